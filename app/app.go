@@ -1,0 +1,65 @@
+// Package app holds what each ccsurgeon command does, behind the command
+// tree that main.go builds: every command reads its options from a struct
+// and writes to the Env's writers, so tests call it in-process.
+package app
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
+)
+
+// Env is what every command gets: where sessions live, how to print.
+type Env struct {
+	ConfigDir string
+	JSON      bool // machine-readable output on stdout
+	Quiet     bool // no progress on stderr
+	Out       io.Writer
+	Err       io.Writer
+	In        io.Reader
+}
+
+// Errorf returns a user-facing error with exit code 1.
+func Errorf(format string, args ...any) error {
+	return &chain.Error{Msg: fmt.Sprintf(format, args...), Code: 1}
+}
+
+// UsageErrorf returns a user-facing error with exit code 2 and a hint.
+func UsageErrorf(hint, format string, args ...any) error {
+	return &chain.Error{Msg: fmt.Sprintf(format, args...), Hint: hint, Code: 2}
+}
+
+// ExitError carries an exit code without a message of its own (the command
+// has already printed what went wrong, e.g. validation problems).
+type ExitError struct{ Code int }
+
+func (e *ExitError) Error() string { return "" }
+
+// ExitCode is the process exit code.
+func (e *ExitError) ExitCode() int { return e.Code }
+
+// OpenSession locates and loads SESSION.
+func (env *Env) OpenSession(arg string) (*chain.Session, error) {
+	p, err := chain.Locate(env.ConfigDir, arg)
+	if err != nil {
+		return nil, err
+	}
+	s, err := chain.Load(p)
+	if err != nil {
+		if os.IsPermission(err) {
+			return nil, &chain.Error{Msg: fmt.Sprintf("cannot read %s: permission denied", p), Code: 1}
+		}
+		return nil, err
+	}
+	return s, nil
+}
+
+func (env *Env) printJSON(v any) error {
+	enc := json.NewEncoder(env.Out)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

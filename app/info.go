@@ -1,0 +1,204 @@
+package app
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/validate"
+)
+
+// Count is a number of things and their bytes.
+type Count struct {
+	Count int   `json:"count"`
+	Bytes int64 `json:"bytes"`
+}
+
+// InfoReport is what `info` prints.
+type InfoReport struct {
+	SessionID   string           `json:"session_id"`
+	Path        string           `json:"path"`
+	Entries     int              `json:"entries"`
+	Bytes       int64            `json:"bytes"`
+	Turns       int              `json:"turns"`
+	ByType      map[string]Count `json:"by_type"`
+	ByTool      map[string]Count `json:"by_tool"`
+	Thinking    Count            `json:"thinking"`
+	Images      int              `json:"images"`
+	Subagents   Count            `json:"subagents"`
+	Compactions int              `json:"compactions"`
+	Branches    int              `json:"branches"`
+	Valid       bool             `json:"valid"`
+	Errors      int              `json:"errors"`
+	Warnings    int              `json:"warnings"`
+}
+
+// Info computes the report for an open session.
+func Info(s *chain.Session) InfoReport {
+	r := InfoReport{SessionID: s.ID, Path: s.Path, ByType: map[string]Count{}, ByTool: map[string]Count{}}
+	for _, f := range s.Files() {
+		addFileStats(&r, f)
+	}
+	r.Entries = len(s.Main.Entries)
+	r.Bytes = s.Main.Size
+	for _, a := range s.Subagents {
+		r.Subagents.Count++
+		r.Subagents.Bytes += a.File.Size
+	}
+	r.Turns = len(s.Main.ActiveTurns().List)
+	r.Branches = len(s.Main.Graph().Branches())
+	v := validate.Session(s)
+	r.Valid = v.Valid()
+	r.Errors = v.Errors()
+	r.Warnings = len(v.Problems) - r.Errors
+	return r
+}
+
+func addFileStats(r *InfoReport, f *chain.File) {
+	toolName := map[string]string{}
+	for i := range f.Entries {
+		for _, b := range f.Entries[i].Blocks {
+			if b.Kind == chain.BlockToolUse {
+				toolName[b.ID] = b.Name
+			}
+		}
+	}
+	for i := range f.Entries {
+		e := &f.Entries[i]
+		t := e.Type
+		switch {
+		case e.Kind == chain.KindInvalid:
+			t = "(invalid)"
+		case e.Kind == chain.KindBlank:
+			t = "(blank)"
+		case t == "":
+			t = "(no type)"
+		case t == "system" && e.Subtype != "":
+			t = "system/" + e.Subtype
+		}
+		if !f.Sidechain {
+			c := r.ByType[t]
+			c.Count++
+			c.Bytes += e.TotalBytes()
+			r.ByType[t] = c
+		}
+		if e.Subtype == "compact_boundary" && !f.Sidechain {
+			r.Compactions++
+		}
+		for k, b := range e.Blocks {
+			switch b.Kind {
+			case chain.BlockThinking, chain.BlockRedactedThinking:
+				r.Thinking.Count++
+				r.Thinking.Bytes += int64(b.Size)
+			case chain.BlockImage:
+				r.Images++
+			case chain.BlockToolUse:
+				c := r.ByTool[b.Name]
+				c.Count++
+				c.Bytes += int64(b.Size)
+				r.ByTool[b.Name] = c
+			case chain.BlockToolResult:
+				r.Images += b.Images
+				name := toolName[b.ID]
+				if name == "" {
+					name = "(unknown)"
+				}
+				c := r.ByTool[name]
+				c.Bytes += int64(b.Size)
+				if k == firstResult(e) {
+					c.Bytes += int64(e.ToolUseResult)
+				}
+				r.ByTool[name] = c
+			}
+		}
+	}
+}
+
+func firstResult(e *chain.Entry) int {
+	for k, b := range e.Blocks {
+		if b.Kind == chain.BlockToolResult {
+			return k
+		}
+	}
+	return -1
+}
+
+// InfoOptions are the options of `info`.
+type InfoOptions struct{ Session string }
+
+// RunInfo prints the report of one session.
+func (env *Env) RunInfo(o InfoOptions) error {
+	s, err := env.OpenSession(o.Session)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	r := Info(s)
+	if env.JSON {
+		return env.printJSON(r)
+	}
+	w := tabwriter.NewWriter(env.Out, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(w, "session\t%s\n", r.SessionID)
+	fmt.Fprintf(w, "path\t%s\n", r.Path)
+	fmt.Fprintf(w, "size\t%s in %d entries\n", HumanBytes(r.Bytes), r.Entries)
+	fmt.Fprintf(w, "turns\t%d\n", r.Turns)
+	fmt.Fprintf(w, "branches\t%d\n", r.Branches)
+	fmt.Fprintf(w, "compactions\t%d\n", r.Compactions)
+	fmt.Fprintf(w, "thinking\t%d blocks, %s\n", r.Thinking.Count, HumanBytes(r.Thinking.Bytes))
+	fmt.Fprintf(w, "images\t%d\n", r.Images)
+	fmt.Fprintf(w, "subagents\t%d, %s\n", r.Subagents.Count, HumanBytes(r.Subagents.Bytes))
+	status := "valid"
+	if !r.Valid {
+		status = "INVALID"
+	}
+	fmt.Fprintf(w, "validation\t%s (%d errors, %d warnings; see 'ccsurgeon validate')\n", status, r.Errors, r.Warnings)
+	w.Flush()
+	fmt.Fprintln(env.Out, "\nby entry type:")
+	printCounts(env, r.ByType, "entries")
+	if len(r.ByTool) > 0 {
+		fmt.Fprintln(env.Out, "\nby tool (tool_use input + tool_result + toolUseResult):")
+		printCounts(env, r.ByTool, "calls")
+	}
+	return nil
+}
+
+func printCounts(env *Env, m map[string]Count, unit string) {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if m[keys[i]].Bytes != m[keys[j]].Bytes {
+			return m[keys[i]].Bytes > m[keys[j]].Bytes
+		}
+		return keys[i] < keys[j]
+	})
+	w := tabwriter.NewWriter(env.Out, 0, 0, 2, ' ', tabwriter.AlignRight)
+	for _, k := range keys {
+		fmt.Fprintf(w, "  %s\t%d %s\t%s\t\n", k, m[k].Count, unit, HumanBytes(m[k].Bytes))
+	}
+	w.Flush()
+}
+
+// HumanBytes formats a byte count with a binary-free decimal unit.
+func HumanBytes(n int64) string {
+	switch {
+	case n >= 1e9:
+		return fmt.Sprintf("%.1f GB", float64(n)/1e9)
+	case n >= 1e6:
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	case n >= 1e3:
+		return fmt.Sprintf("%.1f KB", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+func oneLine(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if len([]rune(s)) > max {
+		s = string([]rune(s)[:max-1]) + "…"
+	}
+	return s
+}

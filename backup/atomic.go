@@ -1,0 +1,224 @@
+package backup
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// DefaultMode is the permission used for files ccsurgeon creates.
+const DefaultMode os.FileMode = 0o600
+
+// dirMode is the permission used for directories ccsurgeon creates.
+const dirMode os.FileMode = 0o700
+
+// bufSize is the write buffer used when streaming rendered output.
+const bufSize = 1 << 20
+
+// tmpMarker is part of every temp file name so leftovers are recognisable.
+const tmpMarker = ".ccsurgeon-tmp-"
+
+// testHook, when set (tests only), is called at named steps of Apply so the
+// fault-injection test can kill the process at deterministic points.
+var testHook func(step string)
+
+func hook(step string) {
+	if testHook != nil {
+		testHook(step)
+	}
+}
+
+// WriteFileAtomic replaces path with the output of render, crash-safely: the
+// output is streamed through a buffer into a temp file in the same directory
+// (".<name>.ccsurgeon-tmp-*"), fsynced, renamed over path, and the directory is
+// fsynced. The file keeps the existing file's permissions, else gets mode
+// (DefaultMode if 0). If path is a symlink, its target is replaced. On any
+// error the temp file is removed and the original is left untouched.
+func WriteFileAtomic(path string, mode os.FileMode, render func(w io.Writer) error) error {
+	target, err := resolveTarget(path)
+	if err != nil {
+		return err
+	}
+	tmp, err := writeTemp(target, mode, render)
+	if err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, target); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("replace %s: %w", target, err)
+	}
+	return syncDir(filepath.Dir(target))
+}
+
+// WriteTo writes render's output to path (for "-o PATH"; the caller handles
+// "-" = stdout) atomically, overwriting an existing file. A new file gets mode
+// 0600; an existing file keeps its mode. The parent directory must exist.
+func WriteTo(path string, render func(w io.Writer) error) error {
+	return WriteFileAtomic(path, DefaultMode, render)
+}
+
+// CreateNew writes render's output to a new file at path (mode 0600, parent
+// directories created with mode 0700) and fails with ErrExists if path already
+// exists — also if it appears while rendering: the finished temp file is
+// hard-linked to the final name, which the kernel refuses if it exists.
+func CreateNew(path string, render func(w io.Writer) error) error {
+	if _, err := os.Lstat(path); err == nil {
+		return existsError(path)
+	}
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, dirMode); err != nil {
+		return fmt.Errorf("create directory %s: %w", dir, err)
+	}
+	tmp, err := writeTemp(path, DefaultMode, render)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp)
+	if err := os.Link(tmp, path); err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return existsError(path)
+		}
+		// Filesystems without hard links: fall back to check-then-rename.
+		// The window between the check and the rename is tiny.
+		if _, serr := os.Lstat(path); serr == nil {
+			return existsError(path)
+		}
+		if err := os.Rename(tmp, path); err != nil {
+			return fmt.Errorf("create %s: %w", path, err)
+		}
+	}
+	return syncDir(dir)
+}
+
+func existsError(path string) error {
+	return &Error{
+		Msg:  fmt.Sprintf("refusing to overwrite existing file %s", path),
+		Hint: "choose another name or remove the file first",
+		Code: CodeExists,
+		Err:  ErrExists,
+	}
+}
+
+// resolveTarget follows a symlink at path so that the real file is replaced
+// rather than the link.
+func resolveTarget(path string) (string, error) {
+	fi, err := os.Lstat(path)
+	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		return path, nil
+	}
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", fmt.Errorf("resolve symlink %s: %w", path, err)
+	}
+	return real, nil
+}
+
+// writeTemp renders into a fresh temp file next to target and fsyncs it. It
+// returns the temp path; on error nothing is left behind. The mode is the
+// existing target's permission bits, else mode (DefaultMode if 0).
+func writeTemp(target string, mode os.FileMode, render func(w io.Writer) error) (tmpPath string, err error) {
+	if fi, serr := os.Stat(target); serr == nil {
+		mode = fi.Mode().Perm()
+	} else if mode == 0 {
+		mode = DefaultMode
+	}
+	removeStaleTemps(target)
+	dir, base := filepath.Split(target)
+	if dir == "" {
+		dir = "."
+	}
+	f, err := os.CreateTemp(dir, "."+base+tmpMarker+"*")
+	if err != nil {
+		return "", wrapIOError(fmt.Sprintf("create temp file for %s", target), err)
+	}
+	name := f.Name()
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(name)
+		}
+	}()
+	if err = f.Chmod(mode.Perm()); err != nil {
+		return "", fmt.Errorf("chmod %s: %w", name, err)
+	}
+	bw := bufio.NewWriterSize(f, bufSize)
+	if err = render(bw); err != nil {
+		return "", wrapIOError(fmt.Sprintf("write %s", target), err)
+	}
+	if err = bw.Flush(); err != nil {
+		return "", wrapIOError(fmt.Sprintf("write %s", target), err)
+	}
+	if err = f.Sync(); err != nil {
+		return "", wrapIOError(fmt.Sprintf("fsync %s", target), err)
+	}
+	if err = f.Close(); err != nil {
+		return "", wrapIOError(fmt.Sprintf("close %s", target), err)
+	}
+	return name, nil
+}
+
+// wrapIOError turns ENOSPC/EDQUOT into a clear *Error; other errors are
+// wrapped with context.
+func wrapIOError(what string, err error) error {
+	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
+		return &Error{
+			Msg:  fmt.Sprintf("%s: no space left on device (the original file was not modified)", what),
+			Hint: "free some disk space and retry",
+			Code: CodeNoSpace,
+			Err:  errors.Join(ErrNoSpace, err),
+		}
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return err
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}
+
+// syncDir fsyncs a directory so that renames/creates in it are durable.
+// Filesystems and platforms that cannot fsync directories are tolerated.
+func syncDir(dir string) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("open directory %s: %w", dir, err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) && !errors.Is(err, syscall.ENOTSUP) {
+		return fmt.Errorf("fsync directory %s: %w", dir, err)
+	}
+	return nil
+}
+
+// staleTempAge is the age after which a temp file left by a killed ccsurgeon
+// is deleted by the next write in the same directory.
+const staleTempAge = time.Hour
+
+// removeStaleTemps deletes temp files for target older than staleTempAge
+// (left behind when a previous run was killed). Errors are ignored.
+func removeStaleTemps(target string) {
+	dir, base := filepath.Split(target)
+	if dir == "" {
+		dir = "."
+	}
+	matches, _ := filepath.Glob(filepath.Join(dir, "."+base+tmpMarker+"*"))
+	for _, m := range matches {
+		if fi, err := os.Lstat(m); err == nil && fi.Mode().IsRegular() && time.Since(fi.ModTime()) > staleTempAge {
+			os.Remove(m)
+		}
+	}
+}
+
+// isTempName reports whether a file name is one of our temp files.
+func isTempName(name string) bool {
+	return strings.HasPrefix(name, ".") && strings.Contains(name, tmpMarker)
+}

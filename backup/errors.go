@@ -1,0 +1,51 @@
+// Package backup is the only code in ccsurgeon that writes files. It provides
+// crash-safe atomic replacement (temp file + fsync + rename + directory fsync),
+// a guarded in-place write of a Claude Code session that first copies every
+// touched file into <config-dir>/ccsurgeon/backups/<session-id>/, listing and
+// restoring those backups, safe creation of output files, and a unified line
+// diff used to preview edits.
+package backup
+
+import "errors"
+
+// Exit codes carried by *Error. The CLI may map them to process exit codes.
+const (
+	CodeFailure  = 1 // generic failure
+	CodeLive     = 3 // session is in use by Claude Code (guard refused)
+	CodeChanged  = 4 // session changed on disk while ccsurgeon was working
+	CodeExists   = 5 // refusing to overwrite an existing file
+	CodeNoBackup = 6 // no (unique) backup matches the request
+	CodeNoSpace  = 7 // out of disk space
+)
+
+// Sentinel errors that *Error values wrap, for use with errors.Is.
+var (
+	ErrLive     = errors.New("session in use")
+	ErrChanged  = errors.New("session changed during edit")
+	ErrExists   = errors.New("file exists")
+	ErrNoBackup = errors.New("no matching backup")
+	ErrNoSpace  = errors.New("no space left on device")
+)
+
+// Error is a user-facing error: the CLI prints "ccsurgeon: <Msg>" and, when
+// Hint is set, "ccsurgeon: hint: <Hint>", then exits with ExitCode().
+type Error struct {
+	Msg  string // one-line description of what went wrong
+	Hint string // what the user can do about it (may be empty)
+	Code int    // process exit code (0 means CodeFailure)
+	Err  error  // wrapped cause or sentinel (may be nil)
+}
+
+// Error returns the message (without the hint).
+func (e *Error) Error() string { return e.Msg }
+
+// Unwrap returns the wrapped cause so errors.Is/As see through *Error.
+func (e *Error) Unwrap() error { return e.Err }
+
+// ExitCode returns the process exit code to use for this error (never 0).
+func (e *Error) ExitCode() int {
+	if e.Code == 0 {
+		return CodeFailure
+	}
+	return e.Code
+}

@@ -1,0 +1,81 @@
+package backup
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// RecentWriteWindow is how recently a session file may have been modified
+// before CheckLive assumes Claude Code is still writing it.
+const RecentWriteWindow = 5 * time.Second
+
+// liveHint is shown whenever the live-session guard refuses.
+const liveHint = "close Claude Code or pass --force"
+
+// sessionEntry is one <config-dir>/sessions/<pid>.json file written by a
+// running Claude Code.
+type sessionEntry struct {
+	PID       int    `json:"pid"`
+	SessionID string `json:"sessionId"`
+	Cwd       string `json:"cwd"`
+	Status    string `json:"status"`
+	Kind      string `json:"kind"`
+}
+
+// CheckLive returns an *Error wrapping ErrLive (hint: close Claude Code or
+// pass --force) when a <configDir>/sessions/*.json entry names sessionID and
+// its pid is alive, or when the file at path (if not "") was modified less
+// than RecentWriteWindow before now. Unreadable or malformed entries are
+// ignored.
+func CheckLive(configDir, sessionID, path string, now time.Time) error {
+	var paths []string
+	if path != "" {
+		paths = []string{path}
+	}
+	return checkLive(configDir, sessionID, paths, now)
+}
+
+func checkLive(configDir, sessionID string, paths []string, now time.Time) error {
+	entries, _ := filepath.Glob(filepath.Join(configDir, "sessions", "*.json"))
+	for _, p := range entries {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		var e sessionEntry
+		if json.Unmarshal(data, &e) != nil || e.SessionID != sessionID || e.PID <= 0 {
+			continue
+		}
+		if pidAlive(e.PID) {
+			where := ""
+			if e.Cwd != "" {
+				where = " in " + e.Cwd
+			}
+			return &Error{
+				Msg:  fmt.Sprintf("session %s is open in Claude Code (pid %d%s)", sessionID, e.PID, where),
+				Hint: liveHint,
+				Code: CodeLive,
+				Err:  ErrLive,
+			}
+		}
+	}
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if err != nil {
+			continue
+		}
+		if age := now.Sub(fi.ModTime()); age < RecentWriteWindow {
+			return &Error{
+				Msg: fmt.Sprintf("session file %s was modified %s ago; Claude Code may still be writing it",
+					p, age.Round(100*time.Millisecond)),
+				Hint: liveHint,
+				Code: CodeLive,
+				Err:  ErrLive,
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,375 @@
+package chain
+
+import "slices"
+
+// Graph is the parentUuid graph of one file.
+type Graph struct {
+	f *File
+	// ByUUID maps a uuid to the entry that holds it. When a uuid repeats,
+	// the last entry wins, as in the client's Map.
+	ByUUID map[string]int
+	// Dups lists entries whose uuid an earlier entry already holds.
+	Dups []int
+	// Parent is the index of each entry's parent, or -1 (root, dangling
+	// parent, metadata entry).
+	Parent []int
+	// Children of each chain entry, in file order.
+	Children [][]int
+	// Roots are chain entries with parentUuid null.
+	Roots []int
+	// Dangling are chain entries whose parentUuid resolves to no entry.
+	Dangling []int
+	// Leaves are non-sidechain chain entries that no entry names as parent.
+	Leaves []int
+	// Attached maps a chain entry to the metadata entries (no uuid) that
+	// reference it by leafUuid or messageId.
+	Attached map[int][]int
+}
+
+// Graph returns the file's chain graph, building it on first use.
+func (f *File) Graph() *Graph {
+	if f.graph == nil {
+		f.graph = buildGraph(f)
+	}
+	return f.graph
+}
+
+func buildGraph(f *File) *Graph {
+	n := len(f.Entries)
+	g := &Graph{f: f, ByUUID: make(map[string]int, n), Parent: make([]int, n), Children: make([][]int, n), Attached: map[int][]int{}}
+	for i := range f.Entries {
+		e := &f.Entries[i]
+		g.Parent[i] = -1
+		if !e.IsChain() {
+			continue
+		}
+		if _, dup := g.ByUUID[e.UUID]; dup {
+			g.Dups = append(g.Dups, i)
+		}
+		g.ByUUID[e.UUID] = i
+	}
+	hasChild := make([]bool, n)
+	for i := range f.Entries {
+		e := &f.Entries[i]
+		if !e.IsChain() {
+			if e.Kind == KindEntry {
+				for _, ref := range []string{e.LeafUUID, e.MessageID} {
+					if j, ok := g.ByUUID[ref]; ok && ref != "" {
+						g.Attached[j] = append(g.Attached[j], i)
+					}
+				}
+			}
+			continue
+		}
+		if !e.HasParent {
+			g.Roots = append(g.Roots, i)
+			continue
+		}
+		p, ok := g.ByUUID[e.ParentUUID]
+		if !ok {
+			g.Dangling = append(g.Dangling, i)
+			continue
+		}
+		g.Parent[i] = p
+		g.Children[p] = append(g.Children[p], i)
+		hasChild[p] = true
+	}
+	for i := range f.Entries {
+		e := &f.Entries[i]
+		if e.IsChain() && e.IsSidechain == f.Sidechain && !hasChild[i] && g.ByUUID[e.UUID] == i {
+			g.Leaves = append(g.Leaves, i)
+		}
+	}
+	return g
+}
+
+// Lookup returns the entry index holding uuid.
+func (g *Graph) Lookup(uuid string) (int, bool) {
+	i, ok := g.ByUUID[uuid]
+	return i, ok
+}
+
+// Ancestors walks from entry i up the parentUuid links and returns the
+// path root-first. cycle reports a parent loop (the walk stops there).
+func (g *Graph) Ancestors(i int) (path []int, cycle bool) {
+	seen := map[int]bool{}
+	for j := i; j >= 0; j = g.Parent[j] {
+		if seen[j] {
+			cycle = true
+			break
+		}
+		seen[j] = true
+		path = append(path, j)
+	}
+	slices.Reverse(path)
+	return path, cycle
+}
+
+// Cycles returns one entry of every parent cycle in the file.
+func (g *Graph) Cycles() []int {
+	const (
+		white = 0
+		grey  = 1
+		black = 2
+	)
+	state := make([]uint8, len(g.Parent))
+	var out []int
+	for i := range g.Parent {
+		if state[i] != white {
+			continue
+		}
+		var stack []int
+		j := i
+		for j >= 0 && state[j] == white {
+			state[j] = grey
+			stack = append(stack, j)
+			j = g.Parent[j]
+		}
+		if j >= 0 && state[j] == grey {
+			out = append(out, j)
+		}
+		for _, k := range stack {
+			state[k] = black
+		}
+	}
+	return out
+}
+
+// isParallelSibling reports whether leaf i is the tool_result of one of
+// several parallel tool calls whose conversation continues on a sibling
+// branch: the client sends it with the continuing branch, so it is not a
+// branch of its own.
+func (g *Graph) isParallelSibling(i int) bool {
+	e := &g.f.Entries[i]
+	if !e.IsToolResult() {
+		return false
+	}
+	p := g.Parent[i]
+	if p < 0 || g.f.Entries[p].Type != "assistant" {
+		return false
+	}
+	msg := g.f.Entries[p].MsgID
+	// The continuing branch hangs below another part of the same API
+	// message: a later tool_use entry, or a result that has children.
+	prev := i
+	for q := p; q >= 0 && g.f.Entries[q].Type == "assistant" && g.f.Entries[q].MsgID == msg && msg != ""; q = g.Parent[q] {
+		for _, c := range g.Children[q] {
+			if c == prev {
+				continue
+			}
+			ce := &g.f.Entries[c]
+			if len(g.Children[c]) > 0 || (ce.Type == "assistant" && ce.MsgID == msg) {
+				return true
+			}
+		}
+		prev = q
+	}
+	return false
+}
+
+// Branches returns the leaves that end a conversation branch, in file
+// order: every leaf but the tool results of parallel calls that the client
+// sends together with a sibling branch, and but progress-only dead ends.
+func (g *Graph) Branches() []int {
+	// The last entry before a compaction is continued by the compact
+	// boundary through logicalParentUuid: not a branch of its own.
+	continued := map[string]bool{}
+	for i := range g.f.Entries {
+		if e := &g.f.Entries[i]; e.LogicalParentUUID != "" {
+			continued[e.LogicalParentUUID] = true
+		}
+	}
+	var out []int
+	for _, l := range g.Leaves {
+		e := &g.f.Entries[l]
+		if !isConversational(e) || g.isParallelSibling(l) || continued[e.UUID] {
+			continue
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+func isConversational(e *Entry) bool {
+	switch e.Type {
+	case "user", "assistant", "system", "attachment":
+		return true
+	}
+	return false
+}
+
+// ActiveLeaf returns the leaf of the branch the client resumes: the branch
+// leaf that comes last in the file. It returns -1 for a file without one.
+func (g *Graph) ActiveLeaf() int {
+	b := g.Branches()
+	if len(b) == 0 {
+		return -1
+	}
+	return b[len(b)-1]
+}
+
+// Path is a conversation as the client rebuilds it: the entries from a root
+// to a leaf, with the tool results of parallel calls put back after the
+// assistant message that made the calls.
+type Path struct {
+	Entries []int // entry indices, oldest first
+	Cycle   bool  // the walk met a parent loop and stopped
+	// Dangling is true when the walk ended at an entry whose parentUuid
+	// resolves nowhere: the client loses everything above it.
+	Dangling bool
+}
+
+// PathTo returns the conversation ending at leaf, as the client sends it.
+func (g *Graph) PathTo(leaf int) Path {
+	if leaf < 0 {
+		return Path{}
+	}
+	anc, cycle := g.Ancestors(leaf)
+	p := Path{Cycle: cycle}
+	if len(anc) > 0 {
+		top := &g.f.Entries[anc[0]]
+		p.Dangling = top.HasParent && !cycle
+	}
+	p.Entries = g.withParallelResults(g.withPreserved(anc))
+	return p
+}
+
+// withPreserved inserts, after the anchor of a compact boundary at the top
+// of path, the pre-compaction segment the boundary preserves (2.1.x).
+func (g *Graph) withPreserved(path []int) []int {
+	if len(path) == 0 {
+		return path
+	}
+	top := &g.f.Entries[path[0]]
+	if top.PreservedTail == "" || top.PreservedHead == "" {
+		return path
+	}
+	tail, ok1 := g.ByUUID[top.PreservedTail]
+	head, ok2 := g.ByUUID[top.PreservedHead]
+	if !ok1 || !ok2 {
+		return path
+	}
+	var seg []int
+	seen := map[int]bool{}
+	for j := tail; j >= 0 && !seen[j]; j = g.Parent[j] {
+		seen[j] = true
+		seg = append(seg, j)
+		if j == head {
+			break
+		}
+	}
+	if seg[len(seg)-1] != head {
+		return path
+	}
+	slices.Reverse(seg)
+	at := 0 // after the boundary when the anchor is not on the path
+	for k, i := range path {
+		if g.f.Entries[i].UUID == top.PreservedAnchor {
+			at = k
+			break
+		}
+	}
+	out := make([]int, 0, len(path)+len(seg))
+	out = append(out, path[:at+1]...)
+	out = append(out, seg...)
+	return append(out, path[at+1:]...)
+}
+
+// withParallelResults inserts, after each run of assistant entries of one
+// API message, the tool_result entries that answer that run's tool calls
+// but hang on a sibling branch.
+func (g *Graph) withParallelResults(path []int) []int {
+	onPath := make(map[int]bool, len(path))
+	for _, i := range path {
+		onPath[i] = true
+	}
+	out := make([]int, 0, len(path))
+	for k := 0; k < len(path); k++ {
+		i := path[k]
+		out = append(out, i)
+		e := &g.f.Entries[i]
+		if e.Type != "assistant" {
+			continue
+		}
+		// at the end of a run of one API message's entries?
+		if k+1 < len(path) {
+			n := &g.f.Entries[path[k+1]]
+			if n.Type == "assistant" && n.MsgID == e.MsgID && e.MsgID != "" {
+				continue
+			}
+		}
+		// collect siblings' results for every entry of this run
+		var extra []int
+		for r := k; r >= 0; r-- {
+			a := &g.f.Entries[path[r]]
+			if a.Type != "assistant" || (r < k && (a.MsgID != e.MsgID || e.MsgID == "")) {
+				break
+			}
+			ids := a.ToolUseIDs()
+			if len(ids) == 0 {
+				continue
+			}
+			for _, c := range g.Children[path[r]] {
+				if onPath[c] {
+					continue
+				}
+				ce := &g.f.Entries[c]
+				if ce.IsToolResult() && anyIn(ce.ToolResultIDs(), ids) {
+					extra = append(extra, c)
+				}
+			}
+		}
+		slices.Sort(extra)
+		for _, c := range extra {
+			onPath[c] = true
+		}
+		out = append(out, extra...)
+	}
+	return out
+}
+
+func anyIn(xs, set []string) bool {
+	for _, x := range xs {
+		if slices.Contains(set, x) {
+			return true
+		}
+	}
+	return false
+}
+
+// ActivePath is the conversation the client resumes.
+func (g *Graph) ActivePath() Path { return g.PathTo(g.ActiveLeaf()) }
+
+// Segment is a stretch of history between compactions.
+type Segment struct {
+	Entries   []int
+	Compacted bool // a later compaction summarized this segment
+}
+
+// History returns the whole history that leads to leaf, bridging compact
+// boundaries through logicalParentUuid: the oldest segment first. The last
+// segment is what the client sends.
+func (g *Graph) History(leaf int) []Segment {
+	var segs []Segment
+	seen := map[int]bool{}
+	cur := leaf
+	for cur >= 0 && !seen[cur] {
+		seen[cur] = true
+		p := g.PathTo(cur)
+		segs = append(segs, Segment{Entries: p.Entries, Compacted: len(segs) > 0})
+		if len(p.Entries) == 0 || p.Cycle {
+			break
+		}
+		top := &g.f.Entries[p.Entries[0]]
+		if top.LogicalParentUUID == "" {
+			break
+		}
+		next, ok := g.ByUUID[top.LogicalParentUUID]
+		if !ok {
+			break
+		}
+		cur = next
+	}
+	slices.Reverse(segs)
+	return segs
+}

@@ -1,0 +1,160 @@
+package chain
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// DefaultConfigDir returns $CLAUDE_CONFIG_DIR, else ~/.claude.
+func DefaultConfigDir() string {
+	if d := os.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
+		return d
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ".claude"
+	}
+	return filepath.Join(home, ".claude")
+}
+
+// ProjectsDir is <config-dir>/projects.
+func ProjectsDir(configDir string) string { return filepath.Join(configDir, "projects") }
+
+// Locate turns a SESSION argument into the path of a main transcript: a
+// full session id, a unique id prefix of 4+ characters, or a path to a
+// .jsonl file. Ids are looked up in every folder under
+// <config-dir>/projects/. A symlink is resolved to the file it names.
+func Locate(configDir, arg string) (string, error) {
+	if arg == "" {
+		return "", &Error{Msg: "no session given", Hint: "give a session id, an id prefix, or a path to a .jsonl file", Code: 2}
+	}
+	if looksLikePath(arg) {
+		return locatePath(arg)
+	}
+	if len(arg) < 4 {
+		return "", &Error{Msg: fmt.Sprintf("session id prefix %q is too short", arg), Hint: "give at least 4 characters of the id", Code: 2}
+	}
+	for _, r := range arg {
+		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '-' || r == '_') {
+			return "", &Error{Msg: fmt.Sprintf("%q is not a session id", arg), Hint: "a session id holds letters, digits and dashes; give a path to use a file", Code: 2}
+		}
+	}
+	cands, err := FindSessions(configDir, arg)
+	if err != nil {
+		return "", err
+	}
+	var exact []string
+	for _, c := range cands {
+		if strings.TrimSuffix(filepath.Base(c), ".jsonl") == arg {
+			exact = append(exact, c)
+		}
+	}
+	if len(exact) == 1 {
+		return exact[0], nil
+	}
+	if len(exact) > 1 {
+		cands = exact
+	}
+	switch len(cands) {
+	case 0:
+		return "", &Error{Msg: fmt.Sprintf("no session matches %q in %s", arg, ProjectsDir(configDir)), Hint: "list sessions with 'ccsurgeon ls', or pass --config-dir or a path to a .jsonl file", Code: 1}
+	case 1:
+		return cands[0], nil
+	}
+	var names []string
+	for _, c := range cands {
+		names = append(names, c)
+	}
+	return "", &Error{Msg: fmt.Sprintf("session id %q is ambiguous: %d sessions match", arg, len(cands)), Hint: "candidates: " + strings.Join(names, ", "), Code: 2}
+}
+
+func looksLikePath(arg string) bool {
+	if strings.ContainsRune(arg, '/') || strings.ContainsRune(arg, os.PathSeparator) || strings.HasSuffix(arg, ".jsonl") || strings.Contains(arg, "..") || arg == "." {
+		return true
+	}
+	_, err := os.Lstat(arg)
+	return err == nil
+}
+
+func locatePath(arg string) (string, error) {
+	st, err := os.Stat(arg)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return "", &Error{Msg: fmt.Sprintf("no such file: %s", arg), Hint: "give a session id, an id prefix, or the path of an existing .jsonl file", Code: 1}
+		}
+		return "", &Error{Msg: fmt.Sprintf("cannot read %s: %v", arg, unwrapPathErr(err)), Code: 1}
+	}
+	if st.IsDir() {
+		return "", &Error{Msg: fmt.Sprintf("%s is a directory, not a session file", arg), Hint: "give a session id or the path of a .jsonl file", Code: 1}
+	}
+	if !st.Mode().IsRegular() {
+		return "", &Error{Msg: fmt.Sprintf("%s is not a regular file", arg), Code: 1}
+	}
+	real, err := filepath.EvalSymlinks(arg)
+	if err != nil {
+		return "", &Error{Msg: fmt.Sprintf("cannot resolve %s: %v", arg, unwrapPathErr(err)), Code: 1}
+	}
+	fh, err := os.Open(real)
+	if err != nil {
+		return "", &Error{Msg: fmt.Sprintf("cannot read %s: %v", arg, unwrapPathErr(err)), Code: 1}
+	}
+	fh.Close()
+	return real, nil
+}
+
+func unwrapPathErr(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}
+
+// FindSessions returns the main transcripts under <config-dir>/projects/*
+// whose session id starts with prefix, sorted by path.
+func FindSessions(configDir, prefix string) ([]string, error) {
+	root := ProjectsDir(configDir)
+	projects, err := os.ReadDir(root)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil, nil
+		}
+		return nil, &Error{Msg: fmt.Sprintf("cannot read %s: %v", root, unwrapPathErr(err)), Code: 1}
+	}
+	var out []string
+	for _, p := range projects {
+		if !p.IsDir() {
+			continue
+		}
+		dir := filepath.Join(root, p.Name())
+		files, err := os.ReadDir(dir)
+		if err != nil {
+			continue
+		}
+		for _, f := range files {
+			n := f.Name()
+			if f.IsDir() || !strings.HasSuffix(n, ".jsonl") || strings.HasPrefix(n, "agent-") || !strings.HasPrefix(n, prefix) {
+				continue
+			}
+			out = append(out, filepath.Join(dir, n))
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// ProjectSlug is the folder name the client uses for a working directory:
+// every character other than a letter or digit becomes '-'.
+func ProjectSlug(cwd string) string {
+	var b strings.Builder
+	for _, c := range cwd {
+		if c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
+			b.WriteRune(c)
+		} else {
+			b.WriteByte('-')
+		}
+	}
+	return b.String()
+}

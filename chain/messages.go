@@ -1,0 +1,31 @@
+package chain
+
+// Message is an API message as the client sends it on resume: the
+// consecutive user or assistant entries of a path, merged.
+type Message struct {
+	Role    string
+	Entries []int
+}
+
+// Messages groups the message entries of a path as the client merges them
+// into API messages. Other entries (attachments, system records) are not
+// messages of the conversation and are skipped.
+func (f *File) Messages(p Path) []Message {
+	var out []Message
+	for _, i := range p.Entries {
+		e := &f.Entries[i]
+		if !e.IsMessage() {
+			continue
+		}
+		role := e.Role
+		if role == "" {
+			role = e.Type
+		}
+		if n := len(out); n > 0 && out[n-1].Role == role {
+			out[n-1].Entries = append(out[n-1].Entries, i)
+			continue
+		}
+		out = append(out, Message{Role: role, Entries: []int{i}})
+	}
+	return out
+}

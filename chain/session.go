@@ -1,0 +1,171 @@
+package chain
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Session is a session's main transcript with its sidecar files.
+type Session struct {
+	ID         string // session id: the file name without .jsonl
+	Path       string // the main JSONL file
+	ProjectDir string // the folder holding it
+	Main       *File
+	Subagents  []*Subagent
+}
+
+// Subagent is the transcript of a subagent (an Agent/Task call's own
+// conversation, or a client-side helper agent such as prompt suggestion).
+type Subagent struct {
+	File      *File
+	AgentID   string
+	MetaPath  string // <id>/subagents/agent-<id>.meta.json, "" when absent
+	ToolUseID string // the parent's Agent/Task tool_use id, "" when unknown
+	Legacy    bool   // an older agent-*.jsonl beside the main file
+	// ParentEntry is the main-file entry holding the Agent/Task tool_use,
+	// -1 when none is found.
+	ParentEntry int
+}
+
+// SidecarDir is the folder of the session's sidecar files
+// (<project>/<session-id>/: subagents/, tool-results/).
+func (s *Session) SidecarDir() string { return filepath.Join(s.ProjectDir, s.ID) }
+
+// Load reads the session whose main transcript is at path, with its
+// subagent transcripts. Close releases the files.
+func Load(path string) (*Session, error) {
+	main, err := LoadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{
+		ID:         strings.TrimSuffix(filepath.Base(path), ".jsonl"),
+		Path:       path,
+		ProjectDir: filepath.Dir(path),
+		Main:       main,
+	}
+	if err := s.loadSubagents(); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Close closes every file of the session.
+func (s *Session) Close() {
+	if s.Main != nil {
+		s.Main.Close()
+	}
+	for _, a := range s.Subagents {
+		a.File.Close()
+	}
+}
+
+// Files returns the main file and every subagent file.
+func (s *Session) Files() []*File {
+	out := []*File{s.Main}
+	for _, a := range s.Subagents {
+		out = append(out, a.File)
+	}
+	return out
+}
+
+func (s *Session) loadSubagents() error {
+	// 2.1.x: <session>/subagents/agent-*.jsonl with meta files
+	matches, _ := filepath.Glob(filepath.Join(s.SidecarDir(), "subagents", "agent-*.jsonl"))
+	sort.Strings(matches)
+	for _, p := range matches {
+		a, err := s.loadSubagent(p, false)
+		if err != nil {
+			return err
+		}
+		meta := strings.TrimSuffix(p, ".jsonl") + ".meta.json"
+		if b, err := os.ReadFile(meta); err == nil {
+			a.MetaPath = meta
+			var m struct {
+				ToolUseID string `json:"toolUseId"`
+			}
+			if json.Unmarshal(b, &m) == nil {
+				a.ToolUseID = m.ToolUseID
+			}
+		}
+		s.Subagents = append(s.Subagents, a)
+	}
+	// older clients: agent-*.jsonl beside the main file, carrying our sessionId
+	if s.ID != "" && !strings.HasPrefix(s.ID, "agent-") {
+		legacy, _ := filepath.Glob(filepath.Join(s.ProjectDir, "agent-*.jsonl"))
+		sort.Strings(legacy)
+		for _, p := range legacy {
+			if !firstSessionIDIs(p, s.ID) {
+				continue
+			}
+			a, err := s.loadSubagent(p, true)
+			if err != nil {
+				return err
+			}
+			s.Subagents = append(s.Subagents, a)
+		}
+	}
+	s.linkSubagents()
+	return nil
+}
+
+func (s *Session) loadSubagent(p string, legacy bool) (*Subagent, error) {
+	f, err := LoadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	f.Sidechain = true
+	a := &Subagent{File: f, Legacy: legacy, ParentEntry: -1}
+	a.AgentID = strings.TrimPrefix(strings.TrimSuffix(filepath.Base(p), ".jsonl"), "agent-")
+	for i := range f.Entries {
+		if id := f.Entries[i].AgentID; id != "" {
+			a.AgentID = id
+			break
+		}
+	}
+	return a, nil
+}
+
+// linkSubagents finds the main-file entry of each subagent's Agent/Task call.
+func (s *Session) linkSubagents() {
+	toolUse := map[string]int{}    // tool_use id -> entry
+	byAgent := map[string]string{} // agentId -> tool_use id, from toolUseResult
+	for i := range s.Main.Entries {
+		e := &s.Main.Entries[i]
+		for _, b := range e.Blocks {
+			if b.Kind == BlockToolUse {
+				toolUse[b.ID] = i
+			}
+		}
+		if e.ToolUseAgent != "" {
+			if ids := e.ToolResultIDs(); len(ids) > 0 {
+				byAgent[e.ToolUseAgent] = ids[0]
+			}
+		}
+	}
+	for _, a := range s.Subagents {
+		if a.ToolUseID == "" {
+			a.ToolUseID = byAgent[a.AgentID]
+		}
+		if i, ok := toolUse[a.ToolUseID]; ok && a.ToolUseID != "" {
+			a.ParentEntry = i
+		}
+	}
+}
+
+// firstSessionIDIs reports whether the first entry of the file at p with a
+// sessionId names id.
+func firstSessionIDIs(p, id string) bool {
+	fh, err := os.Open(p)
+	if err != nil {
+		return false
+	}
+	defer fh.Close()
+	buf := make([]byte, 64<<10)
+	n, _ := fh.Read(buf)
+	return strings.Contains(string(buf[:n]), `"sessionId":"`+id+`"`)
+}

@@ -1,0 +1,171 @@
+package chain
+
+import (
+	"bufio"
+	"io"
+)
+
+// Edit changes one line of a file when it is written.
+type Edit struct {
+	Drop  bool     // leave the line out
+	Raw   []byte   // replacement bytes of the line, terminator excluded; nil keeps the line
+	After [][]byte // new lines written after this one
+}
+
+// Edits maps entry indices to their edits. Entries without an edit are
+// written back byte-for-byte.
+type Edits map[int]*Edit
+
+// Get returns the edit of entry i, creating it.
+func (ed Edits) Get(i int) *Edit {
+	e := ed[i]
+	if e == nil {
+		e = &Edit{}
+		ed[i] = e
+	}
+	return e
+}
+
+// Dropped reports whether entry i is left out.
+func (ed Edits) Dropped(i int) bool { e := ed[i]; return e != nil && e.Drop }
+
+var eols = [...]string{"", "\n", "\r\n"}
+
+// Transform rewrites the bytes of a kept line as it is written (UUID
+// remapping for a new session). It must not keep raw.
+type Transform func(raw []byte) []byte
+
+// Write streams the file with edits applied to w: runs of untouched lines
+// are copied from the source as they are. With a transform, every kept
+// line passes through it. It returns the bytes written.
+func (f *File) Write(w io.Writer, edits Edits, tr Transform) (int64, error) {
+	if tr != nil {
+		return f.writeTransformed(w, edits, tr)
+	}
+	cw := &countWriter{w: w}
+	buf := make([]byte, 1<<20)
+	var runStart int64 = -1
+	var runEnd int64
+	flush := func() error {
+		if runStart < 0 {
+			return nil
+		}
+		_, err := io.CopyBuffer(cw, io.NewSectionReader(f.src, runStart, runEnd-runStart), buf)
+		runStart = -1
+		return err
+	}
+	for i := range f.Entries {
+		e := &f.Entries[i]
+		ed := edits[i]
+		if ed == nil || (!ed.Drop && ed.Raw == nil && len(ed.After) == 0) {
+			if runStart < 0 {
+				runStart = e.Off
+			}
+			runEnd = e.Off + e.TotalBytes()
+			continue
+		}
+		if err := flush(); err != nil {
+			return cw.n, err
+		}
+		eol := eols[e.EOL]
+		if !ed.Drop {
+			if ed.Raw != nil {
+				if _, err := cw.Write(ed.Raw); err != nil {
+					return cw.n, err
+				}
+			} else if _, err := io.CopyBuffer(cw, io.NewSectionReader(f.src, e.Off, int64(e.Len)), buf); err != nil {
+				return cw.n, err
+			}
+		}
+		sep := eol
+		if sep == "" {
+			sep = "\n"
+		}
+		for k, a := range ed.After {
+			if !ed.Drop || k > 0 {
+				if _, err := io.WriteString(cw, sep); err != nil {
+					return cw.n, err
+				}
+			}
+			if _, err := cw.Write(a); err != nil {
+				return cw.n, err
+			}
+		}
+		if !ed.Drop || len(ed.After) > 0 {
+			if _, err := io.WriteString(cw, eol); err != nil {
+				return cw.n, err
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return cw.n, err
+	}
+	return cw.n, nil
+}
+
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+func (f *File) writeTransformed(w io.Writer, edits Edits, tr Transform) (int64, error) {
+	cw := &countWriter{w: w}
+	br := bufio.NewReaderSize(io.NewSectionReader(f.src, 0, f.Size), 1<<20)
+	var line []byte
+	for i := range f.Entries {
+		e := &f.Entries[i]
+		n := int(e.TotalBytes())
+		if cap(line) < n {
+			line = make([]byte, n)
+		}
+		line = line[:n]
+		if _, err := io.ReadFull(br, line); err != nil {
+			return cw.n, err
+		}
+		ed := edits[i]
+		if ed != nil && ed.Drop && len(ed.After) == 0 {
+			continue
+		}
+		eol := eols[e.EOL]
+		var parts [][]byte
+		if ed == nil || !ed.Drop {
+			body := line[:e.Len]
+			if ed != nil && ed.Raw != nil {
+				body = ed.Raw
+			}
+			if e.Kind == KindEntry || (ed != nil && ed.Raw != nil) {
+				body = tr(body)
+			}
+			parts = append(parts, body)
+		}
+		if ed != nil {
+			for _, a := range ed.After {
+				parts = append(parts, tr(a))
+			}
+		}
+		sep := eol
+		if sep == "" {
+			sep = "\n"
+		}
+		for k, p := range parts {
+			if k > 0 {
+				if _, err := io.WriteString(cw, sep); err != nil {
+					return cw.n, err
+				}
+			}
+			if _, err := cw.Write(p); err != nil {
+				return cw.n, err
+			}
+		}
+		if _, err := io.WriteString(cw, eol); err != nil {
+			return cw.n, err
+		}
+	}
+	return cw.n, nil
+}

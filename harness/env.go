@@ -1,0 +1,308 @@
+package harness
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// RunTimeout bounds one client run (2.0.50 hangs forever on a parent cycle).
+var RunTimeout = 120 * time.Second
+
+// ResumePrompt is the prompt Env.Resume sends after resuming.
+const ResumePrompt = "ccsurgeon-harness-resume-probe"
+
+// Env is an isolated Claude Code environment: temp HOME, config dir, project cwd and mock.
+type Env struct {
+	Home      string // temp HOME
+	ConfigDir string // $HOME/.claude, exported as CLAUDE_CONFIG_DIR
+	Cwd       string // project working directory
+	Mock      *MockServer
+	// ExtraEnv is appended to the client environment (KEY=VALUE).
+	ExtraEnv []string
+}
+
+// NewEnv creates an Env with a started mock; everything is removed at test cleanup.
+func NewEnv(t testing.TB) *Env {
+	t.Helper()
+	m := NewMockServer(t)
+	e, err := NewEnvAt(t.TempDir(), m)
+	if err != nil {
+		t.Fatalf("harness: NewEnv: %v", err)
+	}
+	return e
+}
+
+// NewEnvAt creates an Env under root (which must exist) using mock m (no testing.TB needed).
+func NewEnvAt(root string, m *MockServer) (*Env, error) {
+	root, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return nil, err
+	}
+	e := &Env{
+		Home: filepath.Join(root, "home"),
+		Cwd:  filepath.Join(root, "work", "project"),
+		Mock: m,
+	}
+	e.ConfigDir = filepath.Join(e.Home, ".claude")
+	for _, d := range []string{e.Home, e.ConfigDir, e.Cwd, e.ProjectDir()} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	cfg := map[string]any{
+		"hasCompletedOnboarding":        true,
+		"lastOnboardingVersion":         LatestVersion,
+		"numStartups":                   5,
+		"autoUpdates":                   false,
+		"bypassPermissionsModeAccepted": true,
+		"hasAcknowledgedCostThreshold":  true,
+		"customApiKeyResponses":         map[string]any{"approved": []string{"test"}, "rejected": []string{}},
+		"projects": map[string]any{e.Cwd: map[string]any{
+			"hasTrustDialogAccepted":        true,
+			"hasCompletedProjectOnboarding": true,
+			"allowedTools":                  []string{},
+		}},
+	}
+	b, _ := json.MarshalIndent(cfg, "", "  ")
+	for _, p := range []string{filepath.Join(e.Home, ".claude.json"), filepath.Join(e.ConfigDir, ".claude.json")} {
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			return nil, err
+		}
+	}
+	settings := map[string]any{"autoUpdates": false, "includeCoAuthoredBy": false}
+	sb, _ := json.Marshal(settings)
+	if err := os.WriteFile(filepath.Join(e.ConfigDir, "settings.json"), sb, 0o644); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+var slugRe = regexp.MustCompile(`[^A-Za-z0-9]`)
+
+// Slug returns the project folder name Claude Code uses for a cwd.
+func Slug(cwd string) string { return slugRe.ReplaceAllString(cwd, "-") }
+
+// ProjectDir returns <config>/projects/<slug of Cwd>.
+func (e *Env) ProjectDir() string { return filepath.Join(e.ConfigDir, "projects", Slug(e.Cwd)) }
+
+// SessionPath returns the path of a session's JSONL file in the project folder.
+func (e *Env) SessionPath(sessionID string) string {
+	return filepath.Join(e.ProjectDir(), sessionID+".jsonl")
+}
+
+// Environ returns the environment the client runs with.
+func (e *Env) Environ() []string {
+	env := []string{
+		"PATH=" + os.Getenv("PATH"),
+		"HOME=" + e.Home,
+		"CLAUDE_CONFIG_DIR=" + e.ConfigDir,
+		"ANTHROPIC_BASE_URL=" + e.Mock.URL,
+		"ANTHROPIC_API_KEY=test",
+		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+		"DISABLE_AUTOUPDATER=1",
+		"DISABLE_TELEMETRY=1",
+		"DISABLE_ERROR_REPORTING=1",
+		"DISABLE_BUG_COMMAND=1",
+		"CLAUDE_CODE_DISABLE_TERMINAL_TITLE=1",
+		"CLAUDE_CODE_ENABLE_TELEMETRY=0",
+		"IS_SANDBOX=1",
+		"TERM=xterm-256color",
+		"LANG=C.UTF-8",
+		"TZ=UTC",
+		"USER=tester",
+		"SHELL=/bin/bash",
+	}
+	return append(env, e.ExtraEnv...)
+}
+
+// RunResult is the outcome of one print-mode run.
+type RunResult struct {
+	SessionID string         `json:"session_id"`
+	IsError   bool           `json:"is_error"`
+	Result    string         `json:"result"`
+	Subtype   string         `json:"subtype"`
+	NumTurns  int            `json:"num_turns"`
+	Raw       map[string]any `json:"-"`
+	Stdout    string         `json:"-"`
+	Stderr    string         `json:"-"`
+	ExitCode  int            `json:"-"` // -1 if killed by the timeout
+	TimedOut  bool           `json:"-"`
+	Duration  time.Duration  `json:"-"`
+}
+
+// Exec runs the client in print mode with -p prompt and extra args, without failing on
+// errors (for command-line tools and negative tests).
+func (e *Env) Exec(c Client, prompt string, extraArgs ...string) (RunResult, error) {
+	args := []string{"-p", prompt, "--output-format", "json", "--dangerously-skip-permissions"}
+	args = append(args, extraArgs...)
+	return e.ExecArgs(c, args...)
+}
+
+// ExecArgs runs the client with exactly these arguments.
+func (e *Env) ExecArgs(c Client, args ...string) (RunResult, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), RunTimeout)
+	defer cancel()
+	cmd := c.Command(ctx, args...)
+	cmd.Dir = e.Cwd
+	cmd.Env = e.Environ()
+	cmd.Stdin = bytes.NewReader(nil)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout = &stdout
+	cmd.Stderr = &stderr
+	cmd.WaitDelay = 5 * time.Second
+	start := time.Now()
+	err := cmd.Run()
+	res := RunResult{Stdout: stdout.String(), Stderr: stderr.String(), Duration: time.Since(start)}
+	if ctx.Err() == context.DeadlineExceeded {
+		res.TimedOut = true
+		res.ExitCode = -1
+		return res, fmt.Errorf("client %s timed out after %s", c.Version, RunTimeout)
+	}
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		res.ExitCode = ee.ExitCode()
+	} else if err != nil {
+		return res, err
+	}
+	out := strings.TrimSpace(res.Stdout)
+	if i := strings.LastIndex(out, "\n{"); i >= 0 {
+		out = out[i+1:]
+	}
+	if out != "" && json.Unmarshal([]byte(out), &res) == nil {
+		_ = json.Unmarshal([]byte(out), &res.Raw)
+	}
+	return res, nil
+}
+
+// Run runs print mode and fails the test if the client cannot run, times out, or does
+// not print a JSON result. It does not fail on is_error (check it yourself).
+func (e *Env) Run(t testing.TB, c Client, prompt string, extraArgs ...string) RunResult {
+	t.Helper()
+	res, err := e.Exec(c, prompt, extraArgs...)
+	if err != nil {
+		t.Fatalf("harness: run %s: %v\nstderr: %s", c.Version, err, res.Stderr)
+	}
+	if res.Raw == nil {
+		t.Fatalf("harness: run %s: no JSON result (exit %d)\nstdout: %s\nstderr: %s", c.Version, res.ExitCode, res.Stdout, res.Stderr)
+	}
+	return res
+}
+
+// InstallSession copies a session file (and its <id>/ sidecar folder if present) into the
+// env's project folder, unchanged. It returns the session id (file name without .jsonl).
+func (e *Env) InstallSession(t testing.TB, srcJSONL string) string {
+	t.Helper()
+	id, err := e.InstallSessionErr(srcJSONL)
+	if err != nil {
+		t.Fatalf("harness: InstallSession: %v", err)
+	}
+	return id
+}
+
+// InstallSessionErr is InstallSession returning an error.
+//
+// The session id is read from the file's entries (so testdata named e.g. tools.jsonl is
+// installed as <sessionId>.jsonl); the sidecar folder <name>/ beside it is copied to
+// <sessionId>/, except top-level agent-*.jsonl files (2.0.x subagent layout), which go
+// to the project folder itself.
+func (e *Env) InstallSessionErr(srcJSONL string) (string, error) {
+	id, err := SessionIDOf(srcJSONL)
+	if err != nil {
+		return "", err
+	}
+	if err := copyFile(srcJSONL, e.SessionPath(id)); err != nil {
+		return "", err
+	}
+	side := strings.TrimSuffix(srcJSONL, ".jsonl")
+	entries, err := os.ReadDir(side)
+	if err != nil {
+		return id, nil // no sidecar
+	}
+	for _, de := range entries {
+		src := filepath.Join(side, de.Name())
+		switch {
+		case !de.IsDir() && strings.HasPrefix(de.Name(), "agent-") && strings.HasSuffix(de.Name(), ".jsonl"):
+			err = copyFile(src, filepath.Join(e.ProjectDir(), de.Name()))
+		case de.IsDir():
+			err = CopyDir(src, filepath.Join(e.ProjectDir(), id, de.Name()))
+		default:
+			err = copyFile(src, filepath.Join(e.ProjectDir(), id, de.Name()))
+		}
+		if err != nil {
+			return "", err
+		}
+	}
+	return id, nil
+}
+
+// SessionIDOf returns the sessionId of the first entry of a session file that has one,
+// else the file name without .jsonl.
+func SessionIDOf(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		var v struct {
+			SessionID string `json:"sessionId"`
+		}
+		if json.Unmarshal(line, &v) == nil && v.SessionID != "" {
+			return v.SessionID, nil
+		}
+	}
+	return strings.TrimSuffix(filepath.Base(path), ".jsonl"), nil
+}
+
+// InstallSessionBytes writes data as session id in the project folder.
+func (e *Env) InstallSessionBytes(t testing.TB, id string, data []byte) {
+	t.Helper()
+	if err := os.WriteFile(e.SessionPath(id), data, 0o644); err != nil {
+		t.Fatalf("harness: InstallSessionBytes: %v", err)
+	}
+}
+
+func copyFile(src, dst string) error {
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	out, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, in); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// CopyDir copies a directory tree.
+func CopyDir(src, dst string) error {
+	return filepath.Walk(src, func(p string, fi os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if fi.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		return copyFile(p, target)
+	})
+}

@@ -1,0 +1,208 @@
+package ops
+
+import (
+	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
+)
+
+// contentKeys are top-level fields that hold conversation content or tool
+// output rather than references: a UUID inside them is text, not a link,
+// and stays byte-identical.
+var contentKeys = map[string]bool{
+	"message": true, "toolUseResult": true, "content": true, "lastPrompt": true,
+	"summary": true, "display": true, "attachment": true, "data": true,
+	"customTitle": true, "text": true, "prompt": true,
+}
+
+// uuidTokens calls fn with the offset (of the first hex digit) of every
+// JSON string in line that is exactly a UUID and lies outside content
+// fields. This is the general rule for references: a value that is exactly
+// one of the session's identifiers, outside message content, refers to it.
+func uuidTokens(line []byte, fn func(off int)) {
+	root := gjson.ParseBytes(line)
+	if !root.IsObject() {
+		return
+	}
+	root.ForEach(func(k, v gjson.Result) bool {
+		if contentKeys[k.Str] || v.Index <= 0 {
+			return true
+		}
+		start, end := v.Index, v.Index+len(v.Raw)
+		if end > len(line) {
+			return true
+		}
+		scanUUIDStrings(line[start:end], func(off int) { fn(start + off) })
+		return true
+	})
+}
+
+// scanUUIDStrings finds "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" in b.
+func scanUUIDStrings(b []byte, fn func(off int)) {
+	for i := 0; i+37 < len(b); i++ {
+		if b[i] != '"' || b[i+37] != '"' {
+			continue
+		}
+		if isUUID(b[i+1 : i+37]) {
+			fn(i + 1)
+			i += 37
+		}
+	}
+}
+
+func isUUID(b []byte) bool {
+	if len(b) != 36 {
+		return false
+	}
+	for i, c := range b {
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+const nilUUID = "00000000-0000-0000-0000-000000000000"
+
+// relink repairs references after removals: a kept entry whose parent was
+// removed gets the nearest kept ancestor as parent (null when none is
+// left); other references to removed entries (logicalParentUuid, leafUuid,
+// compactMetadata, ...) move to the nearest kept ancestor too; file-history
+// records of removed messages go with them.
+func (t *Txn) relink(f *chain.File) error {
+	ed := t.edits[f]
+	if len(ed) == 0 {
+		return nil
+	}
+	g := f.Graph()
+	dropped := map[string]bool{}
+	for i, e := range ed {
+		if e.Drop && f.Entries[i].IsChain() {
+			dropped[f.Entries[i].UUID] = true
+		}
+	}
+	if len(dropped) == 0 {
+		return nil
+	}
+	memo := map[int]*string{}
+	// keptAncestor returns the uuid of the nearest kept ancestor of entry i
+	// (i itself excluded), or nil for none.
+	var keptAncestor func(i int) *string
+	keptAncestor = func(i int) *string {
+		// iterative walk with memo to stay linear on long chains
+		var walked []int
+		var res *string
+		j := i
+		seen := map[int]bool{}
+		for {
+			if r, ok := memo[j]; ok {
+				res = r
+				break
+			}
+			if seen[j] {
+				break
+			}
+			seen[j] = true
+			walked = append(walked, j)
+			p := g.Parent[j]
+			if p < 0 {
+				e := &f.Entries[j]
+				if e.HasParent && !dropped[e.ParentUUID] { // a dangling parent that was there before: keep it
+					s := e.ParentUUID
+					res = &s
+				}
+				break
+			}
+			if !ed.Dropped(p) {
+				s := f.Entries[p].UUID
+				res = &s
+				break
+			}
+			j = p
+		}
+		for _, w := range walked {
+			memo[w] = res
+		}
+		return res
+	}
+	replacement := func(uuid string) (string, bool) {
+		i, ok := g.Lookup(uuid)
+		if !ok || !ed.Dropped(i) {
+			return "", false
+		}
+		if r := keptAncestor(i); r != nil {
+			return *r, true
+		}
+		return "", true
+	}
+	for i := range f.Entries {
+		if ed.Dropped(i) {
+			continue
+		}
+		e := &f.Entries[i]
+		if e.Kind != chain.KindEntry {
+			continue
+		}
+		if (e.Type == "file-history-snapshot" || e.Type == "file-history-delta") && e.MessageID != "" && dropped[e.MessageID] {
+			t.Drop(f, i)
+			continue
+		}
+		touches := dropped[e.ParentUUID] || dropped[e.LogicalParentUUID] || dropped[e.LeafUUID] || dropped[e.MessageID] || e.Subtype == "compact_boundary"
+		if !touches {
+			continue
+		}
+		raw, err := t.Raw(f, i)
+		if err != nil {
+			return err
+		}
+		out := append([]byte(nil), raw...)
+		if dropped[e.ParentUUID] {
+			if r := keptAncestor(i); r != nil {
+				out, err = sjson.SetBytes(out, "parentUuid", *r)
+			} else {
+				out, err = sjson.SetRawBytes(out, "parentUuid", []byte("null"))
+			}
+			if err != nil {
+				return err
+			}
+		}
+		// other references: same-length UUID swaps, or removal to null
+		var nulls []string
+		uuidTokens(out, func(off int) {
+			id := string(out[off : off+36])
+			if r, ok := replacement(id); ok {
+				if r != "" {
+					copy(out[off:off+36], r)
+				} else {
+					nulls = append(nulls, id)
+				}
+			}
+		})
+		if len(nulls) > 0 {
+			// a reference with no kept target left: clear the fields that hold it
+			for _, k := range []string{"logicalParentUuid", "leafUuid"} {
+				if v := gjson.GetBytes(out, k); v.Type == gjson.String && contains(nulls, v.Str) {
+					out, _ = sjson.SetRawBytes(out, k, []byte("null"))
+				}
+			}
+		}
+		t.Set(f, i, out)
+	}
+	return nil
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if y == x {
+			return true
+		}
+	}
+	return false
+}

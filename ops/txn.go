@@ -1,0 +1,173 @@
+// Package ops holds the operations that rewrite a session — clone, fork,
+// strip-thinking, drop-tool-calls, compress-old-turns, redact-secrets — and
+// the mechanics they share: pending edits, removing an entry and re-linking
+// its children, removing content blocks, remapping UUIDs.
+//
+// An operation is a value with one method, Apply(*Txn). It knows nothing of
+// files or flags: it reads entries through the Txn and records edits in it.
+// Operations compose in a Pipeline; Txn.Finish re-links the chain once,
+// after all of them.
+package ops
+
+import (
+	"fmt"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
+)
+
+// Op is one operation on a session.
+type Op interface {
+	Name() string
+	Apply(t *Txn) error
+}
+
+// Pipeline applies operations in order to one transaction.
+type Pipeline []Op
+
+// Name joins the names of the operations ("strip-thinking+compress").
+func (p Pipeline) Name() string {
+	n := ""
+	for i, op := range p {
+		if i > 0 {
+			n += "+"
+		}
+		n += op.Name()
+	}
+	if n == "" {
+		n = "rewrite"
+	}
+	return n
+}
+
+// Apply runs every operation, then re-links the chain.
+func (p Pipeline) Apply(t *Txn) error {
+	for _, op := range p {
+		if err := op.Apply(t); err != nil {
+			return err
+		}
+	}
+	return t.Finish()
+}
+
+// Txn is the set of pending changes to a session: per-file line edits,
+// subagent files to remove, and the report of what was done.
+type Txn struct {
+	S      *chain.Session
+	edits  map[*chain.File]chain.Edits
+	Report Report
+	// NewID, when set, is the session id of the result (clone, fork, --new):
+	// every identifier of the session is remapped to a fresh one.
+	NewID    string
+	finished bool
+	remapper *Remapper
+	// RemovedFiles are subagent transcripts the result no longer holds.
+	RemovedFiles map[*chain.File]bool
+}
+
+// Report says what the operations did, for the user.
+type Report struct {
+	Notes []string `json:"notes,omitempty"`
+	// Counts of things removed or changed, by kind ("thinking blocks": 3).
+	Counts map[string]int `json:"counts,omitempty"`
+}
+
+// Count adds n to a report counter.
+func (t *Txn) Count(what string, n int) {
+	if t.Report.Counts == nil {
+		t.Report.Counts = map[string]int{}
+	}
+	t.Report.Counts[what] += n
+}
+
+// Note adds a sentence to the report.
+func (t *Txn) Note(format string, args ...any) {
+	t.Report.Notes = append(t.Report.Notes, fmt.Sprintf(format, args...))
+}
+
+// NewTxn starts a transaction on s.
+func NewTxn(s *chain.Session) *Txn {
+	return &Txn{S: s, edits: map[*chain.File]chain.Edits{}, RemovedFiles: map[*chain.File]bool{}}
+}
+
+// Edits returns the pending edits of f.
+func (t *Txn) Edits(f *chain.File) chain.Edits {
+	e := t.edits[f]
+	if e == nil {
+		e = chain.Edits{}
+		t.edits[f] = e
+	}
+	return e
+}
+
+// Raw returns the current bytes of entry i of f: edited, or as in the file.
+func (t *Txn) Raw(f *chain.File, i int) ([]byte, error) {
+	if ed := t.edits[f][i]; ed != nil && ed.Raw != nil {
+		return ed.Raw, nil
+	}
+	return f.Raw(i)
+}
+
+// Set replaces the bytes of entry i of f.
+func (t *Txn) Set(f *chain.File, i int, raw []byte) { t.Edits(f).Get(i).Raw = raw }
+
+// Drop removes entry i of f. Its children are re-linked by Finish.
+func (t *Txn) Drop(f *chain.File, i int) { t.Edits(f).Get(i).Drop = true }
+
+// Dropped reports whether entry i of f is removed.
+func (t *Txn) Dropped(f *chain.File, i int) bool { return t.edits[f].Dropped(i) }
+
+// Changed reports whether entry i of f is edited or removed.
+func (t *Txn) Changed(f *chain.File, i int) bool {
+	ed := t.edits[f][i]
+	return ed != nil && (ed.Drop || ed.Raw != nil || len(ed.After) > 0)
+}
+
+// RemoveFile drops a whole subagent transcript from the result.
+func (t *Txn) RemoveFile(f *chain.File) { t.RemovedFiles[f] = true }
+
+// Finish re-links every file after the operations' removals and, for a new
+// session, remaps every identifier. It runs once.
+func (t *Txn) Finish() error {
+	if t.finished {
+		return nil
+	}
+	t.finished = true
+	for _, f := range t.S.Files() {
+		if t.RemovedFiles[f] {
+			continue
+		}
+		if err := t.relink(f); err != nil {
+			return err
+		}
+	}
+	if t.NewID != "" {
+		return t.remap()
+	}
+	return nil
+}
+
+// Stats counts what the result holds compared with the input.
+type Stats struct {
+	EntriesBefore int `json:"entries_before"`
+	EntriesAfter  int `json:"entries_after"`
+	Removed       int `json:"entries_removed"`
+	Changed       int `json:"entries_changed"`
+	Added         int `json:"entries_added"`
+}
+
+// Stats of the main file.
+func (t *Txn) Stats() Stats {
+	f := t.S.Main
+	st := Stats{EntriesBefore: len(f.Entries)}
+	for _, ed := range t.edits[f] {
+		switch {
+		case ed.Drop:
+			st.Removed++
+		case ed.Raw != nil:
+			st.Changed++
+		}
+		st.Added += len(ed.After)
+	}
+	st.EntriesAfter = st.EntriesBefore - st.Removed + st.Added
+	return st
+}

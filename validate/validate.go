@@ -1,0 +1,311 @@
+// Package validate answers one question about a session: would the real
+// client resume this file and send a request the API accepts, without
+// losing history? Problems that make the API reject the resumed
+// conversation or make the client drop history are errors; the rest are
+// warnings.
+package validate
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
+)
+
+// Severity of a problem.
+type Severity string
+
+// Severities.
+const (
+	Error   Severity = "error"
+	Warning Severity = "warning"
+)
+
+// Problem is one finding, located by file and 1-based line.
+type Problem struct {
+	File     string   `json:"file"`
+	Line     int      `json:"line"`
+	Severity Severity `json:"severity"`
+	Code     string   `json:"code"`
+	Message  string   `json:"message"`
+}
+
+func (p Problem) String() string {
+	return fmt.Sprintf("%s:%d: %s: %s", p.File, p.Line, p.Severity, p.Message)
+}
+
+// Report is the outcome of checking a session.
+type Report struct {
+	Problems []Problem `json:"problems"`
+}
+
+// Valid reports whether the report holds no error.
+func (r Report) Valid() bool { return r.Errors() == 0 }
+
+// Errors counts the problems of severity error.
+func (r Report) Errors() int {
+	n := 0
+	for _, p := range r.Problems {
+		if p.Severity == Error {
+			n++
+		}
+	}
+	return n
+}
+
+// ErrorCounts counts errors by code.
+func (r Report) ErrorCounts() map[string]int {
+	m := map[string]int{}
+	for _, p := range r.Problems {
+		if p.Severity == Error {
+			m[p.Code]++
+		}
+	}
+	return m
+}
+
+// Introduced returns the errors of after that before does not explain: for
+// each code, the errors beyond the count before had. Line numbers and
+// identifiers change under an operation, so counts are what is compared.
+func Introduced(before, after Report) []Problem {
+	budget := before.ErrorCounts()
+	var out []Problem
+	for _, p := range after.Problems {
+		if p.Severity != Error {
+			continue
+		}
+		if budget[p.Code] > 0 {
+			budget[p.Code]--
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// Session checks the main transcript and every subagent transcript.
+func Session(s *chain.Session) Report {
+	var r Report
+	r.Problems = append(r.Problems, File(s.Main, s.ID)...)
+	for _, a := range s.Subagents {
+		r.Problems = append(r.Problems, File(a.File, "")...)
+	}
+	sortProblems(r.Problems)
+	return r
+}
+
+func sortProblems(ps []Problem) {
+	sort.SliceStable(ps, func(i, j int) bool {
+		if ps[i].File != ps[j].File {
+			return ps[i].File < ps[j].File
+		}
+		return ps[i].Line < ps[j].Line
+	})
+}
+
+type checker struct {
+	f   *chain.File
+	g   *chain.Graph
+	out []Problem
+}
+
+func (c *checker) add(i int, sev Severity, code, format string, args ...any) {
+	line := 0
+	if i >= 0 {
+		line = c.f.Entries[i].Line
+	}
+	c.out = append(c.out, Problem{File: c.f.Path, Line: line, Severity: sev, Code: code, Message: fmt.Sprintf(format, args...)})
+}
+
+// File checks one transcript. sessionID, when not empty, is the id the
+// entries should carry.
+func File(f *chain.File, sessionID string) []Problem {
+	c := &checker{f: f, g: f.Graph()}
+	c.lines()
+	if sessionID == "" && !f.Sidechain {
+		sessionID = strings.TrimSuffix(filepath.Base(f.Path), ".jsonl")
+	}
+	c.references(sessionID)
+	c.activeBranch()
+	sortProblems(c.out)
+	return c.out
+}
+
+func (c *checker) lines() {
+	f := c.f
+	if len(f.Entries) == 0 {
+		c.add(-1, Error, "empty-file", "the file holds no entries: the client cannot resume it")
+		return
+	}
+	if f.BOM {
+		c.add(0, Warning, "bom", "the file starts with a UTF-8 byte order mark")
+	}
+	last := len(f.Entries) - 1
+	anyEntry := false
+	for i := range f.Entries {
+		e := &f.Entries[i]
+		switch e.Kind {
+		case chain.KindEntry:
+			anyEntry = true
+		case chain.KindBlank:
+			c.add(i, Warning, "blank-line", "blank line")
+		case chain.KindInvalid:
+			if i == last && e.EOL == 0 {
+				c.add(i, Error, "torn-final-line", "the last line is cut short (not valid JSON, no newline): --resume fails on it")
+			} else {
+				c.add(i, Error, "invalid-json", "%s", e.ParseErr)
+			}
+		}
+	}
+	if !anyEntry {
+		c.add(-1, Error, "empty-file", "the file holds no entries: the client cannot resume it")
+	}
+}
+
+func (c *checker) references(sessionID string) {
+	f, g := c.f, c.g
+	for _, i := range g.Dups {
+		first := -1
+		for j := range f.Entries {
+			if f.Entries[j].UUID == f.Entries[i].UUID {
+				first = j
+				break
+			}
+		}
+		c.add(i, Error, "duplicate-uuid", "uuid %s is already used on line %d", f.Entries[i].UUID, f.Entries[first].Line)
+	}
+	for _, i := range g.Dangling {
+		e := &f.Entries[i]
+		if e.ParentUUID == e.UUID {
+			c.add(i, Error, "self-parent", "entry %s names itself as parent", e.UUID)
+			continue
+		}
+		c.add(i, Error, "dangling-parent", "parentUuid %s resolves to no entry: the client drops the history above line %d", e.ParentUUID, e.Line)
+	}
+	for _, i := range g.Cycles() {
+		c.add(i, Error, "parent-cycle", "parentUuid links form a cycle through %s: older clients hang on it", f.Entries[i].UUID)
+	}
+	roots := 0
+	var mixed []int
+	var prevTS time.Time
+	for i := range f.Entries {
+		e := &f.Entries[i]
+		if e.Kind != chain.KindEntry {
+			continue
+		}
+		if e.LogicalParentUUID != "" {
+			if _, ok := g.Lookup(e.LogicalParentUUID); !ok {
+				c.add(i, Error, "dangling-reference", "logicalParentUuid %s resolves to no entry", e.LogicalParentUUID)
+			}
+		}
+		if e.LeafUUID != "" && e.Type != "summary" && e.LeafUUID != nilUUID {
+			if _, ok := g.Lookup(e.LeafUUID); !ok {
+				c.add(i, Error, "dangling-reference", "leafUuid %s resolves to no entry", e.LeafUUID)
+			}
+		}
+		if e.Type == "file-history-snapshot" && e.MessageID != "" {
+			if _, ok := g.Lookup(e.MessageID); !ok {
+				c.add(i, Warning, "dangling-snapshot", "file-history-snapshot messageId %s resolves to no entry", e.MessageID)
+			}
+		}
+		if e.IsChain() && !e.HasParent && !(e.Type == "system" && e.Subtype == "compact_boundary") {
+			roots++
+		}
+		if ts, err := time.Parse(time.RFC3339Nano, e.Timestamp); err == nil && e.IsChain() {
+			if !prevTS.IsZero() && ts.Before(prevTS.Add(-time.Minute)) {
+				c.add(i, Warning, "time-backwards", "timestamp %s is more than a minute earlier than the entry before it", e.Timestamp)
+			}
+			prevTS = ts
+		}
+		if sessionID != "" && e.SessionID != "" && e.SessionID != sessionID {
+			mixed = append(mixed, i)
+		}
+	}
+	if roots > 1 {
+		c.add(-1, Warning, "several-roots", "%d entries start a chain (parentUuid null) outside compactions", roots)
+	}
+	if len(mixed) > 0 {
+		c.add(mixed[0], Warning, "mixed-session-id", "%d entries carry a sessionId other than %s (first: %s)", len(mixed), sessionID, f.Entries[mixed[0]].SessionID)
+	}
+}
+
+const nilUUID = "00000000-0000-0000-0000-000000000000"
+
+func (c *checker) activeBranch() {
+	f, g := c.f, c.g
+	leaf := g.ActiveLeaf()
+	if leaf < 0 {
+		return
+	}
+	path := g.PathTo(leaf)
+	msgs := f.Messages(path)
+	for k, m := range msgs {
+		isLast := k == len(msgs)-1
+		for _, i := range m.Entries {
+			e := &f.Entries[i]
+			if e.ContentEmpty && !(isLast && m.Role == "assistant") {
+				c.add(i, Error, "empty-content", "%s message has empty content: the API rejects it", m.Role)
+			}
+			for _, b := range e.Blocks {
+				if b.Kind == chain.BlockText && b.Empty && !e.StringContent {
+					c.add(i, Error, "empty-text-block", "text content block is empty: the API rejects it")
+				}
+			}
+		}
+		if m.Role != "assistant" {
+			continue
+		}
+		uses := map[string]int{}
+		for _, i := range m.Entries {
+			for _, id := range f.Entries[i].ToolUseIDs() {
+				uses[id] = i
+			}
+		}
+		if len(uses) == 0 {
+			continue
+		}
+		if isLast {
+			for id, i := range uses {
+				c.add(i, Warning, "unfinished-tool-call", "tool_use %s has no result yet: the session ends inside a tool call", id)
+			}
+			continue
+		}
+		got := map[string]int{}
+		for _, i := range msgs[k+1].Entries {
+			for _, id := range f.Entries[i].ToolResultIDs() {
+				got[id]++
+			}
+		}
+		for id, i := range uses {
+			switch {
+			case got[id] == 0:
+				c.add(i, Error, "tool-use-without-result", "tool_use %s has no tool_result in the next message: the API rejects the resumed conversation", id)
+			case got[id] > 1:
+				c.add(i, Error, "duplicate-tool-result", "tool_use %s has %d tool_results", id, got[id])
+			}
+		}
+	}
+	for k, m := range msgs {
+		if m.Role != "user" {
+			continue
+		}
+		prev := map[string]bool{}
+		if k > 0 && msgs[k-1].Role == "assistant" {
+			for _, i := range msgs[k-1].Entries {
+				for _, id := range f.Entries[i].ToolUseIDs() {
+					prev[id] = true
+				}
+			}
+		}
+		for _, i := range m.Entries {
+			for _, id := range f.Entries[i].ToolResultIDs() {
+				if !prev[id] {
+					c.add(i, Error, "tool-result-without-use", "tool_result for %s has no tool_use in the message before it: the API rejects it", id)
+				}
+			}
+		}
+	}
+}
