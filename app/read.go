@@ -285,4 +285,3 @@ func summarizeOne(p string) (SessionSummary, error) {
 	}
 	return r, nil
 }
-

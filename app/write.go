@@ -153,7 +153,7 @@ func (env *Env) runWrite(sessionArg string, d Dest, build Operation) error {
 
 // result is a rendered result in a scratch folder.
 type result struct {
-	main     string            // scratch path of the main transcript
+	main     string // scratch path of the main transcript
 	mainSize int64
 	files    map[string]string // original path (main and subagents) -> scratch path, for changed files
 	session  *chain.Session    // the result, loaded for validation
@@ -321,7 +321,7 @@ func (env *Env) writeNew(s *chain.Session, t *ops.Txn, r *result) (string, error
 	}
 	// tool-results/ and file-history/<id>/ are copied as they are
 	copies := map[string]string{
-		filepath.Join(s.SidecarDir(), "tool-results"):       filepath.Join(s.ProjectDir, t.NewID, "tool-results"),
+		filepath.Join(s.SidecarDir(), "tool-results"):      filepath.Join(s.ProjectDir, t.NewID, "tool-results"),
 		filepath.Join(env.ConfigDir, "file-history", s.ID): filepath.Join(env.ConfigDir, "file-history", t.NewID),
 	}
 	for src, dst := range copies {

@@ -172,6 +172,12 @@ func Apply(p Plan) (res Result, err error) {
 			return res, partialError(bdir, fmt.Errorf("replace %s: %w", it.target, err))
 		}
 		dirs[filepath.Dir(it.target)] = true
+		if it.Snapshot == nil {
+			// New file: its parent directories may be new too.
+			for d := filepath.Dir(it.target); d != projectDir && d != filepath.Dir(d); d = filepath.Dir(d) {
+				dirs[filepath.Dir(d)] = true
+			}
+		}
 		res.Written = append(res.Written, it.target)
 	}
 	for _, it := range items {

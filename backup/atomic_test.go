@@ -166,6 +166,7 @@ func TestCreateNew(t *testing.T) {
 func TestErrorType(t *testing.T) {
 	e := &Error{Msg: "m", Hint: "h"}
 	assert.Equal(t, "m", e.Error())
+	assert.Equal(t, "h", e.HintText())
 	assert.Equal(t, CodeFailure, e.ExitCode())
 	wrapped := fmt.Errorf("ctx: %w", &Error{Msg: "x", Code: CodeLive, Err: ErrLive})
 	assert.ErrorIs(t, wrapped, ErrLive)

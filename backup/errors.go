@@ -8,14 +8,17 @@ package backup
 
 import "errors"
 
-// Exit codes carried by *Error. The CLI may map them to process exit codes.
+// Exit codes carried by *Error.
+// Every refusal exits 1, as the CLI promises ("exit 1 for a refused or
+// invalid result"); the constants name the reasons for errors.Is-free
+// checks in tests.
 const (
 	CodeFailure  = 1 // generic failure
-	CodeLive     = 3 // session is in use by Claude Code (guard refused)
-	CodeChanged  = 4 // session changed on disk while ccsurgeon was working
-	CodeExists   = 5 // refusing to overwrite an existing file
-	CodeNoBackup = 6 // no (unique) backup matches the request
-	CodeNoSpace  = 7 // out of disk space
+	CodeLive     = 1 // session is in use by Claude Code (guard refused)
+	CodeChanged  = 1 // session changed on disk while ccsurgeon was working
+	CodeExists   = 1 // refusing to overwrite an existing file
+	CodeNoBackup = 1 // no (unique) backup matches the request
+	CodeNoSpace  = 1 // out of disk space
 )
 
 // Sentinel errors that *Error values wrap, for use with errors.Is.
@@ -38,6 +41,9 @@ type Error struct {
 
 // Error returns the message (without the hint).
 func (e *Error) Error() string { return e.Msg }
+
+// HintText returns the hint line the CLI prints after the message, if any.
+func (e *Error) HintText() string { return e.Hint }
 
 // Unwrap returns the wrapped cause so errors.Is/As see through *Error.
 func (e *Error) Unwrap() error { return e.Err }

@@ -249,11 +249,14 @@ func TestFaultInjection(t *testing.T) {
 	t0 = time.Now()
 
 	// Kills at increasing delays across the whole run.
-	const n = 30
+	n := 30
+	if raceEnabled {
+		n = 8
+	}
 	seen := map[string]int{}
 	for i := range n {
 		// Up to 1.5× the full run so that both outcomes are covered.
-		delay := time.Duration(i+1) * full * 3 / (2 * n)
+		delay := time.Duration(i+1) * full * 3 / time.Duration(2*n)
 		e, state, _ := runChild("", delay)
 		seen[fmt.Sprintf("main=%d sidecar=%d", state["main"], state["sidecar"])]++
 		cleanup(e)

@@ -84,11 +84,13 @@ type Entry struct {
 	TextHead      string // first bytes of a user message's text, for turn detection
 	Blocks        []Block
 
-	LeafUUID      string // summary / last-prompt: leafUuid
-	MessageID     string // file-history-snapshot: messageId
-	ToolUseResult int    // bytes of toolUseResult
-	ToolUseAgent  string // toolUseResult.agentId (links a Task/Agent result to its subagent file)
-	MessageBytes  int    // bytes of the message value
+	ToolUseID       string // progress: toolUseID of the call it reports on
+	ParentToolUseID string // progress: parentToolUseID
+	LeafUUID        string // summary / last-prompt: leafUuid
+	MessageID       string // file-history-snapshot: messageId
+	ToolUseResult   int    // bytes of toolUseResult
+	ToolUseAgent    string // toolUseResult.agentId (links a Task/Agent result to its subagent file)
+	MessageBytes    int    // bytes of the message value
 
 	// Compact boundaries of 2.1.x keep a segment of the pre-compaction
 	// conversation: the entries from PreservedHead to PreservedTail are sent
@@ -181,6 +183,10 @@ func parseEnvelope(e *Entry, line []byte) bool {
 			e.IsMeta = v.Bool()
 		case "isCompactSummary":
 			e.IsCompactSummary = v.Bool()
+		case "toolUseID":
+			e.ToolUseID = strings.Clone(v.Str)
+		case "parentToolUseID":
+			e.ParentToolUseID = strings.Clone(v.Str)
 		case "leafUuid":
 			e.LeafUUID = strings.Clone(v.Str)
 		case "messageId":

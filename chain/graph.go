@@ -198,14 +198,55 @@ func isConversational(e *Entry) bool {
 	return false
 }
 
-// ActiveLeaf returns the leaf of the branch the client resumes: the branch
-// leaf that comes last in the file. It returns -1 for a file without one.
+// ActiveLeaf returns the leaf of the branch the client resumes, or -1 for
+// a file without one. Observed on the real clients: 2.1.x follows the
+// leafUuid of the last last-prompt entry (continuing to the newest leaf
+// below it when the entry has since got children); without one, the branch
+// leaf that comes last in the file. 2.0.x takes the leaf with the newest
+// timestamp, which in a file the client wrote is the same leaf.
 func (g *Graph) ActiveLeaf() int {
 	b := g.Branches()
 	if len(b) == 0 {
 		return -1
 	}
+	if lp := g.lastPromptLeaf(); lp >= 0 {
+		if slices.Contains(b, lp) {
+			return lp
+		}
+		for k := len(b) - 1; k >= 0; k-- {
+			if g.isAncestor(lp, b[k]) {
+				return b[k]
+			}
+		}
+	}
 	return b[len(b)-1]
+}
+
+// lastPromptLeaf returns the entry named by the leafUuid of the last
+// last-prompt entry, or -1.
+func (g *Graph) lastPromptLeaf() int {
+	for i := len(g.f.Entries) - 1; i >= 0; i-- {
+		e := &g.f.Entries[i]
+		if e.Kind == KindEntry && e.Type == "last-prompt" {
+			if j, ok := g.ByUUID[e.LeafUUID]; ok {
+				return j
+			}
+			return -1
+		}
+	}
+	return -1
+}
+
+// isAncestor reports whether a is on the parent chain of d.
+func (g *Graph) isAncestor(a, d int) bool {
+	steps := 0
+	for j := d; j >= 0 && steps <= len(g.Parent); j = g.Parent[j] {
+		if j == a {
+			return true
+		}
+		steps++
+	}
+	return false
 }
 
 // Path is a conversation as the client rebuilds it: the entries from a root

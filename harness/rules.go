@@ -63,7 +63,7 @@ func CheckRequest(body []byte, checkSig SignatureChecker) []Violation {
 	if err := json.Unmarshal(body, &req); err != nil {
 		return []Violation{{Rule: RuleMalformed, Index: -1, Message: "invalid JSON body: " + err.Error()}}
 	}
-	return CheckMessages(req.Messages, checkSig)
+	return checkMessages(req.Messages, checkSig)
 }
 
 // CheckMessagesJSON validates a JSON array of API messages.
@@ -74,7 +74,7 @@ func CheckMessagesJSON(msgs []json.RawMessage, checkSig SignatureChecker) []Viol
 			return []Violation{{Rule: RuleMalformed, Index: i, Message: fmt.Sprintf("messages.%d: %v", i, err)}}
 		}
 	}
-	return CheckMessages(rm, checkSig)
+	return checkMessages(rm, checkSig)
 }
 
 func decodeBlocks(c json.RawMessage) (blocks []ruleBlock, isString bool, str string, err error) {
@@ -90,8 +90,8 @@ func decodeBlocks(c json.RawMessage) (blocks []ruleBlock, isString bool, str str
 	return blocks, false, "", err
 }
 
-// CheckMessages validates decoded messages (see CheckRequest).
-func CheckMessages(msgs []ruleMsg, checkSig SignatureChecker) []Violation {
+// checkMessages validates decoded messages (see CheckRequest).
+func checkMessages(msgs []ruleMsg, checkSig SignatureChecker) []Violation {
 	var vs []Violation
 	add := func(r Rule, i int, format string, args ...any) {
 		vs = append(vs, Violation{Rule: r, Index: i, Message: fmt.Sprintf(format, args...)})

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/tidwall/sjson"
 )
 
 // SelectBranch keeps one branch of the main transcript — the history that
@@ -36,6 +37,21 @@ func (o SelectBranch) Apply(t *Txn) error {
 	}
 	t.dropSubtrees(f, drop, keep)
 	t.Count("entries of other branches", len(drop))
+	// 2.1.x resumes the branch named by the last last-prompt entry
+	for i := range f.Entries {
+		e := &f.Entries[i]
+		if e.Kind == chain.KindEntry && e.Type == "last-prompt" && !t.Dropped(f, i) {
+			raw, err := t.Raw(f, i)
+			if err != nil {
+				return err
+			}
+			out, err := sjson.SetBytes(raw, "leafUuid", f.Entries[o.Leaf].UUID)
+			if err != nil {
+				return err
+			}
+			t.Set(f, i, out)
+		}
+	}
 	return nil
 }
 
@@ -96,7 +112,7 @@ func (o ForkAtTurn) Apply(t *Txn) error {
 		return &chain.Error{Msg: "the session has no turns to fork at", Code: 1}
 	}
 	if o.N < 1 || o.N > len(ts.List) {
-		return &chain.Error{Msg: fmt.Sprintf("turn %d is out of range: the branch has turns 1-%d", o.N, len(ts.List)), Hint: "list them with 'ccsurgeon turns SESSION'", Code: 2}
+		return turnRangeError(o.N, len(ts.List))
 	}
 	turn := ts.List[o.N-1]
 	last := cleanEnd(f, ts.History[:turn.Last+1])
@@ -200,3 +216,7 @@ func (Clone) Name() string { return "clone" }
 
 // Apply does nothing: cloning is the remapping that a new session gets.
 func (Clone) Apply(*Txn) error { return nil }
+
+func turnRangeError(n, max int) error {
+	return &chain.Error{Msg: fmt.Sprintf("turn %d is out of range: the branch has turns 1-%d", n, max), Hint: "list them with 'ccsurgeon turns SESSION'", Code: 2}
+}

@@ -1,0 +1,174 @@
+package ops_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ccsurgeon/ccsurgeon/app"
+	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/harness"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestCloneResumesTheSameConversation clones every generated session and
+// resumes original and clone with the client that made it: both must send
+// the same messages, and the clone must hold no identifier of the original
+// outside message content.
+func TestCloneResumesTheSameConversation(t *testing.T) {
+	for _, c := range harness.Clients(t) {
+		for _, src := range sessionFiles(t, c.Version) {
+			t.Run(c.Version+"/"+filepath.Base(src), func(t *testing.T) {
+				t.Parallel()
+				fx := newFixture(t, c, src)
+				r := fx.ccsurgeon(t, func(a *app.Env) error { return a.RunClone(fx.id, app.BranchOptions{}, app.Dest{}) })
+				require.NotEqual(t, fx.id, r.SessionID)
+				require.Equal(t, fx.env.SessionPath(r.SessionID), r.Path)
+				require.Equal(t, "claude --resume "+r.SessionID, r.ResumeCommand)
+
+				orig := fx.resume(t, fx.id)
+				clone := fx.resume(t, r.SessionID)
+				harness.AssertSameConversation(t, sameNormalizer(fx.env, fx.id, r.SessionID), orig, clone)
+
+				// no identifier of the original outside message content
+				origIDs := idsOf(t, fx.env.SessionPath(fx.id))
+				for s, where := range structuralStrings(t, r.Path) {
+					for _, id := range uuidRe.FindAllString(s, -1) {
+						assert.False(t, origIDs[strings.ToLower(id)], "clone keeps original id %s at %s", id, where)
+					}
+				}
+				// subagent transcripts exist for the new id, with the new session id
+				origSub, _ := filepath.Glob(filepath.Join(fx.env.ProjectDir(), fx.id, "subagents", "agent-*"))
+				newSub, _ := filepath.Glob(filepath.Join(fx.env.ProjectDir(), r.SessionID, "subagents", "agent-*"))
+				assert.Equal(t, len(origSub), len(newSub), "subagent files")
+				for _, p := range newSub {
+					if strings.HasSuffix(p, ".jsonl") {
+						b, err := os.ReadFile(p)
+						require.NoError(t, err)
+						assert.Contains(t, string(b), `"sessionId":"`+r.SessionID+`"`)
+						assert.NotContains(t, string(b), `"sessionId":"`+fx.id+`"`)
+					}
+				}
+				// the clone validates
+				s, err := chain.Load(r.Path)
+				require.NoError(t, err)
+				defer s.Close()
+				assert.Equal(t, len(orig.Messages), len(clone.Messages))
+			})
+		}
+	}
+}
+
+// TestCloneTwiceSharesNoUUID: two clones share no UUID with each other or
+// with the original, outside message content.
+func TestCloneTwiceSharesNoUUID(t *testing.T) {
+	c := harness.Latest(t)
+	src := filepath.Join("..", "testdata", "sessions", c.Version, "subagent.jsonl")
+	fx := newFixture(t, c, src)
+	clone := func() app.WriteResult {
+		return fx.ccsurgeon(t, func(a *app.Env) error { return a.RunClone(fx.id, app.BranchOptions{}, app.Dest{}) })
+	}
+	a, b := clone(), clone()
+	ids := func(id string) map[string]bool {
+		out := map[string]bool{}
+		for _, p := range append([]string{fx.env.SessionPath(id)}, globAll(filepath.Join(fx.env.ProjectDir(), id, "subagents", "*.jsonl"))...) {
+			for s := range structuralStrings(t, p) {
+				for _, u := range uuidRe.FindAllString(s, -1) {
+					out[u] = true
+				}
+			}
+		}
+		return out
+	}
+	o, x, y := ids(fx.id), ids(a.SessionID), ids(b.SessionID)
+	require.NotEmpty(t, x)
+	for u := range x {
+		assert.False(t, o[u], "clone 1 shares %s with the original", u)
+		assert.False(t, y[u], "the clones share %s", u)
+	}
+	for u := range y {
+		assert.False(t, o[u], "clone 2 shares %s with the original", u)
+	}
+}
+
+func globAll(pattern string) []string {
+	m, _ := filepath.Glob(pattern)
+	return m
+}
+
+// TestForkAtEveryTurn forks every generated session at every turn; the
+// fork must resume with exactly the original's messages up to the end of
+// that turn.
+func TestForkAtEveryTurn(t *testing.T) {
+	for _, c := range harness.Clients(t) {
+		for _, src := range sessionFiles(t, c.Version) {
+			t.Run(c.Version+"/"+filepath.Base(src), func(t *testing.T) {
+				t.Parallel()
+				fx := newFixture(t, c, src)
+				f, err := chain.LoadFile(fx.env.SessionPath(fx.id))
+				require.NoError(t, err)
+				turns := f.ActiveTurns()
+				var prompts []string
+				for _, tn := range turns.List {
+					p, err := f.PromptText(tn.Entry)
+					require.NoError(t, err)
+					prompts = append(prompts, p)
+				}
+				f.Close()
+				orig := fx.resume(t, fx.id)
+				for n := 1; n <= len(turns.List); n++ {
+					if turns.List[n-1].Compacted {
+						continue // the original no longer sends it: nothing to compare with
+					}
+					r := fx.ccsurgeon(t, func(a *app.Env) error { return a.RunFork(fx.id, n, app.BranchOptions{}, app.Dest{}) })
+					fork := fx.resume(t, r.SessionID)
+					want := orig
+					if n < len(prompts) {
+						want.Messages = cutBeforePrompt(t, orig.Messages, prompts[n])
+					}
+					if len(r.Notes) > 0 && strings.Contains(r.Notes[0], "has no complete answer") {
+						// a turn left in the middle of a tool loop: the fork ends
+						// cleanly with the turn before it
+						want.Messages = cutBeforePrompt(t, orig.Messages, prompts[n-1])
+					}
+					harness.AssertSameConversation(t, sameNormalizer(fx.env, fx.id, r.SessionID), want, fork)
+				}
+			})
+		}
+	}
+}
+
+// cutBeforePrompt returns the messages before the user message that holds
+// the typed prompt p, without the client's system messages just before it.
+func cutBeforePrompt(t *testing.T, msgs []json.RawMessage, p string) []json.RawMessage {
+	t.Helper()
+	quoted, _ := json.Marshal(p)
+	q := strings.Trim(string(quoted), `"`)
+	for i, m := range msgs {
+		var v struct {
+			Role string `json:"role"`
+		}
+		_ = json.Unmarshal(m, &v)
+		if v.Role == "user" && strings.Contains(string(m), q) {
+			return msgs[:i]
+		}
+	}
+	t.Fatalf("prompt %q not found in the original's messages", p)
+	return nil
+}
+
+func TestForkRefusesTurnOutOfRange(t *testing.T) {
+	c := harness.Latest(t)
+	fx := newFixture(t, c, filepath.Join("..", "testdata", "sessions", c.Version, "multi-turn.jsonl"))
+	a := &app.Env{ConfigDir: fx.env.ConfigDir, Out: &strings.Builder{}, Err: &strings.Builder{}}
+	err := a.RunFork(fx.id, 99, app.BranchOptions{}, app.Dest{})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "turn 99 is out of range: the branch has turns 1-3")
+	err = a.RunFork(fx.id, 0, app.BranchOptions{}, app.Dest{})
+	require.Error(t, err)
+	entries, _ := os.ReadDir(fx.env.ProjectDir())
+	assert.Len(t, entries, 1, "nothing written")
+}

@@ -1,0 +1,219 @@
+package ops
+
+import (
+	"strconv"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
+)
+
+// DefaultMaxResult is the size above which compress-old-turns cuts a tool
+// result or a tool input string in old turns.
+const DefaultMaxResult = 2000
+
+// DefaultKeepTurns is how many recent turns compress-old-turns leaves as
+// they are when no --keep-turns is given.
+const DefaultKeepTurns = 3
+
+// Bookkeeping lists the entry types the client does not need to resume a
+// conversation (found by resuming sessions with them removed: the request
+// does not change). compress-old-turns removes them from old turns.
+// attachment entries are NOT here: 2.1.x sends them as system messages;
+// nor last-prompt (it names the branch to resume) or file-history entries
+// (/rewind with code restore needs them).
+var Bookkeeping = map[string]bool{
+	"progress": true, "queue-operation": true, "api-request": true, "api-request-shape": true,
+	"api-request-blob": true, "atis-latch": true, "cost-state": true, "mode": true, "tools-used": true,
+	"system/turn_duration": true,
+}
+
+// CompressOldTurns shrinks every turn but the last KeepTurns: long tool
+// results and tool inputs are cut to head and tail around a marker, the
+// toolUseResult copies of file contents go, images become a short text
+// placeholder, and bookkeeping entries the client does not need go. The
+// last KeepTurns turns stay byte-identical.
+type CompressOldTurns struct {
+	KeepTurns int
+	MaxResult int // 0 = DefaultMaxResult
+}
+
+// Name of the operation.
+func (CompressOldTurns) Name() string { return "compress-old-turns" }
+
+// toolUseResultCopies are the toolUseResult fields that hold copies of file
+// contents or output already in the tool_result.
+var toolUseResultCopies = []string{"file.content", "originalFile", "structuredPatch", "stdout", "stderr", "content", "oldString", "newString", "originalFileContents"}
+
+// Apply compresses the old turns.
+func (o CompressOldTurns) Apply(t *Txn) error {
+	if o.KeepTurns < 0 {
+		return &chain.Error{Msg: "--keep-turns must be 0 or more", Code: 2}
+	}
+	max := o.MaxResult
+	if max <= 0 {
+		max = DefaultMaxResult
+	}
+	f := t.S.Main
+	ts := f.ActiveTurns()
+	if len(ts.List) <= o.KeepTurns {
+		t.Note("the session has %d turns: nothing older than the last %d to compress", len(ts.List), o.KeepTurns)
+		return nil
+	}
+	cut := ts.List[len(ts.List)-o.KeepTurns].First
+	if o.KeepTurns == 0 {
+		cut = len(ts.History)
+	}
+	old := map[int]bool{}
+	for _, i := range ts.History[:cut] {
+		old[i] = true
+	}
+	// everything in the file before the first kept entry is old, metadata included
+	limit := f.Size
+	if cut < len(ts.History) {
+		limit = f.Entries[ts.History[cut]].Off
+	}
+	for i := range f.Entries {
+		e := &f.Entries[i]
+		if e.Kind != chain.KindEntry || e.Off >= limit || t.Dropped(f, i) {
+			continue
+		}
+		kind := e.Type
+		if e.Type == "system" {
+			kind = "system/" + e.Subtype
+		}
+		if Bookkeeping[kind] {
+			t.Drop(f, i)
+			t.Count("bookkeeping entries removed", 1)
+			continue
+		}
+		if !old[i] || !e.IsMessage() {
+			continue
+		}
+		if err := o.compressEntry(t, f, i, max); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// compressEntry cuts the large parts of one message entry.
+func (o CompressOldTurns) compressEntry(t *Txn, f *chain.File, i, max int) error {
+	e := &f.Entries[i]
+	big := e.ToolUseResult > 0
+	for _, b := range e.Blocks {
+		if b.Size > max || b.Kind == chain.BlockImage || b.Images > 0 || b.Kind == chain.BlockDocument {
+			big = true
+		}
+	}
+	if !big {
+		return nil
+	}
+	raw, err := t.Raw(f, i)
+	if err != nil {
+		return err
+	}
+	out := raw
+	changed := false
+	set := func(path string, v []byte) {
+		if r, err := sjson.SetRawBytes(out, path, v); err == nil {
+			out, changed = r, true
+		}
+	}
+	content := gjson.GetBytes(out, "message.content")
+	if content.IsArray() {
+		k := 0
+		var paths []string
+		var values [][]byte
+		content.ForEach(func(_, b gjson.Result) bool {
+			base := "message.content." + strconv.Itoa(k)
+			k++
+			switch b.Get("type").Str {
+			case "tool_result":
+				c := b.Get("content")
+				if c.Type == gjson.String {
+					if s, ok := CutMiddle(c.Str, max); ok {
+						paths, values = append(paths, base+".content"), append(values, EncodeString(s))
+					}
+				} else if c.IsArray() {
+					j := 0
+					c.ForEach(func(_, sub gjson.Result) bool {
+						p := base + ".content." + strconv.Itoa(j)
+						j++
+						switch sub.Get("type").Str {
+						case "text":
+							if s, ok := CutMiddle(sub.Get("text").Str, max); ok {
+								paths, values = append(paths, p+".text"), append(values, EncodeString(s))
+							}
+						case "image", "document":
+							paths, values = append(paths, p), append(values, placeholder(sub))
+						}
+						return true
+					})
+				}
+			case "tool_use":
+				b.Get("input").ForEach(func(key, v gjson.Result) bool {
+					if v.Type == gjson.String {
+						if s, ok := CutMiddle(v.Str, max); ok {
+							paths, values = append(paths, base+".input."+escapePath(key.Str)), append(values, EncodeString(s))
+						}
+					}
+					return true
+				})
+			case "image", "document":
+				paths, values = append(paths, base), append(values, placeholder(b))
+			}
+			return true
+		})
+		for n := range paths {
+			set(paths[n], values[n])
+		}
+		if len(paths) > 0 {
+			t.Count("tool results, inputs and images shortened", len(paths))
+		}
+	}
+	if tur := gjson.GetBytes(out, "toolUseResult"); tur.Exists() {
+		if tur.Type == gjson.String {
+			if s, ok := CutMiddle(tur.Str, max); ok {
+				set("toolUseResult", EncodeString(s))
+			}
+		} else if tur.IsObject() {
+			for _, p := range toolUseResultCopies {
+				if gjson.GetBytes(out, "toolUseResult."+p).Exists() {
+					if r, err := sjson.DeleteBytes(out, "toolUseResult."+p); err == nil {
+						out, changed = r, true
+					}
+				}
+			}
+		}
+	}
+	if changed {
+		t.Set(f, i, out)
+	}
+	return nil
+}
+
+func placeholder(b gjson.Result) []byte {
+	what := b.Get("type").Str
+	media := b.Get("source.media_type").Str
+	size := len(b.Get("source.data").Str)
+	text := "[" + what + " removed by ccsurgeon compress-old-turns"
+	if media != "" {
+		text += ": " + media + ", " + strconv.Itoa(size) + " bytes of base64"
+	}
+	text += "]"
+	return []byte(`{"type":"text","text":` + string(EncodeString(text)) + `}`)
+}
+
+// escapePath escapes a key for a gjson/sjson path.
+func escapePath(k string) string {
+	out := make([]byte, 0, len(k))
+	for i := 0; i < len(k); i++ {
+		switch k[i] {
+		case '.', '*', '?', '|', '#', '@', '\\', ':', '!', '=', '<', '>', '%':
+			out = append(out, '\\')
+		}
+		out = append(out, k[i])
+	}
+	return string(out)
+}

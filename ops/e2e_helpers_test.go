@@ -1,0 +1,124 @@
+package ops_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/ccsurgeon/ccsurgeon/app"
+	"github.com/ccsurgeon/ccsurgeon/harness"
+	"github.com/stretchr/testify/require"
+)
+
+// fixture is a generated session installed in an isolated Claude Code
+// environment, with ccsurgeon pointed at the same config dir.
+type fixture struct {
+	env    *harness.Env
+	client harness.Client
+	id     string
+	src    string
+}
+
+// sessionFiles lists the generated sessions of a client version.
+func sessionFiles(t *testing.T, version string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("..", "testdata", "sessions", version, "*.jsonl"))
+	require.NoError(t, err)
+	require.NotEmpty(t, files, "no generated sessions for %s", version)
+	return files
+}
+
+func newFixture(t *testing.T, c harness.Client, src string) *fixture {
+	t.Helper()
+	env := harness.NewEnv(t)
+	id := env.InstallSession(t, src)
+	return &fixture{env: env, client: c, id: id, src: src}
+}
+
+// ccsurgeon runs a command of the app against the fixture's config dir
+// with --json and returns the decoded result.
+func (fx *fixture) ccsurgeon(t *testing.T, run func(a *app.Env) error) app.WriteResult {
+	t.Helper()
+	var out, errb bytes.Buffer
+	a := &app.Env{ConfigDir: fx.env.ConfigDir, JSON: true, Out: &out, Err: &errb}
+	require.NoError(t, run(a), "stderr: %s", errb.String())
+	var r app.WriteResult
+	require.NoError(t, json.Unmarshal(out.Bytes(), &r), "output: %s", out.String())
+	return r
+}
+
+// resume resumes a session with the fixture's client and requires the API
+// rules to hold.
+func (fx *fixture) resume(t *testing.T, id string) harness.ResumeResult {
+	t.Helper()
+	return fx.env.MustResume(t, fx.client, id)
+}
+
+// sameNormalizer maps the given session ids to one placeholder, so that two
+// sessions holding the same conversation compare equal.
+func sameNormalizer(env *harness.Env, ids ...string) *harness.Normalizer {
+	n := harness.NewNormalizer(env)
+	for _, id := range ids {
+		n.Replace[id] = "<SESSION>"
+	}
+	return n
+}
+
+var uuidRe = regexp.MustCompile(`[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`)
+
+// idsOf returns every UUID in a file.
+func idsOf(t *testing.T, path string) map[string]bool {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	ids := map[string]bool{}
+	for _, m := range uuidRe.FindAll(b, -1) {
+		ids[strings.ToLower(string(m))] = true
+	}
+	delete(ids, "00000000-0000-0000-0000-000000000000")
+	return ids
+}
+
+// structuralStrings returns every string value of every line of path that
+// is not inside message content or tool output, with where it sits.
+func structuralStrings(t *testing.T, path string) map[string]string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	out := map[string]string{}
+	for n, line := range bytes.Split(b, []byte("\n")) {
+		if len(bytes.TrimSpace(line)) == 0 {
+			continue
+		}
+		var m map[string]any
+		require.NoError(t, json.Unmarshal(line, &m))
+		for k, v := range m {
+			switch k {
+			case "message", "toolUseResult", "content", "lastPrompt", "attachment", "data", "display", "summary":
+				continue // content: may quote anything
+			}
+			collectStrings(v, func(s string) { out[s] = filepath.Base(path) + ":" + string(rune('0'+n%10)) + ":" + k })
+		}
+	}
+	return out
+}
+
+func collectStrings(v any, fn func(string)) {
+	switch x := v.(type) {
+	case string:
+		fn(x)
+	case map[string]any:
+		for k, y := range x {
+			fn(k)
+			collectStrings(y, fn)
+		}
+	case []any:
+		for _, y := range x {
+			collectStrings(y, fn)
+		}
+	}
+}

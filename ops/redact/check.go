@@ -1,0 +1,381 @@
+package redact
+
+import (
+	"encoding/base64"
+	"math"
+	"strings"
+)
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+func isUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+func isLower(c byte) bool { return c >= 'a' && c <= 'z' }
+func isHex(c byte) bool   { return isDigit(c) || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+func isB64(c byte) bool   { return isAlnum(c) || c == '+' || c == '/' }
+
+// isTokenByte: bytes that can continue an API token.
+func isTokenByte(c byte) bool { return isAlnum(c) || c == '_' || c == '-' }
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// entropy is the Shannon entropy of s in bits per byte.
+func entropy(s string) float64 {
+	if s == "" {
+		return 0
+	}
+	var cnt [256]int
+	for i := 0; i < len(s); i++ {
+		cnt[s[i]]++
+	}
+	n := float64(len(s))
+	h := 0.0
+	for _, c := range cnt {
+		if c > 0 {
+			p := float64(c) / n
+			h -= p * math.Log2(p)
+		}
+	}
+	return h
+}
+
+type classes struct{ lower, upper, digit, other int }
+
+func classOf(s string) (c classes) {
+	for i := 0; i < len(s); i++ {
+		switch b := s[i]; {
+		case isLower(b):
+			c.lower++
+		case isUpper(b):
+			c.upper++
+		case isDigit(b):
+			c.digit++
+		default:
+			c.other++
+		}
+	}
+	return
+}
+
+func (c classes) kinds() int {
+	k := 0
+	for _, v := range []int{c.lower, c.upper, c.digit, c.other} {
+		if v > 0 {
+			k++
+		}
+	}
+	return k
+}
+
+var fakeMarkers = []string{
+	"EXAMPLE", "example", "xxxxx", "XXXXX", "*****", "....", "0123456789", "abcdefgh", "ABCDEFGH",
+	"...", "…", "<", ">", "${", "{{",
+}
+
+// tokenLooksReal is the default check for fixed-format tokens: not a
+// placeholder and not obviously low-entropy.
+func tokenLooksReal(sec string) bool {
+	for _, m := range fakeMarkers {
+		if strings.Contains(sec, m) {
+			return false
+		}
+	}
+	if len(sec) >= 16 && entropy(sec) < 3.0 {
+		return false
+	}
+	return true
+}
+
+func checkToken(text string, s, e int) bool { return tokenLooksReal(text[s:e]) }
+
+// checkRandom: a token without a distinctive prefix, found by context:
+// require a random-looking shape.
+func checkRandom(minEntropy float64, minKinds int) func(string, int, int) bool {
+	return func(text string, s, e int) bool {
+		sec := text[s:e]
+		if !tokenLooksReal(sec) || entropy(sec) < minEntropy {
+			return false
+		}
+		return classOf(sec).kinds() >= minKinds
+	}
+}
+
+func isUUID(s string) bool {
+	if len(s) != 36 {
+		return false
+	}
+	for i := 0; i < 36; i++ {
+		c := s[i]
+		if i == 8 || i == 13 || i == 18 || i == 23 {
+			if c != '-' {
+				return false
+			}
+		} else if !isHex(c) {
+			return false
+		}
+	}
+	return true
+}
+
+func allHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isHex(s[i]) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// checkBasic: the value of "Authorization: Basic X" must decode to user:pass.
+func checkBasic(text string, s, e int) bool {
+	v := text[s:e]
+	b, err := base64.StdEncoding.DecodeString(v)
+	if err != nil {
+		b, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(v, "="))
+		if err != nil {
+			return false
+		}
+	}
+	i := strings.IndexByte(string(b), ':')
+	if i <= 0 || i == len(b)-1 {
+		return false
+	}
+	for _, c := range b {
+		if c < 0x20 || c > 0x7e {
+			return false
+		}
+	}
+	return plausibleValue(string(b[i+1:]), kindPassword, true)
+}
+
+// value kinds for the keyword-context rules
+const (
+	kindPassword = iota
+	kindToken
+	kindAPIKey
+	kindSecret
+)
+
+var placeholderWords = map[string]bool{
+	"true": true, "false": true, "null": true, "nil": true, "none": true, "undefined": true,
+	"changeme": true, "change_me": true, "changeit": true, "password": true, "passwd": true, "secret": true,
+	"token": true, "example": true, "placeholder": true, "redacted": true, "hidden": true, "masked": true,
+	"dummy": true, "required": true, "optional": true, "string": true, "str": true, "bool": true,
+	"boolean": true, "number": true, "int": true, "bytes": true, "object": true, "default": true,
+	"empty": true, "test": true, "testing": true, "secret123": true, "password123": true, "password1": true,
+	"pass123": true, "admin123": true, "123456": true, "1234567": true, "12345678": true, "123456789": true,
+	"qwerty": true, "letmein": true, "hunter2": true, "sensitive": true, "notasecret": true,
+	"postgres": true, "root": true, "admin": true, "mysql": true, "guest": true, "user": true,
+	"yes": true, "no": true, "on": true, "off": true, "env": true, "file": true, "stdin": true,
+	"prompt": true, "auto": true, "inherit": true, "keyring": true, "vault": true,
+}
+
+var placeholderParts = []string{
+	"${", "{{", "}}", "<", ">", "***", "xxx", "XXX", "...", "…", "your", "YOUR", "Your",
+	"example", "EXAMPLE", "placeholder", "PLACEHOLDER", "changeme", "CHANGEME", "change_me", "change-me",
+	"redacted", "REDACTED", "dummy", "insert", "replace", "todo", "TODO", "getenv", "environ",
+	"process.env", "secrets.", "vault:", "op://", "$(", "%s", "%(", "%v", "{}", "%2$", "fake", "FAKE",
+	"sample", "SAMPLE", "_here", "-here", "HERE", "\\n",
+}
+
+// plausibleValue decides whether a value next to a secret keyword looks like
+// a real secret rather than a placeholder, reference, type name or code.
+func plausibleValue(v string, kind int, quoted bool) bool {
+	minLen := 8
+	if kind == kindPassword {
+		minLen = 6
+	}
+	if len(v) < minLen || len(v) > 512 {
+		return false
+	}
+	lv := strings.ToLower(v)
+	if placeholderWords[lv] {
+		return false
+	}
+	for _, p := range placeholderParts {
+		if strings.Contains(v, p) {
+			return false
+		}
+	}
+	switch v[0] {
+	case '$', '%', '{', '<', '[', '(', '-', '/', '\\', '.', ':', '=', '|', '>':
+		return false
+	case '@', '*', '!', '&', '#', '~':
+		// YAML anchors/tags/comments, pointers, decorators... unless clearly random
+		if len(v) < 10 || classOf(v).kinds() < 3 || entropy(v) < 3.3 || isIdentPath(v[1:]) || strings.ContainsAny(v, "{}") {
+			return false
+		}
+	}
+	if len(v) > 2 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X') && allHex(v[2:]) && len(v) <= 18 {
+		return false // a numeric literal
+	}
+	if nestedAssignment(v) {
+		return false
+	}
+	if strings.ContainsAny(v, " \t\r\n") {
+		return false
+	}
+	if !quoted && (strings.ContainsAny(v, "()[]{}") || isLowerCamelIdent(v)) {
+		return false
+	}
+	if !quoted {
+		for _, k := range []string{"password", "passwd", "secret", "token", "apikey", "api_key", "credential"} {
+			if strings.HasPrefix(v, k) {
+				return false // a variable: password16, secretValue, token_str
+			}
+		}
+	}
+	if isUUID(v) || isIdentPath(v) || looksLikePathOrURL(lv) {
+		return false
+	}
+	// runs of a single character (****, xxxxxx, 000000)
+	same := true
+	for i := 1; i < len(v); i++ {
+		if v[i] != v[0] {
+			same = false
+			break
+		}
+	}
+	if same {
+		return false
+	}
+	c := classOf(v)
+	letters := c.lower + c.upper
+	if c.digit == 0 && c.other == 0 {
+		// letters only: words, type names, identifiers. Accept only long random-looking strings.
+		return len(v) >= 20 && entropy(v) >= 3.5 && c.upper > 0 && c.lower > 0 && !isCamelWords(v)
+	}
+	if letters == 0 && c.other == 0 {
+		// digits only
+		return kind == kindPassword && len(v) >= 8
+	}
+	// identifiers like MY_SECRET_TOKEN, some-name, snake_case_words
+	if c.digit == 0 && onlyIdentPunct(v) {
+		return false
+	}
+	if kind != kindPassword && entropy(v) < 2.8 {
+		return false
+	}
+	return true
+}
+
+func onlyIdentPunct(v string) bool {
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if !(isAlnum(c) || c == '_' || c == '-' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+// isCamelWords: FooBarBaz / fooBarBaz — a type or variable name.
+func isCamelWords(v string) bool {
+	humps := 0
+	for i := 1; i < len(v); i++ {
+		if isUpper(v[i]) && isLower(v[i-1]) {
+			humps++
+		}
+		if isUpper(v[i]) && isUpper(v[i-1]) {
+			return false
+		}
+	}
+	return humps >= 1 && humps*8 >= len(v)/2
+}
+
+// isIdentPath: a.b.c / a->b / a::b — a reference in code.
+func isIdentPath(v string) bool {
+	if !strings.ContainsAny(v, ".:>") {
+		return false
+	}
+	parts := strings.FieldsFunc(v, func(r rune) bool { return r == '.' || r == ':' || r == '-' || r == '>' })
+	if len(parts) < 2 {
+		return false
+	}
+	for _, p := range parts {
+		if p == "" || isDigit(p[0]) {
+			return false
+		}
+		for i := 0; i < len(p); i++ {
+			if !(isAlnum(p[i]) || p[i] == '_') {
+				return false
+			}
+		}
+		// code identifiers are rarely mixed with many digits
+		if classOf(p).digit > 2 {
+			return false
+		}
+	}
+	return true
+}
+
+func looksLikePathOrURL(lv string) bool {
+	for _, p := range []string{"http://", "https://", "file:", "./", "../", "~/", "c:\\"} {
+		if strings.HasPrefix(lv, p) {
+			return true
+		}
+	}
+	for _, ext := range []string{".txt", ".json", ".pem", ".key", ".yaml", ".yml", ".env", ".crt", ".p12", ".pfx", ".jks", ".toml", ".ini", ".cfg", ".conf", ".gpg", ".asc"} {
+		if strings.HasSuffix(lv, ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// nestedAssignment: Name=value inside a value (connection-string fragments).
+func nestedAssignment(v string) bool {
+	i := strings.IndexByte(v, '=')
+	if i < 4 || i == len(v)-1 {
+		return false
+	}
+	for j := 0; j < i; j++ {
+		if !(isAlnum(v[j]) || v[j] == '_') || isDigit(v[j]) {
+			return false
+		}
+	}
+	return true
+}
+
+// isLowerCamelIdent: testRSA2048PrivateKey, defaultPassword1 — a variable
+// name in code rather than a secret.
+func isLowerCamelIdent(v string) bool {
+	if !isLower(v[0]) {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if !isAlnum(v[i]) {
+			return false
+		}
+	}
+	if classOf(v).upper == 0 {
+		return false
+	}
+	ws := splitWords(v)
+	if len(ws) < 2 {
+		return false
+	}
+	letters, short := 0, 0
+	for _, w := range ws {
+		if isDigit(w[0]) {
+			continue
+		}
+		letters++
+		if len(w) <= 2 {
+			short++
+		}
+	}
+	return letters >= 2 && short <= 1 && len(v)/len(ws) >= 3
+}
+
+// plausibleProse: "the password is X" — X must look like a password, not a word.
+func plausibleProse(v string) bool {
+	c := classOf(v)
+	for i := 0; i < len(v); i++ {
+		if v[i] >= 0x80 {
+			return false
+		}
+	}
+	return len(v) >= 8 && c.digit > 0 && c.lower+c.upper > 0
+}

@@ -1,0 +1,377 @@
+package redact
+
+import "strings"
+
+// Keyword-context rules: KEY=value, "key": "value", key: value, --flag value,
+// "the password is X", and credentials in URLs. Written as code rather than
+// regexps: they run on every keyword hit, and the parsing is easier to keep
+// precise by hand.
+
+var assignmentKeywords = []string{
+	"pass", "pwd", "secret", "token", "auth", "credential", "apikey", "api_key", "api-key",
+	"accesskey", "access_key", "access-key", "privatekey", "private_key", "private-key", "_key",
+}
+
+var assignmentIDs = [...]string{
+	kindPassword: "generic-password",
+	kindToken:    "generic-token",
+	kindAPIKey:   "generic-api-key",
+	kindSecret:   "generic-secret",
+}
+
+func isIdentByte(c byte) bool { return isAlnum(c) || c == '_' || c == '-' || c == '.' }
+
+// splitWords splits an identifier into lower-case words at _ - . , camelCase
+// humps and letter/digit changes.
+func splitWords(id string) []string {
+	var words []string
+	start := -1
+	flush := func(i int) {
+		if start >= 0 && i > start {
+			words = append(words, strings.ToLower(id[start:i]))
+		}
+		start = -1
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !isAlnum(c) {
+			flush(i)
+			continue
+		}
+		if start >= 0 {
+			p := id[i-1]
+			if isUpper(c) && isLower(p) || isDigit(c) != isDigit(p) ||
+				(isUpper(c) && isUpper(p) && i+1 < len(id) && isLower(id[i+1]) && i-start > 1) {
+				flush(i)
+			}
+		}
+		if start < 0 {
+			start = i
+		}
+	}
+	flush(len(id))
+	return words
+}
+
+var tokenPrefixDeny = map[string]bool{
+	"next": true, "page": true, "pagination": true, "continuation": true, "cursor": true, "cancel": true,
+	"cancellation": true, "sync": true, "eos": true, "bos": true, "pad": true, "unk": true, "sep": true,
+	"cls": true, "mask": true, "special": true, "start": true, "end": true, "stop": true, "max": true,
+	"min": true, "num": true, "total": true, "count": true, "input": true, "output": true, "prompt": true,
+	"completion": true, "cache": true, "thinking": true, "reasoning": true, "design": true, "lexer": true,
+	"parse": true, "parser": true, "syntax": true, "last": true, "first": true, "new": false, "user": false,
+	"css": true, "color": true, "theme": true,
+}
+
+var keyPrevAllow = map[string]bool{
+	"api": true, "access": true, "secret": true, "private": true, "signing": true, "encryption": true,
+	"master": true, "client": true, "auth": true, "app": true, "admin": true, "service": true,
+	"account": true, "license": true, "webhook": true, "session": true, "subscription": true,
+	"storage": true, "shared": true, "sas": true, "hmac": true, "jwt": true, "crypt": true, "cipher": true,
+	"aes": true, "decryption": true, "write": true, "read": true, "deploy": true, "ingest": true,
+	"ingestion": true, "openai": true, "anthropic": true, "stripe": true, "sendgrid": true, "mailgun": true,
+	"gemini": true, "google": true, "groq": true, "mistral": true, "cohere": true, "twilio": true,
+}
+
+var keyPrevDeny = map[string]bool{
+	"public": true, "pub": true, "primary": true, "foreign": true, "sort": true, "partition": true,
+	"cache": true, "idempotency": true, "ssh": true, "gpg": true, "kms": true, "dedup": true, "lookup": true,
+	"row": true, "unique": true, "hot": true, "object": true, "map": true, "dict": true, "hash": true,
+	"group": true, "routing": true, "shard": true, "join": true, "react": true, "list": true, "i18n": true,
+	"translation": true, "storage_": true, "s3": true, "file": true, "path": true, "name": true, "id": true,
+}
+
+// classifyIdent decides whether an identifier names a secret, and which kind.
+func classifyIdent(ident string) (int, bool) {
+	words := splitWords(ident)
+	for len(words) > 1 {
+		w := words[len(words)-1]
+		if isDigit(w[0]) || w == "value" || w == "b64" || w == "base64" || w == "plain" || w == "plaintext" || w == "raw" {
+			words = words[:len(words)-1]
+			continue
+		}
+		break
+	}
+	if len(words) == 0 {
+		return 0, false
+	}
+	last := words[len(words)-1]
+	prev := ""
+	if len(words) >= 2 {
+		prev = words[len(words)-2]
+	}
+	switch last {
+	case "password", "passwd", "passphrase", "pwd", "pass":
+		if (last == "pass" || last == "pwd") && prev == "" && !strings.HasPrefix(ident, "-") {
+			return 0, false // PASS: (test output), pwd (shell)
+		}
+		if prev == "forgot" || prev == "reset" || prev == "show" || prev == "toggle" {
+			return 0, false
+		}
+		return kindPassword, true
+	case "secret":
+		return kindSecret, true
+	case "token", "authtoken", "accesstoken", "refreshtoken", "apitoken", "bearertoken":
+		if tokenPrefixDeny[prev] {
+			return 0, false
+		}
+		return kindToken, true
+	case "auth":
+		if prev == "" || prev == "basic" || prev == "http" || prev == "proxy" || prev == "npm" || prev == "registry" {
+			return kindToken, true
+		}
+		return 0, false
+	case "apikey", "secretkey", "accesskey", "signingkey", "masterkey":
+		return kindAPIKey, true
+	case "privatekey", "credential", "credentials":
+		return kindSecret, true
+	case "key":
+		if keyPrevAllow[prev] {
+			if prev == "private" || prev == "secret" {
+				return kindSecret, true
+			}
+			return kindAPIKey, true
+		}
+		if prev != "" && !keyPrevDeny[prev] && isUpperEnv(ident) {
+			return kindAPIKey, true
+		}
+	}
+	return 0, false
+}
+
+func isUpperEnv(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(isUpper(c) || isDigit(c) || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+func findAssignments(text string, hits []hit, emit func(s, e int, id string)) {
+	lastEnd := -1
+	for _, h := range hits {
+		p := int(h.pos)
+		if p < lastEnd {
+			continue
+		}
+		l := p
+		for l > 0 && isIdentByte(text[l-1]) {
+			l--
+		}
+		r := p + int(h.alen)
+		for r < len(text) && isIdentByte(text[r]) {
+			r++
+		}
+		lastEnd = r
+		// strip trailing dots (prose) from the identifier
+		for r > l && text[r-1] == '.' {
+			r--
+		}
+		if l > 0 && text[l-1] == '$' {
+			continue // a variable being used, not assigned
+		}
+		ident := text[l:r]
+		kind, ok := classifyIdent(ident)
+		if !ok {
+			continue
+		}
+		s, e, quoted, prose := parseValue(text, l, r, ident, kind)
+		if s < 0 {
+			continue
+		}
+		if prose && !plausibleProse(text[s:e]) {
+			continue
+		}
+		if plausibleValue(text[s:e], kind, quoted) {
+			emit(s, e, assignmentIDs[kind])
+		}
+	}
+}
+
+func skipBlanks(text string, i int) int {
+	for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// parseValue finds the value assigned to the identifier text[l:r]. It
+// returns s=-1 when there is no assignment.
+func parseValue(text string, l, r int, ident string, kind int) (s, e int, quoted, prose bool) {
+	i := r
+	if l > 0 {
+		q := text[l-1]
+		if (q == '"' || q == '\'') && i < len(text) && text[i] == q {
+			i++
+		} else if q == '"' && l > 1 && text[l-2] == '\\' && strings.HasPrefix(text[i:], `\"`) {
+			i += 2
+		}
+	}
+	if i < len(text) && text[i] == ']' {
+		i++
+	}
+	j := skipBlanks(text, i)
+	rest := text[j:]
+	prose = false
+	flag := strings.HasPrefix(ident, "-")
+	switch {
+	case strings.HasPrefix(rest, ":="), strings.HasPrefix(rest, "=>"), strings.HasPrefix(rest, "?="):
+		j += 2
+	case strings.HasPrefix(rest, "=="), strings.HasPrefix(rest, "=~"), strings.HasPrefix(rest, "::"):
+		return -1, -1, false, false
+	case strings.HasPrefix(rest, "="), strings.HasPrefix(rest, ":"):
+		j++
+	case flag && j > i && !strings.HasPrefix(ident, "--no-"):
+		// --password value
+	case j > i && strings.HasPrefix(rest, "is "):
+		j += 3
+		prose = true
+	default:
+		return -1, -1, false, false
+	}
+	j = skipBlanks(text, j)
+	if j >= len(text) {
+		return -1, -1, false, false
+	}
+	query := l > 0 && (text[l-1] == '?' || text[l-1] == '&')
+	// quoted value
+	if strings.HasPrefix(text[j:], `\"`) {
+		k := strings.Index(text[j+2:], `\"`)
+		if k < 0 || k > 512 {
+			return -1, -1, false, false
+		}
+		return j + 2, j + 2 + k, true, false
+	}
+	switch q := text[j]; q {
+	case '"', '\'', '`':
+		k := j + 1
+		for k < len(text) && k-j < 520 {
+			c := text[k]
+			if c == '\n' {
+				return -1, -1, false, false
+			}
+			if c == '\\' {
+				k += 2
+				continue
+			}
+			if c == q {
+				return j + 1, k, true, false
+			}
+			k++
+		}
+		return -1, -1, false, false
+	}
+	k := j
+	for k < len(text) && k-j < 520 {
+		c := text[k]
+		if isSpace(c) || c == '"' || c == '\'' || c == '`' || c == ',' || c == ';' || c == ')' || c == '}' || c == ']' {
+			break
+		}
+		if c == '\\' && k+1 < len(text) && strings.IndexByte(`ntr"'\`, text[k+1]) >= 0 {
+			break
+		}
+		if query && (c == '&' || c == '#') {
+			break
+		}
+		k++
+	}
+	if prose {
+		for k > j && strings.IndexByte(".:!?", text[k-1]) >= 0 {
+			k--
+		}
+	}
+	if k == j {
+		return -1, -1, false, false
+	}
+	return j, k, false, prose
+}
+
+// URL credentials: scheme://user:password@host. Only the password is reported.
+
+var schemeIDs = map[string]string{
+	"postgres": "postgres-url-password", "postgresql": "postgres-url-password",
+	"mysql": "mysql-url-password", "mariadb": "mysql-url-password", "mysql+pymysql": "mysql-url-password",
+	"mongodb": "mongodb-url-password", "mongodb+srv": "mongodb-url-password",
+	"redis": "redis-url-password", "rediss": "redis-url-password",
+	"amqp": "amqp-url-password", "amqps": "amqp-url-password",
+	"ftp": "ftp-url-password", "sftp": "ftp-url-password", "ftps": "ftp-url-password",
+	"postgresql+psycopg2": "postgres-url-password", "postgresql+asyncpg": "postgres-url-password",
+}
+
+var urlRuleIDs = []string{
+	"postgres-url-password", "mysql-url-password", "mongodb-url-password", "redis-url-password",
+	"amqp-url-password", "ftp-url-password", "url-password",
+}
+
+func isSchemeByte(c byte) bool { return isAlnum(c) || c == '+' || c == '.' || c == '-' }
+
+func findURLCreds(text string, hits []hit, emit func(s, e int, id string)) {
+	for _, h := range hits {
+		p := int(h.pos)
+		b := p
+		for b > 0 && p-b < 32 && isSchemeByte(text[b-1]) {
+			b--
+		}
+		if b == p {
+			continue
+		}
+		scheme := strings.ToLower(text[b:p])
+		j := p + 3
+		k := j
+		for k < len(text) && k-j < 512 {
+			c := text[k]
+			if c == '/' || c == '?' || c == '#' || isSpace(c) || c == '"' || c == '\'' || c == '`' || c == '<' || c == '>' || c == '\\' || c == ',' {
+				break
+			}
+			k++
+		}
+		auth := text[j:k]
+		at := strings.LastIndexByte(auth, '@')
+		if at < 0 || at == len(auth)-1 {
+			continue
+		}
+		host := auth[at+1:]
+		if !(isAlnum(host[0]) || host[0] == '[') {
+			continue
+		}
+		ui := auth[:at]
+		c := strings.IndexByte(ui, ':')
+		if c < 0 {
+			continue
+		}
+		user, pass := ui[:c], ui[c+1:]
+		if !plausibleURLPassword(user, pass) {
+			continue
+		}
+		id := schemeIDs[scheme]
+		if id == "" {
+			id = "url-password"
+		}
+		emit(j+c+1, j+at, id)
+	}
+}
+
+func plausibleURLPassword(user, pass string) bool {
+	if len(pass) < 4 || len(pass) > 256 || pass == user {
+		return false
+	}
+	if placeholderWords[strings.ToLower(pass)] {
+		return false
+	}
+	switch pass[0] {
+	case '$', '{', '<', '[', '*', '%':
+		return false
+	}
+	for _, p := range []string{"${", "{{", "<", ">", "***", "xxx", "XXX", "...", "…", "your", "YOUR", "example", "EXAMPLE", "placeholder", "changeme", "CHANGEME", "redacted", "REDACTED", "$(", "%s", "password", "PASSWORD", "secret", "SECRET"} {
+		if strings.Contains(pass, p) {
+			return false
+		}
+	}
+	c := classOf(pass)
+	if c.lower+c.upper+c.other == 0 && len(pass) <= 5 {
+		return false // a port
+	}
+	return true
+}

@@ -1,0 +1,473 @@
+// Package redact finds secrets (API keys, tokens, passwords, private keys,
+// credentials in URLs and assignments) in plain strings.
+//
+// The unit of work is one decoded JSON string value of a transcript entry.
+// Scan is built for throughput: a single pass over the bytes looks for cheap
+// anchors (literal prefixes such as "ghp_" or "sk-ant-", and case-insensitive
+// keywords such as "password"), and only the rules whose anchors occur are
+// run, each on a small window around the anchor hit.
+package redact
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Finding is one secret found in a string.
+type Finding struct {
+	Start, End int    // byte offsets of the secret itself in the scanned string
+	Rule       string // rule id, kebab-case
+}
+
+// Rule is one detection rule. Built-in rules are created in rules.go; user
+// rules come from Options.ExtraRules.
+type Rule struct {
+	ID string
+	// Anchors: at least one must occur in the text for the rule to run. Every
+	// match of the rule must contain one of them (this is what makes the
+	// prefilter safe). Empty: the rule runs on every string.
+	Anchors []string
+	// Fold makes the anchors ASCII case-insensitive (they are stored lower case).
+	Fold bool
+	// Before/After: the regexp runs on [hit-Before, hit+len(anchor)+After].
+	// After < 0 means up to the end of the text.
+	Before, After int
+	// Re is the regexp; the secret is the group named "s", else group 1 if
+	// the regexp has groups, else the whole match.
+	Re *regexp.Regexp
+	// Boundary, if set, rejects a secret whose neighbour bytes (in the whole
+	// text) satisfy it: the secret must not be part of a longer token.
+	Boundary func(byte) bool
+	// Check validates a candidate secret text[s:e].
+	Check func(text string, s, e int) bool
+	// Priority decides overlaps: higher wins, then longer.
+	Priority int
+
+	group int
+	find  func(text string, hits []hit, emit func(s, e int, id string))
+	emits []string
+}
+
+// Options configures a Scanner.
+type Options struct {
+	// ExtraRules are user rules NAME=REGEX. The whole match is the secret, or
+	// the first capture group if the regexp has one.
+	ExtraRules map[string]string
+	// Allow holds regexps: a candidate secret matching any of them is not reported.
+	Allow []string
+	// DisableDefaults drops the built-in rules (only ExtraRules are used).
+	DisableDefaults bool
+}
+
+type anchor struct {
+	s     string // lower case when fold
+	fold  bool
+	rules []int32
+}
+
+type hit struct {
+	rule int32
+	pos  int32
+	alen int32
+}
+
+// Scanner holds compiled rules. It is immutable and safe for concurrent use.
+type Scanner struct {
+	rules   []*Rule
+	anchors []anchor
+	bigram  [1024]uint64 // set of (lower(b0), lower(b1)) that start an anchor
+	byBi    []uint16     // 65536 entries: lower bigram -> 1 + index into lists (0: none)
+	lists   [][]int32    // anchor indexes per bigram
+	always  []int32      // rules without anchors
+	allow   []*regexp.Regexp
+	noPre   bool // testing: run every rule on the whole text
+}
+
+var lowerTab = func() (t [256]byte) {
+	for i := range t {
+		c := byte(i)
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		t[i] = c
+	}
+	return
+}()
+
+// New compiles the built-in rules (unless disabled), the user rules and the allowlist.
+func New(opts Options) (*Scanner, error) {
+	s := &Scanner{}
+	if !opts.DisableDefaults {
+		s.rules = append(s.rules, builtinRules()...)
+	}
+	names := make([]string, 0, len(opts.ExtraRules))
+	for name := range opts.ExtraRules {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if !validRuleName(name) {
+			return nil, fmt.Errorf("redact: invalid rule name %q (use letters, digits, '-', '_')", name)
+		}
+		re, err := regexp.Compile(opts.ExtraRules[name])
+		if err != nil {
+			return nil, fmt.Errorf("redact: rule %s: %w", name, err)
+		}
+		r := &Rule{ID: name, Re: re, After: -1, Priority: 10}
+		if re.NumSubexp() > 0 {
+			r.group = 1
+		}
+		s.rules = append(s.rules, r)
+	}
+	for _, a := range opts.Allow {
+		re, err := regexp.Compile(a)
+		if err != nil {
+			return nil, fmt.Errorf("redact: allow %q: %w", a, err)
+		}
+		s.allow = append(s.allow, re)
+	}
+	idx := map[string]int{}
+	for ri, r := range s.rules {
+		if r.Re != nil && r.group == 0 {
+			if g := r.Re.SubexpIndex("s"); g > 0 {
+				r.group = g
+			} else if r.Re.NumSubexp() > 0 && r.Priority < 10 {
+				r.group = 1
+			}
+		}
+		if len(r.Anchors) == 0 {
+			s.always = append(s.always, int32(ri))
+			continue
+		}
+		for _, a := range r.Anchors {
+			if len(a) < 2 {
+				return nil, fmt.Errorf("redact: rule %s: anchor %q too short", r.ID, a)
+			}
+			if r.Fold {
+				a = strings.ToLower(a)
+			}
+			key := a
+			if r.Fold {
+				key = "i:" + a
+			}
+			ai, ok := idx[key]
+			if !ok {
+				ai = len(s.anchors)
+				idx[key] = ai
+				s.anchors = append(s.anchors, anchor{s: a, fold: r.Fold})
+				k := uint16(lowerTab[a[0]])<<8 | uint16(lowerTab[a[1]])
+				s.bigram[k>>6] |= 1 << (k & 63)
+				if s.byBi == nil {
+					s.byBi = make([]uint16, 1<<16)
+				}
+				if s.byBi[k] == 0 {
+					s.lists = append(s.lists, nil)
+					s.byBi[k] = uint16(len(s.lists))
+				}
+				s.lists[s.byBi[k]-1] = append(s.lists[s.byBi[k]-1], int32(ai))
+			}
+			s.anchors[ai].rules = append(s.anchors[ai].rules, int32(ri))
+		}
+	}
+	return s, nil
+}
+
+func validRuleName(n string) bool {
+	if n == "" {
+		return false
+	}
+	for i := 0; i < len(n); i++ {
+		c := n[i]
+		if !(isAlnum(c) || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// RuleIDs lists every rule id the scanner can report, sorted.
+func (s *Scanner) RuleIDs() []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(id string) {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	for _, r := range s.rules {
+		if r.find != nil {
+			for _, id := range r.emits {
+				add(id)
+			}
+			continue
+		}
+		add(r.ID)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Rules returns the compiled rules (read only).
+func (s *Scanner) Rules() []*Rule { return s.rules }
+
+type cand struct {
+	Finding
+	prio int
+}
+
+// Scan returns the secrets in text: non-overlapping, sorted by Start.
+func (s *Scanner) Scan(text string) []Finding {
+	if len(text) < 6 {
+		return nil
+	}
+	var hits []hit
+	if s.noPre {
+		hits = s.allHits(text)
+	} else {
+		hits = s.findAnchors(text)
+	}
+	if len(hits) == 0 && len(s.always) == 0 {
+		return nil
+	}
+	var cands []cand
+	emitFor := func(r *Rule) func(st, en int, id string) {
+		return func(st, en int, id string) {
+			if st < 0 || en > len(text) || st >= en {
+				return
+			}
+			cands = append(cands, cand{Finding{st, en, id}, r.Priority})
+		}
+	}
+	if len(hits) > 0 {
+		sort.Slice(hits, func(i, j int) bool {
+			if hits[i].rule != hits[j].rule {
+				return hits[i].rule < hits[j].rule
+			}
+			return hits[i].pos < hits[j].pos
+		})
+		for i := 0; i < len(hits); {
+			j := i
+			for j < len(hits) && hits[j].rule == hits[i].rule {
+				j++
+			}
+			r := s.rules[hits[i].rule]
+			if r.find != nil {
+				r.find(text, hits[i:j], emitFor(r))
+			} else {
+				s.runWindows(r, text, hits[i:j], emitFor(r))
+			}
+			i = j
+		}
+	}
+	for _, ri := range s.always {
+		r := s.rules[ri]
+		if r.find != nil {
+			r.find(text, nil, emitFor(r))
+			continue
+		}
+		s.runRegexp(r, text, 0, len(text), emitFor(r))
+	}
+	if len(cands) == 0 {
+		return nil
+	}
+	return s.resolve(text, cands)
+}
+
+func (s *Scanner) allHits(text string) []hit {
+	var hits []hit
+	for ri, r := range s.rules {
+		if len(r.Anchors) == 0 {
+			continue
+		}
+		if r.Re != nil && r.find == nil && !r.Fold {
+			// prefix rules: the whole text is one window
+			hits = append(hits, hit{int32(ri), 0, int32(len(text))})
+			continue
+		}
+		lt := strings.ToLower(text)
+		for _, a := range r.Anchors {
+			hay, needle := text, a
+			if r.Fold {
+				hay, needle = lt, strings.ToLower(a)
+			}
+			for off := 0; ; {
+				k := strings.Index(hay[off:], needle)
+				if k < 0 {
+					break
+				}
+				hits = append(hits, hit{int32(ri), int32(off + k), int32(len(a))})
+				off += k + 1
+			}
+		}
+	}
+	return hits
+}
+
+// findAnchors is the prefilter: one pass over the bytes, a bigram bitset
+// lookup per position, and a full comparison only on bigram hits.
+func (s *Scanner) findAnchors(text string) []hit {
+	var hits []hit
+	n := len(text)
+	if n < 2 || s.byBi == nil {
+		return nil
+	}
+	bi := s.byBi[:1<<16]
+	k := uint16(lowerTab[text[0]])
+	for i := 1; i < n; i++ {
+		k = k<<8 | uint16(lowerTab[text[i]])
+		if s.bigram[k>>6]&(1<<(k&63)) == 0 {
+			continue
+		}
+		p := i - 1
+		for _, ai := range s.lists[bi[k]-1] {
+			a := &s.anchors[ai]
+			if len(a.s) > n-p {
+				continue
+			}
+			if !matchAt(text, p, a) {
+				continue
+			}
+			for _, ri := range a.rules {
+				hits = append(hits, hit{ri, int32(p), int32(len(a.s))})
+			}
+		}
+	}
+	return hits
+}
+
+func matchAt(text string, p int, a *anchor) bool {
+	as := a.s
+	t := text[p : p+len(as)]
+	if a.fold {
+		for j := 0; j < len(as); j++ {
+			if lowerTab[t[j]] != as[j] {
+				return false
+			}
+		}
+		return true
+	}
+	for j := 0; j < len(as); j++ {
+		if t[j] != as[j] {
+			return false
+		}
+	}
+	return true
+}
+
+// hasPrefixFold reports whether s starts with lower (already lower case), ASCII case-insensitively.
+func hasPrefixFold(s, lower string) bool {
+	if len(s) < len(lower) {
+		return false
+	}
+	for i := 0; i < len(lower); i++ {
+		if lowerTab[s[i]] != lower[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func (s *Scanner) runWindows(r *Rule, text string, hits []hit, emit func(int, int, string)) {
+	ws, we := -1, -1
+	flush := func() {
+		if ws >= 0 {
+			s.runRegexp(r, text, ws, we, emit)
+		}
+	}
+	for _, h := range hits {
+		st := int(h.pos) - r.Before
+		if st < 0 {
+			st = 0
+		}
+		en := len(text)
+		if r.After >= 0 {
+			en = int(h.pos) + int(h.alen) + r.After
+			if en > len(text) {
+				en = len(text)
+			}
+		}
+		if ws >= 0 && st <= we {
+			if en > we {
+				we = en
+			}
+			continue
+		}
+		flush()
+		ws, we = st, en
+	}
+	flush()
+}
+
+func (s *Scanner) runRegexp(r *Rule, text string, ws, we int, emit func(int, int, string)) {
+	win := text[ws:we]
+	for _, m := range r.Re.FindAllStringSubmatchIndex(win, -1) {
+		g := r.group
+		if 2*g+1 >= len(m) || m[2*g] < 0 {
+			continue
+		}
+		st, en := ws+m[2*g], ws+m[2*g+1]
+		if st >= en {
+			continue
+		}
+		if r.Boundary != nil {
+			if st > 0 && r.Boundary(text[st-1]) {
+				continue
+			}
+			if en < len(text) && r.Boundary(text[en]) {
+				continue
+			}
+		}
+		if r.Check != nil && !r.Check(text, st, en) {
+			continue
+		}
+		emit(st, en, r.ID)
+	}
+}
+
+func (s *Scanner) resolve(text string, cands []cand) []Finding {
+	if len(s.allow) > 0 {
+		kept := cands[:0]
+		for _, c := range cands {
+			sec := text[c.Start:c.End]
+			ok := true
+			for _, a := range s.allow {
+				if a.MatchString(sec) {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				kept = append(kept, c)
+			}
+		}
+		cands = kept
+	}
+	sort.SliceStable(cands, func(i, j int) bool {
+		a, b := cands[i], cands[j]
+		if a.prio != b.prio {
+			return a.prio > b.prio
+		}
+		if la, lb := a.End-a.Start, b.End-b.Start; la != lb {
+			return la > lb
+		}
+		return a.Start < b.Start
+	})
+	var out []Finding
+	for _, c := range cands {
+		overlap := false
+		for _, f := range out {
+			if c.Start < f.End && f.Start < c.End {
+				overlap = true
+				break
+			}
+		}
+		if !overlap {
+			out = append(out, c.Finding)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
+	return out
+}
