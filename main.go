@@ -158,9 +158,14 @@ SESSION is a session id, a unique id prefix (4+ characters), or a path to a
 			},
 			cloneCommand(env),
 			forkCommand(env),
+			stripCommand(env),
+			dropCommand(env),
+			compressCommand(env),
+			redactCommand(env),
 			rewriteCommand(env),
 		},
 	}
+	root.Commands = append(root.Commands, backupCommands(env)...)
 	setUsageErrors(root)
 	return root
 }
@@ -191,20 +196,227 @@ const destHelp = `Destinations (for every writing command):
 func rewriteCommand(env *app.Env) *cli.Command {
 	return &cli.Command{
 		Name:  "rewrite",
-		Usage: "apply several operations in one pass (with none, a byte-identical copy)",
-		UsageText: `ccsurgeon rewrite SESSION [operation flags] [-o PATH | --new | --dry-run]
+		Usage: "apply several operations in one pass: one validation, one backup, one write",
+		UsageText: `ccsurgeon rewrite SESSION [--redact-secrets] [--strip-thinking] [--drop-tool-calls NAME]...
+                  [--compress-old-turns N] [-o PATH | --new | --dry-run]
+
+The operations run in this order: redact-secrets, strip-thinking,
+drop-tool-calls, compress-old-turns. With no operation and -o PATH the
+result is a byte-identical copy (the lossless property, exposed).
 
 examples:
-   ccsurgeon rewrite 3f2a9c1e -o copy.jsonl   # no operation: copy.jsonl is byte-identical
+   ccsurgeon rewrite 3f2a9c1e --strip-thinking --compress-old-turns 3
+   ccsurgeon rewrite 3f2a9c1e --redact-secrets --strip-thinking -o share.jsonl
+   ccsurgeon rewrite 3f2a9c1e -o copy.jsonl   # no operation: byte-identical
 
 ` + destHelp,
-		Flags: destFlags(),
+		Flags: append([]cli.Flag{
+			&cli.BoolFlag{Name: "redact-secrets", Usage: "replace secrets with placeholders (see 'redact-secrets --help')"},
+			&cli.BoolFlag{Name: "strip-thinking", Usage: "remove thinking blocks"},
+			&cli.StringSliceFlag{Name: "drop-tool-calls", Usage: "remove the calls of tool `NAME` with their results (repeatable)"},
+			&cli.IntFlag{Name: "compress-old-turns", Value: -1, Usage: "compress every turn but the last `N`"},
+			&cli.StringFlag{Name: "max-result", Usage: "with --compress-old-turns: cut tool output longer than `SIZE` (default 2KB)"},
+		}, destFlags()...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			s, err := oneSession(cmd)
 			if err != nil {
 				return err
 			}
-			return env.RunRewrite(app.RewriteOptions{Session: s, Dest: destFrom(cmd)})
+			spec := app.OpSpec{
+				Redact:        cmd.Bool("redact-secrets"),
+				StripThinking: cmd.Bool("strip-thinking"),
+				DropTools:     cmd.StringSlice("drop-tool-calls"),
+				Drop:          len(cmd.StringSlice("drop-tool-calls")) > 0,
+				Compress:      cmd.Int("compress-old-turns") >= 0,
+				KeepTurns:     int(cmd.Int("compress-old-turns")),
+				MaxResult:     cmd.String("max-result"),
+			}
+			return env.RunOps(s, spec, destFrom(cmd))
+		},
+	}
+}
+
+func stripCommand(env *app.Env) *cli.Command {
+	return &cli.Command{
+		Name:  "strip-thinking",
+		Usage: "remove thinking blocks (whole entries where a block is its own entry)",
+		UsageText: `ccsurgeon strip-thinking SESSION [--before-turn N]
+
+Thinking text is never edited: a block goes whole or stays. When the
+session ends inside a tool-use loop, the thinking of that last turn stays,
+because the API wants the final assistant turn to start with it.
+
+examples:
+   ccsurgeon strip-thinking 3f2a9c1e --dry-run
+   ccsurgeon strip-thinking 3f2a9c1e --before-turn 10
+
+` + destHelp,
+		Flags: append([]cli.Flag{
+			&cli.IntFlag{Name: "before-turn", Usage: "only strip turns before turn `N`"},
+		}, destFlags()...),
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			s, err := oneSession(cmd)
+			if err != nil {
+				return err
+			}
+			return env.RunOps(s, app.OpSpec{StripThinking: true, StripBeforeTurn: int(cmd.Int("before-turn"))}, destFrom(cmd))
+		},
+	}
+}
+
+func dropCommand(env *app.Env) *cli.Command {
+	return &cli.Command{
+		Name:  "drop-tool-calls",
+		Usage: "remove tool calls with their results, progress records and subagent transcripts",
+		UsageText: `ccsurgeon drop-tool-calls SESSION [--tool NAME]... [--larger-than SIZE] [--turns RANGE] [--failed]
+
+Each selected tool_use goes together with its tool_result, the result's
+toolUseResult, its progress entries and, for an Agent/Task call, its
+subagent transcript. Entries left empty disappear and the chain is re-linked.
+Selectors combine: a call is dropped when it matches all that are given.
+
+examples:
+   ccsurgeon drop-tool-calls 3f2a9c1e --tool Read --larger-than 20KB
+   ccsurgeon drop-tool-calls 3f2a9c1e --failed --turns 1-10
+
+` + destHelp,
+		Flags: append([]cli.Flag{
+			&cli.StringSliceFlag{Name: "tool", Usage: "calls of tool `NAME` (repeatable: any of them)"},
+			&cli.StringFlag{Name: "larger-than", Usage: "calls whose result is larger than `SIZE` (e.g. 20KB)"},
+			&cli.StringFlag{Name: "turns", Usage: "calls made in turns `RANGE` (e.g. 1-10, 5-, 3)"},
+			&cli.BoolFlag{Name: "failed", Usage: "calls whose result is an error (is_error)"},
+		}, destFlags()...),
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			s, err := oneSession(cmd)
+			if err != nil {
+				return err
+			}
+			return env.RunOps(s, app.OpSpec{Drop: true, DropTools: cmd.StringSlice("tool"), DropLargerThan: cmd.String("larger-than"),
+				DropTurns: cmd.String("turns"), DropFailed: cmd.Bool("failed")}, destFrom(cmd))
+		},
+	}
+}
+
+func compressCommand(env *app.Env) *cli.Command {
+	return &cli.Command{
+		Name:    "compress-old-turns",
+		Aliases: []string{"compress"},
+		Usage:   "shrink every turn but the last N: cut long tool output, drop copies and bookkeeping",
+		UsageText: `ccsurgeon compress-old-turns SESSION [--keep-turns N] [--max-result SIZE]
+
+The last N turns stay byte-identical. In older turns: tool results and tool
+inputs (Write content, Edit strings) longer than SIZE are cut to head and tail
+around a marker saying how much was removed; the toolUseResult copies of file
+contents go; images become a short text placeholder; bookkeeping entries the
+client does not need to resume go (progress, queue-operation, api-request*,
+atis-latch, cost-state, mode, tools-used, system/turn_duration).
+
+examples:
+   ccsurgeon compress 3f2a9c1e --keep-turns 5 --dry-run
+   ccsurgeon compress 3f2a9c1e --max-result 1KB --new
+
+` + destHelp,
+		Flags: append([]cli.Flag{
+			&cli.IntFlag{Name: "keep-turns", Value: 3, Usage: "leave the last `N` turns as they are"},
+			&cli.StringFlag{Name: "max-result", Usage: "cut tool output and inputs longer than `SIZE` (default 2KB)"},
+		}, destFlags()...),
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			s, err := oneSession(cmd)
+			if err != nil {
+				return err
+			}
+			return env.RunOps(s, app.OpSpec{Compress: true, KeepTurns: int(cmd.Int("keep-turns")), MaxResult: cmd.String("max-result")}, destFrom(cmd))
+		},
+	}
+}
+
+func redactCommand(env *app.Env) *cli.Command {
+	return &cli.Command{
+		Name:    "redact-secrets",
+		Aliases: []string{"redact"},
+		Usage:   "replace API keys, tokens, passwords and private keys with placeholders",
+		UsageText: `ccsurgeon redact-secrets SESSION [--rule NAME=REGEX]... [--allow REGEX]... [--check]
+
+Scans every decoded string value of every entry of the session and its
+subagent transcripts. Each secret becomes a placeholder such as
+[REDACTED:github-pat:3]: the same secret the same placeholder everywhere.
+A thinking block holding a secret is removed whole (its signature forbids
+editing it). The report says how many of each type and where, never the
+secret. User rules are also read from <config-dir>/ccsurgeon/redact-rules.txt
+(lines: 'rule NAME REGEX', 'allow REGEX', '# comment').
+
+examples:
+   ccsurgeon redact 3f2a9c1e -o redacted.jsonl    # a copy safe to share
+   ccsurgeon redact 3f2a9c1e --check              # exit 1 if anything is found
+
+` + destHelp,
+		Flags: append([]cli.Flag{
+			&cli.StringSliceFlag{Name: "rule", Usage: "an extra rule `NAME=REGEX` (the first group, or the match, is the secret)"},
+			&cli.StringSliceFlag{Name: "allow", Usage: "never redact what matches `REGEX`"},
+			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 when a secret is found"},
+		}, destFlags()...),
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			s, err := oneSession(cmd)
+			if err != nil {
+				return err
+			}
+			spec := app.OpSpec{Redact: true, RedactRules: cmd.StringSlice("rule"), RedactAllow: cmd.StringSlice("allow")}
+			if cmd.Bool("check") {
+				return env.RunRedactCheck(s, spec)
+			}
+			return env.RunOps(s, spec, destFrom(cmd))
+		},
+	}
+}
+
+func backupCommands(env *app.Env) []*cli.Command {
+	return []*cli.Command{
+		{
+			Name:      "backups",
+			Usage:     "list the backups of a session (time, operation, size)",
+			UsageText: "ccsurgeon backups SESSION\n\nBackups live in <config-dir>/ccsurgeon/backups/<session-id>/, one per write.\n\nexample:\n   ccsurgeon backups 3f2a9c1e",
+			Action: func(ctx context.Context, cmd *cli.Command) error {
+				s, err := oneSession(cmd)
+				if err != nil {
+					return err
+				}
+				return env.RunBackups(s)
+			},
+		},
+		{
+			Name:  "restore",
+			Usage: "put a backup back (default: the newest); the current state is backed up first",
+			UsageText: `ccsurgeon restore SESSION [BACKUP]
+
+BACKUP is a name (or unique prefix) from 'ccsurgeon backups SESSION'. The
+current state is backed up first, so a restore can itself be undone.
+
+examples:
+   ccsurgeon restore 3f2a9c1e
+   ccsurgeon restore 3f2a9c1e 20261121T101500`,
+			Flags: []cli.Flag{&cli.BoolFlag{Name: "force", Usage: "restore even when Claude Code seems to be using the session"}},
+			Action: func(ctx context.Context, cmd *cli.Command) error {
+				if cmd.Args().Len() < 1 || cmd.Args().Len() > 2 {
+					return usageError{fmt.Errorf("restore needs SESSION and optionally BACKUP")}
+				}
+				return env.RunRestore(cmd.Args().First(), cmd.Args().Get(1), cmd.Bool("force"))
+			},
+		},
+		{
+			Name:  "diff",
+			Usage: "show a line diff of two sessions or files (exit 1 when they differ)",
+			UsageText: `ccsurgeon diff A B [--ignore-uuids]
+
+examples:
+   ccsurgeon diff 3f2a9c1e ./edited.jsonl
+   ccsurgeon diff 3f2a9c1e 7be01d44 --ignore-uuids   # a clone diffs empty`,
+			Flags: []cli.Flag{&cli.BoolFlag{Name: "ignore-uuids", Usage: "number UUIDs by first appearance in each file, so fresh ids do not count"}},
+			Action: func(ctx context.Context, cmd *cli.Command) error {
+				if cmd.Args().Len() != 2 {
+					return usageError{fmt.Errorf("diff needs two sessions or files")}
+				}
+				return env.RunDiff(app.DiffOptions{A: cmd.Args().Get(0), B: cmd.Args().Get(1), IgnoreUUIDs: cmd.Bool("ignore-uuids")})
+			},
 		},
 	}
 }

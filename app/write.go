@@ -28,22 +28,23 @@ type Dest struct {
 
 // WriteResult is what every writing command prints with --json.
 type WriteResult struct {
-	SessionID     string         `json:"session_id"`
-	Path          string         `json:"path"`
-	Backup        *string        `json:"backup"`
-	Operation     string         `json:"operation"`
-	DryRun        bool           `json:"dry_run"`
-	EntriesBefore int            `json:"entries_before"`
-	EntriesAfter  int            `json:"entries_after"`
-	Removed       int            `json:"entries_removed"`
-	Changed       int            `json:"entries_changed"`
-	Added         int            `json:"entries_added"`
-	BytesBefore   int64          `json:"bytes_before"`
-	BytesAfter    int64          `json:"bytes_after"`
-	Counts        map[string]int `json:"counts,omitempty"`
-	Notes         []string       `json:"notes,omitempty"`
-	Preexisting   int            `json:"preexisting_errors"`
-	ResumeCommand string         `json:"resume_command,omitempty"`
+	SessionID     string          `json:"session_id"`
+	Path          string          `json:"path"`
+	Backup        *string         `json:"backup"`
+	Operation     string          `json:"operation"`
+	DryRun        bool            `json:"dry_run"`
+	EntriesBefore int             `json:"entries_before"`
+	EntriesAfter  int             `json:"entries_after"`
+	Removed       int             `json:"entries_removed"`
+	Changed       int             `json:"entries_changed"`
+	Added         int             `json:"entries_added"`
+	BytesBefore   int64           `json:"bytes_before"`
+	BytesAfter    int64           `json:"bytes_after"`
+	Counts        map[string]int  `json:"counts,omitempty"`
+	Notes         []string        `json:"notes,omitempty"`
+	Preexisting   int             `json:"preexisting_errors"`
+	Redactions    []ops.Redaction `json:"redactions,omitempty"`
+	ResumeCommand string          `json:"resume_command,omitempty"`
 }
 
 // Operation builds the pipeline for an open session.
@@ -53,6 +54,12 @@ type Operation func(s *chain.Session) (ops.Pipeline, error)
 // pipeline, render the result to a scratch folder, validate it against the
 // input (the gate), then hand it to the destination.
 func (env *Env) runWrite(sessionArg string, d Dest, build Operation) error {
+	return env.runWriteWith(sessionArg, d, build, nil)
+}
+
+// runWriteWith is runWrite with a hook that sees the result before it is
+// printed.
+func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook func(*WriteResult)) error {
 	if d.Output != "" && d.New {
 		return UsageErrorf("choose one destination", "-o and --new cannot be used together")
 	}
@@ -110,7 +117,10 @@ func (env *Env) runWrite(sessionArg string, d Dest, build Operation) error {
 		SessionID: s.ID, Path: s.Path, Operation: p.Name(), DryRun: d.DryRun,
 		EntriesBefore: st.EntriesBefore, EntriesAfter: st.EntriesAfter, Removed: st.Removed, Changed: st.Changed, Added: st.Added,
 		BytesBefore: s.Main.Size, BytesAfter: res.mainSize, Counts: t.Report.Counts, Notes: t.Report.Notes,
-		Preexisting: before.Errors(),
+		Preexisting: before.Errors(), Redactions: t.Report.Redactions,
+	}
+	if hook != nil {
+		hook(&out)
 	}
 	if t.NewID != "" {
 		out.SessionID = t.NewID
@@ -385,6 +395,7 @@ func (env *Env) printSummary(out WriteResult) {
 	for _, n := range out.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}
+	env.printRedactions(out.Redactions)
 	if out.Preexisting > 0 {
 		fmt.Fprintf(w, "note: the input already had %d validation error(s); they are not new (see 'ccsurgeon validate')\n", out.Preexisting)
 	}

@@ -69,6 +69,8 @@ type Report struct {
 	Notes []string `json:"notes,omitempty"`
 	// Counts of things removed or changed, by kind ("thinking blocks": 3).
 	Counts map[string]int `json:"counts,omitempty"`
+	// Redactions lists the secrets redact-secrets replaced.
+	Redactions []Redaction `json:"redactions,omitempty"`
 }
 
 // Count adds n to a report counter.

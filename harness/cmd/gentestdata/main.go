@@ -29,6 +29,8 @@ type scenario struct {
 	desc    string
 	onlyNew bool
 	run     func(g *gen) (string, error)
+	// extra, if set, runs after the session is exported to dir (<out>/<version>).
+	extra func(g *gen, sid, dir, name string) error
 }
 
 // turn runs one print-mode turn (resuming sid if non-empty) with the given main replies.
@@ -198,6 +200,7 @@ func main() {
 	only := flag.String("only", "", "comma-separated scenario names")
 	client := flag.String("client", "", "only this client version")
 	keep := flag.Bool("keep", false, "keep the temporary environments")
+	flag.BoolVar(&verbose, "v", false, "print what the scenarios logged")
 	flag.Parse()
 	if *out == "" {
 		root, err := harness.RepoRoot()
@@ -264,11 +267,24 @@ func runScenario(c harness.Client, sc scenario, out string, keep bool) error {
 	}
 	g := &gen{c: c, env: env}
 	sid, err := sc.run(g)
+	if verbose {
+		for _, l := range g.log {
+			fmt.Printf("     %s/%s: %s\n", c.Version, sc.name, l)
+		}
+	}
 	if err != nil {
 		return err
 	}
-	return export(env, c, sid, sc.name, out)
+	if err := export(env, c, sid, sc.name, out); err != nil {
+		return err
+	}
+	if sc.extra != nil {
+		return sc.extra(g, sid, filepath.Join(out, c.Version), sc.name)
+	}
+	return nil
 }
+
+var verbose bool
 
 // export copies <sid>.jsonl to <out>/<version>/<name>.jsonl, and the sidecar: <sid>/ (2.1.x)
 // and agent-*.jsonl files that belong to the session (2.0.x, warmup agents excluded) into

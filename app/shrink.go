@@ -1,0 +1,183 @@
+package app
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/ops"
+	"github.com/ccsurgeon/ccsurgeon/ops/redact"
+)
+
+// OpSpec selects the operations of a writing command. They are applied in
+// one documented order: redact-secrets, strip-thinking, drop-tool-calls,
+// compress-old-turns (secrets go first so that nothing a later step keeps
+// or cuts can hide one; compression comes last so it measures what is
+// left).
+type OpSpec struct {
+	Redact      bool
+	RedactRules []string // NAME=REGEX
+	RedactAllow []string // REGEX
+
+	StripThinking   bool
+	StripBeforeTurn int
+
+	DropTools      []string
+	DropLargerThan string
+	DropTurns      string
+	DropFailed     bool
+	Drop           bool // drop-tool-calls was asked for
+
+	Compress  bool
+	KeepTurns int
+	MaxResult string
+}
+
+// Pipeline builds the operations of spec.
+func (env *Env) Pipeline(spec OpSpec) (ops.Pipeline, error) {
+	var p ops.Pipeline
+	if spec.Redact {
+		sc, err := env.scanner(spec.RedactRules, spec.RedactAllow)
+		if err != nil {
+			return nil, err
+		}
+		p = append(p, ops.RedactSecrets{Scanner: sc})
+	}
+	if spec.StripThinking {
+		p = append(p, ops.StripThinking{BeforeTurn: spec.StripBeforeTurn})
+	}
+	if spec.Drop {
+		d := ops.DropToolCalls{Tools: spec.DropTools, Failed: spec.DropFailed}
+		if spec.DropLargerThan != "" {
+			n, err := ops.ParseSize(spec.DropLargerThan)
+			if err != nil {
+				return nil, UsageErrorf("example: --larger-than 20KB", "%v", err)
+			}
+			d.LargerThan = n
+		}
+		if spec.DropTurns != "" {
+			r, err := ops.ParseTurnRange(spec.DropTurns)
+			if err != nil {
+				return nil, UsageErrorf("example: --turns 1-10", "%v", err)
+			}
+			d.Turns = r
+		}
+		p = append(p, d)
+	}
+	if spec.Compress {
+		c := ops.CompressOldTurns{KeepTurns: spec.KeepTurns}
+		if spec.MaxResult != "" {
+			n, err := ops.ParseSize(spec.MaxResult)
+			if err != nil {
+				return nil, UsageErrorf("example: --max-result 4KB", "%v", err)
+			}
+			c.MaxResult = int(n)
+		}
+		p = append(p, c)
+	}
+	return p, nil
+}
+
+// RulesFile is where redact-secrets reads user rules:
+// <config-dir>/ccsurgeon/redact-rules.txt.
+func (env *Env) RulesFile() string {
+	return filepath.Join(env.ConfigDir, "ccsurgeon", redact.RulesFileName)
+}
+
+func (env *Env) scanner(rules, allow []string) (*redact.Scanner, error) {
+	opts, err := redact.LoadRulesFile(env.RulesFile())
+	if err != nil {
+		return nil, Errorf("%v", err)
+	}
+	if opts.ExtraRules == nil {
+		opts.ExtraRules = map[string]string{}
+	}
+	for _, r := range rules {
+		name, re, ok := strings.Cut(r, "=")
+		if !ok || name == "" || re == "" {
+			return nil, UsageErrorf("example: --rule internal-token='itk_[a-z0-9]{32}'", "--rule %q: want NAME=REGEX", r)
+		}
+		opts.ExtraRules[name] = re
+	}
+	opts.Allow = append(opts.Allow, allow...)
+	sc, err := redact.New(opts)
+	if err != nil {
+		return nil, UsageErrorf("check the regular expressions of --rule, --allow and "+env.RulesFile(), "%v", err)
+	}
+	return sc, nil
+}
+
+// RunOps applies the operations of spec to a session and writes the result
+// to the destination.
+func (env *Env) RunOps(session string, spec OpSpec, d Dest) error {
+	p, err := env.Pipeline(spec)
+	if err != nil {
+		return err
+	}
+	if len(p) == 0 && d.Output == "" && !d.New && !d.DryRun {
+		return UsageErrorf("add --strip-thinking, --drop-tool-calls NAME, --compress-old-turns N or --redact-secrets, or use -o PATH for a copy", "rewrite without an operation would change nothing")
+	}
+	return env.runWrite(session, d, func(*chain.Session) (ops.Pipeline, error) { return p, nil })
+}
+
+// RunRedactCheck scans without writing and exits 1 when a secret is found:
+// a gate before sharing a transcript or in CI.
+func (env *Env) RunRedactCheck(session string, spec OpSpec) error {
+	spec = OpSpec{Redact: true, RedactRules: spec.RedactRules, RedactAllow: spec.RedactAllow}
+	var found int
+	err := env.runWriteWith(session, Dest{DryRun: true}, func(*chain.Session) (ops.Pipeline, error) { return env.Pipeline(spec) }, func(r *WriteResult) {
+		found = len(r.Redactions)
+	})
+	if err != nil {
+		return err
+	}
+	if found > 0 {
+		return &chain.Error{Msg: fmt.Sprintf("%d secret(s) found; nothing was written", found), Hint: "write a redacted copy with 'ccsurgeon redact SESSION -o redacted.jsonl'", Code: 1}
+	}
+	return nil
+}
+
+// printRedactions prints the per-type report of redact-secrets: how many,
+// and where, never the secret itself.
+func (env *Env) printRedactions(rs []ops.Redaction) {
+	if len(rs) == 0 {
+		return
+	}
+	byRule := map[string]int{}
+	for _, r := range rs {
+		byRule[r.Rule]++
+	}
+	rules := make([]string, 0, len(byRule))
+	for r := range byRule {
+		rules = append(rules, r)
+	}
+	sort.Strings(rules)
+	fmt.Fprintf(env.Out, "secrets: %d\n", len(rs))
+	for _, r := range rules {
+		fmt.Fprintf(env.Out, "  %-32s %d\n", r, byRule[r])
+	}
+	const maxShown = 50
+	for k, r := range rs {
+		if k == maxShown {
+			fmt.Fprintf(env.Out, "  … and %d more (use --json for all)\n", len(rs)-maxShown)
+			break
+		}
+		note := ""
+		if r.InThinking {
+			note = " (thinking block removed)"
+		}
+		fmt.Fprintf(env.Out, "  %s:%d: %s %s -> %s [%s]%s\n", shortPath(r.File), r.Line, r.Field, r.Rule, r.Placeholder, r.Fingerprint, note)
+	}
+}
+
+func shortPath(p string) string {
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(rel, "..") {
+			return rel
+		}
+	}
+	return p
+}

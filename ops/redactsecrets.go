@@ -1,0 +1,249 @@
+package ops
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"runtime"
+	"sort"
+	"strconv"
+	"sync"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/ops/redact"
+	"github.com/tidwall/gjson"
+)
+
+// RedactSecrets replaces every secret found in a decoded string value of
+// any entry of the session (main transcript and subagents) with a
+// placeholder such as [REDACTED:github-pat:3]: the same secret gets the
+// same placeholder everywhere, different secrets different numbers.
+// Structural values (ids, hashes, timestamps, signatures, model names) are
+// never scanned. A thinking block that holds a secret is removed whole: its
+// text cannot change without breaking its signature.
+type RedactSecrets struct {
+	Scanner *redact.Scanner
+}
+
+// Redaction is one secret found, for the report. The secret itself is
+// never reported; Fingerprint identifies repeats.
+type Redaction struct {
+	File        string `json:"file"`
+	Line        int    `json:"line"`
+	Field       string `json:"field"`
+	Rule        string `json:"rule"`
+	Placeholder string `json:"placeholder"`
+	Fingerprint string `json:"fingerprint"`
+	InThinking  bool   `json:"in_thinking,omitempty"`
+}
+
+// Name of the operation.
+func (RedactSecrets) Name() string { return "redact-secrets" }
+
+// skipKeys are fields whose values are structural, never free text.
+var skipKeys = map[string]bool{
+	"uuid": true, "parentUuid": true, "logicalParentUuid": true, "leafUuid": true, "sessionId": true,
+	"messageId": true, "snapshotMessageId": true, "timestamp": true, "id": true, "tool_use_id": true,
+	"signature": true, "model": true, "requestId": true, "requestRef": true, "promptId": true, "hash": true,
+	"version": true, "type": true, "role": true, "stop_reason": true, "agentId": true, "toolUseID": true,
+	"parentToolUseID": true, "sourceToolAssistantUUID": true, "shapeHash": true, "requestDigest": true,
+	"base": true, "slug": true, "userType": true, "entrypoint": true, "subtype": true, "level": true,
+	"gitBranch": true, "cwd": true, "backupFileName": true, "media_type": true,
+}
+
+// skipBlockTypes are content blocks holding binary or encrypted data.
+var skipBlockTypes = map[string]bool{"image": true, "document": true, "redacted_thinking": true}
+
+// hit is a secret inside one string value of a line.
+type hit struct {
+	tokStart, tokEnd int    // the raw JSON string token in the line
+	value            string // decoded value
+	finds            []redact.Finding
+	path             string
+	thinking         bool // the value is a thinking block's text
+}
+
+type lineHits struct {
+	f    *chain.File
+	i    int
+	hits []hit
+}
+
+// Apply scans the session and replaces the secrets.
+func (o RedactSecrets) Apply(t *Txn) error {
+	if o.Scanner == nil {
+		return fmt.Errorf("redact-secrets: no scanner")
+	}
+	var found []lineHits
+	for _, f := range t.S.Files() {
+		lh, err := o.scanFile(t, f)
+		if err != nil {
+			return err
+		}
+		found = append(found, lh...)
+	}
+	// number the secrets in order of first appearance
+	numbers := map[string]string{} // rule + secret -> placeholder
+	perRule := map[string]int{}
+	placeholder := func(rule, secret string) string {
+		k := rule + "\x00" + secret
+		if p, ok := numbers[k]; ok {
+			return p
+		}
+		perRule[rule]++
+		p := "[REDACTED:" + rule + ":" + strconv.Itoa(perRule[rule]) + "]"
+		numbers[k] = p
+		return p
+	}
+	for _, lh := range found {
+		for _, h := range lh.hits {
+			for _, fd := range h.finds {
+				secret := h.value[fd.Start:fd.End]
+				sum := sha256.Sum256([]byte(secret))
+				t.Report.Redactions = append(t.Report.Redactions, Redaction{
+					File: lh.f.Path, Line: lh.f.Entries[lh.i].Line, Field: h.path, Rule: fd.Rule,
+					Placeholder: placeholder(fd.Rule, secret), Fingerprint: hex.EncodeToString(sum[:4]), InThinking: h.thinking,
+				})
+				t.Count("secrets redacted: "+fd.Rule, 1)
+			}
+		}
+		if err := o.rewriteLine(t, lh, placeholder); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// scanFile finds the lines of f that hold secrets, using every core.
+func (o RedactSecrets) scanFile(t *Txn, f *chain.File) ([]lineHits, error) {
+	n := len(f.Entries)
+	workers := runtime.GOMAXPROCS(0)
+	results := make([][]lineHits, workers)
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	chunk := (n + workers - 1) / workers
+	for w := 0; w < workers; w++ {
+		lo, hi := w*chunk, min((w+1)*chunk, n)
+		wg.Add(1)
+		go func(w, lo, hi int) {
+			defer wg.Done()
+			for i := lo; i < hi; i++ {
+				if f.Entries[i].Kind != chain.KindEntry || t.Dropped(f, i) {
+					continue
+				}
+				raw, err := t.Raw(f, i)
+				if err != nil {
+					errs[w] = err
+					return
+				}
+				if hs := o.scanLine(raw); len(hs) > 0 {
+					results[w] = append(results[w], lineHits{f: f, i: i, hits: hs})
+				}
+			}
+		}(w, lo, hi)
+	}
+	wg.Wait()
+	var out []lineHits
+	for w := range results {
+		if errs[w] != nil {
+			return nil, errs[w]
+		}
+		out = append(out, results[w]...)
+	}
+	return out, nil
+}
+
+// scanLine returns the string values of one line that hold secrets.
+func (o RedactSecrets) scanLine(raw []byte) []hit {
+	var hits []hit
+	var walk func(v gjson.Result, path string, thinkingBlock bool)
+	walk = func(v gjson.Result, path string, thinkingBlock bool) {
+		if v.IsObject() {
+			if skipBlockTypes[v.Get("type").Str] {
+				return
+			}
+			isThinking := v.Get("type").Str == "thinking"
+			v.ForEach(func(k, c gjson.Result) bool {
+				if skipKeys[k.Str] {
+					return true
+				}
+				walk(c, join(path, k.Str), isThinking && k.Str == "thinking")
+				return true
+			})
+			return
+		}
+		if v.IsArray() {
+			n := 0
+			v.ForEach(func(_, c gjson.Result) bool {
+				walk(c, join(path, strconv.Itoa(n)), false)
+				n++
+				return true
+			})
+			return
+		}
+		if v.Type != gjson.String || len(v.Str) < 8 {
+			return
+		}
+		if fs := o.Scanner.Scan(v.Str); len(fs) > 0 {
+			hits = append(hits, hit{tokStart: v.Index, tokEnd: v.Index + len(v.Raw), value: v.Str, finds: fs, path: path, thinking: thinkingBlock})
+		}
+	}
+	walk(gjson.ParseBytes(raw), "", false)
+	return hits
+}
+
+func join(path, k string) string {
+	if path == "" {
+		return k
+	}
+	return path + "." + k
+}
+
+// rewriteLine removes thinking blocks that hold secrets and replaces the
+// secrets in every other string of the line.
+func (o RedactSecrets) rewriteLine(t *Txn, lh lineHits, placeholder func(rule, secret string) string) error {
+	f, i := lh.f, lh.i
+	thinking := false
+	for _, h := range lh.hits {
+		thinking = thinking || h.thinking
+	}
+	if thinking {
+		n, err := t.RemoveBlocks(f, i, func(b gjson.Result) bool {
+			return b.Get("type").Str == "thinking" && len(o.Scanner.Scan(b.Get("thinking").Str)) > 0
+		})
+		if err != nil {
+			return err
+		}
+		t.Count("thinking blocks removed (held a secret)", n)
+		if t.Dropped(f, i) {
+			return nil
+		}
+	}
+	raw, err := t.Raw(f, i)
+	if err != nil {
+		return err
+	}
+	hits := lh.hits
+	if thinking { // offsets moved: scan the line again
+		hits = o.scanLine(raw)
+	}
+	sort.Slice(hits, func(a, b int) bool { return hits[a].tokStart > hits[b].tokStart })
+	out := append([]byte(nil), raw...)
+	for _, h := range hits {
+		if h.thinking {
+			continue
+		}
+		var sb []byte
+		last := 0
+		for _, fd := range h.finds {
+			sb = append(sb, h.value[last:fd.Start]...)
+			sb = append(sb, placeholder(fd.Rule, h.value[fd.Start:fd.End])...)
+			last = fd.End
+		}
+		sb = append(sb, h.value[last:]...)
+		enc := EncodeString(string(sb))
+		out = append(out[:h.tokStart], append(enc, out[h.tokEnd:]...)...)
+	}
+	t.Set(f, i, out)
+	return nil
+}
