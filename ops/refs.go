@@ -206,3 +206,81 @@ func contains(xs []string, x string) bool {
 	}
 	return false
 }
+
+// joinAssistants keeps user and assistant messages alternating after
+// removals: when a removed user message (a tool result) stood between two
+// assistant API messages, the later one takes the message.id of the earlier
+// one, so the client sends them as one assistant message instead of two in
+// a row (which the API rejects).
+func (t *Txn) joinAssistants(f *chain.File) error {
+	ed := t.edits[f]
+	if len(ed) == 0 {
+		return nil
+	}
+	g := f.Graph()
+	newID := map[string]string{} // message.id -> the id it joins
+	effective := func(id string) string {
+		for n := 0; n < 64; n++ {
+			next, ok := newID[id]
+			if !ok {
+				return id
+			}
+			id = next
+		}
+		return id
+	}
+	for i := range f.Entries {
+		e := &f.Entries[i]
+		if ed.Dropped(i) || e.Type != "assistant" || !e.IsMessage() || e.MsgID == "" {
+			continue
+		}
+		if _, done := newID[e.MsgID]; done {
+			continue
+		}
+		removedUser := false
+		p := g.Parent[i]
+		for steps := 0; p >= 0 && steps < len(f.Entries); steps++ {
+			pe := &f.Entries[p]
+			if !ed.Dropped(p) && pe.IsMessage() {
+				break
+			}
+			if ed.Dropped(p) && pe.IsMessage() && pe.Type == "user" {
+				removedUser = true
+			}
+			p = g.Parent[p]
+		}
+		if p < 0 || !removedUser {
+			continue
+		}
+		pe := &f.Entries[p]
+		if pe.Type != "assistant" || pe.MsgID == "" {
+			continue
+		}
+		if target := effective(pe.MsgID); target != e.MsgID {
+			newID[e.MsgID] = target
+		}
+	}
+	if len(newID) == 0 {
+		return nil
+	}
+	for i := range f.Entries {
+		e := &f.Entries[i]
+		if ed.Dropped(i) || e.Type != "assistant" {
+			continue
+		}
+		if _, ok := newID[e.MsgID]; !ok {
+			continue
+		}
+		raw, err := t.Raw(f, i)
+		if err != nil {
+			return err
+		}
+		out, err := sjson.SetBytes(raw, "message.id", effective(e.MsgID))
+		if err != nil {
+			return err
+		}
+		t.Set(f, i, out)
+	}
+	t.Count("assistant messages joined (a removed tool result stood between them)", len(newID))
+	return nil
+}

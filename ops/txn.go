@@ -141,6 +141,9 @@ func (t *Txn) Finish() error {
 		if err := t.relink(f); err != nil {
 			return err
 		}
+		if err := t.joinAssistants(f); err != nil {
+			return err
+		}
 	}
 	if t.NewID != "" {
 		return t.remap()

@@ -87,17 +87,68 @@ func tokenLooksReal(sec string) bool {
 	return true
 }
 
-func checkToken(text string, s, e int) bool { return tokenLooksReal(text[s:e]) }
+// emptyPlaceholder reports the obviously empty placeholders that are never
+// reported, whatever the rule: xxxx…, ****, <…>, ${…}, {{…}}, "...", "…", and
+// values that are (almost) all one repeated character.
+func emptyPlaceholder(sec string) bool {
+	for _, m := range []string{"xxxx", "XXXX", "****", "<", ">", "${", "{{", "...", "…"} {
+		if strings.Contains(sec, m) {
+			return true
+		}
+	}
+	if len(sec) < 8 {
+		return false
+	}
+	run, best := 1, 1
+	for i := 1; i < len(sec); i++ {
+		if sec[i] == sec[i-1] {
+			run++
+			if run > best {
+				best = run
+			}
+		} else {
+			run = 1
+		}
+	}
+	return best*2 >= len(sec)
+}
 
-// checkRandom: a token without a distinctive prefix, found by context:
-// require a random-looking shape.
+// prefixLooksReal is the check for tokens with an unmistakable prefix (and
+// for context rules): a fake-looking key (EXAMPLE, fake, 0123456789…) is
+// still reported, since a user sharing a transcript would rather lose a fake
+// key than leak a real one. Only empty placeholders and very low-entropy
+// values are rejected.
+func prefixLooksReal(sec string) bool {
+	if emptyPlaceholder(sec) {
+		return false
+	}
+	return len(sec) < 16 || entropy(sec) >= 3.0
+}
+
+func checkToken(text string, s, e int) bool { return prefixLooksReal(text[s:e]) }
+
+// checkStrict: the old placeholder check, for tokens whose prefix is not
+// distinctive (any "sk-…").
+func checkStrict(text string, s, e int) bool { return tokenLooksReal(text[s:e]) }
+
+// checkRandom: a token found by context or by a prefix: require a
+// random-looking shape. Fake-looking values (EXAMPLE…) are accepted.
 func checkRandom(minEntropy float64, minKinds int) func(string, int, int) bool {
 	return func(text string, s, e int) bool {
 		sec := text[s:e]
-		if !tokenLooksReal(sec) || entropy(sec) < minEntropy {
+		if !prefixLooksReal(sec) || entropy(sec) < minEntropy {
 			return false
 		}
 		return classOf(sec).kinds() >= minKinds
+	}
+}
+
+// checkRandomStrict is checkRandom that also rejects EXAMPLE, 0123456789,
+// abcdefgh…: for shapes whose prefix proves nothing (generic "sk-").
+func checkRandomStrict(minEntropy float64, minKinds int) func(string, int, int) bool {
+	loose := checkRandom(minEntropy, minKinds)
+	return func(text string, s, e int) bool {
+		return tokenLooksReal(text[s:e]) && loose(text, s, e)
 	}
 }
 
@@ -173,10 +224,19 @@ var placeholderWords = map[string]bool{
 
 var placeholderParts = []string{
 	"${", "{{", "}}", "<", ">", "***", "xxx", "XXX", "...", "…", "your", "YOUR", "Your",
-	"example", "EXAMPLE", "placeholder", "PLACEHOLDER", "changeme", "CHANGEME", "change_me", "change-me",
-	"redacted", "REDACTED", "dummy", "insert", "replace", "todo", "TODO", "getenv", "environ",
-	"process.env", "secrets.", "vault:", "op://", "$(", "%s", "%(", "%v", "{}", "%2$", "fake", "FAKE",
-	"sample", "SAMPLE", "_here", "-here", "HERE", "\\n",
+	"placeholder", "PLACEHOLDER", "changeme", "CHANGEME", "change_me", "change-me",
+	"redacted", "REDACTED", "insert", "replace", "todo", "TODO", "getenv", "environ",
+	"process.env", "secrets.", "vault:", "op://", "$(", "%s", "%(", "%v", "{}", "%2$",
+	"_here", "-here", "HERE", "\\n",
+}
+
+// softPlaceholderParts mark a value as fake unless it otherwise looks like a
+// random key: AWS's documented wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY is
+// reported, "example-password" is not.
+var softPlaceholderParts = []string{"example", "EXAMPLE", "Example", "dummy", "DUMMY", "fake", "FAKE", "sample", "SAMPLE"}
+
+func looksRandomKey(v string) bool {
+	return len(v) >= 20 && entropy(v) >= 3.8 && classOf(v).kinds() >= 3
 }
 
 // plausibleValue decides whether a value next to a secret keyword looks like
@@ -198,6 +258,11 @@ func plausibleValue(v string, kind int, quoted bool) bool {
 			return false
 		}
 	}
+	for _, p := range softPlaceholderParts {
+		if strings.Contains(v, p) && !looksRandomKey(v) {
+			return false
+		}
+	}
 	switch v[0] {
 	case '$', '%', '{', '<', '[', '(', '-', '/', '\\', '.', ':', '=', '|', '>':
 		return false
@@ -209,6 +274,9 @@ func plausibleValue(v string, kind int, quoted bool) bool {
 	}
 	if len(v) > 2 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X') && allHex(v[2:]) && len(v) <= 18 {
 		return false // a numeric literal
+	}
+	if isEnvName(v) {
+		return false // a reference to another variable: AUTH0_CLIENT_SECRET
 	}
 	if nestedAssignment(v) {
 		return false
@@ -378,4 +446,26 @@ func plausibleProse(v string) bool {
 		}
 	}
 	return len(v) >= 8 && c.digit > 0 && c.lower+c.upper > 0
+}
+
+// isEnvName: UPPER_SNAKE_CASE with at least two words, mostly letters.
+func isEnvName(v string) bool {
+	if !isUpper(v[0]) || !strings.Contains(v, "_") {
+		return false
+	}
+	digits := 0
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case isDigit(c):
+			digits++
+		case c == '_':
+			if i+1 < len(v) && !isUpper(v[i+1]) {
+				return false
+			}
+		case !isUpper(c):
+			return false
+		}
+	}
+	return digits <= 2
 }

@@ -81,6 +81,12 @@ var keyPrevDeny = map[string]bool{
 	"translation": true, "storage_": true, "s3": true, "file": true, "path": true, "name": true, "id": true,
 }
 
+var runTogether = []struct {
+	s    string
+	kind int
+}{{"password", kindPassword}, {"passwd", kindPassword}, {"passphrase", kindPassword},
+	{"secret", kindSecret}, {"apikey", kindAPIKey}}
+
 // classifyIdent decides whether an identifier names a secret, and which kind.
 func classifyIdent(ident string) (int, bool) {
 	words := splitWords(ident)
@@ -99,6 +105,12 @@ func classifyIdent(ident string) (int, bool) {
 	prev := ""
 	if len(words) >= 2 {
 		prev = words[len(words)-2]
+	}
+	// run-together names: PGPASSWORD, MYSQLPASSWORD, CLIENTSECRET, XAPIKEY
+	for _, sfx := range runTogether {
+		if len(last) > len(sfx.s)+1 && strings.HasSuffix(last, sfx.s) && !strings.HasPrefix(last, "no") {
+			return sfx.kind, true
+		}
 	}
 	switch last {
 	case "password", "passwd", "passphrase", "pwd", "pass":

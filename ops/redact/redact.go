@@ -77,10 +77,12 @@ type hit struct {
 type Scanner struct {
 	rules   []*Rule
 	anchors []anchor
-	bigram  [1024]uint64 // set of (lower(b0), lower(b1)) that start an anchor
-	byBi    []uint16     // 65536 entries: lower bigram -> 1 + index into lists (0: none)
-	lists   [][]int32    // anchor indexes per bigram
-	always  []int32      // rules without anchors
+	bigram  [1024]uint64     // set of (lower(b0), lower(b1)) that start an anchor
+	short   [1024]uint64     // bigrams that are a whole (2-byte) anchor
+	trigram [triWords]uint64 // hashed set of (lower(b0), lower(b1), lower(b2)) that start an anchor
+	byBi    []uint16         // 65536 entries: lower bigram -> 1 + index into lists (0: none)
+	lists   [][]int32        // anchor indexes per bigram
+	always  []int32          // rules without anchors
 	allow   []*regexp.Regexp
 	noPre   bool // testing: run every rule on the whole text
 }
@@ -159,6 +161,12 @@ func New(opts Options) (*Scanner, error) {
 				s.anchors = append(s.anchors, anchor{s: a, fold: r.Fold})
 				k := uint16(lowerTab[a[0]])<<8 | uint16(lowerTab[a[1]])
 				s.bigram[k>>6] |= 1 << (k & 63)
+				if len(a) == 2 {
+					s.short[k>>6] |= 1 << (k & 63)
+				} else {
+					h := triHash(k, lowerTab[a[2]])
+					s.trigram[h>>6] |= 1 << (h & 63)
+				}
 				if s.byBi == nil {
 					s.byBi = make([]uint16, 1<<16)
 				}
@@ -307,7 +315,10 @@ func (s *Scanner) allHits(text string) []hit {
 }
 
 // findAnchors is the prefilter: one pass over the bytes, a bigram bitset
-// lookup per position, and a full comparison only on bigram hits.
+// lookup per position, then (on a bigram hit) a hashed trigram bitset
+// lookup, and a full comparison only on trigram hits. With a few hundred
+// anchors most common English bigrams start one, so the trigram step is what
+// keeps prose cheap.
 func (s *Scanner) findAnchors(text string) []hit {
 	var hits []hit
 	n := len(text)
@@ -320,6 +331,15 @@ func (s *Scanner) findAnchors(text string) []hit {
 		k = k<<8 | uint16(lowerTab[text[i]])
 		if s.bigram[k>>6]&(1<<(k&63)) == 0 {
 			continue
+		}
+		if s.short[k>>6]&(1<<(k&63)) == 0 {
+			if i+1 >= n {
+				continue
+			}
+			h := triHash(k, lowerTab[text[i+1]])
+			if s.trigram[h>>6]&(1<<(h&63)) == 0 {
+				continue
+			}
 		}
 		p := i - 1
 		for _, ai := range s.lists[bi[k]-1] {
@@ -336,6 +356,17 @@ func (s *Scanner) findAnchors(text string) []hit {
 		}
 	}
 	return hits
+}
+
+const (
+	triBits  = 17
+	triWords = 1 << triBits / 64
+)
+
+// triHash maps a lower-case bigram and the next lower-case byte to a bit of
+// the trigram set.
+func triHash(bi uint16, c byte) uint32 {
+	return (uint32(bi)<<8 | uint32(c)) * 2654435761 >> (32 - triBits)
 }
 
 func matchAt(text string, p int, a *anchor) bool {

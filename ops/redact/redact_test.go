@@ -49,7 +49,7 @@ func positives() []posCase {
 	sa := pem("PRIVATE KEY")
 	saEsc := strings.ReplaceAll(sa, "\n", `\n`) + `\n`
 	basic := base64.StdEncoding.EncodeToString([]byte("deploy:Tr0ub4dor&3x"))
-	return []posCase{
+	out := []posCase{
 		c("anthropic-api-key", "ANTHROPIC_API_KEY=%s", "sk-ant-api03-"+g.s(tB64url, 93)+"AA"),
 		c("anthropic-admin-key", "key: %s", "sk-ant-admin01-"+g.s(tB64url, 93)+"AA"),
 		c("anthropic-oauth-token", `{"accessToken":"%s"}`, "sk-ant-oat01-"+g.s(tB64url, 93)+"AA"),
@@ -210,6 +210,10 @@ func positives() []posCase {
 		c("ftp-url-password", "ftp://u:%s@files.example.org/", "p4ssw0rdXy"),
 		c("url-password", "https://deploy:%s@registry.example.com/simple", "p4ssw0rdXy"),
 	}
+	for _, pc := range providerCases(g) {
+		out = append(out, posCase{pc.rule, pc.text, pc.secret})
+	}
+	return out
 }
 
 func mustNew(t testing.TB, o Options) *Scanner {
@@ -277,7 +281,10 @@ var hardNegatives = []string{
 	"postgres://${DB_USER}:${DB_PASSWORD}@db:5432/app",
 	"postgres://user:<password>@localhost/db",
 	"GITHUB_TOKEN=ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
-	"AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE",
+	"AWS_ACCESS_KEY_ID=AKIAXXXXXXXXXXXXXXXX",
+	"AWS_SECRET_ACCESS_KEY=****************************************",
+	"export ANTHROPIC_API_KEY=sk-ant-api03-xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+	"OPENAI_API_KEY=sk-proj-<your-key>",
 	"apiKey: process.env.OPENAI_API_KEY,",
 	`SECRET_KEY = os.environ["SECRET_KEY"]`,
 	"--password $PGPASSWORD",

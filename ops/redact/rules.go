@@ -14,10 +14,16 @@ const (
 	prioSpecific = 4
 )
 
+// bigRepeat matches a counted repetition with a large upper bound, {20,255}.
+var bigRepeat = regexp.MustCompile(`\{(\d+),\d{3,}\}`)
+
 // tok: a token with a distinctive literal prefix; the regexp starts at the anchor.
+// Large upper bounds are opened ({20,255} becomes {20,}): the window (After)
+// bounds the match anyway, and a counted repetition of 255 makes the
+// regexp program, and so every match attempt, many times more expensive.
 func tok(id, re string, anchors ...string) *Rule {
 	return &Rule{
-		ID: id, Anchors: anchors, Re: regexp.MustCompile(re), After: 400,
+		ID: id, Anchors: anchors, Re: regexp.MustCompile(bigRepeat.ReplaceAllString(re, "{$1,}")), After: 400,
 		Boundary: isAlnum, Check: checkToken, Priority: prioPrefix,
 	}
 }
@@ -39,7 +45,8 @@ func (r *Rule) bound(f func(byte) bool) *Rule {
 }
 func (r *Rule) check(f func(string, int, int) bool) *Rule { r.Check = f; return r }
 
-func isB64Word(c byte) bool { return isB64(c) || c == '=' }
+func isB64Word(c byte) bool    { return isB64(c) || c == '=' }
+func isTokenOrB64(c byte) bool { return isB64(c) || c == '_' || c == '-' }
 
 func checkValue(kind int) func(string, int, int) bool {
 	return func(text string, s, e int) bool { return plausibleValue(text[s:e], kind, true) }
@@ -58,7 +65,7 @@ func checkNear(n int, words ...string) func(string, int, int) bool {
 		w := text[a:b]
 		for _, x := range words {
 			if containsFold(w, x) {
-				return tokenLooksReal(text[s:e])
+				return prefixLooksReal(text[s:e])
 			}
 		}
 		return false
@@ -79,29 +86,29 @@ func builtinRules() []*Rule {
 	pemEnd := `-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----`
 	rules := []*Rule{
 		// Anthropic
-		tok("anthropic-api-key", `sk-ant-api\d\d-[A-Za-z0-9_-]{80,120}`, "sk-ant-api").prio(prioSpecific),
-		tok("anthropic-admin-key", `sk-ant-admin\d\d-[A-Za-z0-9_-]{80,120}`, "sk-ant-admin").prio(prioSpecific),
-		tok("anthropic-oauth-token", `sk-ant-o[ar]t\d\d-[A-Za-z0-9_-]{80,120}`, "sk-ant-oat", "sk-ant-ort").prio(prioSpecific),
+		tok("anthropic-api-key", `sk-ant-api\d\d-[A-Za-z0-9_-]{20,300}`, "sk-ant-api").prio(prioSpecific),
+		tok("anthropic-admin-key", `sk-ant-admin\d\d-[A-Za-z0-9_-]{20,300}`, "sk-ant-admin").prio(prioSpecific),
+		tok("anthropic-oauth-token", `sk-ant-o[ar]t\d\d-[A-Za-z0-9_-]{20,300}`, "sk-ant-oat", "sk-ant-ort").prio(prioSpecific),
 		// OpenAI and other "sk-" keys
-		tok("openai-project-key", `sk-proj-[A-Za-z0-9_-]{40,250}`, "sk-proj-").prio(prioSpecific),
-		tok("openai-service-account-key", `sk-svcacct-[A-Za-z0-9_-]{40,250}`, "sk-svcacct-").prio(prioSpecific),
-		tok("openai-admin-key", `sk-admin-[A-Za-z0-9_-]{40,250}`, "sk-admin-").prio(prioSpecific),
+		tok("openai-project-key", `sk-proj-[A-Za-z0-9_-]{20,250}`, "sk-proj-").prio(prioSpecific),
+		tok("openai-service-account-key", `sk-svcacct-[A-Za-z0-9_-]{20,250}`, "sk-svcacct-").prio(prioSpecific),
+		tok("openai-admin-key", `sk-admin-[A-Za-z0-9_-]{20,250}`, "sk-admin-").prio(prioSpecific),
 		tok("openai-api-key", `sk-[A-Za-z0-9]{20}T3BlbkFJ[A-Za-z0-9]{20}`, "T3BlbkFJ").before(24).prio(prioSpecific),
 		tok("openrouter-api-key", `sk-or-v1-[a-f0-9]{64}`, "sk-or-v1-").prio(prioSpecific),
-		tok("generic-sk-key", `sk-[A-Za-z0-9_-]{32,200}`, "sk-").check(checkRandom(3.3, 2)).prio(prioContext),
+		tok("generic-sk-key", `sk-[A-Za-z0-9_-]{32,200}`, "sk-").check(checkRandomStrict(3.3, 2)).prio(prioContext),
 		// AWS
-		tok("aws-access-key-id", `(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}`, "AKIA", "ASIA", "ABIA", "ACCA"),
+		tok("aws-access-key-id", `(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}`, "A3T", "AKIA", "ASIA", "ABIA", "ACCA").after(20),
 		ctx("aws-secret-key", `[A-Za-z0-9/+]{40}`, 0, 120, checkRandom(4.0, 3),
 			"aws_secret", "aws-secret", "awssecret", "aws secret", "secretaccesskey", "secret_access_key",
 			"secret-access-key", "secret access key").bound(isB64),
 		tok("aws-session-token", `(?:FwoGZXIvYXdzE|IQoJb3JpZ2luX2Vj)[A-Za-z0-9/+]{100,}={0,2}`, "FwoGZXIvYXdzE", "IQoJb3JpZ2luX2Vj").after(2100).bound(isB64),
 		// GitHub
-		tok("github-pat", `ghp_[A-Za-z0-9]{36,255}`, "ghp_"),
-		tok("github-oauth-token", `gho_[A-Za-z0-9]{36,255}`, "gho_"),
-		tok("github-user-token", `ghu_[A-Za-z0-9]{36,255}`, "ghu_"),
-		tok("github-app-token", `ghs_[A-Za-z0-9]{36,255}`, "ghs_"),
-		tok("github-refresh-token", `ghr_[A-Za-z0-9]{36,255}`, "ghr_"),
-		tok("github-fine-grained-pat", `github_pat_[A-Za-z0-9_]{60,255}`, "github_pat_"),
+		tok("github-pat", `ghp_[A-Za-z0-9]{20,255}`, "ghp_"),
+		tok("github-oauth-token", `gho_[A-Za-z0-9]{20,255}`, "gho_"),
+		tok("github-user-token", `ghu_[A-Za-z0-9]{20,255}`, "ghu_"),
+		tok("github-app-token", `ghs_[A-Za-z0-9]{20,255}`, "ghs_"),
+		tok("github-refresh-token", `ghr_[A-Za-z0-9]{20,255}`, "ghr_"),
+		tok("github-fine-grained-pat", `github_pat_[A-Za-z0-9_]{30,255}`, "github_pat_"),
 		// GitLab
 		tok("gitlab-pat", `glpat-[A-Za-z0-9_.-]{20,300}`, "glpat-"),
 		tok("gitlab-deploy-token", `gldt-[A-Za-z0-9_-]{20,300}`, "gldt-"),
@@ -115,15 +122,15 @@ func builtinRules() []*Rule {
 		// Slack
 		tok("slack-bot-token", `xoxb-[0-9]{6,16}-[0-9A-Za-z-]{16,100}`, "xoxb-"),
 		tok("slack-user-token", `xoxp-[0-9]{6,16}-[0-9A-Za-z-]{16,120}`, "xoxp-"),
-		tok("slack-token", `xox[aerso]-[0-9A-Za-z-]{20,200}|xoxe\.xox[bp]-\d-[A-Za-z0-9]{100,300}`, "xoxa-", "xoxe-", "xoxr-", "xoxs-", "xoxo-", "xoxe.xox"),
+		tok("slack-token", `xox[acerso]-[0-9A-Za-z-]{10,300}|xoxd-[0-9A-Za-z%/+=_-]{20,400}|xoxe\.xox[bp]-\d-[A-Za-z0-9]{100,300}`, "xoxa-", "xoxc-", "xoxd-", "xoxe-", "xoxr-", "xoxs-", "xoxo-", "xoxe.xox"),
 		tok("slack-app-token", `xapp-\d-[A-Z0-9]{6,16}-\d{6,16}-[a-z0-9]{32,80}`, "xapp-"),
-		tok("slack-webhook-url", `hooks\.slack\.com/(?:services|workflows|triggers)/(?P<s>[A-Za-z0-9]{8,12}/[A-Za-z0-9]{8,12}/[A-Za-z0-9]{20,40})`, "hooks.slack.com"),
+		tok("slack-webhook-url", `hooks\.slack\.com/(?:services|workflows|triggers)/(?P<s>[A-Za-z0-9+/_-]{30,200})`, "hooks.slack.com"),
 		// Stripe
-		tok("stripe-secret-key", `sk_(?:live|test)_[A-Za-z0-9]{16,247}`, "sk_live_", "sk_test_").prio(prioSpecific),
-		tok("stripe-restricted-key", `rk_(?:live|test)_[A-Za-z0-9]{16,247}`, "rk_live_", "rk_test_"),
+		tok("stripe-secret-key", `sk_(?:live|test|prod)_[A-Za-z0-9]{10,247}`, "sk_live_", "sk_test_", "sk_prod_").prio(prioSpecific),
+		tok("stripe-restricted-key", `rk_(?:live|test|prod)_[A-Za-z0-9]{10,247}`, "rk_live_", "rk_test_", "rk_prod_"),
 		tok("stripe-webhook-secret", `whsec_[A-Za-z0-9+/=]{32,100}`, "whsec_"),
 		// Google
-		tok("google-api-key", `AIza[0-9A-Za-z_-]{35}`, "AIza").bound(isTokenByte),
+		tok("google-api-key", `AIza[0-9A-Za-z_-]{30,40}`, "AIza").bound(isTokenByte),
 		tok("google-oauth-client-secret", `GOCSPX-[A-Za-z0-9_-]{28}`, "GOCSPX-"),
 		tok("google-oauth-access-token", `ya29\.[0-9A-Za-z_-]{30,}`, "ya29.").after(2100),
 		{ID: "gcp-service-account-key", Anchors: []string{"private_key"}, After: 12000,
@@ -142,12 +149,12 @@ func builtinRules() []*Rule {
 		tok("azure-sas-token", `[?&]sig=(?P<s>[A-Za-z0-9%+/]{40,120}(?:%3[Dd]|=){0,2})`, "sig=").before(1).check(checkNear(400, "sv=", "se=", "sp=")),
 		tok("azure-ad-client-secret", `[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}`, "Q~").before(4).bound(isTokenByte),
 		// package registries and dev platforms
-		tok("npm-token", `npm_[A-Za-z0-9]{36}`, "npm_"),
+		tok("npm-token", `npm_[A-Za-z0-9]{30,40}`, "npm_").check(checkRandom(3.3, 2)),
 		tok("pypi-token", `pypi-(?:AgEIcHlwaS5vcmc|AgENdGVzdC5weXBpLm9yZw)[A-Za-z0-9_-]{50,}`, "pypi-AgE").after(1100),
 		tok("rubygems-api-key", `rubygems_[a-f0-9]{48}`, "rubygems_"),
 		tok("docker-hub-pat", `dckr_pat_[A-Za-z0-9_-]{27,}`, "dckr_pat_"),
 		tok("clojars-token", `CLOJARS_[a-z0-9]{60}`, "CLOJARS_"),
-		tok("huggingface-token", `hf_[A-Za-z0-9]{34}`, "hf_").check(checkRandom(3.5, 2)),
+		tok("huggingface-token", `hf_[A-Za-z0-9]{30,40}`, "hf_").check(checkRandom(3.5, 2)),
 		tok("huggingface-org-token", `api_org_[A-Za-z0-9]{34}`, "api_org_").check(checkRandom(3.5, 2)),
 		tok("databricks-token", `dapi[a-f0-9]{32}(?:-\d)?`, "dapi"),
 		tok("pulumi-access-token", `pul-[a-f0-9]{40}`, "pul-"),
@@ -164,7 +171,7 @@ func builtinRules() []*Rule {
 		tok("linear-api-key", `lin_(?:api_[A-Za-z0-9]{40}|oauth_[a-f0-9]{64})`, "lin_api_", "lin_oauth_"),
 		tok("notion-token", `ntn_[0-9]{11}[A-Za-z0-9]{35}|secret_[A-Za-z0-9]{43}`, "ntn_", "secret_"),
 		tok("postman-api-key", `PMAK-[a-f0-9]{24}-[a-f0-9]{34}`, "PMAK-"),
-		tok("atlassian-api-token", `ATATT3[A-Za-z0-9_=-]{150,300}`, "ATATT3"),
+		tok("atlassian-api-token", `AT[AC]TT3[A-Za-z0-9_=-]{100,300}`, "ATATT3", "ATCTT3"),
 		tok("sourcegraph-token", `sgp_(?:[a-f0-9]{16}_)?[a-f0-9]{40}`, "sgp_"),
 		tok("figma-token", `figd_[A-Za-z0-9_-]{40}`, "figd_"),
 		tok("buildkite-token", `bkua_[a-f0-9]{40}`, "bkua_"),
@@ -175,22 +182,22 @@ func builtinRules() []*Rule {
 		tok("typeform-token", `tfp_[A-Za-z0-9_.=-]{59}`, "tfp_"),
 		tok("easypost-api-key", `EZ[AT]K[a-zA-Z0-9]{54}`, "EZAK", "EZTK"),
 		tok("shippo-api-key", `shippo_(?:live|test)_[a-f0-9]{40}`, "shippo_"),
-		tok("flutterwave-secret-key", `FLWSECK(?:_TEST)?-[a-f0-9]{32}-X`, "FLWSECK"),
+		tok("flutterwave-secret-key", `FLWSECK(?:_TEST)?-[a-hA-H0-9]{12,32}(?:-X)?`, "FLWSECK"),
 		tok("alibaba-access-key-id", `LTAI[A-Za-z0-9]{12,20}`, "LTAI").check(checkRandom(3.3, 3)),
 		// SaaS tokens
 		tok("shopify-token", `shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}`, "shpat_", "shpca_", "shppa_", "shpss_"),
 		tok("mailgun-api-key", `key-[0-9a-f]{32}`, "key-"),
 		tok("mailchimp-api-key", `[0-9a-f]{32}-us[0-9]{1,2}`, "-us").before(32).after(2),
-		tok("sendgrid-api-key", `SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}`, "SG.").bound(isTokenByte),
-		tok("square-access-token", `EAAA[A-Za-z0-9_-]{60}|sq0atp-[A-Za-z0-9_-]{22}`, "EAAA", "sq0atp-").bound(isTokenByte),
+		tok("sendgrid-api-key", `SG\.[A-Za-z0-9_-]{16,32}\.[A-Za-z0-9_-]{20,64}`, "SG.").bound(isTokenByte),
+		tok("square-access-token", `EAAA[A-Za-z0-9_-]{22,100}|sq0atp-[A-Za-z0-9_-]{22,60}`, "EAAA", "sq0atp-").bound(isTokenOrB64).check(checkRandom(3.5, 3)),
 		tok("square-oauth-secret", `sq0csp-[A-Za-z0-9_-]{43}`, "sq0csp-"),
 		tok("braintree-access-token", `access_token\$(?:production|sandbox)\$[0-9a-z]{16}\$[0-9a-f]{32}`, "access_token$"),
 		tok("heroku-api-key", `HRKU-[A-Za-z0-9_-]{60}`, "HRKU-"),
 		ctx("heroku-api-key", `[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`, 0, 60, checkToken,
 			"heroku_api_key", "heroku_api_token", "heroku_oauth_token", "heroku_token", "heroku-api-key", "heroku_auth_token"),
-		tok("digitalocean-pat", `dop_v1_[a-f0-9]{64}`, "dop_v1_"),
-		tok("digitalocean-oauth-token", `doo_v1_[a-f0-9]{64}`, "doo_v1_"),
-		tok("digitalocean-refresh-token", `dor_v1_[a-f0-9]{64}`, "dor_v1_"),
+		tok("digitalocean-pat", `dop_v1_[a-f0-9]{32,64}`, "dop_v1_"),
+		tok("digitalocean-oauth-token", `doo_v1_[a-f0-9]{32,64}`, "doo_v1_"),
+		tok("digitalocean-refresh-token", `dor_v1_[a-f0-9]{32,64}`, "dor_v1_"),
 		ctx("datadog-api-key", `[a-f0-9]{40}|[a-f0-9]{32}`, 0, 100, checkRandom(3.0, 2),
 			"dd_api_key", "dd-api-key", "datadog_api_key", "datadog-api-key", "dd_app_key", "dd_application_key",
 			"dd-application-key", "datadog_app_key", "datadog_application_key", "datadog-app-key", "dd-app-key"),
@@ -252,7 +259,7 @@ func builtinRules() []*Rule {
 		{ID: "url-password", Anchors: []string{"://"}, Priority: prioContext,
 			find: findURLCreds, emits: urlRuleIDs},
 	}
-	return rules
+	return append(rules, providerRules()...)
 }
 
 func checkPEMBody(text string, s, e int) bool {
@@ -285,5 +292,5 @@ func lastDot(s string) int {
 
 func checkTwitter(text string, s, e int) bool {
 	sec := text[s:e]
-	return strings.Contains(sec, "%") && tokenLooksReal(strings.TrimLeft(sec, "A"))
+	return strings.Contains(sec, "%") && prefixLooksReal(strings.TrimLeft(sec, "A"))
 }

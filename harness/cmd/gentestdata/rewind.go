@@ -121,19 +121,17 @@ func runRewind(g *gen) (sid string, err error) {
 		return "", err
 	}
 	// Back at the input, which is prefilled with the rewound prompt; "Say something" is gone.
-	s, err := tui.WaitStable("rewound", tuiStep, time.Second, func(s string) bool {
-		p, ok := PromptLineOK(s)
+	if _, err := tui.WaitStable("rewound", tuiStep, time.Second, func(s string) bool {
+		p, ok := promptLineOK(s)
 		return ok && p == "Append a line to notes.txt" && !strings.Contains(s, "Branch A final answer.")
-	})
-	if err != nil {
+	}); err != nil {
 		return "", err
 	}
 	tui.Snapshot("after rewind")
-	_ = s
 	if err := tui.Keys("C-u"); err != nil {
 		return "", err
 	}
-	if _, err := tui.WaitFor("empty input", tuiStep, func(s string) bool { p, ok := PromptLineOK(s); return ok && p == "" }); err != nil {
+	if _, err := tui.WaitFor("empty input", tuiStep, func(s string) bool { p, ok := promptLineOK(s); return ok && p == "" }); err != nil {
 		return "", err
 	}
 	data, _ := os.ReadFile(f)
@@ -183,14 +181,14 @@ func runRewind(g *gen) (sid string, err error) {
 // idle reports whether the TUI waits for input: the input box (a line starting with "❯")
 // is shown and nothing is running.
 func idle(s string) bool {
-	_, ok := PromptLineOK(s)
+	_, ok := promptLineOK(s)
 	return ok && strings.Contains(s, "bypass permissions on") && !strings.Contains(s, "esc to interrupt")
 }
 
-// PromptLineOK is harness.PromptLine, but only if the input box is drawn (the line is
+// promptLineOK is harness.PromptLine, but only if the input box is drawn (the line is
 // followed by the box's bottom border), so that the prompts in the transcript and the
 // rewind list do not count.
-func PromptLineOK(s string) (string, bool) {
+func promptLineOK(s string) (string, bool) {
 	lines := strings.Split(s, "\n")
 	for i := len(lines) - 2; i >= 1; i-- {
 		if strings.HasPrefix(lines[i], "❯") && strings.HasPrefix(lines[i+1], "───") && strings.HasPrefix(lines[i-1], "───") {

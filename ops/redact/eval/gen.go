@@ -268,6 +268,7 @@ func secretTypes() []secretType {
 			return "Basic " + k, 6, 6 + len(k)
 		}},
 	}
+	ts = append(ts, providerTypes()...)
 	for _, l := range []string{"RSA PRIVATE KEY", "PRIVATE KEY", "EC PRIVATE KEY", "OPENSSH PRIVATE KEY", "ENCRYPTED PRIVATE KEY", "PGP PRIVATE KEY BLOCK"} {
 		l := l
 		ts = append(ts, secretType{"private-key", kBlock, "", whole(func(r *rand.Rand) string { return pemBlock(r, l, 4+r.Intn(20)) })})
@@ -418,7 +419,8 @@ func negatives(r *rand.Rand) []plant {
 		"const token = await getToken(req)", "token: string;", "password: z.string().min(8),",
 		"API_KEY=your-api-key-here", "PASSWORD=${DB_PASSWORD}", "token: <your-token>", "password: \"****\"",
 		"postgres://user:@localhost/db", "postgres://${DB_USER}:${DB_PASSWORD}@db:5432/app",
-		"GITHUB_TOKEN=ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", "AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE",
+		"GITHUB_TOKEN=ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", "AWS_ACCESS_KEY_ID=AKIAXXXXXXXXXXXXXXXX",
+		"OPENAI_API_KEY=sk-proj-<your-key>", "AWS_SECRET_ACCESS_KEY=****************************************",
 		"apiKey: process.env.OPENAI_API_KEY,", "SECRET_KEY = os.environ[\"SECRET_KEY\"]", "--password $PGPASSWORD",
 		"export ANTHROPIC_API_KEY=sk-ant-...", "password = self.password", "let secret = String::new();",
 		"auth_token = request.headers.get(\"Authorization\")", "max_tokens=1024, input_tokens: 3201",

@@ -1,0 +1,110 @@
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/ops"
+)
+
+// RepairResult is what `repair --json` prints: the fixes, then the usual
+// write result.
+type RepairResult struct {
+	Fixes []ops.Fix `json:"fixes"`
+	WriteResult
+}
+
+// errNothingToFix stops the write path when a session needs no repair.
+var errNothingToFix = errors.New("nothing to fix")
+
+// RunRepair fixes what can be fixed safely in a session (see ops.Repair)
+// and writes the result through the validation gate to the destination,
+// in place with a backup by default. A session with nothing to fix is
+// left alone (exit 0).
+func (env *Env) RunRepair(session string, d Dest) error {
+	var planned []ops.Fix
+	var path string
+	rep := &ops.Repair{}
+	var buf bytes.Buffer
+	inner := *env
+	inner.Out = &buf
+	err := inner.runWrite(session, d, func(s *chain.Session) (ops.Pipeline, error) {
+		path = s.Path
+		probe := &ops.Repair{}
+		if err := probe.Apply(ops.NewTxn(s)); err != nil {
+			return nil, err
+		}
+		planned = probe.Fixes
+		if probe.Changes() == 0 {
+			return nil, errNothingToFix
+		}
+		return ops.Pipeline{rep}, nil
+	})
+	fixes := rep.Fixes
+	if fixes == nil {
+		fixes = planned
+	}
+	if errors.Is(err, errNothingToFix) {
+		return env.printNothingToFix(path, fixes)
+	}
+	if err != nil {
+		if !env.JSON && !env.Quiet {
+			for _, fx := range planned {
+				fmt.Fprintf(env.Err, "ccsurgeon: would fix %s\n", fx)
+			}
+		}
+		return err
+	}
+	if d.Output == "-" { // the result went to stdout: the fixes go to stderr
+		if !env.Quiet {
+			for _, fx := range fixes {
+				fmt.Fprintf(env.Err, "%s\n", fx)
+			}
+		}
+		_, err := env.Out.Write(buf.Bytes())
+		return err
+	}
+	if env.JSON && !d.Diff {
+		out := RepairResult{Fixes: fixes}
+		if err := json.Unmarshal(buf.Bytes(), &out.WriteResult); err != nil {
+			return fmt.Errorf("repair: reading the write result: %w", err)
+		}
+		if out.Fixes == nil {
+			out.Fixes = []ops.Fix{}
+		}
+		return env.printJSON(out)
+	}
+	if !env.JSON {
+		head := "fixes:"
+		if d.DryRun {
+			head = "fixes (dry run, nothing was written):"
+		}
+		fmt.Fprintln(env.Out, head)
+		for _, fx := range fixes {
+			fmt.Fprintf(env.Out, "  %s\n", fx)
+		}
+	}
+	_, err = env.Out.Write(buf.Bytes())
+	return err
+}
+
+func (env *Env) printNothingToFix(path string, found []ops.Fix) error {
+	if env.JSON {
+		if found == nil {
+			found = []ops.Fix{}
+		}
+		return env.printJSON(struct {
+			Fixes   []ops.Fix `json:"fixes"`
+			Path    string    `json:"path"`
+			Changed bool      `json:"changed"`
+		}{found, path, false})
+	}
+	for _, fx := range found {
+		fmt.Fprintf(env.Out, "%s\n", fx)
+	}
+	fmt.Fprintf(env.Out, "nothing to repair in %s; nothing was written\n", path)
+	return nil
+}

@@ -1,0 +1,95 @@
+package gen
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/harness"
+	"github.com/ccsurgeon/ccsurgeon/validate"
+)
+
+// TestGenerateValid grows a ~1 MB session and checks that it loads, is
+// valid, and comes out byte for byte the same for the same seed.
+func TestGenerateValid(t *testing.T) {
+	dir := t.TempDir()
+	r, err := Generate(Options{Size: 1 << 20, Seed: 7, Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Bytes < 1<<20 || r.Copies < 2 {
+		t.Fatalf("too small: %+v", r)
+	}
+	s, err := chain.Load(r.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	rep := validate.Session(s)
+	for _, p := range rep.Problems {
+		t.Errorf("%s", p)
+	}
+	if len(s.Subagents) != r.Subagents {
+		t.Errorf("loaded %d subagents, wrote %d", len(s.Subagents), r.Subagents)
+	}
+	for _, a := range s.Subagents {
+		if a.ParentEntry < 0 {
+			t.Errorf("subagent %s is linked to no Agent call", a.AgentID)
+		}
+	}
+	roots := 0
+	for i := range s.Main.Entries {
+		e := &s.Main.Entries[i]
+		if e.SessionID != "" && e.SessionID != r.SessionID {
+			t.Fatalf("line %d: sessionId %s", e.Line, e.SessionID)
+		}
+		if e.IsChain() && !e.HasParent {
+			roots++
+		}
+	}
+	if roots != 1 {
+		t.Errorf("%d roots, want 1 (copies chained end to start)", roots)
+	}
+
+	again := t.TempDir()
+	r2, err := Generate(Options{Size: 1 << 20, Seed: 7, Dir: again})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := os.ReadFile(r.Path)
+	b, _ := os.ReadFile(r2.Path)
+	if !bytes.Equal(a, b) {
+		t.Error("same seed, different output")
+	}
+	if filepath.Base(r2.Path) != r.SessionID+".jsonl" {
+		t.Errorf("path %s", r2.Path)
+	}
+}
+
+func TestSignMatchesHarness(t *testing.T) {
+	for _, s := range []string{"", "thinking", "a longer\nthought"} {
+		if Sign(s) != harness.Sign(s) {
+			t.Errorf("Sign(%q) differs from harness.Sign", s)
+		}
+	}
+}
+
+func TestGenerateMany(t *testing.T) {
+	dir := t.TempDir()
+	rs, err := GenerateMany(dir, "-ls", 3, 100<<10, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, r := range rs {
+		if seen[r.SessionID] {
+			t.Errorf("session id %s twice", r.SessionID)
+		}
+		seen[r.SessionID] = true
+		if filepath.Dir(r.Path) != filepath.Join(dir, "projects", "-ls") {
+			t.Errorf("path %s", r.Path)
+		}
+	}
+}

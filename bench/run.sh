@@ -1,0 +1,304 @@
+#!/usr/bin/env bash
+# bench/run.sh [SIZE] — one benchmark run of ccsurgeon over a generated session.
+#
+#   bash bench/run.sh            # 300MB
+#   bash bench/run.sh 10MB
+#   ONLY="info validate strip-thinking" bash bench/run.sh 1GB
+#
+# Builds ccsurgeon, generates (or reuses) a session of SIZE with bench/gensession
+# (seed $SEED, default 1) and 1,000 small sessions for 'ls', then measures each
+# command 3 times (median wall time, median peak RSS via /usr/bin/time) next to
+# 'cp' and 'jq -c .' of the same file, measured in the same run with a warm page
+# cache. Prints a markdown table (also saved to $ROOT/results-SIZE.md).
+#
+# Environment: SEED (1), ROOT (/tmp/ccsurgeon-bench), RUNS (3), TIMEOUT (300 s per
+# command run), JQ_TIMEOUT (120 s), ONLY (space-separated command names to run;
+# names: info validate turns clone-o clone-new fork-at-turn strip-thinking
+# drop-tool-calls compress-old-turns redact-secrets rewrite ls), KEEP=1 keeps the
+# generated sessions (they are cached by size+seed and kept by default; CLEAN=1
+# removes them at the end).
+set -uo pipefail
+
+SIZE=${1:-300MB}
+SEED=${SEED:-1}
+ROOT=${ROOT:-/tmp/ccsurgeon-bench}
+RUNS=${RUNS:-3}
+TIMEOUT=${TIMEOUT:-300}
+JQ_TIMEOUT=${JQ_TIMEOUT:-120}
+ONLY=${ONLY:-}
+LS_N=${LS_N:-1000}
+
+cd "$(dirname "$0")/.." || exit 1
+mkdir -p "$ROOT"
+
+log() { echo "run.sh: $*" >&2; }
+
+# --- tools -----------------------------------------------------------------
+need_apt=()
+[ -x /usr/bin/time ] || need_apt+=(time)
+command -v jq >/dev/null 2>&1 || need_apt+=(jq)
+if [ ${#need_apt[@]} -gt 0 ]; then
+	log "installing ${need_apt[*]}"
+	SUDO=""
+	[ "$(id -u)" = 0 ] || SUDO=sudo
+	$SUDO apt-get install -y "${need_apt[@]}" >/dev/null 2>&1 ||
+		{ $SUDO apt-get update >/dev/null 2>&1 && $SUDO apt-get install -y "${need_apt[@]}" >/dev/null; } ||
+		{ log "cannot install ${need_apt[*]}"; exit 1; }
+fi
+
+# --- build -----------------------------------------------------------------
+BIN=$ROOT/ccsurgeon
+GEN=$ROOT/gensession
+log "building ccsurgeon and gensession"
+go build -o "$BIN" . || exit 1
+go build -o "$GEN" ./bench/gensession || exit 1
+
+# --- data ------------------------------------------------------------------
+DIR=$ROOT/s-$SIZE-seed$SEED
+if [ ! -s "$DIR/.id" ]; then
+	log "generating a $SIZE session (seed $SEED) in $DIR"
+	rm -rf "$DIR" "$DIR.tmp"
+	start=$(date +%s.%N)
+	ID=$("$GEN" -size "$SIZE" -seed "$SEED" -o "$DIR.tmp") || { rm -rf "$DIR.tmp"; exit 1; }
+	log "generated in $(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN{printf "%.1f", e-s}') s"
+	mv "$DIR.tmp" "$DIR" && echo "$ID" >"$DIR/.id"
+fi
+ID=$(cat "$DIR/.id")
+FILE=$DIR/projects/-bench/$ID.jsonl
+[ -f "$FILE" ] || { log "missing $FILE"; exit 1; }
+BYTES=$(stat -c %s "$FILE")
+SIDECAR_BYTES=$(du -sb "$DIR/projects/-bench/$ID" 2>/dev/null | cut -f1)
+
+LSDIR=$ROOT/ls-$LS_N-seed$SEED
+if [ ! -s "$LSDIR/.done" ]; then
+	log "generating $LS_N small sessions in $LSDIR"
+	rm -rf "$LSDIR"
+	"$GEN" -sessions "$LS_N" -size 100KB -seed "$SEED" -o "$LSDIR" && echo ok >"$LSDIR/.done"
+fi
+LS_BYTES=$(du -sb "$LSDIR/projects" | cut -f1)
+
+OUT=$ROOT/out.jsonl
+CFG=(--config-dir "$DIR")
+MB() { awk -v b="$1" 'BEGIN{printf "%.1f", b/1048576}'; }
+
+# --- measuring ---------------------------------------------------------------
+TMP=$(mktemp -d "$ROOT/run.XXXXXX")
+trap 'rm -rf "$TMP" "$OUT" "$ROOT/cp.jsonl"' EXIT
+
+warm() { sync; cat "$FILE" >/dev/null; find "$DIR/projects" -type f -exec cat {} + >/dev/null; }
+
+# measure NAME CLEANUP -- CMD...: runs CMD $RUNS times; sets M_WALL M_RSS (KB)
+# M_RC M_ERR (stderr of a failing run) and leaves the last stdout in $TMP/out.
+measure() {
+	local name=$1 cleanup=$2
+	shift 3
+	local walls=() rsss=() i s e rc
+	M_RC=0
+	M_ERR=""
+	for ((i = 0; i < RUNS; i++)); do
+		s=$(date +%s.%N)
+		/usr/bin/time -f '%e %M' -o "$TMP/time" timeout "$TIMEOUT" "$@" >"$TMP/out" 2>"$TMP/err"
+		rc=$?
+		e=$(date +%s.%N)
+		walls+=("$(awk -v s="$s" -v e="$e" 'BEGIN{printf "%.3f", e-s}')")
+		rsss+=("$(tail -1 "$TMP/time" | awk '{print $2}')")
+		[ -n "$cleanup" ] && $cleanup
+		if [ $rc -ne 0 ]; then
+			M_RC=$rc
+			M_ERR=$(grep -v '^Command exited with non-zero status' "$TMP/err" | head -c 2000)
+			[ $rc -eq 124 ] && M_ERR="timed out after ${TIMEOUT}s (stopped)"
+			break
+		fi
+	done
+	M_WALL=$(printf '%s\n' "${walls[@]}" | sort -g | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}')
+	M_RSS=$(printf '%s\n' "${rsss[@]}" | sort -g | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}')
+	log "$name: ${M_WALL}s rss ${M_RSS}KB rc $M_RC"
+}
+
+want() { [ -z "$ONLY" ] || [[ " $ONLY " == *" $1 "* ]]; }
+
+rm_out() { rm -f "$OUT"; }
+rm_cp() { rm -f "$ROOT/cp.jsonl"; }
+rm_clone() {
+	local nid
+	nid=$(jq -r '.session_id // empty' "$TMP/out" 2>/dev/null)
+	if [ -n "$nid" ] && [ "$nid" != "$ID" ]; then
+		rm -rf "$DIR/projects/-bench/$nid.jsonl" "$DIR/projects/-bench/$nid"
+	fi
+}
+
+warm
+log "file $FILE: $BYTES bytes (+ $SIDECAR_BYTES bytes of sidecar files)"
+
+# baselines
+measure cp rm_cp -- cp "$FILE" "$ROOT/cp.jsonl"
+CP_WALL=$M_WALL
+CP_RSS=$M_RSS
+JQ_NOTE=""
+if want jq || [ -z "$ONLY" ]; then
+	RUNS_SAVE=$RUNS
+	s=$(date +%s.%N)
+	timeout "$JQ_TIMEOUT" sh -c 'jq -c . < "$1" > /dev/null' _ "$FILE"
+	rc=$?
+	first=$(awk -v s="$s" -v e="$(date +%s.%N)" 'BEGIN{printf "%.3f", e-s}')
+	if [ $rc -eq 124 ]; then
+		JQ_WALL=">$JQ_TIMEOUT"
+		JQ_NOTE="(stopped at ${JQ_TIMEOUT}s: a lower bound)"
+		JQ_RSS=""
+	else
+		TIMEOUT_SAVE=$TIMEOUT
+		TIMEOUT=$JQ_TIMEOUT
+		measure jq "" -- sh -c 'jq -c . < "$1" > /dev/null' _ "$FILE"
+		TIMEOUT=$TIMEOUT_SAVE
+		JQ_WALL=$M_WALL
+		JQ_RSS=$M_RSS
+		[ "$M_RC" = 124 ] && JQ_WALL=">$JQ_TIMEOUT" && JQ_NOTE="(stopped at ${JQ_TIMEOUT}s: a lower bound)"
+	fi
+	RUNS=$RUNS_SAVE
+fi
+
+TURNS=$("$BIN" "${CFG[@]}" --json info "$ID" 2>/dev/null | jq -r '.turns // empty')
+MID=$(((${TURNS:-2} + 1) / 2))
+
+ROWS=()
+SHRINK=()
+FAILS=()
+
+# row NAME TARGET_KIND TARGET_TEXT BYTES_FOR_RATE
+row() {
+	local name=$1 kind=$2 ttext=$3 bytes=$4 mbs ratio_rss xcp ok="" rss_mb
+	if [ "$M_RC" != 0 ]; then
+		ROWS+=("| \`$name\` | FAILED (exit $M_RC) | | | | | $ttext | ✗ | |")
+		FAILS+=("$name|$M_ERR")
+		return
+	fi
+	mbs=$(awk -v b="$bytes" -v t="$M_WALL" 'BEGIN{ if (t>0) printf "%.0f", b/1048576/t; else print "inf"}')
+	rss_mb=$(awk -v k="$M_RSS" 'BEGIN{printf "%.0f", k/1024}')
+	ratio_rss=$(awk -v k="$M_RSS" -v b="$BYTES" 'BEGIN{printf "%.2f", k*1024/b}')
+	xcp=$(awk -v t="$M_WALL" -v c="$CP_WALL" 'BEGIN{ if (c>0) printf "%.1f", t/c; else print "-"}')
+	case $kind in
+	wall1) ok=$(awk -v t="$M_WALL" 'BEGIN{print (t<=1)?"✓":"✗"}') ;;
+	cp5) ok=$(awk -v t="$M_WALL" -v c="$CP_WALL" 'BEGIN{print (t<=5*c)?"✓":"✗"}') ;;
+	mbs300) ok=$(awk -v m="$mbs" 'BEGIN{print (m>=300)?"✓":"✗"}') ;;
+	mbs100) ok=$(awk -v m="$mbs" 'BEGIN{print (m>=100)?"✓":"✗"}') ;;
+	*) ok="–" ;;
+	esac
+	local rssok
+	rssok=$(awk -v k="$M_RSS" -v b="$BYTES" 'BEGIN{print (k*1024<=b/2)?"✓":"✗"}')
+	ROWS+=("| \`$name\` | $M_WALL | $mbs | $rss_mb | $ratio_rss | $xcp | $ttext | $ok | $rssok |")
+}
+
+shrink() {
+	local name=$1 bb ba
+	bb=$(jq -r '.bytes_before // empty' "$TMP/out" 2>/dev/null)
+	ba=$(jq -r '.bytes_after // empty' "$TMP/out" 2>/dev/null)
+	if [ -n "$bb" ] && [ -n "$ba" ]; then
+		SHRINK+=("| \`$name\` | $bb | $ba | $(awk -v a="$bb" -v b="$ba" 'BEGIN{printf "%.1f%%", (a-b)*100/a}') |")
+	fi
+}
+
+W=(--json -q)
+if want info; then
+	measure info "" -- "$BIN" "${CFG[@]}" info "$ID"
+	row "info ID" wall1 "≤ 1 s" "$BYTES"
+fi
+if want validate; then
+	measure validate "" -- "$BIN" "${CFG[@]}" validate "$ID"
+	row "validate ID" wall1 "≤ 1 s (load+validate)" "$BYTES"
+fi
+if want turns; then
+	measure turns "" -- "$BIN" "${CFG[@]}" turns "$ID"
+	row "turns ID" wall1 "≤ 1 s (load)" "$BYTES"
+fi
+if want clone-o; then
+	measure clone-o rm_out -- "$BIN" "${CFG[@]}" "${W[@]}" clone "$ID" -o "$OUT"
+	row "clone ID -o OUT" cp5 "≤ 5× cp" "$BYTES"
+	shrink "clone -o"
+fi
+if want clone-new; then
+	measure clone-new rm_clone -- "$BIN" "${CFG[@]}" "${W[@]}" clone "$ID"
+	row "clone ID (new session, then deleted)" cp5 "≤ 5× cp" "$BYTES"
+fi
+if want fork-at-turn; then
+	measure fork-at-turn rm_out -- "$BIN" "${CFG[@]}" "${W[@]}" fork-at-turn "$ID" "$MID" -o "$OUT"
+	row "fork-at-turn ID $MID -o OUT" none "– (none set)" "$BYTES"
+	shrink "fork-at-turn $MID"
+fi
+if want strip-thinking; then
+	measure strip-thinking rm_out -- "$BIN" "${CFG[@]}" "${W[@]}" strip-thinking "$ID" -o "$OUT"
+	row "strip-thinking ID -o OUT" mbs300 "≥ 300 MB/s" "$BYTES"
+	shrink strip-thinking
+fi
+if want drop-tool-calls; then
+	measure drop-tool-calls rm_out -- "$BIN" "${CFG[@]}" "${W[@]}" drop-tool-calls "$ID" --tool Bash -o "$OUT"
+	row "drop-tool-calls ID --tool Bash -o OUT" mbs300 "≥ 300 MB/s" "$BYTES"
+	shrink "drop-tool-calls --tool Bash"
+fi
+if want compress-old-turns; then
+	measure compress-old-turns rm_out -- "$BIN" "${CFG[@]}" "${W[@]}" compress-old-turns "$ID" -o "$OUT"
+	row "compress-old-turns ID -o OUT" mbs300 "≥ 300 MB/s" "$BYTES"
+	shrink compress-old-turns
+fi
+if want redact-secrets; then
+	measure redact-secrets rm_out -- "$BIN" "${CFG[@]}" "${W[@]}" redact-secrets "$ID" -o "$OUT"
+	row "redact-secrets ID -o OUT" mbs100 "≥ 100 MB/s" "$BYTES"
+	shrink redact-secrets
+fi
+if want rewrite; then
+	measure rewrite rm_out -- "$BIN" "${CFG[@]}" "${W[@]}" rewrite "$ID" --redact-secrets --strip-thinking --drop-tool-calls Read --compress-old-turns 3 -o "$OUT"
+	row "rewrite ID --redact-secrets --strip-thinking --drop-tool-calls Read --compress-old-turns 3 -o OUT" mbs100 "≥ 100 MB/s (has redact)" "$BYTES"
+	shrink "rewrite (all four)"
+fi
+if want ls; then
+	measure ls "" -- "$BIN" --config-dir "$LSDIR" ls
+	LS_ROWS=$("$BIN" --config-dir "$LSDIR" ls 2>/dev/null | wc -l)
+	row "ls ($LS_N sessions, $(MB "$LS_BYTES") MB in all)" wall1 "≤ 1 s" "$LS_BYTES"
+fi
+
+# --- report ------------------------------------------------------------------
+{
+	echo "### ccsurgeon benchmark: $SIZE session (seed $SEED)"
+	echo
+	echo "file: \`$FILE\`, $BYTES bytes ($(MB "$BYTES") MB), $TURNS turns; sidecar (subagents, tool-results): ${SIDECAR_BYTES:-0} bytes"
+	echo
+	echo "median of $RUNS runs, warm page cache; MB = 2^20 bytes; MB/s = main file size / wall time; RSS = peak resident set (/usr/bin/time %M);"
+	echo "× cp = wall time / wall time of \`cp\` of the same file in this run."
+	echo
+	echo "| baseline | wall s | MB/s | peak RSS MB |"
+	echo "| --- | --- | --- | --- |"
+	echo "| \`cp FILE\` | $CP_WALL | $(awk -v b="$BYTES" -v t="$CP_WALL" 'BEGIN{printf "%.0f", b/1048576/t}') | $(awk -v k="$CP_RSS" 'BEGIN{printf "%.0f", k/1024}') |"
+	if [ -n "${JQ_WALL:-}" ]; then
+		if [[ $JQ_WALL == ">"* ]]; then
+			echo "| \`jq -c . < FILE > /dev/null\` | $JQ_WALL $JQ_NOTE | <$(awk -v b="$BYTES" -v t="$JQ_TIMEOUT" 'BEGIN{printf "%.0f", b/1048576/t}') | |"
+		else
+			echo "| \`jq -c . < FILE > /dev/null\` | $JQ_WALL | $(awk -v b="$BYTES" -v t="$JQ_WALL" 'BEGIN{printf "%.0f", b/1048576/t}') | $(awk -v k="$JQ_RSS" 'BEGIN{printf "%.0f", k/1024}') |"
+		fi
+	fi
+	echo
+	echo "| command | wall s | MB/s | peak RSS MB | RSS / file size | × cp | target | target met | RSS ≤ ½ file |"
+	echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+	printf '%s\n' "${ROWS[@]}"
+	if [ ${#SHRINK[@]} -gt 0 ]; then
+		echo
+		echo "size change of the main file (from \`--json\`: bytes_before → bytes_after):"
+		echo
+		echo "| operation | bytes before | bytes after | shrink |"
+		echo "| --- | --- | --- | --- |"
+		printf '%s\n' "${SHRINK[@]}"
+	fi
+	if [ ${#FAILS[@]} -gt 0 ]; then
+		echo
+		echo "failed commands (stderr verbatim):"
+		for f in "${FAILS[@]}"; do
+			echo
+			echo "- \`${f%%|*}\`:"
+			echo '```'
+			echo "${f#*|}"
+			echo '```'
+		done
+	fi
+} | tee "$ROOT/results-$SIZE.md"
+
+if [ "${CLEAN:-0}" = 1 ]; then
+	rm -rf "$DIR" "$LSDIR"
+fi

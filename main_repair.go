@@ -1,0 +1,44 @@
+package main
+
+import (
+	"context"
+
+	"github.com/ccsurgeon/ccsurgeon/app"
+	"github.com/urfave/cli/v3"
+)
+
+// repairCommand is `ccsurgeon repair SESSION`.
+func repairCommand(env *app.Env) *cli.Command {
+	return &cli.Command{
+		Name:  "repair",
+		Usage: "fix what can be fixed safely: torn last line, dangling parents, parent cycles, duplicate entries, unpaired tool calls",
+		UsageText: `ccsurgeon repair SESSION [-o PATH | --new | --dry-run]
+
+Fixes, through the same validation gate and backup as every write:
+   - a torn final line (a write cut short) is dropped
+   - copies of an entry (same uuid, identical bytes) are dropped but one;
+     copies that differ are reported and kept
+   - an entry whose parentUuid resolves nowhere is re-linked to the entry
+     before it, so that older clients keep the history above it
+   - a parent cycle is broken at its first entry in the file
+   - on the branch the client resumes, a tool_use without its tool_result
+     and a tool_result without its tool_use are removed
+--dry-run lists the fixes ('line N: what'); a session with nothing to fix
+is left alone.
+
+examples:
+   ccsurgeon repair 3f2a9c1e --dry-run
+   ccsurgeon repair 3f2a9c1e
+   ccsurgeon --json repair ./broken.jsonl -o fixed.jsonl
+
+` + destHelp,
+		Flags: destFlags(),
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			s, err := oneSession(cmd)
+			if err != nil {
+				return err
+			}
+			return env.RunRepair(s, destFrom(cmd))
+		},
+	}
+}

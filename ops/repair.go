@@ -1,0 +1,448 @@
+package ops
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
+)
+
+// Fix is one thing Repair changed (or, with Fixed false, found and left
+// alone because no safe fix exists), located by its 1-based line in the
+// input.
+type Fix struct {
+	Line    int    `json:"line"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Fixed   bool   `json:"fixed"`
+}
+
+func (f Fix) String() string {
+	if f.Fixed {
+		return fmt.Sprintf("line %d: %s", f.Line, f.Message)
+	}
+	return fmt.Sprintf("line %d: not fixed: %s", f.Line, f.Message)
+}
+
+// Repair fixes what can be fixed safely in the main transcript:
+//
+//   - a torn final line (a write cut short) is dropped;
+//   - copies of an entry (same uuid, identical bytes) are dropped but one;
+//     copies with different bytes are reported and kept;
+//   - an entry whose parentUuid resolves nowhere is re-linked to the chain
+//     entry before it in the file, so that older clients (2.0.x) no
+//     longer drop the history above it;
+//   - a parent cycle is broken at its entry that comes first in the file
+//     (whose parent comes later): it is re-linked to the chain entry
+//     before it, or becomes a root;
+//   - on the branch the client resumes, a tool_use without its tool_result
+//     and a tool_result without its tool_use are removed (the whole entry
+//     when nothing else is left in it).
+//
+// Fixes lists what was done, in file order. Repair is a pointer so that
+// the caller can read Fixes after the pipeline ran.
+type Repair struct {
+	Fixes []Fix
+}
+
+// Name of the operation.
+func (*Repair) Name() string { return "repair" }
+
+// Changes counts the fixes that change the file.
+func (r *Repair) Changes() int {
+	n := 0
+	for _, f := range r.Fixes {
+		if f.Fixed {
+			n++
+		}
+	}
+	return n
+}
+
+func (r *Repair) add(f *chain.File, i int, fixed bool, code, format string, args ...any) {
+	r.Fixes = append(r.Fixes, Fix{Line: f.Entries[i].Line, Code: code, Message: fmt.Sprintf(format, args...), Fixed: fixed})
+}
+
+// Apply finds and fixes the problems. It may run on a scratch Txn to learn
+// what it would do: it changes nothing outside t.
+func (r *Repair) Apply(t *Txn) error {
+	r.Fixes = nil
+	f := t.S.Main
+	if err := r.structural(t, f); err != nil {
+		return err
+	}
+	if err := r.toolPairs(t, f); err != nil {
+		return err
+	}
+	sort.SliceStable(r.Fixes, func(a, b int) bool { return r.Fixes[a].Line < r.Fixes[b].Line })
+	for _, fx := range r.Fixes {
+		if fx.Fixed {
+			t.Count("fixes: "+fx.Code, 1)
+		}
+	}
+	return nil
+}
+
+// structural fixes the lines and the parentUuid graph.
+func (r *Repair) structural(t *Txn, f *chain.File) error {
+	n := len(f.Entries)
+	if n == 0 {
+		return nil
+	}
+	g := f.Graph()
+	// torn final line
+	if last := &f.Entries[n-1]; last.Kind == chain.KindInvalid && last.EOL == 0 {
+		t.Drop(f, n-1)
+		r.add(f, n-1, true, "torn-final-line", "dropped the torn final line (%d bytes, cut short: %s)", last.Len, last.ParseErr)
+	}
+	// duplicates: the client keeps the last entry of a uuid (a Map), so the
+	// last copy is the one kept; earlier identical copies go.
+	byUUID := map[string][]int{}
+	var order []string
+	for i := range f.Entries {
+		e := &f.Entries[i]
+		if !e.IsChain() {
+			continue
+		}
+		if _, ok := byUUID[e.UUID]; !ok {
+			order = append(order, e.UUID)
+		}
+		byUUID[e.UUID] = append(byUUID[e.UUID], i)
+	}
+	for _, id := range order {
+		idx := byUUID[id]
+		if len(idx) < 2 {
+			continue
+		}
+		keep := idx[len(idx)-1]
+		kraw, err := f.Raw(keep)
+		if err != nil {
+			return err
+		}
+		for _, i := range idx[:len(idx)-1] {
+			raw, err := f.Raw(i)
+			if err != nil {
+				return err
+			}
+			if bytes.Equal(raw, kraw) {
+				t.Drop(f, i)
+				r.add(f, i, true, "duplicate-uuid", "dropped a copy of the entry %s that line %d holds byte for byte", id, f.Entries[keep].Line)
+			} else {
+				r.add(f, i, false, "duplicate-uuid", "uuid %s is also on line %d with different content: both kept (the client uses line %d)", id, f.Entries[keep].Line, f.Entries[keep].Line)
+			}
+		}
+	}
+	// effective parents: overrides on top of the graph
+	parent := append([]int(nil), g.Parent...)
+	// wouldCycle reports whether making p the parent of i closes a loop.
+	wouldCycle := func(i, p int) bool {
+		seen := map[int]bool{}
+		for j := p; j >= 0; j = parent[j] {
+			if j == i {
+				return true
+			}
+			if seen[j] {
+				return false // another loop, not through i
+			}
+			seen[j] = true
+		}
+		return false
+	}
+	// before returns the chain entry to link i to: the nearest one before
+	// it in the file that is kept, of the same sidechain-ness, a
+	// conversation entry if there is one, and does not close a loop.
+	before := func(i int) int {
+		e := &f.Entries[i]
+		fallback := -1
+		for j := i - 1; j >= 0; j-- {
+			c := &f.Entries[j]
+			if !c.IsChain() || t.Dropped(f, j) || g.ByUUID[c.UUID] != j || c.IsSidechain != e.IsSidechain || wouldCycle(i, j) {
+				continue
+			}
+			if isChainConversation(c) {
+				return j
+			}
+			if fallback < 0 {
+				fallback = j
+			}
+		}
+		return fallback
+	}
+	relink := func(i, p int) error {
+		raw, err := t.Raw(f, i)
+		if err != nil {
+			return err
+		}
+		var out []byte
+		if p < 0 {
+			out, err = sjson.SetRawBytes(raw, "parentUuid", []byte("null"))
+		} else {
+			out, err = sjson.SetBytes(raw, "parentUuid", f.Entries[p].UUID)
+		}
+		if err != nil {
+			return err
+		}
+		t.Set(f, i, out)
+		parent[i] = p
+		return nil
+	}
+	// dangling parents, in file order
+	for _, i := range g.Dangling {
+		if t.Dropped(f, i) {
+			continue
+		}
+		e := &f.Entries[i]
+		p := before(i)
+		if err := relink(i, p); err != nil {
+			return err
+		}
+		if p < 0 {
+			r.add(f, i, true, "dangling-parent", "parentUuid %s resolved to no entry: made the entry a root (nothing comes before it)", e.ParentUUID)
+		} else {
+			r.add(f, i, true, "dangling-parent", "parentUuid %s resolved to no entry: re-linked to line %d, the entry before it", e.ParentUUID, f.Entries[p].Line)
+		}
+	}
+	// parent cycles: break each at its entry that comes first in the file
+	// (its parent comes later); a fix never closes a new loop, so one
+	// round over the loops found is enough, a few more are a safeguard
+	for round := 0; round < 8; round++ {
+		cs := cyclesOf(parent)
+		if len(cs) == 0 {
+			break
+		}
+		for _, c := range cs {
+			if t.Dropped(f, c) {
+				parent[c] = -1 // a dropped copy: its loop does not reach the file
+				continue
+			}
+			e := &f.Entries[c]
+			what := "parentUuid links formed a cycle"
+			if e.ParentUUID == e.UUID {
+				what = "the entry named itself as parent"
+			}
+			p := before(c)
+			if err := relink(c, p); err != nil {
+				return err
+			}
+			if p < 0 {
+				r.add(f, c, true, "parent-cycle", "%s: made the entry a root", what)
+			} else {
+				r.add(f, c, true, "parent-cycle", "%s: re-linked the entry to line %d, the entry before it", what, f.Entries[p].Line)
+			}
+		}
+	}
+	return nil
+}
+
+// cyclesOf returns, for every loop of parent links, the member that comes
+// first in the file.
+func cyclesOf(parent []int) []int {
+	state := make([]uint8, len(parent)) // 0 new, 1 on the current walk, 2 done
+	var out []int
+	for i := range parent {
+		if state[i] != 0 {
+			continue
+		}
+		var walk []int
+		j := i
+		for j >= 0 && state[j] == 0 {
+			state[j] = 1
+			walk = append(walk, j)
+			j = parent[j]
+		}
+		if j >= 0 && state[j] == 1 {
+			first := j
+			for q := parent[j]; q != j; q = parent[q] {
+				first = min(first, q)
+			}
+			out = append(out, first)
+		}
+		for _, w := range walk {
+			state[w] = 2
+		}
+	}
+	sort.Ints(out)
+	return out
+}
+
+// toolPairs removes unpaired tool calls and results on the active branch
+// of the file as the structural fixes leave it.
+func (r *Repair) toolPairs(t *Txn, f *chain.File) error {
+	// the file as fixed so far, loaded again; kept[k] is the input entry of
+	// its entry k (the fixes so far drop lines and change lines, never add)
+	var buf bytes.Buffer
+	if _, err := f.Write(&buf, t.edits[f], nil); err != nil {
+		return err
+	}
+	var kept []int
+	for i := range f.Entries {
+		if !t.Dropped(f, i) {
+			kept = append(kept, i)
+		}
+	}
+	nf, err := chain.LoadBytes(f.Path, buf.Bytes())
+	if err != nil {
+		return err
+	}
+	if len(nf.Entries) != len(kept) {
+		return fmt.Errorf("repair: %d lines after the structural fixes, want %d", len(nf.Entries), len(kept))
+	}
+	ng := nf.Graph()
+	leaf := ng.ActiveLeaf()
+	if leaf < 0 {
+		return nil
+	}
+	msgs := nf.Messages(ng.PathTo(leaf))
+	dropUse := map[int]map[string]bool{}    // input entry -> tool_use ids to remove
+	dropResult := map[int]map[string]bool{} // input entry -> tool_use_ids of results to remove
+	mark := func(m map[int]map[string]bool, i int, id string) {
+		if m[i] == nil {
+			m[i] = map[string]bool{}
+		}
+		m[i][id] = true
+	}
+	for k, m := range msgs {
+		switch m.Role {
+		case "assistant":
+			if k == len(msgs)-1 {
+				continue // the session ends inside a tool call: the client handles it
+			}
+			got := map[string]bool{}
+			if msgs[k+1].Role == "user" {
+				for _, j := range msgs[k+1].Entries {
+					for _, id := range nf.Entries[j].ToolResultIDs() {
+						got[id] = true
+					}
+				}
+			}
+			for _, j := range m.Entries {
+				for _, id := range nf.Entries[j].ToolUseIDs() {
+					if !got[id] {
+						mark(dropUse, kept[j], id)
+					}
+				}
+			}
+		case "user":
+			prev := map[string]bool{}
+			if k > 0 && msgs[k-1].Role == "assistant" {
+				for _, j := range msgs[k-1].Entries {
+					for _, id := range nf.Entries[j].ToolUseIDs() {
+						prev[id] = true
+					}
+				}
+			}
+			for _, j := range m.Entries {
+				for _, id := range nf.Entries[j].ToolResultIDs() {
+					if !prev[id] {
+						mark(dropResult, kept[j], id)
+					}
+				}
+			}
+		}
+	}
+	groups := map[string]bool{} // API messages that lost a tool call
+	for _, i := range sortedKeys(dropUse) {
+		ids := dropUse[i]
+		n, err := t.RemoveBlocks(f, i, func(b gjson.Result) bool {
+			typ := b.Get("type").Str
+			return (typ == "tool_use" || typ == "server_tool_use") && ids[b.Get("id").Str]
+		})
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			continue
+		}
+		if id := f.Entries[i].MsgID; id != "" {
+			groups[id] = true
+		}
+		r.add(f, i, true, "tool-use-without-result", "removed tool_use %s: it has no tool_result%s", joinIDs(ids), entryGone(t, f, i))
+	}
+	for _, i := range sortedKeys(dropResult) {
+		ids := dropResult[i]
+		n, err := t.RemoveBlocks(f, i, func(b gjson.Result) bool {
+			return b.Get("type").Str == "tool_result" && ids[b.Get("tool_use_id").Str]
+		})
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			continue
+		}
+		r.add(f, i, true, "tool-result-without-use", "removed tool_result for %s: it has no tool_use before it%s", joinIDs(ids), entryGone(t, f, i))
+	}
+	// an API message left with nothing but thinking is no answer: it goes
+	for i := range f.Entries {
+		e := &f.Entries[i]
+		if e.Type != "assistant" || e.MsgID == "" || !groups[e.MsgID] {
+			continue
+		}
+		groups[e.MsgID] = false
+		var members []int
+		other := false
+		for j := range f.Entries {
+			c := &f.Entries[j]
+			if c.Type != "assistant" || c.MsgID != e.MsgID || t.Dropped(f, j) {
+				continue
+			}
+			members = append(members, j)
+			if t.Changed(f, j) {
+				other = other || stillHas(t, f, j)
+			} else {
+				for _, b := range c.Blocks {
+					other = other || !b.Kind.IsThinking()
+				}
+			}
+		}
+		if !other && len(members) > 0 {
+			for _, j := range members {
+				t.Drop(f, j)
+			}
+			r.add(f, members[0], true, "tool-use-without-result", "removed the thinking left alone in the assistant message %s (%d entries)", e.MsgID, len(members))
+		}
+	}
+	return nil
+}
+
+func entryGone(t *Txn, f *chain.File, i int) string {
+	if t.Dropped(f, i) {
+		return " (the entry held nothing else and was removed)"
+	}
+	return ""
+}
+
+func sortedKeys(m map[int]map[string]bool) []int {
+	out := make([]int, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Ints(out)
+	return out
+}
+
+func joinIDs(ids map[string]bool) string {
+	out := make([]string, 0, len(ids))
+	for id := range ids {
+		out = append(out, id)
+	}
+	sort.Strings(out)
+	s := ""
+	for k, id := range out {
+		if k > 0 {
+			s += ", "
+		}
+		s += id
+	}
+	return s
+}
+
+func isChainConversation(e *chain.Entry) bool {
+	switch e.Type {
+	case "user", "assistant", "system", "attachment":
+		return true
+	}
+	return false
+}
