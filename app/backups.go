@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -136,6 +137,12 @@ func (env *Env) RunDiff(o DiffOptions) error {
 		return err
 	}
 	opts := backup.DiffOptions{NameA: pa, NameB: pb, IgnoreUUIDs: o.IgnoreUUIDs, SessionA: ida, SessionB: idb}
+	if o.IgnoreUUIDs && ida != idb {
+		// a clone keeps its original's id where content quotes it (a
+		// tool-results path, say): either id is "the session" in both files
+		a = bytes.ReplaceAll(a, []byte(idb), []byte(ida))
+		b = bytes.ReplaceAll(b, []byte(ida), []byte(idb))
+	}
 	st := backup.DiffSummary(a, b, opts)
 	if env.JSON {
 		if err := env.printJSON(struct {

@@ -106,7 +106,14 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	defer res.session.Close()
 	introduced := validate.Introduced(before, after)
 	if len(introduced) > 0 {
+		scratchToOrig := map[string]string{}
+		for orig, sc := range res.files {
+			scratchToOrig[sc] = orig
+		}
 		for _, pr := range introduced {
+			if o, ok := scratchToOrig[pr.File]; ok {
+				pr.File = o + " (after " + p.Name() + ")"
+			}
 			fmt.Fprintf(env.Err, "%s\n", pr.String())
 		}
 		return &chain.Error{Msg: fmt.Sprintf("%s would introduce %d error(s) into the session; nothing was written", p.Name(), len(introduced)),

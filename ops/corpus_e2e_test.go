@@ -37,7 +37,7 @@ func corpusSessions(t *testing.T) []string {
 // both pinned clients.
 func TestCorpusOperationsResume(t *testing.T) {
 	specs := map[string]app.OpSpec{
-		"strip-thinking": {StripThinking: true},
+		"strip-thinking":  {StripThinking: true},
 		"drop-tool-calls": {Drop: true, DropTools: []string{"Bash", "Read", "Write", "Edit", "Task", "Glob", "Grep", "TodoWrite"}},
 		"compress":        {Compress: true, KeepTurns: 1, MaxResult: "300"},
 		"redact":          {Redact: true},
