@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/ops"
 	"github.com/ccsurgeon/ccsurgeon/validate"
 )
 
@@ -30,13 +31,15 @@ type InfoReport struct {
 	Subagents   Count            `json:"subagents"`
 	Compactions int              `json:"compactions"`
 	Branches    int              `json:"branches"`
+	Bloat       []BloatItem      `json:"bloat"`
 	Valid       bool             `json:"valid"`
 	Errors      int              `json:"errors"`
 	Warnings    int              `json:"warnings"`
 }
 
-// Info computes the report for an open session.
-func Info(s *chain.Session) InfoReport {
+// Info computes the report for an open session; ref is how the user named
+// it, for the commands the report suggests.
+func Info(s *chain.Session, ref string) InfoReport {
 	r := InfoReport{SessionID: s.ID, Path: s.Path, ByType: map[string]Count{}, ByTool: map[string]Count{}}
 	for _, f := range s.Files() {
 		addFileStats(&r, f)
@@ -47,7 +50,9 @@ func Info(s *chain.Session) InfoReport {
 		r.Subagents.Count++
 		r.Subagents.Bytes += a.File.Size
 	}
-	r.Turns = len(s.Main.ActiveTurns().List)
+	turns := s.Main.ActiveTurns()
+	r.Turns = len(turns.List)
+	r.Bloat = bloat(s, r, turns, ref)
 	r.Branches = len(s.Main.Graph().Branches())
 	v := validate.Session(s)
 	r.Valid = v.Valid()
@@ -135,7 +140,7 @@ func (env *Env) RunInfo(o InfoOptions) error {
 		return err
 	}
 	defer s.Close()
-	r := Info(s)
+	r := Info(s, o.Session)
 	if env.JSON {
 		return env.printJSON(r)
 	}
@@ -155,6 +160,14 @@ func (env *Env) RunInfo(o InfoOptions) error {
 	}
 	fmt.Fprintf(w, "validation\t%s (%d errors, %d warnings; see 'ccsurgeon validate')\n", status, r.Errors, r.Warnings)
 	w.Flush()
+	if len(r.Bloat) > 0 {
+		fmt.Fprintln(env.Out, "\nwhat to cut (estimates; --dry-run gives exact figures):")
+		bw := tabwriter.NewWriter(env.Out, 0, 0, 2, ' ', 0)
+		for _, b := range r.Bloat {
+			fmt.Fprintf(bw, "  %s\t~%s\t%s\n", b.What, HumanBytes(b.Bytes), b.Command)
+		}
+		bw.Flush()
+	}
 	fmt.Fprintln(env.Out, "\nby entry type:")
 	printCounts(env, r.ByType, "entries")
 	if len(r.ByTool) > 0 {
@@ -201,4 +214,72 @@ func oneLine(s string, max int) string {
 		s = string([]rune(s)[:max-1]) + "…"
 	}
 	return s
+}
+
+// BloatItem is a big source of bytes and the command that would cut it.
+type BloatItem struct {
+	What    string `json:"what"`
+	Bytes   int64  `json:"bytes"` // about what the command would save
+	Command string `json:"command"`
+}
+
+// bloat names the biggest sources of bytes and the commands that cut them,
+// largest saving first. The figures are estimates from the envelope; a
+// --dry-run of the command gives the exact saving.
+func bloat(s *chain.Session, r InfoReport, turns chain.Turns, id string) []BloatItem {
+	var out []BloatItem
+	add := func(what string, n int64, cmd string) {
+		if n >= 1024 {
+			out = append(out, BloatItem{What: what, Bytes: n, Command: cmd})
+		}
+	}
+	add(fmt.Sprintf("thinking (%d blocks)", r.Thinking.Count), r.Thinking.Bytes, "ccsurgeon strip-thinking "+id)
+	for name, c := range r.ByTool {
+		if name != "(unknown)" {
+			add(fmt.Sprintf("%s calls (%d)", name, c.Count), c.Bytes, "ccsurgeon drop-tool-calls "+id+" --tool "+name)
+		}
+	}
+	// old turns: what compress-old-turns with its defaults would cut
+	keep := ops.DefaultKeepTurns
+	if len(turns.List) > keep {
+		f := s.Main
+		cut := turns.List[len(turns.List)-keep].First
+		limit := f.Entries[turns.History[cut]].Off
+		old := map[int]bool{}
+		for _, i := range turns.History[:cut] {
+			old[i] = true
+		}
+		var n int64
+		for i := range f.Entries {
+			e := &f.Entries[i]
+			if e.Kind != chain.KindEntry || e.Off >= limit {
+				continue
+			}
+			kind := e.Type
+			if kind == "system" {
+				kind += "/" + e.Subtype
+			}
+			if ops.Bookkeeping[kind] {
+				n += e.TotalBytes()
+				continue
+			}
+			if !old[i] {
+				continue
+			}
+			n += int64(e.ToolUseResult) / 2
+			for _, b := range e.Blocks {
+				if b.Kind == chain.BlockImage || b.Images > 0 {
+					n += int64(b.Size)
+				} else if (b.Kind == chain.BlockToolResult || b.Kind == chain.BlockToolUse) && b.Size > ops.DefaultMaxResult {
+					n += int64(b.Size - ops.DefaultMaxResult)
+				}
+			}
+		}
+		add(fmt.Sprintf("old turns (%d of %d)", len(turns.List)-keep, len(turns.List)), n, "ccsurgeon compress-old-turns "+id)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Bytes > out[j].Bytes })
+	if len(out) > 6 {
+		out = out[:6]
+	}
+	return out
 }
