@@ -47,7 +47,12 @@ func (env *Env) OpenSession(arg string) (*chain.Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := chain.Load(p)
+	pr := env.newProgress()
+	if st, err := os.Stat(p); err == nil {
+		pr.Phase("reading", st.Size())
+	}
+	s, err := chain.LoadWith(p, pr.Add)
+	pr.Done()
 	if err != nil {
 		if os.IsPermission(err) {
 			return nil, &chain.Error{Msg: fmt.Sprintf("cannot read %s: permission denied", p), Code: 1}

@@ -71,7 +71,10 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	if err != nil {
 		return err
 	}
-	s, err := chain.Load(path)
+	pr := env.newProgress()
+	defer pr.Done()
+	pr.Phase("reading", snaps[path].Size)
+	s, err := chain.LoadWith(path, pr.Add)
 	if err != nil {
 		return err
 	}
@@ -97,7 +100,8 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		return Errorf("cannot make a scratch folder: %v", err)
 	}
 	defer os.RemoveAll(scratch)
-	res, err := renderResult(t, scratch)
+	pr.Phase(p.Name(), s.Main.Size)
+	res, err := renderResult(t, scratch, pr)
 	if err != nil {
 		return err
 	}
@@ -176,7 +180,7 @@ type result struct {
 	session  *chain.Session    // the result, loaded for validation
 }
 
-func renderResult(t *ops.Txn, scratch string) (*result, error) {
+func renderResult(t *ops.Txn, scratch string, pr *progress) (*result, error) {
 	s := t.S
 	id := s.ID
 	if t.NewID != "" {
@@ -184,7 +188,7 @@ func renderResult(t *ops.Txn, scratch string) (*result, error) {
 	}
 	r := &result{files: map[string]string{}}
 	r.main = filepath.Join(scratch, id+".jsonl")
-	if err := renderTo(r.main, t.Render(s.Main)); err != nil {
+	if err := renderTo(r.main, t.Render(s.Main), pr); err != nil {
 		return nil, err
 	}
 	r.files[s.Main.Path] = r.main
@@ -199,7 +203,7 @@ func renderResult(t *ops.Txn, scratch string) (*result, error) {
 		if a.Legacy {
 			dst = filepath.Join(scratch, filepath.Base(a.File.Path))
 		}
-		if err := renderTo(dst, t.Render(a.File)); err != nil {
+		if err := renderTo(dst, t.Render(a.File), nil); err != nil {
 			return nil, err
 		}
 		r.files[a.File.Path] = dst
@@ -209,7 +213,8 @@ func renderResult(t *ops.Txn, scratch string) (*result, error) {
 		return nil, err
 	}
 	r.mainSize = st.Size()
-	loaded, err := chain.Load(r.main)
+	pr.Phase("checking", r.mainSize)
+	loaded, err := chain.LoadWith(r.main, pr.Add)
 	if err != nil {
 		return nil, err
 	}
@@ -232,7 +237,7 @@ func txnTouches(t *ops.Txn, f *chain.File) bool {
 	return false
 }
 
-func renderTo(path string, render func(io.Writer) error) error {
+func renderTo(path string, render func(io.Writer) error, pr *progress) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
@@ -240,7 +245,7 @@ func renderTo(path string, render func(io.Writer) error) error {
 	if err != nil {
 		return err
 	}
-	bw := bufio.NewWriterSize(fh, 1<<20)
+	bw := bufio.NewWriterSize(pr.Writer(fh), 1<<20)
 	if err := render(bw); err != nil {
 		fh.Close()
 		return err

@@ -26,7 +26,10 @@ type File struct {
 }
 
 // LoadFile indexes the JSONL file at path. The file stays open until Close.
-func LoadFile(path string) (*File, error) {
+func LoadFile(path string) (*File, error) { return LoadFileWith(path, nil) }
+
+// LoadFileWith is LoadFile reporting the bytes read to progress (may be nil).
+func LoadFileWith(path string, progress func(n int64)) (*File, error) {
 	fh, err := os.Open(path)
 	if err != nil {
 		return nil, err
@@ -41,7 +44,11 @@ func LoadFile(path string) (*File, error) {
 		return nil, &Error{Msg: fmt.Sprintf("%s is a directory, not a session file", path), Hint: "give a session id or the path of a .jsonl file", Code: 1}
 	}
 	f := &File{Path: path, Size: st.Size(), src: fh, closer: fh}
-	if err := f.index(io.NewSectionReader(fh, 0, st.Size())); err != nil {
+	var r io.Reader = io.NewSectionReader(fh, 0, st.Size())
+	if progress != nil {
+		r = &progressReader{r: r, fn: progress}
+	}
+	if err := f.index(r); err != nil {
 		fh.Close()
 		return nil, err
 	}
@@ -160,4 +167,15 @@ func describeInvalid(b []byte) string {
 	default:
 		return "line is not valid JSON"
 	}
+}
+
+type progressReader struct {
+	r  io.Reader
+	fn func(int64)
+}
+
+func (p *progressReader) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	p.fn(int64(n))
+	return n, err
 }
