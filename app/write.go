@@ -351,6 +351,9 @@ func (env *Env) writeNew(s *chain.Session, t *ops.Txn, r *result) (string, error
 			return newMain, err
 		}
 	}
+	if err := enterInIndex(s, t.NewID, newMain); err != nil {
+		fmt.Fprintf(env.Err, "ccsurgeon: warning: could not add the new session to sessions-index.json: %v\n", err)
+	}
 	return newMain, nil
 }
 

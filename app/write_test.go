@@ -280,3 +280,22 @@ func TestDiffIgnoreUUIDsOfAClone(t *testing.T) {
 	require.ErrorAs(t, err, &ec)
 	assert.Equal(t, 1, ec.ExitCode())
 }
+
+func TestCloneEntersSessionsIndex(t *testing.T) {
+	sb := newSandbox(t, "multi-turn.jsonl")
+	idx := filepath.Join(sb.dir, "sessions-index.json")
+	require.NoError(t, os.WriteFile(idx, []byte(`{"version":1,"entries":[{"sessionId":"`+sb.id+`","fullPath":"`+sb.path+`","messageCount":7,"firstPrompt":"What is a JSONL file?"}],"originalPath":"/work/project"}`), 0o600))
+	require.NoError(t, sb.env.RunClone(sb.id, BranchOptions{}, Dest{}))
+	r := sb.result(t)
+	b, err := os.ReadFile(idx)
+	require.NoError(t, err)
+	var doc struct {
+		Entries []map[string]any `json:"entries"`
+	}
+	require.NoError(t, json.Unmarshal(b, &doc))
+	require.Len(t, doc.Entries, 2)
+	assert.Equal(t, r.SessionID, doc.Entries[1]["sessionId"])
+	assert.Equal(t, r.Path, doc.Entries[1]["fullPath"])
+	assert.Equal(t, "What is a JSONL file?", doc.Entries[1]["firstPrompt"])
+	assert.EqualValues(t, 7, doc.Entries[1]["messageCount"])
+}
