@@ -147,7 +147,7 @@ func (f *File) PromptText(i int) (string, error) {
 	}
 	c := gjson.GetBytes(raw, "message.content")
 	if c.Type == gjson.String {
-		return c.Str, nil
+		return commandPrompt(c.Str), nil
 	}
 	var parts []string
 	c.ForEach(func(_, b gjson.Result) bool {
@@ -159,5 +159,33 @@ func (f *File) PromptText(i int) (string, error) {
 		}
 		return true
 	})
-	return strings.Join(parts, "\n"), nil
+	return commandPrompt(strings.Join(parts, "\n")), nil
+}
+
+// commandPrompt shows a slash command the way it was typed
+// ("/review src/main.go") instead of the tags the client stores.
+func commandPrompt(s string) string {
+	t := strings.TrimSpace(s)
+	if !strings.HasPrefix(t, "<command-name>") && !strings.HasPrefix(t, "<command-message>") {
+		return s
+	}
+	tag := func(name string) string {
+		i := strings.Index(t, "<"+name+">")
+		j := strings.Index(t, "</"+name+">")
+		if i < 0 || j < i {
+			return ""
+		}
+		return strings.TrimSpace(t[i+len(name)+2 : j])
+	}
+	name := tag("command-name")
+	if name == "" {
+		return s
+	}
+	if !strings.HasPrefix(name, "/") {
+		name = "/" + name
+	}
+	if args := tag("command-args"); args != "" {
+		return name + " " + args
+	}
+	return name
 }

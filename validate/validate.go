@@ -186,6 +186,10 @@ func (c *checker) references(sessionID string) {
 		c.add(i, Error, "dangling-parent", "parentUuid %s resolves to no entry: the client drops the history above line %d", e.ParentUUID, e.Line)
 	}
 	for _, i := range g.Cycles() {
+		if e := &f.Entries[i]; e.ParentUUID == e.UUID {
+			c.add(i, Error, "self-parent", "entry %s names itself as parent: older clients hang on it", e.UUID)
+			continue
+		}
 		c.add(i, Error, "parent-cycle", "parentUuid links form a cycle through %s: older clients hang on it", f.Entries[i].UUID)
 	}
 	roots := 0
