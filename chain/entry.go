@@ -146,68 +146,84 @@ func b2s(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 const textHeadLen = 160
 
 // parseEnvelope fills e from the JSON object in line. It reports false when
-// the line is not a JSON object.
+// the line is not a JSON object. Only the envelope's fields are decoded:
+// message content and tool output are skipped over, not read.
 func parseEnvelope(e *Entry, line []byte) bool {
 	if !gjson.ValidBytes(line) {
 		return false
 	}
 	s := b2s(line)
-	root := gjson.Parse(s)
-	if !root.IsObject() {
+	if s[skipSpace(s, 0)] != '{' {
 		return false
 	}
-	root.ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
+	str := func(raw string) string { return strings.Clone(strValue(raw)) }
+	eachField(s, func(k, v string) bool {
+		switch k {
 		case "type":
-			e.Type = strings.Clone(v.Str)
+			e.Type = str(v)
 		case "subtype":
-			e.Subtype = strings.Clone(v.Str)
+			e.Subtype = str(v)
 		case "uuid":
-			e.UUID = strings.Clone(v.Str)
+			e.UUID = str(v)
 		case "parentUuid":
-			if v.Type == gjson.String {
-				e.ParentUUID = strings.Clone(v.Str)
+			if v != "" && v[0] == '"' {
+				e.ParentUUID = str(v)
 				e.HasParent = true
 			}
 		case "logicalParentUuid":
-			e.LogicalParentUUID = strings.Clone(v.Str)
+			e.LogicalParentUUID = str(v)
 		case "sessionId":
-			e.SessionID = strings.Clone(v.Str)
+			e.SessionID = str(v)
 		case "timestamp":
-			e.Timestamp = strings.Clone(v.Str)
+			e.Timestamp = str(v)
 		case "agentId":
-			e.AgentID = strings.Clone(v.Str)
+			e.AgentID = str(v)
 		case "isSidechain":
-			e.IsSidechain = v.Bool()
+			e.IsSidechain = isTrue(v)
 		case "isMeta":
-			e.IsMeta = v.Bool()
+			e.IsMeta = isTrue(v)
 		case "isCompactSummary":
-			e.IsCompactSummary = v.Bool()
+			e.IsCompactSummary = isTrue(v)
 		case "toolUseID":
-			e.ToolUseID = strings.Clone(v.Str)
+			e.ToolUseID = str(v)
 		case "parentToolUseID":
-			e.ParentToolUseID = strings.Clone(v.Str)
+			e.ParentToolUseID = str(v)
 		case "leafUuid":
-			e.LeafUUID = strings.Clone(v.Str)
+			e.LeafUUID = str(v)
 		case "messageId":
-			e.MessageID = strings.Clone(v.Str)
+			e.MessageID = str(v)
 		case "toolUseResult":
-			e.ToolUseResult = len(v.Raw)
-			if v.IsObject() {
-				if a := v.Get("agentId"); a.Type == gjson.String {
-					e.ToolUseAgent = strings.Clone(a.Str)
-				}
+			e.ToolUseResult = len(v)
+			if v[0] == '{' {
+				eachField(v, func(k2, v2 string) bool {
+					if k2 == "agentId" {
+						e.ToolUseAgent = str(v2)
+						return false
+					}
+					return true
+				})
 			}
 		case "compactMetadata":
-			if seg := v.Get("preservedSegment"); seg.IsObject() {
-				e.PreservedHead = strings.Clone(seg.Get("headUuid").Str)
-				e.PreservedTail = strings.Clone(seg.Get("tailUuid").Str)
-				e.PreservedAnchor = strings.Clone(seg.Get("anchorUuid").Str)
-			}
+			eachField(v, func(k2, v2 string) bool {
+				if k2 == "preservedSegment" {
+					eachField(v2, func(k3, v3 string) bool {
+						switch k3 {
+						case "headUuid":
+							e.PreservedHead = str(v3)
+						case "tailUuid":
+							e.PreservedTail = str(v3)
+						case "anchorUuid":
+							e.PreservedAnchor = str(v3)
+						}
+						return true
+					})
+				}
+				return true
+			})
 		case "message":
-			if v.IsObject() {
+			if v[0] == '{' {
 				e.HasMessage = true
-				e.MessageBytes = len(v.Raw)
+				e.MessageBytes = len(v)
 				parseMessage(e, v)
 			}
 		}
@@ -216,29 +232,27 @@ func parseEnvelope(e *Entry, line []byte) bool {
 	return true
 }
 
-func parseMessage(e *Entry, msg gjson.Result) {
-	msg.ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
+func parseMessage(e *Entry, msg string) {
+	eachField(msg, func(k, v string) bool {
+		switch k {
 		case "role":
-			e.Role = strings.Clone(v.Str)
+			e.Role = strings.Clone(strValue(v))
 		case "id":
-			if v.Type == gjson.String {
-				e.MsgID = strings.Clone(v.Str)
-			}
+			e.MsgID = strings.Clone(strValue(v))
 		case "content":
-			switch {
-			case v.Type == gjson.String:
+			switch v[0] {
+			case '"':
 				e.StringContent = true
-				e.ContentEmpty = v.Str == ""
-				e.TextHead = head(v.Str)
-				e.Blocks = append(e.Blocks[:0], Block{Kind: BlockText, Empty: v.Str == "", Size: len(v.Raw)})
-			case v.IsArray():
+				e.ContentEmpty = v == `""`
+				e.TextHead = strings.Clone(strHead(v, textHeadLen))
+				e.Blocks = append(e.Blocks[:0], Block{Kind: BlockText, Empty: v == `""`, Size: len(v)})
+			case '[':
 				n := 0
-				v.ForEach(func(_, b gjson.Result) bool {
+				eachElem(v, func(b string) bool {
 					n++
-					blk := parseBlock(b)
+					blk, textRaw := parseBlock(b)
 					if blk.Kind == BlockText && e.TextHead == "" && !blk.Empty {
-						e.TextHead = head(b.Get("text").Str)
+						e.TextHead = strings.Clone(strHead(textRaw, textHeadLen))
 					}
 					e.Blocks = append(e.Blocks, blk)
 					return true
@@ -250,17 +264,18 @@ func parseMessage(e *Entry, msg gjson.Result) {
 	})
 }
 
-func parseBlock(b gjson.Result) Block {
-	blk := Block{Size: len(b.Raw)}
-	if !b.IsObject() {
-		return blk
+// parseBlock reads the envelope of one content block; for a text block it
+// also returns the raw text token.
+func parseBlock(b string) (Block, string) {
+	blk := Block{Size: len(b)}
+	if b[0] != '{' {
+		return blk, ""
 	}
-	var text gjson.Result
-	hasText := false
-	b.ForEach(func(k, v gjson.Result) bool {
-		switch k.Str {
+	textRaw, hasText := "", false
+	eachField(b, func(k, v string) bool {
+		switch k {
 		case "type":
-			switch v.Str {
+			switch strValue(v) {
 			case "text":
 				blk.Kind = BlockText
 			case "thinking":
@@ -278,21 +293,29 @@ func parseBlock(b gjson.Result) Block {
 			}
 		case "id":
 			if blk.ID == "" {
-				blk.ID = strings.Clone(v.Str)
+				blk.ID = strings.Clone(strValue(v))
 			}
 		case "tool_use_id":
-			blk.ID = strings.Clone(v.Str)
+			blk.ID = strings.Clone(strValue(v))
 		case "name":
-			blk.Name = strings.Clone(v.Str)
+			blk.Name = strings.Clone(strValue(v))
 		case "is_error":
-			blk.IsError = v.Bool()
+			blk.IsError = isTrue(v)
 		case "text":
-			text, hasText = v, true
+			textRaw, hasText = v, true
 		case "content":
-			if v.IsArray() {
-				v.ForEach(func(_, c gjson.Result) bool {
-					if c.Get("type").Str == "image" {
-						blk.Images++
+			if v[0] == '[' {
+				eachElem(v, func(c string) bool {
+					if c[0] == '{' {
+						eachField(c, func(k2, v2 string) bool {
+							if k2 == "type" {
+								if strValue(v2) == "image" {
+									blk.Images++
+								}
+								return false
+							}
+							return true
+						})
 					}
 					return true
 				})
@@ -301,14 +324,7 @@ func parseBlock(b gjson.Result) Block {
 		return true
 	})
 	if blk.Kind == BlockText {
-		blk.Empty = !hasText || text.Str == ""
+		blk.Empty = !hasText || textRaw == `""`
 	}
-	return blk
-}
-
-func head(s string) string {
-	if len(s) > textHeadLen {
-		s = s[:textHeadLen]
-	}
-	return strings.Clone(s)
+	return blk, textRaw
 }

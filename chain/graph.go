@@ -24,6 +24,11 @@ type Graph struct {
 	// Attached maps a chain entry to the metadata entries (no uuid) that
 	// reference it by leafUuid or messageId.
 	Attached map[int][]int
+
+	branches   []int // memo of Branches
+	branchDone bool
+	active     int // memo of ActiveLeaf
+	activeDone bool
 }
 
 // Graph returns the file's chain graph, building it on first use.
@@ -171,6 +176,14 @@ func (g *Graph) isParallelSibling(i int) bool {
 // order: every leaf but the tool results of parallel calls that the client
 // sends together with a sibling branch, and but progress-only dead ends.
 func (g *Graph) Branches() []int {
+	if g.branchDone {
+		return g.branches
+	}
+	g.branches, g.branchDone = g.branchLeaves(), true
+	return g.branches
+}
+
+func (g *Graph) branchLeaves() []int {
 	// The last entry before a compaction is continued by the compact
 	// boundary through logicalParentUuid: not a branch of its own.
 	continued := map[string]bool{}
@@ -205,6 +218,13 @@ func isConversational(e *Entry) bool {
 // leaf that comes last in the file. 2.0.x takes the leaf with the newest
 // timestamp, which in a file the client wrote is the same leaf.
 func (g *Graph) ActiveLeaf() int {
+	if !g.activeDone {
+		g.active, g.activeDone = g.activeLeaf(), true
+	}
+	return g.active
+}
+
+func (g *Graph) activeLeaf() int {
 	b := g.Branches()
 	if len(b) == 0 {
 		return -1

@@ -1,12 +1,13 @@
 package chain
 
 import (
-	"bufio"
 	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"runtime"
+	"sync"
 )
 
 // File is one JSONL file of a session (the main transcript or a subagent's)
@@ -85,48 +86,131 @@ func (f *File) Raw(i int) ([]byte, error) {
 // Source returns the reader the file's bytes come from.
 func (f *File) Source() io.ReaderAt { return f.src }
 
-const readBuf = 1 << 20
+// blockSize is the unit of parallel indexing: the file is read in blocks
+// of whole lines, each indexed by a worker, and the results are joined in
+// order. A line longer than a block makes its block bigger.
+const blockSize = 4 << 20
+
+type block struct {
+	off     int64  // file offset of data[0]
+	data    []byte // whole lines; the last may lack its newline only at EOF
+	first   bool   // the block starts the file
+	entries []Entry
+	done    chan struct{}
+}
 
 func (f *File) index(r io.Reader) error {
-	br := bufio.NewReaderSize(r, readBuf)
-	var off int64
-	var long []byte
-	lineNo := 0
-	for {
-		chunk, err := br.ReadSlice('\n')
-		if errors.Is(err, bufio.ErrBufferFull) {
-			long = append(long, chunk...)
-			continue
-		}
-		line := chunk
-		if long != nil {
-			long = append(long, chunk...)
-			line = long
-		}
-		if len(line) > 0 {
-			lineNo++
-			f.addLine(lineNo, off, line)
-			off += int64(len(line))
-		}
-		long = long[:0]
-		if long != nil && cap(long) > 4*readBuf {
-			long = nil // do not pin a huge buffer
-		}
-		if err != nil {
-			if errors.Is(err, io.EOF) {
-				break
+	workers := runtime.GOMAXPROCS(0)
+	jobs := make(chan *block, workers)
+	order := make(chan *block, workers+1)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := range jobs {
+				b.entries = indexBlock(b)
+				close(b.done)
 			}
-			return fmt.Errorf("read %s: %w", f.Path, err)
-		}
+		}()
 	}
-	f.Size = off
+	readErr := make(chan error, 1)
+	go func() {
+		defer close(order)
+		defer close(jobs)
+		readErr <- splitBlocks(r, func(b *block) {
+			order <- b
+			jobs <- b
+		})
+	}()
+	lineNo := 0
+	var size int64
+	for b := range order {
+		<-b.done
+		if b.first {
+			f.BOM = len(b.entries) > 0 && hasBOM(b.data)
+		}
+		for i := range b.entries {
+			lineNo++
+			b.entries[i].Line = lineNo
+		}
+		f.Entries = append(f.Entries, b.entries...)
+		size = b.off + int64(len(b.data))
+		b.data, b.entries = nil, nil
+	}
+	wg.Wait()
+	if err := <-readErr; err != nil {
+		return fmt.Errorf("read %s: %w", f.Path, err)
+	}
+	f.Size = size
 	return nil
 }
 
+// splitBlocks reads r into blocks that end at a newline (or at EOF).
+func splitBlocks(r io.Reader, emit func(*block)) error {
+	var carry []byte
+	var off int64
+	first := true
+	for {
+		want := blockSize
+		if len(carry) > want {
+			want = len(carry) // a long line: double the read
+		}
+		data := make([]byte, len(carry)+want)
+		copy(data, carry)
+		n, err := io.ReadFull(r, data[len(carry):])
+		data = data[:len(carry)+n]
+		last := errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF)
+		if err != nil && !last {
+			return err
+		}
+		carry = nil
+		if !last {
+			cut := bytes.LastIndexByte(data, '\n')
+			if cut < 0 {
+				carry = data // no line end yet: read more
+				continue
+			}
+			carry = append([]byte(nil), data[cut+1:]...)
+			data = data[:cut+1]
+		}
+		if len(data) > 0 {
+			emit(&block{off: off, data: data, first: first, done: make(chan struct{})})
+			off += int64(len(data))
+			first = false
+		}
+		if last {
+			return nil
+		}
+	}
+}
+
+// indexBlock parses the lines of one block.
+func indexBlock(b *block) []Entry {
+	out := make([]Entry, 0, 64)
+	data := b.data
+	pos := 0
+	for pos < len(data) {
+		end := bytes.IndexByte(data[pos:], '\n')
+		if end < 0 {
+			end = len(data)
+		} else {
+			end += pos + 1
+		}
+		out = append(out, parseLine(b.off+int64(pos), data[pos:end], b.first && pos == 0))
+		pos = end
+	}
+	return out
+}
+
+func hasBOM(data []byte) bool { return bytes.HasPrefix(data, bom) }
+
 var bom = []byte{0xEF, 0xBB, 0xBF}
 
-func (f *File) addLine(lineNo int, off int64, line []byte) {
-	e := Entry{Line: lineNo, Off: off}
+// parseLine indexes one line (terminator included); first marks the
+// first line of the file, where a byte order mark may stand.
+func parseLine(off int64, line []byte, first bool) Entry {
+	e := Entry{Off: off}
 	body := line
 	if n := len(body); n > 0 && body[n-1] == '\n' {
 		e.EOL = 1
@@ -138,8 +222,7 @@ func (f *File) addLine(lineNo int, off int64, line []byte) {
 	}
 	e.Len = len(body)
 	parse := body
-	if lineNo == 1 && bytes.HasPrefix(parse, bom) {
-		f.BOM = true
+	if first && bytes.HasPrefix(parse, bom) {
 		parse = parse[len(bom):]
 	}
 	switch {
@@ -151,7 +234,7 @@ func (f *File) addLine(lineNo int, off int64, line []byte) {
 		e.Kind = KindInvalid
 		e.ParseErr = describeInvalid(parse)
 	}
-	f.Entries = append(f.Entries, e)
+	return e
 }
 
 func describeInvalid(b []byte) string {
