@@ -45,6 +45,7 @@ func (env *Env) RunClone(session string, b BranchOptions, d Dest) error {
 	if d.Output == "" {
 		d.New = true
 	}
+	d.FreshIDs = true
 	return env.runWrite(session, d, func(s *chain.Session) (ops.Pipeline, error) {
 		if b.Leaf == "" && b.Branch == 0 {
 			return ops.Pipeline{ops.Clone{}}, nil
@@ -62,6 +63,7 @@ func (env *Env) RunFork(session string, n int, b BranchOptions, d Dest) error {
 	if d.Output == "" {
 		d.New = true
 	}
+	d.FreshIDs = true
 	return env.runWrite(session, d, func(s *chain.Session) (ops.Pipeline, error) {
 		leaf, err := b.resolve(s.Main)
 		if err != nil {

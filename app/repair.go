@@ -51,12 +51,7 @@ func (env *Env) RunRepair(session string, d Dest) error {
 		return env.printNothingToFix(path, fixes)
 	}
 	if err != nil {
-		if !env.JSON && !env.Quiet {
-			for _, fx := range planned {
-				fmt.Fprintf(env.Err, "ccsurgeon: would fix %s\n", fx)
-			}
-		}
-		return err
+		return err // 'repair --dry-run' lists what would be fixed
 	}
 	if d.Output == "-" { // the result went to stdout: the fixes go to stderr
 		if !env.Quiet {
@@ -78,13 +73,8 @@ func (env *Env) RunRepair(session string, d Dest) error {
 		return env.printJSON(out)
 	}
 	if !env.JSON {
-		head := "fixes:"
-		if d.DryRun {
-			head = "fixes (dry run, nothing was written):"
-		}
-		fmt.Fprintln(env.Out, head)
-		for _, fx := range fixes {
-			fmt.Fprintf(env.Out, "  %s\n", fx)
+		for _, fx := range fixes { // one line each: "line N: what"
+			fmt.Fprintf(env.Out, "%s\n", fx)
 		}
 	}
 	_, err = env.Out.Write(buf.Bytes())

@@ -2,6 +2,7 @@ package app
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"io/fs"
@@ -24,6 +25,9 @@ type Dest struct {
 	Diff   bool   // with DryRun: print a unified line diff
 	Force  bool   // write in place even when the session looks in use
 	Keep   int    // backups to keep (0 = default)
+	// FreshIDs gives the result a new session id and fresh uuids, as a
+	// clone does (implied by New).
+	FreshIDs bool
 }
 
 // WriteResult is what every writing command prints with --json.
@@ -51,8 +55,10 @@ type WriteResult struct {
 type Operation func(s *chain.Session) (ops.Pipeline, error)
 
 // runWrite is the one path every writing command takes: load, apply the
-// pipeline, render the result to a scratch folder, validate it against the
-// input (the gate), then hand it to the destination.
+// pipeline, then write the result to its destination through the gate:
+// every file of the result is indexed as it is written and validated
+// against the input before the write is committed (renamed into place, or
+// printed). A result with a problem the input did not have writes nothing.
 func (env *Env) runWrite(sessionArg string, d Dest, build Operation) error {
 	return env.runWriteWith(sessionArg, d, build, nil)
 }
@@ -67,8 +73,8 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	if err != nil {
 		return err
 	}
-	snaps, err := snapshotSession(path)
-	if err != nil {
+	snaps := map[string]*backup.Snapshot{}
+	if snaps[path], err = backup.TakeSnapshot(path); err != nil {
 		return err
 	}
 	pr := env.newProgress()
@@ -80,8 +86,8 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	}
 	defer s.Close()
 	for _, a := range s.Subagents {
-		if _, ok := snaps[a.File.Path]; !ok {
-			snaps[a.File.Path], _ = backup.TakeSnapshot(a.File.Path)
+		if snaps[a.File.Path], err = backup.TakeSnapshot(a.File.Path); err != nil {
+			return err
 		}
 	}
 	p, err := build(s)
@@ -89,49 +95,18 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		return err
 	}
 	t := ops.NewTxn(s)
-	if d.New {
+	if d.New || d.FreshIDs {
 		t.NewID = uuid.NewString()
 	}
 	if err := p.Apply(t); err != nil {
 		return err
 	}
-	scratch, err := os.MkdirTemp("", "ccsurgeon-")
-	if err != nil {
-		return Errorf("cannot make a scratch folder: %v", err)
-	}
-	defer os.RemoveAll(scratch)
-	pr.Phase(p.Name(), s.Main.Size)
-	res, err := renderResult(t, scratch, pr)
-	if err != nil {
-		return err
-	}
-	before := validate.Session(s)
-	after := validate.Session(res.session)
-	defer res.session.Close()
-	introduced := validate.Introduced(before, after)
-	if len(introduced) > 0 {
-		scratchToOrig := map[string]string{}
-		for orig, sc := range res.files {
-			scratchToOrig[sc] = orig
-		}
-		for _, pr := range introduced {
-			if o, ok := scratchToOrig[pr.File]; ok {
-				pr.File = o + " (after " + p.Name() + ")"
-			}
-			fmt.Fprintf(env.Err, "%s\n", pr.String())
-		}
-		return &chain.Error{Msg: fmt.Sprintf("%s would introduce %d error(s) into the session; nothing was written", p.Name(), len(introduced)),
-			Hint: "this is a bug in ccsurgeon or an unusual session: please report it with 'ccsurgeon validate' output", Code: 1}
-	}
+	j := &job{env: env, t: t, op: p.Name(), pr: pr, sizes: map[*chain.File]int64{}}
 	st := t.Stats()
 	out := WriteResult{
 		SessionID: s.ID, Path: s.Path, Operation: p.Name(), DryRun: d.DryRun,
 		EntriesBefore: st.EntriesBefore, EntriesAfter: st.EntriesAfter, Removed: st.Removed, Changed: st.Changed, Added: st.Added,
-		BytesBefore: s.Main.Size, BytesAfter: res.mainSize, Counts: t.Report.Counts, Notes: t.Report.Notes,
-		Preexisting: before.Errors(), Redactions: t.Report.Redactions,
-	}
-	if hook != nil {
-		hook(&out)
+		BytesBefore: s.Main.Size, Counts: t.Report.Counts, Notes: t.Report.Notes, Redactions: t.Report.Redactions,
 	}
 	if t.NewID != "" {
 		out.SessionID = t.NewID
@@ -139,93 +114,182 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	}
 	switch {
 	case d.DryRun:
-		out.Path = s.Path
-		if err := env.printDryRun(s, res, out, d.Diff); err != nil {
-			return err
-		}
-		return nil
+		err = j.dryRun(d.Diff)
 	case d.Output == "-":
-		return copyFile(res.main, env.Out)
+		err = j.toStdout()
 	case d.Output != "":
 		abs, _ := filepath.Abs(d.Output)
 		if abs == s.Path {
 			return UsageErrorf("leave out -o to change the session in place (with a backup)", "-o names the session itself")
 		}
-		if err := backup.WriteTo(d.Output, copyFrom(res.main)); err != nil {
-			return err
-		}
+		err = backup.WriteTo(d.Output, j.render(s.Main, d.Output))
 		out.Path = d.Output
 	case d.New:
-		np, err := env.writeNew(s, t, res)
-		if err != nil {
-			return err
-		}
-		out.Path = np
+		out.Path, err = j.writeNew()
 		out.ResumeCommand = "claude --resume " + t.NewID
 	default:
-		bdir, err := env.writeInPlace(s, t, res, snaps, d, p.Name())
-		if err != nil {
-			return err
+		var bdir string
+		if bdir, err = j.writeInPlace(snaps, d); err == nil {
+			out.Backup = &bdir
 		}
-		out.Backup = &bdir
+	}
+	if err != nil {
+		return j.explain(err)
+	}
+	out.BytesAfter = j.sizes[s.Main]
+	out.Preexisting = j.preexisting
+	if hook != nil {
+		hook(&out)
+	}
+	if d.Output == "-" {
+		return nil // stdout holds the session
+	}
+	if d.DryRun {
+		return env.printDryRun(s, j.diff, out)
 	}
 	return env.printWriteResult(out)
 }
 
-// result is a rendered result in a scratch folder.
-type result struct {
-	main     string // scratch path of the main transcript
-	mainSize int64
-	files    map[string]string // original path (main and subagents) -> scratch path, for changed files
-	session  *chain.Session    // the result, loaded for validation
+// job writes the files of one result through the gate.
+type job struct {
+	env         *Env
+	t           *ops.Txn
+	op          string
+	pr          *progress
+	sizes       map[*chain.File]int64 // bytes written per file
+	introduced  []validate.Problem
+	preexisting int
+	diff        []byte // dry run with --diff: the rendered main file
 }
 
-func renderResult(t *ops.Txn, scratch string, pr *progress) (*result, error) {
-	s := t.S
-	id := s.ID
-	if t.NewID != "" {
-		id = t.NewID
+// errGate marks a write stopped by the validation gate.
+var errGate = &chain.Error{Code: 1}
+
+// explain turns a gate refusal into the user's error, after the problems.
+func (j *job) explain(err error) error {
+	if len(j.introduced) == 0 {
+		return err
 	}
-	r := &result{files: map[string]string{}}
-	r.main = filepath.Join(scratch, id+".jsonl")
-	if err := renderTo(r.main, t.Render(s.Main), pr); err != nil {
-		return nil, err
+	for _, pr := range j.introduced {
+		fmt.Fprintf(j.env.Err, "%s\n", pr.String())
 	}
-	r.files[s.Main.Path] = r.main
-	for _, a := range s.Subagents {
-		if t.RemovedFiles[a.File] {
+	return &chain.Error{Msg: fmt.Sprintf("%s would introduce %d error(s) into the session; nothing was written", j.op, len(j.introduced)),
+		Hint: "this is a bug in ccsurgeon or an unusual session: please report it with 'ccsurgeon validate' output", Code: 1}
+}
+
+// render returns the function that writes file f of the result (named
+// name in messages). The bytes are indexed as they stream by; once all are
+// written the result is validated against the input file, and a problem
+// the input did not have fails the render, so that nothing is committed.
+func (j *job) render(f *chain.File, name string) func(io.Writer) error {
+	return func(dst io.Writer) error {
+		t := j.t
+		pipeR, pipeW := io.Pipe()
+		var idx *chain.File
+		var idxErr error
+		done := make(chan struct{})
+		go func() {
+			idx, idxErr = chain.IndexReader(name, pipeR)
+			_, _ = io.Copy(io.Discard, pipeR) // never leave the writer blocked
+			close(done)
+		}()
+		if f == t.S.Main {
+			j.pr.Phase(j.op, f.Size)
+		}
+		cw := &countingWriter{w: j.pr.Writer(dst)}
+		err := t.Render(f)(io.MultiWriter(cw, pipeW))
+		pipeW.CloseWithError(err)
+		<-done
+		if err != nil {
+			return err
+		}
+		if idxErr != nil {
+			return idxErr
+		}
+		j.sizes[f] = cw.n
+		idx.Sidechain = f.Sidechain
+		sid, newSID := "", ""
+		if f == t.S.Main {
+			sid, newSID = t.S.ID, t.S.ID
+			if t.NewID != "" {
+				newSID = t.NewID
+			}
+		}
+		before := validate.Report{Problems: validate.File(f, sid)}
+		after := validate.Report{Problems: validate.File(idx, newSID)}
+		j.preexisting += before.Errors()
+		if bad := validate.Introduced(before, after); len(bad) > 0 {
+			j.introduced = append(j.introduced, bad...)
+			return errGate
+		}
+		return nil
+	}
+}
+
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(p []byte) (int, error) {
+	n, err := c.w.Write(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// resultFiles are the files of the session that the result writes: the
+// main transcript and the subagent transcripts that changed (all of them
+// for a new session).
+func (j *job) resultFiles() []*chain.File {
+	t := j.t
+	out := []*chain.File{}
+	for _, a := range t.S.Subagents {
+		if t.RemovedFiles[a.File] || (t.NewID == "" && !txnTouches(t, a.File)) {
 			continue
 		}
-		if t.NewID == "" && !txnTouches(t, a.File) {
-			continue
-		}
-		dst := filepath.Join(scratch, id, "subagents", filepath.Base(a.File.Path))
-		if a.Legacy {
-			dst = filepath.Join(scratch, filepath.Base(a.File.Path))
-		}
-		if err := renderTo(dst, t.Render(a.File), nil); err != nil {
-			return nil, err
-		}
-		r.files[a.File.Path] = dst
+		out = append(out, a.File)
 	}
-	st, err := os.Stat(r.main)
+	return append(out, t.S.Main) // the main file last: it decides the session
+}
+
+func (j *job) dryRun(withDiff bool) error {
+	for _, f := range j.resultFiles() {
+		var w io.Writer = io.Discard
+		var buf bytes.Buffer
+		if withDiff && f == j.t.S.Main {
+			w = &buf
+		}
+		if err := j.render(f, f.Path+" (after "+j.op+")")(w); err != nil {
+			return err
+		}
+		if buf.Len() > 0 {
+			j.diff = buf.Bytes()
+		}
+	}
+	return nil
+}
+
+// toStdout renders to a scratch file first: nothing reaches stdout unless
+// the result passes the gate.
+func (j *job) toStdout() error {
+	tmp, err := os.CreateTemp("", "ccsurgeon-*.jsonl")
 	if err != nil {
-		return nil, err
+		return Errorf("cannot make a scratch file: %v", err)
 	}
-	r.mainSize = st.Size()
-	pr.Phase("checking", r.mainSize)
-	loaded, err := chain.LoadWith(r.main, pr.Add)
-	if err != nil {
-		return nil, err
+	defer os.Remove(tmp.Name())
+	defer tmp.Close()
+	bw := bufio.NewWriterSize(tmp, 1<<20)
+	if err := j.render(j.t.S.Main, "-")(bw); err != nil {
+		return err
 	}
-	// the scratch folder lacks unchanged subagents: validate those from the original
-	for _, a := range s.Subagents {
-		if _, ok := r.files[a.File.Path]; !ok && !t.RemovedFiles[a.File] {
-			loaded.Subagents = append(loaded.Subagents, a)
-		}
+	if err := bw.Flush(); err != nil {
+		return err
 	}
-	r.session = loaded
-	return r, nil
+	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	_, err = io.CopyBuffer(j.env.Out, tmp, make([]byte, 1<<20))
+	return err
 }
 
 func txnTouches(t *ops.Txn, f *chain.File) bool {
@@ -237,54 +301,23 @@ func txnTouches(t *ops.Txn, f *chain.File) bool {
 	return false
 }
 
-func renderTo(path string, render func(io.Writer) error, pr *progress) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return err
-	}
-	fh, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
-	if err != nil {
-		return err
-	}
-	bw := bufio.NewWriterSize(pr.Writer(fh), 1<<20)
-	if err := render(bw); err != nil {
-		fh.Close()
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		fh.Close()
-		return err
-	}
-	return fh.Close()
-}
-
 func copyFrom(path string) func(io.Writer) error {
-	return func(w io.Writer) error { return copyFile(path, w) }
-}
-
-func copyFile(path string, w io.Writer) error {
-	fh, err := os.Open(path)
-	if err != nil {
+	return func(w io.Writer) error {
+		fh, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer fh.Close()
+		_, err = io.CopyBuffer(w, fh, make([]byte, 1<<20))
 		return err
 	}
-	defer fh.Close()
-	_, err = io.CopyBuffer(w, fh, make([]byte, 1<<20))
-	return err
 }
 
-func snapshotSession(path string) (map[string]*backup.Snapshot, error) {
-	snaps := map[string]*backup.Snapshot{}
-	sn, err := backup.TakeSnapshot(path)
-	if err != nil {
-		return nil, err
-	}
-	snaps[path] = sn
-	return snaps, nil
-}
-
-func (env *Env) writeInPlace(s *chain.Session, t *ops.Txn, r *result, snaps map[string]*backup.Snapshot, d Dest, op string) (string, error) {
-	plan := backup.Plan{ConfigDir: env.ConfigDir, SessionID: s.ID, Op: op, ProjectDir: s.ProjectDir, Force: d.Force, Keep: d.Keep}
-	for orig, scratch := range r.files {
-		plan.Files = append(plan.Files, backup.FileWrite{Path: orig, Snapshot: snaps[orig], Render: copyFrom(scratch)})
+func (j *job) writeInPlace(snaps map[string]*backup.Snapshot, d Dest) (string, error) {
+	s, t := j.t.S, j.t
+	plan := backup.Plan{ConfigDir: j.env.ConfigDir, SessionID: s.ID, Op: j.op, ProjectDir: s.ProjectDir, Force: d.Force, Keep: d.Keep}
+	for _, f := range j.resultFiles() {
+		plan.Files = append(plan.Files, backup.FileWrite{Path: f.Path, Snapshot: snaps[f.Path], Render: j.render(f, f.Path+" (after "+j.op+")")})
 	}
 	for _, a := range s.Subagents {
 		if t.RemovedFiles[a.File] {
@@ -300,59 +333,85 @@ func (env *Env) writeInPlace(s *chain.Session, t *ops.Txn, r *result, snaps map[
 		return "", err
 	}
 	for _, w := range res.Warnings {
-		fmt.Fprintf(env.Err, "ccsurgeon: warning: %s\n", w)
+		fmt.Fprintf(j.env.Err, "ccsurgeon: warning: %s\n", w)
 	}
 	return res.BackupDir, nil
 }
 
 // writeNew writes the result as a new session beside the original, with
 // its sidecars: subagent transcripts and meta files, tool-results/, and the
-// file-history backups behind /rewind.
-func (env *Env) writeNew(s *chain.Session, t *ops.Txn, r *result) (string, error) {
+// file-history backups behind /rewind. On failure what it created goes.
+func (j *job) writeNew() (path string, err error) {
+	s, t := j.t.S, j.t
+	var created []string
+	defer func() {
+		if err != nil {
+			for k := len(created) - 1; k >= 0; k-- {
+				os.RemoveAll(created[k])
+			}
+		}
+	}()
 	newMain := filepath.Join(s.ProjectDir, t.NewID+".jsonl")
-	if err := backup.CreateNew(newMain, copyFrom(r.main)); err != nil {
-		return "", err
+	sidecar := filepath.Join(s.ProjectDir, t.NewID)
+	if _, err := os.Lstat(sidecar); err == nil {
+		return "", Errorf("%s already exists", sidecar)
 	}
 	rm := t.Remapper()
-	for _, a := range s.Subagents {
-		scratch, ok := r.files[a.File.Path]
-		if !ok {
+	for _, f := range j.resultFiles() {
+		if f == s.Main {
 			continue
 		}
+		var a *chain.Subagent
+		for _, sa := range s.Subagents {
+			if sa.File == f {
+				a = sa
+			}
+		}
 		base := filepath.Base(a.File.Path)
-		dst := filepath.Join(s.ProjectDir, t.NewID, "subagents", base)
+		dst := filepath.Join(sidecar, "subagents", base)
 		if a.Legacy {
 			dst = filepath.Join(s.ProjectDir, "agent-"+uuid.NewString()[:8]+"-"+strings.TrimPrefix(base, "agent-"))
+			created = append(created, dst)
+		} else {
+			created = append(created, sidecar)
 		}
-		if err := backup.CreateNew(dst, copyFrom(scratch)); err != nil {
-			return newMain, err
+		if err := backup.CreateNew(dst, j.render(f, dst)); err != nil {
+			return "", err
 		}
 		if a.MetaPath != "" {
 			meta, err := os.ReadFile(a.MetaPath)
 			if err != nil {
-				return newMain, err
+				return "", err
 			}
 			if rm != nil {
 				meta = rm.JSON(meta)
 			}
 			mdst := strings.TrimSuffix(dst, ".jsonl") + ".meta.json"
 			if err := backup.CreateNew(mdst, func(w io.Writer) error { _, err := w.Write(meta); return err }); err != nil {
-				return newMain, err
+				return "", err
 			}
 		}
 	}
+	created = append(created, newMain)
+	if err := backup.CreateNew(newMain, j.render(s.Main, newMain)); err != nil {
+		return "", err
+	}
 	// tool-results/ and file-history/<id>/ are copied as they are
 	copies := map[string]string{
-		filepath.Join(s.SidecarDir(), "tool-results"):      filepath.Join(s.ProjectDir, t.NewID, "tool-results"),
-		filepath.Join(env.ConfigDir, "file-history", s.ID): filepath.Join(env.ConfigDir, "file-history", t.NewID),
+		filepath.Join(s.SidecarDir(), "tool-results"):        filepath.Join(sidecar, "tool-results"),
+		filepath.Join(j.env.ConfigDir, "file-history", s.ID): filepath.Join(j.env.ConfigDir, "file-history", t.NewID),
 	}
 	for src, dst := range copies {
+		if st, err := os.Stat(src); err != nil || !st.IsDir() {
+			continue
+		}
+		created = append(created, dst, sidecar)
 		if err := copyTree(src, dst); err != nil {
-			return newMain, err
+			return "", err
 		}
 	}
 	if err := enterInIndex(s, t.NewID, newMain); err != nil {
-		fmt.Fprintf(env.Err, "ccsurgeon: warning: could not add the new session to sessions-index.json: %v\n", err)
+		fmt.Fprintf(j.env.Err, "ccsurgeon: warning: could not add the new session to sessions-index.json: %v\n", err)
 	}
 	return newMain, nil
 }
@@ -416,20 +475,16 @@ func (env *Env) printSummary(out WriteResult) {
 	}
 }
 
-func (env *Env) printDryRun(s *chain.Session, r *result, out WriteResult, withDiff bool) error {
-	if env.JSON && !withDiff {
+func (env *Env) printDryRun(s *chain.Session, after []byte, out WriteResult) error {
+	if env.JSON && after == nil {
 		return env.printJSON(out)
 	}
-	if withDiff {
-		a, err := os.ReadFile(s.Path)
+	if after != nil {
+		before, err := os.ReadFile(s.Path)
 		if err != nil {
 			return err
 		}
-		b, err := os.ReadFile(r.main)
-		if err != nil {
-			return err
-		}
-		fmt.Fprint(env.Out, backup.Diff(a, b, backup.DiffOptions{NameA: s.Path, NameB: s.Path + " (after " + out.Operation + ")"}))
+		fmt.Fprint(env.Out, backup.Diff(before, after, backup.DiffOptions{NameA: s.Path, NameB: s.Path + " (after " + out.Operation + ")"}))
 		if env.JSON {
 			return nil
 		}

@@ -65,6 +65,18 @@ func LoadBytes(path string, data []byte) (*File, error) {
 	return f, nil
 }
 
+// IndexReader indexes a JSONL stream without keeping its bytes: the File
+// has the envelopes and the graph, and Raw fails. The result of an
+// operation is indexed this way as it is written, to validate what was
+// actually written without reading it back.
+func IndexReader(name string, r io.Reader) (*File, error) {
+	f := &File{Path: name}
+	if err := f.index(r); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
 // Close releases the file handle.
 func (f *File) Close() error {
 	if f.closer != nil {
@@ -76,6 +88,9 @@ func (f *File) Close() error {
 // Raw returns the bytes of entry i, terminator excluded. The slice is fresh.
 func (f *File) Raw(i int) ([]byte, error) {
 	e := &f.Entries[i]
+	if f.src == nil {
+		return nil, fmt.Errorf("%s: the bytes of line %d were not kept", f.Path, e.Line)
+	}
 	b := make([]byte, e.Len)
 	if _, err := f.src.ReadAt(b, e.Off); err != nil && !(errors.Is(err, io.EOF) && e.Len == len(b)) {
 		return nil, fmt.Errorf("read %s line %d: %w", f.Path, e.Line, err)
