@@ -2,8 +2,8 @@ package chain
 
 import (
 	"strings"
-
-	"github.com/tidwall/gjson"
+	"unicode/utf16"
+	"unicode/utf8"
 )
 
 // A small reader of already-validated JSON that walks an object's fields
@@ -14,58 +14,75 @@ import (
 // eachField calls fn with every key and raw value of the JSON object obj
 // (which must be valid JSON), until fn returns false.
 func eachField(obj string, fn func(key, raw string) bool) {
-	i := skipSpace(obj, 0)
-	if i >= len(obj) || obj[i] != '{' {
+	Fields(obj, 0, func(k string, vs, ve int) bool { return fn(k, obj[vs:ve]) })
+}
+
+// eachElem calls fn with every raw element of the JSON array arr.
+func eachElem(arr string, fn func(raw string) bool) {
+	Elems(arr, 0, func(vs, ve int) bool { return fn(arr[vs:ve]) })
+}
+
+// Fields calls fn with every key of the JSON object that starts at s[at]
+// and the bounds of its value in s, until fn returns false. The JSON must
+// be valid (as every entry the loader accepted is); values are skipped
+// over, never decoded.
+func Fields(s string, at int, fn func(key string, vs, ve int) bool) {
+	i := skipSpace(s, at)
+	if i >= len(s) || s[i] != '{' {
 		return
 	}
 	i++
 	for {
-		i = skipSpace(obj, i)
-		if i >= len(obj) || obj[i] == '}' {
+		i = skipSpace(s, i)
+		if i >= len(s) || s[i] == '}' {
 			return
 		}
-		if obj[i] == ',' {
+		if s[i] == ',' {
 			i++
 			continue
 		}
-		kEnd := skipString(obj, i)
-		key := strValue(obj[i:kEnd])
-		i = skipSpace(obj, kEnd)
-		if i >= len(obj) || obj[i] != ':' {
+		kEnd := skipString(s, i)
+		key := strValue(s[i:kEnd])
+		i = skipSpace(s, kEnd)
+		if i >= len(s) || s[i] != ':' {
 			return
 		}
-		i = skipSpace(obj, i+1)
-		vEnd := skipValue(obj, i)
-		if !fn(key, obj[i:vEnd]) {
+		i = skipSpace(s, i+1)
+		vEnd := skipValue(s, i)
+		if !fn(key, i, vEnd) {
 			return
 		}
 		i = vEnd
 	}
 }
 
-// eachElem calls fn with every raw element of the JSON array arr.
-func eachElem(arr string, fn func(raw string) bool) {
-	i := skipSpace(arr, 0)
-	if i >= len(arr) || arr[i] != '[' {
+// Elems calls fn with the bounds of every element of the JSON array that
+// starts at s[at].
+func Elems(s string, at int, fn func(vs, ve int) bool) {
+	i := skipSpace(s, at)
+	if i >= len(s) || s[i] != '[' {
 		return
 	}
 	i++
 	for {
-		i = skipSpace(arr, i)
-		if i >= len(arr) || arr[i] == ']' {
+		i = skipSpace(s, i)
+		if i >= len(s) || s[i] == ']' {
 			return
 		}
-		if arr[i] == ',' {
+		if s[i] == ',' {
 			i++
 			continue
 		}
-		end := skipValue(arr, i)
-		if !fn(arr[i:end]) {
+		end := skipValue(s, i)
+		if !fn(i, end) {
 			return
 		}
 		i = end
 	}
 }
+
+// StrValue decodes a raw JSON string token; other tokens give "".
+func StrValue(raw string) string { return strValue(raw) }
 
 func skipSpace(s string, i int) int {
 	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
@@ -134,10 +151,91 @@ func strValue(raw string) string {
 		return ""
 	}
 	inner := raw[1 : len(raw)-1]
-	if strings.IndexByte(inner, '\\') < 0 {
+	k := strings.IndexByte(inner, '\\')
+	if k < 0 {
 		return inner
 	}
-	return gjson.Parse(raw).Str
+	return unescape(inner, k)
+}
+
+// unescape decodes the inside of a JSON string whose first backslash is at
+// k, copying the runs between escapes whole.
+func unescape(s string, k int) string {
+	b := make([]byte, 0, len(s))
+	for {
+		b = append(b, s[:k]...)
+		s = s[k:]
+		if len(s) < 2 {
+			b = append(b, s...)
+			break
+		}
+		c := s[1]
+		s = s[2:]
+		switch c {
+		case 'n':
+			b = append(b, '\n')
+		case 't':
+			b = append(b, '\t')
+		case 'r':
+			b = append(b, '\r')
+		case 'b':
+			b = append(b, '\b')
+		case 'f':
+			b = append(b, '\f')
+		case 'u':
+			r, n := decodeU(s)
+			s = s[n:]
+			b = utf8.AppendRune(b, r)
+		default: // " \ / and anything else: the character itself
+			b = append(b, c)
+		}
+		k = strings.IndexByte(s, '\\')
+		if k < 0 {
+			b = append(b, s...)
+			break
+		}
+	}
+	return string(b)
+}
+
+// decodeU reads the hex digits after \u (and a low surrogate's \uXXXX
+// after a high one); it returns the rune and the bytes used.
+func decodeU(s string) (rune, int) {
+	hex4 := func(s string) (rune, bool) {
+		if len(s) < 4 {
+			return 0, false
+		}
+		var r rune
+		for i := 0; i < 4; i++ {
+			c := s[i]
+			switch {
+			case c >= '0' && c <= '9':
+				r = r<<4 | rune(c-'0')
+			case c >= 'a' && c <= 'f':
+				r = r<<4 | rune(c-'a'+10)
+			case c >= 'A' && c <= 'F':
+				r = r<<4 | rune(c-'A'+10)
+			default:
+				return 0, false
+			}
+		}
+		return r, true
+	}
+	r, ok := hex4(s)
+	if !ok {
+		return utf8.RuneError, 0
+	}
+	if utf16.IsSurrogate(r) && len(s) >= 10 && s[4] == '\\' && s[5] == 'u' {
+		if r2, ok := hex4(s[6:]); ok {
+			if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
+				return d, 10
+			}
+		}
+	}
+	if utf16.IsSurrogate(r) {
+		return utf8.RuneError, 4
+	}
+	return r, 4
 }
 
 // strHead decodes about the first n bytes of a raw JSON string token,

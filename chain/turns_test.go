@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tidwall/gjson"
 )
 
 // TestTurnsGolden: turns finds exactly the human prompts, in order, across
@@ -51,5 +52,11 @@ func TestTurnsGolden(t *testing.T) {
 				assert.Equal(t, tc.branches[k], got, "branch %d", k+1)
 			}
 		})
+	}
+}
+
+func TestStrValueMatchesGjson(t *testing.T) {
+	for _, raw := range []string{`""`, `"plain"`, `"a\nb\tc\"d\\e\/f"`, `"\u00e9\u4e2d"`, `"\ud83d\ude00 smile"`, `"\ud83d alone"`, `"x\u0000y"`, `"tail\\"`} {
+		assert.Equal(t, gjson.Parse(raw).Str, StrValue(raw), raw)
 	}
 }

@@ -153,42 +153,58 @@ func (o RedactSecrets) scanFile(t *Txn, f *chain.File) ([]lineHits, error) {
 	return out, nil
 }
 
-// scanLine returns the string values of one line that hold secrets.
+// scanLine returns the string values of one line that hold secrets. The
+// line is walked as raw JSON; a string is decoded and scanned only when
+// its raw token passes the scanner's prefilter.
 func (o RedactSecrets) scanLine(raw []byte) []hit {
+	line := string(raw)
 	var hits []hit
-	var walk func(v gjson.Result, path string, thinkingBlock bool)
-	walk = func(v gjson.Result, path string, thinkingBlock bool) {
-		if v.IsObject() {
-			if skipBlockTypes[v.Get("type").Str] {
-				return
-			}
-			isThinking := v.Get("type").Str == "thinking"
-			v.ForEach(func(k, c gjson.Result) bool {
-				if skipKeys[k.Str] {
-					return true
+	var walk func(vs, ve int, path string, thinkingText bool)
+	walk = func(vs, ve int, path string, thinkingText bool) {
+		switch line[vs] {
+		case '{':
+			typ := ""
+			chain.Fields(line, vs, func(k string, a, b int) bool {
+				if k == "type" {
+					typ = chain.StrValue(line[a:b])
+					return false
 				}
-				walk(c, join(path, k.Str), isThinking && k.Str == "thinking")
 				return true
 			})
-			return
-		}
-		if v.IsArray() {
+			if skipBlockTypes[typ] {
+				return
+			}
+			chain.Fields(line, vs, func(k string, a, b int) bool {
+				if !skipKeys[k] {
+					walk(a, b, join(path, k), typ == "thinking" && k == "thinking")
+				}
+				return true
+			})
+		case '[':
 			n := 0
-			v.ForEach(func(_, c gjson.Result) bool {
-				walk(c, join(path, strconv.Itoa(n)), false)
+			chain.Elems(line, vs, func(a, b int) bool {
+				walk(a, b, join(path, strconv.Itoa(n)), false)
 				n++
 				return true
 			})
-			return
-		}
-		if v.Type != gjson.String || len(v.Str) < 8 {
-			return
-		}
-		if fs := o.Scanner.Scan(v.Str); len(fs) > 0 {
-			hits = append(hits, hit{tokStart: v.Index, tokEnd: v.Index + len(v.Raw), value: v.Str, finds: fs, path: path, thinking: thinkingBlock})
+		case '"':
+			tok := line[vs:ve]
+			if len(tok) < 10 || !o.Scanner.MayHold(tok) {
+				return
+			}
+			v := chain.StrValue(tok)
+			if fs := o.Scanner.Scan(v); len(fs) > 0 {
+				hits = append(hits, hit{tokStart: vs, tokEnd: ve, value: v, finds: fs, path: path, thinking: thinkingText})
+			}
 		}
 	}
-	walk(gjson.ParseBytes(raw), "", false)
+	i := 0
+	for i < len(line) && line[i] != '{' {
+		i++
+	}
+	if i < len(line) {
+		walk(i, len(line), "", false)
+	}
 	return hits
 }
 

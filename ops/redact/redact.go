@@ -226,6 +226,17 @@ type cand struct {
 	prio int
 }
 
+// MayHold reports whether text could hold a secret: whether any rule's
+// anchor occurs in it. It is the prefilter of Scan on its own, and works
+// on raw JSON string tokens too (escapes rarely fall inside an anchor), so
+// a caller can skip decoding strings that cannot match.
+func (s *Scanner) MayHold(text string) bool {
+	if s.noPre || len(s.always) > 0 {
+		return true
+	}
+	return len(text) >= 6 && len(s.findAnchors(text)) > 0
+}
+
 // Scan returns the secrets in text: non-overlapping, sorted by Start.
 func (s *Scanner) Scan(text string) []Finding {
 	if len(text) < 6 {
