@@ -196,7 +196,7 @@ func (j *job) render(f *chain.File, name string) func(io.Writer) error {
 		if f == t.S.Main {
 			j.pr.Phase(j.op, f.Size)
 		}
-		cw := &countingWriter{w: j.pr.Writer(dst)}
+		cw := &chain.CountWriter{W: j.pr.Writer(dst)}
 		err := t.Render(f)(io.MultiWriter(cw, pipeW))
 		pipeW.CloseWithError(err)
 		<-done
@@ -206,7 +206,7 @@ func (j *job) render(f *chain.File, name string) func(io.Writer) error {
 		if idxErr != nil {
 			return idxErr
 		}
-		j.sizes[f] = cw.n
+		j.sizes[f] = cw.N
 		idx.Sidechain = f.Sidechain
 		sid, newSID := "", ""
 		if f == t.S.Main {
@@ -224,17 +224,6 @@ func (j *job) render(f *chain.File, name string) func(io.Writer) error {
 		}
 		return nil
 	}
-}
-
-type countingWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
 }
 
 // resultFiles are the files of the session that the result writes: the

@@ -42,7 +42,7 @@ func (f *File) Write(w io.Writer, edits Edits, tr Transform) (int64, error) {
 	if tr != nil {
 		return f.writeTransformed(w, edits, tr)
 	}
-	cw := &countWriter{w: w}
+	cw := &CountWriter{W: w}
 	buf := make([]byte, 1<<20)
 	var runStart int64 = -1
 	var runEnd int64
@@ -65,16 +65,16 @@ func (f *File) Write(w io.Writer, edits Edits, tr Transform) (int64, error) {
 			continue
 		}
 		if err := flush(); err != nil {
-			return cw.n, err
+			return cw.N, err
 		}
 		eol := eols[e.EOL]
 		if !ed.Drop {
 			if ed.Raw != nil {
 				if _, err := cw.Write(ed.Raw); err != nil {
-					return cw.n, err
+					return cw.N, err
 				}
 			} else if _, err := io.CopyBuffer(cw, io.NewSectionReader(f.src, e.Off, int64(e.Len)), buf); err != nil {
-				return cw.n, err
+				return cw.N, err
 			}
 		}
 		sep := eol
@@ -84,38 +84,40 @@ func (f *File) Write(w io.Writer, edits Edits, tr Transform) (int64, error) {
 		for k, a := range ed.After {
 			if !ed.Drop || k > 0 {
 				if _, err := io.WriteString(cw, sep); err != nil {
-					return cw.n, err
+					return cw.N, err
 				}
 			}
 			if _, err := cw.Write(a); err != nil {
-				return cw.n, err
+				return cw.N, err
 			}
 		}
 		if !ed.Drop || len(ed.After) > 0 {
 			if _, err := io.WriteString(cw, eol); err != nil {
-				return cw.n, err
+				return cw.N, err
 			}
 		}
 	}
 	if err := flush(); err != nil {
-		return cw.n, err
+		return cw.N, err
 	}
-	return cw.n, nil
+	return cw.N, nil
 }
 
-type countWriter struct {
-	w io.Writer
-	n int64
+// CountWriter counts the bytes written through it.
+type CountWriter struct {
+	W io.Writer
+	N int64
 }
 
-func (c *countWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
+// Write passes p on and counts it.
+func (c *CountWriter) Write(p []byte) (int, error) {
+	n, err := c.W.Write(p)
+	c.N += int64(n)
 	return n, err
 }
 
 func (f *File) writeTransformed(w io.Writer, edits Edits, tr Transform) (int64, error) {
-	cw := &countWriter{w: w}
+	cw := &CountWriter{W: w}
 	br := bufio.NewReaderSize(io.NewSectionReader(f.src, 0, f.Size), 1<<20)
 	var line []byte
 	for i := range f.Entries {
@@ -126,7 +128,7 @@ func (f *File) writeTransformed(w io.Writer, edits Edits, tr Transform) (int64, 
 		}
 		line = line[:n]
 		if _, err := io.ReadFull(br, line); err != nil {
-			return cw.n, err
+			return cw.N, err
 		}
 		ed := edits[i]
 		if ed != nil && ed.Drop && len(ed.After) == 0 {
@@ -156,16 +158,16 @@ func (f *File) writeTransformed(w io.Writer, edits Edits, tr Transform) (int64, 
 		for k, p := range parts {
 			if k > 0 {
 				if _, err := io.WriteString(cw, sep); err != nil {
-					return cw.n, err
+					return cw.N, err
 				}
 			}
 			if _, err := cw.Write(p); err != nil {
-				return cw.n, err
+				return cw.N, err
 			}
 		}
 		if _, err := io.WriteString(cw, eol); err != nil {
-			return cw.n, err
+			return cw.N, err
 		}
 	}
-	return cw.n, nil
+	return cw.N, nil
 }

@@ -72,7 +72,8 @@ func EncodeString(s string) []byte {
 		case c == '\t':
 			b = append(b, '\\', 't')
 		case c < 0x20:
-			b = append(b, fmt.Sprintf(`\u%04x`, c)...)
+			const hx = "0123456789abcdef"
+			b = append(b, '\\', 'u', '0', '0', hx[c>>4], hx[c&15])
 		default:
 			b = append(b, c)
 		}

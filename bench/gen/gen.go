@@ -27,6 +27,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ccsurgeon/ccsurgeon/ops"
 	"github.com/tidwall/sjson"
 )
 
@@ -437,29 +438,8 @@ func (g *generator) addBulk(line []byte, l *tline) ([]byte, error) {
 
 // jsonString encodes s as a JSON string the way JSON.stringify does
 // (no HTML escaping).
-func jsonString(s string) []byte {
-	const hx = "0123456789abcdef"
-	out := make([]byte, 0, len(s)+len(s)/16+2)
-	out = append(out, '"')
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c == '"' || c == '\\':
-			out = append(out, '\\', c)
-		case c == '\n':
-			out = append(out, '\\', 'n')
-		case c == '\t':
-			out = append(out, '\\', 't')
-		case c == '\r':
-			out = append(out, '\\', 'r')
-		case c < 0x20:
-			out = append(out, '\\', 'u', '0', '0', hx[c>>4], hx[c&15])
-		default:
-			out = append(out, c)
-		}
-	}
-	return append(out, '"')
-}
+// jsonString encodes s as the client does (ops.EncodeString).
+func jsonString(s string) []byte { return ops.EncodeString(s) }
 
 func numbered(code string) string {
 	var b strings.Builder
