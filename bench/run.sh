@@ -128,6 +128,7 @@ rm_clone() {
 }
 
 warm
+LOAD_START=$(cut -d" " -f1-3 /proc/loadavg)
 log "file $FILE: $BYTES bytes (+ $SIDECAR_BYTES bytes of sidecar files)"
 
 # baselines
@@ -256,6 +257,7 @@ if want ls; then
 fi
 
 # --- report ------------------------------------------------------------------
+LOAD_END=$(cut -d" " -f1-3 /proc/loadavg)
 {
 	echo "### ccsurgeon benchmark: $SIZE session (seed $SEED)"
 	echo
@@ -263,6 +265,8 @@ fi
 	echo
 	echo "median of $RUNS runs, warm page cache; MB = 2^20 bytes; MB/s = main file size / wall time; RSS = peak resident set (/usr/bin/time %M);"
 	echo "× cp = wall time / wall time of \`cp\` of the same file in this run."
+	echo
+	echo "machine: $(nproc) cores, $(free -g | awk '/^Mem:/{print $2}') GB RAM, $(go version | cut -d' ' -f3-); load average (1/5/15 min) at start: $LOAD_START, at end: $LOAD_END"
 	echo
 	echo "| baseline | wall s | MB/s | peak RSS MB |"
 	echo "| --- | --- | --- | --- |"

@@ -167,15 +167,18 @@ func (c *checker) lines() {
 
 func (c *checker) references(sessionID string) {
 	f, g := c.f, c.g
-	for _, i := range g.Dups {
-		first := -1
+	if len(g.Dups) > 0 {
+		first := map[string]int{}
 		for j := range f.Entries {
-			if f.Entries[j].UUID == f.Entries[i].UUID {
-				first = j
-				break
+			if id := f.Entries[j].UUID; id != "" && f.Entries[j].Kind == chain.KindEntry {
+				if _, ok := first[id]; !ok {
+					first[id] = j
+				}
 			}
 		}
-		c.add(i, Error, "duplicate-uuid", "uuid %s is already used on line %d", f.Entries[i].UUID, f.Entries[first].Line)
+		for _, i := range g.Dups {
+			c.add(i, Error, "duplicate-uuid", "uuid %s is already used on line %d", f.Entries[i].UUID, f.Entries[first[f.Entries[i].UUID]].Line)
+		}
 	}
 	for _, i := range g.Dangling {
 		e := &f.Entries[i]
