@@ -140,7 +140,7 @@ func Apply(p Plan) (res Result, err error) {
 		if err := os.MkdirAll(filepath.Dir(it.target), dirMode); err != nil {
 			return res, fmt.Errorf("create directory for %s: %w", it.target, err)
 		}
-		if it.tmp, err = writeTemp(it.target, it.Mode, it.Render); err != nil {
+		if it.tmp, err = writeTemp(it.target, it.Mode, it.Render, true); err != nil {
 			return res, err
 		}
 	}

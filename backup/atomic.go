@@ -42,11 +42,15 @@ func hook(step string) {
 // (DefaultMode if 0). If path is a symlink, its target is replaced. On any
 // error the temp file is removed and the original is left untouched.
 func WriteFileAtomic(path string, mode os.FileMode, render func(w io.Writer) error) error {
+	return writeAtomic(path, mode, render, true)
+}
+
+func writeAtomic(path string, mode os.FileMode, render func(w io.Writer) error, sync bool) error {
 	target, err := resolveTarget(path)
 	if err != nil {
 		return err
 	}
-	tmp, err := writeTemp(target, mode, render)
+	tmp, err := writeTemp(target, mode, render, sync)
 	if err != nil {
 		return err
 	}
@@ -54,14 +58,20 @@ func WriteFileAtomic(path string, mode os.FileMode, render func(w io.Writer) err
 		os.Remove(tmp)
 		return fmt.Errorf("replace %s: %w", target, err)
 	}
+	if !sync {
+		return nil
+	}
 	return syncDir(filepath.Dir(target))
 }
 
 // WriteTo writes render's output to path (for "-o PATH"; the caller handles
 // "-" = stdout) atomically, overwriting an existing file. A new file gets mode
 // 0600; an existing file keeps its mode. The parent directory must exist.
+// It does not fsync: an output file of the user's choosing is as durable as
+// one cp writes (the session itself is not touched), and a render that fails
+// still leaves nothing behind.
 func WriteTo(path string, render func(w io.Writer) error) error {
-	return WriteFileAtomic(path, DefaultMode, render)
+	return writeAtomic(path, DefaultMode, render, false)
 }
 
 // CreateNew writes render's output to a new file at path (mode 0600, parent
@@ -76,7 +86,7 @@ func CreateNew(path string, render func(w io.Writer) error) error {
 	if err := os.MkdirAll(dir, dirMode); err != nil {
 		return fmt.Errorf("create directory %s: %w", dir, err)
 	}
-	tmp, err := writeTemp(path, DefaultMode, render)
+	tmp, err := writeTemp(path, DefaultMode, render, true)
 	if err != nil {
 		return err
 	}
@@ -123,7 +133,7 @@ func resolveTarget(path string) (string, error) {
 // writeTemp renders into a fresh temp file next to target and fsyncs it. It
 // returns the temp path; on error nothing is left behind. The mode is the
 // existing target's permission bits, else mode (DefaultMode if 0).
-func writeTemp(target string, mode os.FileMode, render func(w io.Writer) error) (tmpPath string, err error) {
+func writeTemp(target string, mode os.FileMode, render func(w io.Writer) error, sync bool) (tmpPath string, err error) {
 	if fi, serr := os.Stat(target); serr == nil {
 		mode = fi.Mode().Perm()
 	} else if mode == 0 {
@@ -155,8 +165,10 @@ func writeTemp(target string, mode os.FileMode, render func(w io.Writer) error) 
 	if err = bw.Flush(); err != nil {
 		return "", wrapIOError(fmt.Sprintf("write %s", target), err)
 	}
-	if err = f.Sync(); err != nil {
-		return "", wrapIOError(fmt.Sprintf("fsync %s", target), err)
+	if sync {
+		if err = f.Sync(); err != nil {
+			return "", wrapIOError(fmt.Sprintf("fsync %s", target), err)
+		}
 	}
 	if err = f.Close(); err != nil {
 		return "", wrapIOError(fmt.Sprintf("close %s", target), err)

@@ -106,6 +106,10 @@ func (f *File) Source() io.ReaderAt { return f.src }
 // order. A line longer than a block makes its block bigger.
 const blockSize = 4 << 20
 
+// blockPool recycles block buffers: indexing a big file then touches the
+// same few megabytes of memory instead of fresh pages.
+var blockPool = sync.Pool{New: func() any { return make([]byte, blockSize*2) }}
+
 type block struct {
 	off     int64  // file offset of data[0]
 	data    []byte // whole lines; the last may lack its newline only at EOF
@@ -151,6 +155,9 @@ func (f *File) index(r io.Reader) error {
 		}
 		f.Entries = append(f.Entries, b.entries...)
 		size = b.off + int64(len(b.data))
+		if cap(b.data) == blockSize*2 {
+			blockPool.Put(b.data[:0]) //nolint:staticcheck // a slice header is fine here
+		}
 		b.data, b.entries = nil, nil
 	}
 	wg.Wait()
@@ -171,7 +178,12 @@ func splitBlocks(r io.Reader, emit func(*block)) error {
 		if len(carry) > want {
 			want = len(carry) // a long line: double the read
 		}
-		data := make([]byte, len(carry)+want)
+		var data []byte
+		if len(carry)+want <= blockSize*2 {
+			data = blockPool.Get().([]byte)[:len(carry)+want]
+		} else {
+			data = make([]byte, len(carry)+want)
+		}
 		copy(data, carry)
 		n, err := io.ReadFull(r, data[len(carry):])
 		data = data[:len(carry)+n]

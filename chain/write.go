@@ -32,7 +32,8 @@ func (ed Edits) Dropped(i int) bool { e := ed[i]; return e != nil && e.Drop }
 var eols = [...]string{"", "\n", "\r\n"}
 
 // Transform rewrites the bytes of a kept line as it is written (UUID
-// remapping for a new session). It must not keep raw.
+// remapping for a new session). It may change raw in place (it gets a
+// buffer of its own) and must not keep it.
 type Transform func(raw []byte) []byte
 
 // Write streams the file with edits applied to w: runs of untouched lines
@@ -139,7 +140,7 @@ func (f *File) writeTransformed(w io.Writer, edits Edits, tr Transform) (int64, 
 		if ed == nil || !ed.Drop {
 			body := line[:e.Len]
 			if ed != nil && ed.Raw != nil {
-				body = ed.Raw
+				body = append(line[:0], ed.Raw...) // the edit stays as it is
 			}
 			if e.Kind == KindEntry || (ed != nil && ed.Raw != nil) {
 				body = tr(body)
@@ -148,7 +149,7 @@ func (f *File) writeTransformed(w io.Writer, edits Edits, tr Transform) (int64, 
 		}
 		if ed != nil {
 			for _, a := range ed.After {
-				parts = append(parts, tr(a))
+				parts = append(parts, tr(append([]byte(nil), a...)))
 			}
 		}
 		sep := eol

@@ -1,6 +1,8 @@
 package ops
 
 import (
+	"unsafe"
+
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
@@ -20,19 +22,18 @@ var contentKeys = map[string]bool{
 // fields. This is the general rule for references: a value that is exactly
 // one of the session's identifiers, outside message content, refers to it.
 func uuidTokens(line []byte, fn func(off int)) {
-	root := gjson.ParseBytes(line)
-	if !root.IsObject() {
+	str := unsafe.String(unsafe.SliceData(line), len(line))
+	i := 0
+	for i < len(str) && str[i] != '{' {
+		i++
+	}
+	if i == len(str) {
 		return
 	}
-	root.ForEach(func(k, v gjson.Result) bool {
-		if contentKeys[k.Str] || v.Index <= 0 {
-			return true
+	chain.Fields(str, i, func(k string, vs, ve int) bool {
+		if !contentKeys[k] {
+			scanUUIDStrings(line[vs:ve], func(off int) { fn(vs + off) })
 		}
-		start, end := v.Index, v.Index+len(v.Raw)
-		if end > len(line) {
-			return true
-		}
-		scanUUIDStrings(line[start:end], func(off int) { fn(start + off) })
 		return true
 	})
 }

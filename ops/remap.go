@@ -15,64 +15,82 @@ import (
 type Remapper struct {
 	NewID  string
 	mu     sync.Mutex
-	ids    map[string]string
-	oldIDs map[string]bool // session ids to map to NewID
+	ids    map[[36]byte][36]byte
+	oldIDs map[[36]byte]bool // session ids to map to NewID
+	newID  [36]byte
+}
+
+func key(s string) (k [36]byte, ok bool) {
+	if len(s) != 36 {
+		return k, false
+	}
+	copy(k[:], s)
+	return k, true
 }
 
 // NewRemapper prepares a remapping of s to the session id newID.
 func NewRemapper(s *chain.Session, newID string) *Remapper {
-	r := &Remapper{NewID: newID, ids: map[string]string{}, oldIDs: map[string]bool{s.ID: true}}
+	r := &Remapper{NewID: newID, ids: map[[36]byte][36]byte{}, oldIDs: map[[36]byte]bool{}}
+	r.newID, _ = key(newID)
+	add := func(id string) {
+		if k, ok := key(id); ok {
+			r.oldIDs[k] = true
+		}
+	}
+	add(s.ID)
 	for _, f := range s.Files() {
 		for i := range f.Entries {
-			if id := f.Entries[i].SessionID; id != "" {
-				r.oldIDs[id] = true
-			}
+			add(f.Entries[i].SessionID)
 		}
 	}
 	return r
 }
 
-// Map returns the new identifier for old.
-func (r *Remapper) Map(old string) string {
-	if old == nilUUID {
+var nilKey, _ = key(nilUUID)
+
+// mapKey returns the new identifier for the 36-byte old one.
+func (r *Remapper) mapKey(old [36]byte) [36]byte {
+	if old == nilKey {
 		return old
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.oldIDs[old] {
-		return r.NewID
+		return r.newID
 	}
 	n, ok := r.ids[old]
 	if !ok {
-		n = uuid.NewString()
+		copy(n[:], uuid.NewString())
 		r.ids[old] = n
 	}
 	return n
 }
 
+// Map returns the new identifier for old.
+func (r *Remapper) Map(old string) string {
+	k, ok := key(old)
+	if !ok {
+		return old
+	}
+	n := r.mapKey(k)
+	return string(n[:])
+}
+
 // Line rewrites the identifiers of one line in place (UUIDs keep their
 // length, so nothing else moves) and returns it.
 func (r *Remapper) Line(raw []byte) []byte {
-	out := raw
-	copied := false
 	uuidTokens(raw, func(off int) {
-		old := string(raw[off : off+36])
-		n := r.Map(old)
-		if n == old {
-			return
-		}
-		if !copied {
-			out = append([]byte(nil), raw...)
-			copied = true
-		}
-		copy(out[off:off+36], n)
+		var k [36]byte
+		copy(k[:], raw[off:off+36])
+		n := r.mapKey(k)
+		copy(raw[off:off+36], n[:])
 	})
-	return out
+	return raw
 }
 
 // JSON rewrites every identifier in a small JSON document (a subagent's
 // meta.json) that is not inside content.
-func (r *Remapper) JSON(doc []byte) []byte { return r.Line(doc) }
+func (r *Remapper) JSON(doc []byte) []byte { return r.Line(append([]byte(nil), doc...)) }
 
 func (t *Txn) remap() error {
 	t.remapper = NewRemapper(t.S, t.NewID)
