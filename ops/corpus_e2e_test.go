@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ccsurgeon/ccsurgeon/app"
+	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/harness"
 	"github.com/stretchr/testify/require"
 )
@@ -59,6 +60,23 @@ func TestCorpusOperationsResume(t *testing.T) {
 						got := fx.env.Resume(t, c, r.SessionID)
 						require.True(t, got.OK(), "%s: the original resumes but the result does not: %s", name, got)
 					}
+				}
+				// fork at every turn the client still sends
+				f, err := chain.LoadFile(fx.env.SessionPath(fx.id))
+				require.NoError(t, err)
+				turns := f.ActiveTurns().List
+				f.Close()
+				for _, tn := range turns {
+					if tn.Compacted {
+						continue
+					}
+					var out, errb strings.Builder
+					a := &app.Env{ConfigDir: fx.env.ConfigDir, Out: &out, Err: &errb}
+					err := a.RunFork(fx.id, tn.Index, app.BranchOptions{}, app.Dest{New: true})
+					if err != nil && strings.Contains(err.Error(), "no complete answer") {
+						continue // a turn the session never finished: nothing to fork
+					}
+					require.NoError(t, err, "fork at turn %d: %s", tn.Index, errb.String())
 				}
 				clone := fx.ccsurgeon(t, func(a *app.Env) error { return a.RunClone(fx.id, app.BranchOptions{}, app.Dest{}) })
 				if orig.OK() {
