@@ -118,12 +118,18 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	case d.Output == "-":
 		err = j.toStdout()
 	case d.Output != "":
-		abs, _ := filepath.Abs(d.Output)
-		if abs == s.Path {
-			return UsageErrorf("leave out -o to change the session in place (with a backup)", "-o names the session itself")
+		if st, err := os.Stat(d.Output); err == nil {
+			for _, f := range s.Files() {
+				if fst, err := os.Stat(f.Path); err == nil && os.SameFile(st, fst) {
+					return UsageErrorf("leave out -o to change the session in place (with a backup)", "-o names a file of the session itself: %s", f.Path)
+				}
+			}
 		}
 		err = backup.WriteTo(d.Output, j.render(s.Main, d.Output))
 		out.Path = d.Output
+		if n := len(j.resultFiles()) - 1; n > 0 {
+			out.Notes = append(out.Notes, fmt.Sprintf("-o writes the main transcript only: %d changed subagent transcript(s) were not written (use --new to get them too)", n))
+		}
 	case d.New:
 		out.Path, err = j.writeNew()
 		out.ResumeCommand = "claude --resume " + t.NewID

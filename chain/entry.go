@@ -282,7 +282,7 @@ func parseBlock(b string) (Block, string) {
 				blk.Kind = BlockThinking
 			case "redacted_thinking":
 				blk.Kind = BlockRedactedThinking
-			case "tool_use", "server_tool_use":
+			case "tool_use": // not server_tool_use: the API runs those and pairs their results within the message
 				blk.Kind = BlockToolUse
 			case "tool_result":
 				blk.Kind = BlockToolResult

@@ -97,6 +97,9 @@ func locatePath(arg string) (string, error) {
 	if err != nil {
 		return "", &Error{Msg: fmt.Sprintf("cannot resolve %s: %v", arg, unwrapPathErr(err)), Code: 1}
 	}
+	if abs, err := filepath.Abs(real); err == nil {
+		real = abs
+	}
 	fh, err := os.Open(real)
 	if err != nil {
 		return "", &Error{Msg: fmt.Sprintf("cannot read %s: %v", arg, unwrapPathErr(err)), Code: 1}

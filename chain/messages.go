@@ -8,8 +8,11 @@ type Message struct {
 }
 
 // Messages groups the message entries of a path as the client merges them
-// into API messages. Other entries (attachments, system records) are not
-// messages of the conversation and are skipped.
+// into API messages: consecutive user entries, and consecutive assistant
+// entries of one API response (one message.id; the client sends two
+// responses in a row as two assistant messages, which the API rejects).
+// Other entries (attachments, system records) are not messages of the
+// conversation and are skipped.
 func (f *File) Messages(p Path) []Message {
 	var out []Message
 	for _, i := range p.Entries {
@@ -21,11 +24,18 @@ func (f *File) Messages(p Path) []Message {
 		if role == "" {
 			role = e.Type
 		}
-		if n := len(out); n > 0 && out[n-1].Role == role {
+		if n := len(out); n > 0 && out[n-1].Role == role && !(role == "assistant" && differentResponse(f, out[n-1], e)) {
 			out[n-1].Entries = append(out[n-1].Entries, i)
 			continue
 		}
 		out = append(out, Message{Role: role, Entries: []int{i}})
 	}
 	return out
+}
+
+// differentResponse reports whether assistant entry e belongs to another
+// API response than message m.
+func differentResponse(f *File, m Message, e *Entry) bool {
+	last := &f.Entries[m.Entries[len(m.Entries)-1]]
+	return last.MsgID != "" && e.MsgID != "" && last.MsgID != e.MsgID
 }

@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"strings"
 	"unsafe"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
@@ -219,6 +220,7 @@ func (t *Txn) joinAssistants(f *chain.File) error {
 		return nil
 	}
 	g := f.Graph()
+	callsTool := t.keptToolUse(f)
 	newID := map[string]string{} // message.id -> the id it joins
 	effective := func(id string) string {
 		for n := 0; n < 64; n++ {
@@ -257,8 +259,11 @@ func (t *Txn) joinAssistants(f *chain.File) error {
 		if pe.Type != "assistant" || pe.MsgID == "" {
 			continue
 		}
-		if target := effective(pe.MsgID); target != e.MsgID {
+		// a response that still calls a tool must be followed by its
+		// results, not by another answer: do not join onto it
+		if target := effective(pe.MsgID); target != e.MsgID && !callsTool[target] {
 			newID[e.MsgID] = target
+			callsTool[target] = callsTool[target] || callsTool[e.MsgID]
 		}
 	}
 	if len(newID) == 0 {
@@ -284,4 +289,24 @@ func (t *Txn) joinAssistants(f *chain.File) error {
 	}
 	t.Count("assistant messages joined (a removed tool result stood between them)", len(newID))
 	return nil
+}
+
+// keptToolUse maps each API response of f to whether it still holds a
+// tool_use block after the edits.
+func (t *Txn) keptToolUse(f *chain.File) map[string]bool {
+	out := map[string]bool{}
+	for i := range f.Entries {
+		e := &f.Entries[i]
+		if e.Type != "assistant" || e.MsgID == "" || t.Dropped(f, i) || len(e.ToolUseIDs()) == 0 {
+			continue
+		}
+		if !t.Changed(f, i) {
+			out[e.MsgID] = true
+			continue
+		}
+		if raw, err := t.Raw(f, i); err != nil || strings.Contains(string(raw), `"type":"tool_use"`) {
+			out[e.MsgID] = true
+		}
+	}
+	return out
 }

@@ -182,6 +182,10 @@ func TestDropToolCallsResumes(t *testing.T) {
 						}
 					}
 					assert.Less(t, countType(gm, "tool_use"), countType(om, "tool_use")+1)
+					// the conversation still ends with the original's final answer, in place
+					if want := finalText(om); want != "" {
+						assert.Equal(t, want, finalText(gm), "the final answer moved")
+					}
 				}
 			})
 		}
@@ -250,4 +254,18 @@ func TestAllOperationsCombinedResume(t *testing.T) {
 			})
 		}
 	}
+}
+
+// finalText is the text of the last message when it is an assistant answer.
+func finalText(ms []msg) string {
+	if n := len(ms); n > 0 && ms[n-1].Role == "assistant" {
+		var parts []string
+		for _, b := range ms[n-1].Content {
+			if s, ok := b["text"].(string); ok && b["type"] == "text" {
+				parts = append(parts, s)
+			}
+		}
+		return strings.Join(parts, "\n")
+	}
+	return ""
 }

@@ -249,6 +249,11 @@ func (c *checker) activeBranch() {
 	}
 	path := g.PathTo(leaf)
 	msgs := f.Messages(path)
+	for k := 1; k < len(msgs); k++ {
+		if msgs[k].Role == "assistant" && msgs[k-1].Role == "assistant" {
+			c.add(msgs[k].Entries[0], Error, "consecutive-assistant", "two assistant messages in a row (message %s after %s): the API rejects the resumed conversation", f.Entries[msgs[k].Entries[0]].MsgID, f.Entries[msgs[k-1].Entries[0]].MsgID)
+		}
+	}
 	for k, m := range msgs {
 		isLast := k == len(msgs)-1
 		for _, i := range m.Entries {
