@@ -107,6 +107,12 @@ SESSION is a session id, a unique id prefix (4+ characters), or a path to a
 			&cli.BoolFlag{Name: "json", Usage: "print machine-readable JSON on stdout"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress output on stderr"},
 		},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if cmd.Args().Len() > 0 {
+				return &chain.Error{Msg: fmt.Sprintf("unknown command %q", cmd.Args().First()), Hint: "see 'ccsurgeon --help' for the commands", Code: 2}
+			}
+			return cli.ShowRootCommandHelp(cmd)
+		},
 		Before: func(ctx context.Context, cmd *cli.Command) (context.Context, error) {
 			env.ConfigDir = cmd.String("config-dir")
 			if env.ConfigDir == "" {

@@ -68,10 +68,13 @@ func (o CompressOldTurns) Apply(t *Txn) error {
 	for _, i := range ts.History[:cut] {
 		old[i] = true
 	}
-	// everything in the file before the first kept entry is old, metadata included
+	// metadata written before the end of the last old entry is old; what
+	// comes after it (the queue-operation of the first kept prompt, say)
+	// belongs to the kept turns
 	limit := f.Size
 	if cut < len(ts.History) {
-		limit = f.Entries[ts.History[cut]].Off
+		last := &f.Entries[ts.History[cut-1]]
+		limit = last.Off + last.TotalBytes()
 	}
 	for i := range f.Entries {
 		e := &f.Entries[i]

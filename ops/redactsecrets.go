@@ -243,10 +243,12 @@ func (o RedactSecrets) rewriteLine(t *Txn, lh lineHits, placeholder func(rule, s
 	if thinking { // offsets moved: scan the line again
 		hits = o.scanLine(raw)
 	}
-	sort.Slice(hits, func(a, b int) bool { return hits[a].tokStart > hits[b].tokStart })
-	out := append([]byte(nil), raw...)
+	// one forward pass over the line, the hits in order
+	sort.Slice(hits, func(a, b int) bool { return hits[a].tokStart < hits[b].tokStart })
+	out := make([]byte, 0, len(raw)+64)
+	pos := 0
 	for _, h := range hits {
-		if h.thinking {
+		if h.thinking || h.tokStart < pos {
 			continue
 		}
 		var sb []byte
@@ -257,9 +259,11 @@ func (o RedactSecrets) rewriteLine(t *Txn, lh lineHits, placeholder func(rule, s
 			last = fd.End
 		}
 		sb = append(sb, h.value[last:]...)
-		enc := EncodeString(string(sb))
-		out = append(out[:h.tokStart], append(enc, out[h.tokEnd:]...)...)
+		out = append(out, raw[pos:h.tokStart]...)
+		out = append(out, EncodeString(string(sb))...)
+		pos = h.tokEnd
 	}
+	out = append(out, raw[pos:]...)
 	t.Set(f, i, out)
 	return nil
 }
