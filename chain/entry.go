@@ -2,6 +2,7 @@ package chain
 
 import (
 	"strings"
+	"unique"
 	"unsafe"
 
 	"github.com/tidwall/gjson"
@@ -157,12 +158,14 @@ func parseEnvelope(e *Entry, line []byte) bool {
 		return false
 	}
 	str := func(raw string) string { return strings.Clone(strValue(raw)) }
+	// values that repeat on every line share one copy
+	common := func(raw string) string { return unique.Make(strValue(raw)).Value() }
 	eachField(s, func(k, v string) bool {
 		switch k {
 		case "type":
-			e.Type = str(v)
+			e.Type = common(v)
 		case "subtype":
-			e.Subtype = str(v)
+			e.Subtype = common(v)
 		case "uuid":
 			e.UUID = str(v)
 		case "parentUuid":
@@ -173,11 +176,11 @@ func parseEnvelope(e *Entry, line []byte) bool {
 		case "logicalParentUuid":
 			e.LogicalParentUUID = str(v)
 		case "sessionId":
-			e.SessionID = str(v)
+			e.SessionID = common(v)
 		case "timestamp":
 			e.Timestamp = str(v)
 		case "agentId":
-			e.AgentID = str(v)
+			e.AgentID = common(v)
 		case "isSidechain":
 			e.IsSidechain = isTrue(v)
 		case "isMeta":
@@ -229,6 +232,9 @@ func parseEnvelope(e *Entry, line []byte) bool {
 		}
 		return true
 	})
+	if e.Type == "assistant" {
+		e.TextHead = "" // only prompts are read by their head
+	}
 	return true
 }
 
@@ -236,7 +242,7 @@ func parseMessage(e *Entry, msg string) {
 	eachField(msg, func(k, v string) bool {
 		switch k {
 		case "role":
-			e.Role = strings.Clone(strValue(v))
+			e.Role = unique.Make(strValue(v)).Value()
 		case "id":
 			e.MsgID = strings.Clone(strValue(v))
 		case "content":
@@ -298,7 +304,7 @@ func parseBlock(b string) (Block, string) {
 		case "tool_use_id":
 			blk.ID = strings.Clone(strValue(v))
 		case "name":
-			blk.Name = strings.Clone(strValue(v))
+			blk.Name = unique.Make(strValue(v)).Value()
 		case "is_error":
 			blk.IsError = isTrue(v)
 		case "text":
