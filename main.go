@@ -179,6 +179,7 @@ SESSION is a session id, a unique id prefix (4+ characters), or a path to a
 			compressCommand(env),
 			redactCommand(env),
 			rewriteCommand(env),
+			repairCommand(env),
 		},
 	}
 	root.Commands = append(root.Commands, backupCommands(env)...)
