@@ -67,7 +67,7 @@ func reportError(stderr io.Writer, err error) int {
 	}
 	msg := err.Error()
 	if msg != "" {
-		fmt.Fprintf(stderr, "ccsurgeon: %s\n", lowerFirst(strings.TrimSuffix(msg, ".")))
+		fmt.Fprintf(stderr, "ccsurgeon: %s\n", lowerFirst(trimSentenceDot(msg)))
 	}
 	var h interface{ HintText() string }
 	if errors.As(err, &h) && h.HintText() != "" {
@@ -76,9 +76,25 @@ func reportError(stderr io.Writer, err error) int {
 	return code
 }
 
+// trimSentenceDot removes the period that ends a sentence, never one that
+// is part of the last word (a path or an argument such as "abc.." or "v1.").
+func trimSentenceDot(s string) string {
+	if !strings.HasSuffix(s, ".") {
+		return s
+	}
+	last := s[strings.LastIndexAny(s, " \t")+1:]
+	if strings.ContainsAny(strings.TrimSuffix(last, "."), "./\\") || strings.HasSuffix(last, "..") {
+		return s
+	}
+	return s[:len(s)-1]
+}
+
 func lowerFirst(s string) string {
 	if s == "" {
 		return s
+	}
+	if w, _, _ := strings.Cut(s, " "); strings.ContainsAny(w, "./\\") {
+		return s // the message starts with a path or a name the user gave
 	}
 	if len(s) > 1 && s[1] >= 'A' && s[1] <= 'Z' { // an acronym: keep it
 		return s

@@ -124,6 +124,7 @@ func Apply(p Plan) (res Result, err error) {
 				}
 			}
 			os.RemoveAll(bdir)
+			os.Remove(filepath.Dir(bdir)) // the session's folder, if this was its only backup
 		}
 	}()
 	hook("after-backup")

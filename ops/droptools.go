@@ -186,6 +186,9 @@ func (o DropToolCalls) Apply(t *Txn) error {
 		}
 	}
 	t.dropThinkingLeftAlone()
+	if !keepsAnyEntry(t, t.S.Main) {
+		return &chain.Error{Msg: "dropping these tool calls would leave the session without any entry", Hint: "the session holds nothing but the selected calls", Code: 1}
+	}
 	for name, n := range byTool {
 		t.Count("tool calls removed: "+name, n)
 	}
@@ -273,4 +276,19 @@ func entriesInTurns(f *chain.File, r TurnRange) map[int]bool {
 		}
 	}
 	return out
+}
+
+// keepsAnyEntry reports whether an entry of f survives the pending edits
+// (or f never had one).
+func keepsAnyEntry(t *Txn, f *chain.File) bool {
+	had := false
+	for i := range f.Entries {
+		if f.Entries[i].Kind == chain.KindEntry {
+			had = true
+			if !t.Dropped(f, i) {
+				return true
+			}
+		}
+	}
+	return !had
 }

@@ -52,6 +52,11 @@ func opsFuzzSeeds(tb testing.TB) [][]byte {
 		[]byte(e(a, "", "user", `"read"`)+e(b, a, "assistant", `[{"type":"thinking","thinking":"t","signature":"s"},{"type":"tool_use","id":"r1","name":"Read","input":{"file_path":"/x"}}]`)+
 			e(c, b, "user", `[{"type":"tool_result","tool_use_id":"r1","content":"`+string(bytes.Repeat([]byte("x"), 300))+`"}]`)+
 			e(d, c, "assistant", `[{"type":"text","text":"done"}]`)),
+		// broken sessions, for repair
+		[]byte(e(a, d, "user", `"cycle"`)+e(b, a, "assistant", `[{"type":"text","text":"x"}]`)+e(c, b, "user", `"y"`)+e(d, c, "assistant", `[{"type":"text","text":"z"}]`)),
+		[]byte(e(a, "", "user", `"one"`)+e(b, a, "assistant", `[{"type":"text","text":"x"}]`)+e(c, "0badc0de-0000-4000-8000-000000000000", "user", `"y"`)+e(d, c, "assistant", `[{"type":"text","text":"z"}]`)+e(d, c, "assistant", `[{"type":"text","text":"z"}]`)+`{"type":"user","uu`),
+		[]byte(e(a, "", "user", `"one"`)+e(b, a, "user", `[{"type":"tool_result","tool_use_id":"gone","content":"x"}]`)+e(c, b, "assistant", `[{"type":"tool_use","id":"t9","name":"Bash","input":{}}]`)+e(d, c, "user", `"next"`)),
+		[]byte(e(a, a, "user", `"self"`)+e(b, a, "assistant", `[{"type":"text","text":"x"}]`)),
 	)
 	return out
 }
@@ -67,37 +72,41 @@ func FuzzOperations(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		dir := t.TempDir()
-		path := filepath.Join(dir, fuzzSessionID+".jsonl")
-		if err := os.WriteFile(path, data, 0o600); err != nil {
-			t.Fatal(err)
-		}
-		s, err := chain.Load(path)
+		// in memory: no disk I/O, so the fuzzer runs fast
+		path := filepath.Join("/fuzz", "-p", fuzzSessionID+".jsonl")
+		main, err := chain.LoadBytes(path, data)
 		if err != nil {
-			t.Fatalf("Load: %v", err)
+			t.Fatalf("LoadBytes: %v", err)
 		}
-		defer s.Close()
+		s := &chain.Session{ID: fuzzSessionID, Path: path, ProjectDir: filepath.Dir(path), Main: main}
 		before := validate.Session(s)
 		g := s.Main.Graph()
 		type tc struct {
 			name  string
 			p     Pipeline
 			clone bool
+			// other: the op makes another branch than the active one the
+			// resumed one; validate only checked the active branch, so that
+			// branch's own problems are not "introduced" (see the report:
+			// 'clone --branch N' of a broken branch is refused by the gate)
+			other bool
 		}
 		cases := []tc{
-			{"strip", Pipeline{StripThinking{}}, false},
-			{"drop", Pipeline{DropToolCalls{Tools: []string{"Bash", "Read"}}}, false},
-			{"compress", Pipeline{CompressOldTurns{KeepTurns: 1, MaxResult: 64}}, false},
-			{"redact", Pipeline{RedactSecrets{Scanner: sc}}, false},
-			{"clone", Pipeline{Clone{}}, true},
-			{"all", Pipeline{RedactSecrets{Scanner: sc}, StripThinking{}, DropToolCalls{Tools: []string{"Bash"}}, CompressOldTurns{KeepTurns: 1}}, false},
+			{"strip", Pipeline{StripThinking{}}, false, false},
+			{"drop", Pipeline{DropToolCalls{Tools: []string{"Bash", "Read"}}}, false, false},
+			{"compress", Pipeline{CompressOldTurns{KeepTurns: 1, MaxResult: 64}}, false, false},
+			{"redact", Pipeline{RedactSecrets{Scanner: sc}}, false, false},
+			{"clone", Pipeline{Clone{}}, true, false},
+			{"repair", Pipeline{&Repair{}}, false, false},
+			{"all", Pipeline{RedactSecrets{Scanner: sc}, StripThinking{}, DropToolCalls{Tools: []string{"Bash"}}, CompressOldTurns{KeepTurns: 1}}, false, false},
 		}
+		active := g.ActiveLeaf()
 		if br := g.Branches(); len(br) > 0 {
-			cases = append(cases, tc{"select-first", Pipeline{Clone{}, SelectBranch{Leaf: br[0]}}, true})
-			cases = append(cases, tc{"select-last", Pipeline{Clone{}, SelectBranch{Leaf: br[len(br)-1]}}, true})
+			cases = append(cases, tc{"select-first", Pipeline{Clone{}, SelectBranch{Leaf: br[0]}}, true, br[0] != active})
+			cases = append(cases, tc{"select-last", Pipeline{Clone{}, SelectBranch{Leaf: br[len(br)-1]}}, true, br[len(br)-1] != active})
 		}
-		if l := g.ActiveLeaf(); l >= 0 {
-			cases = append(cases, tc{"fork1", Pipeline{ForkAtTurn{N: 1, Leaf: l}}, true})
+		if active >= 0 {
+			cases = append(cases, tc{"fork1", Pipeline{ForkAtTurn{N: 1, Leaf: active}}, true, false})
 		}
 		for k, c := range cases {
 			tx := NewTxn(s)
@@ -116,24 +125,28 @@ func FuzzOperations(f *testing.F) {
 			for _, a := range s.Subagents {
 				_ = tx.Render(a.File)(&bytes.Buffer{})
 			}
-			if !before.Valid() {
-				continue
+			if (!before.Valid() && c.name != "repair") || c.other {
+				continue // repair is the one op meant for invalid input
 			}
-			odir := filepath.Join(dir, c.name)
-			if err := os.MkdirAll(odir, 0o700); err != nil {
-				t.Fatal(err)
-			}
-			opath := filepath.Join(odir, id+".jsonl")
-			if err := os.WriteFile(opath, buf.Bytes(), 0o600); err != nil {
-				t.Fatal(err)
-			}
-			res, err := chain.Load(opath)
+			rmain, err := chain.LoadBytes(filepath.Join("/fuzz", c.name, id+".jsonl"), buf.Bytes())
 			if err != nil {
 				t.Fatalf("%s: load result: %v", c.name, err)
 			}
+			res := &chain.Session{ID: id, Path: rmain.Path, ProjectDir: filepath.Dir(rmain.Path), Main: rmain}
 			after := validate.Session(res)
-			res.Close()
-			if intro := validate.Introduced(before, after); len(intro) > 0 {
+			if c.name == "repair" {
+				undone := map[string]bool{}
+				for _, fx := range c.p[0].(*Repair).Fixes {
+					undone[fx.Code] = undone[fx.Code] || !fx.Fixed
+				}
+				for code, n := range after.ErrorCounts() {
+					if (code == "parent-cycle" || code == "torn-final-line" || code == "self-parent") && n > 0 && !undone[code] && !undone["parent-cycle"] {
+						t.Fatalf("repair left %d %s error(s)\ninput:\n%q\noutput:\n%q", n, code, data, buf.Bytes())
+					}
+				}
+			}
+			intro := validate.Introduced(before, after)
+			if len(intro) > 0 {
 				t.Fatalf("%s introduced %d error(s), first: %s\ninput:\n%s\noutput:\n%s", c.name, len(intro), intro[0], data, buf.Bytes())
 			}
 		}

@@ -90,6 +90,13 @@ func (t *Txn) relink(f *chain.File) error {
 			dropped[f.Entries[i].UUID] = true
 		}
 	}
+	// a uuid that a kept entry still holds (the other copy of a duplicate)
+	// is not gone: references to it stay
+	for i := range f.Entries {
+		if e := &f.Entries[i]; e.IsChain() && dropped[e.UUID] && !ed.Dropped(i) {
+			delete(dropped, e.UUID)
+		}
+	}
 	if len(dropped) == 0 {
 		return nil
 	}
@@ -122,7 +129,7 @@ func (t *Txn) relink(f *chain.File) error {
 				}
 				break
 			}
-			if !ed.Dropped(p) {
+			if !ed.Dropped(p) || !dropped[f.Entries[p].UUID] {
 				s := f.Entries[p].UUID
 				res = &s
 				break
@@ -136,7 +143,7 @@ func (t *Txn) relink(f *chain.File) error {
 	}
 	replacement := func(uuid string) (string, bool) {
 		i, ok := g.Lookup(uuid)
-		if !ok || !ed.Dropped(i) {
+		if !ok || !ed.Dropped(i) || !dropped[uuid] {
 			return "", false
 		}
 		if r := keptAncestor(i); r != nil {

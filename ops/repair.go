@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/validate"
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
 )
@@ -71,11 +72,43 @@ func (r *Repair) add(f *chain.File, i int, fixed bool, code, format string, args
 func (r *Repair) Apply(t *Txn) error {
 	r.Fixes = nil
 	f := t.S.Main
-	if err := r.structural(t, f); err != nil {
+	before := validate.File(f, t.S.ID)
+	// savepoints, to back off fixes that make things worse
+	type savepoint struct {
+		edits map[*chain.File]chain.Edits
+		fixes int
+	}
+	points := []savepoint{{t.cloneEdits(), 0}}
+	save := func() { points = append(points, savepoint{t.cloneEdits(), len(r.Fixes)}) }
+	if err := r.structural(t, f, save); err != nil {
 		return err
 	}
+	for len(points) < 3 { // a file without entries returns early
+		save()
+	}
+	save() // after the dangling parents
 	if err := r.toolPairs(t, f); err != nil {
 		return err
+	}
+	last := points[len(points)-1]
+	if !keepsMessage(t, f) {
+		t.edits = last.edits
+		r.undo(last.fixes, "it would leave no message in the file")
+	}
+	// The result must not be worse than the input in any respect validate
+	// checks (re-linking can bring back history with problems of its own):
+	// back off the tool fixes, then the re-linked dangling parents, then
+	// the broken cycles, then everything.
+	for k := len(points) - 1; k >= 0; k-- {
+		intro, err := r.introduced(t, f, before)
+		if err != nil {
+			return err
+		}
+		if len(intro) == 0 {
+			break
+		}
+		t.edits = points[k].edits
+		r.undo(points[k].fixes, "it would bring in a new problem: "+intro[0].Message)
 	}
 	sort.SliceStable(r.Fixes, func(a, b int) bool { return r.Fixes[a].Line < r.Fixes[b].Line })
 	for _, fx := range r.Fixes {
@@ -87,7 +120,7 @@ func (r *Repair) Apply(t *Txn) error {
 }
 
 // structural fixes the lines and the parentUuid graph.
-func (r *Repair) structural(t *Txn, f *chain.File) error {
+func (r *Repair) structural(t *Txn, f *chain.File, save func()) error {
 	n := len(f.Entries)
 	if n == 0 {
 		return nil
@@ -135,6 +168,7 @@ func (r *Repair) structural(t *Txn, f *chain.File) error {
 			}
 		}
 	}
+	save() // after the torn line and the copies
 	// effective parents: overrides on top of the graph
 	parent := append([]int(nil), g.Parent...)
 	// wouldCycle reports whether making p the parent of i closes a loop.
@@ -176,34 +210,17 @@ func (r *Repair) structural(t *Txn, f *chain.File) error {
 		if err != nil {
 			return err
 		}
-		var out []byte
-		if p < 0 {
-			out, err = sjson.SetRawBytes(raw, "parentUuid", []byte("null"))
-		} else {
-			out, err = sjson.SetBytes(raw, "parentUuid", f.Entries[p].UUID)
+		val := []byte("null")
+		if p >= 0 {
+			val = EncodeString(f.Entries[p].UUID)
 		}
+		out, err := setTopLevel(raw, "parentUuid", val)
 		if err != nil {
 			return err
 		}
 		t.Set(f, i, out)
 		parent[i] = p
 		return nil
-	}
-	// dangling parents, in file order
-	for _, i := range g.Dangling {
-		if t.Dropped(f, i) {
-			continue
-		}
-		e := &f.Entries[i]
-		p := before(i)
-		if err := relink(i, p); err != nil {
-			return err
-		}
-		if p < 0 {
-			r.add(f, i, true, "dangling-parent", "parentUuid %s resolved to no entry: made the entry a root (nothing comes before it)", e.ParentUUID)
-		} else {
-			r.add(f, i, true, "dangling-parent", "parentUuid %s resolved to no entry: re-linked to line %d, the entry before it", e.ParentUUID, f.Entries[p].Line)
-		}
 	}
 	// parent cycles: break each at its entry that comes first in the file
 	// (its parent comes later); a fix never closes a new loop, so one
@@ -232,6 +249,23 @@ func (r *Repair) structural(t *Txn, f *chain.File) error {
 			} else {
 				r.add(f, c, true, "parent-cycle", "%s: re-linked the entry to line %d, the entry before it", what, f.Entries[p].Line)
 			}
+		}
+	}
+	save() // after the cycles
+	// dangling parents, in file order
+	for _, i := range g.Dangling {
+		if t.Dropped(f, i) {
+			continue
+		}
+		e := &f.Entries[i]
+		p := before(i)
+		if err := relink(i, p); err != nil {
+			return err
+		}
+		if p < 0 {
+			r.add(f, i, true, "dangling-parent", "parentUuid %s resolved to no entry: made the entry a root (nothing comes before it)", e.ParentUUID)
+		} else {
+			r.add(f, i, true, "dangling-parent", "parentUuid %s resolved to no entry: re-linked to line %d, the entry before it", e.ParentUUID, f.Entries[p].Line)
 		}
 	}
 	return nil
@@ -445,4 +479,86 @@ func isChainConversation(e *chain.Entry) bool {
 		return true
 	}
 	return false
+}
+
+// cloneEdits copies the pending edits (the Edit values; their byte slices
+// are never changed in place).
+func (t *Txn) cloneEdits() map[*chain.File]chain.Edits {
+	out := make(map[*chain.File]chain.Edits, len(t.edits))
+	for f, ed := range t.edits {
+		c := make(chain.Edits, len(ed))
+		for i, e := range ed {
+			cp := *e
+			c[i] = &cp
+		}
+		out[f] = c
+	}
+	return out
+}
+
+// keepsMessage reports whether a user or assistant message of f survives
+// the pending edits (or f never had one).
+func keepsMessage(t *Txn, f *chain.File) bool {
+	had := false
+	for i := range f.Entries {
+		if f.Entries[i].IsMessage() {
+			had = true
+			if !t.Dropped(f, i) {
+				return true
+			}
+		}
+	}
+	return !had
+}
+
+// undo marks the fixes from index from on as not made, saying why.
+func (r *Repair) undo(from int, why string) {
+	for k := from; k < len(r.Fixes); k++ {
+		if r.Fixes[k].Fixed {
+			r.Fixes[k].Fixed = false
+			r.Fixes[k].Message += "; not done: " + why
+		}
+	}
+}
+
+// introduced returns the validation errors that the pending edits of f,
+// re-linked as Finish will, bring in over the input's problems.
+func (r *Repair) introduced(t *Txn, f *chain.File, before []validate.Problem) ([]validate.Problem, error) {
+	c := &Txn{S: t.S, edits: t.cloneEdits(), RemovedFiles: map[*chain.File]bool{}}
+	if err := c.relink(f); err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if _, err := f.Write(&buf, c.edits[f], nil); err != nil {
+		return nil, err
+	}
+	nf, err := chain.LoadBytes(f.Path, buf.Bytes())
+	if err != nil {
+		return nil, err
+	}
+	return validate.Introduced(validate.Report{Problems: before}, validate.Report{Problems: validate.File(nf, t.S.ID)}), nil
+}
+
+// setTopLevel sets a top-level field of a JSON object line to the raw value
+// val. A line that holds the key more than once (the client's JSON.parse
+// keeps the last) loses every copy and gets one at the end.
+func setTopLevel(raw []byte, key string, val []byte) ([]byte, error) {
+	n := 0
+	gjson.ParseBytes(raw).ForEach(func(k, _ gjson.Result) bool {
+		if k.Str == key {
+			n++
+		}
+		return true
+	})
+	if n <= 1 {
+		return sjson.SetRawBytes(raw, key, val)
+	}
+	out := append([]byte(nil), raw...)
+	for ; n > 0; n-- {
+		var err error
+		if out, err = sjson.DeleteBytes(out, key); err != nil {
+			return nil, err
+		}
+	}
+	return sjson.SetRawBytes(out, key, val)
 }

@@ -283,11 +283,8 @@ func TestRepairEverythingAtOnce(t *testing.T) {
 // TestTxnDropLaterDuplicateKeepsChildren shows a bug in Txn.Finish
 // (ops/refs.go relink): dropping the later of two copies of an entry makes
 // Finish treat the uuid as gone, and the children of the copy that stays
-// are re-linked past it, to its parent. Set CCSURGEON_KNOWN_BUGS=1 to run.
+// are re-linked past it, to its parent.
 func TestTxnDropLaterDuplicateKeepsChildren(t *testing.T) {
-	if os.Getenv("CCSURGEON_KNOWN_BUGS") == "" {
-		t.Skip("known bug in ops/refs.go relink (see the repair report); set CCSURGEON_KNOWN_BUGS=1")
-	}
 	c := rpConversation()
 	in := append(append([]string{}, c...), c[3]) // entry 4 written again at the end
 	dir := t.TempDir()
@@ -304,4 +301,39 @@ func TestTxnDropLaterDuplicateKeepsChildren(t *testing.T) {
 	f, err := chain.LoadBytes(p, buf.Bytes())
 	require.NoError(t, err)
 	assert.Equal(t, rpID(4), f.Entries[4].ParentUUID, "entry 5 must keep entry 4 (still in the file) as parent")
+}
+
+// TestRepairNeverEmptiesTheFile: when removing the unpaired tool calls
+// would leave no message at all (found by FuzzOperations), they stay and
+// are reported as not fixed.
+func TestRepairNeverEmptiesTheFile(t *testing.T) {
+	in := lines(
+		rpToolUse(1, -1, "toolu_8", "msg_1"),
+		rpToolResult(2, 1, "toolu_7"),
+	)
+	r := rpRepair(t, in)
+	var fixed, notFixed []string
+	for _, f := range r.rep.Fixes {
+		if f.Fixed {
+			fixed = append(fixed, f.Code)
+		} else {
+			notFixed = append(notFixed, f.Code)
+		}
+	}
+	assert.Equal(t, []string{"dangling-parent"}, fixed)
+	assert.ElementsMatch(t, []string{"tool-use-without-result", "tool-result-without-use"}, notFixed)
+	assert.Contains(t, string(r.out), "toolu_8")
+	assert.NotEmpty(t, r.file.Entries)
+}
+
+// TestRepairDuplicateKey: a line that names its parent twice (JSON.parse
+// keeps the last key) is re-linked for real (found by FuzzOperations).
+func TestRepairDuplicateKey(t *testing.T) {
+	c := rpConversation()
+	c[4] = strings.Replace(rpUser(5, 4, "thanks, and now?"), `"uuid":`, `"parentUuid":"`+rpID(5)+`","uuid":`, 1)
+	r := rpRepair(t, lines(c...))
+	require.Len(t, r.rep.Fixes, 1, "%v", r.rep.Fixes)
+	assert.True(t, r.after.Valid(), "%v", r.after.Problems)
+	assert.Equal(t, 1, strings.Count(strings.Split(string(r.out), "\n")[4], `"parentUuid"`))
+	assert.Equal(t, rpIDs(1, 2, 3, 4, 5, 6), activeUUIDs(r.file))
 }

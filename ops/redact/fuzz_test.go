@@ -1,6 +1,7 @@
 package redact_test
 
 import (
+	"crypto/sha256"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -15,15 +16,19 @@ import (
 const alnum = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
 const upperDigits = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
 
-// mapTo maps n bytes of key (cycled, salted by position) into set.
+// mapTo derives n characters of set from key: the fuzzer picks the secret,
+// and the secret always looks like a real, random token (the scanner rightly
+// ignores low-entropy look-alikes such as ghp_aaaa…: the first crasher,
+// testdata/fuzz/FuzzPlanted/f03f4aff4883ff58, was such a token).
 func mapTo(key []byte, n int, set string) string {
-	b := make([]byte, n)
-	for i := range b {
-		var k byte = byte(i * 31)
-		if len(key) > 0 {
-			k += key[i%len(key)]
+	b := make([]byte, 0, n)
+	for block := 0; len(b) < n; block++ {
+		sum := sha256.Sum256(append([]byte{byte(block)}, key...))
+		for _, c := range sum {
+			if len(b) < n {
+				b = append(b, set[int(c)%len(set)])
+			}
 		}
-		b[i] = set[int(k)%len(set)]
 	}
 	return string(b)
 }
