@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"sort"
 	"strconv"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
@@ -123,57 +124,73 @@ func (o CompressOldTurns) compressEntry(t *Txn, f *chain.File, i, max int) error
 			out, changed = r, true
 		}
 	}
+	// the content edits are collected as byte ranges of the line and
+	// spliced in one pass (one sjson call per edit re-parses the line)
+	type splice struct {
+		start, end int
+		with       []byte
+	}
+	var edits []splice
+	replace := func(r gjson.Result, with []byte) {
+		if r.Index > 0 {
+			edits = append(edits, splice{r.Index, r.Index + len(r.Raw), with})
+		}
+	}
 	content := gjson.GetBytes(out, "message.content")
 	if content.IsArray() {
-		k := 0
-		var paths []string
-		var values [][]byte
 		content.ForEach(func(_, b gjson.Result) bool {
-			base := "message.content." + strconv.Itoa(k)
-			k++
 			switch b.Get("type").Str {
 			case "tool_result":
 				c := b.Get("content")
 				if c.Type == gjson.String {
 					if s, ok := CutMiddle(c.Str, max); ok {
-						paths, values = append(paths, base+".content"), append(values, EncodeString(s))
+						replace(c, EncodeString(s))
 					}
 				} else if c.IsArray() {
-					j := 0
 					c.ForEach(func(_, sub gjson.Result) bool {
-						p := base + ".content." + strconv.Itoa(j)
-						j++
 						switch sub.Get("type").Str {
 						case "text":
-							if s, ok := CutMiddle(sub.Get("text").Str, max); ok {
-								paths, values = append(paths, p+".text"), append(values, EncodeString(s))
+							if tx := sub.Get("text"); len(tx.Raw) > max {
+								if s, ok := CutMiddle(tx.Str, max); ok {
+									replace(tx, EncodeString(s))
+								}
 							}
 						case "image", "document":
-							paths, values = append(paths, p), append(values, placeholder(sub))
+							replace(sub, placeholder(sub))
 						}
 						return true
 					})
 				}
 			case "tool_use":
-				b.Get("input").ForEach(func(key, v gjson.Result) bool {
-					if v.Type == gjson.String {
+				b.Get("input").ForEach(func(_, v gjson.Result) bool {
+					if v.Type == gjson.String && len(v.Raw) > max {
 						if s, ok := CutMiddle(v.Str, max); ok {
-							paths, values = append(paths, base+".input."+escapePath(key.Str)), append(values, EncodeString(s))
+							replace(v, EncodeString(s))
 						}
 					}
 					return true
 				})
 			case "image", "document":
-				paths, values = append(paths, base), append(values, placeholder(b))
+				replace(b, placeholder(b))
 			}
 			return true
 		})
-		for n := range paths {
-			set(paths[n], values[n])
+	}
+	if len(edits) > 0 {
+		sort.Slice(edits, func(i, j int) bool { return edits[i].start < edits[j].start })
+		spliced := make([]byte, 0, len(out))
+		pos := 0
+		for _, e := range edits {
+			if e.start < pos {
+				continue
+			}
+			spliced = append(spliced, out[pos:e.start]...)
+			spliced = append(spliced, e.with...)
+			pos = e.end
 		}
-		if len(paths) > 0 {
-			t.Count("tool results, inputs and images shortened", len(paths))
-		}
+		out = append(spliced, out[pos:]...)
+		changed = true
+		t.Count("tool results, inputs and images shortened", len(edits))
 	}
 	if tur := gjson.GetBytes(out, "toolUseResult"); tur.Exists() {
 		if tur.Type == gjson.String {
@@ -206,17 +223,4 @@ func placeholder(b gjson.Result) []byte {
 	}
 	text += "]"
 	return []byte(`{"type":"text","text":` + string(EncodeString(text)) + `}`)
-}
-
-// escapePath escapes a key for a gjson/sjson path.
-func escapePath(k string) string {
-	out := make([]byte, 0, len(k))
-	for i := 0; i < len(k); i++ {
-		switch k[i] {
-		case '.', '*', '?', '|', '#', '@', '\\', ':', '!', '=', '<', '>', '%':
-			out = append(out, '\\')
-		}
-		out = append(out, k[i])
-	}
-	return string(out)
 }
