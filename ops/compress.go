@@ -3,6 +3,7 @@ package ops
 import (
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/tidwall/gjson"
@@ -43,8 +44,49 @@ type CompressOldTurns struct {
 func (CompressOldTurns) Name() string { return "compress-old-turns" }
 
 // toolUseResultCopies are the toolUseResult fields that hold copies of file
-// contents or output already in the tool_result.
-var toolUseResultCopies = []string{"file.content", "originalFile", "structuredPatch", "stdout", "stderr", "content", "oldString", "newString", "originalFileContents"}
+// contents or output already in the tool_result ("file.content": the
+// content field of the file object).
+var toolUseResultCopies = map[string]bool{"file.content": true, "originalFile": true, "structuredPatch": true, "stdout": true,
+	"stderr": true, "content": true, "oldString": true, "newString": true, "originalFileContents": true}
+
+// withoutFields rebuilds the JSON object obj without the fields named in
+// drop (a dotted name reaches one object deeper); it reports whether any
+// went. Values are copied as raw text, never decoded.
+func withoutFields(obj string, drop map[string]bool) (string, bool) {
+	return withoutFieldsAt(obj, drop, "")
+}
+
+func withoutFieldsAt(obj string, drop map[string]bool, prefix string) (string, bool) {
+	var b strings.Builder
+	b.WriteByte('{')
+	any, n := false, 0
+	chain.Fields(obj, 0, func(k string, vs, ve int) bool {
+		name := prefix + k
+		v := obj[vs:ve]
+		if drop[name] {
+			any = true
+			return true
+		}
+		if v[0] == '{' {
+			if inner, ok := withoutFieldsAt(v, drop, name+"."); ok {
+				v, any = inner, true
+			}
+		}
+		if n > 0 {
+			b.WriteByte(',')
+		}
+		n++
+		b.Write(EncodeString(k))
+		b.WriteByte(':')
+		b.WriteString(v)
+		return true
+	})
+	b.WriteByte('}')
+	if !any {
+		return obj, false
+	}
+	return b.String(), true
+}
 
 // Apply compresses the old turns.
 func (o CompressOldTurns) Apply(t *Txn) error {
@@ -197,13 +239,10 @@ func (o CompressOldTurns) compressEntry(t *Txn, f *chain.File, i, max int) error
 			if s, ok := CutMiddle(tur.Str, max); ok {
 				set("toolUseResult", EncodeString(s))
 			}
-		} else if tur.IsObject() {
-			for _, p := range toolUseResultCopies {
-				if gjson.GetBytes(out, "toolUseResult."+p).Exists() {
-					if r, err := sjson.DeleteBytes(out, "toolUseResult."+p); err == nil {
-						out, changed = r, true
-					}
-				}
+		} else if tur.IsObject() && tur.Index > 0 {
+			if obj, dropped := withoutFields(tur.Raw, toolUseResultCopies); dropped {
+				out = append(append(append([]byte(nil), out[:tur.Index]...), obj...), out[tur.Index+len(tur.Raw):]...)
+				changed = true
 			}
 		}
 	}
