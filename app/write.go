@@ -118,6 +118,11 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	case d.Output == "-":
 		err = j.toStdout()
 	case d.Output != "":
+		if dir := filepath.Dir(d.Output); dir != "" {
+			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+				return Errorf("cannot write %s: folder %s does not exist", d.Output, dir)
+			}
+		}
 		if st, err := os.Stat(d.Output); err == nil {
 			for _, f := range s.Files() {
 				if fst, err := os.Stat(f.Path); err == nil && os.SameFile(st, fst) {

@@ -40,6 +40,18 @@ type Redaction struct {
 // Name of the operation.
 func (RedactSecrets) Name() string { return "redact-secrets" }
 
+// protected returns the assistant entries of an unfinished last tool loop,
+// whose thinking the API wants (computed once per transaction).
+func (o RedactSecrets) protected(t *Txn) map[int]bool {
+	if t.redactProtected == nil {
+		t.redactProtected = unfinishedLoop(t.S.Main)
+		if t.redactProtected == nil {
+			t.redactProtected = map[int]bool{}
+		}
+	}
+	return t.redactProtected
+}
+
 // skipKeys are fields whose values are structural, never free text.
 var skipKeys = map[string]bool{
 	"uuid": true, "parentUuid": true, "logicalParentUuid": true, "leafUuid": true, "sessionId": true,
@@ -224,6 +236,9 @@ func (o RedactSecrets) rewriteLine(t *Txn, lh lineHits, placeholder func(rule, s
 		thinking = thinking || h.thinking
 	}
 	if thinking {
+		if f == t.S.Main && o.protected(t)[i] {
+			t.Note("a secret was in the thinking of the last, unfinished tool-use turn (line %d): that block is removed, so the API may ask for it when the session is resumed", f.Entries[i].Line)
+		}
 		n, err := t.RemoveBlocks(f, i, func(b gjson.Result) bool {
 			return b.Get("type").Str == "thinking" && len(o.Scanner.Scan(b.Get("thinking").Str)) > 0
 		})

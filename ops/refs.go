@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"bytes"
 	"strings"
 	"unsafe"
 
@@ -202,7 +203,9 @@ func (t *Txn) relink(f *chain.File) error {
 				}
 			}
 		}
-		t.Set(f, i, out)
+		if !bytes.Equal(out, raw) {
+			t.Set(f, i, out)
+		}
 	}
 	return nil
 }

@@ -1,6 +1,8 @@
 package ops
 
 import (
+	"fmt"
+
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/tidwall/gjson"
 )
@@ -118,7 +120,7 @@ func unfinishedLoop(f *chain.File) map[int]bool {
 func entriesBeforeTurn(f *chain.File, n int) (map[int]bool, error) {
 	ts := f.ActiveTurns()
 	if n < 1 || n > len(ts.List)+1 {
-		return nil, turnRangeError(n, len(ts.List))
+		return nil, &chain.Error{Msg: fmt.Sprintf("--before-turn %d is out of range: give 1-%d (the branch has %d turns; %d means all of them)", n, len(ts.List)+1, len(ts.List), len(ts.List)+1), Hint: "list the turns with 'ccsurgeon turns SESSION'", Code: 2}
 	}
 	end := len(ts.History)
 	if n <= len(ts.List) {

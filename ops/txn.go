@@ -60,6 +60,8 @@ type Txn struct {
 	NewID    string
 	finished bool
 	remapper *Remapper
+	// redactProtected caches unfinishedLoop for redact-secrets
+	redactProtected map[int]bool
 	// RemovedFiles are subagent transcripts the result no longer holds.
 	RemovedFiles map[*chain.File]bool
 }
