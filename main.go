@@ -32,7 +32,14 @@ func main() {
 			os.Exit(code)
 		}
 	}
-	os.Exit(run(context.Background(), os.Args, os.Stdin, os.Stdout, os.Stderr))
+	code := run(context.Background(), os.Args, os.Stdin, os.Stdout, os.Stderr)
+	if p := os.Getenv("CCSURGEON_MEMPROFILE"); p != "" { // for developers: go tool pprof -sample_index=alloc_space
+		if f, err := os.Create(p); err == nil {
+			_ = pprof.Lookup("allocs").WriteTo(f, 0)
+			f.Close()
+		}
+	}
+	os.Exit(code)
 }
 
 // usageError marks a command-line mistake (exit 2).
