@@ -57,46 +57,113 @@ type Block struct {
 // Entry is one line of a session file with its parsed envelope.
 // Raw bytes are not kept here; File.Raw reads them back.
 type Entry struct {
-	Line     int   // 1-based line number in the file
-	Off      int64 // byte offset of the line in the file
-	Len      int   // bytes of the line, line terminator excluded
-	EOL      uint8 // terminator: 0 none, 1 "\n", 2 "\r\n"
-	Kind     Kind
-	ParseErr string // why a KindInvalid line is not an entry
+	Line int   // 1-based line number in the file
+	Off  int64 // byte offset of the line in the file
+	Len  int   // bytes of the line, line terminator excluded
+	EOL  uint8 // terminator: 0 none, 1 "\n", 2 "\r\n"
+	Kind Kind
 
-	Type              string
-	Subtype           string
-	UUID              string
-	ParentUUID        string
-	HasParent         bool // parentUuid is present and not null
-	LogicalParentUUID string
-	SessionID         string
-	Timestamp         string
-	AgentID           string
-	IsSidechain       bool
-	IsMeta            bool
-	IsCompactSummary  bool
+	HasParent        bool // parentUuid is present and not null
+	IsSidechain      bool
+	IsMeta           bool
+	IsCompactSummary bool
+	HasMessage       bool
+	StringContent    bool // message.content is a string
+	ContentEmpty     bool // message.content is "" or []
 
-	Role          string // message.role
-	MsgID         string // message.id (assistant API message id)
-	HasMessage    bool
-	StringContent bool   // message.content is a string
-	ContentEmpty  bool   // message.content is "" or []
-	TextHead      string // first bytes of a user message's text, for turn detection
-	Blocks        []Block
+	Type       string
+	Subtype    string
+	UUID       string
+	ParentUUID string
+	SessionID  string
+	Timestamp  string
+	Role       string // message.role
+	MsgID      string // message.id (assistant API message id)
+	TextHead   string // first bytes of a user message's text, for turn detection
+	Blocks     []Block
 
-	ToolUseID       string // progress: toolUseID of the call it reports on
-	ParentToolUseID string // progress: parentToolUseID
-	LeafUUID        string // summary / last-prompt: leafUuid
-	MessageID       string // file-history-snapshot: messageId
-	ToolUseResult   int    // bytes of toolUseResult
-	ToolUseAgent    string // toolUseResult.agentId (links a Task/Agent result to its subagent file)
-	MessageBytes    int    // bytes of the message value
+	ToolUseResult int // bytes of toolUseResult
 
-	// Compact boundaries of 2.1.x keep a segment of the pre-compaction
-	// conversation: the entries from PreservedHead to PreservedTail are sent
-	// after the entry PreservedAnchor (the summary).
-	PreservedHead, PreservedTail, PreservedAnchor string
+	// x holds the fields few entries have; most entries share none.
+	x *entryExtra
+}
+
+// entryExtra holds the envelope fields that only some entries have, so
+// that an index of a million entries does not pay for them on each.
+type entryExtra struct {
+	parseErr          string
+	logicalParentUUID string
+	agentID           string
+	toolUseID         string
+	parentToolUseID   string
+	leafUUID          string
+	messageID         string
+	toolUseAgent      string
+	preservedHead     string
+	preservedTail     string
+	preservedAnchor   string
+}
+
+func (e *Entry) extra() *entryExtra {
+	if e.x == nil {
+		e.x = &entryExtra{}
+	}
+	return e.x
+}
+
+func (e *Entry) get(f func(x *entryExtra) string) string {
+	if e.x == nil {
+		return ""
+	}
+	return f(e.x)
+}
+
+// ParseErr says why a KindInvalid line is not an entry.
+func (e *Entry) ParseErr() string { return e.get(func(x *entryExtra) string { return x.parseErr }) }
+
+// LogicalParentUUID is the last entry before a compaction, on its boundary.
+func (e *Entry) LogicalParentUUID() string {
+	return e.get(func(x *entryExtra) string { return x.logicalParentUUID })
+}
+
+// AgentID names the subagent whose transcript holds the entry.
+func (e *Entry) AgentID() string { return e.get(func(x *entryExtra) string { return x.agentID }) }
+
+// ToolUseID is the tool call a progress entry reports on.
+func (e *Entry) ToolUseID() string { return e.get(func(x *entryExtra) string { return x.toolUseID }) }
+
+// ParentToolUseID is a progress entry's parentToolUseID.
+func (e *Entry) ParentToolUseID() string {
+	return e.get(func(x *entryExtra) string { return x.parentToolUseID })
+}
+
+// LeafUUID is the leafUuid of a summary or last-prompt entry.
+func (e *Entry) LeafUUID() string { return e.get(func(x *entryExtra) string { return x.leafUUID }) }
+
+// MessageID is the messageId of a file-history entry.
+func (e *Entry) MessageID() string { return e.get(func(x *entryExtra) string { return x.messageID }) }
+
+// ToolUseAgent is toolUseResult.agentId: links a Task/Agent result to its
+// subagent transcript.
+func (e *Entry) ToolUseAgent() string {
+	return e.get(func(x *entryExtra) string { return x.toolUseAgent })
+}
+
+// PreservedHead, PreservedTail and PreservedAnchor: compact boundaries of
+// 2.1.x keep a segment of the pre-compaction conversation; the entries from
+// head to tail are sent after the anchor (the summary).
+func (e *Entry) PreservedHead() string {
+	return e.get(func(x *entryExtra) string { return x.preservedHead })
+}
+
+// PreservedTail: see PreservedHead.
+func (e *Entry) PreservedTail() string {
+	return e.get(func(x *entryExtra) string { return x.preservedTail })
+}
+
+// PreservedAnchor: see PreservedHead.
+func (e *Entry) PreservedAnchor() string {
+	return e.get(func(x *entryExtra) string { return x.preservedAnchor })
 }
 
 // IsChain reports whether the entry takes part in the parentUuid chain.
@@ -174,13 +241,13 @@ func parseEnvelope(e *Entry, line []byte) bool {
 				e.HasParent = true
 			}
 		case "logicalParentUuid":
-			e.LogicalParentUUID = str(v)
+			e.extra().logicalParentUUID = str(v)
 		case "sessionId":
 			e.SessionID = common(v)
 		case "timestamp":
 			e.Timestamp = str(v)
 		case "agentId":
-			e.AgentID = common(v)
+			e.extra().agentID = common(v)
 		case "isSidechain":
 			e.IsSidechain = isTrue(v)
 		case "isMeta":
@@ -188,19 +255,19 @@ func parseEnvelope(e *Entry, line []byte) bool {
 		case "isCompactSummary":
 			e.IsCompactSummary = isTrue(v)
 		case "toolUseID":
-			e.ToolUseID = str(v)
+			e.extra().toolUseID = str(v)
 		case "parentToolUseID":
-			e.ParentToolUseID = str(v)
+			e.extra().parentToolUseID = str(v)
 		case "leafUuid":
-			e.LeafUUID = str(v)
+			e.extra().leafUUID = str(v)
 		case "messageId":
-			e.MessageID = str(v)
+			e.extra().messageID = str(v)
 		case "toolUseResult":
 			e.ToolUseResult = len(v)
 			if v[0] == '{' {
 				eachField(v, func(k2, v2 string) bool {
 					if k2 == "agentId" {
-						e.ToolUseAgent = str(v2)
+						e.extra().toolUseAgent = str(v2)
 						return false
 					}
 					return true
@@ -212,11 +279,11 @@ func parseEnvelope(e *Entry, line []byte) bool {
 					eachField(v2, func(k3, v3 string) bool {
 						switch k3 {
 						case "headUuid":
-							e.PreservedHead = str(v3)
+							e.extra().preservedHead = str(v3)
 						case "tailUuid":
-							e.PreservedTail = str(v3)
+							e.extra().preservedTail = str(v3)
 						case "anchorUuid":
-							e.PreservedAnchor = str(v3)
+							e.extra().preservedAnchor = str(v3)
 						}
 						return true
 					})
@@ -226,7 +293,6 @@ func parseEnvelope(e *Entry, line []byte) bool {
 		case "message":
 			if v[0] == '{' {
 				e.HasMessage = true
-				e.MessageBytes = len(v)
 				parseMessage(e, v)
 			}
 		}

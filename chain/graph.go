@@ -58,7 +58,7 @@ func buildGraph(f *File) *Graph {
 		e := &f.Entries[i]
 		if !e.IsChain() {
 			if e.Kind == KindEntry {
-				for _, ref := range []string{e.LeafUUID, e.MessageID} {
+				for _, ref := range []string{e.LeafUUID(), e.MessageID()} {
 					if j, ok := g.ByUUID[ref]; ok && ref != "" {
 						g.Attached[j] = append(g.Attached[j], i)
 					}
@@ -97,13 +97,24 @@ func (g *Graph) Lookup(uuid string) (int, bool) {
 // Ancestors walks from entry i up the parentUuid links and returns the
 // path root-first. cycle reports a parent loop (the walk stops there).
 func (g *Graph) Ancestors(i int) (path []int, cycle bool) {
-	seen := map[int]bool{}
+	var seen []bool // made only for long walks: most paths are short
 	for j := i; j >= 0; j = g.Parent[j] {
-		if seen[j] {
+		if len(path) >= 64 {
+			if seen == nil {
+				seen = make([]bool, len(g.Parent))
+				for _, k := range path {
+					seen[k] = true
+				}
+			}
+			if seen[j] {
+				cycle = true
+				break
+			}
+			seen[j] = true
+		} else if slices.Contains(path, j) {
 			cycle = true
 			break
 		}
-		seen[j] = true
 		path = append(path, j)
 	}
 	slices.Reverse(path)
@@ -188,8 +199,8 @@ func (g *Graph) branchLeaves() []int {
 	// boundary through logicalParentUuid: not a branch of its own.
 	continued := map[string]bool{}
 	for i := range g.f.Entries {
-		if e := &g.f.Entries[i]; e.LogicalParentUUID != "" {
-			continued[e.LogicalParentUUID] = true
+		if e := &g.f.Entries[i]; e.LogicalParentUUID() != "" {
+			continued[e.LogicalParentUUID()] = true
 		}
 	}
 	var out []int
@@ -248,7 +259,7 @@ func (g *Graph) lastPromptLeaf() int {
 	for i := len(g.f.Entries) - 1; i >= 0; i-- {
 		e := &g.f.Entries[i]
 		if e.Kind == KindEntry && e.Type == "last-prompt" {
-			if j, ok := g.ByUUID[e.LeafUUID]; ok {
+			if j, ok := g.ByUUID[e.LeafUUID()]; ok {
 				return j
 			}
 			return -1
@@ -302,11 +313,11 @@ func (g *Graph) withPreserved(path []int) []int {
 		return path
 	}
 	top := &g.f.Entries[path[0]]
-	if top.PreservedTail == "" || top.PreservedHead == "" {
+	if top.PreservedTail() == "" || top.PreservedHead() == "" {
 		return path
 	}
-	tail, ok1 := g.ByUUID[top.PreservedTail]
-	head, ok2 := g.ByUUID[top.PreservedHead]
+	tail, ok1 := g.ByUUID[top.PreservedTail()]
+	head, ok2 := g.ByUUID[top.PreservedHead()]
 	if !ok1 || !ok2 {
 		return path
 	}
@@ -325,7 +336,7 @@ func (g *Graph) withPreserved(path []int) []int {
 	slices.Reverse(seg)
 	at := 0 // after the boundary when the anchor is not on the path
 	for k, i := range path {
-		if g.f.Entries[i].UUID == top.PreservedAnchor {
+		if g.f.Entries[i].UUID == top.PreservedAnchor() {
 			at = k
 			break
 		}
@@ -340,7 +351,7 @@ func (g *Graph) withPreserved(path []int) []int {
 // API message, the tool_result entries that answer that run's tool calls
 // but hang on a sibling branch.
 func (g *Graph) withParallelResults(path []int) []int {
-	onPath := make(map[int]bool, len(path))
+	onPath := make([]bool, len(g.f.Entries))
 	for _, i := range path {
 		onPath[i] = true
 	}
@@ -422,10 +433,10 @@ func (g *Graph) History(leaf int) []Segment {
 			break
 		}
 		top := &g.f.Entries[p.Entries[0]]
-		if top.LogicalParentUUID == "" {
+		if top.LogicalParentUUID() == "" {
 			break
 		}
-		next, ok := g.ByUUID[top.LogicalParentUUID]
+		next, ok := g.ByUUID[top.LogicalParentUUID()]
 		if !ok {
 			break
 		}

@@ -144,6 +144,7 @@ func (f *File) index(r io.Reader) error {
 	}()
 	lineNo := 0
 	var size int64
+	var parts [][]Entry // joined once at the end: no doubling of a big slice
 	for b := range order {
 		<-b.done
 		if b.first {
@@ -153,7 +154,7 @@ func (f *File) index(r io.Reader) error {
 			lineNo++
 			b.entries[i].Line = lineNo
 		}
-		f.Entries = append(f.Entries, b.entries...)
+		parts = append(parts, b.entries)
 		size = b.off + int64(len(b.data))
 		if cap(b.data) == blockSize*2 {
 			blockPool.Put(b.data[:0]) //nolint:staticcheck // a slice header is fine here
@@ -163,6 +164,11 @@ func (f *File) index(r io.Reader) error {
 	wg.Wait()
 	if err := <-readErr; err != nil {
 		return fmt.Errorf("read %s: %w", f.Path, err)
+	}
+	f.Entries = make([]Entry, 0, lineNo)
+	for k, p := range parts {
+		f.Entries = append(f.Entries, p...)
+		parts[k] = nil // let the block's copy go
 	}
 	f.Size = size
 	return nil
@@ -214,7 +220,7 @@ func splitBlocks(r io.Reader, emit func(*block)) error {
 
 // indexBlock parses the lines of one block.
 func indexBlock(b *block) []Entry {
-	out := make([]Entry, 0, 64)
+	out := make([]Entry, 0, bytes.Count(b.data, []byte{'\n'})+1)
 	data := b.data
 	pos := 0
 	for pos < len(data) {
@@ -259,7 +265,7 @@ func parseLine(off int64, line []byte, first bool) Entry {
 		e.Kind = KindEntry
 	default:
 		e.Kind = KindInvalid
-		e.ParseErr = describeInvalid(parse)
+		e.extra().parseErr = describeInvalid(parse)
 	}
 	return e
 }

@@ -125,7 +125,7 @@ func (s *Session) loadSubagent(p string, legacy bool) (*Subagent, error) {
 	a := &Subagent{File: f, Legacy: legacy, ParentEntry: -1}
 	a.AgentID = strings.TrimPrefix(strings.TrimSuffix(filepath.Base(p), ".jsonl"), "agent-")
 	for i := range f.Entries {
-		if id := f.Entries[i].AgentID; id != "" {
+		if id := f.Entries[i].AgentID(); id != "" {
 			a.AgentID = id
 			break
 		}
@@ -144,9 +144,9 @@ func (s *Session) linkSubagents() {
 				toolUse[b.ID] = i
 			}
 		}
-		if e.ToolUseAgent != "" {
+		if e.ToolUseAgent() != "" {
 			if ids := e.ToolResultIDs(); len(ids) > 0 {
-				byAgent[e.ToolUseAgent] = ids[0]
+				byAgent[e.ToolUseAgent()] = ids[0]
 			}
 		}
 	}

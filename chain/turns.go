@@ -32,13 +32,13 @@ func (f *File) TurnsOf(leaf int) Turns {
 	g := f.Graph()
 	t := Turns{Leaf: leaf}
 	segs := g.History(leaf)
-	sent := map[int]bool{} // what the client still sends
+	sent := make([]bool, len(f.Entries)) // what the client still sends
 	if n := len(segs); n > 0 {
 		for _, i := range segs[n-1].Entries {
 			sent[i] = true
 		}
 	}
-	seen := map[int]bool{}
+	seen := make([]bool, len(f.Entries))
 	for _, seg := range segs {
 		for _, i := range seg.Entries {
 			if seen[i] {

@@ -173,7 +173,7 @@ func (o DropToolCalls) Apply(t *Txn) error {
 	for _, f := range t.S.Files() {
 		for i := range f.Entries {
 			e := &f.Entries[i]
-			if (e.ToolUseID != "" && selected[e.ToolUseID]) || (e.ParentToolUseID != "" && selected[e.ParentToolUseID]) {
+			if (e.ToolUseID() != "" && selected[e.ToolUseID()]) || (e.ParentToolUseID() != "" && selected[e.ParentToolUseID()]) {
 				t.Drop(f, i)
 				t.Count("progress entries removed", 1)
 			}

@@ -160,11 +160,11 @@ func (t *Txn) relink(f *chain.File) error {
 		if e.Kind != chain.KindEntry {
 			continue
 		}
-		if (e.Type == "file-history-snapshot" || e.Type == "file-history-delta") && e.MessageID != "" && dropped[e.MessageID] {
+		if (e.Type == "file-history-snapshot" || e.Type == "file-history-delta") && e.MessageID() != "" && dropped[e.MessageID()] {
 			t.Drop(f, i)
 			continue
 		}
-		touches := dropped[e.ParentUUID] || dropped[e.LogicalParentUUID] || dropped[e.LeafUUID] || dropped[e.MessageID] || e.Subtype == "compact_boundary"
+		touches := dropped[e.ParentUUID] || dropped[e.LogicalParentUUID()] || dropped[e.LeafUUID()] || dropped[e.MessageID()] || e.Subtype == "compact_boundary"
 		if !touches {
 			continue
 		}

@@ -129,7 +129,7 @@ func (r *Repair) structural(t *Txn, f *chain.File, save func()) error {
 	// torn final line
 	if last := &f.Entries[n-1]; last.Kind == chain.KindInvalid && last.EOL == 0 {
 		t.Drop(f, n-1)
-		r.add(f, n-1, true, "torn-final-line", "dropped the torn final line (%d bytes, cut short: %s)", last.Len, last.ParseErr)
+		r.add(f, n-1, true, "torn-final-line", "dropped the torn final line (%d bytes, cut short: %s)", last.Len, last.ParseErr())
 	}
 	// duplicates: the client keeps the last entry of a uuid (a Map), so the
 	// last copy is the one kept; earlier identical copies go.

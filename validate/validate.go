@@ -156,7 +156,7 @@ func (c *checker) lines() {
 			if i == last && e.EOL == 0 {
 				c.add(i, Error, "torn-final-line", "the last line is cut short (not valid JSON, no newline): --resume fails on it")
 			} else {
-				c.add(i, Error, "invalid-json", "%s", e.ParseErr)
+				c.add(i, Error, "invalid-json", "%s", e.ParseErr())
 			}
 		}
 	}
@@ -203,19 +203,19 @@ func (c *checker) references(sessionID string) {
 		if e.Kind != chain.KindEntry {
 			continue
 		}
-		if e.LogicalParentUUID != "" {
-			if _, ok := g.Lookup(e.LogicalParentUUID); !ok {
-				c.add(i, Error, "dangling-reference", "logicalParentUuid %s resolves to no entry", e.LogicalParentUUID)
+		if e.LogicalParentUUID() != "" {
+			if _, ok := g.Lookup(e.LogicalParentUUID()); !ok {
+				c.add(i, Error, "dangling-reference", "logicalParentUuid %s resolves to no entry", e.LogicalParentUUID())
 			}
 		}
-		if e.LeafUUID != "" && e.Type != "summary" && e.LeafUUID != nilUUID {
-			if _, ok := g.Lookup(e.LeafUUID); !ok {
-				c.add(i, Error, "dangling-reference", "leafUuid %s resolves to no entry", e.LeafUUID)
+		if e.LeafUUID() != "" && e.Type != "summary" && e.LeafUUID() != nilUUID {
+			if _, ok := g.Lookup(e.LeafUUID()); !ok {
+				c.add(i, Error, "dangling-reference", "leafUuid %s resolves to no entry", e.LeafUUID())
 			}
 		}
-		if e.Type == "file-history-snapshot" && e.MessageID != "" {
-			if _, ok := g.Lookup(e.MessageID); !ok {
-				c.add(i, Warning, "dangling-snapshot", "file-history-snapshot messageId %s resolves to no entry", e.MessageID)
+		if e.Type == "file-history-snapshot" && e.MessageID() != "" {
+			if _, ok := g.Lookup(e.MessageID()); !ok {
+				c.add(i, Warning, "dangling-snapshot", "file-history-snapshot messageId %s resolves to no entry", e.MessageID())
 			}
 		}
 		if e.IsChain() && !e.HasParent && !(e.Type == "system" && e.Subtype == "compact_boundary") {
