@@ -107,6 +107,11 @@ func (p *progress) draw() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	done := p.done.Load()
+	if p.total <= 0 { // work without a byte count: say how long it has run
+		fmt.Fprintf(p.w, "\r%-10s %-60s", p.phase, fmt.Sprintf("working… %.0fs", time.Since(p.start).Seconds()))
+		p.shown = true
+		return
+	}
 	rate := float64(done) / time.Since(p.start).Seconds()
 	const width = 30
 	filled := 0

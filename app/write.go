@@ -94,6 +94,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	if err != nil {
 		return err
 	}
+	pr.Phase(p.Name(), 0)
 	t := ops.NewTxn(s)
 	if d.New || d.FreshIDs {
 		t.NewID = uuid.NewString()
