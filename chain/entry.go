@@ -4,8 +4,6 @@ import (
 	"strings"
 	"unique"
 	"unsafe"
-
-	"github.com/tidwall/gjson"
 )
 
 // Kind says what a line of a session file is.
@@ -217,7 +215,7 @@ const textHeadLen = 160
 // the line is not a JSON object. Only the envelope's fields are decoded:
 // message content and tool output are skipped over, not read.
 func parseEnvelope(e *Entry, line []byte) bool {
-	if !gjson.ValidBytes(line) {
+	if !validJSON(line) {
 		return false
 	}
 	s := b2s(line)

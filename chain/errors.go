@@ -1,7 +1,5 @@
 package chain
 
-import "github.com/tidwall/gjson"
-
 // Error is an error meant for the user: a one-line message, an optional
 // hint, and the exit code the command should end with.
 type Error struct {
@@ -23,4 +21,4 @@ func (e *Error) ExitCode() int {
 	return e.Code
 }
 
-func isValidJSON(b []byte) bool { return gjson.ValidBytes(b) }
+func isValidJSON(b []byte) bool { return validJSON(b) }

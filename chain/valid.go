@@ -1,0 +1,194 @@
+package chain
+
+import "encoding/binary"
+
+// validJSON reports whether b is one JSON value (RFC 8259), surrounded by
+// whitespace at most. It accepts what JSON.parse accepts (bytes above 0x7f
+// are not checked as UTF-8: the client's reader replaces bad sequences and
+// parses on). Strings, where the bytes of a session are, are scanned eight
+// bytes at a time.
+func validJSON(b []byte) bool {
+	i := skipWS(b, 0)
+	i, ok := validValue(b, i, 0)
+	if !ok {
+		return false
+	}
+	return skipWS(b, i) == len(b)
+}
+
+// maxDepth bounds nesting; JSON.parse gives up far earlier on its stack.
+const maxDepth = 10000
+
+func skipWS(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+		i++
+	}
+	return i
+}
+
+func validValue(b []byte, i, depth int) (int, bool) {
+	if i >= len(b) || depth > maxDepth {
+		return i, false
+	}
+	switch c := b[i]; {
+	case c == '"':
+		return validString(b, i)
+	case c == '{':
+		i = skipWS(b, i+1)
+		if i < len(b) && b[i] == '}' {
+			return i + 1, true
+		}
+		for {
+			if i >= len(b) || b[i] != '"' {
+				return i, false
+			}
+			var ok bool
+			if i, ok = validString(b, i); !ok {
+				return i, false
+			}
+			i = skipWS(b, i)
+			if i >= len(b) || b[i] != ':' {
+				return i, false
+			}
+			if i, ok = validValue(b, skipWS(b, i+1), depth+1); !ok {
+				return i, false
+			}
+			i = skipWS(b, i)
+			if i >= len(b) {
+				return i, false
+			}
+			if b[i] == '}' {
+				return i + 1, true
+			}
+			if b[i] != ',' {
+				return i, false
+			}
+			i = skipWS(b, i+1)
+		}
+	case c == '[':
+		i = skipWS(b, i+1)
+		if i < len(b) && b[i] == ']' {
+			return i + 1, true
+		}
+		for {
+			var ok bool
+			if i, ok = validValue(b, i, depth+1); !ok {
+				return i, false
+			}
+			i = skipWS(b, i)
+			if i >= len(b) {
+				return i, false
+			}
+			if b[i] == ']' {
+				return i + 1, true
+			}
+			if b[i] != ',' {
+				return i, false
+			}
+			i = skipWS(b, i+1)
+		}
+	case c == 't':
+		return literal(b, i, "true")
+	case c == 'f':
+		return literal(b, i, "false")
+	case c == 'n':
+		return literal(b, i, "null")
+	case c == '-' || (c >= '0' && c <= '9'):
+		return validNumber(b, i)
+	}
+	return i, false
+}
+
+func literal(b []byte, i int, w string) (int, bool) {
+	if len(b)-i < len(w) || string(b[i:i+len(w)]) != w {
+		return i, false
+	}
+	return i + len(w), true
+}
+
+func validNumber(b []byte, i int) (int, bool) {
+	if b[i] == '-' {
+		i++
+	}
+	digits := func() bool {
+		s := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		return i > s
+	}
+	if i < len(b) && b[i] == '0' {
+		i++
+	} else if !digits() {
+		return i, false
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if !digits() {
+			return i, false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if !digits() {
+			return i, false
+		}
+	}
+	return i, true
+}
+
+const (
+	lo7  = 0x0101010101010101
+	hi   = 0x8080808080808080
+	quot = 0x22 * lo7
+	bsl  = 0x5c * lo7
+)
+
+func validString(b []byte, i int) (int, bool) {
+	i++ // the opening quote
+	for {
+		for i+8 <= len(b) {
+			x := binary.LittleEndian.Uint64(b[i:])
+			q, s := x^quot, x^bsl
+			if ((q-lo7)&^q|(s-lo7)&^s|(x-0x20*lo7)&^x)&hi != 0 {
+				break
+			}
+			i += 8
+		}
+		if i >= len(b) {
+			return i, false
+		}
+		c := b[i]
+		switch {
+		case c == '"':
+			return i + 1, true
+		case c < 0x20:
+			return i, false
+		case c == '\\':
+			if i+1 >= len(b) {
+				return i, false
+			}
+			switch b[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if i+6 > len(b) {
+					return i, false
+				}
+				for _, h := range b[i+2 : i+6] {
+					if !(h >= '0' && h <= '9' || h >= 'a' && h <= 'f' || h >= 'A' && h <= 'F') {
+						return i, false
+					}
+				}
+				i += 6
+			default:
+				return i, false
+			}
+		default:
+			i++
+		}
+	}
+}

@@ -1,0 +1,56 @@
+package chain
+
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestValidJSONAgreesWithEncodingJSON checks the validator against
+// encoding/json on hand-picked cases, every line we have, and mutations.
+func TestValidJSONAgreesWithEncodingJSON(t *testing.T) {
+	cases := []string{`{}`, `[]`, `""`, `0`, `-0.5e+3`, `01`, `1.`, `.5`, `-`, `1e`, `tru`, `true `, ` null`, `[1,]`, `{"a":1,}`,
+		`{"a" 1}`, `{"a":}`, `"\u00e9"`, `"\u00g9"`, `"\x"`, "\"a\tb\"", `"abc`, `"12345678\"9"`, `"1234567\\"`, `{"k":[{"x":"y"}],"n":null}`,
+		`[[[]]]`, `{"a":1}{}`, "\"\x7f\xff\"", `"\/"`, `1 2`}
+	for _, c := range cases {
+		assert.Equal(t, json.Valid([]byte(c)), validJSON([]byte(c)), "%q", c)
+	}
+	var lines [][]byte
+	for _, root := range []string{"../testdata", "../../shared/corpus"} {
+		_ = filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
+			if err == nil && filepath.Ext(p) == ".jsonl" {
+				b, _ := os.ReadFile(p)
+				lines = append(lines, bytes.Split(b, []byte("\n"))...)
+			}
+			return nil
+		})
+	}
+	require.NotEmpty(t, lines)
+	rng := rand.New(rand.NewSource(1))
+	for _, l := range lines {
+		require.Equal(t, json.Valid(l), validJSON(l), "%.200q", l)
+		for k := 0; k < 3 && len(l) > 0; k++ {
+			m := append([]byte(nil), l...)
+			const alphabet = "\"\\{}[],:0a\x01 \x80"
+			m[rng.Intn(len(m))] = alphabet[rng.Intn(len(alphabet))]
+			require.Equal(t, json.Valid(m), validJSON(m), "%.300q", m)
+		}
+	}
+}
+
+func FuzzValidJSON(f *testing.F) {
+	for _, s := range []string{`{"a":[1,"b\n"]}`, `"\u1234"`, `[`, `-1.5e3`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if json.Valid(b) != validJSON(b) {
+			t.Fatalf("disagree on %q: encoding/json %v", b, json.Valid(b))
+		}
+	})
+}
