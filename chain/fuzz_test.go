@@ -2,8 +2,7 @@ package chain
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
+	"github.com/ccsurgeon/ccsurgeon/harness"
 	"testing"
 	"time"
 )
@@ -13,24 +12,7 @@ import (
 // realistic entries and stays fast.
 func fuzzSeeds(tb testing.TB) [][]byte {
 	tb.Helper()
-	files, _ := filepath.Glob(filepath.Join("..", "testdata", "sessions", "*", "*.jsonl"))
-	var out [][]byte
-	for _, p := range files {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			continue
-		}
-		lines := bytes.SplitAfter(data, []byte("\n"))
-		var small [][]byte
-		for _, l := range lines {
-			if len(l) <= 1500 {
-				small = append(small, l)
-			}
-		}
-		for k := 0; k+4 <= len(small) && k < 40; k += 4 {
-			out = append(out, bytes.Join(small[k:k+4], nil))
-		}
-	}
+	out := harness.SessionWindows(tb, 1500, 4, 40)
 	const a, b, c = "aaaaaaaa-0000-0000-0000-000000000001", "aaaaaaaa-0000-0000-0000-000000000002", "aaaaaaaa-0000-0000-0000-000000000003"
 	u := func(id, parent, typ, content string) string {
 		p := "null"

@@ -2,7 +2,7 @@ package ops
 
 import (
 	"bytes"
-	"os"
+	"github.com/ccsurgeon/ccsurgeon/harness"
 	"path/filepath"
 	"testing"
 
@@ -17,23 +17,7 @@ const fuzzSessionID = "f0f0f0f0-1111-2222-3333-444444444444"
 // their tail, where the tool loops are) with long lines left out.
 func opsFuzzSeeds(tb testing.TB) [][]byte {
 	tb.Helper()
-	files, _ := filepath.Glob(filepath.Join("..", "testdata", "sessions", "*", "*.jsonl"))
-	var out [][]byte
-	for _, p := range files {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			continue
-		}
-		var small [][]byte
-		for _, l := range bytes.SplitAfter(data, []byte("\n")) {
-			if len(l) <= 2500 {
-				small = append(small, l)
-			}
-		}
-		for k := 0; k+6 <= len(small) && k < 36; k += 6 {
-			out = append(out, bytes.Join(small[k:k+6], nil))
-		}
-	}
+	out := harness.SessionWindows(tb, 2500, 6, 36)
 	const a, b, c, d = "aaaaaaaa-0000-0000-0000-000000000001", "aaaaaaaa-0000-0000-0000-000000000002", "aaaaaaaa-0000-0000-0000-000000000003", "aaaaaaaa-0000-0000-0000-000000000004"
 	e := func(id, parent, typ, content string) string {
 		p := "null"

@@ -1,9 +1,7 @@
 package validate
 
 import (
-	"bytes"
-	"os"
-	"path/filepath"
+	"github.com/ccsurgeon/ccsurgeon/harness"
 	"testing"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
@@ -11,23 +9,7 @@ import (
 
 func fuzzSeeds(tb testing.TB) [][]byte {
 	tb.Helper()
-	files, _ := filepath.Glob(filepath.Join("..", "testdata", "sessions", "*", "*.jsonl"))
-	var out [][]byte
-	for _, p := range files {
-		data, err := os.ReadFile(p)
-		if err != nil {
-			continue
-		}
-		var small [][]byte
-		for _, l := range bytes.SplitAfter(data, []byte("\n")) {
-			if len(l) <= 1500 {
-				small = append(small, l)
-			}
-		}
-		for k := 0; k+5 <= len(small) && k < 40; k += 5 {
-			out = append(out, bytes.Join(small[k:k+5], nil))
-		}
-	}
+	out := harness.SessionWindows(tb, 1500, 5, 40)
 	const a, b = "aaaaaaaa-0000-0000-0000-000000000001", "aaaaaaaa-0000-0000-0000-000000000002"
 	out = append(out,
 		[]byte(""), []byte("\xef\xbb\xbf\n"), []byte("{}\n[]\n\"x\"\n{"),
