@@ -196,22 +196,13 @@ func (j *job) explain(err error) error {
 func (j *job) render(f *chain.File, name string) func(io.Writer) error {
 	return func(dst io.Writer) error {
 		t := j.t
-		pipeR, pipeW := io.Pipe()
-		var idx *chain.File
-		var idxErr error
-		done := make(chan struct{})
-		go func() {
-			idx, idxErr = chain.IndexReader(name, pipeR)
-			_, _ = io.Copy(io.Discard, pipeR) // never leave the writer blocked
-			close(done)
-		}()
 		if f == t.S.Main {
 			j.pr.Phase(j.op, f.Size)
 		}
 		cw := &chain.CountWriter{W: j.pr.Writer(dst)}
-		err := t.Render(f)(io.MultiWriter(cw, pipeW))
-		pipeW.CloseWithError(err)
-		<-done
+		iw := chain.NewIndexWriter(name, cw)
+		err := t.Render(f)(iw)
+		idx, idxErr := iw.Close()
 		if err != nil {
 			return err
 		}

@@ -65,18 +65,6 @@ func LoadBytes(path string, data []byte) (*File, error) {
 	return f, nil
 }
 
-// IndexReader indexes a JSONL stream without keeping its bytes: the File
-// has the envelopes and the graph, and Raw fails. The result of an
-// operation is indexed this way as it is written, to validate what was
-// actually written without reading it back.
-func IndexReader(name string, r io.Reader) (*File, error) {
-	f := &File{Path: name}
-	if err := f.index(r); err != nil {
-		return nil, err
-	}
-	return f, nil
-}
-
 // Close releases the file handle.
 func (f *File) Close() error {
 	if f.closer != nil {
@@ -119,59 +107,174 @@ type block struct {
 }
 
 func (f *File) index(r io.Reader) error {
+	x := newIndexer()
+	err := splitBlocks(r, x.submit)
+	x.finish(f)
+	if err != nil {
+		return fmt.Errorf("read %s: %w", f.Path, err)
+	}
+	return nil
+}
+
+// indexer indexes blocks of whole lines on every core and joins their
+// entries in order. Blocks are submitted in file order; a block's buffer
+// goes back to the pool once it is indexed.
+type indexer struct {
+	jobs, order chan *block
+	wg          sync.WaitGroup
+	joined      chan struct{}
+	parts       [][]Entry // joined once at the end: no doubling of a big slice
+	lines       int
+	size        int64
+	bom         bool
+}
+
+func newIndexer() *indexer {
 	workers := runtime.GOMAXPROCS(0)
-	jobs := make(chan *block, workers)
-	order := make(chan *block, workers+1)
-	var wg sync.WaitGroup
+	x := &indexer{jobs: make(chan *block, workers), order: make(chan *block, workers+1), joined: make(chan struct{})}
 	for w := 0; w < workers; w++ {
-		wg.Add(1)
+		x.wg.Add(1)
 		go func() {
-			defer wg.Done()
-			for b := range jobs {
+			defer x.wg.Done()
+			for b := range x.jobs {
 				b.entries = indexBlock(b)
 				close(b.done)
 			}
 		}()
 	}
-	readErr := make(chan error, 1)
 	go func() {
-		defer close(order)
-		defer close(jobs)
-		readErr <- splitBlocks(r, func(b *block) {
-			order <- b
-			jobs <- b
-		})
+		defer close(x.joined)
+		for b := range x.order {
+			<-b.done
+			if b.first {
+				x.bom = len(b.entries) > 0 && hasBOM(b.data)
+			}
+			for i := range b.entries {
+				x.lines++
+				b.entries[i].Line = x.lines
+			}
+			x.parts = append(x.parts, b.entries)
+			x.size = b.off + int64(len(b.data))
+			if cap(b.data) == blockSize*2 {
+				blockPool.Put(b.data[:0]) //nolint:staticcheck // a slice header is fine here
+			}
+			b.data, b.entries = nil, nil
+		}
 	}()
-	lineNo := 0
-	var size int64
-	var parts [][]Entry // joined once at the end: no doubling of a big slice
-	for b := range order {
-		<-b.done
-		if b.first {
-			f.BOM = len(b.entries) > 0 && hasBOM(b.data)
-		}
-		for i := range b.entries {
-			lineNo++
-			b.entries[i].Line = lineNo
-		}
-		parts = append(parts, b.entries)
-		size = b.off + int64(len(b.data))
-		if cap(b.data) == blockSize*2 {
-			blockPool.Put(b.data[:0]) //nolint:staticcheck // a slice header is fine here
-		}
-		b.data, b.entries = nil, nil
-	}
-	wg.Wait()
-	if err := <-readErr; err != nil {
-		return fmt.Errorf("read %s: %w", f.Path, err)
-	}
-	f.Entries = make([]Entry, 0, lineNo)
-	for k, p := range parts {
+	return x
+}
+
+func (x *indexer) submit(b *block) {
+	x.order <- b
+	x.jobs <- b
+}
+
+// finish waits for the submitted blocks and gives f their entries.
+func (x *indexer) finish(f *File) {
+	close(x.order)
+	close(x.jobs)
+	x.wg.Wait()
+	<-x.joined
+	f.BOM = x.bom
+	f.Entries = make([]Entry, 0, x.lines)
+	for k, p := range x.parts {
 		f.Entries = append(f.Entries, p...)
-		parts[k] = nil // let the block's copy go
+		x.parts[k] = nil // let the block's copy go
 	}
-	f.Size = size
+	f.Size = x.size
+}
+
+// IndexWriter passes what is written to it on to a sink in blocks of whole
+// lines, and indexes each block on the other cores as the next one fills.
+// The result of an operation is written through one, so that what reaches
+// the disk is exactly what is validated, with no pipe, no second copy and
+// no re-read.
+type IndexWriter struct {
+	name  string
+	sink  io.Writer
+	x     *indexer
+	buf   []byte
+	nl    int // index of the last newline in buf, or -1
+	off   int64
+	first bool
+	err   error
+}
+
+// NewIndexWriter returns an IndexWriter that writes to sink and names the
+// File it makes name.
+func NewIndexWriter(name string, sink io.Writer) *IndexWriter {
+	return &IndexWriter{name: name, sink: sink, x: newIndexer(), nl: -1, first: true}
+}
+
+// Write buffers p and passes on every full block.
+func (w *IndexWriter) Write(p []byte) (int, error) {
+	if w.err != nil {
+		return 0, w.err
+	}
+	n := len(p)
+	for len(p) > 0 {
+		if w.buf == nil {
+			w.buf = blockPool.Get().([]byte)[:0]
+		}
+		if len(w.buf) == cap(w.buf) { // one line longer than the buffer
+			w.buf = append(make([]byte, 0, 2*cap(w.buf)), w.buf...)
+		}
+		at := len(w.buf)
+		k := copy(w.buf[at:cap(w.buf)], p)
+		w.buf = w.buf[:at+k]
+		p = p[k:]
+		if j := bytes.LastIndexByte(w.buf[at:], '\n'); j >= 0 {
+			w.nl = at + j
+		}
+		if len(w.buf) >= blockSize && w.nl >= 0 {
+			if err := w.cut(false); err != nil {
+				return n - len(p), err
+			}
+		}
+	}
+	return n, nil
+}
+
+// cut passes on the whole lines of the buffer (all of it at the end).
+func (w *IndexWriter) cut(final bool) error {
+	data := w.buf
+	var carry []byte
+	if !final {
+		c := w.nl
+		if rest := data[c+1:]; len(rest) > 0 {
+			carry = append(blockPool.Get().([]byte)[:0], rest...)
+		}
+		data = data[:c+1]
+	}
+	w.buf, w.nl = carry, -1
+	if len(data) == 0 {
+		if cap(data) == blockSize*2 {
+			blockPool.Put(data[:0]) //nolint:staticcheck
+		}
+		return nil
+	}
+	if _, err := w.sink.Write(data); err != nil {
+		w.err = err
+		return err
+	}
+	w.x.submit(&block{off: w.off, data: data, first: w.first, done: make(chan struct{})})
+	w.off += int64(len(data))
+	w.first = false
 	return nil
+}
+
+// Close writes what is left and returns the index of everything written.
+// The File has no bytes behind it (Raw fails).
+func (w *IndexWriter) Close() (*File, error) {
+	if w.err == nil {
+		_ = w.cut(true)
+	}
+	f := &File{Path: w.name}
+	w.x.finish(f)
+	if w.err != nil {
+		return nil, w.err
+	}
+	return f, nil
 }
 
 // splitBlocks reads r into blocks that end at a newline (or at EOF).

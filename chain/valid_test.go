@@ -54,3 +54,27 @@ func FuzzValidJSON(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkValidJSON measures the validator on the lines of the generated
+// sessions (tool outputs with escapes, base64 images, thinking).
+func BenchmarkValidJSON(b *testing.B) {
+	var lines [][]byte
+	var n int64
+	_ = filepath.Walk("../testdata", func(p string, info os.FileInfo, err error) error {
+		if err == nil && filepath.Ext(p) == ".jsonl" {
+			data, _ := os.ReadFile(p)
+			for _, l := range bytes.Split(data, []byte("\n")) {
+				lines = append(lines, l)
+				n += int64(len(l))
+			}
+		}
+		return nil
+	})
+	b.SetBytes(n)
+	b.ResetTimer()
+	for b.Loop() {
+		for _, l := range lines {
+			validJSON(l)
+		}
+	}
+}
