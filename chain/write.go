@@ -120,16 +120,28 @@ func (c *CountWriter) Write(p []byte) (int, error) {
 func (f *File) writeTransformed(w io.Writer, edits Edits, tr Transform) (int64, error) {
 	cw := &CountWriter{W: w}
 	br := bufio.NewReaderSize(io.NewSectionReader(f.src, 0, f.Size), 1<<20)
-	var line []byte
+	var long, scratch []byte
 	for i := range f.Entries {
 		e := &f.Entries[i]
 		n := int(e.TotalBytes())
-		if cap(line) < n {
-			line = make([]byte, n)
-		}
-		line = line[:n]
-		if _, err := io.ReadFull(br, line); err != nil {
-			return cw.N, err
+		// A line that fits the reader's buffer is used where it lies
+		// (the transform edits it there); a longer one is read whole.
+		var line []byte
+		if n <= br.Size() {
+			var err error
+			if line, err = br.Peek(n); err != nil {
+				return cw.N, err
+			}
+			line = line[:n:n] // a transform that grows the line must not write past it
+			_, _ = br.Discard(n) // the slice stays valid until the next read
+		} else {
+			if cap(long) < n {
+				long = make([]byte, n)
+			}
+			line = long[:n]
+			if _, err := io.ReadFull(br, line); err != nil {
+				return cw.N, err
+			}
 		}
 		ed := edits[i]
 		if ed != nil && ed.Drop && len(ed.After) == 0 {
@@ -140,7 +152,8 @@ func (f *File) writeTransformed(w io.Writer, edits Edits, tr Transform) (int64, 
 		if ed == nil || !ed.Drop {
 			body := line[:e.Len]
 			if ed != nil && ed.Raw != nil {
-				body = append(line[:0], ed.Raw...) // the edit stays as it is
+				scratch = append(scratch[:0], ed.Raw...) // the edit stays as it is
+				body = scratch
 			}
 			if e.Kind == KindEntry || (ed != nil && ed.Raw != nil) {
 				body = tr(body)

@@ -40,16 +40,22 @@ func uuidTokens(line []byte, fn func(off int)) {
 	})
 }
 
-// scanUUIDStrings finds "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" in b.
+// scanUUIDStrings finds "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx" in b. It
+// jumps from quote to quote (bytes.IndexByte), so long values without ids
+// cost little.
 func scanUUIDStrings(b []byte, fn func(off int)) {
-	for i := 0; i+37 < len(b); i++ {
-		if b[i] != '"' || b[i+37] != '"' {
+	for i := 0; i+37 < len(b); {
+		k := bytes.IndexByte(b[i:len(b)-37], '"')
+		if k < 0 {
+			return
+		}
+		i += k
+		if b[i+37] == '"' && isUUID(b[i+1:i+37]) {
+			fn(i + 1)
+			i += 38
 			continue
 		}
-		if isUUID(b[i+1 : i+37]) {
-			fn(i + 1)
-			i += 37
-		}
+		i++
 	}
 }
 
