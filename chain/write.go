@@ -132,7 +132,7 @@ func (f *File) writeTransformed(w io.Writer, edits Edits, tr Transform) (int64, 
 			if line, err = br.Peek(n); err != nil {
 				return cw.N, err
 			}
-			line = line[:n:n] // a transform that grows the line must not write past it
+			line = line[:n:n]    // a transform that grows the line must not write past it
 			_, _ = br.Discard(n) // the slice stays valid until the next read
 		} else {
 			if cap(long) < n {
