@@ -149,15 +149,16 @@ SESSION is a session id, a unique id prefix (4+ characters), or a path to a
 			{
 				Name:      "ls",
 				Usage:     "list sessions, newest first",
-				UsageText: "ccsurgeon ls [--project PATH]\n\nexample:\n   ccsurgeon ls --project ~/src/myapp",
+				UsageText: "ccsurgeon ls [--project PATH] [--turns]\n\nls reads the first and last 64 KB of each session (its project, first prompt,\ntitle and last prompt), so a 1 GB session lists as fast as a small one;\n--turns also counts the turns of each session, which reads whole files.\n\nexample:\n   ccsurgeon ls --project ~/src/myapp\n   ccsurgeon --json ls --turns",
 				Flags: []cli.Flag{
 					&cli.StringFlag{Name: "project", Usage: "only sessions of the project at `PATH` (a working directory or a folder name under projects/)"},
+					&cli.BoolFlag{Name: "turns", Usage: "count the turns of each session (reads whole files)"},
 				},
 				Action: func(ctx context.Context, cmd *cli.Command) error {
 					if err := noArgs(cmd); err != nil {
 						return err
 					}
-					return env.RunLs(app.LsOptions{Project: cmd.String("project")})
+					return env.RunLs(app.LsOptions{Project: cmd.String("project"), Turns: cmd.Bool("turns")})
 				},
 			},
 			{

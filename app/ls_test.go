@@ -1,0 +1,138 @@
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// lsConfig makes a config dir with every session of testdata and of
+// ../shared/corpus, each in a project folder of its own.
+func lsConfig(t *testing.T) (cfg string, n int) {
+	t.Helper()
+	cfg = t.TempDir()
+	var srcs []string
+	for _, pat := range []string{"../testdata/sessions/*/*.jsonl", "../../shared/corpus/*/*.jsonl"} {
+		m, err := filepath.Glob(pat)
+		require.NoError(t, err)
+		srcs = append(srcs, m...)
+	}
+	require.NotEmpty(t, srcs)
+	for k, src := range srcs {
+		if !strings.HasPrefix(filepath.Base(src), "agent-") { // 1.0 subagent files are not sessions
+			n++
+		}
+		b, err := os.ReadFile(src)
+		require.NoError(t, err)
+		dir := filepath.Join(cfg, "projects", "-p"+string(rune('a'+k%26))+strings.Repeat("x", k/26))
+		require.NoError(t, os.MkdirAll(dir, 0o700))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, filepath.Base(src)), b, 0o600))
+	}
+	return cfg, n
+}
+
+func lsJSON(t *testing.T, cfg string, args LsOptions) []SessionSummary {
+	t.Helper()
+	var out, errb bytes.Buffer
+	env := &Env{ConfigDir: cfg, JSON: true, Out: &out, Err: &errb}
+	require.NoError(t, env.RunLs(args))
+	var rows []SessionSummary
+	require.NoError(t, json.Unmarshal(out.Bytes(), &rows), out.String())
+	return rows
+}
+
+// TestLsReadsHeadsAndTails lists every session we have twice: from heads
+// and tails (the default) and from whole files (--turns). Both must say the
+// same of every session but the turn count, which only --turns gives, and
+// that count must be the number of turns the session has.
+func TestLsReadsHeadsAndTails(t *testing.T) {
+	cfg, n := lsConfig(t)
+	fast := lsJSON(t, cfg, LsOptions{})
+	full := lsJSON(t, cfg, LsOptions{Turns: true})
+	require.Len(t, fast, n)
+	require.Len(t, full, n)
+	byPath := map[string]SessionSummary{}
+	for _, r := range full {
+		byPath[r.Path] = r
+	}
+	windows, titles, lastPrompts := 0, 0, 0
+	for _, r := range fast {
+		w, ok := byPath[r.Path]
+		require.True(t, ok, r.Path)
+		assert.Nil(t, r.Turns, "turns are counted only with --turns")
+		require.NotNil(t, w.Turns)
+		f, err := chain.LoadFile(r.Path)
+		require.NoError(t, err)
+		assert.Equal(t, len(f.ActiveTurns().List), *w.Turns, r.Path)
+		f.Close()
+		w.Turns = nil
+		assert.Equal(t, w, r, "head and tail give what the whole file gives: %s", r.Path)
+		if r.Size > headWindow+tailWindow {
+			windows++
+		}
+		if r.Title != "" {
+			titles++
+		}
+		if r.LastPrompt != "" {
+			lastPrompts++
+		}
+		if strings.Contains(r.Path, "2.1.328") {
+			assert.NotEmpty(t, r.FirstPrompt, r.Path)
+			assert.True(t, filepath.IsAbs(r.Project), "project is the session's cwd: %q", r.Project)
+		}
+	}
+	assert.GreaterOrEqual(t, windows, 5, "sessions big enough to be read by windows")
+	assert.Positive(t, titles, "a session with a title")
+	assert.Positive(t, lastPrompts, "a session with a last prompt")
+}
+
+// TestLsBigSession lists a session of 8 GB (a sparse file: a real
+// session, a hole, and a title appended at the end). Reading it whole would
+// take minutes and gigabytes; ls reads its head and tail and finds its
+// first prompt and title.
+func TestLsBigSession(t *testing.T) {
+	cfg := t.TempDir()
+	src := "../testdata/sessions/2.1.328/tools.jsonl"
+	b, err := os.ReadFile(src)
+	require.NoError(t, err)
+	f, err := chain.LoadBytes(src, b)
+	require.NoError(t, err)
+	want, err := f.PromptText(f.ActiveTurns().List[0].Entry)
+	require.NoError(t, err)
+	dir := filepath.Join(cfg, "projects", "-work-big")
+	require.NoError(t, os.MkdirAll(dir, 0o700))
+	path := filepath.Join(dir, "11111111-2222-4333-8444-555555555555.jsonl")
+	fh, err := os.Create(path)
+	require.NoError(t, err)
+	_, err = fh.Write(b)
+	require.NoError(t, err)
+	tail := "\n" + `{"type":"custom-title","customTitle":"the big one","sessionId":"11111111-2222-4333-8444-555555555555"}` + "\n" +
+		`{"type":"last-prompt","lastPrompt":"and one more thing","sessionId":"11111111-2222-4333-8444-555555555555"}` + "\n"
+	const size = 8 << 30
+	_, err = fh.WriteAt([]byte(tail), size-int64(len(tail)))
+	require.NoError(t, err)
+	require.NoError(t, fh.Close())
+
+	rows := lsJSON(t, cfg, LsOptions{})
+	require.Len(t, rows, 1)
+	r := rows[0]
+	assert.Equal(t, int64(size), r.Size)
+	assert.Equal(t, want, r.FirstPrompt)
+	assert.Equal(t, "the big one", r.Title)
+	assert.Equal(t, "and one more thing", r.LastPrompt)
+	assert.True(t, filepath.IsAbs(r.Project), r.Project)
+
+	var out bytes.Buffer
+	env := &Env{ConfigDir: cfg, Out: &out, Err: &out}
+	require.NoError(t, env.RunLs(LsOptions{}))
+	assert.Contains(t, out.String(), "the big one")
+	assert.Contains(t, out.String(), "8.6 GB")
+	assert.NotContains(t, out.String(), "TURNS")
+}
