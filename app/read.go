@@ -145,4 +145,3 @@ func (env *Env) RunValidate(o ValidateOptions) error {
 	}
 	return nil
 }
-
