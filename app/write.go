@@ -200,7 +200,7 @@ func (j *job) render(f *chain.File, name string) func(io.Writer) error {
 			j.pr.Phase(j.op, f.Size)
 		}
 		cw := &chain.CountWriter{W: j.pr.Writer(dst)}
-		iw := chain.NewIndexWriter(name, cw)
+		iw := chain.NewIndexWriter(name, cw, t.LinesAfter(f))
 		err := t.Render(f)(iw)
 		idx, idxErr := iw.Close()
 		if err != nil {

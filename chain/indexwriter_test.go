@@ -25,12 +25,14 @@ func TestIndexWriterMatchesLoader(t *testing.T) {
 	for name, doc := range docs {
 		want, err := LoadBytes("x", []byte(doc))
 		require.NoError(t, err)
-		for _, chunk := range []int{1, 7, 4096, blockSize - 1, blockSize + 3, 1 << 30} {
+		for k, chunk := range []int{1, 7, 4096, blockSize - 1, blockSize + 3, 1 << 30} {
+			// the expected number of lines: right, unknown, too few, too many
+			hint := []int{len(want.Entries), 0, len(want.Entries) / 2, len(want.Entries) + 5}[k%4]
 			if chunk == 1 && len(doc) > 1<<16 {
 				continue
 			}
 			var sink bytes.Buffer
-			w := NewIndexWriter("x", &sink)
+			w := NewIndexWriter("x", &sink, hint)
 			for rest := doc; len(rest) > 0; {
 				n := min(chunk, len(rest))
 				k, err := w.Write([]byte(rest[:n]))
@@ -42,7 +44,7 @@ func TestIndexWriterMatchesLoader(t *testing.T) {
 			require.NoError(t, err, name)
 			assert.Equal(t, doc, sink.String(), "%s, chunks of %d: sink", name, chunk)
 			assert.Equal(t, want.Size, got.Size, "%s, chunks of %d", name, chunk)
-			assert.Equal(t, want.Entries, got.Entries, "%s, chunks of %d", name, chunk)
+			assert.Equal(t, want.Entries, got.Entries, "%s, chunks of %d, %d lines expected", name, chunk, hint)
 		}
 	}
 }
@@ -60,7 +62,7 @@ func (f *failingWriter) Write(p []byte) (int, error) {
 // the write and Close, and that the writer stops there.
 func TestIndexWriterReportsSinkErrors(t *testing.T) {
 	line := []byte(`{"uuid":"a","content":"` + strings.Repeat("z", 1<<20) + `"}` + "\n")
-	w := NewIndexWriter("x", &failingWriter{after: blockSize})
+	w := NewIndexWriter("x", &failingWriter{after: blockSize}, 0)
 	var err error
 	for i := 0; i < 20 && err == nil; i++ {
 		_, err = w.Write(line)

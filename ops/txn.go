@@ -163,8 +163,12 @@ type Stats struct {
 }
 
 // Stats of the main file.
-func (t *Txn) Stats() Stats {
-	f := t.S.Main
+func (t *Txn) Stats() Stats { return t.statsOf(t.S.Main) }
+
+// LinesAfter is the number of lines file f has in the result.
+func (t *Txn) LinesAfter(f *chain.File) int { return t.statsOf(f).EntriesAfter }
+
+func (t *Txn) statsOf(f *chain.File) Stats {
 	st := Stats{EntriesBefore: len(f.Entries)}
 	for _, ed := range t.edits[f] {
 		switch {

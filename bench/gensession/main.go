@@ -3,6 +3,7 @@
 //
 //	go run ./bench/gensession -size 300MB -seed 1 -o DIR
 //	go run ./bench/gensession -sessions 1000 -size 100KB -o DIR
+//	go run ./bench/gensession -chain 1000000 -o DIR
 //
 // The session is written as DIR/projects/-bench/<sessionId>.jsonl (with its
 // <sessionId>/ sidecar folder), so 'ccsurgeon --config-dir DIR' finds it by
@@ -27,10 +28,25 @@ func main() {
 	sessions := flag.Int("sessions", 0, "write `N` small independent sessions instead of one")
 	project := flag.String("project", "", "project folder name under projects/ (default -bench, or -bench-ls with -sessions)")
 	templates := flag.String("templates", "", "template folder (default: testdata/sessions/2.1.328 of this module)")
+	chainN := flag.Int("chain", 0, "write one session that is a single chain of `N` small entries instead (-size is ignored)")
 	flag.Parse()
 	if *out == "" || flag.NArg() > 0 {
 		fmt.Fprintln(os.Stderr, "usage: gensession -size SIZE [-seed N] [-sessions N] -o DIR")
 		os.Exit(2)
+	}
+	if *chainN > 0 {
+		p := *project
+		if p == "" {
+			p = "-bench"
+		}
+		r, err := gen.GenerateChain(gen.Options{Seed: *seed, Dir: *out, Project: p, Templates: *templates}, *chainN)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "gensession:", err)
+			os.Exit(1)
+		}
+		fmt.Fprintf(os.Stderr, "gensession: %s: %d bytes, a chain of %d entries\n", r.Path, r.Bytes, *chainN)
+		fmt.Println(r.SessionID)
+		return
 	}
 	n, err := ParseSize(*size)
 	if err != nil {
