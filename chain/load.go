@@ -62,30 +62,50 @@ func LoadFileWith(path string, progress func(n int64)) (*File, error) {
 }
 
 // countLines counts the lines of the first size bytes of r (a vector
-// count over the page cache: a few milliseconds per 100 MB), so that the
-// index can be one slice of the right length from the start.
+// count over the page cache, split over the cores), so that the index can
+// be one slice of the right length from the start.
 func countLines(r io.ReaderAt, size int64) (int, error) {
-	buf := blockPool.Get().([]byte)
-	defer blockPool.Put(buf[:0]) //nolint:staticcheck
-	buf = buf[:cap(buf)]
-	n := 0
-	var last byte = '\n'
-	for off := int64(0); off < size; {
-		k, err := r.ReadAt(buf[:min(int64(len(buf)), size-off)], off)
-		n += bytes.Count(buf[:k], []byte{'\n'})
-		if k > 0 {
-			last = buf[k-1]
-		}
-		off += int64(k)
-		if err != nil && !(errors.Is(err, io.EOF) && off >= size) {
-			if errors.Is(err, io.EOF) {
-				break // the file shrank: the index will see it
-			}
-			return 0, err
-		}
+	parts := int64(runtime.GOMAXPROCS(0))
+	if size < 8<<20 {
+		parts = 1
 	}
-	if last != '\n' {
-		n++
+	counts := make([]int, parts)
+	errs := make([]error, parts)
+	var wg sync.WaitGroup
+	for p := int64(0); p < parts; p++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			buf := blockPool.Get().([]byte)
+			defer blockPool.Put(buf[:0]) //nolint:staticcheck
+			buf = buf[:blockSize]
+			from, to := size*p/parts, size*(p+1)/parts
+			for off := from; off < to; {
+				k, err := r.ReadAt(buf[:min(int64(len(buf)), to-off)], off)
+				counts[p] += bytes.Count(buf[:k], []byte{'\n'})
+				off += int64(k)
+				if err != nil {
+					if !errors.Is(err, io.EOF) {
+						errs[p] = err
+					}
+					return // EOF: the file shrank; the index will see it
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	n := 0
+	for p := range counts {
+		if errs[p] != nil {
+			return 0, errs[p]
+		}
+		n += counts[p]
+	}
+	var last [1]byte
+	if size > 0 {
+		if _, err := r.ReadAt(last[:], size-1); err == nil && last[0] != '\n' {
+			n++
+		}
 	}
 	return n, nil
 }
