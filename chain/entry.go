@@ -212,20 +212,65 @@ func b2s(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 const textHeadLen = 160
 
 // parseEnvelope fills e from the JSON object in line. It reports false when
-// the line is not a JSON object. Only the envelope's fields are decoded:
-// message content and tool output are skipped over, not read.
+// the line is not a JSON object (e may then hold some fields: the caller
+// resets it). Validation and reading are one pass over the line: the
+// fields of the envelope, the message and its blocks are read as the
+// validator walks them, and everything else (content text, tool output)
+// is validated and skipped, never decoded.
 func parseEnvelope(e *Entry, line []byte) bool {
-	if !validJSON(line) {
-		return false
-	}
-	s := b2s(line)
-	if s[skipSpace(s, 0)] != '{' {
+	i := skipWS(line, 0)
+	if i >= len(line) || line[i] != '{' {
 		return false
 	}
 	str := func(raw string) string { return strings.Clone(strValue(raw)) }
 	// values that repeat on every line share one copy
 	common := func(raw string) string { return unique.Make(strValue(raw)).Value() }
-	eachField(s, func(k, v string) bool {
+	end := vFields(line, i, 0, func(k string, vs int) int {
+		switch k {
+		case "message":
+			if line[vs] == '{' {
+				e.HasMessage = true
+				return parseMessage(e, line, vs)
+			}
+		case "toolUseResult":
+			agent := false
+			ve := vValue(line, vs, 1, func(k2 string, vs2 int) int {
+				ve2 := vSkip(line, vs2, 2)
+				if k2 == "agentId" && !agent && ve2 >= 0 {
+					agent = true
+					e.extra().toolUseAgent = str(b2s(line[vs2:ve2]))
+				}
+				return ve2
+			})
+			e.ToolUseResult = ve - vs
+			return ve
+		case "compactMetadata":
+			return vValue(line, vs, 1, func(k2 string, vs2 int) int {
+				if k2 != "preservedSegment" {
+					return vSkip(line, vs2, 2)
+				}
+				return vValue(line, vs2, 2, func(k3 string, vs3 int) int {
+					ve3 := vSkip(line, vs3, 3)
+					if ve3 < 0 {
+						return ve3
+					}
+					switch v3 := b2s(line[vs3:ve3]); k3 {
+					case "headUuid":
+						e.extra().preservedHead = str(v3)
+					case "tailUuid":
+						e.extra().preservedTail = str(v3)
+					case "anchorUuid":
+						e.extra().preservedAnchor = str(v3)
+					}
+					return ve3
+				})
+			})
+		}
+		ve := vSkip(line, vs, 1)
+		if ve < 0 {
+			return ve
+		}
+		v := b2s(line[vs:ve])
 		switch k {
 		case "type":
 			e.Type = common(v)
@@ -234,7 +279,7 @@ func parseEnvelope(e *Entry, line []byte) bool {
 		case "uuid":
 			e.UUID = str(v)
 		case "parentUuid":
-			if v != "" && v[0] == '"' {
+			if v[0] == '"' {
 				e.ParentUUID = str(v)
 				e.HasParent = true
 			}
@@ -260,89 +305,91 @@ func parseEnvelope(e *Entry, line []byte) bool {
 			e.extra().leafUUID = str(v)
 		case "messageId":
 			e.extra().messageID = str(v)
-		case "toolUseResult":
-			e.ToolUseResult = len(v)
-			if v[0] == '{' {
-				eachField(v, func(k2, v2 string) bool {
-					if k2 == "agentId" {
-						e.extra().toolUseAgent = str(v2)
-						return false
-					}
-					return true
-				})
-			}
-		case "compactMetadata":
-			eachField(v, func(k2, v2 string) bool {
-				if k2 == "preservedSegment" {
-					eachField(v2, func(k3, v3 string) bool {
-						switch k3 {
-						case "headUuid":
-							e.extra().preservedHead = str(v3)
-						case "tailUuid":
-							e.extra().preservedTail = str(v3)
-						case "anchorUuid":
-							e.extra().preservedAnchor = str(v3)
-						}
-						return true
-					})
-				}
-				return true
-			})
-		case "message":
-			if v[0] == '{' {
-				e.HasMessage = true
-				parseMessage(e, v)
-			}
 		}
-		return true
+		return ve
 	})
+	if end < 0 || skipWS(line, end) != len(line) {
+		return false
+	}
 	if e.Type == "assistant" {
 		e.TextHead = "" // only prompts are read by their head
 	}
 	return true
 }
 
-func parseMessage(e *Entry, msg string) {
-	eachField(msg, func(k, v string) bool {
+// parseMessage reads the message object at line[at] into e and returns
+// the index after it (-1: not valid JSON).
+func parseMessage(e *Entry, line []byte, at int) int {
+	return vFields(line, at, 1, func(k string, vs int) int {
+		if k == "content" && line[vs] == '[' {
+			n := 0
+			ve := vElems(line, vs, 2, func(bs int) int {
+				n++
+				blk, textRaw, be := parseBlock(line, bs)
+				if be < 0 {
+					return be
+				}
+				if blk.Kind == BlockText && e.TextHead == "" && !blk.Empty {
+					e.TextHead = strings.Clone(strHead(textRaw, textHeadLen))
+				}
+				e.Blocks = append(e.Blocks, blk)
+				return be
+			})
+			e.ContentEmpty = n == 0
+			return ve
+		}
+		ve := vSkip(line, vs, 2)
+		if ve < 0 {
+			return ve
+		}
+		v := b2s(line[vs:ve])
 		switch k {
 		case "role":
 			e.Role = unique.Make(strValue(v)).Value()
 		case "id":
 			e.MsgID = strings.Clone(strValue(v))
 		case "content":
-			switch v[0] {
-			case '"':
+			if v[0] == '"' {
 				e.StringContent = true
 				e.ContentEmpty = v == `""`
 				e.TextHead = strings.Clone(strHead(v, textHeadLen))
 				e.Blocks = append(e.Blocks[:0], Block{Kind: BlockText, Empty: v == `""`, Size: len(v)})
-			case '[':
-				n := 0
-				eachElem(v, func(b string) bool {
-					n++
-					blk, textRaw := parseBlock(b)
-					if blk.Kind == BlockText && e.TextHead == "" && !blk.Empty {
-						e.TextHead = strings.Clone(strHead(textRaw, textHeadLen))
-					}
-					e.Blocks = append(e.Blocks, blk)
-					return true
-				})
-				e.ContentEmpty = n == 0
 			}
 		}
-		return true
+		return ve
 	})
 }
 
-// parseBlock reads the envelope of one content block; for a text block it
-// also returns the raw text token.
-func parseBlock(b string) (Block, string) {
-	blk := Block{Size: len(b)}
-	if b[0] != '{' {
-		return blk, ""
+// parseBlock reads the envelope of the content block at line[at]; for a
+// text block it also returns the raw text token. end is the index after
+// the block (-1: not valid JSON).
+func parseBlock(line []byte, at int) (blk Block, textRaw string, end int) {
+	if line[at] != '{' {
+		end = vSkip(line, at, 3)
+		return Block{Size: end - at}, "", end
 	}
-	textRaw, hasText := "", false
-	eachField(b, func(k, v string) bool {
+	hasText := false
+	end = vFields(line, at, 3, func(k string, vs int) int {
+		if k == "content" && line[vs] == '[' {
+			return vElems(line, vs, 4, func(cs int) int {
+				seen := false // the first "type" of a nested block counts
+				return vValue(line, cs, 5, func(k2 string, vs2 int) int {
+					ve2 := vSkip(line, vs2, 6)
+					if k2 == "type" && !seen && ve2 >= 0 {
+						seen = true
+						if strValue(b2s(line[vs2:ve2])) == "image" {
+							blk.Images++
+						}
+					}
+					return ve2
+				})
+			})
+		}
+		ve := vSkip(line, vs, 4)
+		if ve < 0 {
+			return ve
+		}
+		v := b2s(line[vs:ve])
 		switch k {
 		case "type":
 			switch strValue(v) {
@@ -373,28 +420,15 @@ func parseBlock(b string) (Block, string) {
 			blk.IsError = isTrue(v)
 		case "text":
 			textRaw, hasText = v, true
-		case "content":
-			if v[0] == '[' {
-				eachElem(v, func(c string) bool {
-					if c[0] == '{' {
-						eachField(c, func(k2, v2 string) bool {
-							if k2 == "type" {
-								if strValue(v2) == "image" {
-									blk.Images++
-								}
-								return false
-							}
-							return true
-						})
-					}
-					return true
-				})
-			}
 		}
-		return true
+		return ve
 	})
+	if end < 0 {
+		return blk, "", end
+	}
+	blk.Size = end - at
 	if blk.Kind == BlockText {
 		blk.Empty = !hasText || textRaw == `""`
 	}
-	return blk, textRaw
+	return blk, textRaw, end
 }

@@ -157,10 +157,10 @@ const blockSize = 4 << 20
 var blockPool = sync.Pool{New: func() any { return make([]byte, blockSize*2) }}
 
 type block struct {
-	off     int64  // file offset of data[0]
-	data    []byte // whole lines; the last may lack its newline only at EOF
-	first   bool   // the block starts the file
-	start   int    // index of the block's first line in the file
+	off     int64   // file offset of data[0]
+	data    []byte  // whole lines; the last may lack its newline only at EOF
+	first   bool    // the block starts the file
+	start   int     // index of the block's first line in the file
 	dst     []Entry // where its entries go (nil: a slice of its own)
 	entries []Entry
 	done    chan struct{}
@@ -471,7 +471,7 @@ func parseLine(e *Entry, off int64, line []byte, first bool) {
 	case parseEnvelope(e, parse):
 		e.Kind = KindEntry
 	default:
-		e.Kind = KindInvalid
+		*e = Entry{Off: e.Off, Len: e.Len, EOL: e.EOL, Kind: KindInvalid} // drop what a partial walk read
 		e.extra().parseErr = describeInvalid(parse)
 	}
 }

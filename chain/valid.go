@@ -214,3 +214,102 @@ func noControl(b []byte) bool {
 	}
 	return true
 }
+
+// A validating walker: the loader reads the envelope of an entry as it
+// validates the line, in one pass. Each function takes the index of a
+// value's first byte and returns the index after the value, or -1 when
+// the JSON is not valid; depth is the nesting depth of the value, as in
+// validValue.
+
+// vSkip validates the value at b[i] and skips it.
+func vSkip(b []byte, i, depth int) int {
+	if end, ok := validValue(b, i, depth); ok {
+		return end
+	}
+	return -1
+}
+
+// vFields validates the object at b[i], calling fn with each key and the
+// index of its value; fn validates the value (with vSkip, or by walking
+// it) and returns its end, or -1.
+func vFields(b []byte, i, depth int, fn func(key string, vs int) int) int {
+	if depth > maxDepth || i >= len(b) || b[i] != '{' {
+		return -1
+	}
+	i = skipWS(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return i + 1
+	}
+	for {
+		if i >= len(b) || b[i] != '"' {
+			return -1
+		}
+		kEnd, ok := validString(b, i)
+		if !ok {
+			return -1
+		}
+		key := strValue(b2s(b[i:kEnd]))
+		i = skipWS(b, kEnd)
+		if i >= len(b) || b[i] != ':' {
+			return -1
+		}
+		i = skipWS(b, i+1)
+		if i >= len(b) {
+			return -1
+		}
+		if i = fn(key, i); i < 0 {
+			return -1
+		}
+		i = skipWS(b, i)
+		if i >= len(b) {
+			return -1
+		}
+		if b[i] == '}' {
+			return i + 1
+		}
+		if b[i] != ',' {
+			return -1
+		}
+		i = skipWS(b, i+1)
+	}
+}
+
+// vElems validates the array at b[i], calling fn with the index of each
+// element; fn validates the element and returns its end, or -1.
+func vElems(b []byte, i, depth int, fn func(vs int) int) int {
+	if depth > maxDepth || i >= len(b) || b[i] != '[' {
+		return -1
+	}
+	i = skipWS(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return i + 1
+	}
+	for {
+		if i >= len(b) {
+			return -1
+		}
+		if i = fn(i); i < 0 {
+			return -1
+		}
+		i = skipWS(b, i)
+		if i >= len(b) {
+			return -1
+		}
+		if b[i] == ']' {
+			return i + 1
+		}
+		if b[i] != ',' {
+			return -1
+		}
+		i = skipWS(b, i+1)
+	}
+}
+
+// vValue walks the value at b[i] with vFields when it is an object and
+// validates and skips it otherwise.
+func vValue(b []byte, i, depth int, fn func(key string, vs int) int) int {
+	if i < len(b) && b[i] == '{' {
+		return vFields(b, i, depth, fn)
+	}
+	return vSkip(b, i, depth)
+}
