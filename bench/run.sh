@@ -4,6 +4,7 @@
 #   bash bench/run.sh            # 300MB
 #   bash bench/run.sh 10MB
 #   ONLY="info validate strip-thinking" bash bench/run.sh 1GB
+#   bash bench/run.sh chain1M   # one chain of 1,000,000 small entries (~935 MB)
 #
 # Builds ccsurgeon, generates (or reuses) a session of SIZE with bench/gensession
 # (seed $SEED, default 1) and 1,000 small sessions for 'ls', then measures each
@@ -59,7 +60,15 @@ if [ ! -s "$DIR/.id" ]; then
 	log "generating a $SIZE session (seed $SEED) in $DIR"
 	rm -rf "$DIR" "$DIR.tmp"
 	start=$(date +%s.%N)
-	ID=$("$GEN" -size "$SIZE" -seed "$SEED" -o "$DIR.tmp") || { rm -rf "$DIR.tmp"; exit 1; }
+	case $SIZE in
+	chain*) # chainN: one chain of N small entries (N like 250k, 1M)
+		N=${SIZE#chain}
+		N=${N/k/000}
+		N=${N/M/000000}
+		ID=$("$GEN" -chain "$N" -seed "$SEED" -o "$DIR.tmp") || { rm -rf "$DIR.tmp"; exit 1; }
+		;;
+	*) ID=$("$GEN" -size "$SIZE" -seed "$SEED" -o "$DIR.tmp") || { rm -rf "$DIR.tmp"; exit 1; } ;;
+	esac
 	log "generated in $(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN{printf "%.1f", e-s}') s"
 	mv "$DIR.tmp" "$DIR" && echo "$ID" >"$DIR/.id"
 fi
