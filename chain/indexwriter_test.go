@@ -64,7 +64,7 @@ func TestIndexWriterReportsSinkErrors(t *testing.T) {
 	line := []byte(`{"uuid":"a","content":"` + strings.Repeat("z", 1<<20) + `"}` + "\n")
 	w := NewIndexWriter("x", &failingWriter{after: blockSize}, 0)
 	var err error
-	for i := 0; i < 20 && err == nil; i++ {
+	for i := 0; i < 200 && err == nil; i++ {
 		_, err = w.Write(line)
 	}
 	require.EqualError(t, err, "disk full")

@@ -49,7 +49,7 @@ func LoadFileWith(path string, progress func(n int64)) (*File, error) {
 	if progress != nil {
 		r = &progressReader{r: r, fn: progress}
 	}
-	lines, err := countLines(fh, st.Size())
+	lines, err := expectLines(fh, st.Size())
 	if err != nil {
 		fh.Close()
 		return nil, fmt.Errorf("read %s: %w", path, err)
@@ -59,6 +59,27 @@ func LoadFileWith(path string, progress func(n int64)) (*File, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+// manyLines is the number of entries from which the index is made in one
+// slice of the right length: below it, joining per-block slices costs
+// less than counting the lines first.
+const manyLines = 100_000
+
+// expectLines returns the number of lines of a file with many of them (as
+// its first block suggests), and 0 for other files.
+func expectLines(r io.ReaderAt, size int64) (int, error) {
+	head := blockPool.Get().([]byte)
+	defer blockPool.Put(head[:0]) //nolint:staticcheck
+	head = head[:min(int64(blockSize), size)]
+	k, err := r.ReadAt(head, 0)
+	if err != nil && !errors.Is(err, io.EOF) {
+		return 0, err
+	}
+	if k == 0 || int64(bytes.Count(head[:k], []byte{'\n'}))*size/int64(k) < manyLines {
+		return 0, nil
+	}
+	return countLines(r, size)
 }
 
 // countLines counts the lines of the first size bytes of r (a vector
@@ -164,6 +185,7 @@ type block struct {
 	dst     []Entry // where its entries go (nil: a slice of its own)
 	entries []Entry
 	done    chan struct{}
+	flushed chan struct{} // closed once an IndexWriter wrote the block out (nil: not written)
 }
 
 func (f *File) index(r io.Reader, lines int) error {
@@ -220,6 +242,9 @@ func newIndexer(lines int) *indexer {
 		defer close(x.joined)
 		for b := range x.order {
 			<-b.done
+			if b.flushed != nil {
+				<-b.flushed // the buffer is still being written out
+			}
 			if b.first {
 				x.bom = len(b.entries) > 0 && hasBOM(b.data)
 			}
@@ -285,7 +310,8 @@ func (x *indexer) finish(f *File) {
 // lines, and indexes each block on the other cores as the next one fills.
 // The result of an operation is written through one, so that what reaches
 // the disk is exactly what is validated, with no pipe, no second copy and
-// no re-read.
+// no re-read. The sink is written from a goroutine of its own, so that the
+// write system calls overlap the making of the next block.
 type IndexWriter struct {
 	name  string
 	sink  io.Writer
@@ -295,13 +321,44 @@ type IndexWriter struct {
 	off   int64
 	first bool
 	err   error
+
+	flushQ    chan *block
+	flushDone chan struct{}
+	flushMu   sync.Mutex
+	flushErr  error
 }
 
 // NewIndexWriter returns an IndexWriter that writes to sink and names the
 // File it makes name. lines is the number of lines expected (0: unknown);
 // a right guess saves memory and a copy of the index.
 func NewIndexWriter(name string, sink io.Writer, lines int) *IndexWriter {
-	return &IndexWriter{name: name, sink: sink, x: newIndexer(lines), nl: -1, first: true}
+	w := &IndexWriter{name: name, sink: sink, x: newIndexer(lines), nl: -1, first: true,
+		flushQ: make(chan *block, 2), flushDone: make(chan struct{})}
+	go w.flusher()
+	return w
+}
+
+// flusher writes the blocks out in order; after an error it only lets
+// them go.
+func (w *IndexWriter) flusher() {
+	defer close(w.flushDone)
+	var err error
+	for b := range w.flushQ {
+		if err == nil {
+			if _, err = w.sink.Write(b.data); err != nil {
+				w.flushMu.Lock()
+				w.flushErr = err
+				w.flushMu.Unlock()
+			}
+		}
+		close(b.flushed)
+	}
+}
+
+func (w *IndexWriter) sinkErr() error {
+	w.flushMu.Lock()
+	defer w.flushMu.Unlock()
+	return w.flushErr
 }
 
 // Write buffers p and passes on every full block.
@@ -321,7 +378,7 @@ func (w *IndexWriter) Write(p []byte) (int, error) {
 		k := copy(w.buf[at:cap(w.buf)], p)
 		w.buf = w.buf[:at+k]
 		p = p[k:]
-		if j := bytes.LastIndexByte(w.buf[at:], '\n'); j >= 0 {
+		if j := lastNewline(w.buf[at:]); j >= 0 {
 			w.nl = at + j
 		}
 		if len(w.buf) >= blockSize && w.nl >= 0 {
@@ -331,6 +388,24 @@ func (w *IndexWriter) Write(p []byte) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// lastNewline is bytes.LastIndexByte(b, '\n') with vector code: the
+// written pieces are mostly line bodies (no newline at all, one vector
+// scan) or end in their newline (no scan).
+func lastNewline(b []byte) int {
+	if n := len(b); n > 0 && b[n-1] == '\n' {
+		return n - 1
+	}
+	last := -1
+	for i := 0; ; {
+		k := bytes.IndexByte(b[i:], '\n')
+		if k < 0 {
+			return last
+		}
+		last = i + k
+		i = last + 1
+	}
 }
 
 // cut passes on the whole lines of the buffer (all of it at the end).
@@ -351,11 +426,16 @@ func (w *IndexWriter) cut(final bool) error {
 		}
 		return nil
 	}
-	if _, err := w.sink.Write(data); err != nil {
+	if err := w.sinkErr(); err != nil {
 		w.err = err
+		if cap(data) == blockSize*2 {
+			blockPool.Put(data[:0]) //nolint:staticcheck
+		}
 		return err
 	}
-	w.x.submit(&block{off: w.off, data: data, first: w.first, done: make(chan struct{})})
+	b := &block{off: w.off, data: data, first: w.first, done: make(chan struct{}), flushed: make(chan struct{})}
+	w.flushQ <- b
+	w.x.submit(b)
 	w.off += int64(len(data))
 	w.first = false
 	return nil
@@ -367,8 +447,13 @@ func (w *IndexWriter) Close() (*File, error) {
 	if w.err == nil {
 		_ = w.cut(true)
 	}
+	close(w.flushQ)
+	<-w.flushDone
 	f := &File{Path: w.name}
 	w.x.finish(f)
+	if w.err == nil {
+		w.err = w.sinkErr()
+	}
 	if w.err != nil {
 		return nil, w.err
 	}
