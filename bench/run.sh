@@ -171,6 +171,7 @@ TURNS=$("$BIN" "${CFG[@]}" --json info "$ID" 2>/dev/null | jq -r '.turns // empt
 MID=$(((${TURNS:-2} + 1) / 2))
 
 ROWS=()
+NOTES=()
 SHRINK=()
 FAILS=()
 
@@ -226,8 +227,14 @@ if want clone-o; then
 	shrink "clone -o"
 fi
 if want clone-new; then
+	# the same files copied and made durable: the fair baseline of a new
+	# session (the transcript, its subagents and tool results, fsynced)
+	rm_cpr() { rm -rf "$ROOT/cpr"; }
+	measure cp-r-sync rm_cpr -- sh -c 'mkdir -p "$3" && cp "$1" "$3/" && cp -r "$2" "$3/" && find "$3" -type f -exec sync {} +' _ "$FILE" "$DIR/projects/-bench/$ID" "$ROOT/cpr"
+	CPR_WALL=$M_WALL
 	measure clone-new rm_clone -- "$BIN" "${CFG[@]}" "${W[@]}" clone "$ID"
 	row "clone ID (new session, then deleted)" cp5 "≤ 5× cp" "$BYTES"
+	NOTES+=("clone as a new session writes the transcript, its $(find "$DIR/projects/-bench/$ID" -type f | wc -l) sidecar files (subagents, tool results) and fsyncs each; \`cp\` of the same files followed by \`sync\` of each took ${CPR_WALL} s in this run: clone (new session) = $(awk -v t="$M_WALL" -v c="$CPR_WALL" 'BEGIN{printf "%.1f", t/c}')× that.")
 fi
 if want fork-at-turn; then
 	measure fork-at-turn rm_out -- "$BIN" "${CFG[@]}" "${W[@]}" fork-at-turn "$ID" "$MID" -o "$OUT"
@@ -291,6 +298,10 @@ LOAD_END=$(cut -d" " -f1-3 /proc/loadavg)
 	echo "| command | wall s | MB/s | peak RSS MB | RSS / file size | × cp | target | target met | RSS ≤ ½ file |"
 	echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 	printf '%s\n' "${ROWS[@]}"
+	if [ ${#NOTES[@]} -gt 0 ]; then
+		echo
+		printf '%s\n' "${NOTES[@]}"
+	fi
 	if [ ${#SHRINK[@]} -gt 0 ]; then
 		echo
 		echo "size change of the main file (from \`--json\`: bytes_before → bytes_after):"
