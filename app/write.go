@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/ccsurgeon/ccsurgeon/backup"
 	"github.com/ccsurgeon/ccsurgeon/chain"
@@ -168,6 +169,7 @@ type job struct {
 	t           *ops.Txn
 	op          string
 	pr          *progress
+	mu          sync.Mutex            // guards the three below: files are written in parallel
 	sizes       map[*chain.File]int64 // bytes written per file
 	introduced  []validate.Problem
 	preexisting int
@@ -209,7 +211,9 @@ func (j *job) render(f *chain.File, name string) func(io.Writer) error {
 		if idxErr != nil {
 			return idxErr
 		}
+		j.mu.Lock()
 		j.sizes[f] = cw.N
+		j.mu.Unlock()
 		idx.Sidechain = f.Sidechain
 		sid, newSID := "", ""
 		if f == t.S.Main {
@@ -220,6 +224,8 @@ func (j *job) render(f *chain.File, name string) func(io.Writer) error {
 		}
 		before := validate.Report{Problems: validate.File(f, sid)}
 		after := validate.Report{Problems: validate.File(idx, newSID)}
+		j.mu.Lock()
+		defer j.mu.Unlock()
 		j.preexisting += before.Errors()
 		if bad := validate.Introduced(before, after); len(bad) > 0 {
 			j.introduced = append(j.introduced, bad...)
@@ -259,6 +265,26 @@ func (j *job) dryRun(withDiff bool) error {
 		}
 	}
 	return nil
+}
+
+// writeSubagent writes the subagent transcript f of a new session to dst,
+// with its meta.json next to it.
+func (j *job) writeSubagent(f *chain.File, a *chain.Subagent, dst string, rm *ops.Remapper) error {
+	if err := backup.CreateNew(dst, j.render(f, dst)); err != nil {
+		return err
+	}
+	if a.MetaPath == "" {
+		return nil
+	}
+	meta, err := os.ReadFile(a.MetaPath)
+	if err != nil {
+		return err
+	}
+	if rm != nil {
+		meta = rm.JSON(meta)
+	}
+	mdst := strings.TrimSuffix(dst, ".jsonl") + ".meta.json"
+	return backup.CreateNew(mdst, func(w io.Writer) error { _, err := w.Write(meta); return err })
 }
 
 // toStdout renders to a scratch file first: nothing reaches stdout unless
@@ -349,6 +375,12 @@ func (j *job) writeNew() (path string, err error) {
 		return "", Errorf("%s already exists", sidecar)
 	}
 	rm := t.Remapper()
+	// The subagent transcripts are written a few at a time (each waits on
+	// its fsync); the main file comes last, once they are all in place.
+	var mu sync.Mutex
+	var firstErr error
+	sem := make(chan struct{}, 4)
+	var wg sync.WaitGroup
 	for _, f := range j.resultFiles() {
 		if f == s.Main {
 			continue
@@ -361,28 +393,34 @@ func (j *job) writeNew() (path string, err error) {
 		}
 		base := filepath.Base(a.File.Path)
 		dst := filepath.Join(sidecar, "subagents", base)
+		mu.Lock()
 		if a.Legacy {
 			dst = filepath.Join(s.ProjectDir, "agent-"+uuid.NewString()[:8]+"-"+strings.TrimPrefix(base, "agent-"))
 			created = append(created, dst)
 		} else {
 			created = append(created, sidecar)
 		}
-		if err := backup.CreateNew(dst, j.render(f, dst)); err != nil {
-			return "", err
+		stop := firstErr != nil
+		mu.Unlock()
+		if stop {
+			break
 		}
-		if a.MetaPath != "" {
-			meta, err := os.ReadFile(a.MetaPath)
-			if err != nil {
-				return "", err
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			if err := j.writeSubagent(f, a, dst, rm); err != nil {
+				mu.Lock()
+				if firstErr == nil {
+					firstErr = err
+				}
+				mu.Unlock()
 			}
-			if rm != nil {
-				meta = rm.JSON(meta)
-			}
-			mdst := strings.TrimSuffix(dst, ".jsonl") + ".meta.json"
-			if err := backup.CreateNew(mdst, func(w io.Writer) error { _, err := w.Write(meta); return err }); err != nil {
-				return "", err
-			}
-		}
+		}()
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return "", firstErr
 	}
 	created = append(created, newMain)
 	if err := backup.CreateNew(newMain, j.render(s.Main, newMain)); err != nil {

@@ -299,3 +299,52 @@ func TestCloneEntersSessionsIndex(t *testing.T) {
 	assert.Equal(t, "What is a JSONL file?", doc.Entries[1]["firstPrompt"])
 	assert.EqualValues(t, 7, doc.Entries[1]["messageCount"])
 }
+
+// TestCloneNewWritesManySubagents clones a session with 21 subagent
+// transcripts (the real one and 20 copies under other agent ids), which
+// writeNew writes a few at a time: every one must arrive, remapped and
+// valid, with its meta.json (run it with -race too).
+func TestCloneNewWritesManySubagents(t *testing.T) {
+	sb := newSandbox(t, "subagent.jsonl")
+	src := filepath.Join("..", "testdata", "sessions", "2.1.328", "subagent", "subagents")
+	dstDir := filepath.Join(sb.dir, sb.id, "subagents")
+	require.NoError(t, os.MkdirAll(dstDir, 0o700))
+	tr, err := os.ReadFile(filepath.Join(src, "agent-a1eb358aa10f9c9a1.jsonl"))
+	require.NoError(t, err)
+	meta, err := os.ReadFile(filepath.Join(src, "agent-a1eb358aa10f9c9a1.meta.json"))
+	require.NoError(t, err)
+	names := []string{"a1eb358aa10f9c9a1"}
+	for i := 0; i < 20; i++ {
+		names = append(names, fmt.Sprintf("a1eb358aa10f9c9%02d", i))
+	}
+	for _, n := range names {
+		b := bytes.ReplaceAll(tr, []byte("a1eb358aa10f9c9a1"), []byte(n))
+		require.NoError(t, os.WriteFile(filepath.Join(dstDir, "agent-"+n+".jsonl"), b, 0o600))
+		require.NoError(t, os.WriteFile(filepath.Join(dstDir, "agent-"+n+".meta.json"), meta, 0o600))
+	}
+	require.NoError(t, sb.env.RunClone(sb.id, BranchOptions{}, Dest{}))
+	r := sb.result(t)
+	newDir := filepath.Join(sb.dir, r.SessionID, "subagents")
+	for _, n := range names {
+		p := filepath.Join(newDir, "agent-"+n+".jsonl")
+		b, err := os.ReadFile(p)
+		require.NoError(t, err, "subagent %s", n)
+		assert.Equal(t, len(tr), len(b), "ids keep their length")
+		f, err := chain.LoadBytes(p, b)
+		require.NoError(t, err)
+		ids := 0
+		for _, e := range f.Entries {
+			if e.UUID != "" {
+				ids++
+				assert.False(t, bytes.Contains(tr, []byte(e.UUID)), "%s: uuid %s is not fresh", n, e.UUID)
+			}
+		}
+		assert.Positive(t, ids)
+		_, err = os.Stat(filepath.Join(newDir, "agent-"+n+".meta.json"))
+		assert.NoError(t, err)
+	}
+	s, err := chain.Load(r.Path)
+	require.NoError(t, err)
+	defer s.Close()
+	assert.Len(t, s.Subagents, len(names))
+}
