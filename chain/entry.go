@@ -222,20 +222,21 @@ func parseEnvelope(e *Entry, line []byte) bool {
 	if i >= len(line) || line[i] != '{' {
 		return false
 	}
+	ctl := hasControl(line)
 	str := func(raw string) string { return strings.Clone(strValue(raw)) }
 	// values that repeat on every line share one copy
 	common := func(raw string) string { return unique.Make(strValue(raw)).Value() }
-	end := vFields(line, i, 0, func(k string, vs int) int {
+	end := vFields(line, i, 0, ctl, func(k string, vs int) int {
 		switch k {
 		case "message":
 			if line[vs] == '{' {
 				e.HasMessage = true
-				return parseMessage(e, line, vs)
+				return parseMessage(e, line, vs, ctl)
 			}
 		case "toolUseResult":
 			agent := false
-			ve := vValue(line, vs, 1, func(k2 string, vs2 int) int {
-				ve2 := vSkip(line, vs2, 2)
+			ve := vValue(line, vs, 1, ctl, func(k2 string, vs2 int) int {
+				ve2 := vSkip(line, vs2, 2, ctl)
 				if k2 == "agentId" && !agent && ve2 >= 0 {
 					agent = true
 					e.extra().toolUseAgent = str(b2s(line[vs2:ve2]))
@@ -245,12 +246,12 @@ func parseEnvelope(e *Entry, line []byte) bool {
 			e.ToolUseResult = ve - vs
 			return ve
 		case "compactMetadata":
-			return vValue(line, vs, 1, func(k2 string, vs2 int) int {
+			return vValue(line, vs, 1, ctl, func(k2 string, vs2 int) int {
 				if k2 != "preservedSegment" {
-					return vSkip(line, vs2, 2)
+					return vSkip(line, vs2, 2, ctl)
 				}
-				return vValue(line, vs2, 2, func(k3 string, vs3 int) int {
-					ve3 := vSkip(line, vs3, 3)
+				return vValue(line, vs2, 2, ctl, func(k3 string, vs3 int) int {
+					ve3 := vSkip(line, vs3, 3, ctl)
 					if ve3 < 0 {
 						return ve3
 					}
@@ -266,7 +267,7 @@ func parseEnvelope(e *Entry, line []byte) bool {
 				})
 			})
 		}
-		ve := vSkip(line, vs, 1)
+		ve := vSkip(line, vs, 1, ctl)
 		if ve < 0 {
 			return ve
 		}
@@ -319,13 +320,13 @@ func parseEnvelope(e *Entry, line []byte) bool {
 
 // parseMessage reads the message object at line[at] into e and returns
 // the index after it (-1: not valid JSON).
-func parseMessage(e *Entry, line []byte, at int) int {
-	return vFields(line, at, 1, func(k string, vs int) int {
+func parseMessage(e *Entry, line []byte, at int, ctl bool) int {
+	return vFields(line, at, 1, ctl, func(k string, vs int) int {
 		if k == "content" && line[vs] == '[' {
 			n := 0
-			ve := vElems(line, vs, 2, func(bs int) int {
+			ve := vElems(line, vs, 2, ctl, func(bs int) int {
 				n++
-				blk, textRaw, be := parseBlock(line, bs)
+				blk, textRaw, be := parseBlock(line, bs, ctl)
 				if be < 0 {
 					return be
 				}
@@ -338,7 +339,7 @@ func parseMessage(e *Entry, line []byte, at int) int {
 			e.ContentEmpty = n == 0
 			return ve
 		}
-		ve := vSkip(line, vs, 2)
+		ve := vSkip(line, vs, 2, ctl)
 		if ve < 0 {
 			return ve
 		}
@@ -363,18 +364,18 @@ func parseMessage(e *Entry, line []byte, at int) int {
 // parseBlock reads the envelope of the content block at line[at]; for a
 // text block it also returns the raw text token. end is the index after
 // the block (-1: not valid JSON).
-func parseBlock(line []byte, at int) (blk Block, textRaw string, end int) {
+func parseBlock(line []byte, at int, ctl bool) (blk Block, textRaw string, end int) {
 	if line[at] != '{' {
-		end = vSkip(line, at, 3)
+		end = vSkip(line, at, 3, ctl)
 		return Block{Size: end - at}, "", end
 	}
 	hasText := false
-	end = vFields(line, at, 3, func(k string, vs int) int {
+	end = vFields(line, at, 3, ctl, func(k string, vs int) int {
 		if k == "content" && line[vs] == '[' {
-			return vElems(line, vs, 4, func(cs int) int {
+			return vElems(line, vs, 4, ctl, func(cs int) int {
 				seen := false // the first "type" of a nested block counts
-				return vValue(line, cs, 5, func(k2 string, vs2 int) int {
-					ve2 := vSkip(line, vs2, 6)
+				return vValue(line, cs, 5, ctl, func(k2 string, vs2 int) int {
+					ve2 := vSkip(line, vs2, 6, ctl)
 					if k2 == "type" && !seen && ve2 >= 0 {
 						seen = true
 						if strValue(b2s(line[vs2:ve2])) == "image" {
@@ -385,7 +386,7 @@ func parseBlock(line []byte, at int) (blk Block, textRaw string, end int) {
 				})
 			})
 		}
-		ve := vSkip(line, vs, 4)
+		ve := vSkip(line, vs, 4, ctl)
 		if ve < 0 {
 			return ve
 		}
