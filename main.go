@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/pprof"
 	"strconv"
 	"strings"
@@ -35,6 +36,7 @@ func main() {
 	code := run(context.Background(), os.Args, os.Stdin, os.Stdout, os.Stderr)
 	if p := os.Getenv("CCSURGEON_MEMPROFILE"); p != "" { // for developers: go tool pprof -sample_index=alloc_space
 		if f, err := os.Create(p); err == nil {
+			runtime.GC() // the profile covers allocations up to the last GC
 			_ = pprof.Lookup("allocs").WriteTo(f, 0)
 			f.Close()
 		}

@@ -105,7 +105,7 @@ func addFileStats(r *InfoReport, f *chain.File) {
 				c.Bytes += int64(b.Size)
 				r.ByTool[b.Name] = c
 			case chain.BlockToolResult:
-				r.Images += b.Images
+				r.Images += int(b.Images)
 				name := toolName[b.ID]
 				if name == "" {
 					name = "(unknown)"
@@ -245,7 +245,7 @@ func bloat(s *chain.Session, r InfoReport, turns chain.Turns, id string) []Bloat
 		f := s.Main
 		cut := turns.List[len(turns.List)-keep].First
 		limit := f.Entries[turns.History[cut]].Off
-		old := map[int]bool{}
+		old := make([]bool, len(f.Entries))
 		for _, i := range turns.History[:cut] {
 			old[i] = true
 		}

@@ -43,21 +43,21 @@ func (k BlockKind) IsThinking() bool { return k == BlockThinking || k == BlockRe
 // Block is the envelope of one content block: enough to pair tool calls and
 // to size things without decoding the block.
 type Block struct {
-	Kind    BlockKind
 	ID      string // tool_use: id; tool_result: tool_use_id
 	Name    string // tool_use: tool name
-	IsError bool   // tool_result: is_error
-	Empty   bool   // text block whose text is ""
-	Size    int    // bytes of the block's JSON
-	Images  int    // image blocks nested inside a tool_result
+	Size    int32  // bytes of the block's JSON
+	Images  int32  // image blocks nested inside a tool_result
+	Kind    BlockKind
+	IsError bool // tool_result: is_error
+	Empty   bool // text block whose text is ""
 }
 
 // Entry is one line of a session file with its parsed envelope.
 // Raw bytes are not kept here; File.Raw reads them back.
 type Entry struct {
-	Line int   // 1-based line number in the file
 	Off  int64 // byte offset of the line in the file
-	Len  int   // bytes of the line, line terminator excluded
+	Line int32 // 1-based line number in the file
+	Len  int32 // bytes of the line, line terminator excluded (a line is under 2 GB)
 	EOL  uint8 // terminator: 0 none, 1 "\n", 2 "\r\n"
 	Kind Kind
 
@@ -80,7 +80,7 @@ type Entry struct {
 	TextHead   string // first bytes of a user message's text, for turn detection
 	Blocks     []Block
 
-	ToolUseResult int // bytes of toolUseResult
+	ToolUseResult int32 // bytes of toolUseResult
 
 	// x holds the fields few entries have; most entries share none.
 	x *entryExtra
@@ -243,7 +243,7 @@ func parseEnvelope(e *Entry, line []byte) bool {
 				}
 				return ve2
 			})
-			e.ToolUseResult = ve - vs
+			e.ToolUseResult = int32(ve - vs)
 			return ve
 		case "compactMetadata":
 			return vValue(line, vs, 1, ctl, func(k2 string, vs2 int) int {
@@ -354,7 +354,7 @@ func parseMessage(e *Entry, line []byte, at int, ctl bool) int {
 				e.StringContent = true
 				e.ContentEmpty = v == `""`
 				e.TextHead = strings.Clone(strHead(v, textHeadLen))
-				e.Blocks = append(e.Blocks[:0], Block{Kind: BlockText, Empty: v == `""`, Size: len(v)})
+				e.Blocks = append(e.Blocks[:0], Block{Kind: BlockText, Empty: v == `""`, Size: int32(len(v))})
 			}
 		}
 		return ve
@@ -367,7 +367,7 @@ func parseMessage(e *Entry, line []byte, at int, ctl bool) int {
 func parseBlock(line []byte, at int, ctl bool) (blk Block, textRaw string, end int) {
 	if line[at] != '{' {
 		end = vSkip(line, at, 3, ctl)
-		return Block{Size: end - at}, "", end
+		return Block{Size: int32(end - at)}, "", end
 	}
 	hasText := false
 	end = vFields(line, at, 3, ctl, func(k string, vs int) int {
@@ -427,7 +427,7 @@ func parseBlock(line []byte, at int, ctl bool) (blk Block, textRaw string, end i
 	if end < 0 {
 		return blk, "", end
 	}
-	blk.Size = end - at
+	blk.Size = int32(end - at)
 	if blk.Kind == BlockText {
 		blk.Empty = !hasText || textRaw == `""`
 	}

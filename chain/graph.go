@@ -13,8 +13,10 @@ type Graph struct {
 	// Parent is the index of each entry's parent, or -1 (root, dangling
 	// parent, metadata entry).
 	Parent []int
-	// Children of each chain entry, in file order.
-	Children [][]int
+	// children of entry i, in file order, are childList[childStart[i]:childStart[i+1]]
+	// (one array for all: a million entries do not make a million slices)
+	childStart []int32
+	childList  []int
 	// Roots are chain entries with parentUuid null.
 	Roots []int
 	// Dangling are chain entries whose parentUuid resolves to no entry.
@@ -41,7 +43,7 @@ func (f *File) Graph() *Graph {
 
 func buildGraph(f *File) *Graph {
 	n := len(f.Entries)
-	g := &Graph{f: f, ByUUID: make(map[string]int, n), Parent: make([]int, n), Children: make([][]int, n), Attached: map[int][]int{}}
+	g := &Graph{f: f, ByUUID: make(map[string]int, n), Parent: make([]int, n), Attached: map[int][]int{}}
 	for i := range f.Entries {
 		e := &f.Entries[i]
 		g.Parent[i] = -1
@@ -76,8 +78,26 @@ func buildGraph(f *File) *Graph {
 			continue
 		}
 		g.Parent[i] = p
-		g.Children[p] = append(g.Children[p], i)
 		hasChild[p] = true
+		// the parent's id string serves for both: the entry's own copy goes
+		e.ParentUUID = f.Entries[p].UUID
+	}
+	g.childStart = make([]int32, n+1)
+	for _, p := range g.Parent {
+		if p >= 0 {
+			g.childStart[p+1]++
+		}
+	}
+	for i := 0; i < n; i++ {
+		g.childStart[i+1] += g.childStart[i]
+	}
+	g.childList = make([]int, g.childStart[n])
+	fill := make([]int32, n)
+	for i, p := range g.Parent {
+		if p >= 0 {
+			g.childList[g.childStart[p]+fill[p]] = i
+			fill[p]++
+		}
 	}
 	for i := range f.Entries {
 		e := &f.Entries[i]
@@ -88,6 +108,9 @@ func buildGraph(f *File) *Graph {
 	return g
 }
 
+// ChildrenOf returns the entries whose parent is entry i, in file order.
+func (g *Graph) ChildrenOf(i int) []int { return g.childList[g.childStart[i]:g.childStart[i+1]] }
+
 // Lookup returns the entry index holding uuid.
 func (g *Graph) Lookup(uuid string) (int, bool) {
 	i, ok := g.ByUUID[uuid]
@@ -97,28 +120,43 @@ func (g *Graph) Lookup(uuid string) (int, bool) {
 // Ancestors walks from entry i up the parentUuid links and returns the
 // path root-first. cycle reports a parent loop (the walk stops there).
 func (g *Graph) Ancestors(i int) (path []int, cycle bool) {
+	// count the steps first, then fill the path from its end: a
+	// million-entry chain makes one slice, not twenty doublings
+	n, cycle := g.walkUp(i, func(int) {})
+	path = make([]int, n)
+	k := n
+	g.walkUp(i, func(j int) { k--; path[k] = j })
+	return path, cycle
+}
+
+// walkUp calls fn with i and its ancestors, nearest first, and stops at a
+// root or before an entry comes round again (a parent cycle); it returns
+// how many it saw and whether it met a cycle.
+func (g *Graph) walkUp(i int, fn func(j int)) (n int, cycle bool) {
 	var seen []bool // made only for long walks: most paths are short
+	var short [64]int
 	for j := i; j >= 0; j = g.Parent[j] {
-		if len(path) >= 64 {
+		if n >= len(short) {
 			if seen == nil {
 				seen = make([]bool, len(g.Parent))
-				for _, k := range path {
+				for _, k := range short {
 					seen[k] = true
 				}
 			}
 			if seen[j] {
-				cycle = true
-				break
+				return n, true
 			}
 			seen[j] = true
-		} else if slices.Contains(path, j) {
-			cycle = true
-			break
+		} else {
+			if slices.Contains(short[:n], j) {
+				return n, true
+			}
+			short[n] = j
 		}
-		path = append(path, j)
+		fn(j)
+		n++
 	}
-	slices.Reverse(path)
-	return path, cycle
+	return n, false
 }
 
 // Cycles returns one entry of every parent cycle in the file.
@@ -169,12 +207,12 @@ func (g *Graph) isParallelSibling(i int) bool {
 	// message: a later tool_use entry, or a result that has children.
 	prev := i
 	for q := p; q >= 0 && g.f.Entries[q].Type == "assistant" && g.f.Entries[q].MsgID == msg && msg != ""; q = g.Parent[q] {
-		for _, c := range g.Children[q] {
+		for _, c := range g.ChildrenOf(q) {
 			if c == prev {
 				continue
 			}
 			ce := &g.f.Entries[c]
-			if len(g.Children[c]) > 0 || (ce.Type == "assistant" && ce.MsgID == msg) {
+			if len(g.ChildrenOf(c)) > 0 || (ce.Type == "assistant" && ce.MsgID == msg) {
 				return true
 			}
 		}
@@ -381,7 +419,7 @@ func (g *Graph) withParallelResults(path []int) []int {
 			if len(ids) == 0 {
 				continue
 			}
-			for _, c := range g.Children[path[r]] {
+			for _, c := range g.ChildrenOf(path[r]) {
 				if onPath[c] {
 					continue
 				}

@@ -73,3 +73,9 @@ func TestIndexWriterReportsSinkErrors(t *testing.T) {
 	_, err = w.Close()
 	require.EqualError(t, err, "disk full")
 }
+
+func TestLongestLine(t *testing.T) {
+	for in, want := range map[string]int{"": 0, "\n": 0, "ab\nc": 2, "a\nbcd\n": 3, "abcd": 4, "\n\nxy\n": 2} {
+		assert.Equal(t, want, longestLine([]byte(in)), "%q", in)
+	}
+}

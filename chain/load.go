@@ -159,7 +159,7 @@ func (f *File) Raw(i int) ([]byte, error) {
 		return nil, fmt.Errorf("%s: the bytes of line %d were not kept", f.Path, e.Line)
 	}
 	b := make([]byte, e.Len)
-	if _, err := f.src.ReadAt(b, e.Off); err != nil && !(errors.Is(err, io.EOF) && e.Len == len(b)) {
+	if _, err := f.src.ReadAt(b, e.Off); err != nil && !(errors.Is(err, io.EOF) && int(e.Len) == len(b)) {
 		return nil, fmt.Errorf("read %s line %d: %w", f.Path, e.Line, err)
 	}
 	return b, nil
@@ -232,7 +232,7 @@ func newIndexer(lines int) *indexer {
 			for b := range x.jobs {
 				b.entries = indexBlock(b)
 				for i := range b.entries {
-					b.entries[i].Line = b.start + i + 1
+					b.entries[i].Line = int32(b.start + i + 1)
 				}
 				close(b.done)
 			}
@@ -372,6 +372,10 @@ func (w *IndexWriter) Write(p []byte) (int, error) {
 			w.buf = blockPool.Get().([]byte)[:0]
 		}
 		if len(w.buf) == cap(w.buf) { // one line longer than the buffer
+			if len(w.buf) > maxLine {
+				w.err = errLineTooLong(w.off)
+				return n - len(p), w.err
+			}
 			w.buf = append(make([]byte, 0, 2*cap(w.buf)), w.buf...)
 		}
 		at := len(w.buf)
@@ -420,6 +424,10 @@ func (w *IndexWriter) cut(final bool) error {
 		data = data[:c+1]
 	}
 	w.buf, w.nl = carry, -1
+	if len(data) > maxLine && longestLine(data) > maxLine {
+		w.err = errLineTooLong(w.off)
+		return w.err
+	}
 	if len(data) == 0 {
 		if cap(data) == blockSize*2 {
 			blockPool.Put(data[:0]) //nolint:staticcheck
@@ -460,6 +468,27 @@ func (w *IndexWriter) Close() (*File, error) {
 	return f, nil
 }
 
+// maxLine is the longest line the index holds (its lengths are int32).
+const maxLine = 1<<31 - 1
+
+// longestLine is the length of the longest line in data.
+func longestLine(data []byte) int {
+	longest := 0
+	for len(data) > 0 {
+		n := bytes.IndexByte(data, '\n')
+		if n < 0 {
+			n = len(data)
+		}
+		longest = max(longest, n)
+		data = data[min(n+1, len(data)):]
+	}
+	return longest
+}
+
+func errLineTooLong(off int64) error {
+	return &Error{Msg: fmt.Sprintf("the line at byte %d is longer than 2 GB", off), Hint: "ccsurgeon indexes lines of up to 2 GB; this file cannot be read or changed with it", Code: 1}
+}
+
 // splitBlocks reads r into blocks that end at a newline (or at EOF).
 func splitBlocks(r io.Reader, emit func(*block)) error {
 	var carry []byte
@@ -487,11 +516,17 @@ func splitBlocks(r io.Reader, emit func(*block)) error {
 		if !last {
 			cut := bytes.LastIndexByte(data, '\n')
 			if cut < 0 {
+				if len(data) > maxLine {
+					return errLineTooLong(off)
+				}
 				carry = data // no line end yet: read more
 				continue
 			}
 			carry = append([]byte(nil), data[cut+1:]...)
 			data = data[:cut+1]
+		}
+		if len(data) > maxLine && longestLine(data) > maxLine {
+			return errLineTooLong(off)
 		}
 		if len(data) > 0 {
 			emit(&block{off: off, data: data, first: first, done: make(chan struct{})})
@@ -545,7 +580,7 @@ func parseLine(e *Entry, off int64, line []byte, first bool) {
 			body = body[:n-1]
 		}
 	}
-	e.Len = len(body)
+	e.Len = int32(len(body)) // splitBlocks and IndexWriter refuse longer lines
 	parse := body
 	if first && bytes.HasPrefix(parse, bom) {
 		parse = parse[len(bom):]

@@ -14,7 +14,18 @@ type Message struct {
 // Other entries (attachments, system records) are not messages of the
 // conversation and are skipped.
 func (f *File) Messages(p Path) []Message {
-	var out []Message
+	// one array holds the entries of every message (each message's slice
+	// is capped at its end), and out is made once: on a million-entry
+	// branch, growing slices was most of the memory this took
+	all := make([]int, 0, len(p.Entries))
+	n := 0
+	for _, i := range p.Entries {
+		if f.Entries[i].IsMessage() {
+			n++
+		}
+	}
+	out := make([]Message, 0, n)
+	start := 0
 	for _, i := range p.Entries {
 		e := &f.Entries[i]
 		if !e.IsMessage() {
@@ -24,11 +35,13 @@ func (f *File) Messages(p Path) []Message {
 		if role == "" {
 			role = e.Type
 		}
+		all = append(all, i)
 		if n := len(out); n > 0 && out[n-1].Role == role && !(role == "assistant" && differentResponse(f, out[n-1], e)) {
-			out[n-1].Entries = append(out[n-1].Entries, i)
+			out[n-1].Entries = all[start:len(all):len(all)]
 			continue
 		}
-		out = append(out, Message{Role: role, Entries: []int{i}})
+		start = len(all) - 1
+		out = append(out, Message{Role: role, Entries: all[start:len(all):len(all)]})
 	}
 	return out
 }

@@ -121,7 +121,7 @@ func oracleParseEnvelope(e *Entry, line []byte) bool {
 		case "messageId":
 			e.extra().messageID = str(v)
 		case "toolUseResult":
-			e.ToolUseResult = len(v)
+			e.ToolUseResult = int32(len(v))
 			if v[0] == '{' {
 				eachField(v, func(k2, v2 string) bool {
 					if k2 == "agentId" {
@@ -175,7 +175,7 @@ func oracleParseMessage(e *Entry, msg string) {
 				e.StringContent = true
 				e.ContentEmpty = v == `""`
 				e.TextHead = strings.Clone(strHead(v, textHeadLen))
-				e.Blocks = append(e.Blocks[:0], Block{Kind: BlockText, Empty: v == `""`, Size: len(v)})
+				e.Blocks = append(e.Blocks[:0], Block{Kind: BlockText, Empty: v == `""`, Size: int32(len(v))})
 			case '[':
 				n := 0
 				eachElem(v, func(b string) bool {
@@ -197,7 +197,7 @@ func oracleParseMessage(e *Entry, msg string) {
 // parseBlock reads the envelope of one content block; for a text block it
 // also returns the raw text token.
 func oracleParseBlock(b string) (Block, string) {
-	blk := Block{Size: len(b)}
+	blk := Block{Size: int32(len(b))}
 	if b[0] != '{' {
 		return blk, ""
 	}

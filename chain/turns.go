@@ -39,6 +39,16 @@ func (f *File) TurnsOf(leaf int) Turns {
 		}
 	}
 	seen := make([]bool, len(f.Entries))
+	size := 0
+	for _, seg := range segs {
+		size += len(seg.Entries)
+	}
+	// the history first, noting where prompts stand; then the turns, in a
+	// slice of their number (no growing on a million-entry branch)
+	if size > 0 {
+		t.History = make([]int, 0, size)
+	}
+	var prompts []int32
 	for _, seg := range segs {
 		for _, i := range seg.Entries {
 			if seen[i] {
@@ -46,14 +56,21 @@ func (f *File) TurnsOf(leaf int) Turns {
 			}
 			seen[i] = true
 			if f.isHumanPrompt(i) {
-				e := &f.Entries[i]
-				if n := len(t.List); n > 0 {
-					t.List[n-1].Last = len(t.History) - 1
-				}
-				t.List = append(t.List, Turn{Index: len(t.List) + 1, Entry: i, UUID: e.UUID, Timestamp: e.Timestamp, Compacted: !sent[i], First: len(t.History)})
+				prompts = append(prompts, int32(len(t.History)))
 			}
 			t.History = append(t.History, i)
 		}
+	}
+	if len(prompts) > 0 {
+		t.List = make([]Turn, 0, len(prompts))
+	}
+	for k, h := range prompts {
+		i := t.History[h]
+		e := &f.Entries[i]
+		if k > 0 {
+			t.List[k-1].Last = int(h) - 1
+		}
+		t.List = append(t.List, Turn{Index: k + 1, Entry: i, UUID: e.UUID, Timestamp: e.Timestamp, Compacted: !sent[i], First: int(h)})
 	}
 	if n := len(t.List); n > 0 {
 		t.List[n-1].Last = len(t.History) - 1
@@ -97,7 +114,7 @@ func (f *File) isHumanPrompt(i int) bool {
 	if strings.HasPrefix(head, "<command-name>") || strings.HasPrefix(head, "<command-message>") {
 		// A slash command: a turn when it goes to the model (a custom
 		// command or skill), not when it ran locally and printed output.
-		for _, c := range f.Graph().Children[i] {
+		for _, c := range f.Graph().ChildrenOf(i) {
 			h := f.Entries[c].TextHead
 			if f.Entries[c].Type == "user" && (strings.HasPrefix(h, "<local-command-stdout>") || strings.HasPrefix(h, "<local-command-stderr>")) {
 				return false

@@ -67,7 +67,7 @@ func (t *Txn) dropSubtrees(f *chain.File, drop, keep map[int]bool) {
 	for len(queue) > 0 {
 		i := queue[len(queue)-1]
 		queue = queue[:len(queue)-1]
-		for _, c := range g.Children[i] {
+		for _, c := range g.ChildrenOf(i) {
 			if !keep[c] && !drop[c] {
 				drop[c] = true
 				queue = append(queue, c)

@@ -148,7 +148,7 @@ func (o CompressOldTurns) compressEntry(t *Txn, f *chain.File, i, max int) error
 	e := &f.Entries[i]
 	big := e.ToolUseResult > 0
 	for _, b := range e.Blocks {
-		if b.Size > max || b.Kind == chain.BlockImage || b.Images > 0 || b.Kind == chain.BlockDocument {
+		if int(b.Size) > max || b.Kind == chain.BlockImage || b.Images > 0 || b.Kind == chain.BlockDocument {
 			big = true
 		}
 	}

@@ -113,7 +113,7 @@ func (o RedactSecrets) Apply(t *Txn) error {
 				secret := h.value[fd.Start:fd.End]
 				sum := sha256.Sum256([]byte(secret))
 				t.Report.Redactions = append(t.Report.Redactions, Redaction{
-					File: lh.f.Path, Line: lh.f.Entries[lh.i].Line, Field: h.path, Rule: fd.Rule,
+					File: lh.f.Path, Line: int(lh.f.Entries[lh.i].Line), Field: h.path, Rule: fd.Rule,
 					Placeholder: placeholder(fd.Rule, secret), Fingerprint: hex.EncodeToString(sum[:4]), InThinking: h.thinking,
 				})
 				t.Count("secrets redacted: "+fd.Rule, 1)

@@ -30,7 +30,12 @@ func key(s string) (k [36]byte, ok bool) {
 
 // NewRemapper prepares a remapping of s to the session id newID.
 func NewRemapper(s *chain.Session, newID string) *Remapper {
-	r := &Remapper{NewID: newID, ids: map[[36]byte][36]byte{}, oldIDs: map[[36]byte]bool{}}
+	n := 0
+	for _, f := range s.Files() {
+		n += len(f.Entries)
+	}
+	// about one id per entry: made at its size, the map never grows
+	r := &Remapper{NewID: newID, ids: make(map[[36]byte][36]byte, n), oldIDs: map[[36]byte]bool{}}
 	r.newID, _ = key(newID)
 	add := func(id string) {
 		if k, ok := key(id); ok {

@@ -64,7 +64,7 @@ func (r *Repair) Changes() int {
 }
 
 func (r *Repair) add(f *chain.File, i int, fixed bool, code, format string, args ...any) {
-	r.Fixes = append(r.Fixes, Fix{Line: f.Entries[i].Line, Code: code, Message: fmt.Sprintf(format, args...), Fixed: fixed})
+	r.Fixes = append(r.Fixes, Fix{Line: int(f.Entries[i].Line), Code: code, Message: fmt.Sprintf(format, args...), Fixed: fixed})
 }
 
 // Apply finds and fixes the problems. It may run on a scratch Txn to learn

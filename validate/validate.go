@@ -115,7 +115,7 @@ type checker struct {
 func (c *checker) add(i int, sev Severity, code, format string, args ...any) {
 	line := 0
 	if i >= 0 {
-		line = c.f.Entries[i].Line
+		line = int(c.f.Entries[i].Line)
 	}
 	c.out = append(c.out, Problem{File: c.f.Path, Line: line, Severity: sev, Code: code, Message: fmt.Sprintf(format, args...)})
 }
