@@ -201,6 +201,18 @@ func (j *job) render(f *chain.File, name string) func(io.Writer) error {
 		if f == t.S.Main {
 			j.pr.Phase(j.op, f.Size)
 		}
+		sid, newSID := "", ""
+		if f == t.S.Main {
+			sid, newSID = t.S.ID, t.S.ID
+			if t.NewID != "" {
+				newSID = t.NewID
+			}
+		}
+		// the input's problems first: then its graph can go while the
+		// output is indexed (on a big session, the two would not fit in
+		// half the file's size)
+		before := validate.Report{Problems: validate.File(f, sid)}
+		f.ForgetGraph()
 		cw := &chain.CountWriter{W: j.pr.Writer(dst)}
 		iw := chain.NewIndexWriter(name, cw, t.LinesAfter(f))
 		err := t.Render(f)(iw)
@@ -215,14 +227,6 @@ func (j *job) render(f *chain.File, name string) func(io.Writer) error {
 		j.sizes[f] = cw.N
 		j.mu.Unlock()
 		idx.Sidechain = f.Sidechain
-		sid, newSID := "", ""
-		if f == t.S.Main {
-			sid, newSID = t.S.ID, t.S.ID
-			if t.NewID != "" {
-				newSID = t.NewID
-			}
-		}
-		before := validate.Report{Problems: validate.File(f, sid)}
 		after := validate.Report{Problems: validate.File(idx, newSID)}
 		j.mu.Lock()
 		defer j.mu.Unlock()

@@ -108,6 +108,10 @@ func buildGraph(f *File) *Graph {
 	return g
 }
 
+// ForgetGraph lets the file's graph go (to free its memory); the next
+// Graph builds it again.
+func (f *File) ForgetGraph() { f.graph = nil }
+
 // ChildrenOf returns the entries whose parent is entry i, in file order.
 func (g *Graph) ChildrenOf(i int) []int { return g.childList[g.childStart[i]:g.childStart[i+1]] }
 
