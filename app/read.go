@@ -1,8 +1,9 @@
 package app
 
 import (
+	"bufio"
 	"fmt"
-	"text/tabwriter"
+	"strconv"
 	"time"
 
 	"github.com/ccsurgeon/ccsurgeon/validate"
@@ -49,10 +50,15 @@ func (env *Env) RunTurns(o TurnsOptions) error {
 	} else {
 		branches = []branch{{leaf: active, active: true}}
 	}
+	// Text goes out as it is made (a session of 500,000 turns prints as
+	// fast as it reads; tabwriter would hold it all): the index column is
+	// as wide as the largest index, the time column is fixed.
 	out := []TurnJSON{}
-	w := tabwriter.NewWriter(env.Out, 0, 0, 2, ' ', 0)
+	w := bufio.NewWriterSize(env.Out, 64<<10)
+	shown := 0
 	for _, b := range branches {
 		ts := f.TurnsOf(b.leaf)
+		width := max(4, len(strconv.Itoa(len(ts.List))))
 		if o.All && !env.JSON {
 			mark := ""
 			if b.active {
@@ -69,19 +75,21 @@ func (env *Env) RunTurns(o TurnsOptions) error {
 			if err != nil {
 				return err
 			}
+			shown++
+			if !env.JSON {
+				note := ""
+				if t.Compacted {
+					note = "  (compacted)"
+				}
+				fmt.Fprintf(w, "%*d  %s  %s%s\n", width, t.Index, shortTime(t.Timestamp), oneLine(prompt, 90), note)
+				continue
+			}
 			tj := TurnJSON{Index: t.Index, UUID: t.UUID, Timestamp: t.Timestamp, Prompt: prompt, Compacted: t.Compacted}
 			if o.All {
 				tj.Branch, tj.Active = b.n, b.active
 				tj.Leaf = f.Entries[b.leaf].UUID
 			}
 			out = append(out, tj)
-			if !env.JSON {
-				note := ""
-				if t.Compacted {
-					note = "  (compacted)"
-				}
-				fmt.Fprintf(w, "%4d\t%s\t%s%s\n", t.Index, shortTime(t.Timestamp), oneLine(prompt, 90), note)
-			}
 		}
 		if o.All && !env.JSON {
 			fmt.Fprintln(w)
@@ -90,7 +98,7 @@ func (env *Env) RunTurns(o TurnsOptions) error {
 	if env.JSON {
 		return env.printJSON(out)
 	}
-	if len(out) == 0 {
+	if shown == 0 {
 		fmt.Fprintln(w, "no turns: the session holds no prompt a person typed")
 	}
 	return w.Flush()
