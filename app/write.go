@@ -273,8 +273,8 @@ func (j *job) dryRun(withDiff bool) error {
 
 // writeSubagent writes the subagent transcript f of a new session to dst,
 // with its meta.json next to it.
-func (j *job) writeSubagent(f *chain.File, a *chain.Subagent, dst string, rm *ops.Remapper) error {
-	if err := backup.CreateNew(dst, j.render(f, dst)); err != nil {
+func (j *job) writeSubagent(f *chain.File, a *chain.Subagent, dst string, rm *ops.Remapper, ds *backup.DirSync) error {
+	if err := ds.CreateNew(dst, j.render(f, dst)); err != nil {
 		return err
 	}
 	if a.MetaPath == "" {
@@ -288,7 +288,49 @@ func (j *job) writeSubagent(f *chain.File, a *chain.Subagent, dst string, rm *op
 		meta = rm.JSON(meta)
 	}
 	mdst := strings.TrimSuffix(dst, ".jsonl") + ".meta.json"
-	return backup.CreateNew(mdst, func(w io.Writer) error { _, err := w.Write(meta); return err })
+	return ds.CreateNew(mdst, func(w io.Writer) error { _, err := w.Write(meta); return err })
+}
+
+// tasks runs functions a few at a time and keeps the first error; once one
+// failed, the rest are not started.
+type tasks struct {
+	sem chan struct{}
+	wg  sync.WaitGroup
+	mu  sync.Mutex
+	err error
+}
+
+func newTasks(n int) *tasks { return &tasks{sem: make(chan struct{}, n)} }
+
+// Go runs fn when a slot is free.
+func (t *tasks) Go(fn func() error) {
+	t.sem <- struct{}{}
+	t.mu.Lock()
+	failed := t.err != nil
+	t.mu.Unlock()
+	if failed {
+		<-t.sem
+		return
+	}
+	t.wg.Add(1)
+	go func() {
+		defer func() { <-t.sem; t.wg.Done() }()
+		if err := fn(); err != nil {
+			t.mu.Lock()
+			if t.err == nil {
+				t.err = err
+			}
+			t.mu.Unlock()
+		}
+	}()
+}
+
+// Wait waits for the started functions and returns the first error.
+func (t *tasks) Wait() error {
+	t.wg.Wait()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.err
 }
 
 // toStdout renders to a scratch file first: nothing reaches stdout unless
@@ -379,12 +421,11 @@ func (j *job) writeNew() (path string, err error) {
 		return "", Errorf("%s already exists", sidecar)
 	}
 	rm := t.Remapper()
-	// The subagent transcripts are written a few at a time (each waits on
-	// its fsync); the main file comes last, once they are all in place.
-	var mu sync.Mutex
-	var firstErr error
-	sem := make(chan struct{}, 4)
-	var wg sync.WaitGroup
+	// Everything the main transcript refers to goes first, four files at a
+	// time (each waits on its fsync), with one folder fsync per folder at
+	// the end; the main transcript comes last, once they are all in place.
+	ds := &backup.DirSync{}
+	work := newTasks(4)
 	for _, f := range j.resultFiles() {
 		if f == s.Main {
 			continue
@@ -397,38 +438,13 @@ func (j *job) writeNew() (path string, err error) {
 		}
 		base := filepath.Base(a.File.Path)
 		dst := filepath.Join(sidecar, "subagents", base)
-		mu.Lock()
 		if a.Legacy {
 			dst = filepath.Join(s.ProjectDir, "agent-"+uuid.NewString()[:8]+"-"+strings.TrimPrefix(base, "agent-"))
 			created = append(created, dst)
 		} else {
 			created = append(created, sidecar)
 		}
-		stop := firstErr != nil
-		mu.Unlock()
-		if stop {
-			break
-		}
-		sem <- struct{}{}
-		wg.Add(1)
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			if err := j.writeSubagent(f, a, dst, rm); err != nil {
-				mu.Lock()
-				if firstErr == nil {
-					firstErr = err
-				}
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
-	if firstErr != nil {
-		return "", firstErr
-	}
-	created = append(created, newMain)
-	if err := backup.CreateNew(newMain, j.render(s.Main, newMain)); err != nil {
-		return "", err
+		work.Go(func() error { return j.writeSubagent(f, a, dst, rm, ds) })
 	}
 	// tool-results/ and file-history/<id>/ are copied as they are
 	copies := map[string]string{
@@ -440,9 +456,20 @@ func (j *job) writeNew() (path string, err error) {
 			continue
 		}
 		created = append(created, dst, sidecar)
-		if err := copyTree(src, dst); err != nil {
+		if err := copyTree(src, dst, ds, work); err != nil {
+			work.Wait()
 			return "", err
 		}
+	}
+	if err := work.Wait(); err != nil {
+		return "", err
+	}
+	if err := ds.Sync(); err != nil {
+		return "", err
+	}
+	created = append(created, newMain)
+	if err := backup.CreateNew(newMain, j.render(s.Main, newMain)); err != nil {
+		return "", err
 	}
 	if err := enterInIndex(s, t.NewID, newMain); err != nil {
 		fmt.Fprintf(j.env.Err, "ccsurgeon: warning: could not add the new session to sessions-index.json: %v\n", err)
@@ -450,7 +477,9 @@ func (j *job) writeNew() (path string, err error) {
 	return newMain, nil
 }
 
-func copyTree(src, dst string) error {
+// copyTree copies the files under src to dst (as new files, through ds),
+// each as one of the tasks.
+func copyTree(src, dst string, ds *backup.DirSync, work *tasks) error {
 	st, err := os.Stat(src)
 	if err != nil || !st.IsDir() {
 		return nil
@@ -466,7 +495,8 @@ func copyTree(src, dst string) error {
 		if err != nil {
 			return err
 		}
-		return backup.CreateNew(filepath.Join(dst, rel), copyFrom(p))
+		work.Go(func() error { return ds.CreateNew(filepath.Join(dst, rel), copyFrom(p)) })
+		return nil
 	})
 }
 

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -79,6 +80,49 @@ func WriteTo(path string, render func(w io.Writer) error) error {
 // exists — also if it appears while rendering: the finished temp file is
 // hard-linked to the final name, which the kernel refuses if it exists.
 func CreateNew(path string, render func(w io.Writer) error) error {
+	if err := createNew(path, render); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(path))
+}
+
+// DirSync gathers the folders that new files were linked into, so that a
+// batch of new files pays one folder fsync per folder instead of one per
+// file. It is safe for concurrent use.
+type DirSync struct {
+	mu   sync.Mutex
+	dirs map[string]bool
+}
+
+// CreateNew is CreateNew without the folder's fsync: the file's data is
+// durable when it returns, its name once Sync has run.
+func (d *DirSync) CreateNew(path string, render func(w io.Writer) error) error {
+	if err := createNew(path, render); err != nil {
+		return err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.dirs == nil {
+		d.dirs = map[string]bool{}
+	}
+	d.dirs[filepath.Dir(path)] = true
+	return nil
+}
+
+// Sync fsyncs every folder a file was created in.
+func (d *DirSync) Sync() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for dir := range d.dirs {
+		if err := syncDir(dir); err != nil {
+			return err
+		}
+	}
+	d.dirs = nil
+	return nil
+}
+
+func createNew(path string, render func(w io.Writer) error) error {
 	if _, err := os.Lstat(path); err == nil {
 		return existsError(path)
 	}
@@ -104,7 +148,7 @@ func CreateNew(path string, render func(w io.Writer) error) error {
 			return fmt.Errorf("create %s: %w", path, err)
 		}
 	}
-	return syncDir(dir)
+	return nil
 }
 
 func existsError(path string) error {
@@ -158,7 +202,11 @@ func writeTemp(target string, mode os.FileMode, render func(w io.Writer) error, 
 	if err = f.Chmod(mode.Perm()); err != nil {
 		return "", fmt.Errorf("chmod %s: %w", name, err)
 	}
-	bw := bufio.NewWriterSize(f, bufSize)
+	var out io.Writer = f
+	if sync {
+		out = &writeBehind{f: f}
+	}
+	bw := bufio.NewWriterSize(out, bufSize)
 	if err = render(bw); err != nil {
 		return "", wrapIOError(fmt.Sprintf("write %s", target), err)
 	}
