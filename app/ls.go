@@ -151,7 +151,7 @@ func summarizeOne(p string, turns bool) (SessionSummary, error) {
 			n := len(ts.List)
 			r.Turns = &n
 		}
-		describe(f, &r)
+		describe(f, &r, true)
 		return r, nil
 	}
 	for n := int64(headWindow); ; n *= 4 {
@@ -159,7 +159,7 @@ func summarizeOne(p string, turns bool) (SessionSummary, error) {
 		if err != nil {
 			return r, err
 		}
-		if describe(head, &r) || n >= headMax || n >= st.Size() {
+		if describe(head, &r, true) || n >= headMax || n >= st.Size() {
 			break
 		}
 	}
@@ -167,20 +167,22 @@ func summarizeOne(p string, turns bool) (SessionSummary, error) {
 	if err != nil {
 		return r, err
 	}
-	describe(tail, &r)
+	describe(tail, &r, false)
 	return r, nil
 }
 
 // readLines indexes the whole lines of fh between from and to: a line cut
 // by either end of the window is left out (unless that end is the file's).
 func readLines(fh *os.File, from, to int64) (*chain.File, error) {
-	b := make([]byte, to-from)
-	if _, err := fh.ReadAt(b, from); err != nil && err != io.EOF {
+	start := max(from-1, 0) // one byte before: does the window start a line?
+	b := make([]byte, to-start)
+	if _, err := fh.ReadAt(b, start); err != nil && err != io.EOF {
 		return nil, err
 	}
 	if from > 0 {
-		i := bytes.IndexByte(b, '\n')
-		if i < 0 {
+		// b[0] is the byte before the window: a newline there means the
+		// window starts with a whole line
+		if i := bytes.IndexByte(b, '\n'); i < 0 {
 			b = nil
 		} else {
 			b = b[i+1:]
@@ -194,13 +196,14 @@ func readLines(fh *os.File, from, to int64) (*chain.File, error) {
 
 // describe fills in r from f, the whole session or a window of its lines
 // (the head first, then the tail): the project (the first cwd), the first
-// prompt, the title (the last summary or custom-title; 1.0 wrote summaries
-// at the top, 2.x appends titles) and the last prompt. It reports whether
-// the first prompt is known.
-func describe(f *chain.File, r *SessionSummary) bool {
-	if r.FirstPrompt == "" {
-		if ts := f.ActiveTurns(); len(ts.List) > 0 {
-			r.FirstPrompt, _ = f.PromptText(ts.List[0].Entry)
+// prompt (the first a person typed, in file order; from the head or the
+// whole file only), the title (the last summary or custom-title; 1.0 wrote
+// summaries at the top, 2.x appends titles) and the last prompt. It
+// reports whether the first prompt is known.
+func describe(f *chain.File, r *SessionSummary, head bool) bool {
+	if r.FirstPrompt == "" && head {
+		if i, ok := f.FirstPrompt(); ok {
+			r.FirstPrompt, _ = f.PromptText(i)
 		}
 	}
 	cwdKnown := r.Project != filepath.Base(filepath.Dir(r.Path))

@@ -136,3 +136,25 @@ func TestLsBigSession(t *testing.T) {
 	assert.Contains(t, out.String(), "8.6 GB")
 	assert.NotContains(t, out.String(), "TURNS")
 }
+
+// TestLsTailWindowStartsAtALine puts the title line exactly where the tail
+// window starts: the window holds it whole and must not drop it as the
+// rest of a cut line.
+func TestLsTailWindowStartsAtALine(t *testing.T) {
+	cfg := t.TempDir()
+	b, err := os.ReadFile("../testdata/sessions/2.1.328/tools.jsonl")
+	require.NoError(t, err)
+	dir := filepath.Join(cfg, "projects", "-work-edge")
+	require.NoError(t, os.MkdirAll(dir, 0o700))
+	title := `{"type":"custom-title","customTitle":"EDGE","sessionId":"11111111-2222-4333-8444-555555555555"}` + "\n"
+	padHead, padTail := `{"type":"x-pad","pad":"`, `"}`+"\n"
+	pad := padHead + strings.Repeat("p", tailWindow-len(title)-len(padHead)-len(padTail)) + padTail
+	doc := string(b) + title + pad
+	require.Equal(t, len(doc)-tailWindow, len(b), "the title starts the tail window")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "11111111-2222-4333-8444-555555555555.jsonl"), []byte(doc), 0o600))
+	for _, turns := range []bool{false, true} {
+		rows := lsJSON(t, cfg, LsOptions{Turns: turns})
+		require.Len(t, rows, 1)
+		assert.Equal(t, "EDGE", rows[0].Title, "--turns %v", turns)
+	}
+}

@@ -440,7 +440,7 @@ func (j *job) writeNew() (path string, err error) {
 		dst := filepath.Join(sidecar, "subagents", base)
 		if a.Legacy {
 			dst = filepath.Join(s.ProjectDir, "agent-"+uuid.NewString()[:8]+"-"+strings.TrimPrefix(base, "agent-"))
-			created = append(created, dst)
+			created = append(created, dst, strings.TrimSuffix(dst, ".jsonl")+".meta.json")
 		} else {
 			created = append(created, sidecar)
 		}

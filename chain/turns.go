@@ -96,6 +96,17 @@ var notPromptPrefixes = []string{
 	"This session is being continued from a previous conversation",
 }
 
+// FirstPrompt returns the first entry of the file, in file order, that is a
+// prompt a person typed (on any branch).
+func (f *File) FirstPrompt() (int, bool) {
+	for i := range f.Entries {
+		if f.isHumanPrompt(i) {
+			return i, true
+		}
+	}
+	return -1, false
+}
+
 // isHumanPrompt reports whether entry i is a prompt a person typed.
 func (f *File) isHumanPrompt(i int) bool {
 	e := &f.Entries[i]

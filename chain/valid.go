@@ -20,7 +20,9 @@ func validJSON(b []byte) bool {
 	return skipWS(b, i) == len(b)
 }
 
-// maxDepth bounds nesting; JSON.parse gives up far earlier on its stack.
+// maxDepth bounds nesting: at most this many objects and arrays inside
+// each other, as encoding/json allows (JSON.parse gives up far earlier).
+// A container at depth d is level d+1.
 const maxDepth = 10000
 
 func skipWS(b []byte, i int) int {
@@ -31,7 +33,7 @@ func skipWS(b []byte, i int) int {
 }
 
 func validValue(b []byte, i, depth int, ctl bool) (int, bool) {
-	if i >= len(b) || depth > maxDepth {
+	if i >= len(b) || (depth >= maxDepth && (b[i] == '{' || b[i] == '[')) {
 		return i, false
 	}
 	switch c := b[i]; {
@@ -240,7 +242,7 @@ func vSkip(b []byte, i, depth int, ctl bool) int {
 // index of its value; fn validates the value (with vSkip, or by walking
 // it) and returns its end, or -1.
 func vFields(b []byte, i, depth int, ctl bool, fn func(key string, vs int) int) int {
-	if depth > maxDepth || i >= len(b) || b[i] != '{' {
+	if depth >= maxDepth || i >= len(b) || b[i] != '{' {
 		return -1
 	}
 	i = skipWS(b, i+1)
@@ -284,7 +286,7 @@ func vFields(b []byte, i, depth int, ctl bool, fn func(key string, vs int) int) 
 // vElems validates the array at b[i], calling fn with the index of each
 // element; fn validates the element and returns its end, or -1.
 func vElems(b []byte, i, depth int, ctl bool, fn func(vs int) int) int {
-	if depth > maxDepth || i >= len(b) || b[i] != '[' {
+	if depth >= maxDepth || i >= len(b) || b[i] != '[' {
 		return -1
 	}
 	i = skipWS(b, i+1)

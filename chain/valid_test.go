@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -18,8 +19,15 @@ func TestValidJSONAgreesWithEncodingJSON(t *testing.T) {
 	cases := []string{`{}`, `[]`, `""`, `0`, `-0.5e+3`, `01`, `1.`, `.5`, `-`, `1e`, `tru`, `true `, ` null`, `[1,]`, `{"a":1,}`,
 		`{"a" 1}`, `{"a":}`, `"\u00e9"`, `"\u00g9"`, `"\x"`, "\"a\tb\"", `"abc`, `"12345678\"9"`, `"1234567\\"`, `{"k":[{"x":"y"}],"n":null}`,
 		`[[[]]]`, `{"a":1}{}`, "\"\x7f\xff\"", `"\/"`, `1 2`}
+	nest := func(n int, inner string) string {
+		return `{"a":` + strings.Repeat("[", n-1) + inner + strings.Repeat("]", n-1) + `}`
+	}
+	// the depth limit: 10,000 levels of objects and arrays, as encoding/json
+	cases = append(cases, nest(10000, "1"), nest(10000, "[]"), nest(10001, "1"), nest(9999, "{}"), nest(10000, "{}"))
 	for _, c := range cases {
-		assert.Equal(t, json.Valid([]byte(c)), validJSON([]byte(c)), "%q", c)
+		assert.Equal(t, json.Valid([]byte(c)), validJSON([]byte(c)), "%.80q", c)
+		var e Entry
+		assert.Equal(t, json.Valid([]byte(c)) && c[0] == '{', parseEnvelope(&e, []byte(c)), "one pass: %.80q", c)
 	}
 	var lines [][]byte
 	for _, root := range []string{"../testdata", "../../shared/corpus"} {
