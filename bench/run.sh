@@ -179,7 +179,7 @@ FAILS=()
 row() {
 	local name=$1 kind=$2 ttext=$3 bytes=$4 mbs ratio_rss xcp ok="" rss_mb
 	if [ "$M_RC" != 0 ]; then
-		ROWS+=("| \`$name\` | FAILED (exit $M_RC) | | | | | $ttext | ✗ | |")
+		ROWS+=("| \`$name\` | FAILED (exit $M_RC) | | | | | | $ttext | ✗ | |")
 		FAILS+=("$name|$M_ERR")
 		return
 	fi
@@ -187,6 +187,14 @@ row() {
 	rss_mb=$(awk -v k="$M_RSS" 'BEGIN{printf "%.0f", k/1024}')
 	ratio_rss=$(awk -v k="$M_RSS" -v b="$BYTES" 'BEGIN{printf "%.2f", k*1024/b}')
 	xcp=$(awk -v t="$M_WALL" -v c="$CP_WALL" 'BEGIN{ if (c>0) printf "%.1f", t/c; else print "-"}')
+	local xjq="–"
+	if [ "$bytes" != "$BYTES" ]; then
+		: # not the same file (ls): no ratio
+	elif [[ ${JQ_WALL:-} =~ ^[0-9.]+$ ]]; then
+		xjq=$(awk -v t="$M_WALL" -v j="$JQ_WALL" 'BEGIN{ if (t>0) printf "%.0f", j/t; else print "-"}')
+	elif [[ ${JQ_WALL:-} == ">"* ]]; then
+		xjq=$(awk -v t="$M_WALL" -v j="${JQ_WALL#>}" 'BEGIN{ if (t>0) printf ">%.0f", j/t; else print "-"}')
+	fi
 	case $kind in
 	wall1) ok=$(awk -v t="$M_WALL" 'BEGIN{print (t<=1)?"✓":"✗"}') ;;
 	cp5) ok=$(awk -v t="$M_WALL" -v c="$CP_WALL" 'BEGIN{print (t<=5*c)?"✓":"✗"}') ;;
@@ -196,7 +204,7 @@ row() {
 	esac
 	local rssok
 	rssok=$(awk -v k="$M_RSS" -v b="$BYTES" 'BEGIN{print (k*1024<=b/2)?"✓":"✗"}')
-	ROWS+=("| \`$name\` | $M_WALL | $mbs | $rss_mb | $ratio_rss | $xcp | $ttext | $ok | $rssok |")
+	ROWS+=("| \`$name\` | $M_WALL | $mbs | $rss_mb | $ratio_rss | $xcp | $xjq | $ttext | $ok | $rssok |")
 }
 
 shrink() {
@@ -280,7 +288,7 @@ LOAD_END=$(cut -d" " -f1-3 /proc/loadavg)
 	echo "file: \`$FILE\`, $BYTES bytes ($(MB "$BYTES") MB), $TURNS turns; sidecar (subagents, tool-results): ${SIDECAR_BYTES:-0} bytes"
 	echo
 	echo "median of $RUNS runs, warm page cache; MB = 2^20 bytes; MB/s = main file size / wall time; RSS = peak resident set (/usr/bin/time %M);"
-	echo "× cp = wall time / wall time of \`cp\` of the same file in this run."
+	echo "× cp = wall time / wall time of \`cp\` of the same file in this run; jq ÷ this = wall time of \`jq -c .\` over the file / wall time (how many times faster than jq; – when jq was not run)."
 	echo
 	echo "machine: $(nproc) cores, $(free -g | awk '/^Mem:/{print $2}') GB RAM, $(go version | cut -d' ' -f3-); load average (1/5/15 min) at start: $LOAD_START, at end: $LOAD_END"
 	echo
@@ -295,8 +303,8 @@ LOAD_END=$(cut -d" " -f1-3 /proc/loadavg)
 		fi
 	fi
 	echo
-	echo "| command | wall s | MB/s | peak RSS MB | RSS / file size | × cp | target | target met | RSS ≤ ½ file |"
-	echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+	echo "| command | wall s | MB/s | peak RSS MB | RSS / file size | × cp | jq ÷ this | target | target met | RSS ≤ ½ file |"
+	echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 	printf '%s\n' "${ROWS[@]}"
 	if [ ${#NOTES[@]} -gt 0 ]; then
 		echo
