@@ -79,3 +79,58 @@ func TestLongestLine(t *testing.T) {
 		assert.Equal(t, want, longestLine([]byte(in)), "%q", in)
 	}
 }
+
+// FuzzBlocks checks the two ways a stream is cut into blocks (the loader's
+// splitBlocks and IndexWriter's cut) against parsing each line on its own,
+// with blocks of 16 to 271 bytes so that small inputs cross many block
+// edges, lines longer than a block, CRLF, blank and invalid lines and a
+// missing final newline; the writer's sink must get the bytes unchanged
+// whatever the chunks and the expected line count.
+func FuzzBlocks(f *testing.F) {
+	for _, s := range []string{"{\"uuid\":\"a\"}\n{\"uuid\":\"b\",\"parentUuid\":\"a\"}", "\r\n\n x\n{}\r\n", `{"type":"user","message":{"role":"user","content":"hello there, a longer line than a block"}}` + "\n"} {
+		f.Add([]byte(s), uint8(0), uint16(1), uint8(0))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, bs uint8, chunk uint16, hint uint8) {
+		saved := blockSize
+		blockSize = 16 + int(bs)
+		defer func() { blockSize = saved }()
+
+		var want []Entry
+		for off, k := 0, 0; off < len(data); k++ {
+			end := bytes.IndexByte(data[off:], '\n')
+			if end < 0 {
+				end = len(data)
+			} else {
+				end += off + 1
+			}
+			var e Entry
+			parseLine(&e, int64(off), data[off:end], off == 0)
+			e.Line = int32(k + 1)
+			want = append(want, e)
+			off = end
+		}
+		loaded, err := LoadBytes("x", data)
+		require.NoError(t, err)
+		require.Equal(t, len(want), len(loaded.Entries))
+		if len(want) > 0 {
+			require.Equal(t, want, loaded.Entries)
+		}
+		var sink bytes.Buffer
+		w := NewIndexWriter("x", &sink, []int{0, len(want), len(want) / 2, len(want) + 3}[hint%4])
+		step := 1 + int(chunk)%300
+		for rest := data; len(rest) > 0; {
+			n := min(step, len(rest))
+			_, err := w.Write(rest[:n])
+			require.NoError(t, err)
+			rest = rest[n:]
+		}
+		got, err := w.Close()
+		require.NoError(t, err)
+		require.Equal(t, string(data), sink.String())
+		require.Equal(t, len(want), len(got.Entries))
+		if len(want) > 0 {
+			require.Equal(t, want, got.Entries)
+		}
+		require.Equal(t, int64(len(data)), got.Size)
+	})
+}

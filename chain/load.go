@@ -69,8 +69,8 @@ const manyLines = 100_000
 // expectLines returns the number of lines of a file with many of them (as
 // its first block suggests), and 0 for other files.
 func expectLines(r io.ReaderAt, size int64) (int, error) {
-	head := blockPool.Get().([]byte)
-	defer blockPool.Put(head[:0]) //nolint:staticcheck
+	head := getBlock()
+	defer putBlock(head)
 	head = head[:min(int64(blockSize), size)]
 	k, err := r.ReadAt(head, 0)
 	if err != nil && !errors.Is(err, io.EOF) {
@@ -97,8 +97,8 @@ func countLines(r io.ReaderAt, size int64) (int, error) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			buf := blockPool.Get().([]byte)
-			defer blockPool.Put(buf[:0]) //nolint:staticcheck
+			buf := getBlock()
+			defer putBlock(buf)
 			buf = buf[:blockSize]
 			from, to := size*p/parts, size*(p+1)/parts
 			for off := from; off < to; {
@@ -171,11 +171,27 @@ func (f *File) Source() io.ReaderAt { return f.src }
 // blockSize is the unit of parallel indexing: the file is read in blocks
 // of whole lines, each indexed by a worker, and the results are joined in
 // order. A line longer than a block makes its block bigger.
-const blockSize = 4 << 20
+var blockSize = 4 << 20 // a variable only so that tests can make blocks tiny
 
 // blockPool recycles block buffers: indexing a big file then touches the
 // same few megabytes of memory instead of fresh pages.
 var blockPool = sync.Pool{New: func() any { return make([]byte, blockSize*2) }}
+
+// getBlock returns an empty block buffer of capacity 2*blockSize.
+func getBlock() []byte {
+	b := blockPool.Get().([]byte)
+	if cap(b) != blockSize*2 { // made for another block size (tests)
+		b = make([]byte, 0, blockSize*2)
+	}
+	return b[:0]
+}
+
+// putBlock gives a block buffer back (others are left to the GC).
+func putBlock(b []byte) {
+	if cap(b) == blockSize*2 {
+		blockPool.Put(b[:0]) //nolint:staticcheck // a slice header is fine here
+	}
+}
 
 type block struct {
 	off     int64   // file offset of data[0]
@@ -252,9 +268,7 @@ func newIndexer(lines int) *indexer {
 				x.parts = append(x.parts, b.entries)
 			}
 			x.size = b.off + int64(len(b.data))
-			if cap(b.data) == blockSize*2 {
-				blockPool.Put(b.data[:0]) //nolint:staticcheck // a slice header is fine here
-			}
+			putBlock(b.data)
 			b.data, b.entries, b.dst = nil, nil, nil
 		}
 	}()
@@ -369,7 +383,7 @@ func (w *IndexWriter) Write(p []byte) (int, error) {
 	n := len(p)
 	for len(p) > 0 {
 		if w.buf == nil {
-			w.buf = blockPool.Get().([]byte)[:0]
+			w.buf = getBlock()
 		}
 		if len(w.buf) == cap(w.buf) { // one line longer than the buffer
 			if len(w.buf) > maxLine {
@@ -419,7 +433,7 @@ func (w *IndexWriter) cut(final bool) error {
 	if !final {
 		c := w.nl
 		if rest := data[c+1:]; len(rest) > 0 {
-			carry = append(blockPool.Get().([]byte)[:0], rest...)
+			carry = append(getBlock(), rest...)
 		}
 		data = data[:c+1]
 	}
@@ -429,16 +443,12 @@ func (w *IndexWriter) cut(final bool) error {
 		return w.err
 	}
 	if len(data) == 0 {
-		if cap(data) == blockSize*2 {
-			blockPool.Put(data[:0]) //nolint:staticcheck
-		}
+		putBlock(data)
 		return nil
 	}
 	if err := w.sinkErr(); err != nil {
 		w.err = err
-		if cap(data) == blockSize*2 {
-			blockPool.Put(data[:0]) //nolint:staticcheck
-		}
+		putBlock(data)
 		return err
 	}
 	b := &block{off: w.off, data: data, first: w.first, done: make(chan struct{}), flushed: make(chan struct{})}
@@ -501,7 +511,7 @@ func splitBlocks(r io.Reader, emit func(*block)) error {
 		}
 		var data []byte
 		if len(carry)+want <= blockSize*2 {
-			data = blockPool.Get().([]byte)[:len(carry)+want]
+			data = getBlock()[:len(carry)+want]
 		} else {
 			data = make([]byte, len(carry)+want)
 		}
