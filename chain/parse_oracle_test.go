@@ -1,11 +1,8 @@
 package chain
 
 import (
-	"bytes"
 	"encoding/json"
 	"math/rand"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"unique"
@@ -18,16 +15,7 @@ import (
 // encoding/json on every line of testdata and ../shared/corpus and on
 // random mutations of them.
 func TestOnePassParseAgreesWithTwoPasses(t *testing.T) {
-	var lines [][]byte
-	for _, root := range []string{"../testdata", "../../shared/corpus"} {
-		_ = filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
-			if err == nil && filepath.Ext(p) == ".jsonl" {
-				b, _ := os.ReadFile(p)
-				lines = append(lines, bytes.Split(b, []byte("\n"))...)
-			}
-			return nil
-		})
-	}
+	lines := sessionLines()
 	require.Greater(t, len(lines), 1000)
 	rng := rand.New(rand.NewSource(7))
 	check := func(l []byte) {

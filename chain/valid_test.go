@@ -29,16 +29,7 @@ func TestValidJSONAgreesWithEncodingJSON(t *testing.T) {
 		var e Entry
 		assert.Equal(t, json.Valid([]byte(c)) && c[0] == '{', parseEnvelope(&e, []byte(c)), "one pass: %.80q", c)
 	}
-	var lines [][]byte
-	for _, root := range []string{"../testdata", "../../shared/corpus"} {
-		_ = filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
-			if err == nil && filepath.Ext(p) == ".jsonl" {
-				b, _ := os.ReadFile(p)
-				lines = append(lines, bytes.Split(b, []byte("\n"))...)
-			}
-			return nil
-		})
-	}
+	lines := sessionLines()
 	require.NotEmpty(t, lines)
 	rng := rand.New(rand.NewSource(1))
 	for _, l := range lines {
@@ -85,4 +76,20 @@ func BenchmarkValidJSON(b *testing.B) {
 			validJSON(l)
 		}
 	}
+}
+
+// sessionLines returns every line of every session in testdata and in
+// ../shared/corpus.
+func sessionLines() [][]byte {
+	var lines [][]byte
+	for _, root := range []string{"../testdata", "../../shared/corpus"} {
+		_ = filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
+			if err == nil && filepath.Ext(p) == ".jsonl" {
+				b, _ := os.ReadFile(p)
+				lines = append(lines, bytes.Split(b, []byte("\n"))...)
+			}
+			return nil
+		})
+	}
+	return lines
 }

@@ -19,15 +19,8 @@ import (
 // per-entry costs: about 1,000 bytes per entry, so 300 MB holds some
 // 300,000 entries and 1,000,000 entries make about 1 GB.
 func GenerateChain(o Options, n int) (*Result, error) {
-	if o.Project == "" {
-		o.Project = "-bench"
-	}
-	if o.Templates == "" {
-		d, err := DefaultTemplateDir()
-		if err != nil {
-			return nil, err
-		}
-		o.Templates = d
+	if err := o.defaults(); err != nil {
+		return nil, err
 	}
 	lines, err := readLines(filepath.Join(o.Templates, "multi-turn.jsonl"))
 	if err != nil {

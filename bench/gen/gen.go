@@ -60,20 +60,28 @@ type Result struct {
 	End       time.Time
 }
 
-// Generate writes one session and returns what it wrote.
-func Generate(o Options) (*Result, error) {
-	if o.Size <= 0 {
-		return nil, fmt.Errorf("size must be positive")
-	}
+// defaults fills in the project folder and the template folder.
+func (o *Options) defaults() error {
 	if o.Project == "" {
 		o.Project = "-bench"
 	}
 	if o.Templates == "" {
 		d, err := DefaultTemplateDir()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		o.Templates = d
+	}
+	return nil
+}
+
+// Generate writes one session and returns what it wrote.
+func Generate(o Options) (*Result, error) {
+	if o.Size <= 0 {
+		return nil, fmt.Errorf("size must be positive")
+	}
+	if err := o.defaults(); err != nil {
+		return nil, err
 	}
 	tpls, err := loadTemplates(o.Templates)
 	if err != nil {
