@@ -239,16 +239,18 @@ func (g *Graph) Branches() []int {
 func (g *Graph) branchLeaves() []int {
 	// The last entry before a compaction is continued by the compact
 	// boundary through logicalParentUuid: not a branch of its own.
-	continued := map[string]bool{}
+	continued := map[int]bool{}
 	for i := range g.f.Entries {
-		if e := &g.f.Entries[i]; e.LogicalParentUUID() != "" {
-			continued[e.LogicalParentUUID()] = true
+		if e := &g.f.Entries[i]; e.LogicalParentUUID() != "" || e.Subtype == "compact_boundary" {
+			if j := g.compactedBefore(i); j >= 0 {
+				continued[j] = true
+			}
 		}
 	}
 	var out []int
 	for _, l := range g.Leaves {
 		e := &g.f.Entries[l]
-		if !isConversational(e) || g.isParallelSibling(l) || continued[e.UUID] {
+		if !isConversational(e) || g.isParallelSibling(l) || continued[l] {
 			continue
 		}
 		out = append(out, l)
@@ -474,12 +476,8 @@ func (g *Graph) History(leaf int) []Segment {
 		if len(p.Entries) == 0 || p.Cycle {
 			break
 		}
-		top := &g.f.Entries[p.Entries[0]]
-		if top.LogicalParentUUID() == "" {
-			break
-		}
-		next, ok := g.ByUUID[top.LogicalParentUUID()]
-		if !ok {
+		next := g.compactedBefore(p.Entries[0])
+		if next < 0 {
 			break
 		}
 		cur = next

@@ -78,6 +78,31 @@ func (f *File) TurnsOf(leaf int) Turns {
 	return t
 }
 
+// compactedBefore returns the last entry of the history that the
+// compaction starting at entry top summarized: the entry its
+// logicalParentUuid names or, when that names no entry (seen in 2.1.39),
+// the conversation entry of the main chain written last before the
+// boundary. It returns -1 when top does not start a compaction.
+func (g *Graph) compactedBefore(top int) int {
+	e := &g.f.Entries[top]
+	if e.LogicalParentUUID() == "" && !(e.Type == "system" && e.Subtype == "compact_boundary") {
+		return -1
+	}
+	if j, ok := g.ByUUID[e.LogicalParentUUID()]; ok {
+		return j
+	}
+	if e.Subtype != "compact_boundary" {
+		return -1
+	}
+	for j := top - 1; j >= 0; j-- {
+		c := &g.f.Entries[j]
+		if c.IsChain() && c.IsSidechain == g.f.Sidechain && isConversational(c) && g.ByUUID[c.UUID] == j {
+			return j
+		}
+	}
+	return -1
+}
+
 // ActiveTurns numbers the turns of the branch the client resumes.
 func (f *File) ActiveTurns() Turns { return f.TurnsOf(f.Graph().ActiveLeaf()) }
 

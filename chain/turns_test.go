@@ -1,6 +1,8 @@
 package chain
 
 import (
+	"github.com/ccsurgeon/ccsurgeon/harness"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -59,4 +61,68 @@ func TestStrValueMatchesGjson(t *testing.T) {
 	for _, raw := range []string{`""`, `"plain"`, `"a\nb\tc\"d\\e\/f"`, `"\u00e9\u4e2d"`, `"\ud83d\ude00 smile"`, `"\ud83d alone"`, `"x\u0000y"`, `"tail\\"`} {
 		assert.Equal(t, gjson.Parse(raw).Str, StrValue(raw), raw)
 	}
+}
+
+type promptTurn struct {
+	prompt    string
+	compacted bool
+}
+
+func activePrompts(t *testing.T, f *File) []promptTurn {
+	t.Helper()
+	var got []promptTurn
+	for _, tn := range f.ActiveTurns().List {
+		p, err := f.PromptText(tn.Entry)
+		require.NoError(t, err)
+		got = append(got, promptTurn{p, tn.Compacted})
+	}
+	return got
+}
+
+// TestTurnsAcrossUnlinkedCompaction: a compact_boundary whose
+// logicalParentUuid names no entry (2.1.39) still has the turns before it
+// in the file: they keep their numbers and are marked compacted, and the
+// history before it is no branch of its own.
+func TestTurnsAcrossUnlinkedCompaction(t *testing.T) {
+	corpus := filepath.Join("..", "..", "shared", "corpus", "claudeless", "v2.1.29", "compact-command", "8aa54c1d-5030-4491-be42-e0c416424b8a.jsonl")
+	for _, tc := range []struct {
+		file string
+		want []promptTurn
+	}{
+		{"../testdata/sessions/2.1.328/compact.jsonl", []promptTurn{{"Remember the number 42.", true}, {"Run a command.", true}, {"What number did I say?", false}}},
+		{"../testdata/sessions/2.0.50/compact.jsonl", []promptTurn{{"Remember the number 42.", true}, {"Run a command.", true}, {"What number did I say?", false}}},
+		{corpus, []promptTurn{{"what is 2 + 2?", true}, {"and 3 + 3?", true}}},
+	} {
+		t.Run(filepath.Base(filepath.Dir(tc.file))+"/"+filepath.Base(tc.file), func(t *testing.T) {
+			data, err := os.ReadFile(tc.file)
+			require.NoError(t, err)
+			unlinked := harness.UnlinkCompactions(data)
+			require.NotEqual(t, data, unlinked)
+			f, err := LoadBytes(tc.file, unlinked)
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, activePrompts(t, f))
+			assert.Len(t, f.Graph().Branches(), 1, "the history before the compaction is not a branch")
+		})
+	}
+}
+
+// TestTurnsWithCompactionAgent: the 2.1.39 shape, an unlinked compaction
+// with the compaction agent's transcript beside it: the agent's prompts
+// are not turns of the session.
+func TestTurnsWithCompactionAgent(t *testing.T) {
+	data, err := os.ReadFile("../testdata/sessions/2.1.328/compact.jsonl")
+	require.NoError(t, err)
+	name, agent, ok := harness.CompactionAgent(data)
+	require.True(t, ok)
+	dir := t.TempDir()
+	main := harness.UnlinkCompactions(data)
+	id := "c0mpac7e-0000-4000-8000-000000000039"
+	require.NoError(t, os.WriteFile(filepath.Join(dir, id+".jsonl"), main, 0o644))
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, id, "subagents"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, id, "subagents", name), agent, 0o644))
+	s, err := Load(filepath.Join(dir, id+".jsonl"))
+	require.NoError(t, err)
+	defer s.Close()
+	require.Len(t, s.Subagents, 1)
+	assert.Equal(t, []promptTurn{{"Remember the number 42.", true}, {"Run a command.", true}, {"What number did I say?", false}}, activePrompts(t, s.Main))
 }

@@ -110,6 +110,9 @@ type checker struct {
 	f   *chain.File
 	g   *chain.Graph
 	out []Problem
+	// side: the file is a subagent transcript (loaded as one, or every
+	// entry of it is a sidechain entry)
+	side bool
 }
 
 func (c *checker) add(i int, sev Severity, code, format string, args ...any) {
@@ -123,9 +126,9 @@ func (c *checker) add(i int, sev Severity, code, format string, args ...any) {
 // File checks one transcript. sessionID, when not empty, is the id the
 // entries should carry.
 func File(f *chain.File, sessionID string) []Problem {
-	c := &checker{f: f, g: f.Graph()}
+	c := &checker{f: f, g: f.Graph(), side: f.Sidechain || onlySidechain(f)}
 	c.lines()
-	if sessionID == "" && !f.Sidechain {
+	if sessionID == "" && !c.side {
 		sessionID = strings.TrimSuffix(filepath.Base(f.Path), ".jsonl")
 	}
 	c.references(sessionID)
@@ -180,13 +183,23 @@ func (c *checker) references(sessionID string) {
 			c.add(i, Error, "duplicate-uuid", "uuid %s is already used on line %d", f.Entries[i].UUID, f.Entries[first[f.Entries[i].UUID]].Line)
 		}
 	}
+	firstConv := firstConversational(f, c.side)
 	for _, i := range g.Dangling {
 		e := &f.Entries[i]
-		if e.ParentUUID == e.UUID {
+		switch {
+		case e.ParentUUID == e.UUID:
 			c.add(i, Error, "self-parent", "entry %s names itself as parent", e.UUID)
-			continue
+		case c.side:
+			// a subagent transcript starts from entries of the main
+			// session, and the client never resumes it with the session
+			c.add(i, Warning, "outside-parent", "parentUuid %s names no entry of this subagent transcript (it names the main session's, or one gone): nothing is resumed from here", e.ParentUUID)
+		case i <= firstConv:
+			// nothing of this file stands above it: a session continued
+			// from another file names that file's last entry
+			c.add(i, Warning, "outside-parent", "parentUuid %s names no entry of this file (a session continued from another): nothing in this file is above it, so nothing is lost", e.ParentUUID)
+		default:
+			c.add(i, Error, "dangling-parent", "parentUuid %s resolves to no entry: the client drops the history above line %d", e.ParentUUID, e.Line)
 		}
-		c.add(i, Error, "dangling-parent", "parentUuid %s resolves to no entry: the client drops the history above line %d", e.ParentUUID, e.Line)
 	}
 	for _, i := range g.Cycles() {
 		if e := &f.Entries[i]; e.ParentUUID == e.UUID {
@@ -205,12 +218,14 @@ func (c *checker) references(sessionID string) {
 		}
 		if e.LogicalParentUUID() != "" {
 			if _, ok := g.Lookup(e.LogicalParentUUID()); !ok {
-				c.add(i, Error, "dangling-reference", "logicalParentUuid %s resolves to no entry", e.LogicalParentUUID())
+				// the client resumes from the boundary all the same
+				c.add(i, Warning, "dangling-reference", "logicalParentUuid %s resolves to no entry: the turns before this compaction are not linked to it (the client resumes from it as usual)", e.LogicalParentUUID())
 			}
 		}
 		if e.LeafUUID() != "" && e.Type != "summary" && e.LeafUUID() != nilUUID {
 			if _, ok := g.Lookup(e.LeafUUID()); !ok {
-				c.add(i, Error, "dangling-reference", "leafUuid %s resolves to no entry", e.LeafUUID())
+				// 2.1.x then resumes the branch last in the file, 2.0.x the newest
+				c.add(i, Warning, "dangling-reference", "leafUuid %s resolves to no entry: the client resumes the last branch of the file instead", e.LeafUUID())
 			}
 		}
 		if e.Type == "file-history-snapshot" && e.MessageID() != "" {
@@ -240,6 +255,37 @@ func (c *checker) references(sessionID string) {
 }
 
 const nilUUID = "00000000-0000-0000-0000-000000000000"
+
+// onlySidechain reports whether every chain entry of f is a sidechain
+// entry: a subagent transcript named on its own.
+func onlySidechain(f *chain.File) bool {
+	n := 0
+	for i := range f.Entries {
+		if e := &f.Entries[i]; e.IsChain() {
+			if !e.IsSidechain {
+				return false
+			}
+			n++
+		}
+	}
+	return n > 0
+}
+
+// firstConversational returns the index of the file's first conversation
+// entry (user, assistant, system, attachment) of the file's own chain, or
+// len(f.Entries) when it has none.
+func firstConversational(f *chain.File, side bool) int {
+	for i := range f.Entries {
+		e := &f.Entries[i]
+		if e.IsChain() && e.IsSidechain == side {
+			switch e.Type {
+			case "user", "assistant", "system", "attachment":
+				return i
+			}
+		}
+	}
+	return len(f.Entries)
+}
 
 func (c *checker) activeBranch() {
 	f, g := c.f, c.g
