@@ -24,7 +24,10 @@ type Example struct {
 	TP     bool   // a true positive (a secret); false: must not be reported
 	Text   string
 	Secret string // the secret inside text when known (generated ones)
-	Form   string // the format the secret was placed in ("literal" for literal records)
+	// Fixed is how many leading bytes of Secret are a fixed literal of its
+	// pattern (_gitlab_session=, AKIA): they may survive redaction.
+	Fixed int
+	Form  string // the format the secret was placed in ("literal" for literal records)
 }
 
 // formats are the config and code shapes gitleaks' GenerateSampleSecrets
@@ -143,13 +146,13 @@ func Load(path, set string) ([]Example, error) {
 				return nil, fmt.Errorf("%s: %v", fset.Position(t.pos), err)
 			}
 			if t.lit == "one" {
-				out = append(out, Example{Set: set, Kind: kind, TP: true, Secret: sec, Form: "api-token",
+				out = append(out, Example{Set: set, Kind: kind, TP: true, Secret: sec, Fixed: fixedPrefix(args[1]), Form: "api-token",
 					Text: args[0] + `_api_token = "` + sec + `"`})
 				break
 			}
 			for _, f := range formats {
 				r := strings.NewReplacer("{i}", args[0], "{s}", sec)
-				out = append(out, Example{Set: set, Kind: kind, TP: true, Secret: sec, Form: f.name, Text: r.Replace(f.t)})
+				out = append(out, Example{Set: set, Kind: kind, TP: true, Secret: sec, Fixed: fixedPrefix(args[1]), Form: f.name, Text: r.Replace(f.t)})
 			}
 		case "tmpl", "fptmpl":
 			sec, err := genRegexp(args[1], rand.New(rand.NewSource(seed)))
@@ -158,7 +161,7 @@ func Load(path, set string) ([]Example, error) {
 			}
 			e := Example{Set: set, Kind: kind, TP: t.lit == "tmpl", Form: "template", Text: strings.Replace(args[0], "{s}", sec, 1)}
 			if e.TP {
-				e.Secret = sec
+				e.Secret, e.Fixed = sec, fixedPrefix(args[1])
 			}
 			out = append(out, e)
 		}
@@ -171,6 +174,23 @@ func recordSeed(set, kind string, n int) int64 {
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%s\x00%s\x00%d", set, kind, n)
 	return int64(h.Sum64() >> 1)
+}
+
+// fixedPrefix is the length of the literal re starts with (0 when re is
+// only a literal: then the whole of it is the secret).
+func fixedPrefix(re string) int {
+	p, err := syntax.Parse(re, syntax.Perl)
+	if err != nil || p.Op != syntax.OpConcat || len(p.Sub) == 0 {
+		return 0
+	}
+	n := 0
+	for _, s := range p.Sub {
+		if s.Op != syntax.OpLiteral || s.Flags&syntax.FoldCase != 0 {
+			break
+		}
+		n += len(string(s.Rune))
+	}
+	return n
 }
 
 // genRegexp draws a string matching re.
@@ -241,13 +261,19 @@ func genRegexp(re string, r *rand.Rand) (string, error) {
 }
 
 // Leaked reports whether a run of secret long enough to matter (a third of
-// it, at least 8 bytes) survives in out.
-func Leaked(secret, out string) bool {
+// it, at least 8 bytes), other than its first fixed bytes, survives in out.
+func Leaked(secret string, fixed int, out string) bool {
 	n := max(8, len(secret)/3)
+	if fixed > len(secret)-n {
+		fixed = max(0, len(secret)-n) // a whole literal: all of it counts
+	}
 	if len(secret) < n {
 		return strings.Contains(out, secret)
 	}
 	for i := 0; i+n <= len(secret); i++ {
+		if i+n <= fixed {
+			continue // only the fixed prefix
+		}
 		if strings.Contains(out, secret[i:i+n]) {
 			return true
 		}
@@ -260,7 +286,7 @@ func Leaked(secret, out string) bool {
 // is not labelled) must have changed.
 func Caught(e Example, out string) bool {
 	if e.Secret != "" {
-		return !Leaked(e.Secret, out)
+		return !Leaked(e.Secret, e.Fixed, out)
 	}
 	return out != e.Text
 }

@@ -20,7 +20,7 @@ func TestLoadLabelledSets(t *testing.T) {
 			if e.TP {
 				kinds[e.Kind] = true
 			}
-			if e.Secret != "" && !Leaked(e.Secret, e.Text) {
+			if e.Secret != "" && !Leaked(e.Secret, 0, e.Text) {
 				t.Errorf("%s %s: the secret %q is not in its text %q", c.set, e.Kind, e.Secret, e.Text)
 			}
 		}
