@@ -185,7 +185,8 @@ func checkBasic(text string, s, e int) bool {
 	if err != nil {
 		b, err = base64.RawStdEncoding.DecodeString(strings.TrimRight(v, "="))
 		if err != nil {
-			return false
+			// not base64 of user:pass, but a long random value after Basic is still a credential
+			return len(v) >= 24 && entropy(v) >= 4 && classOf(v).kinds() >= 3
 		}
 	}
 	i := strings.IndexByte(string(b), ':')
@@ -294,7 +295,12 @@ func plausibleValue(v string, kind int, quoted bool) bool {
 			}
 		}
 	}
-	if isUUID(v) || isIdentPath(v) || looksLikePathOrURL(lv) {
+	if isUUID(v) {
+		// a UUID named as a token or key (HEROKU_API_KEY, apikey: …) is one;
+		// a password or a bare "auth" is not expected to be a UUID
+		return quoted && kind != kindPassword
+	}
+	if isIdentPath(v) || looksLikePathOrURL(lv) {
 		return false
 	}
 	// runs of a single character (****, xxxxxx, 000000)
@@ -315,8 +321,8 @@ func plausibleValue(v string, kind int, quoted bool) bool {
 		return len(v) >= 20 && entropy(v) >= 3.5 && c.upper > 0 && c.lower > 0 && !isCamelWords(v)
 	}
 	if letters == 0 && c.other == 0 {
-		// digits only
-		return kind == kindPassword && len(v) >= 8
+		// digits only: a PIN-like password, or a long numeric token
+		return kind == kindPassword && len(v) >= 8 || len(v) >= 16 && entropy(v) >= 2.5
 	}
 	// identifiers like MY_SECRET_TOKEN, some-name, snake_case_words
 	if c.digit == 0 && onlyIdentPunct(v) {
@@ -468,4 +474,36 @@ func isEnvName(v string) bool {
 		}
 	}
 	return digits <= 2
+}
+
+// checkAuthValue: the value of an Authorization header (after its scheme
+// word), unless it is a placeholder or a variable.
+func checkAuthValue(text string, s, e int) bool {
+	v := text[s:e]
+	if emptyPlaceholder(v) || isEnvName(v) || strings.HasPrefix(v, "$") {
+		return false
+	}
+	for _, p := range placeholderParts {
+		if strings.Contains(v, p) {
+			return false
+		}
+	}
+	c := classOf(v)
+	if c.digit == 0 && c.other == 0 && (len(v) < 20 || isCamelWords(v)) {
+		return false // a word: Authorization: Bearer, Basic, Negotiate
+	}
+	return entropy(v) >= 3 && c.kinds() >= 2
+}
+
+// checkDERPrivateKey: base64 of a DER private key (PKCS#1 or PKCS#8), which
+// starts SEQUENCE, INTEGER 0; a certificate starts SEQUENCE, SEQUENCE.
+func checkDERPrivateKey(text string, s, e int) bool {
+	if e-s < 64 {
+		return false
+	}
+	b, err := base64.StdEncoding.DecodeString(text[s : s+12])
+	if err != nil || len(b) < 7 {
+		return false
+	}
+	return b[0] == 0x30 && b[4] == 0x02 && b[5] == 0x01 && b[6] == 0x00
 }

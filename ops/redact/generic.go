@@ -112,6 +112,13 @@ func classifyIdent(ident string) (int, bool) {
 			return sfx.kind, true
 		}
 	}
+	if last == "token" || last == "key" || last == "secret" {
+		for _, w := range words[:len(words)-1] {
+			if w == "password" || w == "passwd" {
+				return kindPassword, true // DB_PASSWORD_TOKEN: a password, however short
+			}
+		}
+	}
 	switch last {
 	case "password", "passwd", "passphrase", "pwd", "pass":
 		if (last == "pass" || last == "pwd") && prev == "" && !strings.HasPrefix(ident, "-") {
@@ -181,8 +188,8 @@ func findAssignments(text string, hits []hit, emit func(s, e int, id string)) {
 		for r > l && text[r-1] == '.' {
 			r--
 		}
-		if l > 0 && text[l-1] == '$' {
-			continue // a variable being used, not assigned
+		if l > 0 && text[l-1] == '$' && !assignedAfter(text, r) {
+			continue // a variable being used, not assigned ($x = … in PHP/Perl is an assignment)
 		}
 		ident := text[l:r]
 		kind, ok := classifyIdent(ident)
@@ -202,6 +209,13 @@ func findAssignments(text string, hits []hit, emit func(s, e int, id string)) {
 	}
 }
 
+// assignedAfter: an assignment operator follows text[r:].
+func assignedAfter(text string, r int) bool {
+	j := skipBlanks(text, r)
+	rest := text[j:]
+	return strings.HasPrefix(rest, "=") && !strings.HasPrefix(rest, "==") || strings.HasPrefix(rest, ".=") || strings.HasPrefix(rest, ":=")
+}
+
 func skipBlanks(text string, i int) int {
 	for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
 		i++
@@ -209,16 +223,75 @@ func skipBlanks(text string, i int) int {
 	return i
 }
 
+// atLineStart: only blanks (and an "export ") stand between the start of
+// the line and text[l]: an env, INI, YAML or properties line, where an
+// unquoted value runs to the end of the line.
+func atLineStart(text string, l int) bool {
+	i := l
+	for i > 0 && (text[i-1] == ' ' || text[i-1] == '\t') {
+		i--
+	}
+	if i >= 7 && text[i-7:i] == "export " {
+		i -= 7
+		for i > 0 && (text[i-1] == ' ' || text[i-1] == '\t') {
+			i--
+		}
+	}
+	return i == 0 || text[i-1] == '\n'
+}
+
+// typeThenAssign: text[j:] is a type name, a blank, then "=" (Go "token string = …",
+// TypeScript/Kotlin "token: string = …"); it returns the index after "=".
+func typeThenAssign(text string, j int) int {
+	k := j
+	for k < len(text) && (isIdentByte(text[k]) || text[k] == '[' || text[k] == ']' || text[k] == '<' || text[k] == '>' || text[k] == '*') && k-j < 40 {
+		k++
+	}
+	if k == j || !(isLower(text[j]) || isUpper(text[j]) || text[j] == '*' || text[j] == '[') {
+		return -1
+	}
+	b := skipBlanks(text, k)
+	if b > k && b < len(text) && text[b] == '=' && (b+1 >= len(text) || text[b+1] != '=') {
+		return b + 1
+	}
+	return -1
+}
+
 // parseValue finds the value assigned to the identifier text[l:r]. It
-// returns s=-1 when there is no assignment.
+// returns s=-1 when there is no assignment. The shapes: KEY=value,
+// KEY: value, KEY := / ::= / :::= / ?= / += / .= / => value, typed
+// declarations, "key": "value", <key>value</key>, key="Password"
+// value="…", YAML block scalars (key: |), CSV (key,value,), --flag value
+// and "the password is X".
 func parseValue(text string, l, r int, ident string, kind int) (s, e int, quoted, prose bool) {
 	i := r
+	// <apiToken>value</apiToken>
+	if l > 0 && text[l-1] == '<' && i < len(text) && text[i] == '>' {
+		k := strings.IndexByte(text[i+1:], '<')
+		if k < 0 || k > 600 || !strings.HasPrefix(text[i+1+k:], "</") {
+			return -1, -1, false, false
+		}
+		a, b := i+1, i+1+k
+		for a < b && isSpace(text[a]) {
+			a++
+		}
+		for b > a && isSpace(text[b-1]) {
+			b--
+		}
+		if a == b {
+			return -1, -1, false, false
+		}
+		return a, b, true, false
+	}
+	identQuoted := false
 	if l > 0 {
 		q := text[l-1]
 		if (q == '"' || q == '\'') && i < len(text) && text[i] == q {
 			i++
+			identQuoted = true
 		} else if q == '"' && l > 1 && text[l-2] == '\\' && strings.HasPrefix(text[i:], `\"`) {
 			i += 2
+			identQuoted = true
 		}
 	}
 	if i < len(text) && text[i] == ']' {
@@ -228,22 +301,80 @@ func parseValue(text string, l, r int, ident string, kind int) (s, e int, quoted
 	rest := text[j:]
 	prose = false
 	flag := strings.HasPrefix(ident, "-")
+	lineMode := atLineStart(text, l)
+	sep := ""
 	switch {
-	case strings.HasPrefix(rest, ":="), strings.HasPrefix(rest, "=>"), strings.HasPrefix(rest, "?="):
+	case identQuoted && (strings.HasPrefix(rest, "value=") || strings.HasPrefix(rest, "value =")):
+		// <add key="Password" value="…" />
+		j += strings.IndexByte(rest, '=') + 1
+		sep = "="
+	case strings.HasPrefix(rest, ":::="):
+		j += 4
+	case strings.HasPrefix(rest, "::="):
+		j += 3
+	case strings.HasPrefix(rest, ":="), strings.HasPrefix(rest, "=>"), strings.HasPrefix(rest, "?="),
+		strings.HasPrefix(rest, "+="), strings.HasPrefix(rest, ".="):
 		j += 2
 	case strings.HasPrefix(rest, "=="), strings.HasPrefix(rest, "=~"), strings.HasPrefix(rest, "::"):
 		return -1, -1, false, false
-	case strings.HasPrefix(rest, "="), strings.HasPrefix(rest, ":"):
+	case strings.HasPrefix(rest, "="):
 		j++
+	case strings.HasPrefix(rest, ":"):
+		j++
+		sep = ":"
+	case j == i && strings.HasPrefix(rest, ",") && len(rest) > 1 && !isSpace(rest[1]):
+		// CSV: apiToken,value,
+		j++
+		sep = ","
 	case flag && j > i && !strings.HasPrefix(ident, "--no-"):
 		// --password value
 	case j > i && strings.HasPrefix(rest, "is "):
 		j += 3
 		prose = true
+	case j > i:
+		// var apiToken string = "…"
+		if k := typeThenAssign(text, j); k > 0 {
+			j = k
+			break
+		}
+		return -1, -1, false, false
 	default:
 		return -1, -1, false, false
 	}
 	j = skipBlanks(text, j)
+	if j >= len(text) {
+		return -1, -1, false, false
+	}
+	if sep == ":" {
+		if k := typeThenAssign(text, j); k > 0 {
+			j = skipBlanks(text, k)
+		} else if text[j] == '|' || text[j] == '>' {
+			// YAML block scalar: the value is the next line
+			k := j + 1
+			for k < len(text) && (text[k] == '-' || text[k] == '+' || isDigit(text[k]) || text[k] == ' ') {
+				k++
+			}
+			if k >= len(text) || text[k] != '\n' {
+				return -1, -1, false, false
+			}
+			k++
+			for k < len(text) && (text[k] == ' ' || text[k] == '\t') {
+				k++
+			}
+			a := k
+			for k < len(text) && text[k] != '\n' && text[k] != '\r' {
+				k++
+			}
+			b := k
+			for b > a && isSpace(text[b-1]) {
+				b--
+			}
+			if a == b {
+				return -1, -1, false, false
+			}
+			return a, b, true, false
+		}
+	}
 	if j >= len(text) {
 		return -1, -1, false, false
 	}
@@ -278,7 +409,13 @@ func parseValue(text string, l, r int, ident string, kind int) (s, e int, quoted
 	k := j
 	for k < len(text) && k-j < 520 {
 		c := text[k]
-		if isSpace(c) || c == '"' || c == '\'' || c == '`' || c == ',' || c == ';' || c == ')' || c == '}' || c == ']' {
+		if isSpace(c) || c == '"' || c == '\'' || c == '`' {
+			break
+		}
+		if !lineMode && (c == ',' || c == ';' || c == ')' || c == '}' || c == ']') {
+			break
+		}
+		if sep == "," && c == ',' {
 			break
 		}
 		if c == '\\' && k+1 < len(text) && strings.IndexByte(`ntr"'\`, text[k+1]) >= 0 {
@@ -288,6 +425,9 @@ func parseValue(text string, l, r int, ident string, kind int) (s, e int, quoted
 			break
 		}
 		k++
+	}
+	if lineMode && k > j && (text[k-1] == ';' || text[k-1] == ',') {
+		k--
 	}
 	if prose {
 		for k > j && strings.IndexByte(".:!?", text[k-1]) >= 0 {

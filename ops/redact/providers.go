@@ -119,12 +119,12 @@ func providerRules() []*Rule {
 		tok("scaleway-access-key", `SCW[A-Z0-9]{17}`, "SCW").after(20).check(checkRandom(3.0, 2)),
 		tok("sendinblue-api-key", `x(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16}`, "xkeysib-", "xsmtpsib-").after(95),
 		tok("settlemint-token", `sm_(?:aat|pat|sat)_[A-Za-z0-9]{16,64}`, "sm_aat_", "sm_pat_", "sm_sat_").after(70),
-		tok("sonarqube-token", `sq[pua]_[a-f0-9]{40}`, "sqp_", "squ_", "sqa_").after(45),
+		tok("sonarqube-token", `sq[pua]_[A-Za-z0-9]{40}`, "sqp_", "squ_", "sqa_").after(45),
 		tok("tailscale-key", `tskey-(?:api|auth|client|scim|webhook)-[A-Za-z0-9]{6,20}-[A-Za-z0-9]{20,64}`, "tskey-").after(110),
 		tok("yandex-api-key", `AQVN[A-Za-z0-9_-]{35,38}`, "AQVN").after(45),
 		tok("clickup-api-token", `pk_[0-9]{6,10}_[A-Z0-9]{32}`, "pk_").after(50),
 		tok("twilio-api-key", `SK[0-9a-f]{32}`, "SK").after(34).check(checkRandom(3.0, 2)),
-		ctx("sidekiq-secret", `[a-f0-9]{8}:[a-f0-9]{8}`, 40, 60, checkKeyed, "contribsys__com", "contribsys.com").bound(isTokenByte),
+		ctx("sidekiq-secret", `[a-f0-9]{8}:[a-f0-9]{8}`, 40, 60, nil, "contribsys__com", "contribsys.com").bound(isTokenByte),
 
 		// provider name in front of the value
 		kw("adafruit-api-key", `[A-Za-z0-9_-]{32}`, "adafruit"),

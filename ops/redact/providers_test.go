@@ -176,6 +176,11 @@ func providerCases(g gen) []provCase {
 		p("webflow-api-token", "WEBFLOW_API_TOKEN=%s", g.s(tHex, 64), "webflow site"),
 		p("upstash-token", "UPSTASH_REDIS_REST_TOKEN=%s", g.s(tB64url, 60), "upstash redis"),
 		p("fireworks-api-key", "FIREWORKS_API_KEY=%s", "fw_"+g.s(tAlnum, 24), "fireworks ai"),
+		// shapes from the public evaluation set (gitleaks test cases)
+		p("claude-code-session-url", "see https://claude.ai/code/session_%s for context", g.s(tAlnum, 24), "https://claude.ai/code/session_short"),
+		p("azure-datafactory-shir-key", "key: %s", "IR@"+uuid()+"@adf-app-01@we@"+g.s(tB64, 43)+"=", "IR@ is the runtime prefix"),
+		p("ansible-vault", "$ANSIBLE_VAULT;1.1;AES256\n%s", g.s(tHex, 64)+"\n"+g.s(tHex, 64), "$ANSIBLE_VAULT;1.1;AES256 is the header"),
+		p("private-key-der", "key = %s", "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC"+g.s(tB64, 200), "cert = MIIDdzCCAl+gAwIBAgIEbGZpMTANBgkqhkiG9w0BAQsFADBsMRAwDgYDVQQGEwdVbmtub3duMRAwDgYDVQQIEwdVbmtub3du"),
 	}
 }
 

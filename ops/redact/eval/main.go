@@ -5,6 +5,7 @@
 //	go run ./ops/redact/eval                 # synthetic evaluation
 //	go run ./ops/redact/eval -v              # also list every miss and false positive
 //	go run ./ops/redact/eval -corpus /work/shared/corpus
+//	go run ./ops/redact/eval -public         # public labelled sets, real redactor, findings/MB on real sessions
 package main
 
 import (
@@ -32,7 +33,13 @@ func main() {
 	rules := flag.String("rules", "", "rules file (see ops/redact/README.md)")
 	verbose := flag.Bool("v", false, "print every miss and false positive")
 	mb := flag.Int("mb", 8, "MB of mixed text for the throughput measurement")
+	public := flag.Bool("public", false, "the public labelled sets through the real redactor, and findings per MB on real sessions (run from the repository root)")
+	set := flag.String("set", "", "with -public: only this set (gitleaks, issue14)")
 	flag.Parse()
+	if *public {
+		runPublic(*verbose, *set)
+		return
+	}
 
 	var opts redact.Options
 	if *rules != "" {

@@ -1,0 +1,276 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/ccsurgeon/ccsurgeon/app"
+	"github.com/ccsurgeon/ccsurgeon/ops/redact/internal/labelled"
+	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
+)
+
+// templateSession is a real client session the examples are appended to,
+// one user prompt (and a short assistant reply) per example.
+const templateSession = "testdata/sessions/2.1.328/multi-turn.jsonl"
+
+// publicSets are the labelled files; the headline figure is on the first
+// (data other people wrote), the second holds the misses issue 14 lists,
+// written for this project.
+var publicSets = []struct{ set, path, about string }{
+	{"gitleaks", "ops/redact/testdata/public/gitleaks.txt", "gitleaks default-rule test cases (MIT), public"},
+	{"issue14", "ops/redact/testdata/issue14.txt", "the misses listed in issue 14, written for ccsurgeon"},
+}
+
+// fpDirs are real sessions: every finding in them is a false positive.
+// testdata/sessions/*/secrets.jsonl hold planted secrets and are left out.
+var fpDirs = []string{"../shared/corpus", "testdata/sessions"}
+
+type evalResult struct {
+	n, found int
+}
+
+func runPublic(verbose bool, only string) {
+	tmp, err := os.MkdirTemp("", "ccsurgeon-redact-eval-")
+	if err != nil {
+		fatal(err)
+	}
+	defer os.RemoveAll(tmp)
+	env := &app.Env{ConfigDir: filepath.Join(tmp, "config"), Quiet: true, JSON: true, Out: io.Discard, Err: io.Discard, In: strings.NewReader("")}
+
+	for _, ps := range publicSets {
+		if only != "" && ps.set != only {
+			continue
+		}
+		exs, err := labelled.Load(ps.path, ps.set)
+		if err != nil {
+			fatal(err)
+		}
+		out := redactExamples(env, tmp, exs)
+		report(ps.set, ps.about, exs, out, verbose)
+	}
+	falsePositives(env, tmp, verbose)
+}
+
+// redactExamples writes one session holding every example as a prompt,
+// runs the redactor on it, and returns each prompt's text afterwards.
+func redactExamples(env *app.Env, tmp string, exs []labelled.Example) []string {
+	lines, err := readLines(templateSession)
+	if err != nil {
+		fatal(err)
+	}
+	var user, asst string
+	parent := ""
+	for _, l := range lines {
+		t := gjson.Get(l, "type").Str
+		if t == "user" && user == "" && gjson.Get(l, "message.content").Type == gjson.String {
+			user = l
+		}
+		if t == "assistant" && asst == "" && gjson.Get(l, "message.content.0.type").Str == "text" {
+			asst = l
+		}
+		if u := gjson.Get(l, "uuid").Str; u != "" {
+			parent = u
+		}
+	}
+	if user == "" || asst == "" {
+		fatal(fmt.Errorf("%s: no plain user prompt or text reply to copy", templateSession))
+	}
+	var b bytes.Buffer
+	for _, l := range lines {
+		b.WriteString(l)
+		b.WriteByte('\n')
+	}
+	uid := func(i, k int) string { return fmt.Sprintf("00000000-0000-4000-8000-%06d%06d", i, k) }
+	for i, e := range exs {
+		u := uid(i, 1)
+		l, _ := sjson.Set(user, "uuid", u)
+		l, _ = sjson.Set(l, "parentUuid", parent)
+		l, _ = sjson.Set(l, "promptId", uid(i, 3))
+		l, _ = sjson.Set(l, "message.content", e.Text)
+		a := uid(i, 2)
+		r, _ := sjson.Set(asst, "uuid", a)
+		r, _ = sjson.Set(r, "parentUuid", u)
+		r, _ = sjson.Set(r, "message.id", "msg_eval"+uid(i, 2)[24:])
+		r, _ = sjson.Set(r, "message.content.0.text", "Noted.")
+		b.WriteString(l)
+		b.WriteByte('\n')
+		b.WriteString(r)
+		b.WriteByte('\n')
+		parent = a
+	}
+	in := filepath.Join(tmp, "examples.jsonl")
+	outPath := filepath.Join(tmp, "examples.redacted.jsonl")
+	if err := os.WriteFile(in, b.Bytes(), 0o600); err != nil {
+		fatal(err)
+	}
+	if err := env.RunOps(in, app.OpSpec{Redact: true}, app.Dest{Output: outPath}); err != nil {
+		fatal(fmt.Errorf("redact %s: %w", in, err))
+	}
+	outLines, err := readLines(outPath)
+	if err != nil {
+		fatal(err)
+	}
+	texts := map[string]string{}
+	for _, l := range outLines {
+		if u := gjson.Get(l, "uuid").Str; strings.HasPrefix(u, "00000000-0000-4000-8000-") && strings.HasSuffix(u, "000001") {
+			texts[u] = gjson.Get(l, "message.content").Str
+		}
+	}
+	res := make([]string, len(exs))
+	for i := range exs {
+		t, ok := texts[uid(i, 1)]
+		if !ok {
+			fatal(fmt.Errorf("prompt %d (%s) is missing from the redacted session", i, exs[i].Kind))
+		}
+		res[i] = t
+	}
+	return res
+}
+
+func report(set, about string, exs []labelled.Example, outs []string, verbose bool) {
+	byKind := map[string]*evalResult{}
+	byForm := map[string]*evalResult{}
+	var tp evalResult
+	fpN, fpFlagged := 0, 0
+	var kinds []string
+	for i, e := range exs {
+		if !e.TP {
+			fpN++
+			if outs[i] != e.Text {
+				fpFlagged++
+				if verbose {
+					fmt.Printf("FP   %-40s %q\n     -> %q\n", e.Kind, clip(e.Text, 200), clip(outs[i], 200))
+				}
+			}
+			continue
+		}
+		if byKind[e.Kind] == nil {
+			byKind[e.Kind] = &evalResult{}
+			kinds = append(kinds, e.Kind)
+		}
+		if byForm[e.Form] == nil {
+			byForm[e.Form] = &evalResult{}
+		}
+		k, f := byKind[e.Kind], byForm[e.Form]
+		k.n++
+		f.n++
+		tp.n++
+		if labelled.Caught(e, outs[i]) {
+			k.found++
+			f.found++
+			tp.found++
+		} else if verbose {
+			fmt.Printf("MISS %-40s %-18s %q\n     -> %q\n", e.Kind, e.Form, clip(e.Text, 200), clip(outs[i], 200))
+		}
+	}
+	sort.Strings(kinds)
+	fmt.Printf("\n== %s: %s (%s) ==\n", set, about, map[string]string{"gitleaks": "ops/redact/testdata/public/gitleaks.txt", "issue14": "ops/redact/testdata/issue14.txt"}[set])
+	fmt.Printf("%-48s %5s %5s %7s\n", "kind", "n", "found", "recall")
+	macro := 0.0
+	full, none := 0, 0
+	for _, k := range kinds {
+		r := byKind[k]
+		fmt.Printf("%-48s %5d %5d %6.1f%%\n", k, r.n, r.found, pct(r.found, r.n))
+		macro += pct(r.found, r.n)
+		if r.found == r.n {
+			full++
+		}
+		if r.found == 0 {
+			none++
+		}
+	}
+	var forms []string
+	for f := range byForm {
+		forms = append(forms, f)
+	}
+	sort.Strings(forms)
+	fmt.Printf("\n%-24s %5s %5s %7s\n", "format", "n", "found", "recall")
+	for _, f := range forms {
+		r := byForm[f]
+		fmt.Printf("%-24s %5d %5d %6.1f%%\n", f, r.n, r.found, pct(r.found, r.n))
+	}
+	fmt.Printf("\n%s: recall %.1f%% (%d of %d examples), per-kind mean %.1f%%; %d kinds, %d all found, %d none found\n",
+		set, pct(tp.found, tp.n), tp.found, tp.n, macro/float64(max(1, len(kinds))), len(kinds), full, none)
+	fmt.Printf("%s: labelled non-secrets reported: %d of %d\n", set, fpFlagged, fpN)
+}
+
+// falsePositives runs the redactor on every real session and counts what
+// it reports, per MB of session file.
+func falsePositives(env *app.Env, tmp string, verbose bool) {
+	var files []string
+	for _, d := range fpDirs {
+		_ = filepath.WalkDir(d, func(p string, de fs.DirEntry, err error) error {
+			if err != nil || de.IsDir() || !strings.HasSuffix(p, ".jsonl") || filepath.Base(p) == "secrets.jsonl" {
+				return nil
+			}
+			files = append(files, p)
+			return nil
+		})
+	}
+	sort.Strings(files)
+	var size int64
+	findings, failed := 0, 0
+	perRule := map[string]int{}
+	for i, f := range files {
+		st, err := os.Stat(f)
+		if err != nil {
+			continue
+		}
+		var buf bytes.Buffer
+		e := *env
+		e.Out = &buf
+		out := filepath.Join(tmp, fmt.Sprintf("fp-%d.jsonl", i))
+		if err := e.RunOps(f, app.OpSpec{Redact: true}, app.Dest{Output: out}); err != nil {
+			failed++
+			if verbose {
+				fmt.Printf("FAIL %s: %v\n", f, err)
+			}
+			continue
+		}
+		size += st.Size()
+		var res app.WriteResult
+		if err := json.Unmarshal(buf.Bytes(), &res); err != nil {
+			fatal(fmt.Errorf("%s: %v", f, err))
+		}
+		abs, _ := filepath.Abs(f)
+		for _, r := range res.Redactions {
+			if ra, _ := filepath.Abs(r.File); ra != abs {
+				continue // a subagent file, counted on its own
+			}
+			findings++
+			perRule[r.Rule]++
+			fmt.Printf("REAL %s:%d %s %s\n", f, r.Line, r.Field, r.Rule)
+		}
+	}
+	mb := float64(size) / 1e6
+	fmt.Printf("\nreal sessions (%s, without secrets.jsonl): %d files, %.2f MB, %d findings = %.2f per MB %v",
+		strings.Join(fpDirs, ", "), len(files)-failed, mb, findings, float64(findings)/mb, perRule)
+	if failed > 0 {
+		fmt.Printf(", %d files not loadable", failed)
+	}
+	fmt.Println()
+}
+
+func readLines(path string) ([]string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 256<<20)
+	var out []string
+	for sc.Scan() {
+		out = append(out, sc.Text())
+	}
+	return out, sc.Err()
+}
