@@ -44,6 +44,9 @@ type Options struct {
 	// Start is the timestamp of the first entry (default 2026-01-05T09:00Z
 	// plus a seed-dependent offset).
 	Start time.Time
+	// Weights says how often each template is picked (nil: mostly the
+	// tool-heavy ones).
+	Weights map[string]int
 }
 
 // Result describes a generated session.
@@ -176,9 +179,15 @@ type generator struct {
 	logPool, codePool, prosePool []string
 }
 
-// pick chooses the next template: mostly the tool-heavy ones.
+// defaultWeights picks mostly the tool-heavy templates.
+var defaultWeights = map[string]int{"tools": 4, "multi-turn": 2, "parallel-tools": 3, "subagent": 2, "secrets": 1, "thinking-tool-loop": 2}
+
+// pick chooses the next template by Options.Weights.
 func (g *generator) pick() *template {
-	weights := map[string]int{"tools": 4, "multi-turn": 2, "parallel-tools": 3, "subagent": 2, "secrets": 1, "thinking-tool-loop": 2}
+	weights := g.o.Weights
+	if weights == nil {
+		weights = defaultWeights
+	}
 	total := 0
 	for _, t := range g.tpls {
 		total += weights[t.name]

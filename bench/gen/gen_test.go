@@ -93,3 +93,38 @@ func TestGenerateMany(t *testing.T) {
 		}
 	}
 }
+
+// TestShapesValid makes a small session of every registered shape and
+// checks that it loads and validates with no problem, reaches its size,
+// and hangs from one root.
+func TestShapesValid(t *testing.T) {
+	for _, sh := range Shapes() {
+		t.Run(sh.Name, func(t *testing.T) {
+			t.Parallel()
+			r, err := sh.Generate(Options{Size: 400 << 10, Seed: 3, Dir: t.TempDir()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.Bytes < 400<<10 {
+				t.Errorf("%d bytes, want at least %d", r.Bytes, 400<<10)
+			}
+			s, err := chain.Load(r.Path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			for _, p := range validate.Session(s).Problems {
+				t.Errorf("%s", p)
+			}
+			roots := 0
+			for i := range s.Main.Entries {
+				if e := &s.Main.Entries[i]; e.IsChain() && !e.HasParent {
+					roots++
+				}
+			}
+			if roots != 1 {
+				t.Errorf("%d roots, want 1", roots)
+			}
+		})
+	}
+}

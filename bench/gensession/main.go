@@ -4,6 +4,8 @@
 //	go run ./bench/gensession -size 300MB -seed 1 -o DIR
 //	go run ./bench/gensession -sessions 1000 -size 100KB -o DIR
 //	go run ./bench/gensession -chain 1000000 -o DIR
+//	go run ./bench/gensession -shape dense -size 300MB -o DIR
+//	go run ./bench/gensession -list
 //
 // The session is written as DIR/projects/-bench/<sessionId>.jsonl (with its
 // <sessionId>/ sidecar folder), so 'ccsurgeon --config-dir DIR' finds it by
@@ -29,9 +31,17 @@ func main() {
 	project := flag.String("project", "", "project folder name under projects/ (default -bench, or -bench-ls with -sessions)")
 	templates := flag.String("templates", "", "template folder (default: testdata/sessions/2.1.328 of this module)")
 	chainN := flag.Int("chain", 0, "write one session that is a single chain of `N` small entries instead (-size is ignored)")
+	shape := flag.String("shape", "bulk", "the `SHAPE` of the session (see -list)")
+	list := flag.Bool("list", false, "print the shapes, one per line: name, a tab, what it looks like")
 	flag.Parse()
+	if *list {
+		for _, s := range gen.Shapes() {
+			fmt.Printf("%s\t%s\n", s.Name, s.Doc)
+		}
+		return
+	}
 	if *out == "" || flag.NArg() > 0 {
-		fmt.Fprintln(os.Stderr, "usage: gensession -size SIZE [-seed N] [-sessions N] -o DIR")
+		fmt.Fprintln(os.Stderr, "usage: gensession [-shape SHAPE | -chain N | -sessions N] -size SIZE [-seed N] -o DIR (or -list)")
 		os.Exit(2)
 	}
 	if *chainN > 0 {
@@ -74,13 +84,18 @@ func main() {
 	if p == "" {
 		p = "-bench"
 	}
-	r, err := gen.Generate(gen.Options{Size: n, Seed: *seed, Dir: *out, Project: p, Templates: *templates})
+	sh, ok := gen.LookupShape(*shape)
+	if !ok {
+		fmt.Fprintf(os.Stderr, "gensession: no shape %q (see -list)\n", *shape)
+		os.Exit(2)
+	}
+	r, err := sh.Generate(gen.Options{Size: n, Seed: *seed, Dir: *out, Project: p, Templates: *templates})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "gensession:", err)
 		os.Exit(1)
 	}
-	fmt.Fprintf(os.Stderr, "gensession: %s: %d bytes, %d copies, %d subagents, %d big tool results, %d images, %d planted secrets, %d thinking blocks\n",
-		r.Path, r.Bytes, r.Copies, r.Subagents, r.Bulk, r.Images, r.Secrets, r.Thinking)
+	fmt.Fprintf(os.Stderr, "gensession: %s (%s): %d bytes, %d copies, %d subagents, %d big tool results, %d images, %d planted secrets, %d thinking blocks\n",
+		r.Path, *shape, r.Bytes, r.Copies, r.Subagents, r.Bulk, r.Images, r.Secrets, r.Thinking)
 	fmt.Println(r.SessionID)
 }
 
