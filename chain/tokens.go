@@ -1,0 +1,422 @@
+package chain
+
+import (
+	"encoding/base64"
+	"encoding/binary"
+	"math"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/tidwall/gjson"
+)
+
+// TokenKind is a kind of content the client sends on resume. Each kind has
+// its own bytes-to-tokens rule, calibrated against the usage the API
+// recorded in real sessions (go run ./chain/cmd/tokeneval prints the error).
+type TokenKind uint8
+
+// Token kinds.
+const (
+	TokText       TokenKind = iota // prompts, answers, attachments the client renders
+	TokToolInput                   // tool_use blocks: name and input JSON
+	TokToolOutput                  // tool_result text
+	TokThinking                    // thinking and redacted_thinking blocks
+	TokImage                       // images, by their pixel size
+	TokDocument                    // documents (PDF), by their size
+	TokOther                       // other blocks, message and block framing
+	NumTokenKinds
+)
+
+var tokenKindNames = [...]string{"text", "tool_input", "tool_output", "thinking", "image", "document", "other"}
+
+func (k TokenKind) String() string { return tokenKindNames[k] }
+
+// Tokens counts estimated tokens by kind.
+type Tokens [NumTokenKinds]int
+
+// Total is the sum over kinds.
+func (t Tokens) Total() int {
+	n := 0
+	for _, v := range t {
+		n += v
+	}
+	return n
+}
+
+// Add adds u to t.
+func (t *Tokens) Add(u Tokens) {
+	for k := range t {
+		t[k] += u[k]
+	}
+}
+
+// The calibration. Bytes per token of each kind's decoded text (a JSON
+// string's escapes decoded; a tool input as the compact JSON the client
+// sends), and a fixed cost per message and per block for the framing.
+// Fitted (a grid search minimising the mean error of every response's
+// recorded input) on the 200 responses of the real sessions in
+// ../shared/corpus, mostly Claude Code 1.0.98 subagent conversations full of
+// tool calls; measured on the same sessions, so the figures of tokeneval
+// are in-sample. Thinking, images and documents occur in none of them:
+// thinking counts as text, images follow the API's documented rule, and
+// documents a rough per-page cost.
+var (
+	bytesPerToken = [NumTokenKinds]float64{
+		TokText:       3.6,
+		TokToolInput:  3.2,
+		TokToolOutput: 2.8,
+		TokThinking:   3.6,
+		TokOther:      3.0,
+	}
+	// non-ASCII text costs about a token per character
+	nonASCIITokens = 1.0
+	// framing: a block's type and, for tool blocks, its ~30-character id
+	perMessage = 8
+	perBlock   = 17
+	// a PDF page costs about this many tokens; a page is ~50 KB of base64
+	docTokensPerPage = 2000
+	docBase64PerPage = 50_000
+)
+
+// DefaultOverhead is the system prompt and tool definitions the client
+// sends with every request, in tokens, when a session records no usable
+// usage figure to measure it from: the median of the real sessions in
+// ../shared/corpus (Claude Code 1.0.98–2.1.38).
+const DefaultOverhead = 17000
+
+// textTokens estimates the tokens of decoded text s of kind k.
+func textTokens(s string, k TokenKind) float64 {
+	ascii, other := 0, 0
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			ascii++
+			i++
+			continue
+		}
+		_, n := utf8.DecodeRuneInString(s[i:])
+		i += n
+		other++
+	}
+	return float64(ascii)/bytesPerToken[k] + float64(other)*nonASCIITokens
+}
+
+// counter accumulates fractional tokens by kind.
+type counter [NumTokenKinds]float64
+
+func (c *counter) tokens() Tokens {
+	var t Tokens
+	for k, v := range c {
+		t[k] = int(v + 0.5)
+	}
+	return t
+}
+
+// EntryTokens estimates the tokens the client sends for one entry of a
+// rebuilt conversation: a message's content, or the rendered text of an
+// attachment (2.1.x sends those as system messages). Other entries send
+// nothing and count zero.
+func EntryTokens(raw []byte) Tokens {
+	var c counter
+	countEntry(&c, raw)
+	return c.tokens()
+}
+
+func countEntry(c *counter, raw []byte) {
+	r := gjson.GetManyBytes(raw, "type", "message.content", "rendered")
+	switch r[0].Str {
+	case "user", "assistant":
+		if !r[1].Exists() {
+			return
+		}
+		c[TokOther] += float64(perMessage)
+		countContent(c, r[1], TokText)
+	case "attachment":
+		r[2].ForEach(func(_, v gjson.Result) bool {
+			if s := v.Get("content"); s.Type == gjson.String {
+				c[TokText] += textTokens(s.Str, TokText)
+			}
+			return true
+		})
+	}
+}
+
+// countContent counts a message content (a string or an array of blocks);
+// plain text counts as kind text.
+func countContent(c *counter, content gjson.Result, text TokenKind) {
+	if content.Type == gjson.String {
+		c[text] += textTokens(content.Str, text)
+		return
+	}
+	content.ForEach(func(_, b gjson.Result) bool {
+		c[TokOther] += float64(perBlock)
+		switch b.Get("type").Str {
+		case "text":
+			c[text] += textTokens(b.Get("text").Str, text)
+		case "thinking":
+			c[TokThinking] += textTokens(b.Get("thinking").Str, TokThinking)
+		case "redacted_thinking":
+			// encrypted: its size in tokens is unknown; count it as base64 text
+			c[TokThinking] += float64(len(b.Get("data").Str)) / bytesPerToken[TokThinking]
+		case "tool_use":
+			c[TokToolInput] += textTokens(b.Get("name").Str, TokToolInput) + textTokens(compactJSON(b.Get("input").Raw), TokToolInput)
+		case "tool_result":
+			countContent(c, b.Get("content"), TokToolOutput)
+		case "image":
+			c[TokImage] += float64(ImageTokens(b.Get("source")))
+		case "document":
+			n := len(b.Get("source.data").Str)
+			pages := (n + docBase64PerPage - 1) / docBase64PerPage
+			if pages == 0 {
+				pages = 1
+			}
+			c[TokDocument] += float64(pages * docTokensPerPage)
+		default:
+			c[TokOther] += textTokens(b.Raw, TokOther)
+		}
+		return true
+	})
+}
+
+// compactJSON drops the insignificant whitespace of a JSON value (the
+// client sends tool inputs compact).
+func compactJSON(raw string) string {
+	if !strings.ContainsAny(raw, " \n\t\r") {
+		return raw
+	}
+	return string(gjson.Parse(raw).Get("@ugly").Raw)
+}
+
+// ImageTokens estimates the tokens of an image block's source by the API's
+// rule: width × height / 750, after the API scales the image down to at
+// most 1568 pixels on its long edge and about 1.15 megapixels. An image
+// whose size cannot be read (a URL, an unknown format) counts as a
+// full-size one.
+func ImageTokens(source gjson.Result) int {
+	const full = 1533 // 1.15 megapixels / 750
+	data := source.Get("data").Str
+	if data == "" {
+		return int(full)
+	}
+	// the header is in the first few KB (JPEG: before the first scan)
+	head := data
+	if len(head) > 64<<10 {
+		head = head[:64<<10]
+	}
+	head = head[:len(head)/4*4]
+	b, err := base64.StdEncoding.DecodeString(head)
+	if err != nil && len(b) == 0 {
+		return int(full)
+	}
+	w, h, ok := imageSize(b)
+	if !ok || w <= 0 || h <= 0 {
+		return int(full)
+	}
+	fw, fh := float64(w), float64(h)
+	if long := max(fw, fh); long > 1568 {
+		fw, fh = fw*1568/long, fh*1568/long
+	}
+	if px := fw * fh; px > 1.15e6 {
+		s := 1.15e6 / px
+		fw, fh = fw*math.Sqrt(s), fh*math.Sqrt(s)
+	}
+	return int(fw*fh/750 + 0.5)
+}
+
+// imageSize reads the pixel size from the header of a PNG, GIF, JPEG or
+// WebP image.
+func imageSize(b []byte) (w, h int, ok bool) {
+	switch {
+	case len(b) >= 24 && string(b[1:4]) == "PNG":
+		return int(binary.BigEndian.Uint32(b[16:20])), int(binary.BigEndian.Uint32(b[20:24])), true
+	case len(b) >= 10 && string(b[:3]) == "GIF":
+		return int(binary.LittleEndian.Uint16(b[6:8])), int(binary.LittleEndian.Uint16(b[8:10])), true
+	case len(b) >= 30 && string(b[:4]) == "RIFF" && string(b[8:12]) == "WEBP":
+		switch string(b[12:16]) {
+		case "VP8 ":
+			return int(binary.LittleEndian.Uint16(b[26:28]) & 0x3fff), int(binary.LittleEndian.Uint16(b[28:30]) & 0x3fff), true
+		case "VP8L":
+			v := binary.LittleEndian.Uint32(b[21:25])
+			return int(v&0x3fff) + 1, int(v>>14&0x3fff) + 1, true
+		case "VP8X":
+			return int(uint32(b[24])|uint32(b[25])<<8|uint32(b[26])<<16) + 1, int(uint32(b[27])|uint32(b[28])<<8|uint32(b[29])<<16) + 1, true
+		}
+	case len(b) >= 4 && b[0] == 0xFF && b[1] == 0xD8:
+		for i := 2; i+9 < len(b); {
+			if b[i] != 0xFF {
+				i++
+				continue
+			}
+			m := b[i+1]
+			if m == 0xD8 || m == 0x01 || (m >= 0xD0 && m <= 0xD7) || m == 0xFF {
+				i++
+				continue
+			}
+			n := int(binary.BigEndian.Uint16(b[i+2 : i+4]))
+			if m >= 0xC0 && m <= 0xCF && m != 0xC4 && m != 0xC8 && m != 0xCC {
+				return int(binary.BigEndian.Uint16(b[i+7 : i+9])), int(binary.BigEndian.Uint16(b[i+5 : i+7])), true
+			}
+			i += 2 + n
+		}
+	}
+	return 0, 0, false
+}
+
+// Usage is the usage an assistant entry records: the tokens of the
+// request that produced it (system prompt and tools included) and of its
+// output.
+type Usage struct {
+	Input  int // input + cache_creation_input + cache_read_input tokens
+	Output int
+}
+
+// EntryUsage reads the usage an assistant entry records.
+func EntryUsage(raw []byte) (Usage, bool) {
+	u := gjson.GetBytes(raw, "message.usage")
+	if !u.IsObject() {
+		return Usage{}, false
+	}
+	r := u.Get("[input_tokens,cache_creation_input_tokens,cache_read_input_tokens,output_tokens]")
+	a := r.Array()
+	if len(a) != 4 {
+		return Usage{}, false
+	}
+	return Usage{Input: int(a[0].Int() + a[1].Int() + a[2].Int()), Output: int(a[3].Int())}, true
+}
+
+// minOverhead: Claude Code's system prompt and tool definitions are
+// several thousand tokens; a recorded figure that leaves less than this
+// for them is not a real API's count (the harness mock writes synthetic
+// usage, some test fixtures write zeros) and is not used.
+const minOverhead = 2000
+
+// ResumeEstimate is the estimated size of the request the client sends
+// when the session is resumed.
+type ResumeEstimate struct {
+	Tokens   Tokens // the conversation's messages, by kind
+	Overhead int    // system prompt and tool definitions
+	// OverheadMeasured: Overhead comes from the usage the session records
+	// (the first response's input minus the estimate of what it was sent);
+	// otherwise it is DefaultOverhead.
+	OverheadMeasured bool
+	Messages         int   // API messages
+	Bytes            int64 // bytes of the sent entries' content
+	Model            string
+	// PerEntry is each sent entry's estimate, by entry index.
+	PerEntry map[int]Tokens
+}
+
+// Total is the estimated tokens the client sends on resume.
+func (r ResumeEstimate) Total() int { return r.Tokens.Total() + r.Overhead }
+
+// RawFunc returns the current bytes of entry i, or ok=false when entry i
+// is gone (an operation removed it).
+type RawFunc func(i int) (raw []byte, ok bool)
+
+// ResumeTokens estimates what the client sends on resume of the file
+// as it is.
+func (f *File) ResumeTokens() ResumeEstimate {
+	return f.ResumeTokensWith(f.Graph().ActivePath(), func(i int) ([]byte, bool) {
+		b, err := f.Raw(i)
+		return b, err == nil
+	})
+}
+
+// ResumeTokensWith estimates what the client sends for path p, reading
+// each entry through raw (an operation's edited bytes, say).
+func (f *File) ResumeTokensWith(p Path, raw RawFunc) ResumeEstimate {
+	r := ResumeEstimate{PerEntry: map[int]Tokens{}}
+	var firstUsage Usage
+	var before Tokens // estimate of what was sent before the first usage
+	found := false
+	lastRole := ""
+	for _, i := range p.Entries {
+		e := &f.Entries[i]
+		if e.Kind != KindEntry || !(e.IsMessage() || e.Type == "attachment") {
+			continue
+		}
+		b, ok := raw(i)
+		if !ok {
+			continue
+		}
+		if e.Type == "assistant" && !found {
+			if u, ok := EntryUsage(b); ok {
+				firstUsage, found = u, true
+				before = r.Tokens
+			}
+		}
+		if e.Type == "assistant" && r.Model == "" {
+			r.Model = gjson.GetBytes(b, "message.model").Str
+		}
+		t := EntryTokens(b)
+		r.PerEntry[i] = t
+		r.Tokens.Add(t)
+		r.Bytes += int64(len(gjson.GetBytes(b, "message.content").Raw))
+		if e.IsMessage() {
+			role := e.Role
+			if role != lastRole {
+				r.Messages++
+			}
+			lastRole = role
+		}
+	}
+	r.Overhead = DefaultOverhead
+	if found {
+		if o := firstUsage.Input - before.Total(); o >= minOverhead {
+			r.Overhead, r.OverheadMeasured = o, true
+		}
+	}
+	return r
+}
+
+// ContextWindow is the context window of a model, in tokens, from its
+// name: 1M for the [1m] variants, 200k otherwise (every Claude model
+// Claude Code uses has at least that).
+func ContextWindow(model string) int {
+	if strings.Contains(strings.ToLower(model), "[1m]") || strings.HasSuffix(model, "-1m") {
+		return 1_000_000
+	}
+	return 200_000
+}
+
+// UsagePoint is one assistant response of a path with the usage it
+// recorded and the estimate of what was sent for it.
+type UsagePoint struct {
+	Usage Usage
+	// Before is the estimated tokens of the messages sent before the
+	// response (overhead excluded); Through adds the response itself.
+	Before, Through int
+}
+
+// RecordedUsage lists the responses of path p that record usage, oldest
+// first, next to the estimate of the conversation up to each: the ground
+// truth the estimator is measured against. One response written as several
+// entries (one per content block) counts once, with its largest output.
+func (f *File) RecordedUsage(p Path, est ResumeEstimate) []UsagePoint {
+	var out []UsagePoint
+	sum := 0
+	lastID := ""
+	for _, i := range p.Entries {
+		e := &f.Entries[i]
+		t, sent := est.PerEntry[i]
+		if !sent {
+			continue
+		}
+		if e.Type == "assistant" {
+			b, _ := f.Raw(i)
+			u, hasU := EntryUsage(b)
+			if e.MsgID == "" || e.MsgID != lastID {
+				if hasU {
+					out = append(out, UsagePoint{Usage: u, Before: sum})
+				}
+			} else if n := len(out); n > 0 && hasU && u.Output > out[n-1].Usage.Output {
+				out[n-1].Usage.Output = u.Output
+			}
+			lastID = e.MsgID
+		}
+		sum += t.Total()
+		if n := len(out); n > 0 && e.Type == "assistant" {
+			out[n-1].Through = sum
+		}
+	}
+	return out
+}
