@@ -56,6 +56,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	root := newCommand(env)
 	defer func() {
 		if r := recover(); r != nil {
+			if os.Getenv("CCSURGEON_PANIC") != "" { // for developers: the stack trace
+				panic(r)
+			}
 			fmt.Fprintf(stderr, "ccsurgeon: internal error: %v\n", r)
 			fmt.Fprintln(stderr, "ccsurgeon: hint: no file was changed; please report this with the command you ran")
 			code = 3

@@ -3,17 +3,20 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/urfave/cli/v3"
 
 	"github.com/ccsurgeon/ccsurgeon/app"
+	"github.com/ccsurgeon/ccsurgeon/ops"
 )
 
 // runCLI runs one command line in-process.
@@ -56,6 +59,7 @@ func TestCLI(t *testing.T) {
 		{"bad turn range", []string{"drop-tool-calls", example, "--turns", "5-2", "--dry-run"}, 2, ``, `turn range "5-2"`},
 		{"bad rule", []string{"redact", example, "--rule", "nope", "--check"}, 2, ``, `want NAME=REGEX`},
 		{"dry run", []string{"strip-thinking", example, "--dry-run"}, 0, `nothing was written`, `^$`},
+		{"compress every turn", []string{"compress", example, "--keep-turns", "0", "--dry-run"}, 0, `nothing was written`, `^$`},
 		{"unknown command", []string{"bogus"}, 2, `^$`, `^ccsurgeon: unknown command "bogus"\nccsurgeon: hint: `},
 		{"-o onto the session itself", []string{"strip-thinking", example, "-o", example}, 2, ``, `-o names a file of the session itself`},
 	} {
@@ -129,4 +133,111 @@ func TestRewriteIsLossless(t *testing.T) {
 		b, _ := os.ReadFile(out)
 		require.True(t, bytes.Equal(a, b), "%d %s: rewrite -o is not byte-identical", i, p)
 	}
+}
+
+// sessionID returns the session id a generated transcript holds.
+func sessionID(t *testing.T, b []byte) string {
+	t.Helper()
+	m := regexp.MustCompile(`"sessionId":"([0-9a-f-]{36})"`).FindSubmatch(b)
+	require.NotNil(t, m, "no sessionId")
+	return string(m[1])
+}
+
+// installSession copies a generated session (and its sidecar folder, if
+// any) into the project folder project of a config dir, its mtime an hour
+// back so that in-place writes pass the live-session guard. It returns
+// the session's path.
+func installSession(t *testing.T, cfg, project, src string) string {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	require.NoError(t, err)
+	id := sessionID(t, b)
+	dir := filepath.Join(cfg, "projects", project)
+	require.NoError(t, os.MkdirAll(dir, 0o700))
+	path := filepath.Join(dir, id+".jsonl")
+	require.NoError(t, os.WriteFile(path, b, 0o600))
+	side := strings.TrimSuffix(src, ".jsonl")
+	if st, err := os.Stat(side); err == nil && st.IsDir() {
+		require.NoError(t, filepath.Walk(side, func(p string, info os.FileInfo, err error) error {
+			if err != nil || info.IsDir() {
+				return err
+			}
+			rel, _ := filepath.Rel(side, p)
+			dst := filepath.Join(dir, id, rel)
+			require.NoError(t, os.MkdirAll(filepath.Dir(dst), 0o700))
+			c, err := os.ReadFile(p)
+			require.NoError(t, err)
+			return os.WriteFile(dst, c, 0o600)
+		}))
+	}
+	old := time.Now().Add(-time.Hour)
+	require.NoError(t, os.Chtimes(path, old, old))
+	return path
+}
+
+// TestSummaryLinesInFixedOrder: the counts of a change print in one
+// documented order, whatever the run, and their JSON keys are snake_case
+// identifiers a script can rely on.
+func TestSummaryLinesInFixedOrder(t *testing.T) {
+	args := []string{"drop-tool-calls", example, "--tool", "Bash", "--tool", "Read", "--tool", "Edit", "--tool", "Write", "--dry-run"}
+	first, errs, code := cliRun(t, args...)
+	require.Equal(t, 0, code, errs)
+	for range 10 {
+		out, _, _ := cliRun(t, args...)
+		require.Equal(t, first, out, "the summary changed between two runs")
+	}
+	assert.Contains(t, first, "  tool calls removed: 6 (Bash 3, Edit 1, Read 1, Write 1)\n")
+
+	out, errs, code := cliRun(t, append(args, "--json")...)
+	require.Equal(t, 0, code, errs)
+	var r app.WriteResult
+	require.NoError(t, json.Unmarshal([]byte(out), &r))
+	require.NotEmpty(t, r.Counts)
+	for k := range r.Counts {
+		assert.Regexp(t, `^[a-z][a-z0-9_]*$`, k)
+	}
+	assert.Equal(t, 6, r.Counts["tool_calls_removed"])
+	assert.Equal(t, map[string]int{"Bash": 3, "Edit": 1, "Read": 1, "Write": 1}, r.CountDetails["tool_calls_removed"])
+}
+
+// TestCountKeysDocumented: every count key an operation can report is in
+// the README's table, with the label the text summary prints.
+func TestCountKeysDocumented(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	for _, c := range ops.CountKinds {
+		assert.Contains(t, string(readme), "| `"+c.Key+"` | "+c.Label+" |", "README does not document count %s", c.Key)
+	}
+}
+
+// TestPreexistingErrorsWhateverTheDestination: the errors the input
+// already had are counted over the whole input session (subagent
+// transcripts included), not over the files a destination happens to write.
+func TestPreexistingErrorsWhateverTheDestination(t *testing.T) {
+	cfg := t.TempDir()
+	path := installSession(t, cfg, "-work-p", "testdata/sessions/2.1.328/subagent.jsonl")
+	// break the subagent transcript: a parent that resolves nowhere
+	subs, err := filepath.Glob(filepath.Join(strings.TrimSuffix(path, ".jsonl"), "subagents", "*.jsonl"))
+	require.NoError(t, err)
+	require.Len(t, subs, 1)
+	b, err := os.ReadFile(subs[0])
+	require.NoError(t, err)
+	lines := strings.SplitAfter(string(b), "\n")
+	lines[2] = regexp.MustCompile(`"parentUuid":"[^"]*"`).ReplaceAllString(lines[2], `"parentUuid":"00000000-1111-2222-3333-444444444444"`)
+	require.NoError(t, os.WriteFile(subs[0], []byte(strings.Join(lines, "")), 0o600))
+
+	counts := map[string]int{}
+	for name, dest := range map[string][]string{
+		"dry-run": {"--dry-run"},
+		"-o":      {"-o", filepath.Join(t.TempDir(), "out.jsonl")},
+		"new":     {"--new"},
+	} {
+		out, errs, code := cliRun(t, append([]string{"--config-dir", cfg, "--json", "compress", path, "--keep-turns", "0"}, dest...)...)
+		require.Equal(t, 0, code, "%s: %s", name, errs)
+		var r app.WriteResult
+		require.NoError(t, json.Unmarshal([]byte(out), &r), out)
+		counts[name] = r.Preexisting
+	}
+	assert.Greater(t, counts["dry-run"], 0, "the broken subagent transcript is not counted")
+	assert.Equal(t, map[string]int{"dry-run": counts["dry-run"], "-o": counts["dry-run"], "new": counts["dry-run"]}, counts)
 }
