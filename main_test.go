@@ -38,7 +38,7 @@ func TestCLI(t *testing.T) {
 		stdout string // regexp
 		stderr string // regexp
 	}{
-		{"info", []string{"info", example}, 0, `(?s)turns\s+3.*by entry type`, `^$`},
+		{"info", []string{"info", example}, 0, `(?s)turns\s+3.*by entry type.*Edit\s+1 call\s`, `^$`},
 		{"info json after the session", []string{"info", example, "--json"}, 0, `"by_tool"`, `^$`},
 		{"turns", []string{"turns", example}, 0, `(?m)^\s+1\s.*Run some shell commands`, `^$`},
 		{"validate ok", []string{"validate", example}, 0, ``, `valid`},
@@ -46,7 +46,18 @@ func TestCLI(t *testing.T) {
 		{"rewrite copy to stdout", []string{"rewrite", example, "-o", "-"}, 0, `^\{`, `^$`},
 		{"no session", []string{"info"}, 2, `^$`, `^ccsurgeon: info needs a SESSION`},
 		{"two sessions", []string{"info", "a", "b"}, 2, `^$`, `^ccsurgeon: info takes one SESSION`},
-		{"unknown flag", []string{"info", "--bogus", example}, 2, ``, `^ccsurgeon: flag provided but not defined`},
+		{"unknown flag", []string{"info", "--bogus", example}, 2, ``, `^ccsurgeon: unknown flag --bogus\nccsurgeon: hint: see 'ccsurgeon info --help'`},
+		{"unknown single-dash flag", []string{"info", "-bogus", example}, 2, ``, `^ccsurgeon: unknown flag -bogus\n`},
+		{"unknown flag near one", []string{"strip-thinking", example, "--before-trun", "2"}, 2, ``, `^ccsurgeon: unknown flag --before-trun\nccsurgeon: hint: did you mean --before-turn\?`},
+		{"unknown global flag near one", []string{"--confg-dir", "x", "ls"}, 2, ``, `^ccsurgeon: unknown flag --confg-dir\nccsurgeon: hint: did you mean --config-dir\?`},
+		{"int flag not a number", []string{"strip-thinking", example, "--before-turn", "x", "--dry-run"}, 2, `^$`, `^ccsurgeon: --before-turn "x": want a whole number\nccsurgeon: hint: see 'ccsurgeon strip-thinking --help'\n$`},
+		{"keep not a number", []string{"strip-thinking", example, "--keep", "lots"}, 2, `^$`, `^ccsurgeon: --keep "lots": want a whole number\n`},
+		{"unknown command near one", []string{"inf", example}, 2, `^$`, `^ccsurgeon: unknown command "inf"\nccsurgeon: hint: did you mean 'info'\?`},
+		{"help for an unknown command", []string{"help", "frob"}, 2, `^$`, `^ccsurgeon: unknown command "frob"\nccsurgeon: hint: see 'ccsurgeon --help'`},
+		{"help for a near command", []string{"help", "trns"}, 2, `^$`, `^ccsurgeon: unknown command "trns"\nccsurgeon: hint: did you mean 'turns'\?`},
+		{"completion for an unknown shell", []string{"completion", "powershell"}, 2, `^$`, `^ccsurgeon: unknown shell "powershell"\nccsurgeon: hint: one of bash, zsh, fish, pwsh`},
+		{"completion without a shell", []string{"completion"}, 2, `^$`, `^ccsurgeon: completion needs a shell\nccsurgeon: hint: one of bash, zsh, fish, pwsh`},
+		{"root help lists completion", []string{"--help"}, 0, `(?m)^\s+completion\s`, `^$`},
 		{"unknown id", []string{"--config-dir", empty, "info", "deadbeef"}, 1, `^$`, `(?s)^ccsurgeon: no session matches "deadbeef" in .*\nccsurgeon: hint: `},
 		{"short prefix", []string{"info", "abc"}, 2, `^$`, `^ccsurgeon: session id prefix "abc" is too short`},
 		{"missing file", []string{"info", "nope/x.jsonl"}, 1, `^$`, `^ccsurgeon: no such file: nope/x.jsonl`},
@@ -72,6 +83,8 @@ func TestCLI(t *testing.T) {
 			if tc.stderr != "" {
 				assert.Regexp(t, tc.stderr, errs)
 			}
+			assert.NotRegexp(t, `\b1 (entries|calls|errors|warnings|blocks|turns|sessions|secrets|fixes|backups)\b`, out+errs, "a singular count in the plural")
+			assert.NotContains(t, errs, "strconv.", "a Go error leaks to the user")
 			for _, line := range strings.Split(strings.TrimSpace(errs), "\n") {
 				if strings.HasPrefix(line, "ccsurgeon: ") {
 					assert.False(t, strings.HasSuffix(line, "."), "error line ends with a period: %q", line)
@@ -206,7 +219,7 @@ func TestCountKeysDocumented(t *testing.T) {
 	readme, err := os.ReadFile("README.md")
 	require.NoError(t, err)
 	for _, c := range ops.CountKinds {
-		assert.Contains(t, string(readme), "| `"+c.Key+"` | "+c.Label+" |", "README does not document count %s", c.Key)
+		assert.True(t, strings.Contains(string(readme), "| `"+c.Key+"` | "+c.Label+" |"), "README does not document count %s", c.Key)
 	}
 }
 
@@ -240,4 +253,49 @@ func TestPreexistingErrorsWhateverTheDestination(t *testing.T) {
 	}
 	assert.Greater(t, counts["dry-run"], 0, "the broken subagent transcript is not counted")
 	assert.Equal(t, map[string]int{"dry-run": counts["dry-run"], "-o": counts["dry-run"], "new": counts["dry-run"]}, counts)
+}
+
+// TestHelpShowsNoSentinelDefaults: a flag's help states its real default in
+// words where it has one, never the zero or -1 a flag uses for "not given",
+// and never twice.
+func TestHelpShowsNoSentinelDefaults(t *testing.T) {
+	root := newCommand(&app.Env{Out: &bytes.Buffer{}, Err: &bytes.Buffer{}})
+	for _, sub := range root.Commands {
+		if sub.Hidden {
+			continue
+		}
+		out, _, code := cliRun(t, sub.Name, "--help")
+		require.Equal(t, 0, code, sub.Name)
+		assert.NotContains(t, out, "(default: ", "%s --help shows a flag default urfave-style", sub.Name)
+		assert.NotRegexp(t, `\(default:? (-1|0)\)`, out, "%s --help shows a sentinel default", sub.Name)
+	}
+	out, _, _ := cliRun(t, "rewrite", "--help")
+	assert.Regexp(t, `--keep N\s+keep the N newest backups of the session \(default 20\)\n`, out)
+}
+
+// TestExitCodesDocumented: --help and the README list the same exit codes.
+func TestExitCodesDocumented(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	out, _, _ := cliRun(t, "--help")
+	for _, line := range strings.Split(strings.TrimSpace(exitCodesHelp), "\n") {
+		assert.Contains(t, out, line)
+		assert.True(t, strings.Contains(string(readme), line), "README lacks %q", line)
+	}
+	assert.Contains(t, exitCodesHelp, "3 ")
+}
+
+// TestCompletionOffersSessionIDs: completing a command's SESSION offers the
+// ids of the sessions under the config dir.
+func TestCompletionOffersSessionIDs(t *testing.T) {
+	cfg := t.TempDir()
+	path := installSession(t, cfg, "-work-p", example)
+	id := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	for _, cmd := range []string{"info", "strip-thinking", "validate", "diff"} {
+		out, errs, code := cliRun(t, "--config-dir", cfg, cmd, "--generate-shell-completion")
+		require.Equal(t, 0, code, errs)
+		assert.Contains(t, strings.Split(out, "\n"), id, "%s does not complete session ids", cmd)
+	}
+	out, _, _ := cliRun(t, "--config-dir", cfg, "info", "--generate-shell-completion")
+	assert.NotContains(t, out, "--help", "completing an argument offers flags")
 }

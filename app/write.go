@@ -137,7 +137,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		err = backup.WriteTo(d.Output, j.render(s.Main, d.Output))
 		out.Path = d.Output
 		if n := len(j.resultFiles()) - 1; n > 0 {
-			out.Notes = append(out.Notes, fmt.Sprintf("-o writes the main transcript only: %d changed subagent transcript(s) were not written (use --new to get them too)", n))
+			out.Notes = append(out.Notes, "-o writes the main transcript only: "+Plural(n, "changed subagent transcript was", "changed subagent transcripts were")+" not written (use --new to get them too)")
 		}
 	case d.New:
 		out.Path, err = j.writeNew()
@@ -190,7 +190,7 @@ func (j *job) explain(err error) error {
 	for _, pr := range j.introduced {
 		fmt.Fprintf(j.env.Err, "%s\n", pr.String())
 	}
-	return &chain.Error{Msg: fmt.Sprintf("%s would introduce %d error(s) into the session; nothing was written", j.op, len(j.introduced)),
+	return &chain.Error{Msg: fmt.Sprintf("%s would introduce %s into the session; nothing was written", j.op, Plural(len(j.introduced), "error", "errors")),
 		Hint: "this is a bug in ccsurgeon or an unusual session: please report it with 'ccsurgeon validate' output", Code: 1}
 }
 
@@ -563,7 +563,7 @@ func (env *Env) printSummary(out WriteResult) {
 	}
 	env.printRedactions(out.Redactions)
 	if out.Preexisting > 0 {
-		fmt.Fprintf(w, "note: the input already had %d validation error(s); they are not new (see 'ccsurgeon validate')\n", out.Preexisting)
+		fmt.Fprintf(w, "note: the input already had %s; they are not new (see 'ccsurgeon validate')\n", Plural(out.Preexisting, "validation error", "validation errors"))
 	}
 }
 
