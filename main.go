@@ -44,25 +44,22 @@ func main() {
 	os.Exit(code)
 }
 
-// usageError marks a command-line mistake (exit 2).
-type usageError struct{ err error }
-
-func (u usageError) Error() string { return u.err.Error() }
-func (u usageError) ExitCode() int { return 2 }
-
 // run executes one command line and returns the exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	env := &app.Env{In: stdin, Out: stdout, Err: stderr}
 	root := newCommand(env)
 	defer func() {
 		if r := recover(); r != nil {
+			if os.Getenv("CCSURGEON_PANIC") != "" { // for developers: the stack trace
+				panic(r)
+			}
 			fmt.Fprintf(stderr, "ccsurgeon: internal error: %v\n", r)
 			fmt.Fprintln(stderr, "ccsurgeon: hint: no file was changed; please report this with the command you ran")
 			code = 3
 		}
 	}()
 	err := root.Run(ctx, args)
-	return reportError(stderr, err)
+	return reportError(stderr, explain(err, root, args))
 }
 
 func reportError(stderr io.Writer, err error) int {
@@ -121,12 +118,25 @@ func newCommand(env *app.Env) *cli.Command {
 strip thinking, drop tool calls, compress old turns, redact secrets.
 
 SESSION is a session id, a unique id prefix (4+ characters), or a path to a
-.jsonl file. Ids are looked up in every folder under <config-dir>/projects/.`,
+.jsonl file. Ids are looked up in every folder under <config-dir>/projects/.
+
+EXIT STATUS:` + exitCodesHelp,
 		EnableShellCompletion: true,
-		Writer:                env.Out,
-		ErrWriter:             env.Err,
-		Reader:                env.In,
-		ExitErrHandler:        func(context.Context, *cli.Command, error) {},
+		ConfigureShellCompletionCommand: func(c *cli.Command) {
+			c.Hidden = false
+			c.Usage = "print a shell completion script (bash, zsh, fish, pwsh)"
+			c.UsageText = "ccsurgeon completion bash|zsh|fish|pwsh\n\nCompletes commands, flags and session ids.\n\nexample:\n   source <(ccsurgeon completion bash)"
+			c.Action = func(ctx context.Context, cmd *cli.Command) error {
+				if cmd.Args().Len() == 0 {
+					return usageError{err: errors.New("completion needs a shell"), hint: "one of " + strings.Join(shells, ", ")}
+				}
+				return usageError{err: fmt.Errorf("unknown shell %q", cmd.Args().First()), hint: "one of " + strings.Join(shells, ", ")}
+			}
+		},
+		Writer:         env.Out,
+		ErrWriter:      env.Err,
+		Reader:         env.In,
+		ExitErrHandler: func(context.Context, *cli.Command, error) {},
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "config-dir", Usage: "Claude Code config `DIR` (default $CLAUDE_CONFIG_DIR, else ~/.claude)"},
 			&cli.BoolFlag{Name: "json", Usage: "print machine-readable JSON on stdout"},
@@ -134,7 +144,7 @@ SESSION is a session id, a unique id prefix (4+ characters), or a path to a
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() > 0 {
-				return &chain.Error{Msg: fmt.Sprintf("unknown command %q", cmd.Args().First()), Hint: "see 'ccsurgeon --help' for the commands", Code: 2}
+				return unknownCommand(cmd, cmd.Args().First())
 			}
 			return cli.ShowRootCommandHelp(cmd)
 		},
@@ -209,7 +219,7 @@ SESSION is a session id, a unique id prefix (4+ characters), or a path to a
 		},
 	}
 	root.Commands = append(root.Commands, backupCommands(env)...)
-	setUsageErrors(root)
+	finish(env, root)
 	return root
 }
 
@@ -360,7 +370,7 @@ examples:
 
 ` + destHelp,
 		Flags: append([]cli.Flag{
-			&cli.IntFlag{Name: "keep-turns", Value: 3, Usage: "leave the last `N` turns as they are"},
+			&cli.IntFlag{Name: "keep-turns", Value: 3, Usage: "leave the last `N` turns as they are (default 3)"},
 			&cli.StringFlag{Name: "max-result", Usage: "cut tool output and inputs longer than `SIZE` (default 2KB)"},
 		}, destFlags()...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
@@ -428,7 +438,7 @@ func backupCommands(env *app.Env) []*cli.Command {
 		},
 		{
 			Name:  "restore",
-			Usage: "put a backup back (default: the newest); the current state is backed up first",
+			Usage: "put a backup back (the newest unless BACKUP names one); the current state is backed up first",
 			UsageText: `ccsurgeon restore SESSION [BACKUP]
 
 BACKUP is a name (or unique prefix) from 'ccsurgeon backups SESSION'. The
@@ -440,7 +450,7 @@ examples:
 			Flags: []cli.Flag{&cli.BoolFlag{Name: "force", Usage: "restore even when Claude Code seems to be using the session"}},
 			Action: func(ctx context.Context, cmd *cli.Command) error {
 				if cmd.Args().Len() < 1 || cmd.Args().Len() > 2 {
-					return usageError{fmt.Errorf("restore needs SESSION and optionally BACKUP")}
+					return usageError{err: fmt.Errorf("restore needs SESSION and optionally BACKUP")}
 				}
 				return env.RunRestore(cmd.Args().First(), cmd.Args().Get(1), cmd.Bool("force"))
 			},
@@ -456,7 +466,7 @@ examples:
 			Flags: []cli.Flag{&cli.BoolFlag{Name: "ignore-uuids", Usage: "number UUIDs by first appearance in each file, so fresh ids do not count"}},
 			Action: func(ctx context.Context, cmd *cli.Command) error {
 				if cmd.Args().Len() != 2 {
-					return usageError{fmt.Errorf("diff needs two sessions or files")}
+					return usageError{err: fmt.Errorf("diff needs two sessions or files")}
 				}
 				return env.RunDiff(app.DiffOptions{A: cmd.Args().Get(0), B: cmd.Args().Get(1), IgnoreUUIDs: cmd.Bool("ignore-uuids")})
 			},
@@ -513,11 +523,11 @@ example:
 		Flags: append(branchFlags(), destFlags()...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() != 2 {
-				return usageError{fmt.Errorf("fork-at-turn needs SESSION and a turn number N")}
+				return usageError{err: fmt.Errorf("fork-at-turn needs SESSION and a turn number N")}
 			}
 			n, err := strconv.Atoi(cmd.Args().Get(1))
 			if err != nil {
-				return usageError{fmt.Errorf("turn number %q is not a number", cmd.Args().Get(1))}
+				return usageError{err: fmt.Errorf("turn number %q is not a number", cmd.Args().Get(1))}
 			}
 			return env.RunFork(cmd.Args().First(), n, app.BranchOptions{Leaf: cmd.String("leaf"), Branch: int(cmd.Int("branch"))}, destFrom(cmd))
 		},
@@ -529,23 +539,14 @@ func oneSession(cmd *cli.Command) (string, error) {
 	case 1:
 		return cmd.Args().First(), nil
 	case 0:
-		return "", usageError{fmt.Errorf("%s needs a SESSION (an id, an id prefix or a .jsonl path)", cmd.Name)}
+		return "", usageError{err: fmt.Errorf("%s needs a SESSION (an id, an id prefix or a .jsonl path)", cmd.Name)}
 	}
-	return "", usageError{fmt.Errorf("%s takes one SESSION, got %d arguments: %s", cmd.Name, cmd.Args().Len(), strings.Join(cmd.Args().Slice(), " "))}
+	return "", usageError{err: fmt.Errorf("%s takes one SESSION, got %d arguments: %s", cmd.Name, cmd.Args().Len(), strings.Join(cmd.Args().Slice(), " "))}
 }
 
 func noArgs(cmd *cli.Command) error {
 	if cmd.Args().Len() > 0 {
-		return usageError{fmt.Errorf("%s takes no arguments, got %q", cmd.Name, cmd.Args().First())}
+		return usageError{err: fmt.Errorf("%s takes no arguments, got %q", cmd.Name, cmd.Args().First())}
 	}
 	return nil
-}
-
-func setUsageErrors(c *cli.Command) {
-	c.OnUsageError = func(ctx context.Context, cmd *cli.Command, err error, isSubcommand bool) error {
-		return usageError{err}
-	}
-	for _, sub := range c.Commands {
-		setUsageErrors(sub)
-	}
 }

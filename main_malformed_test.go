@@ -214,7 +214,7 @@ var (
 	ok       = want{code: 0}
 	okStrip  = want{code: 0, stdout: "strip-thinking: "}
 	okDry    = want{code: 0, stdout: "dry run: strip-thinking"}
-	okPreErr = want{code: 0, stdout: "the input already had 1 validation error(s)"}
+	okPreErr = want{code: 0, stdout: "the input already had 1 validation error;"}
 )
 
 // malformedCases are the rows of the table.
@@ -235,17 +235,17 @@ func malformedCases() []malCase {
 	return []malCase{
 		{
 			name: "empty file", make: fixed(""),
-			validate: want{1, "holds no entries", "invalid: 1 errors"}, info: want{0, "0 B in 0 entries", ""},
+			validate: want{1, "holds no entries", "invalid: 1 error,"}, info: want{0, "0 B in 0 entries", ""},
 			rewrite: ok, dryRun: okDry, inPlace: okStrip, identical: true,
 		},
 		{
 			name: "whitespace only", make: fixed("  \n\t\n\n"),
-			validate: want{1, "holds no entries", "invalid: 1 errors"}, info: want{0, "in 3 entries", ""},
+			validate: want{1, "holds no entries", "invalid: 1 error,"}, info: want{0, "in 3 entries", ""},
 			rewrite: ok, dryRun: okDry, inPlace: okStrip, identical: true,
 		},
 		{
 			name: "utf-8 bom", make: fixed(bom + join(clean, "\n")),
-			validate: want{0, "byte order mark", "valid, 1 warnings"}, info: want{0, "turns        2", ""},
+			validate: want{0, "byte order mark", "valid, 1 warning\n"}, info: want{0, "turns        2", ""},
 			rewrite: ok, dryRun: okDry, inPlace: okStrip, identical: true,
 			after: func(t *testing.T, m *malEnv, arg string, before []byte) {
 				b, _ := os.ReadFile(m.session())
@@ -265,25 +265,25 @@ func malformedCases() []malCase {
 		},
 		{
 			name: "torn final line", make: fixed(join(clean, "\n") + clean[4][:40]),
-			validate: want{1, "the last line is cut short", "invalid: 1 errors"}, info: want{0, "in 6 entries", ""},
+			validate: want{1, "the last line is cut short", "invalid: 1 error,"}, info: want{0, "in 6 entries", ""},
 			rewrite: okPreErr, dryRun: okDry, inPlace: okStrip, identical: true,
 			after: keepsLine(clean[4][:40]),
 		},
 		{
 			name: "line that is not json", make: fixed(withLine("this is not json")),
-			validate: want{1, ":4: error: line is not valid JSON", "invalid: 1 errors"}, info: want{0, "in 6 entries", ""},
+			validate: want{1, ":4: error: line is not valid JSON", "invalid: 1 error,"}, info: want{0, "in 6 entries", ""},
 			rewrite: okPreErr, dryRun: okDry, inPlace: okStrip, identical: true,
 			after: keepsLine("\nthis is not json\n"),
 		},
 		{
 			name: "json that is not an object", make: fixed(withLine(`[1,"two",{"three":3}]`)),
-			validate: want{1, ":4: error: line is JSON but not an object", "invalid: 1 errors"}, info: want{0, "in 6 entries", ""},
+			validate: want{1, ":4: error: line is JSON but not an object", "invalid: 1 error,"}, info: want{0, "in 6 entries", ""},
 			rewrite: okPreErr, dryRun: okDry, inPlace: okStrip, identical: true,
 			after: keepsLine(`[1,"two",{"three":3}]`),
 		},
 		{
 			name: "nul bytes", make: fixed(withLine("{\"type\":\x00\x00\"user\"}")),
-			validate: want{1, ":4: error: line holds NUL bytes", "invalid: 1 errors"}, info: want{0, "in 6 entries", ""},
+			validate: want{1, ":4: error: line holds NUL bytes", "invalid: 1 error,"}, info: want{0, "in 6 entries", ""},
 			rewrite: okPreErr, dryRun: okDry, inPlace: okStrip, identical: true,
 			after: keepsLine("{\"type\":\x00\x00\"user\"}"),
 		},
@@ -297,27 +297,27 @@ func malformedCases() []malCase {
 		},
 		{
 			name: "duplicate uuid", make: fixed(join(append(append([]string{}, clean...), clean[4]), "\n")),
-			validate: want{1, ":6: error: uuid " + malID(5) + " is already used on line 5", "invalid: 1 errors"}, info: want{0, "in 6 entries", ""},
+			validate: want{1, ":6: error: uuid " + malID(5) + " is already used on line 5", "invalid: 1 error,"}, info: want{0, "in 6 entries", ""},
 			rewrite: okPreErr, dryRun: okDry, inPlace: okStrip, identical: true,
 		},
 		{
 			name: "parent cycle", make: fixed(join(append([]string{malLine("user", 1, 5, `"hello"`)}, clean[1:]...), "\n")),
-			validate: want{1, "parentUuid links form a cycle", "invalid: 1 errors"}, info: want{0, "branches     0", ""},
+			validate: want{1, "parentUuid links form a cycle", "invalid: 1 error,"}, info: want{0, "branches     0", ""},
 			rewrite: okPreErr, dryRun: okDry, inPlace: okStrip, identical: true,
 		},
 		{
 			name: "self-parent", make: fixed(join(append([]string{malLine("user", 1, 1, `"hello"`)}, clean[1:]...), "\n")),
-			validate: want{1, ":1: error: ", "invalid: 1 errors"}, info: want{0, "turns        2", ""},
+			validate: want{1, ":1: error: ", "invalid: 1 error,"}, info: want{0, "turns        2", ""},
 			rewrite: okPreErr, dryRun: okDry, inPlace: okStrip, identical: true,
 		},
 		{
 			name: "dangling parent", make: fixed(join(append(append(append([]string{}, clean[:3]...), malLine("user", 4, -1, `"and now?"`)), clean[4]), "\n")),
-			validate: want{1, "resolves to no entry: the client drops the history above line 4", "invalid: 1 errors"}, info: want{0, "turns        1", ""},
+			validate: want{1, "resolves to no entry: the client drops the history above line 4", "invalid: 1 error,"}, info: want{0, "turns        1", ""},
 			rewrite: okPreErr, dryRun: okDry, inPlace: okStrip, identical: true,
 		},
 		{
 			name: "several roots", make: fixed(join(append(append(append([]string{}, clean[:3]...), malLine("user", 4, 0, `"and now?"`)), clean[4]), "\n")),
-			validate: want{0, "2 entries start a chain (parentUuid null)", "valid, 1 warnings"}, info: want{0, "branches     2", ""},
+			validate: want{0, "2 entries start a chain (parentUuid null)", "valid, 1 warning\n"}, info: want{0, "branches     2", ""},
 			rewrite: ok, dryRun: okDry, inPlace: okStrip, identical: true,
 		},
 		{
@@ -326,7 +326,7 @@ func malformedCases() []malCase {
 				require.NoError(t, os.WriteFile(p, []byte(join(clean, "\n")), 0o644))
 				return p
 			},
-			validate: want{0, "5 entries carry a sessionId other than 0ther000", "valid, 1 warnings"}, info: want{0, "session      0ther000", ""},
+			validate: want{0, "5 entries carry a sessionId other than 0ther000", "valid, 1 warning\n"}, info: want{0, "session      0ther000", ""},
 			rewrite: ok, dryRun: okDry, inPlace: okStrip, identical: true,
 		},
 		{
@@ -622,7 +622,7 @@ func runWithRepair(t *testing.T, args ...string) ran {
 	root := newCommand(env)
 	if root.Command("repair") == nil {
 		root.Commands = append(root.Commands, repairCommand(env))
-		setUsageErrors(root)
+		finish(env, root)
 	}
 	err := root.Run(context.Background(), append([]string{"ccsurgeon"}, args...))
 	return ran{reportError(&errb, err), out.String(), errb.String()}

@@ -3,17 +3,20 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/urfave/cli/v3"
 
 	"github.com/ccsurgeon/ccsurgeon/app"
+	"github.com/ccsurgeon/ccsurgeon/ops"
 )
 
 // runCLI runs one command line in-process.
@@ -35,7 +38,7 @@ func TestCLI(t *testing.T) {
 		stdout string // regexp
 		stderr string // regexp
 	}{
-		{"info", []string{"info", example}, 0, `(?s)turns\s+3.*by entry type`, `^$`},
+		{"info", []string{"info", example}, 0, `(?s)turns\s+3.*by entry type.*Edit\s+1 call\s`, `^$`},
 		{"info json after the session", []string{"info", example, "--json"}, 0, `"by_tool"`, `^$`},
 		{"turns", []string{"turns", example}, 0, `(?m)^\s+1\s.*Run some shell commands`, `^$`},
 		{"validate ok", []string{"validate", example}, 0, ``, `valid`},
@@ -43,7 +46,18 @@ func TestCLI(t *testing.T) {
 		{"rewrite copy to stdout", []string{"rewrite", example, "-o", "-"}, 0, `^\{`, `^$`},
 		{"no session", []string{"info"}, 2, `^$`, `^ccsurgeon: info needs a SESSION`},
 		{"two sessions", []string{"info", "a", "b"}, 2, `^$`, `^ccsurgeon: info takes one SESSION`},
-		{"unknown flag", []string{"info", "--bogus", example}, 2, ``, `^ccsurgeon: flag provided but not defined`},
+		{"unknown flag", []string{"info", "--bogus", example}, 2, ``, `^ccsurgeon: unknown flag --bogus\nccsurgeon: hint: see 'ccsurgeon info --help'`},
+		{"unknown single-dash flag", []string{"info", "-bogus", example}, 2, ``, `^ccsurgeon: unknown flag -bogus\n`},
+		{"unknown flag near one", []string{"strip-thinking", example, "--before-trun", "2"}, 2, ``, `^ccsurgeon: unknown flag --before-trun\nccsurgeon: hint: did you mean --before-turn\?`},
+		{"unknown global flag near one", []string{"--confg-dir", "x", "ls"}, 2, ``, `^ccsurgeon: unknown flag --confg-dir\nccsurgeon: hint: did you mean --config-dir\?`},
+		{"int flag not a number", []string{"strip-thinking", example, "--before-turn", "x", "--dry-run"}, 2, `^$`, `^ccsurgeon: --before-turn "x": want a whole number\nccsurgeon: hint: see 'ccsurgeon strip-thinking --help'\n$`},
+		{"keep not a number", []string{"strip-thinking", example, "--keep", "lots"}, 2, `^$`, `^ccsurgeon: --keep "lots": want a whole number\n`},
+		{"unknown command near one", []string{"inf", example}, 2, `^$`, `^ccsurgeon: unknown command "inf"\nccsurgeon: hint: did you mean 'info'\?`},
+		{"help for an unknown command", []string{"help", "frob"}, 2, `^$`, `^ccsurgeon: unknown command "frob"\nccsurgeon: hint: see 'ccsurgeon --help'`},
+		{"help for a near command", []string{"help", "trns"}, 2, `^$`, `^ccsurgeon: unknown command "trns"\nccsurgeon: hint: did you mean 'turns'\?`},
+		{"completion for an unknown shell", []string{"completion", "powershell"}, 2, `^$`, `^ccsurgeon: unknown shell "powershell"\nccsurgeon: hint: one of bash, zsh, fish, pwsh`},
+		{"completion without a shell", []string{"completion"}, 2, `^$`, `^ccsurgeon: completion needs a shell\nccsurgeon: hint: one of bash, zsh, fish, pwsh`},
+		{"root help lists completion", []string{"--help"}, 0, `(?m)^\s+completion\s`, `^$`},
 		{"unknown id", []string{"--config-dir", empty, "info", "deadbeef"}, 1, `^$`, `(?s)^ccsurgeon: no session matches "deadbeef" in .*\nccsurgeon: hint: `},
 		{"short prefix", []string{"info", "abc"}, 2, `^$`, `^ccsurgeon: session id prefix "abc" is too short`},
 		{"missing file", []string{"info", "nope/x.jsonl"}, 1, `^$`, `^ccsurgeon: no such file: nope/x.jsonl`},
@@ -56,6 +70,7 @@ func TestCLI(t *testing.T) {
 		{"bad turn range", []string{"drop-tool-calls", example, "--turns", "5-2", "--dry-run"}, 2, ``, `turn range "5-2"`},
 		{"bad rule", []string{"redact", example, "--rule", "nope", "--check"}, 2, ``, `want NAME=REGEX`},
 		{"dry run", []string{"strip-thinking", example, "--dry-run"}, 0, `nothing was written`, `^$`},
+		{"compress every turn", []string{"compress", example, "--keep-turns", "0", "--dry-run"}, 0, `nothing was written`, `^$`},
 		{"unknown command", []string{"bogus"}, 2, `^$`, `^ccsurgeon: unknown command "bogus"\nccsurgeon: hint: `},
 		{"-o onto the session itself", []string{"strip-thinking", example, "-o", example}, 2, ``, `-o names a file of the session itself`},
 	} {
@@ -68,6 +83,8 @@ func TestCLI(t *testing.T) {
 			if tc.stderr != "" {
 				assert.Regexp(t, tc.stderr, errs)
 			}
+			assert.NotRegexp(t, `\b1 (entries|calls|errors|warnings|blocks|turns|sessions|secrets|fixes|backups)\b`, out+errs, "a singular count in the plural")
+			assert.NotContains(t, errs, "strconv.", "a Go error leaks to the user")
 			for _, line := range strings.Split(strings.TrimSpace(errs), "\n") {
 				if strings.HasPrefix(line, "ccsurgeon: ") {
 					assert.False(t, strings.HasSuffix(line, "."), "error line ends with a period: %q", line)
@@ -129,4 +146,156 @@ func TestRewriteIsLossless(t *testing.T) {
 		b, _ := os.ReadFile(out)
 		require.True(t, bytes.Equal(a, b), "%d %s: rewrite -o is not byte-identical", i, p)
 	}
+}
+
+// sessionID returns the session id a generated transcript holds.
+func sessionID(t *testing.T, b []byte) string {
+	t.Helper()
+	m := regexp.MustCompile(`"sessionId":"([0-9a-f-]{36})"`).FindSubmatch(b)
+	require.NotNil(t, m, "no sessionId")
+	return string(m[1])
+}
+
+// installSession copies a generated session (and its sidecar folder, if
+// any) into the project folder project of a config dir, its mtime an hour
+// back so that in-place writes pass the live-session guard. It returns
+// the session's path.
+func installSession(t *testing.T, cfg, project, src string) string {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	require.NoError(t, err)
+	id := sessionID(t, b)
+	dir := filepath.Join(cfg, "projects", project)
+	require.NoError(t, os.MkdirAll(dir, 0o700))
+	path := filepath.Join(dir, id+".jsonl")
+	require.NoError(t, os.WriteFile(path, b, 0o600))
+	side := strings.TrimSuffix(src, ".jsonl")
+	if st, err := os.Stat(side); err == nil && st.IsDir() {
+		require.NoError(t, filepath.Walk(side, func(p string, info os.FileInfo, err error) error {
+			if err != nil || info.IsDir() {
+				return err
+			}
+			rel, _ := filepath.Rel(side, p)
+			dst := filepath.Join(dir, id, rel)
+			require.NoError(t, os.MkdirAll(filepath.Dir(dst), 0o700))
+			c, err := os.ReadFile(p)
+			require.NoError(t, err)
+			return os.WriteFile(dst, c, 0o600)
+		}))
+	}
+	old := time.Now().Add(-time.Hour)
+	require.NoError(t, os.Chtimes(path, old, old))
+	return path
+}
+
+// TestSummaryLinesInFixedOrder: the counts of a change print in one
+// documented order, whatever the run, and their JSON keys are snake_case
+// identifiers a script can rely on.
+func TestSummaryLinesInFixedOrder(t *testing.T) {
+	args := []string{"drop-tool-calls", example, "--tool", "Bash", "--tool", "Read", "--tool", "Edit", "--tool", "Write", "--dry-run"}
+	first, errs, code := cliRun(t, args...)
+	require.Equal(t, 0, code, errs)
+	for range 10 {
+		out, _, _ := cliRun(t, args...)
+		require.Equal(t, first, out, "the summary changed between two runs")
+	}
+	assert.Contains(t, first, "  tool calls removed: 6 (Bash 3, Edit 1, Read 1, Write 1)\n")
+
+	out, errs, code := cliRun(t, append(args, "--json")...)
+	require.Equal(t, 0, code, errs)
+	var r app.WriteResult
+	require.NoError(t, json.Unmarshal([]byte(out), &r))
+	require.NotEmpty(t, r.Counts)
+	for k := range r.Counts {
+		assert.Regexp(t, `^[a-z][a-z0-9_]*$`, k)
+	}
+	assert.Equal(t, 6, r.Counts["tool_calls_removed"])
+	assert.Equal(t, map[string]int{"Bash": 3, "Edit": 1, "Read": 1, "Write": 1}, r.CountDetails["tool_calls_removed"])
+}
+
+// TestCountKeysDocumented: every count key an operation can report is in
+// the README's table, with the label the text summary prints.
+func TestCountKeysDocumented(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	for _, c := range ops.CountKinds {
+		assert.True(t, strings.Contains(string(readme), "| `"+c.Key+"` | "+c.Label+" |"), "README does not document count %s", c.Key)
+	}
+}
+
+// TestPreexistingErrorsWhateverTheDestination: the errors the input
+// already had are counted over the whole input session (subagent
+// transcripts included), not over the files a destination happens to write.
+func TestPreexistingErrorsWhateverTheDestination(t *testing.T) {
+	cfg := t.TempDir()
+	path := installSession(t, cfg, "-work-p", "testdata/sessions/2.1.328/subagent.jsonl")
+	// break the subagent transcript: a parent that resolves nowhere
+	subs, err := filepath.Glob(filepath.Join(strings.TrimSuffix(path, ".jsonl"), "subagents", "*.jsonl"))
+	require.NoError(t, err)
+	require.Len(t, subs, 1)
+	b, err := os.ReadFile(subs[0])
+	require.NoError(t, err)
+	lines := strings.SplitAfter(string(b), "\n")
+	lines[2] = regexp.MustCompile(`"parentUuid":"[^"]*"`).ReplaceAllString(lines[2], `"parentUuid":"00000000-1111-2222-3333-444444444444"`)
+	require.NoError(t, os.WriteFile(subs[0], []byte(strings.Join(lines, "")), 0o600))
+
+	counts := map[string]int{}
+	for name, dest := range map[string][]string{
+		"dry-run": {"--dry-run"},
+		"-o":      {"-o", filepath.Join(t.TempDir(), "out.jsonl")},
+		"new":     {"--new"},
+	} {
+		out, errs, code := cliRun(t, append([]string{"--config-dir", cfg, "--json", "compress", path, "--keep-turns", "0"}, dest...)...)
+		require.Equal(t, 0, code, "%s: %s", name, errs)
+		var r app.WriteResult
+		require.NoError(t, json.Unmarshal([]byte(out), &r), out)
+		counts[name] = r.Preexisting
+	}
+	assert.Greater(t, counts["dry-run"], 0, "the broken subagent transcript is not counted")
+	assert.Equal(t, map[string]int{"dry-run": counts["dry-run"], "-o": counts["dry-run"], "new": counts["dry-run"]}, counts)
+}
+
+// TestHelpShowsNoSentinelDefaults: a flag's help states its real default in
+// words where it has one, never the zero or -1 a flag uses for "not given",
+// and never twice.
+func TestHelpShowsNoSentinelDefaults(t *testing.T) {
+	root := newCommand(&app.Env{Out: &bytes.Buffer{}, Err: &bytes.Buffer{}})
+	for _, sub := range root.Commands {
+		if sub.Hidden {
+			continue
+		}
+		out, _, code := cliRun(t, sub.Name, "--help")
+		require.Equal(t, 0, code, sub.Name)
+		assert.NotContains(t, out, "(default: ", "%s --help shows a flag default urfave-style", sub.Name)
+		assert.NotRegexp(t, `\(default:? (-1|0)\)`, out, "%s --help shows a sentinel default", sub.Name)
+	}
+	out, _, _ := cliRun(t, "rewrite", "--help")
+	assert.Regexp(t, `--keep N\s+keep the N newest backups of the session \(default 20\)\n`, out)
+}
+
+// TestExitCodesDocumented: --help and the README list the same exit codes.
+func TestExitCodesDocumented(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	out, _, _ := cliRun(t, "--help")
+	for _, line := range strings.Split(strings.TrimSpace(exitCodesHelp), "\n") {
+		assert.Contains(t, out, line)
+		assert.True(t, strings.Contains(string(readme), line), "README lacks %q", line)
+	}
+	assert.Contains(t, exitCodesHelp, "3 ")
+}
+
+// TestCompletionOffersSessionIDs: completing a command's SESSION offers the
+// ids of the sessions under the config dir.
+func TestCompletionOffersSessionIDs(t *testing.T) {
+	cfg := t.TempDir()
+	path := installSession(t, cfg, "-work-p", example)
+	id := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	for _, cmd := range []string{"info", "strip-thinking", "validate", "diff"} {
+		out, errs, code := cliRun(t, "--config-dir", cfg, cmd, "--generate-shell-completion")
+		require.Equal(t, 0, code, errs)
+		assert.Contains(t, strings.Split(out, "\n"), id, "%s does not complete session ids", cmd)
+	}
+	out, _, _ := cliRun(t, "--config-dir", cfg, "info", "--generate-shell-completion")
+	assert.NotContains(t, out, "--help", "completing an argument offers flags")
 }

@@ -147,18 +147,18 @@ func (env *Env) RunInfo(o InfoOptions) error {
 	w := tabwriter.NewWriter(env.Out, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(w, "session\t%s\n", r.SessionID)
 	fmt.Fprintf(w, "path\t%s\n", r.Path)
-	fmt.Fprintf(w, "size\t%s in %d entries\n", HumanBytes(r.Bytes), r.Entries)
+	fmt.Fprintf(w, "size\t%s in %s\n", HumanBytes(r.Bytes), Plural(r.Entries, "entry", "entries"))
 	fmt.Fprintf(w, "turns\t%d\n", r.Turns)
 	fmt.Fprintf(w, "branches\t%d\n", r.Branches)
 	fmt.Fprintf(w, "compactions\t%d\n", r.Compactions)
-	fmt.Fprintf(w, "thinking\t%d blocks, %s\n", r.Thinking.Count, HumanBytes(r.Thinking.Bytes))
+	fmt.Fprintf(w, "thinking\t%s, %s\n", Plural(r.Thinking.Count, "block", "blocks"), HumanBytes(r.Thinking.Bytes))
 	fmt.Fprintf(w, "images\t%d\n", r.Images)
 	fmt.Fprintf(w, "subagents\t%d, %s\n", r.Subagents.Count, HumanBytes(r.Subagents.Bytes))
 	status := "valid"
 	if !r.Valid {
 		status = "INVALID"
 	}
-	fmt.Fprintf(w, "validation\t%s (%d errors, %d warnings; see 'ccsurgeon validate')\n", status, r.Errors, r.Warnings)
+	fmt.Fprintf(w, "validation\t%s (%s, %s; see 'ccsurgeon validate')\n", status, Plural(r.Errors, "error", "errors"), Plural(r.Warnings, "warning", "warnings"))
 	w.Flush()
 	if len(r.Bloat) > 0 {
 		fmt.Fprintln(env.Out, "\nwhat to cut (estimates; --dry-run gives exact figures):")
@@ -169,15 +169,15 @@ func (env *Env) RunInfo(o InfoOptions) error {
 		bw.Flush()
 	}
 	fmt.Fprintln(env.Out, "\nby entry type:")
-	printCounts(env, r.ByType, "entries")
+	printCounts(env, r.ByType, "entry", "entries")
 	if len(r.ByTool) > 0 {
 		fmt.Fprintln(env.Out, "\nby tool (tool_use input + tool_result + toolUseResult):")
-		printCounts(env, r.ByTool, "calls")
+		printCounts(env, r.ByTool, "call", "calls")
 	}
 	return nil
 }
 
-func printCounts(env *Env, m map[string]Count, unit string) {
+func printCounts(env *Env, m map[string]Count, one, many string) {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -190,7 +190,7 @@ func printCounts(env *Env, m map[string]Count, unit string) {
 	})
 	w := tabwriter.NewWriter(env.Out, 0, 0, 2, ' ', tabwriter.AlignRight)
 	for _, k := range keys {
-		fmt.Fprintf(w, "  %s\t%d %s\t%s\t\n", k, m[k].Count, unit, HumanBytes(m[k].Bytes))
+		fmt.Fprintf(w, "  %s\t%s\t%s\t\n", k, Plural(m[k].Count, one, many), HumanBytes(m[k].Bytes))
 	}
 	w.Flush()
 }
@@ -233,7 +233,7 @@ func bloat(s *chain.Session, r InfoReport, turns chain.Turns, id string) []Bloat
 			out = append(out, BloatItem{What: what, Bytes: n, Command: cmd})
 		}
 	}
-	add(fmt.Sprintf("thinking (%d blocks)", r.Thinking.Count), r.Thinking.Bytes, "ccsurgeon strip-thinking "+id)
+	add(fmt.Sprintf("thinking (%s)", Plural(r.Thinking.Count, "block", "blocks")), r.Thinking.Bytes, "ccsurgeon strip-thinking "+id)
 	for name, c := range r.ByTool {
 		if name != "(unknown)" {
 			add(fmt.Sprintf("%s calls (%d)", name, c.Count), c.Bytes, "ccsurgeon drop-tool-calls "+id+" --tool "+name)

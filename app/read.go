@@ -135,9 +135,9 @@ func (env *Env) RunValidate(o ValidateOptions) error {
 			}
 			status := "valid"
 			if !r.Valid() {
-				status = fmt.Sprintf("invalid: %d errors", r.Errors())
+				status = "invalid: " + Plural(r.Errors(), "error", "errors")
 			}
-			fmt.Fprintf(env.Err, "%s: %s, %d warnings\n", s.Path, status, len(r.Problems)-r.Errors())
+			fmt.Fprintf(env.Err, "%s: %s, %s\n", s.Path, status, Plural(len(r.Problems)-r.Errors(), "warning", "warnings"))
 		}
 	}
 	if env.JSON {

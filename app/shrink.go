@@ -135,7 +135,7 @@ func (env *Env) RunRedactCheck(session string, spec OpSpec) error {
 		return err
 	}
 	if found > 0 {
-		return &chain.Error{Msg: fmt.Sprintf("%d secret(s) found; nothing was written", found), Hint: "write a redacted copy with 'ccsurgeon redact SESSION -o redacted.jsonl'", Code: 1}
+		return &chain.Error{Msg: Plural(found, "secret", "secrets") + " found; nothing was written", Hint: "write a redacted copy with 'ccsurgeon redact SESSION -o redacted.jsonl'", Code: 1}
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 
@@ -33,23 +34,24 @@ type Dest struct {
 
 // WriteResult is what every writing command prints with --json.
 type WriteResult struct {
-	SessionID     string          `json:"session_id"`
-	Path          string          `json:"path"`
-	Backup        *string         `json:"backup"`
-	Operation     string          `json:"operation"`
-	DryRun        bool            `json:"dry_run"`
-	EntriesBefore int             `json:"entries_before"`
-	EntriesAfter  int             `json:"entries_after"`
-	Removed       int             `json:"entries_removed"`
-	Changed       int             `json:"entries_changed"`
-	Added         int             `json:"entries_added"`
-	BytesBefore   int64           `json:"bytes_before"`
-	BytesAfter    int64           `json:"bytes_after"`
-	Counts        map[string]int  `json:"counts,omitempty"`
-	Notes         []string        `json:"notes,omitempty"`
-	Preexisting   int             `json:"preexisting_errors"`
-	Redactions    []ops.Redaction `json:"redactions,omitempty"`
-	ResumeCommand string          `json:"resume_command,omitempty"`
+	SessionID     string                    `json:"session_id"`
+	Path          string                    `json:"path"`
+	Backup        *string                   `json:"backup"`
+	Operation     string                    `json:"operation"`
+	DryRun        bool                      `json:"dry_run"`
+	EntriesBefore int                       `json:"entries_before"`
+	EntriesAfter  int                       `json:"entries_after"`
+	Removed       int                       `json:"entries_removed"`
+	Changed       int                       `json:"entries_changed"`
+	Added         int                       `json:"entries_added"`
+	BytesBefore   int64                     `json:"bytes_before"`
+	BytesAfter    int64                     `json:"bytes_after"`
+	Counts        map[string]int            `json:"counts,omitempty"`
+	CountDetails  map[string]map[string]int `json:"count_details,omitempty"`
+	Notes         []string                  `json:"notes,omitempty"`
+	Preexisting   int                       `json:"preexisting_errors"`
+	Redactions    []ops.Redaction           `json:"redactions,omitempty"`
+	ResumeCommand string                    `json:"resume_command,omitempty"`
 }
 
 // Operation builds the pipeline for an open session.
@@ -108,7 +110,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	out := WriteResult{
 		SessionID: s.ID, Path: s.Path, Operation: p.Name(), DryRun: d.DryRun,
 		EntriesBefore: st.EntriesBefore, EntriesAfter: st.EntriesAfter, Removed: st.Removed, Changed: st.Changed, Added: st.Added,
-		BytesBefore: s.Main.Size, Counts: t.Report.Counts, Notes: t.Report.Notes, Redactions: t.Report.Redactions,
+		BytesBefore: s.Main.Size, Counts: t.Report.Counts, CountDetails: t.Report.CountDetails, Notes: t.Report.Notes, Redactions: t.Report.Redactions,
 	}
 	if t.NewID != "" {
 		out.SessionID = t.NewID
@@ -135,7 +137,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		err = backup.WriteTo(d.Output, j.render(s.Main, d.Output))
 		out.Path = d.Output
 		if n := len(j.resultFiles()) - 1; n > 0 {
-			out.Notes = append(out.Notes, fmt.Sprintf("-o writes the main transcript only: %d changed subagent transcript(s) were not written (use --new to get them too)", n))
+			out.Notes = append(out.Notes, "-o writes the main transcript only: "+Plural(n, "changed subagent transcript was", "changed subagent transcripts were")+" not written (use --new to get them too)")
 		}
 	case d.New:
 		out.Path, err = j.writeNew()
@@ -150,7 +152,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		return j.explain(err)
 	}
 	out.BytesAfter = j.sizes[s.Main]
-	out.Preexisting = j.preexisting
+	out.Preexisting = j.preexisting + j.unwrittenErrors()
 	if hook != nil {
 		hook(&out)
 	}
@@ -173,7 +175,8 @@ type job struct {
 	sizes       map[*chain.File]int64 // bytes written per file
 	introduced  []validate.Problem
 	preexisting int
-	diff        []byte // dry run with --diff: the rendered main file
+	diff        []byte        // dry run with --diff: the rendered main file
+	rendered    []*chain.File // the input files whose errors preexisting counts
 }
 
 // errGate marks a write stopped by the validation gate.
@@ -187,7 +190,7 @@ func (j *job) explain(err error) error {
 	for _, pr := range j.introduced {
 		fmt.Fprintf(j.env.Err, "%s\n", pr.String())
 	}
-	return &chain.Error{Msg: fmt.Sprintf("%s would introduce %d error(s) into the session; nothing was written", j.op, len(j.introduced)),
+	return &chain.Error{Msg: fmt.Sprintf("%s would introduce %s into the session; nothing was written", j.op, Plural(len(j.introduced), "error", "errors")),
 		Hint: "this is a bug in ccsurgeon or an unusual session: please report it with 'ccsurgeon validate' output", Code: 1}
 }
 
@@ -231,12 +234,37 @@ func (j *job) render(f *chain.File, name string) func(io.Writer) error {
 		j.mu.Lock()
 		defer j.mu.Unlock()
 		j.preexisting += before.Errors()
+		j.rendered = append(j.rendered, f)
 		if bad := validate.Introduced(before, after); len(bad) > 0 {
 			j.introduced = append(j.introduced, bad...)
 			return errGate
 		}
 		return nil
 	}
+}
+
+// unwrittenErrors counts the validation errors of the input files the
+// destination did not write (render counts those of the files it writes),
+// so that the pre-existing count is the whole input session's, whatever
+// the destination.
+func (j *job) unwrittenErrors() int {
+	written := map[*chain.File]bool{}
+	for _, f := range j.rendered {
+		written[f] = true
+	}
+	n := 0
+	for _, f := range j.t.S.Files() {
+		if written[f] {
+			continue
+		}
+		sid := ""
+		if f == j.t.S.Main {
+			sid = j.t.S.ID
+		}
+		r := validate.Report{Problems: validate.File(f, sid)}
+		n += r.Errors()
+	}
+	return n
 }
 
 // resultFiles are the files of the session that the result writes: the
@@ -527,15 +555,15 @@ func (env *Env) printSummary(out WriteResult) {
 		pct = 100 * float64(out.BytesBefore-out.BytesAfter) / float64(out.BytesBefore)
 	}
 	fmt.Fprintf(w, "bytes:   %s -> %s (%.1f%% smaller)\n", HumanBytes(out.BytesBefore), HumanBytes(out.BytesAfter), pct)
-	for k, v := range out.Counts {
-		fmt.Fprintf(w, "  %s: %d\n", k, v)
+	for _, line := range countLines(out.Counts, out.CountDetails) {
+		fmt.Fprintf(w, "  %s\n", line)
 	}
 	for _, n := range out.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}
 	env.printRedactions(out.Redactions)
 	if out.Preexisting > 0 {
-		fmt.Fprintf(w, "note: the input already had %d validation error(s); they are not new (see 'ccsurgeon validate')\n", out.Preexisting)
+		fmt.Fprintf(w, "note: the input already had %s; they are not new (see 'ccsurgeon validate')\n", Plural(out.Preexisting, "validation error", "validation errors"))
 	}
 }
 
@@ -556,4 +584,45 @@ func (env *Env) printDryRun(s *chain.Session, after []byte, out WriteResult) err
 	fmt.Fprintf(env.Out, "dry run: %s on %s; nothing was written\n", out.Operation, s.Path)
 	env.printSummary(out)
 	return nil
+}
+
+// countLines are the text summary's count lines, in the order of
+// ops.CountKinds (a count no kind names comes last, by key), each with
+// its breakdown sorted by name: the same lines in the same order every run.
+func countLines(counts map[string]int, details map[string]map[string]int) []string {
+	var out []string
+	line := func(key, label string) {
+		s := fmt.Sprintf("%s: %d", label, counts[key])
+		if d := details[key]; len(d) > 0 {
+			names := make([]string, 0, len(d))
+			for n := range d {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			parts := make([]string, len(names))
+			for k, n := range names {
+				parts[k] = fmt.Sprintf("%s %d", n, d[n])
+			}
+			s += " (" + strings.Join(parts, ", ") + ")"
+		}
+		out = append(out, s)
+	}
+	known := map[string]bool{}
+	for _, c := range ops.CountKinds {
+		known[c.Key] = true
+		if _, ok := counts[c.Key]; ok {
+			line(c.Key, c.Label)
+		}
+	}
+	var rest []string
+	for k := range counts {
+		if !known[k] {
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	for _, k := range rest {
+		line(k, strings.ReplaceAll(k, "_", " "))
+	}
+	return out
 }

@@ -36,7 +36,7 @@ func (o SelectBranch) Apply(t *Txn) error {
 		}
 	}
 	t.dropSubtrees(f, drop, keep)
-	t.Count("entries of other branches", len(drop))
+	t.Count(CountOtherBranches, len(drop))
 	// 2.1.x resumes the branch named by the last last-prompt entry
 	for i := range f.Entries {
 		e := &f.Entries[i]
@@ -150,7 +150,7 @@ func (o ForkAtTurn) Apply(t *Txn) error {
 		}
 	}
 	t.dropSubtrees(f, drop, keep)
-	t.Count("entries after the fork point", len(drop))
+	t.Count(CountAfterFork, len(drop))
 	return nil
 }
 

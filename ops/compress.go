@@ -103,9 +103,9 @@ func (o CompressOldTurns) Apply(t *Txn) error {
 		t.Note("the session has %d turns: nothing older than the last %d to compress", len(ts.List), o.KeepTurns)
 		return nil
 	}
-	cut := ts.List[len(ts.List)-o.KeepTurns].First
-	if o.KeepTurns == 0 {
-		cut = len(ts.History)
+	cut := len(ts.History) // --keep-turns 0: every turn is old
+	if o.KeepTurns > 0 {
+		cut = ts.List[len(ts.List)-o.KeepTurns].First
 	}
 	old := map[int]bool{}
 	for _, i := range ts.History[:cut] {
@@ -130,7 +130,7 @@ func (o CompressOldTurns) Apply(t *Txn) error {
 		}
 		if Bookkeeping[kind] {
 			t.Drop(f, i)
-			t.Count("bookkeeping entries removed", 1)
+			t.Count(CountBookkeeping, 1)
 			continue
 		}
 		if !old[i] || !e.IsMessage() {
@@ -232,7 +232,7 @@ func (o CompressOldTurns) compressEntry(t *Txn, f *chain.File, i, max int) error
 		}
 		out = append(spliced, out[pos:]...)
 		changed = true
-		t.Count("tool results, inputs and images shortened", len(edits))
+		t.Count(CountShortened, len(edits))
 	}
 	if tur := gjson.GetBytes(out, "toolUseResult"); tur.Exists() {
 		if tur.Type == gjson.String {

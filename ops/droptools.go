@@ -175,14 +175,14 @@ func (o DropToolCalls) Apply(t *Txn) error {
 			e := &f.Entries[i]
 			if (e.ToolUseID() != "" && selected[e.ToolUseID()]) || (e.ParentToolUseID() != "" && selected[e.ParentToolUseID()]) {
 				t.Drop(f, i)
-				t.Count("progress entries removed", 1)
+				t.Count(CountProgress, 1)
 			}
 		}
 	}
 	for _, a := range t.S.Subagents {
 		if a.ToolUseID != "" && selected[a.ToolUseID] {
 			t.RemoveFile(a.File)
-			t.Count("subagent transcripts removed", 1)
+			t.Count(CountSubagents, 1)
 		}
 	}
 	t.dropThinkingLeftAlone()
@@ -190,7 +190,7 @@ func (o DropToolCalls) Apply(t *Txn) error {
 		return &chain.Error{Msg: "dropping these tool calls would leave the session without any entry", Hint: "the session holds nothing but the selected calls", Code: 1}
 	}
 	for name, n := range byTool {
-		t.Count("tool calls removed: "+name, n)
+		t.CountOf(CountToolCalls, name, n)
 	}
 	return nil
 }

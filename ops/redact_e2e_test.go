@@ -104,7 +104,7 @@ func TestRedactCheck(t *testing.T) {
 	a := &app.Env{ConfigDir: fx.env.ConfigDir, Out: &out, Err: &errb}
 	err = a.RunRedactCheck(fx.id, app.OpSpec{})
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "secret(s) found")
+	assert.Regexp(t, `^[0-9]+ secrets? found`, err.Error())
 	after, err := os.ReadFile(fx.env.SessionPath(fx.id))
 	require.NoError(t, err)
 	assert.Equal(t, before, after, "--check wrote to the session")

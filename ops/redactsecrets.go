@@ -116,7 +116,7 @@ func (o RedactSecrets) Apply(t *Txn) error {
 					File: lh.f.Path, Line: int(lh.f.Entries[lh.i].Line), Field: h.path, Rule: fd.Rule,
 					Placeholder: placeholder(fd.Rule, secret), Fingerprint: hex.EncodeToString(sum[:4]), InThinking: h.thinking,
 				})
-				t.Count("secrets redacted: "+fd.Rule, 1)
+				t.CountOf(CountSecrets, fd.Rule, 1)
 			}
 		}
 		if err := o.rewriteLine(t, lh, placeholder); err != nil {
@@ -245,7 +245,7 @@ func (o RedactSecrets) rewriteLine(t *Txn, lh lineHits, placeholder func(rule, s
 		if err != nil {
 			return err
 		}
-		t.Count("thinking blocks removed (held a secret)", n)
+		t.Count(CountSecretThinking, n)
 		if t.Dropped(f, i) {
 			return nil
 		}

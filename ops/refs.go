@@ -303,7 +303,7 @@ func (t *Txn) joinAssistants(f *chain.File) error {
 		}
 		t.Set(f, i, out)
 	}
-	t.Count("assistant messages joined (a removed tool result stood between them)", len(newID))
+	t.Count(CountAssistantsJoined, len(newID))
 	return nil
 }
 

@@ -113,7 +113,7 @@ func (r *Repair) Apply(t *Txn) error {
 	sort.SliceStable(r.Fixes, func(a, b int) bool { return r.Fixes[a].Line < r.Fixes[b].Line })
 	for _, fx := range r.Fixes {
 		if fx.Fixed {
-			t.Count("fixes: "+fx.Code, 1)
+			t.CountOf(CountFixes, fx.Code, 1)
 		}
 	}
 	return nil

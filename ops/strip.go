@@ -54,7 +54,7 @@ func (o StripThinking) Apply(t *Txn) error {
 			if err != nil {
 				return err
 			}
-			t.Count("thinking blocks removed", n)
+			t.Count(CountThinking, n)
 		}
 	}
 	if kept > 0 {

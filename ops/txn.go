@@ -69,8 +69,11 @@ type Txn struct {
 // Report says what the operations did, for the user.
 type Report struct {
 	Notes []string `json:"notes,omitempty"`
-	// Counts of things removed or changed, by kind ("thinking blocks": 3).
+	// Counts of things removed or changed, by kind (a key of CountKinds).
 	Counts map[string]int `json:"counts,omitempty"`
+	// CountDetails breaks some counts down (tool calls by tool name,
+	// secrets by rule, fixes by problem code).
+	CountDetails map[string]map[string]int `json:"count_details,omitempty"`
 	// Redactions lists the secrets redact-secrets replaced.
 	Redactions []Redaction `json:"redactions,omitempty"`
 }
@@ -81,6 +84,18 @@ func (t *Txn) Count(what string, n int) {
 		t.Report.Counts = map[string]int{}
 	}
 	t.Report.Counts[what] += n
+}
+
+// CountOf adds n to a report counter and to its breakdown under sub.
+func (t *Txn) CountOf(what, sub string, n int) {
+	t.Count(what, n)
+	if t.Report.CountDetails == nil {
+		t.Report.CountDetails = map[string]map[string]int{}
+	}
+	if t.Report.CountDetails[what] == nil {
+		t.Report.CountDetails[what] = map[string]int{}
+	}
+	t.Report.CountDetails[what][sub] += n
 }
 
 // Note adds a sentence to the report.

@@ -1,0 +1,286 @@
+package main
+
+// The command tree's common behaviour, applied to every command by finish
+// once the tree is built: usage errors in ccsurgeon's voice with the
+// nearest flag or command suggested, flag help without urfave's "(default:
+// X)", and completion of session ids. A command added to the tree gets all
+// of it without a line of its own.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/ccsurgeon/ccsurgeon/app"
+	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/urfave/cli/v3"
+)
+
+// exitCodesHelp is the exit status table, printed by --help and repeated
+// word for word in the README.
+const exitCodesHelp = `
+   0  success (validate, redact --check, diff: nothing found)
+   1  refused, invalid, or found (nothing was changed); with several
+      sessions: at least one failed
+   2  usage error: an unknown command or flag, a bad value
+   3  internal error: a bug in ccsurgeon (nothing was changed)
+`
+
+// shells are the shells 'completion' writes a script for.
+var shells = []string{"bash", "zsh", "fish", "pwsh"}
+
+// usageError marks a command-line mistake (exit 2). cmd is the command
+// whose flags or arguments were wrong, when known.
+type usageError struct {
+	err  error
+	cmd  *cli.Command
+	hint string
+}
+
+func (u usageError) Error() string    { return u.err.Error() }
+func (u usageError) ExitCode() int    { return 2 }
+func (u usageError) HintText() string { return u.hint }
+
+// finish gives every command of the tree the common behaviour.
+func finish(env *app.Env, c *cli.Command) {
+	c.OnUsageError = func(ctx context.Context, cmd *cli.Command, err error, isSubcommand bool) error {
+		return usageError{err: err, cmd: cmd}
+	}
+	for _, f := range c.Flags {
+		hideDefault(f)
+	}
+	if takesSessions(c) {
+		c.ShellComplete = completeSessions(env)
+	}
+	for _, sub := range c.Commands {
+		finish(env, sub)
+	}
+}
+
+// hideDefault stops urfave from appending "(default: X)": a flag's usage
+// says its default in words where it has a real one, and a sentinel (0 or
+// -1 for "not given") means nothing to a user.
+func hideDefault(f cli.Flag) {
+	switch f := f.(type) {
+	case *cli.IntFlag:
+		f.HideDefault = true
+	case *cli.StringFlag:
+		f.HideDefault = true
+	case *cli.BoolFlag:
+		f.HideDefault = true
+	case *cli.StringSliceFlag:
+		f.HideDefault = true
+	}
+}
+
+// takesSessions reports whether a command's arguments are sessions.
+func takesSessions(c *cli.Command) bool {
+	return strings.Contains(c.UsageText, "SESSION") || strings.Contains(c.UsageText, "diff A B")
+}
+
+// completeSessions offers the flags after a dash, else the session ids
+// under the config dir (the shell narrows them to what was typed).
+func completeSessions(env *app.Env) cli.ShellCompleteFunc {
+	return func(ctx context.Context, cmd *cli.Command) {
+		args := cmd.Args().Slice()
+		if len(args) > 0 && strings.HasPrefix(args[len(args)-1], "-") {
+			cli.DefaultCompleteWithFlags(ctx, cmd)
+			return
+		}
+		dir := cmd.Root().String("config-dir")
+		if dir == "" {
+			dir = chain.DefaultConfigDir()
+		}
+		paths, err := chain.FindSessions(dir, "")
+		if err != nil {
+			return
+		}
+		for _, p := range paths {
+			id := p[strings.LastIndexByte(p, '/')+1:]
+			fmt.Fprintln(cmd.Root().Writer, strings.TrimSuffix(id, ".jsonl"))
+		}
+	}
+}
+
+var (
+	notDefinedRe = regexp.MustCompile(`^flag provided but not defined: -+(.+)$`)
+	badValueRe   = regexp.MustCompile(`^invalid value "(.*)" for flag -+([^:]+): `)
+	needsArgRe   = regexp.MustCompile(`^flag needs an argument: -*(.+)$`)
+	noHelpRe     = regexp.MustCompile(`^No help topic for '(.*)'`)
+)
+
+// explain turns urfave's messages into ccsurgeon's: which flag, what it
+// wants, and the nearest flag or command when the user mistyped one. args
+// is the command line, to quote a flag as it was typed.
+func explain(err error, root *cli.Command, args []string) error {
+	var ue usageError
+	if errors.As(err, &ue) && ue.hint == "" && ue.cmd != nil {
+		return explainUsage(ue, root, args)
+	}
+	var ec cli.ExitCoder
+	if errors.As(err, &ec) && ec.ExitCode() == 3 {
+		// urfave's help command: 'help frob', 'completion powershell'
+		if m := noHelpRe.FindStringSubmatch(err.Error()); m != nil {
+			if isCompletion(args) {
+				return usageError{err: fmt.Errorf("unknown shell %q", m[1]), hint: "one of " + strings.Join(shells, ", ")}
+			}
+			return unknownCommand(root, m[1])
+		}
+	}
+	return err
+}
+
+func explainUsage(ue usageError, root *cli.Command, args []string) error {
+	cmd := ue.cmd
+	msg := ue.err.Error()
+	help := "see 'ccsurgeon --help'"
+	if cmd != root && cmd.Name != "" {
+		help = fmt.Sprintf("see 'ccsurgeon %s --help'", cmd.Name)
+	}
+	if m := notDefinedRe.FindStringSubmatch(msg); m != nil {
+		typed := asTyped(m[1], args)
+		hint := help
+		if near := nearest(m[1], flagNames(cmd)); near != "" {
+			hint = "did you mean --" + near + "?"
+		}
+		return usageError{err: fmt.Errorf("unknown flag %s", typed), hint: hint}
+	}
+	if m := badValueRe.FindStringSubmatch(msg); m != nil {
+		return usageError{err: fmt.Errorf("--%s %q: want %s", m[2], m[1], wants(cmd, m[2])), hint: help}
+	}
+	if m := needsArgRe.FindStringSubmatch(msg); m != nil {
+		return usageError{err: fmt.Errorf("--%s needs a value: %s", m[1], wants(cmd, m[1])), hint: help}
+	}
+	return usageError{err: ue.err, cmd: cmd, hint: help}
+}
+
+// asTyped returns the flag name as it was typed (one dash or two).
+func asTyped(name string, args []string) string {
+	for _, a := range args {
+		a, _, _ = strings.Cut(a, "=")
+		if strings.TrimLeft(a, "-") == name && strings.HasPrefix(a, "-") {
+			return a
+		}
+	}
+	return "--" + name
+}
+
+// wants says what a flag's value must be.
+func wants(cmd *cli.Command, name string) string {
+	for _, c := range withRoot(cmd) {
+		for _, f := range c.Flags {
+			for _, n := range f.Names() {
+				if n != name {
+					continue
+				}
+				if _, ok := f.(*cli.IntFlag); ok {
+					return "a whole number"
+				}
+				if d, ok := f.(cli.DocGenerationFlag); ok && d.TakesValue() {
+					if u := d.GetUsage(); u != "" {
+						return "a value: " + u
+					}
+				}
+				return "a value"
+			}
+		}
+	}
+	return "a value"
+}
+
+// flagNames lists the long names of the flags a command accepts, its own
+// and the global ones.
+func flagNames(cmd *cli.Command) []string {
+	var out []string
+	for _, c := range withRoot(cmd) {
+		for _, f := range c.Flags {
+			for _, n := range f.Names() {
+				if len(n) > 1 {
+					out = append(out, n)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// withRoot is cmd, then the root command if cmd is not it.
+func withRoot(cmd *cli.Command) []*cli.Command {
+	if r := cmd.Root(); r != nil && r != cmd {
+		return []*cli.Command{cmd, r}
+	}
+	return []*cli.Command{cmd}
+}
+
+// unknownCommand is the error for a command name that is not one.
+func unknownCommand(root *cli.Command, name string) error {
+	var names []string
+	for _, c := range root.Commands {
+		if !c.Hidden || c.Name == "completion" {
+			names = append(names, c.Names()...)
+		}
+	}
+	hint := "see 'ccsurgeon --help' for the commands"
+	if near := nearest(name, names); near != "" {
+		hint = fmt.Sprintf("did you mean '%s'?", near)
+	}
+	return &chain.Error{Msg: fmt.Sprintf("unknown command %q", name), Hint: hint, Code: 2}
+}
+
+// isCompletion reports whether the command line runs 'completion'.
+func isCompletion(args []string) bool {
+	for _, a := range args[1:] {
+		if !strings.HasPrefix(a, "-") {
+			return a == "completion"
+		}
+	}
+	return false
+}
+
+// nearest returns the candidate closest to s: one that s is a prefix of,
+// or one within a few edits; "" when none is close.
+func nearest(s string, candidates []string) string {
+	best, bestD := "", 1
+	if len(s) > 5 {
+		bestD = 2
+	}
+	for _, c := range candidates {
+		if len(s) >= 2 && strings.HasPrefix(c, s) {
+			return c
+		}
+	}
+	for _, c := range candidates {
+		if d := editDistance(s, c); d <= bestD && (best == "" || d < editDistance(s, best)) {
+			best = c
+		}
+	}
+	return best
+}
+
+// editDistance is the Damerau-Levenshtein distance (with transpositions)
+// between a and b.
+func editDistance(a, b string) int {
+	d := make([][]int, len(a)+1)
+	for i := range d {
+		d[i] = make([]int, len(b)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(a)][len(b)]
+}
