@@ -81,6 +81,9 @@ func (env *Env) RunRestore(session, which string, force bool) error {
 	if err != nil {
 		return err
 	}
+	if b.Move != nil {
+		return env.undoMove(b, force) // files go back to their old folder
+	}
 	res, err := backup.Restore(env.ConfigDir, id, projectDir, b.Name, force)
 	if err != nil {
 		return err

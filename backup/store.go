@@ -45,6 +45,9 @@ type Backup struct {
 	ProjectDir string       `json:"projectDir"` // project folder at backup time
 	Files      []BackupFile `json:"files"`      // saved files
 	Created    []BackupFile `json:"created"`    // files that did not exist before the op (no content saved)
+	// Move, for a backup taken by a move, is the caller's record of the
+	// whole move (every file's old and new place), which undoing it needs.
+	Move json.RawMessage `json:"move,omitempty"`
 }
 
 // Size returns the total size of the saved files.

@@ -1,0 +1,599 @@
+package backup
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// A move puts files of the config dir in other places (a session and its
+// sidecars in another project folder) and rewrites a few files that stay
+// (history.jsonl, sessions-index.json), as one transaction: a crash at any
+// moment leaves either the old state or the new one once RecoverMoves has
+// run. The steps:
+//
+//  1. a journal names every temp file the move will make (state "prepared");
+//  2. every session's files are backed up (the caller's record of the move
+//     goes into each backup's manifest, for undoing it);
+//  3. every new file and every rewritten file is rendered into its temp,
+//     fsynced, with the old file's modification time;
+//  4. the journal's state becomes "committing": from here on the move is
+//     finished, never undone, by whoever comes next;
+//  5. each temp is hard-linked to its new name (never over an existing
+//     file), rewritten files are renamed over theirs, the old files are
+//     removed with the folders they leave empty, and the journal goes.
+//
+// A journal found "prepared" is rolled back (its temps and backups
+// removed: nothing else was touched); one found "committing" is finished.
+
+// MoveFile is one file a move puts in a new place.
+type MoveFile struct {
+	From     string                  // the file now (regular, inside the config dir)
+	To       string                  // its new path; must not exist
+	Snapshot *Snapshot               // From's state when read (nil: taken by Move)
+	Render   func(w io.Writer) error // content at To; nil = From's bytes
+}
+
+// MoveEdit is a file that stays where it is and is rewritten (or created)
+// as part of a move.
+type MoveEdit struct {
+	Path     string
+	Snapshot *Snapshot // state when read; nil = the file must not exist yet
+	Render   func(w io.Writer) error
+	Remove   bool // delete the file instead (a sessions-index.json left behind)
+}
+
+// MoveSession names a session a move touches: the live-session guard and
+// the backups are per session.
+type MoveSession struct {
+	ID         string
+	ProjectDir string   // its folder before the move
+	Files      []string // its files before the move (From paths)
+}
+
+// MovePlan is one move transaction.
+type MovePlan struct {
+	ConfigDir string
+	Sessions  []MoveSession
+	Files     []MoveFile
+	Edits     []MoveEdit
+	Force     bool            // skip the live-session guard
+	Record    json.RawMessage // saved in each session's backup manifest
+	Now       func() time.Time
+}
+
+// MoveResult says what a move did.
+type MoveResult struct {
+	Backups  map[string]string // session id -> backup folder
+	Moved    []string          // new paths
+	Removed  []string          // old paths
+	Warnings []string
+}
+
+const (
+	moveTmpMarker = ".ccsurgeon-move-"
+	statePrepared = "prepared"
+	stateCommit   = "committing"
+)
+
+type journalFile struct {
+	From    string    `json:"from"`
+	To      string    `json:"to"`
+	Tmp     string    `json:"tmp"`
+	ModTime time.Time `json:"mtime"`
+}
+
+type journalEdit struct {
+	Path    string    `json:"path"`
+	Tmp     string    `json:"tmp"`
+	Exists  bool      `json:"exists"`
+	Remove  bool      `json:"remove,omitempty"`
+	Size    int64     `json:"size"`
+	ModTime time.Time `json:"mtime"`
+}
+
+type journal struct {
+	Version int           `json:"version"`
+	State   string        `json:"state"`
+	Backups []string      `json:"backups"`
+	Files   []journalFile `json:"files"`
+	Edits   []journalEdit `json:"edits"`
+	path    string
+}
+
+// JournalDir is where pending moves are recorded.
+func JournalDir(configDir string) string {
+	return filepath.Join(configDir, "ccsurgeon", "journal")
+}
+
+// Move performs the plan as one transaction (see the steps above). Before
+// step 4 any failure leaves every file as it was.
+func Move(p MovePlan) (res MoveResult, err error) {
+	now := time.Now
+	if p.Now != nil {
+		now = p.Now
+	}
+	cfg, err := filepath.Abs(p.ConfigDir)
+	if err != nil || p.ConfigDir == "" {
+		return res, errors.New("backup: empty config dir")
+	}
+	if err := checkMovePaths(cfg, p); err != nil {
+		return res, err
+	}
+	for i := range p.Files {
+		f := &p.Files[i]
+		if f.Snapshot == nil {
+			if f.Snapshot, err = TakeSnapshot(f.From); err != nil {
+				return res, err
+			}
+			if f.Snapshot == nil {
+				return res, fmt.Errorf("backup: %s does not exist", f.From)
+			}
+		}
+	}
+	if !p.Force {
+		for _, s := range p.Sessions {
+			if err := checkLive(cfg, s.ID, s.Files, now()); err != nil {
+				return res, err
+			}
+		}
+	}
+	if err := checkMoveUnchanged(p); err != nil {
+		return res, err
+	}
+
+	// (1) the journal, naming every temp before it exists
+	txn := newTxnID()
+	j := &journal{Version: 1, State: statePrepared}
+	for _, f := range p.Files {
+		j.Files = append(j.Files, journalFile{From: f.From, To: f.To, ModTime: f.Snapshot.ModTime,
+			Tmp: filepath.Join(filepath.Dir(f.To), "."+filepath.Base(f.To)+moveTmpMarker+txn)})
+	}
+	for _, e := range p.Edits {
+		je := journalEdit{Path: e.Path, Remove: e.Remove, Tmp: filepath.Join(filepath.Dir(e.Path), "."+filepath.Base(e.Path)+moveTmpMarker+txn)}
+		if e.Snapshot != nil {
+			je.Exists, je.Size, je.ModTime = true, e.Snapshot.Size, e.Snapshot.ModTime
+		}
+		j.Edits = append(j.Edits, je)
+	}
+	j.path = filepath.Join(JournalDir(cfg), now().UTC().Format(StampLayout)+"-"+txn+".json")
+	if err := os.MkdirAll(JournalDir(cfg), dirMode); err != nil {
+		return res, fmt.Errorf("create journal folder: %w", err)
+	}
+	if err := j.save(); err != nil {
+		return res, err
+	}
+	committing := false
+	defer func() {
+		if err != nil && !committing {
+			if rerr := j.rollBack(); rerr != nil {
+				err = errors.Join(err, rerr)
+			}
+		}
+	}()
+	hook("move-after-journal")
+
+	// (2) backups
+	res.Backups = map[string]string{}
+	t := now().UTC()
+	for _, s := range p.Sessions {
+		var items []item
+		for _, from := range s.Files {
+			rel, rerr := relPath(s.ProjectDir, from)
+			if rerr != nil {
+				return res, rerr
+			}
+			items = append(items, item{FileWrite: FileWrite{Path: from}, target: from, rel: rel})
+		}
+		bdir, berr := makeBackup(cfg, s.ID, "move", s.ProjectDir, t, items)
+		if berr != nil {
+			return res, berr
+		}
+		j.Backups = append(j.Backups, bdir)
+		if err := j.save(); err != nil {
+			return res, err
+		}
+		if len(p.Record) > 0 {
+			if err := addMoveRecord(bdir, p.Record); err != nil {
+				return res, err
+			}
+		}
+		res.Backups[s.ID] = bdir
+	}
+	hook("move-after-backup")
+
+	// (3) temps
+	for i, f := range p.Files {
+		if err := os.MkdirAll(filepath.Dir(f.To), dirMode); err != nil {
+			return res, fmt.Errorf("create folder for %s: %w", f.To, err)
+		}
+		render := f.Render
+		if render == nil {
+			render = copyFrom(f.From)
+		}
+		mode := os.FileMode(0)
+		if fi, serr := os.Stat(f.From); serr == nil {
+			mode = fi.Mode().Perm()
+		}
+		if err := renderTo(j.Files[i].Tmp, mode, render); err != nil {
+			return res, err
+		}
+		if err := os.Chtimes(j.Files[i].Tmp, f.Snapshot.ModTime, f.Snapshot.ModTime); err != nil {
+			return res, err
+		}
+	}
+	for i, e := range p.Edits {
+		if e.Remove {
+			// an empty temp marks the removal as pending
+			e.Render = func(io.Writer) error { return nil }
+		}
+		mode := DefaultMode
+		if fi, serr := os.Stat(e.Path); serr == nil {
+			mode = fi.Mode().Perm()
+		}
+		if err := renderTo(j.Edits[i].Tmp, mode, e.Render); err != nil {
+			return res, err
+		}
+	}
+	hook("move-after-temps")
+	if err := checkMoveUnchanged(p); err != nil {
+		return res, err
+	}
+
+	// (4) the point of no return
+	j.State = stateCommit
+	if err := j.save(); err != nil {
+		return res, err
+	}
+	committing = true
+	hook("move-after-commit-mark")
+
+	// (5)
+	warnings, err := j.finish()
+	res.Warnings = warnings
+	if err != nil {
+		return res, &Error{
+			Msg:  fmt.Sprintf("move failed part-way: %v", err),
+			Hint: "run the move again: it finishes what was started (the journal is " + j.path + ")",
+			Code: CodeFailure, Err: err,
+		}
+	}
+	for _, f := range p.Files {
+		res.Moved = append(res.Moved, f.To)
+		res.Removed = append(res.Removed, f.From)
+	}
+	return res, nil
+}
+
+// RecoverMoves finishes or rolls back every move a crash interrupted. It
+// returns one line per journal handled.
+func RecoverMoves(configDir string) ([]string, error) {
+	paths, _ := filepath.Glob(filepath.Join(JournalDir(configDir), "*.json"))
+	sort.Strings(paths)
+	var out []string
+	var errs []error
+	for _, p := range paths {
+		j, err := readJournal(p)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		switch j.State {
+		case stateCommit:
+			warnings, err := j.finish()
+			if err != nil {
+				errs = append(errs, fmt.Errorf("finish the interrupted move %s: %w", p, err))
+				continue
+			}
+			out = append(out, fmt.Sprintf("finished an interrupted move of %d file(s)", len(j.Files)))
+			out = append(out, warnings...)
+		default:
+			if err := j.rollBack(); err != nil {
+				errs = append(errs, fmt.Errorf("roll back the interrupted move %s: %w", p, err))
+				continue
+			}
+			out = append(out, fmt.Sprintf("rolled back an interrupted move of %d file(s); nothing had been moved", len(j.Files)))
+		}
+	}
+	return out, errors.Join(errs...)
+}
+
+func readJournal(p string) (*journal, error) {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	var j journal
+	if err := json.Unmarshal(b, &j); err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	j.path = p
+	return &j, nil
+}
+
+func (j *journal) save() error {
+	return WriteFileAtomic(j.path, DefaultMode, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(j)
+	})
+}
+
+// rollBack undoes a move that had not reached its commit mark: only temps
+// and backups were made.
+func (j *journal) rollBack() error {
+	var errs []error
+	for _, f := range j.Files {
+		if err := os.Remove(f.Tmp); err != nil && !errors.Is(err, os.ErrNotExist) {
+			errs = append(errs, err)
+		}
+		removeEmptyDirs(filepath.Dir(f.To))
+	}
+	for _, e := range j.Edits {
+		if err := os.Remove(e.Tmp); err != nil && !errors.Is(err, os.ErrNotExist) {
+			errs = append(errs, err)
+		}
+	}
+	for _, b := range j.Backups {
+		if err := os.RemoveAll(b); err != nil {
+			errs = append(errs, err)
+		}
+		os.Remove(filepath.Dir(b)) // the session's backup folder, if this was its only backup
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	if err := os.Remove(j.path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return syncDir(filepath.Dir(j.path))
+}
+
+// finish carries out (or carries on) a committed move. Every step can be
+// run again: a new file already in place, an old file already gone, a
+// rewrite already renamed are each skipped.
+func (j *journal) finish() (warnings []string, err error) {
+	dirs := map[string]bool{}
+	for i, f := range j.Files {
+		if i > 0 {
+			hook("move-between-links")
+		}
+		_, tmpErr := os.Lstat(f.Tmp)
+		_, toErr := os.Lstat(f.To)
+		switch {
+		case tmpErr == nil && toErr == nil:
+			// linked before the crash; the temp is left to remove
+		case tmpErr == nil:
+			if err := os.Link(f.Tmp, f.To); err != nil {
+				return warnings, fmt.Errorf("put %s in place: %w", f.To, err)
+			}
+		case toErr == nil:
+			continue // done
+		default:
+			return warnings, fmt.Errorf("%s is missing and so is its temp file %s", f.To, f.Tmp)
+		}
+		if err := os.Remove(f.Tmp); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return warnings, err
+		}
+		for d := filepath.Dir(f.To); ; d = filepath.Dir(d) {
+			dirs[d] = true
+			if filepath.Base(filepath.Dir(d)) == "projects" || d == filepath.Dir(d) {
+				dirs[filepath.Dir(d)] = true // a new project folder's name
+				break
+			}
+		}
+	}
+	hook("move-after-links")
+	if err := syncDirs(dirs); err != nil {
+		return warnings, err
+	}
+	for _, e := range j.Edits {
+		if _, err := os.Lstat(e.Tmp); errors.Is(err, os.ErrNotExist) {
+			continue // renamed before the crash
+		}
+		if !sameAsJournal(e) {
+			// someone wrote the file since it was read: keep theirs
+			os.Remove(e.Tmp)
+			warnings = append(warnings, fmt.Sprintf("%s changed during the move and was left as it is", e.Path))
+			continue
+		}
+		if e.Remove {
+			if err := os.Remove(e.Path); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return warnings, fmt.Errorf("remove %s: %w", e.Path, err)
+			}
+			os.Remove(e.Tmp)
+		} else if err := os.Rename(e.Tmp, e.Path); err != nil {
+			return warnings, fmt.Errorf("replace %s: %w", e.Path, err)
+		}
+		dirs[filepath.Dir(e.Path)] = true
+	}
+	hook("move-after-edits")
+	for i, f := range j.Files {
+		if i > 0 {
+			hook("move-between-removes")
+		}
+		if f.From == f.To {
+			continue
+		}
+		if err := os.Remove(f.From); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return warnings, fmt.Errorf("remove %s: %w", f.From, err)
+		}
+		dirs[filepath.Dir(f.From)] = true
+	}
+	for _, f := range j.Files {
+		removeEmptyDirs(filepath.Dir(f.From))
+	}
+	for d := range dirs {
+		if _, err := os.Stat(d); err != nil {
+			delete(dirs, d)
+			dirs[filepath.Dir(d)] = true
+		}
+	}
+	if err := syncDirs(dirs); err != nil {
+		return warnings, err
+	}
+	hook("move-before-journal-delete")
+	if err := os.Remove(j.path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return warnings, err
+	}
+	return warnings, syncDir(filepath.Dir(j.path))
+}
+
+func sameAsJournal(e journalEdit) bool {
+	fi, err := os.Stat(e.Path)
+	if !e.Exists {
+		return errors.Is(err, os.ErrNotExist)
+	}
+	return err == nil && fi.Size() == e.Size && fi.ModTime().Equal(e.ModTime)
+}
+
+func syncDirs(dirs map[string]bool) error {
+	for d := range dirs {
+		if _, err := os.Stat(d); err != nil {
+			continue
+		}
+		if err := syncDir(d); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// removeEmptyDirs removes dir and its parents while they are empty, up to
+// (not including) a "projects" folder.
+func removeEmptyDirs(dir string) {
+	for d := dir; filepath.Base(d) != "projects" && d != filepath.Dir(d); d = filepath.Dir(d) {
+		if os.Remove(d) != nil {
+			return
+		}
+	}
+}
+
+// renderTo writes a new file at path (which must not exist), fsynced.
+func renderTo(path string, mode os.FileMode, render func(io.Writer) error) error {
+	tmp, err := writeTemp(path, mode, render, true)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp)
+	if err := os.Link(tmp, path); err != nil {
+		return fmt.Errorf("create %s: %w", path, err)
+	}
+	return nil
+}
+
+func copyFrom(path string) func(io.Writer) error {
+	return func(w io.Writer) error {
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		_, err = io.Copy(w, f)
+		return err
+	}
+}
+
+func newTxnID() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// addMoveRecord puts the move's record into a backup's manifest.
+func addMoveRecord(dir string, rec json.RawMessage) error {
+	b, err := readBackup(dir)
+	if err != nil {
+		return err
+	}
+	b.Move = rec
+	return WriteFileAtomic(filepath.Join(dir, manifestName), DefaultMode, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(b)
+	})
+}
+
+// checkMovePaths keeps a move inside the config dir and off symlinks: every
+// old file is a regular file, no new file exists yet, and no folder on the
+// way to any of them is a symlink.
+func checkMovePaths(cfg string, p MovePlan) error {
+	inside := func(path string) error {
+		rel, err := filepath.Rel(cfg, path)
+		if err != nil || !filepath.IsLocal(rel) || !filepath.IsAbs(path) {
+			return fmt.Errorf("backup: %s is not inside the config dir %s", path, cfg)
+		}
+		for d := filepath.Dir(path); d != cfg && d != filepath.Dir(d); d = filepath.Dir(d) {
+			if fi, err := os.Lstat(d); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+				return &Error{Msg: fmt.Sprintf("%s is a symlink; ccsurgeon does not write through symlinks", d), Code: CodeFailure}
+			}
+		}
+		return nil
+	}
+	seen := map[string]bool{}
+	for _, f := range p.Files {
+		if err := inside(f.From); err != nil {
+			return err
+		}
+		if err := inside(f.To); err != nil {
+			return err
+		}
+		fi, err := os.Lstat(f.From)
+		if err != nil {
+			return err
+		}
+		if !fi.Mode().IsRegular() {
+			return &Error{Msg: fmt.Sprintf("%s is not a regular file (a symlink?); ccsurgeon does not move it", f.From), Code: CodeFailure}
+		}
+		if _, err := os.Lstat(f.To); err == nil {
+			return &Error{Msg: fmt.Sprintf("%s already exists", f.To), Hint: "move or remove it first; ccsurgeon never overwrites a file when moving", Code: CodeExists, Err: ErrExists}
+		}
+		if seen[f.To] {
+			return fmt.Errorf("backup: %s is the destination of two files", f.To)
+		}
+		seen[f.To] = true
+	}
+	for _, e := range p.Edits {
+		if err := inside(e.Path); err != nil {
+			return err
+		}
+		if fi, err := os.Lstat(e.Path); err == nil && !fi.Mode().IsRegular() {
+			return &Error{Msg: fmt.Sprintf("%s is not a regular file (a symlink?); ccsurgeon does not write it", e.Path), Code: CodeFailure}
+		}
+		if seen[e.Path] {
+			return fmt.Errorf("backup: %s is written twice", e.Path)
+		}
+		seen[e.Path] = true
+	}
+	return nil
+}
+
+func checkMoveUnchanged(p MovePlan) error {
+	var items []item
+	for _, f := range p.Files {
+		items = append(items, item{FileWrite: FileWrite{Path: f.From, Snapshot: f.Snapshot}, target: f.From})
+	}
+	for _, e := range p.Edits {
+		items = append(items, item{FileWrite: FileWrite{Path: e.Path, Snapshot: e.Snapshot}, target: e.Path})
+	}
+	return checkUnchanged(items)
+}
+
+// IsMoveTemp reports whether a file name is a temp file of a move.
+func IsMoveTemp(name string) bool {
+	return strings.HasPrefix(name, ".") && strings.Contains(name, moveTmpMarker)
+}
+
+// Moved is one file's old and new place, as a move's record keeps it.
+type Moved struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}

@@ -1,0 +1,55 @@
+//go:build experiments
+
+package harness
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestExpPickerMoved: which sessions does the picker (`claude --resume` with no id, in
+// the TUI) list from the project folder of the cwd, for a session whose files sit in
+// that folder but whose entries name another cwd?
+func TestExpPickerMoved(t *testing.T) {
+	variant := os.Getenv("MVEXP")
+	c := Latest(t)
+	if os.Getenv("MVEXP_OLD") != "" {
+		c = Old(t)
+	}
+	e := NewEnv(t)
+	src, id := sess(t, c.Version, os.Getenv("MVEXP_SESSION"))
+	data, err := os.ReadFile(src)
+	require.NoError(t, err)
+	old := "/tmp/ccsurgeon-gen/" + c.Version + "/" + os.Getenv("MVEXP_SESSION") + "/work/project"
+	if strings.Contains(variant, "cwd") {
+		data = []byte(strings.ReplaceAll(string(data), `"cwd":"`+old+`"`, `"cwd":"`+e.Cwd+`"`))
+	}
+	if strings.Contains(variant, "sameslug") {
+		// the entries name another folder with the same slug as the cwd
+		other := strings.TrimSuffix(e.Cwd, "/project") + "-project"
+		data = []byte(strings.ReplaceAll(string(data), `"cwd":"`+old+`"`, `"cwd":"`+other+`"`))
+		old = other
+		if strings.Contains(variant, "exists") {
+			require.NoError(t, os.MkdirAll(other, 0o755))
+		}
+	}
+	if strings.Contains(variant, "reloc") {
+		data = append(data, []byte(`{"type":"relocated","sessionId":"`+id+`","relocatedCwd":"`+e.Cwd+`"}`+"\n")...)
+	}
+	if strings.Contains(variant, "entry") {
+		data = []byte(strings.ReplaceAll(string(data), `"entrypoint":"sdk-cli"`, `"entrypoint":"cli"`))
+	}
+	e.InstallSessionBytes(t, id, data)
+	tui, err := e.StartTUI(c, 160, 40, "--resume")
+	require.NoError(t, err)
+	defer tui.Close()
+	time.Sleep(10 * time.Second)
+	t.Logf("alive %v", tui.Alive())
+	s := tui.Snapshot("picker")
+	t.Logf("variant %q screen:\n%s", variant, s)
+	tui.Keys("Escape")
+}

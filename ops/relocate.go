@@ -1,0 +1,198 @@
+package ops
+
+import (
+	"bytes"
+	"strconv"
+	"unsafe"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
+)
+
+// Relocate moves a session from the folder From to the folder To (both
+// absolute, clean): every path under From in a field the client keeps about
+// the session (cwd, relocatedCwd, realParentDir, … — any string value
+// outside message content that is From or starts with From/) is rewritten
+// to the same place under To. Message content is left as it is, unless
+// RewritePaths: then From is also rewritten where it appears in tool inputs
+// and tool results (tool_use input, tool_result content, toolUseResult), so
+// that the model sees the new paths. Thinking and text blocks are never
+// touched. Changes lists what RewritePaths changed.
+type Relocate struct {
+	From, To     string
+	RewritePaths bool
+	Changes      []PathChange
+}
+
+// PathChange is one field whose text --rewrite-paths changed.
+type PathChange struct {
+	File  string `json:"file"`
+	Line  int    `json:"line"`
+	Where string `json:"where"` // e.g. "tool_use input (Bash)", "tool_result content", "toolUseResult"
+	Count int    `json:"count"` // occurrences of the old path replaced
+}
+
+// Name is the operation's name.
+func (*Relocate) Name() string { return "move" }
+
+// Apply rewrites every entry of every file of the session.
+func (o *Relocate) Apply(t *Txn) error {
+	from, to := jsonText(o.From), jsonText(o.To)
+	for _, f := range t.S.Files() {
+		for i := range f.Entries {
+			e := &f.Entries[i]
+			if e.Kind != chain.KindEntry {
+				continue
+			}
+			raw, err := t.Raw(f, i)
+			if err != nil {
+				return err
+			}
+			out, n := structuralPaths(raw, from, to)
+			if n > 0 {
+				t.Count("path fields rewritten", n)
+			}
+			if o.RewritePaths {
+				var changed bool
+				if out, changed, err = o.contentPaths(f, e, out, from, to); err != nil {
+					return err
+				}
+				if changed {
+					n++
+				}
+			}
+			if n > 0 {
+				t.Set(f, i, out)
+			}
+		}
+	}
+	return nil
+}
+
+// jsonText is s as it appears inside a JSON string.
+func jsonText(s string) []byte { e := EncodeString(s); return e[1 : len(e)-1] }
+
+// structuralPaths rewrites, outside content fields, every string value that
+// is from or starts with from/ (the general rule for paths, as uuidTokens is
+// for references). It returns a new slice when anything changed.
+func structuralPaths(raw, from, to []byte) ([]byte, int) {
+	str := unsafe.String(unsafe.SliceData(raw), len(raw))
+	i := 0
+	for i < len(str) && str[i] != '{' {
+		i++
+	}
+	if i == len(str) || !bytes.Contains(raw, from) {
+		return raw, 0
+	}
+	var spans [][2]int // value spans with a path to rewrite
+	chain.Fields(str, i, func(k string, vs, ve int) bool {
+		if !contentKeys[k] && bytes.Contains(raw[vs:ve], from) {
+			spans = append(spans, [2]int{vs, ve})
+		}
+		return true
+	})
+	if len(spans) == 0 {
+		return raw, 0
+	}
+	var out []byte
+	n, last := 0, 0
+	for _, sp := range spans {
+		v := raw[sp[0]:sp[1]]
+		for k := 0; ; {
+			m := bytes.Index(v[k:], from)
+			if m < 0 {
+				break
+			}
+			at := k + m
+			end := at + len(from)
+			// a string that starts with from, and from is all of it or a
+			// folder of it
+			if at > 0 && v[at-1] == '"' && (at < 2 || v[at-2] != '\\') && end < len(v) && (v[end] == '"' || v[end] == '/') {
+				out = append(out, raw[last:sp[0]+at]...)
+				out = append(out, to...)
+				last = sp[0] + end
+				n++
+			}
+			k = end
+		}
+	}
+	if n == 0 {
+		return raw, 0
+	}
+	return append(out, raw[last:]...), n
+}
+
+// replacePath replaces from in s (JSON text) wherever it is a whole path or
+// the start of one: not preceded by a path character or '/', not followed
+// by a character that would make it another name.
+func replacePath(s, from, to []byte) ([]byte, int) {
+	var out []byte
+	n, last := 0, 0
+	for k := 0; ; {
+		m := bytes.Index(s[k:], from)
+		if m < 0 {
+			break
+		}
+		at, end := k+m, k+m+len(from)
+		if (at == 0 || !isPathByte(s[at-1]) && s[at-1] != '/') && (end == len(s) || !isPathByte(s[end])) {
+			out = append(out, s[last:at]...)
+			out = append(out, to...)
+			last = end
+			n++
+		}
+		k = end
+	}
+	if n == 0 {
+		return s, 0
+	}
+	return append(out, s[last:]...), n
+}
+
+func isPathByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-'
+}
+
+// contentPaths rewrites from in the tool inputs and results of one entry.
+func (o *Relocate) contentPaths(f *chain.File, e *chain.Entry, raw, from, to []byte) ([]byte, bool, error) {
+	if !bytes.Contains(raw, from) {
+		return raw, false, nil
+	}
+	type field struct{ path, where string }
+	var fields []field
+	gjson.GetBytes(raw, "message.content").ForEach(func(k, b gjson.Result) bool {
+		switch b.Get("type").Str {
+		case "tool_use":
+			fields = append(fields, field{"message.content." + k.String() + ".input", "tool_use input (" + b.Get("name").Str + ")"})
+		case "tool_result":
+			fields = append(fields, field{"message.content." + k.String() + ".content", "tool_result content"})
+		}
+		return true
+	})
+	if gjson.GetBytes(raw, "toolUseResult").Exists() {
+		fields = append(fields, field{"toolUseResult", "toolUseResult"})
+	}
+	changed := false
+	for _, fl := range fields {
+		v := gjson.GetBytes(raw, fl.path)
+		if !v.Exists() || !bytes.Contains([]byte(v.Raw), from) {
+			continue
+		}
+		nv, n := replacePath([]byte(v.Raw), from, to)
+		if n == 0 {
+			continue
+		}
+		var err error
+		if raw, err = sjson.SetRawBytes(raw, fl.path, nv); err != nil {
+			return nil, false, err
+		}
+		changed = true
+		o.Changes = append(o.Changes, PathChange{File: f.Path, Line: int(e.Line), Where: fl.where, Count: n})
+	}
+	return raw, changed, nil
+}
+
+// String describes a change for people.
+func (c PathChange) String() string {
+	return c.File + ":" + strconv.Itoa(c.Line) + ": " + c.Where + ": " + strconv.Itoa(c.Count) + " path(s)"
+}
