@@ -569,7 +569,7 @@ examples:
 				DryRun: cmd.Bool("dry-run"), Force: cmd.Bool("force")}
 			switch {
 			case o.Project != "" && cmd.Args().Len() > 0:
-				return usageError{fmt.Errorf("move takes a SESSION or --project OLD, not both")}
+				return usageError{err: fmt.Errorf("move takes a SESSION or --project OLD, not both"), cmd: cmd}
 			case o.Project == "":
 				s, err := oneSession(cmd)
 				if err != nil {
