@@ -215,6 +215,8 @@ var (
 	okStrip  = want{code: 0, stdout: "strip-thinking: "}
 	okDry    = want{code: 0, stdout: "dry run: strip-thinking"}
 	okPreErr = want{code: 0, stdout: "the input already had 1 validation error;"}
+	// notSession: refused by chain.Locate before anything is read further
+	notSession = want{code: 1, stderr: "is not a claude code session: no line in it is a session entry"}
 )
 
 // malformedCases are the rows of the table.
@@ -234,14 +236,17 @@ func malformedCases() []malCase {
 	}
 	return []malCase{
 		{
+			// no line is a session entry: not a session, whatever its name
 			name: "empty file", make: fixed(""),
-			validate: want{1, "holds no entries", "invalid: 1 error,"}, info: want{0, "0 B in 0 entries", ""},
-			rewrite: ok, dryRun: okDry, inPlace: okStrip, identical: true,
+			validate: notSession, info: notSession, rewrite: notSession, dryRun: notSession, inPlace: notSession,
 		},
 		{
 			name: "whitespace only", make: fixed("  \n\t\n\n"),
-			validate: want{1, "holds no entries", "invalid: 1 error,"}, info: want{0, "in 3 entries", ""},
-			rewrite: ok, dryRun: okDry, inPlace: okStrip, identical: true,
+			validate: notSession, info: notSession, rewrite: notSession, dryRun: notSession, inPlace: notSession,
+		},
+		{
+			name: "lines that are json but not session entries", make: fixed(`{"type":"info","msg":"x"}` + "\n" + `{"name":"pkg"}` + "\n"),
+			validate: notSession, info: notSession, rewrite: notSession, dryRun: notSession, inPlace: notSession,
 		},
 		{
 			name: "utf-8 bom", make: fixed(bom + join(clean, "\n")),

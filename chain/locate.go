@@ -1,11 +1,18 @@
 package chain
 
 import (
+	"bufio"
+	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
+
+	"github.com/tidwall/gjson"
 )
 
 // DefaultConfigDir returns $CLAUDE_CONFIG_DIR, else ~/.claude.
@@ -26,8 +33,24 @@ func ProjectsDir(configDir string) string { return filepath.Join(configDir, "pro
 // Locate turns a SESSION argument into the path of a main transcript: a
 // full session id, a unique id prefix of 4+ characters, or a path to a
 // .jsonl file. Ids are looked up in every folder under
-// <config-dir>/projects/. A symlink is resolved to the file it names.
+// <config-dir>/projects/. A symlink named explicitly is resolved to the
+// file it names.
+//
+// This is where what counts as a session is decided, once for every
+// command: a regular file (never a FIFO, device or folder) holding at least
+// one line that is a session entry (see IsSessionFile), whatever its name.
 func Locate(configDir, arg string) (string, error) {
+	p, err := locate(configDir, arg)
+	if err != nil {
+		return "", err
+	}
+	if err := IsSessionFile(p); err != nil {
+		return "", err
+	}
+	return p, nil
+}
+
+func locate(configDir, arg string) (string, error) {
 	if arg == "" {
 		return "", &Error{Msg: "no session given", Hint: "give a session id, an id prefix, or a path to a .jsonl file", Code: 2}
 	}
@@ -108,6 +131,76 @@ func locatePath(arg string) (string, error) {
 	return real, nil
 }
 
+// sessionKeys are the top-level fields of which a session entry has one
+// (besides its "type"): chain entries have a uuid, metadata entries a
+// sessionId, leafUuid (summary) or messageId (file-history).
+var sessionKeys = []string{"type", "sessionId", "uuid", "leafUuid", "messageId"}
+
+// maxProbeLine is how much of one line IsSessionFile looks at: enough for
+// the envelope fields, which the client writes before the content.
+const maxProbeLine = 1 << 20
+
+// IsSessionFile returns nil when path is a regular file with at least one
+// line that is a session entry: a JSON object with a string "type" and a
+// string "sessionId", "uuid", "leafUuid" or "messageId". Otherwise an
+// *Error says why it is not a session. It reads lines until the first
+// session entry (the first line, in a file the client wrote) and never
+// blocks on a FIFO.
+func IsSessionFile(path string) error {
+	fh, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return &Error{Msg: fmt.Sprintf("cannot read %s: %v", path, unwrapPathErr(err)), Code: 1}
+	}
+	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil {
+		return &Error{Msg: fmt.Sprintf("cannot read %s: %v", path, unwrapPathErr(err)), Code: 1}
+	}
+	if !st.Mode().IsRegular() {
+		return &Error{Msg: fmt.Sprintf("%s is not a regular file", path), Code: 1}
+	}
+	r := bufio.NewReaderSize(fh, 64<<10)
+	var line []byte
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if len(line)+len(chunk) <= maxProbeLine {
+			line = append(line, chunk...)
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if isSessionLine(line) {
+			return nil
+		}
+		line = line[:0]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return &Error{Msg: fmt.Sprintf("cannot read %s: %v", path, unwrapPathErr(err)), Code: 1}
+		}
+	}
+	return &Error{Msg: fmt.Sprintf("%s is not a claude code session: no line in it is a session entry", path),
+		Hint: "ccsurgeon works on the JSONL transcripts Claude Code writes under <config-dir>/projects/", Code: 1}
+}
+
+func isSessionLine(line []byte) bool {
+	line = bytes.TrimLeft(line, "\xef\xbb\xbf \t")
+	if len(line) == 0 || line[0] != '{' {
+		return false
+	}
+	v := gjson.GetManyBytes(line, sessionKeys...)
+	if v[0].Type != gjson.String {
+		return false
+	}
+	for _, k := range v[1:] {
+		if k.Type == gjson.String && k.Str != "" {
+			return true
+		}
+	}
+	return false
+}
+
 func unwrapPathErr(err error) error {
 	if pe, ok := err.(*os.PathError); ok {
 		return pe.Err
@@ -138,14 +231,31 @@ func FindSessions(configDir, prefix string) ([]string, error) {
 		}
 		for _, f := range files {
 			n := f.Name()
-			if f.IsDir() || !strings.HasSuffix(n, ".jsonl") || strings.HasPrefix(n, "agent-") || !strings.HasPrefix(n, prefix) {
+			if f.IsDir() || !strings.HasSuffix(n, ".jsonl") || strings.HasPrefix(n, "agent-") || strings.HasPrefix(n, ".") || !strings.HasPrefix(n, prefix) {
 				continue
 			}
-			out = append(out, filepath.Join(dir, n))
+			p := filepath.Join(dir, n)
+			if !IsRegular(f, p) {
+				continue // a FIFO would block whoever opens it
+			}
+			out = append(out, p)
 		}
 	}
 	sort.Strings(out)
 	return out, nil
+}
+
+// IsRegular reports whether the directory entry d (at path p) is a regular
+// file, or a symlink to one; it never opens the file.
+func IsRegular(d os.DirEntry, p string) bool {
+	if d.Type().IsRegular() {
+		return true
+	}
+	if d.Type()&os.ModeSymlink == 0 {
+		return false
+	}
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
 }
 
 // ProjectSlug is the folder name the client uses for a working directory:

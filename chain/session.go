@@ -79,6 +79,7 @@ func (s *Session) Files() []*File {
 func (s *Session) loadSubagents() error {
 	// 2.1.x: <session>/subagents/agent-*.jsonl with meta files
 	matches, _ := filepath.Glob(filepath.Join(s.SidecarDir(), "subagents", "agent-*.jsonl"))
+	matches = regularOnly(matches)
 	sort.Strings(matches)
 	for _, p := range matches {
 		a, err := s.loadSubagent(p, false)
@@ -100,6 +101,7 @@ func (s *Session) loadSubagents() error {
 	// older clients: agent-*.jsonl beside the main file, carrying our sessionId
 	if s.ID != "" && !strings.HasPrefix(s.ID, "agent-") {
 		legacy, _ := filepath.Glob(filepath.Join(s.ProjectDir, "agent-*.jsonl"))
+		legacy = regularOnly(legacy)
 		sort.Strings(legacy)
 		for _, p := range legacy {
 			if !firstSessionIDIs(p, s.ID) {
@@ -158,6 +160,18 @@ func (s *Session) linkSubagents() {
 			a.ParentEntry = i
 		}
 	}
+}
+
+// regularOnly keeps the paths that are regular files (or symlinks to one):
+// a FIFO or a device among the sidecars would block whoever reads it.
+func regularOnly(paths []string) []string {
+	out := paths[:0]
+	for _, p := range paths {
+		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // firstSessionIDIs reports whether the first entry of the file at p with a
