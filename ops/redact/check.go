@@ -227,7 +227,7 @@ var placeholderParts = []string{
 	"${", "{{", "}}", "***", "###", "xxx", "XXX", "...", "…", "your", "YOUR", "Your",
 	"placeholder", "PLACEHOLDER", "changeme", "CHANGEME", "change_me", "change-me",
 	"redacted", "REDACTED", "insert", "replace", "todo", "TODO", "getenv", "environ",
-	"process.env", "secrets.", "vault:", "op://", "$(", "%s", "%(", "%v", "{}", "%2$",
+	"process.env", "secrets.", "vault:", "op://", "$(", "%(", "{}", "%2$",
 	"_here", "-here", "HERE", "\\n",
 }
 
@@ -241,6 +241,12 @@ func hasPlaceholderPart(v string) bool {
 	}
 	if i := strings.IndexByte(v, '<'); i >= 0 && strings.IndexByte(v[i:], '>') > 0 {
 		return true
+	}
+	// a format verb (%s, %v, %d) ends at a non-letter: "%vE" in s8%vEUv13 is not one
+	for i := 0; i+1 < len(v); i++ {
+		if v[i] == '%' && strings.IndexByte("svdq", v[i+1]) >= 0 && (i+2 == len(v) || !isAlnum(v[i+2])) {
+			return true
+		}
 	}
 	return v != "" && (v[0] == '<' || v[len(v)-1] == '>')
 }

@@ -263,6 +263,7 @@ func builtinRules() []*Rule {
 		{ID: "url-password", Anchors: []string{"://"}, Priority: prioContext,
 			find: findURLCreds, emits: urlRuleIDs},
 	}
+	rules = append(rules, structuralRules()...)
 	return append(rules, providerRules()...)
 }
 
