@@ -224,11 +224,31 @@ var placeholderWords = map[string]bool{
 }
 
 var placeholderParts = []string{
-	"${", "{{", "}}", "<", ">", "***", "xxx", "XXX", "...", "…", "your", "YOUR", "Your",
+	"${", "{{", "}}", "***", "###", "xxx", "XXX", "...", "…", "your", "YOUR", "Your",
 	"placeholder", "PLACEHOLDER", "changeme", "CHANGEME", "change_me", "change-me",
 	"redacted", "REDACTED", "insert", "replace", "todo", "TODO", "getenv", "environ",
-	"process.env", "secrets.", "vault:", "op://", "$(", "%s", "%(", "%v", "{}", "%2$",
+	"process.env", "secrets.", "vault:", "op://", "$(", "%(", "{}", "%2$",
 	"_here", "-here", "HERE", "\\n",
+}
+
+// hasPlaceholderPart: v holds a placeholder part, or a <…> span (a lone
+// '<' or '>' is just a character of a password).
+func hasPlaceholderPart(v string) bool {
+	for _, p := range placeholderParts {
+		if strings.Contains(v, p) {
+			return true
+		}
+	}
+	if i := strings.IndexByte(v, '<'); i >= 0 && strings.IndexByte(v[i:], '>') > 0 {
+		return true
+	}
+	// a format verb (%s, %v, %d) ends at a non-letter: "%vE" in s8%vEUv13 is not one
+	for i := 0; i+1 < len(v); i++ {
+		if v[i] == '%' && strings.IndexByte("svdq", v[i+1]) >= 0 && (i+2 == len(v) || !isAlnum(v[i+2])) {
+			return true
+		}
+	}
+	return v != "" && (v[0] == '<' || v[len(v)-1] == '>')
 }
 
 // softPlaceholderParts mark a value as fake unless it otherwise looks like a
@@ -254,10 +274,8 @@ func plausibleValue(v string, kind int, quoted bool) bool {
 	if placeholderWords[lv] {
 		return false
 	}
-	for _, p := range placeholderParts {
-		if strings.Contains(v, p) {
-			return false
-		}
+	if hasPlaceholderPart(v) {
+		return false
 	}
 	for _, p := range softPlaceholderParts {
 		if strings.Contains(v, p) && !looksRandomKey(v) {
@@ -317,7 +335,12 @@ func plausibleValue(v string, kind int, quoted bool) bool {
 	c := classOf(v)
 	letters := c.lower + c.upper
 	if c.digit == 0 && c.other == 0 {
-		// letters only: words, type names, identifiers. Accept only long random-looking strings.
+		// letters only: words, type names, identifiers. Accept long random-looking
+		// strings, and a quoted or mixed-case password (DrECIN) that is not a
+		// CamelCase name.
+		if kind == kindPassword && (quoted || c.upper > 0 && c.lower > 0) && !isCamelWords(v) && !(c.upper > 0 && c.lower == 0 && strings.Contains(v, "_")) {
+			return true
+		}
 		return len(v) >= 20 && entropy(v) >= 3.5 && c.upper > 0 && c.lower > 0 && !isCamelWords(v)
 	}
 	if letters == 0 && c.other == 0 {
@@ -480,13 +503,8 @@ func isEnvName(v string) bool {
 // word), unless it is a placeholder or a variable.
 func checkAuthValue(text string, s, e int) bool {
 	v := text[s:e]
-	if emptyPlaceholder(v) || isEnvName(v) || strings.HasPrefix(v, "$") {
+	if emptyPlaceholder(v) || isEnvName(v) || strings.HasPrefix(v, "$") || hasPlaceholderPart(v) {
 		return false
-	}
-	for _, p := range placeholderParts {
-		if strings.Contains(v, p) {
-			return false
-		}
 	}
 	c := classOf(v)
 	if c.digit == 0 && c.other == 0 && (len(v) < 20 || isCamelWords(v)) {
@@ -506,4 +524,35 @@ func checkDERPrivateKey(text string, s, e int) bool {
 		return false
 	}
 	return b[0] == 0x30 && b[4] == 0x02 && b[5] == 0x01 && b[6] == 0x00
+}
+
+// all: every check passes.
+func all(checks ...func(string, int, int) bool) func(string, int, int) bool {
+	return func(text string, s, e int) bool {
+		for _, c := range checks {
+			if !c(text, s, e) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// body applies f to the secret without its first n bytes (its prefix).
+func body(n int, f func(string) bool) func(string, int, int) bool {
+	return func(text string, s, e int) bool { return e-s > n && f(text[s+n:e]) }
+}
+
+func mixedCase(v string) bool { c := classOf(v); return c.upper > 0 && c.lower > 0 }
+
+// notAfter: the secret does not follow one of these bytes (a prefix after
+// "." or "/" is part of a file name or a URL path: favicon.ico-…, /API-…).
+func notAfter(bytes string) func(string, int, int) bool {
+	return func(text string, s, e int) bool { return s == 0 || strings.IndexByte(bytes, text[s-1]) < 0 }
+}
+
+// notBefore: the secret is not followed by one of these bytes (a
+// placeholder tail: xoxp-…-####).
+func notBefore(bytes string) func(string, int, int) bool {
+	return func(text string, s, e int) bool { return e == len(text) || strings.IndexByte(bytes, text[e]) < 0 }
 }

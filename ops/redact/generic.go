@@ -69,7 +69,7 @@ var keyPrevAllow = map[string]bool{
 	"account": true, "license": true, "webhook": true, "session": true, "subscription": true,
 	"storage": true, "shared": true, "sas": true, "hmac": true, "jwt": true, "crypt": true, "cipher": true,
 	"aes": true, "decryption": true, "write": true, "read": true, "deploy": true, "ingest": true,
-	"ingestion": true, "openai": true, "anthropic": true, "stripe": true, "sendgrid": true, "mailgun": true,
+	"ingestion": true, "publish": true, "upload": true, "openai": true, "anthropic": true, "stripe": true, "sendgrid": true, "mailgun": true,
 	"gemini": true, "google": true, "groq": true, "mistral": true, "cohere": true, "twilio": true,
 }
 
@@ -92,7 +92,7 @@ func classifyIdent(ident string) (int, bool) {
 	words := splitWords(ident)
 	for len(words) > 1 {
 		w := words[len(words)-1]
-		if isDigit(w[0]) || w == "value" || w == "b64" || w == "base64" || w == "plain" || w == "plaintext" || w == "raw" {
+		if isDigit(w[0]) || w == "value" || w == "b64" || w == "base64" || w == "plain" || w == "plaintext" || w == "raw" || w == "base" {
 			words = words[:len(words)-1]
 			continue
 		}
@@ -193,6 +193,9 @@ func findAssignments(text string, hits []hit, emit func(s, e int, id string)) {
 		}
 		ident := text[l:r]
 		kind, ok := classifyIdent(ident)
+		if !ok && shortPasswordName(text, l, r, ident) {
+			kind, ok = kindPassword, true
+		}
 		if !ok {
 			continue
 		}
@@ -207,6 +210,21 @@ func findAssignments(text string, hits []hit, emit func(s, e int, id string)) {
 			emit(s, e, assignmentIDs[kind])
 		}
 	}
+}
+
+// shortPasswordName: a bare "pwd" or "pass" names a password when a value
+// is assigned to it right away (Uid=sa;Pwd=…; in a connection string,
+// pass=… in an INI file) or when it is an XML element (<Pass>…</Pass>);
+// not "pwd" the shell command or "PASS: TestX" in test output.
+func shortPasswordName(text string, l, r int, ident string) bool {
+	w := strings.ToLower(ident)
+	if w != "pwd" && w != "pass" && w != "passw" {
+		return false
+	}
+	if l > 0 && text[l-1] == '<' {
+		return true
+	}
+	return r < len(text) && text[r] == '=' && (r+1 >= len(text) || text[r+1] != '=')
 }
 
 // assignedAfter: an assignment operator follows text[r:].
@@ -265,7 +283,12 @@ func typeThenAssign(text string, j int) int {
 // and "the password is X".
 func parseValue(text string, l, r int, ident string, kind int) (s, e int, quoted, prose bool) {
 	i := r
-	// <apiToken>value</apiToken>
+	// <apiToken>value</apiToken>, <Pass encoding="base64">value</Pass>
+	if l > 0 && text[l-1] == '<' && i < len(text) && text[i] == ' ' {
+		if k := strings.IndexByte(text[i:], '>'); k > 0 && k < 120 && !strings.ContainsAny(text[i:i+k], "<\n") && text[i+k-1] != '/' {
+			i += k
+		}
+	}
 	if l > 0 && text[l-1] == '<' && i < len(text) && text[i] == '>' {
 		k := strings.IndexByte(text[i+1:], '<')
 		if k < 0 || k > 600 || !strings.HasPrefix(text[i+1+k:], "</") {

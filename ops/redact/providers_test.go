@@ -176,6 +176,18 @@ func providerCases(g gen) []provCase {
 		p("webflow-api-token", "WEBFLOW_API_TOKEN=%s", g.s(tHex, 64), "webflow site"),
 		p("upstash-token", "UPSTASH_REDIS_REST_TOKEN=%s", g.s(tB64url, 60), "upstash redis"),
 		p("fireworks-api-key", "FIREWORKS_API_KEY=%s", "fw_"+g.s(tAlnum, 24), "fireworks ai"),
+		// structural shapes (structural.go)
+		p("password-hash", "root:%s:19500:0:99999:7:::", "$6$"+g.s(tAlnum, 16)+"$"+g.s(tAlnum+"./", 86), "use crypt format $6$salt$hash here"),
+		p("password-hash", "admin:%s", "$apr1$"+g.s(tAlnum, 8)+"$"+g.s(tAlnum+"./", 22), "the $apr1$ prefix"),
+		p("password-hash", "UPDATE users SET hash='%s'", "$2b$12$"+g.s(tAlnum+"./", 53), "bcrypt hashes start with $2b$"),
+		p("password-hash", "deploy:%s", "{SHA}"+g.s(tB64, 27)+"=", "{SHA} is a scheme"),
+		p("ntlm-hash", "Administrator:500:%s:::", "aad3b435b51404eeaad3b435b51404ee:"+g.s(tHex, 32), "std::vector<int>::iterator it;:::"),
+		p("pgpass-password", "db.example.com:5432:orders:app:%s", g.s(tAlnum, 18), "listening on 0.0.0.0:5432: ready"),
+		p("netrc-password", "machine github.com\n  login octocat\n  password %s", g.s(tAlnum, 20), "the machine password is set by the login script"),
+		p("psexec-password", `PsExec.exe \\fs -u CORP\admin -p %s cmd.exe`, g.s(tAlnum, 14), `psexec \\fs -p cmd.exe`),
+		p("kerberos-keytab", "KRB5_KEYTAB=%s", "BQIAAA"+g.s(tB64, 120), "BQIAAA is how a keytab starts"),
+		p("mattermost-webhook", "https://chat.example.com/hooks/%s", g.s("abcdefghijklmnopqrstuvwxyz0123456789", 26), "cp pre-commit .git/hooks/pre-commit"),
+		p("microsoft-teams-webhook", "https://outlook.office.com/webhook/%s", uuid()+"@"+uuid()+"/IncomingWebhook/"+g.s(tHex, 32)+"/"+uuid(), "https://outlook.office.com/mail/inbox"),
 		// shapes from the public evaluation set (gitleaks test cases)
 		p("claude-code-session-url", "see https://claude.ai/code/session_%s for context", g.s(tAlnum, 24), "https://claude.ai/code/session_short"),
 		p("azure-datafactory-shir-key", "key: %s", "IR@"+uuid()+"@adf-app-01@we@"+g.s(tB64, 43)+"=", "IR@ is the runtime prefix"),

@@ -121,8 +121,8 @@ func builtinRules() []*Rule {
 		tok("gitlab-runner-registration-token", `GR1348941[A-Za-z0-9_-]{20,300}`, "GR1348941"),
 		// Slack
 		tok("slack-bot-token", `xoxb-[0-9]{6,16}-[0-9A-Za-z-]{16,100}`, "xoxb-"),
-		tok("slack-user-token", `xoxp-[0-9]{6,16}-[0-9A-Za-z-]{16,120}`, "xoxp-"),
-		tok("slack-token", `xox[acerso]-[0-9A-Za-z-]{10,300}|xoxd-[0-9A-Za-z%/+=_-]{20,400}|xoxe\.xox[bp]-\d-[A-Za-z0-9]{100,300}`, "xoxa-", "xoxc-", "xoxd-", "xoxe-", "xoxr-", "xoxs-", "xoxo-", "xoxe.xox"),
+		tok("slack-user-token", `xoxp-[0-9]{6,16}-[0-9A-Za-z-]{16,120}`, "xoxp-").check(all(checkToken, notBefore("#*"))),
+		tok("slack-token", `xox[os]-\d+-\d+-\d+-[A-Fa-f0-9]+|xox[acer]-[0-9A-Za-z-]{10,300}|xoxd-[0-9A-Za-z%/+=_-]{20,400}|xoxe\.xox[bp]-\d-[A-Za-z0-9]{100,300}`, "xoxa-", "xoxc-", "xoxd-", "xoxe-", "xoxr-", "xoxs-", "xoxo-", "xoxe.xox"),
 		tok("slack-app-token", `xapp-\d-[A-Z0-9]{6,16}-\d{6,16}-[a-z0-9]{32,80}`, "xapp-"),
 		tok("slack-webhook-url", `hooks\.slack\.com/(?:services|workflows|triggers)/(?P<s>[A-Za-z0-9+/_-]{30,200})`, "hooks.slack.com"),
 		// Stripe
@@ -154,7 +154,7 @@ func builtinRules() []*Rule {
 		tok("rubygems-api-key", `rubygems_[a-f0-9]{48}`, "rubygems_"),
 		tok("docker-hub-pat", `dckr_pat_[A-Za-z0-9_-]{27,}`, "dckr_pat_"),
 		tok("clojars-token", `CLOJARS_[a-z0-9]{60}`, "CLOJARS_"),
-		tok("huggingface-token", `hf_[A-Za-z0-9]{30,40}`, "hf_").check(checkRandom(3.5, 2)),
+		tok("huggingface-token", `hf_[A-Za-z0-9]{30,40}`, "hf_").check(all(checkRandom(3.5, 2), body(3, mixedCase))),
 		tok("huggingface-org-token", `api_org_[A-Za-z0-9]{34}`, "api_org_").check(checkRandom(3.5, 2)),
 		tok("databricks-token", `dapi[a-f0-9]{32}(?:-\d)?`, "dapi"),
 		tok("pulumi-access-token", `pul-[a-f0-9]{40}`, "pul-"),
@@ -263,6 +263,7 @@ func builtinRules() []*Rule {
 		{ID: "url-password", Anchors: []string{"://"}, Priority: prioContext,
 			find: findURLCreds, emits: urlRuleIDs},
 	}
+	rules = append(rules, structuralRules()...)
 	return append(rules, providerRules()...)
 }
 

@@ -111,6 +111,7 @@ func Load(path, set string) ([]Example, error) {
 	}
 	var out []Example
 	kind := ""
+	seen := map[string]int{} // records with the same text get different seeds
 	for i := 0; i < len(toks); {
 		t := toks[i]
 		if t.t != token.IDENT {
@@ -136,7 +137,7 @@ func Load(path, set string) ([]Example, error) {
 		if kind == "" {
 			return nil, fmt.Errorf("%s: record before any rule", fset.Position(t.pos))
 		}
-		seed := recordSeed(set, kind, len(out))
+		seed := recordSeed(set, kind, strings.Join(args, "\x00"), seen)
 		switch t.lit {
 		case "tp", "fp":
 			out = append(out, Example{Set: set, Kind: kind, TP: t.lit == "tp", Text: args[0], Form: "literal"})
@@ -170,9 +171,13 @@ func Load(path, set string) ([]Example, error) {
 	return out, nil
 }
 
-func recordSeed(set, kind string, n int) int64 {
+// recordSeed depends on the record itself (not its position), so editing
+// one record does not change the secrets drawn for the others.
+func recordSeed(set, kind, rec string, seen map[string]int) int64 {
+	k := set + "\x00" + kind + "\x00" + rec
+	seen[k]++
 	h := fnv.New64a()
-	fmt.Fprintf(h, "%s\x00%s\x00%d", set, kind, n)
+	fmt.Fprintf(h, "%s\x00%d", k, seen[k])
 	return int64(h.Sum64() >> 1)
 }
 

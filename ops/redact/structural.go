@@ -1,0 +1,61 @@
+package redact
+
+import (
+	"encoding/base64"
+	"regexp"
+)
+
+// Structural rules: secrets recognised by the shape of the file or command
+// they sit in, whatever the vendor. Each keeps a literal anchor so the
+// prefilter stays one pass.
+func structuralRules() []*Rule {
+	cryptAnchors := []string{"$1$", "$2a$", "$2b$", "$2x$", "$2y$", "$5$", "$6$", "$7$", "$y$", "$gy$", "$apr1$", "$argon2", "$scrypt$", "$pbkdf2", "$sha1$", "$md5$"}
+	return []*Rule{
+		// password hashes: crypt(3) and htpasswd formats (shadow, bcrypt, yescrypt, argon2, apr1)
+		{ID: "password-hash", Anchors: cryptAnchors, After: 300, Priority: prioPrefix,
+			Re:       regexp.MustCompile(`\$(?:1|2[abxy]|5|6|7|y|gy|apr1|argon2(?:id|i|d)|scrypt|pbkdf2(?:-sha\d+)?|sha1|md5)\$[A-Za-z0-9./+=$,-]{16,}`),
+			Boundary: isAlnum, Check: checkHash},
+		{ID: "password-hash", Anchors: []string{"{SHA}", "{SSHA}", "{SSHA256}", "{SSHA512}", "{SHA256}", "{SHA512}"}, After: 120, Priority: prioPrefix,
+			Re:    regexp.MustCompile(`\{S?SHA(?:256|512)?\}[A-Za-z0-9+/]{20,}={0,2}`),
+			Check: checkHash},
+		// NTLM dumps (pwdump, secretsdump): user:rid:LM:NT:::
+		{ID: "ntlm-hash", Anchors: []string{":::"}, Before: 120, After: 3, Priority: prioPrefix,
+			Re: regexp.MustCompile(`(?m)[^\s:]+:\d+:(?P<s>[a-fA-F0-9]{32}:[a-fA-F0-9]{32}):::`)},
+		// .pgpass: host:port:database:user:password
+		{ID: "pgpass-password", Anchors: []string{":5432:", ":*:", ":5433:"}, Before: 200, After: 300, Priority: prioContext,
+			Re:    regexp.MustCompile(`(?m)^[ \t]*[\w.*-]+:(?:\d{2,5}|\*):[\w.*-]+:[\w.*@-]+:(?P<s>[^\s:]\S*)[ \t]*$`),
+			Check: checkValue(kindPassword)},
+		// .netrc: machine HOST login USER password PASS
+		{ID: "netrc-password", Anchors: []string{"machine"}, After: 400, Priority: prioContext,
+			Re:    regexp.MustCompile(`\bmachine\s+\S+\s+(?:login\s+\S+\s+)?(?:account\s+\S+\s+)?password\s+(?P<s>\S+)`),
+			Check: checkValue(kindPassword)},
+		// PsExec -p PASSWORD
+		{ID: "psexec-password", Anchors: []string{"psexec"}, Fold: true, After: 300, Priority: prioContext,
+			Re:    regexp.MustCompile(`(?i:psexec)(?:64)?(?:\.exe)?[ \t][^\n|;&]*?[ \t]-p[ \t]+"?(?P<s>[^\s"-][^\s"]*)`),
+			Check: checkValue(kindPassword)},
+		// Kerberos keytab as base64: file version 0x0502, then an entry length < 64 KiB
+		{ID: "kerberos-keytab", Anchors: []string{"BQIAAA"}, After: 200000, Priority: prioPrefix,
+			Re:       regexp.MustCompile(`BQIAAA[A-Za-z0-9+/]{54,}={0,2}`),
+			Boundary: isB64, Check: checkKeytab},
+		// Microsoft Teams connectors on the old outlook.office.com host
+		{ID: "microsoft-teams-webhook", Anchors: []string{"outlook.office"}, Before: 10, After: 300, Priority: prioPrefix,
+			Re:       regexp.MustCompile(`outlook\.office(?:365)?\.com/webhook/(?P<s>[A-Za-z0-9@-]{40,100}/IncomingWebhook/[A-Za-z0-9]{32}/[A-Za-z0-9-]{36})`),
+			Boundary: isTokenByte},
+		// Mattermost (and compatible) incoming webhooks: /hooks/ + a 26-character id
+		{ID: "mattermost-webhook", Anchors: []string{"/hooks/"}, After: 30, Priority: prioContext,
+			Re:       regexp.MustCompile(`/hooks/(?P<s>[a-z0-9]{26})`),
+			Boundary: isTokenByte, Check: checkRandom(3.5, 2)},
+	}
+}
+
+// checkHash: a real hash, not a format example ($6$salt$hash).
+func checkHash(text string, s, e int) bool {
+	v := text[s:e]
+	return !emptyPlaceholder(v) && entropy(v) >= 3.5
+}
+
+func checkKeytab(text string, s, e int) bool {
+	n := (e - s) / 4 * 4
+	b, err := base64.StdEncoding.DecodeString(text[s : s+min(n, 64)])
+	return err == nil && len(b) > 6 && b[0] == 5 && b[1] == 2 && entropy(text[s:e]) >= 4
+}
