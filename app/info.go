@@ -283,3 +283,16 @@ func bloat(s *chain.Session, r InfoReport, turns chain.Turns, id string) []Bloat
 	}
 	return out
 }
+
+// humanTokens formats a token count: 1234 -> "1,234", 123456 -> "123k".
+func humanTokens(n int) string {
+	switch {
+	case n >= 1_000_000:
+		return fmt.Sprintf("%.2fM", float64(n)/1e6)
+	case n >= 100_000:
+		return fmt.Sprintf("%dk", (n+500)/1000)
+	case n >= 1000:
+		return fmt.Sprintf("%d,%03d", n/1000, n%1000)
+	}
+	return fmt.Sprint(n)
+}

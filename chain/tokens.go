@@ -420,3 +420,25 @@ func (f *File) RecordedUsage(p Path, est ResumeEstimate) []UsagePoint {
 	}
 	return out
 }
+
+// MessageTokens estimates an API message as a request carries it
+// ({"role", "content"}): what a client sent, measured by the same rules.
+func MessageTokens(raw []byte) Tokens {
+	var c counter
+	c[TokOther] += float64(perMessage)
+	content := gjson.GetBytes(raw, "content")
+	if gjson.GetBytes(raw, "role").Str == "system" {
+		// 2.1.x's inline system messages: the rendered attachments
+		if content.Type == gjson.String {
+			c[TokText] += textTokens(content.Str, TokText)
+		} else {
+			content.ForEach(func(_, b gjson.Result) bool {
+				c[TokText] += textTokens(b.Get("text").Str, TokText)
+				return true
+			})
+		}
+		return c.tokens()
+	}
+	countContent(&c, content, TokText)
+	return c.tokens()
+}
