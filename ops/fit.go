@@ -54,7 +54,7 @@ func (o FitTokens) Apply(t *Txn) error {
 	}
 	f := t.S.Main
 	p := f.Graph().ActivePath()
-	before, cur := resumeEstimates(t)
+	before, cur := ResumeEstimates(t)
 	rep := &TokenReport{Before: before.Total(), Target: o.Target, ContextWindow: chain.ContextWindow(before.Model)}
 	t.Report.Tokens = rep
 	total := cur.Total()
@@ -177,8 +177,11 @@ func isSyntheticError(t *Txn, f *chain.File, i int) bool {
 		return false
 	}
 	b, err := t.Raw(f, i)
-	if err != nil || !bytes.Contains(b, []byte("isApiErrorMessage")) {
-		return false
-	}
-	return gjson.GetBytes(b, "isApiErrorMessage").Bool()
+	return err == nil && IsSyntheticError(b)
+}
+
+// IsSyntheticError reports whether the assistant entry raw is an error
+// the client wrote in place of a response (isApiErrorMessage).
+func IsSyntheticError(raw []byte) bool {
+	return bytes.Contains(raw, []byte("isApiErrorMessage")) && gjson.GetBytes(raw, "isApiErrorMessage").Bool()
 }

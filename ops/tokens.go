@@ -14,10 +14,10 @@ type TokenReport struct {
 	ContextWindow int `json:"context_window"`
 }
 
-// resumeEstimates estimates what a resume sends from the session as read
+// ResumeEstimates estimates what a resume sends from the session as read
 // and from the session as the transaction leaves it so far (the same
 // branch, without the removed entries, with the edited bytes).
-func resumeEstimates(t *Txn) (before, after chain.ResumeEstimate) {
+func ResumeEstimates(t *Txn) (before, after chain.ResumeEstimate) {
 	f := t.S.Main
 	p := f.Graph().ActivePath()
 	before = f.ResumeTokensWith(p, func(i int) ([]byte, bool) {
@@ -42,6 +42,6 @@ func estimateAfter(t *Txn, p chain.Path, before chain.ResumeEstimate) chain.Resu
 }
 
 func resumeTokens(t *Txn) *TokenReport {
-	b, a := resumeEstimates(t)
+	b, a := ResumeEstimates(t)
 	return &TokenReport{Before: b.Total(), After: a.Total(), ContextWindow: chain.ContextWindow(b.Model)}
 }

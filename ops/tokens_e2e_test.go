@@ -149,12 +149,25 @@ func TestCompressAgenticSession(t *testing.T) {
 			})
 			got := fx.resume(t, r.SessionID)
 			require.Greater(t, r.BytesBefore, int64(1<<20))
+			// info promised these savings for compress
+			var io bytes.Buffer
+			require.NoError(t, (&app.Env{ConfigDir: fx.env.ConfigDir, JSON: true, Out: &io, Err: &io}).RunInfo(app.InfoOptions{Session: fx.id}))
+			var info app.InfoReport
+			require.NoError(t, json.Unmarshal(io.Bytes(), &info))
+			promised := 0
+			for _, src := range info.TokenSources {
+				if src.Command == "ccsurgeon compress "+fx.id {
+					promised += src.SavesTokens
+				}
+			}
 			require.NotNil(t, r.ResumeTokens)
 			tk := r.ResumeTokens
 			t.Logf("file %d -> %d bytes (%.1f%% off); tokens (estimate) %d -> %d (%.1f%% off); request messages %d -> %d bytes",
 				r.BytesBefore, r.BytesAfter, 100*float64(r.BytesBefore-r.BytesAfter)/float64(r.BytesBefore),
 				tk.Before, tk.After, 100*float64(tk.Before-tk.After)/float64(tk.Before),
 				messagesBytes(orig.Messages), messagesBytes(got.Messages))
+			assert.Equal(t, info.ResumeTokens, r.ResumeTokens.Before, "info and compress estimate the same session alike")
+			assert.InDelta(t, r.ResumeTokens.Before-r.ResumeTokens.After, promised, 0.05*float64(promised), "info's promised saving for compress")
 			assert.GreaterOrEqual(t, r.BytesBefore-r.BytesAfter, r.BytesBefore/2, "at least half the file")
 			assert.GreaterOrEqual(t, tk.Before-tk.After, tk.Before/3, "at least a third of the resume tokens")
 			assert.Less(t, messagesBytes(got.Messages), messagesBytes(orig.Messages)*2/3, "the request shrinks too")
