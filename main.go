@@ -18,6 +18,7 @@ import (
 
 	"github.com/ccsurgeon/ccsurgeon/app"
 	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/ops"
 	"github.com/urfave/cli/v3"
 )
 
@@ -270,6 +271,8 @@ examples:
 			&cli.StringSliceFlag{Name: "drop-tool-calls", Usage: "remove the calls of tool `NAME` with their results (repeatable)"},
 			&cli.IntFlag{Name: "compress-old-turns", Value: -1, Usage: "compress every turn but the last `N`"},
 			&cli.StringFlag{Name: "max-result", Usage: "with --compress-old-turns: cut tool output longer than `SIZE` (default 2KB)"},
+			&cli.IntFlag{Name: "keep-exchanges", Usage: "with --compress-old-turns or --target-tokens: also keep the last `N` tool exchanges as they are (default 10)"},
+			&cli.IntFlag{Name: "target-tokens", Usage: "compress only until a resume sends at most `N` tokens (estimate); keeps the last 3 turns unless --compress-old-turns says otherwise"},
 		}, destFlags()...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			s, err := oneSession(cmd)
@@ -283,7 +286,12 @@ examples:
 				Drop:          len(cmd.StringSlice("drop-tool-calls")) > 0,
 				Compress:      cmd.Int("compress-old-turns") >= 0,
 				KeepTurns:     int(cmd.Int("compress-old-turns")),
+				KeepExchanges: int(cmd.Int("keep-exchanges")),
 				MaxResult:     cmd.String("max-result"),
+				TargetTokens:  int(cmd.Int("target-tokens")),
+			}
+			if spec.TargetTokens > 0 && !spec.Compress {
+				spec.KeepTurns = ops.DefaultKeepTurns
 			}
 			return env.RunOps(s, spec, destFrom(cmd))
 		},
@@ -356,30 +364,43 @@ func compressCommand(env *app.Env) *cli.Command {
 		Name:    "compress-old-turns",
 		Aliases: []string{"compress"},
 		Usage:   "shrink every turn but the last N: cut long tool output, drop copies and bookkeeping",
-		UsageText: `ccsurgeon compress-old-turns SESSION [--keep-turns N] [--max-result SIZE]
+		UsageText: `ccsurgeon compress-old-turns SESSION [--keep-turns N] [--keep-exchanges N] [--max-result SIZE] [--target-tokens N]
 
-The last N turns stay byte-identical. In older turns: tool results and tool
+The recent context stays byte-identical: the last N turns, or, when they hold
+more than the last --keep-exchanges tool exchanges (default 10), those
+exchanges and the final answer. Before it: tool results and tool
 inputs (Write content, Edit strings) longer than SIZE are cut to head and tail
 around a marker saying how much was removed; the toolUseResult copies of file
-contents go; images become a short text placeholder; bookkeeping entries the
-client does not need to resume go (progress, queue-operation, api-request*,
-atis-latch, cost-state, mode, tools-used, system/turn_duration).
+contents go; images become a short text placeholder. Bookkeeping entries the
+client does not send go from every turn (progress, queue-operation,
+api-request*, atis-latch, cost-state, mode, tools-used, system/turn_duration).
+
+--target-tokens N cuts only as much as needed for a resume to send at most N
+tokens (ccsurgeon's estimate, printed before and after): failed-retry error
+entries first, then bookkeeping, old tool output cut to 2KB, old thinking,
+old images, old tool output cut to 500 and 100 bytes, each oldest first. It
+refuses, naming what stands in the way, when N cannot be reached without
+touching the recent context. --dry-run prints the plan.
 
 examples:
+   ccsurgeon compress 3f2a9c1e --target-tokens 150000 --dry-run
    ccsurgeon compress 3f2a9c1e --keep-turns 5 --dry-run
    ccsurgeon compress 3f2a9c1e --max-result 1KB --new
 
 ` + destHelp,
 		Flags: append([]cli.Flag{
 			&cli.IntFlag{Name: "keep-turns", Value: 3, Usage: "leave the last `N` turns as they are (default 3)"},
+			&cli.IntFlag{Name: "keep-exchanges", Usage: "but within them, keep only the last `N` tool exchanges as they are (default 10)"},
 			&cli.StringFlag{Name: "max-result", Usage: "cut tool output and inputs longer than `SIZE` (default 2KB)"},
+			&cli.IntFlag{Name: "target-tokens", Usage: "cut only until a resume sends at most `N` tokens (estimate)"},
 		}, destFlags()...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			s, err := oneSession(cmd)
 			if err != nil {
 				return err
 			}
-			return env.RunOps(s, app.OpSpec{Compress: true, KeepTurns: int(cmd.Int("keep-turns")), MaxResult: cmd.String("max-result")}, destFrom(cmd))
+			return env.RunOps(s, app.OpSpec{Compress: true, KeepTurns: int(cmd.Int("keep-turns")), KeepExchanges: int(cmd.Int("keep-exchanges")),
+				MaxResult: cmd.String("max-result"), TargetTokens: int(cmd.Int("target-tokens"))}, destFrom(cmd))
 		},
 	}
 }

@@ -31,10 +31,17 @@ type InfoReport struct {
 	Subagents   Count            `json:"subagents"`
 	Compactions int              `json:"compactions"`
 	Branches    int              `json:"branches"`
-	Bloat       []BloatItem      `json:"bloat"`
-	Valid       bool             `json:"valid"`
-	Errors      int              `json:"errors"`
-	Warnings    int              `json:"warnings"`
+	// ResumeTokens is the estimated size, in tokens, of the request the
+	// client sends when the session is resumed (Resume has the details,
+	// TokenSources where the tokens come from and what cuts them).
+	ResumeTokens int           `json:"resume_tokens"`
+	Resume       ResumeInfo    `json:"resume"`
+	TokenSources []TokenSource `json:"token_sources"`
+	// Bloat: file bytes the client never sends, and what removes them.
+	Bloat    []BloatItem `json:"bloat"`
+	Valid    bool        `json:"valid"`
+	Errors   int         `json:"errors"`
+	Warnings int         `json:"warnings"`
 }
 
 // Info computes the report for an open session; ref is how the user named
@@ -52,7 +59,9 @@ func Info(s *chain.Session, ref string) InfoReport {
 	}
 	turns := s.Main.ActiveTurns()
 	r.Turns = len(turns.List)
-	r.Bloat = bloat(s, r, turns, ref)
+	r.Resume, r.TokenSources = resumeReport(s, ref)
+	r.ResumeTokens = r.Resume.Tokens
+	r.Bloat = bloat(s, turns, ref)
 	r.Branches = len(s.Main.Graph().Branches())
 	v := validate.Session(s)
 	r.Valid = v.Valid()
@@ -147,6 +156,8 @@ func (env *Env) RunInfo(o InfoOptions) error {
 	w := tabwriter.NewWriter(env.Out, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(w, "session\t%s\n", r.SessionID)
 	fmt.Fprintf(w, "path\t%s\n", r.Path)
+	fmt.Fprintf(w, "resume\t~%s tokens (±%.0f%%), %.0f%% of the %s-token context window of %s\n", humanTokens(r.Resume.Tokens), 100*r.Resume.EstimatorError,
+		100*r.Resume.WindowShare, humanTokens(r.Resume.ContextWindow), orUnknown(r.Resume.Model))
 	fmt.Fprintf(w, "size\t%s in %s\n", HumanBytes(r.Bytes), Plural(r.Entries, "entry", "entries"))
 	fmt.Fprintf(w, "turns\t%d\n", r.Turns)
 	fmt.Fprintf(w, "branches\t%d\n", r.Branches)
@@ -160,8 +171,23 @@ func (env *Env) RunInfo(o InfoOptions) error {
 	}
 	fmt.Fprintf(w, "validation\t%s (%s, %s; see 'ccsurgeon validate')\n", status, Plural(r.Errors, "error", "errors"), Plural(r.Warnings, "warning", "warnings"))
 	w.Flush()
+	if len(r.TokenSources) > 0 {
+		fmt.Fprintln(env.Out, "\nwhat a resume sends, in tokens (estimates; --dry-run gives the figures after):")
+		bw := tabwriter.NewWriter(env.Out, 0, 0, 2, ' ', 0)
+		for _, src := range r.TokenSources {
+			cut := "(no command cuts it)"
+			if src.Command != "" {
+				cut = fmt.Sprintf("saves ~%s: %s", humanTokens(src.SavesTokens), src.Command)
+			}
+			fmt.Fprintf(bw, "  %s\t~%s\t%s\n", src.What, humanTokens(src.Tokens), cut)
+		}
+		bw.Flush()
+		if r.Resume.Tokens > r.Resume.ContextWindow*9/10 {
+			fmt.Fprintf(env.Out, "  to fit: ccsurgeon compress %s --target-tokens %d --dry-run\n", o.Session, r.Resume.ContextWindow*3/4)
+		}
+	}
 	if len(r.Bloat) > 0 {
-		fmt.Fprintln(env.Out, "\nwhat to cut (estimates; --dry-run gives exact figures):")
+		fmt.Fprintln(env.Out, "\nin the file but never sent (bytes only):")
 		bw := tabwriter.NewWriter(env.Out, 0, 0, 2, ' ', 0)
 		for _, b := range r.Bloat {
 			fmt.Fprintf(bw, "  %s\t~%s\t%s\n", b.What, HumanBytes(b.Bytes), b.Command)
@@ -223,63 +249,73 @@ type BloatItem struct {
 	Command string `json:"command"`
 }
 
-// bloat names the biggest sources of bytes and the commands that cut them,
-// largest saving first. The figures are estimates from the envelope; a
-// --dry-run of the command gives the exact saving.
-func bloat(s *chain.Session, r InfoReport, turns chain.Turns, id string) []BloatItem {
+// bloat names the bytes of the file that the client never sends and the
+// command that removes them: bookkeeping entries (compress removes them
+// from every turn) and the toolUseResult copies of old tool output
+// (compress drops them where it shortens). Estimates from the envelope.
+func bloat(s *chain.Session, turns chain.Turns, id string) []BloatItem {
+	f := s.Main
+	var book, copies int64
+	nBook := 0
+	for i := range f.Entries {
+		e := &f.Entries[i]
+		if e.Kind != chain.KindEntry {
+			continue
+		}
+		kind := e.Type
+		if kind == "system" {
+			kind += "/" + e.Subtype
+		}
+		if ops.Bookkeeping[kind] {
+			book += e.TotalBytes()
+			nBook++
+		}
+	}
+	cut := ops.CompressCut(f, turns, ops.DefaultKeepTurns, ops.DefaultKeepExchanges)
+	for _, i := range turns.History[:cut] {
+		copies += int64(f.Entries[i].ToolUseResult)
+	}
 	var out []BloatItem
 	add := func(what string, n int64, cmd string) {
 		if n >= 1024 {
 			out = append(out, BloatItem{What: what, Bytes: n, Command: cmd})
 		}
 	}
-	add(fmt.Sprintf("thinking (%s)", Plural(r.Thinking.Count, "block", "blocks")), r.Thinking.Bytes, "ccsurgeon strip-thinking "+id)
-	for name, c := range r.ByTool {
-		if name != "(unknown)" {
-			add(fmt.Sprintf("%s calls (%d)", name, c.Count), c.Bytes, "ccsurgeon drop-tool-calls "+id+" --tool "+name)
+	add(fmt.Sprintf("bookkeeping (%s: progress, api-request, …)", Plural(nBook, "entry", "entries")), book, "ccsurgeon compress "+id)
+	// what the resumed branch does not reach: sidechains written into the
+	// main file (1.0.x subagents), other branches, compacted history
+	sent := make([]bool, len(f.Entries))
+	for _, i := range f.Graph().ActivePath().Entries {
+		sent[i] = true
+	}
+	var off int64
+	for i := range f.Entries {
+		if e := &f.Entries[i]; e.IsMessage() && !sent[i] {
+			off += e.TotalBytes()
 		}
 	}
-	// old turns: what compress-old-turns with its defaults would cut
-	keep := ops.DefaultKeepTurns
-	if len(turns.List) > keep {
-		f := s.Main
-		cut := turns.List[len(turns.List)-keep].First
-		limit := f.Entries[turns.History[cut]].Off
-		old := make([]bool, len(f.Entries))
-		for _, i := range turns.History[:cut] {
-			old[i] = true
-		}
-		var n int64
-		for i := range f.Entries {
-			e := &f.Entries[i]
-			if e.Kind != chain.KindEntry || e.Off >= limit {
-				continue
-			}
-			kind := e.Type
-			if kind == "system" {
-				kind += "/" + e.Subtype
-			}
-			if ops.Bookkeeping[kind] {
-				n += e.TotalBytes()
-				continue
-			}
-			if !old[i] {
-				continue
-			}
-			n += int64(e.ToolUseResult) / 2
-			for _, b := range e.Blocks {
-				if b.Kind == chain.BlockImage || b.Images > 0 {
-					n += int64(b.Size)
-				} else if (b.Kind == chain.BlockToolResult || b.Kind == chain.BlockToolUse) && b.Size > ops.DefaultMaxResult {
-					n += int64(b.Size - ops.DefaultMaxResult)
-				}
-			}
-		}
-		add(fmt.Sprintf("old turns (%d of %d)", len(turns.List)-keep, len(turns.List)), n, "ccsurgeon compress-old-turns "+id)
-	}
+	add("messages off the resumed branch (sidechains, other branches, before a compaction)", off, "(history: no command removes it)")
+	add("toolUseResult copies of old tool output", copies, "ccsurgeon compress "+id)
 	sort.Slice(out, func(i, j int) bool { return out[i].Bytes > out[j].Bytes })
-	if len(out) > 6 {
-		out = out[:6]
-	}
 	return out
+}
+
+func orUnknown(model string) string {
+	if model == "" {
+		return "an unknown model"
+	}
+	return model
+}
+
+// humanTokens formats a token count: 1234 -> "1,234", 123456 -> "123k".
+func humanTokens(n int) string {
+	switch {
+	case n >= 1_000_000:
+		return fmt.Sprintf("%.2fM", float64(n)/1e6)
+	case n >= 100_000:
+		return fmt.Sprintf("%dk", (n+500)/1000)
+	case n >= 1000:
+		return fmt.Sprintf("%d,%03d", n/1000, n%1000)
+	}
+	return fmt.Sprint(n)
 }

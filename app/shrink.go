@@ -31,9 +31,13 @@ type OpSpec struct {
 	DropFailed     bool
 	Drop           bool // drop-tool-calls was asked for
 
-	Compress  bool
-	KeepTurns int
-	MaxResult string
+	Compress      bool
+	KeepTurns     int
+	KeepExchanges int // 0: ops.DefaultKeepExchanges
+	MaxResult     string
+	// TargetTokens, when > 0, makes the compression cut only until the
+	// estimate of what a resume sends fits this many tokens (ops.FitTokens).
+	TargetTokens int
 }
 
 // Pipeline builds the operations of spec.
@@ -67,8 +71,14 @@ func (env *Env) Pipeline(spec OpSpec) (ops.Pipeline, error) {
 		}
 		p = append(p, d)
 	}
+	if spec.TargetTokens > 0 {
+		if spec.MaxResult != "" {
+			return nil, UsageErrorf("--target-tokens picks the cuts itself", "--max-result cannot be used with --target-tokens")
+		}
+		return append(p, ops.FitTokens{Target: spec.TargetTokens, KeepTurns: spec.KeepTurns, KeepExchanges: spec.KeepExchanges}), nil
+	}
 	if spec.Compress {
-		c := ops.CompressOldTurns{KeepTurns: spec.KeepTurns}
+		c := ops.CompressOldTurns{KeepTurns: spec.KeepTurns, KeepExchanges: spec.KeepExchanges}
 		if spec.MaxResult != "" {
 			n, err := ops.ParseSize(spec.MaxResult)
 			if err != nil {

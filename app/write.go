@@ -52,6 +52,9 @@ type WriteResult struct {
 	Preexisting   int                       `json:"preexisting_errors"`
 	Redactions    []ops.Redaction           `json:"redactions,omitempty"`
 	ResumeCommand string                    `json:"resume_command,omitempty"`
+	// ResumeTokens: estimated tokens a resume sends, before and after
+	// (compress-old-turns and --target-tokens).
+	ResumeTokens *ops.TokenReport `json:"resume_tokens,omitempty"`
 }
 
 // Operation builds the pipeline for an open session.
@@ -111,6 +114,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		SessionID: s.ID, Path: s.Path, Operation: p.Name(), DryRun: d.DryRun,
 		EntriesBefore: st.EntriesBefore, EntriesAfter: st.EntriesAfter, Removed: st.Removed, Changed: st.Changed, Added: st.Added,
 		BytesBefore: s.Main.Size, Counts: t.Report.Counts, CountDetails: t.Report.CountDetails, Notes: t.Report.Notes, Redactions: t.Report.Redactions,
+		ResumeTokens: t.Report.Tokens,
 	}
 	if t.NewID != "" {
 		out.SessionID = t.NewID

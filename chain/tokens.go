@@ -420,3 +420,38 @@ func (f *File) RecordedUsage(p Path, est ResumeEstimate) []UsagePoint {
 	}
 	return out
 }
+
+// MessageTokens estimates an API message as a request carries it
+// ({"role", "content"}): what a client sent, measured by the same rules.
+func MessageTokens(raw []byte) Tokens {
+	var c counter
+	c[TokOther] += float64(perMessage)
+	content := gjson.GetBytes(raw, "content")
+	if gjson.GetBytes(raw, "role").Str == "system" {
+		// 2.1.x's inline system messages: the rendered attachments
+		if content.Type == gjson.String {
+			c[TokText] += textTokens(content.Str, TokText)
+		} else {
+			content.ForEach(func(_, b gjson.Result) bool {
+				c[TokText] += textTokens(b.Get("text").Str, TokText)
+				return true
+			})
+		}
+		return c.tokens()
+	}
+	countContent(&c, content, TokText)
+	return c.tokens()
+}
+
+// EstimatorError is the error to state beside an estimate: the largest
+// error go run ./chain/cmd/tokeneval measured on the last response of the
+// real conversations of ../shared/corpus, rounded up (8.1% with the
+// overhead measured from the session's own usage; 14% on main
+// conversations with DefaultOverhead, whose system prompt varies with the
+// client version and setup).
+func EstimatorError(overheadMeasured bool) float64 {
+	if overheadMeasured {
+		return 0.10
+	}
+	return 0.15
+}

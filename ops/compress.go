@@ -30,14 +30,23 @@ var Bookkeeping = map[string]bool{
 	"system/turn_duration": true,
 }
 
-// CompressOldTurns shrinks every turn but the last KeepTurns: long tool
-// results and tool inputs are cut to head and tail around a marker, the
-// toolUseResult copies of file contents go, images become a short text
-// placeholder, and bookkeeping entries the client does not need go. The
-// last KeepTurns turns stay byte-identical.
+// DefaultKeepExchanges is how many of the last tool exchanges (an
+// assistant message calling tools, with its results) compress-old-turns
+// leaves as they are when no --keep-exchanges is given.
+const DefaultKeepExchanges = 10
+
+// CompressOldTurns shrinks what is old: long tool results and tool inputs
+// are cut to head and tail around a marker, the toolUseResult copies of
+// file contents go, images become a short text placeholder. "Old" is
+// measured in human turns and in tool exchanges: everything from the start
+// of the last KeepTurns turns, or of the last KeepExchanges tool exchanges
+// when those turns hold more (an agentic session: a few prompts, hundreds
+// of tool calls), stays byte-identical, final answer included. Bookkeeping
+// entries the client does not send go from every turn.
 type CompressOldTurns struct {
-	KeepTurns int
-	MaxResult int // 0 = DefaultMaxResult
+	KeepTurns     int
+	KeepExchanges int // 0 = DefaultKeepExchanges
+	MaxResult     int // 0 = DefaultMaxResult
 }
 
 // Name of the operation.
@@ -88,10 +97,63 @@ func withoutFieldsAt(obj string, drop map[string]bool, prefix string) (string, b
 	return b.String(), true
 }
 
+// CompressCut returns the position in the active branch's history
+// (chain.Turns.History) where the recent context starts: what is there and
+// after it is kept as it is. It is the later of the start of the last
+// keepTurns turns and the start of the last keepExchanges tool exchanges.
+func CompressCut(f *chain.File, ts chain.Turns, keepTurns, keepExchanges int) int {
+	h := ts.History
+	cut := len(h)
+	if keepTurns > 0 && len(ts.List) > 0 {
+		if keepTurns >= len(ts.List) {
+			cut = 0
+		} else {
+			cut = ts.List[len(ts.List)-keepTurns].First
+		}
+	}
+	if keepExchanges <= 0 {
+		return cut
+	}
+	// the start of the keepExchanges-th last assistant message calling
+	// tools (a message: consecutive entries of one message.id)
+	n := 0
+	for k := len(h) - 1; k > cut; k-- {
+		e := &f.Entries[h[k]]
+		if e.Type != "assistant" {
+			continue
+		}
+		tools := e.HasBlock(chain.BlockToolUse)
+		for k > 0 {
+			p := &f.Entries[h[k-1]]
+			if p.Type != "assistant" || e.MsgID == "" || p.MsgID != e.MsgID {
+				break
+			}
+			k--
+			tools = tools || p.HasBlock(chain.BlockToolUse)
+		}
+		if tools {
+			if n++; n == keepExchanges {
+				return max(k, cut)
+			}
+		}
+	}
+	return cut
+}
+
+func (o CompressOldTurns) keepExchanges() int {
+	if o.KeepExchanges == 0 {
+		return DefaultKeepExchanges
+	}
+	return o.KeepExchanges
+}
+
 // Apply compresses the old turns.
 func (o CompressOldTurns) Apply(t *Txn) error {
 	if o.KeepTurns < 0 {
 		return &chain.Error{Msg: "--keep-turns must be 0 or more", Code: 2}
+	}
+	if o.KeepExchanges < 0 {
+		return &chain.Error{Msg: "--keep-exchanges must be 1 or more", Code: 2}
 	}
 	max := o.MaxResult
 	if max <= 0 {
@@ -99,29 +161,38 @@ func (o CompressOldTurns) Apply(t *Txn) error {
 	}
 	f := t.S.Main
 	ts := f.ActiveTurns()
-	if len(ts.List) <= o.KeepTurns {
-		t.Note("the session has %d turns: nothing older than the last %d to compress", len(ts.List), o.KeepTurns)
+	dropBookkeeping(t, f, ts.Leaf)
+	cut := CompressCut(f, ts, o.KeepTurns, o.keepExchanges())
+	if cut == 0 {
+		t.Note("the session has %d turns: nothing older than the last %d turns and %d tool exchanges to compress", len(ts.List), o.KeepTurns, o.keepExchanges())
 		return nil
 	}
-	cut := len(ts.History) // --keep-turns 0: every turn is old
-	if o.KeepTurns > 0 {
-		cut = ts.List[len(ts.List)-o.KeepTurns].First
-	}
-	old := map[int]bool{}
 	for _, i := range ts.History[:cut] {
-		old[i] = true
+		if !f.Entries[i].IsMessage() || t.Dropped(f, i) {
+			continue
+		}
+		if err := compressEntry(t, f, i, entryCut{Max: max, Text: true, Images: true}); err != nil {
+			return err
+		}
 	}
-	// metadata written before the end of the last old entry is old; what
-	// comes after it (the queue-operation of the first kept prompt, say)
-	// belongs to the kept turns
-	limit := f.Size
-	if cut < len(ts.History) {
-		last := &f.Entries[ts.History[cut-1]]
-		limit = last.Off + last.TotalBytes()
-	}
+	t.Report.Tokens = resumeTokens(t)
+	return nil
+}
+
+// entryCut says what compressEntry shortens.
+type entryCut struct {
+	Max    int  // cut strings longer than this
+	Text   bool // tool results and tool inputs (and the toolUseResult copies)
+	Images bool // images and documents become a text placeholder
+}
+
+// dropBookkeeping removes, from every turn, the entries the client does
+// not send and does not need to resume (Bookkeeping), but the leaf the
+// client resumes: removing it would make another entry the leaf.
+func dropBookkeeping(t *Txn, f *chain.File, leaf int) {
 	for i := range f.Entries {
 		e := &f.Entries[i]
-		if e.Kind != chain.KindEntry || e.Off >= limit || t.Dropped(f, i) {
+		if e.Kind != chain.KindEntry || i == leaf || t.Dropped(f, i) {
 			continue
 		}
 		kind := e.Type
@@ -131,24 +202,18 @@ func (o CompressOldTurns) Apply(t *Txn) error {
 		if Bookkeeping[kind] {
 			t.Drop(f, i)
 			t.Count(CountBookkeeping, 1)
-			continue
-		}
-		if !old[i] || !e.IsMessage() {
-			continue
-		}
-		if err := o.compressEntry(t, f, i, max); err != nil {
-			return err
 		}
 	}
-	return nil
 }
 
 // compressEntry cuts the large parts of one message entry.
-func (o CompressOldTurns) compressEntry(t *Txn, f *chain.File, i, max int) error {
+func compressEntry(t *Txn, f *chain.File, i int, c entryCut) error {
+	cut := c
 	e := &f.Entries[i]
-	big := e.ToolUseResult > 0
+	max := c.Max
+	big := c.Text && e.ToolUseResult > 0
 	for _, b := range e.Blocks {
-		if int(b.Size) > max || b.Kind == chain.BlockImage || b.Images > 0 || b.Kind == chain.BlockDocument {
+		if (c.Text && int(b.Size) > max) || (c.Images && (b.Kind == chain.BlockImage || b.Images > 0 || b.Kind == chain.BlockDocument)) {
 			big = true
 		}
 	}
@@ -184,6 +249,15 @@ func (o CompressOldTurns) compressEntry(t *Txn, f *chain.File, i, max int) error
 			switch b.Get("type").Str {
 			case "tool_result":
 				c := b.Get("content")
+				if !cut.Text {
+					c.ForEach(func(_, sub gjson.Result) bool {
+						if typ := sub.Get("type").Str; cut.Images && (typ == "image" || typ == "document") {
+							replace(sub, placeholder(sub))
+						}
+						return true
+					})
+					return true
+				}
 				if c.Type == gjson.String {
 					if s, ok := CutMiddle(c.Str, max); ok {
 						replace(c, EncodeString(s))
@@ -198,12 +272,17 @@ func (o CompressOldTurns) compressEntry(t *Txn, f *chain.File, i, max int) error
 								}
 							}
 						case "image", "document":
-							replace(sub, placeholder(sub))
+							if cut.Images {
+								replace(sub, placeholder(sub))
+							}
 						}
 						return true
 					})
 				}
 			case "tool_use":
+				if !cut.Text {
+					return true
+				}
 				b.Get("input").ForEach(func(_, v gjson.Result) bool {
 					if v.Type == gjson.String && len(v.Raw) > max {
 						if s, ok := CutMiddle(v.Str, max); ok {
@@ -213,7 +292,9 @@ func (o CompressOldTurns) compressEntry(t *Txn, f *chain.File, i, max int) error
 					return true
 				})
 			case "image", "document":
-				replace(b, placeholder(b))
+				if cut.Images {
+					replace(b, placeholder(b))
+				}
 			}
 			return true
 		})
@@ -234,7 +315,7 @@ func (o CompressOldTurns) compressEntry(t *Txn, f *chain.File, i, max int) error
 		changed = true
 		t.Count(CountShortened, len(edits))
 	}
-	if tur := gjson.GetBytes(out, "toolUseResult"); tur.Exists() {
+	if tur := gjson.GetBytes(out, "toolUseResult"); c.Text && tur.Exists() {
 		if tur.Type == gjson.String {
 			if s, ok := CutMiddle(tur.Str, max); ok {
 				set("toolUseResult", EncodeString(s))

@@ -19,6 +19,7 @@ const (
 	CountAssistantsJoined = "assistant_messages_joined"
 	CountShortened        = "tool_outputs_shortened"
 	CountBookkeeping      = "bookkeeping_entries_removed"
+	CountSyntheticErrors  = "synthetic_error_entries_removed"
 	CountFixes            = "fixes"
 )
 
@@ -36,5 +37,6 @@ var CountKinds = []CountKind{
 	{CountAssistantsJoined, "assistant messages joined (a removed tool result stood between them)"},
 	{CountShortened, "tool results, inputs and images shortened"},
 	{CountBookkeeping, "bookkeeping entries removed"},
+	{CountSyntheticErrors, "synthetic API error entries removed (failed retries)"},
 	{CountFixes, "fixes"},
 }

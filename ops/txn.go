@@ -76,6 +76,9 @@ type Report struct {
 	CountDetails map[string]map[string]int `json:"count_details,omitempty"`
 	// Redactions lists the secrets redact-secrets replaced.
 	Redactions []Redaction `json:"redactions,omitempty"`
+	// Tokens: the estimated tokens a resume sends, before and after (set
+	// by the operations that shrink what the client sends).
+	Tokens *TokenReport `json:"resume_tokens,omitempty"`
 }
 
 // Count adds n to a report counter.

@@ -1,0 +1,148 @@
+package app
+
+import (
+	"fmt"
+	"sort"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/ops"
+)
+
+// ResumeInfo is what `info` reports about the request a resume sends
+// (chain.ResumeEstimate).
+type ResumeInfo struct {
+	Tokens           int            `json:"tokens"`
+	ByKind           map[string]int `json:"by_kind"`
+	Overhead         int            `json:"overhead"`
+	OverheadMeasured bool           `json:"overhead_measured"`
+	Messages         int            `json:"messages"`
+	Model            string         `json:"model"`
+	ContextWindow    int            `json:"context_window"`
+	WindowShare      float64        `json:"window_share"`
+	EstimatorError   float64        `json:"estimator_error"`
+}
+
+// TokenSource is a big source of resume tokens and the command that cuts
+// it. Command is "" for what no command should cut (the recent context,
+// the system prompt).
+type TokenSource struct {
+	What        string `json:"what"`
+	Tokens      int    `json:"tokens"`
+	Command     string `json:"command,omitempty"`
+	SavesTokens int    `json:"saves_tokens"`
+}
+
+// resumeReport estimates what a resume sends and where its tokens come
+// from, by running the commands it proposes on a transaction that is
+// never written: each saving is the estimate before minus after.
+func resumeReport(s *chain.Session, ref string) (ResumeInfo, []TokenSource) {
+	f := s.Main
+	p := f.Graph().ActivePath()
+	t := ops.NewTxn(s)
+	// compress with its defaults: what it shortens, entry by entry
+	_ = (ops.CompressOldTurns{KeepTurns: ops.DefaultKeepTurns}).Apply(t)
+	before, after := ops.ResumeEstimates(t)
+	win := chain.ContextWindow(before.Model)
+	ri := ResumeInfo{Tokens: before.Total(), ByKind: map[string]int{}, Overhead: before.Overhead, OverheadMeasured: before.OverheadMeasured,
+		Messages: before.Messages, Model: before.Model, ContextWindow: win, WindowShare: float64(before.Total()) / float64(win),
+		EstimatorError: chain.EstimatorError(before.OverheadMeasured)}
+	for k := chain.TokenKind(0); k < chain.NumTokenKinds; k++ {
+		if n := before.Tokens[k]; n > 0 {
+			ri.ByKind[k.String()] = n
+		}
+	}
+
+	ts := f.ActiveTurns()
+	cut := ops.CompressCut(f, ts, ops.DefaultKeepTurns, ops.DefaultKeepExchanges)
+	old := map[int]bool{}
+	for _, i := range ts.History[:cut] {
+		old[i] = true
+	}
+	subagentCall := map[string]bool{}
+	for _, i := range p.Entries {
+		for _, b := range f.Entries[i].Blocks {
+			if b.Kind == chain.BlockToolUse && (b.Name == "Task" || b.Name == "Agent") {
+				subagentCall[b.ID] = true
+			}
+		}
+	}
+	type acc struct {
+		n, tokens, saves int
+	}
+	var oldTools, thinking, images, subagents, recent, errs acc
+	for i, tb := range before.PerEntry {
+		e := &f.Entries[i]
+		ta := after.PerEntry[i]
+		saved := tb.Total() - ta.Total()
+		switch {
+		case !old[i]:
+			recent.n++
+			recent.tokens += tb.Total()
+		case isSubagentResult(e, subagentCall):
+			subagents.n++
+			subagents.tokens += tb[chain.TokToolOutput]
+			subagents.saves += saved
+		case tb[chain.TokToolOutput]+tb[chain.TokToolInput] > 0:
+			oldTools.n++
+			oldTools.tokens += tb[chain.TokToolOutput] + tb[chain.TokToolInput]
+			oldTools.saves += tb[chain.TokToolOutput] + tb[chain.TokToolInput] - ta[chain.TokToolOutput] - ta[chain.TokToolInput]
+		}
+		if old[i] && tb[chain.TokImage]+tb[chain.TokDocument] > 0 {
+			images.n++
+			images.tokens += tb[chain.TokImage] + tb[chain.TokDocument]
+			images.saves += tb[chain.TokImage] + tb[chain.TokDocument] - ta[chain.TokImage] - ta[chain.TokDocument]
+		}
+		if tb[chain.TokThinking] > 0 {
+			thinking.n++
+			thinking.tokens += tb[chain.TokThinking]
+		}
+		if e.Type == "assistant" && isSyntheticErrorEntry(f, i) {
+			errs.n++
+			errs.tokens += tb.Total()
+		}
+	}
+	// strip-thinking: what it would remove (it keeps an unfinished loop's)
+	if thinking.n > 0 {
+		st := ops.NewTxn(s)
+		if err := (ops.StripThinking{}).Apply(st); err == nil {
+			b, a := ops.ResumeEstimates(st)
+			thinking.saves = b.Tokens[chain.TokThinking] - a.Tokens[chain.TokThinking]
+		}
+	}
+	var out []TokenSource
+	add := func(what string, a acc, cmd string, saves int) {
+		if a.tokens > 0 {
+			out = append(out, TokenSource{What: what, Tokens: a.tokens, Command: cmd, SavesTokens: saves})
+		}
+	}
+	compress := "ccsurgeon compress " + ref
+	add(fmt.Sprintf("old tool output and inputs (%s)", Plural(oldTools.n, "entry", "entries")), oldTools, compress, oldTools.saves)
+	add(fmt.Sprintf("thinking (%s)", Plural(thinking.n, "entry", "entries")), thinking, "ccsurgeon strip-thinking "+ref, thinking.saves)
+	add(fmt.Sprintf("old images and documents (%s)", Plural(images.n, "entry", "entries")), images, compress, images.saves)
+	add(fmt.Sprintf("old subagent results (%s)", Plural(subagents.n, "result", "results")), subagents, compress, subagents.saves)
+	add(fmt.Sprintf("failed-retry error entries (%d)", errs.n), errs, fmt.Sprintf("ccsurgeon compress %s --target-tokens %d", ref, max(before.Total()-errs.tokens, 1)), errs.tokens)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].SavesTokens > out[j].SavesTokens })
+	add(fmt.Sprintf("recent context (the last %d turns or %d tool exchanges: kept)", ops.DefaultKeepTurns, ops.DefaultKeepExchanges), recent, "", 0)
+	sys := acc{tokens: before.Overhead}
+	what := "system prompt and tools (measured from the session's usage)"
+	if !before.OverheadMeasured {
+		what = "system prompt and tools (typical; the session records no usage to measure it)"
+	}
+	add(what, sys, "", 0)
+	return ri, out
+}
+
+func isSubagentResult(e *chain.Entry, calls map[string]bool) bool {
+	for _, b := range e.Blocks {
+		if b.Kind == chain.BlockToolResult && calls[b.ID] {
+			return true
+		}
+	}
+	return false
+}
+
+// isSyntheticErrorEntry: an error the client wrote in place of a response.
+func isSyntheticErrorEntry(f *chain.File, i int) bool {
+	b, err := f.Raw(i)
+	return err == nil && ops.IsSyntheticError(b)
+}

@@ -1,0 +1,187 @@
+package ops
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/tidwall/gjson"
+)
+
+// FitTokens shrinks what a resume sends until its estimate
+// (chain.ResumeEstimate) fits Target tokens. It applies the cheapest cuts
+// first, each to the oldest entries first, and stops as soon as the
+// estimate fits, in the order a person would choose:
+//
+//  1. the synthetic API error entries that failed retries appended
+//     ("Prompt is too long"): no model wrote them;
+//  2. bookkeeping the client does not send (file bytes only);
+//  3. old tool results and inputs cut to 2 KB (head and tail);
+//  4. old thinking;
+//  5. old images and documents (a text placeholder);
+//  6. old tool results and inputs cut harder: 500, then 100 bytes.
+//
+// "Old" is what compress-old-turns shortens: everything before the last
+// KeepTurns turns and the last KeepExchanges tool exchanges, which stay
+// byte-identical. When the estimate cannot fit without touching them, it
+// refuses and says what stands in the way.
+type FitTokens struct {
+	Target        int
+	KeepTurns     int
+	KeepExchanges int // 0 = DefaultKeepExchanges
+}
+
+// Name of the operation.
+func (FitTokens) Name() string { return "compress-to-target" }
+
+// fitStep is one kind of cut, applied to one entry at a time.
+type fitStep struct {
+	what  string
+	apply func(t *Txn, f *chain.File, i int) error
+}
+
+// Apply cuts until the estimate fits.
+func (o FitTokens) Apply(t *Txn) error {
+	if o.Target <= 0 {
+		return &chain.Error{Msg: "--target-tokens must be more than 0", Code: 2}
+	}
+	if o.KeepTurns < 0 || o.KeepExchanges < 0 {
+		return &chain.Error{Msg: "--keep-turns and --keep-exchanges must be 0 or more", Code: 2}
+	}
+	keepEx := o.KeepExchanges
+	if keepEx == 0 {
+		keepEx = DefaultKeepExchanges
+	}
+	f := t.S.Main
+	p := f.Graph().ActivePath()
+	before, cur := ResumeEstimates(t)
+	rep := &TokenReport{Before: before.Total(), Target: o.Target, ContextWindow: chain.ContextWindow(before.Model)}
+	t.Report.Tokens = rep
+	total := cur.Total()
+	defer func() { rep.After = total }()
+
+	ts := f.ActiveTurns()
+	cut := CompressCut(f, ts, o.KeepTurns, keepEx)
+	var old []int // sent entries before the recent context, oldest first
+	for _, i := range ts.History[:cut] {
+		if _, sent := cur.PerEntry[i]; sent && f.Entries[i].IsMessage() {
+			old = append(old, i)
+		}
+	}
+	// re-estimate entry i after a cut
+	update := func(i int) int {
+		was := cur.PerEntry[i].Total()
+		now := 0
+		if !t.Dropped(f, i) {
+			if b, err := t.Raw(f, i); err == nil {
+				now = chain.EntryTokens(b).Total()
+			}
+		}
+		cur.PerEntry[i] = chain.Tokens{chain.TokOther: now}
+		total += now - was
+		return was - now
+	}
+	step := func(what string, entries []int, apply func(i int) error) error {
+		n, saved := 0, 0
+		for _, i := range entries {
+			if total <= o.Target {
+				break
+			}
+			if t.Dropped(f, i) {
+				continue
+			}
+			if err := apply(i); err != nil {
+				return err
+			}
+			if s := update(i); s != 0 {
+				n++
+				saved += s
+			}
+		}
+		if n > 0 {
+			t.Note("%s: %d entries, %d tokens fewer (estimate now %d)", what, n, saved, total)
+		}
+		return nil
+	}
+
+	// 1. synthetic error entries, on the whole branch
+	var errs []int
+	for _, i := range p.Entries {
+		if isSyntheticError(t, f, i) {
+			errs = append(errs, i)
+		}
+	}
+	if err := step("synthetic API error entries removed", errs, func(i int) error {
+		t.Drop(f, i)
+		t.Count(CountSyntheticErrors, 1)
+		return nil
+	}); err != nil {
+		return err
+	}
+	// 2. bookkeeping: the client does not send it; it costs no tokens
+	dropBookkeeping(t, f, ts.Leaf)
+	protected := unfinishedLoop(f)
+	steps := []fitStep{
+		{"old tool output and inputs cut to 2 KB", cutStep(entryCut{Max: DefaultMaxResult, Text: true})},
+		{"old thinking removed", func(t *Txn, f *chain.File, i int) error {
+			if protected[i] || !(f.Entries[i].HasBlock(chain.BlockThinking) || f.Entries[i].HasBlock(chain.BlockRedactedThinking)) {
+				return nil
+			}
+			n, err := t.RemoveBlocks(f, i, isThinking)
+			t.Count(CountThinking, n)
+			return err
+		}},
+		{"old images and documents replaced by a placeholder", cutStep(entryCut{Images: true})},
+		{"old tool output and inputs cut to 500 bytes", cutStep(entryCut{Max: 500, Text: true})},
+		{"old tool output and inputs cut to 100 bytes", cutStep(entryCut{Max: 100, Text: true})},
+	}
+	for _, s := range steps {
+		if err := step(s.what, old, func(i int) error { return s.apply(t, f, i) }); err != nil {
+			return err
+		}
+	}
+	if total <= o.Target {
+		return nil
+	}
+	// what stands in the way
+	recent, older := 0, 0
+	isOld := map[int]bool{}
+	for _, i := range old {
+		isOld[i] = true
+	}
+	for i, tk := range cur.PerEntry {
+		if isOld[i] {
+			older += tk.Total()
+		} else {
+			recent += tk.Total()
+		}
+	}
+	return &chain.Error{
+		Msg: fmt.Sprintf("cannot fit %d tokens without touching the recent context: after every cut the estimate is %d tokens (system prompt and tools ~%d, the last %d turns and %d tool exchanges ~%d, older context ~%d); nothing was written",
+			o.Target, total, cur.Overhead, o.KeepTurns, keepEx, recent, older),
+		Hint: "keep less recent context (--keep-turns 1 --keep-exchanges 2), or give a larger --target-tokens",
+		Code: 1,
+	}
+}
+
+func cutStep(c entryCut) func(t *Txn, f *chain.File, i int) error {
+	return func(t *Txn, f *chain.File, i int) error { return compressEntry(t, f, i, c) }
+}
+
+// isSyntheticError reports whether entry i is an error the client wrote
+// in place of a response (isApiErrorMessage, model "<synthetic>"): a
+// failed request such as "Prompt is too long".
+func isSyntheticError(t *Txn, f *chain.File, i int) bool {
+	e := &f.Entries[i]
+	if e.Type != "assistant" || t.Dropped(f, i) {
+		return false
+	}
+	b, err := t.Raw(f, i)
+	return err == nil && IsSyntheticError(b)
+}
+
+// IsSyntheticError reports whether the assistant entry raw is an error
+// the client wrote in place of a response (isApiErrorMessage).
+func IsSyntheticError(raw []byte) bool {
+	return bytes.Contains(raw, []byte("isApiErrorMessage")) && gjson.GetBytes(raw, "isApiErrorMessage").Bool()
+}
