@@ -328,6 +328,10 @@ Each selected tool_use goes together with its tool_result, the result's
 toolUseResult, its progress entries and, for an Agent/Task call, its
 subagent transcript. Entries left empty disappear and the chain is re-linked.
 Selectors combine: a call is dropped when it matches all that are given.
+SIZE needs a unit (512B, 20KB, 1.5MB; KiB and MiB too): a bare number such
+as 20 is refused. RANGE must lie within the turns of the session. When the
+selectors select nothing, nothing is written (no backup, no new session)
+and the command says so.
 
 examples:
    ccsurgeon drop-tool-calls 3f2a9c1e --tool Read --larger-than 20KB

@@ -66,7 +66,14 @@ func TestCLI(t *testing.T) {
 		{"fork not a number", []string{"fork", example, "x"}, 2, ``, `turn number "x" is not a number`},
 		{"rewrite nothing in place", []string{"rewrite", example}, 2, ``, `would change nothing`},
 		{"drop without selector", []string{"drop-tool-calls", example, "--dry-run"}, 2, ``, `needs a selector`},
-		{"bad size", []string{"drop-tool-calls", example, "--larger-than", "lots", "--dry-run"}, 2, ``, `size "lots"`},
+		{"bad size", []string{"drop-tool-calls", example, "--larger-than", "lots", "--dry-run"}, 2, ``, `^ccsurgeon: --larger-than "lots": want a number with a unit`},
+		{"size without a unit", []string{"drop-tool-calls", example, "--larger-than", "20", "--dry-run"}, 2, `^$`, `^ccsurgeon: --larger-than "20": 20 bytes\? say 20B or 20KB\n`},
+		{"max-result without a unit", []string{"compress", example, "--max-result", "300", "--dry-run"}, 2, `^$`, `^ccsurgeon: --max-result "300": 300 bytes\? say 300B or 300KB\n`},
+		{"size with a unit", []string{"drop-tool-calls", example, "--larger-than", "20B", "--dry-run"}, 0, `tool calls removed`, `^$`},
+		{"size zero", []string{"compress", example, "--max-result", "0", "--keep-turns", "1", "--dry-run"}, 0, `nothing was written`, `^$`},
+		{"turns beyond the session", []string{"drop-tool-calls", example, "--turns", "9", "--dry-run"}, 2, `^$`, `^ccsurgeon: turn range "9" is out of range: the branch has turns 1-3\nccsurgeon: hint: `},
+		{"turns ending beyond the session", []string{"drop-tool-calls", example, "--turns", "2-7", "--dry-run"}, 2, `^$`, `out of range: the branch has turns 1-3`},
+		{"selector selects nothing", []string{"drop-tool-calls", example, "--tool", "Nope", "--dry-run"}, 0, `^dry run: drop-tool-calls on .*tools.jsonl: nothing to change; nothing was written\n`, `^$`},
 		{"bad turn range", []string{"drop-tool-calls", example, "--turns", "5-2", "--dry-run"}, 2, ``, `turn range "5-2"`},
 		{"bad rule", []string{"redact", example, "--rule", "nope", "--check"}, 2, ``, `want NAME=REGEX`},
 		{"dry run", []string{"strip-thinking", example, "--dry-run"}, 0, `nothing was written`, `^$`},
@@ -298,4 +305,31 @@ func TestCompletionOffersSessionIDs(t *testing.T) {
 	}
 	out, _, _ := cliRun(t, "--config-dir", cfg, "info", "--generate-shell-completion")
 	assert.NotContains(t, out, "--help", "completing an argument offers flags")
+}
+
+// TestSelectorSelectingNothingWritesNothing: a change that changes nothing
+// makes no backup and no new session, and says so.
+func TestSelectorSelectingNothingWritesNothing(t *testing.T) {
+	cfg := t.TempDir()
+	path := installSession(t, cfg, "-work-p", example)
+	before, err := os.ReadFile(path)
+	require.NoError(t, err)
+	st0, err := os.Stat(path)
+	require.NoError(t, err)
+	for _, dest := range [][]string{nil, {"--new"}, {"-o", filepath.Join(t.TempDir(), "x.jsonl")}} {
+		out, errs, code := cliRun(t, append([]string{"--config-dir", cfg, "drop-tool-calls", path, "--tool", "Nope"}, dest...)...)
+		assert.Equal(t, 0, code, errs)
+		assert.Regexp(t, `^drop-tool-calls: nothing to change in .*; nothing was written\n`, out, "%v", dest)
+		if len(dest) == 2 {
+			assert.NoFileExists(t, dest[1])
+		}
+	}
+	after, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, before, after)
+	st1, _ := os.Stat(path)
+	assert.Equal(t, st0.ModTime(), st1.ModTime())
+	assert.NoDirExists(t, filepath.Join(cfg, "ccsurgeon", "backups"), "a backup of a change that changed nothing")
+	sessions, _ := filepath.Glob(filepath.Join(cfg, "projects", "-work-p", "*.jsonl"))
+	assert.Len(t, sessions, 1, "--new wrote a copy of a session it did not change")
 }
