@@ -236,14 +236,14 @@ func TestCountKeysDocumented(t *testing.T) {
 func TestPreexistingErrorsWhateverTheDestination(t *testing.T) {
 	cfg := t.TempDir()
 	path := installSession(t, cfg, "-work-p", "testdata/sessions/2.1.328/subagent.jsonl")
-	// break the subagent transcript: a parent that resolves nowhere
+	// break the subagent transcript: a line that is not JSON
 	subs, err := filepath.Glob(filepath.Join(strings.TrimSuffix(path, ".jsonl"), "subagents", "*.jsonl"))
 	require.NoError(t, err)
 	require.Len(t, subs, 1)
 	b, err := os.ReadFile(subs[0])
 	require.NoError(t, err)
 	lines := strings.SplitAfter(string(b), "\n")
-	lines[2] = regexp.MustCompile(`"parentUuid":"[^"]*"`).ReplaceAllString(lines[2], `"parentUuid":"00000000-1111-2222-3333-444444444444"`)
+	lines[2] = "{not json\n" + lines[2]
 	require.NoError(t, os.WriteFile(subs[0], []byte(strings.Join(lines, "")), 0o600))
 
 	counts := map[string]int{}
