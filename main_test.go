@@ -333,3 +333,110 @@ func TestSelectorSelectingNothingWritesNothing(t *testing.T) {
 	sessions, _ := filepath.Glob(filepath.Join(cfg, "projects", "-work-p", "*.jsonl"))
 	assert.Len(t, sessions, 1, "--new wrote a copy of a session it did not change")
 }
+
+// lsSandbox is a config dir with two generated sessions in one project
+// folder whose name is not the slug of their working directory (as after a
+// move, or a slug the client shortened): tools (206 KB, modified a day
+// ago) and multi-turn (smaller, an hour ago).
+func lsSandbox(t *testing.T) (cfg, tools, multi string) {
+	t.Helper()
+	cfg = t.TempDir()
+	tools = installSession(t, cfg, "-work-p", "testdata/sessions/2.1.328/tools.jsonl")
+	multi = installSession(t, cfg, "-work-p", "testdata/sessions/2.1.328/multi-turn.jsonl")
+	day := time.Now().Add(-24 * time.Hour)
+	require.NoError(t, os.Chtimes(tools, day, day))
+	return cfg, tools, multi
+}
+
+func idOf(path string) string { return strings.TrimSuffix(filepath.Base(path), ".jsonl") }
+
+func TestLsProjectAsShown(t *testing.T) {
+	cfg, tools, _ := lsSandbox(t)
+	out, errs, code := cliRun(t, "--config-dir", cfg, "--json", "ls")
+	require.Equal(t, 0, code, errs)
+	var rows []app.SessionSummary
+	require.NoError(t, json.Unmarshal([]byte(out), &rows))
+	require.Len(t, rows, 2)
+	var shown string
+	for _, r := range rows {
+		if r.ID == idOf(tools) {
+			shown = r.Project
+		}
+	}
+	require.True(t, strings.HasPrefix(shown, "/"), "PROJECT shows %q", shown)
+	for _, p := range []string{shown, "-work-p"} {
+		out, errs, code := cliRun(t, "--config-dir", cfg, "ls", "--project", p)
+		assert.Equal(t, 0, code, "%s: %s", p, errs)
+		assert.Contains(t, out, idOf(tools), "ls --project %s", p)
+	}
+	_, errs, code = cliRun(t, "--config-dir", cfg, "ls", "--project", "/no/such/project")
+	assert.Equal(t, 1, code)
+	assert.Regexp(t, `^ccsurgeon: no sessions of project "/no/such/project"\nccsurgeon: hint: `, errs)
+}
+
+func TestLsMissingConfigDir(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "nope")
+	_, errs, code := cliRun(t, "--config-dir", missing, "ls")
+	assert.Equal(t, 1, code)
+	assert.Regexp(t, `^ccsurgeon: no Claude Code config dir at .*nope\nccsurgeon: hint: `, errs)
+}
+
+func TestLsSortAndFilter(t *testing.T) {
+	cfg, tools, multi := lsSandbox(t)
+	ids := func(args ...string) []string {
+		t.Helper()
+		out, errs, code := cliRun(t, append([]string{"--config-dir", cfg, "--json", "ls"}, args...)...)
+		require.Equal(t, 0, code, errs)
+		var rows []app.SessionSummary
+		require.NoError(t, json.Unmarshal([]byte(out), &rows))
+		var out2 []string
+		for _, r := range rows {
+			out2 = append(out2, r.ID)
+		}
+		return out2
+	}
+	assert.Equal(t, []string{idOf(multi), idOf(tools)}, ids(), "newest first")
+	assert.Equal(t, []string{idOf(multi), idOf(tools)}, ids("--sort", "date"))
+	assert.Equal(t, []string{idOf(tools), idOf(multi)}, ids("--sort", "size"), "biggest first")
+	assert.Equal(t, []string{idOf(tools)}, ids("--min-size", "200KB"))
+	assert.Equal(t, []string{idOf(multi)}, ids("--since", "2h"))
+	assert.Equal(t, []string{idOf(multi), idOf(tools)}, ids("--since", "3d"))
+	assert.Equal(t, []string{idOf(multi)}, ids("--since", time.Now().Add(-2*time.Hour).Format("2006-01-02T15:04")))
+	for _, bad := range [][]string{{"--sort", "name"}, {"--since", "yesterday"}, {"--min-size", "20"}} {
+		_, errs, code := cliRun(t, append([]string{"--config-dir", cfg, "ls"}, bad...)...)
+		assert.Equal(t, 2, code, "%v: %s", bad, errs)
+		assert.Regexp(t, `^ccsurgeon: `+bad[0]+` "`, errs)
+	}
+}
+
+// TestLsMarksCopies: a clone or a fork lists as one, with the session it
+// came from; the original does not.
+func TestLsMarksCopies(t *testing.T) {
+	cfg, tools, _ := lsSandbox(t)
+	out, errs, code := cliRun(t, "--config-dir", cfg, "--json", "clone", tools)
+	require.Equal(t, 0, code, errs)
+	var r app.WriteResult
+	require.NoError(t, json.Unmarshal([]byte(out), &r))
+	out, errs, code = cliRun(t, "--config-dir", cfg, "--json", "fork", tools, "2")
+	require.Equal(t, 0, code, errs)
+	var f app.WriteResult
+	require.NoError(t, json.Unmarshal([]byte(out), &f))
+
+	out, errs, code = cliRun(t, "--config-dir", cfg, "--json", "ls")
+	require.Equal(t, 0, code, errs)
+	var rows []app.SessionSummary
+	require.NoError(t, json.Unmarshal([]byte(out), &rows))
+	origin := map[string]*app.Origin{}
+	for _, row := range rows {
+		origin[row.ID] = row.Origin
+	}
+	assert.Nil(t, origin[idOf(tools)])
+	require.NotNil(t, origin[r.SessionID])
+	assert.Equal(t, app.Origin{Session: idOf(tools), Operation: "clone"}, *origin[r.SessionID])
+	require.NotNil(t, origin[f.SessionID])
+	assert.Equal(t, app.Origin{Session: idOf(tools), Operation: "fork-at-turn"}, *origin[f.SessionID])
+
+	out, _, _ = cliRun(t, "--config-dir", cfg, "ls")
+	assert.Regexp(t, r.SessionID+`.*\(clone of `+idOf(tools)[:8]+`\) `, out)
+	assert.Regexp(t, f.SessionID+`.*\(fork of `+idOf(tools)[:8]+`\) `, out)
+}

@@ -540,6 +540,9 @@ func (j *job) writeNew() (path string, err error) {
 	if err := backup.CreateNew(newMain, j.render(s.Main, newMain)); err != nil {
 		return "", err
 	}
+	if err := recordOrigin(j.env.ConfigDir, t.NewID, s.ID, j.op); err != nil {
+		fmt.Fprintf(j.env.Err, "ccsurgeon: warning: could not note where the new session came from: %v\n", err)
+	}
 	if err := enterInIndex(s, t.NewID, newMain); err != nil {
 		fmt.Fprintf(j.env.Err, "ccsurgeon: warning: could not add the new session to sessions-index.json: %v\n", err)
 	}
