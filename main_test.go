@@ -66,7 +66,14 @@ func TestCLI(t *testing.T) {
 		{"fork not a number", []string{"fork", example, "x"}, 2, ``, `turn number "x" is not a number`},
 		{"rewrite nothing in place", []string{"rewrite", example}, 2, ``, `would change nothing`},
 		{"drop without selector", []string{"drop-tool-calls", example, "--dry-run"}, 2, ``, `needs a selector`},
-		{"bad size", []string{"drop-tool-calls", example, "--larger-than", "lots", "--dry-run"}, 2, ``, `size "lots"`},
+		{"bad size", []string{"drop-tool-calls", example, "--larger-than", "lots", "--dry-run"}, 2, ``, `^ccsurgeon: --larger-than "lots": want a number with a unit`},
+		{"size without a unit", []string{"drop-tool-calls", example, "--larger-than", "20", "--dry-run"}, 2, `^$`, `^ccsurgeon: --larger-than "20": 20 bytes\? say 20B or 20KB\n`},
+		{"max-result without a unit", []string{"compress", example, "--max-result", "300", "--dry-run"}, 2, `^$`, `^ccsurgeon: --max-result "300": 300 bytes\? say 300B or 300KB\n`},
+		{"size with a unit", []string{"drop-tool-calls", example, "--larger-than", "20B", "--dry-run"}, 0, `tool calls removed`, `^$`},
+		{"size zero", []string{"compress", example, "--max-result", "0", "--keep-turns", "1", "--dry-run"}, 0, `nothing was written`, `^$`},
+		{"turns beyond the session", []string{"drop-tool-calls", example, "--turns", "9", "--dry-run"}, 2, `^$`, `^ccsurgeon: turn range "9" is out of range: the branch has turns 1-3\nccsurgeon: hint: `},
+		{"turns ending beyond the session", []string{"drop-tool-calls", example, "--turns", "2-7", "--dry-run"}, 2, `^$`, `out of range: the branch has turns 1-3`},
+		{"selector selects nothing", []string{"drop-tool-calls", example, "--tool", "Nope", "--dry-run"}, 0, `^dry run: drop-tool-calls on .*tools.jsonl: nothing to change; nothing was written\n`, `^$`},
 		{"bad turn range", []string{"drop-tool-calls", example, "--turns", "5-2", "--dry-run"}, 2, ``, `turn range "5-2"`},
 		{"bad rule", []string{"redact", example, "--rule", "nope", "--check"}, 2, ``, `want NAME=REGEX`},
 		{"dry run", []string{"strip-thinking", example, "--dry-run"}, 0, `nothing was written`, `^$`},
@@ -229,15 +236,14 @@ func TestCountKeysDocumented(t *testing.T) {
 func TestPreexistingErrorsWhateverTheDestination(t *testing.T) {
 	cfg := t.TempDir()
 	path := installSession(t, cfg, "-work-p", "testdata/sessions/2.1.328/subagent.jsonl")
-	// break the subagent transcript: a line that is not JSON (a dangling
-	// parent would only be a warning there: subagent transcripts are not resumed)
+	// break the subagent transcript: a line that is not JSON
 	subs, err := filepath.Glob(filepath.Join(strings.TrimSuffix(path, ".jsonl"), "subagents", "*.jsonl"))
 	require.NoError(t, err)
 	require.Len(t, subs, 1)
 	b, err := os.ReadFile(subs[0])
 	require.NoError(t, err)
 	lines := strings.SplitAfter(string(b), "\n")
-	lines[2] = `{"type":"user","broken` + "\n"
+	lines[2] = "{not json\n" + lines[2]
 	require.NoError(t, os.WriteFile(subs[0], []byte(strings.Join(lines, "")), 0o600))
 
 	counts := map[string]int{}
@@ -299,4 +305,138 @@ func TestCompletionOffersSessionIDs(t *testing.T) {
 	}
 	out, _, _ := cliRun(t, "--config-dir", cfg, "info", "--generate-shell-completion")
 	assert.NotContains(t, out, "--help", "completing an argument offers flags")
+}
+
+// TestSelectorSelectingNothingWritesNothing: a change that changes nothing
+// makes no backup and no new session, and says so.
+func TestSelectorSelectingNothingWritesNothing(t *testing.T) {
+	cfg := t.TempDir()
+	path := installSession(t, cfg, "-work-p", example)
+	before, err := os.ReadFile(path)
+	require.NoError(t, err)
+	st0, err := os.Stat(path)
+	require.NoError(t, err)
+	for _, dest := range [][]string{nil, {"--new"}, {"-o", filepath.Join(t.TempDir(), "x.jsonl")}} {
+		out, errs, code := cliRun(t, append([]string{"--config-dir", cfg, "drop-tool-calls", path, "--tool", "Nope"}, dest...)...)
+		assert.Equal(t, 0, code, errs)
+		assert.Regexp(t, `^drop-tool-calls: nothing to change in .*; nothing was written\n`, out, "%v", dest)
+		if len(dest) == 2 {
+			assert.NoFileExists(t, dest[1])
+		}
+	}
+	after, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.Equal(t, before, after)
+	st1, _ := os.Stat(path)
+	assert.Equal(t, st0.ModTime(), st1.ModTime())
+	assert.NoDirExists(t, filepath.Join(cfg, "ccsurgeon", "backups"), "a backup of a change that changed nothing")
+	sessions, _ := filepath.Glob(filepath.Join(cfg, "projects", "-work-p", "*.jsonl"))
+	assert.Len(t, sessions, 1, "--new wrote a copy of a session it did not change")
+}
+
+// lsSandbox is a config dir with two generated sessions in one project
+// folder whose name is not the slug of their working directory (as after a
+// move, or a slug the client shortened): tools (206 KB, modified a day
+// ago) and multi-turn (smaller, an hour ago).
+func lsSandbox(t *testing.T) (cfg, tools, multi string) {
+	t.Helper()
+	cfg = t.TempDir()
+	tools = installSession(t, cfg, "-work-p", "testdata/sessions/2.1.328/tools.jsonl")
+	multi = installSession(t, cfg, "-work-p", "testdata/sessions/2.1.328/multi-turn.jsonl")
+	day := time.Now().Add(-24 * time.Hour)
+	require.NoError(t, os.Chtimes(tools, day, day))
+	return cfg, tools, multi
+}
+
+func idOf(path string) string { return strings.TrimSuffix(filepath.Base(path), ".jsonl") }
+
+func TestLsProjectAsShown(t *testing.T) {
+	cfg, tools, _ := lsSandbox(t)
+	out, errs, code := cliRun(t, "--config-dir", cfg, "--json", "ls")
+	require.Equal(t, 0, code, errs)
+	var rows []app.SessionSummary
+	require.NoError(t, json.Unmarshal([]byte(out), &rows))
+	require.Len(t, rows, 2)
+	var shown string
+	for _, r := range rows {
+		if r.ID == idOf(tools) {
+			shown = r.Project
+		}
+	}
+	require.True(t, strings.HasPrefix(shown, "/"), "PROJECT shows %q", shown)
+	for _, p := range []string{shown, "-work-p"} {
+		out, errs, code := cliRun(t, "--config-dir", cfg, "ls", "--project", p)
+		assert.Equal(t, 0, code, "%s: %s", p, errs)
+		assert.Contains(t, out, idOf(tools), "ls --project %s", p)
+	}
+	_, errs, code = cliRun(t, "--config-dir", cfg, "ls", "--project", "/no/such/project")
+	assert.Equal(t, 1, code)
+	assert.Regexp(t, `^ccsurgeon: no sessions of project "/no/such/project"\nccsurgeon: hint: `, errs)
+}
+
+func TestLsMissingConfigDir(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "nope")
+	_, errs, code := cliRun(t, "--config-dir", missing, "ls")
+	assert.Equal(t, 1, code)
+	assert.Regexp(t, `^ccsurgeon: no Claude Code config dir at .*nope\nccsurgeon: hint: `, errs)
+}
+
+func TestLsSortAndFilter(t *testing.T) {
+	cfg, tools, multi := lsSandbox(t)
+	ids := func(args ...string) []string {
+		t.Helper()
+		out, errs, code := cliRun(t, append([]string{"--config-dir", cfg, "--json", "ls"}, args...)...)
+		require.Equal(t, 0, code, errs)
+		var rows []app.SessionSummary
+		require.NoError(t, json.Unmarshal([]byte(out), &rows))
+		var out2 []string
+		for _, r := range rows {
+			out2 = append(out2, r.ID)
+		}
+		return out2
+	}
+	assert.Equal(t, []string{idOf(multi), idOf(tools)}, ids(), "newest first")
+	assert.Equal(t, []string{idOf(multi), idOf(tools)}, ids("--sort", "date"))
+	assert.Equal(t, []string{idOf(tools), idOf(multi)}, ids("--sort", "size"), "biggest first")
+	assert.Equal(t, []string{idOf(tools)}, ids("--min-size", "200KB"))
+	assert.Equal(t, []string{idOf(multi)}, ids("--since", "2h"))
+	assert.Equal(t, []string{idOf(multi), idOf(tools)}, ids("--since", "3d"))
+	assert.Equal(t, []string{idOf(multi)}, ids("--since", time.Now().Add(-2*time.Hour).Format("2006-01-02T15:04")))
+	for _, bad := range [][]string{{"--sort", "name"}, {"--since", "yesterday"}, {"--min-size", "20"}} {
+		_, errs, code := cliRun(t, append([]string{"--config-dir", cfg, "ls"}, bad...)...)
+		assert.Equal(t, 2, code, "%v: %s", bad, errs)
+		assert.Regexp(t, `^ccsurgeon: `+bad[0]+` "`, errs)
+	}
+}
+
+// TestLsMarksCopies: a clone or a fork lists as one, with the session it
+// came from; the original does not.
+func TestLsMarksCopies(t *testing.T) {
+	cfg, tools, _ := lsSandbox(t)
+	out, errs, code := cliRun(t, "--config-dir", cfg, "--json", "clone", tools)
+	require.Equal(t, 0, code, errs)
+	var r app.WriteResult
+	require.NoError(t, json.Unmarshal([]byte(out), &r))
+	out, errs, code = cliRun(t, "--config-dir", cfg, "--json", "fork", tools, "2")
+	require.Equal(t, 0, code, errs)
+	var f app.WriteResult
+	require.NoError(t, json.Unmarshal([]byte(out), &f))
+
+	out, errs, code = cliRun(t, "--config-dir", cfg, "--json", "ls")
+	require.Equal(t, 0, code, errs)
+	var rows []app.SessionSummary
+	require.NoError(t, json.Unmarshal([]byte(out), &rows))
+	origin := map[string]*app.Origin{}
+	for _, row := range rows {
+		origin[row.ID] = row.Origin
+	}
+	assert.Nil(t, origin[idOf(tools)])
+	require.NotNil(t, origin[r.SessionID])
+	assert.Equal(t, app.Origin{Session: idOf(tools), Operation: "clone"}, *origin[r.SessionID])
+	require.NotNil(t, origin[f.SessionID])
+	assert.Equal(t, app.Origin{Session: idOf(tools), Operation: "fork-at-turn"}, *origin[f.SessionID])
+
+	out, _, _ = cliRun(t, "--config-dir", cfg, "ls")
+	assert.Regexp(t, r.SessionID+`.*\(clone of `+idOf(tools)[:8]+`\) `, out)
+	assert.Regexp(t, f.SessionID+`.*\(fork of `+idOf(tools)[:8]+`\) `, out)
 }

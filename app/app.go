@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/ops"
 )
 
 // Env is what every command gets: where sessions live, how to print.
@@ -75,4 +77,19 @@ func Plural(n int, one, many string) string {
 		return "1 " + one
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// ParseSize reads the SIZE of a flag (e.g. --larger-than 20KB). A number
+// without a unit is refused unless it is 0: "20" is more likely a slip
+// for 20KB than a wish for 20 bytes.
+func ParseSize(flag, s string) (int64, error) {
+	n, err := ops.ParseSize(s)
+	if err != nil {
+		return 0, UsageErrorf(fmt.Sprintf("example: %s 20KB", flag), "%s %q: want a number with a unit (B, KB, MB, GB)", flag, s)
+	}
+	t := strings.TrimSpace(s)
+	if t != "" && strings.IndexFunc(t, func(r rune) bool { return (r < '0' || r > '9') && r != '.' }) < 0 && n != 0 {
+		return 0, UsageErrorf("", "%s %q: %s bytes? say %sB or %sKB", flag, s, t, t, t)
+	}
+	return n, nil
 }

@@ -2,12 +2,14 @@ package app
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -28,12 +30,18 @@ type SessionSummary struct {
 	FirstPrompt string    `json:"first_prompt"`
 	LastPrompt  string    `json:"last_prompt,omitempty"`
 	Title       string    `json:"title,omitempty"`
+	// Origin is the session this one was made from by ccsurgeon (clone,
+	// fork, or an operation with --new).
+	Origin *Origin `json:"origin,omitempty"`
 }
 
 // LsOptions are the options of `ls`.
 type LsOptions struct {
-	Project string // a project path (the cwd) or a folder name under projects/
+	Project string // a project path (the cwd, as the PROJECT column shows it) or a folder name under projects/
 	Turns   bool   // count turns (reads whole files)
+	Sort    string // "date" (newest first, the default) or "size" (biggest first)
+	Since   string // only sessions modified since: a duration back (2h, 3d, 1w) or a date
+	MinSize string // only sessions of at least this SIZE
 }
 
 // How much of a session `ls` reads: the head holds the working directory
@@ -48,25 +56,49 @@ const (
 
 // RunLs lists sessions newest first.
 func (env *Env) RunLs(o LsOptions) error {
+	filter, err := o.filter()
+	if err != nil {
+		return err
+	}
+	if st, err := os.Stat(env.ConfigDir); err != nil || !st.IsDir() {
+		return &chain.Error{Msg: fmt.Sprintf("no Claude Code config dir at %s", env.ConfigDir), Hint: "name it with --config-dir DIR or $CLAUDE_CONFIG_DIR", Code: 1}
+	}
 	paths, err := chain.FindSessions(env.ConfigDir, "")
 	if err != nil {
 		return err
 	}
+	var rows []SessionSummary
 	if o.Project != "" {
-		want := map[string]bool{o.Project: true, chain.ProjectSlug(o.Project): true}
-		if abs, err := filepath.Abs(o.Project); err == nil {
-			want[chain.ProjectSlug(abs)] = true
+		if rows, err = env.projectRows(paths, o); err != nil {
+			return err
 		}
-		var keep []string
-		for _, p := range paths {
-			if want[filepath.Base(filepath.Dir(p))] {
-				keep = append(keep, p)
-			}
-		}
-		paths = keep
+	} else {
+		rows = summarize(paths, o.Turns)
 	}
-	rows := summarize(paths, o.Turns)
-	sort.Slice(rows, func(i, j int) bool { return rows[i].Modified.After(rows[j].Modified) })
+	origins := readOrigins(env.ConfigDir)
+	kept := rows[:0]
+	for _, r := range rows {
+		if filter(r) {
+			r.Origin = origins[r.ID]
+			kept = append(kept, r)
+		}
+	}
+	rows = kept
+	if o.Sort == "size" {
+		sort.SliceStable(rows, func(i, j int) bool {
+			if rows[i].Size != rows[j].Size {
+				return rows[i].Size > rows[j].Size
+			}
+			return rows[i].ID < rows[j].ID
+		})
+	} else {
+		sort.SliceStable(rows, func(i, j int) bool {
+			if !rows[i].Modified.Equal(rows[j].Modified) {
+				return rows[i].Modified.After(rows[j].Modified)
+			}
+			return rows[i].ID < rows[j].ID
+		})
+	}
 	if env.JSON {
 		if rows == nil {
 			rows = []SessionSummary{}
@@ -74,7 +106,7 @@ func (env *Env) RunLs(o LsOptions) error {
 		return env.printJSON(rows)
 	}
 	if len(rows) == 0 {
-		fmt.Fprintf(env.Err, "no sessions under %s\n", chain.ProjectsDir(env.ConfigDir))
+		fmt.Fprintf(env.Err, "no sessions under %s match\n", chain.ProjectsDir(env.ConfigDir))
 		return nil
 	}
 	w := tabwriter.NewWriter(env.Out, 0, 0, 2, ' ', 0)
@@ -88,6 +120,9 @@ func (env *Env) RunLs(o LsOptions) error {
 		if title == "" {
 			title = r.FirstPrompt
 		}
+		if r.Origin != nil {
+			title = r.Origin.String() + " " + title
+		}
 		turns := ""
 		if r.Turns != nil {
 			turns = fmt.Sprintf("%d\t", *r.Turns)
@@ -95,6 +130,178 @@ func (env *Env) RunLs(o LsOptions) error {
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s%s\n", r.ID, r.Project, r.Modified.Local().Format("2006-01-02 15:04"), HumanBytes(r.Size), turns, oneLine(title, 60))
 	}
 	return w.Flush()
+}
+
+// projectRows summarizes the sessions of project o.Project: the folder
+// under projects/ of that name or of that working directory, or else the
+// sessions whose PROJECT (their first working directory) is that path.
+func (env *Env) projectRows(paths []string, o LsOptions) ([]SessionSummary, error) {
+	want := map[string]bool{o.Project: true, chain.ProjectSlug(o.Project): true}
+	clean := filepath.Clean(o.Project)
+	if abs, err := filepath.Abs(o.Project); err == nil {
+		want[chain.ProjectSlug(abs)] = true
+		clean = abs
+	}
+	var keep []string
+	for _, p := range paths {
+		if want[filepath.Base(filepath.Dir(p))] {
+			keep = append(keep, p)
+		}
+	}
+	if len(keep) > 0 {
+		return summarize(keep, o.Turns), nil
+	}
+	var rows []SessionSummary
+	shown := map[string]bool{}
+	for _, r := range summarize(paths, false) {
+		shown[r.Project] = true
+		if r.Project == o.Project || filepath.Clean(r.Project) == clean {
+			keep = append(keep, r.Path)
+			rows = append(rows, r)
+		}
+	}
+	if len(keep) == 0 {
+		hint := "list the projects with 'ccsurgeon ls'"
+		if len(shown) > 0 && len(shown) <= 5 {
+			var names []string
+			for n := range shown {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			hint = "projects: " + strings.Join(names, ", ")
+		}
+		return nil, &chain.Error{Msg: fmt.Sprintf("no sessions of project %q", o.Project), Hint: hint, Code: 1}
+	}
+	if o.Turns {
+		return summarize(keep, true), nil
+	}
+	return rows, nil
+}
+
+// filter checks the options of ls and returns the test a row must pass.
+func (o LsOptions) filter() (func(SessionSummary) bool, error) {
+	switch o.Sort {
+	case "", "date", "size":
+	default:
+		return nil, UsageErrorf("--sort date (newest first) or --sort size (biggest first)", "--sort %q: want date or size", o.Sort)
+	}
+	var since time.Time
+	if o.Since != "" {
+		t, err := parseSince(o.Since, time.Now())
+		if err != nil {
+			return nil, UsageErrorf("examples: --since 2h, --since 3d, --since 2026-11-01", "--since %q: want a duration back (30m, 2h, 3d, 1w) or a date (2006-01-02, 2006-01-02T15:04)", o.Since)
+		}
+		since = t
+	}
+	var minSize int64
+	if o.MinSize != "" {
+		n, err := ParseSize("--min-size", o.MinSize)
+		if err != nil {
+			return nil, err
+		}
+		minSize = n
+	}
+	return func(r SessionSummary) bool {
+		return r.Size >= minSize && (since.IsZero() || !r.Modified.Before(since))
+	}, nil
+}
+
+// parseSince reads --since: a duration back from now (Go's, or with d for
+// days and w for weeks) or a local date or time.
+func parseSince(s string, now time.Time) (time.Time, error) {
+	if n, unit := strings.TrimRight(s, "dw"), strings.TrimLeft(s, "0123456789"); n != s && (unit == "d" || unit == "w") {
+		k, err := strconv.Atoi(n)
+		if err != nil {
+			return time.Time{}, err
+		}
+		days := k
+		if unit == "w" {
+			days = 7 * k
+		}
+		return now.AddDate(0, 0, -days), nil
+	}
+	if d, err := time.ParseDuration(s); err == nil && d > 0 {
+		return now.Add(-d), nil
+	}
+	for _, layout := range []string{time.RFC3339, "2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02 15:04", "2006-01-02"} {
+		if t, err := time.ParseInLocation(layout, s, time.Local); err == nil {
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("not a duration or a date")
+}
+
+// Origin is where a session came from when ccsurgeon made it.
+type Origin struct {
+	Session   string `json:"session"`
+	Operation string `json:"operation"`
+}
+
+// String is how ls shows it: "(clone of 3f2a9c1e)".
+func (o Origin) String() string {
+	what := o.Operation + " copy"
+	switch o.Operation {
+	case "clone":
+		what = "clone"
+	case "fork-at-turn":
+		what = "fork"
+	}
+	id := o.Session
+	if len(id) > 8 {
+		id = id[:8]
+	}
+	return fmt.Sprintf("(%s of %s)", what, id)
+}
+
+// originsFile is where ccsurgeon notes the origin of every session it
+// makes: a line per new session, in its own folder, so that the session
+// files themselves carry nothing the client does not write.
+func originsFile(configDir string) string {
+	return filepath.Join(configDir, "ccsurgeon", "origins.jsonl")
+}
+
+type originLine struct {
+	Session   string `json:"session"`
+	From      string `json:"from"`
+	Operation string `json:"operation"`
+	Time      string `json:"time"`
+}
+
+// recordOrigin notes that session id was made from session from by op.
+func recordOrigin(configDir, id, from, op string) error {
+	p := originsFile(configDir)
+	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
+		return err
+	}
+	b, err := json.Marshal(originLine{Session: id, From: from, Operation: op, Time: time.Now().UTC().Format(time.RFC3339)})
+	if err != nil {
+		return err
+	}
+	fh, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := fh.Write(append(b, '\n')); err != nil {
+		fh.Close()
+		return err
+	}
+	return fh.Close()
+}
+
+// readOrigins reads the origins ccsurgeon noted, by session id.
+func readOrigins(configDir string) map[string]*Origin {
+	out := map[string]*Origin{}
+	b, err := os.ReadFile(originsFile(configDir))
+	if err != nil {
+		return out
+	}
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		var l originLine
+		if json.Unmarshal(line, &l) == nil && l.Session != "" {
+			out[l.Session] = &Origin{Session: l.From, Operation: l.Operation}
+		}
+	}
+	return out
 }
 
 func summarize(paths []string, turns bool) []SessionSummary {

@@ -56,9 +56,9 @@ func (env *Env) Pipeline(spec OpSpec) (ops.Pipeline, error) {
 	if spec.Drop {
 		d := ops.DropToolCalls{Tools: spec.DropTools, Failed: spec.DropFailed}
 		if spec.DropLargerThan != "" {
-			n, err := ops.ParseSize(spec.DropLargerThan)
+			n, err := ParseSize("--larger-than", spec.DropLargerThan)
 			if err != nil {
-				return nil, UsageErrorf("example: --larger-than 20KB", "%v", err)
+				return nil, err
 			}
 			d.LargerThan = n
 		}
@@ -80,9 +80,9 @@ func (env *Env) Pipeline(spec OpSpec) (ops.Pipeline, error) {
 	if spec.Compress {
 		c := ops.CompressOldTurns{KeepTurns: spec.KeepTurns, KeepExchanges: spec.KeepExchanges}
 		if spec.MaxResult != "" {
-			n, err := ops.ParseSize(spec.MaxResult)
+			n, err := ParseSize("--max-result", spec.MaxResult)
 			if err != nil {
-				return nil, UsageErrorf("example: --max-result 4KB", "%v", err)
+				return nil, err
 			}
 			c.MaxResult = int(n)
 		}

@@ -55,6 +55,9 @@ type WriteResult struct {
 	// ResumeTokens: estimated tokens a resume sends, before and after
 	// (compress-old-turns and --target-tokens).
 	ResumeTokens *ops.TokenReport `json:"resume_tokens,omitempty"`
+	// NothingToChange: the operations found nothing to do, so nothing was
+	// written (SessionID and Path are the input's).
+	NothingToChange bool `json:"nothing_to_change,omitempty"`
 }
 
 // Operation builds the pipeline for an open session.
@@ -108,6 +111,27 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	if err := p.Apply(t); err != nil {
 		return err
 	}
+	if d.Output != "" && d.Output != "-" {
+		if dir := filepath.Dir(d.Output); dir != "" {
+			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+				return Errorf("cannot write %s: folder %s does not exist", d.Output, dir)
+			}
+		}
+		if st, err := os.Stat(d.Output); err == nil {
+			for _, f := range s.Files() {
+				if fst, err := os.Stat(f.Path); err == nil && os.SameFile(st, fst) {
+					return UsageErrorf("leave out -o to change the session in place (with a backup)", "-o names a file of the session itself: %s", f.Path)
+				}
+			}
+		}
+	}
+	if len(p) > 0 && !d.FreshIDs && !changesAnything(t) {
+		// a selector that selected nothing: no backup, no copy, no new session
+		pr.Done()
+		return env.printNothingToChange(WriteResult{SessionID: s.ID, Path: s.Path, Operation: p.Name(), DryRun: d.DryRun,
+			EntriesBefore: len(s.Main.Entries), EntriesAfter: len(s.Main.Entries), BytesBefore: s.Main.Size, BytesAfter: s.Main.Size,
+			Notes: t.Report.Notes, NothingToChange: true})
+	}
 	j := &job{env: env, t: t, op: p.Name(), pr: pr, sizes: map[*chain.File]int64{}}
 	st := t.Stats()
 	out := WriteResult{
@@ -126,18 +150,6 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	case d.Output == "-":
 		err = j.toStdout()
 	case d.Output != "":
-		if dir := filepath.Dir(d.Output); dir != "" {
-			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-				return Errorf("cannot write %s: folder %s does not exist", d.Output, dir)
-			}
-		}
-		if st, err := os.Stat(d.Output); err == nil {
-			for _, f := range s.Files() {
-				if fst, err := os.Stat(f.Path); err == nil && os.SameFile(st, fst) {
-					return UsageErrorf("leave out -o to change the session in place (with a backup)", "-o names a file of the session itself: %s", f.Path)
-				}
-			}
-		}
 		err = backup.WriteTo(d.Output, j.render(s.Main, d.Output))
 		out.Path = d.Output
 		if n := len(j.resultFiles()) - 1; n > 0 {
@@ -388,6 +400,35 @@ func (j *job) toStdout() error {
 	return err
 }
 
+// changesAnything reports whether the transaction changes any file of the
+// session.
+func changesAnything(t *ops.Txn) bool {
+	if len(t.RemovedFiles) > 0 {
+		return true
+	}
+	for _, f := range t.S.Files() {
+		if txnTouches(t, f) {
+			return true
+		}
+	}
+	return false
+}
+
+func (env *Env) printNothingToChange(out WriteResult) error {
+	if env.JSON {
+		return env.printJSON(out)
+	}
+	if out.DryRun {
+		fmt.Fprintf(env.Out, "dry run: %s on %s: nothing to change; nothing was written\n", out.Operation, out.Path)
+	} else {
+		fmt.Fprintf(env.Out, "%s: nothing to change in %s; nothing was written\n", out.Operation, out.Path)
+	}
+	for _, n := range out.Notes {
+		fmt.Fprintf(env.Out, "note: %s\n", n)
+	}
+	return nil
+}
+
 func txnTouches(t *ops.Txn, f *chain.File) bool {
 	for i := range f.Entries {
 		if t.Changed(f, i) {
@@ -502,6 +543,9 @@ func (j *job) writeNew() (path string, err error) {
 	created = append(created, newMain)
 	if err := backup.CreateNew(newMain, j.render(s.Main, newMain)); err != nil {
 		return "", err
+	}
+	if err := recordOrigin(j.env.ConfigDir, t.NewID, s.ID, j.op); err != nil {
+		fmt.Fprintf(j.env.Err, "ccsurgeon: warning: could not note where the new session came from: %v\n", err)
 	}
 	if err := enterInIndex(s, t.NewID, newMain); err != nil {
 		fmt.Fprintf(j.env.Err, "ccsurgeon: warning: could not add the new session to sessions-index.json: %v\n", err)

@@ -40,7 +40,7 @@ func TestCorpusOperationsResume(t *testing.T) {
 	specs := map[string]app.OpSpec{
 		"strip-thinking":  {StripThinking: true},
 		"drop-tool-calls": {Drop: true, DropTools: []string{"Bash", "Read", "Write", "Edit", "Task", "Glob", "Grep", "TodoWrite"}},
-		"compress":        {Compress: true, KeepTurns: 1, MaxResult: "300"},
+		"compress":        {Compress: true, KeepTurns: 1, MaxResult: "300B"},
 		"redact":          {Redact: true},
 		"all":             {Redact: true, StripThinking: true, Drop: true, DropTools: []string{"Bash"}, Compress: true, KeepTurns: 1},
 	}

@@ -26,6 +26,22 @@ type DropToolCalls struct {
 // TurnRange is an inclusive range of turn numbers.
 type TurnRange struct{ From, To int }
 
+// openEnd is the To of a range without an end ("5-").
+const openEnd = 1 << 30
+
+// String is the range as it is written.
+func (r TurnRange) String() string {
+	switch {
+	case r.From == r.To:
+		return strconv.Itoa(r.From)
+	case r.To == openEnd:
+		return fmt.Sprintf("%d-", r.From)
+	case r.From == 1:
+		return fmt.Sprintf("1-%d", r.To)
+	}
+	return fmt.Sprintf("%d-%d", r.From, r.To)
+}
+
 // ParseTurnRange reads "3", "1-10", "5-" or "-4".
 func ParseTurnRange(s string) (*TurnRange, error) {
 	s = strings.TrimSpace(s)
@@ -34,7 +50,7 @@ func ParseTurnRange(s string) (*TurnRange, error) {
 		return nil, bad
 	}
 	lo, hi, dash := strings.Cut(s, "-")
-	r := &TurnRange{From: 1, To: 1 << 30}
+	r := &TurnRange{From: 1, To: openEnd}
 	var err error
 	if lo != "" {
 		if r.From, err = strconv.Atoi(lo); err != nil || r.From < 1 {
@@ -94,6 +110,11 @@ type loc struct {
 func (o DropToolCalls) Apply(t *Txn) error {
 	if len(o.Tools) == 0 && o.LargerThan == 0 && o.Turns == nil && !o.Failed {
 		return &chain.Error{Msg: "drop-tool-calls needs a selector", Hint: "add --tool NAME, --larger-than SIZE, --turns RANGE or --failed", Code: 2}
+	}
+	if r := o.Turns; r != nil {
+		if n := len(t.S.Main.ActiveTurns().List); r.From > n || (r.To != openEnd && r.To > n) {
+			return &chain.Error{Msg: fmt.Sprintf("turn range %q is out of range: the branch has turns 1-%d", r, n), Hint: "list them with 'ccsurgeon turns SESSION'", Code: 2}
+		}
 	}
 	calls := map[string]*call{}
 	var order []string

@@ -202,7 +202,7 @@ func TestCompressKeepsLastTurns(t *testing.T) {
 				fx := newFixture(t, c, src)
 				orig := fx.resume(t, fx.id)
 				r := fx.ccsurgeon(t, func(a *app.Env) error {
-					return a.RunOps(fx.id, app.OpSpec{Compress: true, KeepTurns: 1, MaxResult: "200"}, app.Dest{New: true})
+					return a.RunOps(fx.id, app.OpSpec{Compress: true, KeepTurns: 1, MaxResult: "200B"}, app.Dest{New: true})
 				})
 				got := fx.resume(t, r.SessionID)
 				om, gm := decode(t, orig.Messages), decode(t, got.Messages)
