@@ -621,10 +621,6 @@ func indexEdits(moves []sessionMove, from, to string) ([]backup.MoveEdit, int, e
 		if err != nil {
 			return nil, 0, err
 		}
-		var pretty bytes.Buffer
-		if json.Indent(&pretty, doc, "", "  ") == nil {
-			doc = pretty.Bytes()
-		}
 		edits = append(edits, backup.MoveEdit{Path: x.path, Snapshot: x.snap, Render: func(w io.Writer) error { _, err := w.Write(doc); return err }})
 	}
 	return edits, n, nil

@@ -1,0 +1,274 @@
+package ops_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ccsurgeon/ccsurgeon/app"
+	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/harness"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/tidwall/gjson"
+)
+
+// movedProject is a project that ran in OLD (sessions with subagents and
+// tool-results, a sessions-index.json, history.jsonl prompts, memory/),
+// to be moved to the env's cwd.
+type movedProject struct {
+	env      *harness.Env
+	old, new string
+	ids      []string // oldest first
+}
+
+// newMovedProject installs the generated sessions names as if they had run
+// in OLD: each file's recorded cwd becomes OLD, and the files go to the
+// project folder of OLD. The later a session in names, the newer its file.
+func newMovedProject(t *testing.T, c harness.Client, names ...string) *movedProject {
+	t.Helper()
+	env := harness.NewEnv(t)
+	mp := &movedProject{env: env, new: env.Cwd, old: filepath.Join(filepath.Dir(env.Cwd), "old name")}
+	require.NoError(t, os.MkdirAll(mp.old, 0o755))
+	oldDir := filepath.Join(env.ConfigDir, "projects", chain.ProjectSlug(mp.old))
+	var hist, index bytes.Buffer
+	index.WriteString(`{"version":1,"entries":[`)
+	for n, name := range names {
+		src := filepath.Join("..", "testdata", "sessions", c.Version, name+".jsonl")
+		id, err := harness.SessionIDOf(src)
+		require.NoError(t, err)
+		gen := "/tmp/ccsurgeon-gen/" + c.Version + "/" + name + "/work/project"
+		main := filepath.Join(oldDir, id+".jsonl")
+		copyRelocated(t, src, main, gen, mp.old)
+		side := strings.TrimSuffix(src, ".jsonl")
+		_ = filepath.Walk(side, func(p string, fi os.FileInfo, err error) error {
+			if err != nil || fi.IsDir() {
+				return nil
+			}
+			rel, _ := filepath.Rel(side, p)
+			dst := filepath.Join(oldDir, id, rel)
+			if !strings.Contains(rel, "/") && strings.HasPrefix(rel, "agent-") {
+				dst = filepath.Join(oldDir, rel) // 2.0.x: beside the transcript
+			}
+			copyRelocated(t, p, dst, gen, mp.old)
+			return nil
+		})
+		// older first: the last one is the newest session
+		when := time.Now().Add(time.Duration(n-len(names)-1) * time.Hour)
+		require.NoError(t, os.Chtimes(main, when, when))
+		mp.ids = append(mp.ids, id)
+		hist.WriteString(`{"display":"prompt of ` + name + `","pastedContents":{},"timestamp":1,"project":"` + mp.old + `","sessionId":"` + id + `"}` + "\n")
+		if n > 0 {
+			index.WriteString(",")
+		}
+		index.WriteString(`{"sessionId":"` + id + `","fullPath":"` + main + `","fileMtime":1,"firstPrompt":"x","messageCount":2,"projectPath":"` + mp.old + `","isSidechain":false}`)
+	}
+	index.WriteString(`],"originalPath":"` + mp.old + `"}`)
+	hist.WriteString(`{"display":"another project","pastedContents":{},"timestamp":2,"project":"/somewhere/else"}` + "\n")
+	require.NoError(t, os.WriteFile(filepath.Join(oldDir, "sessions-index.json"), index.Bytes(), 0o600))
+	require.NoError(t, os.WriteFile(filepath.Join(env.ConfigDir, "history.jsonl"), hist.Bytes(), 0o600))
+	require.NoError(t, os.MkdirAll(filepath.Join(oldDir, "memory"), 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(oldDir, "memory", "MEMORY.md"), []byte("notes\n"), 0o600))
+	return mp
+}
+
+func copyRelocated(t *testing.T, src, dst, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	require.NoError(t, err)
+	require.NoError(t, os.MkdirAll(filepath.Dir(dst), 0o755))
+	require.NoError(t, os.WriteFile(dst, bytes.ReplaceAll(b, []byte(from), []byte(to)), 0o600))
+	old := time.Now().Add(-2 * time.Hour) // past the live guard's window
+	require.NoError(t, os.Chtimes(dst, old, old))
+}
+
+// resumeFrom resumes id with the client run in dir.
+func (mp *movedProject) resumeFrom(t *testing.T, c harness.Client, dir, id string) harness.ResumeResult {
+	t.Helper()
+	cwd := mp.env.Cwd
+	mp.env.Cwd = dir
+	defer func() { mp.env.Cwd = cwd }()
+	path := filepath.Join(mp.env.ConfigDir, "projects", chain.ProjectSlug(dir), id+".jsonl")
+	orig, err := os.ReadFile(path)
+	require.NoError(t, err, "the session is in the project folder of %s", dir)
+	st, _ := os.Stat(path)
+	r := mp.env.ResumeErr(c, id)
+	require.NoError(t, os.WriteFile(path, orig, 0o600)) // the probe turn goes
+	require.NoError(t, os.Chtimes(path, st.ModTime(), st.ModTime()))
+	require.True(t, r.OK(), "resume %s from %s: %s", id, dir, r)
+	return r
+}
+
+func (mp *movedProject) normalizer() *harness.Normalizer {
+	n := harness.NewNormalizer(mp.env, mp.ids...)
+	n.Replace[mp.old] = "<CWD>"
+	n.Replace[chain.ProjectSlug(mp.old)] = "<SLUG>"
+	return n
+}
+
+func (mp *movedProject) move(t *testing.T, o app.MoveOptions) app.MoveResult {
+	t.Helper()
+	var out, errb bytes.Buffer
+	a := &app.Env{ConfigDir: mp.env.ConfigDir, JSON: true, Out: &out, Err: &errb}
+	require.NoError(t, a.RunMove(o), "stderr: %s", errb.String())
+	var r app.MoveResult
+	require.NoError(t, json.Unmarshal(out.Bytes(), &r), out.String())
+	return r
+}
+
+// TestMoveProjectResumesFromTheNewFolder: a project renamed on disk, its
+// sessions moved with `move --project OLD --to NEW`: from NEW, every
+// session resumes with the messages it sent from OLD, `--continue` picks
+// the newest, and the subagent transcripts, tool-results, index entries,
+// history prompts and memory went along.
+func TestMoveProjectResumesFromTheNewFolder(t *testing.T) {
+	for _, c := range harness.Clients(t) {
+		t.Run(c.Version, func(t *testing.T) {
+			t.Parallel()
+			names := []string{"subagent", "tools"}
+			if c.IsOld() {
+				names = names[:1] // 2.0.50 is slow to resume: its subagent layout is what differs
+			}
+			mp := newMovedProject(t, c, names...)
+			before := map[string]harness.ResumeResult{}
+			for _, id := range mp.ids {
+				before[id] = mp.resumeFrom(t, c, mp.old, id)
+			}
+			oldDir := filepath.Join(mp.env.ConfigDir, "projects", chain.ProjectSlug(mp.old))
+			var sidecars []string
+			_ = filepath.Walk(oldDir, func(p string, fi os.FileInfo, err error) error {
+				if err == nil && !fi.IsDir() {
+					// the clients closed a while ago; what they wrote besides
+					// (2.0.50: warmup agents, a session file per resume) is older
+					// than the sessions under test
+					if !slices.Contains(mp.ids, strings.TrimSuffix(fi.Name(), ".jsonl")) {
+						old := time.Now().Add(-4 * time.Hour)
+						require.NoError(t, os.Chtimes(p, old, old))
+					}
+					rel, _ := filepath.Rel(oldDir, p)
+					sidecars = append(sidecars, rel)
+				}
+				return nil
+			})
+
+			r := mp.move(t, app.MoveOptions{Project: mp.old, To: mp.new})
+			var movedIDs []string
+			for _, s := range r.Sessions {
+				movedIDs = append(movedIDs, s.SessionID)
+			}
+			assert.Subset(t, movedIDs, mp.ids, "every session of the project moves")
+			assert.Equal(t, len(names), r.HistoryPrompts)
+			assert.Equal(t, len(names), r.IndexEntries)
+
+			_, err := os.Stat(oldDir)
+			assert.True(t, os.IsNotExist(err), "nothing left in the old folder")
+			newDir := mp.env.ProjectDir()
+			for _, rel := range sidecars {
+				if rel == "sessions-index.json" {
+					continue
+				}
+				assert.FileExists(t, filepath.Join(newDir, rel))
+			}
+			for _, id := range mp.ids {
+				after := mp.resumeFrom(t, c, mp.new, id)
+				harness.AssertSameConversation(t, mp.normalizer(), before[id], after)
+				b, err := os.ReadFile(filepath.Join(newDir, id+".jsonl"))
+				require.NoError(t, err)
+				assert.NotContains(t, string(b), `"cwd":"`+mp.old, "every cwd is rewritten")
+			}
+			// subagents and tool-results went along
+			sub, _ := filepath.Glob(filepath.Join(newDir, "*", "subagents", "agent-*.jsonl"))
+			legacy, _ := filepath.Glob(filepath.Join(newDir, "agent-*.jsonl"))
+			assert.NotEmpty(t, append(sub, legacy...), "subagent transcripts")
+			if !c.IsOld() {
+				tr, _ := filepath.Glob(filepath.Join(newDir, "*", "tool-results", "*"))
+				assert.NotEmpty(t, tr, "tool-results")
+			}
+			// sessions-index.json entries and history.jsonl prompts
+			idx, err := os.ReadFile(filepath.Join(newDir, "sessions-index.json"))
+			require.NoError(t, err)
+			for _, id := range mp.ids {
+				e := gjson.GetBytes(idx, `entries.#(sessionId=="`+id+`")`)
+				assert.Equal(t, filepath.Join(newDir, id+".jsonl"), e.Get("fullPath").Str)
+				assert.Equal(t, mp.new, e.Get("projectPath").Str)
+			}
+			hist, err := os.ReadFile(filepath.Join(mp.env.ConfigDir, "history.jsonl"))
+			require.NoError(t, err)
+			assert.Equal(t, len(names), strings.Count(string(hist), `"project":"`+mp.new+`"`))
+			assert.Contains(t, string(hist), `"project":"/somewhere/else"`, "other projects' prompts stay")
+			assert.FileExists(t, filepath.Join(newDir, "memory", "MEMORY.md"))
+
+			if c.IsOld() {
+				// 2.0.50's print-mode resumes above wrote session files of
+				// their own into the project, which --continue then prefers
+				return
+			}
+			// --continue from the new folder picks the newest moved session
+			n := len(mp.env.Mock.Requests())
+			run, err := mp.env.Exec(c, harness.ResumePrompt, "--continue")
+			require.NoError(t, err)
+			require.Equal(t, 0, run.ExitCode, run.Stderr)
+			var got []json.RawMessage
+			for _, rq := range mp.env.Mock.Requests()[n:] {
+				if rq.Kind == harness.KindMain && strings.HasPrefix(rq.Path, "/v1/messages") {
+					got = harness.StripPrompt(rq.Messages(), harness.ResumePrompt)
+					break
+				}
+			}
+			newest := before[mp.ids[len(mp.ids)-1]]
+			assert.Empty(t, mp.normalizer().DiffMessages(newest.Messages, got), "--continue resumes the newest moved session")
+		})
+	}
+}
+
+// TestMoveSessionAndRestore moves one session with --rewrite-paths, then
+// `restore` puts every file back in its old folder byte for byte.
+func TestMoveSessionAndRestore(t *testing.T) {
+	c := harness.Latest(t)
+	mp := newMovedProject(t, c, "tools")
+	id := mp.ids[0]
+	oldDir := filepath.Join(mp.env.ConfigDir, "projects", chain.ProjectSlug(mp.old))
+	snapshot := func(dir string) map[string]string {
+		out := map[string]string{}
+		_ = filepath.Walk(dir, func(p string, fi os.FileInfo, err error) error {
+			if err == nil && !fi.IsDir() {
+				b, _ := os.ReadFile(p)
+				rel, _ := filepath.Rel(dir, p)
+				out[rel] = string(b)
+			}
+			return nil
+		})
+		return out
+	}
+	orig := snapshot(oldDir)
+	hist, _ := os.ReadFile(filepath.Join(mp.env.ConfigDir, "history.jsonl"))
+
+	r := mp.move(t, app.MoveOptions{Session: id, To: mp.new, RewritePaths: true})
+	require.NotEmpty(t, r.PathRewrites, "the Write/Read/Edit calls name files under the old path")
+	for _, ch := range r.PathRewrites {
+		assert.NotContains(t, ch.Where, "thinking")
+	}
+	b, err := os.ReadFile(mp.env.SessionPath(id))
+	require.NoError(t, err)
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		for _, k := range []string{"message.content.#(type==\"tool_use\").input", "toolUseResult"} {
+			assert.NotContains(t, gjson.Get(line, k).Raw, mp.old+"/", "old path left in %s", k)
+		}
+	}
+	assert.FileExists(t, filepath.Join(oldDir, "memory", "MEMORY.md"), "a session move leaves the project's files")
+	mp.resumeFrom(t, c, mp.new, id)
+
+	var out, errb bytes.Buffer
+	a := &app.Env{ConfigDir: mp.env.ConfigDir, Out: &out, Err: &errb}
+	require.NoError(t, a.RunRestore(id, "", false), errb.String())
+	assert.Equal(t, orig, snapshot(oldDir), "every file back in the old folder, byte for byte")
+	hist2, _ := os.ReadFile(filepath.Join(mp.env.ConfigDir, "history.jsonl"))
+	assert.Equal(t, string(hist), string(hist2))
+	_, err = os.Stat(mp.env.SessionPath(id))
+	assert.True(t, os.IsNotExist(err), "nothing left in the new folder")
+}
