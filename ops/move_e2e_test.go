@@ -272,3 +272,24 @@ func TestMoveSessionAndRestore(t *testing.T) {
 	_, err = os.Stat(mp.env.SessionPath(id))
 	assert.True(t, os.IsNotExist(err), "nothing left in the new folder")
 }
+
+// TestMovedSessionInPicker: the interactive picker of 2.1.328 (`claude
+// --resume` with no id) lists a moved interactive session from the new
+// folder. Before the move it does not: the session is in another folder.
+func TestMovedSessionInPicker(t *testing.T) {
+	c := harness.Latest(t)
+	mp := newMovedProject(t, c, "rewind")
+	picker := func() string {
+		tui, err := mp.env.StartTUI(c, 160, 40, "--resume")
+		require.NoError(t, err)
+		defer tui.Close()
+		s, err := tui.WaitFor("picker", 60*time.Second, func(s string) bool {
+			return strings.Contains(s, "Resume session") && (strings.Contains(s, "No sessions") || strings.Contains(s, "Enter to resume"))
+		})
+		require.NoError(t, err)
+		return s
+	}
+	assert.Contains(t, picker(), "No sessions in this project yet", "before the move")
+	mp.move(t, app.MoveOptions{Project: mp.old, To: mp.new})
+	assert.Contains(t, picker(), "Take the other road", "the moved session is listed")
+}
