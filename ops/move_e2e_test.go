@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -98,6 +97,7 @@ func (mp *movedProject) resumeFrom(t *testing.T, c harness.Client, dir, id strin
 	require.NoError(t, err, "the session is in the project folder of %s", dir)
 	st, _ := os.Stat(path)
 	r := mp.env.ResumeErr(c, id)
+	t.Logf("--resume in %s: %v", dir, r.Run.Duration)
 	require.NoError(t, os.WriteFile(path, orig, 0o600)) // the probe turn goes
 	require.NoError(t, os.Chtimes(path, st.ModTime(), st.ModTime()))
 	require.True(t, r.OK(), "resume %s from %s: %s", id, dir, r)
@@ -121,62 +121,123 @@ func (mp *movedProject) move(t *testing.T, o app.MoveOptions) app.MoveResult {
 	return r
 }
 
+// continueFrom runs `claude --continue` in dir and returns the messages it
+// sent (without the probe).
+func (mp *movedProject) continueFrom(t *testing.T, c harness.Client, dir string) []json.RawMessage {
+	t.Helper()
+	cwd := mp.env.Cwd
+	mp.env.Cwd = dir
+	defer func() { mp.env.Cwd = cwd }()
+	// the client appends the probe to the session it continues, and
+	// 2.0.50 starts files of its own: put the folder back as it was
+	folder := filepath.Join(mp.env.ConfigDir, "projects", chain.ProjectSlug(dir))
+	type saved struct {
+		data []byte
+		mod  time.Time
+	}
+	files := map[string]saved{}
+	_ = filepath.Walk(folder, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() {
+			b, _ := os.ReadFile(p)
+			files[p] = saved{b, fi.ModTime()}
+		}
+		return nil
+	})
+	defer func() {
+		_ = filepath.Walk(folder, func(p string, fi os.FileInfo, err error) error {
+			if err == nil && !fi.IsDir() {
+				if f, ok := files[p]; !ok {
+					require.NoError(t, os.Remove(p))
+				} else {
+					require.NoError(t, os.WriteFile(p, f.data, 0o600))
+					require.NoError(t, os.Chtimes(p, f.mod, f.mod))
+				}
+			}
+			return nil
+		})
+	}()
+	n := len(mp.env.Mock.Requests())
+	run, err := mp.env.Exec(c, harness.ResumePrompt, "--continue")
+	t.Logf("--continue in %s: %v", dir, run.Duration)
+	require.NoError(t, err)
+	require.Equal(t, 0, run.ExitCode, run.Stderr)
+	for _, rq := range mp.env.Mock.Requests()[n:] {
+		if rq.Kind == harness.KindMain && strings.HasPrefix(rq.Path, "/v1/messages") {
+			return harness.StripPrompt(rq.Messages(), harness.ResumePrompt)
+		}
+	}
+	t.Fatalf("--continue from %s sent no request", dir)
+	return nil
+}
+
+// twinNormalizer maps the paths of two environments holding the same
+// project to the same placeholders.
+func twinNormalizer(a, b *movedProject) *harness.Normalizer {
+	n := harness.NewNormalizer(a.env, a.ids...)
+	for _, mp := range []*movedProject{a, b} {
+		for _, p := range []string{mp.old, mp.new} {
+			n.Replace[p] = "<CWD>"
+			n.Replace[chain.ProjectSlug(p)] = "<SLUG>"
+		}
+		n.Replace[mp.env.Home] = "<HOME>"
+	}
+	return n
+}
+
 // TestMoveProjectResumesFromTheNewFolder: a project renamed on disk, its
-// sessions moved with `move --project OLD --to NEW`: from NEW, every
-// session resumes with the messages it sent from OLD, `--continue` picks
-// the newest, and the subagent transcripts, tool-results, index entries,
-// history prompts and memory went along.
+// sessions moved with `move --project OLD --to NEW`. Two copies of the same
+// project: one left in OLD (the client run there is the reference), one
+// moved. From NEW, `--continue` resumes the session it resumed from OLD
+// (2.1.328: the newest file; 2.0.50: the newest entry), every session
+// resumes with the messages it sent from OLD, and the subagent
+// transcripts, tool-results, index entries, history prompts and memory
+// went along.
 func TestMoveProjectResumesFromTheNewFolder(t *testing.T) {
 	for _, c := range harness.Clients(t) {
 		t.Run(c.Version, func(t *testing.T) {
 			t.Parallel()
 			names := []string{"subagent", "tools"}
 			if c.IsOld() {
-				names = names[:1] // 2.0.50 is slow to resume: its subagent layout is what differs
+				names = []string{"subagent", "multi-turn"} // 2.0.50 resumes tools.jsonl slowly
 			}
-			mp := newMovedProject(t, c, names...)
+			ref, mp := newMovedProject(t, c, names...), newMovedProject(t, c, names...)
+			norm := twinNormalizer(ref, mp)
+			contBefore := ref.continueFrom(t, c, ref.old)
 			before := map[string]harness.ResumeResult{}
-			for _, id := range mp.ids {
-				before[id] = mp.resumeFrom(t, c, mp.old, id)
+			for _, id := range ref.ids {
+				before[id] = ref.resumeFrom(t, c, ref.old, id)
 			}
+			if !c.IsOld() {
+				assert.Empty(t, norm.DiffMessages(before[ref.ids[len(ref.ids)-1]].Messages, contBefore), "2.1.328 continues the newest file")
+			}
+
 			oldDir := filepath.Join(mp.env.ConfigDir, "projects", chain.ProjectSlug(mp.old))
 			var sidecars []string
 			_ = filepath.Walk(oldDir, func(p string, fi os.FileInfo, err error) error {
 				if err == nil && !fi.IsDir() {
-					// the clients closed a while ago; what they wrote besides
-					// (2.0.50: warmup agents, a session file per resume) is older
-					// than the sessions under test
-					if !slices.Contains(mp.ids, strings.TrimSuffix(fi.Name(), ".jsonl")) {
-						old := time.Now().Add(-4 * time.Hour)
-						require.NoError(t, os.Chtimes(p, old, old))
-					}
 					rel, _ := filepath.Rel(oldDir, p)
 					sidecars = append(sidecars, rel)
 				}
 				return nil
 			})
-
 			r := mp.move(t, app.MoveOptions{Project: mp.old, To: mp.new})
-			var movedIDs []string
-			for _, s := range r.Sessions {
-				movedIDs = append(movedIDs, s.SessionID)
-			}
-			assert.Subset(t, movedIDs, mp.ids, "every session of the project moves")
+			require.Len(t, r.Sessions, len(names))
 			assert.Equal(t, len(names), r.HistoryPrompts)
 			assert.Equal(t, len(names), r.IndexEntries)
-
 			_, err := os.Stat(oldDir)
 			assert.True(t, os.IsNotExist(err), "nothing left in the old folder")
 			newDir := mp.env.ProjectDir()
 			for _, rel := range sidecars {
-				if rel == "sessions-index.json" {
-					continue
+				if rel != "sessions-index.json" {
+					assert.FileExists(t, filepath.Join(newDir, rel))
 				}
-				assert.FileExists(t, filepath.Join(newDir, rel))
 			}
+
+			// --continue from the new folder picks what it picked from the old one
+			assert.Empty(t, norm.DiffMessages(contBefore, mp.continueFrom(t, c, mp.new)), "--continue after the move")
 			for _, id := range mp.ids {
 				after := mp.resumeFrom(t, c, mp.new, id)
-				harness.AssertSameConversation(t, mp.normalizer(), before[id], after)
+				harness.AssertSameConversation(t, norm, before[id], after)
 				b, err := os.ReadFile(filepath.Join(newDir, id+".jsonl"))
 				require.NoError(t, err)
 				assert.NotContains(t, string(b), `"cwd":"`+mp.old, "every cwd is rewritten")
@@ -202,26 +263,6 @@ func TestMoveProjectResumesFromTheNewFolder(t *testing.T) {
 			assert.Equal(t, len(names), strings.Count(string(hist), `"project":"`+mp.new+`"`))
 			assert.Contains(t, string(hist), `"project":"/somewhere/else"`, "other projects' prompts stay")
 			assert.FileExists(t, filepath.Join(newDir, "memory", "MEMORY.md"))
-
-			if c.IsOld() {
-				// 2.0.50's print-mode resumes above wrote session files of
-				// their own into the project, which --continue then prefers
-				return
-			}
-			// --continue from the new folder picks the newest moved session
-			n := len(mp.env.Mock.Requests())
-			run, err := mp.env.Exec(c, harness.ResumePrompt, "--continue")
-			require.NoError(t, err)
-			require.Equal(t, 0, run.ExitCode, run.Stderr)
-			var got []json.RawMessage
-			for _, rq := range mp.env.Mock.Requests()[n:] {
-				if rq.Kind == harness.KindMain && strings.HasPrefix(rq.Path, "/v1/messages") {
-					got = harness.StripPrompt(rq.Messages(), harness.ResumePrompt)
-					break
-				}
-			}
-			newest := before[mp.ids[len(mp.ids)-1]]
-			assert.Empty(t, mp.normalizer().DiffMessages(newest.Messages, got), "--continue resumes the newest moved session")
 		})
 	}
 }
