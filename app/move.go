@@ -270,7 +270,7 @@ func (env *Env) planSession(m sessionMove, from, to string, rewrite bool, out *M
 		f := rendered[src]
 		if m.oldDir == m.dstDr {
 			if f != nil && txnTouches(t, f) {
-				edits = append(edits, backup.MoveEdit{Path: src, Snapshot: snap, Render: j.render(f, dst)})
+				edits = append(edits, backup.MoveEdit{Path: src, Snapshot: snap, Render: j.render(f, dst), KeepTime: true})
 			}
 			return nil
 		}
@@ -621,10 +621,6 @@ func indexEdits(moves []sessionMove, from, to string) ([]backup.MoveEdit, int, e
 		if err != nil {
 			return nil, 0, err
 		}
-		var pretty bytes.Buffer
-		if json.Indent(&pretty, doc, "", "  ") == nil {
-			doc = pretty.Bytes()
-		}
 		edits = append(edits, backup.MoveEdit{Path: x.path, Snapshot: x.snap, Render: func(w io.Writer) error { _, err := w.Write(doc); return err }})
 	}
 	return edits, n, nil
@@ -776,7 +772,7 @@ func (env *Env) undoMove(b backup.Backup, force bool) error {
 			return err
 		}
 		if src := saved[p]; src != "" {
-			plan.Edits = append(plan.Edits, backup.MoveEdit{Path: p, Snapshot: snap, Render: copyFrom(src)})
+			plan.Edits = append(plan.Edits, backup.MoveEdit{Path: p, Snapshot: snap, Render: copyFrom(src), KeepTime: true})
 			back.Rewritten = append(back.Rewritten, p)
 			for i := range sessions {
 				if strings.HasPrefix(p, sessions[i].ProjectDir+"/") {

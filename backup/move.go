@@ -49,6 +49,7 @@ type MoveEdit struct {
 	Snapshot *Snapshot // state when read; nil = the file must not exist yet
 	Render   func(w io.Writer) error
 	Remove   bool // delete the file instead (a sessions-index.json left behind)
+	KeepTime bool // keep the file's modification time (a transcript: clients order sessions by it)
 }
 
 // MoveSession names a session a move touches: the live-session guard and
@@ -241,6 +242,11 @@ func Move(p MovePlan) (res MoveResult, err error) {
 		}
 		if err := renderTo(j.Edits[i].Tmp, mode, e.Render); err != nil {
 			return res, err
+		}
+		if e.KeepTime && e.Snapshot != nil {
+			if err := os.Chtimes(j.Edits[i].Tmp, e.Snapshot.ModTime, e.Snapshot.ModTime); err != nil {
+				return res, err
+			}
 		}
 	}
 	hook("move-after-temps")

@@ -3,6 +3,7 @@ package ops
 import (
 	"bytes"
 	"strconv"
+	"strings"
 	"unsafe"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
@@ -135,7 +136,8 @@ func replacePath(s, from, to []byte) ([]byte, int) {
 			break
 		}
 		at, end := k+m, k+m+len(from)
-		if (at == 0 || !isPathByte(s[at-1]) && s[at-1] != '/') && (end == len(s) || !isPathByte(s[end])) {
+		escaped := at >= 2 && s[at-2] == '\\' && strings.IndexByte("ntr", s[at-1]) >= 0 // after \n, \t, \r
+		if (at == 0 || escaped || !isPathByte(s[at-1]) && s[at-1] != '/') && (end == len(s) || !isPathByte(s[end])) {
 			out = append(out, s[last:at]...)
 			out = append(out, to...)
 			last = end

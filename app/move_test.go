@@ -1,0 +1,186 @@
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ccsurgeon/ccsurgeon/backup"
+	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// moveEnv is a config dir holding the generated session name as if it had
+// run in old (a path under a temp dir).
+type moveEnv struct {
+	cfg, root, old, id string
+}
+
+func newMoveEnv(t *testing.T, name, oldBase string) moveEnv {
+	t.Helper()
+	root := t.TempDir()
+	e := moveEnv{cfg: filepath.Join(root, "cfg"), root: root, old: filepath.Join(root, oldBase)}
+	src := filepath.Join("..", "testdata", "sessions", "2.1.328", name+".jsonl")
+	gen := "/tmp/ccsurgeon-gen/2.1.328/" + name + "/work/project"
+	b, err := os.ReadFile(src)
+	require.NoError(t, err)
+	e.id = chain.StrValue(string(bytes.SplitN(bytes.SplitN(b, []byte(`"sessionId":`), 2)[1], []byte(","), 2)[0]))
+	dir := filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.old))
+	put := func(p string, data []byte) {
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o700))
+		require.NoError(t, os.WriteFile(p, bytes.ReplaceAll(data, []byte(gen), []byte(e.old)), 0o600))
+		old := time.Now().Add(-time.Hour)
+		require.NoError(t, os.Chtimes(p, old, old))
+	}
+	put(filepath.Join(dir, e.id+".jsonl"), b)
+	side := strings.TrimSuffix(src, ".jsonl")
+	_ = filepath.Walk(side, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() {
+			rel, _ := filepath.Rel(side, p)
+			data, _ := os.ReadFile(p)
+			put(filepath.Join(dir, e.id, rel), data)
+		}
+		return nil
+	})
+	return e
+}
+
+func (e moveEnv) run(o MoveOptions) (string, string, error) {
+	var out, errb bytes.Buffer
+	a := &Env{ConfigDir: e.cfg, Out: &out, Err: &errb, Quiet: true}
+	err := a.RunMove(o)
+	return out.String(), errb.String(), err
+}
+
+// tree maps every file under the config dir to its content.
+func tree(t *testing.T, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	require.NoError(t, filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			b, _ := os.ReadFile(p)
+			rel, _ := filepath.Rel(root, p)
+			out[rel] = string(b)
+		}
+		return err
+	}))
+	return out
+}
+
+func TestMoveDryRunWritesNothing(t *testing.T) {
+	e := newMoveEnv(t, "tools", "old")
+	before := tree(t, e.cfg)
+	out, _, err := e.run(MoveOptions{Session: e.id, To: filepath.Join(e.root, "new"), DryRun: true, RewritePaths: true})
+	require.NoError(t, err)
+	assert.Contains(t, out, "dry run: nothing was written")
+	assert.Contains(t, out, "rewrote ")
+	assert.Equal(t, before, tree(t, e.cfg))
+}
+
+func TestMoveJSON(t *testing.T) {
+	e := newMoveEnv(t, "subagent", "old")
+	var out bytes.Buffer
+	a := &Env{ConfigDir: e.cfg, Out: &out, Err: &bytes.Buffer{}, JSON: true, Quiet: true}
+	require.NoError(t, a.RunMove(MoveOptions{Project: e.old, To: filepath.Join(e.root, "new")}))
+	var m map[string]any
+	require.NoError(t, json.Unmarshal(out.Bytes(), &m))
+	for _, k := range []string{"operation", "from", "to", "sessions", "project_files", "history_prompts", "index_entries", "backups"} {
+		assert.Contains(t, m, k)
+	}
+	s := m["sessions"].([]any)[0].(map[string]any)
+	assert.Equal(t, e.id, s["session_id"])
+	assert.Equal(t, float64(3), s["files"], "transcript, subagent transcript, its meta.json")
+	assert.NotEmpty(t, s["backup"])
+}
+
+func TestMoveRefusesLiveSession(t *testing.T) {
+	e := newMoveEnv(t, "tools", "old")
+	require.NoError(t, os.MkdirAll(filepath.Join(e.cfg, "sessions"), 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(e.cfg, "sessions", "1.json"),
+		[]byte(fmt.Sprintf(`{"pid":%d,"sessionId":"%s","cwd":"%s"}`, os.Getpid(), e.id, e.old)), 0o600))
+	before := tree(t, e.cfg)
+	_, _, err := e.run(MoveOptions{Project: e.old, To: filepath.Join(e.root, "new")})
+	require.Error(t, err)
+	assert.True(t, errors.Is(err, backup.ErrLive), "%v", err)
+	assert.Equal(t, before, tree(t, e.cfg), "nothing changed")
+	left, _ := filepath.Glob(filepath.Join(backup.JournalDir(e.cfg), "*"))
+	assert.Empty(t, left)
+}
+
+func TestMoveRefusesToOverwrite(t *testing.T) {
+	e := newMoveEnv(t, "tools", "old")
+	newPath := filepath.Join(e.root, "new")
+	clash := filepath.Join(e.cfg, "projects", chain.ProjectSlug(newPath), e.id+".jsonl")
+	require.NoError(t, os.MkdirAll(filepath.Dir(clash), 0o700))
+	require.NoError(t, os.WriteFile(clash, []byte("{}\n"), 0o600))
+	before := tree(t, e.cfg)
+	_, _, err := e.run(MoveOptions{Session: filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.old), e.id+".jsonl"), To: newPath})
+	require.ErrorIs(t, err, backup.ErrExists)
+	assert.Equal(t, before, tree(t, e.cfg))
+}
+
+func TestMoveRefusesSymlinkedSidecar(t *testing.T) {
+	e := newMoveEnv(t, "tools", "old")
+	dir := filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.old), e.id, "tool-results")
+	outside := filepath.Join(e.root, "outside.txt")
+	require.NoError(t, os.WriteFile(outside, []byte("x"), 0o600))
+	require.NoError(t, os.Symlink(outside, filepath.Join(dir, "link.txt")))
+	_, _, err := e.run(MoveOptions{Session: e.id, To: filepath.Join(e.root, "new")})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "not a regular file")
+	b, _ := os.ReadFile(outside)
+	assert.Equal(t, "x", string(b))
+	assert.FileExists(t, filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.old), e.id+".jsonl"))
+}
+
+// TestMoveSameSlug: /…/my.app renamed /…/my-app keeps its project folder
+// (same slug), where 2.1.328's picker hides sessions whose recorded cwd is
+// another existing folder: the transcripts are rewritten in place, and
+// restore puts them back.
+func TestMoveSameSlug(t *testing.T) {
+	e := newMoveEnv(t, "subagent", "my.app")
+	before := tree(t, e.cfg)
+	newPath := filepath.Join(e.root, "my-app")
+	require.Equal(t, chain.ProjectSlug(e.old), chain.ProjectSlug(newPath))
+	_, _, err := e.run(MoveOptions{Project: e.old, To: newPath})
+	require.NoError(t, err)
+	main := filepath.Join(e.cfg, "projects", chain.ProjectSlug(newPath), e.id+".jsonl")
+	b, err := os.ReadFile(main)
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"cwd":"`+newPath+`"`)
+	assert.NotContains(t, string(b), `"cwd":"`+e.old+`"`)
+	var out, errb bytes.Buffer
+	a := &Env{ConfigDir: e.cfg, Out: &out, Err: &errb}
+	require.NoError(t, a.RunRestore(e.id, "", false), errb.String())
+	after := tree(t, e.cfg)
+	for k, v := range before {
+		assert.Equal(t, v, after[k], k)
+	}
+}
+
+func TestMoveUsageErrors(t *testing.T) {
+	e := newMoveEnv(t, "tools", "old")
+	for _, tc := range []struct {
+		o    MoveOptions
+		want string
+	}{
+		{MoveOptions{Session: e.id}, "move needs --to"},
+		{MoveOptions{To: e.root}, "move needs a SESSION or --project OLD"},
+		{MoveOptions{Session: e.id, Project: e.old, To: e.root}, "not both"},
+		{MoveOptions{Session: e.id, To: e.old}, "is already the project path"},
+		{MoveOptions{Session: e.id, To: filepath.Join(e.old, "sub")}, "is inside"},
+		{MoveOptions{Project: filepath.Join(e.root, "nothing"), To: e.root + "/x"}, "no sessions of"},
+	} {
+		_, _, err := e.run(tc.o)
+		require.Error(t, err, "%+v", tc.o)
+		assert.Contains(t, err.Error(), tc.want)
+	}
+}
