@@ -103,9 +103,9 @@ func (o CompressOldTurns) Apply(t *Txn) error {
 		t.Note("the session has %d turns: nothing older than the last %d to compress", len(ts.List), o.KeepTurns)
 		return nil
 	}
-	cut := ts.List[len(ts.List)-o.KeepTurns].First
-	if o.KeepTurns == 0 {
-		cut = len(ts.History)
+	cut := len(ts.History) // --keep-turns 0: every turn is old
+	if o.KeepTurns > 0 {
+		cut = ts.List[len(ts.List)-o.KeepTurns].First
 	}
 	old := map[int]bool{}
 	for _, i := range ts.History[:cut] {
