@@ -414,18 +414,27 @@ func (g *Graph) withParallelResults(path []int) []int {
 				continue
 			}
 		}
-		// collect siblings' results for every entry of this run
-		var extra []int
+		// the run's entries, with the parts of the same message that hang
+		// on side branches: calls written after one whose result came last
+		run := []int{}
 		for r := k; r >= 0; r-- {
 			a := &g.f.Entries[path[r]]
 			if a.Type != "assistant" || (r < k && (a.MsgID != e.MsgID || e.MsgID == "")) {
 				break
 			}
-			ids := a.ToolUseIDs()
+			run = append(run, path[r])
+		}
+		side := g.sideParts(run, onPath)
+		out = append(out, side...)
+		run = append(run, side...)
+		// collect siblings' results for every entry of this run
+		var extra []int
+		for _, i := range run {
+			ids := g.f.Entries[i].ToolUseIDs()
 			if len(ids) == 0 {
 				continue
 			}
-			for _, c := range g.ChildrenOf(path[r]) {
+			for _, c := range g.ChildrenOf(i) {
 				if onPath[c] {
 					continue
 				}
@@ -442,6 +451,39 @@ func (g *Graph) withParallelResults(path []int) []int {
 		out = append(out, extra...)
 	}
 	return out
+}
+
+// sideParts returns, in file order, the assistant entries of the same API
+// message as the run's entries that descend from them off the path: when
+// parallel calls finish out of order, the conversation continues below an
+// earlier call's result and the later calls sit on a side branch (FORMAT.md
+// "Parallel calls finish in any order"). The client sends them with the
+// message. They are marked on the path.
+func (g *Graph) sideParts(run []int, onPath []bool) []int {
+	if len(run) == 0 {
+		return nil
+	}
+	msg := g.f.Entries[run[0]].MsgID
+	if msg == "" {
+		return nil
+	}
+	var side []int
+	queue := append([]int(nil), run...)
+	for len(queue) > 0 {
+		i := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		for _, c := range g.ChildrenOf(i) {
+			ce := &g.f.Entries[c]
+			if onPath[c] || ce.Type != "assistant" || ce.MsgID != msg {
+				continue
+			}
+			onPath[c] = true
+			side = append(side, c)
+			queue = append(queue, c)
+		}
+	}
+	slices.Sort(side)
+	return side
 }
 
 func anyIn(xs, set []string) bool {

@@ -115,7 +115,7 @@ func (o ForkAtTurn) Apply(t *Txn) error {
 		return turnRangeError(o.N, len(ts.List))
 	}
 	turn := ts.List[o.N-1]
-	last := cleanEnd(f, ts.History[:turn.Last+1])
+	last := cleanEnd(f, ts.History[:beforeCompaction(f, ts.History, turn)+1])
 	if last < 0 {
 		return &chain.Error{Msg: fmt.Sprintf("turn %d has no complete answer before it, so there is nothing to fork", o.N), Hint: "fork at a later turn", Code: 1}
 	}
@@ -152,6 +152,22 @@ func (o ForkAtTurn) Apply(t *Txn) error {
 	t.dropSubtrees(f, drop, keep)
 	t.Count(CountAfterFork, len(drop))
 	return nil
+}
+
+// beforeCompaction returns the position in hist where turn t ends: before
+// a compaction that follows its answer (a /compact between two turns
+// belongs to neither: the fork keeps the turn as it was sent, with the
+// history the compaction summarized), else the turn's last entry.
+func beforeCompaction(f *chain.File, hist []int, t chain.Turn) int {
+	for k := t.First; k <= t.Last; k++ {
+		if e := &f.Entries[hist[k]]; e.Type == "system" && e.Subtype == "compact_boundary" {
+			if cleanEnd(f, hist[t.First:k]) >= 0 {
+				return k - 1
+			}
+			break // compacted inside the turn's tool loop: the answer comes after
+		}
+	}
+	return t.Last
 }
 
 func isConversationalEntry(e *chain.Entry) bool {
@@ -195,7 +211,9 @@ func groupHasToolUse(f *chain.File, hist []int, k int) bool {
 	for _, dir := range []int{-1, 1} {
 		for j := k; j >= 0 && j < len(hist); j += dir {
 			e := &f.Entries[hist[j]]
-			if e.Type != "assistant" || (j != k && (id == "" || e.MsgID != id)) {
+			// one message as chain.Messages groups them: entries without a
+			// message.id join their neighbours
+			if e.Type != "assistant" || (j != k && id != "" && e.MsgID != "" && e.MsgID != id) {
 				break
 			}
 			if len(e.ToolUseIDs()) > 0 {

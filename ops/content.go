@@ -83,7 +83,8 @@ func EncodeString(s string) []byte {
 
 // CutMiddle shortens s to about max bytes: its head and tail around a
 // marker that says how much was removed. Cuts fall on UTF-8 boundaries.
-// It returns s unchanged when it is not longer than max.
+// It returns s unchanged when it is not longer than max, or when the marker
+// would be longer than what it replaces.
 func CutMiddle(s string, max int) (string, bool) {
 	if len(s) <= max || max <= 0 {
 		return s, false
@@ -105,5 +106,8 @@ func CutMiddle(s string, max int) (string, bool) {
 		}
 	}
 	marker := fmt.Sprintf("\n[… ccsurgeon removed %d bytes (%d lines) here …]\n", len(removed), lines)
+	if len(marker) >= len(removed) {
+		return s, false // the marker would make it longer: a cut must only shorten
+	}
 	return s[:headN] + marker + s[tailStart:], true
 }

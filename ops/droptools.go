@@ -221,15 +221,26 @@ func (o DropToolCalls) Apply(t *Txn) error {
 // to nothing is no answer.
 func (t *Txn) dropThinkingLeftAlone() {
 	for _, f := range t.S.Files() {
+		g := f.Graph()
 		groups := map[string][]int{}
 		var ids []string
 		for i := range f.Entries {
 			e := &f.Entries[i]
-			if e.Type == "assistant" && e.MsgID != "" {
-				if _, ok := groups[e.MsgID]; !ok {
-					ids = append(ids, e.MsgID)
+			if e.Type == "assistant" && e.IsMessage() {
+				id := e.MsgID
+				if id == "" {
+					// no message.id: the client merges a run of assistant entries
+					// into one message; the run's first entry names it
+					j := i
+					for p, n := g.Parent[j], 0; p >= 0 && n < len(f.Entries) && f.Entries[p].Type == "assistant" && f.Entries[p].MsgID == ""; p, n = g.Parent[p], n+1 {
+						j = p
+					}
+					id = "#" + strconv.Itoa(j)
 				}
-				groups[e.MsgID] = append(groups[e.MsgID], i)
+				if _, ok := groups[id]; !ok {
+					ids = append(ids, id)
+				}
+				groups[id] = append(groups[id], i)
 			}
 		}
 		for _, id := range ids {

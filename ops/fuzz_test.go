@@ -2,12 +2,15 @@ package ops
 
 import (
 	"bytes"
+	"fmt"
 	"github.com/ccsurgeon/ccsurgeon/harness"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/ops/redact"
+	"github.com/ccsurgeon/ccsurgeon/ops/spec"
 	"github.com/ccsurgeon/ccsurgeon/validate"
 )
 
@@ -74,23 +77,51 @@ func FuzzOperations(f *testing.F) {
 			// branch's own problems are not "introduced" (see the report:
 			// 'clone --branch N' of a broken branch is refused by the gate)
 			other bool
+			// check compares what chain rebuilds from the result with the
+			// operation's specification (nil: no single operation's spec)
+			check func(orig, got spec.Conversation) error
 		}
+		eq := func(want func(spec.Conversation) spec.Conversation) func(orig, got spec.Conversation) error {
+			return func(orig, got spec.Conversation) error { return spec.Equal(want(orig), got) }
+		}
+		sameKey := func(want func(spec.Conversation) spec.Conversation) func(orig, got spec.Conversation) error {
+			// a clone's texts may name its fresh ids: compare what ids do not change
+			return func(orig, got spec.Conversation) error {
+				if w, g := want(orig).Key(), got.Key(); !slices.Equal(w, g) {
+					return fmt.Errorf("messages differ from the specification\nwant %q\ngot  %q", w, g)
+				}
+				return nil
+			}
+		}
+		tools := func(use spec.Block, _ int) bool { return use.Name == "Bash" || use.Name == "Read" }
 		cases := []tc{
-			{"strip", Pipeline{StripThinking{}}, false, false},
-			{"drop", Pipeline{DropToolCalls{Tools: []string{"Bash", "Read"}}}, false, false},
-			{"compress", Pipeline{CompressOldTurns{KeepTurns: 1, MaxResult: 64}}, false, false},
-			{"redact", Pipeline{RedactSecrets{Scanner: sc}}, false, false},
-			{"clone", Pipeline{Clone{}}, true, false},
-			{"repair", Pipeline{&Repair{}}, false, false},
-			{"all", Pipeline{RedactSecrets{Scanner: sc}, StripThinking{}, DropToolCalls{Tools: []string{"Bash"}}, CompressOldTurns{KeepTurns: 1}}, false, false},
+			{"strip", Pipeline{StripThinking{}}, false, false, eq(func(c spec.Conversation) spec.Conversation { return spec.StripThinking(c, 0) })},
+			{"drop", Pipeline{DropToolCalls{Tools: []string{"Bash", "Read"}}}, false, false, eq(func(c spec.Conversation) spec.Conversation { return spec.DropToolCalls(c, tools) })},
+			{"compress", Pipeline{CompressOldTurns{KeepTurns: 1, MaxResult: 64}}, false, false, func(orig, got spec.Conversation) error {
+				return spec.CheckCompress(orig, got, 1, len(s.Main.ActiveTurns().List))
+			}},
+			{"redact", Pipeline{RedactSecrets{Scanner: sc}}, false, false, spec.CheckRedact},
+			{"clone", Pipeline{Clone{}}, true, false, sameKey(spec.Clone)},
+			{"repair", Pipeline{&Repair{}}, false, false, nil},
+			{"all", Pipeline{RedactSecrets{Scanner: sc}, StripThinking{}, DropToolCalls{Tools: []string{"Bash"}}, CompressOldTurns{KeepTurns: 1}}, false, false, nil},
 		}
 		active := g.ActiveLeaf()
 		if br := g.Branches(); len(br) > 0 {
-			cases = append(cases, tc{"select-first", Pipeline{Clone{}, SelectBranch{Leaf: br[0]}}, true, br[0] != active})
-			cases = append(cases, tc{"select-last", Pipeline{Clone{}, SelectBranch{Leaf: br[len(br)-1]}}, true, br[len(br)-1] != active})
+			cases = append(cases, tc{"select-first", Pipeline{Clone{}, SelectBranch{Leaf: br[0]}}, true, br[0] != active, nil})
+			cases = append(cases, tc{"select-last", Pipeline{Clone{}, SelectBranch{Leaf: br[len(br)-1]}}, true, br[len(br)-1] != active, nil})
 		}
 		if active >= 0 {
-			cases = append(cases, tc{"fork1", Pipeline{ForkAtTurn{N: 1, Leaf: active}}, true, false})
+			var fork func(orig, got spec.Conversation) error
+			if ts := s.Main.ActiveTurns(); len(ts.List) > 0 && !ts.List[0].Compacted {
+				fork = sameKey(func(c spec.Conversation) spec.Conversation { return spec.Fork(c, 1) })
+			}
+			cases = append(cases, tc{"fork1", Pipeline{ForkAtTurn{N: 1, Leaf: active}}, true, false, fork})
+		}
+		orig, origErr := spec.Active(s.Main)
+		if !knownTypes(s.Main) {
+			// an entry of a type no client writes (a mutated "type"): which
+			// branch the client resumes is then not chain's to say
+			origErr = fmt.Errorf("unknown entry type")
 		}
 		for k, c := range cases {
 			tx := NewTxn(s)
@@ -117,6 +148,15 @@ func FuzzOperations(f *testing.F) {
 				t.Fatalf("%s: load result: %v", c.name, err)
 			}
 			res := &chain.Session{ID: id, Path: rmain.Path, ProjectDir: filepath.Dir(rmain.Path), Main: rmain}
+			if c.check != nil && origErr == nil && c.name != "repair" {
+				got, err := spec.Active(rmain)
+				if err != nil {
+					t.Fatalf("%s: rebuild the result: %v", c.name, err)
+				}
+				if err := c.check(orig, got); err != nil {
+					t.Fatalf("%s: %v\ninput:\n%s\noutput:\n%s", c.name, err, data, buf.Bytes())
+				}
+			}
 			after := validate.Session(res)
 			if c.name == "repair" {
 				undone := map[string]bool{}
@@ -135,4 +175,17 @@ func FuzzOperations(f *testing.F) {
 			}
 		}
 	})
+}
+
+// knownTypes reports whether every chain entry of f has a type the clients write.
+func knownTypes(f *chain.File) bool {
+	for i := range f.Entries {
+		switch e := &f.Entries[i]; {
+		case !e.IsChain():
+		case e.Type == "user", e.Type == "assistant", e.Type == "system", e.Type == "attachment", e.Type == "progress", e.Type == "summary":
+		default:
+			return false
+		}
+	}
+	return true
 }

@@ -28,7 +28,11 @@ type scenario struct {
 	name    string
 	desc    string
 	onlyNew bool
-	run     func(g *gen) (string, error)
+	// sub, if set, is a folder under <out>/<version> for the session (shapes
+	// that only the spec tests read, so that the tests which resume every
+	// session of a version stay fast).
+	sub string
+	run func(g *gen) (string, error)
 	// extra, if set, runs after the session is exported to dir (<out>/<version>).
 	extra func(g *gen, sid, dir, name string) error
 }
@@ -275,22 +279,22 @@ func runScenario(c harness.Client, sc scenario, out string, keep bool) error {
 	if err != nil {
 		return err
 	}
-	if err := export(env, c, sid, sc.name, out); err != nil {
+	dir := filepath.Join(out, c.Version, sc.sub)
+	if err := export(env, sid, sc.name, dir); err != nil {
 		return err
 	}
 	if sc.extra != nil {
-		return sc.extra(g, sid, filepath.Join(out, c.Version), sc.name)
+		return sc.extra(g, sid, dir, sc.name)
 	}
 	return nil
 }
 
 var verbose bool
 
-// export copies <sid>.jsonl to <out>/<version>/<name>.jsonl, and the sidecar: <sid>/ (2.1.x)
+// export copies <sid>.jsonl to <dir>/<name>.jsonl, and the sidecar: <sid>/ (2.1.x)
 // and agent-*.jsonl files that belong to the session (2.0.x, warmup agents excluded) into
-// <out>/<version>/<name>/.
-func export(env *harness.Env, c harness.Client, sid, name, out string) error {
-	dir := filepath.Join(out, c.Version)
+// <dir>/<name>/.
+func export(env *harness.Env, sid, name, dir string) error {
 	dst := filepath.Join(dir, name+".jsonl")
 	side := filepath.Join(dir, name)
 	_ = os.RemoveAll(side)
