@@ -47,6 +47,9 @@ func (f Fix) String() string {
 // the caller can read Fixes after the pipeline ran.
 type Repair struct {
 	Fixes []Fix
+	// lost marks the entries whose dangling parent validate calls an
+	// error (the client drops history above them)
+	lost map[int]bool
 }
 
 // Name of the operation.
@@ -73,6 +76,16 @@ func (r *Repair) Apply(t *Txn) error {
 	r.Fixes = nil
 	f := t.S.Main
 	before := validate.File(f, t.S.ID)
+	r.lost = map[int]bool{}
+	byLine := map[int]int{}
+	for i := range f.Entries {
+		byLine[int(f.Entries[i].Line)] = i
+	}
+	for _, p := range before {
+		if p.Severity == validate.Error && p.Code == "dangling-parent" {
+			r.lost[byLine[p.Line]] = true
+		}
+	}
 	// savepoints, to back off fixes that make things worse
 	type savepoint struct {
 		edits map[*chain.File]chain.Edits
@@ -126,10 +139,19 @@ func (r *Repair) structural(t *Txn, f *chain.File, save func()) error {
 		return nil
 	}
 	g := f.Graph()
-	// torn final line
-	if last := &f.Entries[n-1]; last.Kind == chain.KindInvalid && last.EOL == 0 {
-		t.Drop(f, n-1)
-		r.add(f, n-1, true, "torn-final-line", "dropped the torn final line (%d bytes, cut short: %s)", last.Len, last.ParseErr())
+	// torn final line, and lines that are not JSON: the client skips them
+	// (their children, left dangling, are re-linked below)
+	for i := range f.Entries {
+		e := &f.Entries[i]
+		if e.Kind != chain.KindInvalid {
+			continue
+		}
+		t.Drop(f, i)
+		if i == n-1 && e.EOL == 0 {
+			r.add(f, i, true, "torn-final-line", "dropped the torn final line (%d bytes, cut short: %s)", e.Len, e.ParseErr())
+		} else {
+			r.add(f, i, true, "invalid-json", "dropped the line, which is not JSON (%s): the client skips it", e.ParseErr())
+		}
 	}
 	// duplicates: the client keeps the last entry of a uuid (a Map), so the
 	// last copy is the one kept; earlier identical copies go.
@@ -160,11 +182,13 @@ func (r *Repair) structural(t *Txn, f *chain.File, save func()) error {
 			if err != nil {
 				return err
 			}
+			t.Drop(f, i)
 			if bytes.Equal(raw, kraw) {
-				t.Drop(f, i)
 				r.add(f, i, true, "duplicate-uuid", "dropped a copy of the entry %s that line %d holds byte for byte", id, f.Entries[keep].Line)
 			} else {
-				r.add(f, i, false, "duplicate-uuid", "uuid %s is also on line %d with different content: both kept (the client uses line %d)", id, f.Entries[keep].Line, f.Entries[keep].Line)
+				// the client keeps the last entry of a uuid (a Map): this
+				// one it never reads, and every reference names the other
+				r.add(f, i, true, "duplicate-uuid", "dropped an older copy of the entry %s, with other content than line %d: the client reads only line %d", id, f.Entries[keep].Line, f.Entries[keep].Line)
 			}
 		}
 	}
@@ -254,8 +278,8 @@ func (r *Repair) structural(t *Txn, f *chain.File, save func()) error {
 	save() // after the cycles
 	// dangling parents, in file order
 	for _, i := range g.Dangling {
-		if t.Dropped(f, i) {
-			continue
+		if t.Dropped(f, i) || !r.lost[i] {
+			continue // a continued session's first entry loses nothing
 		}
 		e := &f.Entries[i]
 		p := before(i)
@@ -329,7 +353,11 @@ func (r *Repair) toolPairs(t *Txn, f *chain.File) error {
 	if leaf < 0 {
 		return nil
 	}
-	msgs := nf.Messages(ng.PathTo(leaf))
+	path := ng.PathTo(leaf)
+	msgs := nf.Messages(path)
+	// API messages right before a user message that loses a result: left
+	// with nothing but thinking, they are no answer (the client drops them)
+	answered := map[string]bool{}
 	dropUse := map[int]map[string]bool{}    // input entry -> tool_use ids to remove
 	dropResult := map[int]map[string]bool{} // input entry -> tool_use_ids of results to remove
 	mark := func(m map[int]map[string]bool, i int, id string) {
@@ -372,6 +400,11 @@ func (r *Repair) toolPairs(t *Txn, f *chain.File) error {
 				for _, id := range nf.Entries[j].ToolResultIDs() {
 					if !prev[id] {
 						mark(dropResult, kept[j], id)
+						if k > 0 && msgs[k-1].Role == "assistant" {
+							for _, a := range msgs[k-1].Entries {
+								answered[nf.Entries[a].MsgID] = true
+							}
+						}
 					}
 				}
 			}
@@ -408,6 +441,14 @@ func (r *Repair) toolPairs(t *Txn, f *chain.File) error {
 		}
 		r.add(f, i, true, "tool-result-without-use", "removed tool_result for %s: it has no tool_use before it%s", joinIDs(ids), entryGone(t, f, i))
 	}
+	for id := range answered {
+		if id != "" {
+			groups[id] = true
+		}
+	}
+	if err := lineUpResults(t, f, nf, kept, path.Entries, msgs); err != nil {
+		return err
+	}
 	// an API message left with nothing but thinking is no answer: it goes
 	for i := range f.Entries {
 		e := &f.Entries[i]
@@ -435,7 +476,91 @@ func (r *Repair) toolPairs(t *Txn, f *chain.File) error {
 			for _, j := range members {
 				t.Drop(f, j)
 			}
-			r.add(f, members[0], true, "tool-use-without-result", "removed the thinking left alone in the assistant message %s (%d entries)", e.MsgID, len(members))
+			r.add(f, members[0], true, "tool-use-without-result", "removed the thinking left alone in the assistant message %s (%d entries): no answer, and the client does not send it", e.MsgID, len(members))
+		}
+	}
+	return nil
+}
+
+// lineUpResults re-links the tool results of a user message that lost an
+// entry: the results that stay, in the order the client sends them, one
+// after another below the assistant message that made the calls, and the
+// conversation after them below the last one. 2.1.x writes the results of
+// parallel calls on sibling branches and the rest of the conversation
+// below one of them; when that one goes, the conversation would hang off
+// the tool calls, where 2.0.x finds none of the results. As a line, which
+// is how 2.0.x writes them, every client sends them all. nf is f as fixed
+// so far, kept[k] the entry of f that nf's entry k is, path the active
+// path of nf and msgs its messages.
+func lineUpResults(t *Txn, f, nf *chain.File, kept, path []int, msgs []chain.Message) error {
+	ng := nf.Graph()
+	pos := make(map[int]int, len(path))
+	for k, j := range path {
+		pos[j] = k
+	}
+	gone := func(q int) bool { return t.Dropped(f, kept[path[q]]) }
+	setParent := func(j, p int) error {
+		if ng.Parent[j] == p {
+			return nil
+		}
+		raw, err := t.Raw(f, kept[j])
+		if err != nil {
+			return err
+		}
+		out, err := setTopLevel(raw, "parentUuid", EncodeString(nf.Entries[p].UUID))
+		if err != nil {
+			return err
+		}
+		t.Set(f, kept[j], out)
+		return nil
+	}
+	for k, m := range msgs {
+		if m.Role != "user" || k == 0 || msgs[k-1].Role != "assistant" {
+			continue
+		}
+		lost := false
+		lo, hi := len(path), -1
+		for _, j := range m.Entries {
+			lost = lost || t.Dropped(f, kept[j])
+			lo, hi = min(lo, pos[j]), max(hi, pos[j])
+		}
+		if !lost {
+			continue
+		}
+		var line []int
+		for q := lo; q <= hi; q++ {
+			if !gone(q) {
+				line = append(line, path[q])
+			}
+		}
+		if len(line) == 0 {
+			continue // nothing stays: the answers around it are joined
+		}
+		prev := -1
+		for q := lo - 1; q >= 0 && prev < 0; q-- {
+			if !gone(q) {
+				prev = path[q]
+			}
+		}
+		for x, j := range line {
+			p := prev
+			if x > 0 {
+				p = line[x-1]
+			}
+			if p < 0 {
+				continue
+			}
+			if err := setParent(j, p); err != nil {
+				return err
+			}
+		}
+		for q := hi + 1; q < len(path); q++ {
+			if !gone(q) {
+				if err := setParent(path[q], line[len(line)-1]); err != nil {
+					return err
+				}
+				break
+			}
 		}
 	}
 	return nil
@@ -526,6 +651,9 @@ func (r *Repair) undo(from int, why string) {
 func (r *Repair) introduced(t *Txn, f *chain.File, before []validate.Problem) ([]validate.Problem, error) {
 	c := &Txn{S: t.S, edits: t.cloneEdits(), RemovedFiles: map[*chain.File]bool{}}
 	if err := c.relink(f); err != nil {
+		return nil, err
+	}
+	if err := c.joinAssistants(f); err != nil {
 		return nil, err
 	}
 	var buf bytes.Buffer
