@@ -3,6 +3,7 @@ package ops
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
 	"sort"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
@@ -15,6 +16,8 @@ import (
 // alone because no safe fix exists), located by its 1-based line in the
 // input.
 type Fix struct {
+	// File is set for a problem of a subagent transcript
+	File    string `json:"file,omitempty"`
 	Line    int    `json:"line"`
 	Code    string `json:"code"`
 	Message string `json:"message"`
@@ -22,10 +25,14 @@ type Fix struct {
 }
 
 func (f Fix) String() string {
-	if f.Fixed {
-		return fmt.Sprintf("line %d: %s", f.Line, f.Message)
+	where := fmt.Sprintf("line %d", f.Line)
+	if f.File != "" {
+		where = fmt.Sprintf("%s:%d", filepath.Base(f.File), f.Line)
 	}
-	return fmt.Sprintf("line %d: not fixed: %s", f.Line, f.Message)
+	if f.Fixed {
+		return fmt.Sprintf("%s: %s", where, f.Message)
+	}
+	return fmt.Sprintf("%s: not fixed: %s", where, f.Message)
 }
 
 // Repair fixes what can be fixed safely in the main transcript:
@@ -103,7 +110,11 @@ func (r *Repair) Apply(t *Txn) error {
 	if err := r.toolPairs(t, f); err != nil {
 		return err
 	}
-	last := points[len(points)-1]
+	save() // after the tool pairs
+	if err := r.empties(t, f, before, byLine); err != nil {
+		return err
+	}
+	last := points[len(points)-2]
 	if !keepsMessage(t, f) {
 		t.edits = last.edits
 		r.undo(last.fixes, "it would leave no message in the file")
@@ -123,7 +134,15 @@ func (r *Repair) Apply(t *Txn) error {
 		t.edits = points[k].edits
 		r.undo(points[k].fixes, "it would bring in a new problem: "+intro[0].Message)
 	}
-	sort.SliceStable(r.Fixes, func(a, b int) bool { return r.Fixes[a].Line < r.Fixes[b].Line })
+	if err := r.explain(t, f); err != nil {
+		return err
+	}
+	sort.SliceStable(r.Fixes, func(a, b int) bool {
+		if r.Fixes[a].File != r.Fixes[b].File {
+			return r.Fixes[a].File < r.Fixes[b].File
+		}
+		return r.Fixes[a].Line < r.Fixes[b].Line
+	})
 	for _, fx := range r.Fixes {
 		if fx.Fixed {
 			t.CountOf(CountFixes, fx.Code, 1)
@@ -260,18 +279,18 @@ func (r *Repair) structural(t *Txn, f *chain.File, save func()) error {
 				continue
 			}
 			e := &f.Entries[c]
-			what := "parentUuid links formed a cycle"
+			what, code := "parentUuid links formed a cycle", "parent-cycle"
 			if e.ParentUUID == e.UUID {
-				what = "the entry named itself as parent"
+				what, code = "the entry named itself as parent", "self-parent"
 			}
 			p := before(c)
 			if err := relink(c, p); err != nil {
 				return err
 			}
 			if p < 0 {
-				r.add(f, c, true, "parent-cycle", "%s: made the entry a root", what)
+				r.add(f, c, true, code, "%s: made the entry a root", what)
 			} else {
-				r.add(f, c, true, "parent-cycle", "%s: re-linked the entry to line %d, the entry before it", what, f.Entries[p].Line)
+				r.add(f, c, true, code, "%s: re-linked the entry to line %d, the entry before it", what, f.Entries[p].Line)
 			}
 		}
 	}
@@ -649,22 +668,117 @@ func (r *Repair) undo(from int, why string) {
 // introduced returns the validation errors that the pending edits of f,
 // re-linked as Finish will, bring in over the input's problems.
 func (r *Repair) introduced(t *Txn, f *chain.File, before []validate.Problem) ([]validate.Problem, error) {
-	c := &Txn{S: t.S, edits: t.cloneEdits(), RemovedFiles: map[*chain.File]bool{}}
-	if err := c.relink(f); err != nil {
-		return nil, err
-	}
-	if err := c.joinAssistants(f); err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	if _, err := f.Write(&buf, c.edits[f], nil); err != nil {
-		return nil, err
-	}
-	nf, err := chain.LoadBytes(f.Path, buf.Bytes())
+	after, _, err := resultProblems(t, f)
 	if err != nil {
 		return nil, err
 	}
-	return validate.Introduced(validate.Report{Problems: before}, validate.Report{Problems: validate.File(nf, t.S.ID)}), nil
+	return validate.Introduced(validate.Report{Problems: before}, validate.Report{Problems: after}), nil
+}
+
+// resultProblems validates f as the pending edits, re-linked and joined as
+// Finish will, leave it. inputLine maps a line of the result to the line
+// of the input it comes from (repair adds no line).
+func resultProblems(t *Txn, f *chain.File) (after []validate.Problem, inputLine []int, err error) {
+	c := &Txn{S: t.S, edits: t.cloneEdits(), RemovedFiles: map[*chain.File]bool{}}
+	if err := c.relink(f); err != nil {
+		return nil, nil, err
+	}
+	if err := c.joinAssistants(f); err != nil {
+		return nil, nil, err
+	}
+	var buf bytes.Buffer
+	if _, err := f.Write(&buf, c.edits[f], nil); err != nil {
+		return nil, nil, err
+	}
+	nf, err := chain.LoadBytes(f.Path, buf.Bytes())
+	if err != nil {
+		return nil, nil, err
+	}
+	inputLine = []int{0}
+	for i := range f.Entries {
+		if !c.Dropped(f, i) {
+			inputLine = append(inputLine, int(f.Entries[i].Line))
+		}
+	}
+	return validate.File(nf, t.S.ID), inputLine, nil
+}
+
+// empties removes the empty text blocks and the messages with empty
+// content that validate finds on the branch the client resumes (the API
+// rejects both; the client sends them as they are).
+func (r *Repair) empties(t *Txn, f *chain.File, before []validate.Problem, byLine map[int]int) error {
+	for _, p := range before {
+		i, ok := byLine[p.Line]
+		if p.Severity != validate.Error || !ok || t.Dropped(f, i) {
+			continue
+		}
+		switch p.Code {
+		case "empty-text-block":
+			n, err := t.RemoveBlocks(f, i, func(b gjson.Result) bool {
+				return b.Get("type").Str == "text" && b.Get("text").Str == ""
+			})
+			if err != nil {
+				return err
+			}
+			if n > 0 {
+				r.add(f, i, true, p.Code, "removed %d empty text block(s): the API rejects them%s", n, entryGone(t, f, i))
+			}
+		case "empty-content":
+			t.Drop(f, i)
+			r.add(f, i, true, p.Code, "removed the %s entry with empty content: the API rejects an empty message", f.Entries[i].Type)
+		}
+	}
+	return nil
+}
+
+// whyNot says, for each kind of error repair leaves, why.
+var whyNot = map[string]string{
+	"empty-file":            "the file holds no entry to rebuild a conversation from",
+	"consecutive-assistant": "repair does not merge two answers into one or choose between them; keep the one you want with 'fork-at-turn' or 'clone --branch'",
+	"duplicate-tool-result": "two results answer one call and repair does not choose between them; keep the one you want by hand",
+}
+
+// explain adds, for every error validate still finds in the result that
+// no fix already explains, a fix not made that says why; and one for each
+// error of a subagent transcript, which repair does not change.
+func (r *Repair) explain(t *Txn, f *chain.File) error {
+	after, inputLine, err := resultProblems(t, f)
+	if err != nil {
+		return err
+	}
+	budget := map[string]int{}
+	for _, fx := range r.Fixes {
+		if !fx.Fixed {
+			budget[fx.Code]++
+		}
+	}
+	for _, p := range after {
+		if p.Severity != validate.Error {
+			continue
+		}
+		if budget[p.Code] > 0 {
+			budget[p.Code]--
+			continue
+		}
+		why := whyNot[p.Code]
+		if why == "" {
+			why = "repair knows no fix for it that keeps the conversation as the client sends it"
+		}
+		line := 0
+		if p.Line > 0 && p.Line < len(inputLine) {
+			line = inputLine[p.Line]
+		}
+		r.Fixes = append(r.Fixes, Fix{Line: line, Code: p.Code, Message: p.Message + "; " + why})
+	}
+	for _, a := range t.S.Subagents {
+		for _, p := range validate.File(a.File, "") {
+			if p.Severity == validate.Error {
+				r.Fixes = append(r.Fixes, Fix{File: a.File.Path, Line: p.Line, Code: p.Code,
+					Message: p.Message + "; repair changes the main transcript only (a subagent transcript is not resumed with the session)"})
+			}
+		}
+	}
+	return nil
 }
 
 // setTopLevel sets a top-level field of a JSON object line to the raw value
