@@ -15,16 +15,19 @@ func repairCommand(env *app.Env) *cli.Command {
 		UsageText: `ccsurgeon repair SESSION [-o PATH | --new | --dry-run]
 
 Fixes, through the same validation gate and backup as every write:
-   - a torn final line (a write cut short) is dropped
-   - copies of an entry (same uuid, identical bytes) are dropped but one;
-     copies that differ are reported and kept
+   - a torn final line (a write cut short) and lines that are not JSON
+     are dropped (the client skips them)
+   - copies of an entry (same uuid) are dropped but the last, the one the
+     client reads
    - an entry whose parentUuid resolves nowhere is re-linked to the entry
      before it, so that older clients keep the history above it
    - a parent cycle is broken at its first entry in the file
    - on the branch the client resumes, a tool_use without its tool_result
-     and a tool_result without its tool_use are removed
---dry-run lists the fixes ('line N: what'); a session with nothing to fix
-is left alone.
+     and a tool_result without its tool_use are removed, and empty
+     messages and empty text blocks
+--dry-run lists the fixes ('line N: what'); what repair leaves is listed
+as 'not fixed:' with the reason; a session with nothing to fix is left
+alone.
 
 examples:
    ccsurgeon repair 3f2a9c1e --dry-run

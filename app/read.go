@@ -16,9 +16,11 @@ type TurnJSON struct {
 	Timestamp string `json:"timestamp"`
 	Prompt    string `json:"prompt"`
 	Compacted bool   `json:"compacted"`
-	Branch    int    `json:"branch,omitempty"`
-	Leaf      string `json:"leaf,omitempty"`
-	Active    bool   `json:"active,omitempty"`
+	// Interrupted: the person stopped the answer to this prompt
+	Interrupted bool   `json:"interrupted"`
+	Branch      int    `json:"branch,omitempty"`
+	Leaf        string `json:"leaf,omitempty"`
+	Active      bool   `json:"active,omitempty"`
 }
 
 // TurnsOptions are the options of `turns`.
@@ -81,10 +83,13 @@ func (env *Env) RunTurns(o TurnsOptions) error {
 				if t.Compacted {
 					note = "  (compacted)"
 				}
+				if t.Interrupted {
+					note += "  (interrupted)"
+				}
 				fmt.Fprintf(w, "%*d  %s  %s%s\n", width, t.Index, shortTime(t.Timestamp), oneLine(prompt, 90), note)
 				continue
 			}
-			tj := TurnJSON{Index: t.Index, UUID: t.UUID, Timestamp: t.Timestamp, Prompt: prompt, Compacted: t.Compacted}
+			tj := TurnJSON{Index: t.Index, UUID: t.UUID, Timestamp: t.Timestamp, Prompt: prompt, Compacted: t.Compacted, Interrupted: t.Interrupted}
 			if o.All {
 				tj.Branch, tj.Active = b.n, b.active
 				tj.Leaf = f.Entries[b.leaf].UUID

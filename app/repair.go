@@ -95,6 +95,10 @@ func (env *Env) printNothingToFix(path string, found []ops.Fix) error {
 	for _, fx := range found {
 		fmt.Fprintf(env.Out, "%s\n", fx)
 	}
+	if len(found) > 0 {
+		fmt.Fprintf(env.Out, "repair has no safe fix for the %s above in %s; nothing was written\n", Plural(len(found), "problem", "problems"), path)
+		return nil
+	}
 	fmt.Fprintf(env.Out, "nothing to repair in %s; nothing was written\n", path)
 	return nil
 }

@@ -1,7 +1,9 @@
 package chain
 
 import (
+	"bytes"
 	"github.com/ccsurgeon/ccsurgeon/harness"
+	"github.com/tidwall/sjson"
 	"os"
 	"path/filepath"
 	"testing"
@@ -125,4 +127,65 @@ func TestTurnsWithCompactionAgent(t *testing.T) {
 	defer s.Close()
 	require.Len(t, s.Subagents, 1)
 	assert.Equal(t, []promptTurn{{"Remember the number 42.", true}, {"Run a command.", true}, {"What number did I say?", false}}, activePrompts(t, s.Main))
+}
+
+// userLine returns a user entry of the session with the given content,
+// uuid and parent.
+func userLine(t *testing.T, like []byte, uuid, parent string, content any) []byte {
+	t.Helper()
+	l, err := sjson.SetBytes([]byte(`{}`), "parentUuid", parent)
+	require.NoError(t, err)
+	for k, v := range map[string]any{"isSidechain": false, "type": "user", "uuid": uuid, "message": map[string]any{"role": "user", "content": content},
+		"sessionId": gjson.GetBytes(like, "sessionId").Str, "timestamp": gjson.GetBytes(like, "timestamp").Str} {
+		l, err = sjson.SetBytes(l, k, v)
+		require.NoError(t, err)
+	}
+	return append(l, '\n')
+}
+
+// TestTurnsIDEContextAndInterruptions: an <ide_opened_file> entry of its
+// own is merged by the client into the prompt after it, and "[Request
+// interrupted by user]" is no prompt a person typed: neither is a turn;
+// the interrupted turn says so. An IDE block in the prompt's own entry
+// leaves it a turn.
+func TestTurnsIDEContextAndInterruptions(t *testing.T) {
+	for _, v := range []string{"2.1.328", "2.0.50"} {
+		t.Run(v, func(t *testing.T) {
+			data, err := os.ReadFile("../testdata/sessions/" + v + "/multi-turn.jsonl")
+			require.NoError(t, err)
+			f, err := LoadBytes("x.jsonl", data)
+			require.NoError(t, err)
+			ts := f.ActiveTurns()
+			require.Len(t, ts.List, 3)
+			lines := bytes.SplitAfter(data, []byte("\n"))
+			second, third := ts.List[1].Entry, ts.List[2].Entry
+			leaf := f.Entries[ts.History[len(ts.History)-1]].UUID
+			const ide, interrupt = "1de00000-0000-4000-8000-000000000001", "1de00000-0000-4000-8000-000000000002"
+			ideText := "<ide_opened_file>The user opened the file /w/notes.txt in the IDE. This may or may not be related to the current task.</ide_opened_file>"
+			var out []byte
+			for k, l := range lines {
+				switch k {
+				case second: // an IDE entry of its own before the prompt
+					out = append(out, userLine(t, l, ide, f.Entries[second].ParentUUID, []any{map[string]any{"type": "text", "text": ideText}})...)
+					l, err = sjson.SetBytes(l, "parentUuid", ide)
+					require.NoError(t, err)
+				case third: // the IDE context in the prompt's own entry
+					l, err = sjson.SetBytes(l, "message.content", []any{map[string]any{"type": "text", "text": ideText}, map[string]any{"type": "text", "text": "Give one drawback."}})
+					require.NoError(t, err)
+				}
+				out = append(out, l...)
+			}
+			out = append(out, userLine(t, lines[third], interrupt, leaf, []any{map[string]any{"type": "text", "text": "[Request interrupted by user]"}})...)
+			f, err = LoadBytes("x.jsonl", out)
+			require.NoError(t, err)
+			got := f.ActiveTurns().List
+			require.Len(t, got, 3)
+			for k, want := range []string{"Why do session logs use it?", "Give one drawback."} {
+				p, err := f.PromptText(got[k+1].Entry)
+				require.NoError(t, err)
+				assert.Contains(t, p, want)
+			}
+			assert.Equal(t, []bool{false, false, true}, []bool{got[0].Interrupted, got[1].Interrupted, got[2].Interrupted})
+		})
+	}
 }

@@ -116,11 +116,15 @@ func (o ForkAtTurn) Apply(t *Txn) error {
 	}
 	turn := ts.List[o.N-1]
 	last := cleanEnd(f, ts.History[:beforeCompaction(f, ts.History, turn)+1])
+	why := "has no complete answer"
+	if turn.Interrupted {
+		why = "was interrupted (\"[Request interrupted by user]\"), so it has no complete answer"
+	}
 	if last < 0 {
-		return &chain.Error{Msg: fmt.Sprintf("turn %d has no complete answer before it, so there is nothing to fork", o.N), Hint: "fork at a later turn", Code: 1}
+		return &chain.Error{Msg: fmt.Sprintf("turn %d %s, and no turn before it has one, so there is nothing to fork", o.N, why), Hint: "fork at a later turn", Code: 1}
 	}
 	if last < turn.First {
-		t.Note("turn %d has no complete answer: the fork ends with its prompt removed", o.N)
+		t.Note("turn %d %s: the fork ends with its prompt removed", o.N, why)
 	}
 	keep := map[int]bool{}
 	for _, i := range ts.History[:last+1] {
@@ -150,7 +154,18 @@ func (o ForkAtTurn) Apply(t *Txn) error {
 		}
 	}
 	t.dropSubtrees(f, drop, keep)
-	t.Count(CountAfterFork, len(drop))
+	// what follows the fork point in the file, and what the file holds
+	// before it that the fork leaves out (other branches, their records)
+	after := 0
+	for i := range drop {
+		if f.Entries[i].Off > lastOff {
+			after++
+		}
+	}
+	t.Count(CountAfterFork, after)
+	if len(drop) > after {
+		t.Count(CountOtherBranches, len(drop)-after)
+	}
 	return nil
 }
 

@@ -170,7 +170,13 @@ func (t *Txn) relink(f *chain.File) error {
 			t.Drop(f, i)
 			continue
 		}
-		touches := dropped[e.ParentUUID] || dropped[e.LogicalParentUUID()] || dropped[e.LeafUUID()] || dropped[e.MessageID()] || e.Subtype == "compact_boundary"
+		// an operation that gave the entry another parent decides: that
+		// parent is the one to keep or to replace
+		parent := e.ParentUUID
+		if ed[i] != nil && ed[i].Raw != nil {
+			parent = gjson.GetBytes(ed[i].Raw, "parentUuid").Str
+		}
+		touches := dropped[parent] || dropped[e.LogicalParentUUID()] || dropped[e.LeafUUID()] || dropped[e.MessageID()] || e.Subtype == "compact_boundary"
 		if !touches {
 			continue
 		}
@@ -179,8 +185,9 @@ func (t *Txn) relink(f *chain.File) error {
 			return err
 		}
 		out := append([]byte(nil), raw...)
-		if dropped[e.ParentUUID] {
-			if r := keptAncestor(i); r != nil {
+		if dropped[parent] {
+			p, _ := g.Lookup(parent)
+			if r := keptAncestor(p); r != nil {
 				out, err = sjson.SetBytes(out, "parentUuid", *r)
 			} else {
 				out, err = sjson.SetRawBytes(out, "parentUuid", []byte("null"))

@@ -3,6 +3,7 @@ package ops
 import (
 	"bytes"
 	"fmt"
+	"path/filepath"
 	"sort"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
@@ -15,6 +16,8 @@ import (
 // alone because no safe fix exists), located by its 1-based line in the
 // input.
 type Fix struct {
+	// File is set for a problem of a subagent transcript
+	File    string `json:"file,omitempty"`
 	Line    int    `json:"line"`
 	Code    string `json:"code"`
 	Message string `json:"message"`
@@ -22,10 +25,14 @@ type Fix struct {
 }
 
 func (f Fix) String() string {
-	if f.Fixed {
-		return fmt.Sprintf("line %d: %s", f.Line, f.Message)
+	where := fmt.Sprintf("line %d", f.Line)
+	if f.File != "" {
+		where = fmt.Sprintf("%s:%d", filepath.Base(f.File), f.Line)
 	}
-	return fmt.Sprintf("line %d: not fixed: %s", f.Line, f.Message)
+	if f.Fixed {
+		return fmt.Sprintf("%s: %s", where, f.Message)
+	}
+	return fmt.Sprintf("%s: not fixed: %s", where, f.Message)
 }
 
 // Repair fixes what can be fixed safely in the main transcript:
@@ -47,6 +54,9 @@ func (f Fix) String() string {
 // the caller can read Fixes after the pipeline ran.
 type Repair struct {
 	Fixes []Fix
+	// lost marks the entries whose dangling parent validate calls an
+	// error (the client drops history above them)
+	lost map[int]bool
 }
 
 // Name of the operation.
@@ -73,6 +83,16 @@ func (r *Repair) Apply(t *Txn) error {
 	r.Fixes = nil
 	f := t.S.Main
 	before := validate.File(f, t.S.ID)
+	r.lost = map[int]bool{}
+	byLine := map[int]int{}
+	for i := range f.Entries {
+		byLine[int(f.Entries[i].Line)] = i
+	}
+	for _, p := range before {
+		if p.Severity == validate.Error && p.Code == "dangling-parent" {
+			r.lost[byLine[p.Line]] = true
+		}
+	}
 	// savepoints, to back off fixes that make things worse
 	type savepoint struct {
 		edits map[*chain.File]chain.Edits
@@ -90,7 +110,11 @@ func (r *Repair) Apply(t *Txn) error {
 	if err := r.toolPairs(t, f); err != nil {
 		return err
 	}
-	last := points[len(points)-1]
+	save() // after the tool pairs
+	if err := r.empties(t, f, before, byLine); err != nil {
+		return err
+	}
+	last := points[len(points)-2]
 	if !keepsMessage(t, f) {
 		t.edits = last.edits
 		r.undo(last.fixes, "it would leave no message in the file")
@@ -110,7 +134,15 @@ func (r *Repair) Apply(t *Txn) error {
 		t.edits = points[k].edits
 		r.undo(points[k].fixes, "it would bring in a new problem: "+intro[0].Message)
 	}
-	sort.SliceStable(r.Fixes, func(a, b int) bool { return r.Fixes[a].Line < r.Fixes[b].Line })
+	if err := r.explain(t, f); err != nil {
+		return err
+	}
+	sort.SliceStable(r.Fixes, func(a, b int) bool {
+		if r.Fixes[a].File != r.Fixes[b].File {
+			return r.Fixes[a].File < r.Fixes[b].File
+		}
+		return r.Fixes[a].Line < r.Fixes[b].Line
+	})
 	for _, fx := range r.Fixes {
 		if fx.Fixed {
 			t.CountOf(CountFixes, fx.Code, 1)
@@ -126,10 +158,19 @@ func (r *Repair) structural(t *Txn, f *chain.File, save func()) error {
 		return nil
 	}
 	g := f.Graph()
-	// torn final line
-	if last := &f.Entries[n-1]; last.Kind == chain.KindInvalid && last.EOL == 0 {
-		t.Drop(f, n-1)
-		r.add(f, n-1, true, "torn-final-line", "dropped the torn final line (%d bytes, cut short: %s)", last.Len, last.ParseErr())
+	// torn final line, and lines that are not JSON: the client skips them
+	// (their children, left dangling, are re-linked below)
+	for i := range f.Entries {
+		e := &f.Entries[i]
+		if e.Kind != chain.KindInvalid {
+			continue
+		}
+		t.Drop(f, i)
+		if i == n-1 && e.EOL == 0 {
+			r.add(f, i, true, "torn-final-line", "dropped the torn final line (%d bytes, cut short: %s)", e.Len, e.ParseErr())
+		} else {
+			r.add(f, i, true, "invalid-json", "dropped the line, which is not JSON (%s): the client skips it", e.ParseErr())
+		}
 	}
 	// duplicates: the client keeps the last entry of a uuid (a Map), so the
 	// last copy is the one kept; earlier identical copies go.
@@ -160,11 +201,13 @@ func (r *Repair) structural(t *Txn, f *chain.File, save func()) error {
 			if err != nil {
 				return err
 			}
+			t.Drop(f, i)
 			if bytes.Equal(raw, kraw) {
-				t.Drop(f, i)
 				r.add(f, i, true, "duplicate-uuid", "dropped a copy of the entry %s that line %d holds byte for byte", id, f.Entries[keep].Line)
 			} else {
-				r.add(f, i, false, "duplicate-uuid", "uuid %s is also on line %d with different content: both kept (the client uses line %d)", id, f.Entries[keep].Line, f.Entries[keep].Line)
+				// the client keeps the last entry of a uuid (a Map): this
+				// one it never reads, and every reference names the other
+				r.add(f, i, true, "duplicate-uuid", "dropped an older copy of the entry %s, with other content than line %d: the client reads only line %d", id, f.Entries[keep].Line, f.Entries[keep].Line)
 			}
 		}
 	}
@@ -236,26 +279,26 @@ func (r *Repair) structural(t *Txn, f *chain.File, save func()) error {
 				continue
 			}
 			e := &f.Entries[c]
-			what := "parentUuid links formed a cycle"
+			what, code := "parentUuid links formed a cycle", "parent-cycle"
 			if e.ParentUUID == e.UUID {
-				what = "the entry named itself as parent"
+				what, code = "the entry named itself as parent", "self-parent"
 			}
 			p := before(c)
 			if err := relink(c, p); err != nil {
 				return err
 			}
 			if p < 0 {
-				r.add(f, c, true, "parent-cycle", "%s: made the entry a root", what)
+				r.add(f, c, true, code, "%s: made the entry a root", what)
 			} else {
-				r.add(f, c, true, "parent-cycle", "%s: re-linked the entry to line %d, the entry before it", what, f.Entries[p].Line)
+				r.add(f, c, true, code, "%s: re-linked the entry to line %d, the entry before it", what, f.Entries[p].Line)
 			}
 		}
 	}
 	save() // after the cycles
 	// dangling parents, in file order
 	for _, i := range g.Dangling {
-		if t.Dropped(f, i) {
-			continue
+		if t.Dropped(f, i) || !r.lost[i] {
+			continue // a continued session's first entry loses nothing
 		}
 		e := &f.Entries[i]
 		p := before(i)
@@ -329,7 +372,11 @@ func (r *Repair) toolPairs(t *Txn, f *chain.File) error {
 	if leaf < 0 {
 		return nil
 	}
-	msgs := nf.Messages(ng.PathTo(leaf))
+	path := ng.PathTo(leaf)
+	msgs := nf.Messages(path)
+	// API messages right before a user message that loses a result: left
+	// with nothing but thinking, they are no answer (the client drops them)
+	answered := map[string]bool{}
 	dropUse := map[int]map[string]bool{}    // input entry -> tool_use ids to remove
 	dropResult := map[int]map[string]bool{} // input entry -> tool_use_ids of results to remove
 	mark := func(m map[int]map[string]bool, i int, id string) {
@@ -372,6 +419,11 @@ func (r *Repair) toolPairs(t *Txn, f *chain.File) error {
 				for _, id := range nf.Entries[j].ToolResultIDs() {
 					if !prev[id] {
 						mark(dropResult, kept[j], id)
+						if k > 0 && msgs[k-1].Role == "assistant" {
+							for _, a := range msgs[k-1].Entries {
+								answered[nf.Entries[a].MsgID] = true
+							}
+						}
 					}
 				}
 			}
@@ -408,6 +460,14 @@ func (r *Repair) toolPairs(t *Txn, f *chain.File) error {
 		}
 		r.add(f, i, true, "tool-result-without-use", "removed tool_result for %s: it has no tool_use before it%s", joinIDs(ids), entryGone(t, f, i))
 	}
+	for id := range answered {
+		if id != "" {
+			groups[id] = true
+		}
+	}
+	if err := lineUpResults(t, f, nf, kept, path.Entries, msgs); err != nil {
+		return err
+	}
 	// an API message left with nothing but thinking is no answer: it goes
 	for i := range f.Entries {
 		e := &f.Entries[i]
@@ -435,7 +495,91 @@ func (r *Repair) toolPairs(t *Txn, f *chain.File) error {
 			for _, j := range members {
 				t.Drop(f, j)
 			}
-			r.add(f, members[0], true, "tool-use-without-result", "removed the thinking left alone in the assistant message %s (%d entries)", e.MsgID, len(members))
+			r.add(f, members[0], true, "tool-use-without-result", "removed the thinking left alone in the assistant message %s (%d entries): no answer, and the client does not send it", e.MsgID, len(members))
+		}
+	}
+	return nil
+}
+
+// lineUpResults re-links the tool results of a user message that lost an
+// entry: the results that stay, in the order the client sends them, one
+// after another below the assistant message that made the calls, and the
+// conversation after them below the last one. 2.1.x writes the results of
+// parallel calls on sibling branches and the rest of the conversation
+// below one of them; when that one goes, the conversation would hang off
+// the tool calls, where 2.0.x finds none of the results. As a line, which
+// is how 2.0.x writes them, every client sends them all. nf is f as fixed
+// so far, kept[k] the entry of f that nf's entry k is, path the active
+// path of nf and msgs its messages.
+func lineUpResults(t *Txn, f, nf *chain.File, kept, path []int, msgs []chain.Message) error {
+	ng := nf.Graph()
+	pos := make(map[int]int, len(path))
+	for k, j := range path {
+		pos[j] = k
+	}
+	gone := func(q int) bool { return t.Dropped(f, kept[path[q]]) }
+	setParent := func(j, p int) error {
+		if ng.Parent[j] == p {
+			return nil
+		}
+		raw, err := t.Raw(f, kept[j])
+		if err != nil {
+			return err
+		}
+		out, err := setTopLevel(raw, "parentUuid", EncodeString(nf.Entries[p].UUID))
+		if err != nil {
+			return err
+		}
+		t.Set(f, kept[j], out)
+		return nil
+	}
+	for k, m := range msgs {
+		if m.Role != "user" || k == 0 || msgs[k-1].Role != "assistant" {
+			continue
+		}
+		lost := false
+		lo, hi := len(path), -1
+		for _, j := range m.Entries {
+			lost = lost || t.Dropped(f, kept[j])
+			lo, hi = min(lo, pos[j]), max(hi, pos[j])
+		}
+		if !lost {
+			continue
+		}
+		var line []int
+		for q := lo; q <= hi; q++ {
+			if !gone(q) {
+				line = append(line, path[q])
+			}
+		}
+		if len(line) == 0 {
+			continue // nothing stays: the answers around it are joined
+		}
+		prev := -1
+		for q := lo - 1; q >= 0 && prev < 0; q-- {
+			if !gone(q) {
+				prev = path[q]
+			}
+		}
+		for x, j := range line {
+			p := prev
+			if x > 0 {
+				p = line[x-1]
+			}
+			if p < 0 {
+				continue
+			}
+			if err := setParent(j, p); err != nil {
+				return err
+			}
+		}
+		for q := hi + 1; q < len(path); q++ {
+			if !gone(q) {
+				if err := setParent(path[q], line[len(line)-1]); err != nil {
+					return err
+				}
+				break
+			}
 		}
 	}
 	return nil
@@ -524,19 +668,117 @@ func (r *Repair) undo(from int, why string) {
 // introduced returns the validation errors that the pending edits of f,
 // re-linked as Finish will, bring in over the input's problems.
 func (r *Repair) introduced(t *Txn, f *chain.File, before []validate.Problem) ([]validate.Problem, error) {
-	c := &Txn{S: t.S, edits: t.cloneEdits(), RemovedFiles: map[*chain.File]bool{}}
-	if err := c.relink(f); err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	if _, err := f.Write(&buf, c.edits[f], nil); err != nil {
-		return nil, err
-	}
-	nf, err := chain.LoadBytes(f.Path, buf.Bytes())
+	after, _, err := resultProblems(t, f)
 	if err != nil {
 		return nil, err
 	}
-	return validate.Introduced(validate.Report{Problems: before}, validate.Report{Problems: validate.File(nf, t.S.ID)}), nil
+	return validate.Introduced(validate.Report{Problems: before}, validate.Report{Problems: after}), nil
+}
+
+// resultProblems validates f as the pending edits, re-linked and joined as
+// Finish will, leave it. inputLine maps a line of the result to the line
+// of the input it comes from (repair adds no line).
+func resultProblems(t *Txn, f *chain.File) (after []validate.Problem, inputLine []int, err error) {
+	c := &Txn{S: t.S, edits: t.cloneEdits(), RemovedFiles: map[*chain.File]bool{}}
+	if err := c.relink(f); err != nil {
+		return nil, nil, err
+	}
+	if err := c.joinAssistants(f); err != nil {
+		return nil, nil, err
+	}
+	var buf bytes.Buffer
+	if _, err := f.Write(&buf, c.edits[f], nil); err != nil {
+		return nil, nil, err
+	}
+	nf, err := chain.LoadBytes(f.Path, buf.Bytes())
+	if err != nil {
+		return nil, nil, err
+	}
+	inputLine = []int{0}
+	for i := range f.Entries {
+		if !c.Dropped(f, i) {
+			inputLine = append(inputLine, int(f.Entries[i].Line))
+		}
+	}
+	return validate.File(nf, t.S.ID), inputLine, nil
+}
+
+// empties removes the empty text blocks and the messages with empty
+// content that validate finds on the branch the client resumes (the API
+// rejects both; the client sends them as they are).
+func (r *Repair) empties(t *Txn, f *chain.File, before []validate.Problem, byLine map[int]int) error {
+	for _, p := range before {
+		i, ok := byLine[p.Line]
+		if p.Severity != validate.Error || !ok || t.Dropped(f, i) {
+			continue
+		}
+		switch p.Code {
+		case "empty-text-block":
+			n, err := t.RemoveBlocks(f, i, func(b gjson.Result) bool {
+				return b.Get("type").Str == "text" && b.Get("text").Str == ""
+			})
+			if err != nil {
+				return err
+			}
+			if n > 0 {
+				r.add(f, i, true, p.Code, "removed %d empty text block(s): the API rejects them%s", n, entryGone(t, f, i))
+			}
+		case "empty-content":
+			t.Drop(f, i)
+			r.add(f, i, true, p.Code, "removed the %s entry with empty content: the API rejects an empty message", f.Entries[i].Type)
+		}
+	}
+	return nil
+}
+
+// whyNot says, for each kind of error repair leaves, why.
+var whyNot = map[string]string{
+	"empty-file":            "the file holds no entry to rebuild a conversation from",
+	"consecutive-assistant": "repair does not merge two answers into one or choose between them; keep the one you want with 'fork-at-turn' or 'clone --branch'",
+	"duplicate-tool-result": "two results answer one call and repair does not choose between them; keep the one you want by hand",
+}
+
+// explain adds, for every error validate still finds in the result that
+// no fix already explains, a fix not made that says why; and one for each
+// error of a subagent transcript, which repair does not change.
+func (r *Repair) explain(t *Txn, f *chain.File) error {
+	after, inputLine, err := resultProblems(t, f)
+	if err != nil {
+		return err
+	}
+	budget := map[string]int{}
+	for _, fx := range r.Fixes {
+		if !fx.Fixed {
+			budget[fx.Code]++
+		}
+	}
+	for _, p := range after {
+		if p.Severity != validate.Error {
+			continue
+		}
+		if budget[p.Code] > 0 {
+			budget[p.Code]--
+			continue
+		}
+		why := whyNot[p.Code]
+		if why == "" {
+			why = "repair knows no fix for it that keeps the conversation as the client sends it"
+		}
+		line := 0
+		if p.Line > 0 && p.Line < len(inputLine) {
+			line = inputLine[p.Line]
+		}
+		r.Fixes = append(r.Fixes, Fix{Line: line, Code: p.Code, Message: p.Message + "; " + why})
+	}
+	for _, a := range t.S.Subagents {
+		for _, p := range validate.File(a.File, "") {
+			if p.Severity == validate.Error {
+				r.Fixes = append(r.Fixes, Fix{File: a.File.Path, Line: p.Line, Code: p.Code,
+					Message: p.Message + "; repair changes the main transcript only (a subagent transcript is not resumed with the session)"})
+			}
+		}
+	}
+	return nil
 }
 
 // setTopLevel sets a top-level field of a JSON object line to the raw value
