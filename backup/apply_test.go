@@ -406,3 +406,26 @@ func TestApplyCarriesOverLinesAppendedAtTheLastMoment(t *testing.T) {
 	require.Len(t, res.Notes, 1)
 	assert.Contains(t, res.Notes[0], "carried over")
 }
+
+// TestApplyPruneBudget: beyond the byte budget the oldest backups go, but
+// never the last made nor the original; what went is reported.
+func TestApplyPruneBudget(t *testing.T) {
+	e := newEnv(t)
+	big := strings.Repeat("x", 1000) + "\n"
+	var pruned []string
+	for i := range 5 {
+		res, err := Apply(Plan{ConfigDir: e.configDir, SessionID: testSession, Op: fmt.Sprintf("op%d", i), Budget: 2500, Force: true,
+			Files: []FileWrite{{Path: e.main, Snapshot: snap(t, e.main), Render: str(fmt.Sprintf("%d%s", i, big))}}})
+		require.NoError(t, err)
+		pruned = append(pruned, res.Pruned...)
+	}
+	list, err := List(e.configDir, testSession)
+	require.NoError(t, err)
+	var ops []string
+	for _, b := range list {
+		ops = append(ops, b.Op)
+	}
+	// op0's backup (the original, 24 bytes) and the two last made fit in 2500 bytes
+	assert.Equal(t, []string{"op4", "op3", "op0"}, ops)
+	assert.Len(t, pruned, 2)
+}
