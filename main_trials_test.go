@@ -98,13 +98,13 @@ func TestTrialTwoWriters(t *testing.T) {
 
 // appender appends numbered lines to path until stopped: with held, on one
 // O_APPEND descriptor opened before ccsurgeon starts; else opening the file
-// by name for each line (as Claude Code does). It returns how many lines
-// it wrote successfully.
-func appender(t *testing.T, path string, held bool, stop <-chan struct{}) <-chan int {
+// by name for each line (as Claude Code does), pausing pause between
+// lines. It returns how many lines it wrote successfully.
+func appender(t *testing.T, path string, held bool, pause string, stop <-chan struct{}) <-chan int {
 	// a separate process, so that ccsurgeon sees it as another writer
 	script := `i=0; while [ ! -e "$2" ]; do i=$((i+1)); printf '{"type":"queue-operation","operation":"enqueue","content":"appended %d","sessionId":"%s"}\n' $i "$3" >&3 || exit 1; echo $i > "$4"; done`
 	if !held {
-		script = `i=0; while [ ! -e "$2" ]; do i=$((i+1)); printf '{"type":"queue-operation","operation":"enqueue","content":"appended %d","sessionId":"%s"}\n' $i "$3" >> "$1" || exit 1; echo $i > "$4"; done`
+		script = `i=0; while [ ! -e "$2" ]; do i=$((i+1)); printf '{"type":"queue-operation","operation":"enqueue","content":"appended %d","sessionId":"%s"}\n' $i "$3" >> "$1" || exit 1; echo $i > "$4"; sleep ` + pause + `; done`
 	}
 	dir := t.TempDir()
 	stopFile, countFile := filepath.Join(dir, "stop"), filepath.Join(dir, "count")
@@ -134,13 +134,17 @@ func appender(t *testing.T, path string, held bool, stop <-chan struct{}) <-chan
 // in the final file.
 func TestTrialAppender(t *testing.T) {
 	rounds := trialRounds(10)
-	for _, held := range []bool{true, false} {
+	for _, mode := range []struct {
+		held  bool
+		pause string
+	}{{true, ""}, {false, "0"}, {false, "0.05"}} {
+		held := mode.held
 		counts := map[string]int{}
 		lost := 0
 		for i := range rounds {
 			m := trialSession(t)
 			stop := make(chan struct{})
-			got := appender(t, m.session(), held, stop)
+			got := appender(t, m.session(), held, mode.pause, stop)
 			time.Sleep(time.Duration(i%5) * 3 * time.Millisecond)
 			r := m.cli(t, "strip-thinking", malSession, "--force")
 			time.Sleep(20 * time.Millisecond) // lines after the rewrite too
@@ -159,6 +163,9 @@ func TestTrialAppender(t *testing.T) {
 			switch {
 			case r.code == 0:
 				counts["rewritten"]++
+				if strings.Contains(r.stdout, "carried over") {
+					counts["rewritten, lines carried over"]++
+				}
 				assert.NotContains(t, string(data), "let me think")
 			case strings.Contains(r.stderr, "open for writing in another process"):
 				counts["refused: open for writing"]++
@@ -171,7 +178,7 @@ func TestTrialAppender(t *testing.T) {
 				t.Logf("round %d: the appender wrote only %d lines", i, n)
 			}
 		}
-		how := "by name, one open per line"
+		how := "by name, one open per line, pausing " + mode.pause + " s"
 		if held {
 			how = "on one O_APPEND descriptor held open"
 		}

@@ -685,8 +685,8 @@ func (j *job) newProjectDir() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if pd, err := filepath.Abs(s.ProjectDir); err == nil && filepath.Dir(pd) == projects {
-		return pd, nil
+	if pd, err := filepath.Abs(s.ProjectDir); err == nil && backup.KeyFor(j.env.ConfigDir, s.ID, pd) == s.ID {
+		return pd, nil // a folder of the config dir's projects (KeyFor sees through symlinks)
 	}
 	for i := range s.Main.Entries {
 		raw, err := s.Main.Raw(i)

@@ -429,3 +429,18 @@ func TestApplyPruneBudget(t *testing.T) {
 	assert.Equal(t, []string{"op4", "op3", "op0"}, ops)
 	assert.Len(t, pruned, 2)
 }
+
+// TestKeyForConfigDirThroughASymlink: a session named through a config dir
+// that is a symlink has the same backups as named through its real path;
+// a loose file's key holds its full path.
+func TestKeyForConfigDirThroughASymlink(t *testing.T) {
+	real := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(real, "projects", "-p"), 0o700))
+	link := filepath.Join(t.TempDir(), "cfg")
+	require.NoError(t, os.Symlink(real, link))
+	assert.Equal(t, "s1", KeyFor(link, "s1", filepath.Join(real, "projects", "-p")))
+	assert.Equal(t, "s1", KeyFor(real, "s1", filepath.Join(link, "projects", "-p")))
+	a, b := KeyFor(real, "export", "/tmp/a"), KeyFor(real, "export", "/tmp/b")
+	assert.NotEqual(t, a, b)
+	assert.True(t, strings.HasPrefix(a, "export-"))
+}

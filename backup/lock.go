@@ -34,11 +34,20 @@ func BackupsRoot(configDir string) string {
 func KeyFor(configDir, sessionID, projectDir string) string {
 	pd, err1 := filepath.Abs(projectDir)
 	pr, err2 := filepath.Abs(filepath.Join(configDir, "projects"))
-	if err1 == nil && err2 == nil && filepath.Dir(pd) == pr {
+	if err1 == nil && err2 == nil && (filepath.Dir(pd) == pr || filepath.Dir(realPath(pd)) == realPath(pr)) {
 		return sessionID
 	}
 	h := sha256.Sum256([]byte(filepath.Join(pd, sessionID+".jsonl")))
 	return sessionID + "-" + hex.EncodeToString(h[:6])
+}
+
+// realPath is p with every symlink resolved (p itself if that fails): a
+// config dir that is a link to another disk is the same config dir.
+func realPath(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
 }
 
 // SessionLock is the one-writer lock of a session: an exclusive flock on
