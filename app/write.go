@@ -191,7 +191,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 					len(res.Pruned), strings.Join(names, ", "), keepOf(d.Keep), HumanBytes(backup.DefaultBudget)))
 			}
 			if len(t.Report.Redactions) > 0 {
-				out.Notes = append(out.Notes, env.redactBackupNote(s, lock.Key(), d.NoBackup))
+				out.Notes = append(out.Notes, env.redactBackupNote(s, lock.Key()))
 			}
 		}
 	}
@@ -542,8 +542,9 @@ func keepOf(keep int) int {
 	return keep
 }
 
-// redactBackupNote says where copies of the redacted secrets are left.
-func (env *Env) redactBackupNote(s *chain.Session, key string, noBackup bool) string {
+// redactBackupNote says where copies of the redacted secrets are left:
+// every backup of the session (with --no-backup, those of earlier runs).
+func (env *Env) redactBackupNote(s *chain.Session, key string) string {
 	list, _ := backup.List(env.ConfigDir, key)
 	if len(list) == 0 {
 		return "no backup holds the secrets (none was kept)"
