@@ -589,3 +589,21 @@ func TestSafetyRedactInPlaceSaysTheBackupsHoldTheSecrets(t *testing.T) {
 		assert.False(t, grepTree(t, m.cfg), "a secret is left in the config dir")
 	})
 }
+
+// Finding 7, an older client's layout: a clone killed before its main
+// transcript leaves no agent-*.jsonl beside the original.
+func TestSafetyKilledCloneOfALegacySessionLeavesNoAgentFiles(t *testing.T) {
+	m := newMalEnv(t)
+	id, agent := copySubagentSession(t, m)
+	legacy := filepath.Join(m.proj, filepath.Base(agent))
+	require.NoError(t, os.Rename(agent, legacy))
+	require.NoError(t, os.RemoveAll(filepath.Join(m.proj, id)))
+	backdate(t, m.root)
+	h0 := hashTree(t, m.root)
+	require.True(t, runKilled(t, m, "new-after-sidecars", "clone", id))
+	left := changes(h0, hashTree(t, m.root))
+	require.NotEmpty(t, left, "the killed clone wrote its agent files")
+	r := m.cli(t, "backups", id)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Empty(t, changes(h0, hashTree(t, m.root)), "left behind")
+}

@@ -628,6 +628,12 @@ func (j *job) writeNew() (path string, err error) {
 		if a.Legacy {
 			dst = filepath.Join(dir, "agent-"+uuid.NewString()[:8]+"-"+strings.TrimPrefix(base, "agent-"))
 			created = append(created, dst, strings.TrimSuffix(dst, ".jsonl")+".meta.json")
+			if err := nf.File(dst); err != nil {
+				return "", err
+			}
+			if err := nf.File(strings.TrimSuffix(dst, ".jsonl") + ".meta.json"); err != nil {
+				return "", err
+			}
 		} else {
 			created = append(created, sidecar)
 			if err := nf.Folder(sidecar); err != nil {

@@ -177,6 +177,7 @@ const incompleteMarker = ".ccsurgeon-incomplete"
 type NewFiles struct {
 	main    string
 	markers []string
+	files   []string
 }
 
 // BeginNew starts the creation of the session whose main transcript will
@@ -202,6 +203,29 @@ func (n *NewFiles) Folder(dir string) error {
 	return syncDir(dir)
 }
 
+// File records a file of the creation that lies outside its folders (an
+// older client's agent-*.jsonl beside the main transcript). Call it before
+// writing path.
+func (n *NewFiles) File(path string) error {
+	list := newFilesList(n.main)
+	n.files = append(n.files, path)
+	body := strconv.Itoa(os.Getpid()) + "\n" + n.main + "\n" + strings.Join(n.files, "\n") + "\n"
+	if err := WriteFileAtomic(list, DefaultMode, func(w io.Writer) error { _, err := io.WriteString(w, body); return err }); err != nil {
+		return err
+	}
+	if len(n.files) == 1 {
+		n.markers = append(n.markers, list)
+	}
+	return nil
+}
+
+// newFilesList is the list of the files of a creation outside its folders.
+func newFilesList(main string) string {
+	return filepath.Join(filepath.Dir(main), "."+filepath.Base(main)+newFilesSuffix)
+}
+
+const newFilesSuffix = ".ccsurgeon-files"
+
 // Done removes the markers once the main transcript is in place.
 func (n *NewFiles) Done() {
 	for _, m := range n.markers {
@@ -215,6 +239,28 @@ func (n *NewFiles) Done() {
 // transcript never appeared, and temp files of killed runs.
 func SweepProject(configDir, projectDir string) []string {
 	did := sweepTemps(projectDir)
+	lists, _ := filepath.Glob(filepath.Join(projectDir, ".*"+newFilesSuffix))
+	for _, l := range lists {
+		b, err := os.ReadFile(l)
+		if err != nil {
+			continue
+		}
+		lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+		if len(lines) < 2 {
+			continue
+		}
+		if pid, err := strconv.Atoi(lines[0]); err == nil && pid != os.Getpid() && pidAlive(pid) {
+			continue // still being written
+		}
+		if _, err := os.Lstat(lines[1]); err != nil {
+			for _, f := range lines[2:] {
+				if filepath.Dir(f) == projectDir && os.Remove(f) == nil {
+					did = append(did, "removed the file of an unfinished new session "+f)
+				}
+			}
+		}
+		os.Remove(l)
+	}
 	for _, parent := range []string{projectDir, filepath.Join(configDir, "file-history")} {
 		ents, _ := os.ReadDir(parent)
 		for _, e := range ents {
