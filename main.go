@@ -244,24 +244,28 @@ examples:
 func destFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the result to `PATH` ('-' for stdout) and touch nothing else"},
-		&cli.BoolFlag{Name: "new", Usage: "write the result as a new session (fresh ids) beside the original"},
+		&cli.BoolFlag{Name: "new", Usage: "write the result as a new session (fresh ids) in the project folder of its working directory"},
 		&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "change nothing; print what would change"},
-		&cli.BoolFlag{Name: "diff", Usage: "with --dry-run: print a unified line diff"},
-		&cli.BoolFlag{Name: "force", Usage: "write in place even when Claude Code seems to be using the session"},
-		&cli.IntFlag{Name: "keep", Usage: "keep the `N` newest backups of the session (default 20)"},
+		&cli.BoolFlag{Name: "diff", Usage: "print a unified line diff of what would change (a preview: implies --dry-run)"},
+		&cli.BoolFlag{Name: "force", Usage: "write in place even when Claude Code seems to be using the session; with -o, replace an existing file"},
+		&cli.IntFlag{Name: "keep", Usage: "keep the `N` last made backups of the session, besides the original (default 20)"},
+		&cli.BoolFlag{Name: "no-backup", Usage: "change in place without keeping a backup (after redact-secrets: no copy of the secrets is left)"},
 	}
 }
 
 func destFrom(cmd *cli.Command) app.Dest {
-	return app.Dest{Output: cmd.String("output"), New: cmd.Bool("new"), DryRun: cmd.Bool("dry-run"), Diff: cmd.Bool("diff"), Force: cmd.Bool("force"), Keep: int(cmd.Int("keep"))}
+	return app.Dest{Output: cmd.String("output"), New: cmd.Bool("new"), DryRun: cmd.Bool("dry-run"), Diff: cmd.Bool("diff"), Force: cmd.Bool("force"), Keep: int(cmd.Int("keep")), NoBackup: cmd.Bool("no-backup")}
 }
 
 const destHelp = `Destinations (for every writing command):
    (default)     change the session in place, after backing it up
                  (undo with 'ccsurgeon restore SESSION')
-   --new         write a new session beside it, with fresh ids
+   --new         write a new session, with fresh ids, in the project folder of
+                 its working directory
    -o PATH       write the result to PATH ('-' for stdout), touch nothing else
-   --dry-run     change nothing; print a summary (--diff: a line diff)`
+                 (an existing file is replaced only with --force)
+   --dry-run     change nothing; print a summary (--diff: a line diff)
+   --no-backup   change in place without keeping a backup`
 
 func rewriteCommand(env *app.Env) *cli.Command {
 	return &cli.Command{
@@ -468,13 +472,14 @@ func backupCommands(env *app.Env) []*cli.Command {
 		{
 			Name:      "backups",
 			Usage:     "list the backups of a session (time, operation, size)",
-			UsageText: "ccsurgeon backups SESSION\n\nBackups live in <config-dir>/ccsurgeon/backups/<session-id>/, one per write.\n\nexample:\n   ccsurgeon backups 3f2a9c1e",
+			UsageText: "ccsurgeon backups SESSION [--purge]\n\nBackups live in <config-dir>/ccsurgeon/backups/<session-id>/, one per change.\n--purge deletes them all (after redact-secrets, the backups still hold the secrets).\n\nexamples:\n   ccsurgeon backups 3f2a9c1e\n   ccsurgeon backups --purge 3f2a9c1e",
+			Flags:     []cli.Flag{&cli.BoolFlag{Name: "purge", Usage: "delete every backup of the session"}},
 			Action: func(ctx context.Context, cmd *cli.Command) error {
 				s, err := oneSession(cmd)
 				if err != nil {
 					return err
 				}
-				return env.RunBackups(s)
+				return env.RunBackups(s, cmd.Bool("purge"))
 			},
 		},
 		{

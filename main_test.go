@@ -277,7 +277,7 @@ func TestHelpShowsNoSentinelDefaults(t *testing.T) {
 		assert.NotRegexp(t, `\(default:? (-1|0)\)`, out, "%s --help shows a sentinel default", sub.Name)
 	}
 	out, _, _ := cliRun(t, "rewrite", "--help")
-	assert.Regexp(t, `--keep N\s+keep the N newest backups of the session \(default 20\)\n`, out)
+	assert.Regexp(t, `--keep N\s+keep the N last made backups of the session, besides the original \(default 20\)\n`, out)
 }
 
 // TestExitCodesDocumented: --help and the README list the same exit codes.

@@ -11,20 +11,34 @@ import (
 
 	"github.com/ccsurgeon/ccsurgeon/backup"
 	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/validate"
 )
 
-// sessionIdentity finds the id and project folder of SESSION for backups
-// and restore. The session file may be gone (restore brings it back), so a
-// full id that matches no file is accepted as it is.
-func (env *Env) sessionIdentity(arg string) (id, projectDir string, err error) {
+// sessionIdentity finds the id, project folder and backup key of SESSION
+// for backups and restore. The session file may be gone (restore brings it
+// back): a full id that matches no file is taken with the project folder
+// its backups name, but only when that is a folder of <config-dir>/projects
+// (restore writes nowhere else).
+func (env *Env) sessionIdentity(arg string) (id, projectDir, key string, err error) {
 	p, err := chain.Locate(env.ConfigDir, arg)
 	if err == nil {
-		return strings.TrimSuffix(filepath.Base(p), ".jsonl"), filepath.Dir(p), nil
+		id, projectDir = strings.TrimSuffix(filepath.Base(p), ".jsonl"), filepath.Dir(p)
+		return id, projectDir, backup.KeyFor(env.ConfigDir, id, projectDir), nil
 	}
-	if len(arg) == 36 && !strings.ContainsAny(arg, `/\.`) {
-		return arg, "", nil
+	if len(arg) != 36 || strings.ContainsAny(arg, `/\.`) {
+		return "", "", "", err
 	}
-	return "", "", err
+	list, lerr := backup.List(env.ConfigDir, arg)
+	if lerr != nil || len(list) == 0 {
+		return "", "", "", err
+	}
+	projects, _ := filepath.Abs(chain.ProjectsDir(env.ConfigDir))
+	pd := filepath.Clean(list[0].ProjectDir)
+	if filepath.Dir(pd) != projects {
+		return "", "", "", &chain.Error{Msg: fmt.Sprintf("the backups of %s name a folder outside %s: %s", arg, projects, list[0].ProjectDir),
+			Hint: "restore writes only into the project folders of the config dir", Code: 1}
+	}
+	return arg, pd, arg, nil
 }
 
 // BackupJSON is one row of `backups --json`.
@@ -35,21 +49,54 @@ type BackupJSON struct {
 	Operation string    `json:"operation"`
 	Size      int64     `json:"size"`
 	Files     []string  `json:"files"`
+	Original  bool      `json:"original"`
 }
 
-// RunBackups lists the backups of a session, newest first.
-func (env *Env) RunBackups(session string) error {
-	id, _, err := env.sessionIdentity(session)
+// RunBackups lists the backups of a session, the last made first; with
+// purge it deletes them all.
+func (env *Env) RunBackups(session string, purge bool) error {
+	id, projectDir, key, err := env.sessionIdentity(session)
 	if err != nil {
 		return err
 	}
-	list, err := backup.List(env.ConfigDir, id)
+	// under the session's lock, what an interrupted run left is finished
+	// or removed first (a partial backup is never listed)
+	l, lerr := backup.Lock(env.ConfigDir, key, "backups")
+	if lerr == nil {
+		defer l.Unlock()
+		if projectDir != "" {
+			did, _ := backup.Recover(env.ConfigDir, key, id, projectDir)
+			for _, d := range did {
+				fmt.Fprintf(env.Err, "ccsurgeon: warning: an earlier run was interrupted: %s\n", d)
+			}
+		}
+	} else if purge {
+		return lerr
+	}
+	if purge {
+		removed, err := backup.Purge(env.ConfigDir, key)
+		if err != nil {
+			return err
+		}
+		if env.JSON {
+			return env.printJSON(struct {
+				SessionID string   `json:"session_id"`
+				Removed   []string `json:"removed"`
+			}{id, append([]string{}, removed...)})
+		}
+		fmt.Fprintf(env.Out, "removed %d backup(s) of %s\n", len(removed), id)
+		for _, r := range removed {
+			fmt.Fprintf(env.Out, "  %s\n", r)
+		}
+		return nil
+	}
+	list, err := backup.List(env.ConfigDir, key)
 	if err != nil {
 		return err
 	}
 	rows := []BackupJSON{}
 	for _, b := range list {
-		r := BackupJSON{Name: b.Name, Path: b.Dir, Time: b.Time, Operation: b.Op, Size: b.Size()}
+		r := BackupJSON{Name: b.Name, Path: b.Dir, Time: b.Time, Operation: b.Op, Size: b.Size(), Original: b.Original}
 		for _, f := range b.Files {
 			r.Files = append(r.Files, f.Rel)
 		}
@@ -59,32 +106,62 @@ func (env *Env) RunBackups(session string) error {
 		return env.printJSON(rows)
 	}
 	if len(rows) == 0 {
-		fmt.Fprintf(env.Err, "no backups of %s under %s\n", id, filepath.Join(env.ConfigDir, "ccsurgeon", "backups"))
+		fmt.Fprintf(env.Err, "no backups of %s under %s\n", id, backup.BackupsRoot(env.ConfigDir))
 		return nil
 	}
 	w := tabwriter.NewWriter(env.Out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "BACKUP\tTIME\tOPERATION\tSIZE\tFILES")
 	for _, r := range rows {
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\n", r.Name, r.Time.Local().Format("2006-01-02 15:04:05"), r.Operation, HumanBytes(r.Size), len(r.Files))
+		op := r.Operation
+		if r.Original {
+			op += " (original)"
+		}
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\n", r.Name, r.Time.Local().Format("2006-01-02 15:04:05"), op, HumanBytes(r.Size), len(r.Files))
 	}
 	return w.Flush()
 }
 
-// RunRestore puts a backup back (default: the newest), after backing up
-// the current state so that the restore can be undone too.
+// RunRestore puts a backup back (default: the last made), after backing
+// up the current state so that the restore can be undone too. Only the
+// session's own files are written, at the paths ccsurgeon derives; a main
+// transcript that would not resume is refused unless force.
 func (env *Env) RunRestore(session, which string, force bool) error {
-	id, projectDir, err := env.sessionIdentity(session)
+	id, projectDir, key, err := env.sessionIdentity(session)
 	if err != nil {
 		return err
 	}
-	b, err := backup.Find(env.ConfigDir, id, which)
-	if err != nil {
-		return err
+	check := func(f backup.BackupFile, src string) error {
+		if !strings.HasSuffix(f.Rel, ".jsonl") {
+			return nil
+		}
+		if err := chain.IsSessionFile(src); err != nil {
+			return &chain.Error{Msg: fmt.Sprintf("backup file %s is not a session: %v", f.Rel, err), Hint: "choose another backup with 'ccsurgeon backups'", Code: 1}
+		}
+		if force || f.Rel != id+".jsonl" {
+			return nil
+		}
+		fl, err := chain.LoadFile(src)
+		if err != nil {
+			return err
+		}
+		defer fl.Close()
+		var errs []validate.Problem
+		for _, p := range validate.File(fl, id) {
+			if p.Severity == validate.Error {
+				errs = append(errs, p)
+			}
+		}
+		if len(errs) > 0 {
+			return &chain.Error{Msg: fmt.Sprintf("the backup of %s would not resume: %d validation error(s), the first: %s", f.Rel, len(errs), errs[0].Message),
+				Hint: "check it with 'ccsurgeon validate " + src + "'; pass --force to restore it anyway", Code: 1}
+		}
+		return nil
 	}
-	if b.Move != nil {
+	if b, err := backup.Find(env.ConfigDir, key, which); err == nil && b.Move != nil {
 		return env.undoMove(b, force) // files go back to their old folder
 	}
-	res, err := backup.Restore(env.ConfigDir, id, projectDir, b.Name, force)
+	res, b, err := backup.Restore(backup.RestoreOptions{ConfigDir: env.ConfigDir, SessionID: id, Key: key, ProjectDir: projectDir,
+		Which: which, Force: force, Check: check})
 	if err != nil {
 		return err
 	}
@@ -109,7 +186,7 @@ func (env *Env) RunRestore(session, which string, force bool) error {
 		fmt.Fprintf(env.Out, "  removed %s\n", p)
 	}
 	if res.BackupDir != "" {
-		fmt.Fprintf(env.Out, "the state before the restore is in %s (undo with 'ccsurgeon restore %s')\n", res.BackupDir, id)
+		fmt.Fprintf(env.Out, "the state before the restore is in %s (undo with 'ccsurgeon restore %s')\n", res.BackupDir, session)
 	}
 	return nil
 }

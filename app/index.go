@@ -18,8 +18,8 @@ import (
 // which the resume picker of some 2.1.x clients reads. Where the file does
 // not exist nothing is written. The new entry copies the original's (first
 // prompt, message count, branch) with the new id, path and times.
-func enterInIndex(s *chain.Session, newID, newPath string) error {
-	idx := filepath.Join(s.ProjectDir, "sessions-index.json")
+func enterInIndex(s *chain.Session, dir, newID, newPath string) error {
+	idx := filepath.Join(dir, "sessions-index.json")
 	b, err := os.ReadFile(idx)
 	if err != nil {
 		return nil // no index: nothing to keep in step

@@ -17,6 +17,7 @@ import (
 	"github.com/ccsurgeon/ccsurgeon/ops"
 	"github.com/ccsurgeon/ccsurgeon/validate"
 	"github.com/google/uuid"
+	"github.com/tidwall/gjson"
 )
 
 // Dest says where the result of an operation goes.
@@ -25,8 +26,11 @@ type Dest struct {
 	New    bool   // --new: a new session in the same project folder
 	DryRun bool   // change nothing, print a summary
 	Diff   bool   // with DryRun: print a unified line diff
-	Force  bool   // write in place even when the session looks in use
+	Force  bool   // write in place even when the session looks in use; -o: replace an existing file
 	Keep   int    // backups to keep (0 = default)
+	// NoBackup changes the session in place without keeping a copy of
+	// what it was (after redact-secrets: no copy of the secrets is left).
+	NoBackup bool
 	// FreshIDs gives the result a new session id and fresh uuids, as a
 	// clone does (implied by New).
 	FreshIDs bool
@@ -78,9 +82,22 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	if d.Output != "" && d.New {
 		return UsageErrorf("choose one destination", "-o and --new cannot be used together")
 	}
+	if d.Diff {
+		d.DryRun = true // --diff previews: it never writes
+	}
 	path, err := chain.Locate(env.ConfigDir, sessionArg)
 	if err != nil {
 		return err
+	}
+	inPlace := !d.DryRun && d.Output == "" && !d.New && !d.FreshIDs
+	var lock *backup.SessionLock
+	if inPlace {
+		// one ccsurgeon writer per session, from before it is read; what
+		// a killed run left is finished or removed first
+		if lock, err = env.lockSession(path); err != nil {
+			return err
+		}
+		defer lock.Unlock()
 	}
 	snaps := map[string]*backup.Snapshot{}
 	if snaps[path], err = backup.TakeSnapshot(path); err != nil {
@@ -132,7 +149,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 			EntriesBefore: len(s.Main.Entries), EntriesAfter: len(s.Main.Entries), BytesBefore: s.Main.Size, BytesAfter: s.Main.Size,
 			Notes: t.Report.Notes, NothingToChange: true})
 	}
-	j := &job{env: env, t: t, op: p.Name(), pr: pr, sizes: map[*chain.File]int64{}}
+	j := &job{env: env, t: t, op: p.Name(), pr: pr, sizes: map[*chain.File]int64{}, lock: lock}
 	st := t.Stats()
 	out := WriteResult{
 		SessionID: s.ID, Path: s.Path, Operation: p.Name(), DryRun: d.DryRun,
@@ -150,7 +167,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	case d.Output == "-":
 		err = j.toStdout()
 	case d.Output != "":
-		err = backup.WriteTo(d.Output, j.render(s.Main, d.Output))
+		err = backup.WriteTo(d.Output, d.Force, j.render(s.Main, d.Output))
 		out.Path = d.Output
 		if n := len(j.resultFiles()) - 1; n > 0 {
 			out.Notes = append(out.Notes, "-o writes the main transcript only: "+Plural(n, "changed subagent transcript was", "changed subagent transcripts were")+" not written (use --new to get them too)")
@@ -159,9 +176,23 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		out.Path, err = j.writeNew()
 		out.ResumeCommand = "claude --resume " + t.NewID
 	default:
-		var bdir string
-		if bdir, err = j.writeInPlace(snaps, d); err == nil {
-			out.Backup = &bdir
+		var res backup.Result
+		if res, err = j.writeInPlace(snaps, d); err == nil {
+			if res.BackupDir != "" {
+				out.Backup = &res.BackupDir
+			}
+			out.Notes = append(out.Notes, res.Notes...)
+			if len(res.Pruned) > 0 {
+				var names []string
+				for _, p := range res.Pruned {
+					names = append(names, filepath.Base(p))
+				}
+				out.Notes = append(out.Notes, fmt.Sprintf("removed %d old backup(s): %s (kept: the %d last made, the original, within %s)",
+					len(res.Pruned), strings.Join(names, ", "), keepOf(d.Keep), HumanBytes(backup.DefaultBudget)))
+			}
+			if len(t.Report.Redactions) > 0 {
+				out.Notes = append(out.Notes, env.redactBackupNote(s, lock.Key()))
+			}
 		}
 	}
 	if err != nil {
@@ -187,6 +218,7 @@ type job struct {
 	t           *ops.Txn
 	op          string
 	pr          *progress
+	lock        *backup.SessionLock   // held for an in-place write
 	mu          sync.Mutex            // guards the three below: files are written in parallel
 	sizes       map[*chain.File]int64 // bytes written per file
 	introduced  []validate.Problem
@@ -429,10 +461,17 @@ func (env *Env) printNothingToChange(out WriteResult) error {
 	return nil
 }
 
+// txnTouches reports whether the result changes a byte of f: an entry
+// given the bytes it already had does not count (no write, no backup).
 func txnTouches(t *ops.Txn, f *chain.File) bool {
-	for i := range f.Entries {
-		if t.Changed(f, i) {
+	for i, ed := range t.Edits(f) {
+		if ed.Drop || len(ed.After) > 0 {
 			return true
+		}
+		if ed.Raw != nil {
+			if orig, err := f.Raw(i); err != nil || !bytes.Equal(orig, ed.Raw) {
+				return true
+			}
 		}
 	}
 	return false
@@ -450,9 +489,10 @@ func copyFrom(path string) func(io.Writer) error {
 	}
 }
 
-func (j *job) writeInPlace(snaps map[string]*backup.Snapshot, d Dest) (string, error) {
+func (j *job) writeInPlace(snaps map[string]*backup.Snapshot, d Dest) (backup.Result, error) {
 	s, t := j.t.S, j.t
-	plan := backup.Plan{ConfigDir: j.env.ConfigDir, SessionID: s.ID, Op: j.op, ProjectDir: s.ProjectDir, Force: d.Force, Keep: d.Keep}
+	plan := backup.Plan{ConfigDir: j.env.ConfigDir, SessionID: s.ID, Key: j.lock.Key(), Op: j.op, ProjectDir: s.ProjectDir,
+		Force: d.Force, Keep: d.Keep, NoBackup: d.NoBackup, Lock: j.lock}
 	for _, f := range j.resultFiles() {
 		plan.Files = append(plan.Files, backup.FileWrite{Path: f.Path, Snapshot: snaps[f.Path], Render: j.render(f, f.Path+" (after "+j.op+")")})
 	}
@@ -467,12 +507,75 @@ func (j *job) writeInPlace(snaps map[string]*backup.Snapshot, d Dest) (string, e
 	}
 	res, err := backup.Apply(plan)
 	if err != nil {
-		return "", err
+		return res, err
 	}
 	for _, w := range res.Warnings {
 		fmt.Fprintf(j.env.Err, "ccsurgeon: warning: %s\n", w)
 	}
-	return res.BackupDir, nil
+	return res, nil
+}
+
+// lockSession takes the one-writer lock of the session at path and
+// finishes or removes what an interrupted run on it left behind.
+func (env *Env) lockSession(path string) (*backup.SessionLock, error) {
+	id, dir := strings.TrimSuffix(filepath.Base(path), ".jsonl"), filepath.Dir(path)
+	key := backup.KeyFor(env.ConfigDir, id, dir)
+	l, err := backup.Lock(env.ConfigDir, key, "edit")
+	if err != nil {
+		return nil, err
+	}
+	did, err := backup.Recover(env.ConfigDir, key, id, dir)
+	for _, d := range did {
+		fmt.Fprintf(env.Err, "ccsurgeon: warning: an earlier run was interrupted: %s\n", d)
+	}
+	if err != nil {
+		l.Unlock()
+		return nil, err
+	}
+	return l, nil
+}
+
+func keepOf(keep int) int {
+	if keep == 0 {
+		return backup.DefaultKeep
+	}
+	return keep
+}
+
+// redactBackupNote says where copies of the redacted secrets are left:
+// every backup of the session (with --no-backup, those of earlier runs).
+func (env *Env) redactBackupNote(s *chain.Session, key string) string {
+	list, _ := backup.List(env.ConfigDir, key)
+	if len(list) == 0 {
+		return "no backup holds the secrets (none was kept)"
+	}
+	purge := "ccsurgeon backups --purge " + s.ID
+	if key != s.ID {
+		purge = "ccsurgeon backups --purge " + s.Path
+	}
+	return fmt.Sprintf("the %d backup(s) of this session still hold the secrets (in %s): remove them with '%s', or pass --no-backup to keep no copy",
+		len(list), filepath.Dir(list[0].Dir), purge)
+}
+
+// unchanged reports whether the result is the input: no entry removed,
+// added or given other bytes, no file removed.
+func unchanged(t *ops.Txn) bool {
+	if len(t.RemovedFiles) > 0 {
+		return false
+	}
+	for _, f := range t.S.Files() {
+		for i, ed := range t.Edits(f) {
+			if ed.Drop || len(ed.After) > 0 {
+				return false
+			}
+			if ed.Raw != nil {
+				if orig, err := f.Raw(i); err != nil || !bytes.Equal(orig, ed.Raw) {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // writeNew writes the result as a new session beside the original, with
@@ -488,11 +591,22 @@ func (j *job) writeNew() (path string, err error) {
 			}
 		}
 	}()
-	newMain := filepath.Join(s.ProjectDir, t.NewID+".jsonl")
-	sidecar := filepath.Join(s.ProjectDir, t.NewID)
+	dir, err := j.newProjectDir()
+	if err != nil {
+		return "", err
+	}
+	for _, w := range backup.SweepProject(j.env.ConfigDir, dir) {
+		fmt.Fprintf(j.env.Err, "ccsurgeon: warning: an earlier run was interrupted: %s\n", w)
+	}
+	newMain := filepath.Join(dir, t.NewID+".jsonl")
+	sidecar := filepath.Join(dir, t.NewID)
 	if _, err := os.Lstat(sidecar); err == nil {
 		return "", Errorf("%s already exists", sidecar)
 	}
+	// every folder of the new session is marked until its main transcript
+	// is in place: the next run removes what a killed one left
+	nf := backup.BeginNew(newMain)
+	defer nf.Done()
 	rm := t.Remapper()
 	// Everything the main transcript refers to goes first, four files at a
 	// time (each waits on its fsync), with one folder fsync per folder at
@@ -512,10 +626,19 @@ func (j *job) writeNew() (path string, err error) {
 		base := filepath.Base(a.File.Path)
 		dst := filepath.Join(sidecar, "subagents", base)
 		if a.Legacy {
-			dst = filepath.Join(s.ProjectDir, "agent-"+uuid.NewString()[:8]+"-"+strings.TrimPrefix(base, "agent-"))
+			dst = filepath.Join(dir, "agent-"+uuid.NewString()[:8]+"-"+strings.TrimPrefix(base, "agent-"))
 			created = append(created, dst, strings.TrimSuffix(dst, ".jsonl")+".meta.json")
+			if err := nf.File(dst); err != nil {
+				return "", err
+			}
+			if err := nf.File(strings.TrimSuffix(dst, ".jsonl") + ".meta.json"); err != nil {
+				return "", err
+			}
 		} else {
 			created = append(created, sidecar)
+			if err := nf.Folder(sidecar); err != nil {
+				return "", err
+			}
 		}
 		work.Go(func() error { return j.writeSubagent(f, a, dst, rm, ds) })
 	}
@@ -529,6 +652,10 @@ func (j *job) writeNew() (path string, err error) {
 			continue
 		}
 		created = append(created, dst, sidecar)
+		if err := nf.Folder(dst); err != nil {
+			work.Wait()
+			return "", err
+		}
 		if err := copyTree(src, dst, ds, work); err != nil {
 			work.Wait()
 			return "", err
@@ -540,6 +667,7 @@ func (j *job) writeNew() (path string, err error) {
 	if err := ds.Sync(); err != nil {
 		return "", err
 	}
+	backup.Step("new-after-sidecars")
 	created = append(created, newMain)
 	if err := backup.CreateNew(newMain, j.render(s.Main, newMain)); err != nil {
 		return "", err
@@ -547,10 +675,37 @@ func (j *job) writeNew() (path string, err error) {
 	if err := recordOrigin(j.env.ConfigDir, t.NewID, s.ID, j.op); err != nil {
 		fmt.Fprintf(j.env.Err, "ccsurgeon: warning: could not note where the new session came from: %v\n", err)
 	}
-	if err := enterInIndex(s, t.NewID, newMain); err != nil {
+	nf.Done()
+	if err := enterInIndex(s, dir, t.NewID, newMain); err != nil {
 		fmt.Fprintf(j.env.Err, "ccsurgeon: warning: could not add the new session to sessions-index.json: %v\n", err)
 	}
 	return newMain, nil
+}
+
+// newProjectDir is where a new session goes: the project folder of the
+// config dir that the client looks in for the session's working directory
+// (<config-dir>/projects/<slug of its cwd>/), so that 'claude --resume'
+// finds it; the original's folder when that is one of the config dir's.
+func (j *job) newProjectDir() (string, error) {
+	s := j.t.S
+	projects, err := filepath.Abs(chain.ProjectsDir(j.env.ConfigDir))
+	if err != nil {
+		return "", err
+	}
+	if pd, err := filepath.Abs(s.ProjectDir); err == nil && backup.KeyFor(j.env.ConfigDir, s.ID, pd) == s.ID {
+		return pd, nil // a folder of the config dir's projects (KeyFor sees through symlinks)
+	}
+	for i := range s.Main.Entries {
+		raw, err := s.Main.Raw(i)
+		if err != nil {
+			continue
+		}
+		if cwd := gjson.GetBytes(raw, "cwd"); cwd.Type == gjson.String && filepath.IsAbs(cwd.Str) {
+			return filepath.Join(projects, chain.ProjectSlug(cwd.Str)), nil
+		}
+	}
+	return "", &chain.Error{Msg: fmt.Sprintf("cannot tell which project %s belongs to: no entry names its working directory (cwd)", s.Path),
+		Hint: "write the result to a file with -o PATH instead", Code: 1}
 }
 
 // copyTree copies the files under src to dst (as new files, through ds),

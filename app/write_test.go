@@ -228,7 +228,7 @@ func TestBackupRestoreUndo(t *testing.T) {
 	now, _ = os.ReadFile(sb.path)
 	assert.Equal(t, stripped, now, "restoring the restore's backup undoes it")
 
-	require.NoError(t, sb.env.RunBackups(sb.id))
+	require.NoError(t, sb.env.RunBackups(sb.id, false))
 	var list []BackupJSON
 	require.NoError(t, json.Unmarshal(sb.out.Bytes(), &list))
 	require.Len(t, list, 3)

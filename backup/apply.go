@@ -45,40 +45,49 @@ type FileWrite struct {
 // Plan describes a guarded in-place write of one session's files.
 type Plan struct {
 	ConfigDir  string           // Claude Code config dir (backups go to <ConfigDir>/ccsurgeon/backups)
-	SessionID  string           // session id (names the backup folder)
+	SessionID  string           // session id (the live-session guard looks for it)
+	Key        string           // backup key ("" = KeyFor(ConfigDir, SessionID, ProjectDir))
 	Op         string           // operation name, used in the backup name (e.g. "strip-thinking")
 	ProjectDir string           // folder holding <SessionID>.jsonl; derived from Files if ""
 	Files      []FileWrite      // main JSONL and changed/removed/new sidecars
 	Force      bool             // skip the live-session guard (the Snapshot check still applies)
 	Keep       int              // backups kept per session: 0 = DefaultKeep, <0 = never prune
+	Budget     int64            // bytes of backups kept per session: 0 = DefaultBudget, <0 = no limit
+	NoBackup   bool             // keep no copy of the previous state
+	Lock       *SessionLock     // the session's lock, when the caller holds it (nil: Apply takes it)
 	Now        func() time.Time // clock, for tests (nil = time.Now)
 }
 
 // Result reports what Apply or Restore did.
 type Result struct {
-	BackupDir string   // backup of the previous state ("" if nothing was done)
+	BackupDir string   // backup of the previous state ("" if none was kept)
 	Written   []string // files written
 	Removed   []string // files deleted
 	Pruned    []string // old backup directories deleted
 	Warnings  []string // non-fatal problems (e.g. pruning failed)
+	Notes     []string // what the user should know (lines carried over)
 }
 
 // item is a FileWrite resolved for execution.
 type item struct {
 	FileWrite
-	target string // real path (symlinks resolved)
-	rel    string // slash-separated path below the project dir
-	tmp    string // temp file awaiting rename
+	target string   // absolute path (never a symlink)
+	rel    string   // slash-separated path below the project dir
+	tmp    string   // temp file awaiting rename
+	old    *os.File // the original, held open to see lines appended to it while we work
 }
 
-// Apply performs a guarded in-place write: (a) unless Force, refuse if the
-// session is live (CheckLive on every existing file); (b) copy every existing
-// file that is written or removed into a new backup directory with a
-// manifest; (c) render each file into an fsynced temp file; (d) just before
-// renaming, re-stat each original and abort with ErrChanged (temps and backup
-// removed, originals untouched) if it differs from its Snapshot; (e) rename
-// all temps into place, delete removed files, fsync directories; (f) prune
-// old backups. Before step (e) any failure leaves every original untouched.
+// Apply performs a guarded in-place write, under the session's lock:
+// (a) unless Force, refuse if the session is live (CheckLive on every
+// existing file); (b) copy every existing file that is written or removed
+// into a new backup directory with a manifest; (c) render each file into an
+// fsynced temp file; (d) just before renaming, refuse if another process
+// holds a file open for writing, and re-stat each original and abort with
+// ErrChanged if it differs from its Snapshot; (e) write a journal, rename
+// all temps into place, delete removed files, fsync directories, carry
+// over what was appended to an original after (d); (f) prune old backups.
+// Before step (e) any failure leaves every original untouched; a run
+// killed during (e) is finished by the next one (Recover).
 func Apply(p Plan) (res Result, err error) {
 	now := time.Now
 	if p.Now != nil {
@@ -94,6 +103,20 @@ func Apply(p Plan) (res Result, err error) {
 	if err != nil || len(items) == 0 {
 		return res, err
 	}
+	if p.Key == "" {
+		p.Key = KeyFor(p.ConfigDir, p.SessionID, projectDir)
+	}
+	if p.Lock == nil {
+		l, err := Lock(p.ConfigDir, p.Key, p.Op)
+		if err != nil {
+			return res, err
+		}
+		defer l.Unlock()
+		if _, err := Recover(p.ConfigDir, p.Key, p.SessionID, projectDir); err != nil {
+			return res, err
+		}
+	}
+	defer closeOld(items)
 
 	// (a) live-session guard.
 	if !p.Force {
@@ -101,7 +124,7 @@ func Apply(p Plan) (res Result, err error) {
 		for _, it := range items {
 			paths = append(paths, it.target)
 		}
-		if err := checkLive(p.ConfigDir, p.SessionID, paths, now()); err != nil {
+		if err := checkLive(p.ConfigDir, p.SessionID, paths, now(), p.Key); err != nil {
 			return res, err
 		}
 	}
@@ -109,9 +132,12 @@ func Apply(p Plan) (res Result, err error) {
 	if err := checkUnchanged(items); err != nil {
 		return res, err
 	}
+	if err := openOld(items); err != nil {
+		return res, err
+	}
 
 	// (b) backup.
-	bdir, err := makeBackup(p.ConfigDir, p.SessionID, sanitizeOp(p.Op), projectDir, now().UTC(), items)
+	bdir, err := makeBackup(p.ConfigDir, p.Key, p.SessionID, sanitizeOp(p.Op), projectDir, now().UTC(), items, !p.NoBackup)
 	if err != nil {
 		return res, err
 	}
@@ -130,32 +156,69 @@ func Apply(p Plan) (res Result, err error) {
 	hook("after-backup")
 
 	// (c) render temps.
+	if err := renderTemps(items); err != nil {
+		return res, err
+	}
+	hook("after-fsync")
+
+	// (d) last-moment checks.
+	if err := checkWriters(items); err != nil {
+		return res, err
+	}
+	if err := checkUnchanged(items); err != nil {
+		return res, err
+	}
+	hook("before-rename")
+
+	// (e) commit. From here on the journal finishes the change whatever happens.
+	if err := writeJournal(bdir, items); err != nil {
+		return res, err
+	}
+	committed = true
+	if !p.NoBackup {
+		res.BackupDir = bdir
+	}
+	if err := commit(items, projectDir, &res); err != nil {
+		return res, partialError(bdir, err)
+	}
+	if err := finishJournal(bdir, !p.NoBackup); err != nil {
+		return res, partialError(bdir, err)
+	}
+	res.Notes = append(res.Notes, carryOver(items)...)
+	recordWritten(p.ConfigDir, p.Key, res.Written)
+
+	// (f) prune.
+	pruned, perr := prune(sessionBackupRoot(p.ConfigDir, p.Key), p.Keep, p.Budget)
+	res.Pruned = pruned
+	if perr != nil {
+		res.Warnings = append(res.Warnings, "pruning old backups: "+perr.Error())
+	}
+	return res, nil
+}
+
+func renderTemps(items []item) error {
 	for i := range items {
 		it := &items[i]
 		if it.Remove {
 			continue
 		}
 		if it.Render == nil {
-			return res, fmt.Errorf("backup: no Render for %s", it.Path)
+			return fmt.Errorf("backup: no Render for %s", it.Path)
 		}
 		if err := os.MkdirAll(filepath.Dir(it.target), dirMode); err != nil {
-			return res, fmt.Errorf("create directory for %s: %w", it.target, err)
+			return fmt.Errorf("create directory for %s: %w", it.target, err)
 		}
+		var err error
 		if it.tmp, err = writeTemp(it.target, it.Mode, it.Render, true); err != nil {
-			return res, err
+			return err
 		}
 	}
-	hook("after-fsync")
+	return nil
+}
 
-	// (d) last-moment change detection.
-	if err := checkUnchanged(items); err != nil {
-		return res, err
-	}
-	hook("before-rename")
-
-	// (e) commit. From here on the backup is kept whatever happens.
-	committed = true
-	res.BackupDir = bdir
+// commit renames every temp into place, then deletes the removed files,
+// then fsyncs the folders.
+func commit(items []item, projectDir string, res *Result) error {
 	dirs := map[string]bool{}
 	for i, it := range items {
 		if it.Remove {
@@ -165,12 +228,7 @@ func Apply(p Plan) (res Result, err error) {
 			hook("between-renames")
 		}
 		if err := os.Rename(it.tmp, it.target); err != nil {
-			for _, it2 := range items[i:] {
-				if it2.tmp != "" {
-					os.Remove(it2.tmp)
-				}
-			}
-			return res, partialError(bdir, fmt.Errorf("replace %s: %w", it.target, err))
+			return fmt.Errorf("replace %s: %w", it.target, err)
 		}
 		dirs[filepath.Dir(it.target)] = true
 		if it.Snapshot == nil {
@@ -181,12 +239,13 @@ func Apply(p Plan) (res Result, err error) {
 		}
 		res.Written = append(res.Written, it.target)
 	}
+	hook("before-removals")
 	for _, it := range items {
 		if !it.Remove {
 			continue
 		}
 		if err := os.Remove(it.target); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return res, partialError(bdir, fmt.Errorf("remove %s: %w", it.target, err))
+			return fmt.Errorf("remove %s: %w", it.target, err)
 		}
 		dirs[filepath.Dir(it.target)] = true
 		res.Removed = append(res.Removed, it.target)
@@ -194,23 +253,10 @@ func Apply(p Plan) (res Result, err error) {
 	hook("after-rename")
 	for d := range dirs {
 		if err := syncDir(d); err != nil {
-			return res, partialError(bdir, err)
+			return err
 		}
 	}
-
-	// (f) prune.
-	keep := p.Keep
-	if keep == 0 {
-		keep = DefaultKeep
-	}
-	if keep > 0 {
-		pruned, perr := prune(sessionBackupRoot(p.ConfigDir, p.SessionID), keep)
-		res.Pruned = pruned
-		if perr != nil {
-			res.Warnings = append(res.Warnings, "pruning old backups: "+perr.Error())
-		}
-	}
-	return res, nil
+	return nil
 }
 
 func partialError(bdir string, err error) error {
@@ -222,7 +268,7 @@ func partialError(bdir string, err error) error {
 	}
 }
 
-// resolveItems makes paths absolute, resolves symlinks, computes paths
+// resolveItems makes paths absolute, refuses symlinks, computes paths
 // relative to the project dir and drops removals of files that do not exist.
 func resolveItems(p Plan) ([]item, string, error) {
 	projectDir := p.ProjectDir
@@ -246,10 +292,10 @@ func resolveItems(p Plan) ([]item, string, error) {
 		if err != nil {
 			return nil, "", err
 		}
-		target, err := resolveTarget(abs)
-		if err != nil {
+		if err := refuseSymlinkBelow(projectDir, abs); err != nil {
 			return nil, "", err
 		}
+		target := abs
 		if seen[target] {
 			return nil, "", fmt.Errorf("backup: %s listed twice in plan", fw.Path)
 		}
@@ -282,6 +328,22 @@ func deriveProjectDir(sessionID string, files []FileWrite) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("backup: cannot determine the project folder of session %s; set Plan.ProjectDir", sessionID)
+}
+
+// RefuseSymlinks is the symlink policy every write, move and delete
+// follows: an *Error wrapping ErrSymlink when path, or a folder between
+// root and it, is a symlink.
+func RefuseSymlinks(root, path string) error { return refuseSymlinkBelow(root, path) }
+
+// refuseSymlinkBelow refuses path when it, or a folder between projectDir
+// and it, is a symlink: the write or delete would land wherever it points.
+func refuseSymlinkBelow(projectDir, path string) error {
+	for p := path; p != projectDir && p != filepath.Dir(p); p = filepath.Dir(p) {
+		if err := refuseSymlink(p); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func relPath(projectDir, path string) (string, error) {
@@ -340,7 +402,7 @@ func checkUnchanged(items []item) error {
 		}
 		return &Error{
 			Msg:  fmt.Sprintf("session changed while ccsurgeon was working: %s %s; nothing was modified", it.target, why),
-			Hint: "retry the command (close Claude Code first so the session stays still)",
+			Hint: "another program wrote to it (Claude Code, if the session is open there): retry once it is still",
 			Code: CodeChanged,
 			Err:  ErrChanged,
 		}

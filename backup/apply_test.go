@@ -91,7 +91,7 @@ func TestApplyLiveGuard(t *testing.T) {
 	_, err := Apply(plan)
 	require.ErrorIs(t, err, ErrLive)
 	assert.Equal(t, "{\"n\":1}\n{\"n\":2}\n{\"n\":3}\n", readString(t, e.main))
-	assert.NoDirExists(t, filepath.Join(e.configDir, "ccsurgeon"), "no backup when refused")
+	assert.NoDirExists(t, filepath.Join(e.configDir, "ccsurgeon", "backups", testSession), "no backup when refused")
 
 	plan.Force = true
 	_, err = Apply(plan)
@@ -155,7 +155,7 @@ func TestApplyBackupRestoreUndo(t *testing.T) {
 
 	// Restore the newest backup (the edit's) → original state.
 	backdate(t, e.main, newSidecar)
-	res2, err := Restore(e.configDir, testSession, e.projectDir, "", false)
+	res2, _, err := Restore(RestoreOptions{ConfigDir: e.configDir, SessionID: testSession, ProjectDir: e.projectDir})
 	require.NoError(t, err)
 	assert.Equal(t, original, snapshotTree(t, e.configDir))
 	assert.NotEmpty(t, res2.BackupDir)
@@ -168,13 +168,13 @@ func TestApplyBackupRestoreUndo(t *testing.T) {
 
 	// Undo the restore → edited state again.
 	backdate(t, e.main, e.sidecar)
-	_, err = Restore(e.configDir, testSession, "", filepath.Base(res2.BackupDir), false)
+	_, _, err = Restore(RestoreOptions{ConfigDir: e.configDir, SessionID: testSession, ProjectDir: e.projectDir, Which: filepath.Base(res2.BackupDir)})
 	require.NoError(t, err)
 	assert.Equal(t, edited, snapshotTree(t, e.configDir))
 
 	// And back to the original via a prefix of the first backup's name.
 	backdate(t, e.main, newSidecar)
-	_, err = Restore(e.configDir, testSession, "", "20261121T234501", false)
+	_, _, err = Restore(RestoreOptions{ConfigDir: e.configDir, SessionID: testSession, ProjectDir: e.projectDir, Which: "20261121T234501"})
 	require.NoError(t, err)
 	assert.Equal(t, original, snapshotTree(t, e.configDir))
 }
@@ -193,7 +193,7 @@ func TestRestoreRefusesDamagedBackup(t *testing.T) {
 		Files: []FileWrite{{Path: e.main, Snapshot: snap(t, e.main), Render: str("new\n")}}})
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(res.BackupDir, testSession+".jsonl"), []byte("corrupt"), 0o600))
-	_, err = Restore(e.configDir, testSession, "", "", true)
+	_, _, err = Restore(RestoreOptions{ConfigDir: e.configDir, SessionID: testSession, ProjectDir: e.projectDir, Force: true})
 	require.ErrorContains(t, err, "damaged")
 	assert.Equal(t, "new\n", readString(t, e.main))
 }
@@ -303,7 +303,8 @@ func TestApplyPrune(t *testing.T) {
 	for _, b := range list {
 		ops = append(ops, b.Op)
 	}
-	assert.Equal(t, []string{"op4", "op3", "op2"}, ops)
+	// the 3 last made, and the original: the session before the first op
+	assert.Equal(t, []string{"op4", "op3", "op2", "op0"}, ops)
 	assert.NoDirExists(t, stale)
 	// The newest backup holds the state before the last op.
 	assert.Equal(t, "v3\n", readString(t, filepath.Join(list[0].Dir, testSession+".jsonl")))
@@ -381,4 +382,65 @@ func TestSanitizeOp(t *testing.T) {
 	for in, want := range map[string]string{"strip-thinking": "strip-thinking", "a b/c": "a-b-c", "": "edit", "..": "edit", "x.y_z": "x.y_z"} {
 		assert.Equal(t, want, sanitizeOp(in), in)
 	}
+}
+
+// TestApplyCarriesOverLinesAppendedAtTheLastMoment: a writer that opens
+// the file by name just before the rename appends to the old inode; the
+// bytes are carried over to the new file.
+func TestApplyCarriesOverLinesAppendedAtTheLastMoment(t *testing.T) {
+	e := newEnv(t)
+	testHook = func(step string) {
+		if step == "before-rename" {
+			f, err := os.OpenFile(e.main, os.O_WRONLY|os.O_APPEND, 0)
+			require.NoError(t, err)
+			_, err = f.WriteString("{\"n\":4}\n")
+			require.NoError(t, err)
+			require.NoError(t, f.Close())
+		}
+	}
+	defer func() { testHook = nil }()
+	res, err := Apply(Plan{ConfigDir: e.configDir, SessionID: testSession, Op: "edit", Force: true,
+		Files: []FileWrite{{Path: e.main, Snapshot: snap(t, e.main), Render: str("{\"n\":1}\n")}}})
+	require.NoError(t, err)
+	assert.Equal(t, "{\"n\":1}\n{\"n\":4}\n", readString(t, e.main))
+	require.Len(t, res.Notes, 1)
+	assert.Contains(t, res.Notes[0], "carried over")
+}
+
+// TestApplyPruneBudget: beyond the byte budget the oldest backups go, but
+// never the last made nor the original; what went is reported.
+func TestApplyPruneBudget(t *testing.T) {
+	e := newEnv(t)
+	big := strings.Repeat("x", 1000) + "\n"
+	var pruned []string
+	for i := range 5 {
+		res, err := Apply(Plan{ConfigDir: e.configDir, SessionID: testSession, Op: fmt.Sprintf("op%d", i), Budget: 2500, Force: true,
+			Files: []FileWrite{{Path: e.main, Snapshot: snap(t, e.main), Render: str(fmt.Sprintf("%d%s", i, big))}}})
+		require.NoError(t, err)
+		pruned = append(pruned, res.Pruned...)
+	}
+	list, err := List(e.configDir, testSession)
+	require.NoError(t, err)
+	var ops []string
+	for _, b := range list {
+		ops = append(ops, b.Op)
+	}
+	// op0's backup (the original, 24 bytes) and the two last made fit in 2500 bytes
+	assert.Equal(t, []string{"op4", "op3", "op0"}, ops)
+	assert.Len(t, pruned, 2)
+}
+
+// TestKeyForConfigDirThroughASymlink: a session named through a config dir
+// that is a symlink has the same backups as named through its real path;
+// a loose file's key holds its full path.
+func TestKeyForConfigDirThroughASymlink(t *testing.T) {
+	real := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(real, "projects", "-p"), 0o700))
+	link := filepath.Join(t.TempDir(), "cfg")
+	require.NoError(t, os.Symlink(real, link))
+	assert.Equal(t, "s1", KeyFor(link, "s1", filepath.Join(real, "projects", "-p")))
+	assert.Equal(t, "s1", KeyFor(real, "s1", filepath.Join(link, "projects", "-p")))
+	a, b := KeyFor(real, "export", "/tmp/a"), KeyFor(real, "export", "/tmp/b")
+	assert.NotEqual(t, a, b)
+	assert.True(t, strings.HasPrefix(a, "export-"))
 }

@@ -39,18 +39,18 @@ func hook(step string) {
 // WriteFileAtomic replaces path with the output of render, crash-safely: the
 // output is streamed through a buffer into a temp file in the same directory
 // (".<name>.ccsurgeon-tmp-*"), fsynced, renamed over path, and the directory is
-// fsynced. The file keeps the existing file's permissions, else gets mode
-// (DefaultMode if 0). If path is a symlink, its target is replaced. On any
-// error the temp file is removed and the original is left untouched.
+// fsynced. The file keeps the existing file's permissions and owner, else
+// gets mode (DefaultMode if 0). A symlink at path is refused (ErrSymlink).
+// On any error the temp file is removed and the original is left untouched.
 func WriteFileAtomic(path string, mode os.FileMode, render func(w io.Writer) error) error {
 	return writeAtomic(path, mode, render, true)
 }
 
 func writeAtomic(path string, mode os.FileMode, render func(w io.Writer) error, sync bool) error {
-	target, err := resolveTarget(path)
-	if err != nil {
+	if err := refuseSymlink(path); err != nil {
 		return err
 	}
+	target := path
 	tmp, err := writeTemp(target, mode, render, sync)
 	if err != nil {
 		return err
@@ -66,12 +66,22 @@ func writeAtomic(path string, mode os.FileMode, render func(w io.Writer) error, 
 }
 
 // WriteTo writes render's output to path (for "-o PATH"; the caller handles
-// "-" = stdout) atomically, overwriting an existing file. A new file gets mode
-// 0600; an existing file keeps its mode. The parent directory must exist.
+// "-" = stdout) atomically. An existing file is replaced only when force is
+// set (ErrExists otherwise), and keeps its mode and owner; a new file gets
+// mode 0600. A symlink is never written through. The parent directory must
+// exist.
 // It does not fsync: an output file of the user's choosing is as durable as
 // one cp writes (the session itself is not touched), and a render that fails
 // still leaves nothing behind.
-func WriteTo(path string, render func(w io.Writer) error) error {
+func WriteTo(path string, force bool, render func(w io.Writer) error) error {
+	if !force {
+		if _, err := os.Lstat(path); err == nil {
+			e := existsError(path).(*Error)
+			e.Msg = fmt.Sprintf("%s already exists", path)
+			e.Hint = "pass --force to replace it, or choose another name"
+			return e
+		}
+	}
 	return writeAtomic(path, DefaultMode, render, false)
 }
 
@@ -135,6 +145,7 @@ func createNew(path string, render func(w io.Writer) error) error {
 		return err
 	}
 	defer os.Remove(tmp)
+	hook("create-before-link")
 	if err := os.Link(tmp, path); err != nil {
 		if errors.Is(err, os.ErrExist) {
 			return existsError(path)
@@ -160,26 +171,35 @@ func existsError(path string) error {
 	}
 }
 
-// resolveTarget follows a symlink at path so that the real file is replaced
-// rather than the link.
-func resolveTarget(path string) (string, error) {
+// refuseSymlink returns an *Error wrapping ErrSymlink when path is a
+// symlink: ccsurgeon never writes, replaces or deletes through one (a link
+// may lead out of the config dir), and never replaces the link itself.
+func refuseSymlink(path string) error {
 	fi, err := os.Lstat(path)
 	if err != nil || fi.Mode()&os.ModeSymlink == 0 {
-		return path, nil
+		return nil
 	}
-	real, err := filepath.EvalSymlinks(path)
-	if err != nil {
-		return "", fmt.Errorf("resolve symlink %s: %w", path, err)
+	target, _ := os.Readlink(path)
+	return symlinkError(path, target)
+}
+
+func symlinkError(path, target string) error {
+	return &Error{
+		Msg:  fmt.Sprintf("%s is a symlink (to %s): ccsurgeon never writes or deletes through a symlink", path, target),
+		Hint: "replace the link with a copy of the file it names, or write the result elsewhere with -o",
+		Code: CodeFailure, Err: ErrSymlink,
 	}
-	return real, nil
 }
 
 // writeTemp renders into a fresh temp file next to target and fsyncs it. It
 // returns the temp path; on error nothing is left behind. The mode is the
-// existing target's permission bits, else mode (DefaultMode if 0).
+// existing target's permission bits, else mode (DefaultMode if 0). Its
+// owner is the existing target's, else the folder's (when ccsurgeon runs as
+// root, so that the user whose session it is can still append to it).
 func writeTemp(target string, mode os.FileMode, render func(w io.Writer) error, sync bool) (tmpPath string, err error) {
-	if fi, serr := os.Stat(target); serr == nil {
-		mode = fi.Mode().Perm()
+	owner, serr := os.Lstat(target)
+	if serr == nil {
+		mode = owner.Mode().Perm()
 	} else if mode == 0 {
 		mode = DefaultMode
 	}
@@ -188,7 +208,10 @@ func writeTemp(target string, mode os.FileMode, render func(w io.Writer) error, 
 	if dir == "" {
 		dir = "."
 	}
-	f, err := os.CreateTemp(dir, "."+base+tmpMarker+"*")
+	if serr != nil {
+		owner, _ = os.Stat(dir)
+	}
+	f, err := os.CreateTemp(dir, tempPrefix(base)+"*")
 	if err != nil {
 		return "", wrapIOError(fmt.Sprintf("create temp file for %s", target), err)
 	}
@@ -199,6 +222,9 @@ func writeTemp(target string, mode os.FileMode, render func(w io.Writer) error, 
 			os.Remove(name)
 		}
 	}()
+	if err = keepOwner(f, owner); err != nil {
+		return "", fmt.Errorf("chown %s: %w", name, err)
+	}
 	if err = f.Chmod(mode.Perm()); err != nil {
 		return "", fmt.Errorf("chmod %s: %w", name, err)
 	}
@@ -263,19 +289,37 @@ func syncDir(dir string) error {
 // is deleted by the next write in the same directory.
 const staleTempAge = time.Hour
 
-// removeStaleTemps deletes temp files for target older than staleTempAge
-// (left behind when a previous run was killed). Errors are ignored.
+// removeStaleTemps deletes the temp files for target left by runs that
+// were killed (their process is gone). Errors are ignored.
 func removeStaleTemps(target string) {
 	dir, base := filepath.Split(target)
 	if dir == "" {
 		dir = "."
 	}
-	matches, _ := filepath.Glob(filepath.Join(dir, "."+base+tmpMarker+"*"))
+	matches, _ := filepath.Glob(filepath.Join(dir, "."+globEscape(base)+tmpMarker+"*"))
 	for _, m := range matches {
-		if fi, err := os.Lstat(m); err == nil && fi.Mode().IsRegular() && time.Since(fi.ModTime()) > staleTempAge {
+		if fi, err := os.Lstat(m); err == nil && fi.Mode().IsRegular() && tempOwnerGone(filepath.Base(m), fi) {
 			os.Remove(m)
 		}
 	}
+}
+
+func globEscape(s string) string {
+	return strings.NewReplacer("*", "\\*", "?", "\\?", "[", "\\[", "\\", "\\\\").Replace(s)
+}
+
+// keepOwner gives f the owner of like (nil: nothing to do) when they
+// differ; only root can, and only root needs to (a user's files are
+// already theirs).
+func keepOwner(f *os.File, like os.FileInfo) error {
+	if like == nil || os.Geteuid() != 0 {
+		return nil
+	}
+	st, ok := like.Sys().(*syscall.Stat_t)
+	if !ok {
+		return nil
+	}
+	return f.Chown(int(st.Uid), int(st.Gid))
 }
 
 // isTempName reports whether a file name is one of our temp files.

@@ -91,11 +91,14 @@ func TestWriteFileAtomicSymlink(t *testing.T) {
 	link := filepath.Join(dir, "link.jsonl")
 	require.NoError(t, os.WriteFile(real, []byte("old"), 0o600))
 	require.NoError(t, os.Symlink(real, link))
-	require.NoError(t, WriteFileAtomic(link, 0, str("new")))
+	// never written through (the link may lead out of the config dir),
+	// never replaced
+	require.ErrorIs(t, WriteFileAtomic(link, 0, str("new")), ErrSymlink)
+	require.ErrorIs(t, WriteTo(link, true, str("new")), ErrSymlink)
 	fi, err := os.Lstat(link)
 	require.NoError(t, err)
 	assert.NotZero(t, fi.Mode()&os.ModeSymlink, "link must stay a link")
-	assert.Equal(t, "new", readString(t, real))
+	assert.Equal(t, "old", readString(t, real))
 }
 
 func TestWriteFileAtomicLarge(t *testing.T) {
@@ -118,16 +121,18 @@ func TestWriteFileAtomicLarge(t *testing.T) {
 func TestWriteTo(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "out.jsonl")
-	require.NoError(t, WriteTo(path, str("one")))
+	require.NoError(t, WriteTo(path, false, str("one")))
 	assert.Equal(t, "one", readString(t, path))
 	assert.Equal(t, os.FileMode(0o600), perm(t, path))
 
 	require.NoError(t, os.Chmod(path, 0o644))
-	require.NoError(t, WriteTo(path, str("two")), "overwriting is allowed")
+	require.ErrorIs(t, WriteTo(path, false, str("two")), ErrExists, "overwriting needs force")
+	assert.Equal(t, "one", readString(t, path))
+	require.NoError(t, WriteTo(path, true, str("two")), "overwriting is allowed with force")
 	assert.Equal(t, "two", readString(t, path))
 	assert.Equal(t, os.FileMode(0o644), perm(t, path))
 
-	require.Error(t, WriteTo(filepath.Join(dir, "missing", "x"), str("x")))
+	require.Error(t, WriteTo(filepath.Join(dir, "missing", "x"), false, str("x")))
 	requireNoTemps(t, dir)
 }
 

@@ -28,6 +28,8 @@ var (
 	ErrExists   = errors.New("file exists")
 	ErrNoBackup = errors.New("no matching backup")
 	ErrNoSpace  = errors.New("no space left on device")
+	ErrSymlink  = errors.New("symlink")
+	ErrLocked   = errors.New("session locked by another ccsurgeon")
 )
 
 // Error is a user-facing error: the CLI prints "ccsurgeon: <Msg>" and, when

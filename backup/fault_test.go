@@ -237,7 +237,7 @@ func TestFaultInjection(t *testing.T) {
 			list, err := List(e.configDir, testSession)
 			require.NoError(t, err)
 			require.Len(t, list, 1, "kill at %q", s.killAt)
-			_, err = Restore(e.configDir, testSession, "", "", true)
+			_, _, err = Restore(RestoreOptions{ConfigDir: e.configDir, SessionID: testSession, ProjectDir: e.projectDir, Force: true})
 			require.NoError(t, err, "kill at %q", s.killAt)
 			assert.Equal(t, want["main"][original], fileSHA(t, e.main))
 			assert.Equal(t, want["sidecar"][original], fileSHA(t, e.sidecar))

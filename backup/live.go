@@ -35,10 +35,12 @@ func CheckLive(configDir, sessionID, path string, now time.Time) error {
 	if path != "" {
 		paths = []string{path}
 	}
-	return checkLive(configDir, sessionID, paths, now)
+	return checkLive(configDir, sessionID, paths, now, KeyFor(configDir, sessionID, filepath.Dir(path)))
 }
 
-func checkLive(configDir, sessionID string, paths []string, now time.Time) error {
+// checkLive is CheckLive for several files; a file exactly as ccsurgeon
+// itself last wrote it (for backup key key) is not taken for Claude Code's.
+func checkLive(configDir, sessionID string, paths []string, now time.Time, key string) error {
 	entries, _ := filepath.Glob(filepath.Join(configDir, "sessions", "*.json"))
 	for _, p := range entries {
 		data, err := os.ReadFile(p)
@@ -67,7 +69,7 @@ func checkLive(configDir, sessionID string, paths []string, now time.Time) error
 		if err != nil {
 			continue
 		}
-		if age := now.Sub(fi.ModTime()); age < RecentWriteWindow {
+		if age := now.Sub(fi.ModTime()); age < RecentWriteWindow && !ownWrite(configDir, key, p, fi) {
 			return &Error{
 				Msg: fmt.Sprintf("session file %s was modified %s ago; Claude Code may still be writing it",
 					p, age.Round(100*time.Millisecond)),

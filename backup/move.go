@@ -140,9 +140,17 @@ func Move(p MovePlan) (res MoveResult, err error) {
 			}
 		}
 	}
+	// one ccsurgeon writer per session: the move holds every session's lock
+	for _, s := range p.Sessions {
+		l, err := Lock(cfg, KeyFor(cfg, s.ID, s.ProjectDir), "move")
+		if err != nil {
+			return res, err
+		}
+		defer l.Unlock()
+	}
 	if !p.Force {
 		for _, s := range p.Sessions {
-			if err := checkLive(cfg, s.ID, s.Files, now()); err != nil {
+			if err := checkLive(cfg, s.ID, s.Files, now(), KeyFor(cfg, s.ID, s.ProjectDir)); err != nil {
 				return res, err
 			}
 		}
@@ -194,7 +202,7 @@ func Move(p MovePlan) (res MoveResult, err error) {
 			}
 			items = append(items, item{FileWrite: FileWrite{Path: from}, target: from, rel: rel})
 		}
-		bdir, berr := makeBackup(cfg, s.ID, "move", s.ProjectDir, t, items)
+		bdir, berr := makeBackup(cfg, KeyFor(cfg, s.ID, s.ProjectDir), s.ID, "move", s.ProjectDir, t, items, true)
 		if berr != nil {
 			return res, berr
 		}

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -27,17 +28,21 @@ const staleIncomplete = time.Hour
 
 // BackupFile is one file saved in a backup.
 type BackupFile struct {
-	Rel    string      `json:"rel"`    // slash-separated path below the project folder
-	Path   string      `json:"path"`   // original absolute path
-	Size   int64       `json:"size"`   // size in bytes
-	SHA256 string      `json:"sha256"` // hex sha256 of the content
-	Mode   os.FileMode `json:"mode"`   // original permission bits
+	Rel    string      `json:"rel"`           // slash-separated path below the project folder
+	Path   string      `json:"path"`          // original absolute path
+	Size   int64       `json:"size"`          // size in bytes
+	SHA256 string      `json:"sha256"`        // hex sha256 of the content
+	Mode   os.FileMode `json:"mode"`          // original permission bits
+	UID    *int        `json:"uid,omitempty"` // original owner
+	GID    *int        `json:"gid,omitempty"` // original group
 }
 
 // Backup describes one backup directory (its manifest).
 type Backup struct {
 	Name       string       `json:"-"`          // directory name, e.g. 20261121T234501.123Z-strip-thinking
 	Dir        string       `json:"-"`          // absolute directory path
+	Made       time.Time    `json:"-"`          // when it was made: Time, unless its manifest was written earlier
+	Original   bool         `json:"-"`          // the oldest backup kept: the session before ccsurgeon's first change
 	Version    int          `json:"version"`    // manifest format version
 	Op         string       `json:"op"`         // operation that was about to run
 	Time       time.Time    `json:"time"`       // when the backup was taken (UTC)
@@ -59,14 +64,15 @@ func (b Backup) Size() int64 {
 	return n
 }
 
-func sessionBackupRoot(configDir, sessionID string) string {
-	return filepath.Join(configDir, "ccsurgeon", "backups", sessionID)
+func sessionBackupRoot(configDir, key string) string {
+	return filepath.Join(BackupsRoot(configDir), key)
 }
 
 // makeBackup copies every existing item into a new backup directory and
-// writes its manifest. On error nothing is left behind.
-func makeBackup(configDir, sessionID, op, projectDir string, t time.Time, items []item) (dir string, err error) {
-	root := sessionBackupRoot(configDir, sessionID)
+// writes its manifest (without copy: an empty directory, for the commit
+// journal only). On error nothing is left behind.
+func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, items []item, copy bool) (dir string, err error) {
+	root := sessionBackupRoot(configDir, key)
 	if err := os.MkdirAll(root, dirMode); err != nil {
 		return "", fmt.Errorf("create backup directory: %w", err)
 	}
@@ -87,10 +93,14 @@ func makeBackup(configDir, sessionID, op, projectDir string, t time.Time, items 
 			os.RemoveAll(dir)
 		}
 	}()
+	if !copy {
+		return dir, syncDir(root)
+	}
 	m := Backup{Version: 1, Op: op, Time: t, SessionID: sessionID, ProjectDir: projectDir,
 		Files: []BackupFile{}, Created: []BackupFile{}}
 	for _, it := range items {
-		fi, serr := os.Stat(it.target)
+		hook("backup-copying")
+		fi, serr := os.Lstat(it.target)
 		if errors.Is(serr, os.ErrNotExist) {
 			m.Created = append(m.Created, BackupFile{Rel: it.rel, Path: it.Path})
 			continue
@@ -103,6 +113,10 @@ func makeBackup(configDir, sessionID, op, projectDir string, t time.Time, items 
 			return "", wrapIOError("back up "+it.target, cerr)
 		}
 		bf.Rel, bf.Path, bf.Mode = it.rel, it.Path, fi.Mode().Perm()
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+			uid, gid := int(st.Uid), int(st.Gid)
+			bf.UID, bf.GID = &uid, &gid
+		}
 		m.Files = append(m.Files, bf)
 	}
 	err = WriteFileAtomic(filepath.Join(dir, manifestName), DefaultMode, func(w io.Writer) error {
@@ -127,7 +141,7 @@ func makeBackup(configDir, sessionID, op, projectDir string, t time.Time, items 
 // copyFileSynced copies src to a new file dst (mode 0600, parents 0700),
 // fsyncs it and returns its size and sha256.
 func copyFileSynced(src, dst string) (bf BackupFile, err error) {
-	in, err := os.Open(src)
+	in, err := os.OpenFile(src, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return bf, err
 	}
@@ -175,22 +189,41 @@ func readBackup(dir string) (Backup, error) {
 		return b, fmt.Errorf("%s: %w", filepath.Join(dir, manifestName), err)
 	}
 	b.Name, b.Dir = filepath.Base(dir), dir
+	b.Made = b.Time
+	if fi, err := os.Lstat(filepath.Join(dir, manifestName)); err == nil {
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+			// the inode's change time cannot be set from user space: a
+			// manifest that claims a later time than it was written at
+			// (a planted future date, a wrong clock) counts from then
+			if c := time.Unix(st.Ctim.Sec, st.Ctim.Nsec); c.Before(b.Made) {
+				b.Made = c
+			}
+		}
+	}
 	return b, nil
 }
 
-// List returns the complete backups of a session, newest first. A session
-// without backups yields an empty list and no error. Directories without a
-// readable manifest (interrupted backups) are skipped.
-func List(configDir, sessionID string) ([]Backup, error) {
-	if err := validateSessionID(sessionID); err != nil {
-		return nil, err
+// sortNewestFirst orders backups by when they were made, the last made
+// first, and marks the oldest as the original.
+func sortNewestFirst(bs []Backup) {
+	sort.Slice(bs, func(i, j int) bool {
+		if !bs[i].Made.Equal(bs[j].Made) {
+			return bs[i].Made.After(bs[j].Made)
+		}
+		return bs[i].Name > bs[j].Name
+	})
+	if len(bs) > 0 {
+		bs[len(bs)-1].Original = true
 	}
-	root := sessionBackupRoot(configDir, sessionID)
-	entries, err := os.ReadDir(root)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
+}
+
+// List returns the complete backups of the session with backup key key
+// (see KeyFor), the last made first. A session without backups yields an
+// empty list and no error. Directories without a readable manifest
+// (interrupted backups, which the next write removes) are skipped.
+func List(configDir, key string) ([]Backup, error) {
+	root, entries, err := keyEntries(configDir, key)
+	if err != nil || len(entries) == 0 {
 		return nil, err
 	}
 	var out []Backup
@@ -204,58 +237,112 @@ func List(configDir, sessionID string) ([]Backup, error) {
 		}
 		out = append(out, b)
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if !out[i].Time.Equal(out[j].Time) {
-			return out[i].Time.After(out[j].Time)
-		}
-		return out[i].Name > out[j].Name
-	})
+	sortNewestFirst(out)
 	return out, nil
 }
 
-// prune deletes complete backups beyond the keep newest, plus incomplete
-// backup directories older than staleIncomplete. It returns the deleted
-// directories.
-func prune(root string, keep int) ([]string, error) {
+// DefaultBudget is the bytes of backups kept per session when Plan.Budget
+// is 0.
+const DefaultBudget = 1 << 30
+
+// prune deletes the complete backups that are neither among the keep last
+// made nor the original (the oldest: the session as it was before
+// ccsurgeon's first change, the one backup that holds what no later one
+// does), then, while the rest weigh more than budget, the oldest of them
+// but the last made. Incomplete directories are Recover's. It returns the
+// deleted directories.
+func prune(root string, keep int, budget int64) ([]string, error) {
+	if keep == 0 {
+		keep = DefaultKeep
+	}
+	if budget == 0 {
+		budget = DefaultBudget
+	}
+	if keep < 0 {
+		return nil, nil
+	}
+	if keep < 1 {
+		keep = 1
+	}
 	entries, err := os.ReadDir(root)
 	if err != nil {
 		return nil, err
 	}
-	var complete []Backup
-	var pruned []string
-	var errs []error
+	var all []Backup
 	for _, e := range entries {
 		if !e.IsDir() {
 			continue
 		}
-		dir := filepath.Join(root, e.Name())
-		b, err := readBackup(dir)
-		if err == nil {
-			complete = append(complete, b)
+		if b, err := readBackup(filepath.Join(root, e.Name())); err == nil {
+			all = append(all, b)
+		}
+	}
+	sortNewestFirst(all)
+	var kept, drop []Backup
+	var total int64
+	for i, b := range all {
+		if i < keep || b.Original {
+			kept = append(kept, b)
+			total += b.Size()
+		} else {
+			drop = append(drop, b)
+		}
+	}
+	// over budget: the oldest kept ones go first, never the last made or
+	// the original
+	for i := len(kept) - 2; i >= 1 && budget > 0 && total > budget; i-- {
+		if kept[i].Original {
 			continue
 		}
-		if fi, ierr := e.Info(); ierr == nil && time.Since(fi.ModTime()) > staleIncomplete {
-			if err := os.RemoveAll(dir); err != nil {
-				errs = append(errs, err)
-			} else {
-				pruned = append(pruned, dir)
-			}
-		}
+		total -= kept[i].Size()
+		drop = append(drop, kept[i])
 	}
-	sort.Slice(complete, func(i, j int) bool {
-		if !complete[i].Time.Equal(complete[j].Time) {
-			return complete[i].Time.After(complete[j].Time)
-		}
-		return complete[i].Name > complete[j].Name
-	})
-	for i := keep; i < len(complete); i++ {
-		if err := os.RemoveAll(complete[i].Dir); err != nil {
+	var pruned []string
+	var errs []error
+	for _, b := range drop {
+		if err := os.RemoveAll(b.Dir); err != nil {
 			errs = append(errs, err)
 		} else {
-			pruned = append(pruned, complete[i].Dir)
+			pruned = append(pruned, b.Dir)
 		}
 	}
+	sort.Strings(pruned)
 	return pruned, errors.Join(errs...)
+}
+
+// keyEntries lists the folder of the backups with key key (none: no
+// error).
+func keyEntries(configDir, key string) (string, []os.DirEntry, error) {
+	if err := validateSessionID(key); err != nil {
+		return "", nil, err
+	}
+	root := sessionBackupRoot(configDir, key)
+	entries, err := os.ReadDir(root)
+	if errors.Is(err, os.ErrNotExist) {
+		return root, nil, nil
+	}
+	return root, entries, err
+}
+
+// Purge deletes every backup of the session with backup key key, complete
+// or not; the caller holds the session's lock. It returns the deleted
+// directories.
+func Purge(configDir, key string) ([]string, error) {
+	root, entries, err := keyEntries(configDir, key)
+	if err != nil || len(entries) == 0 {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		d := filepath.Join(root, e.Name())
+		if err := os.RemoveAll(d); err != nil {
+			return out, err
+		}
+		out = append(out, d)
+	}
+	os.Remove(root)
+	os.Remove(writtenPath(configDir, key))
+	return out, syncDir(BackupsRoot(configDir))
 }
 
 // Find returns the backup selected by which: "" means the newest, otherwise
@@ -305,38 +392,77 @@ func Find(configDir, sessionID, which string) (Backup, error) {
 	}
 }
 
-// Restore puts a backup's files back (which: "" = newest, else a backup
-// directory name or unique prefix). It verifies the backup's checksums, then
-// runs Apply with Op "restore": the current state is itself backed up first
-// (so the restore can be undone), files created after the backup are
-// removed, and every file is replaced atomically. projectDir "" means the
-// project folder recorded in the backup. Unless force, the live-session guard
-// applies.
-func Restore(configDir, sessionID, projectDir, which string, force bool) (Result, error) {
-	b, err := Find(configDir, sessionID, which)
+// RestoreOptions say which backup of which session to put back.
+type RestoreOptions struct {
+	ConfigDir  string
+	SessionID  string
+	Key        string // backup key ("" = KeyFor(ConfigDir, SessionID, ProjectDir))
+	ProjectDir string // the session's folder, as ccsurgeon found it (never the manifest's)
+	Which      string // "" = the last made, else a directory name or unique prefix
+	Force      bool   // skip the live-session guard
+	Lock       *SessionLock
+	// Check, if set, sees each saved file (checksum verified) before
+	// anything is written; an error refuses the restore.
+	Check func(f BackupFile, src string) error
+}
+
+// Restore puts a backup's files back. The files go to the paths ccsurgeon
+// derives from the session (ProjectDir and the session id): a manifest
+// naming another folder, or a file that is not one of the session's own
+// (<id>.jsonl, <id>/subagents/agent-*, agent-*.jsonl), is refused. It
+// verifies the backup's checksums, calls Check, then runs Apply with Op
+// "restore": the current state is itself backed up first (so the restore
+// can be undone), files created after the backup are removed, and every
+// file is replaced atomically.
+func Restore(o RestoreOptions) (Result, Backup, error) {
+	if o.ProjectDir == "" {
+		return Result{}, Backup{}, errors.New("backup: restore needs the session's folder")
+	}
+	if o.Key == "" {
+		o.Key = KeyFor(o.ConfigDir, o.SessionID, o.ProjectDir)
+	}
+	if o.Lock == nil {
+		l, err := Lock(o.ConfigDir, o.Key, "restore")
+		if err != nil {
+			return Result{}, Backup{}, err
+		}
+		defer l.Unlock()
+		if _, err := Recover(o.ConfigDir, o.Key, o.SessionID, o.ProjectDir); err != nil {
+			return Result{}, Backup{}, err
+		}
+		o.Lock = l
+	}
+	b, err := Find(o.ConfigDir, o.Key, o.Which)
 	if err != nil {
-		return Result{}, err
+		return Result{}, b, err
 	}
-	if projectDir == "" {
-		projectDir = b.ProjectDir
+	damaged := func(err error) error {
+		return &Error{Msg: fmt.Sprintf("backup %s is damaged: %v", b.Name, err), Hint: "choose another backup with 'ccsurgeon backups'", Code: CodeFailure, Err: err}
 	}
-	plan := Plan{ConfigDir: configDir, SessionID: sessionID, Op: "restore", ProjectDir: projectDir, Force: force}
+	if b.SessionID != o.SessionID {
+		return Result{}, b, damaged(fmt.Errorf("it belongs to session %q", b.SessionID))
+	}
+	plan := Plan{ConfigDir: o.ConfigDir, SessionID: o.SessionID, Key: o.Key, Op: "restore", ProjectDir: o.ProjectDir, Force: o.Force, Lock: o.Lock}
 	for _, f := range b.Files {
 		src, err := backupFilePath(b, f)
 		if err != nil {
-			return Result{}, err
+			return Result{}, b, damaged(err)
+		}
+		if !sessionFileRel(o.SessionID, f.Rel) {
+			return Result{}, b, damaged(fmt.Errorf("%q is not a file of session %s", f.Rel, o.SessionID))
 		}
 		if err := verifySHA256(src, f.SHA256); err != nil {
-			return Result{}, &Error{
-				Msg:  fmt.Sprintf("backup %s is damaged: %v", b.Name, err),
-				Hint: "choose another backup",
-				Code: CodeFailure, Err: err,
+			return Result{}, b, damaged(err)
+		}
+		if o.Check != nil {
+			if err := o.Check(f, src); err != nil {
+				return Result{}, b, err
 			}
 		}
-		target := filepath.Join(projectDir, filepath.FromSlash(f.Rel))
+		target := filepath.Join(o.ProjectDir, filepath.FromSlash(f.Rel))
 		snap, err := TakeSnapshot(target)
 		if err != nil {
-			return Result{}, err
+			return Result{}, b, err
 		}
 		plan.Files = append(plan.Files, FileWrite{Path: target, Snapshot: snap, Mode: f.Mode,
 			Render: func(w io.Writer) error {
@@ -350,19 +476,37 @@ func Restore(configDir, sessionID, projectDir, which string, force bool) (Result
 			}})
 	}
 	for _, f := range b.Created {
-		if !filepath.IsLocal(filepath.FromSlash(f.Rel)) {
-			return Result{}, fmt.Errorf("backup %s: bad path %q", b.Name, f.Rel)
+		if !sessionFileRel(o.SessionID, f.Rel) {
+			return Result{}, b, damaged(fmt.Errorf("%q is not a file of session %s", f.Rel, o.SessionID))
 		}
-		target := filepath.Join(projectDir, filepath.FromSlash(f.Rel))
+		target := filepath.Join(o.ProjectDir, filepath.FromSlash(f.Rel))
 		snap, err := TakeSnapshot(target)
 		if err != nil {
-			return Result{}, err
+			return Result{}, b, err
 		}
 		if snap != nil {
 			plan.Files = append(plan.Files, FileWrite{Path: target, Snapshot: snap, Remove: true})
 		}
 	}
-	return Apply(plan)
+	res, err := Apply(plan)
+	return res, b, err
+}
+
+// sessionFileRel reports whether rel (slash-separated, below the project
+// folder) names one of session id's own files.
+func sessionFileRel(id, rel string) bool {
+	if !filepath.IsLocal(filepath.FromSlash(rel)) || strings.Contains(rel, "\\") {
+		return false
+	}
+	parts := strings.Split(rel, "/")
+	switch len(parts) {
+	case 1:
+		return rel == id+".jsonl" || strings.HasPrefix(rel, "agent-") && strings.HasSuffix(rel, ".jsonl")
+	case 3:
+		return parts[0] == id && parts[1] == "subagents" && strings.HasPrefix(parts[2], "agent-") &&
+			(strings.HasSuffix(parts[2], ".jsonl") || strings.HasSuffix(parts[2], ".meta.json"))
+	}
+	return false
 }
 
 // backupFilePath returns the location of a saved file inside a backup,

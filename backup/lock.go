@@ -1,0 +1,150 @@
+package backup
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// SetTestHook installs fn to be called at named steps of every write
+// (tests only: the CLI's kill -9 trials stop the process at these steps).
+func SetTestHook(fn func(step string)) { testHook = fn }
+
+// Step marks a named step of a write done outside this package (a new
+// session's files), for the test hook.
+func Step(name string) { hook(name) }
+
+// BackupsRoot is <config-dir>/ccsurgeon/backups.
+func BackupsRoot(configDir string) string {
+	return filepath.Join(configDir, "ccsurgeon", "backups")
+}
+
+// KeyFor names the backups, lock and records of one session: the session
+// id for a session in a project folder of the config dir
+// (<config-dir>/projects/<slug>/<id>.jsonl), else — a loose file, named by
+// path — the file's name followed by a hash of its full path, so that two
+// export.jsonl files in different folders never share backups.
+func KeyFor(configDir, sessionID, projectDir string) string {
+	pd, err1 := filepath.Abs(projectDir)
+	pr, err2 := filepath.Abs(filepath.Join(configDir, "projects"))
+	if err1 == nil && err2 == nil && (filepath.Dir(pd) == pr || filepath.Dir(realPath(pd)) == realPath(pr)) {
+		return sessionID
+	}
+	h := sha256.Sum256([]byte(filepath.Join(pd, sessionID+".jsonl")))
+	return sessionID + "-" + hex.EncodeToString(h[:6])
+}
+
+// realPath is p with every symlink resolved (p itself if that fails): a
+// config dir that is a link to another disk is the same config dir.
+func realPath(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
+// SessionLock is the one-writer lock of a session: an exclusive flock on
+// <config-dir>/ccsurgeon/backups/<key>.lock, next to the session's
+// backups. The kernel drops it when the process ends, however it ends.
+type SessionLock struct {
+	f    *os.File
+	key  string
+	cfg  string
+	path string
+}
+
+// Lock takes the lock of the session with backup key key, for operation
+// op, without waiting: when another process holds it the *Error names
+// that process (pid, operation, since when). Every in-place write,
+// restore and purge runs under it; Apply takes it itself when the caller
+// does not hold it.
+func Lock(configDir, key, op string) (*SessionLock, error) {
+	if err := validateSessionID(key); err != nil {
+		return nil, err
+	}
+	root := BackupsRoot(configDir)
+	if err := os.MkdirAll(root, dirMode); err != nil {
+		return nil, fmt.Errorf("create backup directory: %w", err)
+	}
+	path := filepath.Join(root, key+".lock")
+	for {
+		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, DefaultMode)
+		if err != nil {
+			return nil, fmt.Errorf("open lock %s: %w", path, err)
+		}
+		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+			holder := make([]byte, 256)
+			n, _ := f.ReadAt(holder, 0)
+			f.Close()
+			if !errors.Is(err, syscall.EWOULDBLOCK) {
+				return nil, fmt.Errorf("lock %s: %w", path, err)
+			}
+			who := "another ccsurgeon"
+			if h := strings.Fields(string(holder[:n])); len(h) >= 3 {
+				who = fmt.Sprintf("another ccsurgeon (pid %s, %s, since %s)", h[0], h[1], h[2])
+			}
+			return nil, &Error{
+				Msg:  fmt.Sprintf("session %s is being changed by %s", key, who),
+				Hint: "wait for it to finish and retry",
+				Code: CodeLive, Err: ErrLocked,
+			}
+		}
+		// the holder before us removes the file as it unlocks: the lock
+		// is ours only if the name still leads to the file we locked
+		fi, ferr := f.Stat()
+		pi, perr := os.Lstat(path)
+		if ferr == nil && perr == nil && os.SameFile(fi, pi) {
+			l := &SessionLock{f: f, key: key, cfg: configDir, path: path}
+			_ = f.Truncate(0)
+			_, _ = f.WriteAt([]byte(fmt.Sprintf("%d %s %s\n", os.Getpid(), sanitizeOp(op), time.Now().UTC().Format(time.RFC3339))), 0)
+			return l, nil
+		}
+		f.Close()
+	}
+}
+
+// Unlock releases the lock and removes its file.
+func (l *SessionLock) Unlock() {
+	if l == nil || l.f == nil {
+		return
+	}
+	_ = os.Remove(l.path)
+	_ = l.f.Close()
+	l.f = nil
+	// leave no trace where nothing else was kept (fails when not empty)
+	_ = os.Remove(filepath.Dir(l.path))
+	_ = os.Remove(filepath.Dir(filepath.Dir(l.path)))
+}
+
+// Key is the backup key the lock is held for.
+func (l *SessionLock) Key() string { return l.key }
+
+// tempName is the prefix of a temp file for target written by this
+// process: the pid in the name tells a leftover of a killed run (its pid
+// is gone) from the temp of a run still going.
+func tempPrefix(base string) string {
+	return "." + base + tmpMarker + strconv.Itoa(os.Getpid()) + "-"
+}
+
+// tempOwnerGone reports whether the temp file name was made by a process
+// that is no longer running (or by a version that did not record it and
+// is older than staleTempAge).
+func tempOwnerGone(name string, fi os.FileInfo) bool {
+	i := strings.Index(name, tmpMarker)
+	if i < 0 {
+		return false
+	}
+	rest := name[i+len(tmpMarker):]
+	pidStr, _, ok := strings.Cut(rest, "-")
+	if pid, err := strconv.Atoi(pidStr); ok && err == nil && pid > 0 {
+		return pid != os.Getpid() && !pidAlive(pid)
+	}
+	return time.Since(fi.ModTime()) > staleTempAge
+}

@@ -1,0 +1,289 @@
+package backup
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// journalName is the file in a backup directory that lists the renames
+// and removals of a change being committed; it exists only while they run.
+const journalName = "commit.json"
+
+type journalStep struct {
+	Tmp    string `json:"tmp,omitempty"`
+	Target string `json:"target"`
+	Remove bool   `json:"remove,omitempty"`
+}
+
+func writeJournal(bdir string, items []item) error {
+	var steps []journalStep
+	for _, it := range items {
+		steps = append(steps, journalStep{Tmp: it.tmp, Target: it.target, Remove: it.Remove})
+	}
+	b, err := json.Marshal(steps)
+	if err != nil {
+		return err
+	}
+	return WriteFileAtomic(filepath.Join(bdir, journalName), DefaultMode, func(w io.Writer) error { _, err := w.Write(b); return err })
+}
+
+// finishJournal removes the journal once every step is done; without a
+// backup to keep (keep false) the whole directory goes.
+func finishJournal(bdir string, keep bool) error {
+	if !keep {
+		if err := os.RemoveAll(bdir); err != nil {
+			return err
+		}
+		os.Remove(filepath.Dir(bdir)) // the session's folder, if now empty
+		return nil
+	}
+	if err := os.Remove(filepath.Join(bdir, journalName)); err != nil {
+		return err
+	}
+	return syncDir(bdir)
+}
+
+// rollForward finishes the change a journal describes: temps still there
+// are renamed into place, files to remove are removed.
+func rollForward(bdir string) error {
+	b, err := os.ReadFile(filepath.Join(bdir, journalName))
+	if err != nil {
+		return err
+	}
+	var steps []journalStep
+	if err := json.Unmarshal(b, &steps); err != nil {
+		return fmt.Errorf("%s: %w", filepath.Join(bdir, journalName), err)
+	}
+	dirs := map[string]bool{}
+	for _, s := range steps {
+		if s.Remove || s.Tmp == "" {
+			continue
+		}
+		if _, err := os.Lstat(s.Tmp); err == nil {
+			if err := os.Rename(s.Tmp, s.Target); err != nil {
+				return err
+			}
+			dirs[filepath.Dir(s.Target)] = true
+		}
+	}
+	for _, s := range steps {
+		if s.Remove {
+			if err := os.Remove(s.Target); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return err
+			}
+			dirs[filepath.Dir(s.Target)] = true
+		}
+	}
+	for d := range dirs {
+		if err := syncDir(d); err != nil {
+			return err
+		}
+	}
+	_, haveManifest := readBackup(bdir)
+	return finishJournal(bdir, haveManifest == nil)
+}
+
+// Recover finishes or removes what an interrupted run on the session with
+// backup key key left behind; the caller holds the session's lock. A change
+// killed while it was being committed is finished (its journal is rolled
+// forward); a backup without a manifest (killed while it was taken) is
+// removed; so are temp files of killed runs in projectDir and the
+// session's sidecar folders, and new-session folders a killed run left in
+// projectDir (SweepProject). It returns what it did, one line each.
+func Recover(configDir, key, sessionID, projectDir string) ([]string, error) {
+	var did []string
+	root := sessionBackupRoot(configDir, key)
+	entries, _ := os.ReadDir(root)
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		dir := filepath.Join(root, e.Name())
+		if _, err := os.Lstat(filepath.Join(dir, journalName)); err == nil {
+			if err := rollForward(dir); err != nil {
+				return did, fmt.Errorf("finish the interrupted change of %s: %w", dir, err)
+			}
+			did = append(did, "finished the change interrupted in "+dir)
+			continue
+		}
+		if _, err := readBackup(dir); err != nil {
+			if err := os.RemoveAll(dir); err != nil {
+				return did, err
+			}
+			did = append(did, "removed the partial backup "+dir)
+		}
+	}
+	if len(entries) > 0 {
+		os.Remove(root) // if now empty
+	}
+	if projectDir != "" {
+		did = append(did, SweepProject(configDir, projectDir)...)
+		did = append(did, sweepTemps(filepath.Join(projectDir, sessionID, "subagents"))...)
+	}
+	return did, nil
+}
+
+// sweepTemps removes the temp files of killed runs in dir.
+func sweepTemps(dir string) []string {
+	var did []string
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if !isTempName(e.Name()) || !e.Type().IsRegular() {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil || !tempOwnerGone(e.Name(), fi) {
+			continue
+		}
+		// a temp named in a journal not yet rolled forward is not a leftover
+		base := strings.TrimPrefix(e.Name()[:strings.Index(e.Name(), tmpMarker)], ".")
+		if pendingJournal(dir, base) {
+			continue
+		}
+		if os.Remove(filepath.Join(dir, e.Name())) == nil {
+			did = append(did, "removed the temp file "+filepath.Join(dir, e.Name()))
+		}
+	}
+	return did
+}
+
+// pendingJournal reports whether a commit journal of the session whose
+// main file is base (in dir) waits to be rolled forward.
+func pendingJournal(dir, base string) bool {
+	id := strings.TrimSuffix(base, ".jsonl")
+	for d := dir; d != filepath.Dir(d); d = filepath.Dir(d) {
+		if filepath.Base(d) == "projects" {
+			m, _ := filepath.Glob(filepath.Join(filepath.Dir(d), "ccsurgeon", "backups", globEscape(id), "*", journalName))
+			return len(m) > 0
+		}
+	}
+	return false
+}
+
+// incompleteMarker is the file in every folder a new session is being
+// written into; it names the writing process and the new main transcript.
+const incompleteMarker = ".ccsurgeon-incomplete"
+
+// NewFiles is a multi-file creation (a new session with its sidecar
+// folders): folders begun with it are removed by the next run's sweep if
+// the process dies before Done, unless the main transcript they belong to
+// exists by then.
+type NewFiles struct {
+	main    string
+	markers []string
+	files   []string
+}
+
+// BeginNew starts the creation of the session whose main transcript will
+// be main.
+func BeginNew(main string) *NewFiles { return &NewFiles{main: main} }
+
+// Folder marks dir (created, mode 0700, if missing) as part of the
+// creation. Call it before writing anything into dir.
+func (n *NewFiles) Folder(dir string) error {
+	if err := os.MkdirAll(dir, dirMode); err != nil {
+		return fmt.Errorf("create directory %s: %w", dir, err)
+	}
+	m := filepath.Join(dir, incompleteMarker)
+	for _, have := range n.markers {
+		if have == m {
+			return nil
+		}
+	}
+	if err := os.WriteFile(m, []byte(strconv.Itoa(os.Getpid())+"\n"+n.main+"\n"), DefaultMode); err != nil {
+		return err
+	}
+	n.markers = append(n.markers, m)
+	return syncDir(dir)
+}
+
+// File records a file of the creation that lies outside its folders (an
+// older client's agent-*.jsonl beside the main transcript). Call it before
+// writing path.
+func (n *NewFiles) File(path string) error {
+	list := newFilesList(n.main)
+	n.files = append(n.files, path)
+	body := strconv.Itoa(os.Getpid()) + "\n" + n.main + "\n" + strings.Join(n.files, "\n") + "\n"
+	if err := WriteFileAtomic(list, DefaultMode, func(w io.Writer) error { _, err := io.WriteString(w, body); return err }); err != nil {
+		return err
+	}
+	if len(n.files) == 1 {
+		n.markers = append(n.markers, list)
+	}
+	return nil
+}
+
+// newFilesList is the list of the files of a creation outside its folders.
+func newFilesList(main string) string {
+	return filepath.Join(filepath.Dir(main), "."+filepath.Base(main)+newFilesSuffix)
+}
+
+const newFilesSuffix = ".ccsurgeon-files"
+
+// Done removes the markers once the main transcript is in place.
+func (n *NewFiles) Done() {
+	for _, m := range n.markers {
+		os.Remove(m)
+	}
+	n.markers = nil
+}
+
+// SweepProject removes from projectDir (and <config-dir>/file-history) what
+// killed runs left: new-session folders whose writer is gone and whose main
+// transcript never appeared, and temp files of killed runs.
+func SweepProject(configDir, projectDir string) []string {
+	did := sweepTemps(projectDir)
+	lists, _ := filepath.Glob(filepath.Join(projectDir, ".*"+newFilesSuffix))
+	for _, l := range lists {
+		b, err := os.ReadFile(l)
+		if err != nil {
+			continue
+		}
+		lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+		if len(lines) < 2 {
+			continue
+		}
+		if pid, err := strconv.Atoi(lines[0]); err == nil && pid != os.Getpid() && pidAlive(pid) {
+			continue // still being written
+		}
+		if _, err := os.Lstat(lines[1]); err != nil {
+			for _, f := range lines[2:] {
+				if filepath.Dir(f) == projectDir && os.Remove(f) == nil {
+					did = append(did, "removed the file of an unfinished new session "+f)
+				}
+			}
+		}
+		os.Remove(l)
+	}
+	for _, parent := range []string{projectDir, filepath.Join(configDir, "file-history")} {
+		ents, _ := os.ReadDir(parent)
+		for _, e := range ents {
+			if !e.IsDir() {
+				continue
+			}
+			dir := filepath.Join(parent, e.Name())
+			b, err := os.ReadFile(filepath.Join(dir, incompleteMarker))
+			if err != nil {
+				continue
+			}
+			pidStr, main, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
+			if pid, err := strconv.Atoi(pidStr); err == nil && pid != os.Getpid() && pidAlive(pid) {
+				continue // still being written
+			}
+			if _, err := os.Lstat(main); err == nil {
+				os.Remove(filepath.Join(dir, incompleteMarker)) // complete: only the marker was left
+				continue
+			}
+			if os.RemoveAll(dir) == nil {
+				did = append(did, "removed the unfinished new session folder "+dir)
+			}
+		}
+	}
+	return did
+}

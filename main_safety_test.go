@@ -1,0 +1,609 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ccsurgeon/ccsurgeon/backup"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Issue 13: one test per numbered finding. Each names the shape that broke.
+
+// safeEnv is a config dir with the clean two-turn session of the
+// malformed table, backdated past the live guard.
+func safeEnv(t *testing.T) *malEnv {
+	t.Helper()
+	m := newMalEnv(t)
+	m.write(t, join(malLines(), "\n"))
+	backdate(t, m.root)
+	return m
+}
+
+// backdate moves every file under root an hour back (the live guard
+// refuses files written in the last 5 s).
+func backdate(t *testing.T, root string) {
+	t.Helper()
+	old := time.Now().Add(-time.Hour)
+	_ = filepath.Walk(root, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && fi.Mode().IsRegular() {
+			_ = os.Chtimes(p, old, old)
+		}
+		return nil
+	})
+}
+
+func (m *malEnv) cli(t *testing.T, args ...string) ran {
+	t.Helper()
+	return runCLI(t, append([]string{"--config-dir=" + m.cfg}, args...)...)
+}
+
+// copySubagentSession puts testdata's subagent session (with its subagent
+// transcript) into the project folder and returns its id.
+func copySubagentSession(t *testing.T, m *malEnv) (id, agent string) {
+	t.Helper()
+	src := filepath.Join("testdata", "sessions", "2.1.328")
+	b, err := os.ReadFile(filepath.Join(src, "subagent.jsonl"))
+	require.NoError(t, err)
+	id = "60c29b7a-b186-4044-907e-793b3e107fae"
+	require.NoError(t, os.WriteFile(filepath.Join(m.proj, id+".jsonl"), b, 0o644))
+	sub := filepath.Join(m.proj, id, "subagents")
+	require.NoError(t, os.MkdirAll(sub, 0o755))
+	ents, err := os.ReadDir(filepath.Join(src, "subagent", "subagents"))
+	require.NoError(t, err)
+	for _, e := range ents {
+		d, err := os.ReadFile(filepath.Join(src, "subagent", "subagents", e.Name()))
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(sub, e.Name()), d, 0o644))
+		if strings.HasSuffix(e.Name(), ".jsonl") {
+			agent = filepath.Join(sub, e.Name())
+		}
+	}
+	backdate(t, m.root)
+	return id, agent
+}
+
+// Finding 1: any file is taken for a session and written in place.
+func TestSafetyFileWithoutSessionEntriesIsRefused(t *testing.T) {
+	m := safeEnv(t)
+	etc := filepath.Join(m.root, "etc")
+	require.NoError(t, os.MkdirAll(etc, 0o755))
+	files := map[string]string{
+		"passwd":        "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n",
+		"notes.txt":     "two words\n",
+		"log.jsonl":     `{"type":"info","msg":"started"}` + "\n" + `{"level":"warn"}` + "\n",
+		"package.jsonl": `{"name":"x","version":"1.0.0"}` + "\n",
+	}
+	for name, data := range files {
+		p := filepath.Join(etc, name)
+		require.NoError(t, os.WriteFile(p, []byte(data), 0o644))
+	}
+	backdate(t, m.root)
+	for name := range files {
+		p := filepath.Join(etc, name)
+		// through ../ too, as in the report
+		rel, err := filepath.Rel(m.proj, p)
+		require.NoError(t, err)
+		for _, args := range [][]string{{"strip-thinking", p}, {"clone", p}, {"info", p}, {"validate", p}, {"redact-secrets", rel}} {
+			h0 := hashTree(t, m.root)
+			wd, _ := os.Getwd()
+			if args[0] == "redact-secrets" {
+				require.NoError(t, os.Chdir(m.proj))
+			}
+			r := m.cli(t, args...)
+			require.NoError(t, os.Chdir(wd))
+			checkRun(t, name+" "+args[0], r, want{1, "", "is not a claude code session"})
+			assert.Empty(t, changes(h0, hashTree(t, m.root)), "%s %s changed files", args[0], name)
+		}
+	}
+}
+
+// Finding 1: --new puts the session where the client finds it.
+func TestSafetyNewSessionGoesToTheProjectOfItsCwd(t *testing.T) {
+	m := safeEnv(t)
+	loose := filepath.Join(m.root, "elsewhere", "export.jsonl")
+	require.NoError(t, os.MkdirAll(filepath.Dir(loose), 0o755))
+	lines := malLines()
+	for i := range lines {
+		lines[i] = strings.Replace(lines[i], `"sessionId"`, `"cwd":"/home/ana/my.app_v2 x","sessionId"`, 1)
+	}
+	require.NoError(t, os.WriteFile(loose, []byte(join(lines, "\n")), 0o644))
+	r := m.cli(t, "--json", "clone", loose)
+	require.Equal(t, 0, r.code, r.stderr)
+	var out struct{ Path, SessionID string }
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &struct {
+		Path      *string `json:"path"`
+		SessionID *string `json:"session_id"`
+	}{&out.Path, &out.SessionID}))
+	assert.Equal(t, filepath.Join(m.cfg, "projects", "-home-ana-my-app-v2-x", out.SessionID+".jsonl"), out.Path)
+	_, err := os.Stat(out.Path)
+	assert.NoError(t, err)
+	entries, _ := os.ReadDir(filepath.Dir(loose))
+	assert.Len(t, entries, 1, "nothing written beside the loose file")
+}
+
+// Finding 2: restore trusts the backup's manifest.
+func TestSafetyRestoreDerivesPathsAndValidates(t *testing.T) {
+	t.Run("manifest names another folder", func(t *testing.T) {
+		m := safeEnv(t)
+		r := m.cli(t, "strip-thinking", malSession)
+		require.Equal(t, 0, r.code, r.stderr)
+		list, err := backup.List(m.cfg, malSession)
+		require.NoError(t, err)
+		require.Len(t, list, 1)
+		evil := filepath.Join(m.root, "home", ".ssh")
+		require.NoError(t, os.MkdirAll(evil, 0o700))
+		mf := filepath.Join(list[0].Dir, "manifest.json")
+		b, _ := os.ReadFile(mf)
+		var raw map[string]any
+		require.NoError(t, json.Unmarshal(b, &raw))
+		raw["projectDir"] = evil
+		files := raw["files"].([]any)
+		files[0].(map[string]any)["rel"] = "authorized_keys"
+		require.NoError(t, os.Rename(filepath.Join(list[0].Dir, malSession+".jsonl"), filepath.Join(list[0].Dir, "authorized_keys")))
+		b, _ = json.Marshal(raw)
+		require.NoError(t, os.WriteFile(mf, b, 0o600))
+		backdate(t, m.root)
+		r = m.cli(t, "restore", malSession)
+		assert.Equal(t, 1, r.code, r.stderr)
+		_, err = os.Stat(filepath.Join(evil, "authorized_keys"))
+		assert.True(t, os.IsNotExist(err), "restore wrote outside the session's files")
+	})
+	t.Run("planted future-dated backup is not the newest", func(t *testing.T) {
+		m := safeEnv(t)
+		orig, _ := os.ReadFile(m.session())
+		// a backup dated 2099, holding another session, put there before
+		// ccsurgeon's own backup
+		other := []byte(join(malLines()[:3], "\n"))
+		planted := filepath.Join(m.cfg, "ccsurgeon", "backups", malSession, "20991231T000000.000Z-strip-thinking")
+		require.NoError(t, os.MkdirAll(planted, 0o700))
+		require.NoError(t, os.WriteFile(filepath.Join(planted, malSession+".jsonl"), other, 0o600))
+		mf, _ := json.Marshal(map[string]any{"version": 1, "op": "strip-thinking", "time": "2099-12-31T00:00:00Z", "sessionId": malSession,
+			"projectDir": m.proj, "created": []any{},
+			"files": []any{map[string]any{"rel": malSession + ".jsonl", "path": m.session(), "size": len(other), "sha256": shaHex(other), "mode": 0o600}}})
+		require.NoError(t, os.WriteFile(filepath.Join(planted, "manifest.json"), mf, 0o600))
+		time.Sleep(20 * time.Millisecond)
+		require.Equal(t, 0, m.cli(t, "strip-thinking", malSession).code)
+		backdate(t, m.proj)
+		r := m.cli(t, "restore", malSession)
+		require.Equal(t, 0, r.code, r.stderr)
+		got, _ := os.ReadFile(m.session())
+		assert.Equal(t, string(orig), string(got), "restore took the planted backup")
+	})
+	t.Run("torn file with a matching checksum", func(t *testing.T) {
+		m := safeEnv(t)
+		require.Equal(t, 0, m.cli(t, "strip-thinking", malSession).code)
+		list, _ := backup.List(m.cfg, malSession)
+		torn := []byte(join(malLines()[:4], "\n") + malLines()[4][:30])
+		require.NoError(t, os.WriteFile(filepath.Join(list[0].Dir, malSession+".jsonl"), torn, 0o600))
+		mf := filepath.Join(list[0].Dir, "manifest.json")
+		b, _ := os.ReadFile(mf)
+		var raw map[string]any
+		require.NoError(t, json.Unmarshal(b, &raw))
+		f0 := raw["files"].([]any)[0].(map[string]any)
+		f0["size"], f0["sha256"] = len(torn), shaHex(torn)
+		b, _ = json.Marshal(raw)
+		require.NoError(t, os.WriteFile(mf, b, 0o600))
+		backdate(t, m.proj)
+		before, _ := os.ReadFile(m.session())
+		r := m.cli(t, "restore", malSession)
+		checkRun(t, "restore", r, want{1, "", "would not resume"})
+		after, _ := os.ReadFile(m.session())
+		assert.Equal(t, string(before), string(after))
+	})
+}
+
+func shaHex(b []byte) string { s := sha256.Sum256(b); return hex.EncodeToString(s[:]) }
+
+// Finding 3: symlinks lead writes out.
+func TestSafetySymlinksAreNeverWrittenThrough(t *testing.T) {
+	t.Run("subagent symlinked outside, redact", func(t *testing.T) {
+		m := newMalEnv(t)
+		id, agent := copySubagentSession(t, m)
+		b, _ := os.ReadFile(agent)
+		outside := filepath.Join(m.root, "outside.jsonl")
+		require.NoError(t, os.WriteFile(outside, bytes.Replace(b, []byte("Run echo from-subagent"), []byte("Run echo ghp_Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2"), 1), 0o644))
+		require.NoError(t, os.Remove(agent))
+		require.NoError(t, os.Symlink(outside, agent))
+		backdate(t, m.root)
+		h0 := hashTree(t, m.root)
+		r := m.cli(t, "redact-secrets", id)
+		checkRun(t, "redact", r, want{1, "", "symlink"})
+		assert.Empty(t, changes(h0, hashTree(t, m.root)))
+	})
+	t.Run("subagent symlinked outside, drop-tool-calls", func(t *testing.T) {
+		m := newMalEnv(t)
+		id, agent := copySubagentSession(t, m)
+		outside := filepath.Join(m.root, "outside.jsonl")
+		require.NoError(t, os.Rename(agent, outside))
+		require.NoError(t, os.Symlink(outside, agent))
+		backdate(t, m.root)
+		h0 := hashTree(t, m.root)
+		r := m.cli(t, "drop-tool-calls", id, "--tool", "Agent")
+		checkRun(t, "drop-tool-calls", r, want{1, "", "symlink"})
+		assert.Empty(t, changes(h0, hashTree(t, m.root)))
+	})
+	t.Run("sessions-index.json symlinked, clone --new", func(t *testing.T) {
+		m := safeEnv(t)
+		real := filepath.Join(m.root, "index-elsewhere.json")
+		require.NoError(t, os.WriteFile(real, []byte(`{"version":1,"entries":[]}`), 0o644))
+		idx := filepath.Join(m.proj, "sessions-index.json")
+		require.NoError(t, os.Symlink(real, idx))
+		r := m.cli(t, "clone", malSession)
+		require.Equal(t, 0, r.code, r.stderr)
+		fi, err := os.Lstat(idx)
+		require.NoError(t, err)
+		assert.True(t, fi.Mode()&os.ModeSymlink != 0, "the link was replaced")
+		b, _ := os.ReadFile(real)
+		assert.Equal(t, `{"version":1,"entries":[]}`, string(b), "the link's target was written")
+		assert.Contains(t, r.stderr, "symlink")
+	})
+}
+
+// Finding 4: backups are keyed by the file's base name.
+func TestSafetyLooseFilesWithTheSameNameHaveTheirOwnBackups(t *testing.T) {
+	m := safeEnv(t)
+	var paths []string
+	var contents [][]byte
+	for i, dir := range []string{"a", "b"} {
+		p := filepath.Join(m.root, dir, "export.jsonl")
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		ls := malLines()
+		ls[0] = strings.Replace(ls[0], "hello", fmt.Sprintf("hello from %s", dir), 1)
+		data := []byte(join(ls, "\n"))
+		require.NoError(t, os.WriteFile(p, data, 0o644))
+		paths, contents = append(paths, p), append(contents, data)
+		_ = i
+	}
+	backdate(t, m.root)
+	for _, p := range paths {
+		require.Equal(t, 0, m.cli(t, "strip-thinking", p).code)
+	}
+	backdate(t, m.root)
+	r := m.cli(t, "restore", paths[0])
+	require.Equal(t, 0, r.code, r.stderr)
+	got, _ := os.ReadFile(paths[0])
+	assert.Equal(t, string(contents[0]), string(got), "restore of a/export.jsonl")
+	r = m.cli(t, "--json", "backups", paths[1])
+	require.Equal(t, 0, r.code, r.stderr)
+	var rows []map[string]any
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &rows))
+	assert.Len(t, rows, 1, "b/export.jsonl has its own one backup")
+}
+
+// Finding 5: -o over another session replaces it silently.
+func TestSafetyOutputDoesNotReplaceWithoutForce(t *testing.T) {
+	m := safeEnv(t)
+	other := filepath.Join(m.proj, "0ther000-0000-4000-8000-000000000000.jsonl")
+	require.NoError(t, os.WriteFile(other, []byte(join(malLines()[:3], "\n")), 0o644))
+	plain := filepath.Join(m.root, "notes.txt")
+	require.NoError(t, os.WriteFile(plain, []byte("keep me\n"), 0o644))
+	for _, dst := range []string{other, plain} {
+		h0 := hashTree(t, m.root)
+		r := m.cli(t, "strip-thinking", malSession, "-o", dst)
+		checkRun(t, "-o "+dst, r, want{1, "", "already exists"})
+		assert.Empty(t, changes(h0, hashTree(t, m.root)))
+	}
+	r := m.cli(t, "strip-thinking", malSession, "-o", plain, "--force")
+	require.Equal(t, 0, r.code, r.stderr)
+	b, _ := os.ReadFile(plain)
+	assert.Contains(t, string(b), "hi there")
+}
+
+// Finding 6: no lock between ccsurgeon processes; the message blames
+// Claude Code.
+func TestSafetyOneWriterPerSession(t *testing.T) {
+	m := safeEnv(t)
+	l, err := backup.Lock(m.cfg, backup.KeyFor(m.cfg, malSession, m.proj), "test-holder")
+	require.NoError(t, err)
+	h0 := hashTree(t, m.root)
+	r := m.cli(t, "strip-thinking", malSession)
+	checkRun(t, "strip-thinking", r, want{1, "", "another ccsurgeon"})
+	assert.Contains(t, r.stderr, fmt.Sprintf("pid %d", os.Getpid()))
+	assert.NotContains(t, r.stderr, "Claude Code")
+	assert.Empty(t, changes(h0, hashTree(t, m.root)))
+	l.Unlock()
+	assert.Equal(t, 0, m.cli(t, "strip-thinking", malSession).code)
+}
+
+// Finding 7: leftovers of killed runs are never cleaned, partial backups
+// are never listed.
+func TestSafetyLeftoversOfKilledRunsAreCleaned(t *testing.T) {
+	cases := []struct {
+		name, killAt string
+		args         []string
+	}{
+		{"clone --new killed after the subagents", "new-after-sidecars", []string{"clone", "SID"}},
+		{"clone --new killed with a new file's temp written", "create-before-link", []string{"clone", "SID"}},
+		{"in place killed while backing up", "backup-copying", []string{"drop-tool-calls", "SID", "--tool", "Agent"}},
+		{"drop-tool-calls killed after the main rename", "before-removals", []string{"drop-tool-calls", "SID", "--tool", "Agent"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			m := newMalEnv(t)
+			id, agent := copySubagentSession(t, m)
+			args := append([]string{}, c.args...)
+			args[1] = id
+			h0 := hashTree(t, m.root)
+			killed := runKilled(t, m, c.killAt, args...)
+			require.True(t, killed, "the child was not killed at %s", c.killAt)
+			// ls never lists what the killed run left
+			r := m.cli(t, "--json", "ls")
+			require.Equal(t, 0, r.code, r.stderr)
+			assert.Equal(t, 1, strings.Count(r.stdout, `"id"`), "ls lists one session: %s", r.stdout)
+			// the next run on the session (here: backups) finishes or
+			// removes it
+			r = m.cli(t, "backups", id)
+			require.Equal(t, 0, r.code, r.stderr)
+			assert.Contains(t, r.stderr, "an earlier run was interrupted")
+			r = m.cli(t, "validate", id)
+			require.Equal(t, 0, r.code, r.stderr)
+			h1 := hashTree(t, m.root)
+			for _, p := range changes(h0, h1) {
+				if strings.HasPrefix(p, filepath.Join(m.cfg, "ccsurgeon", "backups")) && !strings.HasSuffix(p, ".lock") {
+					// only complete backups stay
+					dir := p
+					for filepath.Dir(filepath.Dir(dir)) != filepath.Join(m.cfg, "ccsurgeon", "backups") {
+						dir = filepath.Dir(dir)
+					}
+					_, err := os.Stat(filepath.Join(dir, "manifest.json"))
+					assert.NoError(t, err, "partial backup left: %s", p)
+					continue
+				}
+				if strings.HasSuffix(p, ".lock") {
+					continue
+				}
+				if c.killAt == "before-removals" && (p == m.session() || p == filepath.Join(m.proj, id+".jsonl") || strings.HasPrefix(p, filepath.Join(m.proj, id))) {
+					continue // the change itself, finished
+				}
+				t.Errorf("left behind: %s", p)
+			}
+			if c.killAt == "before-removals" {
+				_, err := os.Stat(agent)
+				assert.True(t, os.IsNotExist(err), "the dropped subagent transcript is still there")
+			}
+		})
+	}
+}
+
+// runKilled runs the CLI in a child that SIGKILLs itself at step.
+func runKilled(t *testing.T, m *malEnv, step string, args ...string) bool {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestSafetyHelperProcess$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "CCSURGEON_SAFETY_HELPER="+step, "CCSURGEON_SAFETY_ARGS="+strings.Join(append([]string{"--config-dir=" + m.cfg}, args...), "\x1f"))
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	if err == nil {
+		return false
+	}
+	ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	if !ok || !ws.Signaled() {
+		t.Logf("child: %v\n%s", err, out.String())
+		return false
+	}
+	return ws.Signal() == syscall.SIGKILL
+}
+
+// TestSafetyHelperProcess is not a test: runKilled and the trials run the
+// CLI in a child with it.
+func TestSafetyHelperProcess(t *testing.T) {
+	step := os.Getenv("CCSURGEON_SAFETY_HELPER")
+	if step == "" {
+		return
+	}
+	if step != "-" {
+		backup.SetTestHook(func(s string) {
+			if s == step {
+				syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			}
+		})
+	}
+	args := strings.Split(os.Getenv("CCSURGEON_SAFETY_ARGS"), "\x1f")
+	os.Exit(run(t.Context(), append([]string{"ccsurgeon"}, args...), strings.NewReader(""), os.Stdout, os.Stderr))
+}
+
+// Finding 8: the owner changes when root rewrites another user's session.
+func TestSafetyOwnerAndModeAreKept(t *testing.T) {
+	m := safeEnv(t)
+	uid, gid := 4242, 4343
+	if !isRoot() {
+		uid, gid = os.Getuid(), os.Getgid()
+	}
+	require.NoError(t, os.Chown(m.session(), uid, gid))
+	require.NoError(t, os.Chmod(m.session(), 0o640))
+	require.Equal(t, 0, m.cli(t, "strip-thinking", malSession).code)
+	fi, err := os.Stat(m.session())
+	require.NoError(t, err)
+	st := fi.Sys().(*syscall.Stat_t)
+	assert.Equal(t, uint32(uid), st.Uid)
+	assert.Equal(t, uint32(gid), st.Gid)
+	assert.Equal(t, os.FileMode(0o640), fi.Mode().Perm())
+	backdate(t, m.root)
+	require.Equal(t, 0, m.cli(t, "restore", malSession).code)
+	fi, _ = os.Stat(m.session())
+	st = fi.Sys().(*syscall.Stat_t)
+	assert.Equal(t, uint32(uid), st.Uid, "restore keeps the owner too")
+	assert.Equal(t, os.FileMode(0o640), fi.Mode().Perm())
+}
+
+// Finding 9: a FIFO hangs ls, info and validate.
+func TestSafetyFifosNeverHang(t *testing.T) {
+	m := newMalEnv(t)
+	id, agent := copySubagentSession(t, m)
+	require.NoError(t, syscall.Mkfifo(filepath.Join(m.proj, "aaaa0000-0000-4000-8000-000000000000.jsonl"), 0o644))
+	require.NoError(t, syscall.Mkfifo(filepath.Join(filepath.Dir(agent), "agent-fifo.jsonl"), 0o644))
+	t.Cleanup(func() {
+		// unblock a reader that hung, so the test binary can end
+		for _, p := range []string{filepath.Join(m.proj, "aaaa0000-0000-4000-8000-000000000000.jsonl"), filepath.Join(filepath.Dir(agent), "agent-fifo.jsonl")} {
+			if f, err := os.OpenFile(p, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+				f.Close()
+			}
+		}
+	})
+	for _, args := range [][]string{{"ls"}, {"info", id}, {"validate", id}, {"strip-thinking", id, "--dry-run"}} {
+		done := make(chan ran, 1)
+		go func() { done <- m.cli(t, args...) }()
+		select {
+		case r := <-done:
+			assert.Equal(t, 0, r.code, "%v: %s", args, r.stderr)
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%v hangs on a fifo", args)
+		}
+	}
+}
+
+// Finding 10: a no-op rewrites the file and takes a backup; --keep 1
+// silently removes the one useful backup.
+func TestSafetyNoChangeNoWriteNoBackup(t *testing.T) {
+	m := safeEnv(t)
+	require.Equal(t, 0, m.cli(t, "strip-thinking", malSession).code)
+	backdate(t, m.root)
+	fi0, _ := os.Stat(m.session())
+	for range 3 {
+		r := m.cli(t, "strip-thinking", malSession)
+		checkRun(t, "no-op", r, want{0, "nothing to change", ""})
+	}
+	fi1, _ := os.Stat(m.session())
+	assert.True(t, os.SameFile(fi0, fi1), "the file was replaced")
+	assert.Equal(t, fi0.ModTime(), fi1.ModTime())
+	list, _ := backup.List(m.cfg, malSession)
+	assert.Len(t, list, 1)
+}
+
+func TestSafetyKeepOneKeepsTheOriginal(t *testing.T) {
+	m := trialSession(t)
+	orig, _ := os.ReadFile(m.session())
+	for _, args := range [][]string{
+		{"strip-thinking", malSession, "--keep", "1"},
+		{"compress-old-turns", malSession, "--keep-turns", "0", "--max-result", "100B", "--keep", "1"},
+		{"drop-tool-calls", malSession, "--tool", "Bash", "--keep", "1"},
+	} {
+		backdate(t, m.root)
+		r := m.cli(t, args...)
+		require.Equal(t, 0, r.code, "%v: %s", args, r.stderr)
+		if args[0] == "drop-tool-calls" {
+			assert.Contains(t, r.stdout, "removed 1 old backup(s): ", "pruning says what it removed")
+		}
+	}
+	list, _ := backup.List(m.cfg, malSession)
+	require.Len(t, list, 2, "the last made and the original")
+	d, _ := os.ReadFile(filepath.Join(list[1].Dir, malSession+".jsonl"))
+	assert.Equal(t, string(orig), string(d), "--keep 1 removed the backup of the original session")
+	assert.True(t, list[1].Original)
+}
+
+// Finding 11: --keep-turns 0 panics; --diff without --dry-run writes;
+// restore right after a change blames Claude Code.
+func TestSafetyFlagsMeanOneThing(t *testing.T) {
+	t.Run("compress --keep-turns 0 compresses every turn", func(t *testing.T) {
+		for _, args := range [][]string{{"compress-old-turns", malSession, "--keep-turns", "0", "--max-result", "4B"}, {"rewrite", malSession, "--compress-old-turns", "0", "--max-result", "4B"}} {
+			m := newMalEnv(t)
+			ls := malLines()
+			ls[4] = malLine("assistant", 5, 4, `[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"`+strings.Repeat("x", 4000)+`"}}]`)
+			ls = append(ls, strings.Replace(malLine("user", 6, 5, `[{"type":"tool_result","tool_use_id":"toolu_1","content":"`+strings.Repeat("y", 4000)+`"}]`), `"role":"user"`, `"role":"user"`, 1),
+				malLine("assistant", 7, 6, `[{"type":"text","text":"ok"}]`))
+			m.write(t, join(ls, "\n"))
+			backdate(t, m.root)
+			r := m.cli(t, args...)
+			require.Equal(t, 0, r.code, "%v: %s", args, r.stderr)
+			b, _ := os.ReadFile(m.session())
+			assert.NotContains(t, string(b), strings.Repeat("y", 4000), "%v: the last turn is compressed too", args)
+		}
+	})
+	t.Run("--diff without --dry-run previews only", func(t *testing.T) {
+		m := safeEnv(t)
+		h0 := hashTree(t, m.root)
+		r := m.cli(t, "strip-thinking", malSession, "--diff")
+		require.Equal(t, 0, r.code, r.stderr)
+		assert.Contains(t, r.stdout, "@@ -1,5 +1,4 @@")
+		assert.Contains(t, r.stdout, "nothing was written")
+		assert.Empty(t, changes(h0, hashTree(t, m.root)))
+	})
+	t.Run("restore right after a change", func(t *testing.T) {
+		m := safeEnv(t)
+		orig, _ := os.ReadFile(m.session())
+		require.Equal(t, 0, m.cli(t, "strip-thinking", malSession).code)
+		r := m.cli(t, "restore", malSession)
+		require.Equal(t, 0, r.code, r.stderr)
+		got, _ := os.ReadFile(m.session())
+		assert.Equal(t, string(orig), string(got))
+	})
+}
+
+// Issue 14: the backups of an in-place redact keep every secret.
+func TestSafetyRedactInPlaceSaysTheBackupsHoldTheSecrets(t *testing.T) {
+	const secret = "ghp_Z9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2"
+	setup := func(t *testing.T) *malEnv {
+		m := newMalEnv(t)
+		ls := malLines()
+		ls[3] = malLine("user", 4, 3, `"my token is `+secret+`"`)
+		m.write(t, join(ls, "\n"))
+		backdate(t, m.root)
+		return m
+	}
+	backups := func(m *malEnv) string { return filepath.Join(m.cfg, "ccsurgeon", "backups") }
+	grepTree := func(t *testing.T, root string) bool {
+		for _, h := range hashTree(t, root) {
+			_ = h
+		}
+		found := false
+		_ = filepath.Walk(root, func(p string, fi os.FileInfo, err error) error {
+			if err == nil && fi.Mode().IsRegular() {
+				b, _ := os.ReadFile(p)
+				found = found || bytes.Contains(b, []byte(secret))
+			}
+			return nil
+		})
+		return found
+	}
+	t.Run("note and purge", func(t *testing.T) {
+		m := setup(t)
+		r := m.cli(t, "redact-secrets", malSession)
+		require.Equal(t, 0, r.code, r.stderr)
+		out := r.stdout + r.stderr
+		assert.Contains(t, out, "still hold")
+		assert.Contains(t, out, "--no-backup")
+		assert.Contains(t, out, "ccsurgeon backups --purge "+malSession)
+		assert.True(t, grepTree(t, backups(m)), "the backup holds the secret (as said)")
+		r = m.cli(t, "backups", "--purge", malSession)
+		require.Equal(t, 0, r.code, r.stderr)
+		assert.False(t, grepTree(t, m.cfg), "a secret is left in the config dir after the purge")
+	})
+	t.Run("--no-backup", func(t *testing.T) {
+		m := setup(t)
+		r := m.cli(t, "redact-secrets", malSession, "--no-backup")
+		require.Equal(t, 0, r.code, r.stderr)
+		assert.False(t, grepTree(t, m.cfg), "a secret is left in the config dir")
+	})
+}
+
+// Finding 7, an older client's layout: a clone killed before its main
+// transcript leaves no agent-*.jsonl beside the original.
+func TestSafetyKilledCloneOfALegacySessionLeavesNoAgentFiles(t *testing.T) {
+	m := newMalEnv(t)
+	id, agent := copySubagentSession(t, m)
+	legacy := filepath.Join(m.proj, filepath.Base(agent))
+	require.NoError(t, os.Rename(agent, legacy))
+	require.NoError(t, os.RemoveAll(filepath.Join(m.proj, id)))
+	backdate(t, m.root)
+	h0 := hashTree(t, m.root)
+	require.True(t, runKilled(t, m, "new-after-sidecars", "clone", id))
+	left := changes(h0, hashTree(t, m.root))
+	require.NotEmpty(t, left, "the killed clone wrote its agent files")
+	r := m.cli(t, "backups", id)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Empty(t, changes(h0, hashTree(t, m.root)), "left behind")
+}
