@@ -79,6 +79,10 @@ type lineHits struct {
 	f    *chain.File
 	i    int
 	hits []hit
+	// raw: the line is not a JSON entry (a torn last line, a line nested too
+	// deep to parse); finds are byte offsets in the line itself.
+	raw   bool
+	finds []redact.Finding
 }
 
 // Apply scans the session and replaces the secrets.
@@ -108,6 +112,12 @@ func (o RedactSecrets) Apply(t *Txn) error {
 		return p
 	}
 	for _, lh := range found {
+		if lh.raw {
+			if err := o.redactRawLine(t, lh, placeholder); err != nil {
+				return err
+			}
+			continue
+		}
 		for _, h := range lh.hits {
 			for _, fd := range h.finds {
 				secret := h.value[fd.Start:fd.End]
@@ -140,13 +150,21 @@ func (o RedactSecrets) scanFile(t *Txn, f *chain.File) ([]lineHits, error) {
 		go func(w, lo, hi int) {
 			defer wg.Done()
 			for i := lo; i < hi; i++ {
-				if f.Entries[i].Kind != chain.KindEntry || t.Dropped(f, i) {
+				k := f.Entries[i].Kind
+				if k == chain.KindBlank || t.Dropped(f, i) {
 					continue
 				}
 				raw, err := t.Raw(f, i)
 				if err != nil {
 					errs[w] = err
 					return
+				}
+				if k != chain.KindEntry {
+					// not an entry: every byte is still scanned, as text
+					if fs := o.Scanner.Scan(string(raw)); len(fs) > 0 {
+						results[w] = append(results[w], lineHits{f: f, i: i, raw: true, finds: fs})
+					}
+					continue
 				}
 				if hs := o.scanLine(raw); len(hs) > 0 {
 					results[w] = append(results[w], lineHits{f: f, i: i, hits: hs})
@@ -281,4 +299,84 @@ func (o RedactSecrets) rewriteLine(t *Txn, lh lineHits, placeholder func(rule, s
 	out = append(out, raw[pos:]...)
 	t.Set(f, i, out)
 	return nil
+}
+
+// redactRawLine replaces the secrets of a line that is not a JSON entry in
+// place, where that cannot change the line's structure: the secret lies
+// inside one JSON string (or the unterminated string a torn line ends in)
+// and does not cut an escape sequence in two. A secret that cannot be
+// replaced safely is still reported (so --check fails) and named in a note.
+func (o RedactSecrets) redactRawLine(t *Txn, lh lineHits, placeholder func(rule, secret string) string) error {
+	f, i := lh.f, lh.i
+	raw, err := t.Raw(f, i)
+	if err != nil {
+		return err
+	}
+	line := int(f.Entries[i].Line)
+	str, cont := rawStrings(raw)
+	out := make([]byte, 0, len(raw)+64)
+	pos, left := 0, 0
+	for _, fd := range lh.finds {
+		secret := string(raw[fd.Start:fd.End])
+		sum := sha256.Sum256([]byte(secret))
+		r := Redaction{File: f.Path, Line: line, Field: "(line is not JSON: scanned as text)", Rule: fd.Rule, Fingerprint: hex.EncodeToString(sum[:4])}
+		safe := str[fd.Start] != 0 && str[fd.Start] == str[fd.End-1] && !cont[fd.Start] && (fd.End == len(raw) || !cont[fd.End])
+		if safe {
+			r.Placeholder = placeholder(fd.Rule, secret)
+			out = append(out, raw[pos:fd.Start]...)
+			out = append(out, r.Placeholder...)
+			pos = fd.End
+			t.Count("secrets redacted: "+fd.Rule, 1)
+		} else {
+			left++
+			t.Count("secrets left in place (line is not JSON): "+fd.Rule, 1)
+		}
+		t.Report.Redactions = append(t.Report.Redactions, r)
+	}
+	if left > 0 {
+		t.Note("line %d of %s is not a JSON entry and holds %d secret(s) that cannot be replaced without changing its structure: they are still in the output; remove or repair the line (ccsurgeon repair) first", line, f.Path, left)
+	}
+	if pos > 0 {
+		out = append(out, raw[pos:]...)
+		t.Set(f, i, out)
+		t.Count("lines that are not JSON, redacted as text", 1)
+	}
+	return nil
+}
+
+// rawStrings marks, for each byte of a line of JSON (complete or not),
+// the 1-based number of the string it is inside (0: outside any string,
+// or a quote) and whether it continues an escape sequence (\n: the n).
+func rawStrings(raw []byte) (str []int32, cont []bool) {
+	str = make([]int32, len(raw))
+	cont = make([]bool, len(raw))
+	var n int32
+	in := false
+	for k := 0; k < len(raw); k++ {
+		c := raw[k]
+		if !in {
+			if c == '"' {
+				in = true
+				n++
+			}
+			continue
+		}
+		if c == '"' {
+			in = false
+			continue
+		}
+		str[k] = n
+		if c == '\\' && k+1 < len(raw) {
+			m := 1
+			if raw[k+1] == 'u' {
+				m = 5
+			}
+			for j := 1; j <= m && k+j < len(raw); j++ {
+				str[k+j] = n
+				cont[k+j] = true
+			}
+			k += m
+		}
+	}
+	return str, cont
 }
