@@ -51,8 +51,8 @@ type Rule struct {
 	// such a match starts at an anchor hit, so it is tried once per hit
 	// instead of at every position of a window (TestPrefilterNeverMisses
 	// compares both ways on every positive case).
-	at   *regexp.Regexp
-	find func(text string, hits []hit, emit func(s, e int, id string))
+	at    *regexp.Regexp
+	find  func(text string, hits []hit, emit func(s, e int, id string))
 	emits []string
 }
 
