@@ -69,7 +69,6 @@ var skipBlockTypes = map[string]bool{"image": true, "document": true, "redacted_
 // hit is a secret inside one string value of a line.
 type hit struct {
 	tokStart, tokEnd int    // the raw JSON string token in the line
-	value            string // decoded value
 	finds            []redact.Finding
 	path             string
 	thinking         bool // the value is a thinking block's text
@@ -99,10 +98,16 @@ func (o RedactSecrets) Apply(t *Txn) error {
 		found = append(found, lh...)
 	}
 	// number the secrets in order of first appearance
-	numbers := map[string]string{} // rule + secret -> placeholder
+	type phKey struct {
+		rule string
+		sum  [16]byte // of the secret: the map does not keep the secrets
+	}
+	numbers := map[phKey]string{}
 	perRule := map[string]int{}
 	placeholder := func(rule, secret string) string {
-		k := rule + "\x00" + secret
+		sum := sha256.Sum256([]byte(secret))
+		k := phKey{rule: rule}
+		copy(k.sum[:], sum[:16])
 		if p, ok := numbers[k]; ok {
 			return p
 		}
@@ -118,9 +123,16 @@ func (o RedactSecrets) Apply(t *Txn) error {
 			}
 			continue
 		}
+		raw, err := t.Raw(lh.f, lh.i)
+		if err != nil {
+			return err
+		}
 		for _, h := range lh.hits {
+			// the decoded value is not kept from the scan (that held a copy of
+			// every line with a secret): decode it again
+			value := chain.StrValue(string(raw[h.tokStart:h.tokEnd]))
 			for _, fd := range h.finds {
-				secret := h.value[fd.Start:fd.End]
+				secret := value[fd.Start:fd.End]
 				sum := sha256.Sum256([]byte(secret))
 				t.Report.Redactions = append(t.Report.Redactions, Redaction{
 					File: lh.f.Path, Line: int(lh.f.Entries[lh.i].Line), Field: h.path, Rule: fd.Rule,
@@ -224,7 +236,7 @@ func (o RedactSecrets) scanLine(raw []byte) []hit {
 			}
 			v := chain.StrValue(tok)
 			if fs := o.Scanner.Scan(v); len(fs) > 0 {
-				hits = append(hits, hit{tokStart: vs, tokEnd: ve, value: v, finds: fs, path: path, thinking: thinkingText})
+				hits = append(hits, hit{tokStart: vs, tokEnd: ve, finds: fs, path: path, thinking: thinkingText})
 			}
 		}
 	}
@@ -284,14 +296,15 @@ func (o RedactSecrets) rewriteLine(t *Txn, lh lineHits, placeholder func(rule, s
 		if h.thinking || h.tokStart < pos {
 			continue
 		}
-		var sb []byte
+		value := chain.StrValue(string(raw[h.tokStart:h.tokEnd]))
+		sb := make([]byte, 0, len(value))
 		last := 0
 		for _, fd := range h.finds {
-			sb = append(sb, h.value[last:fd.Start]...)
-			sb = append(sb, placeholder(fd.Rule, h.value[fd.Start:fd.End])...)
+			sb = append(sb, value[last:fd.Start]...)
+			sb = append(sb, placeholder(fd.Rule, value[fd.Start:fd.End])...)
 			last = fd.End
 		}
-		sb = append(sb, h.value[last:]...)
+		sb = append(sb, value[last:]...)
 		out = append(out, raw[pos:h.tokStart]...)
 		out = append(out, EncodeString(string(sb))...)
 		pos = h.tokEnd
