@@ -68,7 +68,7 @@ var skipBlockTypes = map[string]bool{"image": true, "document": true, "redacted_
 
 // hit is a secret inside one string value of a line.
 type hit struct {
-	tokStart, tokEnd int    // the raw JSON string token in the line
+	tokStart, tokEnd int // the raw JSON string token in the line
 	finds            []redact.Finding
 	path             string
 	thinking         bool // the value is a thinking block's text
