@@ -68,8 +68,7 @@ var skipBlockTypes = map[string]bool{"image": true, "document": true, "redacted_
 
 // hit is a secret inside one string value of a line.
 type hit struct {
-	tokStart, tokEnd int    // the raw JSON string token in the line
-	value            string // decoded value
+	tokStart, tokEnd int // the raw JSON string token in the line
 	finds            []redact.Finding
 	path             string
 	thinking         bool // the value is a thinking block's text
@@ -79,6 +78,10 @@ type lineHits struct {
 	f    *chain.File
 	i    int
 	hits []hit
+	// raw: the line is not a JSON entry (a torn last line, a line nested too
+	// deep to parse); finds are byte offsets in the line itself.
+	raw   bool
+	finds []redact.Finding
 }
 
 // Apply scans the session and replaces the secrets.
@@ -95,10 +98,16 @@ func (o RedactSecrets) Apply(t *Txn) error {
 		found = append(found, lh...)
 	}
 	// number the secrets in order of first appearance
-	numbers := map[string]string{} // rule + secret -> placeholder
+	type phKey struct {
+		rule string
+		sum  [16]byte // of the secret: the map does not keep the secrets
+	}
+	numbers := map[phKey]string{}
 	perRule := map[string]int{}
 	placeholder := func(rule, secret string) string {
-		k := rule + "\x00" + secret
+		sum := sha256.Sum256([]byte(secret))
+		k := phKey{rule: rule}
+		copy(k.sum[:], sum[:16])
 		if p, ok := numbers[k]; ok {
 			return p
 		}
@@ -108,9 +117,22 @@ func (o RedactSecrets) Apply(t *Txn) error {
 		return p
 	}
 	for _, lh := range found {
+		if lh.raw {
+			if err := o.redactRawLine(t, lh, placeholder); err != nil {
+				return err
+			}
+			continue
+		}
+		raw, err := t.Raw(lh.f, lh.i)
+		if err != nil {
+			return err
+		}
 		for _, h := range lh.hits {
+			// the decoded value is not kept from the scan (that held a copy of
+			// every line with a secret): decode it again
+			value := chain.StrValue(string(raw[h.tokStart:h.tokEnd]))
 			for _, fd := range h.finds {
-				secret := h.value[fd.Start:fd.End]
+				secret := value[fd.Start:fd.End]
 				sum := sha256.Sum256([]byte(secret))
 				t.Report.Redactions = append(t.Report.Redactions, Redaction{
 					File: lh.f.Path, Line: int(lh.f.Entries[lh.i].Line), Field: h.path, Rule: fd.Rule,
@@ -140,13 +162,21 @@ func (o RedactSecrets) scanFile(t *Txn, f *chain.File) ([]lineHits, error) {
 		go func(w, lo, hi int) {
 			defer wg.Done()
 			for i := lo; i < hi; i++ {
-				if f.Entries[i].Kind != chain.KindEntry || t.Dropped(f, i) {
+				k := f.Entries[i].Kind
+				if k == chain.KindBlank || t.Dropped(f, i) {
 					continue
 				}
 				raw, err := t.Raw(f, i)
 				if err != nil {
 					errs[w] = err
 					return
+				}
+				if k != chain.KindEntry {
+					// not an entry: every byte is still scanned, as text
+					if fs := o.Scanner.Scan(string(raw)); len(fs) > 0 {
+						results[w] = append(results[w], lineHits{f: f, i: i, raw: true, finds: fs})
+					}
+					continue
 				}
 				if hs := o.scanLine(raw); len(hs) > 0 {
 					results[w] = append(results[w], lineHits{f: f, i: i, hits: hs})
@@ -206,7 +236,7 @@ func (o RedactSecrets) scanLine(raw []byte) []hit {
 			}
 			v := chain.StrValue(tok)
 			if fs := o.Scanner.Scan(v); len(fs) > 0 {
-				hits = append(hits, hit{tokStart: vs, tokEnd: ve, value: v, finds: fs, path: path, thinking: thinkingText})
+				hits = append(hits, hit{tokStart: vs, tokEnd: ve, finds: fs, path: path, thinking: thinkingText})
 			}
 		}
 	}
@@ -266,14 +296,15 @@ func (o RedactSecrets) rewriteLine(t *Txn, lh lineHits, placeholder func(rule, s
 		if h.thinking || h.tokStart < pos {
 			continue
 		}
-		var sb []byte
+		value := chain.StrValue(string(raw[h.tokStart:h.tokEnd]))
+		sb := make([]byte, 0, len(value))
 		last := 0
 		for _, fd := range h.finds {
-			sb = append(sb, h.value[last:fd.Start]...)
-			sb = append(sb, placeholder(fd.Rule, h.value[fd.Start:fd.End])...)
+			sb = append(sb, value[last:fd.Start]...)
+			sb = append(sb, placeholder(fd.Rule, value[fd.Start:fd.End])...)
 			last = fd.End
 		}
-		sb = append(sb, h.value[last:]...)
+		sb = append(sb, value[last:]...)
 		out = append(out, raw[pos:h.tokStart]...)
 		out = append(out, EncodeString(string(sb))...)
 		pos = h.tokEnd
@@ -281,4 +312,84 @@ func (o RedactSecrets) rewriteLine(t *Txn, lh lineHits, placeholder func(rule, s
 	out = append(out, raw[pos:]...)
 	t.Set(f, i, out)
 	return nil
+}
+
+// redactRawLine replaces the secrets of a line that is not a JSON entry in
+// place, where that cannot change the line's structure: the secret lies
+// inside one JSON string (or the unterminated string a torn line ends in)
+// and does not cut an escape sequence in two. A secret that cannot be
+// replaced safely is still reported (so --check fails) and named in a note.
+func (o RedactSecrets) redactRawLine(t *Txn, lh lineHits, placeholder func(rule, secret string) string) error {
+	f, i := lh.f, lh.i
+	raw, err := t.Raw(f, i)
+	if err != nil {
+		return err
+	}
+	line := int(f.Entries[i].Line)
+	str, cont := rawStrings(raw)
+	out := make([]byte, 0, len(raw)+64)
+	pos, left := 0, 0
+	for _, fd := range lh.finds {
+		secret := string(raw[fd.Start:fd.End])
+		sum := sha256.Sum256([]byte(secret))
+		r := Redaction{File: f.Path, Line: line, Field: "(line is not JSON: scanned as text)", Rule: fd.Rule, Fingerprint: hex.EncodeToString(sum[:4])}
+		safe := str[fd.Start] != 0 && str[fd.Start] == str[fd.End-1] && !cont[fd.Start] && (fd.End == len(raw) || !cont[fd.End])
+		if safe {
+			r.Placeholder = placeholder(fd.Rule, secret)
+			out = append(out, raw[pos:fd.Start]...)
+			out = append(out, r.Placeholder...)
+			pos = fd.End
+			t.Count("secrets redacted: "+fd.Rule, 1)
+		} else {
+			left++
+			t.Count("secrets left in place (line is not JSON): "+fd.Rule, 1)
+		}
+		t.Report.Redactions = append(t.Report.Redactions, r)
+	}
+	if left > 0 {
+		t.Note("line %d of %s is not a JSON entry and holds %d secret(s) that cannot be replaced without changing its structure: they are still in the output; remove or repair the line (ccsurgeon repair) first", line, f.Path, left)
+	}
+	if pos > 0 {
+		out = append(out, raw[pos:]...)
+		t.Set(f, i, out)
+		t.Count("lines that are not JSON, redacted as text", 1)
+	}
+	return nil
+}
+
+// rawStrings marks, for each byte of a line of JSON (complete or not),
+// the 1-based number of the string it is inside (0: outside any string,
+// or a quote) and whether it continues an escape sequence (\n: the n).
+func rawStrings(raw []byte) (str []int32, cont []bool) {
+	str = make([]int32, len(raw))
+	cont = make([]bool, len(raw))
+	var n int32
+	in := false
+	for k := 0; k < len(raw); k++ {
+		c := raw[k]
+		if !in {
+			if c == '"' {
+				in = true
+				n++
+			}
+			continue
+		}
+		if c == '"' {
+			in = false
+			continue
+		}
+		str[k] = n
+		if c == '\\' && k+1 < len(raw) {
+			m := 1
+			if raw[k+1] == 'u' {
+				m = 5
+			}
+			for j := 1; j <= m && k+j < len(raw); j++ {
+				str[k+j] = n
+				cont[k+j] = true
+			}
+			k += m
+		}
+	}
+	return str, cont
 }

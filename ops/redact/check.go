@@ -303,8 +303,8 @@ func plausibleValue(v string, kind int, quoted bool) bool {
 	if strings.ContainsAny(v, " \t\r\n") {
 		return false
 	}
-	if !quoted && (strings.ContainsAny(v, "()[]{}") || isLowerCamelIdent(v)) {
-		return false
+	if !quoted && (strings.ContainsAny(v, "()[]") || strings.ContainsAny(v, "{}") && !(kind == kindPassword && classOf(v).kinds() >= 4) || isLowerCamelIdent(v)) {
+		return false // code (f(x), a[i], {…}); a password may hold a brace among all four kinds of characters
 	}
 	if !quoted {
 		for _, k := range []string{"password", "passwd", "secret", "token", "apikey", "api_key", "credential"} {

@@ -188,9 +188,8 @@ func findAssignments(text string, hits []hit, emit func(s, e int, id string)) {
 		for r > l && text[r-1] == '.' {
 			r--
 		}
-		if l > 0 && text[l-1] == '$' && !assignedAfter(text, r) {
-			continue // a variable being used, not assigned ($x = … in PHP/Perl is an assignment)
-		}
+		// $name: a variable being used is not followed by a separator, so
+		// parseValue finds nothing; "$DB_PASSWORD": "…" and $x = … are kept
 		ident := text[l:r]
 		kind, ok := classifyIdent(ident)
 		if !ok && shortPasswordName(text, l, r, ident) {
@@ -224,14 +223,12 @@ func shortPasswordName(text string, l, r int, ident string) bool {
 	if l > 0 && text[l-1] == '<' {
 		return true
 	}
-	return r < len(text) && text[r] == '=' && (r+1 >= len(text) || text[r+1] != '=')
-}
-
-// assignedAfter: an assignment operator follows text[r:].
-func assignedAfter(text string, r int) bool {
+	if r < len(text) && text[r] == '=' && (r+1 >= len(text) || text[r+1] != '=') {
+		return true
+	}
+	// pwd = … / pwd: … opening a config line
 	j := skipBlanks(text, r)
-	rest := text[j:]
-	return strings.HasPrefix(rest, "=") && !strings.HasPrefix(rest, "==") || strings.HasPrefix(rest, ".=") || strings.HasPrefix(rest, ":=")
+	return atLineStart(text, l) && j < len(text) && (j > r && text[j] == '=' || text[j] == ':') && (j+1 >= len(text) || text[j+1] != '=')
 }
 
 func skipBlanks(text string, i int) int {
@@ -307,12 +304,15 @@ func parseValue(text string, l, r int, ident string, kind int) (s, e int, quoted
 		return a, b, true, false
 	}
 	identQuoted := false
-	if l > 0 {
-		q := text[l-1]
+	if ql := l; ql > 0 {
+		if text[ql-1] == '$' && ql > 1 {
+			ql-- // "$DB_PASSWORD": …
+		}
+		q := text[ql-1]
 		if (q == '"' || q == '\'') && i < len(text) && text[i] == q {
 			i++
 			identQuoted = true
-		} else if q == '"' && l > 1 && text[l-2] == '\\' && strings.HasPrefix(text[i:], `\"`) {
+		} else if q == '"' && ql > 1 && text[ql-2] == '\\' && strings.HasPrefix(text[i:], `\"`) {
 			i += 2
 			identQuoted = true
 		}

@@ -11,6 +11,7 @@ package redact
 import (
 	"fmt"
 	"regexp"
+	"regexp/syntax"
 	"sort"
 	"strings"
 )
@@ -46,6 +47,11 @@ type Rule struct {
 	Priority int
 
 	group int
+	// at: Re anchored at its start (^(?:Re)), for rules with Before == 0:
+	// such a match starts at an anchor hit, so it is tried once per hit
+	// instead of at every position of a window (TestPrefilterNeverMisses
+	// compares both ways on every positive case).
+	at    *regexp.Regexp
 	find  func(text string, hits []hit, emit func(s, e int, id string))
 	emits []string
 }
@@ -132,6 +138,9 @@ func New(opts Options) (*Scanner, error) {
 	}
 	idx := map[string]int{}
 	for ri, r := range s.rules {
+		if r.Re != nil && r.find == nil && r.Before == 0 && len(r.Anchors) > 0 && r.Priority < 10 && startsWithAnchor(r) {
+			r.at = regexp.MustCompile(`^(?:` + r.Re.String() + `)`)
+		}
 		if r.Re != nil && r.group == 0 {
 			if g := r.Re.SubexpIndex("s"); g > 0 {
 				r.group = g
@@ -180,6 +189,56 @@ func New(opts Options) (*Scanner, error) {
 		}
 	}
 	return s, nil
+}
+
+// startsWithAnchor: every match of r.Re begins with one of its anchors
+// (each way the regexp can start is a literal that starts with an anchor),
+// so a match always starts at an anchor hit.
+func startsWithAnchor(r *Rule) bool {
+	p, err := syntax.Parse(r.Re.String(), syntax.Perl)
+	if err != nil {
+		return false
+	}
+	var starts []string
+	var walk func(p *syntax.Regexp) bool
+	walk = func(p *syntax.Regexp) bool {
+		switch p.Op {
+		case syntax.OpLiteral:
+			if p.Flags&syntax.FoldCase != 0 && !r.Fold {
+				return false
+			}
+			starts = append(starts, string(p.Rune))
+			return true
+		case syntax.OpCapture:
+			return walk(p.Sub[0])
+		case syntax.OpConcat:
+			return len(p.Sub) > 0 && walk(p.Sub[0])
+		case syntax.OpAlternate:
+			for _, s := range p.Sub {
+				if !walk(s) {
+					return false
+				}
+			}
+			return true
+		}
+		return false
+	}
+	if !walk(p) {
+		return false
+	}
+	for _, l := range starts {
+		ok := false
+		for _, a := range r.Anchors {
+			if len(l) >= len(a) && (l[:len(a)] == a || r.Fold && strings.EqualFold(l[:len(a)], a)) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
 }
 
 func validRuleName(n string) bool {
@@ -413,6 +472,27 @@ func hasPrefixFold(s, lower string) bool {
 }
 
 func (s *Scanner) runWindows(r *Rule, text string, hits []hit, emit func(int, int, string)) {
+	if r.at != nil && !s.noPre {
+		done := -1 // a match found from an earlier hit covers later hits inside it
+		for _, h := range hits {
+			p := int(h.pos)
+			if p < done {
+				continue
+			}
+			en := len(text)
+			if r.After >= 0 {
+				en = min(len(text), p+int(h.alen)+r.After)
+			}
+			m := r.at.FindStringSubmatchIndex(text[p:en])
+			if m == nil {
+				continue
+			}
+			if e := s.emitMatch(r, text, p, m, emit); e > 0 {
+				done = e
+			}
+		}
+		return
+	}
 	ws, we := -1, -1
 	flush := func() {
 		if ws >= 0 {
@@ -446,27 +526,34 @@ func (s *Scanner) runWindows(r *Rule, text string, hits []hit, emit func(int, in
 func (s *Scanner) runRegexp(r *Rule, text string, ws, we int, emit func(int, int, string)) {
 	win := text[ws:we]
 	for _, m := range r.Re.FindAllStringSubmatchIndex(win, -1) {
-		g := r.group
-		if 2*g+1 >= len(m) || m[2*g] < 0 {
-			continue
-		}
-		st, en := ws+m[2*g], ws+m[2*g+1]
-		if st >= en {
-			continue
-		}
-		if r.Boundary != nil {
-			if st > 0 && r.Boundary(text[st-1]) {
-				continue
-			}
-			if en < len(text) && r.Boundary(text[en]) {
-				continue
-			}
-		}
-		if r.Check != nil && !r.Check(text, st, en) {
-			continue
-		}
-		emit(st, en, r.ID)
+		s.emitMatch(r, text, ws, m, emit)
 	}
+}
+
+// emitMatch checks and emits the secret of match m (offsets relative to
+// base); it returns the end of the whole match when the secret was emitted.
+func (s *Scanner) emitMatch(r *Rule, text string, base int, m []int, emit func(int, int, string)) int {
+	g := r.group
+	if 2*g+1 >= len(m) || m[2*g] < 0 {
+		return -1
+	}
+	st, en := base+m[2*g], base+m[2*g+1]
+	if st >= en {
+		return -1
+	}
+	if r.Boundary != nil {
+		if st > 0 && r.Boundary(text[st-1]) {
+			return -1
+		}
+		if en < len(text) && r.Boundary(text[en]) {
+			return -1
+		}
+	}
+	if r.Check != nil && !r.Check(text, st, en) {
+		return -1
+	}
+	emit(st, en, r.ID)
+	return base + m[1]
 }
 
 func (s *Scanner) resolve(text string, cands []cand) []Finding {

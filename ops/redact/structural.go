@@ -27,8 +27,10 @@ func structuralRules() []*Rule {
 			Check: checkValue(kindPassword)},
 		// .netrc: machine HOST login USER password PASS
 		{ID: "netrc-password", Anchors: []string{"machine"}, After: 400, Priority: prioContext,
-			Re:    regexp.MustCompile(`\bmachine\s+\S+\s+(?:login\s+\S+\s+)?(?:account\s+\S+\s+)?password\s+(?P<s>\S+)`),
-			Check: checkValue(kindPassword)},
+			Re: regexp.MustCompile(`\bmachine\s+\S+\s+(?:login\s+\S+\s+)?(?:account\s+\S+\s+)?password\s+(?P<s>\S+)`),
+			Check: func(text string, s, e int) bool {
+				return isUUID(text[s:e]) || plausibleValue(text[s:e], kindPassword, true)
+			}},
 		// PsExec -p PASSWORD
 		{ID: "psexec-password", Anchors: []string{"psexec"}, Fold: true, After: 300, Priority: prioContext,
 			Re:    regexp.MustCompile(`(?i:psexec)(?:64)?(?:\.exe)?[ \t][^\n|;&]*?[ \t]-p[ \t]+"?(?P<s>[^\s"-][^\s"]*)`),

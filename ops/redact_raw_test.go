@@ -1,0 +1,85 @@
+package ops_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ccsurgeon/ccsurgeon/app"
+	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Lines that are not JSON entries are scanned too, as text: a torn last
+// line (what a crash leaves) and a line nested deeper than the JSON limit.
+// --check must fail on them and -o must not copy their secrets.
+func TestRedactSecretsScansLinesThatAreNotJSON(t *testing.T) {
+	const ghp = "ghp_R4wL1neT0kenZ9y8X7w6V5u4T3s2R1q0P9o8"
+	const aws = "AKIA2E0A8F3B244C9986"
+	base, err := os.ReadFile(filepath.Join("..", "testdata", "sessions", "2.1.328", "multi-turn.jsonl"))
+	require.NoError(t, err)
+	torn := `{"parentUuid":"5cef7761-0000-4000-8000-000000000001","type":"user","message":{"role":"user","content":"deploy with GITHUB_TOKEN=` + ghp + ` and aws key ` + aws + ` then`
+	deep := `{"type":"user","nested":` + strings.Repeat("[", 10001) + `"token ` + ghp + `"` + strings.Repeat("]", 10001) + "}\n"
+	for _, c := range []struct{ name, tail string }{
+		{"torn-last-line", torn},
+		{"nested-too-deep", deep},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			src := filepath.Join(dir, "3c1d2e4f-0000-4000-8000-00000000beef.jsonl")
+			require.NoError(t, os.WriteFile(src, append(append([]byte{}, base...), c.tail...), 0o600))
+			env := &app.Env{ConfigDir: filepath.Join(dir, "config"), Quiet: true, Out: io.Discard, Err: io.Discard, In: strings.NewReader("")}
+
+			err := env.RunRedactCheck(src, app.OpSpec{})
+			var ce *chain.Error
+			require.True(t, errors.As(err, &ce), "--check must fail: %v", err)
+			assert.Equal(t, 1, ce.Code)
+
+			out := filepath.Join(dir, "share.jsonl")
+			require.NoError(t, env.RunOps(src, app.OpSpec{Redact: true}, app.Dest{Output: out}))
+			b, err := os.ReadFile(out)
+			require.NoError(t, err)
+			assert.NotContains(t, string(b), ghp)
+			assert.NotContains(t, string(b), aws[4:])
+			assert.Contains(t, string(b), "[REDACTED:github-pat:1]")
+			// the rest of the session is copied unchanged
+			assert.True(t, strings.HasPrefix(string(b), string(base)), "the valid lines changed")
+
+			// the redacted copy passes --check
+			assert.NoError(t, env.RunRedactCheck(out, app.OpSpec{}))
+		})
+	}
+}
+
+// A secret outside any JSON string of a broken line cannot be replaced
+// without changing what a repair would make of the line: it is reported
+// (--check fails, the write names it in a note), never silently kept.
+func TestRedactSecretsReportsWhatItCannotReplace(t *testing.T) {
+	base, err := os.ReadFile(filepath.Join("..", "testdata", "sessions", "2.1.328", "multi-turn.jsonl"))
+	require.NoError(t, err)
+	dir := t.TempDir()
+	src := filepath.Join(dir, "3c1d2e4f-0000-4000-8000-00000000cafe.jsonl")
+	bad := "not json: PGPASSWORD=S3cr3tPassw0rd123 psql -h db"
+	require.NoError(t, os.WriteFile(src, append(append([]byte{}, base...), bad...), 0o600))
+	var buf bytes.Buffer
+	env := &app.Env{ConfigDir: filepath.Join(dir, "config"), Quiet: true, JSON: true, Out: &buf, Err: io.Discard, In: strings.NewReader("")}
+
+	var ce *chain.Error
+	require.True(t, errors.As(env.RunRedactCheck(src, app.OpSpec{}), &ce))
+	assert.Equal(t, 1, ce.Code)
+
+	buf.Reset()
+	require.NoError(t, env.RunOps(src, app.OpSpec{Redact: true}, app.Dest{Output: filepath.Join(dir, "share.jsonl")}))
+	var res app.WriteResult
+	require.NoError(t, json.Unmarshal(buf.Bytes(), &res))
+	require.Len(t, res.Redactions, 1)
+	assert.Equal(t, "generic-password", res.Redactions[0].Rule)
+	assert.Empty(t, res.Redactions[0].Placeholder, "not replaced")
+	assert.Contains(t, strings.Join(res.Notes, "\n"), "cannot be replaced")
+}
