@@ -225,11 +225,11 @@ func (t *Txn) dropThinkingLeftAlone() {
 		var ids []string
 		for i := range f.Entries {
 			e := &f.Entries[i]
-			if e.Type == "assistant" && e.MsgID != "" {
-				if _, ok := groups[e.MsgID]; !ok {
-					ids = append(ids, e.MsgID)
+			if e.Type() == "assistant" && e.MsgID() != "" {
+				if _, ok := groups[e.MsgID()]; !ok {
+					ids = append(ids, e.MsgID())
 				}
-				groups[e.MsgID] = append(groups[e.MsgID], i)
+				groups[e.MsgID()] = append(groups[e.MsgID()], i)
 			}
 		}
 		for _, id := range ids {
