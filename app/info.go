@@ -81,7 +81,7 @@ func addFileStats(r *InfoReport, f *chain.File) {
 	}
 	for i := range f.Entries {
 		e := &f.Entries[i]
-		t := e.Type
+		t := e.Type()
 		switch {
 		case e.Kind == chain.KindInvalid:
 			t = "(invalid)"
@@ -89,8 +89,8 @@ func addFileStats(r *InfoReport, f *chain.File) {
 			t = "(blank)"
 		case t == "":
 			t = "(no type)"
-		case t == "system" && e.Subtype != "":
-			t = "system/" + e.Subtype
+		case t == "system" && e.Subtype() != "":
+			t = "system/" + e.Subtype()
 		}
 		if !f.Sidechain {
 			c := r.ByType[t]
@@ -98,7 +98,7 @@ func addFileStats(r *InfoReport, f *chain.File) {
 			c.Bytes += e.TotalBytes()
 			r.ByType[t] = c
 		}
-		if e.Subtype == "compact_boundary" && !f.Sidechain {
+		if e.Subtype() == "compact_boundary" && !f.Sidechain {
 			r.Compactions++
 		}
 		for k, b := range e.Blocks {
@@ -262,9 +262,9 @@ func bloat(s *chain.Session, turns chain.Turns, id string) []BloatItem {
 		if e.Kind != chain.KindEntry {
 			continue
 		}
-		kind := e.Type
+		kind := e.Type()
 		if kind == "system" {
-			kind += "/" + e.Subtype
+			kind += "/" + e.Subtype()
 		}
 		if ops.Bookkeeping[kind] {
 			book += e.TotalBytes()

@@ -96,7 +96,7 @@ func resumeReport(s *chain.Session, ref string) (ResumeInfo, []TokenSource) {
 			thinking.n++
 			thinking.tokens += tb[chain.TokThinking]
 		}
-		if e.Type == "assistant" && isSyntheticErrorEntry(f, i) {
+		if e.Type() == "assistant" && isSyntheticErrorEntry(f, i) {
 			errs.n++
 			errs.tokens += tb.Total()
 		}

@@ -419,7 +419,7 @@ func describe(f *chain.File, r *SessionSummary, head bool) bool {
 		if e.Kind != chain.KindEntry {
 			continue
 		}
-		meta := e.Type == "summary" || e.Type == "custom-title" || e.Type == "last-prompt"
+		meta := e.Type() == "summary" || e.Type() == "custom-title" || e.Type() == "last-prompt"
 		if cwdKnown && !meta {
 			continue
 		}

@@ -68,7 +68,7 @@ func (env *Env) RunTurns(o TurnsOptions) error {
 			}
 			leafID := ""
 			if b.leaf >= 0 {
-				leafID = f.Entries[b.leaf].UUID
+				leafID = f.Entries[b.leaf].UUID()
 			}
 			fmt.Fprintf(w, "branch %d (leaf %s%s)\n", b.n, leafID, mark)
 		}
@@ -86,13 +86,13 @@ func (env *Env) RunTurns(o TurnsOptions) error {
 				if t.Interrupted {
 					note += "  (interrupted)"
 				}
-				fmt.Fprintf(w, "%*d  %s  %s%s\n", width, t.Index, shortTime(t.Timestamp), oneLine(prompt, 90), note)
+				fmt.Fprintf(w, "%*d  %s  %s%s\n", width, t.Index, shortTime(f.Entries[t.Entry].Timestamp()), oneLine(prompt, 90), note)
 				continue
 			}
-			tj := TurnJSON{Index: t.Index, UUID: t.UUID, Timestamp: t.Timestamp, Prompt: prompt, Compacted: t.Compacted, Interrupted: t.Interrupted}
+			tj := TurnJSON{Index: t.Index, UUID: f.Entries[t.Entry].UUID(), Timestamp: f.Entries[t.Entry].Timestamp(), Prompt: prompt, Compacted: t.Compacted, Interrupted: t.Interrupted}
 			if o.All {
 				tj.Branch, tj.Active = b.n, b.active
-				tj.Leaf = f.Entries[b.leaf].UUID
+				tj.Leaf = f.Entries[b.leaf].UUID()
 			}
 			out = append(out, tj)
 		}

@@ -38,8 +38,8 @@ func newSandbox(t *testing.T, name string) *sandbox {
 	require.NoError(t, err)
 	id := ""
 	for _, e := range f.Entries {
-		if e.SessionID != "" {
-			id = e.SessionID
+		if e.SessionID() != "" {
+			id = e.SessionID()
 			break
 		}
 	}
@@ -334,9 +334,9 @@ func TestCloneNewWritesManySubagents(t *testing.T) {
 		require.NoError(t, err)
 		ids := 0
 		for _, e := range f.Entries {
-			if e.UUID != "" {
+			if e.UUID() != "" {
 				ids++
-				assert.False(t, bytes.Contains(tr, []byte(e.UUID)), "%s: uuid %s is not fresh", n, e.UUID)
+				assert.False(t, bytes.Contains(tr, []byte(e.UUID())), "%s: uuid %s is not fresh", n, e.UUID())
 			}
 		}
 		assert.Positive(t, ids)

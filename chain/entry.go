@@ -54,10 +54,22 @@ type Block struct {
 
 // Entry is one line of a session file with its parsed envelope.
 // Raw bytes are not kept here; File.Raw reads them back.
+//
+// An index of a million entries must fit in a fraction of the file, so
+// the envelope is held compactly and read through methods: uuids in
+// binary (ID), type, subtype, role and session id as codes into tables
+// shared by every file, the timestamp as milliseconds. A value that does
+// not have the usual form (a uuid in capitals, a timestamp with another
+// precision) is kept as its string, in the entry's extra fields.
 type Entry struct {
 	Off  int64 // byte offset of the line in the file
 	Line int32 // 1-based line number in the file
 	Len  int32 // bytes of the line, line terminator excluded (a line is under 2 GB)
+
+	ToolUseResult int32 // bytes of toolUseResult
+
+	typ, subtype, role, session uint16 // codes into the name tables (0: absent)
+
 	EOL  uint8 // terminator: 0 none, 1 "\n", 2 "\r\n"
 	Kind Kind
 
@@ -69,22 +81,28 @@ type Entry struct {
 	StringContent    bool // message.content is a string
 	ContentEmpty     bool // message.content is "" or []
 
-	Type       string
-	Subtype    string
-	UUID       string
-	ParentUUID string
-	SessionID  string
-	Timestamp  string
-	Role       string // message.role
-	MsgID      string // message.id (assistant API message id)
-	TextHead   string // first bytes of a user message's text, for turn detection
-	Blocks     []Block
+	flags uint8 // which of uuid, parent, ts hold a value (the flag* bits)
 
-	ToolUseResult int32 // bytes of toolUseResult
+	ts     int64 // timestamp: milliseconds since 1970 (flagTS)
+	uuid   ID    // flagUUID
+	parent ID    // flagParent
+	// str is message.id for an entry with flagMsgID, else the text head
+	// (the first bytes of a user message's text, for turn detection)
+	str    string
+	Blocks []Block
 
 	// x holds the fields few entries have; most entries share none.
 	x *entryExtra
 }
+
+const (
+	flagUUID      = 1 << iota // uuid holds the uuid
+	flagParent                // parent holds the parentUuid
+	flagTS                    // ts holds the timestamp
+	flagMsgID                 // str is message.id
+	flagStrID                 // the uuid is x.uuid (not in canonical form)
+	flagStrParent             // the parentUuid is x.parent
+)
 
 // entryExtra holds the envelope fields that only some entries have, so
 // that an index of a million entries does not pay for them on each.
@@ -100,6 +118,11 @@ type entryExtra struct {
 	preservedHead     string
 	preservedTail     string
 	preservedAnchor   string
+	// values not in the compact form
+	uuid, parent, timestamp string
+	typ, subtype, role      string // when a name table is full
+	session                 string
+	msgID                   string // message.id of an entry that also has a text head
 }
 
 func (e *Entry) extra() *entryExtra {
@@ -114,6 +137,179 @@ func (e *Entry) get(f func(x *entryExtra) string) string {
 		return ""
 	}
 	return f(e.x)
+}
+
+// Type is the entry's type ("user", "assistant", "system", ...).
+func (e *Entry) Type() string {
+	if e.typ == nameInX {
+		return e.x.typ
+	}
+	return types.name(e.typ)
+}
+
+// Subtype is the entry's subtype (system entries).
+func (e *Entry) Subtype() string {
+	if e.subtype == nameInX {
+		return e.x.subtype
+	}
+	return subtypes.name(e.subtype)
+}
+
+// Role is message.role.
+func (e *Entry) Role() string {
+	if e.role == nameInX {
+		return e.x.role
+	}
+	return roles.name(e.role)
+}
+
+// SessionID is the entry's sessionId.
+func (e *Entry) SessionID() string {
+	if e.session == nameInX {
+		return e.x.session
+	}
+	return sessions.name(e.session)
+}
+
+// UUID is the entry's uuid ("" when it has none).
+func (e *Entry) UUID() string {
+	switch {
+	case e.flags&flagUUID != 0:
+		return e.uuid.String()
+	case e.flags&flagStrID != 0:
+		return e.x.uuid
+	}
+	return ""
+}
+
+// ParentUUID is the entry's parentUuid ("" when null or absent).
+func (e *Entry) ParentUUID() string {
+	switch {
+	case e.flags&flagParent != 0:
+		return e.parent.String()
+	case e.flags&flagStrParent != 0:
+		return e.x.parent
+	}
+	return ""
+}
+
+// Timestamp is the entry's timestamp as written.
+func (e *Entry) Timestamp() string {
+	if e.flags&flagTS != 0 {
+		return formatMillis(e.ts)
+	}
+	return e.get(func(x *entryExtra) string { return x.timestamp })
+}
+
+// MsgID is message.id (the API message id of an assistant entry).
+func (e *Entry) MsgID() string {
+	if e.flags&flagMsgID != 0 {
+		return e.str
+	}
+	return e.get(func(x *entryExtra) string { return x.msgID })
+}
+
+// TextHead is the first bytes of a user message's text, for turn detection.
+func (e *Entry) TextHead() string {
+	if e.flags&flagMsgID != 0 {
+		return ""
+	}
+	return e.str
+}
+
+// key is how the graph finds an entry by uuid: the binary id, or for a
+// uuid not in canonical form its string.
+type key struct {
+	id  ID
+	str string
+}
+
+func (e *Entry) uuidKey() (key, bool) {
+	switch {
+	case e.flags&flagUUID != 0:
+		return key{id: e.uuid}, true
+	case e.flags&flagStrID != 0:
+		return key{str: e.x.uuid}, true
+	}
+	return key{}, false
+}
+
+func (e *Entry) parentKey() (key, bool) {
+	switch {
+	case e.flags&flagParent != 0:
+		return key{id: e.parent}, true
+	case e.flags&flagStrParent != 0:
+		return key{str: e.x.parent}, true
+	}
+	return key{}, false
+}
+
+// keyOf is the key of a uuid string.
+func keyOf(s string) key {
+	if id, ok := parseID(s); ok {
+		return key{id: id}
+	}
+	return key{str: s}
+}
+
+func (e *Entry) setUUID(s string) {
+	e.flags &^= flagUUID | flagStrID
+	if e.x != nil {
+		e.x.uuid = ""
+	}
+	if id, ok := parseID(s); ok {
+		e.uuid, e.flags = id, e.flags|flagUUID
+	} else if s != "" {
+		e.extra().uuid = strings.Clone(s)
+		e.flags |= flagStrID
+	}
+}
+
+func (e *Entry) setParent(s string) {
+	e.flags &^= flagParent | flagStrParent
+	if e.x != nil {
+		e.x.parent = ""
+	}
+	if id, ok := parseID(s); ok {
+		e.parent, e.flags = id, e.flags|flagParent
+	} else if s != "" {
+		e.extra().parent = strings.Clone(s)
+		e.flags |= flagStrParent
+	}
+}
+
+func (e *Entry) setTimestamp(s string) {
+	e.flags &^= flagTS
+	if e.x != nil {
+		e.x.timestamp = ""
+	}
+	if ms, ok := parseMillis(s); ok {
+		e.ts, e.flags = ms, e.flags|flagTS
+	} else if s != "" {
+		e.extra().timestamp = strings.Clone(s)
+	}
+}
+
+// msgState gathers message.id and the text head while a line is parsed
+// (they share one field of the entry: an assistant entry has no text head).
+type msgState struct {
+	msgID, textHead string // views into the line
+}
+
+// store puts the gathered values into e, copied out of the line.
+func (st *msgState) store(e *Entry) {
+	e.flags &^= flagMsgID
+	e.str = ""
+	switch {
+	case st.msgID != "" && st.textHead == "":
+		e.str, e.flags = strings.Clone(st.msgID), e.flags|flagMsgID
+	case st.textHead != "":
+		// prompts repeat (the same command, the same reminder): one copy
+		e.str = unique.Make(st.textHead).Value()
+		if st.msgID != "" {
+			e.extra().msgID = strings.Clone(st.msgID)
+		}
+	}
 }
 
 // ParseErr says why a KindInvalid line is not an entry.
@@ -165,11 +361,11 @@ func (e *Entry) PreservedAnchor() string {
 }
 
 // IsChain reports whether the entry takes part in the parentUuid chain.
-func (e *Entry) IsChain() bool { return e.Kind == KindEntry && e.UUID != "" }
+func (e *Entry) IsChain() bool { return e.Kind == KindEntry && e.flags&(flagUUID|flagStrID) != 0 }
 
 // IsMessage reports whether the entry is a user or assistant message.
 func (e *Entry) IsMessage() bool {
-	return e.Kind == KindEntry && (e.Type == "user" || e.Type == "assistant") && e.HasMessage
+	return e.Kind == KindEntry && (e.Type() == "user" || e.Type() == "assistant") && e.HasMessage
 }
 
 // HasBlock reports whether the entry's content holds a block of kind k.
@@ -200,7 +396,7 @@ func (e *Entry) blockIDs(k BlockKind) []string {
 
 // IsToolResult reports whether the entry is a user message carrying tool results.
 func (e *Entry) IsToolResult() bool {
-	return e.Type == "user" && e.HasBlock(BlockToolResult)
+	return e.Type() == "user" && e.HasBlock(BlockToolResult)
 }
 
 // TotalBytes is the size of the line including its terminator.
@@ -226,12 +422,22 @@ func parseEnvelope(e *Entry, line []byte) bool {
 	str := func(raw string) string { return strings.Clone(strValue(raw)) }
 	// values that repeat on every line share one copy
 	common := func(raw string) string { return unique.Make(strValue(raw)).Value() }
+	setName := func(t *nameTable, code *uint16, field func(*entryExtra) *string, raw string) {
+		v := strValue(raw)
+		*code = t.code(v)
+		if *code == nameInX {
+			*field(e.extra()) = strings.Clone(v)
+		} else if e.x != nil {
+			*field(e.x) = ""
+		}
+	}
+	var st msgState
 	end := vFields(line, i, 0, ctl, func(k string, vs int) int {
 		switch k {
 		case "message":
 			if line[vs] == '{' {
 				e.HasMessage = true
-				return parseMessage(e, line, vs, ctl)
+				return parseMessage(e, &st, line, vs, ctl)
 			}
 		case "toolUseResult":
 			agent := false
@@ -274,22 +480,22 @@ func parseEnvelope(e *Entry, line []byte) bool {
 		v := b2s(line[vs:ve])
 		switch k {
 		case "type":
-			e.Type = common(v)
+			setName(types, &e.typ, func(x *entryExtra) *string { return &x.typ }, v)
 		case "subtype":
-			e.Subtype = common(v)
+			setName(subtypes, &e.subtype, func(x *entryExtra) *string { return &x.subtype }, v)
 		case "uuid":
-			e.UUID = str(v)
+			e.setUUID(strValue(v))
 		case "parentUuid":
 			if v[0] == '"' {
-				e.ParentUUID = str(v)
+				e.setParent(strValue(v))
 				e.HasParent = true
 			}
 		case "logicalParentUuid":
 			e.extra().logicalParentUUID = str(v)
 		case "sessionId":
-			e.SessionID = common(v)
+			setName(sessions, &e.session, func(x *entryExtra) *string { return &x.session }, v)
 		case "timestamp":
-			e.Timestamp = str(v)
+			e.setTimestamp(strValue(v))
 		case "agentId":
 			e.extra().agentID = common(v)
 		case "isSidechain":
@@ -312,15 +518,16 @@ func parseEnvelope(e *Entry, line []byte) bool {
 	if end < 0 || skipWS(line, end) != len(line) {
 		return false
 	}
-	if e.Type == "assistant" {
-		e.TextHead = "" // only prompts are read by their head
+	if e.Type() == "assistant" {
+		st.textHead = "" // only prompts are read by their head
 	}
+	st.store(e)
 	return true
 }
 
 // parseMessage reads the message object at line[at] into e and returns
 // the index after it (-1: not valid JSON).
-func parseMessage(e *Entry, line []byte, at int, ctl bool) int {
+func parseMessage(e *Entry, st *msgState, line []byte, at int, ctl bool) int {
 	return vFields(line, at, 1, ctl, func(k string, vs int) int {
 		if k == "content" && line[vs] == '[' {
 			n := 0
@@ -330,8 +537,8 @@ func parseMessage(e *Entry, line []byte, at int, ctl bool) int {
 				if be < 0 {
 					return be
 				}
-				if blk.Kind == BlockText && e.TextHead == "" && !blk.Empty {
-					e.TextHead = strings.Clone(strHead(textRaw, textHeadLen))
+				if blk.Kind == BlockText && st.textHead == "" && !blk.Empty {
+					st.textHead = strHead(textRaw, textHeadLen)
 				}
 				e.Blocks = append(e.Blocks, blk)
 				return be
@@ -346,14 +553,19 @@ func parseMessage(e *Entry, line []byte, at int, ctl bool) int {
 		v := b2s(line[vs:ve])
 		switch k {
 		case "role":
-			e.Role = unique.Make(strValue(v)).Value()
+			v := strValue(v)
+			if e.role = roles.code(v); e.role == nameInX {
+				e.extra().role = strings.Clone(v)
+			} else if e.x != nil {
+				e.x.role = ""
+			}
 		case "id":
-			e.MsgID = strings.Clone(strValue(v))
+			st.msgID = strValue(v)
 		case "content":
 			if v[0] == '"' {
 				e.StringContent = true
 				e.ContentEmpty = v == `""`
-				e.TextHead = strings.Clone(strHead(v, textHeadLen))
+				st.textHead = strHead(v, textHeadLen)
 				e.Blocks = append(e.Blocks[:0], Block{Kind: BlockText, Empty: v == `""`, Size: int32(len(v))})
 			}
 		}

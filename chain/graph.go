@@ -5,9 +5,11 @@ import "slices"
 // Graph is the parentUuid graph of one file.
 type Graph struct {
 	f *File
-	// ByUUID maps a uuid to the entry that holds it. When a uuid repeats,
-	// the last entry wins, as in the client's Map.
-	ByUUID map[string]int
+	// byID and byStr map a uuid to the entry that holds it (byStr: uuids
+	// not in canonical form). When a uuid repeats, the last entry wins, as
+	// in the client's Map.
+	byID  map[ID]int32
+	byStr map[string]int32
 	// Dups lists entries whose uuid an earlier entry already holds.
 	Dups []int
 	// Parent is the index of each entry's parent, or -1 (root, dangling
@@ -43,17 +45,22 @@ func (f *File) Graph() *Graph {
 
 func buildGraph(f *File) *Graph {
 	n := len(f.Entries)
-	g := &Graph{f: f, ByUUID: make(map[string]int, n), Parent: make([]int, n), Attached: map[int][]int{}}
+	g := &Graph{f: f, byID: make(map[ID]int32, n), byStr: map[string]int32{}, Parent: make([]int, n), Attached: map[int][]int{}}
 	for i := range f.Entries {
 		e := &f.Entries[i]
 		g.Parent[i] = -1
-		if !e.IsChain() {
+		k, ok := e.uuidKey()
+		if !ok || e.Kind != KindEntry {
 			continue
 		}
-		if _, dup := g.ByUUID[e.UUID]; dup {
+		if _, dup := g.lookupKey(k); dup {
 			g.Dups = append(g.Dups, i)
 		}
-		g.ByUUID[e.UUID] = i
+		if k.str != "" {
+			g.byStr[k.str] = int32(i)
+		} else {
+			g.byID[k.id] = int32(i)
+		}
 	}
 	hasChild := make([]bool, n)
 	for i := range f.Entries {
@@ -61,7 +68,7 @@ func buildGraph(f *File) *Graph {
 		if !e.IsChain() {
 			if e.Kind == KindEntry {
 				for _, ref := range []string{e.LeafUUID(), e.MessageID()} {
-					if j, ok := g.ByUUID[ref]; ok && ref != "" {
+					if j, ok := g.Lookup(ref); ok && ref != "" {
 						g.Attached[j] = append(g.Attached[j], i)
 					}
 				}
@@ -72,15 +79,14 @@ func buildGraph(f *File) *Graph {
 			g.Roots = append(g.Roots, i)
 			continue
 		}
-		p, ok := g.ByUUID[e.ParentUUID]
+		pk, _ := e.parentKey()
+		p, ok := g.lookupKey(pk)
 		if !ok {
 			g.Dangling = append(g.Dangling, i)
 			continue
 		}
 		g.Parent[i] = p
 		hasChild[p] = true
-		// the parent's id string serves for both: the entry's own copy goes
-		e.ParentUUID = f.Entries[p].UUID
 	}
 	g.childStart = make([]int32, n+1)
 	for _, p := range g.Parent {
@@ -101,11 +107,76 @@ func buildGraph(f *File) *Graph {
 	}
 	for i := range f.Entries {
 		e := &f.Entries[i]
-		if e.IsChain() && e.IsSidechain == f.Sidechain && !hasChild[i] && g.ByUUID[e.UUID] == i {
+		if !e.IsChain() || e.IsSidechain != f.Sidechain || hasChild[i] {
+			continue
+		}
+		if k, _ := e.uuidKey(); g.holder(k) == i {
 			g.Leaves = append(g.Leaves, i)
 		}
 	}
 	return g
+}
+
+func (g *Graph) lookupKey(k key) (int, bool) {
+	var i int32
+	var ok bool
+	if k.str != "" {
+		i, ok = g.byStr[k.str]
+	} else {
+		i, ok = g.byID[k.id]
+	}
+	return int(i), ok
+}
+
+// holder is the entry the uuid of k resolves to, or -1.
+func (g *Graph) holder(k key) int {
+	if i, ok := g.lookupKey(k); ok {
+		return i
+	}
+	return -1
+}
+
+// Copies returns the groups of chain entries that share a uuid (two or
+// more each), each group in file order, the groups in the order of their
+// first entries. Only the uuids that repeat are gathered.
+func (g *Graph) Copies() [][]int {
+	if len(g.Dups) == 0 {
+		return nil
+	}
+	groups := map[int][]int{} // holder of the uuid -> its entries
+	for _, i := range g.Dups {
+		k, _ := g.f.Entries[i].uuidKey()
+		groups[g.holder(k)] = nil
+	}
+	var order []int
+	for i := range g.f.Entries {
+		e := &g.f.Entries[i]
+		if !e.IsChain() {
+			continue
+		}
+		k, _ := e.uuidKey()
+		h := g.holder(k)
+		grp, ok := groups[h]
+		if !ok {
+			continue
+		}
+		if grp == nil {
+			order = append(order, h)
+		}
+		groups[h] = append(grp, i)
+	}
+	out := make([][]int, len(order))
+	for k, h := range order {
+		out[k] = groups[h]
+	}
+	return out
+}
+
+// Holds reports whether uuid resolves to entry i (false for an earlier
+// entry with the same uuid: the last one wins).
+func (g *Graph) Holds(i int) bool {
+	k, ok := g.f.Entries[i].uuidKey()
+	return ok && g.holder(k) == i
 }
 
 // ForgetGraph lets the file's graph go (to free its memory); the next
@@ -117,8 +188,10 @@ func (g *Graph) ChildrenOf(i int) []int { return g.childList[g.childStart[i]:g.c
 
 // Lookup returns the entry index holding uuid.
 func (g *Graph) Lookup(uuid string) (int, bool) {
-	i, ok := g.ByUUID[uuid]
-	return i, ok
+	if uuid == "" {
+		return 0, false
+	}
+	return g.lookupKey(keyOf(uuid))
 }
 
 // Ancestors walks from entry i up the parentUuid links and returns the
@@ -203,20 +276,20 @@ func (g *Graph) isParallelSibling(i int) bool {
 		return false
 	}
 	p := g.Parent[i]
-	if p < 0 || g.f.Entries[p].Type != "assistant" {
+	if p < 0 || g.f.Entries[p].Type() != "assistant" {
 		return false
 	}
-	msg := g.f.Entries[p].MsgID
+	msg := g.f.Entries[p].MsgID()
 	// The continuing branch hangs below another part of the same API
 	// message: a later tool_use entry, or a result that has children.
 	prev := i
-	for q := p; q >= 0 && g.f.Entries[q].Type == "assistant" && g.f.Entries[q].MsgID == msg && msg != ""; q = g.Parent[q] {
+	for q := p; q >= 0 && g.f.Entries[q].Type() == "assistant" && g.f.Entries[q].MsgID() == msg && msg != ""; q = g.Parent[q] {
 		for _, c := range g.ChildrenOf(q) {
 			if c == prev {
 				continue
 			}
 			ce := &g.f.Entries[c]
-			if len(g.ChildrenOf(c)) > 0 || (ce.Type == "assistant" && ce.MsgID == msg) {
+			if len(g.ChildrenOf(c)) > 0 || (ce.Type() == "assistant" && ce.MsgID() == msg) {
 				return true
 			}
 		}
@@ -241,7 +314,7 @@ func (g *Graph) branchLeaves() []int {
 	// boundary through logicalParentUuid: not a branch of its own.
 	continued := map[int]bool{}
 	for i := range g.f.Entries {
-		if e := &g.f.Entries[i]; e.LogicalParentUUID() != "" || e.Subtype == "compact_boundary" {
+		if e := &g.f.Entries[i]; e.LogicalParentUUID() != "" || e.Subtype() == "compact_boundary" {
 			if j := g.compactedBefore(i); j >= 0 {
 				continued[j] = true
 			}
@@ -259,7 +332,7 @@ func (g *Graph) branchLeaves() []int {
 }
 
 func isConversational(e *Entry) bool {
-	switch e.Type {
+	switch e.Type() {
 	case "user", "assistant", "system", "attachment":
 		return true
 	}
@@ -302,8 +375,8 @@ func (g *Graph) activeLeaf() int {
 func (g *Graph) lastPromptLeaf() int {
 	for i := len(g.f.Entries) - 1; i >= 0; i-- {
 		e := &g.f.Entries[i]
-		if e.Kind == KindEntry && e.Type == "last-prompt" {
-			if j, ok := g.ByUUID[e.LeafUUID()]; ok {
+		if e.Kind == KindEntry && e.Type() == "last-prompt" {
+			if j, ok := g.Lookup(e.LeafUUID()); ok {
 				return j
 			}
 			return -1
@@ -360,8 +433,8 @@ func (g *Graph) withPreserved(path []int) []int {
 	if top.PreservedTail() == "" || top.PreservedHead() == "" {
 		return path
 	}
-	tail, ok1 := g.ByUUID[top.PreservedTail()]
-	head, ok2 := g.ByUUID[top.PreservedHead()]
+	tail, ok1 := g.Lookup(top.PreservedTail())
+	head, ok2 := g.Lookup(top.PreservedHead())
 	if !ok1 || !ok2 {
 		return path
 	}
@@ -380,7 +453,7 @@ func (g *Graph) withPreserved(path []int) []int {
 	slices.Reverse(seg)
 	at := 0 // after the boundary when the anchor is not on the path
 	for k, i := range path {
-		if g.f.Entries[i].UUID == top.PreservedAnchor() {
+		if g.f.Entries[i].UUID() == top.PreservedAnchor() {
 			at = k
 			break
 		}
@@ -404,13 +477,13 @@ func (g *Graph) withParallelResults(path []int) []int {
 		i := path[k]
 		out = append(out, i)
 		e := &g.f.Entries[i]
-		if e.Type != "assistant" {
+		if e.Type() != "assistant" {
 			continue
 		}
 		// at the end of a run of one API message's entries?
 		if k+1 < len(path) {
 			n := &g.f.Entries[path[k+1]]
-			if n.Type == "assistant" && n.MsgID == e.MsgID && e.MsgID != "" {
+			if n.Type() == "assistant" && n.MsgID() == e.MsgID() && e.MsgID() != "" {
 				continue
 			}
 		}
@@ -419,7 +492,7 @@ func (g *Graph) withParallelResults(path []int) []int {
 		run := []int{}
 		for r := k; r >= 0; r-- {
 			a := &g.f.Entries[path[r]]
-			if a.Type != "assistant" || (r < k && (a.MsgID != e.MsgID || e.MsgID == "")) {
+			if a.Type() != "assistant" || (r < k && (a.MsgID() != e.MsgID() || e.MsgID() == "")) {
 				break
 			}
 			run = append(run, path[r])
@@ -463,7 +536,7 @@ func (g *Graph) sideParts(run []int, onPath []bool) []int {
 	if len(run) == 0 {
 		return nil
 	}
-	msg := g.f.Entries[run[0]].MsgID
+	msg := g.f.Entries[run[0]].MsgID()
 	if msg == "" {
 		return nil
 	}
@@ -474,7 +547,7 @@ func (g *Graph) sideParts(run []int, onPath []bool) []int {
 		queue = queue[:len(queue)-1]
 		for _, c := range g.ChildrenOf(i) {
 			ce := &g.f.Entries[c]
-			if onPath[c] || ce.Type != "assistant" || ce.MsgID != msg {
+			if onPath[c] || ce.Type() != "assistant" || ce.MsgID() != msg {
 				continue
 			}
 			onPath[c] = true

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"sync"
 )
 
@@ -44,6 +45,7 @@ func LoadFileWith(path string, progress func(n int64)) (*File, error) {
 		fh.Close()
 		return nil, &Error{Msg: fmt.Sprintf("%s is a directory, not a session file", path), Hint: "give a session id or the path of a .jsonl file", Code: 1}
 	}
+	budgetMemory(st.Size())
 	f := &File{Path: path, Size: st.Size(), src: fh, closer: fh}
 	var r io.Reader = io.NewSectionReader(fh, 0, st.Size())
 	if progress != nil {
@@ -60,6 +62,30 @@ func LoadFileWith(path string, progress func(n int64)) (*File, error) {
 	}
 	return f, nil
 }
+
+// budgetMemory asks the garbage collector to keep the heap under about
+// 0.42 of the size of the biggest file loaded (and at least 64 MB), so
+// that a command on a big session peaks at less than half the file: by
+// default the heap may grow to twice what is live before a collection,
+// and the index of a big session is most of what is live. It is a soft
+// limit (the collector works harder near it, never fails), and a
+// GOMEMLIMIT set by the user wins.
+func budgetMemory(size int64) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return
+	}
+	memMu.Lock()
+	defer memMu.Unlock()
+	if limit := max(64<<20, size/100*42); limit > memLimit {
+		memLimit = limit
+		debug.SetMemoryLimit(limit)
+	}
+}
+
+var (
+	memMu    sync.Mutex
+	memLimit int64
+)
 
 // manyLines is the number of entries from which the index is made in one
 // slice of the right length: below it, joining per-block slices costs
@@ -144,6 +170,19 @@ func LoadBytes(path string, data []byte) (*File, error) {
 	return f, nil
 }
 
+// IndexOf indexes what write writes, without keeping the bytes (Raw fails
+// on the result): to check a result in memory about the size of its index,
+// not of its bytes. lines is the number of lines expected (0: unknown).
+func IndexOf(name string, lines int, write func(io.Writer) error) (*File, error) {
+	iw := NewIndexWriter(name, io.Discard, lines)
+	err := write(iw)
+	f, cerr := iw.Close()
+	if err != nil {
+		return nil, err
+	}
+	return f, cerr
+}
+
 // Close releases the file handle.
 func (f *File) Close() error {
 	if f.closer != nil {
@@ -171,7 +210,7 @@ func (f *File) Source() io.ReaderAt { return f.src }
 // blockSize is the unit of parallel indexing: the file is read in blocks
 // of whole lines, each indexed by a worker, and the results are joined in
 // order. A line longer than a block makes its block bigger.
-var blockSize = 4 << 20 // a variable only so that tests can make blocks tiny
+var blockSize = 1 << 20 // a variable only so that tests can make blocks tiny
 
 // blockPool recycles block buffers: indexing a big file then touches the
 // same few megabytes of memory instead of fresh pages.

@@ -31,9 +31,9 @@ func (f *File) Messages(p Path) []Message {
 		if !e.IsMessage() {
 			continue
 		}
-		role := e.Role
+		role := e.Role()
 		if role == "" {
-			role = e.Type
+			role = e.Type()
 		}
 		all = append(all, i)
 		if n := len(out); n > 0 && out[n-1].Role == role && !(role == "assistant" && differentResponse(f, out[n-1], e)) {
@@ -50,5 +50,5 @@ func (f *File) Messages(p Path) []Message {
 // API response than message m.
 func differentResponse(f *File, m Message, e *Entry) bool {
 	last := &f.Entries[m.Entries[len(m.Entries)-1]]
-	return last.MsgID != "" && e.MsgID != "" && last.MsgID != e.MsgID
+	return last.MsgID() != "" && e.MsgID() != "" && last.MsgID() != e.MsgID()
 }

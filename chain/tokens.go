@@ -331,20 +331,20 @@ func (f *File) ResumeTokensWith(p Path, raw RawFunc) ResumeEstimate {
 	lastRole := ""
 	for _, i := range p.Entries {
 		e := &f.Entries[i]
-		if e.Kind != KindEntry || !(e.IsMessage() || e.Type == "attachment") {
+		if e.Kind != KindEntry || !(e.IsMessage() || e.Type() == "attachment") {
 			continue
 		}
 		b, ok := raw(i)
 		if !ok {
 			continue
 		}
-		if e.Type == "assistant" && !found {
+		if e.Type() == "assistant" && !found {
 			if u, ok := EntryUsage(b); ok {
 				firstUsage, found = u, true
 				before = r.Tokens
 			}
 		}
-		if e.Type == "assistant" && r.Model == "" {
+		if e.Type() == "assistant" && r.Model == "" {
 			r.Model = gjson.GetBytes(b, "message.model").Str
 		}
 		t := EntryTokens(b)
@@ -352,7 +352,7 @@ func (f *File) ResumeTokensWith(p Path, raw RawFunc) ResumeEstimate {
 		r.Tokens.Add(t)
 		r.Bytes += int64(len(gjson.GetBytes(b, "message.content").Raw))
 		if e.IsMessage() {
-			role := e.Role
+			role := e.Role()
 			if role != lastRole {
 				r.Messages++
 			}
@@ -401,20 +401,20 @@ func (f *File) RecordedUsage(p Path, est ResumeEstimate) []UsagePoint {
 		if !sent {
 			continue
 		}
-		if e.Type == "assistant" {
+		if e.Type() == "assistant" {
 			b, _ := f.Raw(i)
 			u, hasU := EntryUsage(b)
-			if e.MsgID == "" || e.MsgID != lastID {
+			if e.MsgID() == "" || e.MsgID() != lastID {
 				if hasU {
 					out = append(out, UsagePoint{Usage: u, Before: sum})
 				}
 			} else if n := len(out); n > 0 && hasU && u.Output > out[n-1].Usage.Output {
 				out[n-1].Usage.Output = u.Output
 			}
-			lastID = e.MsgID
+			lastID = e.MsgID()
 		}
 		sum += t.Total()
-		if n := len(out); n > 0 && e.Type == "assistant" {
+		if n := len(out); n > 0 && e.Type() == "assistant" {
 			out[n-1].Through = sum
 		}
 	}

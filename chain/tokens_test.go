@@ -35,7 +35,7 @@ func TestResumeTokensMatchRecordedUsage(t *testing.T) {
 		}
 		g := f.Graph()
 		for i := range f.Entries {
-			if e := &f.Entries[i]; !e.IsMessage() || e.UUID == "" || len(g.ChildrenOf(i)) > 0 {
+			if e := &f.Entries[i]; !e.IsMessage() || e.UUID() == "" || len(g.ChildrenOf(i)) > 0 {
 				continue // every conversation's leaf, subagent sidechains included
 			}
 			path := g.PathTo(i)

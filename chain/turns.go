@@ -9,10 +9,8 @@ import (
 
 // Turn is a prompt a person typed, with the entries that answer it.
 type Turn struct {
-	Index     int    // 1-based along the branch
-	Entry     int    // index of the prompt entry in File.Entries
-	UUID      string // the prompt entry's uuid
-	Timestamp string
+	Index     int  // 1-based along the branch
+	Entry     int  // index of the prompt entry in File.Entries (its uuid and timestamp are there)
 	Compacted bool // the turn lies before a compaction: the client no longer sends it
 	// Interrupted: the person stopped the answer ("[Request interrupted by
 	// user]" follows the prompt)
@@ -70,11 +68,10 @@ func (f *File) TurnsOf(leaf int) Turns {
 	}
 	for k, h := range prompts {
 		i := t.History[h]
-		e := &f.Entries[i]
 		if k > 0 {
 			t.List[k-1].Last = int(h) - 1
 		}
-		t.List = append(t.List, Turn{Index: k + 1, Entry: i, UUID: e.UUID, Timestamp: e.Timestamp, Compacted: !sent[i], First: int(h)})
+		t.List = append(t.List, Turn{Index: k + 1, Entry: i, Compacted: !sent[i], First: int(h)})
 	}
 	if n := len(t.List); n > 0 {
 		t.List[n-1].Last = len(t.History) - 1
@@ -82,7 +79,7 @@ func (f *File) TurnsOf(leaf int) Turns {
 	for k := range t.List {
 		tn := &t.List[k]
 		for _, i := range t.History[tn.First+1 : tn.Last+1] {
-			if e := &f.Entries[i]; e.Type == "user" && strings.HasPrefix(strings.TrimLeft(e.TextHead, " \t\r\n"), interruptedPrefix) {
+			if e := &f.Entries[i]; e.Type() == "user" && strings.HasPrefix(strings.TrimLeft(e.TextHead(), " \t\r\n"), interruptedPrefix) {
 				tn.Interrupted = true
 			}
 		}
@@ -99,18 +96,18 @@ const interruptedPrefix = "[Request interrupted by user"
 // boundary. It returns -1 when top does not start a compaction.
 func (g *Graph) compactedBefore(top int) int {
 	e := &g.f.Entries[top]
-	if e.LogicalParentUUID() == "" && !(e.Type == "system" && e.Subtype == "compact_boundary") {
+	if e.LogicalParentUUID() == "" && !(e.Type() == "system" && e.Subtype() == "compact_boundary") {
 		return -1
 	}
-	if j, ok := g.ByUUID[e.LogicalParentUUID()]; ok {
+	if j, ok := g.Lookup(e.LogicalParentUUID()); ok {
 		return j
 	}
-	if e.Subtype != "compact_boundary" {
+	if e.Subtype() != "compact_boundary" {
 		return -1
 	}
 	for j := top - 1; j >= 0; j-- {
 		c := &g.f.Entries[j]
-		if c.IsChain() && c.IsSidechain == g.f.Sidechain && isConversational(c) && g.ByUUID[c.UUID] == j {
+		if c.IsChain() && c.IsSidechain == g.f.Sidechain && isConversational(c) && g.Holds(j) {
 			return j
 		}
 	}
@@ -149,13 +146,13 @@ func (f *File) FirstPrompt() (int, bool) {
 // isHumanPrompt reports whether entry i is a prompt a person typed.
 func (f *File) isHumanPrompt(i int) bool {
 	e := &f.Entries[i]
-	if e.Type != "user" || !e.HasMessage || e.IsMeta || e.IsCompactSummary || e.IsSidechain || e.IsToolResult() {
+	if e.Type() != "user" || !e.HasMessage || e.IsMeta || e.IsCompactSummary || e.IsSidechain || e.IsToolResult() {
 		return false
 	}
 	if !e.HasBlock(BlockText) && !e.HasBlock(BlockImage) && !e.HasBlock(BlockDocument) {
 		return false
 	}
-	head := strings.TrimLeft(e.TextHead, " \t\r\n")
+	head := strings.TrimLeft(e.TextHead(), " \t\r\n")
 	for _, p := range notPromptPrefixes {
 		if strings.HasPrefix(head, p) {
 			return false
@@ -168,11 +165,11 @@ func (f *File) isHumanPrompt(i int) bool {
 		// A slash command: a turn when it goes to the model (a custom
 		// command or skill), not when it ran locally and printed output.
 		for _, c := range f.Graph().ChildrenOf(i) {
-			h := f.Entries[c].TextHead
-			if f.Entries[c].Type == "user" && (strings.HasPrefix(h, "<local-command-stdout>") || strings.HasPrefix(h, "<local-command-stderr>")) {
+			h := f.Entries[c].TextHead()
+			if f.Entries[c].Type() == "user" && (strings.HasPrefix(h, "<local-command-stdout>") || strings.HasPrefix(h, "<local-command-stderr>")) {
 				return false
 			}
-			if f.Entries[c].Type == "system" && f.Entries[c].Subtype == "local_command" {
+			if f.Entries[c].Type() == "system" && f.Entries[c].Subtype() == "local_command" {
 				return false
 			}
 		}

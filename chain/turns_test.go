@@ -159,14 +159,14 @@ func TestTurnsIDEContextAndInterruptions(t *testing.T) {
 			require.Len(t, ts.List, 3)
 			lines := bytes.SplitAfter(data, []byte("\n"))
 			second, third := ts.List[1].Entry, ts.List[2].Entry
-			leaf := f.Entries[ts.History[len(ts.History)-1]].UUID
+			leaf := f.Entries[ts.History[len(ts.History)-1]].UUID()
 			const ide, interrupt = "1de00000-0000-4000-8000-000000000001", "1de00000-0000-4000-8000-000000000002"
 			ideText := "<ide_opened_file>The user opened the file /w/notes.txt in the IDE. This may or may not be related to the current task.</ide_opened_file>"
 			var out []byte
 			for k, l := range lines {
 				switch k {
 				case second: // an IDE entry of its own before the prompt
-					out = append(out, userLine(t, l, ide, f.Entries[second].ParentUUID, []any{map[string]any{"type": "text", "text": ideText}})...)
+					out = append(out, userLine(t, l, ide, f.Entries[second].ParentUUID(), []any{map[string]any{"type": "text", "text": ideText}})...)
 					l, err = sjson.SetBytes(l, "parentUuid", ide)
 					require.NoError(t, err)
 				case third: // the IDE context in the prompt's own entry

@@ -40,12 +40,12 @@ func (o SelectBranch) Apply(t *Txn) error {
 	// 2.1.x resumes the branch named by the last last-prompt entry
 	for i := range f.Entries {
 		e := &f.Entries[i]
-		if e.Kind == chain.KindEntry && e.Type == "last-prompt" && !t.Dropped(f, i) {
+		if e.Kind == chain.KindEntry && e.Type() == "last-prompt" && !t.Dropped(f, i) {
 			raw, err := t.Raw(f, i)
 			if err != nil {
 				return err
 			}
-			out, err := sjson.SetBytes(raw, "leafUuid", f.Entries[o.Leaf].UUID)
+			out, err := sjson.SetBytes(raw, "leafUuid", f.Entries[o.Leaf].UUID())
 			if err != nil {
 				return err
 			}
@@ -175,7 +175,7 @@ func (o ForkAtTurn) Apply(t *Txn) error {
 // history the compaction summarized), else the turn's last entry.
 func beforeCompaction(f *chain.File, hist []int, t chain.Turn) int {
 	for k := t.First; k <= t.Last; k++ {
-		if e := &f.Entries[hist[k]]; e.Type == "system" && e.Subtype == "compact_boundary" {
+		if e := &f.Entries[hist[k]]; e.Type() == "system" && e.Subtype() == "compact_boundary" {
 			if cleanEnd(f, hist[t.First:k]) >= 0 {
 				return k - 1
 			}
@@ -186,7 +186,7 @@ func beforeCompaction(f *chain.File, hist []int, t chain.Turn) int {
 }
 
 func isConversationalEntry(e *chain.Entry) bool {
-	return e.Type == "user" || e.Type == "assistant" || e.Type == "attachment"
+	return e.Type() == "user" || e.Type() == "assistant" || e.Type() == "attachment"
 }
 
 // cleanEnd returns the position in hist of the last entry that ends the
@@ -196,7 +196,7 @@ func isConversationalEntry(e *chain.Entry) bool {
 func cleanEnd(f *chain.File, hist []int) int {
 	for k := len(hist) - 1; k >= 0; k-- {
 		e := &f.Entries[hist[k]]
-		if e.Type == "assistant" && e.IsMessage() {
+		if e.Type() == "assistant" && e.IsMessage() {
 			if groupHasToolUse(f, hist, k) {
 				continue
 			}
@@ -204,14 +204,14 @@ func cleanEnd(f *chain.File, hist []int) int {
 			end := k
 			for end+1 < len(hist) {
 				n := &f.Entries[hist[end+1]]
-				if n.Type != "system" || n.Subtype == "compact_boundary" {
+				if n.Type() != "system" || n.Subtype() == "compact_boundary" {
 					break
 				}
 				end++
 			}
 			return end
 		}
-		if e.Type == "user" && e.IsMessage() && !e.IsToolResult() && !e.IsMeta {
+		if e.Type() == "user" && e.IsMessage() && !e.IsToolResult() && !e.IsMeta {
 			// a prompt that got no answer: cut before it
 			continue
 		}
@@ -222,13 +222,13 @@ func cleanEnd(f *chain.File, hist []int) int {
 // groupHasToolUse reports whether the API message that entry hist[k] is a
 // part of (the neighbouring entries with its message.id) calls a tool.
 func groupHasToolUse(f *chain.File, hist []int, k int) bool {
-	id := f.Entries[hist[k]].MsgID
+	id := f.Entries[hist[k]].MsgID()
 	for _, dir := range []int{-1, 1} {
 		for j := k; j >= 0 && j < len(hist); j += dir {
 			e := &f.Entries[hist[j]]
 			// one message as chain.Messages groups them: entries without a
 			// message.id join their neighbours
-			if e.Type != "assistant" || (j != k && id != "" && e.MsgID != "" && e.MsgID != id) {
+			if e.Type() != "assistant" || (j != k && id != "" && e.MsgID() != "" && e.MsgID() != id) {
 				break
 			}
 			if len(e.ToolUseIDs()) > 0 {

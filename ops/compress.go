@@ -119,13 +119,13 @@ func CompressCut(f *chain.File, ts chain.Turns, keepTurns, keepExchanges int) in
 	n := 0
 	for k := len(h) - 1; k > cut; k-- {
 		e := &f.Entries[h[k]]
-		if e.Type != "assistant" {
+		if e.Type() != "assistant" {
 			continue
 		}
 		tools := e.HasBlock(chain.BlockToolUse)
 		for k > 0 {
 			p := &f.Entries[h[k-1]]
-			if p.Type != "assistant" || e.MsgID == "" || p.MsgID != e.MsgID {
+			if p.Type() != "assistant" || e.MsgID() == "" || p.MsgID() != e.MsgID() {
 				break
 			}
 			k--
@@ -195,9 +195,9 @@ func dropBookkeeping(t *Txn, f *chain.File, leaf int) {
 		if e.Kind != chain.KindEntry || i == leaf || t.Dropped(f, i) {
 			continue
 		}
-		kind := e.Type
-		if e.Type == "system" {
-			kind = "system/" + e.Subtype
+		kind := e.Type()
+		if e.Type() == "system" {
+			kind = "system/" + e.Subtype()
 		}
 		if Bookkeeping[kind] {
 			t.Drop(f, i)

@@ -226,13 +226,13 @@ func (t *Txn) dropThinkingLeftAlone() {
 		var ids []string
 		for i := range f.Entries {
 			e := &f.Entries[i]
-			if e.Type == "assistant" && e.IsMessage() {
-				id := e.MsgID
+			if e.Type() == "assistant" && e.IsMessage() {
+				id := e.MsgID()
 				if id == "" {
 					// no message.id: the client merges a run of assistant entries
 					// into one message; the run's first entry names it
 					j := i
-					for p, n := g.Parent[j], 0; p >= 0 && n < len(f.Entries) && f.Entries[p].Type == "assistant" && f.Entries[p].MsgID == ""; p, n = g.Parent[p], n+1 {
+					for p, n := g.Parent[j], 0; p >= 0 && n < len(f.Entries) && f.Entries[p].Type() == "assistant" && f.Entries[p].MsgID() == ""; p, n = g.Parent[p], n+1 {
 						j = p
 					}
 					id = "#" + strconv.Itoa(j)

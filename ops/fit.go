@@ -173,7 +173,7 @@ func cutStep(c entryCut) func(t *Txn, f *chain.File, i int) error {
 // failed request such as "Prompt is too long".
 func isSyntheticError(t *Txn, f *chain.File, i int) bool {
 	e := &f.Entries[i]
-	if e.Type != "assistant" || t.Dropped(f, i) {
+	if e.Type() != "assistant" || t.Dropped(f, i) {
 		return false
 	}
 	b, err := t.Raw(f, i)

@@ -58,19 +58,19 @@ func TestForkAtInterruptedTurnSaysSo(t *testing.T) {
 	lines := bytes.SplitAfter(data, []byte("\n"))
 	var out []byte
 	for k, l := range lines[:third+1] {
-		if k < third && f.Entries[k].Type == "last-prompt" {
+		if k < third && f.Entries[k].Type() == "last-prompt" {
 			continue
 		}
 		out = append(out, l...)
 	}
 	stop, err := sjson.SetBytes(bytes.TrimSuffix(lines[third], []byte("\n")), "message.content", []any{map[string]any{"type": "text", "text": "[Request interrupted by user]"}})
 	require.NoError(t, err)
-	stop, _ = sjson.SetBytes(stop, "parentUuid", f.Entries[third].UUID)
+	stop, _ = sjson.SetBytes(stop, "parentUuid", f.Entries[third].UUID())
 	stop, _ = sjson.SetBytes(stop, "uuid", "1de00000-0000-4000-8000-000000000003")
 	out = append(append(out, stop...), '\n')
 
 	dir := t.TempDir()
-	p := filepath.Join(dir, f.Entries[third].SessionID+".jsonl")
+	p := filepath.Join(dir, f.Entries[third].SessionID()+".jsonl")
 	require.NoError(t, os.WriteFile(p, out, 0o644))
 	s, err := chain.Load(p)
 	require.NoError(t, err)

@@ -176,7 +176,7 @@ func knownTypes(f *chain.File) bool {
 	for i := range f.Entries {
 		switch e := &f.Entries[i]; {
 		case !e.IsChain():
-		case e.Type == "user", e.Type == "assistant", e.Type == "system", e.Type == "attachment", e.Type == "progress", e.Type == "summary":
+		case e.Type() == "user", e.Type() == "assistant", e.Type() == "system", e.Type() == "attachment", e.Type() == "progress", e.Type() == "summary":
 		default:
 			return false
 		}

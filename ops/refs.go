@@ -94,14 +94,14 @@ func (t *Txn) relink(f *chain.File) error {
 	dropped := map[string]bool{}
 	for i, e := range ed {
 		if e.Drop && f.Entries[i].IsChain() {
-			dropped[f.Entries[i].UUID] = true
+			dropped[f.Entries[i].UUID()] = true
 		}
 	}
 	// a uuid that a kept entry still holds (the other copy of a duplicate)
 	// is not gone: references to it stay
 	for i := range f.Entries {
-		if e := &f.Entries[i]; e.IsChain() && dropped[e.UUID] && !ed.Dropped(i) {
-			delete(dropped, e.UUID)
+		if e := &f.Entries[i]; e.IsChain() && dropped[e.UUID()] && !ed.Dropped(i) {
+			delete(dropped, e.UUID())
 		}
 	}
 	if len(dropped) == 0 {
@@ -130,14 +130,14 @@ func (t *Txn) relink(f *chain.File) error {
 			p := g.Parent[j]
 			if p < 0 {
 				e := &f.Entries[j]
-				if e.HasParent && !dropped[e.ParentUUID] { // a dangling parent that was there before: keep it
-					s := e.ParentUUID
+				if e.HasParent && !dropped[e.ParentUUID()] { // a dangling parent that was there before: keep it
+					s := e.ParentUUID()
 					res = &s
 				}
 				break
 			}
-			if !ed.Dropped(p) || !dropped[f.Entries[p].UUID] {
-				s := f.Entries[p].UUID
+			if !ed.Dropped(p) || !dropped[f.Entries[p].UUID()] {
+				s := f.Entries[p].UUID()
 				res = &s
 				break
 			}
@@ -166,17 +166,17 @@ func (t *Txn) relink(f *chain.File) error {
 		if e.Kind != chain.KindEntry {
 			continue
 		}
-		if (e.Type == "file-history-snapshot" || e.Type == "file-history-delta") && e.MessageID() != "" && dropped[e.MessageID()] {
+		if (e.Type() == "file-history-snapshot" || e.Type() == "file-history-delta") && e.MessageID() != "" && dropped[e.MessageID()] {
 			t.Drop(f, i)
 			continue
 		}
 		// an operation that gave the entry another parent decides: that
 		// parent is the one to keep or to replace
-		parent := e.ParentUUID
+		parent := e.ParentUUID()
 		if ed[i] != nil && ed[i].Raw != nil {
 			parent = gjson.GetBytes(ed[i].Raw, "parentUuid").Str
 		}
-		touches := dropped[parent] || dropped[e.LogicalParentUUID()] || dropped[e.LeafUUID()] || dropped[e.MessageID()] || e.Subtype == "compact_boundary"
+		touches := dropped[parent] || dropped[e.LogicalParentUUID()] || dropped[e.LeafUUID()] || dropped[e.MessageID()] || e.Subtype() == "compact_boundary"
 		if !touches {
 			continue
 		}
@@ -257,10 +257,10 @@ func (t *Txn) joinAssistants(f *chain.File) error {
 	}
 	for i := range f.Entries {
 		e := &f.Entries[i]
-		if ed.Dropped(i) || e.Type != "assistant" || !e.IsMessage() || e.MsgID == "" {
+		if ed.Dropped(i) || e.Type() != "assistant" || !e.IsMessage() || e.MsgID() == "" {
 			continue
 		}
-		if _, done := newID[e.MsgID]; done {
+		if _, done := newID[e.MsgID()]; done {
 			continue
 		}
 		removedUser := false
@@ -270,7 +270,7 @@ func (t *Txn) joinAssistants(f *chain.File) error {
 			if !ed.Dropped(p) && pe.IsMessage() {
 				break
 			}
-			if ed.Dropped(p) && pe.IsMessage() && pe.Type == "user" {
+			if ed.Dropped(p) && pe.IsMessage() && pe.Type() == "user" {
 				removedUser = true
 			}
 			p = g.Parent[p]
@@ -279,14 +279,14 @@ func (t *Txn) joinAssistants(f *chain.File) error {
 			continue
 		}
 		pe := &f.Entries[p]
-		if pe.Type != "assistant" || pe.MsgID == "" {
+		if pe.Type() != "assistant" || pe.MsgID() == "" {
 			continue
 		}
 		// a response that still calls a tool must be followed by its
 		// results, not by another answer: do not join onto it
-		if target := effective(pe.MsgID); target != e.MsgID && !callsTool[target] {
-			newID[e.MsgID] = target
-			callsTool[target] = callsTool[target] || callsTool[e.MsgID]
+		if target := effective(pe.MsgID()); target != e.MsgID() && !callsTool[target] {
+			newID[e.MsgID()] = target
+			callsTool[target] = callsTool[target] || callsTool[e.MsgID()]
 		}
 	}
 	if len(newID) == 0 {
@@ -294,17 +294,17 @@ func (t *Txn) joinAssistants(f *chain.File) error {
 	}
 	for i := range f.Entries {
 		e := &f.Entries[i]
-		if ed.Dropped(i) || e.Type != "assistant" {
+		if ed.Dropped(i) || e.Type() != "assistant" {
 			continue
 		}
-		if _, ok := newID[e.MsgID]; !ok {
+		if _, ok := newID[e.MsgID()]; !ok {
 			continue
 		}
 		raw, err := t.Raw(f, i)
 		if err != nil {
 			return err
 		}
-		out, err := sjson.SetBytes(raw, "message.id", effective(e.MsgID))
+		out, err := sjson.SetBytes(raw, "message.id", effective(e.MsgID()))
 		if err != nil {
 			return err
 		}
@@ -320,15 +320,15 @@ func (t *Txn) keptToolUse(f *chain.File) map[string]bool {
 	out := map[string]bool{}
 	for i := range f.Entries {
 		e := &f.Entries[i]
-		if e.Type != "assistant" || e.MsgID == "" || t.Dropped(f, i) || len(e.ToolUseIDs()) == 0 {
+		if e.Type() != "assistant" || e.MsgID() == "" || t.Dropped(f, i) || len(e.ToolUseIDs()) == 0 {
 			continue
 		}
 		if !t.Changed(f, i) {
-			out[e.MsgID] = true
+			out[e.MsgID()] = true
 			continue
 		}
 		if raw, err := t.Raw(f, i); err != nil || strings.Contains(string(raw), `"type":"tool_use"`) {
-			out[e.MsgID] = true
+			out[e.MsgID()] = true
 		}
 	}
 	return out

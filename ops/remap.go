@@ -1,8 +1,12 @@
 package ops
 
 import (
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/rand"
 	"io"
 	"sync"
+	"unsafe"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/google/uuid"
@@ -12,11 +16,18 @@ import (
 // wherever the identifier appears: entry uuids and every reference to them,
 // the session id (wherever a sessionId names this session), and identifiers
 // that future client versions add. Message content is left as it is.
+//
+// A uuid in canonical form gets the image of its 16 bytes under AES with
+// a random key of this Remapper (with the version 4 bits set): the same
+// id always gets the same new one, different ids different ones (as with
+// random uuids, the 6 fixed bits leave a chance of a clash of about
+// n²/2¹²³), and no table of a million ids is kept.
 type Remapper struct {
 	NewID  string
-	mu     sync.Mutex
-	ids    map[[36]byte][36]byte
-	oldIDs map[[36]byte]bool // session ids to map to NewID
+	perm   cipher.Block
+	mu     sync.Mutex            // guards other
+	other  map[[36]byte][36]byte // uuids written with capitals: a fresh one each
+	oldIDs map[[36]byte]bool     // session ids to map to NewID (read-only once made)
 	newID  [36]byte
 }
 
@@ -30,12 +41,15 @@ func key(s string) (k [36]byte, ok bool) {
 
 // NewRemapper prepares a remapping of s to the session id newID.
 func NewRemapper(s *chain.Session, newID string) *Remapper {
-	n := 0
-	for _, f := range s.Files() {
-		n += len(f.Entries)
+	var k [16]byte
+	if _, err := rand.Read(k[:]); err != nil {
+		panic(err) // crypto/rand does not fail on Linux
 	}
-	// about one id per entry: made at its size, the map never grows
-	r := &Remapper{NewID: newID, ids: make(map[[36]byte][36]byte, n), oldIDs: map[[36]byte]bool{}}
+	perm, err := aes.NewCipher(k[:])
+	if err != nil {
+		panic(err)
+	}
+	r := &Remapper{NewID: newID, perm: perm, other: map[[36]byte][36]byte{}, oldIDs: map[[36]byte]bool{}}
 	r.newID, _ = key(newID)
 	add := func(id string) {
 		if k, ok := key(id); ok {
@@ -45,7 +59,7 @@ func NewRemapper(s *chain.Session, newID string) *Remapper {
 	add(s.ID)
 	for _, f := range s.Files() {
 		for i := range f.Entries {
-			add(f.Entries[i].SessionID)
+			add(f.Entries[i].SessionID())
 		}
 	}
 	return r
@@ -58,15 +72,24 @@ func (r *Remapper) mapKey(old [36]byte) [36]byte {
 	if old == nilKey {
 		return old
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	if r.oldIDs[old] {
 		return r.newID
 	}
-	n, ok := r.ids[old]
+	if id, ok := chain.ParseID(unsafe.String(&old[0], len(old))); ok {
+		var n chain.ID
+		r.perm.Encrypt(n[:], id[:])
+		n[6] = n[6]&0x0f | 0x40
+		n[8] = n[8]&0x3f | 0x80
+		var out [36]byte
+		n.Put(out[:])
+		return out
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	n, ok := r.other[old]
 	if !ok {
 		copy(n[:], uuid.NewString())
-		r.ids[old] = n
+		r.other[old] = n
 	}
 	return n
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"io"
 	"sort"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
@@ -174,23 +175,8 @@ func (r *Repair) structural(t *Txn, f *chain.File, save func()) error {
 	}
 	// duplicates: the client keeps the last entry of a uuid (a Map), so the
 	// last copy is the one kept; earlier identical copies go.
-	byUUID := map[string][]int{}
-	var order []string
-	for i := range f.Entries {
-		e := &f.Entries[i]
-		if !e.IsChain() {
-			continue
-		}
-		if _, ok := byUUID[e.UUID]; !ok {
-			order = append(order, e.UUID)
-		}
-		byUUID[e.UUID] = append(byUUID[e.UUID], i)
-	}
-	for _, id := range order {
-		idx := byUUID[id]
-		if len(idx) < 2 {
-			continue
-		}
+	for _, idx := range g.Copies() {
+		id := f.Entries[idx[0]].UUID()
 		keep := idx[len(idx)-1]
 		kraw, err := f.Raw(keep)
 		if err != nil {
@@ -236,7 +222,7 @@ func (r *Repair) structural(t *Txn, f *chain.File, save func()) error {
 		fallback := -1
 		for j := i - 1; j >= 0; j-- {
 			c := &f.Entries[j]
-			if !c.IsChain() || t.Dropped(f, j) || g.ByUUID[c.UUID] != j || c.IsSidechain != e.IsSidechain || wouldCycle(i, j) {
+			if !c.IsChain() || t.Dropped(f, j) || !g.Holds(j) || c.IsSidechain != e.IsSidechain || wouldCycle(i, j) {
 				continue
 			}
 			if isChainConversation(c) {
@@ -255,7 +241,7 @@ func (r *Repair) structural(t *Txn, f *chain.File, save func()) error {
 		}
 		val := []byte("null")
 		if p >= 0 {
-			val = EncodeString(f.Entries[p].UUID)
+			val = EncodeString(f.Entries[p].UUID())
 		}
 		out, err := setTopLevel(raw, "parentUuid", val)
 		if err != nil {
@@ -280,7 +266,7 @@ func (r *Repair) structural(t *Txn, f *chain.File, save func()) error {
 			}
 			e := &f.Entries[c]
 			what, code := "parentUuid links formed a cycle", "parent-cycle"
-			if e.ParentUUID == e.UUID {
+			if e.ParentUUID() == e.UUID() {
 				what, code = "the entry named itself as parent", "self-parent"
 			}
 			p := before(c)
@@ -306,9 +292,9 @@ func (r *Repair) structural(t *Txn, f *chain.File, save func()) error {
 			return err
 		}
 		if p < 0 {
-			r.add(f, i, true, "dangling-parent", "parentUuid %s resolved to no entry: made the entry a root (nothing comes before it)", e.ParentUUID)
+			r.add(f, i, true, "dangling-parent", "parentUuid %s resolved to no entry: made the entry a root (nothing comes before it)", e.ParentUUID())
 		} else {
-			r.add(f, i, true, "dangling-parent", "parentUuid %s resolved to no entry: re-linked to line %d, the entry before it", e.ParentUUID, f.Entries[p].Line)
+			r.add(f, i, true, "dangling-parent", "parentUuid %s resolved to no entry: re-linked to line %d, the entry before it", e.ParentUUID(), f.Entries[p].Line)
 		}
 	}
 	return nil
@@ -350,17 +336,13 @@ func cyclesOf(parent []int) []int {
 func (r *Repair) toolPairs(t *Txn, f *chain.File) error {
 	// the file as fixed so far, loaded again; kept[k] is the input entry of
 	// its entry k (the fixes so far drop lines and change lines, never add)
-	var buf bytes.Buffer
-	if _, err := f.Write(&buf, t.edits[f], nil); err != nil {
-		return err
-	}
 	var kept []int
 	for i := range f.Entries {
 		if !t.Dropped(f, i) {
 			kept = append(kept, i)
 		}
 	}
-	nf, err := chain.LoadBytes(f.Path, buf.Bytes())
+	nf, err := chain.IndexOf(f.Path, len(kept), func(w io.Writer) error { _, err := f.Write(w, t.edits[f], nil); return err })
 	if err != nil {
 		return err
 	}
@@ -421,7 +403,7 @@ func (r *Repair) toolPairs(t *Txn, f *chain.File) error {
 						mark(dropResult, kept[j], id)
 						if k > 0 && msgs[k-1].Role == "assistant" {
 							for _, a := range msgs[k-1].Entries {
-								answered[nf.Entries[a].MsgID] = true
+								answered[nf.Entries[a].MsgID()] = true
 							}
 						}
 					}
@@ -442,7 +424,7 @@ func (r *Repair) toolPairs(t *Txn, f *chain.File) error {
 		if n == 0 {
 			continue
 		}
-		if id := f.Entries[i].MsgID; id != "" {
+		if id := f.Entries[i].MsgID(); id != "" {
 			groups[id] = true
 		}
 		r.add(f, i, true, "tool-use-without-result", "removed tool_use %s: it has no tool_result%s", joinIDs(ids), entryGone(t, f, i))
@@ -471,15 +453,15 @@ func (r *Repair) toolPairs(t *Txn, f *chain.File) error {
 	// an API message left with nothing but thinking is no answer: it goes
 	for i := range f.Entries {
 		e := &f.Entries[i]
-		if e.Type != "assistant" || e.MsgID == "" || !groups[e.MsgID] {
+		if e.Type() != "assistant" || e.MsgID() == "" || !groups[e.MsgID()] {
 			continue
 		}
-		groups[e.MsgID] = false
+		groups[e.MsgID()] = false
 		var members []int
 		other := false
 		for j := range f.Entries {
 			c := &f.Entries[j]
-			if c.Type != "assistant" || c.MsgID != e.MsgID || t.Dropped(f, j) {
+			if c.Type() != "assistant" || c.MsgID() != e.MsgID() || t.Dropped(f, j) {
 				continue
 			}
 			members = append(members, j)
@@ -495,7 +477,7 @@ func (r *Repair) toolPairs(t *Txn, f *chain.File) error {
 			for _, j := range members {
 				t.Drop(f, j)
 			}
-			r.add(f, members[0], true, "tool-use-without-result", "removed the thinking left alone in the assistant message %s (%d entries): no answer, and the client does not send it", e.MsgID, len(members))
+			r.add(f, members[0], true, "tool-use-without-result", "removed the thinking left alone in the assistant message %s (%d entries): no answer, and the client does not send it", e.MsgID(), len(members))
 		}
 	}
 	return nil
@@ -526,7 +508,7 @@ func lineUpResults(t *Txn, f, nf *chain.File, kept, path []int, msgs []chain.Mes
 		if err != nil {
 			return err
 		}
-		out, err := setTopLevel(raw, "parentUuid", EncodeString(nf.Entries[p].UUID))
+		out, err := setTopLevel(raw, "parentUuid", EncodeString(nf.Entries[p].UUID()))
 		if err != nil {
 			return err
 		}
@@ -618,7 +600,7 @@ func joinIDs(ids map[string]bool) string {
 }
 
 func isChainConversation(e *chain.Entry) bool {
-	switch e.Type {
+	switch e.Type() {
 	case "user", "assistant", "system", "attachment":
 		return true
 	}
@@ -725,7 +707,7 @@ func (r *Repair) empties(t *Txn, f *chain.File, before []validate.Problem, byLin
 			}
 		case "empty-content":
 			t.Drop(f, i)
-			r.add(f, i, true, p.Code, "removed the %s entry with empty content: the API rejects an empty message", f.Entries[i].Type)
+			r.add(f, i, true, p.Code, "removed the %s entry with empty content: the API rejects an empty message", f.Entries[i].Type())
 		}
 	}
 	return nil

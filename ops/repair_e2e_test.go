@@ -193,7 +193,7 @@ func breakFile(t *testing.T, name, path string) {
 			tn := ts.List[1]
 			later := ts.History[tn.Last]
 			require.NotEqual(t, tn.Entry, later)
-			setField(t, f, tx, tn.Entry, "parentUuid", f.Entries[later].UUID)
+			setField(t, f, tx, tn.Entry, "parentUuid", f.Entries[later].UUID())
 		})
 	default:
 		t.Fatalf("unknown breakage %s", name)

@@ -74,9 +74,9 @@ func relinkDrop(f *chain.File, lines [][]byte, i int) [][]byte {
 		if k == i {
 			continue
 		}
-		if f.Entries[k].IsChain() && f.Entries[k].ParentUUID == e.UUID && e.UUID != "" {
+		if f.Entries[k].IsChain() && f.Entries[k].ParentUUID() == e.UUID() && e.UUID() != "" {
 			if e.HasParent {
-				l = setLine(l, "parentUuid", e.ParentUUID)
+				l = setLine(l, "parentUuid", e.ParentUUID())
 			} else {
 				l = setLine(l, "parentUuid", nil)
 			}
@@ -117,11 +117,11 @@ var mutations = map[string]mutation{
 		return lines
 	}},
 	"self-parent": {"self-parent", func(f *chain.File, lines [][]byte) [][]byte {
-		p := activeWith(f, func(e *chain.Entry) bool { return e.Type == "assistant" })
+		p := activeWith(f, func(e *chain.Entry) bool { return e.Type() == "assistant" })
 		if len(p) == 0 {
 			return nil
 		}
-		lines[p[0]] = setLine(lines[p[0]], "parentUuid", f.Entries[p[0]].UUID)
+		lines[p[0]] = setLine(lines[p[0]], "parentUuid", f.Entries[p[0]].UUID())
 		return lines
 	}},
 	"parent-cycle": {"parent-cycle", func(f *chain.File, lines [][]byte) [][]byte {
@@ -133,7 +133,7 @@ var mutations = map[string]mutation{
 		if later == ts.List[1].Entry {
 			return nil
 		}
-		lines[ts.List[1].Entry] = setLine(lines[ts.List[1].Entry], "parentUuid", f.Entries[later].UUID)
+		lines[ts.List[1].Entry] = setLine(lines[ts.List[1].Entry], "parentUuid", f.Entries[later].UUID())
 		return lines
 	}},
 	"tool-use-entry-deleted": {"tool-result-without-use", func(f *chain.File, lines [][]byte) [][]byte {
@@ -158,7 +158,7 @@ var mutations = map[string]mutation{
 		return insertAfter(lines, p[0], setLine(lines[p[0]], "uuid", harness.NowhereUUID))
 	}},
 	"empty-text-block": {"empty-text-block", func(f *chain.File, lines [][]byte) [][]byte {
-		p := activeWith(f, func(e *chain.Entry) bool { return e.Type == "assistant" && e.HasBlock(chain.BlockText) })
+		p := activeWith(f, func(e *chain.Entry) bool { return e.Type() == "assistant" && e.HasBlock(chain.BlockText) })
 		if len(p) < 2 {
 			return nil
 		}

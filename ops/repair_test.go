@@ -107,7 +107,7 @@ func lines(ls ...string) string { return strings.Join(ls, "\n") + "\n" }
 func activeUUIDs(f *chain.File) []string {
 	var out []string
 	for _, i := range f.Graph().ActivePath().Entries {
-		out = append(out, f.Entries[i].UUID)
+		out = append(out, f.Entries[i].UUID())
 	}
 	return out
 }
@@ -305,7 +305,7 @@ func TestTxnDropLaterDuplicateKeepsChildren(t *testing.T) {
 	require.NoError(t, tx.Render(s.Main)(&buf))
 	f, err := chain.LoadBytes(p, buf.Bytes())
 	require.NoError(t, err)
-	assert.Equal(t, rpID(4), f.Entries[4].ParentUUID, "entry 5 must keep entry 4 (still in the file) as parent")
+	assert.Equal(t, rpID(4), f.Entries[4].ParentUUID(), "entry 5 must keep entry 4 (still in the file) as parent")
 }
 
 // TestRepairNeverEmptiesTheFile: when removing the unpaired tool calls

@@ -35,7 +35,7 @@ func TestCloneAbandonedBranch(t *testing.T) {
 			if abandoned == active {
 				abandoned = branches[1]
 			}
-			leaf := f.Entries[abandoned].UUID
+			leaf := f.Entries[abandoned].UUID()
 			f.Close()
 
 			orig := fx.resume(t, fx.id)

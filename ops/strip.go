@@ -37,7 +37,7 @@ func (o StripThinking) Apply(t *Txn) error {
 	for _, f := range t.S.Files() {
 		for i := range f.Entries {
 			e := &f.Entries[i]
-			if e.Type != "assistant" || !(e.HasBlock(chain.BlockThinking) || e.HasBlock(chain.BlockRedactedThinking)) {
+			if e.Type() != "assistant" || !(e.HasBlock(chain.BlockThinking) || e.HasBlock(chain.BlockRedactedThinking)) {
 				continue
 			}
 			if f == t.S.Main && only != nil && !only[i] {

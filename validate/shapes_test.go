@@ -36,7 +36,7 @@ func sessionIDOf(t *testing.T, data []byte) string {
 	f, err := chain.LoadBytes("x.jsonl", data)
 	require.NoError(t, err)
 	for i := range f.Entries {
-		if id := f.Entries[i].SessionID; id != "" {
+		if id := f.Entries[i].SessionID(); id != "" {
 			return id
 		}
 	}
@@ -119,7 +119,7 @@ func TestDanglingParentInsideTheFileIsAnError(t *testing.T) {
 	require.NoError(t, err)
 	second := f.ActiveTurns().List[1].Entry
 	lines := strings.SplitAfter(string(data), "\n")
-	lines[second] = strings.Replace(lines[second], `"parentUuid":"`+f.Entries[second].ParentUUID+`"`, `"parentUuid":"`+harness.NowhereUUID+`"`, 1)
+	lines[second] = strings.Replace(lines[second], `"parentUuid":"`+f.Entries[second].ParentUUID()+`"`, `"parentUuid":"`+harness.NowhereUUID+`"`, 1)
 	s := installShape(t, []byte(strings.Join(lines, "")), nil)
 	assert.Equal(t, 1, Session(s).ErrorCounts()["dangling-parent"])
 }

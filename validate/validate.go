@@ -173,40 +173,40 @@ func (c *checker) references(sessionID string) {
 	if len(g.Dups) > 0 {
 		first := map[string]int{}
 		for j := range f.Entries {
-			if id := f.Entries[j].UUID; id != "" && f.Entries[j].Kind == chain.KindEntry {
+			if id := f.Entries[j].UUID(); id != "" && f.Entries[j].Kind == chain.KindEntry {
 				if _, ok := first[id]; !ok {
 					first[id] = j
 				}
 			}
 		}
 		for _, i := range g.Dups {
-			c.add(i, Error, "duplicate-uuid", "uuid %s is already used on line %d", f.Entries[i].UUID, f.Entries[first[f.Entries[i].UUID]].Line)
+			c.add(i, Error, "duplicate-uuid", "uuid %s is already used on line %d", f.Entries[i].UUID(), f.Entries[first[f.Entries[i].UUID()]].Line)
 		}
 	}
 	firstConv := firstConversational(f, c.side)
 	for _, i := range g.Dangling {
 		e := &f.Entries[i]
 		switch {
-		case e.ParentUUID == e.UUID:
-			c.add(i, Error, "self-parent", "entry %s names itself as parent", e.UUID)
+		case e.ParentUUID() == e.UUID():
+			c.add(i, Error, "self-parent", "entry %s names itself as parent", e.UUID())
 		case c.side:
 			// a subagent transcript starts from entries of the main
 			// session, and the client never resumes it with the session
-			c.add(i, Warning, "outside-parent", "parentUuid %s names no entry of this subagent transcript (it names the main session's, or one gone): nothing is resumed from here", e.ParentUUID)
+			c.add(i, Warning, "outside-parent", "parentUuid %s names no entry of this subagent transcript (it names the main session's, or one gone): nothing is resumed from here", e.ParentUUID())
 		case i <= firstConv:
 			// nothing of this file stands above it: a session continued
 			// from another file names that file's last entry
-			c.add(i, Warning, "outside-parent", "parentUuid %s names no entry of this file (a session continued from another): nothing in this file is above it, so nothing is lost", e.ParentUUID)
+			c.add(i, Warning, "outside-parent", "parentUuid %s names no entry of this file (a session continued from another): nothing in this file is above it, so nothing is lost", e.ParentUUID())
 		default:
-			c.add(i, Error, "dangling-parent", "parentUuid %s resolves to no entry: the client drops the history above line %d", e.ParentUUID, e.Line)
+			c.add(i, Error, "dangling-parent", "parentUuid %s resolves to no entry: the client drops the history above line %d", e.ParentUUID(), e.Line)
 		}
 	}
 	for _, i := range g.Cycles() {
-		if e := &f.Entries[i]; e.ParentUUID == e.UUID {
-			c.add(i, Error, "self-parent", "entry %s names itself as parent: older clients hang on it", e.UUID)
+		if e := &f.Entries[i]; e.ParentUUID() == e.UUID() {
+			c.add(i, Error, "self-parent", "entry %s names itself as parent: older clients hang on it", e.UUID())
 			continue
 		}
-		c.add(i, Error, "parent-cycle", "parentUuid links form a cycle through %s: older clients hang on it", f.Entries[i].UUID)
+		c.add(i, Error, "parent-cycle", "parentUuid links form a cycle through %s: older clients hang on it", f.Entries[i].UUID())
 	}
 	roots := 0
 	var mixed []int
@@ -222,27 +222,27 @@ func (c *checker) references(sessionID string) {
 				c.add(i, Warning, "dangling-reference", "logicalParentUuid %s resolves to no entry: the turns before this compaction are not linked to it (the client resumes from it as usual)", e.LogicalParentUUID())
 			}
 		}
-		if e.LeafUUID() != "" && e.Type != "summary" && e.LeafUUID() != nilUUID {
+		if e.LeafUUID() != "" && e.Type() != "summary" && e.LeafUUID() != nilUUID {
 			if _, ok := g.Lookup(e.LeafUUID()); !ok {
 				// 2.1.x then resumes the branch last in the file, 2.0.x the newest
 				c.add(i, Warning, "dangling-reference", "leafUuid %s resolves to no entry: the client resumes the last branch of the file instead", e.LeafUUID())
 			}
 		}
-		if e.Type == "file-history-snapshot" && e.MessageID() != "" {
+		if e.Type() == "file-history-snapshot" && e.MessageID() != "" {
 			if _, ok := g.Lookup(e.MessageID()); !ok {
 				c.add(i, Warning, "dangling-snapshot", "file-history-snapshot messageId %s resolves to no entry", e.MessageID())
 			}
 		}
-		if e.IsChain() && !e.HasParent && !(e.Type == "system" && e.Subtype == "compact_boundary") {
+		if e.IsChain() && !e.HasParent && !(e.Type() == "system" && e.Subtype() == "compact_boundary") {
 			roots++
 		}
-		if ts, err := time.Parse(time.RFC3339Nano, e.Timestamp); err == nil && e.IsChain() {
+		if ts, err := time.Parse(time.RFC3339Nano, e.Timestamp()); err == nil && e.IsChain() {
 			if !prevTS.IsZero() && ts.Before(prevTS.Add(-time.Minute)) {
-				c.add(i, Warning, "time-backwards", "timestamp %s is more than a minute earlier than the entry before it", e.Timestamp)
+				c.add(i, Warning, "time-backwards", "timestamp %s is more than a minute earlier than the entry before it", e.Timestamp())
 			}
 			prevTS = ts
 		}
-		if sessionID != "" && e.SessionID != "" && e.SessionID != sessionID {
+		if sessionID != "" && e.SessionID() != "" && e.SessionID() != sessionID {
 			mixed = append(mixed, i)
 		}
 	}
@@ -250,7 +250,7 @@ func (c *checker) references(sessionID string) {
 		c.add(-1, Warning, "several-roots", "%d entries start a chain (parentUuid null) outside compactions", roots)
 	}
 	if len(mixed) > 0 {
-		c.add(mixed[0], Warning, "mixed-session-id", "%d entries carry a sessionId other than %s (first: %s)", len(mixed), sessionID, f.Entries[mixed[0]].SessionID)
+		c.add(mixed[0], Warning, "mixed-session-id", "%d entries carry a sessionId other than %s (first: %s)", len(mixed), sessionID, f.Entries[mixed[0]].SessionID())
 	}
 }
 
@@ -278,7 +278,7 @@ func firstConversational(f *chain.File, side bool) int {
 	for i := range f.Entries {
 		e := &f.Entries[i]
 		if e.IsChain() && e.IsSidechain == side {
-			switch e.Type {
+			switch e.Type() {
 			case "user", "assistant", "system", "attachment":
 				return i
 			}
@@ -297,7 +297,7 @@ func (c *checker) activeBranch() {
 	msgs := f.Messages(path)
 	for k := 1; k < len(msgs); k++ {
 		if msgs[k].Role == "assistant" && msgs[k-1].Role == "assistant" {
-			c.add(msgs[k].Entries[0], Error, "consecutive-assistant", "two assistant messages in a row (message %s after %s): the API rejects the resumed conversation", f.Entries[msgs[k].Entries[0]].MsgID, f.Entries[msgs[k-1].Entries[0]].MsgID)
+			c.add(msgs[k].Entries[0], Error, "consecutive-assistant", "two assistant messages in a row (message %s after %s): the API rejects the resumed conversation", f.Entries[msgs[k].Entries[0]].MsgID(), f.Entries[msgs[k-1].Entries[0]].MsgID())
 		}
 	}
 	for k, m := range msgs {

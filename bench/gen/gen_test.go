@@ -42,8 +42,8 @@ func TestGenerateValid(t *testing.T) {
 	roots := 0
 	for i := range s.Main.Entries {
 		e := &s.Main.Entries[i]
-		if e.SessionID != "" && e.SessionID != r.SessionID {
-			t.Fatalf("line %d: sessionId %s", e.Line, e.SessionID)
+		if e.SessionID() != "" && e.SessionID() != r.SessionID {
+			t.Fatalf("line %d: sessionId %s", e.Line, e.SessionID())
 		}
 		if e.IsChain() && !e.HasParent {
 			roots++

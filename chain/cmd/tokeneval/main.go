@@ -143,7 +143,7 @@ func evalFile(path string, verbose bool) []result {
 	var leaves []int
 	for i := range f.Entries {
 		e := &f.Entries[i]
-		if e.IsMessage() && e.UUID != "" && len(g.ChildrenOf(i)) == 0 {
+		if e.IsMessage() && e.UUID() != "" && len(g.ChildrenOf(i)) == 0 {
 			leaves = append(leaves, i)
 		}
 	}
