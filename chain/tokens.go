@@ -446,12 +446,12 @@ func MessageTokens(raw []byte) Tokens {
 // EstimatorError is the error to state beside an estimate: the largest
 // error go run ./chain/cmd/tokeneval measured on the last response of the
 // real conversations of ../shared/corpus, rounded up (8.1% with the
-// overhead measured from the session's own usage; 14% on main
+// overhead measured from the session's own usage; 17.7% on main
 // conversations with DefaultOverhead, whose system prompt varies with the
 // client version and setup).
 func EstimatorError(overheadMeasured bool) float64 {
 	if overheadMeasured {
 		return 0.10
 	}
-	return 0.15
+	return 0.20
 }
