@@ -28,7 +28,10 @@ func TestTargetTokensFlags(t *testing.T) {
 		assert.Positive(t, r.ResumeTokens.Before)
 		assert.LessOrEqual(t, r.ResumeTokens.After, r.ResumeTokens.Before)
 	}
-	_, errs, code := cliRun(t, "--config-dir", cfg, "compress", path, "--target-tokens", "100")
+	out, errs, code := cliRun(t, "--config-dir", cfg, "compress", path, "--target-tokens", "1000000", "--dry-run")
+	require.Equal(t, 0, code, errs)
+	assert.Regexp(t, `\ntokens on resume \(estimate\): [0-9,k]+ -> [0-9,k]+ \(.*context window\); target 1.00M\n`, out)
+	_, errs, code = cliRun(t, "--config-dir", cfg, "compress", path, "--target-tokens", "100")
 	assert.Equal(t, 1, code)
 	assert.Regexp(t, `^ccsurgeon: cannot fit 100 tokens without touching the recent context: .*system prompt and tools ~\d+.*\nccsurgeon: hint: `, errs)
 	_, errs, code = cliRun(t, "--config-dir", cfg, "compress", path, "--target-tokens", "1000", "--max-result", "1KB")
