@@ -105,8 +105,8 @@ func resumeReport(s *chain.Session, ref string) (ResumeInfo, []TokenSource) {
 	if thinking.n > 0 {
 		st := ops.NewTxn(s)
 		if err := (ops.StripThinking{}).Apply(st); err == nil {
-			b, a := ops.ResumeEstimates(st)
-			thinking.saves = b.Tokens[chain.TokThinking] - a.Tokens[chain.TokThinking]
+			a := ops.EstimateAfter(st, before)
+			thinking.saves = before.Tokens[chain.TokThinking] - a.Tokens[chain.TokThinking]
 		}
 	}
 	var out []TokenSource

@@ -164,7 +164,8 @@ func (o CompressOldTurns) Apply(t *Txn) error {
 	dropBookkeeping(t, f, ts.Leaf)
 	cut := CompressCut(f, ts, o.KeepTurns, o.keepExchanges())
 	if cut == 0 {
-		t.Note("the session has %d turns: nothing older than the last %d turns and %d tool exchanges to compress", len(ts.List), o.KeepTurns, o.keepExchanges())
+		t.Note("nothing to shorten: the recent context kept as it is (the last %d turns, or the last %d tool exchanges) is the whole conversation of %d turns", o.KeepTurns, o.keepExchanges(), len(ts.List))
+		t.Report.Tokens = resumeTokens(t)
 		return nil
 	}
 	for _, i := range ts.History[:cut] {

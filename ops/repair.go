@@ -3,8 +3,8 @@ package ops
 import (
 	"bytes"
 	"fmt"
-	"path/filepath"
 	"io"
+	"path/filepath"
 	"sort"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"

@@ -18,26 +18,41 @@ type TokenReport struct {
 // and from the session as the transaction leaves it so far (the same
 // branch, without the removed entries, with the edited bytes).
 func ResumeEstimates(t *Txn) (before, after chain.ResumeEstimate) {
-	f := t.S.Main
-	p := f.Graph().ActivePath()
-	before = f.ResumeTokensWith(p, func(i int) ([]byte, bool) {
-		b, err := f.Raw(i)
-		return b, err == nil
-	})
-	return before, estimateAfter(t, p, before)
+	if t.before == nil {
+		f := t.S.Main
+		b := f.ResumeTokensWith(f.Graph().ActivePath(), func(i int) ([]byte, bool) {
+			b, err := f.Raw(i)
+			return b, err == nil
+		})
+		t.before = &b
+	}
+	return *t.before, EstimateAfter(t, *t.before)
 }
 
-func estimateAfter(t *Txn, p chain.Path, before chain.ResumeEstimate) chain.ResumeEstimate {
+// EstimateAfter is the estimate of what a resume sends once t is applied,
+// given before, the estimate of the session as read (the same session).
+func EstimateAfter(t *Txn, before chain.ResumeEstimate) chain.ResumeEstimate {
+	// only what the transaction changed is estimated again; the system
+	// prompt and tools do not change with the conversation
 	f := t.S.Main
-	after := f.ResumeTokensWith(p, func(i int) ([]byte, bool) {
-		if t.Dropped(f, i) {
-			return nil, false
+	after := before
+	after.PerEntry = make(map[int]chain.Tokens, len(before.PerEntry))
+	for i, tk := range before.PerEntry {
+		if !t.Changed(f, i) {
+			after.PerEntry[i] = tk
+			continue
 		}
-		b, err := t.Raw(f, i)
-		return b, err == nil
-	})
-	// the system prompt and tools do not change with the conversation
-	after.Overhead, after.OverheadMeasured = before.Overhead, before.OverheadMeasured
+		var now chain.Tokens
+		if !t.Dropped(f, i) {
+			if b, err := t.Raw(f, i); err == nil {
+				now = chain.EntryTokens(b)
+				after.PerEntry[i] = now
+			}
+		}
+		for k := range now {
+			after.Tokens[k] += now[k] - tk[k]
+		}
+	}
 	return after
 }
 

@@ -64,6 +64,8 @@ type Txn struct {
 	redactProtected map[int]bool
 	// RemovedFiles are subagent transcripts the result no longer holds.
 	RemovedFiles map[*chain.File]bool
+	// before caches the token estimate of the session as read (tokens.go)
+	before *chain.ResumeEstimate
 }
 
 // Report says what the operations did, for the user.

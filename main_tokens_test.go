@@ -1,0 +1,39 @@
+package main
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/ccsurgeon/ccsurgeon/app"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestTargetTokensFlags: compress and rewrite take --target-tokens, report
+// the estimate before and after against the target, and refuse an
+// unreachable one with a one-line reason and a hint, writing nothing.
+func TestTargetTokensFlags(t *testing.T) {
+	cfg := t.TempDir()
+	path := installSession(t, cfg, "-work-p", "testdata/sessions/2.1.328/tools.jsonl")
+	for _, args := range [][]string{
+		{"compress", path, "--target-tokens", "1000000"},
+		{"rewrite", path, "--target-tokens", "1000000"},
+	} {
+		out, errs, code := cliRun(t, append([]string{"--config-dir", cfg, "--json"}, append(args, "--dry-run")...)...)
+		require.Equal(t, 0, code, "%v: %s", args, errs)
+		var r app.WriteResult
+		require.NoError(t, json.Unmarshal([]byte(out), &r), out)
+		require.NotNil(t, r.ResumeTokens, "%v", args)
+		assert.Equal(t, 1000000, r.ResumeTokens.Target)
+		assert.Positive(t, r.ResumeTokens.Before)
+		assert.LessOrEqual(t, r.ResumeTokens.After, r.ResumeTokens.Before)
+	}
+	out, errs, code := cliRun(t, "--config-dir", cfg, "compress", path, "--target-tokens", "1000000", "--dry-run")
+	require.Equal(t, 0, code, errs)
+	assert.Regexp(t, `\ntokens on resume \(estimate\): [0-9,k]+ -> [0-9,k]+ \(.*context window\); target 1.00M\n`, out)
+	_, errs, code = cliRun(t, "--config-dir", cfg, "compress", path, "--target-tokens", "100")
+	assert.Equal(t, 1, code)
+	assert.Regexp(t, `^ccsurgeon: cannot fit 100 tokens without touching the recent context: .*system prompt and tools ~\d+.*\nccsurgeon: hint: `, errs)
+	_, errs, code = cliRun(t, "--config-dir", cfg, "compress", path, "--target-tokens", "1000", "--max-result", "1KB")
+	assert.Equal(t, 2, code, errs)
+}
