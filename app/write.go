@@ -145,9 +145,13 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	if len(p) > 0 && !d.FreshIDs && !changesAnything(t) {
 		// a selector that selected nothing: no backup, no copy, no new session
 		pr.Done()
-		return env.printNothingToChange(WriteResult{SessionID: s.ID, Path: s.Path, Operation: p.Name(), DryRun: d.DryRun,
+		res := WriteResult{SessionID: s.ID, Path: s.Path, Operation: p.Name(), DryRun: d.DryRun,
 			EntriesBefore: len(s.Main.Entries), EntriesAfter: len(s.Main.Entries), BytesBefore: s.Main.Size, BytesAfter: s.Main.Size,
-			Notes: t.Report.Notes, NothingToChange: true})
+			Notes: t.Report.Notes, NothingToChange: true, Redactions: t.Report.Redactions}
+		if hook != nil {
+			hook(&res) // redact --check must see secrets it could not replace
+		}
+		return env.printNothingToChange(res)
 	}
 	j := &job{env: env, t: t, op: p.Name(), pr: pr, sizes: map[*chain.File]int64{}, lock: lock}
 	st := t.Stats()
