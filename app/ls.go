@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -445,4 +446,118 @@ func describe(f *chain.File, r *SessionSummary, head bool) bool {
 		}
 	}
 	return r.FirstPrompt != ""
+}
+
+// AllSessions lists every session under the config dir.
+func (env *Env) AllSessions() ([]string, error) {
+	if st, err := os.Stat(env.ConfigDir); err != nil || !st.IsDir() {
+		return nil, &chain.Error{Msg: fmt.Sprintf("no Claude Code config dir at %s", env.ConfigDir), Hint: "name it with --config-dir DIR or $CLAUDE_CONFIG_DIR", Code: 1}
+	}
+	paths, err := chain.FindSessions(env.ConfigDir, "")
+	if err != nil {
+		return nil, err
+	}
+	if len(paths) == 0 {
+		return nil, &chain.Error{Msg: fmt.Sprintf("no sessions under %s", chain.ProjectsDir(env.ConfigDir)), Code: 1}
+	}
+	return paths, nil
+}
+
+// ProjectSessions lists the sessions of a project, named as ls --project
+// takes it, newest first.
+func (env *Env) ProjectSessions(project string) ([]string, error) {
+	paths, err := env.AllSessions()
+	if err != nil {
+		return nil, err
+	}
+	rows, err := env.projectRows(paths, LsOptions{Project: project})
+	if err != nil {
+		return nil, err
+	}
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Modified.After(rows[j].Modified) })
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		out[i] = r.Path
+	}
+	return out, nil
+}
+
+// ContinueSession is the session 'claude --continue' would pick in the
+// current folder: the newest (last modified) of the folder's project.
+func (env *Env) ContinueSession() (string, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	dir := filepath.Join(chain.ProjectsDir(env.ConfigDir), chain.ProjectSlug(wd))
+	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	best, bestT := "", time.Time{}
+	for _, f := range files {
+		if strings.HasPrefix(filepath.Base(f), "agent-") {
+			continue
+		}
+		if st, err := os.Stat(f); err == nil && (best == "" || st.ModTime().After(bestT)) {
+			best, bestT = f, st.ModTime()
+		}
+	}
+	if best == "" {
+		return "", &chain.Error{Msg: fmt.Sprintf("no session to work on: this folder's project (%s) has no sessions", dir),
+			Hint: "name a SESSION (an id, an id prefix or a .jsonl path); list them with 'ccsurgeon ls'", Code: 1}
+	}
+	return best, nil
+}
+
+// pickAnywhere lets PickSession read a non-terminal (for tests).
+var pickAnywhere = false
+
+// PickSession lists the sessions of the current folder's project, newest
+// first, numbered, on stderr, and reads the number of one from stdin: a
+// numbered prompt, not an arrow-key picker.
+func (env *Env) PickSession() (string, error) {
+	if f, ok := env.In.(*os.File); !pickAnywhere && (!ok || !isTerminal(f) || !isTerminal(env.Err)) {
+		return "", UsageErrorf("name a SESSION, or list them with 'ccsurgeon ls'", "--pick needs a terminal")
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	paths, _ := filepath.Glob(filepath.Join(chain.ProjectsDir(env.ConfigDir), chain.ProjectSlug(wd), "*.jsonl"))
+	var keep []string
+	for _, p := range paths {
+		if !strings.HasPrefix(filepath.Base(p), "agent-") {
+			keep = append(keep, p)
+		}
+	}
+	rows := summarize(keep, false)
+	if len(rows) == 0 {
+		return "", &chain.Error{Msg: fmt.Sprintf("no session to pick: this folder's project (%s) has no sessions", chain.ProjectSlug(wd)), Hint: "name a SESSION; list them with 'ccsurgeon ls'", Code: 1}
+	}
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Modified.After(rows[j].Modified) })
+	w := tabwriter.NewWriter(env.Err, 0, 0, 2, ' ', 0)
+	for k, r := range rows {
+		title := r.Title
+		if title == "" {
+			title = r.FirstPrompt
+		}
+		fmt.Fprintf(w, "%3d\t%s\t%s\t%s\t%s\n", k+1, r.ID[:8], ago(time.Since(r.Modified)), HumanBytes(r.Size), oneLine(title, 60))
+	}
+	w.Flush()
+	fmt.Fprintf(env.Err, "session (1-%d): ", len(rows))
+	line, _ := bufio.NewReader(env.In).ReadString('\n')
+	n, err := strconv.Atoi(strings.TrimSpace(line))
+	if err != nil || n < 1 || n > len(rows) {
+		return "", UsageErrorf("", "no session picked: want a number from 1 to %d, got %q", len(rows), strings.TrimSpace(line))
+	}
+	return rows[n-1].Path, nil
+}
+
+// ago says how long ago, roughly: "5m ago", "3h ago", "2d ago".
+func ago(d time.Duration) string {
+	switch {
+	case d < time.Hour:
+		return fmt.Sprintf("%dm ago", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh ago", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd ago", int(d.Hours()/24))
 }
