@@ -44,10 +44,14 @@ func TestExpPickerMoved(t *testing.T) {
 		data = []byte(strings.ReplaceAll(string(data), `"entrypoint":"sdk-cli"`, `"entrypoint":"cli"`))
 	}
 	e.InstallSessionBytes(t, id, data)
-	tui, err := e.StartTUI(c, 160, 40, "--resume")
+	args := []string{"--resume"}
+	if os.Getenv("MVEXP_NOARGS") != "" {
+		args = nil
+	}
+	tui, err := e.StartTUI(c, 160, 40, args...)
 	require.NoError(t, err)
 	defer tui.Close()
-	time.Sleep(10 * time.Second)
+	time.Sleep(20 * time.Second)
 	t.Logf("alive %v", tui.Alive())
 	s := tui.Snapshot("picker")
 	t.Logf("variant %q screen:\n%s", variant, s)
