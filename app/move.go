@@ -807,3 +807,44 @@ func (env *Env) undoMove(b backup.Backup, force bool) error {
 	}
 	return nil
 }
+
+// markMissingProjects flags the sessions of `ls` whose project folder no
+// longer exists on disk.
+func markMissingProjects(rows []SessionSummary) {
+	gone := map[string]bool{}
+	for i := range rows {
+		p := rows[i].Project
+		if !filepath.IsAbs(p) {
+			continue // the cwd is unknown: only the folder name is
+		}
+		missing, ok := gone[p]
+		if !ok {
+			_, err := os.Stat(p)
+			missing = os.IsNotExist(err)
+			gone[p] = missing
+		}
+		rows[i].ProjectMissing = missing
+	}
+}
+
+// printMissingProjects ends `ls` with the projects whose folder is gone and
+// the command that moves their sessions.
+func (env *Env) printMissingProjects(rows []SessionSummary) {
+	n := map[string]int{}
+	var order []string
+	for _, r := range rows {
+		if r.ProjectMissing {
+			if n[r.Project] == 0 {
+				order = append(order, r.Project)
+			}
+			n[r.Project]++
+		}
+	}
+	if len(order) == 0 {
+		return
+	}
+	fmt.Fprintln(env.Out, "\nprojects whose folder no longer exists (renamed or moved?):")
+	for _, p := range order {
+		fmt.Fprintf(env.Out, "  %s (%d session(s)): ccsurgeon move --project %s --to NEW-PATH\n", p, n[p], shellQuote(p))
+	}
+}
