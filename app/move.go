@@ -443,11 +443,32 @@ func legacyOfMoved(p string, moved map[string]bool) bool {
 }
 
 // projectPathOf is the project path a session belongs to: the first cwd
-// whose slug names the session's folder, else the first cwd.
+// whose slug names the session's folder, else the first cwd. It reads the
+// head of the file only (as ls does), up to headMax.
 func projectPathOf(path string) string {
-	f, err := chain.LoadFile(path)
+	fh, err := os.Open(path)
 	if err != nil {
 		return ""
+	}
+	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil {
+		return ""
+	}
+	for n := int64(headWindow); ; n *= 4 {
+		p, ok := headProjectPath(fh, path, min(n, st.Size()))
+		if ok || n >= headMax || n >= st.Size() {
+			return p
+		}
+	}
+}
+
+// headProjectPath looks for the project path in the first n bytes; ok
+// when a cwd naming the folder was found.
+func headProjectPath(fh *os.File, path string, n int64) (string, bool) {
+	f, err := readLines(fh, 0, n)
+	if err != nil {
+		return "", false
 	}
 	defer f.Close()
 	slug := filepath.Base(filepath.Dir(path))
@@ -465,13 +486,13 @@ func projectPathOf(path string) string {
 			continue
 		}
 		if chain.ProjectSlug(cwd.Str) == slug {
-			return filepath.Clean(cwd.Str)
+			return filepath.Clean(cwd.Str), true
 		}
 		if first == "" {
 			first = filepath.Clean(cwd.Str)
 		}
 	}
-	return first
+	return first, false
 }
 
 // sharedEdits rewrites history.jsonl (the project of the moved sessions'
@@ -683,10 +704,11 @@ func (env *Env) insideProjects(p string) error {
 	if err != nil {
 		return err
 	}
-	if real, err := filepath.EvalSymlinks(root); err == nil {
-		root = real
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		real = root
 	}
-	if filepath.Dir(filepath.Dir(p)) != root {
+	if d := filepath.Dir(filepath.Dir(p)); d != root && d != real {
 		return &chain.Error{Msg: fmt.Sprintf("%s is not a session of %s", p, root), Hint: "move works on the sessions of the config dir; pass --config-dir", Code: 1}
 	}
 	return nil
