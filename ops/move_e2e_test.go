@@ -330,7 +330,16 @@ func TestMovedSessionInPicker(t *testing.T) {
 			picker := func(want string) string {
 				tui, err := mp.env.StartTUI(c, 160, 40, "--resume")
 				require.NoError(t, err)
-				defer tui.Close()
+				defer func() {
+					// let the client exit before the temp dir goes: 2.0.50
+					// still writes to the project folder while it quits
+					_ = tui.Keys("Escape")
+					if tui.WaitExit(20*time.Second) != nil {
+						tui.Close()
+						time.Sleep(2 * time.Second)
+					}
+					tui.Close()
+				}()
 				s, err := tui.WaitFor("picker", 90*time.Second, func(s string) bool { return strings.Contains(s, want) })
 				require.NoError(t, err)
 				return s
