@@ -34,6 +34,9 @@ type SessionSummary struct {
 	// Origin is the session this one was made from by ccsurgeon (clone,
 	// fork, or an operation with --new).
 	Origin *Origin `json:"origin,omitempty"`
+	// ProjectMissing: the project's folder no longer exists on disk
+	// (renamed or moved: see 'ccsurgeon move').
+	ProjectMissing bool `json:"project_missing,omitempty"`
 }
 
 // LsOptions are the options of `ls`.
@@ -100,6 +103,7 @@ func (env *Env) RunLs(o LsOptions) error {
 			return rows[i].ID < rows[j].ID
 		})
 	}
+	markMissingProjects(rows)
 	if env.JSON {
 		if rows == nil {
 			rows = []SessionSummary{}
@@ -130,7 +134,11 @@ func (env *Env) RunLs(o LsOptions) error {
 		}
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s%s\n", r.ID, r.Project, r.Modified.Local().Format("2006-01-02 15:04"), HumanBytes(r.Size), turns, oneLine(title, 60))
 	}
-	return w.Flush()
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	env.printMissingProjects(rows)
+	return nil
 }
 
 // projectRows summarizes the sessions of project o.Project: the folder

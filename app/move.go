@@ -443,11 +443,32 @@ func legacyOfMoved(p string, moved map[string]bool) bool {
 }
 
 // projectPathOf is the project path a session belongs to: the first cwd
-// whose slug names the session's folder, else the first cwd.
+// whose slug names the session's folder, else the first cwd. It reads the
+// head of the file only (as ls does), up to headMax.
 func projectPathOf(path string) string {
-	f, err := chain.LoadFile(path)
+	fh, err := os.Open(path)
 	if err != nil {
 		return ""
+	}
+	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil {
+		return ""
+	}
+	for n := int64(headWindow); ; n *= 4 {
+		p, ok := headProjectPath(fh, path, min(n, st.Size()))
+		if ok || n >= headMax || n >= st.Size() {
+			return p
+		}
+	}
+}
+
+// headProjectPath looks for the project path in the first n bytes; ok
+// when a cwd naming the folder was found.
+func headProjectPath(fh *os.File, path string, n int64) (string, bool) {
+	f, err := readLines(fh, 0, n)
+	if err != nil {
+		return "", false
 	}
 	defer f.Close()
 	slug := filepath.Base(filepath.Dir(path))
@@ -465,13 +486,13 @@ func projectPathOf(path string) string {
 			continue
 		}
 		if chain.ProjectSlug(cwd.Str) == slug {
-			return filepath.Clean(cwd.Str)
+			return filepath.Clean(cwd.Str), true
 		}
 		if first == "" {
 			first = filepath.Clean(cwd.Str)
 		}
 	}
-	return first
+	return first, false
 }
 
 // sharedEdits rewrites history.jsonl (the project of the moved sessions'
@@ -683,10 +704,11 @@ func (env *Env) insideProjects(p string) error {
 	if err != nil {
 		return err
 	}
-	if real, err := filepath.EvalSymlinks(root); err == nil {
-		root = real
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		real = root
 	}
-	if filepath.Dir(filepath.Dir(p)) != root {
+	if d := filepath.Dir(filepath.Dir(p)); d != root && d != real {
 		return &chain.Error{Msg: fmt.Sprintf("%s is not a session of %s", p, root), Hint: "move works on the sessions of the config dir; pass --config-dir", Code: 1}
 	}
 	return nil
@@ -806,4 +828,45 @@ func (env *Env) undoMove(b backup.Backup, force bool) error {
 		fmt.Fprintf(env.Out, "note: %s\n", w)
 	}
 	return nil
+}
+
+// markMissingProjects flags the sessions of `ls` whose project folder no
+// longer exists on disk.
+func markMissingProjects(rows []SessionSummary) {
+	gone := map[string]bool{}
+	for i := range rows {
+		p := rows[i].Project
+		if !filepath.IsAbs(p) {
+			continue // the cwd is unknown: only the folder name is
+		}
+		missing, ok := gone[p]
+		if !ok {
+			_, err := os.Stat(p)
+			missing = os.IsNotExist(err)
+			gone[p] = missing
+		}
+		rows[i].ProjectMissing = missing
+	}
+}
+
+// printMissingProjects ends `ls` with the projects whose folder is gone and
+// the command that moves their sessions.
+func (env *Env) printMissingProjects(rows []SessionSummary) {
+	n := map[string]int{}
+	var order []string
+	for _, r := range rows {
+		if r.ProjectMissing {
+			if n[r.Project] == 0 {
+				order = append(order, r.Project)
+			}
+			n[r.Project]++
+		}
+	}
+	if len(order) == 0 {
+		return
+	}
+	fmt.Fprintln(env.Out, "\nprojects whose folder no longer exists (renamed or moved?):")
+	for _, p := range order {
+		fmt.Fprintf(env.Out, "  %s (%d session(s)): ccsurgeon move --project %s --to NEW-PATH\n", p, n[p], shellQuote(p))
+	}
 }

@@ -184,3 +184,28 @@ func TestMoveUsageErrors(t *testing.T) {
 		assert.Contains(t, err.Error(), tc.want)
 	}
 }
+
+func TestLsShowsProjectsWhoseFolderIsGone(t *testing.T) {
+	e := newMoveEnv(t, "tools", "old name")
+	ls := func() (string, []SessionSummary) {
+		var out bytes.Buffer
+		a := &Env{ConfigDir: e.cfg, Out: &out, Err: &bytes.Buffer{}}
+		require.NoError(t, a.RunLs(LsOptions{}))
+		var js bytes.Buffer
+		a = &Env{ConfigDir: e.cfg, Out: &js, Err: &bytes.Buffer{}, JSON: true}
+		require.NoError(t, a.RunLs(LsOptions{}))
+		var rows []SessionSummary
+		require.NoError(t, json.Unmarshal(js.Bytes(), &rows))
+		return out.String(), rows
+	}
+	out, rows := ls()
+	assert.Contains(t, out, "projects whose folder no longer exists")
+	assert.Contains(t, out, "ccsurgeon move --project '"+e.old+"' --to NEW-PATH")
+	require.Len(t, rows, 1)
+	assert.True(t, rows[0].ProjectMissing)
+
+	require.NoError(t, os.MkdirAll(e.old, 0o700))
+	out, rows = ls()
+	assert.NotContains(t, out, "no longer exists")
+	assert.False(t, rows[0].ProjectMissing)
+}

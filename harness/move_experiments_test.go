@@ -13,7 +13,12 @@ import (
 
 // TestExpPickerMoved: which sessions does the picker (`claude --resume` with no id, in
 // the TUI) list from the project folder of the cwd, for a session whose files sit in
-// that folder but whose entries name another cwd?
+// that folder but whose entries name another cwd? (harness/FINDINGS.md, "What the resume
+// picker needs".) MVEXP_SESSION names a generated session; MVEXP holds the variants:
+// "cwd" (every cwd rewritten to the cwd), "sameslug" (cwd = another folder with the same
+// slug; "-exists" creates it), "reloc" (a relocated line naming the cwd appended),
+// "entry" (entrypoint sdk-cli → cli). MVEXP_OLD=1 drives 2.0.50; MVEXP_NOARGS=1 starts
+// the TUI without --resume.
 func TestExpPickerMoved(t *testing.T) {
 	variant := os.Getenv("MVEXP")
 	c := Latest(t)
@@ -44,10 +49,14 @@ func TestExpPickerMoved(t *testing.T) {
 		data = []byte(strings.ReplaceAll(string(data), `"entrypoint":"sdk-cli"`, `"entrypoint":"cli"`))
 	}
 	e.InstallSessionBytes(t, id, data)
-	tui, err := e.StartTUI(c, 160, 40, "--resume")
+	args := []string{"--resume"}
+	if os.Getenv("MVEXP_NOARGS") != "" {
+		args = nil
+	}
+	tui, err := e.StartTUI(c, 160, 40, args...)
 	require.NoError(t, err)
 	defer tui.Close()
-	time.Sleep(10 * time.Second)
+	time.Sleep(20 * time.Second)
 	t.Logf("alive %v", tui.Alive())
 	s := tui.Snapshot("picker")
 	t.Logf("variant %q screen:\n%s", variant, s)

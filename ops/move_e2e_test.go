@@ -314,23 +314,41 @@ func TestMoveSessionAndRestore(t *testing.T) {
 	assert.True(t, os.IsNotExist(err), "nothing left in the new folder")
 }
 
-// TestMovedSessionInPicker: the interactive picker of 2.1.328 (`claude
-// --resume` with no id) lists a moved interactive session from the new
-// folder. Before the move it does not: the session is in another folder.
+// TestMovedSessionInPicker: the interactive picker (`claude --resume` with
+// no id) lists a moved session from the new folder. 2.1.328 lists only
+// interactive sessions (the TUI-made rewind.jsonl); 2.0.50 lists print-mode
+// ones too. Before the move 2.1.328 shows none: the session is elsewhere.
 func TestMovedSessionInPicker(t *testing.T) {
-	c := harness.Latest(t)
-	mp := newMovedProject(t, c, "rewind")
-	picker := func() string {
-		tui, err := mp.env.StartTUI(c, 160, 40, "--resume")
-		require.NoError(t, err)
-		defer tui.Close()
-		s, err := tui.WaitFor("picker", 60*time.Second, func(s string) bool {
-			return strings.Contains(s, "Resume session") && (strings.Contains(s, "No sessions") || strings.Contains(s, "Enter to resume"))
+	for _, c := range harness.Clients(t) {
+		t.Run(c.Version, func(t *testing.T) {
+			t.Parallel()
+			name, title := "rewind", "Take the other road"
+			if c.IsOld() {
+				name, title = "multi-turn", "What is a JSONL file?"
+			}
+			mp := newMovedProject(t, c, name)
+			picker := func(want string) string {
+				tui, err := mp.env.StartTUI(c, 160, 40, "--resume")
+				require.NoError(t, err)
+				defer func() {
+					// let the client exit before the temp dir goes: 2.0.50
+					// still writes to the project folder while it quits
+					_ = tui.Keys("Escape")
+					if tui.WaitExit(20*time.Second) != nil {
+						tui.Close()
+						time.Sleep(2 * time.Second)
+					}
+					tui.Close()
+				}()
+				s, err := tui.WaitFor("picker", 90*time.Second, func(s string) bool { return strings.Contains(s, want) })
+				require.NoError(t, err)
+				return s
+			}
+			if !c.IsOld() {
+				picker("No sessions in this project yet")
+			}
+			mp.move(t, app.MoveOptions{Project: mp.old, To: mp.new})
+			picker(title)
 		})
-		require.NoError(t, err)
-		return s
 	}
-	assert.Contains(t, picker(), "No sessions in this project yet", "before the move")
-	mp.move(t, app.MoveOptions{Project: mp.old, To: mp.new})
-	assert.Contains(t, picker(), "Take the other road", "the moved session is listed")
 }
