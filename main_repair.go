@@ -27,7 +27,7 @@ Fixes, through the same validation gate and backup as every write:
      messages and empty text blocks
 --dry-run lists the fixes ('line N: what'); what repair leaves is listed
 as 'not fixed:' with the reason; a session with nothing to fix is left
-alone.
+alone (exit 1 when errors stay that repair has no safe fix for).
 
 examples:
    ccsurgeon repair 3f2a9c1e --dry-run

@@ -23,7 +23,8 @@ var errNothingToFix = errors.New("nothing to fix")
 // RunRepair fixes what can be fixed safely in a session (see ops.Repair)
 // and writes the result through the validation gate to the destination,
 // in place with a backup by default. A session with nothing to fix is
-// left alone (exit 0).
+// left alone: exit 0 when it is sound, 1 when it has problems repair has
+// no safe fix for (each listed with the reason).
 func (env *Env) RunRepair(session string, d Dest) error {
 	var planned []ops.Fix
 	var path string
@@ -82,22 +83,30 @@ func (env *Env) RunRepair(session string, d Dest) error {
 }
 
 func (env *Env) printNothingToFix(path string, found []ops.Fix) error {
+	// problems left: exit 1, as validate does on them
+	var left error
+	if len(found) > 0 {
+		left = &ExitError{Code: 1}
+	}
 	if env.JSON {
 		if found == nil {
 			found = []ops.Fix{}
 		}
-		return env.printJSON(struct {
+		if err := env.printJSON(struct {
 			Fixes   []ops.Fix `json:"fixes"`
 			Path    string    `json:"path"`
 			Changed bool      `json:"changed"`
-		}{found, path, false})
+		}{found, path, false}); err != nil {
+			return err
+		}
+		return left
 	}
 	for _, fx := range found {
 		fmt.Fprintf(env.Out, "%s\n", fx)
 	}
 	if len(found) > 0 {
 		fmt.Fprintf(env.Out, "repair has no safe fix for the %s above in %s; nothing was written\n", Plural(len(found), "problem", "problems"), path)
-		return nil
+		return left
 	}
 	fmt.Fprintf(env.Out, "nothing to repair in %s; nothing was written\n", path)
 	return nil

@@ -170,7 +170,7 @@ func (r *Repair) structural(t *Txn, f *chain.File, save func()) error {
 		if i == n-1 && e.EOL == 0 {
 			r.add(f, i, true, "torn-final-line", "dropped the torn final line (%d bytes, cut short: %s)", e.Len, e.ParseErr())
 		} else {
-			r.add(f, i, true, "invalid-json", "dropped the line, which is not JSON (%s): the client skips it", e.ParseErr())
+			r.add(f, i, true, "invalid-json", "dropped the line: %s (the client skips it)", e.ParseErr())
 		}
 	}
 	// duplicates: the client keeps the last entry of a uuid (a Map), so the

@@ -1,10 +1,12 @@
 package ops_test
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/harness"
@@ -64,6 +66,40 @@ func TestResumeWholeShapes(t *testing.T) {
 				defer s.Close()
 				rep := validate.Session(s)
 				assert.Zero(t, rep.Errors(), "a session the client resumes whole: %v", rep.Problems)
+			})
+		}
+	}
+}
+
+// TestAnonymizedCorpusFilesDoNotResume: the two corpus files whose
+// publisher replaced every uuid by "<UUID>" (so validate reports duplicate
+// uuids and a self-parent) are not resumed by either client (2.1.328 finds
+// no conversation in them, 2.0.50 hangs): they are damaged, and validate is
+// right to say so.
+func TestAnonymizedCorpusFilesDoNotResume(t *testing.T) {
+	for _, c := range harness.Clients(t) {
+		for _, name := range []string{"plan-mode", "todo-write"} {
+			t.Run(c.Version+"/"+name, func(t *testing.T) {
+				t.Parallel()
+				data, err := os.ReadFile(filepath.Join("..", "..", "shared", "corpus", "claudeless", "dotclaude", "v2.1.12", name, "session.jsonl"))
+				require.NoError(t, err)
+				const id = "a0a0a0a0-0000-4000-8000-000000000012"
+				env := harness.NewEnv(t)
+				// the session id as the client writes it; the entries' uuids
+				// stay placeholders
+				data = bytes.ReplaceAll(data, []byte(`"sessionId":"<UUID>"`), []byte(`"sessionId":"`+id+`"`))
+				env.InstallSessionBytes(t, id, data)
+				if c.IsOld() {
+					// 2.0.x hangs on the self-parent the placeholders make
+					timedOut, out := execFor(env, c, 15*time.Second, "-p", harness.ResumePrompt, "--output-format", "json", "--dangerously-skip-permissions", "--resume", id)
+					assert.True(t, timedOut, "2.0.50 ended with: %s", out)
+					return
+				}
+				r := env.Resume(t, c, id)
+				// the file holds 5 message entries (user, assistant text,
+				// tool call, its result, final answer): 4 API messages
+				assert.False(t, r.OK() && len(r.Messages) >= 4, "resumed whole: %s\n%s", r, harness.MessageSummary(r.Messages))
+				t.Logf("%s: %s\n%s", name, r, harness.MessageSummary(r.Messages))
 			})
 		}
 	}

@@ -1,6 +1,7 @@
 package validate
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -122,4 +123,45 @@ func TestDanglingParentInsideTheFileIsAnError(t *testing.T) {
 	lines[second] = strings.Replace(lines[second], `"parentUuid":"`+f.Entries[second].ParentUUID()+`"`, `"parentUuid":"`+harness.NowhereUUID+`"`, 1)
 	s := installShape(t, []byte(strings.Join(lines, "")), nil)
 	assert.Equal(t, 1, Session(s).ErrorCounts()["dangling-parent"])
+}
+
+// anonymized are corpus files whose publisher replaced every uuid and
+// session id by the placeholder "<UUID>": not files a client wrote, and
+// no client resumes them (ops.TestAnonymizedCorpusFilesDoNotResume).
+var anonymized = map[string]bool{
+	"claudeless/dotclaude/v2.1.12/plan-mode/session.jsonl":  true,
+	"claudeless/dotclaude/v2.1.12/todo-write/session.jsonl": true,
+}
+
+// TestNoErrorOnSessionsTheClientsResumeWhole: every generated session and
+// every session of ../shared/corpus (with its subagent transcripts, the
+// prompt-suggestion agents of 2.1.29 among them) gets no validation error,
+// but the two anonymized files that no client resumes. The clients resume
+// the generated ones in harness.TestGeneratedSessionsResume and the corpus
+// in ops.TestCorpusOperationsResume.
+func TestNoErrorOnSessionsTheClientsResumeWhole(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("..", "testdata", "sessions", "*", "*.jsonl"))
+	require.NoError(t, err)
+	root := filepath.Join("..", "..", "shared", "corpus")
+	require.NoError(t, filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") && !strings.Contains(p, string(filepath.Separator)+"subagents"+string(filepath.Separator)) {
+			files = append(files, p)
+		}
+		return err
+	}), "../shared/corpus must be beside the repository")
+	checked := 0
+	for _, p := range files {
+		rel, _ := filepath.Rel(root, p)
+		if anonymized[filepath.ToSlash(rel)] {
+			continue
+		}
+		s, err := chain.Load(p)
+		require.NoError(t, err)
+		r := Session(s)
+		s.Close()
+		assert.Empty(t, errorsOf(r), p)
+		checked++
+	}
+	assert.Greater(t, checked, 50)
+	t.Logf("%d sessions checked", checked)
 }
