@@ -46,14 +46,14 @@ func TestParallelCallsOutOfOrder(t *testing.T) {
 	}
 	latest, old := harness.Latest(t), harness.Old(t)
 	shapes := []shape{{latest, "parallel-out-of-order.jsonl"}, {old, "parallel-out-of-order.jsonl"}}
-	orders, _ := filepath.Glob(filepath.Join("..", "testdata", "sessions", latest.Version, "shapes", "parallel3-order-*.jsonl"))
+	orders, _ := filepath.Glob(filepath.Join("..", "testdata", "sessions", latest.Sessions, "shapes", "parallel3-order-*.jsonl"))
 	for _, p := range orders {
 		shapes = append(shapes, shape{latest, filepath.Join("shapes", filepath.Base(p))})
 	}
 	require.NotEmpty(t, orders, "no parallel3-order-* shapes for %s", latest)
 	for _, sh := range shapes {
 		c := sh.c
-		src := filepath.Join("..", "testdata", "sessions", c.Version, sh.file)
+		src := filepath.Join("..", "testdata", "sessions", c.Sessions, sh.file)
 		name := c.Version + "/" + strings.TrimSuffix(sh.file, ".jsonl")
 		t.Run(name+"/fork-at-turn-1", func(t *testing.T) {
 			t.Parallel()
