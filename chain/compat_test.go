@@ -111,7 +111,7 @@ func projectChain(t *testing.T, f *chain.File) []string {
 // the one the client sends.
 func TestCompatibilityWithRealClient(t *testing.T) {
 	for _, c := range harness.Clients(t) {
-		files, err := filepath.Glob(filepath.Join("..", "testdata", "sessions", c.Version, "*.jsonl"))
+		files, err := filepath.Glob(filepath.Join("..", "testdata", "sessions", c.Sessions, "*.jsonl"))
 		require.NoError(t, err)
 		require.NotEmpty(t, files, "no generated sessions for client %s", c.Version)
 		for _, p := range files {

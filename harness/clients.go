@@ -4,28 +4,79 @@ package harness
 
 import (
 	"context"
+	_ "embed"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 )
 
-// Pinned client versions.
-const (
-	LatestVersion = "2.1.328"
-	OldVersion    = "2.0.50"
+// clientsTxt is the one place the pinned versions live: the newest client
+// first, then the old one. .ci/run reads the same file.
+//
+//go:embed clients.txt
+var clientsTxt string
+
+// Pinned client versions (harness/clients.txt). CCSURGEON_CLIENT, when set,
+// replaces the pin of its line (a 2.0.x or 1.x version the old one, any
+// other the newest): scripts/compat.sh runs the real-client tests against
+// any version that way.
+var (
+	LatestVersion = pinned(0)
+	OldVersion    = pinned(1)
 )
+
+func pinned(k int) string {
+	if v := os.Getenv("CCSURGEON_CLIENT"); v != "" && (k == 1) == (Client{Version: v}).IsOld() {
+		return v
+	}
+	return strings.Fields(clientsTxt)[k]
+}
 
 // Client is one installed Claude Code client.
 type Client struct {
 	Version string
 	// Argv is the command prefix that starts the client (binary, or node + cli.js).
 	Argv []string
+	// Sessions is the folder of testdata/sessions holding the sessions a
+	// client of this line made: the version's own, else the newest of the
+	// same minor line (2.1.330 resumes those of 2.1.328).
+	Sessions string
+}
+
+// SessionsFolder returns the testdata/sessions folder for a client version.
+func SessionsFolder(version string) string {
+	root, err := RepoRoot()
+	if err != nil {
+		return version
+	}
+	dir := filepath.Join(root, "testdata", "sessions")
+	if fi, err := os.Stat(filepath.Join(dir, version)); err == nil && fi.IsDir() {
+		return version
+	}
+	line := version
+	if k := strings.LastIndex(version, "."); k >= 0 {
+		line = version[:k+1]
+	}
+	best := version
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if e.IsDir() && strings.HasPrefix(e.Name(), line) && (best == version || patch(e.Name()) > patch(best)) {
+			best = e.Name()
+		}
+	}
+	return best
+}
+
+func patch(v string) int {
+	n, _ := strconv.Atoi(v[strings.LastIndex(v, ".")+1:])
+	return n
 }
 
 // String returns the version.
@@ -79,7 +130,7 @@ func Clients(t testing.TB) []Client {
 	return []Client{Latest(t), Old(t)}
 }
 
-// Latest returns the 2.1.328 client.
+// Latest returns the newest pinned client.
 func Latest(t testing.TB) Client {
 	t.Helper()
 	c, err := EnsureClient(LatestVersion)
@@ -89,7 +140,7 @@ func Latest(t testing.TB) Client {
 	return c
 }
 
-// Old returns the 2.0.50 client.
+// Old returns the old pinned client (2.0.x).
 func Old(t testing.TB) Client {
 	t.Helper()
 	c, err := EnsureClient(OldVersion)
@@ -112,7 +163,7 @@ func ClientByVersion(t testing.TB, version string) Client {
 func locate(dir, version string) (Client, bool) {
 	native := filepath.Join(dir, "node_modules", "@anthropic-ai", "claude-code-linux-x64", "claude")
 	if fi, err := os.Stat(native); err == nil && fi.Mode()&0o111 != 0 {
-		return Client{Version: version, Argv: []string{native}}, true
+		return Client{Version: version, Argv: []string{native}, Sessions: SessionsFolder(version)}, true
 	}
 	cli := filepath.Join(dir, "node_modules", "@anthropic-ai", "claude-code", "cli.js")
 	if _, err := os.Stat(cli); err == nil {
@@ -120,7 +171,7 @@ func locate(dir, version string) (Client, bool) {
 		if err != nil {
 			return Client{}, false
 		}
-		return Client{Version: version, Argv: []string{node, cli}}, true
+		return Client{Version: version, Argv: []string{node, cli}, Sessions: SessionsFolder(version)}, true
 	}
 	return Client{}, false
 }

@@ -93,7 +93,7 @@ func deleteRelink(es []entry, pred func(entry) bool) []entry {
 
 func TestExpLeafSelection(t *testing.T) {
 	for _, c := range Clients(t) {
-		p, id := sess(t, c.Version, "multi-turn")
+		p, id := sess(t, c.Sessions, "multi-turn")
 		base := loadEntries(t, p)
 		// Find the last human prompt entry ("Give one drawback.") and the entries after it.
 		idx := -1
@@ -155,7 +155,7 @@ func TestExpLeafSelection(t *testing.T) {
 
 func TestExpParallelTools(t *testing.T) {
 	for _, c := range Clients(t) {
-		p, id := sess(t, c.Version, "parallel-tools")
+		p, id := sess(t, c.Sessions, "parallel-tools")
 		es := loadEntries(t, p)
 		for _, e := range es {
 			if t := str(e, "type"); t == "user" || t == "assistant" {
@@ -189,7 +189,7 @@ func TestExpDeleteMetadata(t *testing.T) {
 		"atis-latch": true, "cost-state": true, "mode": true, "permission-mode": true, "tools-used": true}
 	for _, c := range Clients(t) {
 		for _, name := range []string{"tools", "compact", "subagent", "thinking-tool-loop"} {
-			p, id := sess(t, c.Version, name)
+			p, id := sess(t, c.Sessions, name)
 			es := loadEntries(t, p)
 			e := NewEnv(t)
 			e.InstallSessionBytes(t, id, encodeEntries(es))
@@ -239,7 +239,7 @@ func firstLine(s string) string {
 func TestExpBroken(t *testing.T) {
 	for _, c := range Clients(t) {
 		// Dangling parentUuid on the 2nd human prompt.
-		p, id := sess(t, c.Version, "multi-turn")
+		p, id := sess(t, c.Sessions, "multi-turn")
 		es := loadEntries(t, p)
 		for _, e := range es {
 			if str(e, "type") == "user" && strings.Contains(fmt.Sprint(e["message"]), "Why do session logs use it?") {
@@ -250,13 +250,13 @@ func TestExpBroken(t *testing.T) {
 		t.Logf("DANGLING %s ok=%v %v\n%s", c.Version, r.OK(), r.Violations, MessageSummary(r.Messages))
 
 		// Compact session.
-		p, id = sess(t, c.Version, "compact")
+		p, id = sess(t, c.Sessions, "compact")
 		r = resumeEntries(t, c, id, loadEntries(t, p))
 		t.Logf("COMPACT %s ok=%v\n%s", c.Version, r.OK(), MessageSummary(r.Messages))
 
 		// tool_result whose tool_use is missing: delete the assistant tool_use entry
 		// (children re-linked to its parent).
-		p, id = sess(t, c.Version, "tools")
+		p, id = sess(t, c.Sessions, "tools")
 		es = loadEntries(t, p)
 		var victim string
 		for _, e := range es {
@@ -285,7 +285,7 @@ func TestExpBroken(t *testing.T) {
 
 func TestExpAttachments(t *testing.T) {
 	for _, c := range Clients(t) {
-		p, id := sess(t, c.Version, "tools")
+		p, id := sess(t, c.Sessions, "tools")
 		r := resumeEntries(t, c, id, loadEntries(t, p))
 		for i, m := range r.Messages {
 			s := string(m)

@@ -24,7 +24,7 @@ func testdataSessions(t *testing.T, version string) []string {
 // same messages, and in a second environment with the same (normalized) messages.
 func TestGeneratedSessionsResume(t *testing.T) {
 	for _, c := range Clients(t) {
-		for _, f := range testdataSessions(t, c.Version) {
+		for _, f := range testdataSessions(t, c.Sessions) {
 			name := strings.TrimSuffix(filepath.Base(f), ".jsonl")
 			t.Run(c.Version+"/"+name, func(t *testing.T) {
 				t.Parallel()
@@ -68,12 +68,12 @@ func TestMockRejectsEditedThinking(t *testing.T) {
 			t.Parallel()
 			root, err := RepoRoot()
 			require.NoError(t, err)
-			data, err := os.ReadFile(filepath.Join(root, "testdata", "sessions", c.Version, "multi-turn.jsonl"))
+			data, err := os.ReadFile(filepath.Join(root, "testdata", "sessions", c.Sessions, "multi-turn.jsonl"))
 			require.NoError(t, err)
 			const orig = "Append-only logging is cheap with JSONL."
 			require.Contains(t, string(data), orig)
 			e := NewEnv(t)
-			id, err := SessionIDOf(filepath.Join(root, "testdata", "sessions", c.Version, "multi-turn.jsonl"))
+			id, err := SessionIDOf(filepath.Join(root, "testdata", "sessions", c.Sessions, "multi-turn.jsonl"))
 			require.NoError(t, err)
 			e.InstallSessionBytes(t, id, bytes.ReplaceAll(data, []byte(orig), []byte("Append-only logging is EDITED.")))
 			r := e.Resume(t, c, id)
@@ -92,7 +92,7 @@ func TestOldClientDanglingParentDropsHistory(t *testing.T) {
 	c := Old(t)
 	root, err := RepoRoot()
 	require.NoError(t, err)
-	src := filepath.Join(root, "testdata", "sessions", c.Version, "tools.jsonl")
+	src := filepath.Join(root, "testdata", "sessions", c.Sessions, "tools.jsonl")
 	data, err := os.ReadFile(src)
 	require.NoError(t, err)
 	id, err := SessionIDOf(src)

@@ -20,7 +20,7 @@ import (
 // outside message content.
 func TestCloneResumesTheSameConversation(t *testing.T) {
 	for _, c := range harness.Clients(t) {
-		for _, src := range sessionFiles(t, c.Version) {
+		for _, src := range sessionFiles(t, c.Sessions) {
 			t.Run(c.Version+"/"+filepath.Base(src), func(t *testing.T) {
 				t.Parallel()
 				fx := newFixture(t, c, src)
@@ -66,7 +66,7 @@ func TestCloneResumesTheSameConversation(t *testing.T) {
 // with the original, outside message content.
 func TestCloneTwiceSharesNoUUID(t *testing.T) {
 	c := harness.Latest(t)
-	src := filepath.Join("..", "testdata", "sessions", c.Version, "subagent.jsonl")
+	src := filepath.Join("..", "testdata", "sessions", c.Sessions, "subagent.jsonl")
 	fx := newFixture(t, c, src)
 	clone := func() app.WriteResult {
 		return fx.ccsurgeon(t, func(a *app.Env) error { return a.RunClone(fx.id, app.BranchOptions{}, app.Dest{}) })
@@ -104,7 +104,7 @@ func globAll(pattern string) []string {
 // that turn.
 func TestForkAtEveryTurn(t *testing.T) {
 	for _, c := range harness.Clients(t) {
-		for _, src := range sessionFiles(t, c.Version) {
+		for _, src := range sessionFiles(t, c.Sessions) {
 			t.Run(c.Version+"/"+filepath.Base(src), func(t *testing.T) {
 				t.Parallel()
 				fx := newFixture(t, c, src)
@@ -162,7 +162,7 @@ func cutBeforePrompt(t *testing.T, msgs []json.RawMessage, p string) []json.RawM
 
 func TestForkRefusesTurnOutOfRange(t *testing.T) {
 	c := harness.Latest(t)
-	fx := newFixture(t, c, filepath.Join("..", "testdata", "sessions", c.Version, "multi-turn.jsonl"))
+	fx := newFixture(t, c, filepath.Join("..", "testdata", "sessions", c.Sessions, "multi-turn.jsonl"))
 	a := &app.Env{ConfigDir: fx.env.ConfigDir, Out: &strings.Builder{}, Err: &strings.Builder{}}
 	err := a.RunFork(fx.id, 99, app.BranchOptions{}, app.Dest{})
 	require.Error(t, err)

@@ -52,7 +52,7 @@ func TestRedactSecretsLeavesNoSecret(t *testing.T) {
 	for _, c := range harness.Clients(t) {
 		t.Run(c.Version, func(t *testing.T) {
 			t.Parallel()
-			fx := newFixture(t, c, filepath.Join("..", "testdata", "sessions", c.Version, "secrets.jsonl"))
+			fx := newFixture(t, c, filepath.Join("..", "testdata", "sessions", c.Sessions, "secrets.jsonl"))
 			orig, err := os.ReadFile(fx.env.SessionPath(fx.id))
 			require.NoError(t, err)
 			for _, s := range plantedSecrets[:2] {
@@ -97,7 +97,7 @@ func TestRedactSecretsLeavesNoSecret(t *testing.T) {
 // and passes on the redacted copy.
 func TestRedactCheck(t *testing.T) {
 	c := harness.Latest(t)
-	fx := newFixture(t, c, filepath.Join("..", "testdata", "sessions", c.Version, "secrets.jsonl"))
+	fx := newFixture(t, c, filepath.Join("..", "testdata", "sessions", c.Sessions, "secrets.jsonl"))
 	before, err := os.ReadFile(fx.env.SessionPath(fx.id))
 	require.NoError(t, err)
 	var out, errb strings.Builder

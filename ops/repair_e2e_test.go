@@ -208,7 +208,7 @@ func TestRepairResumes(t *testing.T) {
 	old := clients[1]
 	require.True(t, old.IsOld())
 	for _, c := range clients {
-		for _, b := range breakages(c.Version) {
+		for _, b := range breakages(c.Sessions) {
 			t.Run(c.Version+"/"+b.name, func(t *testing.T) {
 				t.Parallel()
 				fx := newFixture(t, c, b.src)

@@ -124,7 +124,7 @@ func openLoopStart(ms []msg) int {
 // otherwise the original's.
 func TestStripThinkingResumes(t *testing.T) {
 	for _, c := range harness.Clients(t) {
-		for _, src := range sessionFiles(t, c.Version) {
+		for _, src := range sessionFiles(t, c.Sessions) {
 			t.Run(c.Version+"/"+filepath.Base(src), func(t *testing.T) {
 				t.Parallel()
 				fx := newFixture(t, c, src)
@@ -154,7 +154,7 @@ func TestStripThinkingResumes(t *testing.T) {
 // pairing rules), and the rest of the conversation.
 func TestDropToolCallsResumes(t *testing.T) {
 	for _, c := range harness.Clients(t) {
-		for _, src := range sessionFiles(t, c.Version) {
+		for _, src := range sessionFiles(t, c.Sessions) {
 			t.Run(c.Version+"/"+filepath.Base(src), func(t *testing.T) {
 				t.Parallel()
 				fx := newFixture(t, c, src)
@@ -196,7 +196,7 @@ func TestDropToolCallsResumes(t *testing.T) {
 // request ends with the original's last turn, unchanged, and is accepted.
 func TestCompressKeepsLastTurns(t *testing.T) {
 	for _, c := range harness.Clients(t) {
-		for _, src := range sessionFiles(t, c.Version) {
+		for _, src := range sessionFiles(t, c.Sessions) {
 			t.Run(c.Version+"/"+filepath.Base(src), func(t *testing.T) {
 				t.Parallel()
 				fx := newFixture(t, c, src)
@@ -235,7 +235,7 @@ func lastTypedPrompt(ms []msg) int {
 // place (with a backup), and resumes the result with both clients.
 func TestAllOperationsCombinedResume(t *testing.T) {
 	for _, c := range harness.Clients(t) {
-		for _, src := range sessionFiles(t, c.Version) {
+		for _, src := range sessionFiles(t, c.Sessions) {
 			t.Run(c.Version+"/"+filepath.Base(src), func(t *testing.T) {
 				t.Parallel()
 				fx := newFixture(t, c, src)

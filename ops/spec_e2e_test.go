@@ -1,0 +1,94 @@
+package ops_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ccsurgeon/ccsurgeon/app"
+	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/harness"
+	"github.com/ccsurgeon/ccsurgeon/ops"
+	"github.com/ccsurgeon/ccsurgeon/ops/spec"
+	"github.com/stretchr/testify/require"
+)
+
+// sentKey is what the client sent on a resume, projected for comparison
+// with a specification (2.0.x's synthetic last answer left out).
+func sentKey(r harness.ResumeResult) []string {
+	k := spec.FromAPI(r.Messages).Key()
+	if n := len(k); n > 0 && k[n-1] == `assistant: text("No response requested.")` {
+		k = k[:n-1]
+	}
+	return k
+}
+
+// activeConversation is chain's rebuild of the session file at path.
+func activeConversation(t *testing.T, path string) spec.Conversation {
+	t.Helper()
+	f, err := chain.LoadFile(path)
+	require.NoError(t, err)
+	defer f.Close()
+	c, err := spec.Active(f)
+	require.NoError(t, err)
+	return c
+}
+
+// TestShapesResumeWithSpec: every shape of testdata/sessions/<version>/shapes
+// and parallel-out-of-order (a turn whose parallel calls finished out of
+// order: the later call's result written first, the answer below the first
+// call's result, the other call on a side branch), with both pinned
+// clients. fork-at-turn must keep every call of the turn, drop-tool-calls
+// must remove exactly the selected calls, strip-thinking only the thinking:
+// each result resumed by the real client with the spec's messages, the
+// spec taken on what the client sends for the original.
+func TestShapesResumeWithSpec(t *testing.T) {
+	type shape struct {
+		c    harness.Client
+		file string
+	}
+	var shapes []shape
+	for _, c := range harness.Clients(t) {
+		shapes = append(shapes, shape{c, "parallel-out-of-order.jsonl"})
+		more, _ := filepath.Glob(filepath.Join("..", "testdata", "sessions", c.Sessions, "shapes", "*.jsonl"))
+		for _, p := range more {
+			shapes = append(shapes, shape{c, filepath.Join("shapes", filepath.Base(p))})
+		}
+	}
+	type op struct {
+		name string
+		run  func(fx *fixture, a *app.Env) error
+		want func(sent spec.Conversation) spec.Conversation
+	}
+	rewrite := func(o ops.Op) func(fx *fixture, a *app.Env) error {
+		return func(fx *fixture, a *app.Env) error {
+			return a.RunRewrite(app.RewriteOptions{Session: fx.id, Dest: app.Dest{New: true}, Ops: []ops.Op{o}})
+		}
+	}
+	opsToCheck := []op{
+		{"fork-at-turn-1", func(fx *fixture, a *app.Env) error { return a.RunFork(fx.id, 1, app.BranchOptions{}, app.Dest{}) },
+			func(c spec.Conversation) spec.Conversation { return spec.Fork(c, 1) }},
+		{"drop-tool-calls-Bash", rewrite(ops.DropToolCalls{Tools: []string{"Bash"}}),
+			func(c spec.Conversation) spec.Conversation {
+				return spec.DropToolCalls(c, func(use spec.Block, _ int) bool { return use.Name == "Bash" })
+			}},
+		{"strip-thinking", rewrite(ops.StripThinking{}),
+			func(c spec.Conversation) spec.Conversation { return spec.StripThinking(c, 0) }},
+	}
+	for _, sh := range shapes {
+		c := sh.c
+		src := filepath.Join("..", "testdata", "sessions", c.Sessions, sh.file)
+		t.Run(c.Version+"/"+strings.TrimSuffix(sh.file, ".jsonl"), func(t *testing.T) {
+			t.Parallel()
+			fx := newFixture(t, c, src)
+			sent := fx.resume(t, fx.id)
+			for _, o := range opsToCheck {
+				r := fx.ccsurgeon(t, func(a *app.Env) error { return o.run(fx, a) })
+				want := o.want(spec.FromAPI(sent.Messages))
+				require.Equal(t, want.Key(), sentKey(fx.resume(t, r.SessionID)), "%s: what %s sends for the result", o.name, c)
+				require.Equal(t, want.Key(), activeConversation(t, r.Path).Key(), "%s: chain's rebuild of the result", o.name)
+			}
+			require.Equal(t, sentKey(sent), activeConversation(t, fx.env.SessionPath(fx.id)).Key(), "chain's rebuild of the original")
+		})
+	}
+}
