@@ -189,18 +189,16 @@ examples:
 					return env.RunLs(app.LsOptions{Project: cmd.String("project"), Turns: cmd.Bool("turns"), Sort: cmd.String("sort"), Since: cmd.String("since"), MinSize: cmd.String("min-size")})
 				},
 			},
-			{
+			many(&cli.Command{
 				Name:      "info",
 				Usage:     "show what a session holds: sizes by entry type and tool, thinking, images, turns, branches",
 				UsageText: "ccsurgeon info SESSION\n\nexample:\n   ccsurgeon info 3f2a9c1e\n   ccsurgeon --json info ./session.jsonl",
 				Action: func(ctx context.Context, cmd *cli.Command) error {
-					s, err := oneSession(cmd)
-					if err != nil {
-						return err
-					}
-					return env.RunInfo(app.InfoOptions{Session: s})
+					return eachSession(env, cmd, func(env *app.Env, s string) error {
+						return env.RunInfo(app.InfoOptions{Session: s})
+					})
 				},
-			},
+			}),
 			{
 				Name:      "turns",
 				Usage:     "list the human turns of the branch the client resumes (--all: every branch)",
@@ -209,21 +207,23 @@ examples:
 					&cli.BoolFlag{Name: "all", Usage: "list every branch (e.g. those /rewind left behind) with its leaf"},
 				},
 				Action: func(ctx context.Context, cmd *cli.Command) error {
-					s, err := oneSession(cmd)
-					if err != nil {
-						return err
-					}
-					return env.RunTurns(app.TurnsOptions{Session: s, All: cmd.Bool("all")})
+					return eachSession(env, cmd, func(env *app.Env, s string) error {
+						return env.RunTurns(app.TurnsOptions{Session: s, All: cmd.Bool("all")})
+					})
 				},
 			},
-			{
+			many(&cli.Command{
 				Name:      "validate",
 				Usage:     "check that sessions would resume and be accepted by the API (exit 1 if not)",
 				UsageText: "ccsurgeon validate SESSION|FILE...\n\nexample:\n   ccsurgeon validate 3f2a9c1e ./other.jsonl",
 				Action: func(ctx context.Context, cmd *cli.Command) error {
-					return env.RunValidate(app.ValidateOptions{Sessions: cmd.Args().Slice()})
+					sessions, err := sessionsOf(env, cmd)
+					if err != nil {
+						return err
+					}
+					return env.RunValidate(app.ValidateOptions{Sessions: sessions})
 				},
-			},
+			}),
 			cloneCommand(env),
 			forkCommand(env),
 			stripCommand(env),
@@ -268,7 +268,7 @@ const destHelp = `Destinations (for every writing command):
    --no-backup   change in place without keeping a backup`
 
 func rewriteCommand(env *app.Env) *cli.Command {
-	return &cli.Command{
+	return many(&cli.Command{
 		Name:  "rewrite",
 		Usage: "apply several operations in one pass: one validation, one backup, one write",
 		UsageText: `ccsurgeon rewrite SESSION [--redact-secrets] [--strip-thinking] [--drop-tool-calls NAME]...
@@ -294,31 +294,29 @@ examples:
 			&cli.IntFlag{Name: "target-tokens", Usage: "compress only until a resume sends at most `N` tokens (estimate); keeps the last 3 turns unless --compress-old-turns says otherwise"},
 		}, destFlags()...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			s, err := oneSession(cmd)
-			if err != nil {
-				return err
-			}
-			spec := app.OpSpec{
-				Redact:        cmd.Bool("redact-secrets"),
-				StripThinking: cmd.Bool("strip-thinking"),
-				DropTools:     cmd.StringSlice("drop-tool-calls"),
-				Drop:          len(cmd.StringSlice("drop-tool-calls")) > 0,
-				Compress:      cmd.Int("compress-old-turns") >= 0,
-				KeepTurns:     int(cmd.Int("compress-old-turns")),
-				KeepExchanges: int(cmd.Int("keep-exchanges")),
-				MaxResult:     cmd.String("max-result"),
-				TargetTokens:  int(cmd.Int("target-tokens")),
-			}
-			if spec.TargetTokens > 0 && !spec.Compress {
-				spec.KeepTurns = ops.DefaultKeepTurns
-			}
-			return env.RunOps(s, spec, destFrom(cmd))
+			return eachSession(env, cmd, func(env *app.Env, s string) error {
+				spec := app.OpSpec{
+					Redact:        cmd.Bool("redact-secrets"),
+					StripThinking: cmd.Bool("strip-thinking"),
+					DropTools:     cmd.StringSlice("drop-tool-calls"),
+					Drop:          len(cmd.StringSlice("drop-tool-calls")) > 0,
+					Compress:      cmd.Int("compress-old-turns") >= 0,
+					KeepTurns:     int(cmd.Int("compress-old-turns")),
+					KeepExchanges: int(cmd.Int("keep-exchanges")),
+					MaxResult:     cmd.String("max-result"),
+					TargetTokens:  int(cmd.Int("target-tokens")),
+				}
+				if spec.TargetTokens > 0 && !spec.Compress {
+					spec.KeepTurns = ops.DefaultKeepTurns
+				}
+				return env.RunOps(s, spec, destFrom(cmd))
+			})
 		},
-	}
+	})
 }
 
 func stripCommand(env *app.Env) *cli.Command {
-	return &cli.Command{
+	return many(&cli.Command{
 		Name:  "strip-thinking",
 		Usage: "remove thinking blocks (whole entries where a block is its own entry)",
 		UsageText: `ccsurgeon strip-thinking SESSION [--before-turn N]
@@ -336,17 +334,15 @@ examples:
 			&cli.IntFlag{Name: "before-turn", Usage: "only strip turns before turn `N`"},
 		}, destFlags()...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			s, err := oneSession(cmd)
-			if err != nil {
-				return err
-			}
-			return env.RunOps(s, app.OpSpec{StripThinking: true, StripBeforeTurn: int(cmd.Int("before-turn"))}, destFrom(cmd))
+			return eachSession(env, cmd, func(env *app.Env, s string) error {
+				return env.RunOps(s, app.OpSpec{StripThinking: true, StripBeforeTurn: int(cmd.Int("before-turn"))}, destFrom(cmd))
+			})
 		},
-	}
+	})
 }
 
 func dropCommand(env *app.Env) *cli.Command {
-	return &cli.Command{
+	return many(&cli.Command{
 		Name:  "drop-tool-calls",
 		Usage: "remove tool calls with their results, progress records and subagent transcripts",
 		UsageText: `ccsurgeon drop-tool-calls SESSION [--tool NAME]... [--larger-than SIZE] [--turns RANGE] [--failed]
@@ -372,18 +368,16 @@ examples:
 			&cli.BoolFlag{Name: "failed", Usage: "calls whose result is an error (is_error)"},
 		}, destFlags()...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			s, err := oneSession(cmd)
-			if err != nil {
-				return err
-			}
-			return env.RunOps(s, app.OpSpec{Drop: true, DropTools: cmd.StringSlice("tool"), DropLargerThan: cmd.String("larger-than"),
-				DropTurns: cmd.String("turns"), DropFailed: cmd.Bool("failed")}, destFrom(cmd))
+			return eachSession(env, cmd, func(env *app.Env, s string) error {
+				return env.RunOps(s, app.OpSpec{Drop: true, DropTools: cmd.StringSlice("tool"), DropLargerThan: cmd.String("larger-than"),
+					DropTurns: cmd.String("turns"), DropFailed: cmd.Bool("failed")}, destFrom(cmd))
+			})
 		},
-	}
+	})
 }
 
 func compressCommand(env *app.Env) *cli.Command {
-	return &cli.Command{
+	return many(&cli.Command{
 		Name:    "compress-old-turns",
 		Aliases: []string{"compress"},
 		Usage:   "shrink every turn but the last N: cut long tool output, drop copies and bookkeeping",
@@ -418,18 +412,16 @@ examples:
 			&cli.IntFlag{Name: "target-tokens", Usage: "cut only until a resume sends at most `N` tokens (estimate)"},
 		}, destFlags()...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			s, err := oneSession(cmd)
-			if err != nil {
-				return err
-			}
-			return env.RunOps(s, app.OpSpec{Compress: true, KeepTurns: int(cmd.Int("keep-turns")), KeepExchanges: int(cmd.Int("keep-exchanges")),
-				MaxResult: cmd.String("max-result"), TargetTokens: int(cmd.Int("target-tokens"))}, destFrom(cmd))
+			return eachSession(env, cmd, func(env *app.Env, s string) error {
+				return env.RunOps(s, app.OpSpec{Compress: true, KeepTurns: int(cmd.Int("keep-turns")), KeepExchanges: int(cmd.Int("keep-exchanges")),
+					MaxResult: cmd.String("max-result"), TargetTokens: int(cmd.Int("target-tokens"))}, destFrom(cmd))
+			})
 		},
-	}
+	})
 }
 
 func redactCommand(env *app.Env) *cli.Command {
-	return &cli.Command{
+	return many(&cli.Command{
 		Name:    "redact-secrets",
 		Aliases: []string{"redact"},
 		Usage:   "replace API keys, tokens, passwords and private keys with placeholders",
@@ -454,34 +446,30 @@ examples:
 			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 when a secret is found"},
 		}, destFlags()...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			s, err := oneSession(cmd)
-			if err != nil {
-				return err
-			}
-			spec := app.OpSpec{Redact: true, RedactRules: cmd.StringSlice("rule"), RedactAllow: cmd.StringSlice("allow")}
-			if cmd.Bool("check") {
-				return env.RunRedactCheck(s, spec)
-			}
-			return env.RunOps(s, spec, destFrom(cmd))
+			return eachSession(env, cmd, func(env *app.Env, s string) error {
+				spec := app.OpSpec{Redact: true, RedactRules: cmd.StringSlice("rule"), RedactAllow: cmd.StringSlice("allow")}
+				if cmd.Bool("check") {
+					return env.RunRedactCheck(s, spec)
+				}
+				return env.RunOps(s, spec, destFrom(cmd))
+			})
 		},
-	}
+	})
 }
 
 func backupCommands(env *app.Env) []*cli.Command {
 	return []*cli.Command{
-		{
+		many(&cli.Command{
 			Name:      "backups",
 			Usage:     "list the backups of a session (time, operation, size)",
 			UsageText: "ccsurgeon backups SESSION [--purge]\n\nBackups live in <config-dir>/ccsurgeon/backups/<session-id>/, one per change.\n--purge deletes them all (after redact-secrets, the backups still hold the secrets).\n\nexamples:\n   ccsurgeon backups 3f2a9c1e\n   ccsurgeon backups --purge 3f2a9c1e",
 			Flags:     []cli.Flag{&cli.BoolFlag{Name: "purge", Usage: "delete every backup of the session"}},
 			Action: func(ctx context.Context, cmd *cli.Command) error {
-				s, err := oneSession(cmd)
-				if err != nil {
-					return err
-				}
-				return env.RunBackups(s, cmd.Bool("purge"))
+				return eachSession(env, cmd, func(env *app.Env, s string) error {
+					return env.RunBackups(s, cmd.Bool("purge"))
+				})
 			},
-		},
+		}),
 		{
 			Name:  "restore",
 			Usage: "put a backup back (the newest unless BACKUP names one); the current state is backed up first",
@@ -528,7 +516,7 @@ func branchFlags() []cli.Flag {
 }
 
 func cloneCommand(env *app.Env) *cli.Command {
-	return &cli.Command{
+	return many(&cli.Command{
 		Name:  "clone",
 		Usage: "copy a session to a new session with fresh ids (optionally another branch)",
 		UsageText: `ccsurgeon clone SESSION [--leaf UUID | --branch N]
@@ -544,13 +532,11 @@ examples:
    ccsurgeon turns 3f2a9c1e --all && ccsurgeon clone 3f2a9c1e --branch 1`,
 		Flags: append(branchFlags(), destFlags()...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			s, err := oneSession(cmd)
-			if err != nil {
-				return err
-			}
-			return env.RunClone(s, app.BranchOptions{Leaf: cmd.String("leaf"), Branch: int(cmd.Int("branch"))}, destFrom(cmd))
+			return eachSession(env, cmd, func(env *app.Env, s string) error {
+				return env.RunClone(s, app.BranchOptions{Leaf: cmd.String("leaf"), Branch: int(cmd.Int("branch"))}, destFrom(cmd))
+			})
 		},
-	}
+	})
 }
 
 func forkCommand(env *app.Env) *cli.Command {

@@ -686,7 +686,7 @@ func TestRepairCommand(t *testing.T) {
 		r := runWithRepair(t, "--config-dir", m.cfg, "repair", d)
 		checkRun(t, "repair a directory", r, want{1, "", "is a directory, not a session file"})
 		r = runWithRepair(t, "--config-dir", m.cfg, "repair")
-		checkRun(t, "repair without SESSION", r, want{2, "", "repair needs a SESSION"})
+		checkRun(t, "repair without SESSION", r, want{1, "", "no session to work on: this folder's project"})
 	})
 }
 

@@ -9,7 +9,7 @@ import (
 
 // repairCommand is `ccsurgeon repair SESSION`.
 func repairCommand(env *app.Env) *cli.Command {
-	return &cli.Command{
+	return many(&cli.Command{
 		Name:  "repair",
 		Usage: "fix what can be fixed safely: torn last line, dangling parents, parent cycles, duplicate entries, unpaired tool calls",
 		UsageText: `ccsurgeon repair SESSION [-o PATH | --new | --dry-run]
@@ -37,11 +37,9 @@ examples:
 ` + destHelp,
 		Flags: destFlags(),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
-			s, err := oneSession(cmd)
-			if err != nil {
-				return err
-			}
-			return env.RunRepair(s, destFrom(cmd))
+			return eachSession(env, cmd, func(env *app.Env, s string) error {
+				return env.RunRepair(s, destFrom(cmd))
+			})
 		},
-	}
+	})
 }

@@ -44,8 +44,9 @@ func TestCLI(t *testing.T) {
 		{"validate ok", []string{"validate", example}, 0, ``, `valid`},
 		{"validate json", []string{"--json", "validate", example}, 0, `"valid": true`, ``},
 		{"rewrite copy to stdout", []string{"rewrite", example, "-o", "-"}, 0, `^\{`, `^$`},
-		{"no session", []string{"info"}, 2, `^$`, `^ccsurgeon: info needs a SESSION`},
-		{"two sessions", []string{"info", "a", "b"}, 2, `^$`, `^ccsurgeon: info takes one SESSION`},
+		{"-o with several sessions", []string{"strip-thinking", example, example, "-o", filepath.Join(empty, "x.jsonl")}, 2, `^$`, `^ccsurgeon: -o names one file, but 2 sessions are given\n`},
+		{"no session in this folder's project", []string{"--config-dir", empty, "info"}, 1, `^$`, `^ccsurgeon: no session to work on: this folder's project .* has no sessions\nccsurgeon: hint: name a SESSION`},
+		{"two bad sessions", []string{"info", "a", "b"}, 2, `^==> a <==\n==> b <==\n$`, `(?s)^ccsurgeon: a: session id prefix "a" is too short.*ccsurgeon: b: session id prefix "b" is too short.*2 sessions: 0 ok, 2 failed\n$`},
 		{"unknown flag", []string{"info", "--bogus", example}, 2, ``, `^ccsurgeon: unknown flag --bogus\nccsurgeon: hint: see 'ccsurgeon info --help'`},
 		{"unknown single-dash flag", []string{"info", "-bogus", example}, 2, ``, `^ccsurgeon: unknown flag -bogus\n`},
 		{"unknown flag near one", []string{"strip-thinking", example, "--before-trun", "2"}, 2, ``, `^ccsurgeon: unknown flag --before-trun\nccsurgeon: hint: did you mean --before-turn\?`},
@@ -439,4 +440,101 @@ func TestLsMarksCopies(t *testing.T) {
 	out, _, _ = cliRun(t, "--config-dir", cfg, "ls")
 	assert.Regexp(t, r.SessionID+`.*\(clone of `+idOf(tools)[:8]+`\) `, out)
 	assert.Regexp(t, f.SessionID+`.*\(fork of `+idOf(tools)[:8]+`\) `, out)
+}
+
+// manySandbox is a config dir with three generated sessions in two projects.
+func manySandbox(t *testing.T) (cfg string, paths []string) {
+	t.Helper()
+	cfg = t.TempDir()
+	paths = append(paths,
+		installSession(t, cfg, "-work-a", "testdata/sessions/2.1.328/tools.jsonl"),
+		installSession(t, cfg, "-work-a", "testdata/sessions/2.1.328/thinking-tool-loop.jsonl"),
+		installSession(t, cfg, "-work-b", "testdata/sessions/2.1.328/multi-turn.jsonl"))
+	return cfg, paths
+}
+
+// TestManySessions: a command that takes SESSION takes several, --all or
+// --project: each session is reported under its name, in the order given,
+// then the total; the exit code says whether any failed.
+func TestManySessions(t *testing.T) {
+	cfg, paths := manySandbox(t)
+	out, errs, code := cliRun(t, "--config-dir", cfg, "info", paths[0], filepath.Join(t.TempDir(), "nope.jsonl"), paths[2])
+	assert.Equal(t, 1, code)
+	assert.Regexp(t, `(?s)^==> `+regexp.QuoteMeta(paths[0])+` <==\nsession .*==> .*nope.jsonl <==\n==> `+regexp.QuoteMeta(paths[2])+` <==\nsession `, out)
+	assert.Regexp(t, `(?m)^ccsurgeon: .*nope.jsonl: no such file`, errs)
+	assert.Regexp(t, `3 sessions: 2 ok, 1 failed\n$`, errs)
+
+	out, errs, code = cliRun(t, "--config-dir", cfg, "info", "--all")
+	assert.Equal(t, 0, code, errs)
+	assert.Equal(t, 3, strings.Count(out, "\n==> ")+boolInt(strings.HasPrefix(out, "==> ")), out)
+	assert.Regexp(t, `3 sessions: 3 ok\n$`, errs)
+
+	out, errs, code = cliRun(t, "--config-dir", cfg, "--json", "info", "--project", "-work-a")
+	assert.Equal(t, 0, code, errs)
+	var many struct {
+		Sessions []struct {
+			Session  string          `json:"session"`
+			ExitCode int             `json:"exit_code"`
+			Error    string          `json:"error"`
+			Result   json.RawMessage `json:"result"`
+		} `json:"sessions"`
+		OK     int `json:"ok"`
+		Failed int `json:"failed"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &many), out)
+	assert.Len(t, many.Sessions, 2)
+	assert.Equal(t, 2, many.OK)
+	for _, s := range many.Sessions {
+		assert.Contains(t, string(s.Result), `"by_type"`)
+	}
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// TestManySessionsChange: an in-place change over a project goes session by
+// session, each backed up, with a summary.
+func TestManySessionsChange(t *testing.T) {
+	cfg, paths := manySandbox(t)
+	out, errs, code := cliRun(t, "--config-dir", cfg, "drop-tool-calls", "--project", "-work-a", "--tool", "Bash")
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "backup: ")
+	assert.Regexp(t, `2 sessions: 2 ok\n$`, errs)
+	for _, p := range paths[:2] {
+		dirs, _ := filepath.Glob(filepath.Join(cfg, "ccsurgeon", "backups", idOf(p), "*"))
+		assert.Len(t, dirs, 1, "a backup of %s", p)
+	}
+	dirs, _ := filepath.Glob(filepath.Join(cfg, "ccsurgeon", "backups", idOf(paths[2]), "*"))
+	assert.Empty(t, dirs, "a session of another project was changed")
+
+	// validate and redact --check report per session and in total
+	_, errs, code = cliRun(t, "--config-dir", cfg, "validate", "--all")
+	assert.Equal(t, 0, code, errs)
+	assert.Regexp(t, `3 sessions: 3 valid\n$`, errs)
+	_, errs, code = cliRun(t, "--config-dir", cfg, "redact", "--check", "--all")
+	assert.Equal(t, 0, code, errs)
+	assert.Regexp(t, `3 sessions: 3 ok\n$`, errs)
+}
+
+// TestNoSessionMeansThisProject: with no SESSION a command works on the
+// newest session of the current folder's project, as 'claude --continue'
+// does, and says which it took.
+func TestNoSessionMeansThisProject(t *testing.T) {
+	cfg := t.TempDir()
+	wd, err := os.Getwd()
+	require.NoError(t, err)
+	slug := regexp.MustCompile(`[^A-Za-z0-9]`).ReplaceAllString(wd, "-")
+	older := installSession(t, cfg, slug, "testdata/sessions/2.1.328/tools.jsonl")
+	newer := installSession(t, cfg, slug, "testdata/sessions/2.1.328/multi-turn.jsonl")
+	installSession(t, cfg, "-elsewhere", "testdata/sessions/2.1.328/secrets.jsonl") // newest of all, another project
+	day := time.Now().Add(-24 * time.Hour)
+	require.NoError(t, os.Chtimes(older, day, day))
+	out, errs, code := cliRun(t, "--config-dir", cfg, "info")
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, newer)
+	assert.Regexp(t, `^ccsurgeon: using `+idOf(newer)+`, the newest session of this folder's project\n`, errs)
 }

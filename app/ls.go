@@ -446,3 +446,62 @@ func describe(f *chain.File, r *SessionSummary, head bool) bool {
 	}
 	return r.FirstPrompt != ""
 }
+
+// AllSessions lists every session under the config dir.
+func (env *Env) AllSessions() ([]string, error) {
+	if st, err := os.Stat(env.ConfigDir); err != nil || !st.IsDir() {
+		return nil, &chain.Error{Msg: fmt.Sprintf("no Claude Code config dir at %s", env.ConfigDir), Hint: "name it with --config-dir DIR or $CLAUDE_CONFIG_DIR", Code: 1}
+	}
+	paths, err := chain.FindSessions(env.ConfigDir, "")
+	if err != nil {
+		return nil, err
+	}
+	if len(paths) == 0 {
+		return nil, &chain.Error{Msg: fmt.Sprintf("no sessions under %s", chain.ProjectsDir(env.ConfigDir)), Code: 1}
+	}
+	return paths, nil
+}
+
+// ProjectSessions lists the sessions of a project, named as ls --project
+// takes it, newest first.
+func (env *Env) ProjectSessions(project string) ([]string, error) {
+	paths, err := env.AllSessions()
+	if err != nil {
+		return nil, err
+	}
+	rows, err := env.projectRows(paths, LsOptions{Project: project})
+	if err != nil {
+		return nil, err
+	}
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Modified.After(rows[j].Modified) })
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		out[i] = r.Path
+	}
+	return out, nil
+}
+
+// ContinueSession is the session 'claude --continue' would pick in the
+// current folder: the newest (last modified) of the folder's project.
+func (env *Env) ContinueSession() (string, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	dir := filepath.Join(chain.ProjectsDir(env.ConfigDir), chain.ProjectSlug(wd))
+	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	best, bestT := "", time.Time{}
+	for _, f := range files {
+		if strings.HasPrefix(filepath.Base(f), "agent-") {
+			continue
+		}
+		if st, err := os.Stat(f); err == nil && (best == "" || st.ModTime().After(bestT)) {
+			best, bestT = f, st.ModTime()
+		}
+	}
+	if best == "" {
+		return "", &chain.Error{Msg: fmt.Sprintf("no session to work on: this folder's project (%s) has no sessions", dir),
+			Hint: "name a SESSION (an id, an id prefix or a .jsonl path); list them with 'ccsurgeon ls'", Code: 1}
+	}
+	return best, nil
+}

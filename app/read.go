@@ -126,10 +126,21 @@ func (env *Env) RunValidate(o ValidateOptions) error {
 		return UsageErrorf("example: ccsurgeon validate 3f2a9c1e", "validate needs at least one SESSION or FILE")
 	}
 	all := validate.Report{Problems: []validate.Problem{}}
+	valid, invalid := 0, 0
+	var firstErr error
 	for _, arg := range o.Sessions {
 		s, err := env.OpenSession(arg)
 		if err != nil {
-			return err
+			if len(o.Sessions) == 1 {
+				return err
+			}
+			// one session that cannot be read does not stop the others
+			fmt.Fprintf(env.Err, "ccsurgeon: %s: %v\n", arg, err)
+			invalid++
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
 		}
 		r := validate.Session(s)
 		s.Close()
@@ -144,6 +155,18 @@ func (env *Env) RunValidate(o ValidateOptions) error {
 			}
 			fmt.Fprintf(env.Err, "%s: %s, %s\n", s.Path, status, Plural(len(r.Problems)-r.Errors(), "warning", "warnings"))
 		}
+		if r.Valid() {
+			valid++
+		} else {
+			invalid++
+		}
+	}
+	if len(o.Sessions) > 1 && !env.JSON {
+		fmt.Fprintf(env.Err, "%s: %d valid", Plural(len(o.Sessions), "session", "sessions"), valid)
+		if invalid > 0 {
+			fmt.Fprintf(env.Err, ", %d invalid", invalid)
+		}
+		fmt.Fprintln(env.Err)
 	}
 	if env.JSON {
 		if err := env.printJSON(struct {
@@ -153,7 +176,7 @@ func (env *Env) RunValidate(o ValidateOptions) error {
 			return err
 		}
 	}
-	if !all.Valid() {
+	if !all.Valid() || firstErr != nil {
 		return &ExitError{Code: 1}
 	}
 	return nil

@@ -1,0 +1,226 @@
+package main
+
+// Many sessions at once: a command that takes SESSION takes several, or
+// --all, or --project PATH, or none (the newest session of the current
+// folder's project, as 'claude --continue' picks it). Each session runs as
+// the command would run alone, with its own guard, backup and exit code;
+// two at a time (one per core), reported in the order given, then a total.
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+
+	"github.com/ccsurgeon/ccsurgeon/app"
+	"github.com/urfave/cli/v3"
+)
+
+// manyKey marks, in a command's Metadata, that it takes --all and --project.
+const manyKey = "many-sessions"
+
+// many gives a command that takes SESSION the flags that name many.
+func many(c *cli.Command) *cli.Command {
+	c.Flags = append(c.Flags,
+		&cli.BoolFlag{Name: "all", Usage: "every session under the config dir"},
+		&cli.StringFlag{Name: "project", Usage: "every session of project `PATH` (as 'ls' shows it, or its folder name)"},
+	)
+	if c.Metadata == nil {
+		c.Metadata = map[string]any{}
+	}
+	c.Metadata[manyKey] = true
+	c.UsageText += `
+
+Many sessions: give several, or --all, or --project PATH; each is done as
+if alone (a change: its own guard and backup), two at a time, reported in
+order under '==> SESSION <==', then the total; exit 1 if any failed. With
+no SESSION: the newest session of this folder's project (as 'claude
+--continue' picks it).`
+	return c
+}
+
+// sessionsOf lists the sessions a command names.
+func sessionsOf(env *app.Env, cmd *cli.Command) ([]string, error) {
+	args := cmd.Args().Slice()
+	all, project := false, ""
+	if cmd.Metadata[manyKey] == true {
+		all, project = cmd.Bool("all"), cmd.String("project")
+	}
+	given := 0
+	for _, b := range []bool{len(args) > 0, all, project != ""} {
+		if b {
+			given++
+		}
+	}
+	if given > 1 {
+		return nil, usageError{err: fmt.Errorf("give SESSIONs, --all or --project, not more than one of them"), cmd: cmd}
+	}
+	switch {
+	case all:
+		return env.AllSessions()
+	case project != "":
+		return env.ProjectSessions(project)
+	case len(args) > 0:
+		return args, nil
+	}
+	s, err := env.ContinueSession()
+	if err != nil {
+		return nil, err
+	}
+	if !env.Quiet {
+		fmt.Fprintf(env.Err, "ccsurgeon: using %s, the newest session of this folder's project\n", strings.TrimSuffix(s[strings.LastIndexByte(s, '/')+1:], ".jsonl"))
+	}
+	return []string{s}, nil
+}
+
+// eachSession runs fn on every session the command names: alone, as
+// before, when it names one; else each into its own buffers, printed in
+// order as soon as it and those before it are done.
+func eachSession(env *app.Env, cmd *cli.Command, fn func(env *app.Env, session string) error) error {
+	sessions, err := sessionsOf(env, cmd)
+	if err != nil {
+		return err
+	}
+	if len(sessions) > 1 && cmd.String("output") != "" {
+		return usageError{err: fmt.Errorf("-o names one file, but %d sessions are given", len(sessions)), hint: "use --new, --dry-run or in place for several sessions"}
+	}
+	if len(sessions) == 1 && cmd.Args().Len() <= 1 && !(cmd.Metadata[manyKey] == true && (cmd.Bool("all") || cmd.String("project") != "")) {
+		return fn(env, sessions[0])
+	}
+	type result struct {
+		out, errb bytes.Buffer
+		err       error
+		done      chan struct{}
+	}
+	res := make([]*result, len(sessions))
+	for i := range res {
+		res[i] = &result{done: make(chan struct{})}
+	}
+	next := make(chan int)
+	workers := min(runtime.GOMAXPROCS(0), len(sessions))
+	for range workers {
+		go func() {
+			for i := range next {
+				r := res[i]
+				sub := *env
+				sub.Out, sub.Err, sub.Quiet = &r.out, &r.errb, true
+				r.err = runRecovered(func() error { return fn(&sub, sessions[i]) })
+				close(r.done)
+			}
+		}()
+	}
+	go func() {
+		for i := range sessions {
+			next <- i
+		}
+		close(next)
+	}()
+	type entry struct {
+		Session  string          `json:"session"`
+		ExitCode int             `json:"exit_code"`
+		Error    string          `json:"error,omitempty"`
+		Result   json.RawMessage `json:"result,omitempty"`
+	}
+	var entries []entry
+	ok, failed, worst := 0, 0, 0
+	for i, r := range res {
+		<-r.done
+		var errText bytes.Buffer
+		code := reportError(&errText, r.err)
+		if code == 0 {
+			ok++
+		} else {
+			failed++
+			worst = max(worst, code)
+		}
+		if env.JSON {
+			e := entry{Session: sessions[i], ExitCode: code, Error: strings.TrimSpace(errText.String())}
+			if b := bytes.TrimSpace(r.out.Bytes()); json.Valid(b) && len(b) > 0 {
+				e.Result = b
+			}
+			entries = append(entries, e)
+			io.Copy(env.Err, &r.errb)
+			continue
+		}
+		fmt.Fprintf(env.Out, "==> %s <==\n", sessions[i])
+		io.Copy(env.Out, &r.out)
+		io.Copy(env.Err, &r.errb)
+		io.Copy(env.Err, prefixLines(&errText, sessions[i]))
+	}
+	if env.JSON {
+		if err := printJSON(env.Out, struct {
+			Sessions []entry `json:"sessions"`
+			OK       int     `json:"ok"`
+			Failed   int     `json:"failed"`
+		}{entries, ok, failed}); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(env.Err, "%s: %d %s", app.Plural(len(sessions), "session", "sessions"), ok, okWord(cmd))
+		if failed > 0 {
+			fmt.Fprintf(env.Err, ", %d %s", failed, failWord(cmd))
+		}
+		fmt.Fprintln(env.Err)
+	}
+	if failed > 0 {
+		return &app.ExitError{Code: worst}
+	}
+	return nil
+}
+
+// okWord and failWord name the outcome of one session in the total.
+func okWord(cmd *cli.Command) string {
+	if cmd.Name == "validate" {
+		return "valid"
+	}
+	return "ok"
+}
+
+func failWord(cmd *cli.Command) string {
+	switch {
+	case cmd.Name == "validate":
+		return "invalid"
+	case cmd.Name == "redact-secrets" && cmd.Bool("check"):
+		return "with secrets"
+	}
+	return "failed"
+}
+
+// runRecovered runs fn, turning a panic into an internal error for that
+// session alone.
+func runRecovered(fn func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = internalError{r}
+		}
+	}()
+	return fn()
+}
+
+type internalError struct{ v any }
+
+func (e internalError) Error() string    { return fmt.Sprintf("internal error: %v", e.v) }
+func (e internalError) ExitCode() int    { return 3 }
+func (e internalError) HintText() string { return "please report this with the command you ran" }
+
+// prefixLines puts the session's name after "ccsurgeon: " on each line.
+func prefixLines(r io.Reader, name string) io.Reader {
+	b, _ := io.ReadAll(r)
+	var out bytes.Buffer
+	for _, line := range strings.SplitAfter(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "ccsurgeon: "); ok {
+			line = "ccsurgeon: " + name + ": " + rest
+		}
+		out.WriteString(line)
+	}
+	return &out
+}
+
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
