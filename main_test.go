@@ -62,6 +62,7 @@ func TestCLI(t *testing.T) {
 		{"unknown id", []string{"--config-dir", empty, "info", "deadbeef"}, 1, `^$`, `(?s)^ccsurgeon: no session matches "deadbeef" in .*\nccsurgeon: hint: `},
 		{"short prefix", []string{"info", "abc"}, 2, `^$`, `^ccsurgeon: session id prefix "abc" is too short`},
 		{"missing file", []string{"info", "nope/x.jsonl"}, 1, `^$`, `^ccsurgeon: no such file: nope/x.jsonl`},
+		{"not a session", []string{"info", "go.sum"}, 1, `^$`, `(?i)^ccsurgeon: \S*go.sum is not a claude code session`},
 		{"directory", []string{"info", "testdata"}, 1, `^$`, `^ccsurgeon: testdata is a directory, not a session file`},
 		{"fork out of range", []string{"fork", example, "9", "-o", filepath.Join(empty, "f.jsonl")}, 2, ``, `^ccsurgeon: turn 9 is out of range: the branch has turns 1-3\nccsurgeon: hint: `},
 		{"fork not a number", []string{"fork", example, "x"}, 2, ``, `turn number "x" is not a number`},
