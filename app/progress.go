@@ -24,14 +24,21 @@ type progress struct {
 	shown   bool
 	stop    chan struct{}
 	stopped sync.WaitGroup
+	once    sync.Once
 }
 
-// delay is how long work runs before the bar appears.
-const progressDelay = time.Second
+// progressDelay is how long work runs before the bar appears.
+var progressDelay = time.Second
+
+// progressTick is how often the bar is redrawn.
+var progressTick = 200 * time.Millisecond
+
+// forceProgress draws the bar whatever stderr is (for tests).
+var forceProgress = false
 
 func (env *Env) newProgress() *progress {
 	p := &progress{w: env.Err, stop: make(chan struct{})}
-	p.enabled = !env.Quiet && !env.JSON && isTerminal(env.Err)
+	p.enabled = !env.Quiet && !env.JSON && (isTerminal(env.Err) || forceProgress)
 	if !p.enabled {
 		return p
 	}
@@ -49,15 +56,27 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// Phase starts a new stretch of work of total bytes.
+// Phase starts a new stretch of work of total bytes (0: unknown). A bar
+// on screen is first drawn full for the phase that ends.
 func (p *progress) Phase(name string, total int64) {
 	if p == nil || !p.enabled {
 		return
 	}
 	p.mu.Lock()
+	p.complete()
 	p.phase, p.total, p.start = name, total, time.Now()
 	p.done.Store(0)
 	p.mu.Unlock()
+}
+
+// complete draws the current phase's bar at 100% if the bar is on screen
+// (the work of the phase is over: what it counted may fall short of the
+// estimate it started with). Called with mu held.
+func (p *progress) complete() {
+	if p.shown && p.total > 0 {
+		p.done.Store(p.total)
+		p.drawLocked()
+	}
 }
 
 // Add counts n bytes done.
@@ -89,7 +108,7 @@ func (pw progressWriter) Write(b []byte) (int, error) {
 func (p *progress) loop() {
 	defer p.stopped.Done()
 	began := time.Now()
-	t := time.NewTicker(200 * time.Millisecond)
+	t := time.NewTicker(progressTick)
 	defer t.Stop()
 	for {
 		select {
@@ -106,31 +125,50 @@ func (p *progress) loop() {
 func (p *progress) draw() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.drawLocked()
+}
+
+func (p *progress) drawLocked() {
 	done := p.done.Load()
-	if p.total <= 0 { // work without a byte count: say how long it has run
-		fmt.Fprintf(p.w, "\r%-10s %-60s", p.phase, fmt.Sprintf("working… %.0fs", time.Since(p.start).Seconds()))
-		p.shown = true
-		return
+	phase := p.phase
+	if phase == "" {
+		phase = "starting"
 	}
-	rate := float64(done) / time.Since(p.start).Seconds()
-	const width = 30
-	filled := 0
-	if p.total > 0 {
-		filled = int(float64(width) * float64(min(done, p.total)) / float64(p.total))
+	secs := time.Since(p.start).Seconds()
+	var line string
+	switch {
+	case p.total <= 0 && done > 0: // bytes without a known total: no bar, no percentage
+		line = fmt.Sprintf("%-12s %s  %s/s", phase, HumanBytes(done), HumanBytes(int64(float64(done)/secs)))
+	case p.total <= 0:
+		line = fmt.Sprintf("%-12s %.0fs", phase, secs)
+	default:
+		const width = 30
+		d := min(done, p.total)
+		filled := int(float64(width) * float64(d) / float64(p.total))
+		bar := strings.Repeat("=", filled) + strings.Repeat(" ", width-filled)
+		line = fmt.Sprintf("%-12s [%s] %3d%% %s / %s  %s/s", phase, bar, int(100*d/p.total), HumanBytes(d), HumanBytes(p.total), HumanBytes(int64(float64(done)/secs)))
 	}
-	bar := strings.Repeat("=", filled) + strings.Repeat(" ", width-filled)
-	fmt.Fprintf(p.w, "\r%-10s [%s] %s / %s  %s/s ", p.phase, bar, HumanBytes(done), HumanBytes(p.total), HumanBytes(int64(rate)))
+	fmt.Fprintf(p.w, "\r%-*s", clearWidth, line)
 	p.shown = true
 }
 
-// Done removes the bar.
+// clearWidth is the width of a progress line, which Done blanks.
+const clearWidth = 90
+
+// Done completes the bar, then removes it, so that what follows starts on
+// a clean line. It may be called more than once.
 func (p *progress) Done() {
 	if p == nil || !p.enabled {
 		return
 	}
-	close(p.stop)
-	p.stopped.Wait()
-	if p.shown {
-		fmt.Fprintf(p.w, "\r%s\r", strings.Repeat(" ", 90))
-	}
+	p.once.Do(func() {
+		close(p.stop)
+		p.stopped.Wait()
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		p.complete()
+		if p.shown {
+			fmt.Fprintf(p.w, "\r%s\r", strings.Repeat(" ", clearWidth))
+		}
+	})
 }

@@ -200,8 +200,10 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		}
 	}
 	if err != nil {
+		pr.Done()
 		return j.explain(err)
 	}
+	pr.Done() // the bar goes before the summary is printed
 	out.BytesAfter = j.sizes[s.Main]
 	out.Preexisting = j.preexisting + j.unwrittenErrors()
 	if hook != nil {
@@ -254,7 +256,7 @@ func (j *job) render(f *chain.File, name string) func(io.Writer) error {
 	return func(dst io.Writer) error {
 		t := j.t
 		if f == t.S.Main {
-			j.pr.Phase(j.op, f.Size)
+			j.pr.Phase("checking", 0)
 		}
 		sid, newSID := "", ""
 		if f == t.S.Main {
@@ -268,6 +270,9 @@ func (j *job) render(f *chain.File, name string) func(io.Writer) error {
 		// half the file's size)
 		before := validate.Report{Problems: validate.File(f, sid)}
 		f.ForgetGraph()
+		if f == t.S.Main {
+			j.pr.Phase("writing", 0) // the output's size is not known before it is written
+		}
 		cw := &chain.CountWriter{W: j.pr.Writer(dst)}
 		iw := chain.NewIndexWriter(name, cw, t.LinesAfter(f))
 		err := t.Render(f)(iw)
