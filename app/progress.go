@@ -25,6 +25,7 @@ type progress struct {
 	stop    chan struct{}
 	stopped sync.WaitGroup
 	once    sync.Once
+	began   time.Time
 }
 
 // progressDelay is how long work runs before the bar appears.
@@ -37,7 +38,7 @@ var progressTick = 200 * time.Millisecond
 var forceProgress = false
 
 func (env *Env) newProgress() *progress {
-	p := &progress{w: env.Err, stop: make(chan struct{})}
+	p := &progress{w: env.Err, stop: make(chan struct{}), began: time.Now()}
 	p.enabled = !env.Quiet && !env.JSON && (isTerminal(env.Err) || forceProgress)
 	if !p.enabled {
 		return p
@@ -66,6 +67,9 @@ func (p *progress) Phase(name string, total int64) {
 	p.complete()
 	p.phase, p.total, p.start = name, total, time.Now()
 	p.done.Store(0)
+	if time.Since(p.began) >= progressDelay { // the bar is up: show the new phase at once
+		p.drawLocked()
+	}
 	p.mu.Unlock()
 }
 
@@ -107,7 +111,7 @@ func (pw progressWriter) Write(b []byte) (int, error) {
 
 func (p *progress) loop() {
 	defer p.stopped.Done()
-	began := time.Now()
+	began := p.began
 	t := time.NewTicker(progressTick)
 	defer t.Stop()
 	for {

@@ -77,7 +77,7 @@ func TestProgressClearedBeforeSummary(t *testing.T) {
 	out := w.String()
 	i := strings.Index(out, "dry run: ")
 	require.GreaterOrEqual(t, i, 0, out)
-	assert.Regexp(t, regexp.MustCompile(`\r +\r$`), out[:i], "the summary is glued to the bar")
+	assert.Regexp(t, regexp.MustCompile(`\r +\r$`), out[:i], "the summary is glued to the bar: %q", out)
 	assert.NotContains(t, out[i:], "\r", "the bar is drawn after the summary")
 }
 
