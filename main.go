@@ -491,18 +491,27 @@ examples:
 		},
 		{
 			Name:  "diff",
-			Usage: "show a line diff of two sessions or files (exit 1 when they differ)",
-			UsageText: `ccsurgeon diff A B [--ignore-uuids]
+			Usage: "show a line diff of two sessions or files, or of a session against its newest backup (exit 1 when they differ)",
+			UsageText: `ccsurgeon diff A [B] [--ignore-uuids] [--whole-lines]
+
+With one SESSION, diffs its newest backup against it: what the last change
+did. Both files are streamed, so memory stays small whatever their size.
+Lines longer than 200 bytes are shortened around their first difference
+(a note says how many); --whole-lines prints them whole.
 
 examples:
+   ccsurgeon diff 3f2a9c1e                             # what the last change did
    ccsurgeon diff 3f2a9c1e ./edited.jsonl
    ccsurgeon diff 3f2a9c1e 7be01d44 --ignore-uuids   # a clone diffs empty`,
-			Flags: []cli.Flag{&cli.BoolFlag{Name: "ignore-uuids", Usage: "number UUIDs by first appearance in each file, so fresh ids do not count"}},
+			Flags: []cli.Flag{
+				&cli.BoolFlag{Name: "ignore-uuids", Usage: "number UUIDs by first appearance in each file, so fresh ids do not count"},
+				&cli.BoolFlag{Name: "whole-lines", Usage: "print long lines whole instead of around their first difference"},
+			},
 			Action: func(ctx context.Context, cmd *cli.Command) error {
-				if cmd.Args().Len() != 2 {
-					return usageError{err: fmt.Errorf("diff needs two sessions or files")}
+				if cmd.Args().Len() < 1 || cmd.Args().Len() > 2 {
+					return usageError{err: fmt.Errorf("diff needs a SESSION (against its newest backup) or two sessions or files"), cmd: cmd}
 				}
-				return env.RunDiff(app.DiffOptions{A: cmd.Args().Get(0), B: cmd.Args().Get(1), IgnoreUUIDs: cmd.Bool("ignore-uuids")})
+				return env.RunDiff(app.DiffOptions{A: cmd.Args().Get(0), B: cmd.Args().Get(1), IgnoreUUIDs: cmd.Bool("ignore-uuids"), WholeLines: cmd.Bool("whole-lines")})
 			},
 		},
 	}

@@ -539,3 +539,34 @@ func TestNoSessionMeansThisProject(t *testing.T) {
 	assert.Contains(t, out, newer)
 	assert.Regexp(t, `^ccsurgeon: using `+idOf(newer)+`, the newest session of this folder's project\n`, errs)
 }
+
+// TestDiffAgainstNewestBackup: 'diff SESSION' alone diffs the newest backup
+// against the session; long lines are shortened with a note saying how to
+// see them whole.
+func TestDiffAgainstNewestBackup(t *testing.T) {
+	cfg := t.TempDir()
+	path := installSession(t, cfg, "-work-p", example)
+	_, errs, code := cliRun(t, "--config-dir", cfg, "diff", path)
+	assert.Equal(t, 1, code)
+	assert.Regexp(t, `^ccsurgeon: no backups of session `+idOf(path)+`\nccsurgeon: hint: `, errs)
+
+	_, errs, code = cliRun(t, "--config-dir", cfg, "drop-tool-calls", path, "--tool", "Bash")
+	require.Equal(t, 0, code, errs)
+	out, errs, code := cliRun(t, "--config-dir", cfg, "diff", idOf(path))
+	assert.Equal(t, 1, code, errs)
+	assert.Regexp(t, `^--- \S*ccsurgeon/backups/`+idOf(path)+`/\S+-drop-tool-calls/\S+\.jsonl\n\+\+\+ `+regexp.QuoteMeta(path)+`\n@@ `, out)
+	assert.Contains(t, out, "…")
+	assert.Regexp(t, `^ccsurgeon: note: [0-9]+ long lines? shortened around the first difference; --whole-lines shows them whole\n$`, errs)
+
+	whole, errs, code := cliRun(t, "--config-dir", cfg, "diff", idOf(path), "--whole-lines")
+	assert.Equal(t, 1, code)
+	assert.Empty(t, errs)
+	assert.Greater(t, len(whole), len(out))
+	orig, err := os.ReadFile(example)
+	require.NoError(t, err)
+	for _, line := range strings.Split(whole, "\n") {
+		if strings.HasPrefix(line, "-{") {
+			assert.Contains(t, string(orig), line[1:]+"\n", "a removed line is not whole")
+		}
+	}
+}

@@ -1,9 +1,8 @@
 package app
 
 import (
-	"bytes"
 	"fmt"
-	"os"
+	"io"
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
@@ -193,37 +192,59 @@ func (env *Env) RunRestore(session, which string, force bool) error {
 
 // DiffOptions are the options of `diff`.
 type DiffOptions struct {
-	A, B        string
+	A, B        string // B empty: A against its newest backup
 	IgnoreUUIDs bool
+	WholeLines  bool // print long lines whole
 }
 
-// RunDiff prints a unified line diff of two sessions or files; exit 1 when
-// they differ, like diff(1).
+// RunDiff prints a unified line diff of two sessions or files, or of a
+// session's newest backup against the session; exit 1 when they differ,
+// like diff(1). It streams both files (see backup.DiffStream).
 func (env *Env) RunDiff(o DiffOptions) error {
-	read := func(arg string) ([]byte, string, string, error) {
+	locate := func(arg string) (string, string, error) {
 		p, err := chain.Locate(env.ConfigDir, arg)
 		if err != nil {
-			return nil, "", "", err
+			return "", "", err
 		}
-		b, err := os.ReadFile(p)
-		return b, p, strings.TrimSuffix(filepath.Base(p), ".jsonl"), err
+		return p, strings.TrimSuffix(filepath.Base(p), ".jsonl"), nil
 	}
-	a, pa, ida, err := read(o.A)
+	pb, idb, err := locate(o.A)
 	if err != nil {
 		return err
 	}
-	b, pb, idb, err := read(o.B)
-	if err != nil {
-		return err
+	var pa, ida string
+	if o.B == "" { // the newest backup against the session as it is
+		b, err := backup.Find(env.ConfigDir, idb, "")
+		if err != nil {
+			return &chain.Error{Msg: fmt.Sprintf("no backups of session %s", idb), Hint: "diff two sessions or files with 'ccsurgeon diff A B'", Code: 1}
+		}
+		for _, f := range b.Files {
+			if filepath.Clean(f.Path) == filepath.Clean(pb) {
+				pa = filepath.Join(b.Dir, filepath.FromSlash(f.Rel))
+			}
+		}
+		if pa == "" {
+			return &chain.Error{Msg: fmt.Sprintf("the newest backup of %s (%s) holds no copy of %s", idb, b.Name, pb), Hint: "list the backups with 'ccsurgeon backups " + idb + "'", Code: 1}
+		}
+		ida = idb
+	} else {
+		pa, ida = pb, idb
+		if pb, idb, err = locate(o.B); err != nil {
+			return err
+		}
 	}
 	opts := backup.DiffOptions{NameA: pa, NameB: pb, IgnoreUUIDs: o.IgnoreUUIDs, SessionA: ida, SessionB: idb}
-	if o.IgnoreUUIDs && ida != idb {
-		// a clone keeps its original's id where content quotes it (a
-		// tool-results path, say): either id is "the session" in both files
-		a = bytes.ReplaceAll(a, []byte(idb), []byte(ida))
-		b = bytes.ReplaceAll(b, []byte(ida), []byte(idb))
+	if o.WholeLines {
+		opts.MaxLine = -1
 	}
-	st := backup.DiffSummary(a, b, opts)
+	var w io.Writer = env.Out
+	if env.JSON {
+		w = nil
+	}
+	st, err := backup.DiffStream(backup.FileOpener(pa), backup.FileOpener(pb), w, opts)
+	if err != nil {
+		return Errorf("diff: %v", err)
+	}
 	if env.JSON {
 		if err := env.printJSON(struct {
 			Identical bool `json:"identical"`
@@ -233,8 +254,9 @@ func (env *Env) RunDiff(o DiffOptions) error {
 		}{st.Empty(), st.Removed, st.Added, st.Changed}); err != nil {
 			return err
 		}
-	} else {
-		fmt.Fprint(env.Out, backup.Diff(a, b, opts))
+	}
+	if st.Shortened > 0 {
+		fmt.Fprintf(env.Err, "ccsurgeon: note: %s shortened around the first difference; --whole-lines shows them whole\n", Plural(st.Shortened, "long line", "long lines"))
 	}
 	if !st.Empty() {
 		return &ExitError{Code: 1}

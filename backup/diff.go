@@ -1,7 +1,12 @@
 package backup
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
+	"hash/maphash"
+	"io"
+	"os"
 	"regexp"
 	"strings"
 	"unicode/utf8"
@@ -26,10 +31,12 @@ type DiffOptions struct {
 // the same change block counts as changed.
 type DiffStats struct {
 	Removed, Added, Changed int
+	// Shortened counts the long lines the diff printed shortened.
+	Shortened int
 }
 
 // Empty reports whether the inputs were identical.
-func (s DiffStats) Empty() bool { return s == DiffStats{} }
+func (s DiffStats) Empty() bool { return s.Removed == 0 && s.Added == 0 && s.Changed == 0 }
 
 // String renders e.g. "2 changed, 1 removed, 0 added".
 func (s DiffStats) String() string {
@@ -44,21 +51,69 @@ const (
 
 var uuidRE = regexp.MustCompile(`[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}`)
 
-// lineOp is one line of a line diff: kind is ' ', '-' or '+'; text keeps
-// its trailing newline if it had one.
-type lineOp struct {
-	kind byte
-	text string
+// sessions are the ids that mask as "<session>" in input A (or B): its own
+// first, then the other's (a clone keeps its original's id where content
+// quotes it, in a tool-results path say: either id is "the session").
+func (o DiffOptions) sessions(a bool) []string {
+	if a {
+		return []string{o.SessionA, o.SessionB}
+	}
+	return []string{o.SessionB, o.SessionA}
+}
+
+// Opener opens one input of a diff; DiffStream reads each input twice.
+type Opener func() (io.ReadCloser, error)
+
+// BytesOpener serves b as an input.
+func BytesOpener(b []byte) Opener {
+	return func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(b)), nil }
+}
+
+// FileOpener serves the file at path as an input.
+func FileOpener(path string) Opener {
+	return func() (io.ReadCloser, error) { return os.Open(path) }
 }
 
 // Diff returns a unified diff of a and b ("--- a", "+++ b", "@@ -l,n +l,n @@"
-// hunks), or "" if they are equal. It diffs whole lines (go-diff line mode)
-// and shortens lines longer than MaxLine to a window around the first byte
-// that differs from the paired line of the same change block.
+// hunks), or "" if they are equal; see DiffStream.
 func Diff(a, b []byte, opts DiffOptions) string {
-	ops := diffLines(a, b, opts)
-	if !hasChanges(ops) {
+	var sb strings.Builder
+	if _, err := DiffStream(BytesOpener(a), BytesOpener(b), &sb, opts); err != nil {
 		return ""
+	}
+	return sb.String()
+}
+
+// DiffSummary counts the lines removed, added and changed between a and b.
+func DiffSummary(a, b []byte, opts DiffOptions) DiffStats {
+	st, _ := DiffStream(BytesOpener(a), BytesOpener(b), nil, opts)
+	return st
+}
+
+// DiffStream writes a unified diff of two inputs to w (nil: only count),
+// diffing whole lines, and shortens lines longer than MaxLine to a window
+// around the first byte that differs from the paired line of the same
+// change block (DiffStats.Shortened counts them). It streams: a first pass
+// reads each input line by line and keeps one small number per line (the
+// line's identity), the line diff runs on those numbers, and a second pass
+// reads the inputs again to print the hunks. Memory is about 4 bytes per
+// line plus one entry per distinct line and the lines of the largest
+// change block, never the inputs themselves.
+func DiffStream(openA, openB Opener, w io.Writer, opts DiffOptions) (DiffStats, error) {
+	ids := map[[2]uint64]rune{}
+	ra, err := lineIDs(openA, opts.IgnoreUUIDs, opts.sessions(true), ids)
+	if err != nil {
+		return DiffStats{}, err
+	}
+	rb, err := lineIDs(openB, opts.IgnoreUUIDs, opts.sessions(false), ids)
+	if err != nil {
+		return DiffStats{}, err
+	}
+	kinds := diffKinds(ra, rb)
+	ra, rb, ids = nil, nil, nil
+	st := statsOf(kinds)
+	if w == nil || st.Empty() {
+		return st, nil
 	}
 	ctx := opts.Context
 	switch {
@@ -78,24 +133,34 @@ func Diff(a, b []byte, opts DiffOptions) string {
 	if nameB == "" {
 		nameB = "b"
 	}
-
-	// posA[i], posB[i]: lines of a and b before ops[i].
-	posA, posB := make([]int, len(ops)+1), make([]int, len(ops)+1)
-	for i, op := range ops {
-		posA[i+1], posB[i+1] = posA[i], posB[i]
-		if op.kind != '+' {
-			posA[i+1]++
-		}
-		if op.kind != '-' {
-			posB[i+1]++
+	la, err := newLineReader(openA, opts.IgnoreUUIDs, opts.sessions(true))
+	if err != nil {
+		return st, err
+	}
+	defer la.Close()
+	lb, err := newLineReader(openB, opts.IgnoreUUIDs, opts.sessions(false))
+	if err != nil {
+		return st, err
+	}
+	defer lb.Close()
+	bw := bufio.NewWriterSize(w, 64<<10)
+	fmt.Fprintf(bw, "--- %s\n+++ %s\n", nameA, nameB)
+	hw := &hunkWriter{w: bw, a: la, b: lb, maxLine: maxLine}
+	n := len(kinds)
+	posA, posB := 0, 0 // lines of a and b before kinds[i]
+	advance := func(from, to int) {
+		for _, k := range kinds[from:to] {
+			if k != '+' {
+				posA++
+			}
+			if k != '-' {
+				posB++
+			}
 		}
 	}
-
-	var sb strings.Builder
-	fmt.Fprintf(&sb, "--- %s\n+++ %s\n", nameA, nameB)
-	n := len(ops)
+	done := 0
 	for i := 0; i < n; {
-		for i < n && ops[i].kind == ' ' {
+		for i < n && kinds[i] == ' ' {
 			i++
 		}
 		if i == n {
@@ -104,11 +169,11 @@ func Diff(a, b []byte, opts DiffOptions) string {
 		start := max(0, i-ctx)
 		end := i
 		for {
-			for end < n && ops[end].kind != ' ' {
+			for end < n && kinds[end] != ' ' {
 				end++
 			}
 			j := end
-			for j < n && ops[j].kind == ' ' {
+			for j < n && kinds[j] == ' ' {
 				j++
 			}
 			if j < n && j-end <= 2*ctx {
@@ -118,24 +183,110 @@ func Diff(a, b []byte, opts DiffOptions) string {
 			break
 		}
 		stop := min(n, end+ctx)
-		writeHunk(&sb, ops[start:stop], posA[start], posB[start], posA[stop]-posA[start], posB[stop]-posB[start], maxLine)
+		advance(done, start)
+		if err := hw.skip(posA-hw.a.n, posB-hw.b.n); err != nil {
+			return st, err
+		}
+		countA, countB := 0, 0
+		for _, k := range kinds[start:stop] {
+			if k != '+' {
+				countA++
+			}
+			if k != '-' {
+				countB++
+			}
+		}
+		fmt.Fprintf(bw, "@@ -%s +%s @@\n", hunkRange(posA, countA), hunkRange(posB, countB))
+		if err := hw.hunk(kinds[start:stop]); err != nil {
+			return st, err
+		}
+		advance(start, stop)
+		done = stop
 		i = stop
 	}
-	return sb.String()
+	st.Shortened = hw.shortened
+	return st, bw.Flush()
 }
 
-// DiffSummary counts the lines removed, added and changed between a and b.
-func DiffSummary(a, b []byte, opts DiffOptions) DiffStats {
+// lineIDs reads an input line by line and numbers each distinct line (as
+// compared: masked with IgnoreUUIDs) by two 64-bit hashes, the numbers
+// shared between both inputs through ids.
+func lineIDs(open Opener, ignore bool, sessions []string, ids map[[2]uint64]rune) ([]rune, error) {
+	lr, err := newLineReader(open, ignore, sessions)
+	if err != nil {
+		return nil, err
+	}
+	defer lr.Close()
+	var out []rune
+	for {
+		line, ok, err := lr.next()
+		if err != nil {
+			return nil, err
+		}
+		if !ok {
+			return out, nil
+		}
+		k := [2]uint64{maphash.String(seed1, line), maphash.String(seed2, line)}
+		id, seen := ids[k]
+		if !seen {
+			id = runeOf(len(ids))
+			if id < 0 {
+				return nil, fmt.Errorf("diff: more than %d distinct lines", maxDistinct)
+			}
+			ids[k] = id
+		}
+		out = append(out, id)
+	}
+}
+
+var seed1, seed2 = maphash.MakeSeed(), maphash.MakeSeed()
+
+// maxDistinct is how many distinct lines the diff can number: every rune
+// but the surrogates (go-diff works on runes).
+const maxDistinct = utf8.MaxRune + 1 - 0x800
+
+// runeOf is the n-th valid rune, or -1.
+func runeOf(n int) rune {
+	if n >= 0xD800 {
+		n += 0x800
+	}
+	if n > utf8.MaxRune {
+		return -1
+	}
+	return rune(n)
+}
+
+// diffKinds is the line diff of two numbered inputs: one kind per line of
+// the diff, ' ', '-' or '+'.
+func diffKinds(ra, rb []rune) []byte {
+	dmp := diffmatchpatch.New()
+	dmp.DiffTimeout = 0
+	var kinds []byte
+	for _, d := range dmp.DiffMainRunes(ra, rb, false) {
+		kind := byte(' ')
+		switch d.Type {
+		case diffmatchpatch.DiffDelete:
+			kind = '-'
+		case diffmatchpatch.DiffInsert:
+			kind = '+'
+		}
+		for range utf8.RuneCountInString(d.Text) {
+			kinds = append(kinds, kind)
+		}
+	}
+	return kinds
+}
+
+func statsOf(kinds []byte) DiffStats {
 	var s DiffStats
-	ops := diffLines(a, b, opts)
-	for i := 0; i < len(ops); {
-		if ops[i].kind == ' ' {
+	for i := 0; i < len(kinds); {
+		if kinds[i] == ' ' {
 			i++
 			continue
 		}
 		del, ins := 0, 0
-		for ; i < len(ops) && ops[i].kind != ' '; i++ {
-			if ops[i].kind == '-' {
+		for ; i < len(kinds) && kinds[i] != ' '; i++ {
+			if kinds[i] == '-' {
 				del++
 			} else {
 				ins++
@@ -149,97 +300,150 @@ func DiffSummary(a, b []byte, opts DiffOptions) DiffStats {
 	return s
 }
 
-// diffLines computes a line-level diff with go-diff's line mode.
-func diffLines(a, b []byte, opts DiffOptions) []lineOp {
-	ta, tb := string(a), string(b)
-	if opts.IgnoreUUIDs {
-		ta, tb = maskIDs(ta, opts.SessionA), maskIDs(tb, opts.SessionB)
-	}
-	dmp := diffmatchpatch.New()
-	dmp.DiffTimeout = 0
-	ra, rb, lines := dmp.DiffLinesToRunes(ta, tb)
-	diffs := dmp.DiffCharsToLines(dmp.DiffMainRunes(ra, rb, false), lines)
-	var ops []lineOp
-	for _, d := range diffs {
-		kind := byte(' ')
-		switch d.Type {
-		case diffmatchpatch.DiffDelete:
-			kind = '-'
-		case diffmatchpatch.DiffInsert:
-			kind = '+'
-		}
-		for text := d.Text; text != ""; {
-			k := strings.IndexByte(text, '\n') + 1
-			if k == 0 {
-				k = len(text)
-			}
-			ops = append(ops, lineOp{kind, text[:k]})
-			text = text[k:]
-		}
-	}
-	return ops
+// lineReader reads the lines of an input in order, masked as compared.
+type lineReader struct {
+	rc       io.ReadCloser
+	br       *bufio.Reader
+	n        int // lines read
+	ignore   bool
+	sessions []string
+	seen     map[string]int
 }
 
-func hasChanges(ops []lineOp) bool {
-	for _, op := range ops {
-		if op.kind != ' ' {
-			return true
-		}
+func newLineReader(open Opener, ignore bool, sessions []string) (*lineReader, error) {
+	rc, err := open()
+	if err != nil {
+		return nil, err
 	}
-	return false
+	return &lineReader{rc: rc, br: bufio.NewReaderSize(rc, 1<<20), ignore: ignore, sessions: sessions, seen: map[string]int{}}, nil
 }
 
-// maskIDs replaces session (if set) by "<session>" and every UUID by
-// "<uuid-N>" numbered by first appearance.
-func maskIDs(s, session string) string {
-	if session != "" {
-		s = strings.ReplaceAll(s, session, "<session>")
+func (l *lineReader) Close() error { return l.rc.Close() }
+
+// next returns the next line with its newline, if it has one.
+func (l *lineReader) next() (string, bool, error) {
+	line, err := l.br.ReadString('\n')
+	if err != nil && err != io.EOF {
+		return "", false, err
 	}
-	seen := map[string]int{}
+	if line == "" {
+		return "", false, nil
+	}
+	l.n++
+	if l.ignore {
+		line = l.mask(line)
+	}
+	return line, true, nil
+}
+
+// mask replaces the session ids by "<session>" and every UUID by
+// "<uuid-N>", numbered by first appearance in the input.
+func (l *lineReader) mask(s string) string {
+	for _, id := range l.sessions {
+		if id != "" {
+			s = strings.ReplaceAll(s, id, "<session>")
+		}
+	}
 	return uuidRE.ReplaceAllStringFunc(s, func(u string) string {
 		k := strings.ToLower(u)
-		n, ok := seen[k]
+		n, ok := l.seen[k]
 		if !ok {
-			n = len(seen) + 1
-			seen[k] = n
+			n = len(l.seen) + 1
+			l.seen[k] = n
 		}
 		return fmt.Sprintf("<uuid-%d>", n)
 	})
 }
 
-func writeHunk(sb *strings.Builder, ops []lineOp, startA, startB, countA, countB, maxLine int) {
-	fmt.Fprintf(sb, "@@ -%s +%s @@\n", hunkRange(startA, countA), hunkRange(startB, countB))
-	for i := 0; i < len(ops); {
-		if ops[i].kind == ' ' {
-			writeLine(sb, ops[i], "", false, maxLine)
+// hunkWriter prints hunks from the two line readers.
+type hunkWriter struct {
+	w         *bufio.Writer
+	a, b      *lineReader
+	maxLine   int
+	shortened int
+}
+
+// skip reads past na lines of a and nb lines of b.
+func (h *hunkWriter) skip(na, nb int) error {
+	for range na {
+		if _, _, err := h.a.next(); err != nil {
+			return err
+		}
+	}
+	for range nb {
+		if _, _, err := h.b.next(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (h *hunkWriter) hunk(kinds []byte) error {
+	for i := 0; i < len(kinds); {
+		if kinds[i] == ' ' {
+			text, _, err := h.a.next()
+			if err != nil {
+				return err
+			}
+			if _, _, err := h.b.next(); err != nil {
+				return err
+			}
+			h.line(' ', text, "", false)
 			i++
 			continue
 		}
 		// A change block: pair the k-th removed line with the k-th added one.
-		j := i
-		for j < len(ops) && ops[j].kind == '-' {
-			j++
+		var dels, ins []string
+		for ; i < len(kinds) && kinds[i] == '-'; i++ {
+			t, _, err := h.a.next()
+			if err != nil {
+				return err
+			}
+			dels = append(dels, t)
 		}
-		k := j
-		for k < len(ops) && ops[k].kind == '+' {
-			k++
+		for ; i < len(kinds) && kinds[i] == '+'; i++ {
+			t, _, err := h.b.next()
+			if err != nil {
+				return err
+			}
+			ins = append(ins, t)
 		}
-		dels, ins := ops[i:j], ops[j:k]
-		for x, op := range dels {
+		for x, t := range dels {
 			if x < len(ins) {
-				writeLine(sb, op, ins[x].text, true, maxLine)
+				h.line('-', t, ins[x], true)
 			} else {
-				writeLine(sb, op, "", false, maxLine)
+				h.line('-', t, "", false)
 			}
 		}
-		for x, op := range ins {
+		for x, t := range ins {
 			if x < len(dels) {
-				writeLine(sb, op, dels[x].text, true, maxLine)
+				h.line('+', t, dels[x], true)
 			} else {
-				writeLine(sb, op, "", false, maxLine)
+				h.line('+', t, "", false)
 			}
 		}
-		i = k
+	}
+	return nil
+}
+
+func (h *hunkWriter) line(kind byte, text, other string, paired bool) {
+	text, nl := strings.CutSuffix(text, "\n")
+	if h.maxLine > 0 && len(text) > h.maxLine {
+		d := 0
+		if paired {
+			other = strings.TrimSuffix(other, "\n")
+			for d < len(text) && d < len(other) && text[d] == other[d] {
+				d++
+			}
+		}
+		text = window(text, d-shortenRadius, d+shortenRadius)
+		h.shortened++
+	}
+	h.w.WriteByte(kind)
+	h.w.WriteString(text)
+	h.w.WriteByte('\n')
+	if !nl {
+		h.w.WriteString("\\ No newline at end of file\n")
 	}
 }
 
@@ -253,26 +457,6 @@ func hunkRange(start, count int) string {
 		return fmt.Sprintf("%d", start+1)
 	default:
 		return fmt.Sprintf("%d,%d", start+1, count)
-	}
-}
-
-func writeLine(sb *strings.Builder, op lineOp, other string, paired bool, maxLine int) {
-	text, nl := strings.CutSuffix(op.text, "\n")
-	if maxLine > 0 && len(text) > maxLine {
-		d := 0
-		if paired {
-			other = strings.TrimSuffix(other, "\n")
-			for d < len(text) && d < len(other) && text[d] == other[d] {
-				d++
-			}
-		}
-		text = window(text, d-shortenRadius, d+shortenRadius)
-	}
-	sb.WriteByte(op.kind)
-	sb.WriteString(text)
-	sb.WriteByte('\n')
-	if !nl {
-		sb.WriteString("\\ No newline at end of file\n")
 	}
 }
 
