@@ -26,6 +26,7 @@ func many(c *cli.Command) *cli.Command {
 	c.Flags = append(c.Flags,
 		&cli.BoolFlag{Name: "all", Usage: "every session under the config dir"},
 		&cli.StringFlag{Name: "project", Usage: "every session of project `PATH` (as 'ls' shows it, or its folder name)"},
+		&cli.BoolFlag{Name: "pick", Usage: "choose one of this folder's project's sessions from a numbered list (on a terminal)"},
 	)
 	if c.Metadata == nil {
 		c.Metadata = map[string]any{}
@@ -37,27 +38,33 @@ Many sessions: give several, or --all, or --project PATH; each is done as
 if alone (a change: its own guard and backup), two at a time, reported in
 order under '==> SESSION <==', then the total; exit 1 if any failed. With
 no SESSION: the newest session of this folder's project (as 'claude
---continue' picks it).`
+--continue' picks it); --pick lists them to choose one by number.`
 	return c
 }
 
 // sessionsOf lists the sessions a command names.
 func sessionsOf(env *app.Env, cmd *cli.Command) ([]string, error) {
 	args := cmd.Args().Slice()
-	all, project := false, ""
+	all, project, pick := false, "", false
 	if cmd.Metadata[manyKey] == true {
-		all, project = cmd.Bool("all"), cmd.String("project")
+		all, project, pick = cmd.Bool("all"), cmd.String("project"), cmd.Bool("pick")
 	}
 	given := 0
-	for _, b := range []bool{len(args) > 0, all, project != ""} {
+	for _, b := range []bool{len(args) > 0, all, project != "", pick} {
 		if b {
 			given++
 		}
 	}
 	if given > 1 {
-		return nil, usageError{err: fmt.Errorf("give SESSIONs, --all or --project, not more than one of them"), cmd: cmd}
+		return nil, usageError{err: fmt.Errorf("give SESSIONs, --all, --project or --pick, not more than one of them"), cmd: cmd}
 	}
 	switch {
+	case pick:
+		s, err := env.PickSession()
+		if err != nil {
+			return nil, err
+		}
+		return []string{s}, nil
 	case all:
 		return env.AllSessions()
 	case project != "":

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -504,4 +505,59 @@ func (env *Env) ContinueSession() (string, error) {
 			Hint: "name a SESSION (an id, an id prefix or a .jsonl path); list them with 'ccsurgeon ls'", Code: 1}
 	}
 	return best, nil
+}
+
+// pickAnywhere lets PickSession read a non-terminal (for tests).
+var pickAnywhere = false
+
+// PickSession lists the sessions of the current folder's project, newest
+// first, numbered, on stderr, and reads the number of one from stdin: a
+// numbered prompt, not an arrow-key picker.
+func (env *Env) PickSession() (string, error) {
+	if f, ok := env.In.(*os.File); !pickAnywhere && (!ok || !isTerminal(f) || !isTerminal(env.Err)) {
+		return "", UsageErrorf("name a SESSION, or list them with 'ccsurgeon ls'", "--pick needs a terminal")
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	paths, _ := filepath.Glob(filepath.Join(chain.ProjectsDir(env.ConfigDir), chain.ProjectSlug(wd), "*.jsonl"))
+	var keep []string
+	for _, p := range paths {
+		if !strings.HasPrefix(filepath.Base(p), "agent-") {
+			keep = append(keep, p)
+		}
+	}
+	rows := summarize(keep, false)
+	if len(rows) == 0 {
+		return "", &chain.Error{Msg: fmt.Sprintf("no session to pick: this folder's project (%s) has no sessions", chain.ProjectSlug(wd)), Hint: "name a SESSION; list them with 'ccsurgeon ls'", Code: 1}
+	}
+	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Modified.After(rows[j].Modified) })
+	w := tabwriter.NewWriter(env.Err, 0, 0, 2, ' ', 0)
+	for k, r := range rows {
+		title := r.Title
+		if title == "" {
+			title = r.FirstPrompt
+		}
+		fmt.Fprintf(w, "%3d\t%s\t%s\t%s\t%s\n", k+1, r.ID[:8], ago(time.Since(r.Modified)), HumanBytes(r.Size), oneLine(title, 60))
+	}
+	w.Flush()
+	fmt.Fprintf(env.Err, "session (1-%d): ", len(rows))
+	line, _ := bufio.NewReader(env.In).ReadString('\n')
+	n, err := strconv.Atoi(strings.TrimSpace(line))
+	if err != nil || n < 1 || n > len(rows) {
+		return "", UsageErrorf("", "no session picked: want a number from 1 to %d, got %q", len(rows), strings.TrimSpace(line))
+	}
+	return rows[n-1].Path, nil
+}
+
+// ago says how long ago, roughly: "5m ago", "3h ago", "2d ago".
+func ago(d time.Duration) string {
+	switch {
+	case d < time.Hour:
+		return fmt.Sprintf("%dm ago", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return fmt.Sprintf("%dh ago", int(d.Hours()))
+	}
+	return fmt.Sprintf("%dd ago", int(d.Hours()/24))
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/stretchr/testify/assert"
@@ -157,4 +158,42 @@ func TestLsTailWindowStartsAtALine(t *testing.T) {
 		require.Len(t, rows, 1)
 		assert.Equal(t, "EDGE", rows[0].Title, "--turns %v", turns)
 	}
+}
+
+// TestPickSession: --pick lists this folder's project's sessions newest
+// first, numbered, and takes the one whose number is typed.
+func TestPickSession(t *testing.T) {
+	cfg := t.TempDir()
+	wd, err := os.Getwd()
+	require.NoError(t, err)
+	dir := filepath.Join(cfg, "projects", chain.ProjectSlug(wd))
+	require.NoError(t, os.MkdirAll(dir, 0o700))
+	var paths []string
+	for _, name := range []string{"tools.jsonl", "multi-turn.jsonl"} {
+		b, err := os.ReadFile(filepath.Join("..", "testdata", "sessions", "2.1.328", name))
+		require.NoError(t, err)
+		p := filepath.Join(dir, strings.TrimSuffix(name, ".jsonl")+"-0000-0000-0000-000000000000.jsonl")
+		require.NoError(t, os.WriteFile(p, b, 0o600))
+		paths = append(paths, p)
+	}
+	old := time.Now().Add(-3 * time.Hour)
+	require.NoError(t, os.Chtimes(paths[0], old, old))
+
+	var errb bytes.Buffer
+	env := &Env{ConfigDir: cfg, In: strings.NewReader("1\n"), Err: &errb}
+	_, err = env.PickSession()
+	require.Error(t, err, "--pick off a terminal")
+	assert.Contains(t, err.Error(), "--pick needs a terminal")
+
+	pickAnywhere = true
+	t.Cleanup(func() { pickAnywhere = false })
+	got, err := env.PickSession()
+	require.NoError(t, err)
+	assert.Equal(t, paths[1], got, "1 is the newest")
+	assert.Regexp(t, `(?s)^\s+1\s+multi-tu\s+0m ago.*\n\s+2\s+tools-00\s+3h ago.*session \(1-2\): $`, errb.String())
+
+	env.In = strings.NewReader("3\n")
+	_, err = env.PickSession()
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "want a number from 1 to 2, got \"3\"")
 }
