@@ -232,6 +232,25 @@ func TestCountKeysDocumented(t *testing.T) {
 	}
 }
 
+// TestCountKeysAreNamed: no operation counts under a key of its own
+// making: every t.Count and t.CountOf names a constant of ops.CountKinds.
+func TestCountKeysAreNamed(t *testing.T) {
+	files, err := filepath.Glob("ops/*.go")
+	require.NoError(t, err)
+	literal := regexp.MustCompile(`\.Count(Of)?\("`)
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		require.NoError(t, err)
+		for _, m := range literal.FindAllIndex(b, -1) {
+			line := 1 + bytes.Count(b[:m[0]], []byte("\n"))
+			t.Errorf("%s:%d counts under a string literal, not a key of ops.CountKinds", f, line)
+		}
+	}
+}
+
 // TestPreexistingErrorsWhateverTheDestination: the errors the input
 // already had are counted over the whole input session (subagent
 // transcripts included), not over the files a destination happens to write.

@@ -21,6 +21,7 @@ const (
 	CountBookkeeping      = "bookkeeping_entries_removed"
 	CountSyntheticErrors  = "synthetic_error_entries_removed"
 	CountFixes            = "fixes"
+	CountPathsRewritten   = "path_fields_rewritten"
 )
 
 // CountKinds lists every count, in summary order: the pipeline's order
@@ -39,4 +40,5 @@ var CountKinds = []CountKind{
 	{CountBookkeeping, "bookkeeping entries removed"},
 	{CountSyntheticErrors, "synthetic API error entries removed (failed retries)"},
 	{CountFixes, "fixes"},
+	{CountPathsRewritten, "path fields rewritten"},
 }

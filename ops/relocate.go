@@ -52,7 +52,7 @@ func (o *Relocate) Apply(t *Txn) error {
 			}
 			out, n := structuralPaths(raw, from, to)
 			if n > 0 {
-				t.Count("path fields rewritten", n)
+				t.Count(CountPathsRewritten, n)
 			}
 			if o.RewritePaths {
 				var changed bool
