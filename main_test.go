@@ -232,12 +232,16 @@ func TestCountKeysDocumented(t *testing.T) {
 	}
 }
 
-// TestCountKeysAreNamed: no operation counts under a key of its own
-// making: every t.Count and t.CountOf names a constant of ops.CountKinds.
+// TestCountKeysAreNamed: no operation counts, and no command reads a
+// count, under a key of its own making: each names a constant of
+// ops.CountKinds.
 func TestCountKeysAreNamed(t *testing.T) {
 	files, err := filepath.Glob("ops/*.go")
 	require.NoError(t, err)
-	literal := regexp.MustCompile(`\.Count(Of)?\("`)
+	app, err := filepath.Glob("app/*.go")
+	require.NoError(t, err)
+	files = append(files, app...)
+	literal := regexp.MustCompile(`\.Count(Of)?\("|Counts\["`)
 	for _, f := range files {
 		if strings.HasSuffix(f, "_test.go") {
 			continue

@@ -307,7 +307,7 @@ func (env *Env) planSession(m sessionMove, from, to string, rewrite bool, out *M
 		return
 	}
 	row := MovedSession{SessionID: m.id, From: m.path, To: filepath.Join(m.dstDr, m.id+".jsonl"), Project: m.to,
-		Files: len(ms.Files), FieldsChanged: t.Report.Counts["path fields rewritten"],
+		Files: len(ms.Files), FieldsChanged: t.Report.Counts[ops.CountPathsRewritten],
 		ResumeCommand: fmt.Sprintf("cd %s && claude --resume %s", shellQuote(m.to), m.id)}
 	out.Sessions = append(out.Sessions, row)
 	out.PathRewrites = append(out.PathRewrites, op.Changes...)
