@@ -11,6 +11,8 @@ const (
 	CountOtherBranches    = "other_branch_entries_removed"
 	CountAfterFork        = "entries_after_fork_point_removed"
 	CountSecrets          = "secrets_redacted"
+	CountSecretsLeft      = "secrets_left_in_place"
+	CountRawLinesRedacted = "non_json_lines_redacted"
 	CountSecretThinking   = "secret_thinking_blocks_removed"
 	CountThinking         = "thinking_blocks_removed"
 	CountToolCalls        = "tool_calls_removed"
@@ -30,6 +32,8 @@ var CountKinds = []CountKind{
 	{CountOtherBranches, "entries of other branches removed"},
 	{CountAfterFork, "entries after the fork point removed"},
 	{CountSecrets, "secrets redacted"},
+	{CountSecretsLeft, "secrets left in place (line is not JSON)"},
+	{CountRawLinesRedacted, "lines that are not JSON, redacted as text"},
 	{CountSecretThinking, "thinking blocks removed (held a secret)"},
 	{CountThinking, "thinking blocks removed"},
 	{CountToolCalls, "tool calls removed"},

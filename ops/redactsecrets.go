@@ -339,10 +339,10 @@ func (o RedactSecrets) redactRawLine(t *Txn, lh lineHits, placeholder func(rule,
 			out = append(out, raw[pos:fd.Start]...)
 			out = append(out, r.Placeholder...)
 			pos = fd.End
-			t.Count("secrets redacted: "+fd.Rule, 1)
+			t.CountOf(CountSecrets, fd.Rule, 1)
 		} else {
 			left++
-			t.Count("secrets left in place (line is not JSON): "+fd.Rule, 1)
+			t.CountOf(CountSecretsLeft, fd.Rule, 1)
 		}
 		t.Report.Redactions = append(t.Report.Redactions, r)
 	}
@@ -352,7 +352,7 @@ func (o RedactSecrets) redactRawLine(t *Txn, lh lineHits, placeholder func(rule,
 	if pos > 0 {
 		out = append(out, raw[pos:]...)
 		t.Set(f, i, out)
-		t.Count("lines that are not JSON, redacted as text", 1)
+		t.Count(CountRawLinesRedacted, 1)
 	}
 	return nil
 }
