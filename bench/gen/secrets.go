@@ -26,33 +26,8 @@ func GenerateSecrets(o Options) (*Result, error) {
 	if err := o.defaults(); err != nil {
 		return nil, err
 	}
-	tpl, err := os.ReadFile(filepath.Join(o.Templates, "multi-turn.jsonl"))
-	if err != nil {
-		return nil, err
-	}
 	g := &generator{o: o, rng: rand.New(rand.NewSource(o.Seed))}
 	sid := g.uuid()
-	var lines []string
-	var user, asst, parent string
-	for _, l := range strings.Split(strings.TrimRight(string(tpl), "\n"), "\n") {
-		if gjson.Get(l, "sessionId").Exists() {
-			l, _ = sjson.Set(l, "sessionId", sid)
-		}
-		t := gjson.Get(l, "type").Str
-		if t == "user" && user == "" && gjson.Get(l, "message.content").Type == gjson.String {
-			user = l
-		}
-		if t == "assistant" && asst == "" && gjson.Get(l, "message.content.0.type").Str == "text" {
-			asst = l
-		}
-		if u := gjson.Get(l, "uuid").Str; u != "" {
-			parent = u
-		}
-		lines = append(lines, l)
-	}
-	if user == "" || asst == "" {
-		return nil, fmt.Errorf("%s: no plain prompt or text reply to copy", o.Templates)
-	}
 	proj := filepath.Join(o.Dir, "projects", o.Project)
 	if err := os.MkdirAll(proj, 0o755); err != nil {
 		return nil, err
@@ -64,29 +39,20 @@ func GenerateSecrets(o Options) (*Result, error) {
 	}
 	cw := &countWriter{w: fh}
 	w := bufio.NewWriterSize(cw, 1<<20)
-	for _, l := range lines {
-		w.WriteString(l)
-		w.WriteByte('\n')
-	}
 	res := &Result{SessionID: sid, Path: path}
-	for cw.n+int64(w.Buffered()) < o.Size {
-		u, a := g.uuid(), g.uuid()
+	ids := func(int, string) string { return g.uuid() }
+	next := func(int) (string, bool) {
+		if cw.n+int64(w.Buffered()) >= o.Size {
+			return "", false
+		}
 		text, n := g.secretText(8 << 10)
-		l, _ := sjson.Set(user, "uuid", u)
-		l, _ = sjson.Set(l, "parentUuid", parent)
-		l, _ = sjson.Set(l, "promptId", g.uuid())
-		l, _ = sjson.SetRaw(l, "message.content", string(jsonString(text)))
-		r, _ := sjson.Set(asst, "uuid", a)
-		r, _ = sjson.Set(r, "parentUuid", u)
-		r, _ = sjson.Set(r, "message.id", "msg_"+g.randStr(24, alnumChars))
-		r, _ = sjson.Set(r, "message.content.0.text", "Got it: I will not repeat those credentials.")
-		w.WriteString(l)
-		w.WriteByte('\n')
-		w.WriteString(r)
-		w.WriteByte('\n')
-		parent = a
 		res.Copies++
 		res.Secrets += n
+		return text, true
+	}
+	if err := PromptChain(w, filepath.Join(o.Templates, "multi-turn.jsonl"), sid, ids, next); err != nil {
+		fh.Close()
+		return nil, err
 	}
 	if err := w.Flush(); err != nil {
 		fh.Close()
@@ -97,6 +63,60 @@ func GenerateSecrets(o Options) (*Result, error) {
 	}
 	res.Bytes = cw.n
 	return res, nil
+}
+
+// PromptChain writes the session templateFile (a real client session
+// holding a plain-text prompt and a text reply), then one user prompt and a
+// short assistant reply per text next returns (until it returns false),
+// each chained onto the one before. ids(i, part) names the ids of prompt i
+// (part "user", "assistant", "prompt", "message"); sessionID, when not
+// empty, replaces the template's. The redact evaluation uses it too.
+func PromptChain(w *bufio.Writer, templateFile, sessionID string, ids func(i int, part string) string, next func(i int) (string, bool)) error {
+	tpl, err := os.ReadFile(templateFile)
+	if err != nil {
+		return err
+	}
+	var user, asst, parent string
+	for _, l := range strings.Split(strings.TrimRight(string(tpl), "\n"), "\n") {
+		if sessionID != "" && gjson.Get(l, "sessionId").Exists() {
+			l, _ = sjson.Set(l, "sessionId", sessionID)
+		}
+		t := gjson.Get(l, "type").Str
+		if t == "user" && user == "" && gjson.Get(l, "message.content").Type == gjson.String {
+			user = l
+		}
+		if t == "assistant" && asst == "" && gjson.Get(l, "message.content.0.type").Str == "text" {
+			asst = l
+		}
+		if u := gjson.Get(l, "uuid").Str; u != "" {
+			parent = u
+		}
+		w.WriteString(l)
+		w.WriteByte('\n')
+	}
+	if user == "" || asst == "" {
+		return fmt.Errorf("%s: no plain prompt or text reply to copy", templateFile)
+	}
+	for i := 0; ; i++ {
+		text, ok := next(i)
+		if !ok {
+			return nil
+		}
+		u, a := ids(i, "user"), ids(i, "assistant")
+		l, _ := sjson.Set(user, "uuid", u)
+		l, _ = sjson.Set(l, "parentUuid", parent)
+		l, _ = sjson.Set(l, "promptId", ids(i, "prompt"))
+		l, _ = sjson.SetRaw(l, "message.content", string(jsonString(text)))
+		r, _ := sjson.Set(asst, "uuid", a)
+		r, _ = sjson.Set(r, "parentUuid", u)
+		r, _ = sjson.Set(r, "message.id", "msg_"+strings.ReplaceAll(ids(i, "message"), "-", ""))
+		r, _ = sjson.Set(r, "message.content.0.text", "Noted.")
+		w.WriteString(l)
+		w.WriteByte('\n')
+		w.WriteString(r)
+		w.WriteByte('\n')
+		parent = a
+	}
 }
 
 const alnumChars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"

@@ -13,9 +13,9 @@ import (
 	"strings"
 
 	"github.com/ccsurgeon/ccsurgeon/app"
+	"github.com/ccsurgeon/ccsurgeon/bench/gen"
 	"github.com/ccsurgeon/ccsurgeon/ops/redact/internal/labelled"
 	"github.com/tidwall/gjson"
-	"github.com/tidwall/sjson"
 )
 
 // templateSession is a real client session the examples are appended to,
@@ -63,52 +63,25 @@ func runPublic(verbose bool, only string) {
 // redactExamples writes one session holding every example as a prompt,
 // runs the redactor on it, and returns each prompt's text afterwards.
 func redactExamples(env *app.Env, tmp string, exs []labelled.Example) []string {
-	lines, err := readLines(templateSession)
+	uid := func(i, k int) string { return fmt.Sprintf("00000000-0000-4000-8000-%06d%06d", i, k) }
+	part := map[string]int{"user": 1, "assistant": 2, "prompt": 3, "message": 4}
+	var b bytes.Buffer
+	w := bufio.NewWriter(&b)
+	err := gen.PromptChain(w, templateSession, "", func(i int, p string) string { return uid(i, part[p]) },
+		func(i int) (string, bool) {
+			if i >= len(exs) {
+				return "", false
+			}
+			return exs[i].Text, true
+		})
+	if err == nil {
+		err = w.Flush()
+	}
 	if err != nil {
 		fatal(err)
 	}
-	var user, asst string
-	parent := ""
-	for _, l := range lines {
-		t := gjson.Get(l, "type").Str
-		if t == "user" && user == "" && gjson.Get(l, "message.content").Type == gjson.String {
-			user = l
-		}
-		if t == "assistant" && asst == "" && gjson.Get(l, "message.content.0.type").Str == "text" {
-			asst = l
-		}
-		if u := gjson.Get(l, "uuid").Str; u != "" {
-			parent = u
-		}
-	}
-	if user == "" || asst == "" {
-		fatal(fmt.Errorf("%s: no plain user prompt or text reply to copy", templateSession))
-	}
-	var b bytes.Buffer
-	for _, l := range lines {
-		b.WriteString(l)
-		b.WriteByte('\n')
-	}
-	uid := func(i, k int) string { return fmt.Sprintf("00000000-0000-4000-8000-%06d%06d", i, k) }
-	for i, e := range exs {
-		u := uid(i, 1)
-		l, _ := sjson.Set(user, "uuid", u)
-		l, _ = sjson.Set(l, "parentUuid", parent)
-		l, _ = sjson.Set(l, "promptId", uid(i, 3))
-		l, _ = sjson.Set(l, "message.content", e.Text)
-		a := uid(i, 2)
-		r, _ := sjson.Set(asst, "uuid", a)
-		r, _ = sjson.Set(r, "parentUuid", u)
-		r, _ = sjson.Set(r, "message.id", "msg_eval"+uid(i, 2)[24:])
-		r, _ = sjson.Set(r, "message.content.0.text", "Noted.")
-		b.WriteString(l)
-		b.WriteByte('\n')
-		b.WriteString(r)
-		b.WriteByte('\n')
-		parent = a
-	}
-	in := filepath.Join(tmp, "examples.jsonl")
-	outPath := filepath.Join(tmp, "examples.redacted.jsonl")
+	in := filepath.Join(tmp, exs[0].Set+".jsonl")
+	outPath := filepath.Join(tmp, exs[0].Set+".redacted.jsonl")
 	if err := os.WriteFile(in, b.Bytes(), 0o600); err != nil {
 		fatal(err)
 	}
