@@ -296,6 +296,24 @@ func bloat(s *chain.Session, turns chain.Turns, id string) []BloatItem {
 	}
 	add("messages off the resumed branch (sidechains, other branches, before a compaction)", off, "(history: no command removes it)")
 	add("toolUseResult copies of old tool output", copies, "ccsurgeon compress "+id)
+	// the errors failed retries wrote ("Prompt is too long"): small
+	// assistant entries of one text block, never sent
+	var errBytes int64
+	nErr := 0
+	for i := range f.Entries {
+		e := &f.Entries[i]
+		if e.Type() != "assistant" || e.Len > 4096 || len(e.Blocks) != 1 || e.Blocks[0].Kind != chain.BlockText {
+			continue
+		}
+		if b, err := f.Raw(i); err == nil && chain.IsSyntheticError(b) {
+			errBytes += e.TotalBytes()
+			nErr++
+		}
+	}
+	if nErr > 0 {
+		out = append(out, BloatItem{What: fmt.Sprintf("failed-retry error entries (%d)", nErr), Bytes: errBytes,
+			Command: fmt.Sprintf("ccsurgeon compress %s --target-tokens N", id)})
+	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Bytes > out[j].Bytes })
 	return out
 }

@@ -69,7 +69,7 @@ func resumeReport(s *chain.Session, ref string) (ResumeInfo, []TokenSource) {
 	type acc struct {
 		n, tokens, saves int
 	}
-	var oldTools, thinking, images, subagents, recent, errs acc
+	var oldTools, thinking, images, subagents, recent acc
 	for i, tb := range before.PerEntry {
 		e := &f.Entries[i]
 		ta := after.PerEntry[i]
@@ -96,10 +96,6 @@ func resumeReport(s *chain.Session, ref string) (ResumeInfo, []TokenSource) {
 			thinking.n++
 			thinking.tokens += tb[chain.TokThinking]
 		}
-		if e.Type() == "assistant" && isSyntheticErrorEntry(f, i) {
-			errs.n++
-			errs.tokens += tb.Total()
-		}
 	}
 	// strip-thinking: what it would remove (it keeps an unfinished loop's)
 	if thinking.n > 0 {
@@ -120,7 +116,6 @@ func resumeReport(s *chain.Session, ref string) (ResumeInfo, []TokenSource) {
 	add(fmt.Sprintf("thinking (%s)", Plural(thinking.n, "entry", "entries")), thinking, "ccsurgeon strip-thinking "+ref, thinking.saves)
 	add(fmt.Sprintf("old images and documents (%s)", Plural(images.n, "entry", "entries")), images, compress, images.saves)
 	add(fmt.Sprintf("old subagent results (%s)", Plural(subagents.n, "result", "results")), subagents, compress, subagents.saves)
-	add(fmt.Sprintf("failed-retry error entries (%d)", errs.n), errs, fmt.Sprintf("ccsurgeon compress %s --target-tokens %d", ref, max(before.Total()-errs.tokens, 1)), errs.tokens)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].SavesTokens > out[j].SavesTokens })
 	add(fmt.Sprintf("recent context (the last %d turns or %d tool exchanges: kept)", ops.DefaultKeepTurns, ops.DefaultKeepExchanges), recent, "", 0)
 	sys := acc{tokens: before.Overhead}
@@ -139,10 +134,4 @@ func isSubagentResult(e *chain.Entry, calls map[string]bool) bool {
 		}
 	}
 	return false
-}
-
-// isSyntheticErrorEntry: an error the client wrote in place of a response.
-func isSyntheticErrorEntry(f *chain.File, i int) bool {
-	b, err := f.Raw(i)
-	return err == nil && ops.IsSyntheticError(b)
 }

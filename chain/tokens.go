@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/binary"
 	"math"
@@ -392,8 +393,8 @@ func (f *File) ResumeTokensWith(p Path, raw RawFunc) ResumeEstimate {
 			continue
 		}
 		b, ok := raw(i)
-		if !ok {
-			continue
+		if !ok || (e.Type() == "assistant" && IsSyntheticError(b)) {
+			continue // gone, or an error the client wrote and never sends
 		}
 		if e.Type() == "assistant" && !found {
 			if u, ok := EntryUsage(b); ok {
@@ -426,6 +427,14 @@ func (f *File) ResumeTokensWith(p Path, raw RawFunc) ResumeEstimate {
 		}
 	}
 	return r
+}
+
+// IsSyntheticError reports whether the assistant entry raw is an error
+// the client wrote in place of a response (isApiErrorMessage: "Prompt is
+// too long" after a failed retry, say). The client does not send them on
+// resume (seen with 2.1.328 in ops.TestTargetTokensBudgets).
+func IsSyntheticError(raw []byte) bool {
+	return bytes.Contains(raw, []byte("isApiErrorMessage")) && gjson.GetBytes(raw, "isApiErrorMessage").Bool()
 }
 
 // ContextWindow is the context window of a model, in tokens, from its

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/tidwall/gjson"
 )
 
 // RunTimeout bounds one client run (2.0.50 hangs forever on a parent cycle).
@@ -224,6 +226,9 @@ func (e *Env) InstallSessionErr(srcJSONL string) (string, error) {
 	if err := copyFile(srcJSONL, e.SessionPath(id)); err != nil {
 		return "", err
 	}
+	if err := e.registerSignatures(srcJSONL); err != nil {
+		return "", err
+	}
 	side := strings.TrimSuffix(srcJSONL, ".jsonl")
 	entries, err := os.ReadDir(side)
 	if err != nil {
@@ -244,6 +249,34 @@ func (e *Env) InstallSessionErr(srcJSONL string) (string, error) {
 		}
 	}
 	return id, nil
+}
+
+// registerSignatures tells the mock that the signed thinking blocks of a
+// session file being installed were issued as they stand: a real
+// transcript's thinking carries signatures of the real API, which the
+// mock cannot recompute. Only files installed from a source are trusted
+// this way (InstallSessionBytes, used to plant edits, registers nothing),
+// so an operation that edits such a block's text is still refused.
+func (e *Env) registerSignatures(path string) error {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if !bytes.Contains(data, []byte(`"signature"`)) {
+		return nil
+	}
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		if !bytes.Contains(line, []byte(`"thinking"`)) {
+			continue
+		}
+		gjson.GetBytes(line, "message.content").ForEach(func(_, b gjson.Result) bool {
+			if b.Get("type").Str == "thinking" && b.Get("signature").Str != "" {
+				e.Mock.RegisterSignature(b.Get("signature").Str, b.Get("thinking").Str)
+			}
+			return true
+		})
+	}
+	return nil
 }
 
 // SessionIDOf returns the sessionId of the first entry of a session file that has one,

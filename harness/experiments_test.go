@@ -41,7 +41,7 @@ func encodeEntries(es []entry) []byte {
 
 func sess(t *testing.T, version, name string) (string, string) {
 	root, _ := RepoRoot()
-	p := filepath.Join(root, "testdata", "sessions", version, name+".jsonl")
+	p := filepath.Join(root, "testdata", "sessions", SessionsFolder(version), name+".jsonl")
 	id, err := SessionIDOf(p)
 	require.NoError(t, err)
 	return p, id

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ccsurgeon/ccsurgeon/harness"
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
 )
@@ -138,7 +139,7 @@ type agenticTpl struct {
 
 func agenticTemplates(t testing.TB, version string) agenticTpl {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("..", "testdata", "sessions", version, "tools.jsonl"))
+	b, err := os.ReadFile(filepath.Join("..", "testdata", "sessions", harness.SessionsFolder(version), "tools.jsonl"))
 	require.NoError(t, err)
 	var tpl agenticTpl
 	for _, line := range bytes.Split(b, []byte("\n")) {

@@ -104,8 +104,8 @@ func withoutFieldsAt(obj string, drop map[string]bool, prefix string) (string, b
 func CompressCut(f *chain.File, ts chain.Turns, keepTurns, keepExchanges int) int {
 	h := ts.History
 	cut := len(h)
-	if keepTurns > 0 && len(ts.List) > 0 {
-		if keepTurns >= len(ts.List) {
+	if keepTurns > 0 {
+		if keepTurns >= len(ts.List) { // no older turn (none at all, say): nothing is old
 			cut = 0
 		} else {
 			cut = ts.List[len(ts.List)-keepTurns].First

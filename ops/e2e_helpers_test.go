@@ -26,7 +26,7 @@ type fixture struct {
 // sessionFiles lists the generated sessions of a client version.
 func sessionFiles(t *testing.T, version string) []string {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join("..", "testdata", "sessions", version, "*.jsonl"))
+	files, err := filepath.Glob(filepath.Join("..", "testdata", "sessions", harness.SessionsFolder(version), "*.jsonl"))
 	require.NoError(t, err)
 	require.NotEmpty(t, files, "no generated sessions for %s", version)
 	return files

@@ -1,11 +1,9 @@
 package ops
 
 import (
-	"bytes"
 	"fmt"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
-	"github.com/tidwall/gjson"
 )
 
 // FitTokens shrinks what a resume sends until its estimate
@@ -14,7 +12,9 @@ import (
 // estimate fits, in the order a person would choose:
 //
 //  1. the synthetic API error entries that failed retries appended
-//     ("Prompt is too long"): no model wrote them;
+//     ("Prompt is too long"): no model wrote them and the client does not
+//     send them (file bytes only; the client then answers the retried
+//     prompt with its own "No response requested.");
 //  2. bookkeeping the client does not send (file bytes only);
 //  3. old tool results and inputs cut to 2 KB (head and tail);
 //  4. old thinking;
@@ -111,12 +111,13 @@ func (o FitTokens) Apply(t *Txn) error {
 			errs = append(errs, i)
 		}
 	}
-	if err := step("synthetic API error entries removed", errs, func(i int) error {
+	// (the client does not send them: they cost file bytes, not tokens)
+	for _, i := range errs {
 		t.Drop(f, i)
 		t.Count(CountSyntheticErrors, 1)
-		return nil
-	}); err != nil {
-		return err
+	}
+	if len(errs) > 0 {
+		t.Note("failed-retry error entries removed: %d (never sent: file bytes only)", len(errs))
 	}
 	// 2. bookkeeping: the client does not send it; it costs no tokens
 	dropBookkeeping(t, f, ts.Leaf)
@@ -177,11 +178,5 @@ func isSyntheticError(t *Txn, f *chain.File, i int) bool {
 		return false
 	}
 	b, err := t.Raw(f, i)
-	return err == nil && IsSyntheticError(b)
-}
-
-// IsSyntheticError reports whether the assistant entry raw is an error
-// the client wrote in place of a response (isApiErrorMessage).
-func IsSyntheticError(raw []byte) bool {
-	return bytes.Contains(raw, []byte("isApiErrorMessage")) && gjson.GetBytes(raw, "isApiErrorMessage").Bool()
+	return err == nil && chain.IsSyntheticError(b)
 }

@@ -38,7 +38,7 @@ func newMovedProject(t *testing.T, c harness.Client, names ...string) *movedProj
 	var hist, index bytes.Buffer
 	index.WriteString(`{"version":1,"entries":[`)
 	for n, name := range names {
-		src := filepath.Join("..", "testdata", "sessions", c.Version, name+".jsonl")
+		src := filepath.Join("..", "testdata", "sessions", c.Sessions, name+".jsonl")
 		id, err := harness.SessionIDOf(src)
 		require.NoError(t, err)
 		gen := "/tmp/ccsurgeon-gen/" + c.Version + "/" + name + "/work/project"

@@ -92,7 +92,7 @@ func execFor(env *harness.Env, c harness.Client, d time.Duration, args ...string
 }
 
 func breakages(version string) []breakage {
-	dir := filepath.Join("..", "testdata", "sessions", version)
+	dir := filepath.Join("..", "testdata", "sessions", harness.SessionsFolder(version))
 	multi := filepath.Join(dir, "multi-turn.jsonl")
 	tools := filepath.Join(dir, "tools.jsonl")
 	return []breakage{

@@ -69,7 +69,7 @@ func TestRepairOrphanResultOfParallelCalls(t *testing.T) {
 			name := tc.name
 			t.Run(v+"/"+name, func(t *testing.T) {
 				t.Parallel()
-				fx := newFixture(t, latest, filepath.Join("..", "testdata", "sessions", v, name+".jsonl"))
+				fx := newFixture(t, latest, filepath.Join("..", "testdata", "sessions", harness.SessionsFolder(v), name+".jsonl"))
 				path := fx.env.SessionPath(fx.id)
 				rewriteSession(t, path, func(t *testing.T, f *chain.File, tx *ops.Txn) {
 					last := -1
@@ -131,7 +131,7 @@ func TestRepairDifferentDuplicates(t *testing.T) {
 	for _, c := range harness.Clients(t) {
 		t.Run(c.Version, func(t *testing.T) {
 			t.Parallel()
-			fx := newFixture(t, c, filepath.Join("..", "testdata", "sessions", c.Version, "multi-turn.jsonl"))
+			fx := newFixture(t, c, filepath.Join("..", "testdata", "sessions", c.Sessions, "multi-turn.jsonl"))
 			path := fx.env.SessionPath(fx.id)
 			data, err := os.ReadFile(path)
 			require.NoError(t, err)

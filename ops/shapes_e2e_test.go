@@ -49,7 +49,7 @@ func TestResumeWholeShapes(t *testing.T) {
 		for _, sh := range shapes {
 			t.Run(c.Version+"/"+sh.name, func(t *testing.T) {
 				t.Parallel()
-				src := filepath.Join("..", "testdata", "sessions", c.Version, sh.src+".jsonl")
+				src := filepath.Join("..", "testdata", "sessions", c.Sessions, sh.src+".jsonl")
 				fx := newFixture(t, c, src)
 				orig := fx.resume(t, fx.id)
 				path := fx.env.SessionPath(fx.id)
