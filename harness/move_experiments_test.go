@@ -29,7 +29,7 @@ func TestExpPickerMoved(t *testing.T) {
 	src, id := sess(t, c.Version, os.Getenv("MVEXP_SESSION"))
 	data, err := os.ReadFile(src)
 	require.NoError(t, err)
-	old := "/tmp/ccsurgeon-gen/" + c.Version + "/" + os.Getenv("MVEXP_SESSION") + "/work/project"
+	old := "/tmp/ccsurgeon-gen/" + c.Sessions + "/" + os.Getenv("MVEXP_SESSION") + "/work/project"
 	if strings.Contains(variant, "cwd") {
 		data = []byte(strings.ReplaceAll(string(data), `"cwd":"`+old+`"`, `"cwd":"`+e.Cwd+`"`))
 	}

@@ -29,7 +29,7 @@ func TestCloneResumesTheSameConversation(t *testing.T) {
 				require.Equal(t, fx.env.SessionPath(r.SessionID), r.Path)
 				require.Equal(t, "claude --resume "+r.SessionID, r.ResumeCommand)
 
-				orig := fx.resume(t, fx.id)
+				orig := fx.original(t)
 				clone := fx.resume(t, r.SessionID)
 				harness.AssertSameConversation(t, sameNormalizer(fx.env, fx.id, r.SessionID), orig, clone)
 
@@ -118,7 +118,7 @@ func TestForkAtEveryTurn(t *testing.T) {
 					prompts = append(prompts, p)
 				}
 				f.Close()
-				orig := fx.resume(t, fx.id)
+				orig := fx.original(t)
 				for n := 1; n <= len(turns.List); n++ {
 					if turns.List[n-1].Compacted {
 						continue // the original no longer sends it: nothing to compare with

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/ccsurgeon/ccsurgeon/app"
@@ -56,6 +57,46 @@ func (fx *fixture) ccsurgeon(t *testing.T, run func(a *app.Env) error) app.Write
 func (fx *fixture) resume(t *testing.T, id string) harness.ResumeResult {
 	t.Helper()
 	return fx.env.MustResume(t, fx.client, id)
+}
+
+// originals holds what each client sent on resuming each source session
+// of the package's tests, unchanged: the same file resumed by the same
+// client sends the same conversation (harness TestGeneratedSessionsResume
+// checks it, in two environments), so the tests that compare an
+// operation's result with its original resume it once, not once each.
+// A resume costs 1.5-3 s of CPU; this saves over a hundred of them.
+var originals sync.Map // client version + "\x00" + src -> *originalResume
+
+type originalResume struct {
+	once sync.Once
+	r    harness.ResumeResult
+}
+
+// originalResult is what the fixture's client sends on resuming the
+// fixture's source session, as it was installed (it fails the test when
+// the session was changed since: resume it with fx.resume then).
+func (fx *fixture) originalResult(t *testing.T) harness.ResumeResult {
+	t.Helper()
+	src, err := os.ReadFile(fx.src)
+	require.NoError(t, err)
+	now, err := os.ReadFile(fx.env.SessionPath(fx.id))
+	require.NoError(t, err)
+	require.True(t, bytes.Equal(src, now), "originalResult: the installed session was changed: resume it instead")
+	v, _ := originals.LoadOrStore(fx.client.Version+"\x00"+fx.src, &originalResume{})
+	o := v.(*originalResume)
+	o.once.Do(func() { o.r = fx.env.ResumeErr(fx.client, fx.id) })
+	return o.r
+}
+
+// original is originalResult that fails the test unless the client
+// resumed the original cleanly.
+func (fx *fixture) original(t *testing.T) harness.ResumeResult {
+	t.Helper()
+	r := fx.originalResult(t)
+	if !r.OK() {
+		t.Fatalf("harness: resume of the original %s failed: %s", fx.src, r)
+	}
+	return r
 }
 
 // sameNormalizer maps the given session ids to one placeholder, so that two

@@ -41,7 +41,7 @@ func newMovedProject(t *testing.T, c harness.Client, names ...string) *movedProj
 		src := filepath.Join("..", "testdata", "sessions", c.Sessions, name+".jsonl")
 		id, err := harness.SessionIDOf(src)
 		require.NoError(t, err)
-		gen := "/tmp/ccsurgeon-gen/" + c.Version + "/" + name + "/work/project"
+		gen := "/tmp/ccsurgeon-gen/" + c.Sessions + "/" + name + "/work/project"
 		main := filepath.Join(oldDir, id+".jsonl")
 		copyRelocated(t, src, main, gen, mp.old)
 		side := strings.TrimSuffix(src, ".jsonl")

@@ -212,7 +212,7 @@ func TestRepairResumes(t *testing.T) {
 			t.Run(c.Version+"/"+b.name, func(t *testing.T) {
 				t.Parallel()
 				fx := newFixture(t, c, b.src)
-				orig := fx.resume(t, fx.id)
+				orig := fx.original(t)
 				path := fx.env.SessionPath(fx.id)
 				breakFile(t, b.name, path)
 

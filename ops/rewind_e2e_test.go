@@ -38,7 +38,7 @@ func TestCloneAbandonedBranch(t *testing.T) {
 			leaf := f.Entries[abandoned].UUID()
 			f.Close()
 
-			orig := fx.resume(t, fx.id)
+			orig := fx.original(t)
 			assert.Contains(t, string(orig.Request.Body), "Branch B answer.")
 			assert.NotContains(t, string(orig.Request.Body), "Branch A final answer.")
 

@@ -51,7 +51,7 @@ func TestResumeWholeShapes(t *testing.T) {
 				t.Parallel()
 				src := filepath.Join("..", "testdata", "sessions", c.Sessions, sh.src+".jsonl")
 				fx := newFixture(t, c, src)
-				orig := fx.resume(t, fx.id)
+				orig := fx.original(t)
 				path := fx.env.SessionPath(fx.id)
 				data, err := os.ReadFile(path)
 				require.NoError(t, err)

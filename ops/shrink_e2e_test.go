@@ -128,7 +128,7 @@ func TestStripThinkingResumes(t *testing.T) {
 			t.Run(c.Version+"/"+filepath.Base(src), func(t *testing.T) {
 				t.Parallel()
 				fx := newFixture(t, c, src)
-				orig := fx.resume(t, fx.id)
+				orig := fx.original(t)
 				r := fx.ccsurgeon(t, func(a *app.Env) error {
 					return a.RunOps(fx.id, app.OpSpec{StripThinking: true}, app.Dest{New: true})
 				})
@@ -158,7 +158,7 @@ func TestDropToolCallsResumes(t *testing.T) {
 			t.Run(c.Version+"/"+filepath.Base(src), func(t *testing.T) {
 				t.Parallel()
 				fx := newFixture(t, c, src)
-				orig := fx.resume(t, fx.id)
+				orig := fx.original(t)
 				om := decode(t, orig.Messages)
 				tools := map[string]bool{}
 				for _, m := range om {
@@ -200,7 +200,7 @@ func TestCompressKeepsLastTurns(t *testing.T) {
 			t.Run(c.Version+"/"+filepath.Base(src), func(t *testing.T) {
 				t.Parallel()
 				fx := newFixture(t, c, src)
-				orig := fx.resume(t, fx.id)
+				orig := fx.original(t)
 				r := fx.ccsurgeon(t, func(a *app.Env) error {
 					return a.RunOps(fx.id, app.OpSpec{Compress: true, KeepTurns: 1, MaxResult: "200B"}, app.Dest{New: true})
 				})

@@ -81,7 +81,7 @@ func TestShapesResumeWithSpec(t *testing.T) {
 		t.Run(c.Version+"/"+strings.TrimSuffix(sh.file, ".jsonl"), func(t *testing.T) {
 			t.Parallel()
 			fx := newFixture(t, c, src)
-			sent := fx.resume(t, fx.id)
+			sent := fx.original(t)
 			for _, o := range opsToCheck {
 				r := fx.ccsurgeon(t, func(a *app.Env) error { return o.run(fx, a) })
 				want := o.want(spec.FromAPI(sent.Messages))
