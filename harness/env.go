@@ -128,6 +128,23 @@ func (e *Env) Environ() []string {
 	return append(env, e.ExtraEnv...)
 }
 
+// logRun appends one line per client run to $CCSURGEON_RUN_LOG when set
+// (version, wall time, the first arguments): where the test suite's time
+// goes. `sort | uniq -c` on it counts the runs.
+func logRun(c Client, args []string, d time.Duration) {
+	p := os.Getenv("CCSURGEON_RUN_LOG")
+	if p == "" {
+		return
+	}
+	f, err := os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	wd, _ := os.Getwd()
+	fmt.Fprintf(f, "%s\t%.2f\t%s\t%s\n", c.Version, d.Seconds(), filepath.Base(wd), strings.Join(args[min(len(args), 4):], " "))
+}
+
 // RunResult is the outcome of one print-mode run.
 type RunResult struct {
 	SessionID string         `json:"session_id"`
@@ -166,6 +183,7 @@ func (e *Env) ExecArgs(c Client, args ...string) (RunResult, error) {
 	start := time.Now()
 	err := cmd.Run()
 	res := RunResult{Stdout: stdout.String(), Stderr: stderr.String(), Duration: time.Since(start)}
+	logRun(c, args, res.Duration)
 	if ctx.Err() == context.DeadlineExceeded {
 		res.TimedOut = true
 		res.ExitCode = -1

@@ -165,3 +165,26 @@ func TestNoErrorOnSessionsTheClientsResumeWhole(t *testing.T) {
 	assert.Greater(t, checked, 50)
 	t.Logf("%d sessions checked", checked)
 }
+
+// TestCopyUnderAnotherNameWarnsNothing: a session saved as export.jsonl (a
+// name that is no session id) is checked against its own entries' id: no
+// "mixed-session-id" warning for a whole session, one for a file that
+// joins two sessions.
+func TestCopyUnderAnotherNameWarnsNothing(t *testing.T) {
+	data := readSession(t, "2.1.328", "multi-turn")
+	other := readSession(t, "2.0.50", "multi-turn")
+	codes := func(data []byte) map[string]bool {
+		p := filepath.Join(t.TempDir(), "export.jsonl")
+		require.NoError(t, os.WriteFile(p, data, 0o644))
+		s, err := chain.Load(p)
+		require.NoError(t, err)
+		defer s.Close()
+		out := map[string]bool{}
+		for _, pr := range Session(s).Problems {
+			out[pr.Code] = true
+		}
+		return out
+	}
+	assert.False(t, codes(data)["mixed-session-id"], "one session under another name")
+	assert.True(t, codes(append(append([]byte{}, data...), other...))["mixed-session-id"], "two sessions in one file")
+}

@@ -7,6 +7,7 @@ package validate
 
 import (
 	"fmt"
+	"github.com/google/uuid"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -130,6 +131,17 @@ func File(f *chain.File, sessionID string) []Problem {
 	c.lines()
 	if sessionID == "" && !c.side {
 		sessionID = strings.TrimSuffix(filepath.Base(f.Path), ".jsonl")
+	}
+	if _, err := uuid.Parse(sessionID); sessionID != "" && (err != nil || len(sessionID) != 36) {
+		// a copy under a name that is no session id (export.jsonl): the
+		// entries should agree with each other
+		sessionID = ""
+		for i := range f.Entries {
+			if id := f.Entries[i].SessionID(); id != "" {
+				sessionID = id
+				break
+			}
+		}
 	}
 	c.references(sessionID)
 	c.activeBranch()
