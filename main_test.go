@@ -92,7 +92,7 @@ func TestCLI(t *testing.T) {
 			if tc.stderr != "" {
 				assert.Regexp(t, tc.stderr, errs)
 			}
-			assert.NotRegexp(t, `\b1 (entries|calls|errors|warnings|blocks|turns|sessions|secrets|fixes|backups)\b`, out+errs, "a singular count in the plural")
+			assert.NotRegexp(t, numberSlip, out+errs, "a count that does not agree with its noun")
 			assert.NotContains(t, errs, "strconv.", "a Go error leaks to the user")
 			for _, line := range strings.Split(strings.TrimSpace(errs), "\n") {
 				if strings.HasPrefix(line, "ccsurgeon: ") {
@@ -591,5 +591,37 @@ func TestDiffAgainstNewestBackup(t *testing.T) {
 		if strings.HasPrefix(line, "-{") {
 			assert.Contains(t, string(orig), line[1:]+"\n", "a removed line is not whole")
 		}
+	}
+}
+
+// numberSlip matches a count that does not agree with its noun: "1
+// entries", "1 turns", or a hedge such as "session(s)".
+var numberSlip = regexp.MustCompile(`\b1 (entries|calls|errors|warnings|blocks|turns|sessions|secrets|fixes|backups|files|prompts|paths|exchanges|tool exchanges|thinking blocks|empty text blocks|old backups|path fields|project files|validation errors)\b|[a-z]\((s|es)\)`)
+
+// TestCountsAgreeWithTheirNoun: every count a command prints reads as
+// English when it is one ("1 session", "the last turn"), not "1 sessions"
+// or "session(s)", in whatever command prints it.
+func TestCountsAgreeWithTheirNoun(t *testing.T) {
+	cfg := t.TempDir()
+	tools := installSession(t, cfg, "-tmp-gone", "testdata/sessions/2.1.328/tools.jsonl")                                                                 // its cwd does not exist
+	loop := installSession(t, cfg, "-tmp-loop", "../shared/corpus/claudeless/v2.1.29/write-permission-dialog/91348717-fea3-46ed-a511-2370f1aaa5b7.jsonl") // ends in a tool-use loop with one thinking block
+	secrets := installSession(t, cfg, "-tmp-secrets", "testdata/sessions/2.1.328/secrets.jsonl")
+	dest := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want string // what the count must read, where it is one
+	}{
+		{[]string{"ls"}, "(1 session): ccsurgeon move --project"},
+		{[]string{"move", tools, "--to", dest, "--dry-run"}, "would move 1 session from"},
+		{[]string{"strip-thinking", loop, "--dry-run"}, "kept 1 thinking block of the last turn"},
+		{[]string{"compress", tools, "--keep-turns", "1", "--keep-exchanges", "1", "--target-tokens", "1000", "--dry-run"}, "(system prompt and tools ~17000, the last turn and 1 tool exchange ~"},
+		{[]string{"redact", secrets, "--force"}, "the backup of this session still holds the secrets"},
+		{[]string{"backups", secrets, "--purge"}, "removed 1 backup of"},
+	} {
+		t.Run(tc.args[0], func(t *testing.T) {
+			out, errs, code := cliRun(t, append([]string{"--config-dir", cfg}, tc.args...)...)
+			assert.Contains(t, out+errs, tc.want, "exit %d", code)
+			assert.NotRegexp(t, numberSlip, out+errs)
+		})
 	}
 }
