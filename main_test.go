@@ -7,15 +7,19 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
 	"github.com/urfave/cli/v3"
 
 	"github.com/ccsurgeon/ccsurgeon/app"
+	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/ops"
 )
 
@@ -624,4 +628,73 @@ func TestCountsAgreeWithTheirNoun(t *testing.T) {
 			assert.NotRegexp(t, numberSlip, out+errs)
 		})
 	}
+}
+
+// TestTurnsOfIDEContextAndInterruptions: an <ide_opened_file> entry of its
+// own is no turn (the client merges it into the prompt after it); a turn
+// the person interrupted is marked so in 'turns', and forking at it says
+// it was interrupted; "entries after the fork point" counts no more than
+// the lines that follow it.
+func TestTurnsOfIDEContextAndInterruptions(t *testing.T) {
+	data, err := os.ReadFile("testdata/sessions/2.1.328/multi-turn.jsonl")
+	require.NoError(t, err)
+	f, err := chain.LoadBytes("x.jsonl", data)
+	require.NoError(t, err)
+	ts := f.ActiveTurns().List
+	require.Len(t, ts, 3)
+	second, third := ts[1].Entry, ts[2].Entry
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	entry := func(like []byte, uuid, parent, text string) []byte {
+		l := []byte(`{}`)
+		for _, kv := range [][2]any{{"parentUuid", parent}, {"isSidechain", false}, {"type", "user"}, {"uuid", uuid},
+			{"message", map[string]any{"role": "user", "content": []any{map[string]any{"type": "text", "text": text}}}},
+			{"sessionId", gjson.GetBytes(like, "sessionId").Str}, {"timestamp", gjson.GetBytes(like, "timestamp").Str}} {
+			l, err = sjson.SetBytes(l, kv[0].(string), kv[1])
+			require.NoError(t, err)
+		}
+		return append(l, '\n')
+	}
+	const ide, stop = "1de00000-0000-4000-8000-000000000001", "1de00000-0000-4000-8000-000000000002"
+	var out []byte
+	for k, l := range lines[:third+1] {
+		switch {
+		case k < third && f.Entries[k].Type() == "last-prompt":
+			continue
+		case k == second: // the IDE's note of an opened file, an entry of its own before the prompt
+			out = append(out, entry(l, ide, f.Entries[second].ParentUUID(), "<ide_opened_file>The user opened the file /w/notes.txt in the IDE. This may or may not be related to the current task.</ide_opened_file>")...)
+			l, err = sjson.SetBytes(l, "parentUuid", ide)
+			require.NoError(t, err)
+		}
+		out = append(out, l...)
+	}
+	out = append(out, entry(lines[third], stop, f.Entries[third].UUID(), "[Request interrupted by user]")...)
+	p := filepath.Join(t.TempDir(), "s.jsonl")
+	require.NoError(t, os.WriteFile(p, out, 0o600))
+
+	stdout, errs, code := cliRun(t, "turns", p)
+	require.Equal(t, 0, code, errs)
+	assert.Regexp(t, `(?s)^\s+1\s.*What is a JSONL file\?\n\s+2\s.*Why do session logs use it\?\n\s+3\s.*Give one drawback\..*interrupted.*\n$`, stdout)
+	assert.NotContains(t, stdout, "ide_opened_file")
+
+	stdout, errs, code = cliRun(t, "fork", p, "3", "-o", filepath.Join(t.TempDir(), "f.jsonl"))
+	assert.Equal(t, 0, code, errs)
+	assert.Contains(t, stdout+errs, "turn 3 was interrupted")
+
+	stdout, errs, code = cliRun(t, "fork", p, "1", "--dry-run")
+	require.Equal(t, 0, code, errs)
+	m := regexp.MustCompile(`entries after the fork point removed: (\d+)`).FindStringSubmatch(stdout)
+	require.NotNil(t, m, stdout)
+	n, _ := strconv.Atoi(m[1])
+	outLines := bytes.Split(bytes.TrimSuffix(out, []byte("\n")), []byte("\n"))
+	follow := 0 // the lines after the answer to turn 1: its last assistant entry before the IDE entry
+	for k, l := range outLines {
+		if gjson.GetBytes(l, "type").Str == "assistant" {
+			follow = len(outLines) - 1 - k
+		}
+		if bytes.Contains(l, []byte(ide)) {
+			break
+		}
+	}
+	assert.LessOrEqual(t, n, follow, "at most the %d lines after the answer to turn 1", follow)
+	assert.Positive(t, n)
 }
