@@ -50,6 +50,16 @@ func finish(env *app.Env, c *cli.Command) {
 	}
 	for _, f := range c.Flags {
 		hideDefault(f)
+		if f, ok := f.(*cli.IntFlag); ok {
+			if m, ok := intMin[f.Name]; ok {
+				f.Validator = func(v int) error {
+					if v < m {
+						return fmt.Errorf("below %d", m)
+					}
+					return nil
+				}
+			}
+		}
 	}
 	if takesSessions(c) {
 		c.ShellComplete = completeSessions(env)
@@ -57,6 +67,18 @@ func finish(env *app.Env, c *cli.Command) {
 	for _, sub := range c.Commands {
 		finish(env, sub)
 	}
+}
+
+// intMin is the smallest value each whole-number flag takes: a value
+// below it is refused as a usage error, never read as "not given".
+var intMin = map[string]int{
+	"keep":               1, // --no-backup keeps none
+	"before-turn":        1,
+	"branch":             1,
+	"target-tokens":      1,
+	"keep-turns":         0,
+	"compress-old-turns": 0,
+	"keep-exchanges":     1,
 }
 
 // hideDefault stops urfave from appending "(default: X)": a flag's usage
@@ -109,6 +131,8 @@ var (
 	badValueRe   = regexp.MustCompile(`^invalid value "(.*)" for flag -+([^:]+): `)
 	needsArgRe   = regexp.MustCompile(`^flag needs an argument: -*(.+)$`)
 	noHelpRe     = regexp.MustCompile(`^No help topic for '(.*)'`)
+	// placeholderRe finds the name of a flag's value in its usage: `SIZE`
+	placeholderRe = regexp.MustCompile("`([^`]+)`")
 )
 
 // explain turns urfave's messages into ccsurgeon's: which flag, what it
@@ -151,7 +175,7 @@ func explainUsage(ue usageError, root *cli.Command, args []string) error {
 		return usageError{err: fmt.Errorf("--%s %q: want %s", m[2], m[1], wants(cmd, m[2])), hint: help}
 	}
 	if m := needsArgRe.FindStringSubmatch(msg); m != nil {
-		return usageError{err: fmt.Errorf("--%s needs a value: %s", m[1], wants(cmd, m[1])), hint: help}
+		return usageError{err: fmt.Errorf("--%s needs %s", m[1], wants(cmd, m[1])), hint: help}
 	}
 	return usageError{err: ue.err, cmd: cmd, hint: help}
 }
@@ -176,11 +200,18 @@ func wants(cmd *cli.Command, name string) string {
 					continue
 				}
 				if _, ok := f.(*cli.IntFlag); ok {
+					if m, ok := intMin[name]; ok {
+						return fmt.Sprintf("a whole number, %d or more", m)
+					}
 					return "a whole number"
 				}
 				if d, ok := f.(cli.DocGenerationFlag); ok && d.TakesValue() {
 					if u := d.GetUsage(); u != "" {
-						return "a value: " + u
+						placeholder, usage := "a value", strings.ReplaceAll(u, "`", "")
+						if m := placeholderRe.FindStringSubmatch(u); m != nil {
+							placeholder = m[1]
+						}
+						return placeholder + ": " + usage
 					}
 				}
 				return "a value"
