@@ -43,6 +43,11 @@ func (u usageError) Error() string    { return u.err.Error() }
 func (u usageError) ExitCode() int    { return 2 }
 func (u usageError) HintText() string { return u.hint }
 
+func init() {
+	// urfave's own help command, in ccsurgeon's voice
+	cli.UsageCommandHelp = "show the commands, or the help of one command"
+}
+
 // finish gives every command of the tree the common behaviour.
 func finish(env *app.Env, c *cli.Command) {
 	c.OnUsageError = func(ctx context.Context, cmd *cli.Command, err error, isSubcommand bool) error {
