@@ -141,6 +141,13 @@ func TestPickOnATerminal(t *testing.T) {
 	assert.Equal(t, 0, code, e.String())
 	assert.Regexp(t, `(?s)^\s+ID\s+AGE.*\n\s+1\s+`+idOf(newer)[:8]+`.*\n\s+2\s+`+idOf(older)[:8]+`.*session \(1-2\): $`, e.String())
 	assert.Contains(t, o.String(), "session      "+idOf(older))
+
+	// a clone has its original's title: the list says which it is
+	_, e2, code := cliRun(t, "--config-dir", cfg, "clone", older)
+	require.Equal(t, 0, code, e2)
+	e.Reset()
+	run(context.Background(), []string{"ccsurgeon", "--config-dir", cfg, "info", "--pick"}, strings.NewReader("\n"), &o, &e)
+	assert.Regexp(t, `\(clone of `+idOf(older)[:8]+`\) Run some shell commands`, e.String())
 }
 
 func stty(f *os.File, args ...string) (string, error) {

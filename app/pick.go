@@ -43,6 +43,10 @@ func (env *Env) PickSession() (string, error) {
 		return "", &chain.Error{Msg: fmt.Sprintf("no session to pick: this folder's project (%s) has no sessions", slug), Hint: "name a SESSION; list them with 'ccsurgeon ls'", Code: 1}
 	}
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Modified.After(rows[j].Modified) })
+	origins := readOrigins(env.ConfigDir)
+	for i := range rows {
+		rows[i].Origin = origins[rows[i].ID]
+	}
 	header, lines := pickLines(rows, time.Now())
 	if in, ok := env.In.(*os.File); ok && isTerminal(in) && isTerminal(env.Err) {
 		if restore, err := rawTerminal(in); err == nil {
@@ -72,6 +76,9 @@ func pickLines(rows []SessionSummary, now time.Time) (string, []string) {
 		title := r.Title
 		if title == "" {
 			title = r.FirstPrompt
+		}
+		if r.Origin != nil { // a clone has its original's title: say which it is
+			title = r.Origin.String() + " " + title
 		}
 		tokens := "-"
 		if r.ContextTokens > 0 {
