@@ -705,3 +705,39 @@ func TestTurnsOfIDEContextAndInterruptions(t *testing.T) {
 	assert.LessOrEqual(t, n, follow, "at most the %d lines after the answer to turn 1", follow)
 	assert.Positive(t, n)
 }
+
+// TestValidateJSONPerSession: validate --json of several sessions says
+// which are valid, with their counts, and names one it could not read;
+// the total is valid only when all are.
+func TestValidateJSONPerSession(t *testing.T) {
+	cfg, paths := manySandbox(t)
+	missing := filepath.Join(t.TempDir(), "nope.jsonl")
+	out, errs, code := cliRun(t, "--config-dir", cfg, "--json", "validate", paths[0], missing, paths[2])
+	assert.Equal(t, 1, code, errs)
+	var r struct {
+		Valid bool `json:"valid"`
+		Files []struct {
+			File     string `json:"file"`
+			Valid    bool   `json:"valid"`
+			Errors   int    `json:"errors"`
+			Warnings int    `json:"warnings"`
+			Error    string `json:"error"`
+		} `json:"files"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &r), out)
+	assert.False(t, r.Valid, "one of them could not be read")
+	require.Len(t, r.Files, 3)
+	assert.Equal(t, paths[0], r.Files[0].File)
+	assert.True(t, r.Files[0].Valid)
+	assert.Equal(t, missing, r.Files[1].File)
+	assert.False(t, r.Files[1].Valid)
+	assert.Contains(t, r.Files[1].Error, "no such file")
+	assert.Equal(t, paths[2], r.Files[2].File)
+	assert.True(t, r.Files[2].Valid)
+
+	out, _, code = cliRun(t, "--config-dir", cfg, "--json", "validate", "--all")
+	assert.Equal(t, 0, code)
+	require.NoError(t, json.Unmarshal([]byte(out), &r), out)
+	assert.True(t, r.Valid)
+	assert.Len(t, r.Files, 3)
+}
