@@ -259,7 +259,9 @@ func unknownCommand(root *cli.Command, name string) error {
 		}
 	}
 	hint := "see 'ccsurgeon --help' for the commands"
-	if near := nearest(name, names); near != "" {
+	if name == "version" {
+		hint = "the version is 'ccsurgeon --version'"
+	} else if near := nearest(name, names); near != "" {
 		hint = fmt.Sprintf("did you mean '%s'?", near)
 	}
 	return &chain.Error{Msg: fmt.Sprintf("unknown command %q", name), Hint: hint, Code: 2}

@@ -568,11 +568,11 @@ example:
 		Flags: append(branchFlags(), destFlags()...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() != 2 {
-				return usageError{err: fmt.Errorf("fork-at-turn needs SESSION and a turn number N")}
+				return usageError{err: fmt.Errorf("fork-at-turn needs SESSION and a turn number N (1 or more)"), hint: "list the turns with 'ccsurgeon turns SESSION'"}
 			}
 			n, err := strconv.Atoi(cmd.Args().Get(1))
 			if err != nil {
-				return usageError{err: fmt.Errorf("turn number %q is not a number", cmd.Args().Get(1))}
+				return usageError{err: fmt.Errorf("turn number %q is not a number: want a whole number, 1 or more", cmd.Args().Get(1)), hint: "list the turns with 'ccsurgeon turns SESSION'"}
 			}
 			return env.RunFork(cmd.Args().First(), n, app.BranchOptions{Leaf: cmd.String("leaf"), Branch: int(cmd.Int("branch"))}, destFrom(cmd))
 		},
