@@ -43,6 +43,11 @@ func (u usageError) Error() string    { return u.err.Error() }
 func (u usageError) ExitCode() int    { return 2 }
 func (u usageError) HintText() string { return u.hint }
 
+func init() {
+	// urfave's own help command, in ccsurgeon's voice
+	cli.UsageCommandHelp = "show the commands, or the help of one command"
+}
+
 // finish gives every command of the tree the common behaviour.
 func finish(env *app.Env, c *cli.Command) {
 	c.OnUsageError = func(ctx context.Context, cmd *cli.Command, err error, isSubcommand bool) error {
@@ -50,6 +55,16 @@ func finish(env *app.Env, c *cli.Command) {
 	}
 	for _, f := range c.Flags {
 		hideDefault(f)
+		if f, ok := f.(*cli.IntFlag); ok {
+			if m, ok := intMin[f.Name]; ok {
+				f.Validator = func(v int) error {
+					if v < m {
+						return fmt.Errorf("below %d", m)
+					}
+					return nil
+				}
+			}
+		}
 	}
 	if takesSessions(c) {
 		c.ShellComplete = completeSessions(env)
@@ -57,6 +72,18 @@ func finish(env *app.Env, c *cli.Command) {
 	for _, sub := range c.Commands {
 		finish(env, sub)
 	}
+}
+
+// intMin is the smallest value each whole-number flag takes: a value
+// below it is refused as a usage error, never read as "not given".
+var intMin = map[string]int{
+	"keep":               1, // --no-backup keeps none
+	"before-turn":        1,
+	"branch":             1,
+	"target-tokens":      1,
+	"keep-turns":         0,
+	"compress-old-turns": 0,
+	"keep-exchanges":     1,
 }
 
 // hideDefault stops urfave from appending "(default: X)": a flag's usage
@@ -109,6 +136,8 @@ var (
 	badValueRe   = regexp.MustCompile(`^invalid value "(.*)" for flag -+([^:]+): `)
 	needsArgRe   = regexp.MustCompile(`^flag needs an argument: -*(.+)$`)
 	noHelpRe     = regexp.MustCompile(`^No help topic for '(.*)'`)
+	// placeholderRe finds the name of a flag's value in its usage: `SIZE`
+	placeholderRe = regexp.MustCompile("`([^`]+)`")
 )
 
 // explain turns urfave's messages into ccsurgeon's: which flag, what it
@@ -151,7 +180,7 @@ func explainUsage(ue usageError, root *cli.Command, args []string) error {
 		return usageError{err: fmt.Errorf("--%s %q: want %s", m[2], m[1], wants(cmd, m[2])), hint: help}
 	}
 	if m := needsArgRe.FindStringSubmatch(msg); m != nil {
-		return usageError{err: fmt.Errorf("--%s needs a value: %s", m[1], wants(cmd, m[1])), hint: help}
+		return usageError{err: fmt.Errorf("--%s needs %s", m[1], wants(cmd, m[1])), hint: help}
 	}
 	return usageError{err: ue.err, cmd: cmd, hint: help}
 }
@@ -176,11 +205,18 @@ func wants(cmd *cli.Command, name string) string {
 					continue
 				}
 				if _, ok := f.(*cli.IntFlag); ok {
+					if m, ok := intMin[name]; ok {
+						return fmt.Sprintf("a whole number, %d or more", m)
+					}
 					return "a whole number"
 				}
 				if d, ok := f.(cli.DocGenerationFlag); ok && d.TakesValue() {
 					if u := d.GetUsage(); u != "" {
-						return "a value: " + u
+						placeholder, usage := "a value", strings.ReplaceAll(u, "`", "")
+						if m := placeholderRe.FindStringSubmatch(u); m != nil {
+							placeholder = m[1]
+						}
+						return placeholder + ": " + usage
 					}
 				}
 				return "a value"
@@ -223,7 +259,9 @@ func unknownCommand(root *cli.Command, name string) error {
 		}
 	}
 	hint := "see 'ccsurgeon --help' for the commands"
-	if near := nearest(name, names); near != "" {
+	if name == "version" {
+		hint = "the version is 'ccsurgeon --version'"
+	} else if near := nearest(name, names); near != "" {
 		hint = fmt.Sprintf("did you mean '%s'?", near)
 	}
 	return &chain.Error{Msg: fmt.Sprintf("unknown command %q", name), Hint: hint, Code: 2}

@@ -119,14 +119,22 @@ func newCommand(env *app.Env) *cli.Command {
 strip thinking, drop tool calls, compress old turns, redact secrets.
 
 SESSION is a session id, a unique id prefix (4+ characters), or a path to a
-.jsonl file. Ids are looked up in every folder under <config-dir>/projects/.
+session file. Ids are looked up in every folder under <config-dir>/projects/.
+With no SESSION most commands work on the newest session of this folder's
+project (the one 'claude --continue' picks); --pick chooses one of them with
+the arrow keys. Most commands take several SESSIONs, --all or --project PATH
+(see each command's --help).
 
 EXIT STATUS:` + exitCodesHelp,
 		EnableShellCompletion: true,
 		ConfigureShellCompletionCommand: func(c *cli.Command) {
 			c.Hidden = false
 			c.Usage = "print a shell completion script (bash, zsh, fish, pwsh)"
-			c.UsageText = "ccsurgeon completion bash|zsh|fish|pwsh\n\nCompletes commands, flags and session ids.\n\nexample:\n   source <(ccsurgeon completion bash)"
+			c.UsageText = "ccsurgeon completion bash|zsh|fish|pwsh\n\nCompletes commands, flags and session ids (type a prefix, then Tab).\n\nexamples:\n   source <(ccsurgeon completion bash)                          # in ~/.bashrc\n   source <(ccsurgeon completion zsh)                           # in ~/.zshrc\n   ccsurgeon completion fish > ~/.config/fish/completions/ccsurgeon.fish\n   ccsurgeon completion pwsh > ccsurgeon.ps1                    # then run it in PowerShell"
+			c.Description = ""
+			for _, sub := range c.Commands {
+				sub.Usage = "print the " + sub.Name + " completion script"
+			}
 			c.Action = func(ctx context.Context, cmd *cli.Command) error {
 				if cmd.Args().Len() == 0 {
 					return usageError{err: errors.New("completion needs a shell"), hint: "one of " + strings.Join(shells, ", ")}
@@ -288,7 +296,7 @@ examples:
 			&cli.BoolFlag{Name: "redact-secrets", Usage: "replace secrets with placeholders (see 'redact-secrets --help')"},
 			&cli.BoolFlag{Name: "strip-thinking", Usage: "remove thinking blocks"},
 			&cli.StringSliceFlag{Name: "drop-tool-calls", Usage: "remove the calls of tool `NAME` with their results (repeatable)"},
-			&cli.IntFlag{Name: "compress-old-turns", Value: -1, Usage: "compress every turn but the last `N`"},
+			&cli.IntFlag{Name: "compress-old-turns", Usage: "compress every turn but the last `N`"},
 			&cli.StringFlag{Name: "max-result", Usage: "with --compress-old-turns: cut tool output longer than `SIZE` (default 2KB)"},
 			&cli.IntFlag{Name: "keep-exchanges", Usage: "with --compress-old-turns or --target-tokens: also keep the last `N` tool exchanges as they are (default 10)"},
 			&cli.IntFlag{Name: "target-tokens", Usage: "compress only until a resume sends at most `N` tokens (estimate); keeps the last 3 turns unless --compress-old-turns says otherwise"},
@@ -300,7 +308,7 @@ examples:
 					StripThinking: cmd.Bool("strip-thinking"),
 					DropTools:     cmd.StringSlice("drop-tool-calls"),
 					Drop:          len(cmd.StringSlice("drop-tool-calls")) > 0,
-					Compress:      cmd.Int("compress-old-turns") >= 0,
+					Compress:      cmd.IsSet("compress-old-turns"),
 					KeepTurns:     int(cmd.Int("compress-old-turns")),
 					KeepExchanges: int(cmd.Int("keep-exchanges")),
 					MaxResult:     cmd.String("max-result"),
@@ -564,11 +572,11 @@ example:
 		Flags: append(branchFlags(), destFlags()...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if cmd.Args().Len() != 2 {
-				return usageError{err: fmt.Errorf("fork-at-turn needs SESSION and a turn number N")}
+				return usageError{err: fmt.Errorf("fork-at-turn needs SESSION and a turn number N (1 or more)"), hint: "list the turns with 'ccsurgeon turns SESSION'"}
 			}
 			n, err := strconv.Atoi(cmd.Args().Get(1))
 			if err != nil {
-				return usageError{err: fmt.Errorf("turn number %q is not a number", cmd.Args().Get(1))}
+				return usageError{err: fmt.Errorf("turn number %q is not a number: want a whole number, 1 or more", cmd.Args().Get(1)), hint: "list the turns with 'ccsurgeon turns SESSION'"}
 			}
 			return env.RunFork(cmd.Args().First(), n, app.BranchOptions{Leaf: cmd.String("leaf"), Branch: int(cmd.Int("branch"))}, destFrom(cmd))
 		},

@@ -495,7 +495,7 @@ func TestSafetyKeepOneKeepsTheOriginal(t *testing.T) {
 		r := m.cli(t, args...)
 		require.Equal(t, 0, r.code, "%v: %s", args, r.stderr)
 		if args[0] == "drop-tool-calls" {
-			assert.Contains(t, r.stdout, "removed 1 old backup(s): ", "pruning says what it removed")
+			assert.Contains(t, r.stdout, "removed 1 old backup: ", "pruning says what it removed")
 		}
 	}
 	list, _ := backup.List(m.cfg, malSession)

@@ -7,15 +7,19 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
 	"github.com/urfave/cli/v3"
 
 	"github.com/ccsurgeon/ccsurgeon/app"
+	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/ops"
 )
 
@@ -51,8 +55,15 @@ func TestCLI(t *testing.T) {
 		{"unknown single-dash flag", []string{"info", "-bogus", example}, 2, ``, `^ccsurgeon: unknown flag -bogus\n`},
 		{"unknown flag near one", []string{"strip-thinking", example, "--before-trun", "2"}, 2, ``, `^ccsurgeon: unknown flag --before-trun\nccsurgeon: hint: did you mean --before-turn\?`},
 		{"unknown global flag near one", []string{"--confg-dir", "x", "ls"}, 2, ``, `^ccsurgeon: unknown flag --confg-dir\nccsurgeon: hint: did you mean --config-dir\?`},
-		{"int flag not a number", []string{"strip-thinking", example, "--before-turn", "x", "--dry-run"}, 2, `^$`, `^ccsurgeon: --before-turn "x": want a whole number\nccsurgeon: hint: see 'ccsurgeon strip-thinking --help'\n$`},
-		{"keep not a number", []string{"strip-thinking", example, "--keep", "lots"}, 2, `^$`, `^ccsurgeon: --keep "lots": want a whole number\n`},
+		{"int flag not a number", []string{"strip-thinking", example, "--before-turn", "x", "--dry-run"}, 2, `^$`, `^ccsurgeon: --before-turn "x": want a whole number, 1 or more\nccsurgeon: hint: see 'ccsurgeon strip-thinking --help'\n$`},
+		{"keep not a number", []string{"strip-thinking", example, "--keep", "lots"}, 2, `^$`, `^ccsurgeon: --keep "lots": want a whole number, 1 or more\n`},
+		{"negative turn number", []string{"strip-thinking", example, "--before-turn", "-3", "--dry-run"}, 2, `^$`, `^ccsurgeon: --before-turn "-3": want a whole number, 1 or more\n`},
+		{"negative token target", []string{"compress", example, "--target-tokens", "-5", "--dry-run"}, 2, `^$`, `^ccsurgeon: --target-tokens "-5": want a whole number, 1 or more\n`},
+		{"negative turns to keep is no sentinel", []string{"rewrite", example, "--compress-old-turns", "-1", "--dry-run"}, 2, `^$`, `^ccsurgeon: --compress-old-turns "-1": want a whole number, 0 or more\n`},
+		{"keep no backups", []string{"strip-thinking", example, "--keep", "0", "--dry-run"}, 2, `^$`, `^ccsurgeon: --keep "0": want a whole number, 1 or more\n`},
+		{"branch zero", []string{"clone", example, "--branch", "0", "--dry-run"}, 2, `^$`, `^ccsurgeon: --branch "0": want a whole number, 1 or more\n`},
+		{"size flag without its value", []string{"drop-tool-calls", example, "--larger-than"}, 2, `^$`, "^ccsurgeon: --larger-than needs SIZE: calls whose result is larger than SIZE \\(e.g. 20KB\\)\nccsurgeon: hint: see 'ccsurgeon drop-tool-calls --help'\n$"},
+		{"int flag without its value", []string{"compress", example, "--keep-turns"}, 2, `^$`, `^ccsurgeon: --keep-turns needs a whole number, 0 or more\n`},
 		{"unknown command near one", []string{"inf", example}, 2, `^$`, `^ccsurgeon: unknown command "inf"\nccsurgeon: hint: did you mean 'info'\?`},
 		{"help for an unknown command", []string{"help", "frob"}, 2, `^$`, `^ccsurgeon: unknown command "frob"\nccsurgeon: hint: see 'ccsurgeon --help'`},
 		{"help for a near command", []string{"help", "trns"}, 2, `^$`, `^ccsurgeon: unknown command "trns"\nccsurgeon: hint: did you mean 'turns'\?`},
@@ -66,6 +77,8 @@ func TestCLI(t *testing.T) {
 		{"directory", []string{"info", "testdata"}, 1, `^$`, `^ccsurgeon: testdata is a directory, not a session file`},
 		{"fork out of range", []string{"fork", example, "9", "-o", filepath.Join(empty, "f.jsonl")}, 2, ``, `^ccsurgeon: turn 9 is out of range: the branch has turns 1-3\nccsurgeon: hint: `},
 		{"fork not a number", []string{"fork", example, "x"}, 2, ``, `turn number "x" is not a number`},
+		{"fork at a negative turn", []string{"fork", example, "-1", "--dry-run"}, 2, `^$`, `^ccsurgeon: fork-at-turn needs SESSION and a turn number N \(1 or more\)\nccsurgeon: hint: list the turns with 'ccsurgeon turns SESSION'\n$`},
+		{"version as a command", []string{"version"}, 2, `^$`, `^ccsurgeon: unknown command "version"\nccsurgeon: hint: the version is 'ccsurgeon --version'\n$`},
 		{"rewrite nothing in place", []string{"rewrite", example}, 2, ``, `would change nothing`},
 		{"drop without selector", []string{"drop-tool-calls", example, "--dry-run"}, 2, ``, `needs a selector`},
 		{"bad size", []string{"drop-tool-calls", example, "--larger-than", "lots", "--dry-run"}, 2, ``, `^ccsurgeon: --larger-than "lots": want a number with a unit`},
@@ -92,7 +105,7 @@ func TestCLI(t *testing.T) {
 			if tc.stderr != "" {
 				assert.Regexp(t, tc.stderr, errs)
 			}
-			assert.NotRegexp(t, `\b1 (entries|calls|errors|warnings|blocks|turns|sessions|secrets|fixes|backups)\b`, out+errs, "a singular count in the plural")
+			assert.NotRegexp(t, numberSlip, out+errs, "a count that does not agree with its noun")
 			assert.NotContains(t, errs, "strconv.", "a Go error leaks to the user")
 			for _, line := range strings.Split(strings.TrimSpace(errs), "\n") {
 				if strings.HasPrefix(line, "ccsurgeon: ") {
@@ -592,4 +605,141 @@ func TestDiffAgainstNewestBackup(t *testing.T) {
 			assert.Contains(t, string(orig), line[1:]+"\n", "a removed line is not whole")
 		}
 	}
+}
+
+// numberSlip matches a count that does not agree with its noun: "1
+// entries", "1 turns", or a hedge such as "session(s)".
+var numberSlip = regexp.MustCompile(`\b1 (entries|calls|errors|warnings|blocks|turns|sessions|secrets|fixes|backups|files|prompts|paths|exchanges|tool exchanges|thinking blocks|empty text blocks|old backups|path fields|project files|validation errors)\b|[a-z]\((s|es)\)`)
+
+// TestCountsAgreeWithTheirNoun: every count a command prints reads as
+// English when it is one ("1 session", "the last turn"), not "1 sessions"
+// or "session(s)", in whatever command prints it.
+func TestCountsAgreeWithTheirNoun(t *testing.T) {
+	cfg := t.TempDir()
+	tools := installSession(t, cfg, "-tmp-gone", "testdata/sessions/2.1.328/tools.jsonl")                                                                 // its cwd does not exist
+	loop := installSession(t, cfg, "-tmp-loop", "../shared/corpus/claudeless/v2.1.29/write-permission-dialog/91348717-fea3-46ed-a511-2370f1aaa5b7.jsonl") // ends in a tool-use loop with one thinking block
+	secrets := installSession(t, cfg, "-tmp-secrets", "testdata/sessions/2.1.328/secrets.jsonl")
+	dest := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		want string // what the count must read, where it is one
+	}{
+		{[]string{"ls"}, "(1 session): ccsurgeon move --project"},
+		{[]string{"move", tools, "--to", dest, "--dry-run"}, "would move 1 session from"},
+		{[]string{"strip-thinking", loop, "--dry-run"}, "kept 1 thinking block of the last turn"},
+		{[]string{"compress", tools, "--keep-turns", "1", "--keep-exchanges", "1", "--target-tokens", "1000", "--dry-run"}, "(system prompt and tools ~17000, the last turn and 1 tool exchange ~"},
+		{[]string{"redact", secrets, "--force"}, "the backup of this session still holds the secrets"},
+		{[]string{"backups", secrets, "--purge"}, "removed 1 backup of"},
+	} {
+		t.Run(tc.args[0], func(t *testing.T) {
+			out, errs, code := cliRun(t, append([]string{"--config-dir", cfg}, tc.args...)...)
+			assert.Contains(t, out+errs, tc.want, "exit %d", code)
+			assert.NotRegexp(t, numberSlip, out+errs)
+		})
+	}
+}
+
+// TestTurnsOfIDEContextAndInterruptions: an <ide_opened_file> entry of its
+// own is no turn (the client merges it into the prompt after it); a turn
+// the person interrupted is marked so in 'turns', and forking at it says
+// it was interrupted; "entries after the fork point" counts no more than
+// the lines that follow it.
+func TestTurnsOfIDEContextAndInterruptions(t *testing.T) {
+	data, err := os.ReadFile("testdata/sessions/2.1.328/multi-turn.jsonl")
+	require.NoError(t, err)
+	f, err := chain.LoadBytes("x.jsonl", data)
+	require.NoError(t, err)
+	ts := f.ActiveTurns().List
+	require.Len(t, ts, 3)
+	second, third := ts[1].Entry, ts[2].Entry
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	entry := func(like []byte, uuid, parent, text string) []byte {
+		l := []byte(`{}`)
+		for _, kv := range [][2]any{{"parentUuid", parent}, {"isSidechain", false}, {"type", "user"}, {"uuid", uuid},
+			{"message", map[string]any{"role": "user", "content": []any{map[string]any{"type": "text", "text": text}}}},
+			{"sessionId", gjson.GetBytes(like, "sessionId").Str}, {"timestamp", gjson.GetBytes(like, "timestamp").Str}} {
+			l, err = sjson.SetBytes(l, kv[0].(string), kv[1])
+			require.NoError(t, err)
+		}
+		return append(l, '\n')
+	}
+	const ide, stop = "1de00000-0000-4000-8000-000000000001", "1de00000-0000-4000-8000-000000000002"
+	var out []byte
+	for k, l := range lines[:third+1] {
+		switch {
+		case k < third && f.Entries[k].Type() == "last-prompt":
+			continue
+		case k == second: // the IDE's note of an opened file, an entry of its own before the prompt
+			out = append(out, entry(l, ide, f.Entries[second].ParentUUID(), "<ide_opened_file>The user opened the file /w/notes.txt in the IDE. This may or may not be related to the current task.</ide_opened_file>")...)
+			l, err = sjson.SetBytes(l, "parentUuid", ide)
+			require.NoError(t, err)
+		}
+		out = append(out, l...)
+	}
+	out = append(out, entry(lines[third], stop, f.Entries[third].UUID(), "[Request interrupted by user]")...)
+	p := filepath.Join(t.TempDir(), "s.jsonl")
+	require.NoError(t, os.WriteFile(p, out, 0o600))
+
+	stdout, errs, code := cliRun(t, "turns", p)
+	require.Equal(t, 0, code, errs)
+	assert.Regexp(t, `(?s)^\s+1\s.*What is a JSONL file\?\n\s+2\s.*Why do session logs use it\?\n\s+3\s.*Give one drawback\..*interrupted.*\n$`, stdout)
+	assert.NotContains(t, stdout, "ide_opened_file")
+
+	stdout, errs, code = cliRun(t, "fork", p, "3", "-o", filepath.Join(t.TempDir(), "f.jsonl"))
+	assert.Equal(t, 0, code, errs)
+	assert.Contains(t, stdout+errs, "turn 3 was interrupted")
+
+	stdout, errs, code = cliRun(t, "fork", p, "1", "--dry-run")
+	require.Equal(t, 0, code, errs)
+	m := regexp.MustCompile(`entries after the fork point removed: (\d+)`).FindStringSubmatch(stdout)
+	require.NotNil(t, m, stdout)
+	n, _ := strconv.Atoi(m[1])
+	outLines := bytes.Split(bytes.TrimSuffix(out, []byte("\n")), []byte("\n"))
+	follow := 0 // the lines after the answer to turn 1: its last assistant entry before the IDE entry
+	for k, l := range outLines {
+		if gjson.GetBytes(l, "type").Str == "assistant" {
+			follow = len(outLines) - 1 - k
+		}
+		if bytes.Contains(l, []byte(ide)) {
+			break
+		}
+	}
+	assert.LessOrEqual(t, n, follow, "at most the %d lines after the answer to turn 1", follow)
+	assert.Positive(t, n)
+}
+
+// TestValidateJSONPerSession: validate --json of several sessions says
+// which are valid, with their counts, and names one it could not read;
+// the total is valid only when all are.
+func TestValidateJSONPerSession(t *testing.T) {
+	cfg, paths := manySandbox(t)
+	missing := filepath.Join(t.TempDir(), "nope.jsonl")
+	out, errs, code := cliRun(t, "--config-dir", cfg, "--json", "validate", paths[0], missing, paths[2])
+	assert.Equal(t, 1, code, errs)
+	var r struct {
+		Valid bool `json:"valid"`
+		Files []struct {
+			File     string `json:"file"`
+			Valid    bool   `json:"valid"`
+			Errors   int    `json:"errors"`
+			Warnings int    `json:"warnings"`
+			Error    string `json:"error"`
+		} `json:"files"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &r), out)
+	assert.False(t, r.Valid, "one of them could not be read")
+	require.Len(t, r.Files, 3)
+	assert.Equal(t, paths[0], r.Files[0].File)
+	assert.True(t, r.Files[0].Valid)
+	assert.Equal(t, missing, r.Files[1].File)
+	assert.False(t, r.Files[1].Valid)
+	assert.Contains(t, r.Files[1].Error, "no such file")
+	assert.Equal(t, paths[2], r.Files[2].File)
+	assert.True(t, r.Files[2].Valid)
+
+	out, _, code = cliRun(t, "--config-dir", cfg, "--json", "validate", "--all")
+	assert.Equal(t, 0, code)
+	require.NoError(t, json.Unmarshal([]byte(out), &r), out)
+	assert.True(t, r.Valid)
+	assert.Len(t, r.Files, 3)
 }

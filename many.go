@@ -26,7 +26,7 @@ func many(c *cli.Command) *cli.Command {
 	c.Flags = append(c.Flags,
 		&cli.BoolFlag{Name: "all", Usage: "every session under the config dir"},
 		&cli.StringFlag{Name: "project", Usage: "every session of project `PATH` (as 'ls' shows it, or its folder name)"},
-		&cli.BoolFlag{Name: "pick", Usage: "choose one of this folder's project's sessions from a numbered list (on a terminal)"},
+		&cli.BoolFlag{Name: "pick", Usage: "choose one of this folder's project's sessions with the arrow keys (off a terminal: by number, read from stdin)"},
 	)
 	if c.Metadata == nil {
 		c.Metadata = map[string]any{}
@@ -38,7 +38,8 @@ Many sessions: give several, or --all, or --project PATH; each is done as
 if alone (a change: its own guard and backup), two at a time, reported in
 order under '==> SESSION <==', then the total; exit 1 if any failed. With
 no SESSION: the newest session of this folder's project (as 'claude
---continue' picks it); --pick lists them to choose one by number.`
+--continue' picks it); --pick lists them (id, age, size, tokens, title)
+to choose one with the arrow keys.`
 	return c
 }
 

@@ -72,12 +72,7 @@ func (env *Env) printJSON(v any) error {
 }
 
 // Plural is "1 entry", "2 entries": n with the word in the right number.
-func Plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
+func Plural(n int, one, many string) string { return chain.Plural(n, one, many) }
 
 // ParseSize reads the SIZE of a flag (e.g. --larger-than 20KB). A number
 // without a unit is refused unless it is 0: "20" is more likely a slip

@@ -83,7 +83,7 @@ func (env *Env) RunBackups(session string, purge bool) error {
 				Removed   []string `json:"removed"`
 			}{id, append([]string{}, removed...)})
 		}
-		fmt.Fprintf(env.Out, "removed %d backup(s) of %s\n", len(removed), id)
+		fmt.Fprintf(env.Out, "removed %s of %s\n", Plural(len(removed), "backup", "backups"), id)
 		for _, r := range removed {
 			fmt.Fprintf(env.Out, "  %s\n", r)
 		}
@@ -151,7 +151,7 @@ func (env *Env) RunRestore(session, which string, force bool) error {
 			}
 		}
 		if len(errs) > 0 {
-			return &chain.Error{Msg: fmt.Sprintf("the backup of %s would not resume: %d validation error(s), the first: %s", f.Rel, len(errs), errs[0].Message),
+			return &chain.Error{Msg: fmt.Sprintf("the backup of %s would not resume: %s, the first: %s", f.Rel, Plural(len(errs), "validation error", "validation errors"), errs[0].Message),
 				Hint: "check it with 'ccsurgeon validate " + src + "'; pass --force to restore it anyway", Code: 1}
 		}
 		return nil

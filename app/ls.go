@@ -1,7 +1,6 @@
 package app
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -37,6 +36,11 @@ type SessionSummary struct {
 	// ProjectMissing: the project's folder no longer exists on disk
 	// (renamed or moved: see 'ccsurgeon move').
 	ProjectMissing bool `json:"project_missing,omitempty"`
+	// ContextTokens is what the last response of the main conversation
+	// was sent, as its recorded usage says (input, cache creation and
+	// cache read tokens, plus its own output): near what a resume sends.
+	// 0 when no response records usage. --pick shows it.
+	ContextTokens int64 `json:"-"`
 }
 
 // LsOptions are the options of `ls`.
@@ -429,12 +433,18 @@ func describe(f *chain.File, r *SessionSummary, head bool) bool {
 			continue
 		}
 		meta := e.Type() == "summary" || e.Type() == "custom-title" || e.Type() == "last-prompt"
-		if cwdKnown && !meta {
+		answer := e.Type() == "assistant"
+		if cwdKnown && !meta && !answer {
 			continue
 		}
 		raw, err := f.Raw(i)
 		if err != nil {
 			continue
+		}
+		if answer {
+			if n := contextTokens(raw); n > 0 {
+				r.ContextTokens = n
+			}
 		}
 		if !cwdKnown {
 			if cwd := gjson.GetBytes(raw, "cwd"); cwd.Type == gjson.String && cwd.Str != "" {
@@ -515,50 +525,6 @@ func (env *Env) ContinueSession() (string, error) {
 	return best, nil
 }
 
-// pickAnywhere lets PickSession read a non-terminal (for tests).
-var pickAnywhere = false
-
-// PickSession lists the sessions of the current folder's project, newest
-// first, numbered, on stderr, and reads the number of one from stdin: a
-// numbered prompt, not an arrow-key picker.
-func (env *Env) PickSession() (string, error) {
-	if f, ok := env.In.(*os.File); !pickAnywhere && (!ok || !isTerminal(f) || !isTerminal(env.Err)) {
-		return "", UsageErrorf("name a SESSION, or list them with 'ccsurgeon ls'", "--pick needs a terminal")
-	}
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	paths, _ := filepath.Glob(filepath.Join(chain.ProjectsDir(env.ConfigDir), chain.ProjectSlug(wd), "*.jsonl"))
-	var keep []string
-	for _, p := range paths {
-		if !strings.HasPrefix(filepath.Base(p), "agent-") {
-			keep = append(keep, p)
-		}
-	}
-	rows := summarize(keep, false)
-	if len(rows) == 0 {
-		return "", &chain.Error{Msg: fmt.Sprintf("no session to pick: this folder's project (%s) has no sessions", chain.ProjectSlug(wd)), Hint: "name a SESSION; list them with 'ccsurgeon ls'", Code: 1}
-	}
-	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Modified.After(rows[j].Modified) })
-	w := tabwriter.NewWriter(env.Err, 0, 0, 2, ' ', 0)
-	for k, r := range rows {
-		title := r.Title
-		if title == "" {
-			title = r.FirstPrompt
-		}
-		fmt.Fprintf(w, "%3d\t%s\t%s\t%s\t%s\n", k+1, r.ID[:8], ago(time.Since(r.Modified)), HumanBytes(r.Size), oneLine(title, 60))
-	}
-	w.Flush()
-	fmt.Fprintf(env.Err, "session (1-%d): ", len(rows))
-	line, _ := bufio.NewReader(env.In).ReadString('\n')
-	n, err := strconv.Atoi(strings.TrimSpace(line))
-	if err != nil || n < 1 || n > len(rows) {
-		return "", UsageErrorf("", "no session picked: want a number from 1 to %d, got %q", len(rows), strings.TrimSpace(line))
-	}
-	return rows[n-1].Path, nil
-}
-
 // ago says how long ago, roughly: "5m ago", "3h ago", "2d ago".
 func ago(d time.Duration) string {
 	switch {
@@ -568,4 +534,21 @@ func ago(d time.Duration) string {
 		return fmt.Sprintf("%dh ago", int(d.Hours()))
 	}
 	return fmt.Sprintf("%dd ago", int(d.Hours()/24))
+}
+
+// contextTokens is the usage an assistant entry of the main conversation
+// records: all its request was sent plus its output; 0 if none.
+func contextTokens(raw []byte) int64 {
+	if gjson.GetBytes(raw, "isSidechain").Bool() {
+		return 0
+	}
+	u := gjson.GetBytes(raw, "message.usage")
+	if !u.Exists() {
+		return 0
+	}
+	var n int64
+	for _, k := range []string{"input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens"} {
+		n += u.Get(k).Int()
+	}
+	return n
 }

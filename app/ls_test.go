@@ -3,6 +3,7 @@ package app
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -160,8 +161,8 @@ func TestLsTailWindowStartsAtALine(t *testing.T) {
 	}
 }
 
-// TestPickSession: --pick lists this folder's project's sessions newest
-// first, numbered, and takes the one whose number is typed.
+// TestPickSession: off a terminal, --pick lists this folder's project's
+// sessions newest first, numbered, and takes the one whose number is read.
 func TestPickSession(t *testing.T) {
 	cfg := t.TempDir()
 	wd, err := os.Getwd()
@@ -181,19 +182,77 @@ func TestPickSession(t *testing.T) {
 
 	var errb bytes.Buffer
 	env := &Env{ConfigDir: cfg, In: strings.NewReader("1\n"), Err: &errb}
-	_, err = env.PickSession()
-	require.Error(t, err, "--pick off a terminal")
-	assert.Contains(t, err.Error(), "--pick needs a terminal")
-
-	pickAnywhere = true
-	t.Cleanup(func() { pickAnywhere = false })
 	got, err := env.PickSession()
 	require.NoError(t, err)
 	assert.Equal(t, paths[1], got, "1 is the newest")
-	assert.Regexp(t, `(?s)^\s+1\s+multi-tu\s+0m ago.*\n\s+2\s+tools-00\s+3h ago.*session \(1-2\): $`, errb.String())
+	assert.Regexp(t, `(?s)^\s+ID\s+AGE\s+SIZE\s+TOKENS\s+TITLE OR FIRST PROMPT\n\s+1\s+multi-tu\s+0m ago\s+\S+ KB\s+[0-9,]+\s+\S.*\n\s+2\s+tools-00\s+3h ago.*session \(1-2\): $`, errb.String())
 
 	env.In = strings.NewReader("3\n")
 	_, err = env.PickSession()
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "want a number from 1 to 2, got \"3\"")
+}
+
+// TestPickWithKeys: the arrow keys (and j/k, page and home/end keys) move
+// the highlighted line, scrolling a list longer than the terminal; Enter
+// chooses, q and Esc cancel; what was drawn is erased.
+func TestPickWithKeys(t *testing.T) {
+	lines := []string{"aaa", "bbb", "ccc", "ddd", "eee", "fff"}
+	for _, tc := range []struct {
+		name, keys string // keys: one read each, separated by spaces
+		want       int
+		cancel     bool
+	}{
+		{"enter picks the first", "\r", 0, false},
+		{"down twice", "\x1b[B \x1b[B \r", 2, false},
+		{"application-mode arrows", "\x1bOB \x1bOB \x1bOA \n", 1, false},
+		{"up stops at the top", "\x1b[A \x1b[A \x1b[B \r", 1, false},
+		{"down stops at the bottom", "j j j j j j j j j k \r", 4, false},
+		{"end and home", "\x1b[F \x1b[H \x1b[B \r", 1, false},
+		{"page down", "\x1b[6~ \r", 3, false},
+		{"keys in one read", "jj\r", 2, false},
+		{"q cancels", "j q", 0, true},
+		{"esc cancels", "j \x1b", 0, true},
+		{"ctrl-c cancels", "j \x03", 0, true},
+		{"end of input cancels", "j", 0, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var w bytes.Buffer
+			got, err := pickWithKeys(&keyReader{strings.Split(tc.keys, " ")}, &w, "HEADER", lines, 6, 80) // room for 3 lines
+			if tc.cancel {
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), "no session picked")
+			} else {
+				require.NoError(t, err)
+				assert.Equal(t, tc.want, got)
+				if last := tc.keys[strings.LastIndex(tc.keys, " ")+1:]; last == "\r" || last == "\n" {
+					frames := strings.Split(w.String(), "\x1b[?25l")
+					assert.Contains(t, frames[len(frames)-1], "\x1b[7m> "+lines[tc.want], "the chosen line is highlighted when Enter is pressed")
+				}
+			}
+			assert.True(t, strings.HasSuffix(w.String(), "\r\x1b[5A\x1b[J\x1b[?25h"), "the list (title, header, 3 lines) is erased and the cursor shown: %q", w.String())
+			for _, frame := range strings.Split(w.String(), "\x1b[?25l")[1:] {
+				assert.Equal(t, 5, strings.Count(frame, "\n"), "each frame: title, header and 3 of the 6 lines: %q", frame)
+			}
+		})
+	}
+}
+
+// keyReader returns one key (or run of keys) per Read, as a terminal in
+// raw mode does.
+type keyReader struct{ keys []string }
+
+func (k *keyReader) Read(b []byte) (int, error) {
+	if len(k.keys) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(b, k.keys[0])
+	k.keys = k.keys[1:]
+	return n, nil
+}
+
+func TestFitWidth(t *testing.T) {
+	assert.Equal(t, "abcd", fitWidth("abcdefgh", 5))
+	assert.Equal(t, "日本", fitWidth("日本語", 6), "wide characters count two columns")
+	assert.Equal(t, "short", fitWidth("short", 80))
 }

@@ -656,17 +656,17 @@ func (env *Env) printMove(out MoveResult) error {
 	if out.DryRun {
 		verb = "would move"
 	}
-	fmt.Fprintf(w, "%s %d session(s) from %s to %s\n", verb, len(out.Sessions), out.From, out.To)
+	fmt.Fprintf(w, "%s %s from %s to %s\n", verb, Plural(len(out.Sessions), "session", "sessions"), out.From, out.To)
 	for _, s := range out.Sessions {
-		fmt.Fprintf(w, "  %s  %d file(s), %d path field(s) rewritten\n    %s\n    -> %s\n", s.SessionID, s.Files, s.FieldsChanged, s.From, s.To)
+		fmt.Fprintf(w, "  %s  %s, %s rewritten\n    %s\n    -> %s\n", s.SessionID, Plural(s.Files, "file", "files"), Plural(s.FieldsChanged, "path field", "path fields"), s.From, s.To)
 	}
 	if len(out.ProjectFiles) > 0 {
-		fmt.Fprintf(w, "%s %d project file(s) (memory and the like)\n", verb, len(out.ProjectFiles))
+		fmt.Fprintf(w, "%s %s (memory and the like)\n", verb, Plural(len(out.ProjectFiles), "project file", "project files"))
 		for _, f := range out.ProjectFiles {
 			fmt.Fprintf(w, "  %s -> %s\n", f.From, f.To)
 		}
 	}
-	fmt.Fprintf(w, "history.jsonl: %d prompt(s) now under the new path; sessions-index.json: %d entrie(s) moved\n", out.HistoryPrompts, out.IndexEntries)
+	fmt.Fprintf(w, "history.jsonl: %s now under the new path; sessions-index.json: %s moved\n", Plural(out.HistoryPrompts, "prompt", "prompts"), Plural(out.IndexEntries, "entry", "entries"))
 	for _, c := range out.PathRewrites {
 		fmt.Fprintf(w, "rewrote %s\n", c)
 	}
@@ -823,7 +823,7 @@ func (env *Env) undoMove(b backup.Backup, force bool) error {
 			Backups  map[string]string `json:"backups"`
 		}{b.Name, rec.Sessions, len(plan.Files), res.Backups})
 	}
-	fmt.Fprintf(env.Out, "undid the move %s -> %s: %d session(s), %d file(s) back in their old folder\n", rec.From, rec.To, len(rec.Sessions), len(plan.Files))
+	fmt.Fprintf(env.Out, "undid the move %s -> %s: %s, %s back in their old folder\n", rec.From, rec.To, Plural(len(rec.Sessions), "session", "sessions"), Plural(len(plan.Files), "file", "files"))
 	for _, w := range res.Warnings {
 		fmt.Fprintf(env.Out, "note: %s\n", w)
 	}
@@ -867,6 +867,6 @@ func (env *Env) printMissingProjects(rows []SessionSummary) {
 	}
 	fmt.Fprintln(env.Out, "\nprojects whose folder no longer exists (renamed or moved?):")
 	for _, p := range order {
-		fmt.Fprintf(env.Out, "  %s (%d session(s)): ccsurgeon move --project %s --to NEW-PATH\n", p, n[p], shellQuote(p))
+		fmt.Fprintf(env.Out, "  %s (%s): ccsurgeon move --project %s --to NEW-PATH\n", p, Plural(n[p], "session", "sessions"), shellQuote(p))
 	}
 }

@@ -120,6 +120,16 @@ func shortTime(ts string) string {
 // ValidateOptions are the options of `validate`.
 type ValidateOptions struct{ Sessions []string }
 
+// validatedFile is one session's line in validate --json: valid or not,
+// its counts, or why it could not be read.
+type validatedFile struct {
+	File     string `json:"file"`
+	Valid    bool   `json:"valid"`
+	Errors   int    `json:"errors"`
+	Warnings int    `json:"warnings"`
+	Error    string `json:"error,omitempty"`
+}
+
 // RunValidate checks each session and prints its problems.
 func (env *Env) RunValidate(o ValidateOptions) error {
 	if len(o.Sessions) == 0 {
@@ -128,6 +138,7 @@ func (env *Env) RunValidate(o ValidateOptions) error {
 	all := validate.Report{Problems: []validate.Problem{}}
 	valid, invalid := 0, 0
 	var firstErr error
+	files := []validatedFile{}
 	for _, arg := range o.Sessions {
 		s, err := env.OpenSession(arg)
 		if err != nil {
@@ -140,11 +151,13 @@ func (env *Env) RunValidate(o ValidateOptions) error {
 			if firstErr == nil {
 				firstErr = err
 			}
+			files = append(files, validatedFile{File: arg, Error: err.Error()})
 			continue
 		}
 		r := validate.Session(s)
 		s.Close()
 		all.Problems = append(all.Problems, r.Problems...)
+		files = append(files, validatedFile{File: s.Path, Valid: r.Valid(), Errors: r.Errors(), Warnings: len(r.Problems) - r.Errors()})
 		if !env.JSON {
 			for _, p := range r.Problems {
 				fmt.Fprintln(env.Out, p.String())
@@ -172,7 +185,8 @@ func (env *Env) RunValidate(o ValidateOptions) error {
 		if err := env.printJSON(struct {
 			Valid    bool               `json:"valid"`
 			Problems []validate.Problem `json:"problems"`
-		}{all.Valid(), all.Problems}); err != nil {
+			Files    []validatedFile    `json:"files"`
+		}{all.Valid() && firstErr == nil, all.Problems, files}); err != nil {
 			return err
 		}
 	}

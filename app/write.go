@@ -191,8 +191,8 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 				for _, p := range res.Pruned {
 					names = append(names, filepath.Base(p))
 				}
-				out.Notes = append(out.Notes, fmt.Sprintf("removed %d old backup(s): %s (kept: the %d last made, the original, within %s)",
-					len(res.Pruned), strings.Join(names, ", "), keepOf(d.Keep), HumanBytes(backup.DefaultBudget)))
+				out.Notes = append(out.Notes, fmt.Sprintf("removed %s: %s (kept: the %d last made, the original, within %s)",
+					Plural(len(res.Pruned), "old backup", "old backups"), strings.Join(names, ", "), keepOf(d.Keep), HumanBytes(backup.DefaultBudget)))
 			}
 			if len(t.Report.Redactions) > 0 {
 				out.Notes = append(out.Notes, env.redactBackupNote(s, lock.Key()))
@@ -562,8 +562,12 @@ func (env *Env) redactBackupNote(s *chain.Session, key string) string {
 	if key != s.ID {
 		purge = "ccsurgeon backups --purge " + s.Path
 	}
-	return fmt.Sprintf("the %d backup(s) of this session still hold the secrets (in %s): remove them with '%s', or pass --no-backup to keep no copy",
-		len(list), filepath.Dir(list[0].Dir), purge)
+	which := fmt.Sprintf("the %d backups of this session still hold", len(list))
+	if len(list) == 1 {
+		which = "the backup of this session still holds"
+	}
+	return fmt.Sprintf("%s the secrets (in %s): remove them with '%s', or pass --no-backup to keep no copy",
+		which, filepath.Dir(list[0].Dir), purge)
 }
 
 // unchanged reports whether the result is the input: no entry removed,

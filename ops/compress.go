@@ -164,7 +164,7 @@ func (o CompressOldTurns) Apply(t *Txn) error {
 	dropBookkeeping(t, f, ts.Leaf)
 	cut := CompressCut(f, ts, o.KeepTurns, o.keepExchanges())
 	if cut == 0 {
-		t.Note("nothing to shorten: the recent context kept as it is (the last %d turns, or the last %d tool exchanges) is the whole conversation of %d turns", o.KeepTurns, o.keepExchanges(), len(ts.List))
+		t.Note("nothing to shorten: the recent context kept as it is (%s, or the last %s) is the whole conversation of %s", lastTurns(o.KeepTurns), chain.Plural(o.keepExchanges(), "tool exchange", "tool exchanges"), chain.Plural(len(ts.List), "turn", "turns"))
 		t.Report.Tokens = resumeTokens(t)
 		return nil
 	}

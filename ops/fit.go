@@ -158,11 +158,19 @@ func (o FitTokens) Apply(t *Txn) error {
 		}
 	}
 	return &chain.Error{
-		Msg: fmt.Sprintf("cannot fit %d tokens without touching the recent context: after every cut the estimate is %d tokens (system prompt and tools ~%d, the last %d turns and %d tool exchanges ~%d, older context ~%d); nothing was written",
-			o.Target, total, cur.Overhead, o.KeepTurns, keepEx, recent, older),
+		Msg: fmt.Sprintf("cannot fit %d tokens without touching the recent context: after every cut the estimate is %d tokens (system prompt and tools ~%d, %s and %s ~%d, older context ~%d); nothing was written",
+			o.Target, total, cur.Overhead, lastTurns(o.KeepTurns), chain.Plural(keepEx, "tool exchange", "tool exchanges"), recent, older),
 		Hint: "keep less recent context (--keep-turns 1 --keep-exchanges 2), or give a larger --target-tokens",
 		Code: 1,
 	}
+}
+
+// lastTurns names the recent turns kept: "the last turn", "the last 3 turns".
+func lastTurns(n int) string {
+	if n == 1 {
+		return "the last turn"
+	}
+	return fmt.Sprintf("the last %d turns", n)
 }
 
 func cutStep(c entryCut) func(t *Txn, f *chain.File, i int) error {

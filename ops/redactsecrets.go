@@ -347,7 +347,7 @@ func (o RedactSecrets) redactRawLine(t *Txn, lh lineHits, placeholder func(rule,
 		t.Report.Redactions = append(t.Report.Redactions, r)
 	}
 	if left > 0 {
-		t.Note("line %d of %s is not a JSON entry and holds %d secret(s) that cannot be replaced without changing its structure: they are still in the output; remove or repair the line (ccsurgeon repair) first", line, f.Path, left)
+		t.Note("line %d of %s is not a JSON entry and holds %s that cannot be replaced without changing its structure: they are still in the output; remove or repair the line (ccsurgeon repair) first", line, f.Path, chain.Plural(left, "secret", "secrets"))
 	}
 	if pos > 0 {
 		out = append(out, raw[pos:]...)

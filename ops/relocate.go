@@ -196,5 +196,5 @@ func (o *Relocate) contentPaths(f *chain.File, e *chain.Entry, raw, from, to []b
 
 // String describes a change for people.
 func (c PathChange) String() string {
-	return c.File + ":" + strconv.Itoa(c.Line) + ": " + c.Where + ": " + strconv.Itoa(c.Count) + " path(s)"
+	return c.File + ":" + strconv.Itoa(c.Line) + ": " + c.Where + ": " + chain.Plural(c.Count, "path", "paths")
 }

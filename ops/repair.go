@@ -703,7 +703,7 @@ func (r *Repair) empties(t *Txn, f *chain.File, before []validate.Problem, byLin
 				return err
 			}
 			if n > 0 {
-				r.add(f, i, true, p.Code, "removed %d empty text block(s): the API rejects them%s", n, entryGone(t, f, i))
+				r.add(f, i, true, p.Code, "removed %s: the API rejects them%s", chain.Plural(n, "empty text block", "empty text blocks"), entryGone(t, f, i))
 			}
 		case "empty-content":
 			t.Drop(f, i)

@@ -58,7 +58,7 @@ func (o StripThinking) Apply(t *Txn) error {
 		}
 	}
 	if kept > 0 {
-		t.Note("kept %d thinking block(s) of the last turn: the session ends inside a tool-use loop, and the API wants its final assistant turn to start with its thinking", kept)
+		t.Note("kept %s of the last turn: the session ends inside a tool-use loop, and the API wants its final assistant turn to start with its thinking", chain.Plural(kept, "thinking block", "thinking blocks"))
 	}
 	return nil
 }
