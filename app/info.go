@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/ops"
@@ -235,8 +236,23 @@ func HumanBytes(n int64) string {
 }
 
 func oneLine(s string, max int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if len([]rune(s)) > max {
+	// the words are joined only until there are more than max runes: a
+	// prompt of megabytes costs what its first line does
+	var b strings.Builder
+	n := 0
+	for w := range strings.FieldsSeq(s) {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(w)
+		n += utf8.RuneCountInString(w)
+		if n > max {
+			break
+		}
+	}
+	s = b.String()
+	if n > max {
 		s = string([]rune(s)[:max-1]) + "…"
 	}
 	return s

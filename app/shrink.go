@@ -139,7 +139,7 @@ func (env *Env) RunRedactCheck(session string, spec OpSpec) error {
 	spec = OpSpec{Redact: true, RedactRules: spec.RedactRules, RedactAllow: spec.RedactAllow}
 	var found int
 	err := env.runWriteWith(session, Dest{DryRun: true}, func(*chain.Session) (ops.Pipeline, error) { return env.Pipeline(spec) }, func(r *WriteResult) {
-		found = len(r.Redactions)
+		found = r.redactions.Len()
 	})
 	if err != nil {
 		return err
@@ -152,34 +152,37 @@ func (env *Env) RunRedactCheck(session string, spec OpSpec) error {
 
 // printRedactions prints the per-type report of redact-secrets: how many,
 // and where, never the secret itself.
-func (env *Env) printRedactions(rs []ops.Redaction) {
-	if len(rs) == 0 {
+func (env *Env) printRedactions(rs *ops.RedactionLog) {
+	if rs.Len() == 0 {
 		return
 	}
-	byRule := map[string]int{}
-	for _, r := range rs {
-		byRule[r.Rule]++
-	}
+	byRule := rs.ByRule()
 	rules := make([]string, 0, len(byRule))
 	for r := range byRule {
 		rules = append(rules, r)
 	}
 	sort.Strings(rules)
-	fmt.Fprintf(env.Out, "secrets: %d\n", len(rs))
+	fmt.Fprintf(env.Out, "secrets: %d\n", rs.Len())
 	for _, r := range rules {
 		fmt.Fprintf(env.Out, "  %-32s %d\n", r, byRule[r])
 	}
 	const maxShown = 50
-	for k, r := range rs {
+	k := 0
+	err := rs.Each(func(r ops.Redaction) (bool, error) {
 		if k == maxShown {
-			fmt.Fprintf(env.Out, "  … and %d more (use --json for all)\n", len(rs)-maxShown)
-			break
+			fmt.Fprintf(env.Out, "  … and %d more (use --json for all)\n", rs.Len()-maxShown)
+			return false, nil
 		}
+		k++
 		note := ""
 		if r.InThinking {
 			note = " (thinking block removed)"
 		}
 		fmt.Fprintf(env.Out, "  %s:%d: %s %s -> %s [%s]%s\n", shortPath(r.File), r.Line, r.Field, r.Rule, r.Placeholder, r.Fingerprint, note)
+		return true, nil
+	})
+	if err != nil {
+		fmt.Fprintf(env.Out, "  (the list could not be read back: %v)\n", err)
 	}
 }
 

@@ -3,6 +3,7 @@ package app
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"io/fs"
@@ -54,14 +55,18 @@ type WriteResult struct {
 	CountDetails  map[string]map[string]int `json:"count_details,omitempty"`
 	Notes         []string                  `json:"notes,omitempty"`
 	Preexisting   int                       `json:"preexisting_errors"`
-	Redactions    []ops.Redaction           `json:"redactions,omitempty"`
-	ResumeCommand string                    `json:"resume_command,omitempty"`
+	// Redactions: the secrets redact-secrets found. A result being printed
+	// streams them from the log instead (a session can hold millions).
+	Redactions    []ops.Redaction `json:"redactions,omitempty"`
+	ResumeCommand string          `json:"resume_command,omitempty"`
 	// ResumeTokens: estimated tokens a resume sends, before and after
 	// (compress-old-turns and --target-tokens).
 	ResumeTokens *ops.TokenReport `json:"resume_tokens,omitempty"`
 	// NothingToChange: the operations found nothing to do, so nothing was
 	// written (SessionID and Path are the input's).
 	NothingToChange bool `json:"nothing_to_change,omitempty"`
+
+	redactions *ops.RedactionLog // printed as "redactions"
 }
 
 // Operation builds the pipeline for an open session.
@@ -122,6 +127,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	}
 	pr.Phase(p.Name(), 0)
 	t := ops.NewTxn(s)
+	defer t.Report.Redactions.Close()
 	if d.New || d.FreshIDs {
 		t.NewID = uuid.NewString()
 	}
@@ -147,7 +153,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		pr.Done()
 		res := WriteResult{SessionID: s.ID, Path: s.Path, Operation: p.Name(), DryRun: d.DryRun,
 			EntriesBefore: len(s.Main.Entries), EntriesAfter: len(s.Main.Entries), BytesBefore: s.Main.Size, BytesAfter: s.Main.Size,
-			Notes: t.Report.Notes, NothingToChange: true, Redactions: t.Report.Redactions}
+			Notes: t.Report.Notes, NothingToChange: true, redactions: &t.Report.Redactions}
 		if hook != nil {
 			hook(&res) // redact --check must see secrets it could not replace
 		}
@@ -158,7 +164,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	out := WriteResult{
 		SessionID: s.ID, Path: s.Path, Operation: p.Name(), DryRun: d.DryRun,
 		EntriesBefore: st.EntriesBefore, EntriesAfter: st.EntriesAfter, Removed: st.Removed, Changed: st.Changed, Added: st.Added,
-		BytesBefore: s.Main.Size, Counts: t.Report.Counts, CountDetails: t.Report.CountDetails, Notes: t.Report.Notes, Redactions: t.Report.Redactions,
+		BytesBefore: s.Main.Size, Counts: t.Report.Counts, CountDetails: t.Report.CountDetails, Notes: t.Report.Notes, redactions: &t.Report.Redactions,
 		ResumeTokens: t.Report.Tokens,
 	}
 	if t.NewID != "" {
@@ -194,7 +200,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 				out.Notes = append(out.Notes, fmt.Sprintf("removed %s: %s (kept: the %d last made, the original, within %s)",
 					Plural(len(res.Pruned), "old backup", "old backups"), strings.Join(names, ", "), keepOf(d.Keep), HumanBytes(backup.DefaultBudget)))
 			}
-			if len(t.Report.Redactions) > 0 {
+			if t.Report.Redactions.Len() > 0 {
 				out.Notes = append(out.Notes, env.redactBackupNote(s, lock.Key()))
 			}
 		}
@@ -457,7 +463,7 @@ func changesAnything(t *ops.Txn) bool {
 
 func (env *Env) printNothingToChange(out WriteResult) error {
 	if env.JSON {
-		return env.printJSON(out)
+		return env.printResultJSON(out)
 	}
 	if out.DryRun {
 		fmt.Fprintf(env.Out, "dry run: %s on %s: nothing to change; nothing was written\n", out.Operation, out.Path)
@@ -474,7 +480,7 @@ func (env *Env) printNothingToChange(out WriteResult) error {
 // given the bytes it already had does not count (no write, no backup).
 func txnTouches(t *ops.Txn, f *chain.File) bool {
 	for i, ed := range t.Edits(f) {
-		if ed.Drop || len(ed.After) > 0 {
+		if ed.Drop || ed.Late || len(ed.After) > 0 {
 			return true
 		}
 		if ed.Raw != nil {
@@ -578,7 +584,7 @@ func unchanged(t *ops.Txn) bool {
 	}
 	for _, f := range t.S.Files() {
 		for i, ed := range t.Edits(f) {
-			if ed.Drop || len(ed.After) > 0 {
+			if ed.Drop || ed.Late || len(ed.After) > 0 {
 				return false
 			}
 			if ed.Raw != nil {
@@ -746,7 +752,7 @@ func copyTree(src, dst string, ds *backup.DirSync, work *tasks) error {
 
 func (env *Env) printWriteResult(out WriteResult) error {
 	if env.JSON {
-		return env.printJSON(out)
+		return env.printResultJSON(out)
 	}
 	w := env.Out
 	switch {
@@ -785,7 +791,7 @@ func (env *Env) printSummary(out WriteResult) {
 	for _, n := range out.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}
-	env.printRedactions(out.Redactions)
+	env.printRedactions(out.redactions)
 	if out.Preexisting > 0 {
 		fmt.Fprintf(w, "note: the input already had %s; they are not new (see 'ccsurgeon validate')\n", Plural(out.Preexisting, "validation error", "validation errors"))
 	}
@@ -793,7 +799,7 @@ func (env *Env) printSummary(out WriteResult) {
 
 func (env *Env) printDryRun(s *chain.Session, after []byte, out WriteResult) error {
 	if env.JSON && after == nil {
-		return env.printJSON(out)
+		return env.printResultJSON(out)
 	}
 	if after != nil {
 		before, err := os.ReadFile(s.Path)
@@ -849,4 +855,61 @@ func countLines(counts map[string]int, details map[string]map[string]int) []stri
 		line(k, strings.ReplaceAll(k, "_", " "))
 	}
 	return out
+}
+
+// printResultJSON prints a write result as one JSON object, the secrets
+// of redact-secrets streamed from their log into "redactions" (right after
+// "preexisting_errors", where the field is) one at a time.
+func (env *Env) printResultJSON(out WriteResult) error {
+	if out.redactions.Len() == 0 {
+		return env.printJSON(out)
+	}
+	if err := out.redactions.Err(); err != nil {
+		return err
+	}
+	var head bytes.Buffer
+	enc := json.NewEncoder(&head)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	out.Redactions = nil
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	b := head.Bytes()
+	const key = "\n  \"preexisting_errors\": "
+	k := bytes.Index(b, []byte(key))
+	if k < 0 {
+		return fmt.Errorf("internal: no preexisting_errors in the result")
+	}
+	eol := k + 1 + bytes.IndexByte(b[k+1:], '\n')
+	last := b[eol-1] != ','
+	w := bufio.NewWriterSize(env.Out, 1<<16)
+	w.Write(b[:eol])
+	if last {
+		w.WriteString(",")
+	}
+	w.WriteString("\n  \"redactions\": [")
+	first := true
+	err := out.redactions.Each(func(r ops.Redaction) (bool, error) {
+		rb, err := json.MarshalIndent(r, "    ", "  ")
+		if err != nil {
+			return false, err
+		}
+		if !first {
+			w.WriteString(",")
+		}
+		first = false
+		w.WriteString("\n    ")
+		_, err = w.Write(rb)
+		return err == nil, err
+	})
+	if err != nil {
+		return err
+	}
+	w.WriteString("\n  ]")
+	if !last {
+		w.WriteString(",")
+	}
+	w.Write(b[eol:])
+	return w.Flush()
 }

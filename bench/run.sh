@@ -278,11 +278,12 @@ if want clone-new; then
 	# the same files copied and made durable: the fair baseline of a new
 	# session (the transcript, its subagents and tool results, fsynced)
 	rm_cpr() { rm -rf "$ROOT/cpr"; }
-	measure cp-r-sync rm_cpr -- sh -c 'mkdir -p "$3" && cp "$1" "$3/" && cp -r "$2" "$3/" && find "$3" -type f -exec sync {} +' _ "$FILE" "$DIR/projects/-bench/$ID" "$ROOT/cpr"
+	# (a session without subagents or tool results has no folder: the main file only)
+	measure cp-r-sync rm_cpr -- sh -c 'mkdir -p "$3" && cp "$1" "$3/" && { [ ! -d "$2" ] || cp -r "$2" "$3/"; } && find "$3" -type f -exec sync {} +' _ "$FILE" "$DIR/projects/-bench/$ID" "$ROOT/cpr"
 	CPR_WALL=$M_WALL
 	measure clone-new rm_clone -- "$BIN" "${CFG[@]}" "${W[@]}" clone "$ID"
 	row "clone ID (new session, then deleted)" cp5 "≤ 5× cp of the main file" "$BYTES"
-	NOTES+=("clone as a new session writes the transcript, its $(find "$DIR/projects/-bench/$ID" -type f | wc -l) sidecar files (subagents, tool results) and fsyncs each; \`cp\` of the same files followed by \`sync\` of each took ${CPR_WALL} s in this run: clone (new session) = $(awk -v t="$M_WALL" -v c="$CPR_WALL" 'BEGIN{printf "%.1f", t/c}')× that.")
+	NOTES+=("clone as a new session writes the transcript, its $(find "$DIR/projects/-bench/$ID" -type f 2>/dev/null | wc -l) sidecar files (subagents, tool results) and fsyncs each; \`cp\` of the same files followed by \`sync\` of each took ${CPR_WALL} s in this run: clone (new session) = $(awk -v t="$M_WALL" -v c="$CPR_WALL" 'BEGIN{printf "%.1f", t/c}')× that.")
 fi
 if want fork-at-turn; then
 	measure fork-at-turn rm_out -- "$BIN" "${CFG[@]}" "${W[@]}" fork-at-turn "$ID" "$MID" -o "$OUT"

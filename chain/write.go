@@ -2,6 +2,7 @@ package chain
 
 import (
 	"bufio"
+	"fmt"
 	"io"
 )
 
@@ -10,7 +11,15 @@ type Edit struct {
 	Drop  bool     // leave the line out
 	Raw   []byte   // replacement bytes of the line, terminator excluded; nil keeps the line
 	After [][]byte // new lines written after this one
+	// Late: the line's bytes are made as it is written, by the writer's
+	// LineFunc (an edit of most lines that would otherwise hold a copy of
+	// the file in memory until it is written, such as a redaction).
+	Late bool
 }
+
+// LineFunc makes the bytes of a Late line i (terminator excluded). It is
+// called once per Late line, in order.
+type LineFunc func(i int) ([]byte, error)
 
 // Edits maps entry indices to their edits. Entries without an edit are
 // written back byte-for-byte.
@@ -40,8 +49,13 @@ type Transform func(raw []byte) []byte
 // are copied from the source as they are. With a transform, every kept
 // line passes through it. It returns the bytes written.
 func (f *File) Write(w io.Writer, edits Edits, tr Transform) (int64, error) {
+	return f.WriteWith(w, edits, tr, nil)
+}
+
+// WriteWith is Write with the maker of the Late lines' bytes.
+func (f *File) WriteWith(w io.Writer, edits Edits, tr Transform, late LineFunc) (int64, error) {
 	if tr != nil {
-		return f.writeTransformed(w, edits, tr)
+		return f.writeTransformed(w, edits, tr, late)
 	}
 	cw := &CountWriter{W: w}
 	buf := make([]byte, 1<<20)
@@ -58,7 +72,7 @@ func (f *File) Write(w io.Writer, edits Edits, tr Transform) (int64, error) {
 	for i := range f.Entries {
 		e := &f.Entries[i]
 		ed := edits[i]
-		if ed == nil || (!ed.Drop && ed.Raw == nil && len(ed.After) == 0) {
+		if ed == nil || (!ed.Drop && ed.Raw == nil && !ed.Late && len(ed.After) == 0) {
 			if runStart < 0 {
 				runStart = e.Off
 			}
@@ -70,7 +84,15 @@ func (f *File) Write(w io.Writer, edits Edits, tr Transform) (int64, error) {
 		}
 		eol := eols[e.EOL]
 		if !ed.Drop {
-			if ed.Raw != nil {
+			if ed.Late {
+				b, err := lateLine(late, i)
+				if err != nil {
+					return cw.N, err
+				}
+				if _, err := cw.Write(b); err != nil {
+					return cw.N, err
+				}
+			} else if ed.Raw != nil {
 				if _, err := cw.Write(ed.Raw); err != nil {
 					return cw.N, err
 				}
@@ -117,7 +139,15 @@ func (c *CountWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-func (f *File) writeTransformed(w io.Writer, edits Edits, tr Transform) (int64, error) {
+// lateLine calls late for a Late line.
+func lateLine(late LineFunc, i int) ([]byte, error) {
+	if late == nil {
+		return nil, fmt.Errorf("internal: line %d is made as it is written, but the writer has no maker", i)
+	}
+	return late(i)
+}
+
+func (f *File) writeTransformed(w io.Writer, edits Edits, tr Transform, late LineFunc) (int64, error) {
 	cw := &CountWriter{W: w}
 	br := bufio.NewReaderSize(io.NewSectionReader(f.src, 0, f.Size), 1<<20)
 	var long, scratch []byte
@@ -151,11 +181,18 @@ func (f *File) writeTransformed(w io.Writer, edits Edits, tr Transform) (int64, 
 		var parts [][]byte
 		if ed == nil || !ed.Drop {
 			body := line[:e.Len]
-			if ed != nil && ed.Raw != nil {
+			if ed != nil && ed.Late {
+				b, err := lateLine(late, i)
+				if err != nil {
+					return cw.N, err
+				}
+				scratch = append(scratch[:0], b...)
+				body = scratch
+			} else if ed != nil && ed.Raw != nil {
 				scratch = append(scratch[:0], ed.Raw...) // the edit stays as it is
 				body = scratch
 			}
-			if e.Kind == KindEntry || (ed != nil && ed.Raw != nil) {
+			if e.Kind == KindEntry || (ed != nil && (ed.Raw != nil || ed.Late)) {
 				body = tr(body)
 			}
 			parts = append(parts, body)

@@ -2,12 +2,10 @@ package ops
 
 import (
 	"crypto/sha256"
-	"encoding/hex"
+	"encoding/binary"
 	"fmt"
-	"runtime"
 	"sort"
 	"strconv"
-	"sync"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/ops/redact"
@@ -70,12 +68,13 @@ var skipBlockTypes = map[string]bool{"image": true, "document": true, "redacted_
 type hit struct {
 	tokStart, tokEnd int // the raw JSON string token in the line
 	finds            []redact.Finding
+	sums             [][16]byte // of each secret (SHA-256, first 16 bytes)
+	nums             []uint32   // the number of each secret's placeholder (numbering.decode)
 	path             string
 	thinking         bool // the value is a thinking block's text
 }
 
 type lineHits struct {
-	f    *chain.File
 	i    int
 	hits []hit
 	// raw: the line is not a JSON entry (a torn last line, a line nested too
@@ -84,121 +83,243 @@ type lineHits struct {
 	finds []redact.Finding
 }
 
-// Apply scans the session and replaces the secrets.
+// numbering gives each distinct secret of a rule its number, in order of
+// first appearance: 20 bytes per distinct secret, never the secret.
+type numbering struct {
+	rules   map[string]uint16
+	names   []string // of the rules, by number
+	numbers map[numKey]uint32
+	perRule map[string]uint32
+}
+
+type numKey struct {
+	sum  [14]byte
+	rule uint16
+}
+
+func (nb *numbering) key(rule string, sum [16]byte) numKey {
+	r, ok := nb.rules[rule]
+	if !ok {
+		r = uint16(len(nb.rules))
+		nb.rules[rule] = r
+		nb.names = append(nb.names, rule)
+	}
+	k := numKey{rule: r}
+	copy(k.sum[:], sum[:14])
+	return k
+}
+
+// assign returns the number of a secret, giving a new one the next.
+func (nb *numbering) assign(rule string, sum [16]byte) uint32 {
+	k := nb.key(rule, sum)
+	if n, ok := nb.numbers[k]; ok {
+		return n
+	}
+	nb.perRule[rule]++
+	n := nb.perRule[rule]
+	nb.numbers[k] = n
+	return n
+}
+
+// lookup returns the number of a secret already numbered (safe for
+// concurrent use once numbering is done).
+func (nb *numbering) lookup(rule string, sum [16]byte) (uint32, bool) {
+	r, ok := nb.rules[rule]
+	if !ok {
+		return 0, false
+	}
+	k := numKey{rule: r}
+	copy(k.sum[:], sum[:14])
+	n, ok := nb.numbers[k]
+	return n, ok
+}
+
+// encode writes the hits of a line (numbered) as varints: per hit the
+// string token's offset from the end of the last and length, the number of
+// secrets, and per secret its offset from the end of the last in the
+// decoded value, length, rule and number.
+func (nb *numbering) encode(hits []hit) []byte {
+	var b []byte
+	pos := 0
+	for _, h := range hits {
+		b = binary.AppendUvarint(b, uint64(h.tokStart-pos))
+		b = binary.AppendUvarint(b, uint64(h.tokEnd-h.tokStart))
+		b = binary.AppendUvarint(b, uint64(len(h.finds)))
+		last := 0
+		for k, fd := range h.finds {
+			b = binary.AppendUvarint(b, uint64(fd.Start-last))
+			b = binary.AppendUvarint(b, uint64(fd.End-fd.Start))
+			b = binary.AppendUvarint(b, uint64(nb.rules[fd.Rule]))
+			b = binary.AppendUvarint(b, uint64(nb.assign(fd.Rule, h.sums[k])))
+			last = fd.End
+		}
+		pos = h.tokEnd
+	}
+	return b
+}
+
+// decode reads back what encode wrote, for a line of n bytes.
+func (nb *numbering) decode(b []byte, n int) ([]hit, error) {
+	bad := fmt.Errorf("internal: redact-secrets lost the places of a line's secrets")
+	next := func() int {
+		v, k := binary.Uvarint(b)
+		if k <= 0 {
+			b = nil
+			return -1
+		}
+		b = b[k:]
+		return int(v)
+	}
+	var hits []hit
+	pos := 0
+	for len(b) > 0 {
+		h := hit{tokStart: pos + next()}
+		h.tokEnd = h.tokStart + next()
+		nf := next()
+		if nf < 0 || h.tokEnd > n {
+			return nil, bad
+		}
+		h.finds = make([]redact.Finding, nf)
+		h.nums = make([]uint32, nf)
+		last := 0
+		for k := 0; k < nf; k++ {
+			st := last + next()
+			en := st + next()
+			r, num := next(), next()
+			if r < 0 || r >= len(nb.names) || num <= 0 {
+				return nil, bad
+			}
+			h.finds[k] = redact.Finding{Start: st, End: en, Rule: nb.names[r]}
+			h.nums[k] = uint32(num)
+			last = en
+		}
+		hits = append(hits, h)
+		pos = h.tokEnd
+	}
+	return hits, nil
+}
+
+func secretSum(secret string) [16]byte {
+	full := sha256.Sum256([]byte(secret))
+	var s [16]byte
+	copy(s[:], full[:16])
+	return s
+}
+
+// Apply scans the session and replaces the secrets. The scan numbers the
+// secrets and writes the report as it goes (on every core, in the order of
+// the lines); the lines are rewritten as the result is written (SetLate),
+// so neither the report nor the changed lines are held in memory.
 func (o RedactSecrets) Apply(t *Txn) error {
 	if o.Scanner == nil {
 		return fmt.Errorf("redact-secrets: no scanner")
 	}
-	var found []lineHits
+	nb := &numbering{rules: map[string]uint16{}, numbers: map[numKey]uint32{}, perRule: map[string]uint32{}}
 	for _, f := range t.S.Files() {
-		lh, err := o.scanFile(t, f)
-		if err != nil {
-			return err
+		// the scan's workers read the edits: they change once it is done
+		var lateLines []int
+		// what each late line's rewrite needs: a few bytes per secret
+		// (offsets, rule, number), so that it is not scanned twice
+		recs := map[int][]byte{}
+		var thinkingLines []lineHits
+		type rawEdit struct {
+			i   int
+			out []byte
 		}
-		found = append(found, lh...)
-	}
-	// number the secrets in order of first appearance
-	type phKey struct {
-		rule string
-		sum  [16]byte // of the secret: the map does not keep the secrets
-	}
-	numbers := map[phKey]string{}
-	perRule := map[string]int{}
-	placeholder := func(rule, secret string) string {
-		sum := sha256.Sum256([]byte(secret))
-		k := phKey{rule: rule}
-		copy(k.sum[:], sum[:16])
-		if p, ok := numbers[k]; ok {
-			return p
-		}
-		perRule[rule]++
-		p := "[REDACTED:" + rule + ":" + strconv.Itoa(perRule[rule]) + "]"
-		numbers[k] = p
-		return p
-	}
-	for _, lh := range found {
-		if lh.raw {
-			if err := o.redactRawLine(t, lh, placeholder); err != nil {
+		var rawEdits []rawEdit
+		err := o.scanFile(t, f, func(lh lineHits) error {
+			if lh.raw {
+				out, err := o.redactRawLine(t, f, lh, nb)
+				if out != nil {
+					rawEdits = append(rawEdits, rawEdit{lh.i, out})
+				}
 				return err
 			}
-			continue
-		}
-		raw, err := t.Raw(lh.f, lh.i)
+			thinking := false
+			for _, h := range lh.hits {
+				thinking = thinking || h.thinking
+				for k, fd := range h.finds {
+					n := nb.assign(fd.Rule, h.sums[k])
+					t.Report.Redactions.add(f.Path, h.path, fd.Rule, int(f.Entries[lh.i].Line), n, h.sums[k], h.thinking)
+					t.CountOf(CountSecrets, fd.Rule, 1)
+				}
+			}
+			if thinking {
+				thinkingLines = append(thinkingLines, lh)
+			} else {
+				lateLines = append(lateLines, lh.i)
+				recs[lh.i] = nb.encode(lh.hits)
+			}
+			return nil
+		})
 		if err != nil {
 			return err
 		}
-		for _, h := range lh.hits {
-			// the decoded value is not kept from the scan (that held a copy of
-			// every line with a secret): decode it again
-			value := chain.StrValue(string(raw[h.tokStart:h.tokEnd]))
-			for _, fd := range h.finds {
-				secret := value[fd.Start:fd.End]
-				sum := sha256.Sum256([]byte(secret))
-				t.Report.Redactions = append(t.Report.Redactions, Redaction{
-					File: lh.f.Path, Line: int(lh.f.Entries[lh.i].Line), Field: h.path, Rule: fd.Rule,
-					Placeholder: placeholder(fd.Rule, secret), Fingerprint: hex.EncodeToString(sum[:4]), InThinking: h.thinking,
-				})
-				t.CountOf(CountSecrets, fd.Rule, 1)
+		for _, re := range rawEdits {
+			t.Set(f, re.i, re.out)
+		}
+		for _, lh := range thinkingLines {
+			if err := o.rewriteThinking(t, f, lh, nb); err != nil {
+				return err
 			}
 		}
-		if err := o.rewriteLine(t, lh, placeholder); err != nil {
-			return err
+		late := func(i int, raw []byte) ([]byte, error) {
+			hits, err := nb.decode(recs[i], len(raw))
+			if err != nil {
+				return nil, err
+			}
+			return o.replaceHits(raw, hits, func(h *hit, k int) string {
+				return placeholderOf(h.finds[k].Rule, int(h.nums[k]))
+			}), nil
+		}
+		for _, i := range lateLines {
+			t.SetLate(f, i, late)
 		}
 	}
-	return nil
+	return t.Report.Redactions.Err()
 }
 
-// scanFile finds the lines of f that hold secrets, using every core.
-func (o RedactSecrets) scanFile(t *Txn, f *chain.File) ([]lineHits, error) {
-	n := len(f.Entries)
-	workers := runtime.GOMAXPROCS(0)
-	results := make([][]lineHits, workers)
-	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	chunk := (n + workers - 1) / workers
-	for w := 0; w < workers; w++ {
-		lo, hi := w*chunk, min((w+1)*chunk, n)
-		wg.Add(1)
-		go func(w, lo, hi int) {
-			defer wg.Done()
-			for i := lo; i < hi; i++ {
-				k := f.Entries[i].Kind
-				if k == chain.KindBlank || t.Dropped(f, i) {
-					continue
-				}
-				raw, err := t.Raw(f, i)
-				if err != nil {
-					errs[w] = err
-					return
-				}
-				if k != chain.KindEntry {
-					// not an entry: every byte is still scanned, as text
-					if fs := o.Scanner.Scan(string(raw)); len(fs) > 0 {
-						results[w] = append(results[w], lineHits{f: f, i: i, raw: true, finds: fs})
-					}
-					continue
-				}
-				if hs := o.scanLine(raw); len(hs) > 0 {
-					results[w] = append(results[w], lineHits{f: f, i: i, hits: hs})
-				}
+// scanFile finds the lines of f that hold secrets, using every core, and
+// hands them to use in order.
+func (o RedactSecrets) scanFile(t *Txn, f *chain.File, use func(lineHits) error) error {
+	work := func(lo, hi int) ([]lineHits, error) {
+		var out []lineHits
+		for i := lo; i < hi; i++ {
+			k := f.Entries[i].Kind
+			if k == chain.KindBlank || t.Dropped(f, i) {
+				continue
 			}
-		}(w, lo, hi)
-	}
-	wg.Wait()
-	var out []lineHits
-	for w := range results {
-		if errs[w] != nil {
-			return nil, errs[w]
+			raw, err := t.Raw(f, i)
+			if err != nil {
+				return nil, err
+			}
+			if k != chain.KindEntry {
+				// not an entry: every byte is still scanned, as text
+				if fs := o.Scanner.Scan(string(raw)); len(fs) > 0 {
+					out = append(out, lineHits{i: i, raw: true, finds: fs})
+				}
+				continue
+			}
+			if hs := o.scanLine(raw, true); len(hs) > 0 {
+				out = append(out, lineHits{i: i, hits: hs})
+			}
 		}
-		out = append(out, results[w]...)
+		return out, nil
 	}
-	return out, nil
+	return inOrder(f, work, func(lhs []lineHits) error {
+		for _, lh := range lhs {
+			if err := use(lh); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // scanLine returns the string values of one line that hold secrets. The
 // line is walked as raw JSON; a string is decoded and scanned only when
 // its raw token passes the scanner's prefilter.
-func (o RedactSecrets) scanLine(raw []byte) []hit {
+func (o RedactSecrets) scanLine(raw []byte, sums bool) []hit {
 	line := string(raw)
 	var hits []hit
 	var walk func(vs, ve int, path string, thinkingText bool)
@@ -236,7 +357,14 @@ func (o RedactSecrets) scanLine(raw []byte) []hit {
 			}
 			v := chain.StrValue(tok)
 			if fs := o.Scanner.Scan(v); len(fs) > 0 {
-				hits = append(hits, hit{tokStart: vs, tokEnd: ve, finds: fs, path: path, thinking: thinkingText})
+				h := hit{tokStart: vs, tokEnd: ve, finds: fs, path: path, thinking: thinkingText}
+				if sums {
+					h.sums = make([][16]byte, len(fs))
+					for k, fd := range fs {
+						h.sums[k] = secretSum(v[fd.Start:fd.End])
+					}
+				}
+				hits = append(hits, h)
 			}
 		}
 	}
@@ -257,51 +385,52 @@ func join(path, k string) string {
 	return path + "." + k
 }
 
-// rewriteLine removes thinking blocks that hold secrets and replaces the
-// secrets in every other string of the line.
-func (o RedactSecrets) rewriteLine(t *Txn, lh lineHits, placeholder func(rule, secret string) string) error {
-	f, i := lh.f, lh.i
-	thinking := false
-	for _, h := range lh.hits {
-		thinking = thinking || h.thinking
+// rewriteThinking removes the thinking blocks of a line that hold secrets
+// and replaces the secrets in every other string of the line, at once.
+func (o RedactSecrets) rewriteThinking(t *Txn, f *chain.File, lh lineHits, nb *numbering) error {
+	i := lh.i
+	if f == t.S.Main && o.protected(t)[i] {
+		t.Note("a secret was in the thinking of the last, unfinished tool-use turn (line %d): that block is removed, so the API may ask for it when the session is resumed", f.Entries[i].Line)
 	}
-	if thinking {
-		if f == t.S.Main && o.protected(t)[i] {
-			t.Note("a secret was in the thinking of the last, unfinished tool-use turn (line %d): that block is removed, so the API may ask for it when the session is resumed", f.Entries[i].Line)
-		}
-		n, err := t.RemoveBlocks(f, i, func(b gjson.Result) bool {
-			return b.Get("type").Str == "thinking" && len(o.Scanner.Scan(b.Get("thinking").Str)) > 0
-		})
-		if err != nil {
-			return err
-		}
-		t.Count(CountSecretThinking, n)
-		if t.Dropped(f, i) {
-			return nil
-		}
+	n, err := t.RemoveBlocks(f, i, func(b gjson.Result) bool {
+		return b.Get("type").Str == "thinking" && len(o.Scanner.Scan(b.Get("thinking").Str)) > 0
+	})
+	if err != nil {
+		return err
+	}
+	t.Count(CountSecretThinking, n)
+	if t.Dropped(f, i) {
+		return nil
 	}
 	raw, err := t.Raw(f, i)
 	if err != nil {
 		return err
 	}
-	hits := lh.hits
-	if thinking { // offsets moved: scan the line again
-		hits = o.scanLine(raw)
-	}
-	// one forward pass over the line, the hits in order
+	// offsets moved: scan the line again
+	t.Set(f, i, o.replaceHits(raw, o.scanLine(raw, true), func(h *hit, k int) string {
+		return placeholderOf(h.finds[k].Rule, int(nb.assign(h.finds[k].Rule, h.sums[k])))
+	}))
+	return nil
+}
+
+// replaceHits replaces the secrets of the hits of a line (scanLine with
+// sums) with their placeholders, in one forward pass; hits in thinking
+// blocks are left alone.
+func (o RedactSecrets) replaceHits(raw []byte, hits []hit, placeholder func(h *hit, k int) string) []byte {
 	sort.Slice(hits, func(a, b int) bool { return hits[a].tokStart < hits[b].tokStart })
 	out := make([]byte, 0, len(raw)+64)
 	pos := 0
-	for _, h := range hits {
+	for hk := range hits {
+		h := &hits[hk]
 		if h.thinking || h.tokStart < pos {
 			continue
 		}
 		value := chain.StrValue(string(raw[h.tokStart:h.tokEnd]))
 		sb := make([]byte, 0, len(value))
 		last := 0
-		for _, fd := range h.finds {
+		for k, fd := range h.finds {
 			sb = append(sb, value[last:fd.Start]...)
-			sb = append(sb, placeholder(fd.Rule, value[fd.Start:fd.End])...)
+			sb = append(sb, placeholder(h, k)...)
 			last = fd.End
 		}
 		sb = append(sb, value[last:]...)
@@ -309,21 +438,20 @@ func (o RedactSecrets) rewriteLine(t *Txn, lh lineHits, placeholder func(rule, s
 		out = append(out, EncodeString(string(sb))...)
 		pos = h.tokEnd
 	}
-	out = append(out, raw[pos:]...)
-	t.Set(f, i, out)
-	return nil
+	return append(out, raw[pos:]...)
 }
 
-// redactRawLine replaces the secrets of a line that is not a JSON entry in
-// place, where that cannot change the line's structure: the secret lies
+// redactRawLine returns a line that is not a JSON entry with its secrets
+// replaced in place (nil: nothing replaced), where that cannot change the
+// line's structure: the secret lies
 // inside one JSON string (or the unterminated string a torn line ends in)
 // and does not cut an escape sequence in two. A secret that cannot be
 // replaced safely is still reported (so --check fails) and named in a note.
-func (o RedactSecrets) redactRawLine(t *Txn, lh lineHits, placeholder func(rule, secret string) string) error {
-	f, i := lh.f, lh.i
+func (o RedactSecrets) redactRawLine(t *Txn, f *chain.File, lh lineHits, nb *numbering) ([]byte, error) {
+	i := lh.i
 	raw, err := t.Raw(f, i)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	line := int(f.Entries[i].Line)
 	str, cont := rawStrings(raw)
@@ -331,30 +459,29 @@ func (o RedactSecrets) redactRawLine(t *Txn, lh lineHits, placeholder func(rule,
 	pos, left := 0, 0
 	for _, fd := range lh.finds {
 		secret := string(raw[fd.Start:fd.End])
-		sum := sha256.Sum256([]byte(secret))
-		r := Redaction{File: f.Path, Line: line, Field: "(line is not JSON: scanned as text)", Rule: fd.Rule, Fingerprint: hex.EncodeToString(sum[:4])}
+		sum := secretSum(secret)
+		var num uint32
 		safe := str[fd.Start] != 0 && str[fd.Start] == str[fd.End-1] && !cont[fd.Start] && (fd.End == len(raw) || !cont[fd.End])
 		if safe {
-			r.Placeholder = placeholder(fd.Rule, secret)
+			num = nb.assign(fd.Rule, sum)
 			out = append(out, raw[pos:fd.Start]...)
-			out = append(out, r.Placeholder...)
+			out = append(out, placeholderOf(fd.Rule, int(num))...)
 			pos = fd.End
 			t.CountOf(CountSecrets, fd.Rule, 1)
 		} else {
 			left++
 			t.CountOf(CountSecretsLeft, fd.Rule, 1)
 		}
-		t.Report.Redactions = append(t.Report.Redactions, r)
+		t.Report.Redactions.add(f.Path, "(line is not JSON: scanned as text)", fd.Rule, line, num, sum, false)
 	}
 	if left > 0 {
 		t.Note("line %d of %s is not a JSON entry and holds %s that cannot be replaced without changing its structure: they are still in the output; remove or repair the line (ccsurgeon repair) first", line, f.Path, chain.Plural(left, "secret", "secrets"))
 	}
 	if pos > 0 {
-		out = append(out, raw[pos:]...)
-		t.Set(f, i, out)
 		t.Count(CountRawLinesRedacted, 1)
+		return append(out, raw[pos:]...), nil
 	}
-	return nil
+	return nil, nil
 }
 
 // rawStrings marks, for each byte of a line of JSON (complete or not),

@@ -132,7 +132,14 @@ func (t *Txn) Render(f *chain.File) func(w io.Writer) error {
 		if t.remapper != nil {
 			tr = t.remapper.Line
 		}
-		_, err := f.Write(w, t.edits[f], tr)
+		fn := t.late[f]
+		if fn == nil {
+			_, err := f.Write(w, t.edits[f], tr)
+			return err
+		}
+		lp := startLate(f, t.edits[f], fn)
+		defer lp.stop()
+		_, err := f.WriteWith(w, t.edits[f], tr, lp.next)
 		return err
 	}
 }

@@ -668,19 +668,16 @@ func resultProblems(t *Txn, f *chain.File) (after []validate.Problem, inputLine 
 	if err := c.joinAssistants(f); err != nil {
 		return nil, nil, err
 	}
-	var buf bytes.Buffer
-	if _, err := f.Write(&buf, c.edits[f], nil); err != nil {
-		return nil, nil, err
-	}
-	nf, err := chain.LoadBytes(f.Path, buf.Bytes())
-	if err != nil {
-		return nil, nil, err
-	}
 	inputLine = []int{0}
 	for i := range f.Entries {
 		if !c.Dropped(f, i) {
 			inputLine = append(inputLine, int(f.Entries[i].Line))
 		}
+	}
+	// indexed as it streams by: the result's bytes are never held
+	nf, err := chain.IndexOf(f.Path, len(inputLine)-1, func(w io.Writer) error { _, err := f.Write(w, c.edits[f], nil); return err })
+	if err != nil {
+		return nil, nil, err
 	}
 	return validate.File(nf, t.S.ID), inputLine, nil
 }

@@ -66,6 +66,8 @@ type Txn struct {
 	RemovedFiles map[*chain.File]bool
 	// before caches the token estimate of the session as read (tokens.go)
 	before *chain.ResumeEstimate
+	// late makes the bytes of the Late lines of a file (SetLate)
+	late map[*chain.File]LateFunc
 }
 
 // Report says what the operations did, for the user.
@@ -77,7 +79,7 @@ type Report struct {
 	// secrets by rule, fixes by problem code).
 	CountDetails map[string]map[string]int `json:"count_details,omitempty"`
 	// Redactions lists the secrets redact-secrets replaced.
-	Redactions []Redaction `json:"redactions,omitempty"`
+	Redactions RedactionLog `json:"-"`
 	// Tokens: the estimated tokens a resume sends, before and after (set
 	// by the operations that shrink what the client sends).
 	Tokens *TokenReport `json:"resume_tokens,omitempty"`
@@ -125,14 +127,41 @@ func (t *Txn) Edits(f *chain.File) chain.Edits {
 
 // Raw returns the current bytes of entry i of f: edited, or as in the file.
 func (t *Txn) Raw(f *chain.File, i int) ([]byte, error) {
-	if ed := t.edits[f][i]; ed != nil && ed.Raw != nil {
+	ed := t.edits[f][i]
+	if ed != nil && ed.Raw != nil {
 		return ed.Raw, nil
+	}
+	if ed != nil && ed.Late {
+		raw, err := f.Raw(i)
+		if err != nil {
+			return nil, err
+		}
+		return t.late[f](i, raw)
 	}
 	return f.Raw(i)
 }
 
 // Set replaces the bytes of entry i of f.
-func (t *Txn) Set(f *chain.File, i int, raw []byte) { t.Edits(f).Get(i).Raw = raw }
+func (t *Txn) Set(f *chain.File, i int, raw []byte) {
+	ed := t.Edits(f).Get(i)
+	ed.Raw, ed.Late = raw, false
+}
+
+// LateFunc makes the bytes of line i of a file from its bytes in the file.
+type LateFunc func(i int, raw []byte) ([]byte, error)
+
+// SetLate replaces the bytes of entry i of f with fn of its bytes in the
+// file, computed when the result is written (on every core) or when an
+// operation asks for them (Raw): nothing is held until then. fn is one
+// function per file (the last given wins) and must not depend on the order
+// of the lines it is called on.
+func (t *Txn) SetLate(f *chain.File, i int, fn LateFunc) {
+	if t.late == nil {
+		t.late = map[*chain.File]LateFunc{}
+	}
+	t.late[f] = fn
+	t.Edits(f).Get(i).Late = true
+}
 
 // Drop removes entry i of f. Its children are re-linked by Finish.
 func (t *Txn) Drop(f *chain.File, i int) { t.Edits(f).Get(i).Drop = true }
@@ -143,7 +172,7 @@ func (t *Txn) Dropped(f *chain.File, i int) bool { return t.edits[f].Dropped(i) 
 // Changed reports whether entry i of f is edited or removed.
 func (t *Txn) Changed(f *chain.File, i int) bool {
 	ed := t.edits[f][i]
-	return ed != nil && (ed.Drop || ed.Raw != nil || len(ed.After) > 0)
+	return ed != nil && (ed.Drop || ed.Raw != nil || ed.Late || len(ed.After) > 0)
 }
 
 // RemoveFile drops a whole subagent transcript from the result.
@@ -194,7 +223,7 @@ func (t *Txn) statsOf(f *chain.File) Stats {
 		switch {
 		case ed.Drop:
 			st.Removed++
-		case ed.Raw != nil:
+		case ed.Raw != nil || ed.Late:
 			st.Changed++
 		}
 		st.Added += len(ed.After)

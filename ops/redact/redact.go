@@ -52,6 +52,7 @@ type Rule struct {
 	// instead of at every position of a window (TestPrefilterNeverMisses
 	// compares both ways on every positive case).
 	at    *regexp.Regexp
+	fast  *fastMatcher // at without the regexp engine, when Re has a simple form (fast.go)
 	find  func(text string, hits []hit, emit func(s, e int, id string))
 	emits []string
 }
@@ -140,6 +141,7 @@ func New(opts Options) (*Scanner, error) {
 	for ri, r := range s.rules {
 		if r.Re != nil && r.find == nil && r.Before == 0 && len(r.Anchors) > 0 && r.Priority < 10 && startsWithAnchor(r) {
 			r.at = regexp.MustCompile(`^(?:` + r.Re.String() + `)`)
+			r.fast = compileFast(r.Re.String())
 		}
 		if r.Re != nil && r.group == 0 {
 			if g := r.Re.SubexpIndex("s"); g > 0 {
@@ -483,7 +485,12 @@ func (s *Scanner) runWindows(r *Rule, text string, hits []hit, emit func(int, in
 			if r.After >= 0 {
 				en = min(len(text), p+int(h.alen)+r.After)
 			}
-			m := r.at.FindStringSubmatchIndex(text[p:en])
+			var m []int
+			if r.fast != nil {
+				m = r.fast.match(text[p:en])
+			} else {
+				m = r.at.FindStringSubmatchIndex(text[p:en])
+			}
 			if m == nil {
 				continue
 			}

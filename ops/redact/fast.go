@@ -1,0 +1,224 @@
+package redact
+
+import (
+	"regexp/syntax"
+)
+
+// fastMatcher matches, anchored at the start of a text, a regexp that is a
+// sequence of literals, alternations of literals none of which is a prefix
+// of another, and runs of an ASCII byte class where the item after a run
+// can never start with a byte of its class. Such a regexp has at most one
+// way to match at a position (a run must take every byte of its class it
+// can, up to its maximum), so a single forward pass finds what the regexp
+// engine finds, with the same capture groups, many times faster
+// (TestFastMatcherAgreesWithRegexp).
+type fastMatcher struct {
+	items  []fastItem
+	groups int // capture groups of the regexp (group 0 excluded)
+}
+
+type fastItem struct {
+	alts     []string // literal alternatives (one for a plain literal); nil for a run
+	cls      *[256]bool
+	min, max int   // run length bounds; max < 0: unbounded
+	open     []int // groups that start before this item
+	close    []int // groups that end after this item
+}
+
+// compileFast returns a matcher for re, or nil when re is not of that form.
+func compileFast(re string) *fastMatcher {
+	p, err := syntax.Parse(re, syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	m := &fastMatcher{groups: p.MaxCap()}
+	var pendingOpen []int
+	var add func(p *syntax.Regexp) bool
+	add = func(p *syntax.Regexp) bool {
+		switch p.Op {
+		case syntax.OpConcat:
+			for _, s := range p.Sub {
+				if !add(s) {
+					return false
+				}
+			}
+			return true
+		case syntax.OpCapture:
+			pendingOpen = append(pendingOpen, p.Cap)
+			n := len(m.items)
+			if !add(p.Sub[0]) || len(m.items) == n {
+				return false // an empty group: not worth the cases
+			}
+			last := &m.items[len(m.items)-1]
+			last.close = append(last.close, p.Cap)
+			return true
+		case syntax.OpLiteral:
+			if p.Flags&syntax.FoldCase != 0 {
+				return false
+			}
+			s, ok := asciiString(p.Rune)
+			if !ok {
+				return false
+			}
+			m.push(fastItem{alts: []string{s}}, &pendingOpen)
+			return true
+		case syntax.OpAlternate:
+			var alts []string
+			for _, a := range p.Sub {
+				if a.Op != syntax.OpLiteral || a.Flags&syntax.FoldCase != 0 {
+					return false
+				}
+				s, ok := asciiString(a.Rune)
+				if !ok || s == "" {
+					return false
+				}
+				alts = append(alts, s)
+			}
+			for i, a := range alts {
+				for j, b := range alts {
+					if i != j && len(a) <= len(b) && b[:len(a)] == a {
+						return false
+					}
+				}
+			}
+			m.push(fastItem{alts: alts}, &pendingOpen)
+			return true
+		case syntax.OpCharClass, syntax.OpAnyCharNotNL, syntax.OpAnyChar:
+			return m.run(p, 1, 1, &pendingOpen)
+		case syntax.OpRepeat, syntax.OpStar, syntax.OpPlus, syntax.OpQuest:
+			if p.Flags&syntax.NonGreedy != 0 {
+				return false
+			}
+			lo, hi := p.Min, p.Max
+			switch p.Op {
+			case syntax.OpStar:
+				lo, hi = 0, -1
+			case syntax.OpPlus:
+				lo, hi = 1, -1
+			case syntax.OpQuest:
+				lo, hi = 0, 1
+			}
+			return m.run(p.Sub[0], lo, hi, &pendingOpen)
+		}
+		return false
+	}
+	if !add(p) || len(pendingOpen) > 0 || len(m.items) == 0 || len(m.items[0].alts) == 0 {
+		return nil
+	}
+	// a run must be followed by something that cannot start with its bytes
+	for k, it := range m.items {
+		if it.cls == nil || k+1 == len(m.items) || it.min == it.max {
+			continue // a run of one length has no choice to make
+		}
+		next := m.items[k+1]
+		if next.cls != nil {
+			for c := 0; c < 256; c++ {
+				if next.cls[c] && it.cls[c] {
+					return nil
+				}
+			}
+			if next.min == 0 {
+				return nil // the run after could be empty: what follows it counts too
+			}
+			continue
+		}
+		for _, a := range next.alts {
+			if it.cls[a[0]] {
+				return nil
+			}
+		}
+	}
+	return m
+}
+
+func (m *fastMatcher) push(it fastItem, open *[]int) {
+	it.open = *open
+	*open = nil
+	m.items = append(m.items, it)
+}
+
+// run adds a run of the class p (a character class, . or a single literal byte).
+func (m *fastMatcher) run(p *syntax.Regexp, lo, hi int, open *[]int) bool {
+	var cls [256]bool
+	switch p.Op {
+	case syntax.OpCharClass:
+		if p.Flags&syntax.FoldCase != 0 {
+			return false
+		}
+		for k := 0; k+1 < len(p.Rune); k += 2 {
+			a, b := p.Rune[k], p.Rune[k+1]
+			if a > 127 {
+				continue
+			}
+			if b > 127 {
+				return false // a class with non-ASCII runes: bytes are not runes
+			}
+			for c := a; c <= b; c++ {
+				cls[c] = true
+			}
+		}
+	case syntax.OpLiteral:
+		if len(p.Rune) != 1 || p.Rune[0] > 127 || p.Flags&syntax.FoldCase != 0 {
+			return false
+		}
+		cls[p.Rune[0]] = true
+	default:
+		return false
+	}
+	m.push(fastItem{cls: &cls, min: lo, max: hi}, open)
+	return true
+}
+
+func asciiString(rs []rune) (string, bool) {
+	b := make([]byte, len(rs))
+	for i, r := range rs {
+		if r > 127 {
+			return "", false
+		}
+		b[i] = byte(r)
+	}
+	return string(b), true
+}
+
+// match returns what regexp's FindStringSubmatchIndex returns for the
+// regexp anchored at the start of text: nil, or the offsets of the match
+// and of each group (-1 for a group that took no part).
+func (m *fastMatcher) match(text string) []int {
+	out := make([]int, 2+2*m.groups)
+	for k := range out {
+		out[k] = -1
+	}
+	pos := 0
+	for _, it := range m.items {
+		for _, g := range it.open {
+			out[2*g] = pos
+		}
+		if it.cls == nil {
+			ok := false
+			for _, a := range it.alts {
+				if len(text)-pos >= len(a) && text[pos:pos+len(a)] == a {
+					pos += len(a)
+					ok = true
+					break
+				}
+			}
+			if !ok {
+				return nil
+			}
+		} else {
+			n := 0
+			for pos+n < len(text) && (it.max < 0 || n < it.max) && it.cls[text[pos+n]] {
+				n++
+			}
+			if n < it.min {
+				return nil
+			}
+			pos += n
+		}
+		for _, g := range it.close {
+			out[2*g+1] = pos
+		}
+	}
+	out[0], out[1] = 0, pos
+	return out
+}

@@ -1,0 +1,194 @@
+package ops
+
+import (
+	"bufio"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+)
+
+// RedactionLog is the list of the secrets redact-secrets found, for the
+// report. A session dense with secrets has millions of them, so the list
+// is not kept as values: each is a small binary record (strings by number),
+// held in memory up to redactLogMem bytes and in an unnamed scratch file
+// beyond. Len and ByRule are counted as records are added.
+type RedactionLog struct {
+	n      int
+	byRule map[string]int
+	strs   []string
+	strIdx map[string]uint32
+	buf    []byte
+	spill  *os.File
+	spillW *bufio.Writer
+	err    error
+}
+
+// redactLogMem is how many bytes of records are kept in memory before they
+// go to a scratch file (a variable so that tests can make it small).
+var redactLogMem = 1 << 20
+
+const redactRecLen = 4 + 4 + 4 + 4 + 4 + 4 + 1 // file, field, rule, line, number, fingerprint, flags
+
+// add appends a secret of rule found in field of line of file: number is
+// its placeholder's number (0: not replaced), sum the start of its
+// SHA-256 (the first 4 bytes are its fingerprint).
+func (l *RedactionLog) add(file, field, rule string, line int, number uint32, sum [16]byte, thinking bool) {
+	var rec [redactRecLen]byte
+	binary.LittleEndian.PutUint32(rec[0:], l.str(file))
+	binary.LittleEndian.PutUint32(rec[4:], l.str(field))
+	binary.LittleEndian.PutUint32(rec[8:], l.str(rule))
+	binary.LittleEndian.PutUint32(rec[12:], uint32(line))
+	binary.LittleEndian.PutUint32(rec[16:], number)
+	copy(rec[20:24], sum[:4])
+	if thinking {
+		rec[24] = 1
+	}
+	l.n++
+	if l.byRule == nil {
+		l.byRule = map[string]int{}
+	}
+	l.byRule[rule]++
+	l.buf = append(l.buf, rec[:]...)
+	if len(l.buf) >= redactLogMem {
+		l.flush()
+	}
+}
+
+func (l *RedactionLog) fail(err error) {
+	if l.err == nil {
+		l.err = err
+	}
+}
+
+func (l *RedactionLog) str(s string) uint32 {
+	if k, ok := l.strIdx[s]; ok {
+		return k
+	}
+	if l.strIdx == nil {
+		l.strIdx = map[string]uint32{}
+	}
+	k := uint32(len(l.strs))
+	l.strs = append(l.strs, s)
+	l.strIdx[s] = k
+	return k
+}
+
+func (l *RedactionLog) flush() {
+	if l.err != nil {
+		l.buf = l.buf[:0]
+		return
+	}
+	if l.spill == nil {
+		f, err := os.CreateTemp("", "ccsurgeon-redactions-*")
+		if err != nil {
+			l.fail(fmt.Errorf("cannot make a scratch file for the list of redactions: %w", err))
+			return
+		}
+		_ = os.Remove(f.Name()) // where the system allows it, the file has no name from now on
+		l.spill, l.spillW = f, bufio.NewWriterSize(f, 1<<16)
+	}
+	if _, err := l.spillW.Write(l.buf); err != nil {
+		l.fail(fmt.Errorf("cannot write the list of redactions to a scratch file: %w", err))
+	}
+	l.buf = l.buf[:0]
+}
+
+// Len is the number of secrets in the list.
+func (l *RedactionLog) Len() int {
+	if l == nil {
+		return 0
+	}
+	return l.n
+}
+
+// ByRule counts the secrets in the list by rule.
+func (l *RedactionLog) ByRule() map[string]int {
+	out := map[string]int{}
+	if l != nil {
+		for r, n := range l.byRule {
+			out[r] = n
+		}
+	}
+	return out
+}
+
+// Err is the first error of keeping the list (a full disk).
+func (l *RedactionLog) Err() error {
+	if l == nil {
+		return nil
+	}
+	return l.err
+}
+
+// Each calls fn with every secret of the list, in the order they were
+// added, until fn returns false or an error.
+func (l *RedactionLog) Each(fn func(Redaction) (bool, error)) error {
+	if l == nil {
+		return nil
+	}
+	if l.err != nil {
+		return l.err
+	}
+	dec := func(rec []byte) Redaction {
+		r := Redaction{
+			File:        l.strs[binary.LittleEndian.Uint32(rec[0:])],
+			Field:       l.strs[binary.LittleEndian.Uint32(rec[4:])],
+			Rule:        l.strs[binary.LittleEndian.Uint32(rec[8:])],
+			Line:        int(binary.LittleEndian.Uint32(rec[12:])),
+			Fingerprint: hex.EncodeToString(rec[20:24]),
+			InThinking:  rec[24] == 1,
+		}
+		if num := binary.LittleEndian.Uint32(rec[16:]); num > 0 {
+			r.Placeholder = placeholderOf(r.Rule, int(num))
+		}
+		return r
+	}
+	if l.spill != nil {
+		if err := l.spillW.Flush(); err != nil {
+			return fmt.Errorf("cannot write the list of redactions to a scratch file: %w", err)
+		}
+		br := bufio.NewReaderSize(io.NewSectionReader(l.spill, 0, 1<<62), 1<<16)
+		var rec [redactRecLen]byte
+		for {
+			if _, err := io.ReadFull(br, rec[:]); err == io.EOF {
+				break
+			} else if err != nil {
+				return fmt.Errorf("cannot read the list of redactions back: %w", err)
+			}
+			if more, err := fn(dec(rec[:])); err != nil || !more {
+				return err
+			}
+		}
+	}
+	for k := 0; k+redactRecLen <= len(l.buf); k += redactRecLen {
+		if more, err := fn(dec(l.buf[k : k+redactRecLen])); err != nil || !more {
+			return err
+		}
+	}
+	return nil
+}
+
+// Slice returns the whole list as values (for small sessions and tests).
+func (l *RedactionLog) Slice() ([]Redaction, error) {
+	var out []Redaction
+	err := l.Each(func(r Redaction) (bool, error) { out = append(out, r); return true, nil })
+	return out, err
+}
+
+// Close lets the scratch file go.
+func (l *RedactionLog) Close() {
+	if l != nil && l.spill != nil {
+		name := l.spill.Name()
+		_ = l.spill.Close()
+		_ = os.Remove(name) // where it could not go while open
+		l.spill = nil
+	}
+}
+
+// placeholderOf is the placeholder of the n-th distinct secret of a rule.
+func placeholderOf(rule string, n int) string {
+	return "[REDACTED:" + rule + ":" + strconv.Itoa(n) + "]"
+}
