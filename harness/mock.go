@@ -47,6 +47,9 @@ type Reply struct {
 	// an invalid_request_error carrying ErrorMessage.
 	Status       int
 	ErrorMessage string
+	// InputTokens, if non-zero, is the usage.input_tokens the mock reports
+	// (a huge one makes the client compact on its own before the next turn).
+	InputTokens int
 }
 
 // Text returns a reply with a single text block.
@@ -388,6 +391,9 @@ func (m *MockServer) buildMessage(r Reply, model string, rec *RecordedRequest) a
 	msg := apiMessage{ID: m.newID("msg"), Type: "message", Role: "assistant", Model: model,
 		Usage: map[string]any{"input_tokens": 100 + len(rec.Body)/100, "output_tokens": 10,
 			"cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}}
+	if r.InputTokens != 0 {
+		msg.Usage["input_tokens"] = r.InputTokens
+	}
 	hasTool := false
 	for _, b := range r.Blocks {
 		switch b.Type {

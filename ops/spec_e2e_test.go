@@ -1,6 +1,7 @@
 package ops_test
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -35,7 +36,7 @@ func activeConversation(t *testing.T, path string) spec.Conversation {
 }
 
 // TestShapesResumeWithSpec: every shape of testdata/sessions/<version>/shapes
-// and parallel-out-of-order (a turn whose parallel calls finished out of
+// (with CCSURGEON_SHAPES=all, inprocess/ too) and parallel-out-of-order (a turn whose parallel calls finished out of
 // order: the later call's result written first, the answer below the first
 // call's result, the other call on a side branch), with both pinned
 // clients. fork-at-turn must keep every call of the turn, drop-tool-calls
@@ -51,14 +52,22 @@ func TestShapesResumeWithSpec(t *testing.T) {
 	for _, c := range harness.Clients(t) {
 		shapes = append(shapes, shape{c, "parallel-out-of-order.jsonl"})
 		more, _ := filepath.Glob(filepath.Join("..", "testdata", "sessions", c.Sessions, "shapes", "*.jsonl"))
+		if os.Getenv("CCSURGEON_SHAPES") == "all" {
+			// the shapes only the in-process spec check reads by default
+			// (more permutations, the long session): a one-off run
+			all, _ := filepath.Glob(filepath.Join("..", "testdata", "sessions", c.Sessions, "inprocess", "*.jsonl"))
+			more = append(more, all...)
+		}
 		for _, p := range more {
-			shapes = append(shapes, shape{c, filepath.Join("shapes", filepath.Base(p))})
+			shapes = append(shapes, shape{c, filepath.Join(filepath.Base(filepath.Dir(p)), filepath.Base(p))})
 		}
 	}
 	type op struct {
 		name string
 		run  func(fx *fixture, a *app.Env) error
-		want func(sent spec.Conversation) spec.Conversation
+		// want is the specification, from what the client sent for the
+		// original and the original's file
+		want func(sent spec.Conversation, path string) spec.Conversation
 	}
 	rewrite := func(o ops.Op) func(fx *fixture, a *app.Env) error {
 		return func(fx *fixture, a *app.Env) error {
@@ -67,13 +76,20 @@ func TestShapesResumeWithSpec(t *testing.T) {
 	}
 	opsToCheck := []op{
 		{"fork-at-turn-1", func(fx *fixture, a *app.Env) error { return a.RunFork(fx.id, 1, app.BranchOptions{}, app.Dest{}) },
-			func(c spec.Conversation) spec.Conversation { return spec.Fork(c, 1) }},
+			func(c spec.Conversation, path string) spec.Conversation {
+				// a turn a compaction summarized is not in what the client
+				// sends: the spec is taken on the conversation that held it
+				f, err := chain.LoadFile(path)
+				require.NoError(t, err)
+				defer f.Close()
+				return spec.Fork(heldTurn(t, f, f.ActiveTurns(), c, 1), 1)
+			}},
 		{"drop-tool-calls-Bash", rewrite(ops.DropToolCalls{Tools: []string{"Bash"}}),
-			func(c spec.Conversation) spec.Conversation {
+			func(c spec.Conversation, _ string) spec.Conversation {
 				return spec.DropToolCalls(c, func(use spec.Block, _ int) bool { return use.Name == "Bash" })
 			}},
 		{"strip-thinking", rewrite(ops.StripThinking{}),
-			func(c spec.Conversation) spec.Conversation { return spec.StripThinking(c, 0) }},
+			func(c spec.Conversation, _ string) spec.Conversation { return spec.StripThinking(c, 0) }},
 	}
 	for _, sh := range shapes {
 		c := sh.c
@@ -84,7 +100,7 @@ func TestShapesResumeWithSpec(t *testing.T) {
 			sent := fx.original(t)
 			for _, o := range opsToCheck {
 				r := fx.ccsurgeon(t, func(a *app.Env) error { return o.run(fx, a) })
-				want := o.want(spec.FromAPI(sent.Messages))
+				want := o.want(spec.FromAPI(sent.Messages), fx.env.SessionPath(fx.id))
 				require.Equal(t, want.Key(), sentKey(fx.resume(t, r.SessionID)), "%s: what %s sends for the result", o.name, c)
 				require.Equal(t, want.Key(), activeConversation(t, r.Path).Key(), "%s: chain's rebuild of the result", o.name)
 			}

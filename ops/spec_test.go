@@ -94,15 +94,8 @@ func specCases(t *testing.T, f *chain.File, orig spec.Conversation, sc *redact.S
 		cases = append(cases, specCase{name: "drop-tool-calls --tool " + name, p: ops.Pipeline{ops.DropToolCalls{Tools: []string{name}}},
 			check: eq(spec.DropToolCalls(orig, func(use spec.Block, _ int) bool { return use.Name == name }))})
 	}
-	for n := 1; n <= turns; n++ {
-		// the conversation that holds turn n: the one sent before a later
-		// compaction summarized it
-		held := orig
-		if ts.List[n-1].Compacted {
-			c, err := spec.Sent(f, segmentEnd(f, leaf, ts.List[n-1].Entry))
-			require.NoError(t, err)
-			held = c
-		}
+	for _, n := range turnsToCheck(turns, 1) {
+		held := heldTurn(t, f, ts, orig, n)
 		cases = append(cases,
 			specCase{name: fmt.Sprintf("fork-at-turn %d", n), p: ops.Pipeline{ops.ForkAtTurn{N: n, Leaf: leaf}}, clone: true, check: eq(spec.Fork(held, n))},
 			specCase{name: fmt.Sprintf("strip-thinking --before-turn %d", n), p: ops.Pipeline{ops.StripThinking{BeforeTurn: n}}, check: eq(spec.StripThinking(orig, n))},
@@ -110,11 +103,52 @@ func specCases(t *testing.T, f *chain.File, orig spec.Conversation, sc *redact.S
 				check: eq(spec.DropToolCalls(orig, func(_ spec.Block, turn int) bool { return turn == n }))},
 		)
 	}
-	for keep := 0; keep <= turns; keep++ {
+	for _, keep := range turnsToCheck(turns, 0) {
 		cases = append(cases, specCase{name: fmt.Sprintf("compress-old-turns --keep-turns %d", keep), p: ops.Pipeline{ops.CompressOldTurns{KeepTurns: keep, MaxResult: 64}},
 			check: func(orig, got spec.Conversation) error { return spec.CheckCompress(orig, got, keep, turns) }})
 	}
 	return cases
+}
+
+// turnsToCheck lists the turn numbers from..turns a per-turn operation is
+// checked on: every one, except in a long session (more than 24 turns,
+// where checking each costs time in the square of its size): there the
+// first 8, the last 8 and every 10th between.
+func turnsToCheck(turns, from int) []int {
+	var out []int
+	for n := from; n <= turns; n++ {
+		if turns <= 24 || n < from+8 || n > turns-8 || n%10 == 0 {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// heldTurn returns the conversation that holds turn n of the branch ts
+// numbers (orig is the one the client sends): the one sent before a later
+// compaction summarized the turn, unless the turn's answer came after the
+// compaction (an automatic compaction between a prompt and its answer).
+func heldTurn(t *testing.T, f *chain.File, ts chain.Turns, orig spec.Conversation, n int) spec.Conversation {
+	t.Helper()
+	if !ts.List[n-1].Compacted {
+		return orig
+	}
+	c, err := spec.Sent(f, segmentEnd(f, ts.Leaf, ts.List[n-1].Entry))
+	require.NoError(t, err)
+	if !answered(spec.Fork(c, n), n) {
+		return orig
+	}
+	return c
+}
+
+// answered reports whether a conversation holds an answer of turn n.
+func answered(c spec.Conversation, n int) bool {
+	for _, m := range c {
+		if m.Turn == n && m.Role == "assistant" {
+			return true
+		}
+	}
+	return false
 }
 
 // segmentEnd returns the last entry of the history segment (between

@@ -504,7 +504,8 @@ func (c Conversation) Key() []string {
 func IsTypedPrompt(t string) bool {
 	t = strings.TrimSpace(t)
 	return t != "" && !strings.HasPrefix(t, "<") && !strings.HasPrefix(t, "This session is being continued") &&
-		!strings.HasPrefix(t, "[Request interrupted") && !strings.HasPrefix(t, "Caveat:")
+		!strings.HasPrefix(t, "[Request interrupted") && !strings.HasPrefix(t, "Caveat:") &&
+		!strings.HasPrefix(t, "Stop hook feedback:")
 }
 
 func clip(s string) string {

@@ -22,6 +22,8 @@ type gen struct {
 	c   harness.Client
 	env *harness.Env
 	log []string
+	// last is the result of the last print-mode turn.
+	last harness.RunResult
 }
 
 type scenario struct {
@@ -32,19 +34,29 @@ type scenario struct {
 	// that only the spec tests read, so that the tests which resume every
 	// session of a version stay fast).
 	sub string
-	run func(g *gen) (string, error)
+	// oldSub, if set, replaces sub for 2.0.x clients (a shape the old
+	// client writes like one already resumed in the real-client tests)
+	oldSub string
+	run    func(g *gen) (string, error)
 	// extra, if set, runs after the session is exported to dir (<out>/<version>).
 	extra func(g *gen, sid, dir, name string) error
 }
 
 // turn runs one print-mode turn (resuming sid if non-empty) with the given main replies.
 func (g *gen) turn(sid, prompt string, replies []harness.Reply, extra ...string) (string, error) {
+	return g.turnArgs(sid, prompt, replies, append([]string{"--dangerously-skip-permissions"}, extra...)...)
+}
+
+// turnArgs is turn without the permission flag: args are all the options
+// after -p PROMPT --output-format json.
+func (g *gen) turnArgs(sid, prompt string, replies []harness.Reply, extra ...string) (string, error) {
 	g.env.Mock.Enqueue(replies...)
-	args := append([]string(nil), extra...)
+	args := append([]string{"-p", prompt, "--output-format", "json"}, extra...)
 	if sid != "" {
 		args = append(args, "--resume", sid)
 	}
-	res, err := g.env.Exec(g.c, prompt, args...)
+	res, err := g.env.ExecArgs(g.c, args...)
+	g.last = res
 	if err != nil {
 		return "", fmt.Errorf("turn %q: %v\nstderr: %s", prompt, err, res.Stderr)
 	}
@@ -279,7 +291,13 @@ func runScenario(c harness.Client, sc scenario, out string, keep bool) error {
 	if err != nil {
 		return err
 	}
-	dir := filepath.Join(out, c.Version, sc.sub)
+	// a line's sessions live in one folder (harness.SessionsFolder): 2.1.330
+	// writes beside 2.1.328's
+	sub := sc.sub
+	if sc.oldSub != "" && c.IsOld() {
+		sub = sc.oldSub
+	}
+	dir := filepath.Join(out, harness.SessionsFolder(c.Version), sub)
 	if err := export(env, sid, sc.name, dir); err != nil {
 		return err
 	}

@@ -23,8 +23,14 @@ func init() {
 		name:    "rewind",
 		desc:    "TUI under tmux: Write, Edit, a 3rd turn, /rewind to before turn 2, a new prompt (2 branches, file-history)",
 		onlyNew: true,
-		run:     runRewind,
+		run:     func(g *gen) (string, error) { return runRewind(g, false) },
 		extra:   exportFileHistory,
+	}, scenario{
+		name:    "rewind-compact",
+		desc:    "the rewind scenario, then /compact and one more turn in the same TUI: a compaction of the branch made after a /rewind",
+		onlyNew: true,
+		sub:     "shapes",
+		run:     func(g *gen) (string, error) { return runRewind(g, true) },
 	})
 }
 
@@ -38,7 +44,7 @@ func tuiCaptureDir(g *gen) string {
 	return filepath.Join(os.TempDir(), "ccsurgeon-gen-captures", g.c.Version, "rewind")
 }
 
-func runRewind(g *gen) (sid string, err error) {
+func runRewind(g *gen, compact bool) (sid string, err error) {
 	restoreOption := map[string]string{"both": "Restore code and conversation", "conversation": "Restore conversation"}[*rewindRestore]
 	if restoreOption == "" {
 		return "", fmt.Errorf("-rewind-restore: want both or conversation, got %q", *rewindRestore)
@@ -145,6 +151,20 @@ func runRewind(g *gen) (sid string, err error) {
 	if err := turn("Take the other road", "Branch B answer.", harness.Text("Branch B answer.")); err != nil {
 		return "", err
 	}
+	if compact {
+		if err := tui.Submit("/compact"); err != nil {
+			return "", err
+		}
+		if _, err := tui.WaitStable("compacted", tuiStep, 2*time.Second, func(s string) bool {
+			return idle(s) && len(g.env.Mock.RequestsOf(harness.KindCompact)) > 0
+		}); err != nil {
+			return "", err
+		}
+		tui.Snapshot("after /compact")
+		if err := turn("Carry on", "Carried on after the compaction.", harness.Text("Carried on after the compaction.")); err != nil {
+			return "", err
+		}
+	}
 	if err := tui.Submit("/exit"); err != nil {
 		return "", err
 	}
@@ -248,13 +268,15 @@ func exportFileHistory(g *gen, sid, dir, name string) error {
 }
 
 type rwEntry struct {
-	Type       string          `json:"type"`
-	UUID       string          `json:"uuid"`
-	ParentUUID *string         `json:"parentUuid"`
-	LeafUUID   string          `json:"leafUuid"`
-	Explicit   bool            `json:"explicit"`
-	LastPrompt string          `json:"lastPrompt"`
-	Message    json.RawMessage `json:"message"`
+	Type       string  `json:"type"`
+	UUID       string  `json:"uuid"`
+	ParentUUID *string `json:"parentUuid"`
+	// LogicalParentUUID: a compact_boundary's link to the conversation it summarized
+	LogicalParentUUID string          `json:"logicalParentUuid"`
+	LeafUUID          string          `json:"leafUuid"`
+	Explicit          bool            `json:"explicit"`
+	LastPrompt        string          `json:"lastPrompt"`
+	Message           json.RawMessage `json:"message"`
 }
 
 func parseEntries(data []byte) []rwEntry {
@@ -340,8 +362,12 @@ func checkRewind(data []byte) error {
 			return nil
 		}
 		e, ok := byUUID[u]
-		if !ok || e.ParentUUID == nil {
+		if !ok {
 			break
+		}
+		if e.ParentUUID == nil {
+			u = e.LogicalParentUUID // across a compaction
+			continue
 		}
 		u = *e.ParentUUID
 	}
