@@ -326,12 +326,12 @@ func malformedCases() []malCase {
 			rewrite: ok, dryRun: okDry, inPlace: okStrip, identical: true,
 		},
 		{
-			name: "sessionid differs from the file name", make: func(t *testing.T, m *malEnv) string {
-				p := filepath.Join(m.proj, "0ther000-0000-4000-8000-000000000000.jsonl")
+			name: "sessionid differs from the file name", make: func(t *testing.T, m *malEnv) string { // the name is a session id (hex), else validate checks the entries against each other
+				p := filepath.Join(m.proj, "0a1e0000-0000-4000-8000-000000000000.jsonl")
 				require.NoError(t, os.WriteFile(p, []byte(join(clean, "\n")), 0o644))
 				return p
 			},
-			validate: want{0, "5 entries carry a sessionId other than 0ther000", "valid, 1 warning\n"}, info: want{0, "session      0ther000", ""},
+			validate: want{0, "5 entries carry a sessionId other than 0a1e0000", "valid, 1 warning\n"}, info: want{0, "session      0a1e0000", ""},
 			rewrite: ok, dryRun: okDry, inPlace: okStrip, identical: true,
 		},
 		{
