@@ -150,7 +150,10 @@ func (env *Env) RunInfo(o InfoOptions) error {
 		return err
 	}
 	defer s.Close()
+	pr := env.newProgress() // estimating the tokens of a resume runs compress and strip-thinking unwritten: seconds on a big session
+	pr.Phase("analysing", 0)
 	r := Info(s, o.Session)
+	pr.Done()
 	if env.JSON {
 		return env.printJSON(r)
 	}

@@ -93,3 +93,21 @@ func TestProgressSilentOffTerminal(t *testing.T) {
 	p.Done()
 	assert.Empty(t, w.String())
 }
+
+// TestInfoNamesItsAnalysis: the seconds info spends after reading (the
+// token estimate runs compress and strip-thinking unwritten) show as a
+// named phase, gone before the report starts.
+func TestInfoNamesItsAnalysis(t *testing.T) {
+	drawnProgress(t)
+	sb := newSandbox(t, "tools.jsonl")
+	var w syncBuffer
+	sb.env.JSON = false
+	sb.env.Out, sb.env.Err = &w, &w
+	require.NoError(t, sb.env.RunInfo(InfoOptions{Session: sb.path}))
+	out := w.String()
+	i := strings.Index(out, "session ")
+	require.GreaterOrEqual(t, i, 0, out)
+	assert.Contains(t, out[:i], "analysing ", "the analysis has no phase: %q", out[:i])
+	assert.Regexp(t, regexp.MustCompile(`\r +\r$`), out[:i], "the report is glued to the bar: %q", out[:i])
+	assert.NotContains(t, out[i:], "\r")
+}
