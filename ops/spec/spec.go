@@ -338,8 +338,11 @@ func CheckCompress(orig, got Conversation, keep, turns int) error {
 				}
 				continue
 			}
-			sameKind := ob.Type == gb.Type || (ob.Type == "image" && gb.Type == "text")
-			if !sameKind || ob.ID != gb.ID || ob.Name != gb.Name || ob.Sig != gb.Sig || ob.IsError != gb.IsError || ob.Prompt != gb.Prompt {
+			placeholder := ob.Type == "image" && gb.Type == "text"
+			sameKind := ob.Type == gb.Type || placeholder
+			// an image's placeholder in a prompt is text of that prompt
+			samePrompt := ob.Prompt == gb.Prompt || placeholder
+			if !sameKind || ob.ID != gb.ID || ob.Name != gb.Name || ob.Sig != gb.Sig || ob.IsError != gb.IsError || !samePrompt {
 				return fmt.Errorf("message %d block %d (turn %d): compress changed what the block is\n%s", k, j, o.Turn, Diff(orig, got))
 			}
 			if gb.Text != ob.Text && len(gb.Text) >= len(ob.Text) {
@@ -505,7 +508,7 @@ func IsTypedPrompt(t string) bool {
 	t = strings.TrimSpace(t)
 	return t != "" && !strings.HasPrefix(t, "<") && !strings.HasPrefix(t, "This session is being continued") &&
 		!strings.HasPrefix(t, "[Request interrupted") && !strings.HasPrefix(t, "Caveat:") &&
-		!strings.HasPrefix(t, "Stop hook feedback:")
+		!strings.HasPrefix(t, "Stop hook feedback:") && !strings.HasPrefix(t, "[Image: source:")
 }
 
 func clip(s string) string {

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"image"
@@ -57,10 +58,13 @@ func init() {
 		// an is_error tool_result like tool-errors': in process only
 		scenario{name: "permission-denied", sub: inprocess, desc: "print mode without --dangerously-skip-permissions: a Bash call the default permission mode refuses (is_error result), a Read it allows, then a 2nd turn", run: runPermissionDenied},
 		shape(scenario{name: "interrupted", desc: "a turn whose Bash call (sleep 30) is interrupted by SIGINT to the print-mode client, then a 2nd turn resuming it", run: runInterrupted}),
-		old(shape(scenario{name: "image", desc: "Read of a PNG file: the tool_result carries an image block; then a 2nd turn", run: runImage}), inprocess),
+		// an image block inside a tool_result: checked with the real
+		// clients by the CCSURGEON_SHAPES=all run, in process by default
+		scenario{name: "image", sub: inprocess, desc: "Read of a PNG file: the tool_result carries an image block; then a 2nd turn", run: runImage},
 		old(shape(scenario{name: "hooks", desc: "project .claude/settings.json with PostToolUse and Stop hooks: the Stop hook blocks once (exit 2), so the client answers its feedback; then a 2nd turn", run: runHooks}), inprocess),
 		scenario{name: "background-task", sub: inprocess, desc: "Bash with run_in_background, then reading its output (2.1.x: Read of the output file, 2.0.x: BashOutput); then a 2nd turn", run: runBackground},
 		shape(scenario{name: "auto-compact", desc: "2 turns, the 2nd reporting input tokens near the context window: the client compacts on its own after the 3rd prompt, before answering it", run: runAutoCompact}),
+		old(shape(scenario{name: "image-prompt", desc: "a prompt holding an image block and a question (sent with --input-format stream-json), then a 2nd turn", run: runImagePrompt}), inprocess),
 		scenario{name: "long-turns", sub: inprocess, desc: "150 turns sent to one print-mode process (--input-format stream-json), each a prompt and a text answer", run: runLongTurns},
 		scenario{name: "long-tool-loop", sub: inprocess, desc: "one turn of 200 sequential Bash calls (short outputs), then a 2nd turn", run: runLongToolLoop},
 	)
@@ -308,17 +312,45 @@ func runLongToolLoop(g *gen) (string, error) {
 	return sid, err
 }
 
-// runLongTurns sends many prompts to one print-mode process
-// (--input-format stream-json), each after the answer to the one before
-// (prompts queued while a turn runs are merged into one): each is a turn of
-// its own, without the ~40 KB of records every new 2.1.x process writes.
+// runLongTurns sends 150 prompts to one print-mode process.
 func runLongTurns(g *gen) (string, error) {
 	const n = 150
-	var rs []harness.Reply
+	var prompts []any
 	for k := 1; k <= n; k++ {
-		rs = append(rs, harness.Text(fmt.Sprintf("Answer %d.", k)))
+		g.env.Mock.Enqueue(harness.Text(fmt.Sprintf("Answer %d.", k)))
+		prompts = append(prompts, fmt.Sprintf("Turn %d.", k))
 	}
-	g.env.Mock.Enqueue(rs...)
+	return streamTurns(g, prompts)
+}
+
+// runImagePrompt sends a prompt holding an image block (as a pasted
+// screenshot is sent), then a text prompt.
+func runImagePrompt(g *gen) (string, error) {
+	f := filepath.Join(g.env.Cwd, "shot.png")
+	if err := writePNG(f); err != nil {
+		return "", err
+	}
+	b, err := os.ReadFile(f)
+	if err != nil {
+		return "", err
+	}
+	g.env.Mock.Enqueue(harness.Text("A small gradient."), harness.Text("You are welcome."))
+	return streamTurns(g, []any{
+		[]any{
+			map[string]any{"type": "image", "source": map[string]any{"type": "base64", "media_type": "image/png", "data": base64.StdEncoding.EncodeToString(b)}},
+			map[string]any{"type": "text", "text": "What is in this screenshot?"},
+		},
+		"Thanks.",
+	})
+}
+
+// streamTurns sends prompts (each a string or a list of content blocks)
+// to one print-mode process (--input-format stream-json), each after the
+// answer to the one before (prompts queued while a turn runs are merged
+// into one): each is a turn of its own, without the ~40 KB of records
+// every new 2.1.x process writes.
+func streamTurns(g *gen, prompts []any) (string, error) {
+	n := len(prompts)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	cmd := g.c.Command(ctx, "-p", "--input-format", "stream-json", "--output-format", "stream-json", "--verbose", "--dangerously-skip-permissions")
@@ -339,7 +371,7 @@ func runLongTurns(g *gen) (string, error) {
 	sc := bufio.NewScanner(stdout)
 	sc.Buffer(make([]byte, 1<<20), 64<<20)
 	for k := 1; k <= n; k++ {
-		b, _ := json.Marshal(map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": fmt.Sprintf("Turn %d.", k)}})
+		b, _ := json.Marshal(map[string]any{"type": "user", "message": map[string]any{"role": "user", "content": prompts[k-1]}})
 		if _, err := stdin.Write(append(b, '\n')); err != nil {
 			return "", fmt.Errorf("turn %d: %v\n%s", k, err, errb.String())
 		}
@@ -362,7 +394,7 @@ func runLongTurns(g *gen) (string, error) {
 		return "", fmt.Errorf("stream-json run: %v\n%s", err, errb.String())
 	}
 	if p := g.env.Mock.Pending(harness.KindMain); p > 0 {
-		return "", fmt.Errorf("%d of %d answers unused\nstderr: %s", p, n, errb.String())
+		return "", fmt.Errorf("%d answers unused after %d prompts\nstderr: %s", p, n, errb.String())
 	}
 	ids, err := sessionIDs(g.env)
 	if err != nil || len(ids) != 1 {
