@@ -91,7 +91,7 @@ if [ ! -s "$DIR/.id" ]; then
 	rm -rf "$DIR" "$DIR.tmp"
 	start=$(date +%s.%N)
 	case $SIZE in
-	chain*) # chainN: one chain of N small entries (N like 250k, 1M)
+	chain[0-9]*) # chainN: one chain of N small entries (N like 250k, 1M)
 		N=${SIZE#chain}
 		N=${N/k/000}
 		N=${N/M/000000}
