@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -128,10 +129,14 @@ func (e *Env) Environ() []string {
 	return append(env, e.ExtraEnv...)
 }
 
+// runLabel is the name of the test that last asked for a resume (a hint
+// for the run log: parallel tests may interleave).
+var runLabel atomic.Value
+
 // logRun appends one line per client run to $CCSURGEON_RUN_LOG when set
 // (version, wall time, the first arguments): where the test suite's time
 // goes. `sort | uniq -c` on it counts the runs.
-func logRun(c Client, args []string, d time.Duration) {
+func logRun(c Client, label string, args []string, d time.Duration) {
 	p := os.Getenv("CCSURGEON_RUN_LOG")
 	if p == "" {
 		return
@@ -142,7 +147,7 @@ func logRun(c Client, args []string, d time.Duration) {
 	}
 	defer f.Close()
 	wd, _ := os.Getwd()
-	fmt.Fprintf(f, "%s\t%.2f\t%s\t%s\n", c.Version, d.Seconds(), filepath.Base(wd), strings.Join(args[min(len(args), 4):], " "))
+	fmt.Fprintf(f, "%s\t%.2f\t%s\t%s\t%s\n", c.Version, d.Seconds(), filepath.Base(wd), label, strings.Join(args[min(len(args), 4):], " "))
 }
 
 // RunResult is the outcome of one print-mode run.
@@ -180,10 +185,11 @@ func (e *Env) ExecArgs(c Client, args ...string) (RunResult, error) {
 	cmd.Stdout = &stdout
 	cmd.Stderr = &stderr
 	cmd.WaitDelay = 5 * time.Second
+	label, _ := runLabel.Load().(string)
 	start := time.Now()
 	err := cmd.Run()
 	res := RunResult{Stdout: stdout.String(), Stderr: stderr.String(), Duration: time.Since(start)}
-	logRun(c, args, res.Duration)
+	logRun(c, label, args, res.Duration)
 	if ctx.Err() == context.DeadlineExceeded {
 		res.TimedOut = true
 		res.ExitCode = -1

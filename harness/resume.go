@@ -62,6 +62,7 @@ func truncate(s string, n int) string {
 // It does not fail the test on API-rule violations or client errors: inspect the result.
 func (e *Env) Resume(t testing.TB, c Client, sessionID string, extraArgs ...string) ResumeResult {
 	t.Helper()
+	runLabel.Store(t.Name())
 	return e.ResumeErr(c, sessionID, extraArgs...)
 }
 
