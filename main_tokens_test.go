@@ -34,6 +34,13 @@ func TestTargetTokensFlags(t *testing.T) {
 	_, errs, code = cliRun(t, "--config-dir", cfg, "compress", path, "--target-tokens", "100")
 	assert.Equal(t, 1, code)
 	assert.Regexp(t, `^ccsurgeon: cannot fit 100 tokens without touching the recent context: .*system prompt and tools ~\d+.*\nccsurgeon: hint: `, errs)
+	assert.Contains(t, errs, "hint: keep less recent context (--keep-turns 1 --keep-exchanges 2)")
+	// the recent context already at its smallest: the hint does not offer
+	// the flags given, it says what target could fit
+	_, errs, code = cliRun(t, "--config-dir", cfg, "compress", path, "--target-tokens", "100", "--keep-turns", "1", "--keep-exchanges", "2")
+	assert.Equal(t, 1, code)
+	assert.NotContains(t, errs, "--keep-turns 1 --keep-exchanges 2")
+	assert.Regexp(t, `\nccsurgeon: hint: the recent context is as small as it goes: give a --target-tokens of at least [0-9,]+\n$`, errs)
 	_, errs, code = cliRun(t, "--config-dir", cfg, "compress", path, "--target-tokens", "1000", "--max-result", "1KB")
 	assert.Equal(t, 2, code, errs)
 }

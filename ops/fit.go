@@ -157,10 +157,14 @@ func (o FitTokens) Apply(t *Txn) error {
 			recent += tk.Total()
 		}
 	}
+	hint := "keep less recent context (--keep-turns 1 --keep-exchanges 2), or give a larger --target-tokens"
+	if o.KeepTurns <= 1 && keepEx <= 2 {
+		hint = fmt.Sprintf("the recent context is as small as it goes: give a --target-tokens of at least %d", total)
+	}
 	return &chain.Error{
 		Msg: fmt.Sprintf("cannot fit %d tokens without touching the recent context: after every cut the estimate is %d tokens (system prompt and tools ~%d, %s and %s ~%d, older context ~%d); nothing was written",
 			o.Target, total, cur.Overhead, lastTurns(o.KeepTurns), chain.Plural(keepEx, "tool exchange", "tool exchanges"), recent, older),
-		Hint: "keep less recent context (--keep-turns 1 --keep-exchanges 2), or give a larger --target-tokens",
+		Hint: hint,
 		Code: 1,
 	}
 }
