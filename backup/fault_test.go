@@ -21,7 +21,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// Environment variables understood by TestHelperProcess.
+// Environment variables understood by the helper processes (TestMain).
 const (
 	envHelperDir = "CCSURGEON_BACKUP_HELPER_DIR" // config dir of the session to edit
 	envKillAt    = "CCSURGEON_BACKUP_KILL_AT"    // step at which the child SIGKILLs itself
@@ -62,14 +62,11 @@ func sha(b []byte) string {
 	return hex.EncodeToString(h[:])
 }
 
-// TestHelperProcess is not a real test: TestFaultInjection runs the test
-// binary with -test.run=TestHelperProcess to perform an Apply that the
-// parent kills.
-func TestHelperProcess(t *testing.T) {
+// applyHelper is the child of TestFaultInjection (TestMain starts it when
+// the test binary runs with CCSURGEON_BACKUP_HELPER=apply): it performs an
+// Apply that the parent kills.
+func applyHelper() {
 	cfg := os.Getenv(envHelperDir)
-	if cfg == "" {
-		t.Skip("helper process for TestFaultInjection")
-	}
 	killAt := os.Getenv(envKillAt)
 	die := func() { syscall.Kill(os.Getpid(), syscall.SIGKILL) }
 	testHook = func(step string) {
@@ -173,8 +170,8 @@ func TestFaultInjection(t *testing.T) {
 		require.NoError(t, os.Link(tmpl.main, e.main))
 		require.NoError(t, os.Link(tmpl.sidecar, e.sidecar))
 
-		cmd := exec.Command(os.Args[0], "-test.run=^TestHelperProcess$", "-test.count=1")
-		cmd.Env = append(os.Environ(), envHelperDir+"="+e.configDir, envKillAt+"="+killAt)
+		cmd := exec.Command(os.Args[0], "-test.run=^$", "-test.count=1")
+		cmd.Env = append(os.Environ(), envHelper+"=apply", envHelperDir+"="+e.configDir, envKillAt+"="+killAt)
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		start := time.Now()

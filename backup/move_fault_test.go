@@ -93,13 +93,11 @@ func (f moveFixture) plan() MovePlan {
 	return p
 }
 
-// TestMoveHelperProcess is the child of TestMoveCrash: it runs a project
+// moveHelper is the child of TestMoveCrash (TestMain starts it when the
+// test binary runs with CCSURGEON_BACKUP_HELPER=move): it runs a project
 // move and SIGKILLs itself at the named step.
-func TestMoveHelperProcess(t *testing.T) {
+func moveHelper() {
 	cfg := os.Getenv(envHelperDir)
-	if cfg == "" {
-		t.Skip("helper process for TestMoveCrash")
-	}
 	killAt := os.Getenv(envMoveKillAt)
 	testHook = func(step string) {
 		if step == killAt {
@@ -143,8 +141,8 @@ func TestMoveCrash(t *testing.T) {
 			t.Parallel()
 			f := newMoveFixture(t.TempDir())
 			f.write(t)
-			cmd := exec.Command(os.Args[0], "-test.run=^TestMoveHelperProcess$", "-test.count=1")
-			cmd.Env = append(os.Environ(), envHelperDir+"="+f.cfg, envMoveKillAt+"="+s.killAt)
+			cmd := exec.Command(os.Args[0], "-test.run=^$", "-test.count=1")
+			cmd.Env = append(os.Environ(), envHelper+"=move", envHelperDir+"="+f.cfg, envMoveKillAt+"="+s.killAt)
 			var stderr bytes.Buffer
 			cmd.Stderr = &stderr
 			err := cmd.Run()
