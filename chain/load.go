@@ -46,7 +46,7 @@ func LoadFileWith(path string, progress func(n int64)) (*File, error) {
 		return nil, &Error{Msg: fmt.Sprintf("%s is a directory, not a session file", path), Hint: "give a session id or the path of a .jsonl file", Code: 1}
 	}
 	budgetMemory(st.Size())
-	f := &File{Path: path, Size: st.Size(), src: fh, closer: fh}
+	f := &File{Path: path, Size: st.Size(), src: newBlockCache(fh), closer: fh}
 	var r io.Reader = io.NewSectionReader(fh, 0, st.Size())
 	if progress != nil {
 		r = &progressReader{r: r, fn: progress}

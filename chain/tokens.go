@@ -108,78 +108,134 @@ func EntryTokens(raw []byte) Tokens {
 }
 
 // countEntry counts entry raw into c and returns the bytes of its message
-// content.
+// content. The entry is walked as raw text (Fields, Elems): nothing is
+// decoded or copied, so a pass over a big file allocates nothing per entry.
 func countEntry(c *counter, raw []byte) int {
-	r := gjson.GetManyBytes(raw, "type", "message.content", "rendered")
-	switch r[0].Str {
+	s := b2s(raw)
+	var typ, content, rendered string
+	seenType, seenMsg, seenRendered := false, false, false
+	Fields(s, 0, func(k string, vs, ve int) bool {
+		switch {
+		case k == "type" && !seenType:
+			seenType, typ = true, strValue(s[vs:ve])
+		case k == "message" && !seenMsg:
+			seenMsg = true
+			found := false
+			Fields(s, vs, func(k string, cs, ce int) bool {
+				if k == "content" && !found {
+					found, content = true, s[cs:ce]
+				}
+				return !found
+			})
+		case k == "rendered" && !seenRendered:
+			seenRendered, rendered = true, s[vs:ve]
+		}
+		return true
+	})
+	switch typ {
 	case "user", "assistant":
-		if !r[1].Exists() {
+		if content == "" {
 			return 0
 		}
 		c[TokOther] += float64(perMessage)
-		countContent(c, r[1], TokText)
-		return len(r[1].Raw)
+		countContent(c, content, TokText)
+		return len(content)
 	case "attachment":
-		r[2].ForEach(func(_, v gjson.Result) bool {
-			if s := v.Get("content"); s.Type == gjson.String {
-				c[TokText] += rawTokens(s.Raw, TokText)
+		eachValue(rendered, func(v string) {
+			if len(v) > 0 && v[0] == '{' {
+				if cs := firstField(v, "content"); len(cs) > 0 && cs[0] == '"' {
+					c[TokText] += rawTokens(cs, TokText)
+				}
 			}
-			return true
 		})
 	}
 	return 0
 }
 
+// eachValue calls fn with every element of an array, or every value of an
+// object (what gjson's ForEach walks).
+func eachValue(v string, fn func(string)) {
+	if v == "" {
+		return
+	}
+	switch v[0] {
+	case '[':
+		Elems(v, 0, func(vs, ve int) bool { fn(v[vs:ve]); return true })
+	case '{':
+		Fields(v, 0, func(_ string, vs, ve int) bool { fn(v[vs:ve]); return true })
+	}
+}
+
+// firstField returns the raw value of the first field named key of the
+// object obj, or "".
+func firstField(obj, key string) string {
+	out := ""
+	Fields(obj, 0, func(k string, vs, ve int) bool {
+		if k == key {
+			out = obj[vs:ve]
+			return false
+		}
+		return true
+	})
+	return out
+}
+
 // countContent counts a message content (a string or an array of blocks);
 // plain text counts as kind text. Each block is read in one pass over its
 // fields, and strings are measured on their JSON text, never decoded.
-func countContent(c *counter, content gjson.Result, text TokenKind) {
-	if content.Type == gjson.String {
-		c[text] += rawTokens(content.Raw, text)
+func countContent(c *counter, content string, text TokenKind) {
+	if content == "" {
 		return
 	}
-	content.ForEach(func(_, b gjson.Result) bool {
+	if content[0] == '"' {
+		c[text] += rawTokens(content, text)
+		return
+	}
+	eachValue(content, func(b string) {
 		c[TokOther] += float64(perBlock)
-		var typ string
-		var body, name, source gjson.Result
-		b.ForEach(func(k, v gjson.Result) bool {
-			switch k.Str {
-			case "type":
-				typ = v.Str
-			case "text", "thinking", "data", "input", "content":
-				body = v
-			case "name":
-				name = v
-			case "source":
-				source = v
-			}
-			return true
-		})
+		var typ, body, name, source string
+		if len(b) > 0 && b[0] == '{' {
+			Fields(b, 0, func(k string, vs, ve int) bool {
+				switch k {
+				case "type":
+					typ = strValue(b[vs:ve])
+				case "text", "thinking", "data", "input", "content":
+					body = b[vs:ve]
+				case "name":
+					name = b[vs:ve]
+				case "source":
+					source = b[vs:ve]
+				}
+				return true
+			})
+		}
 		switch typ {
 		case "text":
-			c[text] += rawTokens(body.Raw, text)
+			c[text] += rawTokens(body, text)
 		case "thinking":
-			c[TokThinking] += rawTokens(body.Raw, TokThinking)
+			c[TokThinking] += rawTokens(body, TokThinking)
 		case "redacted_thinking":
 			// encrypted: its size in tokens is unknown; count it as base64 text
-			c[TokThinking] += float64(len(body.Raw)) / bytesPerToken[TokThinking]
+			c[TokThinking] += float64(len(body)) / bytesPerToken[TokThinking]
 		case "tool_use":
-			c[TokToolInput] += rawTokens(name.Raw, TokToolInput) + rawTokens(body.Raw, TokToolInput)
+			c[TokToolInput] += rawTokens(name, TokToolInput) + rawTokens(body, TokToolInput)
 		case "tool_result":
 			countContent(c, body, TokToolOutput)
 		case "image":
-			c[TokImage] += float64(ImageTokens(source))
+			c[TokImage] += float64(ImageTokens(gjson.Parse(source)))
 		case "document":
-			n := len(source.Get("data").Raw)
+			n := 0
+			if len(source) > 0 && source[0] == '{' {
+				n = len(firstField(source, "data"))
+			}
 			pages := (n + docBase64PerPage - 1) / docBase64PerPage
 			if pages == 0 {
 				pages = 1
 			}
 			c[TokDocument] += float64(pages * docTokensPerPage)
 		default:
-			c[TokOther] += rawTokens(b.Raw, TokOther)
+			c[TokOther] += rawTokens(b, TokOther)
 		}
-		return true
 	})
 }
 
@@ -508,7 +564,7 @@ func MessageTokens(raw []byte) Tokens {
 		}
 		return c.tokens()
 	}
-	countContent(&c, content, TokText)
+	countContent(&c, content.Raw, TokText)
 	return c.tokens()
 }
 

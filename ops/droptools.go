@@ -179,7 +179,12 @@ func (o DropToolCalls) Apply(t *Txn) error {
 		return nil
 	}
 	byTool := map[string]int{}
-	for id := range selected {
+	// in the order of the calls, so that the entries are read in the
+	// order of the file
+	for _, id := range order {
+		if !selected[id] {
+			continue
+		}
 		c := calls[id]
 		for _, l := range append(append([]loc{}, c.uses...), c.results...) {
 			if _, err := t.RemoveBlocks(l.f, l.i, func(b gjson.Result) bool {

@@ -1,0 +1,132 @@
+package chain
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/tidwall/gjson"
+)
+
+// The token counter as it was written on gjson, kept as the oracle of
+// TestCountEntryMatchesGjsonOracle: the allocation-free walk must count
+// every entry the same.
+func oracleCountEntry(c *counter, raw []byte) int {
+	r := gjson.GetManyBytes(raw, "type", "message.content", "rendered")
+	switch r[0].Str {
+	case "user", "assistant":
+		if !r[1].Exists() {
+			return 0
+		}
+		c[TokOther] += float64(perMessage)
+		oracleCountContent(c, r[1], TokText)
+		return len(r[1].Raw)
+	case "attachment":
+		r[2].ForEach(func(_, v gjson.Result) bool {
+			if s := v.Get("content"); s.Type == gjson.String {
+				c[TokText] += rawTokens(s.Raw, TokText)
+			}
+			return true
+		})
+	}
+	return 0
+}
+
+func oracleCountContent(c *counter, content gjson.Result, text TokenKind) {
+	if content.Type == gjson.String {
+		c[text] += rawTokens(content.Raw, text)
+		return
+	}
+	content.ForEach(func(_, b gjson.Result) bool {
+		c[TokOther] += float64(perBlock)
+		var typ string
+		var body, name, source gjson.Result
+		b.ForEach(func(k, v gjson.Result) bool {
+			switch k.Str {
+			case "type":
+				typ = v.Str
+			case "text", "thinking", "data", "input", "content":
+				body = v
+			case "name":
+				name = v
+			case "source":
+				source = v
+			}
+			return true
+		})
+		switch typ {
+		case "text":
+			c[text] += rawTokens(body.Raw, text)
+		case "thinking":
+			c[TokThinking] += rawTokens(body.Raw, TokThinking)
+		case "redacted_thinking":
+			c[TokThinking] += float64(len(body.Raw)) / bytesPerToken[TokThinking]
+		case "tool_use":
+			c[TokToolInput] += rawTokens(name.Raw, TokToolInput) + rawTokens(body.Raw, TokToolInput)
+		case "tool_result":
+			oracleCountContent(c, body, TokToolOutput)
+		case "image":
+			c[TokImage] += float64(ImageTokens(source))
+		case "document":
+			n := len(source.Get("data").Raw)
+			pages := (n + docBase64PerPage - 1) / docBase64PerPage
+			if pages == 0 {
+				pages = 1
+			}
+			c[TokDocument] += float64(pages * docTokensPerPage)
+		default:
+			c[TokOther] += rawTokens(b.Raw, TokOther)
+		}
+		return true
+	})
+}
+
+// TestCountEntryMatchesGjsonOracle: the walk over raw text counts every
+// line of testdata and ../shared/corpus, and the odd shapes below, exactly
+// as the gjson counter did (the estimator's calibration depends on it).
+func TestCountEntryMatchesGjsonOracle(t *testing.T) {
+	odd := []string{
+		`{"type":"user","message":{"role":"user","content":"plain \"quoted\" \u00e9 text"}}`,
+		`{"type":"assistant","message":{"content":[{"type":"text","text":"a"},"bare string",42,{"type":"tool_use","name":"Bash","input":{"command":"ls  -l"}}]}}`,
+		`{"type":"user","type":"assistant","message":{"content":"first type wins"}}`,
+		`{"type":"user","message":{"content":"one"},"message":{"content":"two"}}`,
+		`{"type":"user","message":{"content":[{"type":"text","text":"x","text":"yy"}]}}`,
+		`{ "type" : "user" , "message" : { "content" : [ { "type" : "tool_result" , "content" : [ {"type":"text","text":"out"} ] } ] } }`,
+		`{"type":"user","message":{"content":{"type":"text","text":"an object, not an array"}}}`,
+		`{"type":"user","message":"not an object"}`,
+		`{"type":"user","message":{"role":"user"}}`,
+		`{"type":"attachment","rendered":[{"content":"a"},{"content":7},"x",{"other":"b"}]}`,
+		`{"type":"attachment","rendered":{"one":{"content":"a"},"two":{"content":"bb"}}}`,
+		`{"type":"assistant","message":{"content":[{"type":"redacted_thinking","data":"QUJD"},{"type":"thinking","thinking":"hmm\\n"},{"type":"document","source":{"data":"QUJDRA=="}},{"type":"document"},{"type":"server_tool_use","id":"x"}]}}`,
+		`{"type":"user","message":{"content":[{"type":"image","source":{"type":"base64","data":"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk"}}]}}`,
+		`{"type":"system","message":{"content":"not counted"}}`,
+	}
+	check := func(where string, raw []byte) {
+		var got, want counter
+		gn := countEntry(&got, raw)
+		wn := oracleCountEntry(&want, raw)
+		if got != want || gn != wn {
+			t.Errorf("%s: counted %v (%d bytes), the gjson counter %v (%d bytes)", where, got, gn, want, wn)
+		}
+	}
+	for k, s := range odd {
+		check(fmt.Sprintf("odd shape %d", k), []byte(s))
+	}
+	n := 0
+	for _, p := range corpusFiles(t) {
+		data, err := os.ReadFile(p)
+		require.NoError(t, err)
+		for k, line := range bytes.Split(data, []byte("\n")) {
+			if len(line) == 0 || !json.Valid(line) {
+				continue
+			}
+			check(fmt.Sprintf("%s:%d", p, k+1), line)
+			n++
+		}
+	}
+	t.Logf("%d lines counted the same", n)
+	require.Greater(t, n, 1000)
+}
