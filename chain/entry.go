@@ -106,43 +106,83 @@ const (
 
 // entryExtra holds the envelope fields that only some entries have, so
 // that an index of a million entries does not pay for them on each.
+// entryExtra holds the fields few entries have, as a short list of
+// (field, value) pairs: an entry with one or two of them (a progress
+// entry's tool ids) costs a few dozen bytes, not a struct of every field.
 type entryExtra struct {
-	parseErr          string
-	logicalParentUUID string
-	agentID           string
-	toolUseID         string
-	parentToolUseID   string
-	leafUUID          string
-	messageID         string
-	toolUseAgent      string
-	preservedHead     string
-	preservedTail     string
-	preservedAnchor   string
-	// values not in the compact form
-	uuid, parent, timestamp string
-	typ, subtype, role      string // when a name table is full
-	session                 string
-	msgID                   string // message.id of an entry that also has a text head
+	f []xValue
 }
 
-func (e *Entry) extra() *entryExtra {
-	if e.x == nil {
-		e.x = &entryExtra{}
-	}
-	return e.x
+type xValue struct {
+	k xField
+	v string
 }
 
-func (e *Entry) get(f func(x *entryExtra) string) string {
+// xField names a field of entryExtra.
+type xField uint8
+
+const (
+	xParseErr xField = iota
+	xLogicalParentUUID
+	xAgentID
+	xToolUseID
+	xParentToolUseID
+	xLeafUUID
+	xMessageID
+	xToolUseAgent
+	xPreservedHead
+	xPreservedTail
+	xPreservedAnchor
+	xUuid
+	xParent
+	xTimestamp
+	xTyp
+	xSubtype
+	xRole
+	xSession
+	xMsgID
+)
+
+// get returns extra field k ("" when absent).
+func (e *Entry) get(k xField) string {
 	if e.x == nil {
 		return ""
 	}
-	return f(e.x)
+	for _, x := range e.x.f {
+		if x.k == k {
+			return x.v
+		}
+	}
+	return ""
+}
+
+// setX sets extra field k; "" removes it.
+func (e *Entry) setX(k xField, v string) {
+	if e.x == nil {
+		if v == "" {
+			return
+		}
+		e.x = &entryExtra{f: make([]xValue, 0, 1)}
+	}
+	for i := range e.x.f {
+		if e.x.f[i].k == k {
+			if v == "" {
+				e.x.f = append(e.x.f[:i], e.x.f[i+1:]...)
+			} else {
+				e.x.f[i].v = v
+			}
+			return
+		}
+	}
+	if v != "" {
+		e.x.f = append(e.x.f, xValue{k, v})
+	}
 }
 
 // Type is the entry's type ("user", "assistant", "system", ...).
 func (e *Entry) Type() string {
 	if e.typ == nameInX {
-		return e.x.typ
+		return e.get(xTyp)
 	}
 	return types.name(e.typ)
 }
@@ -150,7 +190,7 @@ func (e *Entry) Type() string {
 // Subtype is the entry's subtype (system entries).
 func (e *Entry) Subtype() string {
 	if e.subtype == nameInX {
-		return e.x.subtype
+		return e.get(xSubtype)
 	}
 	return subtypes.name(e.subtype)
 }
@@ -158,7 +198,7 @@ func (e *Entry) Subtype() string {
 // Role is message.role.
 func (e *Entry) Role() string {
 	if e.role == nameInX {
-		return e.x.role
+		return e.get(xRole)
 	}
 	return roles.name(e.role)
 }
@@ -166,7 +206,7 @@ func (e *Entry) Role() string {
 // SessionID is the entry's sessionId.
 func (e *Entry) SessionID() string {
 	if e.session == nameInX {
-		return e.x.session
+		return e.get(xSession)
 	}
 	return sessions.name(e.session)
 }
@@ -177,7 +217,7 @@ func (e *Entry) UUID() string {
 	case e.flags&flagUUID != 0:
 		return e.uuid.String()
 	case e.flags&flagStrID != 0:
-		return e.x.uuid
+		return e.get(xUuid)
 	}
 	return ""
 }
@@ -188,7 +228,7 @@ func (e *Entry) ParentUUID() string {
 	case e.flags&flagParent != 0:
 		return e.parent.String()
 	case e.flags&flagStrParent != 0:
-		return e.x.parent
+		return e.get(xParent)
 	}
 	return ""
 }
@@ -198,7 +238,7 @@ func (e *Entry) Timestamp() string {
 	if e.flags&flagTS != 0 {
 		return formatMillis(e.ts)
 	}
-	return e.get(func(x *entryExtra) string { return x.timestamp })
+	return e.get(xTimestamp)
 }
 
 // MsgID is message.id (the API message id of an assistant entry).
@@ -206,7 +246,7 @@ func (e *Entry) MsgID() string {
 	if e.flags&flagMsgID != 0 {
 		return e.str
 	}
-	return e.get(func(x *entryExtra) string { return x.msgID })
+	return e.get(xMsgID)
 }
 
 // TextHead is the first bytes of a user message's text, for turn detection.
@@ -229,7 +269,7 @@ func (e *Entry) uuidKey() (key, bool) {
 	case e.flags&flagUUID != 0:
 		return key{id: e.uuid}, true
 	case e.flags&flagStrID != 0:
-		return key{str: e.x.uuid}, true
+		return key{str: e.get(xUuid)}, true
 	}
 	return key{}, false
 }
@@ -239,7 +279,7 @@ func (e *Entry) parentKey() (key, bool) {
 	case e.flags&flagParent != 0:
 		return key{id: e.parent}, true
 	case e.flags&flagStrParent != 0:
-		return key{str: e.x.parent}, true
+		return key{str: e.get(xParent)}, true
 	}
 	return key{}, false
 }
@@ -255,12 +295,12 @@ func keyOf(s string) key {
 func (e *Entry) setUUID(s string) {
 	e.flags &^= flagUUID | flagStrID
 	if e.x != nil {
-		e.x.uuid = ""
+		e.setX(xUuid, "")
 	}
 	if id, ok := parseID(s); ok {
 		e.uuid, e.flags = id, e.flags|flagUUID
 	} else if s != "" {
-		e.extra().uuid = strings.Clone(s)
+		e.setX(xUuid, strings.Clone(s))
 		e.flags |= flagStrID
 	}
 }
@@ -268,12 +308,12 @@ func (e *Entry) setUUID(s string) {
 func (e *Entry) setParent(s string) {
 	e.flags &^= flagParent | flagStrParent
 	if e.x != nil {
-		e.x.parent = ""
+		e.setX(xParent, "")
 	}
 	if id, ok := parseID(s); ok {
 		e.parent, e.flags = id, e.flags|flagParent
 	} else if s != "" {
-		e.extra().parent = strings.Clone(s)
+		e.setX(xParent, strings.Clone(s))
 		e.flags |= flagStrParent
 	}
 }
@@ -281,12 +321,12 @@ func (e *Entry) setParent(s string) {
 func (e *Entry) setTimestamp(s string) {
 	e.flags &^= flagTS
 	if e.x != nil {
-		e.x.timestamp = ""
+		e.setX(xTimestamp, "")
 	}
 	if ms, ok := parseMillis(s); ok {
 		e.ts, e.flags = ms, e.flags|flagTS
 	} else if s != "" {
-		e.extra().timestamp = strings.Clone(s)
+		e.setX(xTimestamp, strings.Clone(s))
 	}
 }
 
@@ -307,57 +347,57 @@ func (st *msgState) store(e *Entry) {
 		// prompts repeat (the same command, the same reminder): one copy
 		e.str = unique.Make(st.textHead).Value()
 		if st.msgID != "" {
-			e.extra().msgID = strings.Clone(st.msgID)
+			e.setX(xMsgID, strings.Clone(st.msgID))
 		}
 	}
 }
 
 // ParseErr says why a KindInvalid line is not an entry.
-func (e *Entry) ParseErr() string { return e.get(func(x *entryExtra) string { return x.parseErr }) }
+func (e *Entry) ParseErr() string { return e.get(xParseErr) }
 
 // LogicalParentUUID is the last entry before a compaction, on its boundary.
 func (e *Entry) LogicalParentUUID() string {
-	return e.get(func(x *entryExtra) string { return x.logicalParentUUID })
+	return e.get(xLogicalParentUUID)
 }
 
 // AgentID names the subagent whose transcript holds the entry.
-func (e *Entry) AgentID() string { return e.get(func(x *entryExtra) string { return x.agentID }) }
+func (e *Entry) AgentID() string { return e.get(xAgentID) }
 
 // ToolUseID is the tool call a progress entry reports on.
-func (e *Entry) ToolUseID() string { return e.get(func(x *entryExtra) string { return x.toolUseID }) }
+func (e *Entry) ToolUseID() string { return e.get(xToolUseID) }
 
 // ParentToolUseID is a progress entry's parentToolUseID.
 func (e *Entry) ParentToolUseID() string {
-	return e.get(func(x *entryExtra) string { return x.parentToolUseID })
+	return e.get(xParentToolUseID)
 }
 
 // LeafUUID is the leafUuid of a summary or last-prompt entry.
-func (e *Entry) LeafUUID() string { return e.get(func(x *entryExtra) string { return x.leafUUID }) }
+func (e *Entry) LeafUUID() string { return e.get(xLeafUUID) }
 
 // MessageID is the messageId of a file-history entry.
-func (e *Entry) MessageID() string { return e.get(func(x *entryExtra) string { return x.messageID }) }
+func (e *Entry) MessageID() string { return e.get(xMessageID) }
 
 // ToolUseAgent is toolUseResult.agentId: links a Task/Agent result to its
 // subagent transcript.
 func (e *Entry) ToolUseAgent() string {
-	return e.get(func(x *entryExtra) string { return x.toolUseAgent })
+	return e.get(xToolUseAgent)
 }
 
 // PreservedHead, PreservedTail and PreservedAnchor: compact boundaries of
 // 2.1.x keep a segment of the pre-compaction conversation; the entries from
 // head to tail are sent after the anchor (the summary).
 func (e *Entry) PreservedHead() string {
-	return e.get(func(x *entryExtra) string { return x.preservedHead })
+	return e.get(xPreservedHead)
 }
 
 // PreservedTail: see PreservedHead.
 func (e *Entry) PreservedTail() string {
-	return e.get(func(x *entryExtra) string { return x.preservedTail })
+	return e.get(xPreservedTail)
 }
 
 // PreservedAnchor: see PreservedHead.
 func (e *Entry) PreservedAnchor() string {
-	return e.get(func(x *entryExtra) string { return x.preservedAnchor })
+	return e.get(xPreservedAnchor)
 }
 
 // IsChain reports whether the entry takes part in the parentUuid chain.
@@ -422,13 +462,13 @@ func parseEnvelope(e *Entry, line []byte) bool {
 	str := func(raw string) string { return strings.Clone(strValue(raw)) }
 	// values that repeat on every line share one copy
 	common := func(raw string) string { return unique.Make(strValue(raw)).Value() }
-	setName := func(t *nameTable, code *uint16, field func(*entryExtra) *string, raw string) {
+	setName := func(t *nameTable, code *uint16, field xField, raw string) {
 		v := strValue(raw)
 		*code = t.code(v)
 		if *code == nameInX {
-			*field(e.extra()) = strings.Clone(v)
-		} else if e.x != nil {
-			*field(e.x) = ""
+			e.setX(field, strings.Clone(v))
+		} else {
+			e.setX(field, "")
 		}
 	}
 	var st msgState
@@ -445,7 +485,7 @@ func parseEnvelope(e *Entry, line []byte) bool {
 				ve2 := vSkip(line, vs2, 2, ctl)
 				if k2 == "agentId" && !agent && ve2 >= 0 {
 					agent = true
-					e.extra().toolUseAgent = str(b2s(line[vs2:ve2]))
+					e.setX(xToolUseAgent, str(b2s(line[vs2:ve2])))
 				}
 				return ve2
 			})
@@ -463,11 +503,11 @@ func parseEnvelope(e *Entry, line []byte) bool {
 					}
 					switch v3 := b2s(line[vs3:ve3]); k3 {
 					case "headUuid":
-						e.extra().preservedHead = str(v3)
+						e.setX(xPreservedHead, str(v3))
 					case "tailUuid":
-						e.extra().preservedTail = str(v3)
+						e.setX(xPreservedTail, str(v3))
 					case "anchorUuid":
-						e.extra().preservedAnchor = str(v3)
+						e.setX(xPreservedAnchor, str(v3))
 					}
 					return ve3
 				})
@@ -480,9 +520,9 @@ func parseEnvelope(e *Entry, line []byte) bool {
 		v := b2s(line[vs:ve])
 		switch k {
 		case "type":
-			setName(types, &e.typ, func(x *entryExtra) *string { return &x.typ }, v)
+			setName(types, &e.typ, xTyp, v)
 		case "subtype":
-			setName(subtypes, &e.subtype, func(x *entryExtra) *string { return &x.subtype }, v)
+			setName(subtypes, &e.subtype, xSubtype, v)
 		case "uuid":
 			e.setUUID(strValue(v))
 		case "parentUuid":
@@ -491,13 +531,13 @@ func parseEnvelope(e *Entry, line []byte) bool {
 				e.HasParent = true
 			}
 		case "logicalParentUuid":
-			e.extra().logicalParentUUID = str(v)
+			e.setX(xLogicalParentUUID, str(v))
 		case "sessionId":
-			setName(sessions, &e.session, func(x *entryExtra) *string { return &x.session }, v)
+			setName(sessions, &e.session, xSession, v)
 		case "timestamp":
 			e.setTimestamp(strValue(v))
 		case "agentId":
-			e.extra().agentID = common(v)
+			e.setX(xAgentID, common(v))
 		case "isSidechain":
 			e.IsSidechain = isTrue(v)
 		case "isMeta":
@@ -505,13 +545,13 @@ func parseEnvelope(e *Entry, line []byte) bool {
 		case "isCompactSummary":
 			e.IsCompactSummary = isTrue(v)
 		case "toolUseID":
-			e.extra().toolUseID = str(v)
+			e.setX(xToolUseID, str(v))
 		case "parentToolUseID":
-			e.extra().parentToolUseID = str(v)
+			e.setX(xParentToolUseID, str(v))
 		case "leafUuid":
-			e.extra().leafUUID = str(v)
+			e.setX(xLeafUUID, str(v))
 		case "messageId":
-			e.extra().messageID = str(v)
+			e.setX(xMessageID, str(v))
 		}
 		return ve
 	})
@@ -555,9 +595,9 @@ func parseMessage(e *Entry, st *msgState, line []byte, at int, ctl bool) int {
 		case "role":
 			v := strValue(v)
 			if e.role = roles.code(v); e.role == nameInX {
-				e.extra().role = strings.Clone(v)
+				e.setX(xRole, strings.Clone(v))
 			} else if e.x != nil {
-				e.x.role = ""
+				e.setX(xRole, "")
 			}
 		case "id":
 			st.msgID = strValue(v)

@@ -192,12 +192,21 @@ func (f *File) Close() error {
 }
 
 // Raw returns the bytes of entry i, terminator excluded. The slice is fresh.
-func (f *File) Raw(i int) ([]byte, error) {
+func (f *File) Raw(i int) ([]byte, error) { return f.ReadRaw(i, nil) }
+
+// ReadRaw is Raw reading into buf when it is large enough (a pass over
+// many lines reuses one buffer instead of allocating one per line); the
+// bytes are valid until buf is used again.
+func (f *File) ReadRaw(i int, buf []byte) ([]byte, error) {
 	e := &f.Entries[i]
 	if f.src == nil {
 		return nil, fmt.Errorf("%s: the bytes of line %d were not kept", f.Path, e.Line)
 	}
-	b := make([]byte, e.Len)
+	b := buf
+	if cap(b) < int(e.Len) {
+		b = make([]byte, e.Len)
+	}
+	b = b[:e.Len]
 	if _, err := f.src.ReadAt(b, e.Off); err != nil && !(errors.Is(err, io.EOF) && int(e.Len) == len(b)) {
 		return nil, fmt.Errorf("read %s line %d: %w", f.Path, e.Line, err)
 	}
@@ -641,7 +650,7 @@ func parseLine(e *Entry, off int64, line []byte, first bool) {
 		e.Kind = KindEntry
 	default:
 		*e = Entry{Off: e.Off, Len: e.Len, EOL: e.EOL, Kind: KindInvalid} // drop what a partial walk read
-		e.extra().parseErr = describeInvalid(parse)
+		e.setX(xParseErr, describeInvalid(parse))
 	}
 }
 

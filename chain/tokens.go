@@ -52,6 +52,13 @@ func (t *Tokens) Add(u Tokens) {
 	}
 }
 
+// Sub takes u from t.
+func (t *Tokens) Sub(u Tokens) {
+	for k := range t {
+		t[k] -= u[k]
+	}
+}
+
 // The calibration. Bytes per token of each kind's decoded text (a JSON
 // string's escapes decoded; a tool input as the compact JSON the client
 // sends), and a fixed cost per message and per block for the framing.
@@ -429,53 +436,94 @@ type RawFunc func(i int) (raw []byte, ok bool)
 // ResumeTokens estimates what the client sends on resume of the file
 // as it is.
 func (f *File) ResumeTokens() ResumeEstimate {
-	return f.ResumeTokensWith(f.Graph().ActivePath(), func(i int) ([]byte, bool) {
-		b, err := f.Raw(i)
-		return b, err == nil
-	})
+	return f.ResumeTokensWith(f.Graph().ActivePath(), nil)
 }
 
 // ResumeTokensWith estimates what the client sends for path p, reading
-// each entry through raw (an operation's edited bytes, say).
+// each entry through raw (an operation's edited bytes, say), or from the
+// file when raw is nil. raw is called from several goroutines: the entries
+// are read and counted on every core, and the results folded in the order
+// of the path.
 func (f *File) ResumeTokensWith(p Path, raw RawFunc) ResumeEstimate {
 	r := ResumeEstimate{PerEntry: map[int]Tokens{}}
 	var firstUsage Usage
 	var before Tokens // estimate of what was sent before the first usage
 	found := false
 	lastRole := ""
+	// the entries the client sends: messages and (2.1.x) attachments
+	var sent []int
 	for _, i := range p.Entries {
 		e := &f.Entries[i]
-		if e.Kind != KindEntry || !(e.IsMessage() || e.Type() == "attachment") {
-			continue
-		}
-		b, ok := raw(i)
-		if !ok || (e.Type() == "assistant" && IsSyntheticError(b)) {
-			continue // gone, or an error the client wrote and never sends
-		}
-		if e.Type() == "assistant" && !found {
-			if u, ok := EntryUsage(b); ok {
-				firstUsage, found = u, true
-				before = r.Tokens
-			}
-		}
-		if e.Type() == "assistant" && r.Model == "" {
-			if m := gjson.GetBytes(b, "message.model").Str; m != "<synthetic>" {
-				r.Model = m
-			}
-		}
-		var c counter
-		r.Bytes += int64(countEntry(&c, b))
-		t := c.tokens()
-		r.PerEntry[i] = t
-		r.Tokens.Add(t)
-		if e.IsMessage() {
-			role := e.Role()
-			if role != lastRole {
-				r.Messages++
-			}
-			lastRole = role
+		if e.Kind == KindEntry && (e.IsMessage() || e.Type() == "attachment") {
+			sent = append(sent, i)
 		}
 	}
+	type counted struct {
+		i        int
+		skip     bool // gone, or an error the client wrote and never sends
+		tokens   Tokens
+		bytes    int
+		usage    Usage
+		hasUsage bool
+		model    string
+	}
+	work := func(lo, hi int) ([]counted, error) {
+		out := make([]counted, 0, hi-lo)
+		var buf []byte
+		for _, i := range sent[lo:hi] {
+			e := &f.Entries[i]
+			c := counted{i: i}
+			var b []byte
+			ok := true
+			if raw != nil {
+				b, ok = raw(i)
+			} else {
+				var err error
+				b, err = f.ReadRaw(i, buf)
+				ok, buf = err == nil, b
+			}
+			if !ok || (e.Type() == "assistant" && IsSyntheticError(b)) {
+				c.skip = true
+				out = append(out, c)
+				continue
+			}
+			if e.Type() == "assistant" {
+				c.usage, c.hasUsage = EntryUsage(b)
+				c.model = strings.Clone(gjson.Get(b2s(b), "message.model").Str)
+			}
+			var n counter
+			c.bytes = countEntry(&n, b)
+			c.tokens = n.tokens()
+			out = append(out, c)
+		}
+		return out, nil
+	}
+	_ = InOrder(f, len(sent), func(k int) int { return sent[k] }, work, func(cs []counted) error {
+		for _, c := range cs {
+			if c.skip {
+				continue
+			}
+			e := &f.Entries[c.i]
+			if e.Type() == "assistant" && !found && c.hasUsage {
+				firstUsage, found = c.usage, true
+				before = r.Tokens
+			}
+			if e.Type() == "assistant" && r.Model == "" && c.model != "<synthetic>" {
+				r.Model = c.model
+			}
+			r.Bytes += int64(c.bytes)
+			r.PerEntry[c.i] = c.tokens
+			r.Tokens.Add(c.tokens)
+			if e.IsMessage() {
+				role := e.Role()
+				if role != lastRole {
+					r.Messages++
+				}
+				lastRole = role
+			}
+		}
+		return nil
+	})
 	r.Overhead = DefaultOverhead
 	if found {
 		if o := firstUsage.Input - before.Total(); o >= minOverhead {

@@ -4,10 +4,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unsafe"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/tidwall/gjson"
-	"github.com/tidwall/sjson"
 )
 
 // DefaultMaxResult is the size above which compress-old-turns cuts a tool
@@ -168,15 +168,65 @@ func (o CompressOldTurns) Apply(t *Txn) error {
 		t.Report.Tokens = resumeTokens(t)
 		return nil
 	}
-	for _, i := range ts.History[:cut] {
-		if !f.Entries[i].IsMessage() || t.Dropped(f, i) {
-			continue
-		}
-		if err := compressEntry(t, f, i, entryCut{Max: max, Text: true, Images: true}); err != nil {
-			return err
-		}
+	c := entryCut{Max: max, Text: true, Images: true}
+	if err := compressLate(t, f, ts.History[:cut], c); err != nil {
+		return err
 	}
 	t.Report.Tokens = resumeTokens(t)
+	return nil
+}
+
+// compressLate cuts the entries of lines that need it, on every core: each
+// line is cut once to count what changes and estimate its tokens, and the
+// result is made again as it is written (SetLate), so no cut line is held
+// in memory.
+func compressLate(t *Txn, f *chain.File, lines []int, c entryCut) error {
+	var todo []int
+	for _, i := range lines {
+		if f.Entries[i].IsMessage() && !t.Dropped(f, i) && needsCut(&f.Entries[i], c) {
+			todo = append(todo, i)
+		}
+	}
+	type result struct {
+		i      int
+		cuts   int
+		tokens chain.Tokens
+	}
+	work := func(lo, hi int) ([]result, error) {
+		var out []result
+		var in, cutBuf []byte
+		for _, i := range todo[lo:hi] {
+			raw, err := t.rawBuf(f, i, in)
+			if err != nil {
+				return nil, err
+			}
+			in = raw
+			if b, cuts, changed := compressLineInto(cutBuf[:0], raw, c); changed {
+				out = append(out, result{i, cuts, chain.EntryTokens(b)})
+				cutBuf = b
+			}
+		}
+		return out, nil
+	}
+	late := func(_ int, raw []byte) ([]byte, error) {
+		out, _, _ := compressLine(raw, c)
+		return out, nil
+	}
+	// the workers read the edits: they change once the pass is done
+	var cut []result
+	if err := chain.InOrder(f, len(todo), func(k int) int { return todo[k] }, work, func(rs []result) error {
+		cut = append(cut, rs...)
+		return nil
+	}); err != nil {
+		return err
+	}
+	for _, r := range cut {
+		t.Count(CountShortened, r.cuts)
+		if err := t.SetLate(f, r.i, late); err != nil {
+			return err
+		}
+		t.knownTokens(f, r.i, r.tokens)
+	}
 	return nil
 }
 
@@ -207,131 +257,201 @@ func dropBookkeeping(t *Txn, f *chain.File, leaf int) {
 	}
 }
 
-// compressEntry cuts the large parts of one message entry.
-func compressEntry(t *Txn, f *chain.File, i int, c entryCut) error {
-	cut := c
-	e := &f.Entries[i]
-	max := c.Max
-	big := c.Text && e.ToolUseResult > 0
+// needsCut reports, from the index alone, whether entry e has anything c
+// may cut: a block or a toolUseResult longer than c.Max, an image or a
+// document.
+func needsCut(e *chain.Entry, c entryCut) bool {
+	if c.Text && e.ToolUseResult > 0 {
+		return true
+	}
 	for _, b := range e.Blocks {
-		if (c.Text && int(b.Size) > max) || (c.Images && (b.Kind == chain.BlockImage || b.Images > 0 || b.Kind == chain.BlockDocument)) {
-			big = true
+		if (c.Text && int(b.Size) > c.Max) || (c.Images && (b.Kind == chain.BlockImage || b.Images > 0 || b.Kind == chain.BlockDocument)) {
+			return true
 		}
 	}
-	if !big {
+	return false
+}
+
+// compressEntry cuts the large parts of one message entry now (the
+// step-by-step cuts of FitTokens, which re-estimate after each).
+func compressEntry(t *Txn, f *chain.File, i int, c entryCut) error {
+	if !needsCut(&f.Entries[i], c) {
 		return nil
 	}
 	raw, err := t.Raw(f, i)
 	if err != nil {
 		return err
 	}
-	out := raw
-	changed := false
-	set := func(path string, v []byte) {
-		if r, err := sjson.SetRawBytes(out, path, v); err == nil {
-			out, changed = r, true
-		}
+	out, cuts, changed := compressLine(raw, c)
+	t.Count(CountShortened, cuts)
+	if changed {
+		t.Set(f, i, out)
 	}
-	// the content edits are collected as byte ranges of the line and
-	// spliced in one pass (one sjson call per edit re-parses the line)
+	return nil
+}
+
+// compressLine returns the line raw with its large parts cut (c): long
+// tool results and tool inputs to head and tail, images and documents to a
+// placeholder, the toolUseResult copies of file contents removed. cuts is
+// the number of content parts cut; changed says whether out differs from
+// raw (out is raw itself when it does not). The line is walked as raw
+// JSON: only the strings that are cut are decoded.
+func compressLine(raw []byte, c entryCut) (out []byte, cuts int, changed bool) {
+	return compressLineInto(nil, raw, c)
+}
+
+// compressLineInto is compressLine appending the cut line to dst.
+func compressLineInto(dst, raw []byte, c entryCut) (out []byte, cuts int, changed bool) {
+	s := unsafe.String(unsafe.SliceData(raw), len(raw))
+	max := c.Max
 	type splice struct {
 		start, end int
 		with       []byte
 	}
 	var edits []splice
-	replace := func(r gjson.Result, with []byte) {
-		if r.Index > 0 {
-			edits = append(edits, splice{r.Index, r.Index + len(r.Raw), with})
+	replace := func(vs, ve int, with []byte) { edits = append(edits, splice{vs, ve, with}) }
+	// cutString cuts the JSON string s[vs:ve] when it is longer than max
+	cutString := func(vs, ve int) {
+		if ve-vs <= max || s[vs] != '"' {
+			return
+		}
+		if cut, ok := CutMiddle(chain.StrValue(s[vs:ve]), max); ok {
+			replace(vs, ve, EncodeString(cut))
 		}
 	}
-	content := gjson.GetBytes(out, "message.content")
-	if content.IsArray() {
-		content.ForEach(func(_, b gjson.Result) bool {
-			switch b.Get("type").Str {
+	isMedia := func(typ string) bool { return typ == "image" || typ == "document" }
+	contentAt, turAt, turEnd := -1, -1, -1
+	seenMsg := false
+	chain.Fields(s, 0, func(k string, vs, ve int) bool {
+		switch {
+		case k == "message" && !seenMsg:
+			seenMsg = true
+			contentAt, _ = fieldAt(s, vs, "content")
+		case k == "toolUseResult" && turAt < 0:
+			turAt, turEnd = vs, ve
+		}
+		return true
+	})
+	if contentAt >= 0 && s[contentAt] == '[' {
+		chain.Elems(s, contentAt, func(bs, be int) bool {
+			switch typeAt(s, bs) {
 			case "tool_result":
-				c := b.Get("content")
-				if !cut.Text {
-					c.ForEach(func(_, sub gjson.Result) bool {
-						if typ := sub.Get("type").Str; cut.Images && (typ == "image" || typ == "document") {
-							replace(sub, placeholder(sub))
-						}
-						return true
-					})
+				cs, ce := fieldAt(s, bs, "content")
+				if cs < 0 {
 					return true
 				}
-				if c.Type == gjson.String {
-					if s, ok := CutMiddle(c.Str, max); ok {
-						replace(c, EncodeString(s))
+				if !c.Text {
+					if c.Images {
+						eachValueAt(s, cs, ce, func(vs, ve int) {
+							if isMedia(typeAt(s, vs)) {
+								replace(vs, ve, placeholder(gjson.Parse(s[vs:ve])))
+							}
+						})
 					}
-				} else if c.IsArray() {
-					c.ForEach(func(_, sub gjson.Result) bool {
-						switch sub.Get("type").Str {
-						case "text":
-							if tx := sub.Get("text"); len(tx.Raw) > max {
-								if s, ok := CutMiddle(tx.Str, max); ok {
-									replace(tx, EncodeString(s))
-								}
+					return true
+				}
+				switch s[cs] {
+				case '"':
+					cutString(cs, ce)
+				case '[':
+					chain.Elems(s, cs, func(vs, ve int) bool {
+						switch typ := typeAt(s, vs); {
+						case typ == "text":
+							if ts, te := fieldAt(s, vs, "text"); ts >= 0 {
+								cutString(ts, te)
 							}
-						case "image", "document":
-							if cut.Images {
-								replace(sub, placeholder(sub))
-							}
+						case isMedia(typ) && c.Images:
+							replace(vs, ve, placeholder(gjson.Parse(s[vs:ve])))
 						}
 						return true
 					})
 				}
 			case "tool_use":
-				if !cut.Text {
+				if !c.Text {
 					return true
 				}
-				b.Get("input").ForEach(func(_, v gjson.Result) bool {
-					if v.Type == gjson.String && len(v.Raw) > max {
-						if s, ok := CutMiddle(v.Str, max); ok {
-							replace(v, EncodeString(s))
-						}
-					}
-					return true
-				})
+				if is, ie := fieldAt(s, bs, "input"); is >= 0 {
+					eachValueAt(s, is, ie, func(vs, ve int) { cutString(vs, ve) })
+				}
 			case "image", "document":
-				if cut.Images {
-					replace(b, placeholder(b))
+				if c.Images {
+					replace(bs, be, placeholder(gjson.Parse(s[bs:be])))
 				}
 			}
 			return true
 		})
 	}
-	if len(edits) > 0 {
-		sort.Slice(edits, func(i, j int) bool { return edits[i].start < edits[j].start })
-		spliced := make([]byte, 0, len(out))
-		pos := 0
-		for _, e := range edits {
-			if e.start < pos {
-				continue
-			}
-			spliced = append(spliced, out[pos:e.start]...)
-			spliced = append(spliced, e.with...)
-			pos = e.end
-		}
-		out = append(spliced, out[pos:]...)
-		changed = true
-		t.Count(CountShortened, len(edits))
-	}
-	if tur := gjson.GetBytes(out, "toolUseResult"); c.Text && tur.Exists() {
-		if tur.Type == gjson.String {
-			if s, ok := CutMiddle(tur.Str, max); ok {
-				set("toolUseResult", EncodeString(s))
-			}
-		} else if tur.IsObject() && tur.Index > 0 {
-			if obj, dropped := withoutFields(tur.Raw, toolUseResultCopies); dropped {
-				out = append(append(append([]byte(nil), out[:tur.Index]...), obj...), out[tur.Index+len(tur.Raw):]...)
-				changed = true
+	cuts = len(edits)
+	if c.Text && turAt >= 0 {
+		te := turEnd
+		switch s[turAt] {
+		case '"':
+			cutString(turAt, te)
+		case '{':
+			if obj, dropped := withoutFields(s[turAt:te], toolUseResultCopies); dropped {
+				replace(turAt, te, []byte(obj))
 			}
 		}
 	}
-	if changed {
-		t.Set(f, i, out)
+	if len(edits) == 0 {
+		return raw, 0, false
 	}
-	return nil
+	sort.Slice(edits, func(i, j int) bool { return edits[i].start < edits[j].start })
+	out = dst
+	if out == nil {
+		out = make([]byte, 0, len(raw))
+	}
+	pos := 0
+	for _, e := range edits {
+		if e.start < pos {
+			continue
+		}
+		out = append(out, raw[pos:e.start]...)
+		out = append(out, e.with...)
+		pos = e.end
+	}
+	out = append(out, raw[pos:]...)
+	return out, cuts, true
+}
+
+// fieldAt returns the bounds of the value of the first field named key of
+// the object at s[at], or -1, -1.
+func fieldAt(s string, at int, key string) (int, int) {
+	vs, ve := -1, -1
+	if at >= len(s) || s[at] != '{' {
+		return vs, ve
+	}
+	chain.Fields(s, at, func(k string, a, b int) bool {
+		if k == key {
+			vs, ve = a, b
+			return false
+		}
+		return true
+	})
+	return vs, ve
+}
+
+// typeAt is the "type" of the object at s[at] ("" for anything else).
+func typeAt(s string, at int) string {
+	vs, ve := fieldAt(s, at, "type")
+	if vs < 0 {
+		return ""
+	}
+	return chain.StrValue(s[vs:ve])
+}
+
+// eachValueAt calls fn with the bounds of every element of the array, or
+// every value of the object, at s[vs:ve]; any other value is passed itself
+// (as gjson's ForEach does).
+func eachValueAt(s string, vs, ve int, fn func(vs, ve int)) {
+	switch s[vs] {
+	case '[':
+		chain.Elems(s, vs, func(a, b int) bool { fn(a, b); return true })
+	case '{':
+		chain.Fields(s, vs, func(_ string, a, b int) bool { fn(a, b); return true })
+	default:
+		fn(vs, ve)
+	}
 }
 
 func placeholder(b gjson.Result) []byte {

@@ -104,55 +104,8 @@ func (p *latePipe) next(i int) ([]byte, error) {
 func (p *latePipe) stop() { close(p.done) }
 
 // inOrder runs work over consecutive ranges of the lines 0..n-1 of f (about
-// lateBatchBytes of lines each) on every core, and hands the results to use
-// in the order of the lines, in the calling goroutine. A few ranges per
-// core are in flight at a time.
+// a megabyte of lines each) on every core, and hands the results to use in
+// the order of the lines, in the calling goroutine (chain.InOrder).
 func inOrder[T any](f *chain.File, work func(lo, hi int) (T, error), use func(T) error) error {
-	n := len(f.Entries)
-	workers := runtime.GOMAXPROCS(0)
-	type result struct {
-		v   T
-		err error
-	}
-	q := make(chan chan result, 2*workers)
-	done := make(chan struct{})
-	defer close(done)
-	sem := make(chan struct{}, workers)
-	go func() {
-		defer close(q)
-		for lo := 0; lo < n; {
-			hi, size := lo, int64(0)
-			for hi < n && (hi == lo || size < lateBatchBytes) {
-				size += int64(f.Entries[hi].Len)
-				hi++
-			}
-			ch := make(chan result, 1)
-			select {
-			case q <- ch:
-			case <-done:
-				return
-			}
-			select {
-			case sem <- struct{}{}:
-			case <-done:
-				return
-			}
-			go func(lo, hi int) {
-				defer func() { <-sem }()
-				v, err := work(lo, hi)
-				ch <- result{v, err}
-			}(lo, hi)
-			lo = hi
-		}
-	}()
-	for ch := range q {
-		r := <-ch
-		if r.err != nil {
-			return r.err
-		}
-		if err := use(r.v); err != nil {
-			return err
-		}
-	}
-	return nil
+	return chain.InOrder(f, len(f.Entries), func(k int) int { return k }, work, use)
 }

@@ -132,12 +132,12 @@ func (t *Txn) Render(f *chain.File) func(w io.Writer) error {
 		if t.remapper != nil {
 			tr = t.remapper.Line
 		}
-		fn := t.late[f]
-		if fn == nil {
+		fns := t.late[f]
+		if len(fns) == 0 {
 			_, err := f.Write(w, t.edits[f], tr)
 			return err
 		}
-		lp := startLate(f, t.edits[f], fn)
+		lp := startLate(f, t.edits[f], func(i int, raw []byte) ([]byte, error) { return fns[i](i, raw) })
 		defer lp.stop()
 		_, err := f.WriteWith(w, t.edits[f], tr, lp.next)
 		return err

@@ -1,6 +1,10 @@
 package ops
 
-import "github.com/ccsurgeon/ccsurgeon/chain"
+import (
+	"sort"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
+)
 
 // TokenReport is the estimated size of the request a resume sends, before
 // and after an operation (chain.ResumeEstimate: the conversation the
@@ -20,10 +24,7 @@ type TokenReport struct {
 func ResumeEstimates(t *Txn) (before, after chain.ResumeEstimate) {
 	if t.before == nil {
 		f := t.S.Main
-		b := f.ResumeTokensWith(f.Graph().ActivePath(), func(i int) ([]byte, bool) {
-			b, err := f.Raw(i)
-			return b, err == nil
-		})
+		b := f.ResumeTokensWith(f.Graph().ActivePath(), nil)
 		t.before = &b
 	}
 	return *t.before, EstimateAfter(t, *t.before)
@@ -32,28 +33,65 @@ func ResumeEstimates(t *Txn) (before, after chain.ResumeEstimate) {
 // EstimateAfter is the estimate of what a resume sends once t is applied,
 // given before, the estimate of the session as read (the same session).
 func EstimateAfter(t *Txn, before chain.ResumeEstimate) chain.ResumeEstimate {
-	// only what the transaction changed is estimated again; the system
-	// prompt and tools do not change with the conversation
+	// only what the transaction changed is estimated again (on every
+	// core); the system prompt and tools do not change with the
+	// conversation
 	f := t.S.Main
 	after := before
 	after.PerEntry = make(map[int]chain.Tokens, len(before.PerEntry))
+	var redo []int
 	for i, tk := range before.PerEntry {
-		if !t.Changed(f, i) {
+		switch {
+		case !t.Changed(f, i):
 			after.PerEntry[i] = tk
-			continue
-		}
-		var now chain.Tokens
-		if !t.Dropped(f, i) {
-			if b, err := t.Raw(f, i); err == nil {
-				now = chain.EntryTokens(b)
+		case t.Dropped(f, i):
+			after.Tokens.Sub(tk)
+		default:
+			if now, ok := t.known[f][i]; ok {
 				after.PerEntry[i] = now
+				after.Tokens.Sub(tk)
+				after.Tokens.Add(now)
+			} else {
+				redo = append(redo, i)
 			}
 		}
-		for k := range now {
-			after.Tokens[k] += now[k] - tk[k]
-		}
 	}
+	sort.Ints(redo)
+	type counted struct {
+		i  int
+		tk chain.Tokens
+		ok bool
+	}
+	_ = chain.InOrder(f, len(redo), func(k int) int { return redo[k] }, func(lo, hi int) ([]counted, error) {
+		out := make([]counted, 0, hi-lo)
+		for _, i := range redo[lo:hi] {
+			b, err := t.Raw(f, i)
+			out = append(out, counted{i, chain.EntryTokens(b), err == nil})
+		}
+		return out, nil
+	}, func(cs []counted) error {
+		for _, c := range cs {
+			after.Tokens.Sub(before.PerEntry[c.i])
+			if c.ok {
+				after.PerEntry[c.i] = c.tk
+				after.Tokens.Add(c.tk)
+			}
+		}
+		return nil
+	})
 	return after
+}
+
+// knownTokens records the estimate of the current bytes of line i of f,
+// which the operation that made them computed anyway.
+func (t *Txn) knownTokens(f *chain.File, i int, tk chain.Tokens) {
+	if t.known == nil {
+		t.known = map[*chain.File]map[int]chain.Tokens{}
+	}
+	if t.known[f] == nil {
+		t.known[f] = map[int]chain.Tokens{}
+	}
+	t.known[f][i] = tk
 }
 
 func resumeTokens(t *Txn) *TokenReport {

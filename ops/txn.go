@@ -67,7 +67,11 @@ type Txn struct {
 	// before caches the token estimate of the session as read (tokens.go)
 	before *chain.ResumeEstimate
 	// late makes the bytes of the Late lines of a file (SetLate)
-	late map[*chain.File]LateFunc
+	late map[*chain.File]map[int]LateFunc
+	// known holds the token estimate of a line's current bytes when the
+	// operation that made them knew it (knownTokens); any later edit of
+	// the line forgets it
+	known map[*chain.File]map[int]chain.Tokens
 }
 
 // Report says what the operations did, for the user.
@@ -126,6 +130,7 @@ func (t *Txn) Edits(f *chain.File) chain.Edits {
 }
 
 // Raw returns the current bytes of entry i of f: edited, or as in the file.
+// It is safe to call from several goroutines while no edit is made.
 func (t *Txn) Raw(f *chain.File, i int) ([]byte, error) {
 	ed := t.edits[f][i]
 	if ed != nil && ed.Raw != nil {
@@ -136,35 +141,75 @@ func (t *Txn) Raw(f *chain.File, i int) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		return t.late[f](i, raw)
+		return t.late[f][i](i, raw)
 	}
 	return f.Raw(i)
+}
+
+// rawBuf is Raw reading a line that is not edited into buf (a pass over
+// many lines reuses one buffer): the bytes are valid until buf is used
+// again, and must not be kept.
+func (t *Txn) rawBuf(f *chain.File, i int, buf []byte) ([]byte, error) {
+	if ed := t.edits[f][i]; ed != nil && (ed.Raw != nil || ed.Late) {
+		return t.Raw(f, i)
+	}
+	return f.ReadRaw(i, buf)
 }
 
 // Set replaces the bytes of entry i of f.
 func (t *Txn) Set(f *chain.File, i int, raw []byte) {
 	ed := t.Edits(f).Get(i)
 	ed.Raw, ed.Late = raw, false
+	delete(t.late[f], i)
+	delete(t.known[f], i)
 }
 
-// LateFunc makes the bytes of line i of a file from its bytes in the file.
+// LateFunc makes the bytes of line i of a file from its current bytes.
 type LateFunc func(i int, raw []byte) ([]byte, error)
 
-// SetLate replaces the bytes of entry i of f with fn of its bytes in the
-// file, computed when the result is written (on every core) or when an
-// operation asks for them (Raw): nothing is held until then. fn is one
-// function per file (the last given wins) and must not depend on the order
-// of the lines it is called on.
-func (t *Txn) SetLate(f *chain.File, i int, fn LateFunc) {
-	if t.late == nil {
-		t.late = map[*chain.File]LateFunc{}
+// SetLate replaces the bytes of entry i of f with fn of its current bytes
+// (Raw), computed when the result is written (on every core) or when an
+// operation asks for them (Raw): nothing is held until then. Edits
+// compose: fn gets the bytes the earlier operations made, whether they
+// were set (then fn runs now) or are themselves made late. fn must not
+// depend on the order of the lines it is called on.
+func (t *Txn) SetLate(f *chain.File, i int, fn LateFunc) error {
+	ed := t.Edits(f).Get(i)
+	delete(t.known[f], i)
+	if ed.Raw != nil {
+		out, err := fn(i, ed.Raw)
+		if err != nil {
+			return err
+		}
+		ed.Raw = out
+		return nil
 	}
-	t.late[f] = fn
-	t.Edits(f).Get(i).Late = true
+	if t.late == nil {
+		t.late = map[*chain.File]map[int]LateFunc{}
+	}
+	if t.late[f] == nil {
+		t.late[f] = map[int]LateFunc{}
+	}
+	if prev := t.late[f][i]; ed.Late && prev != nil {
+		t.late[f][i] = func(i int, raw []byte) ([]byte, error) {
+			mid, err := prev(i, raw)
+			if err != nil {
+				return nil, err
+			}
+			return fn(i, mid)
+		}
+	} else {
+		t.late[f][i] = fn
+	}
+	ed.Late = true
+	return nil
 }
 
 // Drop removes entry i of f. Its children are re-linked by Finish.
-func (t *Txn) Drop(f *chain.File, i int) { t.Edits(f).Get(i).Drop = true }
+func (t *Txn) Drop(f *chain.File, i int) {
+	t.Edits(f).Get(i).Drop = true
+	delete(t.known[f], i)
+}
 
 // Dropped reports whether entry i of f is removed.
 func (t *Txn) Dropped(f *chain.File, i int) bool { return t.edits[f].Dropped(i) }
