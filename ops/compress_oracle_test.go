@@ -3,9 +3,9 @@ package ops
 import (
 	"fmt"
 	"io/fs"
-	"strings"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
@@ -132,7 +132,6 @@ func oracleCompress(e *chain.Entry, raw []byte, c entryCut) (out []byte, cuts in
 	}
 	return out, cuts, changed
 }
-
 
 // TestCompressLineMatchesGjsonOracle: the raw-text cut of compress makes
 // the same bytes and counts as the gjson one did, on every message entry of
