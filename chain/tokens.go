@@ -392,16 +392,41 @@ type Usage struct {
 
 // EntryUsage reads the usage an assistant entry records.
 func EntryUsage(raw []byte) (Usage, bool) {
-	u := gjson.GetBytes(raw, "message.usage")
-	if !u.IsObject() {
+	line := b2s(raw)
+	usage := ""
+	Fields(line, 0, func(k string, vs, ve int) bool {
+		if k != "message" {
+			return true
+		}
+		usage = firstField(line[vs:ve], "usage")
+		return false
+	})
+	if usage == "" || usage[0] != '{' {
 		return Usage{}, false
 	}
-	r := u.Get("[input_tokens,cache_creation_input_tokens,cache_read_input_tokens,output_tokens]")
-	a := r.Array()
-	if len(a) != 4 {
-		return Usage{}, false
+	var n [4]int64
+	var seen [4]bool
+	Fields(usage, 0, func(k string, vs, ve int) bool {
+		j := -1
+		switch k {
+		case "input_tokens":
+			j = 0
+		case "cache_creation_input_tokens":
+			j = 1
+		case "cache_read_input_tokens":
+			j = 2
+		case "output_tokens":
+			j = 3
+		}
+		if j >= 0 && !seen[j] {
+			seen[j], n[j] = true, gjson.Parse(usage[vs:ve]).Int()
+		}
+		return true
+	})
+	if seen != [4]bool{true, true, true, true} {
+		return Usage{}, false // a usage without all four counts is not read
 	}
-	return Usage{Input: int(a[0].Int() + a[1].Int() + a[2].Int()), Output: int(a[3].Int())}, true
+	return Usage{Input: int(n[0] + n[1] + n[2]), Output: int(n[3])}, true
 }
 
 // minOverhead: Claude Code's system prompt and tool definitions are
@@ -538,7 +563,10 @@ func (f *File) ResumeTokensWith(p Path, raw RawFunc) ResumeEstimate {
 // too long" after a failed retry, say). The client does not send them on
 // resume (seen with 2.1.328 in ops.TestTargetTokensBudgets).
 func IsSyntheticError(raw []byte) bool {
-	return bytes.Contains(raw, []byte("isApiErrorMessage")) && gjson.GetBytes(raw, "isApiErrorMessage").Bool()
+	if !bytes.Contains(raw, []byte("isApiErrorMessage")) {
+		return false
+	}
+	return gjson.Parse(firstField(b2s(raw), "isApiErrorMessage")).Bool()
 }
 
 // ContextWindow is the context window of a model, in tokens, from its

@@ -35,6 +35,19 @@ func oracleCountEntry(c *counter, raw []byte) int {
 	return 0
 }
 
+func oracleEntryUsage(raw []byte) (Usage, bool) {
+	u := gjson.GetBytes(raw, "message.usage")
+	if !u.IsObject() {
+		return Usage{}, false
+	}
+	r := u.Get("[input_tokens,cache_creation_input_tokens,cache_read_input_tokens,output_tokens]")
+	a := r.Array()
+	if len(a) != 4 {
+		return Usage{}, false
+	}
+	return Usage{Input: int(a[0].Int() + a[1].Int() + a[2].Int()), Output: int(a[3].Int())}, true
+}
+
 func oracleCountContent(c *counter, content gjson.Result, text TokenKind) {
 	if content.Type == gjson.String {
 		c[text] += rawTokens(content.Raw, text)
@@ -103,8 +116,22 @@ func TestCountEntryMatchesGjsonOracle(t *testing.T) {
 		`{"type":"assistant","message":{"content":[{"type":"redacted_thinking","data":"QUJD"},{"type":"thinking","thinking":"hmm\\n"},{"type":"document","source":{"data":"QUJDRA=="}},{"type":"document"},{"type":"server_tool_use","id":"x"}]}}`,
 		`{"type":"user","message":{"content":[{"type":"image","source":{"type":"base64","data":"iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk"}}]}}`,
 		`{"type":"system","message":{"content":"not counted"}}`,
+		`{"type":"assistant","message":{"usage":{"input_tokens":5,"output_tokens":7,"cache_read_input_tokens":100}}}`,
+		`{"type":"assistant","message":{"usage":{"input_tokens":5,"cache_creation_input_tokens":1,"cache_read_input_tokens":2,"output_tokens":3}}}`,
+		`{"type":"assistant","message":{"usage":{"input_tokens":5.0,"cache_creation_input_tokens":"1","cache_read_input_tokens":null,"output_tokens":3,"input_tokens":9}}}`,
+		`{"type":"assistant","message":{"usage":null}}`,
+		`{"type":"assistant","isApiErrorMessage":true,"message":{"model":"<synthetic>"}}`,
+		`{"type":"assistant","isApiErrorMessage":false,"message":{"content":"isApiErrorMessage"}}`,
 	}
 	check := func(where string, raw []byte) {
+		u, ok := EntryUsage(raw)
+		wu, wok := oracleEntryUsage(raw)
+		if u != wu || ok != wok {
+			t.Errorf("%s: usage %+v %v, the gjson reader %+v %v", where, u, ok, wu, wok)
+		}
+		if a, b := IsSyntheticError(raw), bytes.Contains(raw, []byte("isApiErrorMessage")) && gjson.GetBytes(raw, "isApiErrorMessage").Bool(); a != b {
+			t.Errorf("%s: synthetic error %v, the gjson reader %v", where, a, b)
+		}
 		var got, want counter
 		gn := countEntry(&got, raw)
 		wn := oracleCountEntry(&want, raw)
