@@ -8,7 +8,9 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"sync"
+	"time"
 )
 
 // File is one JSONL file of a session (the main transcript or a subagent's)
@@ -70,6 +72,11 @@ func LoadFileWith(path string, progress func(n int64)) (*File, error) {
 // and the index of a big session is most of what is live. It is a soft
 // limit (the collector works harder near it, never fails), and a
 // GOMEMLIMIT set by the user wins.
+//
+// When what is live comes near the limit (two indexes of a session of
+// many small entries: the input and the output a writer validates), a
+// limit held there makes the collector run without pause for no memory
+// saved; a watcher then raises it to a quarter above what is live.
 func budgetMemory(size int64) {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return
@@ -80,12 +87,34 @@ func budgetMemory(size int64) {
 		memLimit = limit
 		debug.SetMemoryLimit(limit)
 	}
+	memWatch.Do(func() { go watchMemory() })
 }
 
 var (
 	memMu    sync.Mutex
 	memLimit int64
+	memWatch sync.Once
 )
+
+// watchMemory raises the memory limit when the live heap comes within 15%
+// of it (see budgetMemory). It reads the live heap of the last collection
+// every 20 ms.
+func watchMemory() {
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	for range time.Tick(20 * time.Millisecond) {
+		metrics.Read(sample)
+		if sample[0].Value.Kind() != metrics.KindUint64 {
+			return
+		}
+		live := int64(sample[0].Value.Uint64())
+		memMu.Lock()
+		if live > memLimit/100*85 {
+			memLimit = live / 100 * 125
+			debug.SetMemoryLimit(memLimit)
+		}
+		memMu.Unlock()
+	}
+}
 
 // manyLines is the number of entries from which the index is made in one
 // slice of the right length: below it, joining per-block slices costs
