@@ -2,6 +2,7 @@ package chain
 
 import (
 	"strings"
+	"unsafe"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -162,40 +163,68 @@ func strValue(raw string) string {
 // k, copying the runs between escapes whole.
 func unescape(s string, k int) string {
 	b := make([]byte, 0, len(s))
+	eachDecoded(s, k, func(chunk string) { b = append(b, chunk...) })
+	return string(b)
+}
+
+// EachDecoded calls fn with the decoded text of the inside of a JSON string
+// (its bytes between the quotes), chunk after chunk: the runs between
+// escapes as they lie in s, each escape decoded. A pass over a long string
+// (to measure it, or to take its head and tail) allocates nothing. A chunk
+// is valid only during the call.
+func EachDecoded(s string, fn func(chunk string)) {
+	eachDecoded(s, strings.IndexByte(s, '\\'), fn)
+}
+
+func eachDecoded(s string, k int, fn func(chunk string)) {
+	var esc [4]byte
+	if k < 0 {
+		if s != "" {
+			fn(s)
+		}
+		return
+	}
 	for {
-		b = append(b, s[:k]...)
+		if k > 0 {
+			fn(s[:k])
+		}
 		s = s[k:]
 		if len(s) < 2 {
-			b = append(b, s...)
-			break
+			if s != "" {
+				fn(s)
+			}
+			return
 		}
 		c := s[1]
 		s = s[2:]
 		switch c {
 		case 'n':
-			b = append(b, '\n')
+			fn("\n")
 		case 't':
-			b = append(b, '\t')
+			fn("\t")
 		case 'r':
-			b = append(b, '\r')
+			fn("\r")
 		case 'b':
-			b = append(b, '\b')
+			fn("\b")
 		case 'f':
-			b = append(b, '\f')
+			fn("\f")
 		case 'u':
 			r, n := decodeU(s)
 			s = s[n:]
-			b = utf8.AppendRune(b, r)
+			m := utf8.EncodeRune(esc[:], r)
+			fn(unsafe.String(&esc[0], m))
 		default: // " \ / and anything else: the character itself
-			b = append(b, c)
+			esc[0] = c
+			fn(unsafe.String(&esc[0], 1))
 		}
 		k = strings.IndexByte(s, '\\')
 		if k < 0 {
-			b = append(b, s...)
-			break
+			if s != "" {
+				fn(s)
+			}
+			return
 		}
 	}
-	return string(b)
 }
 
 // decodeU reads the hex digits after \u (and a low surrogate's \uXXXX

@@ -315,8 +315,8 @@ func compressLineInto(dst, raw []byte, c entryCut) (out []byte, cuts int, change
 		if ve-vs <= max || s[vs] != '"' {
 			return
 		}
-		if cut, ok := CutMiddle(chain.StrValue(s[vs:ve]), max); ok {
-			replace(vs, ve, EncodeString(cut))
+		if cut, ok := cutRawString(s[vs:ve], max); ok {
+			replace(vs, ve, cut)
 		}
 	}
 	isMedia := func(typ string) bool { return typ == "image" || typ == "document" }

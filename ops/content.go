@@ -2,6 +2,7 @@ package ops
 
 import (
 	"fmt"
+	"strings"
 	"strconv"
 	"unicode/utf8"
 
@@ -99,15 +100,67 @@ func CutMiddle(s string, max int) (string, bool) {
 		tailStart++
 	}
 	removed := s[headN:tailStart]
-	lines := 0
-	for i := 0; i < len(removed); i++ {
-		if removed[i] == '\n' {
-			lines++
-		}
-	}
-	marker := fmt.Sprintf("\n[… ccsurgeon removed %d bytes (%d lines) here …]\n", len(removed), lines)
+	marker := cutMarker(len(removed), strings.Count(removed, "\n"))
 	if len(marker) >= len(removed) {
 		return s, false // the marker would make it longer: a cut must only shorten
 	}
 	return s[:headN] + marker + s[tailStart:], true
+}
+
+// cutMarker is what CutMiddle puts in place of what it removes.
+func cutMarker(bytes, lines int) string {
+	return fmt.Sprintf("\n[… ccsurgeon removed %d bytes (%d lines) here …]\n", bytes, lines)
+}
+
+// cutRawString is EncodeString(CutMiddle(chain.StrValue(raw), max)) for the
+// raw JSON string raw, with ok false when CutMiddle leaves it as it is;
+// only the head and tail it keeps are decoded (a long tool output is
+// measured in one pass over its raw text, not decoded whole).
+func cutRawString(raw string, max int) ([]byte, bool) {
+	inner := raw[1 : len(raw)-1]
+	if strings.IndexByte(inner, '\\') < 0 {
+		s, ok := CutMiddle(inner, max)
+		if !ok {
+			return nil, false
+		}
+		return EncodeString(s), true
+	}
+	n, lines := 0, 0
+	chain.EachDecoded(inner, func(c string) {
+		n += len(c)
+		lines += strings.Count(c, "\n")
+	})
+	if n <= max || max <= 0 {
+		return nil, false
+	}
+	// the decoded bytes [0, headN] and [n-tailN, n): what CutMiddle looks at
+	headN := max * 2 / 3
+	tailN := max - headN
+	from := n - tailN
+	head := make([]byte, 0, headN+1)
+	tail := make([]byte, 0, tailN)
+	pos := 0
+	chain.EachDecoded(inner, func(c string) {
+		if pos <= headN {
+			head = append(head, c[:min(len(c), headN+1-pos)]...)
+		}
+		if end := pos + len(c); end > from {
+			tail = append(tail, c[from-min(pos, from):]...)
+		}
+		pos += len(c)
+	})
+	for headN > 0 && !utf8.RuneStart(head[headN]) {
+		headN--
+	}
+	skip := 0 // tail bytes that are not a rune start
+	for skip < len(tail) && !utf8.RuneStart(tail[skip]) {
+		skip++
+	}
+	removed := from + skip - headN
+	kept := strings.Count(string(head[:headN]), "\n") + strings.Count(string(tail[skip:]), "\n")
+	marker := cutMarker(removed, lines-kept)
+	if len(marker) >= removed {
+		return nil, false
+	}
+	return EncodeString(string(head[:headN]) + marker + string(tail[skip:])), true
 }
