@@ -2,9 +2,9 @@ package chain
 
 import (
 	"strings"
-	"unsafe"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // A small reader of already-validated JSON that walks an object's fields

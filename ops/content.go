@@ -2,8 +2,8 @@ package ops
 
 import (
 	"fmt"
-	"strings"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
