@@ -72,7 +72,7 @@ func resumeReport(s *chain.Session, ref string) (ResumeInfo, []TokenSource) {
 	var oldTools, thinking, images, subagents, recent acc
 	for i, tb := range before.PerEntry {
 		e := &f.Entries[i]
-		ta := after.PerEntry[i]
+		ta, _ := after.Entry(i)
 		saved := tb.Total() - ta.Total()
 		switch {
 		case !old[i]:

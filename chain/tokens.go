@@ -447,8 +447,59 @@ type ResumeEstimate struct {
 	Messages         int   // API messages
 	Bytes            int64 // bytes of the sent entries' content
 	Model            string
-	// PerEntry is each sent entry's estimate, by entry index.
+	// PerEntry is each sent entry's estimate, by entry index; in an
+	// estimate made Over another, only the entries estimated anew (read
+	// them with Entry and Each).
 	PerEntry map[int]Tokens
+	base     *ResumeEstimate
+	gone     map[int]bool
+}
+
+// Over returns the estimate r becomes when the entries of changed are
+// estimated anew and those of gone are no longer sent; it shares r's
+// per-entry estimates instead of copying them.
+func (r ResumeEstimate) Over(changed map[int]Tokens, gone map[int]bool) ResumeEstimate {
+	base := r
+	out := r
+	out.base, out.PerEntry, out.gone = &base, changed, gone
+	for i := range gone {
+		if tk, ok := base.Entry(i); ok {
+			out.Tokens.Sub(tk)
+		}
+	}
+	for i, tk := range changed {
+		if was, ok := base.Entry(i); ok {
+			out.Tokens.Sub(was)
+		}
+		out.Tokens.Add(tk)
+	}
+	return out
+}
+
+// Entry returns the estimate of entry i and whether the client sends it.
+func (r ResumeEstimate) Entry(i int) (Tokens, bool) {
+	if tk, ok := r.PerEntry[i]; ok {
+		return tk, true
+	}
+	if r.base == nil || r.gone[i] {
+		return Tokens{}, false
+	}
+	return r.base.Entry(i)
+}
+
+// Each calls fn with every entry the client sends and its estimate, in no
+// particular order.
+func (r ResumeEstimate) Each(fn func(i int, tk Tokens)) {
+	if r.base != nil {
+		r.base.Each(func(i int, tk Tokens) {
+			if _, anew := r.PerEntry[i]; !anew && !r.gone[i] {
+				fn(i, tk)
+			}
+		})
+	}
+	for i, tk := range r.PerEntry {
+		fn(i, tk)
+	}
 }
 
 // Total is the estimated tokens the client sends on resume.
@@ -598,7 +649,7 @@ func (f *File) RecordedUsage(p Path, est ResumeEstimate) []UsagePoint {
 	lastID := ""
 	for _, i := range p.Entries {
 		e := &f.Entries[i]
-		t, sent := est.PerEntry[i]
+		t, sent := est.Entry(i)
 		if !sent {
 			continue
 		}

@@ -59,25 +59,28 @@ func (o FitTokens) Apply(t *Txn) error {
 	t.Report.Tokens = rep
 	total := cur.Total()
 	defer func() { rep.After = total }()
+	// each sent entry's estimate, kept up to date as entries are cut
+	per := map[int]chain.Tokens{}
+	cur.Each(func(i int, tk chain.Tokens) { per[i] = tk })
 
 	ts := f.ActiveTurns()
 	cut := CompressCut(f, ts, o.KeepTurns, keepEx)
 	var old []int // sent entries before the recent context, oldest first
 	for _, i := range ts.History[:cut] {
-		if _, sent := cur.PerEntry[i]; sent && f.Entries[i].IsMessage() {
+		if _, sent := per[i]; sent && f.Entries[i].IsMessage() {
 			old = append(old, i)
 		}
 	}
 	// re-estimate entry i after a cut
 	update := func(i int) int {
-		was := cur.PerEntry[i].Total()
+		was := per[i].Total()
 		now := 0
 		if !t.Dropped(f, i) {
 			if b, err := t.Raw(f, i); err == nil {
 				now = chain.EntryTokens(b).Total()
 			}
 		}
-		cur.PerEntry[i] = chain.Tokens{chain.TokOther: now}
+		per[i] = chain.Tokens{chain.TokOther: now}
 		total += now - was
 		return was - now
 	}
@@ -150,7 +153,7 @@ func (o FitTokens) Apply(t *Txn) error {
 	for _, i := range old {
 		isOld[i] = true
 	}
-	for i, tk := range cur.PerEntry {
+	for i, tk := range per {
 		if isOld[i] {
 			older += tk.Total()
 		} else {

@@ -37,23 +37,20 @@ func EstimateAfter(t *Txn, before chain.ResumeEstimate) chain.ResumeEstimate {
 	// core); the system prompt and tools do not change with the
 	// conversation
 	f := t.S.Main
-	after := before
-	after.PerEntry = make(map[int]chain.Tokens, len(before.PerEntry))
+	changed := map[int]chain.Tokens{}
+	gone := map[int]bool{}
 	var redo []int
-	for i, tk := range before.PerEntry {
-		switch {
-		case !t.Changed(f, i):
-			after.PerEntry[i] = tk
+	for i := range t.edits[f] {
+		if _, sent := before.Entry(i); !sent || !t.Changed(f, i) {
+			continue
+		}
+		switch now, known := t.known[f][i]; {
 		case t.Dropped(f, i):
-			after.Tokens.Sub(tk)
+			gone[i] = true
+		case known:
+			changed[i] = now
 		default:
-			if now, ok := t.known[f][i]; ok {
-				after.PerEntry[i] = now
-				after.Tokens.Sub(tk)
-				after.Tokens.Add(now)
-			} else {
-				redo = append(redo, i)
-			}
+			redo = append(redo, i)
 		}
 	}
 	sort.Ints(redo)
@@ -71,15 +68,15 @@ func EstimateAfter(t *Txn, before chain.ResumeEstimate) chain.ResumeEstimate {
 		return out, nil
 	}, func(cs []counted) error {
 		for _, c := range cs {
-			after.Tokens.Sub(before.PerEntry[c.i])
 			if c.ok {
-				after.PerEntry[c.i] = c.tk
-				after.Tokens.Add(c.tk)
+				changed[c.i] = c.tk
+			} else {
+				gone[c.i] = true
 			}
 		}
 		return nil
 	})
-	return after
+	return before.Over(changed, gone)
 }
 
 // knownTokens records the estimate of the current bytes of line i of f,
