@@ -196,11 +196,13 @@ func compressLate(t *Txn, f *chain.File, lines []int, c entryCut) error {
 		var out []result
 		var in, cutBuf []byte
 		for _, i := range todo[lo:hi] {
-			raw, err := t.rawBuf(f, i, in)
+			raw, inBuf, err := t.rawBuf(f, i, in)
 			if err != nil {
 				return nil, err
 			}
-			in = raw
+			if inBuf {
+				in = raw
+			}
 			if b, cuts, changed := compressLineInto(cutBuf[:0], raw, c); changed {
 				out = append(out, result{i, cuts, chain.EntryTokens(b)})
 				cutBuf = b

@@ -147,13 +147,16 @@ func (t *Txn) Raw(f *chain.File, i int) ([]byte, error) {
 }
 
 // rawBuf is Raw reading a line that is not edited into buf (a pass over
-// many lines reuses one buffer): the bytes are valid until buf is used
-// again, and must not be kept.
-func (t *Txn) rawBuf(f *chain.File, i int, buf []byte) ([]byte, error) {
+// many lines reuses one buffer). inBuf says whether the bytes are buf's
+// (valid until buf is used again): an edited line's bytes are the edit's
+// own, and must be neither kept nor used as the next buffer.
+func (t *Txn) rawBuf(f *chain.File, i int, buf []byte) (raw []byte, inBuf bool, err error) {
 	if ed := t.edits[f][i]; ed != nil && (ed.Raw != nil || ed.Late) {
-		return t.Raw(f, i)
+		raw, err = t.Raw(f, i)
+		return raw, false, err
 	}
-	return f.ReadRaw(i, buf)
+	raw, err = f.ReadRaw(i, buf)
+	return raw, err == nil, err
 }
 
 // Set replaces the bytes of entry i of f.
