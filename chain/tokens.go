@@ -160,7 +160,7 @@ func countEntry(c *counter, raw []byte) int {
 }
 
 // eachValue calls fn with every element of an array, or every value of an
-// object (what gjson's ForEach walks).
+// object, or any other value itself (what gjson's ForEach walks).
 func eachValue(v string, fn func(string)) {
 	if v == "" {
 		return
@@ -170,6 +170,8 @@ func eachValue(v string, fn func(string)) {
 		Elems(v, 0, func(vs, ve int) bool { fn(v[vs:ve]); return true })
 	case '{':
 		Fields(v, 0, func(_ string, vs, ve int) bool { fn(v[vs:ve]); return true })
+	default:
+		fn(v)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -33,6 +34,24 @@ func oracleCountEntry(c *counter, raw []byte) int {
 		})
 	}
 	return 0
+}
+
+func oraclePromptText(raw []byte) string {
+	c := gjson.GetBytes(raw, "message.content")
+	if c.Type == gjson.String {
+		return commandPrompt(c.Str)
+	}
+	var parts []string
+	c.ForEach(func(_, b gjson.Result) bool {
+		switch b.Get("type").Str {
+		case "text":
+			parts = append(parts, b.Get("text").Str)
+		case "image":
+			parts = append(parts, "[image]")
+		}
+		return true
+	})
+	return commandPrompt(strings.Join(parts, "\n"))
 }
 
 func oracleEntryUsage(raw []byte) (Usage, bool) {
@@ -120,6 +139,10 @@ func TestCountEntryMatchesGjsonOracle(t *testing.T) {
 		`{"type":"assistant","message":{"usage":{"input_tokens":5,"cache_creation_input_tokens":1,"cache_read_input_tokens":2,"output_tokens":3}}}`,
 		`{"type":"assistant","message":{"usage":{"input_tokens":5.0,"cache_creation_input_tokens":"1","cache_read_input_tokens":null,"output_tokens":3,"input_tokens":9}}}`,
 		`{"type":"assistant","message":{"usage":null}}`,
+		`{"type":"user","message":{"content":"<command-name>/review</command-name><command-args>src/main.go</command-args>"}}`,
+		`{"type":"user","message":{"content":[{"type":"text","text":"one"},{"type":"image","source":{}},{"type":"text","text":"two \u00e9"},{"type":"text","text":7}]}}`,
+		`{"type":"user","message":{"content":{"a":{"type":"text","text":"in an object"}}}}`,
+		`{"type":"user","message":{"content":42}}`,
 		`{"type":"assistant","isApiErrorMessage":true,"message":{"model":"<synthetic>"}}`,
 		`{"type":"assistant","isApiErrorMessage":false,"message":{"content":"isApiErrorMessage"}}`,
 	}
@@ -131,6 +154,9 @@ func TestCountEntryMatchesGjsonOracle(t *testing.T) {
 		}
 		if a, b := IsSyntheticError(raw), bytes.Contains(raw, []byte("isApiErrorMessage")) && gjson.GetBytes(raw, "isApiErrorMessage").Bool(); a != b {
 			t.Errorf("%s: synthetic error %v, the gjson reader %v", where, a, b)
+		}
+		if p, w := promptText(raw), oraclePromptText(raw); p != w {
+			t.Errorf("%s: prompt %q, the gjson reader %q", where, p, w)
 		}
 		var got, want counter
 		gn := countEntry(&got, raw)

@@ -3,8 +3,6 @@ package chain
 import (
 	"regexp"
 	"strings"
-
-	"github.com/tidwall/gjson"
 )
 
 // Turn is a prompt a person typed, with the entries that answer it.
@@ -230,21 +228,33 @@ func (f *File) PromptText(i int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	c := gjson.GetBytes(raw, "message.content")
-	if c.Type == gjson.String {
-		return commandPrompt(c.Str), nil
-	}
-	var parts []string
-	c.ForEach(func(_, b gjson.Result) bool {
-		switch b.Get("type").Str {
-		case "text":
-			parts = append(parts, b.Get("text").Str)
-		case "image":
-			parts = append(parts, "[image]")
+	return promptText(raw), nil
+}
+
+// promptText is the prompt of an entry's line, walked as raw text: only
+// the text blocks are decoded.
+func promptText(raw []byte) string {
+	s := b2s(raw)
+	content, seen := "", false
+	Fields(s, 0, func(k string, vs, ve int) bool {
+		if k == "message" && !seen {
+			seen, content = true, firstField(s[vs:ve], "content")
 		}
 		return true
 	})
-	return commandPrompt(strings.Join(parts, "\n")), nil
+	if content != "" && content[0] == '"' {
+		return commandPrompt(strings.Clone(strValue(content)))
+	}
+	var parts []string
+	eachValue(content, func(b string) {
+		switch strValue(firstField(b, "type")) {
+		case "text":
+			parts = append(parts, strValue(firstField(b, "text")))
+		case "image":
+			parts = append(parts, "[image]")
+		}
+	})
+	return commandPrompt(strings.Join(parts, "\n"))
 }
 
 // commandPrompt shows a slash command the way it was typed
