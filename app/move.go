@@ -783,7 +783,7 @@ func (env *Env) undoMove(b backup.Backup, force bool) error {
 	for _, f := range rec.Files {
 		mf := backup.MoveFile{From: f.To, To: f.From}
 		if src := saved[f.From]; src != "" {
-			mf.Render = copyFrom(src)
+			mf.Render = backup.CopyFrom(src)
 		}
 		plan.Files = append(plan.Files, mf)
 		back.Files = append(back.Files, backup.Moved{From: f.To, To: f.From})
@@ -794,7 +794,7 @@ func (env *Env) undoMove(b backup.Backup, force bool) error {
 			return err
 		}
 		if src := saved[p]; src != "" {
-			plan.Edits = append(plan.Edits, backup.MoveEdit{Path: p, Snapshot: snap, Render: copyFrom(src), KeepTime: true})
+			plan.Edits = append(plan.Edits, backup.MoveEdit{Path: p, Snapshot: snap, Render: backup.CopyFrom(src), KeepTime: true})
 			back.Rewritten = append(back.Rewritten, p)
 			for i := range sessions {
 				if strings.HasPrefix(p, sessions[i].ProjectDir+"/") {

@@ -492,18 +492,6 @@ func txnTouches(t *ops.Txn, f *chain.File) bool {
 	return false
 }
 
-func copyFrom(path string) func(io.Writer) error {
-	return func(w io.Writer) error {
-		fh, err := os.Open(path)
-		if err != nil {
-			return err
-		}
-		defer fh.Close()
-		_, err = io.CopyBuffer(w, fh, make([]byte, 1<<20))
-		return err
-	}
-}
-
 func (j *job) writeInPlace(snaps map[string]*backup.Snapshot, d Dest) (backup.Result, error) {
 	s, t := j.t.S, j.t
 	plan := backup.Plan{ConfigDir: j.env.ConfigDir, SessionID: s.ID, Key: j.lock.Key(), Op: j.op, ProjectDir: s.ProjectDir,
@@ -745,7 +733,7 @@ func copyTree(src, dst string, ds *backup.DirSync, work *tasks) error {
 		if err != nil {
 			return err
 		}
-		work.Go(func() error { return ds.CreateNew(filepath.Join(dst, rel), copyFrom(p)) })
+		work.Go(func() error { return ds.CreateNew(filepath.Join(dst, rel), backup.CopyFrom(p)) })
 		return nil
 	})
 }

@@ -226,7 +226,7 @@ func Move(p MovePlan) (res MoveResult, err error) {
 		}
 		render := f.Render
 		if render == nil {
-			render = copyFrom(f.From)
+			render = CopyFrom(f.From)
 		}
 		mode := os.FileMode(0)
 		if fi, serr := os.Stat(f.From); serr == nil {
@@ -504,14 +504,16 @@ func renderTo(path string, mode os.FileMode, render func(io.Writer) error) error
 	return nil
 }
 
-func copyFrom(path string) func(io.Writer) error {
+// CopyFrom returns a render that writes the bytes of the file at path (a
+// sidecar file copied as it is).
+func CopyFrom(path string) func(io.Writer) error {
 	return func(w io.Writer) error {
-		f, err := os.Open(path)
+		fh, err := os.Open(path)
 		if err != nil {
 			return err
 		}
-		defer f.Close()
-		_, err = io.Copy(w, f)
+		defer fh.Close()
+		_, err = io.CopyBuffer(w, fh, make([]byte, 1<<20))
 		return err
 	}
 }
