@@ -1,22 +1,17 @@
 package ops
 
 import (
+	"errors"
 	"fmt"
-	"runtime"
 	"sort"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 )
 
-// lateBatchBytes is about how many bytes of Late lines one worker makes at
-// a time; a few batches per core are in flight, so the memory a render
-// holds stays small whatever the size of the file.
-const lateBatchBytes = 1 << 20
-
-// latePipe makes the bytes of the Late lines of a file on every core, ahead
-// of the writer, which takes them in order (next).
+// latePipe makes the bytes of the Late lines of a file on every core
+// (chain.InOrder), ahead of the writer, which takes them in order (next).
 type latePipe struct {
-	q    chan chan lateBatch
+	q    chan lateBatch
 	done chan struct{}
 	cur  lateBatch
 	k    int
@@ -28,6 +23,8 @@ type lateBatch struct {
 	err   error
 }
 
+var errLateStopped = errors.New("the writer stopped")
+
 func startLate(f *chain.File, edits chain.Edits, fn LateFunc) *latePipe {
 	var lines []int
 	for i, ed := range edits {
@@ -36,45 +33,31 @@ func startLate(f *chain.File, edits chain.Edits, fn LateFunc) *latePipe {
 		}
 	}
 	sort.Ints(lines)
-	workers := runtime.GOMAXPROCS(0)
-	p := &latePipe{q: make(chan chan lateBatch, 2*workers), done: make(chan struct{})}
-	sem := make(chan struct{}, workers)
+	p := &latePipe{q: make(chan lateBatch), done: make(chan struct{})}
+	work := func(lo, hi int) (lateBatch, error) {
+		b := lateBatch{lines: lines[lo:hi], out: make([][]byte, hi-lo)}
+		for k, i := range b.lines {
+			raw, err := f.Raw(i)
+			if err == nil {
+				b.out[k], err = fn(i, raw)
+			}
+			if err != nil {
+				b.err = err // handed to the writer, which stops there
+				break
+			}
+		}
+		return b, nil
+	}
 	go func() {
 		defer close(p.q)
-		for lo := 0; lo < len(lines); {
-			hi, size := lo, int64(0)
-			for hi < len(lines) && (hi == lo || size < lateBatchBytes) {
-				size += int64(f.Entries[lines[hi]].Len)
-				hi++
-			}
-			ch := make(chan lateBatch, 1)
+		_ = chain.InOrder(f, len(lines), func(k int) int { return lines[k] }, work, func(b lateBatch) error {
 			select {
-			case p.q <- ch:
+			case p.q <- b:
+				return nil
 			case <-p.done:
-				return
+				return errLateStopped
 			}
-			select {
-			case sem <- struct{}{}:
-			case <-p.done:
-				return
-			}
-			go func(b lateBatch) {
-				defer func() { <-sem }()
-				b.out = make([][]byte, len(b.lines))
-				for k, i := range b.lines {
-					raw, err := f.Raw(i)
-					if err == nil {
-						b.out[k], err = fn(i, raw)
-					}
-					if err != nil {
-						b.err = err
-						break
-					}
-				}
-				ch <- b
-			}(lateBatch{lines: lines[lo:hi]})
-			lo = hi
-		}
+		})
 	}()
 	return p
 }
@@ -82,11 +65,11 @@ func startLate(f *chain.File, edits chain.Edits, fn LateFunc) *latePipe {
 // next returns the bytes of Late line i; the lines are asked for in order.
 func (p *latePipe) next(i int) ([]byte, error) {
 	if p.k == len(p.cur.lines) {
-		ch, ok := <-p.q
+		b, ok := <-p.q
 		if !ok {
 			return nil, fmt.Errorf("internal: line %d is not one made as it is written", i)
 		}
-		p.cur, p.k = <-ch, 0
+		p.cur, p.k = b, 0
 		if p.cur.err != nil {
 			return nil, p.cur.err
 		}
