@@ -3,26 +3,28 @@ package chain
 import (
 	"io"
 	"sync"
+	"sync/atomic"
 )
 
 // blockCache serves the small reads of a file's lines (File.Raw) from a few
-// recently read blocks of the file, so that a pass over many small entries
-// makes one read per block instead of one system call per line. It is safe
-// for concurrent use: the workers of a parallel pass each walk their own
-// range of lines, and a few blocks per worker stay cached.
+// recently read blocks, so that a pass over many small entries makes one
+// read per block instead of one system call per line. The blocks are
+// shared by every file of the process (a session with hundreds of subagent
+// files holds 2 MB of them in all, not 2 MB per file), and it is safe for
+// concurrent use: the workers of a parallel pass each walk their own range
+// of lines, and a few blocks per worker stay cached.
 //
 // Only the bytes a block read actually returned are served from it: a read
 // past them (the file grew, or it ends inside the block) goes to the file.
 type blockCache struct {
-	r     io.ReaderAt
-	mu    sync.Mutex
-	slots [cacheSlots]cacheSlot
-	tick  uint64
+	r  io.ReaderAt
+	id uint64 // which file a cached block is of (never reused)
 }
 
 type cacheSlot struct {
-	off  int64 // block offset; -1 when empty
-	n    int   // valid bytes
+	id   uint64 // 0 when empty
+	off  int64  // block offset
+	n    int    // valid bytes
 	used uint64
 	buf  []byte
 }
@@ -33,12 +35,15 @@ const (
 	cacheMax   = 64 << 10  // reads longer than this go to the file
 )
 
+var (
+	cacheMu   sync.Mutex
+	cache     [cacheSlots]cacheSlot
+	cacheTick uint64
+	cacheIDs  atomic.Uint64
+)
+
 func newBlockCache(r io.ReaderAt) *blockCache {
-	c := &blockCache{r: r}
-	for i := range c.slots {
-		c.slots[i].off = -1
-	}
-	return c
+	return &blockCache{r: r, id: cacheIDs.Add(1)}
 }
 
 // ReadAt reads len(p) bytes at off, through the cache when p is small.
@@ -65,20 +70,20 @@ func (c *blockCache) ReadAt(p []byte, off int64) (int, error) {
 // file) yields fewer bytes; then the file is asked directly.
 func (c *blockCache) copyFrom(p []byte, off int64) (int, error) {
 	boff := off - off%cacheBlock
-	c.mu.Lock()
-	c.tick++
+	cacheMu.Lock()
+	cacheTick++
 	var s *cacheSlot
-	for i := range c.slots {
-		if c.slots[i].off == boff {
-			s = &c.slots[i]
+	for i := range cache {
+		if cache[i].id == c.id && cache[i].off == boff {
+			s = &cache[i]
 			break
 		}
 	}
 	if s == nil {
-		s = &c.slots[0]
-		for i := range c.slots {
-			if c.slots[i].used < s.used {
-				s = &c.slots[i]
+		s = &cache[0]
+		for i := range cache {
+			if cache[i].used < s.used {
+				s = &cache[i]
 			}
 		}
 		if s.buf == nil {
@@ -86,21 +91,21 @@ func (c *blockCache) copyFrom(p []byte, off int64) (int, error) {
 		}
 		n, err := c.r.ReadAt(s.buf, boff)
 		if err != nil && err != io.EOF {
-			s.off = -1
-			c.mu.Unlock()
+			s.id = 0
+			cacheMu.Unlock()
 			return c.r.ReadAt(p, off)
 		}
-		s.off, s.n = boff, n
+		s.id, s.off, s.n = c.id, boff, n
 	}
-	s.used = c.tick
+	s.used = cacheTick
 	start := int(off - boff)
 	if start >= s.n {
-		c.mu.Unlock()
+		cacheMu.Unlock()
 		// past what the block read returned: ask the file itself
 		return c.r.ReadAt(p, off)
 	}
 	k, short := copy(p, s.buf[start:s.n]), s.n < cacheBlock
-	c.mu.Unlock()
+	cacheMu.Unlock()
 	if k < len(p) && short {
 		// the block ended short of the request: the rest from the file
 		m, err := c.r.ReadAt(p[k:], off+int64(k))

@@ -13,7 +13,8 @@ import (
 
 // RemoveBlocks removes the content blocks of entry i of f for which drop
 // returns true. An entry left without content is removed whole (its
-// children re-linked by Finish). It returns how many blocks went.
+// children re-linked by Finish). It returns how many blocks went. The
+// line is rewritten as the result is written (SetLate).
 func (t *Txn) RemoveBlocks(f *chain.File, i int, drop func(b gjson.Result) bool) (int, error) {
 	if t.Dropped(f, i) {
 		return 0, nil
@@ -42,15 +43,18 @@ func (t *Txn) RemoveBlocks(f *chain.File, i int, drop func(b gjson.Result) bool)
 		t.Drop(f, i)
 		return n, nil
 	}
-	out := append([]byte(nil), raw...)
-	for k := len(gone) - 1; k >= 0; k-- {
-		out, err = sjson.DeleteBytes(out, "message.content."+strconv.Itoa(gone[k]))
-		if err != nil {
-			return 0, err
+	// the blocks go as the result is written (nothing held until then)
+	err = t.SetLate(f, i, func(_ int, raw []byte) ([]byte, error) {
+		out := append([]byte(nil), raw...)
+		for k := len(gone) - 1; k >= 0; k-- {
+			var err error
+			if out, err = sjson.DeleteBytes(out, "message.content."+strconv.Itoa(gone[k])); err != nil {
+				return nil, err
+			}
 		}
-	}
-	t.Set(f, i, out)
-	return len(gone), nil
+		return out, nil
+	})
+	return len(gone), err
 }
 
 // EncodeString returns s as a JSON string the way the client writes it:
