@@ -51,8 +51,10 @@ type Rule struct {
 	// such a match starts at an anchor hit, so it is tried once per hit
 	// instead of at every position of a window (TestPrefilterNeverMisses
 	// compares both ways on every positive case).
-	at    *regexp.Regexp
-	fast  *fastMatcher // at without the regexp engine, when Re has a simple form (fast.go)
+	at   *regexp.Regexp
+	fast *fastMatcher // at without the regexp engine, when Re has a simple form (fast.go)
+	// hand: at written by hand (hand.go), for hot rules fast cannot take
+	hand  func(win string) []int
 	find  func(text string, hits []hit, emit func(s, e int, id string))
 	emits []string
 }
@@ -92,6 +94,8 @@ type Scanner struct {
 	always  []int32          // rules without anchors
 	allow   []*regexp.Regexp
 	noPre   bool // testing: run every rule on the whole text
+	// testing: run the regexps, not the fast and hand-written matchers
+	regexpOnly bool
 }
 
 var lowerTab = func() (t [256]byte) {
@@ -486,7 +490,9 @@ func (s *Scanner) runWindows(r *Rule, text string, hits []hit, emit func(int, in
 				en = min(len(text), p+int(h.alen)+r.After)
 			}
 			var m []int
-			if r.fast != nil {
+			if r.hand != nil && !s.regexpOnly {
+				m = r.hand(text[p:en])
+			} else if r.fast != nil && !s.regexpOnly {
 				m = r.fast.match(text[p:en])
 			} else {
 				m = r.at.FindStringSubmatchIndex(text[p:en])

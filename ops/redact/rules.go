@@ -138,9 +138,9 @@ func builtinRules() []*Rule {
 			Priority: prioSpecific + 1},
 		// private key blocks: whole block; a truncated block up to where the body stops
 		{ID: "private-key", Anchors: []string{"-----BEGIN"}, After: 20000, Priority: prioSpecific,
-			Re: regexp.MustCompile(pem + `[\s\S]*?` + pemEnd), Check: checkPEMBody},
+			Re: regexp.MustCompile(pem + `[\s\S]*?` + pemEnd), Check: checkPEMBody, hand: matchPEMBlock},
 		{ID: "private-key", Anchors: []string{"-----BEGIN"}, After: 12000, Priority: prioSpecific,
-			Re: regexp.MustCompile(pem + `(?:\\[nr]|[A-Za-z0-9+/=\s→])+`), Check: checkPEMBody},
+			Re: regexp.MustCompile(pem + `(?:\\[nr]|[A-Za-z0-9+/=\s→])+`), Check: checkPEMBody, hand: matchPEMBody},
 		tok("putty-private-key", `PuTTY-User-Key-File-\d: [\s\S]{0,400}?Private-Lines: \d+(?:\r?\n|\\n)(?:[A-Za-z0-9+/=]+(?:\r?\n|\\n))+`, "PuTTY-User-Key-File-").after(8000),
 		tok("age-secret-key", `AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}`, "AGE-SECRET-KEY-1").check(nil),
 		// Azure

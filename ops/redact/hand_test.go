@@ -1,0 +1,169 @@
+package redact
+
+import (
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/ccsurgeon/ccsurgeon/ops/redact/internal/labelled"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// handPieces are the fragments the adversarial texts are made of: the
+// literals of the hand-written rules, their near misses, separators, JSON
+// escapes, CRLF, non-ASCII and broken UTF-8.
+var handPieces = []string{
+	"-----BEGIN", "-----END", "-----", "----", "-", " ", "RSA", " RSA", " PRIVATE KEY", "PRIVATE KEY", " BLOCK",
+	" OPENSSH", " PGP", " EC", " ENCRYPTED", "PUBLIC KEY", "\n", "\r\n", "\\n", "\\r", "\\", "\\t", "\t", "\f",
+	"→", "\xe2\x86", "\xe2", "é", "\xff", "=", "==", "+", "/", ":", "@", "'", "\"", "\\\"", "$", "|", ";", "&",
+	"     3→", "MIIEpAIBAAKCAQEA", "-----BEGIN RSA PRIVATE KEY-----", "-----END RSA PRIVATE KEY-----",
+	"-----BEGIN OPENSSH PRIVATE KEY-----\n", "-----END OPENSSH PRIVATE KEY-----", "-----BEGIN PGP PRIVATE KEY BLOCK-----",
+	"-----END PGP PRIVATE KEY BLOCK-----", "-----BEGIN PRIVATE KEY-----\\n", "\\n-----END PRIVATE KEY-----",
+}
+
+const handB64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+
+// handTexts builds n adversarial texts that start with one of anchors.
+func handTexts(r *rand.Rand, anchors []string, n, maxLen int) []string {
+	var out []string
+	for len(out) < n {
+		var b strings.Builder
+		b.WriteString(anchors[r.Intn(len(anchors))])
+		k := r.Intn(maxLen)
+		for b.Len() < k {
+			switch r.Intn(6) {
+			case 0, 1:
+				b.WriteString(handPieces[r.Intn(len(handPieces))])
+			case 2:
+				b.WriteString(anchors[r.Intn(len(anchors))])
+			default:
+				for j := r.Intn(70); j >= 0; j-- {
+					b.WriteByte(handB64[r.Intn(len(handB64))])
+				}
+			}
+		}
+		out = append(out, b.String())
+	}
+	return out
+}
+
+// handCorpus: every positive case, hard negative and public labelled
+// example (the texts the evaluation runs on), and blocks cut, nested, with
+// CRLF, escaped newlines and huge bodies.
+func handCorpus(t *testing.T) []string {
+	var out []string
+	for _, c := range positives() {
+		out = append(out, strings.Replace(c.text, "%s", c.secret, 1))
+	}
+	out = append(out, hardNegatives...)
+	for _, ps := range []struct{ path, set string }{{"testdata/public/gitleaks.txt", "gitleaks"}, {"testdata/issue14.txt", "issue14"}} {
+		exs, err := labelled.Load(ps.path, ps.set)
+		require.NoError(t, err)
+		for _, e := range exs {
+			out = append(out, e.Text)
+		}
+	}
+	r := rand.New(rand.NewSource(11))
+	body := func(n int, nl string) string {
+		var b strings.Builder
+		for b.Len() < n {
+			for j := 0; j < 64; j++ {
+				b.WriteByte(handB64[r.Intn(len(handB64))])
+			}
+			b.WriteString(nl)
+		}
+		return b.String()
+	}
+	for _, nl := range []string{"\n", "\r\n", `\n`, `\r\n`, "\n     4→", ""} {
+		for _, label := range []string{"RSA PRIVATE KEY", "PRIVATE KEY", "OPENSSH PRIVATE KEY", "PGP PRIVATE KEY BLOCK", "ENCRYPTED PRIVATE KEY", "PUBLIC KEY"} {
+			begin, end := "-----BEGIN "+label+"-----"+nl, "-----END "+label+"-----"
+			for _, n := range []int{0, 40, 300, 3000, 11990, 12100, 19990, 20100, 40000} {
+				b := body(n, nl)
+				out = append(out,
+					begin+b+end,        // whole
+					begin+b,            // unterminated
+					begin+b[:len(b)/2], // cut in the middle of a line
+					begin+begin+b+end,  // nested BEGIN
+					begin+b+"-----END"+b+end+nl+begin+b+end, // a broken END, then the real one, then another block
+					`{"text":"`+strings.ReplaceAll(begin+b+end, "\n", `\n`)+`"}`,
+					begin+b+"-----END "+label+"----"+nl+"x", // END without its last dash
+				)
+			}
+		}
+	}
+	return out
+}
+
+// TestHandMatchersAgreeWithRegexp: each hand-written matcher returns what
+// its rule's anchored regexp returns, groups included, on the window of
+// every anchor hit of the evaluation's texts and of adversarial texts
+// (unterminated and nested blocks, CRLF, escaped newlines, huge bodies,
+// broken UTF-8), and on the whole rest of the text after the hit.
+func TestHandMatchersAgreeWithRegexp(t *testing.T) {
+	s := mustNew(t, Options{})
+	corpus := handCorpus(t)
+	r := rand.New(rand.NewSource(5))
+	rules, matched := 0, 0
+	for _, rule := range s.rules {
+		if rule.hand == nil {
+			continue
+		}
+		rules++
+		require.NotNil(t, rule.at, rule.ID)
+		texts := append(append([]string(nil), corpus...), handTexts(r, rule.Anchors, 20000, 600)...)
+		texts = append(texts, handTexts(r, rule.Anchors, 300, 30000)...)
+		for _, text := range texts {
+			for _, h := range s.findAnchors(text) {
+				if s.rules[h.rule] != rule {
+					continue
+				}
+				p := int(h.pos)
+				en := len(text)
+				if rule.After >= 0 {
+					en = min(en, p+int(h.alen)+rule.After)
+				}
+				for _, win := range []string{text[p:en], text[p:]} {
+					want := rule.at.FindStringSubmatchIndex(win)
+					got := rule.hand(win)
+					if want != nil {
+						matched++
+					}
+					if !assert.Equal(t, want, got, "%s on %q", rule.ID, win) {
+						return
+					}
+				}
+			}
+		}
+	}
+	assert.GreaterOrEqual(t, rules, 2)
+	assert.Greater(t, matched, 5000, "the texts match often")
+}
+
+// TestScanSameWithoutHandMatchers: whole scans (checks, priorities and
+// overlaps included) find the same with the hand-written and fast
+// matchers as with the regexps alone.
+func TestScanSameWithoutHandMatchers(t *testing.T) {
+	fast := mustNew(t, Options{})
+	slow := mustNew(t, Options{})
+	slow.regexpOnly = true
+	texts := handCorpus(t)
+	r := rand.New(rand.NewSource(9))
+	var anchors []string
+	for _, rule := range fast.rules {
+		if rule.hand != nil || rule.fast != nil {
+			anchors = append(anchors, rule.Anchors...)
+		}
+	}
+	texts = append(texts, handTexts(r, anchors, 20000, 2000)...)
+	texts = append(texts, mixedText(1<<20)...)
+	found := 0
+	for _, text := range texts {
+		want := slow.Scan(text)
+		found += len(want)
+		if got := fast.Scan(text); !assert.Equal(t, want, got, "%q\nwant %v\ngot  %v", text, describe(text, want), describe(text, got)) {
+			return
+		}
+	}
+	assert.Greater(t, found, 5000)
+}
