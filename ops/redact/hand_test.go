@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"math"
 	"math/rand"
 	"strings"
 	"testing"
@@ -166,4 +167,43 @@ func TestScanSameWithoutHandMatchers(t *testing.T) {
 		}
 	}
 	assert.Greater(t, found, 5000)
+}
+
+// entropyRef is entropy as it was before the table: the thresholds of
+// the checks (entropy >= 3.5 …) see the same floats.
+func entropyRef(s string) float64 {
+	if s == "" {
+		return 0
+	}
+	var cnt [256]int
+	for i := 0; i < len(s); i++ {
+		cnt[s[i]]++
+	}
+	n := float64(len(s))
+	h := 0.0
+	for _, c := range cnt {
+		if c > 0 {
+			p := float64(c) / n
+			h -= float64(p * math.Log2(p))
+		}
+	}
+	return h
+}
+
+func TestEntropySameAsLog2(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	sets := []string{"ab", "abc", "0123456789", "abcdef0123456789", handB64, handB64 + "-_=.~!@#$%^&*()", "\x00\xff\x80é"}
+	for n := 0; n < 300; n++ {
+		for k := 0; k < 200; k++ {
+			set := sets[r.Intn(len(sets))]
+			b := make([]byte, n)
+			for i := range b {
+				b[i] = set[r.Intn(len(set))]
+			}
+			s := string(b)
+			if got, want := entropy(s), entropyRef(s); got != want {
+				t.Fatalf("entropy(%q) = %v, want %v", s, got, want)
+			}
+		}
+	}
 }
