@@ -107,3 +107,127 @@ var pemBodyClass = func() (t [256]bool) {
 	}
 	return
 }()
+
+// isRESpace is \s of RE2: [\t\n\f\r ].
+func isRESpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+
+// findCurlUser is FindAllStringSubmatchIndex of
+// (?:^|[\s'"])(?:-u|--user)(?:[ \t]+|=)?["']?[^\s:"'$]*:(?P<s>[^\s"']+)
+// on win. A match starts at a blank or a quote (or at the start of win),
+// so the other bytes are passed over at once.
+func findCurlUser(win string) [][]int {
+	var out [][]int
+	for i := 0; i < len(win); {
+		if m := curlUserAt(win, i); m != nil {
+			out = append(out, m)
+			i = m[1]
+			continue
+		}
+		i++
+	}
+	return out
+}
+
+// curlUserAt is the match of findCurlUser's regexp that starts at i, or nil.
+// Each part has one way to match: the blanks of [ \t]+ are all taken (a
+// blank cannot start what follows), the user part runs to the first ':'
+// (it cannot hold one), and the password to the first blank or quote.
+func curlUserAt(win string, i int) []int {
+	j := i
+	switch c := win[i]; {
+	case i == 0 && c == '-':
+	case isRESpace(c) || c == '\'' || c == '"':
+		j++
+	default:
+		return nil
+	}
+	switch {
+	case strings.HasPrefix(win[j:], "-u"):
+		j += 2
+	case strings.HasPrefix(win[j:], "--user"):
+		j += 6
+	default:
+		return nil
+	}
+	if j < len(win) && (win[j] == ' ' || win[j] == '\t') {
+		for j < len(win) && (win[j] == ' ' || win[j] == '\t') {
+			j++
+		}
+	} else if j < len(win) && win[j] == '=' {
+		j++
+	}
+	if j < len(win) && (win[j] == '"' || win[j] == '\'') {
+		j++
+	}
+	for j < len(win) && !isRESpace(win[j]) && win[j] != ':' && win[j] != '"' && win[j] != '\'' && win[j] != '$' {
+		j++
+	}
+	if j >= len(win) || win[j] != ':' {
+		return nil
+	}
+	j++
+	s := j
+	for j < len(win) && !isRESpace(win[j]) && win[j] != '"' && win[j] != '\'' {
+		j++
+	}
+	if j == s {
+		return nil
+	}
+	return []int{i, j, s, j}
+}
+
+// matchMySQL is the anchored
+// (?:mysql|mysqldump|mysqladmin|mariadb)[ \t][^\n|;&]*?[ \t]-p(?P<s>[^\s'"-][^\s'"]*):
+// the program, a blank, then the first " -pX" before the command ends
+// (a newline, |, ; or &).
+func matchMySQL(win string) []int {
+	j := -1
+	for _, name := range [...]string{"mysql", "mysqldump", "mysqladmin", "mariadb"} {
+		if len(win) > len(name) && win[:len(name)] == name && (win[len(name)] == ' ' || win[len(name)] == '\t') {
+			j = len(name) + 1
+			break
+		}
+	}
+	if j < 0 {
+		return nil
+	}
+	for k := j; k < len(win); k++ {
+		c := win[k]
+		if (c == ' ' || c == '\t') && k+3 < len(win) && win[k+1] == '-' && win[k+2] == 'p' {
+			if d := win[k+3]; !isRESpace(d) && d != '\'' && d != '"' && d != '-' {
+				s := k + 3
+				e := s + 1
+				for e < len(win) && !isRESpace(win[e]) && win[e] != '\'' && win[e] != '"' {
+					e++
+				}
+				return []int{0, e, s, e}
+			}
+		}
+		if c == '\n' || c == '|' || c == ';' || c == '&' {
+			return nil
+		}
+	}
+	return nil
+}
+
+// matchAWSKeyID is the anchored (?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}.
+func matchAWSKeyID(win string) []int {
+	if len(win) < 20 {
+		return nil
+	}
+	switch win[:4] {
+	case "AKIA", "ASIA", "ABIA", "ACCA":
+	default:
+		if win[:3] != "A3T" || !isUpperDigit(win[3]) {
+			return nil
+		}
+	}
+	for k := 4; k < 20; k++ {
+		if !isUpperDigit(win[k]) {
+			return nil
+		}
+	}
+	return []int{0, 20}
+}
+
+func isUpperDigit(c byte) bool { return isUpper(c) || isDigit(c) }

@@ -21,6 +21,9 @@ var handPieces = []string{
 	"     3→", "MIIEpAIBAAKCAQEA", "-----BEGIN RSA PRIVATE KEY-----", "-----END RSA PRIVATE KEY-----",
 	"-----BEGIN OPENSSH PRIVATE KEY-----\n", "-----END OPENSSH PRIVATE KEY-----", "-----BEGIN PGP PRIVATE KEY BLOCK-----",
 	"-----END PGP PRIVATE KEY BLOCK-----", "-----BEGIN PRIVATE KEY-----\\n", "\\n-----END PRIVATE KEY-----",
+	"-u", "-u ", "--user", "--user=", "-u'", "-u\"", "user:", ":", "-p", " -p", "\t-p", "-pX", "mysql", "mysqldump ",
+	"mysqladmin\t", "mariadb ", "-h db", " -P 3306", "AKIA", "A3T", "ASIA", "A3TX", "bearer", "Bearer ", "BEARER\t",
+	"basic ", "Basic\t", "aws_secret_access_key = ", "SecretAccessKey", "~", "_", ".", "%", "k", "K", "\u212a", "ſ",
 }
 
 const handB64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
@@ -30,7 +33,7 @@ func handTexts(r *rand.Rand, anchors []string, n, maxLen int) []string {
 	var out []string
 	for len(out) < n {
 		var b strings.Builder
-		b.WriteString(anchors[r.Intn(len(anchors))])
+		b.WriteString(flipCase(r, anchors[r.Intn(len(anchors))]))
 		k := r.Intn(maxLen)
 		for b.Len() < k {
 			switch r.Intn(6) {
@@ -47,6 +50,25 @@ func handTexts(r *rand.Rand, anchors []string, n, maxLen int) []string {
 		out = append(out, b.String())
 	}
 	return out
+}
+
+// flipCase changes the case of some letters (the prefilter finds
+// case-insensitive anchors whatever their case).
+func flipCase(r *rand.Rand, a string) string {
+	if r.Intn(2) == 0 {
+		return a
+	}
+	b := []byte(a)
+	for i, c := range b {
+		if r.Intn(2) == 0 {
+			if isLower(c) {
+				b[i] = c - 'a' + 'A'
+			} else if isUpper(c) {
+				b[i] = c - 'A' + 'a'
+			}
+		}
+	}
+	return string(b)
 }
 
 // handCorpus: every positive case, hard negative and public labelled
@@ -112,8 +134,8 @@ func TestHandMatchersAgreeWithRegexp(t *testing.T) {
 		}
 		rules++
 		require.NotNil(t, rule.at, rule.ID)
-		texts := append(append([]string(nil), corpus...), handTexts(r, rule.Anchors, 20000, 600)...)
-		texts = append(texts, handTexts(r, rule.Anchors, 300, 30000)...)
+		texts := append(append([]string(nil), corpus...), handTexts(r, rule.Anchors, 10000, 600)...)
+		texts = append(texts, handTexts(r, rule.Anchors, 100, 30000)...)
 		for _, text := range texts {
 			for _, h := range s.findAnchors(text) {
 				if s.rules[h.rule] != rule {
@@ -138,6 +160,55 @@ func TestHandMatchersAgreeWithRegexp(t *testing.T) {
 		}
 	}
 	assert.GreaterOrEqual(t, rules, 2)
+	assert.Greater(t, matched, 5000, "the texts match often")
+}
+
+// TestHandFindAllAgreesWithRegexp: the same for the matchers that stand for
+// FindAllStringSubmatchIndex across a window (curl -u, class runs such as
+// aws-secret-key's), on the window around every anchor hit, on windows cut
+// at random and on whole texts.
+func TestHandFindAllAgreesWithRegexp(t *testing.T) {
+	s := mustNew(t, Options{})
+	corpus := handCorpus(t)
+	r := rand.New(rand.NewSource(6))
+	rules, matched := 0, 0
+	for _, rule := range s.rules {
+		if rule.handAll == nil {
+			continue
+		}
+		rules++
+		texts := append(append([]string(nil), corpus...), handTexts(r, rule.Anchors, 2000, 600)...)
+		for k := 0; k < 2000; k++ {
+			// the anchor inside the text, after some bytes
+			pre := handTexts(r, []string{" ", "\n", "'", "x"}, 1, 40)[0]
+			texts = append(texts, pre+handTexts(r, rule.Anchors, 1, 400)[0])
+		}
+		for _, text := range texts {
+			var wins []string
+			if len(text) < 4000 {
+				wins = append(wins, text)
+			}
+			for _, h := range s.findAnchors(text) {
+				if s.rules[h.rule] != rule {
+					continue
+				}
+				st, en := max(0, int(h.pos)-rule.Before), len(text)
+				if rule.After >= 0 {
+					en = min(en, int(h.pos+h.alen)+rule.After)
+				}
+				wins = append(wins, text[st:en], text[st+r.Intn(en-st+1):en], text[st:en-r.Intn(en-st+1)])
+			}
+			for _, win := range wins {
+				want := rule.Re.FindAllStringSubmatchIndex(win, -1)
+				got := rule.handAll(win)
+				matched += len(want)
+				if !assert.Equal(t, want, got, "%s on %q", rule.ID, win) {
+					return
+				}
+			}
+		}
+	}
+	assert.GreaterOrEqual(t, rules, 3)
 	assert.Greater(t, matched, 5000, "the texts match often")
 }
 

@@ -54,9 +54,12 @@ type Rule struct {
 	at   *regexp.Regexp
 	fast *fastMatcher // at without the regexp engine, when Re has a simple form (fast.go)
 	// hand: at written by hand (hand.go), for hot rules fast cannot take
-	hand  func(win string) []int
-	find  func(text string, hits []hit, emit func(s, e int, id string))
-	emits []string
+	hand func(win string) []int
+	// handAll: Re.FindAllStringSubmatchIndex(win, -1) without the regexp
+	// engine, for rules run across windows (hand.go, or a single class run)
+	handAll func(win string) [][]int
+	find    func(text string, hits []hit, emit func(s, e int, id string))
+	emits   []string
 }
 
 // Options configures a Scanner.
@@ -146,6 +149,11 @@ func New(opts Options) (*Scanner, error) {
 		if r.Re != nil && r.find == nil && r.Before == 0 && len(r.Anchors) > 0 && r.Priority < 10 && startsWithAnchor(r) {
 			r.at = regexp.MustCompile(`^(?:` + r.Re.String() + `)`)
 			r.fast = compileFast(r.Re.String())
+		}
+		if r.Re != nil && r.find == nil && r.at == nil && r.handAll == nil && r.Priority < 10 {
+			if run := compileRun(r.Re.String()); run != nil {
+				r.handAll = run.findRuns
+			}
 		}
 		if r.Re != nil && r.group == 0 {
 			if g := r.Re.SubexpIndex("s"); g > 0 {
@@ -538,7 +546,13 @@ func (s *Scanner) runWindows(r *Rule, text string, hits []hit, emit func(int, in
 
 func (s *Scanner) runRegexp(r *Rule, text string, ws, we int, emit func(int, int, string)) {
 	win := text[ws:we]
-	for _, m := range r.Re.FindAllStringSubmatchIndex(win, -1) {
+	var ms [][]int
+	if r.handAll != nil && !s.regexpOnly && !s.noPre {
+		ms = r.handAll(win)
+	} else {
+		ms = r.Re.FindAllStringSubmatchIndex(win, -1)
+	}
+	for _, m := range ms {
 		s.emitMatch(r, text, ws, m, emit)
 	}
 }
