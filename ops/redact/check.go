@@ -112,13 +112,13 @@ var fakeMarkers = []string{
 	"...", "…", "<", ">", "${", "{{",
 }
 
+var fakeMarkerSet = newPartSet(fakeMarkers)
+
 // tokenLooksReal is the default check for fixed-format tokens: not a
 // placeholder and not obviously low-entropy.
 func tokenLooksReal(sec string) bool {
-	for _, m := range fakeMarkers {
-		if strings.Contains(sec, m) {
-			return false
-		}
+	if fakeMarkerSet.in(sec) {
+		return false
 	}
 	if len(sec) >= 16 && entropy(sec) < 3.0 {
 		return false
@@ -126,14 +126,14 @@ func tokenLooksReal(sec string) bool {
 	return true
 }
 
+var emptyPlaceholderSet = newPartSet([]string{"xxxx", "XXXX", "****", "<", ">", "${", "{{", "...", "…"})
+
 // emptyPlaceholder reports the obviously empty placeholders that are never
 // reported, whatever the rule: xxxx…, ****, <…>, ${…}, {{…}}, "...", "…", and
 // values that are (almost) all one repeated character.
 func emptyPlaceholder(sec string) bool {
-	for _, m := range []string{"xxxx", "XXXX", "****", "<", ">", "${", "{{", "...", "…"} {
-		if strings.Contains(sec, m) {
-			return true
-		}
+	if emptyPlaceholderSet.in(sec) {
+		return true
 	}
 	if len(sec) < 8 {
 		return false
@@ -270,13 +270,39 @@ var placeholderParts = []string{
 	"_here", "-here", "HERE", "\\n",
 }
 
+var placeholderPartSet = newPartSet(placeholderParts)
+
+// partSet answers "does v contain any of these strings" in one pass over
+// v: only the bytes that start one of them are looked at further.
+type partSet struct {
+	byFirst [256][]string
+}
+
+func newPartSet(parts []string) *partSet {
+	ps := &partSet{}
+	for _, p := range parts {
+		ps.byFirst[p[0]] = append(ps.byFirst[p[0]], p)
+	}
+	return ps
+}
+
+// in reports whether v contains one of the parts (strings.Contains of each).
+func (ps *partSet) in(v string) bool {
+	for i := 0; i < len(v); i++ {
+		for _, p := range ps.byFirst[v[i]] {
+			if len(v)-i >= len(p) && v[i:i+len(p)] == p {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // hasPlaceholderPart: v holds a placeholder part, or a <…> span (a lone
 // '<' or '>' is just a character of a password).
 func hasPlaceholderPart(v string) bool {
-	for _, p := range placeholderParts {
-		if strings.Contains(v, p) {
-			return true
-		}
+	if placeholderPartSet.in(v) {
+		return true
 	}
 	if i := strings.IndexByte(v, '<'); i >= 0 && strings.IndexByte(v[i:], '>') > 0 {
 		return true
@@ -295,6 +321,8 @@ func hasPlaceholderPart(v string) bool {
 // reported, "example-password" is not.
 var softPlaceholderParts = []string{"example", "EXAMPLE", "Example", "dummy", "DUMMY", "fake", "FAKE", "sample", "SAMPLE"}
 
+var softPlaceholderSet = newPartSet(softPlaceholderParts)
+
 func looksRandomKey(v string) bool {
 	return len(v) >= 20 && entropy(v) >= 3.8 && classOf(v).kinds() >= 3
 }
@@ -309,17 +337,14 @@ func plausibleValue(v string, kind int, quoted bool) bool {
 	if len(v) < minLen || len(v) > 512 {
 		return false
 	}
-	lv := strings.ToLower(v)
-	if placeholderWords[lv] {
+	if isPlaceholderWord(v) {
 		return false
 	}
 	if hasPlaceholderPart(v) {
 		return false
 	}
-	for _, p := range softPlaceholderParts {
-		if strings.Contains(v, p) && !looksRandomKey(v) {
-			return false
-		}
+	if softPlaceholderSet.in(v) && !looksRandomKey(v) {
+		return false
 	}
 	switch v[0] {
 	case '$', '%', '{', '<', '[', '(', '-', '/', '\\', '.', ':', '=', '|', '>':
@@ -357,7 +382,7 @@ func plausibleValue(v string, kind int, quoted bool) bool {
 		// a password or a bare "auth" is not expected to be a UUID
 		return quoted && kind != kindPassword
 	}
-	if isIdentPath(v) || looksLikePathOrURL(lv) {
+	if isIdentPath(v) || looksLikePathOrURLFold(v) {
 		return false
 	}
 	// runs of a single character (****, xxxxxx, 000000)
@@ -446,13 +471,61 @@ func isIdentPath(v string) bool {
 	return true
 }
 
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// isPlaceholderWord is placeholderWords[strings.ToLower(v)], without
+// making the lower-case string when v is ASCII.
+func isPlaceholderWord(v string) bool {
+	if !isASCII(v) {
+		return placeholderWords[strings.ToLower(v)]
+	}
+	var buf [24]byte
+	if len(v) > len(buf) {
+		return false // longer than every word
+	}
+	for i := 0; i < len(v); i++ {
+		buf[i] = lowerTab[v[i]]
+	}
+	return placeholderWords[string(buf[:len(v)])]
+}
+
+// looksLikePathOrURLFold is looksLikePathOrURL(strings.ToLower(v)).
+func looksLikePathOrURLFold(v string) bool {
+	if !isASCII(v) {
+		return looksLikePathOrURL(strings.ToLower(v))
+	}
+	for _, p := range pathPrefixes {
+		if hasPrefixFold(v, p) {
+			return true
+		}
+	}
+	for _, ext := range pathSuffixes {
+		if len(v) >= len(ext) && hasPrefixFold(v[len(v)-len(ext):], ext) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	pathPrefixes = []string{"http://", "https://", "file:", "./", "../", "~/", "c:\\"}
+	pathSuffixes = []string{".txt", ".json", ".pem", ".key", ".yaml", ".yml", ".env", ".crt", ".p12", ".pfx", ".jks", ".toml", ".ini", ".cfg", ".conf", ".gpg", ".asc"}
+)
+
 func looksLikePathOrURL(lv string) bool {
-	for _, p := range []string{"http://", "https://", "file:", "./", "../", "~/", "c:\\"} {
+	for _, p := range pathPrefixes {
 		if strings.HasPrefix(lv, p) {
 			return true
 		}
 	}
-	for _, ext := range []string{".txt", ".json", ".pem", ".key", ".yaml", ".yml", ".env", ".crt", ".p12", ".pfx", ".jks", ".toml", ".ini", ".cfg", ".conf", ".gpg", ".asc"} {
+	for _, ext := range pathSuffixes {
 		if strings.HasSuffix(lv, ext) {
 			return true
 		}

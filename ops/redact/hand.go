@@ -181,6 +181,9 @@ func curlUserAt(win string, i int) []int {
 // the program, a blank, then the first " -pX" before the command ends
 // (a newline, |, ; or &).
 func matchMySQL(win string) []int {
+	if win == "" || win[0] != 'm' {
+		return nil
+	}
 	j := -1
 	for _, name := range [...]string{"mysql", "mysqldump", "mysqladmin", "mariadb"} {
 		if len(win) > len(name) && win[:len(name)] == name && (win[len(name)] == ' ' || win[len(name)] == '\t') {

@@ -278,3 +278,50 @@ func TestEntropySameAsLog2(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckSetsSameAsContains: the one-pass part sets answer what a
+// strings.Contains of each part answered, and the ASCII lower-casing what
+// strings.ToLower gave (non-ASCII values still go through ToLower: the
+// Kelvin sign lowers to k).
+func TestCheckSetsSameAsContains(t *testing.T) {
+	r := rand.New(rand.NewSource(4))
+	lists := [][]string{placeholderParts, fakeMarkers, softPlaceholderParts, {"xxxx", "XXXX", "****", "<", ">", "${", "{{", "...", "…"}}
+	sets := []*partSet{placeholderPartSet, fakeMarkerSet, softPlaceholderSet, emptyPlaceholderSet}
+	var pieces []string
+	for _, l := range lists {
+		pieces = append(pieces, l...)
+	}
+	for w := range placeholderWords {
+		pieces = append(pieces, w, strings.ToUpper(w))
+	}
+	pieces = append(pieces, pathPrefixes...)
+	pieces = append(pieces, pathSuffixes...)
+	pieces = append(pieces, "\u212a", "ſ", "İ", "é", "\xff", "C:\\", "HTTPS://", ".PEM", ".Json")
+	for n := 0; n < 200000; n++ {
+		var b strings.Builder
+		for k := r.Intn(4); k >= 0; k-- {
+			if r.Intn(3) == 0 {
+				b.WriteString(pieces[r.Intn(len(pieces))])
+			} else {
+				p := pieces[r.Intn(len(pieces))]
+				b.WriteString(p[:r.Intn(len(p)+1)])
+				for j := r.Intn(8); j > 0; j-- {
+					b.WriteByte(handB64[r.Intn(len(handB64))])
+				}
+			}
+		}
+		v := b.String()
+		if r.Intn(4) == 0 {
+			v = flipCase(r, v)
+		}
+		for i, l := range lists {
+			want := false
+			for _, p := range l {
+				want = want || strings.Contains(v, p)
+			}
+			require.Equal(t, want, sets[i].in(v), "list %d on %q", i, v)
+		}
+		require.Equal(t, placeholderWords[strings.ToLower(v)], isPlaceholderWord(v), v)
+		require.Equal(t, looksLikePathOrURL(strings.ToLower(v)), looksLikePathOrURLFold(v), v)
+	}
+}

@@ -9,9 +9,11 @@
 package redact
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -334,11 +336,13 @@ func (s *Scanner) Scan(text string) []Finding {
 		}
 	}
 	if len(hits) > 0 {
-		sort.Slice(hits, func(i, j int) bool {
-			if hits[i].rule != hits[j].rule {
-				return hits[i].rule < hits[j].rule
+		// no rule has two hits at one position (its anchors are distinct
+		// and none is a prefix of another), so the order is total
+		slices.SortFunc(hits, func(a, b hit) int {
+			if a.rule != b.rule {
+				return cmp.Compare(a.rule, b.rule)
 			}
-			return hits[i].pos < hits[j].pos
+			return cmp.Compare(a.pos, b.pos)
 		})
 		for i := 0; i < len(hits); {
 			j := i
@@ -601,15 +605,14 @@ func (s *Scanner) resolve(text string, cands []cand) []Finding {
 		}
 		cands = kept
 	}
-	sort.SliceStable(cands, func(i, j int) bool {
-		a, b := cands[i], cands[j]
+	slices.SortStableFunc(cands, func(a, b cand) int {
 		if a.prio != b.prio {
-			return a.prio > b.prio
+			return cmp.Compare(b.prio, a.prio)
 		}
 		if la, lb := a.End-a.Start, b.End-b.Start; la != lb {
-			return la > lb
+			return cmp.Compare(lb, la)
 		}
-		return a.Start < b.Start
+		return cmp.Compare(a.Start, b.Start)
 	})
 	var out []Finding
 	for _, c := range cands {
@@ -624,6 +627,6 @@ func (s *Scanner) resolve(text string, cands []cand) []Finding {
 			out = append(out, c.Finding)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
+	slices.SortFunc(out, func(a, b Finding) int { return cmp.Compare(a.Start, b.Start) })
 	return out
 }
