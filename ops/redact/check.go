@@ -561,7 +561,8 @@ func isLowerCamelIdent(v string) bool {
 	if classOf(v).upper == 0 {
 		return false
 	}
-	ws := splitWords(v)
+	var arr [12]string
+	ws := appendWords(arr[:0], v)
 	if len(ws) < 2 {
 		return false
 	}

@@ -200,8 +200,16 @@ func asciiString(rs []rune) (string, bool) {
 // match returns what regexp's FindStringSubmatchIndex returns for the
 // regexp anchored at the start of text: nil, or the offsets of the match
 // and of each group (-1 for a group that took no part).
-func (m *fastMatcher) match(text string) []int {
-	out := make([]int, 2+2*m.groups)
+func (m *fastMatcher) match(text string) []int { return m.matchInto(nil, text) }
+
+// matchInto is match using buf for the result when it is big enough.
+func (m *fastMatcher) matchInto(buf []int, text string) []int {
+	out := buf
+	if n := 2 + 2*m.groups; cap(out) >= n {
+		out = out[:n]
+	} else {
+		out = make([]int, n)
+	}
 	for k := range out {
 		out[k] = -1
 	}

@@ -325,3 +325,47 @@ func TestCheckSetsSameAsContains(t *testing.T) {
 		require.Equal(t, looksLikePathOrURL(strings.ToLower(v)), looksLikePathOrURLFold(v), v)
 	}
 }
+
+// splitWordsRef is splitWords as it was: each word lower-cased on its own.
+func splitWordsRef(id string) []string {
+	var words []string
+	start := -1
+	flush := func(i int) {
+		if start >= 0 && i > start {
+			words = append(words, strings.ToLower(id[start:i]))
+		}
+		start = -1
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !isAlnum(c) {
+			flush(i)
+			continue
+		}
+		if start >= 0 {
+			p := id[i-1]
+			if isUpper(c) && isLower(p) || isDigit(c) != isDigit(p) ||
+				(isUpper(c) && isUpper(p) && i+1 < len(id) && isLower(id[i+1]) && i-start > 1) {
+				flush(i)
+			}
+		}
+		if start < 0 {
+			start = i
+		}
+	}
+	flush(len(id))
+	return words
+}
+
+func TestSplitWordsSameAsBefore(t *testing.T) {
+	r := rand.New(rand.NewSource(8))
+	const set = "aAbBkKsSzZ09_-.é\u212a "
+	for n := 0; n < 100000; n++ {
+		b := make([]byte, r.Intn(30))
+		for i := range b {
+			b[i] = set[r.Intn(len(set))]
+		}
+		id := string(b)
+		require.Equal(t, splitWordsRef(id), splitWords(id), id)
+	}
+}

@@ -16,6 +16,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Finding is one secret found in a string.
@@ -309,31 +310,52 @@ func (s *Scanner) MayHold(text string) bool {
 	if s.noPre || len(s.always) > 0 {
 		return true
 	}
-	return len(text) >= 6 && len(s.findAnchors(text)) > 0
+	if len(text) < 6 {
+		return false
+	}
+	sc := scratchPool.Get().(*scratch)
+	sc.hits = s.appendAnchors(sc.hits[:0], text, true)
+	found := len(sc.hits) > 0
+	scratchPool.Put(sc)
+	return found
 }
+
+// scratch holds the slices one Scan works in, kept for the next.
+type scratch struct {
+	hits  []hit
+	cands []cand
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
 // Scan returns the secrets in text: non-overlapping, sorted by Start.
 func (s *Scanner) Scan(text string) []Finding {
 	if len(text) < 6 {
 		return nil
 	}
+	sc := scratchPool.Get().(*scratch)
+	defer func() {
+		if cap(sc.hits) <= 1<<16 && cap(sc.cands) <= 1<<14 {
+			scratchPool.Put(sc)
+		}
+	}()
 	var hits []hit
 	if s.noPre {
 		hits = s.allHits(text)
 	} else {
-		hits = s.findAnchors(text)
+		hits = s.appendAnchors(sc.hits[:0], text, false)
+		sc.hits = hits
 	}
 	if len(hits) == 0 && len(s.always) == 0 {
 		return nil
 	}
-	var cands []cand
-	emitFor := func(r *Rule) func(st, en int, id string) {
-		return func(st, en int, id string) {
-			if st < 0 || en > len(text) || st >= en {
-				return
-			}
-			cands = append(cands, cand{Finding{st, en, id}, r.Priority})
+	cands := sc.cands[:0]
+	prio := 0
+	emit := func(st, en int, id string) {
+		if st < 0 || en > len(text) || st >= en {
+			return
 		}
+		cands = append(cands, cand{Finding{st, en, id}, prio})
 	}
 	if len(hits) > 0 {
 		// no rule has two hits at one position (its anchors are distinct
@@ -350,22 +372,25 @@ func (s *Scanner) Scan(text string) []Finding {
 				j++
 			}
 			r := s.rules[hits[i].rule]
+			prio = r.Priority
 			if r.find != nil {
-				r.find(text, hits[i:j], emitFor(r))
+				r.find(text, hits[i:j], emit)
 			} else {
-				s.runWindows(r, text, hits[i:j], emitFor(r))
+				s.runWindows(r, text, hits[i:j], emit)
 			}
 			i = j
 		}
 	}
 	for _, ri := range s.always {
 		r := s.rules[ri]
+		prio = r.Priority
 		if r.find != nil {
-			r.find(text, nil, emitFor(r))
+			r.find(text, nil, emit)
 			continue
 		}
-		s.runRegexp(r, text, 0, len(text), emitFor(r))
+		s.runRegexp(r, text, 0, len(text), emit)
 	}
+	sc.cands = cands
 	if len(cands) == 0 {
 		return nil
 	}
@@ -407,11 +432,14 @@ func (s *Scanner) allHits(text string) []hit {
 // lookup, and a full comparison only on trigram hits. With a few hundred
 // anchors most common English bigrams start one, so the trigram step is what
 // keeps prose cheap.
-func (s *Scanner) findAnchors(text string) []hit {
-	var hits []hit
+func (s *Scanner) findAnchors(text string) []hit { return s.appendAnchors(nil, text, false) }
+
+// appendAnchors appends the anchor hits of text to hits (after the first
+// one found, when first is set).
+func (s *Scanner) appendAnchors(hits []hit, text string, first bool) []hit {
 	n := len(text)
 	if n < 2 || s.byBi == nil {
-		return nil
+		return hits
 	}
 	bi := s.byBi[:1<<16]
 	k := uint16(lowerTab[text[0]])
@@ -440,6 +468,9 @@ func (s *Scanner) findAnchors(text string) []hit {
 			}
 			for _, ri := range a.rules {
 				hits = append(hits, hit{ri, int32(p), int32(len(a.s))})
+			}
+			if first {
+				return hits
 			}
 		}
 	}
@@ -492,6 +523,7 @@ func hasPrefixFold(s, lower string) bool {
 func (s *Scanner) runWindows(r *Rule, text string, hits []hit, emit func(int, int, string)) {
 	if r.at != nil && !s.noPre {
 		done := -1 // a match found from an earlier hit covers later hits inside it
+		var buf [8]int
 		for _, h := range hits {
 			p := int(h.pos)
 			if p < done {
@@ -505,7 +537,7 @@ func (s *Scanner) runWindows(r *Rule, text string, hits []hit, emit func(int, in
 			if r.hand != nil && !s.regexpOnly {
 				m = r.hand(text[p:en])
 			} else if r.fast != nil && !s.regexpOnly {
-				m = r.fast.match(text[p:en])
+				m = r.fast.matchInto(buf[:0], text[p:en])
 			} else {
 				m = r.at.FindStringSubmatchIndex(text[p:en])
 			}
