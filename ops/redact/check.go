@@ -81,20 +81,29 @@ func entropyShort(s string) float64 {
 
 type classes struct{ lower, upper, digit, other int }
 
-func classOf(s string) (c classes) {
-	for i := 0; i < len(s); i++ {
-		switch b := s[i]; {
+// classTab: 0 lower, 1 upper, 2 digit, 3 other.
+var classTab = func() (t [256]uint8) {
+	for i := range t {
+		switch b := byte(i); {
 		case isLower(b):
-			c.lower++
+			t[i] = 0
 		case isUpper(b):
-			c.upper++
+			t[i] = 1
 		case isDigit(b):
-			c.digit++
+			t[i] = 2
 		default:
-			c.other++
+			t[i] = 3
 		}
 	}
 	return
+}()
+
+func classOf(s string) classes {
+	var n [4]int
+	for i := 0; i < len(s); i++ {
+		n[classTab[s[i]]]++
+	}
+	return classes{n[0], n[1], n[2], n[3]}
 }
 
 func (c classes) kinds() int {

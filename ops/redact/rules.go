@@ -294,11 +294,18 @@ func builtinRules() []*Rule {
 	return append(rules, providerRules()...)
 }
 
+var b64Tab = func() (t [256]bool) {
+	for i := range t {
+		t[i] = isB64(byte(i))
+	}
+	return
+}()
+
 func checkPEMBody(text string, s, e int) bool {
 	body := text[s:e]
 	n := 0
-	for i := 0; i < len(body); i++ {
-		if isB64(body[i]) {
+	for i := 0; i < len(body) && n < 80; i++ {
+		if b64Tab[body[i]] {
 			n++
 		}
 	}
