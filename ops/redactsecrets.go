@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
+	"unsafe"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/ops/redact"
@@ -200,7 +202,12 @@ func (nb *numbering) decode(b []byte, n int) ([]hit, error) {
 }
 
 func secretSum(secret string) [16]byte {
-	full := sha256.Sum256([]byte(secret))
+	var buf [128]byte // most secrets: no copy on the heap
+	b := buf[:0]
+	if len(secret) > len(buf) {
+		b = make([]byte, 0, len(secret))
+	}
+	full := sha256.Sum256(append(b, secret...))
 	var s [16]byte
 	copy(s[:], full[:16])
 	return s
@@ -284,18 +291,22 @@ func (o RedactSecrets) Apply(t *Txn) error {
 func (o RedactSecrets) scanFile(t *Txn, f *chain.File, use func(lineHits) error) error {
 	work := func(lo, hi int) ([]lineHits, error) {
 		var out []lineHits
+		var buf []byte // the lines are read into one buffer: nothing found keeps its bytes
 		for i := lo; i < hi; i++ {
 			k := f.Entries[i].Kind
 			if k == chain.KindBlank || t.Dropped(f, i) {
 				continue
 			}
-			raw, err := t.Raw(f, i)
+			raw, inBuf, err := t.rawBuf(f, i, buf)
 			if err != nil {
 				return nil, err
 			}
+			if inBuf {
+				buf = raw
+			}
 			if k != chain.KindEntry {
 				// not an entry: every byte is still scanned, as text
-				if fs := o.Scanner.Scan(string(raw)); len(fs) > 0 {
+				if fs := o.Scanner.Scan(unsafeString(raw)); len(fs) > 0 {
 					out = append(out, lineHits{i: i, raw: true, finds: fs})
 				}
 				continue
@@ -318,9 +329,10 @@ func (o RedactSecrets) scanFile(t *Txn, f *chain.File, use func(lineHits) error)
 
 // scanLine returns the string values of one line that hold secrets. The
 // line is walked as raw JSON; a string is decoded and scanned only when
-// its raw token passes the scanner's prefilter.
+// its raw token passes the scanner's prefilter. Nothing returned refers to
+// the bytes of raw (the caller may read the next line into them).
 func (o RedactSecrets) scanLine(raw []byte, sums bool) []hit {
-	line := string(raw)
+	line := unsafeString(raw)
 	var hits []hit
 	var walk func(vs, ve int, path string, thinkingText bool)
 	walk = func(vs, ve int, path string, thinkingText bool) {
@@ -357,7 +369,7 @@ func (o RedactSecrets) scanLine(raw []byte, sums bool) []hit {
 			}
 			v := chain.StrValue(tok)
 			if fs := o.Scanner.Scan(v); len(fs) > 0 {
-				h := hit{tokStart: vs, tokEnd: ve, finds: fs, path: path, thinking: thinkingText}
+				h := hit{tokStart: vs, tokEnd: ve, finds: fs, path: strings.Clone(path), thinking: thinkingText}
 				if sums {
 					h.sums = make([][16]byte, len(fs))
 					for k, fd := range fs {
@@ -377,6 +389,10 @@ func (o RedactSecrets) scanLine(raw []byte, sums bool) []hit {
 	}
 	return hits
 }
+
+// unsafeString is the bytes of b as a string, without a copy: b must not
+// change while the string (or a part of it) is in use.
+func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 func join(path, k string) string {
 	if path == "" {
