@@ -334,8 +334,26 @@ func (o RedactSecrets) scanFile(t *Txn, f *chain.File, use func(lineHits) error)
 func (o RedactSecrets) scanLine(raw []byte, sums bool) []hit {
 	line := unsafeString(raw)
 	var hits []hit
-	var walk func(vs, ve int, path string, thinkingText bool)
-	walk = func(vs, ve int, path string, thinkingText bool) {
+	// the path of the value being walked, made into a string only for a
+	// value that holds a secret: keys, or array indexes (key == "")
+	type seg struct {
+		key string
+		idx int
+	}
+	var stack []seg
+	pathOf := func() string {
+		path := ""
+		for _, sg := range stack {
+			if sg.key == "" && sg.idx >= 0 {
+				path = join(path, strconv.Itoa(sg.idx))
+			} else {
+				path = join(path, sg.key)
+			}
+		}
+		return strings.Clone(path)
+	}
+	var walk func(vs, ve int, thinkingText bool)
+	walk = func(vs, ve int, thinkingText bool) {
 		switch line[vs] {
 		case '{':
 			typ := ""
@@ -351,14 +369,18 @@ func (o RedactSecrets) scanLine(raw []byte, sums bool) []hit {
 			}
 			chain.Fields(line, vs, func(k string, a, b int) bool {
 				if !skipKeys[k] {
-					walk(a, b, join(path, k), typ == "thinking" && k == "thinking")
+					stack = append(stack, seg{k, -1})
+					walk(a, b, typ == "thinking" && k == "thinking")
+					stack = stack[:len(stack)-1]
 				}
 				return true
 			})
 		case '[':
 			n := 0
 			chain.Elems(line, vs, func(a, b int) bool {
-				walk(a, b, join(path, strconv.Itoa(n)), false)
+				stack = append(stack, seg{"", n})
+				walk(a, b, false)
+				stack = stack[:len(stack)-1]
 				n++
 				return true
 			})
@@ -369,7 +391,7 @@ func (o RedactSecrets) scanLine(raw []byte, sums bool) []hit {
 			}
 			v := chain.StrValue(tok)
 			if fs := o.Scanner.Scan(v); len(fs) > 0 {
-				h := hit{tokStart: vs, tokEnd: ve, finds: fs, path: strings.Clone(path), thinking: thinkingText}
+				h := hit{tokStart: vs, tokEnd: ve, finds: fs, path: pathOf(), thinking: thinkingText}
 				if sums {
 					h.sums = make([][16]byte, len(fs))
 					for k, fd := range fs {
@@ -385,7 +407,7 @@ func (o RedactSecrets) scanLine(raw []byte, sums bool) []hit {
 		i++
 	}
 	if i < len(line) {
-		walk(i, len(line), "", false)
+		walk(i, len(line), false)
 	}
 	return hits
 }
