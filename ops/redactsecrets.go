@@ -291,7 +291,7 @@ func (o RedactSecrets) Apply(t *Txn) error {
 func (o RedactSecrets) scanFile(t *Txn, f *chain.File, use func(lineHits) error) error {
 	work := func(lo, hi int) ([]lineHits, error) {
 		var out []lineHits
-		var buf []byte // the lines are read into one buffer: nothing found keeps its bytes
+		var buf, dec []byte // lines and values are read into one buffer each: nothing found keeps their bytes
 		for i := lo; i < hi; i++ {
 			k := f.Entries[i].Kind
 			if k == chain.KindBlank || t.Dropped(f, i) {
@@ -311,7 +311,7 @@ func (o RedactSecrets) scanFile(t *Txn, f *chain.File, use func(lineHits) error)
 				}
 				continue
 			}
-			if hs := o.scanLine(raw, true); len(hs) > 0 {
+			if hs := o.scanLineBuf(raw, true, &dec); len(hs) > 0 {
 				out = append(out, lineHits{i: i, hits: hs})
 			}
 		}
@@ -332,8 +332,16 @@ func (o RedactSecrets) scanFile(t *Txn, f *chain.File, use func(lineHits) error)
 // its raw token passes the scanner's prefilter. Nothing returned refers to
 // the bytes of raw (the caller may read the next line into them).
 func (o RedactSecrets) scanLine(raw []byte, sums bool) []hit {
+	var dec []byte
+	return o.scanLineBuf(raw, sums, &dec)
+}
+
+// scanLineBuf is scanLine decoding the values into *dec (a pass over many
+// lines reuses one buffer).
+func (o RedactSecrets) scanLineBuf(raw []byte, sums bool, dec *[]byte) []hit {
 	line := unsafeString(raw)
 	var hits []hit
+	appendDec := func(chunk string) { *dec = append(*dec, chunk...) }
 	// the path of the value being walked, made into a string only for a
 	// value that holds a secret: keys, or array indexes (key == "")
 	type seg struct {
@@ -389,7 +397,12 @@ func (o RedactSecrets) scanLine(raw []byte, sums bool) []hit {
 			if len(tok) < 10 || !o.Scanner.MayHold(tok) {
 				return
 			}
-			v := chain.StrValue(tok)
+			v := tok[1 : len(tok)-1] // the value, when it has no escapes
+			if strings.IndexByte(v, '\\') >= 0 {
+				*dec = (*dec)[:0]
+				chain.EachDecoded(v, appendDec)
+				v = unsafeString(*dec)
+			}
 			if fs := o.Scanner.Scan(v); len(fs) > 0 {
 				h := hit{tokStart: vs, tokEnd: ve, finds: fs, path: pathOf(), thinking: thinkingText}
 				if sums {
