@@ -299,7 +299,7 @@ func newPartSet(parts []string) *partSet {
 func (ps *partSet) in(v string) bool {
 	for i := 0; i < len(v); i++ {
 		for _, p := range ps.byFirst[v[i]] {
-			if len(v)-i >= len(p) && v[i:i+len(p)] == p {
+			if len(v)-i >= len(p) && (len(p) == 1 || v[i+1] == p[1]) && v[i:i+len(p)] == p {
 				return true
 			}
 		}
