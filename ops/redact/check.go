@@ -284,12 +284,20 @@ var placeholderPartSet = newPartSet(placeholderParts)
 // partSet answers "does v contain any of these strings" in one pass over
 // v: only the bytes that start one of them are looked at further.
 type partSet struct {
-	byFirst [256][]string
+	one     [256]bool     // bytes that are a whole part
+	bi      [1024]uint64  // first two bytes of the longer parts
+	byFirst [256][]string // the longer parts, by first byte
 }
 
 func newPartSet(parts []string) *partSet {
 	ps := &partSet{}
 	for _, p := range parts {
+		if len(p) == 1 {
+			ps.one[p[0]] = true
+			continue
+		}
+		k := uint16(p[0])<<8 | uint16(p[1])
+		ps.bi[k>>6] |= 1 << (k & 63)
 		ps.byFirst[p[0]] = append(ps.byFirst[p[0]], p)
 	}
 	return ps
@@ -298,8 +306,17 @@ func newPartSet(parts []string) *partSet {
 // in reports whether v contains one of the parts (strings.Contains of each).
 func (ps *partSet) in(v string) bool {
 	for i := 0; i < len(v); i++ {
+		if ps.one[v[i]] {
+			return true
+		}
+		if i+1 == len(v) {
+			break
+		}
+		if k := uint16(v[i])<<8 | uint16(v[i+1]); ps.bi[k>>6]&(1<<(k&63)) == 0 {
+			continue
+		}
 		for _, p := range ps.byFirst[v[i]] {
-			if len(v)-i >= len(p) && (len(p) == 1 || v[i+1] == p[1]) && v[i:i+len(p)] == p {
+			if len(v)-i >= len(p) && v[i:i+len(p)] == p {
 				return true
 			}
 		}
