@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
+	"unsafe"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/ops/redact"
@@ -200,7 +202,12 @@ func (nb *numbering) decode(b []byte, n int) ([]hit, error) {
 }
 
 func secretSum(secret string) [16]byte {
-	full := sha256.Sum256([]byte(secret))
+	var buf [128]byte // most secrets: no copy on the heap
+	b := buf[:0]
+	if len(secret) > len(buf) {
+		b = make([]byte, 0, len(secret))
+	}
+	full := sha256.Sum256(append(b, secret...))
 	var s [16]byte
 	copy(s[:], full[:16])
 	return s
@@ -284,23 +291,27 @@ func (o RedactSecrets) Apply(t *Txn) error {
 func (o RedactSecrets) scanFile(t *Txn, f *chain.File, use func(lineHits) error) error {
 	work := func(lo, hi int) ([]lineHits, error) {
 		var out []lineHits
+		var buf, dec []byte // lines and values are read into one buffer each: nothing found keeps their bytes
 		for i := lo; i < hi; i++ {
 			k := f.Entries[i].Kind
 			if k == chain.KindBlank || t.Dropped(f, i) {
 				continue
 			}
-			raw, err := t.Raw(f, i)
+			raw, inBuf, err := t.rawBuf(f, i, buf)
 			if err != nil {
 				return nil, err
 			}
+			if inBuf {
+				buf = raw
+			}
 			if k != chain.KindEntry {
 				// not an entry: every byte is still scanned, as text
-				if fs := o.Scanner.Scan(string(raw)); len(fs) > 0 {
+				if fs := o.Scanner.Scan(unsafeString(raw)); len(fs) > 0 {
 					out = append(out, lineHits{i: i, raw: true, finds: fs})
 				}
 				continue
 			}
-			if hs := o.scanLine(raw, true); len(hs) > 0 {
+			if hs := o.scanLineBuf(raw, true, &dec); len(hs) > 0 {
 				out = append(out, lineHits{i: i, hits: hs})
 			}
 		}
@@ -318,12 +329,39 @@ func (o RedactSecrets) scanFile(t *Txn, f *chain.File, use func(lineHits) error)
 
 // scanLine returns the string values of one line that hold secrets. The
 // line is walked as raw JSON; a string is decoded and scanned only when
-// its raw token passes the scanner's prefilter.
+// its raw token passes the scanner's prefilter. Nothing returned refers to
+// the bytes of raw (the caller may read the next line into them).
 func (o RedactSecrets) scanLine(raw []byte, sums bool) []hit {
-	line := string(raw)
+	var dec []byte
+	return o.scanLineBuf(raw, sums, &dec)
+}
+
+// scanLineBuf is scanLine decoding the values into *dec (a pass over many
+// lines reuses one buffer).
+func (o RedactSecrets) scanLineBuf(raw []byte, sums bool, dec *[]byte) []hit {
+	line := unsafeString(raw)
 	var hits []hit
-	var walk func(vs, ve int, path string, thinkingText bool)
-	walk = func(vs, ve int, path string, thinkingText bool) {
+	appendDec := func(chunk string) { *dec = append(*dec, chunk...) }
+	// the path of the value being walked, made into a string only for a
+	// value that holds a secret: keys, or array indexes (key == "")
+	type seg struct {
+		key string
+		idx int
+	}
+	var stack []seg
+	pathOf := func() string {
+		path := ""
+		for _, sg := range stack {
+			if sg.key == "" && sg.idx >= 0 {
+				path = join(path, strconv.Itoa(sg.idx))
+			} else {
+				path = join(path, sg.key)
+			}
+		}
+		return strings.Clone(path)
+	}
+	var walk func(vs, ve int, thinkingText bool)
+	walk = func(vs, ve int, thinkingText bool) {
 		switch line[vs] {
 		case '{':
 			typ := ""
@@ -339,14 +377,18 @@ func (o RedactSecrets) scanLine(raw []byte, sums bool) []hit {
 			}
 			chain.Fields(line, vs, func(k string, a, b int) bool {
 				if !skipKeys[k] {
-					walk(a, b, join(path, k), typ == "thinking" && k == "thinking")
+					stack = append(stack, seg{k, -1})
+					walk(a, b, typ == "thinking" && k == "thinking")
+					stack = stack[:len(stack)-1]
 				}
 				return true
 			})
 		case '[':
 			n := 0
 			chain.Elems(line, vs, func(a, b int) bool {
-				walk(a, b, join(path, strconv.Itoa(n)), false)
+				stack = append(stack, seg{"", n})
+				walk(a, b, false)
+				stack = stack[:len(stack)-1]
 				n++
 				return true
 			})
@@ -355,9 +397,14 @@ func (o RedactSecrets) scanLine(raw []byte, sums bool) []hit {
 			if len(tok) < 10 || !o.Scanner.MayHold(tok) {
 				return
 			}
-			v := chain.StrValue(tok)
+			v := tok[1 : len(tok)-1] // the value, when it has no escapes
+			if strings.IndexByte(v, '\\') >= 0 {
+				*dec = (*dec)[:0]
+				chain.EachDecoded(v, appendDec)
+				v = unsafeString(*dec)
+			}
 			if fs := o.Scanner.Scan(v); len(fs) > 0 {
-				h := hit{tokStart: vs, tokEnd: ve, finds: fs, path: path, thinking: thinkingText}
+				h := hit{tokStart: vs, tokEnd: ve, finds: fs, path: pathOf(), thinking: thinkingText}
 				if sums {
 					h.sums = make([][16]byte, len(fs))
 					for k, fd := range fs {
@@ -373,10 +420,14 @@ func (o RedactSecrets) scanLine(raw []byte, sums bool) []hit {
 		i++
 	}
 	if i < len(line) {
-		walk(i, len(line), "", false)
+		walk(i, len(line), false)
 	}
 	return hits
 }
+
+// unsafeString is the bytes of b as a string, without a copy: b must not
+// change while the string (or a part of it) is in use.
+func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 func join(path, k string) string {
 	if path == "" {

@@ -3,6 +3,7 @@ package redact
 import (
 	"encoding/base64"
 	"math"
+	"math/bits"
 	"strings"
 )
 
@@ -25,6 +26,9 @@ func entropy(s string) float64 {
 	if s == "" {
 		return 0
 	}
+	if len(s) < len(plogpTab) {
+		return entropyShort(s)
+	}
 	var cnt [256]int
 	for i := 0; i < len(s); i++ {
 		cnt[s[i]]++
@@ -34,7 +38,42 @@ func entropy(s string) float64 {
 	for _, c := range cnt {
 		if c > 0 {
 			p := float64(c) / n
-			h -= p * math.Log2(p)
+			h -= float64(p * math.Log2(p))
+		}
+	}
+	return h
+}
+
+// plogpTab[n][c] is p*log2(p) for p = c/n: entropy takes its terms from
+// the table for short strings (the secrets it is asked about) instead of
+// calling math.Log2 for every distinct byte. The terms are the same floats,
+// added in the same order (of the byte values), so the result is the same.
+var plogpTab = func() (t [129][]float64) {
+	for n := 1; n < len(t); n++ {
+		t[n] = make([]float64, n+1)
+		for c := 1; c <= n; c++ {
+			p := float64(c) / float64(n)
+			t[n][c] = float64(p * math.Log2(p))
+		}
+	}
+	return
+}()
+
+func entropyShort(s string) float64 {
+	var cnt [256]uint8
+	var seen [4]uint64
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		cnt[c]++
+		seen[c>>6] |= 1 << (c & 63)
+	}
+	row := plogpTab[len(s)]
+	h := 0.0
+	for w, bitsw := range seen {
+		for bitsw != 0 {
+			b := bits.TrailingZeros64(bitsw)
+			bitsw &= bitsw - 1
+			h -= row[cnt[w<<6|b]]
 		}
 	}
 	return h
@@ -42,20 +81,29 @@ func entropy(s string) float64 {
 
 type classes struct{ lower, upper, digit, other int }
 
-func classOf(s string) (c classes) {
-	for i := 0; i < len(s); i++ {
-		switch b := s[i]; {
+// classTab: 0 lower, 1 upper, 2 digit, 3 other.
+var classTab = func() (t [256]uint8) {
+	for i := range t {
+		switch b := byte(i); {
 		case isLower(b):
-			c.lower++
+			t[i] = 0
 		case isUpper(b):
-			c.upper++
+			t[i] = 1
 		case isDigit(b):
-			c.digit++
+			t[i] = 2
 		default:
-			c.other++
+			t[i] = 3
 		}
 	}
 	return
+}()
+
+func classOf(s string) classes {
+	var n [4]int
+	for i := 0; i < len(s); i++ {
+		n[classTab[s[i]]]++
+	}
+	return classes{n[0], n[1], n[2], n[3]}
 }
 
 func (c classes) kinds() int {
@@ -73,13 +121,13 @@ var fakeMarkers = []string{
 	"...", "…", "<", ">", "${", "{{",
 }
 
+var fakeMarkerSet = newPartSet(fakeMarkers)
+
 // tokenLooksReal is the default check for fixed-format tokens: not a
 // placeholder and not obviously low-entropy.
 func tokenLooksReal(sec string) bool {
-	for _, m := range fakeMarkers {
-		if strings.Contains(sec, m) {
-			return false
-		}
+	if fakeMarkerSet.in(sec) {
+		return false
 	}
 	if len(sec) >= 16 && entropy(sec) < 3.0 {
 		return false
@@ -87,14 +135,14 @@ func tokenLooksReal(sec string) bool {
 	return true
 }
 
+var emptyPlaceholderSet = newPartSet([]string{"xxxx", "XXXX", "****", "<", ">", "${", "{{", "...", "…"})
+
 // emptyPlaceholder reports the obviously empty placeholders that are never
 // reported, whatever the rule: xxxx…, ****, <…>, ${…}, {{…}}, "...", "…", and
 // values that are (almost) all one repeated character.
 func emptyPlaceholder(sec string) bool {
-	for _, m := range []string{"xxxx", "XXXX", "****", "<", ">", "${", "{{", "...", "…"} {
-		if strings.Contains(sec, m) {
-			return true
-		}
+	if emptyPlaceholderSet.in(sec) {
+		return true
 	}
 	if len(sec) < 8 {
 		return false
@@ -231,13 +279,56 @@ var placeholderParts = []string{
 	"_here", "-here", "HERE", "\\n",
 }
 
+var placeholderPartSet = newPartSet(placeholderParts)
+
+// partSet answers "does v contain any of these strings" in one pass over
+// v: only the bytes that start one of them are looked at further.
+type partSet struct {
+	one     [256]bool     // bytes that are a whole part
+	bi      [1024]uint64  // first two bytes of the longer parts
+	byFirst [256][]string // the longer parts, by first byte
+}
+
+func newPartSet(parts []string) *partSet {
+	ps := &partSet{}
+	for _, p := range parts {
+		if len(p) == 1 {
+			ps.one[p[0]] = true
+			continue
+		}
+		k := uint16(p[0])<<8 | uint16(p[1])
+		ps.bi[k>>6] |= 1 << (k & 63)
+		ps.byFirst[p[0]] = append(ps.byFirst[p[0]], p)
+	}
+	return ps
+}
+
+// in reports whether v contains one of the parts (strings.Contains of each).
+func (ps *partSet) in(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if ps.one[v[i]] {
+			return true
+		}
+		if i+1 == len(v) {
+			break
+		}
+		if k := uint16(v[i])<<8 | uint16(v[i+1]); ps.bi[k>>6]&(1<<(k&63)) == 0 {
+			continue
+		}
+		for _, p := range ps.byFirst[v[i]] {
+			if len(v)-i >= len(p) && v[i:i+len(p)] == p {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // hasPlaceholderPart: v holds a placeholder part, or a <…> span (a lone
 // '<' or '>' is just a character of a password).
 func hasPlaceholderPart(v string) bool {
-	for _, p := range placeholderParts {
-		if strings.Contains(v, p) {
-			return true
-		}
+	if placeholderPartSet.in(v) {
+		return true
 	}
 	if i := strings.IndexByte(v, '<'); i >= 0 && strings.IndexByte(v[i:], '>') > 0 {
 		return true
@@ -256,6 +347,8 @@ func hasPlaceholderPart(v string) bool {
 // reported, "example-password" is not.
 var softPlaceholderParts = []string{"example", "EXAMPLE", "Example", "dummy", "DUMMY", "fake", "FAKE", "sample", "SAMPLE"}
 
+var softPlaceholderSet = newPartSet(softPlaceholderParts)
+
 func looksRandomKey(v string) bool {
 	return len(v) >= 20 && entropy(v) >= 3.8 && classOf(v).kinds() >= 3
 }
@@ -270,17 +363,14 @@ func plausibleValue(v string, kind int, quoted bool) bool {
 	if len(v) < minLen || len(v) > 512 {
 		return false
 	}
-	lv := strings.ToLower(v)
-	if placeholderWords[lv] {
+	if isPlaceholderWord(v) {
 		return false
 	}
 	if hasPlaceholderPart(v) {
 		return false
 	}
-	for _, p := range softPlaceholderParts {
-		if strings.Contains(v, p) && !looksRandomKey(v) {
-			return false
-		}
+	if softPlaceholderSet.in(v) && !looksRandomKey(v) {
+		return false
 	}
 	switch v[0] {
 	case '$', '%', '{', '<', '[', '(', '-', '/', '\\', '.', ':', '=', '|', '>':
@@ -318,7 +408,7 @@ func plausibleValue(v string, kind int, quoted bool) bool {
 		// a password or a bare "auth" is not expected to be a UUID
 		return quoted && kind != kindPassword
 	}
-	if isIdentPath(v) || looksLikePathOrURL(lv) {
+	if isIdentPath(v) || looksLikePathOrURLFold(v) {
 		return false
 	}
 	// runs of a single character (****, xxxxxx, 000000)
@@ -407,13 +497,61 @@ func isIdentPath(v string) bool {
 	return true
 }
 
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// isPlaceholderWord is placeholderWords[strings.ToLower(v)], without
+// making the lower-case string when v is ASCII.
+func isPlaceholderWord(v string) bool {
+	if !isASCII(v) {
+		return placeholderWords[strings.ToLower(v)]
+	}
+	var buf [24]byte
+	if len(v) > len(buf) {
+		return false // longer than every word
+	}
+	for i := 0; i < len(v); i++ {
+		buf[i] = lowerTab[v[i]]
+	}
+	return placeholderWords[string(buf[:len(v)])]
+}
+
+// looksLikePathOrURLFold is looksLikePathOrURL(strings.ToLower(v)).
+func looksLikePathOrURLFold(v string) bool {
+	if !isASCII(v) {
+		return looksLikePathOrURL(strings.ToLower(v))
+	}
+	for _, p := range pathPrefixes {
+		if hasPrefixFold(v, p) {
+			return true
+		}
+	}
+	for _, ext := range pathSuffixes {
+		if len(v) >= len(ext) && hasPrefixFold(v[len(v)-len(ext):], ext) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	pathPrefixes = []string{"http://", "https://", "file:", "./", "../", "~/", "c:\\"}
+	pathSuffixes = []string{".txt", ".json", ".pem", ".key", ".yaml", ".yml", ".env", ".crt", ".p12", ".pfx", ".jks", ".toml", ".ini", ".cfg", ".conf", ".gpg", ".asc"}
+)
+
 func looksLikePathOrURL(lv string) bool {
-	for _, p := range []string{"http://", "https://", "file:", "./", "../", "~/", "c:\\"} {
+	for _, p := range pathPrefixes {
 		if strings.HasPrefix(lv, p) {
 			return true
 		}
 	}
-	for _, ext := range []string{".txt", ".json", ".pem", ".key", ".yaml", ".yml", ".env", ".crt", ".p12", ".pfx", ".jks", ".toml", ".ini", ".cfg", ".conf", ".gpg", ".asc"} {
+	for _, ext := range pathSuffixes {
 		if strings.HasSuffix(lv, ext) {
 			return true
 		}
@@ -449,7 +587,8 @@ func isLowerCamelIdent(v string) bool {
 	if classOf(v).upper == 0 {
 		return false
 	}
-	ws := splitWords(v)
+	var arr [12]string
+	ws := appendWords(arr[:0], v)
 	if len(ws) < 2 {
 		return false
 	}

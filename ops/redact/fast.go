@@ -2,6 +2,8 @@ package redact
 
 import (
 	"regexp/syntax"
+	"strings"
+	"unicode"
 )
 
 // fastMatcher matches, anchored at the start of a text, a regexp that is a
@@ -19,6 +21,7 @@ type fastMatcher struct {
 
 type fastItem struct {
 	alts     []string // literal alternatives (one for a plain literal); nil for a run
+	fold     bool     // alts are lower case and compared ASCII case-insensitively
 	cls      *[256]bool
 	min, max int   // run length bounds; max < 0: unbounded
 	open     []int // groups that start before this item
@@ -53,12 +56,22 @@ func compileFast(re string) *fastMatcher {
 			last.close = append(last.close, p.Cap)
 			return true
 		case syntax.OpLiteral:
-			if p.Flags&syntax.FoldCase != 0 {
-				return false
-			}
 			s, ok := asciiString(p.Rune)
 			if !ok {
 				return false
+			}
+			if p.Flags&syntax.FoldCase != 0 {
+				// (?i:bearer): compared folded, when no byte folds to a
+				// non-ASCII rune (k and s do: K, ſ)
+				for _, r := range p.Rune {
+					for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+						if f > 127 {
+							return false
+						}
+					}
+				}
+				m.push(fastItem{alts: []string{strings.ToLower(s)}, fold: true}, &pendingOpen)
+				return true
 			}
 			m.push(fastItem{alts: []string{s}}, &pendingOpen)
 			return true
@@ -105,27 +118,31 @@ func compileFast(re string) *fastMatcher {
 	if !add(p) || len(pendingOpen) > 0 || len(m.items) == 0 || len(m.items[0].alts) == 0 {
 		return nil
 	}
-	// a run must be followed by something that cannot start with its bytes
+	// a run must be followed by something that cannot start with its
+	// bytes: the next item, and the ones after it while those before can be
+	// empty (the end of the regexp can follow anything)
 	for k, it := range m.items {
-		if it.cls == nil || k+1 == len(m.items) || it.min == it.max {
+		if it.cls == nil || it.min == it.max {
 			continue // a run of one length has no choice to make
 		}
-		next := m.items[k+1]
-		if next.cls != nil {
-			for c := 0; c < 256; c++ {
-				if next.cls[c] && it.cls[c] {
+		for _, next := range m.items[k+1:] {
+			if next.cls != nil {
+				for c := 0; c < 256; c++ {
+					if next.cls[c] && it.cls[c] {
+						return nil
+					}
+				}
+				if next.min == 0 {
+					continue // the run after could be empty: what follows it counts too
+				}
+				break
+			}
+			for _, a := range next.alts {
+				if it.cls[a[0]] || next.fold && it.cls[upper(a[0])] {
 					return nil
 				}
 			}
-			if next.min == 0 {
-				return nil // the run after could be empty: what follows it counts too
-			}
-			continue
-		}
-		for _, a := range next.alts {
-			if it.cls[a[0]] {
-				return nil
-			}
+			break
 		}
 	}
 	return m
@@ -183,8 +200,16 @@ func asciiString(rs []rune) (string, bool) {
 // match returns what regexp's FindStringSubmatchIndex returns for the
 // regexp anchored at the start of text: nil, or the offsets of the match
 // and of each group (-1 for a group that took no part).
-func (m *fastMatcher) match(text string) []int {
-	out := make([]int, 2+2*m.groups)
+func (m *fastMatcher) match(text string) []int { return m.matchInto(nil, text) }
+
+// matchInto is match using buf for the result when it is big enough.
+func (m *fastMatcher) matchInto(buf []int, text string) []int {
+	out := buf
+	if n := 2 + 2*m.groups; cap(out) >= n {
+		out = out[:n]
+	} else {
+		out = make([]int, n)
+	}
 	for k := range out {
 		out[k] = -1
 	}
@@ -196,7 +221,7 @@ func (m *fastMatcher) match(text string) []int {
 		if it.cls == nil {
 			ok := false
 			for _, a := range it.alts {
-				if len(text)-pos >= len(a) && text[pos:pos+len(a)] == a {
+				if len(text)-pos >= len(a) && (text[pos:pos+len(a)] == a || it.fold && hasPrefixFold(text[pos:], a)) {
 					pos += len(a)
 					ok = true
 					break
@@ -220,5 +245,69 @@ func (m *fastMatcher) match(text string) []int {
 		}
 	}
 	out[0], out[1] = 0, pos
+	return out
+}
+
+func upper(c byte) byte {
+	if isLower(c) {
+		return c - 'a' + 'A'
+	}
+	return c
+}
+
+// compileRun returns the run of a regexp that is one ASCII class repeated
+// ([A-Za-z0-9/+]{40}, [a-z]{3,}), or nil.
+func compileRun(re string) *fastItem {
+	p, err := syntax.Parse(re, syntax.Perl)
+	if err != nil || p.Flags&syntax.NonGreedy != 0 {
+		return nil
+	}
+	lo, hi := p.Min, p.Max
+	switch p.Op {
+	case syntax.OpRepeat:
+	case syntax.OpPlus:
+		lo, hi = 1, -1
+	default:
+		return nil
+	}
+	if lo < 1 || p.Sub[0].Op != syntax.OpCharClass {
+		return nil
+	}
+	for _, r := range p.Sub[0].Rune {
+		if r > 127 {
+			return nil
+		}
+	}
+	m := &fastMatcher{}
+	var open []int
+	if !m.run(p.Sub[0], lo, hi, &open) {
+		return nil
+	}
+	return &m.items[0]
+}
+
+// findRuns is FindAllStringSubmatchIndex of the regexp of run on win: in
+// each stretch of the class, greedy matches one after the other.
+func (run *fastItem) findRuns(win string) [][]int {
+	var out [][]int
+	for i := 0; i < len(win); {
+		if !run.cls[win[i]] {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(win) && run.cls[win[j]] {
+			j++
+		}
+		for j-i >= run.min {
+			t := j - i
+			if run.max >= 0 && t > run.max {
+				t = run.max
+			}
+			out = append(out, []int{i, i + t})
+			i += t
+		}
+		i = j
+	}
 	return out
 }

@@ -25,7 +25,11 @@ func TestFastMatcherAgreesWithRegexp(t *testing.T) {
 		fast++
 		for n := 0; n < 3000; n++ {
 			var b strings.Builder
-			b.WriteString(rule.Anchors[r.Intn(len(rule.Anchors))])
+			a := rule.Anchors[r.Intn(len(rule.Anchors))]
+			if rule.Fold {
+				a = flipCase(r, a)
+			}
+			b.WriteString(a)
 			k := r.Intn(120)
 			for j := 0; j < k; j++ {
 				if r.Intn(4) == 0 {

@@ -23,12 +23,17 @@ func isIdentByte(c byte) bool { return isAlnum(c) || c == '_' || c == '-' || c =
 
 // splitWords splits an identifier into lower-case words at _ - . , camelCase
 // humps and letter/digit changes.
-func splitWords(id string) []string {
-	var words []string
+func splitWords(id string) []string { return appendWords(nil, id) }
+
+// appendWords appends the words of id (splitWords) to words. The words are
+// ASCII letters and digits only, so they are cut from one lower-cased copy
+// of id rather than lower-cased one by one.
+func appendWords(words []string, id string) []string {
+	lid := lowerASCII(id)
 	start := -1
 	flush := func(i int) {
 		if start >= 0 && i > start {
-			words = append(words, strings.ToLower(id[start:i]))
+			words = append(words, lid[start:i])
 		}
 		start = -1
 	}
@@ -51,6 +56,24 @@ func splitWords(id string) []string {
 	}
 	flush(len(id))
 	return words
+}
+
+// lowerASCII lower-cases the ASCII letters of s (s itself when it has none).
+func lowerASCII(s string) string {
+	k := 0
+	for k < len(s) && !isUpper(s[k]) {
+		k++
+	}
+	if k == len(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	b.WriteString(s[:k])
+	for i := k; i < len(s); i++ {
+		b.WriteByte(lowerTab[s[i]])
+	}
+	return b.String()
 }
 
 var tokenPrefixDeny = map[string]bool{
@@ -89,7 +112,8 @@ var runTogether = []struct {
 
 // classifyIdent decides whether an identifier names a secret, and which kind.
 func classifyIdent(ident string) (int, bool) {
-	words := splitWords(ident)
+	var arr [12]string
+	words := appendWords(arr[:0], ident)
 	for len(words) > 1 {
 		w := words[len(words)-1]
 		if isDigit(w[0]) || w == "value" || w == "b64" || w == "base64" || w == "plain" || w == "plaintext" || w == "raw" || w == "base" {

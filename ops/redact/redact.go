@@ -9,11 +9,14 @@
 package redact
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Finding is one secret found in a string.
@@ -51,10 +54,15 @@ type Rule struct {
 	// such a match starts at an anchor hit, so it is tried once per hit
 	// instead of at every position of a window (TestPrefilterNeverMisses
 	// compares both ways on every positive case).
-	at    *regexp.Regexp
-	fast  *fastMatcher // at without the regexp engine, when Re has a simple form (fast.go)
-	find  func(text string, hits []hit, emit func(s, e int, id string))
-	emits []string
+	at   *regexp.Regexp
+	fast *fastMatcher // at without the regexp engine, when Re has a simple form (fast.go)
+	// hand: at written by hand (hand.go), for hot rules fast cannot take
+	hand func(win string) []int
+	// handAll: Re.FindAllStringSubmatchIndex(win, -1) without the regexp
+	// engine, for rules run across windows (hand.go, or a single class run)
+	handAll func(win string) [][]int
+	find    func(text string, hits []hit, emit func(s, e int, id string))
+	emits   []string
 }
 
 // Options configures a Scanner.
@@ -92,6 +100,8 @@ type Scanner struct {
 	always  []int32          // rules without anchors
 	allow   []*regexp.Regexp
 	noPre   bool // testing: run every rule on the whole text
+	// testing: run the regexps, not the fast and hand-written matchers
+	regexpOnly bool
 }
 
 var lowerTab = func() (t [256]byte) {
@@ -142,6 +152,11 @@ func New(opts Options) (*Scanner, error) {
 		if r.Re != nil && r.find == nil && r.Before == 0 && len(r.Anchors) > 0 && r.Priority < 10 && startsWithAnchor(r) {
 			r.at = regexp.MustCompile(`^(?:` + r.Re.String() + `)`)
 			r.fast = compileFast(r.Re.String())
+		}
+		if r.Re != nil && r.find == nil && r.at == nil && r.handAll == nil && r.Priority < 10 {
+			if run := compileRun(r.Re.String()); run != nil {
+				r.handAll = run.findRuns
+			}
 		}
 		if r.Re != nil && r.group == 0 {
 			if g := r.Re.SubexpIndex("s"); g > 0 {
@@ -295,38 +310,61 @@ func (s *Scanner) MayHold(text string) bool {
 	if s.noPre || len(s.always) > 0 {
 		return true
 	}
-	return len(text) >= 6 && len(s.findAnchors(text)) > 0
+	if len(text) < 6 {
+		return false
+	}
+	sc := scratchPool.Get().(*scratch)
+	sc.hits = s.appendAnchors(sc.hits[:0], text, true)
+	found := len(sc.hits) > 0
+	scratchPool.Put(sc)
+	return found
 }
+
+// scratch holds the slices one Scan works in, kept for the next.
+type scratch struct {
+	hits  []hit
+	cands []cand
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
 // Scan returns the secrets in text: non-overlapping, sorted by Start.
 func (s *Scanner) Scan(text string) []Finding {
 	if len(text) < 6 {
 		return nil
 	}
+	sc := scratchPool.Get().(*scratch)
+	defer func() {
+		if cap(sc.hits) <= 1<<16 && cap(sc.cands) <= 1<<14 {
+			scratchPool.Put(sc)
+		}
+	}()
 	var hits []hit
 	if s.noPre {
 		hits = s.allHits(text)
 	} else {
-		hits = s.findAnchors(text)
+		hits = s.appendAnchors(sc.hits[:0], text, false)
+		sc.hits = hits
 	}
 	if len(hits) == 0 && len(s.always) == 0 {
 		return nil
 	}
-	var cands []cand
-	emitFor := func(r *Rule) func(st, en int, id string) {
-		return func(st, en int, id string) {
-			if st < 0 || en > len(text) || st >= en {
-				return
-			}
-			cands = append(cands, cand{Finding{st, en, id}, r.Priority})
+	cands := sc.cands[:0]
+	prio := 0
+	emit := func(st, en int, id string) {
+		if st < 0 || en > len(text) || st >= en {
+			return
 		}
+		cands = append(cands, cand{Finding{st, en, id}, prio})
 	}
 	if len(hits) > 0 {
-		sort.Slice(hits, func(i, j int) bool {
-			if hits[i].rule != hits[j].rule {
-				return hits[i].rule < hits[j].rule
+		// no rule has two hits at one position (its anchors are distinct
+		// and none is a prefix of another), so the order is total
+		slices.SortFunc(hits, func(a, b hit) int {
+			if a.rule != b.rule {
+				return cmp.Compare(a.rule, b.rule)
 			}
-			return hits[i].pos < hits[j].pos
+			return cmp.Compare(a.pos, b.pos)
 		})
 		for i := 0; i < len(hits); {
 			j := i
@@ -334,22 +372,25 @@ func (s *Scanner) Scan(text string) []Finding {
 				j++
 			}
 			r := s.rules[hits[i].rule]
+			prio = r.Priority
 			if r.find != nil {
-				r.find(text, hits[i:j], emitFor(r))
+				r.find(text, hits[i:j], emit)
 			} else {
-				s.runWindows(r, text, hits[i:j], emitFor(r))
+				s.runWindows(r, text, hits[i:j], emit)
 			}
 			i = j
 		}
 	}
 	for _, ri := range s.always {
 		r := s.rules[ri]
+		prio = r.Priority
 		if r.find != nil {
-			r.find(text, nil, emitFor(r))
+			r.find(text, nil, emit)
 			continue
 		}
-		s.runRegexp(r, text, 0, len(text), emitFor(r))
+		s.runRegexp(r, text, 0, len(text), emit)
 	}
+	sc.cands = cands
 	if len(cands) == 0 {
 		return nil
 	}
@@ -391,11 +432,14 @@ func (s *Scanner) allHits(text string) []hit {
 // lookup, and a full comparison only on trigram hits. With a few hundred
 // anchors most common English bigrams start one, so the trigram step is what
 // keeps prose cheap.
-func (s *Scanner) findAnchors(text string) []hit {
-	var hits []hit
+func (s *Scanner) findAnchors(text string) []hit { return s.appendAnchors(nil, text, false) }
+
+// appendAnchors appends the anchor hits of text to hits (after the first
+// one found, when first is set).
+func (s *Scanner) appendAnchors(hits []hit, text string, first bool) []hit {
 	n := len(text)
 	if n < 2 || s.byBi == nil {
-		return nil
+		return hits
 	}
 	bi := s.byBi[:1<<16]
 	k := uint16(lowerTab[text[0]])
@@ -424,6 +468,9 @@ func (s *Scanner) findAnchors(text string) []hit {
 			}
 			for _, ri := range a.rules {
 				hits = append(hits, hit{ri, int32(p), int32(len(a.s))})
+			}
+			if first {
+				return hits
 			}
 		}
 	}
@@ -476,6 +523,7 @@ func hasPrefixFold(s, lower string) bool {
 func (s *Scanner) runWindows(r *Rule, text string, hits []hit, emit func(int, int, string)) {
 	if r.at != nil && !s.noPre {
 		done := -1 // a match found from an earlier hit covers later hits inside it
+		var buf [8]int
 		for _, h := range hits {
 			p := int(h.pos)
 			if p < done {
@@ -486,8 +534,10 @@ func (s *Scanner) runWindows(r *Rule, text string, hits []hit, emit func(int, in
 				en = min(len(text), p+int(h.alen)+r.After)
 			}
 			var m []int
-			if r.fast != nil {
-				m = r.fast.match(text[p:en])
+			if r.hand != nil && !s.regexpOnly {
+				m = r.hand(text[p:en])
+			} else if r.fast != nil && !s.regexpOnly {
+				m = r.fast.matchInto(buf[:0], text[p:en])
 			} else {
 				m = r.at.FindStringSubmatchIndex(text[p:en])
 			}
@@ -532,7 +582,13 @@ func (s *Scanner) runWindows(r *Rule, text string, hits []hit, emit func(int, in
 
 func (s *Scanner) runRegexp(r *Rule, text string, ws, we int, emit func(int, int, string)) {
 	win := text[ws:we]
-	for _, m := range r.Re.FindAllStringSubmatchIndex(win, -1) {
+	var ms [][]int
+	if r.handAll != nil && !s.regexpOnly && !s.noPre {
+		ms = r.handAll(win)
+	} else {
+		ms = r.Re.FindAllStringSubmatchIndex(win, -1)
+	}
+	for _, m := range ms {
 		s.emitMatch(r, text, ws, m, emit)
 	}
 }
@@ -581,15 +637,14 @@ func (s *Scanner) resolve(text string, cands []cand) []Finding {
 		}
 		cands = kept
 	}
-	sort.SliceStable(cands, func(i, j int) bool {
-		a, b := cands[i], cands[j]
+	slices.SortStableFunc(cands, func(a, b cand) int {
 		if a.prio != b.prio {
-			return a.prio > b.prio
+			return cmp.Compare(b.prio, a.prio)
 		}
 		if la, lb := a.End-a.Start, b.End-b.Start; la != lb {
-			return la > lb
+			return cmp.Compare(lb, la)
 		}
-		return a.Start < b.Start
+		return cmp.Compare(a.Start, b.Start)
 	})
 	var out []Finding
 	for _, c := range cands {
@@ -604,6 +659,6 @@ func (s *Scanner) resolve(text string, cands []cand) []Finding {
 			out = append(out, c.Finding)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Start < out[j].Start })
+	slices.SortFunc(out, func(a, b Finding) int { return cmp.Compare(a.Start, b.Start) })
 	return out
 }

@@ -39,6 +39,33 @@ func ctx(id, re string, before, after int, check func(string, int, int) bool, ke
 func (r *Rule) before(n int) *Rule { r.Before = n; return r }
 func (r *Rule) after(n int) *Rule  { r.After = n; return r }
 func (r *Rule) prio(p int) *Rule   { r.Priority = p; return r }
+
+// findAllByHand: the rule's regexp, run across windows, has a hand-written
+// anchored matcher (hand.go).
+func (r *Rule) findAllByHand(at func(string) []int) *Rule { r.handAll = findAllAt(at); return r }
+
+// findAllAt is FindAllStringSubmatchIndex for an anchored matcher that
+// never matches empty and only starts at an ASCII byte: the matcher tried
+// at each byte, and after a match at its end.
+func findAllAt(at func(string) []int) func(string) [][]int {
+	return func(win string) [][]int {
+		var out [][]int
+		for i := 0; i < len(win); {
+			if m := at(win[i:]); m != nil {
+				for k := range m {
+					if m[k] >= 0 {
+						m[k] += i
+					}
+				}
+				out = append(out, m)
+				i = m[1]
+				continue
+			}
+			i++
+		}
+		return out
+	}
+}
 func (r *Rule) bound(f func(byte) bool) *Rule {
 	r.Boundary = f
 	return r
@@ -97,7 +124,7 @@ func builtinRules() []*Rule {
 		tok("openrouter-api-key", `sk-or-v1-[a-f0-9]{64}`, "sk-or-v1-").prio(prioSpecific),
 		tok("generic-sk-key", `sk-[A-Za-z0-9_-]{32,200}`, "sk-").check(checkRandomStrict(3.3, 2)).prio(prioContext),
 		// AWS
-		tok("aws-access-key-id", `(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}`, "A3T", "AKIA", "ASIA", "ABIA", "ACCA").after(20),
+		tok("aws-access-key-id", `(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}`, "A3T", "AKIA", "ASIA", "ABIA", "ACCA").after(20).findAllByHand(matchAWSKeyID),
 		ctx("aws-secret-key", `[A-Za-z0-9/+]{40}`, 0, 120, checkRandom(4.0, 3),
 			"aws_secret", "aws-secret", "awssecret", "aws secret", "secretaccesskey", "secret_access_key",
 			"secret-access-key", "secret access key").bound(isB64),
@@ -138,9 +165,9 @@ func builtinRules() []*Rule {
 			Priority: prioSpecific + 1},
 		// private key blocks: whole block; a truncated block up to where the body stops
 		{ID: "private-key", Anchors: []string{"-----BEGIN"}, After: 20000, Priority: prioSpecific,
-			Re: regexp.MustCompile(pem + `[\s\S]*?` + pemEnd), Check: checkPEMBody},
+			Re: regexp.MustCompile(pem + `[\s\S]*?` + pemEnd), Check: checkPEMBody, hand: matchPEMBlock},
 		{ID: "private-key", Anchors: []string{"-----BEGIN"}, After: 12000, Priority: prioSpecific,
-			Re: regexp.MustCompile(pem + `(?:\\[nr]|[A-Za-z0-9+/=\s→])+`), Check: checkPEMBody},
+			Re: regexp.MustCompile(pem + `(?:\\[nr]|[A-Za-z0-9+/=\s→])+`), Check: checkPEMBody, hand: matchPEMBody},
 		tok("putty-private-key", `PuTTY-User-Key-File-\d: [\s\S]{0,400}?Private-Lines: \d+(?:\r?\n|\\n)(?:[A-Za-z0-9+/=]+(?:\r?\n|\\n))+`, "PuTTY-User-Key-File-").after(8000),
 		tok("age-secret-key", `AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}`, "AGE-SECRET-KEY-1").check(nil),
 		// Azure
@@ -251,12 +278,12 @@ func builtinRules() []*Rule {
 			Boundary: isTokenByte, Check: checkAuthValue},
 		{ID: "curl-basic-auth", Anchors: []string{"-u ", "-u=", "--user ", "--user=", "-u'", "-u\""}, Before: 1, After: 300, Priority: prioContext,
 			Re:    regexp.MustCompile(`(?:^|[\s'"])(?:-u|--user)(?:[ \t]+|=)?["']?[^\s:"'$]*:(?P<s>[^\s"']+)`),
-			Check: checkValue(kindPassword)},
+			Check: checkValue(kindPassword), handAll: findCurlUser},
 		{ID: "sshpass-password", Anchors: []string{"sshpass"}, After: 200, Priority: prioContext,
 			Re: regexp.MustCompile(`sshpass[ \t]+-p[ \t]*["']?(?P<s>[^\s"']+)`), Check: checkValue(kindPassword)},
 		{ID: "mysql-cli-password", Anchors: []string{"mysql", "mariadb"}, After: 300, Priority: prioContext,
 			Re:    regexp.MustCompile(`(?:mysql|mysqldump|mysqladmin|mariadb)[ \t][^\n|;&]*?[ \t]-p(?P<s>[^\s'"-][^\s'"]*)`),
-			Check: checkValue(kindPassword)},
+			Check: checkValue(kindPassword), handAll: findAllAt(matchMySQL)},
 		// keyword-context rules
 		{ID: "generic", Anchors: assignmentKeywords, Fold: true, Priority: prioGeneric,
 			find: findAssignments, emits: assignmentIDs[:]},
@@ -267,11 +294,18 @@ func builtinRules() []*Rule {
 	return append(rules, providerRules()...)
 }
 
+var b64Tab = func() (t [256]bool) {
+	for i := range t {
+		t[i] = isB64(byte(i))
+	}
+	return
+}()
+
 func checkPEMBody(text string, s, e int) bool {
 	body := text[s:e]
 	n := 0
-	for i := 0; i < len(body); i++ {
-		if isB64(body[i]) {
+	for i := 0; i < len(body) && n < 80; i++ {
+		if b64Tab[body[i]] {
 			n++
 		}
 	}

@@ -1,0 +1,236 @@
+package redact
+
+import "strings"
+
+// Hand-written matchers for the rules that run most often on text dense
+// with secrets (a PEM block every few hundred bytes, a curl -u or an
+// aws_secret_access_key on every other line). Each one returns exactly what
+// its rule's regexp returns on the same window, groups included: the rule
+// keeps its regexp, which the tests run beside the matcher
+// (TestHandMatchersAgreeWithRegexp) and which still serves the unfiltered
+// mode of the tests.
+
+// pemClass is [ A-Z0-9]: the bytes of a PEM label.
+var pemClass = func() (t [256]bool) {
+	t[' '] = true
+	for c := 'A'; c <= 'Z'; c++ {
+		t[c] = true
+	}
+	for c := '0'; c <= '9'; c++ {
+		t[c] = true
+	}
+	return
+}()
+
+// pemLabelEnd matches [ A-Z0-9]*PRIVATE KEY(?: BLOCK)?----- at win[i:] and
+// returns the end of the match, or -1. The label is the whole run of
+// [ A-Z0-9] (a '-' must follow it), so the run has to end with
+// "PRIVATE KEY" or "PRIVATE KEY BLOCK".
+func pemLabelEnd(win string, i int) int {
+	j := i
+	for j < len(win) && pemClass[win[j]] {
+		j++
+	}
+	if !strings.HasPrefix(win[j:], "-----") {
+		return -1
+	}
+	label := win[i:j]
+	if strings.HasSuffix(label, "PRIVATE KEY") || strings.HasSuffix(label, "PRIVATE KEY BLOCK") {
+		return j + 5
+	}
+	return -1
+}
+
+// matchPEMBlock is the anchored
+// -----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----:
+// the header, then the first END line that completes the pattern.
+func matchPEMBlock(win string) []int {
+	if !strings.HasPrefix(win, "-----BEGIN") {
+		return nil
+	}
+	h := pemLabelEnd(win, len("-----BEGIN"))
+	if h < 0 {
+		return nil
+	}
+	for off := h; ; {
+		k := strings.Index(win[off:], "-----END")
+		if k < 0 {
+			return nil
+		}
+		if e := pemLabelEnd(win, off+k+len("-----END")); e >= 0 {
+			return []int{0, e}
+		}
+		off += k + 1
+	}
+}
+
+// matchPEMBody is the anchored
+// -----BEGIN[ A-Z0-9]*PRIVATE KEY(?: BLOCK)?-----(?:\\[nr]|[A-Za-z0-9+/=\s→])+:
+// the header and as much of a body as follows it (a truncated block). The
+// alternatives start with different bytes, so the greedy loop has one way
+// to go.
+func matchPEMBody(win string) []int {
+	if !strings.HasPrefix(win, "-----BEGIN") {
+		return nil
+	}
+	h := pemLabelEnd(win, len("-----BEGIN"))
+	if h < 0 {
+		return nil
+	}
+	j := h
+	for j < len(win) {
+		c := win[j]
+		switch {
+		case pemBodyClass[c]:
+			j++
+		case c == '\\' && j+1 < len(win) && (win[j+1] == 'n' || win[j+1] == 'r'):
+			j += 2
+		case c == 0xE2 && j+2 < len(win) && win[j+1] == 0x86 && win[j+2] == 0x92: // →
+			j += 3
+		default:
+			if j == h {
+				return nil
+			}
+			return []int{0, j}
+		}
+	}
+	if j == h {
+		return nil
+	}
+	return []int{0, j}
+}
+
+// pemBodyClass is [A-Za-z0-9+/=\s] (\s: \t \n \f \r and space).
+var pemBodyClass = func() (t [256]bool) {
+	for c := 0; c < 256; c++ {
+		t[c] = isB64(byte(c)) || c == '=' || c == '\t' || c == '\n' || c == '\f' || c == '\r' || c == ' '
+	}
+	return
+}()
+
+// isRESpace is \s of RE2: [\t\n\f\r ].
+func isRESpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r' }
+
+// findCurlUser is FindAllStringSubmatchIndex of
+// (?:^|[\s'"])(?:-u|--user)(?:[ \t]+|=)?["']?[^\s:"'$]*:(?P<s>[^\s"']+)
+// on win. A match starts at a blank or a quote (or at the start of win),
+// so the other bytes are passed over at once.
+func findCurlUser(win string) [][]int {
+	var out [][]int
+	for i := 0; i < len(win); {
+		if m := curlUserAt(win, i); m != nil {
+			out = append(out, m)
+			i = m[1]
+			continue
+		}
+		i++
+	}
+	return out
+}
+
+// curlUserAt is the match of findCurlUser's regexp that starts at i, or nil.
+// Each part has one way to match: the blanks of [ \t]+ are all taken (a
+// blank cannot start what follows), the user part runs to the first ':'
+// (it cannot hold one), and the password to the first blank or quote.
+func curlUserAt(win string, i int) []int {
+	j := i
+	switch c := win[i]; {
+	case i == 0 && c == '-':
+	case isRESpace(c) || c == '\'' || c == '"':
+		j++
+	default:
+		return nil
+	}
+	switch {
+	case strings.HasPrefix(win[j:], "-u"):
+		j += 2
+	case strings.HasPrefix(win[j:], "--user"):
+		j += 6
+	default:
+		return nil
+	}
+	if j < len(win) && (win[j] == ' ' || win[j] == '\t') {
+		for j < len(win) && (win[j] == ' ' || win[j] == '\t') {
+			j++
+		}
+	} else if j < len(win) && win[j] == '=' {
+		j++
+	}
+	if j < len(win) && (win[j] == '"' || win[j] == '\'') {
+		j++
+	}
+	for j < len(win) && !isRESpace(win[j]) && win[j] != ':' && win[j] != '"' && win[j] != '\'' && win[j] != '$' {
+		j++
+	}
+	if j >= len(win) || win[j] != ':' {
+		return nil
+	}
+	j++
+	s := j
+	for j < len(win) && !isRESpace(win[j]) && win[j] != '"' && win[j] != '\'' {
+		j++
+	}
+	if j == s {
+		return nil
+	}
+	return []int{i, j, s, j}
+}
+
+// matchMySQL is the anchored
+// (?:mysql|mysqldump|mysqladmin|mariadb)[ \t][^\n|;&]*?[ \t]-p(?P<s>[^\s'"-][^\s'"]*):
+// the program, a blank, then the first " -pX" before the command ends
+// (a newline, |, ; or &).
+func matchMySQL(win string) []int {
+	if win == "" || win[0] != 'm' {
+		return nil
+	}
+	j := -1
+	for _, name := range [...]string{"mysql", "mysqldump", "mysqladmin", "mariadb"} {
+		if len(win) > len(name) && win[:len(name)] == name && (win[len(name)] == ' ' || win[len(name)] == '\t') {
+			j = len(name) + 1
+			break
+		}
+	}
+	if j < 0 {
+		return nil
+	}
+	for k := j; k < len(win); k++ {
+		c := win[k]
+		if (c == ' ' || c == '\t') && k+3 < len(win) && win[k+1] == '-' && win[k+2] == 'p' {
+			if d := win[k+3]; !isRESpace(d) && d != '\'' && d != '"' && d != '-' {
+				s := k + 3
+				e := s + 1
+				for e < len(win) && !isRESpace(win[e]) && win[e] != '\'' && win[e] != '"' {
+					e++
+				}
+				return []int{0, e, s, e}
+			}
+		}
+		if c == '\n' || c == '|' || c == ';' || c == '&' {
+			return nil
+		}
+	}
+	return nil
+}
+
+// matchAWSKeyID is the anchored (?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}.
+func matchAWSKeyID(win string) []int {
+	if len(win) < 20 {
+		return nil
+	}
+	switch win[:4] {
+	case "AKIA", "ASIA", "ABIA", "ACCA":
+	default:
+		if win[:3] != "A3T" || !isUpperDigit(win[3]) {
+			return nil
+		}
+	}
+	for k := 4; k < 20; k++ {
+		if !isUpperDigit(win[k]) {
+			return nil
+		}
+	}
+	return []int{0, 20}
+}
+
+func isUpperDigit(c byte) bool { return isUpper(c) || isDigit(c) }
