@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -35,6 +36,13 @@ type Env struct {
 	Mock      *MockServer
 	// ExtraEnv is appended to the client environment (KEY=VALUE).
 	ExtraEnv []string
+	// Fresh makes every Resume start the client, even for an input it
+	// already resumed in this env (see resumeKey).
+	Fresh bool
+
+	memoMu      sync.Mutex
+	memo        map[string]ResumeResult // resumeKey -> result
+	clientFiles map[string]string       // files the client wrote on a resume -> digest
 }
 
 // NewEnv creates an Env with a started mock; everything is removed at test cleanup.
