@@ -3,6 +3,7 @@ package harness
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,7 +12,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -33,6 +36,13 @@ type Env struct {
 	Mock      *MockServer
 	// ExtraEnv is appended to the client environment (KEY=VALUE).
 	ExtraEnv []string
+	// Fresh makes every Resume start the client, even for an input it
+	// already resumed in this env (see resumeKey).
+	Fresh bool
+
+	memoMu      sync.Mutex
+	memo        map[string]ResumeResult // resumeKey -> result
+	clientFiles map[string]string       // files the client wrote on a resume -> digest
 }
 
 // NewEnv creates an Env with a started mock; everything is removed at test cleanup.
@@ -133,10 +143,15 @@ func (e *Env) Environ() []string {
 // for the run log: parallel tests may interleave).
 var runLabel atomic.Value
 
-// logRun appends one line per client run to $CCSURGEON_RUN_LOG when set
-// (version, wall time, the first arguments): where the test suite's time
-// goes. `sort | uniq -c` on it counts the runs.
-func logRun(c Client, label string, args []string, d time.Duration) {
+// logRun appends one line per client run to $CCSURGEON_RUN_LOG when set,
+// tab-separated: version, wall seconds, CPU seconds (the client and the
+// processes it waited for: robust to a busy machine), the digest of the
+// project folder's files, the same digest with every uuid numbered by
+// first appearance, the package, the test, the arguments after the
+// prompt. Where the suite's time goes, and which runs repeat: the same
+// version, digest and arguments is the same run; the same second digest
+// differs only by the ids an operation made up.
+func logRun(c Client, in, label string, args []string, d, cpu time.Duration) {
 	p := os.Getenv("CCSURGEON_RUN_LOG")
 	if p == "" {
 		return
@@ -147,7 +162,72 @@ func logRun(c Client, label string, args []string, d time.Duration) {
 	}
 	defer f.Close()
 	wd, _ := os.Getwd()
-	fmt.Fprintf(f, "%s\t%.2f\t%s\t%s\t%s\n", c.Version, d.Seconds(), filepath.Base(wd), label, strings.Join(args[min(len(args), 4):], " "))
+	fmt.Fprintf(f, "%s\t%.2f\t%.2f\t%s\t%s\t%s\t%s\n", c.Version, d.Seconds(), cpu.Seconds(), in, filepath.Base(wd), label, strings.Join(args[min(len(args), 4):], " "))
+}
+
+// inputHash is a digest of the files of the env's project folder (names
+// and bytes): with the client and the arguments, what a run depends on.
+func (e *Env) inputHash() string {
+	h := sha256.New()
+	_ = filepath.Walk(e.ProjectDir(), func(p string, fi os.FileInfo, err error) error {
+		if err != nil || fi.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(e.ProjectDir(), p)
+		b, _ := os.ReadFile(p)
+		fmt.Fprintf(h, "%s\x00%d\x00", rel, len(b))
+		h.Write(b)
+		return nil
+	})
+	return fmt.Sprintf("%x", h.Sum(nil))[:16]
+}
+
+var (
+	debugUUID  = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+	debugAgent = regexp.MustCompile(`agent-[0-9a-f]{7,8}`)
+)
+
+// canonicalHash: inputHash with every uuid numbered by first appearance
+// (the resumed session's id first), for counting runs that differ only by
+// the ids an operation made up.
+func (e *Env) canonicalHash(args []string) string {
+	ids := map[string]string{}
+	ren := func(b []byte) []byte {
+		return debugUUID.ReplaceAllFunc(b, func(m []byte) []byte {
+			k, ok := ids[string(m)]
+			if !ok {
+				k = fmt.Sprintf("<U%d>", len(ids))
+				ids[string(m)] = k
+			}
+			return []byte(k)
+		})
+	}
+	a := string(ren([]byte(strings.Join(args, " "))))
+	type file struct {
+		name string
+		data []byte
+	}
+	var files []file
+	_ = filepath.Walk(e.ProjectDir(), func(p string, fi os.FileInfo, err error) error {
+		if err != nil || fi.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(e.ProjectDir(), p)
+		b, _ := os.ReadFile(p)
+		files = append(files, file{debugAgent.ReplaceAllString(rel, "agent-X"), b})
+		return nil
+	})
+	for i := range files {
+		files[i].name = string(ren([]byte(files[i].name)))
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].name < files[j].name })
+	h := sha256.New()
+	h.Write([]byte(a))
+	for _, f := range files {
+		fmt.Fprintf(h, "\x00%s\x00", f.name)
+		h.Write(ren(debugAgent.ReplaceAll(f.data, []byte("agent-X"))))
+	}
+	return fmt.Sprintf("%x", h.Sum(nil))[:16]
 }
 
 // RunResult is the outcome of one print-mode run.
@@ -186,10 +266,18 @@ func (e *Env) ExecArgs(c Client, args ...string) (RunResult, error) {
 	cmd.Stderr = &stderr
 	cmd.WaitDelay = 5 * time.Second
 	label, _ := runLabel.Load().(string)
+	var in string
+	if os.Getenv("CCSURGEON_RUN_LOG") != "" {
+		in = e.inputHash() + "\t" + e.canonicalHash(args)
+	}
 	start := time.Now()
 	err := cmd.Run()
 	res := RunResult{Stdout: stdout.String(), Stderr: stderr.String(), Duration: time.Since(start)}
-	logRun(c, label, args, res.Duration)
+	var cpu time.Duration
+	if cmd.ProcessState != nil {
+		cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	}
+	logRun(c, in, label, args, res.Duration, cpu)
 	if ctx.Err() == context.DeadlineExceeded {
 		res.TimedOut = true
 		res.ExitCode = -1

@@ -21,7 +21,8 @@ func testdataSessions(t *testing.T, version string) []string {
 }
 
 // The harness itself: a resume leaves the session file unchanged, gives the same
-// messages twice, and the same (normalized) messages in a second environment. Checked
+// messages twice, and the same (normalized) messages in a second environment;
+// a resume of an input already resumed in the env does not start the client. Checked
 // on a session without and one with a sidecar folder (subagent transcripts): every
 // generated session is resumed under the API rules by chain's
 // TestCompatibilityWithRealClient, so repeating all of them three times here only cost
@@ -36,6 +37,7 @@ func TestGeneratedSessionsResume(t *testing.T) {
 			t.Run(c.Version+"/"+name, func(t *testing.T) {
 				t.Parallel()
 				e := NewEnv(t)
+				e.Fresh = true // the client runs every time: this is what makes the memo sound
 				id := e.InstallSession(t, f)
 				before, err := os.ReadFile(e.SessionPath(id))
 				require.NoError(t, err)
@@ -47,6 +49,13 @@ func TestGeneratedSessionsResume(t *testing.T) {
 				r2 := e.MustResume(t, c, id)
 				n := NewNormalizer(e, id)
 				AssertSameConversation(t, n, r1, r2)
+				// without Fresh, the same input again is not run again
+				e.Fresh = false
+				seen := len(e.Mock.Requests())
+				r4 := e.MustResume(t, c, id)
+				r5 := e.MustResume(t, c, id)
+				assert.Equal(t, seen+len(r4.Requests), len(e.Mock.Requests()), "a repeated resume started the client")
+				AssertSameConversation(t, n, r1, r5)
 
 				e2 := NewEnv(t)
 				e2.InstallSession(t, f)

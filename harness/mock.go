@@ -234,6 +234,19 @@ func (m *MockServer) RegisterSignature(sig, thinking string) {
 	m.signed[sig] = thinking
 }
 
+// scripted reports whether replies are queued or a handler is set: the
+// mock then answers other than by its default rules.
+func (m *MockServer) scripted() bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, q := range m.queues {
+		if len(q) > 0 {
+			return true
+		}
+	}
+	return m.handler != nil
+}
+
 // Signatures returns a copy of the signature -> thinking map.
 func (m *MockServer) Signatures() map[string]string {
 	m.mu.Lock()

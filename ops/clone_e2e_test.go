@@ -20,6 +20,7 @@ import (
 // the same messages, and the clone must hold no identifier of the original
 // outside message content.
 func TestCloneResumesTheSameConversation(t *testing.T) {
+	t.Parallel()
 	for _, c := range harness.Clients(t) {
 		for _, src := range sessionFiles(t, c.Sessions) {
 			t.Run(c.Version+"/"+filepath.Base(src), func(t *testing.T) {
@@ -66,6 +67,7 @@ func TestCloneResumesTheSameConversation(t *testing.T) {
 // TestCloneTwiceSharesNoUUID: two clones share no UUID with each other or
 // with the original, outside message content.
 func TestCloneTwiceSharesNoUUID(t *testing.T) {
+	t.Parallel()
 	c := harness.Latest(t)
 	src := filepath.Join("..", "testdata", "sessions", c.Sessions, "subagent.jsonl")
 	fx := newFixture(t, c, src)
@@ -104,6 +106,7 @@ func globAll(pattern string) []string {
 // fork must resume with exactly the original's messages up to the end of
 // that turn.
 func TestForkAtEveryTurn(t *testing.T) {
+	t.Parallel()
 	for _, c := range harness.Clients(t) {
 		for _, src := range sessionFiles(t, c.Sessions) {
 			t.Run(c.Version+"/"+filepath.Base(src), func(t *testing.T) {
@@ -169,6 +172,7 @@ func cutBeforePrompt(t *testing.T, msgs []json.RawMessage, p string) []json.RawM
 }
 
 func TestForkRefusesTurnOutOfRange(t *testing.T) {
+	t.Parallel()
 	c := harness.Latest(t)
 	fx := newFixture(t, c, filepath.Join("..", "testdata", "sessions", c.Sessions, "multi-turn.jsonl"))
 	a := &app.Env{ConfigDir: fx.env.ConfigDir, Out: &strings.Builder{}, Err: &strings.Builder{}}

@@ -107,6 +107,7 @@ func corpusRepresentatives(t *testing.T) []string {
 // operation alone is held to its specification on every corpus session in
 // process (TestSpecEveryOperationEverySession).
 func TestCorpusOperationsResume(t *testing.T) {
+	t.Parallel()
 	specs := map[string]app.OpSpec{
 		"strip-thinking":  {StripThinking: true},
 		"drop-tool-calls": {Drop: true, DropTools: []string{"Bash", "Read", "Write", "Edit", "Task", "Glob", "Grep", "TodoWrite"}},

@@ -193,6 +193,7 @@ func twinNormalizer(a, b *movedProject) *harness.Normalizer {
 // transcripts, tool-results, index entries, history prompts and memory
 // went along.
 func TestMoveProjectResumesFromTheNewFolder(t *testing.T) {
+	t.Parallel()
 	for _, c := range harness.Clients(t) {
 		t.Run(c.Version, func(t *testing.T) {
 			t.Parallel()
@@ -270,6 +271,7 @@ func TestMoveProjectResumesFromTheNewFolder(t *testing.T) {
 // TestMoveSessionAndRestore moves one session with --rewrite-paths, then
 // `restore` puts every file back in its old folder byte for byte.
 func TestMoveSessionAndRestore(t *testing.T) {
+	t.Parallel()
 	c := harness.Latest(t)
 	mp := newMovedProject(t, c, "tools")
 	id := mp.ids[0]
@@ -319,6 +321,7 @@ func TestMoveSessionAndRestore(t *testing.T) {
 // interactive sessions (the TUI-made rewind.jsonl); 2.0.50 lists print-mode
 // ones too. Before the move 2.1.328 shows none: the session is elsewhere.
 func TestMovedSessionInPicker(t *testing.T) {
+	t.Parallel()
 	for _, c := range harness.Clients(t) {
 		t.Run(c.Version, func(t *testing.T) {
 			t.Parallel()

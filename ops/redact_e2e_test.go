@@ -49,6 +49,7 @@ func filesOf(t *testing.T, projectDir, id string) []string {
 // files (a byte search), the result validates, and resuming it sends no
 // secret and passes the API rules.
 func TestRedactSecretsLeavesNoSecret(t *testing.T) {
+	t.Parallel()
 	for _, c := range harness.Clients(t) {
 		t.Run(c.Version, func(t *testing.T) {
 			t.Parallel()
@@ -96,6 +97,7 @@ func TestRedactSecretsLeavesNoSecret(t *testing.T) {
 // TestRedactCheck: --check finds the secrets and writes nothing (exit 1),
 // and passes on the redacted copy.
 func TestRedactCheck(t *testing.T) {
+	t.Parallel()
 	c := harness.Latest(t)
 	fx := newFixture(t, c, filepath.Join("..", "testdata", "sessions", c.Sessions, "secrets.jsonl"))
 	before, err := os.ReadFile(fx.env.SessionPath(fx.id))

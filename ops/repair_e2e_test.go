@@ -204,6 +204,7 @@ func breakFile(t *testing.T, name, path string) {
 // shows what the broken file does to 2.0.50, repairs it in place and
 // resumes the result with both clients.
 func TestRepairResumes(t *testing.T) {
+	t.Parallel()
 	clients := harness.Clients(t)
 	old := clients[1]
 	require.True(t, old.IsOld())

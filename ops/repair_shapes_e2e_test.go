@@ -57,6 +57,7 @@ func toolIDs(t *testing.T, msgs []json.RawMessage) []string {
 // and the other client sends the same tool calls and results, without a
 // 400 (2.0.50 used to send two assistant messages in a row, or the orphan).
 func TestRepairOrphanResultOfParallelCalls(t *testing.T) {
+	t.Parallel()
 	latest, old := harness.Latest(t), harness.Old(t)
 	for _, v := range []string{latest.Version, old.Version} {
 		// which tool_use entry goes: the last of three parallel calls, and
@@ -128,6 +129,7 @@ func textBlocks(t *testing.T, r harness.ResumeResult) harness.ResumeResult {
 // reads the last copy; after repair the file is valid and both clients
 // send what they sent from the damaged file.
 func TestRepairDifferentDuplicates(t *testing.T) {
+	t.Parallel()
 	for _, c := range harness.Clients(t) {
 		t.Run(c.Version, func(t *testing.T) {
 			t.Parallel()

@@ -19,6 +19,7 @@ import (
 // the abandoned conversation back, with the file-history backups that
 // /rewind's code restore needs.
 func TestCloneAbandonedBranch(t *testing.T) {
+	t.Parallel()
 	src := filepath.Join("..", "testdata", "sessions", "2.1.328", "rewind.jsonl")
 	for _, c := range harness.Clients(t) {
 		t.Run(c.Version, func(t *testing.T) {

@@ -21,6 +21,7 @@ import (
 // resumes exactly as the untouched session does, with both clients, and
 // validate reports no error on it.
 func TestResumeWholeShapes(t *testing.T) {
+	t.Parallel()
 	shapes := []struct {
 		name, src string
 		// apply transforms the installed session (main file path, env)
@@ -77,6 +78,7 @@ func TestResumeWholeShapes(t *testing.T) {
 // no conversation in them, 2.0.50 hangs): they are damaged, and validate is
 // right to say so.
 func TestAnonymizedCorpusFilesDoNotResume(t *testing.T) {
+	t.Parallel()
 	for _, c := range harness.Clients(t) {
 		for _, name := range []string{"plan-mode", "todo-write"} {
 			t.Run(c.Version+"/"+name, func(t *testing.T) {

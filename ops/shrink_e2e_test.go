@@ -123,6 +123,7 @@ func openLoopStart(ms []msg) int {
 // no thinking block (but the last turn of an unfinished tool loop) and is
 // otherwise the original's.
 func TestStripThinkingResumes(t *testing.T) {
+	t.Parallel()
 	for _, c := range harness.Clients(t) {
 		for _, src := range sessionFiles(t, c.Sessions) {
 			t.Run(c.Version+"/"+filepath.Base(src), func(t *testing.T) {
@@ -160,6 +161,7 @@ func TestStripThinkingResumes(t *testing.T) {
 // no call or result of it, nothing orphaned (the mock enforces the API's
 // pairing rules), and the rest of the conversation.
 func TestDropToolCallsResumes(t *testing.T) {
+	t.Parallel()
 	for _, c := range harness.Clients(t) {
 		for _, src := range sessionFiles(t, c.Sessions) {
 			t.Run(c.Version+"/"+filepath.Base(src), func(t *testing.T) {
@@ -202,6 +204,7 @@ func TestDropToolCallsResumes(t *testing.T) {
 // TestCompressKeepsLastTurns: after compress-old-turns --keep-turns 1 the
 // request ends with the original's last turn, unchanged, and is accepted.
 func TestCompressKeepsLastTurns(t *testing.T) {
+	t.Parallel()
 	for _, c := range harness.Clients(t) {
 		for _, src := range sessionFiles(t, c.Sessions) {
 			t.Run(c.Version+"/"+filepath.Base(src), func(t *testing.T) {
@@ -241,6 +244,7 @@ func lastTypedPrompt(ms []msg) int {
 // TestAllOperationsCombinedResume runs every operation in one rewrite, in
 // place (with a backup), and resumes the result with both clients.
 func TestAllOperationsCombinedResume(t *testing.T) {
+	t.Parallel()
 	for _, c := range harness.Clients(t) {
 		for _, src := range sessionFiles(t, c.Sessions) {
 			t.Run(c.Version+"/"+filepath.Base(src), func(t *testing.T) {

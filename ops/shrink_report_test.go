@@ -20,6 +20,7 @@ import (
 // over 1 MB, compress-old-turns with its defaults must remove at least half
 // of the bytes.
 func TestShrinkReport(t *testing.T) {
+	t.Parallel()
 	c := harness.Latest(t)
 	env := harness.NewEnv(t)
 	g, err := gen.Generate(gen.Options{Size: 3 << 20, Seed: 3, Dir: env.ConfigDir, Project: harness.Slug(env.Cwd)})

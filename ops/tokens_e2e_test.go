@@ -144,6 +144,7 @@ func installAgentic(t *testing.T, c harness.Client, o agenticOpts) *fixture {
 // answer identical and only shortens older ones; ccsurgeon's estimate of
 // the result is what the client sends.
 func TestCompressAgenticSession(t *testing.T) {
+	t.Parallel()
 	for _, c := range harness.Clients(t) {
 		t.Run(c.Version, func(t *testing.T) {
 			t.Parallel()
@@ -203,6 +204,7 @@ func assertPromisedSize(t *testing.T, orig, got harness.ResumeResult, tk *ops.To
 // after is under the budget, the client resumes the result and sends that
 // size) or refuses naming what stands in the way, writing nothing.
 func TestTargetTokensBudgets(t *testing.T) {
+	t.Parallel()
 	c := harness.Latest(t)
 	fx := installAgentic(t, c, agenticOpts{Prompts: 2, Exchanges: 60, ResultBytes: 4000, TooLong: 2, Seed: 11})
 	orig := fx.resume(t, fx.id)

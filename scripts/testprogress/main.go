@@ -70,10 +70,14 @@ func main() {
 			}
 			top := e.Test != "" && !strings.Contains(e.Test, "/")
 			switch e.Action {
-			case "run":
+			case "run", "cont":
+				// a parallel test pauses at t.Parallel until the tests
+				// before it are done: its time starts when it continues
 				if top {
 					running[key] = time.Now()
 				}
+			case "pause":
+				delete(running, key)
 			case "output":
 				if e.Test != "" {
 					b := output[key]
@@ -92,8 +96,8 @@ func main() {
 				if e.Action == "fail" {
 					failed = true
 					fmt.Printf("--- FAIL %s (%.1fs)\n%s", key, e.Elapsed, output[key])
-				} else if top && e.Elapsed >= 1 {
-					fmt.Printf("[%4.0fs] %s %s (%.1fs)\n", time.Since(start).Seconds(), e.Action, key, e.Elapsed)
+				} else if el := elapsed(e, running[key]); top && el >= 1 {
+					fmt.Printf("[%4.0fs] %s %s (%.1fs)\n", time.Since(start).Seconds(), e.Action, key, el)
 				}
 				delete(output, key)
 				if top {
@@ -102,4 +106,14 @@ func main() {
 			}
 		}
 	}
+}
+
+// elapsed is a finished test's time: go test reports a test with parallel
+// subtests as done in about no time, before they ran; the time since the
+// test started (or continued, when parallel) counts them.
+func elapsed(e event, started time.Time) float64 {
+	if started.IsZero() {
+		return e.Elapsed
+	}
+	return max(e.Elapsed, time.Since(started).Seconds())
 }
