@@ -63,27 +63,38 @@ func (t *Txn) RemoveBlocks(f *chain.File, i int, drop func(b gjson.Result) bool)
 func EncodeString(s string) []byte {
 	b := make([]byte, 0, len(s)+2)
 	b = append(b, '"')
+	b = appendEscaped(b, s)
+	return append(b, '"')
+}
+
+// appendEscaped appends s escaped as EncodeString escapes it, without the
+// quotes; runs of bytes that need no escape are copied whole.
+func appendEscaped(b []byte, s string) []byte {
+	start := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		switch {
-		case c == '"':
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		b = append(b, s[start:i]...)
+		start = i + 1
+		switch c {
+		case '"':
 			b = append(b, '\\', '"')
-		case c == '\\':
+		case '\\':
 			b = append(b, '\\', '\\')
-		case c == '\n':
+		case '\n':
 			b = append(b, '\\', 'n')
-		case c == '\r':
+		case '\r':
 			b = append(b, '\\', 'r')
-		case c == '\t':
+		case '\t':
 			b = append(b, '\\', 't')
-		case c < 0x20:
+		default:
 			const hx = "0123456789abcdef"
 			b = append(b, '\\', 'u', '0', '0', hx[c>>4], hx[c&15])
-		default:
-			b = append(b, c)
 		}
 	}
-	return append(b, '"')
+	return append(b, s[start:]...)
 }
 
 // CutMiddle shortens s to about max bytes: its head and tail around a

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/ops/redact"
 )
 
 // TestCutRawStringMatchesCutMiddle: cutting a raw JSON string without
@@ -40,4 +41,50 @@ func TestCutRawStringMatchesCutMiddle(t *testing.T) {
 	if cut < n/4 {
 		t.Fatalf("only %d of %d strings were cut: the test does not exercise the cut", cut, n)
 	}
+}
+
+// TestReplaceInStringMatchesDecodeReplaceEncode: replacing secrets in a
+// raw JSON string chunk by chunk gives the bytes of decoding it, replacing
+// and encoding it again (what redact-secrets did before), for finds at the
+// start, the end, next to each other, across escapes and multi-byte
+// characters.
+func TestReplaceInStringMatchesDecodeReplaceEncode(t *testing.T) {
+	pieces := []string{"a", "key=", "line\\n", "\\t", "\\\"", "\\\\", "\\/", "é", "日本", "\\u00e9", "\\ud83d\\ude42", "\\uZZZZ", "\\x", "<&>", " "}
+	rng := rand.New(rand.NewSource(2))
+	n := 0
+	for k := 0; k < 5000; k++ {
+		var b strings.Builder
+		for m := rng.Intn(60); m > 0; m-- {
+			b.WriteString(pieces[rng.Intn(len(pieces))])
+		}
+		raw := `"` + b.String() + `"`
+		value := chain.StrValue(raw)
+		var finds []redact.Finding
+		for at := 0; at < len(value); {
+			start := at + rng.Intn(len(value)-at+1)
+			if start >= len(value) && rng.Intn(2) == 0 {
+				break
+			}
+			end := min(len(value), start+1+rng.Intn(12))
+			if start >= len(value) {
+				break
+			}
+			finds = append(finds, redact.Finding{Rule: "r", Start: start, End: end})
+			at = end + rng.Intn(3)
+		}
+		ph := func(k int) string { return "[REDACTED:" + strings.Repeat("x", k%3) + "\"\\]" }
+		// the decode, replace, encode of before
+		sb, last := "", 0
+		for k, fd := range finds {
+			sb += value[last:fd.Start] + ph(k)
+			last = fd.End
+		}
+		want := string(EncodeString(sb + value[last:]))
+		got := string(replaceInString(nil, []byte(raw), finds, ph))
+		if got != want {
+			t.Fatalf("raw %q finds %+v:\n got %q\nwant %q", raw, finds, got, want)
+		}
+		n++
+	}
+	t.Logf("%d strings the same", n)
 }

@@ -476,20 +476,50 @@ func (o RedactSecrets) replaceHits(raw []byte, hits []hit, placeholder func(h *h
 		if h.thinking || h.tokStart < pos {
 			continue
 		}
-		value := chain.StrValue(string(raw[h.tokStart:h.tokEnd]))
-		sb := make([]byte, 0, len(value))
-		last := 0
-		for k, fd := range h.finds {
-			sb = append(sb, value[last:fd.Start]...)
-			sb = append(sb, placeholder(h, k)...)
-			last = fd.End
-		}
-		sb = append(sb, value[last:]...)
 		out = append(out, raw[pos:h.tokStart]...)
-		out = append(out, EncodeString(string(sb))...)
+		out = replaceInString(out, raw[h.tokStart:h.tokEnd], h.finds, func(k int) string { return placeholder(h, k) })
 		pos = h.tokEnd
 	}
 	return append(out, raw[pos:]...)
+}
+
+// replaceInString appends the JSON string token tok with the parts finds
+// name (offsets in its decoded text, in order, not overlapping) replaced by
+// placeholder(k), encoded as EncodeString encodes. The string is walked
+// decoded chunk by chunk (chain.EachDecoded): it is neither decoded whole
+// nor copied.
+func replaceInString(out, tok []byte, finds []redact.Finding, placeholder func(k int) string) []byte {
+	inner := unsafe.String(unsafe.SliceData(tok[1:]), len(tok)-2)
+	out = append(out, '"')
+	d, k, put := 0, 0, false // decoded offset, next find, its placeholder written
+	chain.EachDecoded(inner, func(c string) {
+		for len(c) > 0 {
+			if k < len(finds) && d >= finds[k].Start {
+				if !put {
+					out, put = appendEscaped(out, placeholder(k)), true
+				}
+				n := min(len(c), finds[k].End-d)
+				c, d = c[n:], d+n
+				if d >= finds[k].End {
+					k, put = k+1, false
+				}
+				continue
+			}
+			n := len(c)
+			if k < len(finds) {
+				n = min(n, finds[k].Start-d)
+			}
+			out = appendEscaped(out, c[:n])
+			c, d = c[n:], d+n
+		}
+	})
+	for ; k < len(finds); k++ { // finds that end the string
+		if !put {
+			out = appendEscaped(out, placeholder(k))
+		}
+		put = false
+	}
+	return append(out, '"')
 }
 
 // redactRawLine returns a line that is not a JSON entry with its secrets
