@@ -16,23 +16,39 @@ import vm from "node:vm";
 const file = path.resolve(process.argv[2]);
 const href = url.pathToFileURL(file).href;
 const st = fs.statSync(file);
-// V8 checks that a cache fits the source and the engine and ignores one
-// that does not; the name keeps one cache per source and node version.
-const cacheFile = path.join(path.dirname(url.fileURLToPath(import.meta.url)), `.ccsurgeon-code-cache-${process.version}-${st.size}-${Math.floor(st.mtimeMs)}`);
+// one cache per source, node version and node flags (V8 refuses a cache
+// made with other flags)
+const flags = process.execArgv.join(" ").replace(/[^A-Za-z0-9=.-]+/g, "_");
+const cacheFile = path.join(
+  path.dirname(url.fileURLToPath(import.meta.url)),
+  `.ccsurgeon-code-cache-${process.version}-${st.size}-${Math.floor(st.mtimeMs)}-${flags}`,
+);
 // a relative specifier is the client's, not this file's
 const resolve = (spec) => (spec.startsWith(".") ? new URL(spec, href).href : spec);
+const source = fs.readFileSync(file, "utf8");
+const compile = (cachedData) =>
+  new vm.SourceTextModule(source, {
+    identifier: href,
+    cachedData,
+    initializeImportMeta(meta) {
+      meta.url = href;
+    },
+    importModuleDynamically: (spec) => import(resolve(spec)),
+  });
 let cachedData;
 try {
   cachedData = fs.readFileSync(cacheFile);
 } catch {}
-const mod = new vm.SourceTextModule(fs.readFileSync(file, "utf8"), {
-  identifier: href,
-  cachedData,
-  initializeImportMeta(meta) {
-    meta.url = href;
-  },
-  importModuleDynamically: (spec) => import(resolve(spec)),
-});
+let mod;
+try {
+  mod = compile(cachedData);
+} catch (e) {
+  // V8 refuses a cache made with other flags (or cut short): compile
+  // from the source and save a new one
+  if (e.code !== "ERR_VM_MODULE_CACHED_DATA_REJECTED") throw e;
+  cachedData = undefined;
+  mod = compile();
+}
 process.argv.splice(1, 1); // the client's own argv: node cli.js ARGS...
 await mod.link(async (spec) => {
   const ns = await import(resolve(spec));

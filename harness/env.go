@@ -37,7 +37,8 @@ type Env struct {
 	// ExtraEnv is appended to the client environment (KEY=VALUE).
 	ExtraEnv []string
 	// Fresh makes every Resume start the client, even for an input it
-	// already resumed in this env (see resumeKey).
+	// already resumed in this env (see resumeKey); the result is still
+	// remembered for later resumes without Fresh.
 	Fresh bool
 
 	memoMu      sync.Mutex

@@ -37,7 +37,6 @@ func TestGeneratedSessionsResume(t *testing.T) {
 			t.Run(c.Version+"/"+name, func(t *testing.T) {
 				t.Parallel()
 				e := NewEnv(t)
-				e.Fresh = true // the client runs every time: this is what makes the memo sound
 				id := e.InstallSession(t, f)
 				before, err := os.ReadFile(e.SessionPath(id))
 				require.NoError(t, err)
@@ -46,16 +45,16 @@ func TestGeneratedSessionsResume(t *testing.T) {
 				require.NoError(t, err)
 				assert.True(t, bytes.Equal(before, after), "Resume must leave the session file unchanged")
 				require.NotEmpty(t, r1.Messages)
+				e.Fresh = true // the client runs again: the same answer is what makes the memo sound
 				r2 := e.MustResume(t, c, id)
 				n := NewNormalizer(e, id)
 				AssertSameConversation(t, n, r1, r2)
-				// without Fresh, the same input again is not run again
+				// without Fresh, the same input again does not start the client
 				e.Fresh = false
 				seen := len(e.Mock.Requests())
 				r4 := e.MustResume(t, c, id)
-				r5 := e.MustResume(t, c, id)
-				assert.Equal(t, seen+len(r4.Requests), len(e.Mock.Requests()), "a repeated resume started the client")
-				AssertSameConversation(t, n, r1, r5)
+				assert.Equal(t, seen, len(e.Mock.Requests()), "a repeated resume started the client")
+				AssertSameConversation(t, n, r1, r4)
 
 				e2 := NewEnv(t)
 				e2.InstallSession(t, f)

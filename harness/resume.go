@@ -78,7 +78,7 @@ func (e *Env) Resume(t testing.TB, c Client, sessionID string, extraArgs ...stri
 // an operation that finds nothing to change, are such inputs.
 func (e *Env) ResumeErr(c Client, sessionID string, extraArgs ...string) ResumeResult {
 	args := append([]string{"--resume", sessionID}, extraArgs...)
-	if e.Fresh || e.Mock.scripted() {
+	if e.Mock.scripted() {
 		return e.resume(c, sessionID, args)
 	}
 	before, err := e.inputFiles()
@@ -89,7 +89,7 @@ func (e *Env) ResumeErr(c Client, sessionID string, extraArgs ...string) ResumeR
 	e.memoMu.Lock()
 	r, ok := e.memo[key]
 	e.memoMu.Unlock()
-	if ok {
+	if ok && !e.Fresh {
 		return r
 	}
 	r = e.resume(c, sessionID, args)
