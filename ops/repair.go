@@ -3,7 +3,6 @@ package ops
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"path/filepath"
 	"sort"
 
@@ -342,7 +341,7 @@ func (r *Repair) toolPairs(t *Txn, f *chain.File) error {
 			kept = append(kept, i)
 		}
 	}
-	nf, err := chain.IndexOf(f.Path, len(kept), func(w io.Writer) error { _, err := f.Write(w, t.edits[f], nil); return err })
+	nf, err := chain.IndexOf(f.Path, len(kept), t.Render(f))
 	if err != nil {
 		return err
 	}
@@ -609,6 +608,20 @@ func isChainConversation(e *chain.Entry) bool {
 
 // cloneEdits copies the pending edits (the Edit values; their byte slices
 // are never changed in place).
+// cloneLate copies the makers of the late lines (a clone's edits may set
+// or drop a late line without touching t's).
+func (t *Txn) cloneLate() map[*chain.File]map[int]LateFunc {
+	out := make(map[*chain.File]map[int]LateFunc, len(t.late))
+	for f, fns := range t.late {
+		c := make(map[int]LateFunc, len(fns))
+		for i, fn := range fns {
+			c[i] = fn
+		}
+		out[f] = c
+	}
+	return out
+}
+
 func (t *Txn) cloneEdits() map[*chain.File]chain.Edits {
 	out := make(map[*chain.File]chain.Edits, len(t.edits))
 	for f, ed := range t.edits {
@@ -661,7 +674,7 @@ func (r *Repair) introduced(t *Txn, f *chain.File, before []validate.Problem) ([
 // Finish will, leave it. inputLine maps a line of the result to the line
 // of the input it comes from (repair adds no line).
 func resultProblems(t *Txn, f *chain.File) (after []validate.Problem, inputLine []int, err error) {
-	c := &Txn{S: t.S, edits: t.cloneEdits(), RemovedFiles: map[*chain.File]bool{}}
+	c := &Txn{S: t.S, edits: t.cloneEdits(), late: t.cloneLate(), RemovedFiles: map[*chain.File]bool{}}
 	if err := c.relink(f); err != nil {
 		return nil, nil, err
 	}
@@ -675,7 +688,7 @@ func resultProblems(t *Txn, f *chain.File) (after []validate.Problem, inputLine 
 		}
 	}
 	// indexed as it streams by: the result's bytes are never held
-	nf, err := chain.IndexOf(f.Path, len(inputLine)-1, func(w io.Writer) error { _, err := f.Write(w, c.edits[f], nil); return err })
+	nf, err := chain.IndexOf(f.Path, len(inputLine)-1, c.Render(f))
 	if err != nil {
 		return nil, nil, err
 	}
