@@ -99,9 +99,11 @@ func handCorpus(t *testing.T) []string {
 		return b.String()
 	}
 	for _, nl := range []string{"\n", "\r\n", `\n`, `\r\n`, "\n     4→", ""} {
-		for _, label := range []string{"RSA PRIVATE KEY", "PRIVATE KEY", "OPENSSH PRIVATE KEY", "PGP PRIVATE KEY BLOCK", "ENCRYPTED PRIVATE KEY", "PUBLIC KEY"} {
+		for _, label := range []string{"RSA PRIVATE KEY", "PGP PRIVATE KEY BLOCK", "PUBLIC KEY"} {
 			begin, end := "-----BEGIN "+label+"-----"+nl, "-----END "+label+"-----"
-			for _, n := range []int{0, 40, 300, 3000, 11990, 12100, 19990, 20100, 40000} {
+			huge := body(40000, nl) // a huge line: whole, and without its END
+			out = append(out, begin+huge+end, begin+huge)
+			for _, n := range []int{0, 40, 300, 11990, 12100, 19990, 20100} {
 				b := body(n, nl)
 				out = append(out,
 					begin+b+end,        // whole
@@ -124,6 +126,7 @@ func handCorpus(t *testing.T) []string {
 // (unterminated and nested blocks, CRLF, escaped newlines, huge bodies,
 // broken UTF-8), and on the whole rest of the text after the hit.
 func TestHandMatchersAgreeWithRegexp(t *testing.T) {
+	t.Parallel()
 	s := mustNew(t, Options{})
 	corpus := handCorpus(t)
 	r := rand.New(rand.NewSource(5))
@@ -134,8 +137,8 @@ func TestHandMatchersAgreeWithRegexp(t *testing.T) {
 		}
 		rules++
 		require.NotNil(t, rule.at, rule.ID)
-		texts := append(append([]string(nil), corpus...), handTexts(r, rule.Anchors, 10000, 600)...)
-		texts = append(texts, handTexts(r, rule.Anchors, 100, 30000)...)
+		texts := append(append([]string(nil), corpus...), handTexts(r, rule.Anchors, 1500, 600)...)
+		texts = append(texts, handTexts(r, rule.Anchors, 6, 30000)...)
 		for _, text := range texts {
 			for _, h := range s.findAnchors(text) {
 				if s.rules[h.rule] != rule {
@@ -146,7 +149,11 @@ func TestHandMatchersAgreeWithRegexp(t *testing.T) {
 				if rule.After >= 0 {
 					en = min(en, p+int(h.alen)+rule.After)
 				}
-				for _, win := range []string{text[p:en], text[p:]} {
+				wins := []string{text[p:en]}
+				if len(text)-p < 25000 {
+					wins = append(wins, text[p:]) // the rest of the text, past the window
+				}
+				for _, win := range wins {
 					want := rule.at.FindStringSubmatchIndex(win)
 					got := rule.hand(win)
 					if want != nil {
@@ -160,7 +167,7 @@ func TestHandMatchersAgreeWithRegexp(t *testing.T) {
 		}
 	}
 	assert.GreaterOrEqual(t, rules, 2)
-	assert.Greater(t, matched, 5000, "the texts match often")
+	assert.Greater(t, matched, 2000, "the texts match often")
 }
 
 // TestHandFindAllAgreesWithRegexp: the same for the matchers that stand for
@@ -168,6 +175,7 @@ func TestHandMatchersAgreeWithRegexp(t *testing.T) {
 // aws-secret-key's), on the window around every anchor hit, on windows cut
 // at random and on whole texts.
 func TestHandFindAllAgreesWithRegexp(t *testing.T) {
+	t.Parallel()
 	s := mustNew(t, Options{})
 	corpus := handCorpus(t)
 	r := rand.New(rand.NewSource(6))
@@ -177,8 +185,8 @@ func TestHandFindAllAgreesWithRegexp(t *testing.T) {
 			continue
 		}
 		rules++
-		texts := append(append([]string(nil), corpus...), handTexts(r, rule.Anchors, 2000, 600)...)
-		for k := 0; k < 2000; k++ {
+		texts := append(append([]string(nil), corpus...), handTexts(r, rule.Anchors, 1000, 600)...)
+		for k := 0; k < 1000; k++ {
 			// the anchor inside the text, after some bytes
 			pre := handTexts(r, []string{" ", "\n", "'", "x"}, 1, 40)[0]
 			texts = append(texts, pre+handTexts(r, rule.Anchors, 1, 400)[0])
@@ -216,6 +224,7 @@ func TestHandFindAllAgreesWithRegexp(t *testing.T) {
 // overlaps included) find the same with the hand-written and fast
 // matchers as with the regexps alone.
 func TestScanSameWithoutHandMatchers(t *testing.T) {
+	t.Parallel()
 	fast := mustNew(t, Options{})
 	slow := mustNew(t, Options{})
 	slow.regexpOnly = true
@@ -227,8 +236,8 @@ func TestScanSameWithoutHandMatchers(t *testing.T) {
 			anchors = append(anchors, rule.Anchors...)
 		}
 	}
-	texts = append(texts, handTexts(r, anchors, 20000, 2000)...)
-	texts = append(texts, mixedText(1<<20)...)
+	texts = append(texts, handTexts(r, anchors, 3000, 2000)...)
+	texts = append(texts, mixedText(128<<10)...)
 	found := 0
 	for _, text := range texts {
 		want := slow.Scan(text)
