@@ -76,13 +76,15 @@ func LoadFileWith(path string, progress func(n int64)) (*File, error) {
 // When what is live comes near the limit (two indexes of a session of
 // many small entries: the input and the output a writer validates), a
 // limit held there makes the collector run without pause for no memory
-// saved; a watcher then raises it to a quarter above what is live.
+// saved; a watcher then raises it to a quarter above what is live (or to
+// 0.46 of the file, while that leaves a tenth of it free).
 func budgetMemory(size int64) {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return
 	}
 	memMu.Lock()
 	defer memMu.Unlock()
+	memSize = max(memSize, size)
 	if limit := max(64<<20, size/100*42); limit > memLimit {
 		memLimit = limit
 		debug.SetMemoryLimit(limit)
@@ -93,6 +95,7 @@ func budgetMemory(size int64) {
 var (
 	memMu    sync.Mutex
 	memLimit int64
+	memSize  int64 // the biggest file loaded
 	memWatch sync.Once
 )
 
@@ -109,8 +112,17 @@ func watchMemory() {
 		live := int64(sample[0].Value.Uint64())
 		memMu.Lock()
 		if live > memLimit/100*85 {
-			memLimit = live / 100 * 125
-			debug.SetMemoryLimit(memLimit)
+			limit := live / 100 * 125
+			// while what is live leaves a tenth of the budget's ceiling
+			// free, the limit stays under it: the command still peaks
+			// under half the file, at the cost of more collections
+			if ceiling := memSize / 100 * 46; limit > ceiling && live < ceiling/100*90 {
+				limit = ceiling
+			}
+			if limit > memLimit {
+				memLimit = limit
+				debug.SetMemoryLimit(memLimit)
+			}
 		}
 		memMu.Unlock()
 	}
