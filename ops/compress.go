@@ -223,7 +223,9 @@ func compressLate(t *Txn, f *chain.File, lines []int, c entryCut) error {
 		return err
 	}
 	for _, r := range cut {
-		t.Count(CountShortened, r.cuts)
+		if r.cuts > 0 {
+			t.Count(CountShortened, r.cuts)
+		}
 		if err := t.SetLate(f, r.i, late); err != nil {
 			return err
 		}
@@ -285,7 +287,9 @@ func compressEntry(t *Txn, f *chain.File, i int, c entryCut) error {
 		return err
 	}
 	out, cuts, changed := compressLine(raw, c)
-	t.Count(CountShortened, cuts)
+	if cuts > 0 {
+		t.Count(CountShortened, cuts)
+	}
 	if changed {
 		t.Set(f, i, out)
 	}

@@ -25,6 +25,10 @@ func renderPipeline(t *testing.T, path string, data []byte, p Pipeline) []byte {
 	if err := p.Apply(tx); err != nil {
 		return []byte("error: " + err.Error())
 	}
+	for what, n := range tx.Report.Counts {
+		// the report lists what was done: a count of nothing is not one
+		require.Positive(t, n, "%s: %s reports %s: %d", path, p.Name(), what, n)
+	}
 	var out bytes.Buffer
 	require.NoError(t, tx.Render(f)(&out))
 	return out.Bytes()
