@@ -239,6 +239,13 @@ func HumanBytes(n int64) string {
 }
 
 func oneLine(s string, max int) string {
+	line, _ := oneLineCut(s, max)
+	return line
+}
+
+// oneLineCut is oneLine, saying whether the words went past max runes
+// (the line then ends in "…").
+func oneLineCut(s string, max int) (string, bool) {
 	// the words are joined only until there are more than max runes: a
 	// prompt of megabytes costs what its first line does
 	var b strings.Builder
@@ -256,9 +263,9 @@ func oneLine(s string, max int) string {
 	}
 	s = b.String()
 	if n > max {
-		s = string([]rune(s)[:max-1]) + "…"
+		return string([]rune(s)[:max-1]) + "…", true
 	}
-	return s
+	return s, false
 }
 
 // BloatItem is a big source of bytes and the command that would cut it.

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/validate"
 )
 
@@ -73,12 +74,12 @@ func (env *Env) RunTurns(o TurnsOptions) error {
 			fmt.Fprintf(w, "branch %d (leaf %s%s)\n", b.n, leafID, mark)
 		}
 		for _, t := range ts.List {
-			prompt, err := f.PromptText(t.Entry)
-			if err != nil {
-				return err
-			}
 			shown++
 			if !env.JSON {
+				line, err := promptLine(f, t.Entry, 90)
+				if err != nil {
+					return err
+				}
 				note := ""
 				if t.Compacted {
 					note = "  (compacted)"
@@ -86,8 +87,12 @@ func (env *Env) RunTurns(o TurnsOptions) error {
 				if t.Interrupted {
 					note += "  (interrupted)"
 				}
-				fmt.Fprintf(w, "%*d  %s  %s%s\n", width, t.Index, shortTime(f.Entries[t.Entry].Timestamp()), oneLine(prompt, 90), note)
+				fmt.Fprintf(w, "%*d  %s  %s%s\n", width, t.Index, shortTime(f.Entries[t.Entry].Timestamp()), line, note)
 				continue
+			}
+			prompt, err := f.PromptText(t.Entry)
+			if err != nil {
+				return err
 			}
 			tj := TurnJSON{Index: t.Index, UUID: f.Entries[t.Entry].UUID(), Timestamp: f.Entries[t.Entry].Timestamp(), Prompt: prompt, Compacted: t.Compacted, Interrupted: t.Interrupted}
 			if o.All {
@@ -194,4 +199,26 @@ func (env *Env) RunValidate(o ValidateOptions) error {
 		return &ExitError{Code: 1}
 	}
 	return nil
+}
+
+// promptHeadBytes is how much of a prompt promptLine decodes first (a
+// variable only so that a test can make it tiny).
+var promptHeadBytes = 4096
+
+// promptLine is oneLine(PromptText(i), max), decoding only the head of a
+// long prompt: when the head already holds more than max runes of words,
+// the line is the same as the whole prompt's.
+func promptLine(f *chain.File, i, max int) (string, error) {
+	head, err := f.PromptHead(i, promptHeadBytes)
+	if err != nil {
+		return "", err
+	}
+	if line, cut := oneLineCut(head, max); cut {
+		return line, nil
+	}
+	prompt, err := f.PromptText(i)
+	if err != nil {
+		return "", err
+	}
+	return oneLine(prompt, max), nil
 }

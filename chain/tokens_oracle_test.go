@@ -143,6 +143,8 @@ func TestCountEntryMatchesGjsonOracle(t *testing.T) {
 		`{"type":"user","message":{"content":[{"type":"text","text":"one"},{"type":"image","source":{}},{"type":"text","text":"two \u00e9"},{"type":"text","text":7}]}}`,
 		`{"type":"user","message":{"content":{"a":{"type":"text","text":"in an object"}}}}`,
 		`{"type":"user","message":{"content":42}}`,
+		`{"type":"user","message":{"content":[{"type":"text","text":"  lots   of\n\n  space \u00e9\u00e9 and \"quotes\" \\ back"},{"type":"image"},{"type":"text","text":"second block"},{"type":"text"}]}}`,
+		`{"type":"user","message":{"content":"   <command-name>/review</command-name><command-args>a long argument list</command-args>"}}`,
 		`{"type":"assistant","isApiErrorMessage":true,"message":{"model":"<synthetic>"}}`,
 		`{"type":"assistant","isApiErrorMessage":false,"message":{"content":"isApiErrorMessage"}}`,
 	}
@@ -157,6 +159,11 @@ func TestCountEntryMatchesGjsonOracle(t *testing.T) {
 		}
 		if p, w := promptText(raw), oraclePromptText(raw); p != w {
 			t.Errorf("%s: prompt %q, the gjson reader %q", where, p, w)
+		}
+		for _, n := range []int{0, 1, 7, 50, 4096} {
+			if head, ok := promptHead(raw, n); ok && !strings.HasPrefix(promptText(raw), head) {
+				t.Errorf("%s: head of %d bytes %q is not a prefix of the prompt %q", where, n, head, promptText(raw))
+			}
 		}
 		var got, want counter
 		gn := countEntry(&got, raw)

@@ -231,6 +231,89 @@ func (f *File) PromptText(i int) (string, error) {
 	return promptText(raw), nil
 }
 
+// PromptHead returns a prefix of PromptText(i): about its first n bytes
+// (all of it when shorter), decoding only as much of the text blocks as
+// that takes; what a listing that shows a prompt's first words needs.
+func (f *File) PromptHead(i, n int) (string, error) {
+	raw, err := f.Raw(i)
+	if err != nil {
+		return "", err
+	}
+	if head, ok := promptHead(raw, n); ok {
+		return head, nil
+	}
+	return promptText(raw), nil
+}
+
+// promptHead is about the first n bytes of promptText(raw); ok is false
+// when it cannot tell them without all of the text (what may be a slash
+// command, whose tags are read whole, or a prompt that starts with n bytes
+// of white space).
+func promptHead(raw []byte, n int) (string, bool) {
+	s := b2s(raw)
+	content, seen := "", false
+	Fields(s, 0, func(k string, vs, ve int) bool {
+		if k == "message" && !seen {
+			seen, content = true, firstField(s[vs:ve], "content")
+		}
+		return true
+	})
+	var b strings.Builder
+	cut := false
+	add := func(raw string) {
+		if cut {
+			return
+		}
+		if b.Len() >= n {
+			cut = true
+			return
+		}
+		if len(raw) > n-b.Len()+2 {
+			b.WriteString(strHead(raw, n-b.Len()))
+			cut = true
+			return
+		}
+		b.WriteString(strValue(raw))
+	}
+	if content != "" && content[0] == '"' {
+		add(content)
+	} else {
+		first := true
+		eachValue(content, func(blk string) {
+			if cut {
+				return
+			}
+			text := ""
+			switch strValue(firstField(blk, "type")) {
+			case "text":
+				text = firstField(blk, "text")
+			case "image":
+				text = `"[image]"`
+			default:
+				return
+			}
+			if !first {
+				b.WriteByte('\n')
+			}
+			first = false
+			if text == "" || text[0] != '"' {
+				return
+			}
+			add(text)
+		})
+	}
+	head := b.String()
+	if !cut {
+		return commandPrompt(head), true // the whole text
+	}
+	// a cut head is the prompt's own prefix unless the prompt is a slash
+	// command (shown from its tags, which may lie past the cut)
+	if t := strings.TrimSpace(head); t == "" || t[0] == '<' {
+		return "", false
+	}
+	return head, true
+}
+
 // promptText is the prompt of an entry's line, walked as raw text: only
 // the text blocks are decoded.
 func promptText(raw []byte) string {
