@@ -175,6 +175,20 @@ func eachValue(v string, fn func(string)) {
 	}
 }
 
+// messageField returns the raw value of field key of the entry line's
+// first "message" object, or "" (what gjson's "message.KEY" finds).
+func messageField(line, key string) string {
+	out := ""
+	Fields(line, 0, func(k string, vs, ve int) bool {
+		if k != "message" {
+			return true
+		}
+		out = firstField(line[vs:ve], key)
+		return false
+	})
+	return out
+}
+
 // firstField returns the raw value of the first field named key of the
 // object obj, or "".
 func firstField(obj, key string) string {
@@ -394,15 +408,7 @@ type Usage struct {
 
 // EntryUsage reads the usage an assistant entry records.
 func EntryUsage(raw []byte) (Usage, bool) {
-	line := b2s(raw)
-	usage := ""
-	Fields(line, 0, func(k string, vs, ve int) bool {
-		if k != "message" {
-			return true
-		}
-		usage = firstField(line[vs:ve], "usage")
-		return false
-	})
+	usage := messageField(b2s(raw), "usage")
 	if usage == "" || usage[0] != '{' {
 		return Usage{}, false
 	}

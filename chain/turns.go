@@ -245,23 +245,21 @@ func (f *File) PromptHead(i, n int) (string, error) {
 	return promptText(raw), nil
 }
 
-// promptHead is about the first n bytes of promptText(raw); ok is false
+// promptHead is about the first n bytes of promptText(raw) (all of it
+// when n < 0); ok is false
 // when it cannot tell them without all of the text (what may be a slash
 // command, whose tags are read whole, or a prompt that starts with n bytes
 // of white space).
 func promptHead(raw []byte, n int) (string, bool) {
-	s := b2s(raw)
-	content, seen := "", false
-	Fields(s, 0, func(k string, vs, ve int) bool {
-		if k == "message" && !seen {
-			seen, content = true, firstField(s[vs:ve], "content")
-		}
-		return true
-	})
+	content := messageField(b2s(raw), "content")
 	var b strings.Builder
 	cut := false
 	add := func(raw string) {
 		if cut {
+			return
+		}
+		if n < 0 { // all of it
+			b.WriteString(strValue(raw))
 			return
 		}
 		if b.Len() >= n {
@@ -317,27 +315,8 @@ func promptHead(raw []byte, n int) (string, bool) {
 // promptText is the prompt of an entry's line, walked as raw text: only
 // the text blocks are decoded.
 func promptText(raw []byte) string {
-	s := b2s(raw)
-	content, seen := "", false
-	Fields(s, 0, func(k string, vs, ve int) bool {
-		if k == "message" && !seen {
-			seen, content = true, firstField(s[vs:ve], "content")
-		}
-		return true
-	})
-	if content != "" && content[0] == '"' {
-		return commandPrompt(strings.Clone(strValue(content)))
-	}
-	var parts []string
-	eachValue(content, func(b string) {
-		switch strValue(firstField(b, "type")) {
-		case "text":
-			parts = append(parts, strValue(firstField(b, "text")))
-		case "image":
-			parts = append(parts, "[image]")
-		}
-	})
-	return commandPrompt(strings.Join(parts, "\n"))
+	text, _ := promptHead(raw, -1)
+	return text
 }
 
 // commandPrompt shows a slash command the way it was typed

@@ -280,7 +280,11 @@ func (o RedactSecrets) Apply(t *Txn) error {
 			}), nil
 		}
 		for _, i := range lateLines {
-			t.SetLate(f, i, late)
+			// a line an earlier operation set is redacted now: a failure
+			// there must stop the operation, not leave the line as it was
+			if err := t.SetLate(f, i, late); err != nil {
+				return err
+			}
 		}
 	}
 	return t.Report.Redactions.Err()
