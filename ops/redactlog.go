@@ -17,7 +17,7 @@ import (
 // beyond. Len and ByRule are counted as records are added.
 type RedactionLog struct {
 	n      int
-	byRule map[string]int
+	byStr  []int // secrets by the index of their rule's name
 	strs   []string
 	strIdx map[string]uint32
 	buf    []byte
@@ -36,10 +36,15 @@ const redactRecLen = 4 + 4 + 4 + 4 + 4 + 4 + 1 // file, field, rule, line, numbe
 // its placeholder's number (0: not replaced), sum the start of its
 // SHA-256 (the first 4 bytes are its fingerprint).
 func (l *RedactionLog) add(file, field, rule string, line int, number uint32, sum [16]byte, thinking bool) {
+	l.addIdx(l.str(file), l.str(field), l.str(rule), line, number, sum, thinking)
+}
+
+// addIdx is add with the strings given by their index (str).
+func (l *RedactionLog) addIdx(file, field, rule uint32, line int, number uint32, sum [16]byte, thinking bool) {
 	var rec [redactRecLen]byte
-	binary.LittleEndian.PutUint32(rec[0:], l.str(file))
-	binary.LittleEndian.PutUint32(rec[4:], l.str(field))
-	binary.LittleEndian.PutUint32(rec[8:], l.str(rule))
+	binary.LittleEndian.PutUint32(rec[0:], file)
+	binary.LittleEndian.PutUint32(rec[4:], field)
+	binary.LittleEndian.PutUint32(rec[8:], rule)
 	binary.LittleEndian.PutUint32(rec[12:], uint32(line))
 	binary.LittleEndian.PutUint32(rec[16:], number)
 	copy(rec[20:24], sum[:4])
@@ -47,10 +52,10 @@ func (l *RedactionLog) add(file, field, rule string, line int, number uint32, su
 		rec[24] = 1
 	}
 	l.n++
-	if l.byRule == nil {
-		l.byRule = map[string]int{}
+	for int(rule) >= len(l.byStr) {
+		l.byStr = append(l.byStr, 0)
 	}
-	l.byRule[rule]++
+	l.byStr[rule]++
 	l.buf = append(l.buf, rec[:]...)
 	if len(l.buf) >= redactLogMem {
 		l.flush()
@@ -108,8 +113,10 @@ func (l *RedactionLog) Len() int {
 func (l *RedactionLog) ByRule() map[string]int {
 	out := map[string]int{}
 	if l != nil {
-		for r, n := range l.byRule {
-			out[r] = n
+		for k, n := range l.byStr {
+			if n > 0 {
+				out[l.strs[k]] = n
+			}
 		}
 	}
 	return out
@@ -190,5 +197,14 @@ func (l *RedactionLog) Close() {
 
 // placeholderOf is the placeholder of the n-th distinct secret of a rule.
 func placeholderOf(rule string, n int) string {
-	return "[REDACTED:" + rule + ":" + strconv.Itoa(n) + "]"
+	return string(appendPlaceholder(nil, rule, n))
+}
+
+// appendPlaceholder appends placeholderOf(rule, n) to b.
+func appendPlaceholder(b []byte, rule string, n int) []byte {
+	b = append(b, "[REDACTED:"...)
+	b = append(b, rule...)
+	b = append(b, ':')
+	b = strconv.AppendInt(b, int64(n), 10)
+	return append(b, ']')
 }

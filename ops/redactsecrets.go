@@ -71,7 +71,7 @@ type hit struct {
 	tokStart, tokEnd int // the raw JSON string token in the line
 	finds            []redact.Finding
 	sums             [][16]byte // of each secret (SHA-256, first 16 bytes)
-	nums             []uint32   // the number of each secret's placeholder (numbering.decode)
+	nums             []uint32   // the number of each secret's placeholder
 	path             string
 	thinking         bool // the value is a thinking block's text
 }
@@ -86,62 +86,92 @@ type lineHits struct {
 }
 
 // numbering gives each distinct secret of a rule its number, in order of
-// first appearance: 20 bytes per distinct secret, never the secret.
+// first appearance. A secret is known by the first 10 bytes of its SHA-256
+// and its rule: 16 bytes per distinct secret in an open-addressed table,
+// never the secret (a session of a million distinct secrets: 32 MB).
 type numbering struct {
 	rules   map[string]uint16
-	names   []string // of the rules, by number
-	numbers map[numKey]uint32
-	perRule map[string]uint32
+	names   []string // of the rules, by code
+	perRule []uint32 // numbers given, by rule code
+	slots   []numSlot
+	used    int
 }
 
-type numKey struct {
-	sum  [14]byte
-	rule uint16
+// numSlot is one secret of the table: a and b its key, v its number (0:
+// the slot is free).
+type numSlot struct {
+	a uint64 // bytes 0–7 of the sum
+	b uint32 // bytes 8–9 of the sum, then the rule's code
+	v uint32
 }
 
-func (nb *numbering) key(rule string, sum [16]byte) numKey {
+// code returns the code of a rule, giving a new rule the next.
+func (nb *numbering) code(rule string) uint16 {
 	r, ok := nb.rules[rule]
 	if !ok {
-		r = uint16(len(nb.rules))
+		if nb.rules == nil {
+			nb.rules = map[string]uint16{}
+		}
+		r = uint16(len(nb.names))
 		nb.rules[rule] = r
 		nb.names = append(nb.names, rule)
+		nb.perRule = append(nb.perRule, 0)
 	}
-	k := numKey{rule: r}
-	copy(k.sum[:], sum[:14])
-	return k
+	return r
 }
 
-// assign returns the number of a secret, giving a new one the next.
-func (nb *numbering) assign(rule string, sum [16]byte) uint32 {
-	k := nb.key(rule, sum)
-	if n, ok := nb.numbers[k]; ok {
-		return n
-	}
-	nb.perRule[rule]++
-	n := nb.perRule[rule]
-	nb.numbers[k] = n
-	return n
+func numKeyOf(code uint16, sum [16]byte) (uint64, uint32) {
+	return binary.LittleEndian.Uint64(sum[:8]), uint32(sum[8])<<24 | uint32(sum[9])<<16 | uint32(code)
 }
 
-// lookup returns the number of a secret already numbered (safe for
-// concurrent use once numbering is done).
-func (nb *numbering) lookup(rule string, sum [16]byte) (uint32, bool) {
-	r, ok := nb.rules[rule]
-	if !ok {
-		return 0, false
+// find returns the slot of a key: its own, or the free slot it would take.
+func (nb *numbering) find(a uint64, b uint32) *numSlot {
+	mask := uint64(len(nb.slots) - 1)
+	for i := (a ^ uint64(b)*0x9e3779b97f4a7c15) & mask; ; i = (i + 1) & mask {
+		s := &nb.slots[i]
+		if s.v == 0 || s.a == a && s.b == b {
+			return s
+		}
 	}
-	k := numKey{rule: r}
-	copy(k.sum[:], sum[:14])
-	n, ok := nb.numbers[k]
-	return n, ok
 }
 
-// encode writes the hits of a line (numbered) as varints: per hit the
-// string token's offset from the end of the last and length, the number of
-// secrets, and per secret its offset from the end of the last in the
-// decoded value, length, rule and number.
+// assign returns the number of a secret of the rule with that code, giving
+// a new one the next.
+func (nb *numbering) assign(code uint16, sum [16]byte) uint32 {
+	if 4*(nb.used+1) > 3*len(nb.slots) {
+		old := nb.slots
+		nb.slots = make([]numSlot, max(1024, 2*len(old)))
+		for _, s := range old {
+			if s.v != 0 {
+				*nb.find(s.a, s.b) = s
+			}
+		}
+	}
+	a, b := numKeyOf(code, sum)
+	s := nb.find(a, b)
+	if s.v == 0 {
+		nb.perRule[code]++
+		*s = numSlot{a, b, nb.perRule[code]}
+		nb.used++
+	}
+	return s.v
+}
+
+// assignRule is assign by the rule's name.
+func (nb *numbering) assignRule(rule string, sum [16]byte) uint32 {
+	return nb.assign(nb.code(rule), sum)
+}
+
+// encode writes the hits of a line (numbered: h.nums) as varints: per hit
+// the string token's offset from the end of the last and length, the
+// number of secrets, and per secret its offset from the end of the last in
+// the decoded value, length, rule code and number.
 func (nb *numbering) encode(hits []hit) []byte {
-	var b []byte
+	n := 0
+	for _, h := range hits {
+		n += 3 + 4*len(h.finds)
+	}
+	b := make([]byte, 0, 2*n)
 	pos := 0
 	for _, h := range hits {
 		b = binary.AppendUvarint(b, uint64(h.tokStart-pos))
@@ -152,7 +182,7 @@ func (nb *numbering) encode(hits []hit) []byte {
 			b = binary.AppendUvarint(b, uint64(fd.Start-last))
 			b = binary.AppendUvarint(b, uint64(fd.End-fd.Start))
 			b = binary.AppendUvarint(b, uint64(nb.rules[fd.Rule]))
-			b = binary.AppendUvarint(b, uint64(nb.assign(fd.Rule, h.sums[k])))
+			b = binary.AppendUvarint(b, uint64(h.nums[k]))
 			last = fd.End
 		}
 		pos = h.tokEnd
@@ -160,54 +190,56 @@ func (nb *numbering) encode(hits []hit) []byte {
 	return b
 }
 
-// decode reads back what encode wrote, for a line of n bytes.
-func (nb *numbering) decode(b []byte, n int) ([]hit, error) {
+// render appends raw, a line of n bytes whose secrets rec (encode) names,
+// to out with each secret replaced by its placeholder. It is safe for
+// concurrent use once the numbering is done.
+func (nb *numbering) render(out, raw, rec []byte) ([]byte, error) {
 	bad := fmt.Errorf("internal: redact-secrets lost the places of a line's secrets")
 	next := func() int {
-		v, k := binary.Uvarint(b)
-		if k <= 0 {
-			b = nil
+		v, k := binary.Uvarint(rec)
+		if k <= 0 || v > 1<<40 {
+			rec = nil
 			return -1
 		}
-		b = b[k:]
+		rec = rec[k:]
 		return int(v)
 	}
-	var hits []hit
+	var fbuf [16]redact.Finding
+	var nbuf [16]uint32
+	var ph [80]byte
 	pos := 0
-	for len(b) > 0 {
-		h := hit{tokStart: pos + next()}
-		h.tokEnd = h.tokStart + next()
+	for len(rec) > 0 {
+		st := pos + next()
+		en := st + next()
 		nf := next()
-		if nf < 0 || h.tokEnd > n {
+		if nf < 0 || st < pos || en > len(raw) || en-st < 2 {
 			return nil, bad
 		}
-		h.finds = make([]redact.Finding, nf)
-		h.nums = make([]uint32, nf)
+		finds, nums := fbuf[:0], nbuf[:0]
 		last := 0
 		for k := 0; k < nf; k++ {
-			st := last + next()
-			en := st + next()
+			fs := last + next()
+			fe := fs + next()
 			r, num := next(), next()
-			if r < 0 || r >= len(nb.names) || num <= 0 {
+			if r < 0 || r >= len(nb.names) || num <= 0 || fs < last {
 				return nil, bad
 			}
-			h.finds[k] = redact.Finding{Start: st, End: en, Rule: nb.names[r]}
-			h.nums[k] = uint32(num)
-			last = en
+			finds = append(finds, redact.Finding{Start: fs, End: fe, Rule: nb.names[r]})
+			nums = append(nums, uint32(num))
+			last = fe
 		}
-		hits = append(hits, h)
-		pos = h.tokEnd
+		out = append(out, raw[pos:st]...)
+		out = replaceInString(out, raw[st:en], finds, func(k int) string {
+			return unsafeString(appendPlaceholder(ph[:0], finds[k].Rule, int(nums[k])))
+		})
+		pos = en
 	}
-	return hits, nil
+	return append(out, raw[pos:]...), nil
 }
 
 func secretSum(secret string) [16]byte {
-	var buf [128]byte // most secrets: no copy on the heap
-	b := buf[:0]
-	if len(secret) > len(buf) {
-		b = make([]byte, 0, len(secret))
-	}
-	full := sha256.Sum256(append(b, secret...))
+	// Sum256 only reads its input: the string's bytes, not a copy
+	full := sha256.Sum256(unsafe.Slice(unsafe.StringData(secret), len(secret)))
 	var s [16]byte
 	copy(s[:], full[:16])
 	return s
@@ -221,7 +253,10 @@ func (o RedactSecrets) Apply(t *Txn) error {
 	if o.Scanner == nil {
 		return fmt.Errorf("redact-secrets: no scanner")
 	}
-	nb := &numbering{rules: map[string]uint16{}, numbers: map[numKey]uint32{}, perRule: map[string]uint32{}}
+	nb := &numbering{}
+	log := &t.Report.Redactions
+	var ruleLog []uint32 // the log's index of each rule code's name
+	var perRule []int    // secrets found, by rule code
 	for _, f := range t.S.Files() {
 		// the scan's workers read the edits: they change once it is done
 		var lateLines []int
@@ -234,6 +269,7 @@ func (o RedactSecrets) Apply(t *Txn) error {
 			out []byte
 		}
 		var rawEdits []rawEdit
+		fileLog := log.str(f.Path)
 		err := o.scanFile(t, f, func(lh lineHits) error {
 			if lh.raw {
 				out, err := o.redactRawLine(t, f, lh, nb)
@@ -243,12 +279,21 @@ func (o RedactSecrets) Apply(t *Txn) error {
 				return err
 			}
 			thinking := false
-			for _, h := range lh.hits {
+			line := int(f.Entries[lh.i].Line)
+			for hk := range lh.hits {
+				h := &lh.hits[hk]
 				thinking = thinking || h.thinking
+				field := log.str(h.path)
+				h.nums = make([]uint32, len(h.finds))
 				for k, fd := range h.finds {
-					n := nb.assign(fd.Rule, h.sums[k])
-					t.Report.Redactions.add(f.Path, h.path, fd.Rule, int(f.Entries[lh.i].Line), n, h.sums[k], h.thinking)
-					t.CountOf(CountSecrets, fd.Rule, 1)
+					c := nb.code(fd.Rule)
+					for int(c) >= len(ruleLog) {
+						ruleLog = append(ruleLog, log.str(nb.names[len(ruleLog)]))
+						perRule = append(perRule, 0)
+					}
+					h.nums[k] = nb.assign(c, h.sums[k])
+					log.addIdx(fileLog, field, ruleLog[c], line, h.nums[k], h.sums[k], h.thinking)
+					perRule[c]++
 				}
 			}
 			if thinking {
@@ -271,13 +316,7 @@ func (o RedactSecrets) Apply(t *Txn) error {
 			}
 		}
 		late := func(i int, raw []byte) ([]byte, error) {
-			hits, err := nb.decode(recs[i], len(raw))
-			if err != nil {
-				return nil, err
-			}
-			return o.replaceHits(raw, hits, func(h *hit, k int) string {
-				return placeholderOf(h.finds[k].Rule, int(h.nums[k]))
-			}), nil
+			return nb.render(make([]byte, 0, len(raw)+8*len(recs[i])), raw, recs[i])
 		}
 		for _, i := range lateLines {
 			// a line an earlier operation set is redacted now: a failure
@@ -285,6 +324,11 @@ func (o RedactSecrets) Apply(t *Txn) error {
 			if err := t.SetLate(f, i, late); err != nil {
 				return err
 			}
+		}
+	}
+	for c, n := range perRule {
+		if n > 0 {
+			t.CountOf(CountSecrets, nb.names[c], n)
 		}
 	}
 	return t.Report.Redactions.Err()
@@ -463,7 +507,7 @@ func (o RedactSecrets) rewriteThinking(t *Txn, f *chain.File, lh lineHits, nb *n
 	}
 	// offsets moved: scan the line again
 	t.Set(f, i, o.replaceHits(raw, o.scanLine(raw, true), func(h *hit, k int) string {
-		return placeholderOf(h.finds[k].Rule, int(nb.assign(h.finds[k].Rule, h.sums[k])))
+		return placeholderOf(h.finds[k].Rule, int(nb.assignRule(h.finds[k].Rule, h.sums[k])))
 	}))
 	return nil
 }
@@ -548,7 +592,7 @@ func (o RedactSecrets) redactRawLine(t *Txn, f *chain.File, lh lineHits, nb *num
 		var num uint32
 		safe := str[fd.Start] != 0 && str[fd.Start] == str[fd.End-1] && !cont[fd.Start] && (fd.End == len(raw) || !cont[fd.End])
 		if safe {
-			num = nb.assign(fd.Rule, sum)
+			num = nb.assignRule(fd.Rule, sum)
 			out = append(out, raw[pos:fd.Start]...)
 			out = append(out, placeholderOf(fd.Rule, int(num))...)
 			pos = fd.End

@@ -646,7 +646,7 @@ func (s *Scanner) resolve(text string, cands []cand) []Finding {
 		}
 		return cmp.Compare(a.Start, b.Start)
 	})
-	var out []Finding
+	out := make([]Finding, 0, len(cands))
 	for _, c := range cands {
 		overlap := false
 		for _, f := range out {
