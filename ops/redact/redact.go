@@ -300,6 +300,7 @@ func (s *Scanner) Rules() []*Rule { return s.rules }
 type cand struct {
 	Finding
 	prio int
+	ord  int // the order it was found in (resolve)
 }
 
 // MayHold reports whether text could hold a secret: whether any rule's
@@ -322,8 +323,10 @@ func (s *Scanner) MayHold(text string) bool {
 
 // scratch holds the slices one Scan works in, kept for the next.
 type scratch struct {
-	hits  []hit
-	cands []cand
+	hits   []hit
+	sorted []hit
+	count  []int32
+	cands  []cand
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -355,17 +358,22 @@ func (s *Scanner) Scan(text string) []Finding {
 		if st < 0 || en > len(text) || st >= en {
 			return
 		}
-		cands = append(cands, cand{Finding{st, en, id}, prio})
+		cands = append(cands, cand{Finding: Finding{st, en, id}, prio: prio})
 	}
 	if len(hits) > 0 {
 		// no rule has two hits at one position (its anchors are distinct
 		// and none is a prefix of another), so the order is total
-		slices.SortFunc(hits, func(a, b hit) int {
-			if a.rule != b.rule {
-				return cmp.Compare(a.rule, b.rule)
-			}
-			return cmp.Compare(a.pos, b.pos)
-		})
+		if s.noPre {
+			// allHits: by rule, then anchor, not in the order of position
+			slices.SortFunc(hits, func(a, b hit) int {
+				if a.rule != b.rule {
+					return cmp.Compare(a.rule, b.rule)
+				}
+				return cmp.Compare(a.pos, b.pos)
+			})
+		} else {
+			hits = sc.byRule(hits, len(s.rules))
+		}
 		for i := 0; i < len(hits); {
 			j := i
 			for j < len(hits) && hits[j].rule == hits[i].rule {
@@ -637,28 +645,96 @@ func (s *Scanner) resolve(text string, cands []cand) []Finding {
 		}
 		cands = kept
 	}
-	slices.SortStableFunc(cands, func(a, b cand) int {
-		if a.prio != b.prio {
-			return cmp.Compare(b.prio, a.prio)
+	// Overlaps are decided by priority, then length, then position (the
+	// first found wins a tie), taking a candidate when it overlaps none
+	// taken. Candidates that overlap nothing before them, in the order of
+	// their start, begin a new group: no candidate of one group overlaps
+	// one of another, so each group is decided on its own (most hold one).
+	for i := range cands {
+		cands[i].ord = i
+	}
+	slices.SortFunc(cands, func(a, b cand) int {
+		if a.Start != b.Start {
+			return cmp.Compare(a.Start, b.Start)
 		}
-		if la, lb := a.End-a.Start, b.End-b.Start; la != lb {
-			return cmp.Compare(lb, la)
-		}
-		return cmp.Compare(a.Start, b.Start)
+		return cmp.Compare(a.ord, b.ord)
 	})
 	out := make([]Finding, 0, len(cands))
-	for _, c := range cands {
-		overlap := false
-		for _, f := range out {
-			if c.Start < f.End && f.Start < c.End {
-				overlap = true
-				break
+	for i := 0; i < len(cands); {
+		j, end := i+1, cands[i].End
+		for j < len(cands) && cands[j].Start < end {
+			end = max(end, cands[j].End)
+			j++
+		}
+		if j == i+1 {
+			out = append(out, cands[i].Finding)
+			i = j
+			continue
+		}
+		group, first := cands[i:j], len(out)
+		slices.SortFunc(group, betterCand)
+		for _, c := range group {
+			overlap := false
+			for _, f := range out[first:] {
+				if c.Start < f.End && f.Start < c.End {
+					overlap = true
+					break
+				}
+			}
+			if !overlap {
+				out = append(out, c.Finding)
 			}
 		}
-		if !overlap {
-			out = append(out, c.Finding)
-		}
+		slices.SortFunc(out[first:], func(a, b Finding) int { return cmp.Compare(a.Start, b.Start) })
+		i = j
 	}
-	slices.SortFunc(out, func(a, b Finding) int { return cmp.Compare(a.Start, b.Start) })
+	return out
+}
+
+// betterCand orders candidates for resolve: higher priority, then longer,
+// then first in the text, then first found.
+func betterCand(a, b cand) int {
+	if a.prio != b.prio {
+		return cmp.Compare(b.prio, a.prio)
+	}
+	if la, lb := a.End-a.Start, b.End-b.Start; la != lb {
+		return cmp.Compare(lb, la)
+	}
+	if a.Start != b.Start {
+		return cmp.Compare(a.Start, b.Start)
+	}
+	return cmp.Compare(a.ord, b.ord)
+}
+
+// byRule returns hits (in the order of their position, as appendAnchors
+// finds them) ordered by rule, then position: a counting sort into the
+// scratch space (no rule has two hits at one position).
+func (sc *scratch) byRule(hits []hit, rules int) []hit {
+	if len(hits) < 32 {
+		slices.SortFunc(hits, func(a, b hit) int {
+			if a.rule != b.rule {
+				return cmp.Compare(a.rule, b.rule)
+			}
+			return cmp.Compare(a.pos, b.pos)
+		})
+		return hits
+	}
+	if cap(sc.count) < rules+1 {
+		sc.count = make([]int32, rules+1)
+	}
+	count := sc.count[:rules+1]
+	clear(count)
+	for _, h := range hits {
+		count[h.rule+1]++
+	}
+	for r := 1; r <= rules; r++ {
+		count[r] += count[r-1]
+	}
+	out := slices.Grow(sc.sorted[:0], len(hits))[:len(hits)]
+	for _, h := range hits {
+		out[count[h.rule]] = h
+		count[h.rule]++
+	}
+	sc.sorted = out
 	return out
 }
