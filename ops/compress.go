@@ -211,7 +211,7 @@ func compressLate(t *Txn, f *chain.File, lines []int, c entryCut) error {
 		return out, nil
 	}
 	late := func(_ int, raw []byte) ([]byte, error) {
-		out, _, _ := compressLine(raw, c)
+		out, _, _ := compressLineInto(lineBuf(len(raw)/2), raw, c)
 		return out, nil
 	}
 	// the workers read the edits: they change once the pass is done

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"sync"
+	"unsafe"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 )
@@ -15,6 +17,7 @@ type latePipe struct {
 	done chan struct{}
 	cur  lateBatch
 	k    int
+	prev []byte // the line next returned last: written by now, so reused
 }
 
 type lateBatch struct {
@@ -36,10 +39,17 @@ func startLate(f *chain.File, edits chain.Edits, fn LateFunc) *latePipe {
 	p := &latePipe{q: make(chan lateBatch), done: make(chan struct{})}
 	work := func(lo, hi int) (lateBatch, error) {
 		b := lateBatch{lines: lines[lo:hi], out: make([][]byte, hi-lo)}
+		var buf []byte // the lines of the batch are read into one buffer
 		for k, i := range b.lines {
-			raw, err := f.Raw(i)
+			raw, err := f.ReadRaw(i, buf)
 			if err == nil {
-				b.out[k], err = fn(i, raw)
+				buf = raw
+				var out []byte
+				out, err = fn(i, raw)
+				if overlaps(out, buf) { // raw itself, or a part of it
+					out = append(lineBuf(len(out)), out...)
+				}
+				b.out[k] = out
 			}
 			if err != nil {
 				b.err = err // handed to the writer, which stops there
@@ -80,7 +90,43 @@ func (p *latePipe) next(i int) ([]byte, error) {
 	b := p.cur.out[p.k]
 	p.cur.out[p.k] = nil
 	p.k++
+	// the writer is done with the line before it asks for the next one
+	// (an io.Writer keeps no bytes it is given)
+	putLineBuf(p.prev)
+	p.prev = b
 	return b, nil
+}
+
+// lineBufs recycles the buffers of lines made as they are written: a pass
+// over a big session then reuses a few buffers instead of allocating one
+// per line (and the collector has less to do).
+var lineBufs sync.Pool
+
+// lineBuf returns an empty buffer with room for n bytes, for the result of
+// a LateFunc.
+func lineBuf(n int) []byte {
+	if p, ok := lineBufs.Get().(*[]byte); ok && cap(*p) >= n {
+		return (*p)[:0]
+	}
+	return make([]byte, 0, n)
+}
+
+// putLineBuf gives a buffer no one uses any more back to lineBuf.
+func putLineBuf(b []byte) {
+	if cap(b) == 0 || cap(b) > 16<<20 {
+		return
+	}
+	lineBufs.Put(&b)
+}
+
+// overlaps reports whether a and b share bytes of memory.
+func overlaps(a, b []byte) bool {
+	if cap(a) == 0 || cap(b) == 0 {
+		return false
+	}
+	pa := uintptr(unsafe.Pointer(unsafe.SliceData(a)))
+	pb := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	return pa < pb+uintptr(cap(b)) && pb < pa+uintptr(cap(a))
 }
 
 // stop lets the workers go (the writer may stop early).

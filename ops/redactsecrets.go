@@ -316,7 +316,7 @@ func (o RedactSecrets) Apply(t *Txn) error {
 			}
 		}
 		late := func(i int, raw []byte) ([]byte, error) {
-			return nb.render(make([]byte, 0, len(raw)+8*len(recs[i])), raw, recs[i])
+			return nb.render(lineBuf(len(raw)+8*len(recs[i])), raw, recs[i])
 		}
 		for _, i := range lateLines {
 			// a line an earlier operation set is redacted now: a failure

@@ -167,7 +167,10 @@ func (t *Txn) Set(f *chain.File, i int, raw []byte) {
 	delete(t.known[f], i)
 }
 
-// LateFunc makes the bytes of line i of a file from its current bytes.
+// LateFunc makes the bytes of line i of a file from its current bytes. It
+// must not keep raw (the writer reads the next line into it), but may
+// return it or a part of it. Its result belongs to the writer, which
+// reuses it once it is written (lineBuf): it must not be shared.
 type LateFunc func(i int, raw []byte) ([]byte, error)
 
 // SetLate replaces the bytes of entry i of f with fn of its current bytes
