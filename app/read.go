@@ -73,13 +73,25 @@ func (env *Env) RunTurns(o TurnsOptions) error {
 			}
 			fmt.Fprintf(w, "branch %d (leaf %s%s)\n", b.n, leafID, mark)
 		}
-		for _, t := range ts.List {
+		// the prompts are read on every core: a session of many long
+		// prompts is mostly their bytes
+		entries := make([]int, len(ts.List))
+		for k, t := range ts.List {
+			entries[k] = t.Entry
+		}
+		texts, err := eachOnEveryCore(f, entries, func(i int) (string, error) {
+			if env.JSON {
+				return f.PromptText(i)
+			}
+			return promptLine(f, i, 90)
+		})
+		if err != nil {
+			return err
+		}
+		for k, t := range ts.List {
 			shown++
 			if !env.JSON {
-				line, err := promptLine(f, t.Entry, 90)
-				if err != nil {
-					return err
-				}
+				line := texts[k]
 				note := ""
 				if t.Compacted {
 					note = "  (compacted)"
@@ -90,10 +102,7 @@ func (env *Env) RunTurns(o TurnsOptions) error {
 				fmt.Fprintf(w, "%*d  %s  %s%s\n", width, t.Index, shortTime(f.Entries[t.Entry].Timestamp()), line, note)
 				continue
 			}
-			prompt, err := f.PromptText(t.Entry)
-			if err != nil {
-				return err
-			}
+			prompt := texts[k]
 			tj := TurnJSON{Index: t.Index, UUID: f.Entries[t.Entry].UUID(), Timestamp: f.Entries[t.Entry].Timestamp(), Prompt: prompt, Compacted: t.Compacted, Interrupted: t.Interrupted}
 			if o.All {
 				tj.Branch, tj.Active = b.n, b.active
@@ -112,6 +121,27 @@ func (env *Env) RunTurns(o TurnsOptions) error {
 		fmt.Fprintln(w, "no turns: the session holds no prompt a person typed")
 	}
 	return w.Flush()
+}
+
+// eachOnEveryCore returns fn of each entry of f, in order, computed on
+// every core (chain.InOrder).
+func eachOnEveryCore(f *chain.File, entries []int, fn func(i int) (string, error)) ([]string, error) {
+	out := make([]string, 0, len(entries))
+	err := chain.InOrder(f, len(entries), func(k int) int { return entries[k] }, func(lo, hi int) ([]string, error) {
+		r := make([]string, 0, hi-lo)
+		for _, i := range entries[lo:hi] {
+			s, err := fn(i)
+			if err != nil {
+				return nil, err
+			}
+			r = append(r, s)
+		}
+		return r, nil
+	}, func(r []string) error {
+		out = append(out, r...)
+		return nil
+	})
+	return out, err
 }
 
 func shortTime(ts string) string {
