@@ -8,7 +8,7 @@ type Graph struct {
 	// byID and byStr map a uuid to the entry that holds it (byStr: uuids
 	// not in canonical form). When a uuid repeats, the last entry wins, as
 	// in the client's Map.
-	byID  map[ID]int32
+	byID  idTable
 	byStr map[string]int32
 	// Dups lists entries whose uuid an earlier entry already holds.
 	Dups []int
@@ -45,7 +45,7 @@ func (f *File) Graph() *Graph {
 
 func buildGraph(f *File) *Graph {
 	n := len(f.Entries)
-	g := &Graph{f: f, byID: make(map[ID]int32, n), byStr: map[string]int32{}, Parent: make([]int, n), Attached: map[int][]int{}}
+	g := &Graph{f: f, byID: newIDTable(f.Entries), byStr: map[string]int32{}, Parent: make([]int, n), Attached: map[int][]int{}}
 	for i := range f.Entries {
 		e := &f.Entries[i]
 		g.Parent[i] = -1
@@ -59,7 +59,7 @@ func buildGraph(f *File) *Graph {
 		if k.str != "" {
 			g.byStr[k.str] = int32(i)
 		} else {
-			g.byID[k.id] = int32(i)
+			g.byID.put(int32(i))
 		}
 	}
 	hasChild := make([]bool, n)
@@ -123,7 +123,7 @@ func (g *Graph) lookupKey(k key) (int, bool) {
 	if k.str != "" {
 		i, ok = g.byStr[k.str]
 	} else {
-		i, ok = g.byID[k.id]
+		i, ok = g.byID.get(k.id)
 	}
 	return int(i), ok
 }
