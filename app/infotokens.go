@@ -70,7 +70,7 @@ func resumeReport(s *chain.Session, ref string) (ResumeInfo, []TokenSource) {
 		n, tokens, saves int
 	}
 	var oldTools, thinking, images, subagents, recent acc
-	for i, tb := range before.PerEntry {
+	before.Each(func(i int, tb chain.Tokens) {
 		e := &f.Entries[i]
 		ta, _ := after.Entry(i)
 		saved := tb.Total() - ta.Total()
@@ -96,7 +96,7 @@ func resumeReport(s *chain.Session, ref string) (ResumeInfo, []TokenSource) {
 			thinking.n++
 			thinking.tokens += tb[chain.TokThinking]
 		}
-	}
+	})
 	// strip-thinking: what it would remove (it keeps an unfinished loop's)
 	if thinking.n > 0 {
 		st := ops.NewTxn(s)

@@ -2,9 +2,11 @@ package chain
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/base64"
 	"encoding/binary"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -455,12 +457,77 @@ type ResumeEstimate struct {
 	Messages         int   // API messages
 	Bytes            int64 // bytes of the sent entries' content
 	Model            string
-	// PerEntry is each sent entry's estimate, by entry index; in an
-	// estimate made Over another, only the entries estimated anew (read
-	// them with Entry and Each).
-	PerEntry map[int]Tokens
-	base     *ResumeEstimate
-	gone     map[int]bool
+	// own is each sent entry's estimate (read them with Entry and Each);
+	// changed, in an estimate made Over another, the entries estimated
+	// anew.
+	own     perEntry
+	changed map[int]Tokens
+	base    *ResumeEstimate
+	gone    map[int]bool
+}
+
+// perEntry holds the estimates of a path's entries in rows of 32 bytes,
+// in entry order (a map of a million entries' Tokens took about 90 bytes
+// each); an estimate a row cannot hold is kept in big.
+type perEntry struct {
+	rows []tokenRow
+	big  map[int]Tokens
+}
+
+type tokenRow struct {
+	i int32
+	n [NumTokenKinds]int32
+}
+
+// add records entry i's estimate (rows are sorted by seal).
+func (p *perEntry) add(i int, tk Tokens) {
+	row := tokenRow{i: int32(i)}
+	for k, v := range tk {
+		if v != int(int32(v)) {
+			if p.big == nil {
+				p.big = map[int]Tokens{}
+			}
+			p.big[i] = tk
+			return
+		}
+		row.n[k] = int32(v)
+	}
+	p.rows = append(p.rows, row)
+}
+
+// seal puts the rows in entry order, one per entry, and gives back the
+// spare capacity.
+func (p *perEntry) seal() {
+	slices.SortStableFunc(p.rows, func(a, b tokenRow) int { return cmp.Compare(a.i, b.i) })
+	p.rows = slices.CompactFunc(p.rows, func(a, b tokenRow) bool { return a.i == b.i })
+	p.rows = slices.Clip(p.rows)
+}
+
+func (p *perEntry) get(i int) (Tokens, bool) {
+	if tk, ok := p.big[i]; ok {
+		return tk, true
+	}
+	k, ok := slices.BinarySearchFunc(p.rows, int32(i), func(r tokenRow, i int32) int { return cmp.Compare(r.i, i) })
+	if !ok {
+		return Tokens{}, false
+	}
+	return p.rows[k].tokens(), true
+}
+
+func (r *tokenRow) tokens() (tk Tokens) {
+	for k, v := range r.n {
+		tk[k] = int(v)
+	}
+	return tk
+}
+
+func (p *perEntry) each(fn func(i int, tk Tokens)) {
+	for k := range p.rows {
+		fn(int(p.rows[k].i), p.rows[k].tokens())
+	}
+	for i, tk := range p.big {
+		fn(i, tk)
+	}
 }
 
 // Over returns the estimate r becomes when the entries of changed are
@@ -469,7 +536,7 @@ type ResumeEstimate struct {
 func (r ResumeEstimate) Over(changed map[int]Tokens, gone map[int]bool) ResumeEstimate {
 	base := r
 	out := r
-	out.base, out.PerEntry, out.gone = &base, changed, gone
+	out.base, out.own, out.changed, out.gone = &base, perEntry{}, changed, gone
 	for i := range gone {
 		if tk, ok := base.Entry(i); ok {
 			out.Tokens.Sub(tk)
@@ -486,7 +553,10 @@ func (r ResumeEstimate) Over(changed map[int]Tokens, gone map[int]bool) ResumeEs
 
 // Entry returns the estimate of entry i and whether the client sends it.
 func (r ResumeEstimate) Entry(i int) (Tokens, bool) {
-	if tk, ok := r.PerEntry[i]; ok {
+	if tk, ok := r.changed[i]; ok {
+		return tk, true
+	}
+	if tk, ok := r.own.get(i); ok {
 		return tk, true
 	}
 	if r.base == nil || r.gone[i] {
@@ -500,12 +570,13 @@ func (r ResumeEstimate) Entry(i int) (Tokens, bool) {
 func (r ResumeEstimate) Each(fn func(i int, tk Tokens)) {
 	if r.base != nil {
 		r.base.Each(func(i int, tk Tokens) {
-			if _, anew := r.PerEntry[i]; !anew && !r.gone[i] {
+			if _, anew := r.changed[i]; !anew && !r.gone[i] {
 				fn(i, tk)
 			}
 		})
 	}
-	for i, tk := range r.PerEntry {
+	r.own.each(fn)
+	for i, tk := range r.changed {
 		fn(i, tk)
 	}
 }
@@ -529,7 +600,7 @@ func (f *File) ResumeTokens() ResumeEstimate {
 // are read and counted on every core, and the results folded in the order
 // of the path.
 func (f *File) ResumeTokensWith(p Path, raw RawFunc) ResumeEstimate {
-	r := ResumeEstimate{PerEntry: map[int]Tokens{}}
+	var r ResumeEstimate
 	var firstUsage Usage
 	var before Tokens // estimate of what was sent before the first usage
 	found := false
@@ -596,7 +667,7 @@ func (f *File) ResumeTokensWith(p Path, raw RawFunc) ResumeEstimate {
 				r.Model = c.model
 			}
 			r.Bytes += int64(c.bytes)
-			r.PerEntry[c.i] = c.tokens
+			r.own.add(c.i, c.tokens)
 			r.Tokens.Add(c.tokens)
 			if e.IsMessage() {
 				role := e.Role()
@@ -608,6 +679,7 @@ func (f *File) ResumeTokensWith(p Path, raw RawFunc) ResumeEstimate {
 		}
 		return nil
 	})
+	r.own.seal()
 	r.Overhead = DefaultOverhead
 	if found {
 		if o := firstUsage.Input - before.Total(); o >= minOverhead {

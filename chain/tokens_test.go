@@ -106,3 +106,42 @@ func TestImageTokensFollowThePixelRule(t *testing.T) {
 		t.Errorf("url image: %d, want a full-size image's 1533", got)
 	}
 }
+
+// The compact per-entry estimates give back every estimate they were
+// given, in any order of adding, with duplicates and counts beyond int32.
+func TestPerEntryRoundTrip(t *testing.T) {
+	want := map[int]Tokens{}
+	var p perEntry
+	for _, i := range []int{7, 3, 1 << 20, 0, 3, 42} {
+		tk := Tokens{i, 2 * i, 3, 0, 1, i % 5, 9}
+		if i == 42 {
+			tk[TokImage] = 1 << 40 // not an int32
+		}
+		want[i] = tk
+		p.add(i, tk)
+	}
+	p.seal()
+	for i, tk := range want {
+		if got, ok := p.get(i); !ok || got != tk {
+			t.Errorf("get(%d) = %v, %v; want %v", i, got, ok, tk)
+		}
+	}
+	if _, ok := p.get(5); ok {
+		t.Errorf("get(5) found an entry never added")
+	}
+	seen := map[int]Tokens{}
+	p.each(func(i int, tk Tokens) {
+		if _, dup := seen[i]; dup {
+			t.Errorf("each gave entry %d twice", i)
+		}
+		seen[i] = tk
+	})
+	if len(seen) != len(want) {
+		t.Errorf("each gave %d entries, want %d", len(seen), len(want))
+	}
+	for i, tk := range want {
+		if seen[i] != tk {
+			t.Errorf("each: entry %d = %v, want %v", i, seen[i], tk)
+		}
+	}
+}
