@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
@@ -54,6 +55,8 @@ func (f Fix) String() string {
 // the caller can read Fixes after the pipeline ran.
 type Repair struct {
 	Fixes []Fix
+	// before is what validate finds in the input
+	before []validate.Problem
 	// lost marks the entries whose dangling parent validate calls an
 	// error (the client drops history above them)
 	lost map[int]bool
@@ -83,6 +86,7 @@ func (r *Repair) Apply(t *Txn) error {
 	r.Fixes = nil
 	f := t.S.Main
 	before := validate.File(f, t.S.ID)
+	r.before = before
 	r.lost = map[int]bool{}
 	byLine := map[int]int{}
 	for i := range f.Entries {
@@ -341,9 +345,12 @@ func (r *Repair) toolPairs(t *Txn, f *chain.File) error {
 			kept = append(kept, i)
 		}
 	}
-	nf, err := chain.IndexOf(f.Path, len(kept), t.Render(f))
-	if err != nil {
-		return err
+	nf := f // nothing changed so far: the input is the file as fixed
+	if !unchanged(t, f) {
+		var err error
+		if nf, err = chain.IndexOf(f.Path, len(kept), t.Render(f)); err != nil {
+			return err
+		}
 	}
 	if len(nf.Entries) != len(kept) {
 		return fmt.Errorf("repair: %d lines after the structural fixes, want %d", len(nf.Entries), len(kept))
@@ -663,7 +670,7 @@ func (r *Repair) undo(from int, why string) {
 // introduced returns the validation errors that the pending edits of f,
 // re-linked as Finish will, bring in over the input's problems.
 func (r *Repair) introduced(t *Txn, f *chain.File, before []validate.Problem) ([]validate.Problem, error) {
-	after, _, err := resultProblems(t, f)
+	after, _, err := resultProblems(t, f, before)
 	if err != nil {
 		return nil, err
 	}
@@ -671,9 +678,10 @@ func (r *Repair) introduced(t *Txn, f *chain.File, before []validate.Problem) ([
 }
 
 // resultProblems validates f as the pending edits, re-linked and joined as
-// Finish will, leave it. inputLine maps a line of the result to the line
-// of the input it comes from (repair adds no line).
-func resultProblems(t *Txn, f *chain.File) (after []validate.Problem, inputLine []int, err error) {
+// Finish will, leave it; before is what validate finds in f. inputLine
+// maps a line of the result to the line of the input it comes from
+// (repair adds no line).
+func resultProblems(t *Txn, f *chain.File, before []validate.Problem) (after []validate.Problem, inputLine []int, err error) {
 	c := &Txn{S: t.S, edits: t.cloneEdits(), late: t.cloneLate(), RemovedFiles: map[*chain.File]bool{}}
 	if err := c.relink(f); err != nil {
 		return nil, nil, err
@@ -687,12 +695,25 @@ func resultProblems(t *Txn, f *chain.File) (after []validate.Problem, inputLine 
 			inputLine = append(inputLine, int(f.Entries[i].Line))
 		}
 	}
+	// with nothing to change the result is the input byte for byte: its
+	// problems are the input's, without a second index of the file (on a
+	// session of many small entries, as big as the first)
+	if unchanged(c, f) {
+		return slices.Clone(before), inputLine, nil
+	}
 	// indexed as it streams by: the result's bytes are never held
 	nf, err := chain.IndexOf(f.Path, len(inputLine)-1, c.Render(f))
 	if err != nil {
 		return nil, nil, err
 	}
 	return validate.File(nf, t.S.ID), inputLine, nil
+}
+
+// unchanged reports whether t writes f byte for byte as it is: then the
+// input's index is the result's, and a second one (on a session of many
+// small entries, as big as the first) need not be made.
+func unchanged(t *Txn, f *chain.File) bool {
+	return len(t.edits[f]) == 0 && len(t.late[f]) == 0 && t.remapper == nil
 }
 
 // empties removes the empty text blocks and the messages with empty
@@ -734,7 +755,7 @@ var whyNot = map[string]string{
 // no fix already explains, a fix not made that says why; and one for each
 // error of a subagent transcript, which repair does not change.
 func (r *Repair) explain(t *Txn, f *chain.File) error {
-	after, inputLine, err := resultProblems(t, f)
+	after, inputLine, err := resultProblems(t, f, r.before)
 	if err != nil {
 		return err
 	}
