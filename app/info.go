@@ -74,7 +74,7 @@ func Info(s *chain.Session, ref string) InfoReport {
 func addFileStats(r *InfoReport, f *chain.File) {
 	toolName := map[string]string{}
 	for i := range f.Entries {
-		for _, b := range f.Entries[i].Blocks {
+		for _, b := range f.Entries[i].Blocks() {
 			if b.Kind == chain.BlockToolUse {
 				toolName[b.ID] = b.Name
 			}
@@ -102,7 +102,7 @@ func addFileStats(r *InfoReport, f *chain.File) {
 		if e.Subtype() == "compact_boundary" && !f.Sidechain {
 			r.Compactions++
 		}
-		for k, b := range e.Blocks {
+		for k, b := range e.Blocks() {
 			switch b.Kind {
 			case chain.BlockThinking, chain.BlockRedactedThinking:
 				r.Thinking.Count++
@@ -132,7 +132,7 @@ func addFileStats(r *InfoReport, f *chain.File) {
 }
 
 func firstResult(e *chain.Entry) int {
-	for k, b := range e.Blocks {
+	for k, b := range e.Blocks() {
 		if b.Kind == chain.BlockToolResult {
 			return k
 		}
@@ -328,7 +328,7 @@ func bloat(s *chain.Session, turns chain.Turns, id string) []BloatItem {
 	nErr := 0
 	for i := range f.Entries {
 		e := &f.Entries[i]
-		if e.Type() != "assistant" || e.Len > 4096 || len(e.Blocks) != 1 || e.Blocks[0].Kind != chain.BlockText {
+		if e.Type() != "assistant" || e.Len > 4096 || len(e.Blocks()) != 1 || e.Blocks()[0].Kind != chain.BlockText {
 			continue
 		}
 		if b, err := f.Raw(i); err == nil && chain.IsSyntheticError(b) {

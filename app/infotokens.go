@@ -60,7 +60,7 @@ func resumeReport(s *chain.Session, ref string) (ResumeInfo, []TokenSource) {
 	}
 	subagentCall := map[string]bool{}
 	for _, i := range p.Entries {
-		for _, b := range f.Entries[i].Blocks {
+		for _, b := range f.Entries[i].Blocks() {
 			if b.Kind == chain.BlockToolUse && (b.Name == "Task" || b.Name == "Agent") {
 				subagentCall[b.ID] = true
 			}
@@ -128,7 +128,7 @@ func resumeReport(s *chain.Session, ref string) (ResumeInfo, []TokenSource) {
 }
 
 func isSubagentResult(e *chain.Entry, calls map[string]bool) bool {
-	for _, b := range e.Blocks {
+	for _, b := range e.Blocks() {
 		if b.Kind == chain.BlockToolResult && calls[b.ID] {
 			return true
 		}

@@ -82,14 +82,19 @@ type Entry struct {
 	ContentEmpty     bool // message.content is "" or []
 
 	flags uint8 // which of uuid, parent, ts hold a value (the flag* bits)
+	// nblk is the number of content blocks, at blk (manyBlocks: in x)
+	nblk uint16
 
 	ts     int64 // timestamp: milliseconds since 1970 (flagTS)
 	uuid   ID    // flagUUID
 	parent ID    // flagParent
 	// str is message.id for an entry with flagMsgID, else the text head
 	// (the first bytes of a user message's text, for turn detection)
-	str    string
-	Blocks []Block
+	str string
+	// blk is the first of the entry's content blocks: the blocks of the
+	// entries of one indexed stretch of the file are one array (a slice
+	// here took 24 bytes of every entry and an allocation of its own)
+	blk *Block
 
 	// x holds the fields few entries have; most entries share none.
 	x *entryExtra
@@ -110,7 +115,23 @@ const (
 // (field, value) pairs: an entry with one or two of them (a progress
 // entry's tool ids) costs a few dozen bytes, not a struct of every field.
 type entryExtra struct {
-	f []xValue
+	f      []xValue
+	blocks []Block // the content blocks of an entry with manyBlocks of them or more
+}
+
+// manyBlocks is the count of content blocks from which they are held in
+// the entry's extra fields.
+const manyBlocks = 1<<16 - 1
+
+// Blocks returns the envelopes of the message's content blocks.
+func (e *Entry) Blocks() []Block {
+	switch {
+	case e.nblk == 0:
+		return nil
+	case e.nblk == manyBlocks:
+		return e.x.blocks
+	}
+	return unsafe.Slice(e.blk, e.nblk)
 }
 
 type xValue struct {
@@ -334,10 +355,25 @@ func (e *Entry) setTimestamp(s string) {
 // (they share one field of the entry: an assistant entry has no text head).
 type msgState struct {
 	msgID, textHead string // views into the line
+	// blocks gathers the content blocks: those of this line are
+	// (*blocks)[base:]
+	blocks *[]Block
+	base   int
 }
 
 // store puts the gathered values into e, copied out of the line.
 func (st *msgState) store(e *Entry) {
+	switch n := len(*st.blocks) - st.base; {
+	case n >= manyBlocks:
+		if e.x == nil {
+			e.x = &entryExtra{}
+		}
+		e.x.blocks = append([]Block(nil), (*st.blocks)[st.base:]...)
+		*st.blocks = (*st.blocks)[:st.base]
+		e.nblk = manyBlocks
+	default:
+		e.nblk = uint16(n)
+	}
 	e.flags &^= flagMsgID
 	e.str = ""
 	switch {
@@ -410,8 +446,8 @@ func (e *Entry) IsMessage() bool {
 
 // HasBlock reports whether the entry's content holds a block of kind k.
 func (e *Entry) HasBlock(k BlockKind) bool {
-	for i := range e.Blocks {
-		if e.Blocks[i].Kind == k {
+	for _, b := range e.Blocks() {
+		if b.Kind == k {
 			return true
 		}
 	}
@@ -426,9 +462,9 @@ func (e *Entry) ToolResultIDs() []string { return e.blockIDs(BlockToolResult) }
 
 func (e *Entry) blockIDs(k BlockKind) []string {
 	var ids []string
-	for i := range e.Blocks {
-		if e.Blocks[i].Kind == k {
-			ids = append(ids, e.Blocks[i].ID)
+	for _, b := range e.Blocks() {
+		if b.Kind == k {
+			ids = append(ids, b.ID)
 		}
 	}
 	return ids
@@ -447,13 +483,28 @@ func b2s(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 const textHeadLen = 160
 
-// parseEnvelope fills e from the JSON object in line. It reports false when
+// parseEnvelope fills e from the JSON object in line, its content blocks
+// in an array of their own: see parseEnvelopeTo.
+func parseEnvelope(e *Entry, line []byte) bool {
+	var blocks []Block
+	ok := parseEnvelopeTo(e, line, &blocks)
+	if len(blocks) > 0 && e.nblk != manyBlocks {
+		e.blk = &blocks[0]
+	}
+	return ok
+}
+
+// parseEnvelopeTo fills e from the JSON object in line. It reports false when
 // the line is not a JSON object (e may then hold some fields: the caller
 // resets it). Validation and reading are one pass over the line: the
 // fields of the envelope, the message and its blocks are read as the
 // validator walks them, and everything else (content text, tool output)
 // is validated and skipped, never decoded.
-func parseEnvelope(e *Entry, line []byte) bool {
+//
+// The entry's content blocks are appended to *blocks and counted in
+// e.nblk; the caller points e.blk at them where they come to stay (an
+// entry with manyBlocks or more holds them in its extra fields instead).
+func parseEnvelopeTo(e *Entry, line []byte, blocks *[]Block) bool {
 	i := skipWS(line, 0)
 	if i >= len(line) || line[i] != '{' {
 		return false
@@ -471,7 +522,7 @@ func parseEnvelope(e *Entry, line []byte) bool {
 			e.setX(field, "")
 		}
 	}
-	var st msgState
+	st := msgState{blocks: blocks, base: len(*blocks)}
 	end := vFields(line, i, 0, ctl, func(k string, vs int) int {
 		switch k {
 		case "message":
@@ -580,7 +631,7 @@ func parseMessage(e *Entry, st *msgState, line []byte, at int, ctl bool) int {
 				if blk.Kind == BlockText && st.textHead == "" && !blk.Empty {
 					st.textHead = strHead(textRaw, textHeadLen)
 				}
-				e.Blocks = append(e.Blocks, blk)
+				*st.blocks = append(*st.blocks, blk)
 				return be
 			})
 			e.ContentEmpty = n == 0
@@ -606,7 +657,7 @@ func parseMessage(e *Entry, st *msgState, line []byte, at int, ctl bool) int {
 				e.StringContent = true
 				e.ContentEmpty = v == `""`
 				st.textHead = strHead(v, textHeadLen)
-				e.Blocks = append(e.Blocks[:0], Block{Kind: BlockText, Empty: v == `""`, Size: int32(len(v))})
+				*st.blocks = append((*st.blocks)[:st.base], Block{Kind: BlockText, Empty: v == `""`, Size: int32(len(v))})
 			}
 		}
 		return ve

@@ -3,6 +3,8 @@ package chain
 import (
 	"bytes"
 	"errors"
+	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -87,7 +89,12 @@ func TestLongestLine(t *testing.T) {
 // missing final newline; the writer's sink must get the bytes unchanged
 // whatever the chunks and the expected line count.
 func FuzzBlocks(f *testing.F) {
-	for _, s := range []string{"{\"uuid\":\"a\"}\n{\"uuid\":\"b\",\"parentUuid\":\"a\"}", "\r\n\n x\n{}\r\n", `{"type":"user","message":{"role":"user","content":"hello there, a longer line than a block"}}` + "\n"} {
+	for _, s := range []string{"{\"uuid\":\"a\"}\n{\"uuid\":\"b\",\"parentUuid\":\"a\"}", "\r\n\n x\n{}\r\n", `{"type":"user","message":{"role":"user","content":"hello there, a longer line than a block"}}` + "\n",
+		// content blocks on both sides of a line that is not JSON, and a string content after an array
+		`{"message":{"content":[{"type":"text","text":"a"},{"type":"tool_use","id":"t1","name":"Bash"}]}}` + "\n" +
+			`{"message":{"content":[{"type":"tool_result","tool_use_id":"t1"}` + "\n" +
+			`{"message":{"content":[{"type":"thinking"}],"content":"x"}}` + "\n" +
+			`{"message":{"content":[{"type":"image"},{"type":"text","text":""},{"type":"document"}]}}`} {
 		f.Add([]byte(s), uint8(0), uint16(1), uint8(0))
 	}
 	f.Fuzz(func(t *testing.T, data []byte, bs uint8, chunk uint16, hint uint8) {
@@ -103,10 +110,12 @@ func FuzzBlocks(f *testing.F) {
 			} else {
 				end += off + 1
 			}
-			var e Entry
-			parseLine(&e, int64(off), data[off:end], off == 0)
-			e.Line = int32(k + 1)
-			want = append(want, e)
+			one := make([]Entry, 1)
+			var blocks []Block
+			parseLine(&one[0], int64(off), data[off:end], off == 0, &blocks)
+			placeBlocks(one, blocks)
+			one[0].Line = int32(k + 1)
+			want = append(want, one[0])
 			off = end
 		}
 		loaded, err := LoadBytes("x", data)
@@ -114,6 +123,7 @@ func FuzzBlocks(f *testing.F) {
 		require.Equal(t, len(want), len(loaded.Entries))
 		if len(want) > 0 {
 			require.Equal(t, want, loaded.Entries)
+			require.Equal(t, plains(want), plains(loaded.Entries)) // every block, not only the first
 		}
 		var sink bytes.Buffer
 		w := NewIndexWriter("x", &sink, []int{0, len(want), len(want) / 2, len(want) + 3}[hint%4])
@@ -130,7 +140,70 @@ func FuzzBlocks(f *testing.F) {
 		require.Equal(t, len(want), len(got.Entries))
 		if len(want) > 0 {
 			require.Equal(t, want, got.Entries)
+			require.Equal(t, plains(want), plains(got.Entries))
 		}
 		require.Equal(t, int64(len(data)), got.Size)
 	})
+}
+
+// plains is the entries as plain values (every content block included).
+func plains(entries []Entry) []plainEntry {
+	out := make([]plainEntry, len(entries))
+	for i := range entries {
+		out[i] = plain(&entries[i])
+	}
+	return out
+}
+
+// TestLoadedBlocksAreTheLinesBlocks: the content blocks of an entry of a
+// loaded file (one array for the entries of a stretch of the file) are
+// the blocks of its line parsed on its own, on every file of testdata and
+// ../shared/corpus, in stretches of 4 KB and of the usual size.
+func TestLoadedBlocksAreTheLinesBlocks(t *testing.T) {
+	saved := blockSize
+	defer func() { blockSize = saved }()
+	for _, p := range corpusFiles(t) {
+		data, err := os.ReadFile(p)
+		require.NoError(t, err)
+		var want []plainEntry
+		for _, l := range bytes.SplitAfter(data, []byte("\n")) {
+			if len(l) == 0 {
+				continue
+			}
+			one := make([]Entry, 1)
+			var blocks []Block
+			parseLine(&one[0], 0, l, len(want) == 0, &blocks)
+			placeBlocks(one, blocks)
+			want = append(want, plain(&one[0]))
+		}
+		for _, bs := range []int{4 << 10, saved} {
+			blockSize = bs
+			f, err := LoadBytes(p, data)
+			require.NoError(t, err)
+			require.Equal(t, want, plains(f.Entries), "%s, blocks of %d bytes", p, bs)
+		}
+	}
+}
+
+// An entry of manyBlocks content blocks or more holds them itself; the
+// entries after it in the same stretch still find their own.
+func TestManyBlocks(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"type":"user","message":{"content":[`)
+	for i := 0; i < manyBlocks+5; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`{"type":"tool_result","tool_use_id":"t` + strconv.Itoa(i) + `"}`)
+	}
+	b.WriteString("]}}\n")
+	b.WriteString(`{"type":"assistant","message":{"content":[{"type":"text","text":"a"},{"type":"tool_use","id":"u","name":"Bash"}]}}` + "\n")
+	f, err := LoadBytes("x", []byte(b.String()))
+	require.NoError(t, err)
+	require.Len(t, f.Entries, 2)
+	many := f.Entries[0].Blocks()
+	require.Len(t, many, manyBlocks+5)
+	require.Equal(t, "t0", many[0].ID)
+	require.Equal(t, "t"+strconv.Itoa(manyBlocks+4), many[len(many)-1].ID)
+	require.Equal(t, []Block{{Kind: BlockText, Size: 26}, {Kind: BlockToolUse, ID: "u", Name: "Bash", Size: 42}}, f.Entries[1].Blocks())
 }

@@ -646,6 +646,7 @@ func indexBlock(b *block) []Entry {
 	}
 	data := b.data
 	pos := 0
+	blocks := getBlocks()
 	for pos < len(data) {
 		end := bytes.IndexByte(data[pos:], '\n')
 		if end < 0 {
@@ -654,10 +655,39 @@ func indexBlock(b *block) []Entry {
 			end += pos + 1
 		}
 		out = append(out, Entry{})
-		parseLine(&out[len(out)-1], b.off+int64(pos), data[pos:end], b.first && pos == 0)
+		parseLine(&out[len(out)-1], b.off+int64(pos), data[pos:end], b.first && pos == 0, &blocks)
 		pos = end
 	}
+	placeBlocks(out, blocks)
+	putBlocks(blocks)
 	return out
+}
+
+// placeBlocks copies the content blocks of entries (gathered in their
+// order) into one array of their number and points each entry at its own.
+func placeBlocks(entries []Entry, blocks []Block) {
+	if len(blocks) == 0 {
+		return
+	}
+	arena := make([]Block, len(blocks))
+	copy(arena, blocks)
+	k := 0
+	for i := range entries {
+		if n := entries[i].nblk; n > 0 && n != manyBlocks {
+			entries[i].blk = &arena[k]
+			k += int(n)
+		}
+	}
+}
+
+// blocksPool recycles the buffers content blocks are gathered in.
+var blocksPool = sync.Pool{New: func() any { return []Block(nil) }}
+
+func getBlocks() []Block { return blocksPool.Get().([]Block)[:0] }
+
+func putBlocks(b []Block) {
+	clear(b)              // the strings they name may go
+	blocksPool.Put(b[:0]) //nolint:staticcheck // a slice header is fine here
 }
 
 func hasBOM(data []byte) bool { return bytes.HasPrefix(data, bom) }
@@ -668,7 +698,10 @@ var bom = []byte{0xEF, 0xBB, 0xBF}
 // where it is to stay (a returned Entry would be copied, with a write
 // barrier per string, once per line); first marks the first line of the
 // file, where a byte order mark may stand.
-func parseLine(e *Entry, off int64, line []byte, first bool) {
+//
+// The content blocks are appended to *blocks (see parseEnvelopeTo); a line
+// that is not an entry leaves none there.
+func parseLine(e *Entry, off int64, line []byte, first bool, blocks *[]Block) {
 	e.Off = off
 	body := line
 	if n := len(body); n > 0 && body[n-1] == '\n' {
@@ -680,6 +713,7 @@ func parseLine(e *Entry, off int64, line []byte, first bool) {
 		}
 	}
 	e.Len = int32(len(body)) // splitBlocks and IndexWriter refuse longer lines
+	mark := len(*blocks)
 	parse := body
 	if first && bytes.HasPrefix(parse, bom) {
 		parse = parse[len(bom):]
@@ -687,9 +721,10 @@ func parseLine(e *Entry, off int64, line []byte, first bool) {
 	switch {
 	case len(bytes.TrimSpace(parse)) == 0:
 		e.Kind = KindBlank
-	case parseEnvelope(e, parse):
+	case parseEnvelopeTo(e, parse, blocks):
 		e.Kind = KindEntry
 	default:
+		*blocks = (*blocks)[:mark]
 		*e = Entry{Off: e.Off, Len: e.Len, EOL: e.EOL, Kind: KindInvalid} // drop what a partial walk read
 		e.setX(xParseErr, describeInvalid(parse))
 	}

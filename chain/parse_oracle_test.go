@@ -77,7 +77,7 @@ func plain(e *Entry) plainEntry {
 	return plainEntry{HasParent: e.HasParent, IsSidechain: e.IsSidechain, IsMeta: e.IsMeta, IsCompactSummary: e.IsCompactSummary,
 		HasMessage: e.HasMessage, StringContent: e.StringContent, ContentEmpty: e.ContentEmpty,
 		Type: e.Type(), Subtype: e.Subtype(), UUID: e.UUID(), ParentUUID: e.ParentUUID(), SessionID: e.SessionID(),
-		Timestamp: e.Timestamp(), Role: e.Role(), MsgID: e.MsgID(), TextHead: e.TextHead(), Blocks: e.Blocks, ToolUseResult: e.ToolUseResult,
+		Timestamp: e.Timestamp(), Role: e.Role(), MsgID: e.MsgID(), TextHead: e.TextHead(), Blocks: e.Blocks(), ToolUseResult: e.ToolUseResult,
 		LogicalParentUUID: e.LogicalParentUUID(), AgentID: e.AgentID(), ToolUseID: e.ToolUseID(), ParentToolUseID: e.ParentToolUseID(),
 		LeafUUID: e.LeafUUID(), MessageID: e.MessageID(), ToolUseAgent: e.ToolUseAgent(),
 		PreservedHead: e.PreservedHead(), PreservedTail: e.PreservedTail(), PreservedAnchor: e.PreservedAnchor()}

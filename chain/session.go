@@ -141,7 +141,7 @@ func (s *Session) linkSubagents() {
 	byAgent := map[string]string{} // agentId -> tool_use id, from toolUseResult
 	for i := range s.Main.Entries {
 		e := &s.Main.Entries[i]
-		for _, b := range e.Blocks {
+		for _, b := range e.Blocks() {
 			if b.Kind == BlockToolUse {
 				toolUse[b.ID] = i
 			}

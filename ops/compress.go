@@ -268,7 +268,7 @@ func needsCut(e *chain.Entry, c entryCut) bool {
 	if c.Text && e.ToolUseResult > 0 {
 		return true
 	}
-	for _, b := range e.Blocks {
+	for _, b := range e.Blocks() {
 		if (c.Text && int(b.Size) > c.Max) || (c.Images && (b.Kind == chain.BlockImage || b.Images > 0 || b.Kind == chain.BlockDocument)) {
 			return true
 		}

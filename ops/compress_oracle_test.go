@@ -20,7 +20,7 @@ func oracleCompress(e *chain.Entry, raw []byte, c entryCut) (out []byte, cuts in
 	cut := c
 	max := c.Max
 	big := c.Text && e.ToolUseResult > 0
-	for _, b := range e.Blocks {
+	for _, b := range e.Blocks() {
 		if (c.Text && int(b.Size) > max) || (c.Images && (b.Kind == chain.BlockImage || b.Images > 0 || b.Kind == chain.BlockDocument)) {
 			big = true
 		}

@@ -130,7 +130,7 @@ func (o DropToolCalls) Apply(t *Txn) error {
 	for _, f := range t.S.Files() {
 		for i := range f.Entries {
 			e := &f.Entries[i]
-			for _, b := range e.Blocks {
+			for _, b := range e.Blocks() {
 				switch b.Kind {
 				case chain.BlockToolUse:
 					c := get(b.ID)
@@ -259,7 +259,7 @@ func (t *Txn) dropThinkingLeftAlone() {
 					touched = true
 					hasOther = hasOther || stillHas(t, f, i)
 				default:
-					for _, b := range f.Entries[i].Blocks {
+					for _, b := range f.Entries[i].Blocks() {
 						hasOther = hasOther || !b.Kind.IsThinking()
 					}
 				}

@@ -474,7 +474,7 @@ func (r *Repair) toolPairs(t *Txn, f *chain.File) error {
 			if t.Changed(f, j) {
 				other = other || stillHas(t, f, j)
 			} else {
-				for _, b := range c.Blocks {
+				for _, b := range c.Blocks() {
 					other = other || !b.Kind.IsThinking()
 				}
 			}

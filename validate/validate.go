@@ -319,7 +319,7 @@ func (c *checker) activeBranch() {
 			if e.ContentEmpty && !(isLast && m.Role == "assistant") {
 				c.add(i, Error, "empty-content", "%s message has empty content: the API rejects it", m.Role)
 			}
-			for _, b := range e.Blocks {
+			for _, b := range e.Blocks() {
 				if b.Kind == chain.BlockText && b.Empty && !e.StringContent {
 					c.add(i, Error, "empty-text-block", "text content block is empty: the API rejects it")
 				}
