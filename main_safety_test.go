@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -606,4 +607,45 @@ func TestSafetyKilledCloneOfALegacySessionLeavesNoAgentFiles(t *testing.T) {
 	r := m.cli(t, "backups", id)
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Empty(t, changes(h0, hashTree(t, m.root)), "left behind")
+}
+
+// Trial finding (2026-11-23): "-o NODE --force" replaced a device node or
+// a FIFO with a regular file (as root, the machine's /dev/null). -o names
+// a regular file: a FIFO, a socket, a character device or a folder is
+// refused, with or without --force, and stays what it was.
+func TestSafetyOutputIsNeverANode(t *testing.T) {
+	m := safeEnv(t)
+	fifo := filepath.Join(m.root, "out.fifo")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
+	dir := filepath.Join(m.root, "adir")
+	require.NoError(t, os.Mkdir(dir, 0o755))
+	sock := filepath.Join(m.root, "out.sock")
+	l, err := net.Listen("unix", sock)
+	require.NoError(t, err)
+	defer l.Close()
+	nodes := map[string]string{fifo: "not a regular file", dir: "is a folder", sock: "not a regular file"}
+	if os.Getuid() == 0 { // a character device like /dev/null (making one needs root)
+		dev := filepath.Join(m.root, "nulldev")
+		require.NoError(t, syscall.Mknod(dev, syscall.S_IFCHR|0o666, 1<<8|3))
+		nodes[dev] = "not a regular file"
+	}
+	for node, msg := range nodes {
+		st0, err := os.Lstat(node)
+		require.NoError(t, err)
+		for _, force := range []bool{false, true} {
+			args := []string{"strip-thinking", malSession, "-o", node}
+			if force {
+				args = append(args, "--force")
+			}
+			h0 := hashTree(t, m.root)
+			r := m.cli(t, args...)
+			checkRun(t, strings.Join(args, " "), r, want{1, "", msg})
+			assert.Contains(t, r.stderr, "ccsurgeon: hint:", "%v", args)
+			assert.NotContains(t, r.stderr, "--force to replace", "%v: the hint must not offer --force", args)
+			st, err := os.Lstat(node)
+			require.NoError(t, err, "%v", args)
+			assert.Equal(t, st0.Mode(), st.Mode(), "%v: %s changed kind", args, node)
+			assert.Empty(t, changes(h0, hashTree(t, m.root)), "%v", args)
+		}
+	}
 }

@@ -47,7 +47,7 @@ func WriteFileAtomic(path string, mode os.FileMode, render func(w io.Writer) err
 }
 
 func writeAtomic(path string, mode os.FileMode, render func(w io.Writer) error, sync bool) error {
-	if err := refuseSymlink(path); err != nil {
+	if err := refuseNode(path); err != nil {
 		return err
 	}
 	target := path
@@ -74,6 +74,9 @@ func writeAtomic(path string, mode os.FileMode, render func(w io.Writer) error, 
 // one cp writes (the session itself is not touched), and a render that fails
 // still leaves nothing behind.
 func WriteTo(path string, force bool, render func(w io.Writer) error) error {
+	if err := refuseNode(path); err != nil {
+		return err
+	}
 	if !force {
 		if _, err := os.Lstat(path); err == nil {
 			e := existsError(path).(*Error)
@@ -181,6 +184,24 @@ func refuseSymlink(path string) error {
 	}
 	target, _ := os.Readlink(path)
 	return symlinkError(path, target)
+}
+
+// refuseNode refuses to replace what is at path unless it is a regular
+// file (or nothing): a symlink (refuseSymlink), a folder, a FIFO, a socket
+// or a device is never replaced by a file, --force or not.
+func refuseNode(path string) error {
+	fi, err := os.Lstat(path)
+	switch {
+	case err != nil || fi.Mode().IsRegular():
+		return nil
+	case fi.Mode()&os.ModeSymlink != 0:
+		return refuseSymlink(path)
+	case fi.IsDir():
+		return &Error{Msg: fmt.Sprintf("%s is a folder", path),
+			Hint: "name a file, e.g. " + filepath.Join(path, "out.jsonl"), Code: CodeFailure}
+	}
+	return &Error{Msg: fmt.Sprintf("%s is not a regular file (a device, FIFO or socket): ccsurgeon writes only regular files", path),
+		Hint: "write to a file and copy it there, or use -o - for standard output", Code: CodeFailure}
 }
 
 func symlinkError(path, target string) error {
