@@ -649,3 +649,60 @@ func TestSafetyOutputIsNeverANode(t *testing.T) {
 		}
 	}
 }
+
+// Trial finding (2026-11-23): clone and --new wrote a new session through
+// a symlinked project folder, outside the config dir (move refused the
+// same folder). Every way a new session is made refuses a project folder
+// that is a symlink, and writes nothing.
+func TestSafetyNewSessionsAreNotWrittenThroughASymlinkedFolder(t *testing.T) {
+	for _, args := range [][]string{
+		{"clone", "LOOSE"},
+		{"strip-thinking", "LOOSE", "--new"},
+		{"fork-at-turn", "LOOSE", "1"},
+	} {
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			m := safeEnv(t)
+			loose := filepath.Join(m.root, "elsewhere", "export.jsonl")
+			require.NoError(t, os.MkdirAll(filepath.Dir(loose), 0o755))
+			lines := malLines()
+			for i := range lines {
+				lines[i] = strings.Replace(lines[i], `"sessionId"`, `"cwd":"/tmp/trial/evil2","sessionId"`, 1)
+			}
+			require.NoError(t, os.WriteFile(loose, []byte(join(lines, "\n")), 0o644))
+			outside := filepath.Join(m.root, "outside", "pd")
+			require.NoError(t, os.MkdirAll(outside, 0o755))
+			require.NoError(t, os.Symlink(outside, filepath.Join(m.cfg, "projects", "-tmp-trial-evil2")))
+			backdate(t, m.root)
+			h0 := hashTree(t, m.root)
+			a := append([]string(nil), args...)
+			a[1] = loose
+			r := m.cli(t, a...)
+			checkRun(t, strings.Join(a, " "), r, want{1, "", "symlink"})
+			entries, _ := os.ReadDir(outside)
+			assert.Empty(t, entries, "written through the link")
+			assert.Empty(t, changes(h0, hashTree(t, m.root)))
+		})
+	}
+}
+
+// Trial finding (2026-11-23): a session ccsurgeon had just made (clone,
+// fork) was refused by the live guard for 5 s ("modified 1.6s ago; Claude
+// Code may still be writing it"): the guard takes ccsurgeon's own writes
+// for the client's only for files it changed in place.
+func TestSafetyANewSessionCanBeChangedAtOnce(t *testing.T) {
+	for _, make := range [][]string{{"clone", malSession}, {"fork-at-turn", malSession, "1"}} {
+		t.Run(make[0], func(t *testing.T) {
+			m := safeEnv(t)
+			r := m.cli(t, append([]string{"--json"}, make...)...)
+			require.Equal(t, 0, r.code, r.stderr)
+			var out struct {
+				SessionID string `json:"session_id"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(r.stdout), &out))
+			require.NotEmpty(t, out.SessionID)
+			r = m.cli(t, "strip-thinking", out.SessionID)
+			assert.Equal(t, 0, r.code, "a change right after %s: %s", make[0], r.stderr)
+			assert.NotContains(t, r.stderr, "may still be writing")
+		})
+	}
+}

@@ -607,6 +607,15 @@ func (j *job) writeNew() (path string, err error) {
 	}
 	newMain := filepath.Join(dir, t.NewID+".jsonl")
 	sidecar := filepath.Join(dir, t.NewID)
+	// the new files go into the config dir: no folder on the way may be a
+	// symlink (it would lead them anywhere)
+	if cfg, err := filepath.Abs(j.env.ConfigDir); err == nil {
+		for _, p := range []string{filepath.Join(sidecar, "subagents", "x"), filepath.Join(cfg, "file-history", t.NewID, "x")} {
+			if err := backup.RefuseSymlinks(cfg, p); err != nil {
+				return "", err
+			}
+		}
+	}
 	if _, err := os.Lstat(sidecar); err == nil {
 		return "", Errorf("%s already exists", sidecar)
 	}
@@ -620,6 +629,7 @@ func (j *job) writeNew() (path string, err error) {
 	// the end; the main transcript comes last, once they are all in place.
 	ds := &backup.DirSync{}
 	work := newTasks(4)
+	var written []string // the transcripts made, for the live guard
 	for _, f := range j.resultFiles() {
 		if f == s.Main {
 			continue
@@ -647,6 +657,7 @@ func (j *job) writeNew() (path string, err error) {
 				return "", err
 			}
 		}
+		written = append(written, dst)
 		work.Go(func() error { return j.writeSubagent(f, a, dst, rm, ds) })
 	}
 	// tool-results/ and file-history/<id>/ are copied as they are
@@ -679,6 +690,9 @@ func (j *job) writeNew() (path string, err error) {
 	if err := backup.CreateNew(newMain, j.render(s.Main, newMain)); err != nil {
 		return "", err
 	}
+	// ccsurgeon's own write: the next command may change the new session
+	// at once, without the live guard taking it for Claude Code's
+	backup.RecordWritten(j.env.ConfigDir, backup.KeyFor(j.env.ConfigDir, t.NewID, dir), append(written, newMain))
 	if err := recordOrigin(j.env.ConfigDir, t.NewID, s.ID, j.op); err != nil {
 		fmt.Fprintf(j.env.Err, "ccsurgeon: warning: could not note where the new session came from: %v\n", err)
 	}

@@ -160,6 +160,16 @@ func writtenPath(configDir, key string) string {
 	return filepath.Join(BackupsRoot(configDir), key+".written")
 }
 
+// RecordWritten notes the files of a session ccsurgeon has just made
+// (a clone, a fork, a --new session), so that the live guard does not take
+// them for a session Claude Code is writing.
+func RecordWritten(configDir, key string, paths []string) {
+	if validateSessionID(key) != nil || os.MkdirAll(BackupsRoot(configDir), dirMode) != nil {
+		return
+	}
+	recordWritten(configDir, key, paths)
+}
+
 func recordWritten(configDir, key string, paths []string) {
 	m := map[string]written{}
 	for _, p := range paths {
