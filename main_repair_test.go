@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"testing"
 	"time"
@@ -23,4 +24,28 @@ func TestRepairCommandSaysWhatItCannotFix(t *testing.T) {
 	checkRun(t, "repair", r, want{1, "line 4: not fixed: two assistant messages in a row", ""})
 	assert.Contains(t, r.stdout, "repair has no safe fix for the 1 problem above")
 	assert.Empty(t, changes(h0, hashTree(t, m.root)), "repair changed a file")
+}
+
+// Trial finding (2026-11-23): repair with nothing to fix printed JSON
+// without the keys every other command prints then (session_id,
+// nothing_to_change), and exits 0 on a sound session.
+func TestRepairNothingToFixReportsAsEveryCommand(t *testing.T) {
+	m := safeEnv(t)
+	h0 := hashTree(t, m.root)
+	r := m.cli(t, "--json", "repair", malSession)
+	require.Equal(t, 0, r.code, r.stderr)
+	var out map[string]any
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &out))
+	assert.Equal(t, true, out["nothing_to_change"])
+	assert.Equal(t, malSession, out["session_id"])
+	assert.NotEmpty(t, out["path"])
+	// the same keys as strip-thinking's when it finds nothing
+	r2 := m.cli(t, "--json", "drop-tool-calls", malSession, "--tool", "Nope")
+	require.Equal(t, 0, r2.code, r2.stderr)
+	var out2 map[string]any
+	require.NoError(t, json.Unmarshal([]byte(r2.stdout), &out2))
+	for _, k := range []string{"session_id", "path", "nothing_to_change"} {
+		assert.Equal(t, out2[k], out[k], k)
+	}
+	assert.Empty(t, changes(h0, hashTree(t, m.root)))
 }

@@ -27,13 +27,13 @@ var errNothingToFix = errors.New("nothing to fix")
 // no safe fix for (each listed with the reason).
 func (env *Env) RunRepair(session string, d Dest) error {
 	var planned []ops.Fix
-	var path string
+	var path, id string
 	rep := &ops.Repair{}
 	var buf bytes.Buffer
 	inner := *env
 	inner.Out = &buf
 	err := inner.runWrite(session, d, func(s *chain.Session) (ops.Pipeline, error) {
-		path = s.Path
+		path, id = s.Path, s.ID
 		probe := &ops.Repair{}
 		if err := probe.Apply(ops.NewTxn(s)); err != nil {
 			return nil, err
@@ -49,7 +49,7 @@ func (env *Env) RunRepair(session string, d Dest) error {
 		fixes = planned
 	}
 	if errors.Is(err, errNothingToFix) {
-		return env.printNothingToFix(path, fixes)
+		return env.printNothingToFix(id, path, fixes)
 	}
 	if err != nil {
 		return err // 'repair --dry-run' lists what would be fixed
@@ -82,7 +82,7 @@ func (env *Env) RunRepair(session string, d Dest) error {
 	return err
 }
 
-func (env *Env) printNothingToFix(path string, found []ops.Fix) error {
+func (env *Env) printNothingToFix(id, path string, found []ops.Fix) error {
 	// problems left: exit 1, as validate does on them
 	var left error
 	if len(found) > 0 {
@@ -92,11 +92,14 @@ func (env *Env) printNothingToFix(path string, found []ops.Fix) error {
 		if found == nil {
 			found = []ops.Fix{}
 		}
+		// as every command that finds nothing to change reports it
 		if err := env.printJSON(struct {
-			Fixes   []ops.Fix `json:"fixes"`
-			Path    string    `json:"path"`
-			Changed bool      `json:"changed"`
-		}{found, path, false}); err != nil {
+			SessionID       string    `json:"session_id"`
+			Path            string    `json:"path"`
+			NothingToChange bool      `json:"nothing_to_change"`
+			Fixes           []ops.Fix `json:"fixes"`
+			Changed         bool      `json:"changed"`
+		}{id, path, true, found, false}); err != nil {
 			return err
 		}
 		return left
