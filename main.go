@@ -213,7 +213,9 @@ examples:
 				UsageText: "ccsurgeon turns SESSION [--all]\n\nexample:\n   ccsurgeon turns 3f2a9c1e --all",
 				Flags: []cli.Flag{
 					&cli.BoolFlag{Name: "all", Usage: "list every branch (e.g. those /rewind left behind) with its leaf"},
+					pickFlag(),
 				},
+				Metadata: map[string]any{pickKey: true},
 				Action: func(ctx context.Context, cmd *cli.Command) error {
 					return eachSession(env, cmd, func(env *app.Env, s string) error {
 						return env.RunTurns(app.TurnsOptions{Session: s, All: cmd.Bool("all")})

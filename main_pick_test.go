@@ -156,3 +156,28 @@ func stty(f *os.File, args ...string) (string, error) {
 	out, err := cmd.Output()
 	return strings.TrimSpace(string(out)), err
 }
+
+// Trial finding (2026-11-23): the README says every command that takes
+// SESSION takes --pick; turns refused it ("unknown flag --pick"). Off a
+// terminal the number is read from stdin.
+func TestTurnsPick(t *testing.T) {
+	cfg := t.TempDir()
+	wd, err := os.Getwd()
+	require.NoError(t, err)
+	project := chain.ProjectSlug(wd)
+	older := installSession(t, cfg, project, "testdata/sessions/2.1.328/tools.jsonl")
+	newer := installSession(t, cfg, project, "testdata/sessions/2.1.328/multi-turn.jsonl")
+	old := time.Now().Add(-3 * time.Hour)
+	require.NoError(t, os.Chtimes(older, old, old))
+	for n, want := range map[string]string{"1": newer, "2": older} {
+		var out, errb bytes.Buffer
+		code := run(context.Background(), []string{"ccsurgeon", "--config-dir", cfg, "--json", "turns", "--pick"}, strings.NewReader(n+"\n"), &out, &errb)
+		require.Equal(t, 0, code, errb.String())
+		var direct bytes.Buffer
+		require.Equal(t, 0, run(context.Background(), []string{"ccsurgeon", "--config-dir", cfg, "--json", "turns", idOf(want)}, strings.NewReader(""), &direct, &errb))
+		assert.JSONEq(t, direct.String(), out.String(), "pick %s", n)
+	}
+	var out, errb bytes.Buffer
+	code := run(context.Background(), []string{"ccsurgeon", "--config-dir", cfg, "turns", "--pick", idOf(newer)}, strings.NewReader("1\n"), &out, &errb)
+	assert.Equal(t, 2, code, "--pick and a SESSION: %s", errb.String())
+}

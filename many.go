@@ -18,15 +18,24 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-// manyKey marks, in a command's Metadata, that it takes --all and --project.
-const manyKey = "many-sessions"
+// manyKey marks, in a command's Metadata, that it takes --all, --project
+// and --pick; pickKey that it takes --pick only (turns, whose --all means
+// every branch).
+const (
+	manyKey = "many-sessions"
+	pickKey = "pick-session"
+)
+
+func pickFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "pick", Usage: "choose one of this folder's project's sessions with the arrow keys (off a terminal: by number, read from stdin)"}
+}
 
 // many gives a command that takes SESSION the flags that name many.
 func many(c *cli.Command) *cli.Command {
 	c.Flags = append(c.Flags,
 		&cli.BoolFlag{Name: "all", Usage: "every session under the config dir"},
 		&cli.StringFlag{Name: "project", Usage: "every session of project `PATH` (as 'ls' shows it, or its folder name)"},
-		&cli.BoolFlag{Name: "pick", Usage: "choose one of this folder's project's sessions with the arrow keys (off a terminal: by number, read from stdin)"},
+		pickFlag(),
 	)
 	if c.Metadata == nil {
 		c.Metadata = map[string]any{}
@@ -49,6 +58,8 @@ func sessionsOf(env *app.Env, cmd *cli.Command) ([]string, error) {
 	all, project, pick := false, "", false
 	if cmd.Metadata[manyKey] == true {
 		all, project, pick = cmd.Bool("all"), cmd.String("project"), cmd.Bool("pick")
+	} else if cmd.Metadata[pickKey] == true {
+		pick = cmd.Bool("pick")
 	}
 	given := 0
 	for _, b := range []bool{len(args) > 0, all, project != "", pick} {
