@@ -49,3 +49,35 @@ func TestRepairNothingToFixReportsAsEveryCommand(t *testing.T) {
 	}
 	assert.Empty(t, changes(h0, hashTree(t, m.root)))
 }
+
+// Trial finding (2026-11-23): with -o - (the result to stdout), --dry-run
+// and --diff printed nothing at all, and --json dropped its summary. A
+// preview writes no session, so it prints as without -o; a result on
+// stdout leaves the JSON summary to stderr.
+func TestOutputToStdoutWithPreviewsAndJSON(t *testing.T) {
+	m := safeEnv(t)
+	for _, preview := range [][]string{{"--dry-run"}, {"--diff"}, {"--json", "--dry-run"}} {
+		global, local := []string{}, []string{}
+		for _, a := range preview {
+			if a == "--json" {
+				global = append(global, a)
+			} else {
+				local = append(local, a)
+			}
+		}
+		base := append(append(append([]string{}, global...), "strip-thinking", malSession), local...)
+		want := m.cli(t, base...)
+		require.Equal(t, 0, want.code, want.stderr)
+		require.NotEmpty(t, want.stdout)
+		got := m.cli(t, append(base, "-o", "-")...)
+		require.Equal(t, 0, got.code, got.stderr)
+		assert.Equal(t, want.stdout, got.stdout, "%v -o -", preview)
+	}
+	r := m.cli(t, "--json", "strip-thinking", malSession, "-o", "-")
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, `"hi there"`, "stdout holds the session")
+	var sum map[string]any
+	require.NoError(t, json.Unmarshal([]byte(r.stderr), &sum), "stderr: %s", r.stderr)
+	assert.Equal(t, "-", sum["path"])
+	assert.Equal(t, "strip-thinking", sum["operation"])
+}

@@ -176,6 +176,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		err = j.dryRun(d.Diff)
 	case d.Output == "-":
 		err = j.toStdout()
+		out.Path = "-"
 	case d.Output != "":
 		err = backup.WriteTo(d.Output, d.Force, j.render(s.Main, d.Output))
 		out.Path = d.Output
@@ -215,10 +216,15 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	if hook != nil {
 		hook(&out)
 	}
-	if d.Output == "-" {
-		return nil // stdout holds the session
+	if d.Output == "-" && !d.DryRun { // stdout holds the session
+		if env.JSON { // the summary asked for goes to stderr
+			e := *env
+			e.Out = env.Err
+			return e.printWriteResult(out)
+		}
+		return nil
 	}
-	if d.DryRun {
+	if d.DryRun { // nothing is written: -o - or not, the preview goes to stdout
 		return env.printDryRun(s, j.diff, out)
 	}
 	return env.printWriteResult(out)
