@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"sort"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -15,29 +16,68 @@ import (
 
 // sessionIdentity finds the id, project folder and backup key of SESSION
 // for backups and restore. The session file may be gone (restore brings it
-// back): a full id that matches no file is taken with the project folder
-// its backups name, but only when that is a folder of <config-dir>/projects
-// (restore writes nowhere else).
+// back): a path into a project folder of <config-dir>/projects, or an id
+// or id prefix that matches no file, is taken with the folder its backups
+// name, but only when that is a folder of <config-dir>/projects (restore
+// writes nowhere else) and only one folder's backups hold that id.
 func (env *Env) sessionIdentity(arg string) (id, projectDir, key string, err error) {
 	p, err := chain.Locate(env.ConfigDir, arg)
 	if err == nil {
 		id, projectDir = strings.TrimSuffix(filepath.Base(p), ".jsonl"), filepath.Dir(p)
 		return id, projectDir, backup.KeyFor(env.ConfigDir, id, projectDir), nil
 	}
-	if len(arg) != 36 || strings.ContainsAny(arg, `/\.`) {
+	projects, _ := filepath.Abs(chain.ProjectsDir(env.ConfigDir))
+	if strings.HasSuffix(arg, ".jsonl") && strings.ContainsRune(arg, '/') {
+		// a deleted session named by path
+		a, aerr := filepath.Abs(arg)
+		id, dir := strings.TrimSuffix(filepath.Base(a), ".jsonl"), filepath.Dir(a)
+		if aerr != nil || filepath.Dir(dir) != projects {
+			return "", "", "", err
+		}
+		if mine, _, lerr := backup.ListOf(env.ConfigDir, id, id, dir); lerr != nil || len(mine) == 0 {
+			return "", "", "", err
+		}
+		return id, dir, id, nil
+	}
+	if len(arg) < 4 || len(arg) > 36 || strings.ContainsAny(arg, `/\.`) {
 		return "", "", "", err
 	}
-	list, lerr := backup.List(env.ConfigDir, arg)
+	keys := backup.Keys(env.ConfigDir, arg)
+	if len(keys) > 1 {
+		return "", "", "", &chain.Error{Msg: fmt.Sprintf("session id prefix %q matches the backups of %d sessions: %s", arg, len(keys), strings.Join(keys, ", ")),
+			Hint: "give more of the id", Code: 2}
+	}
+	if len(keys) == 0 {
+		return "", "", "", err
+	}
+	id = keys[0]
+	list, lerr := backup.List(env.ConfigDir, id)
 	if lerr != nil || len(list) == 0 {
 		return "", "", "", err
 	}
-	projects, _ := filepath.Abs(chain.ProjectsDir(env.ConfigDir))
-	pd := filepath.Clean(list[0].ProjectDir)
+	var folders []string
+	seen := map[string]bool{}
+	for _, b := range list {
+		if pd := filepath.Clean(b.ProjectDir); !seen[filepath.Base(pd)] {
+			seen[filepath.Base(pd)] = true
+			folders = append(folders, pd)
+		}
+	}
+	if len(folders) > 1 {
+		var paths []string
+		for _, f := range folders {
+			paths = append(paths, filepath.Join(f, id+".jsonl"))
+		}
+		sort.Strings(paths)
+		return "", "", "", &chain.Error{Msg: fmt.Sprintf("the backups of session %s are of %d files in different project folders: %s", id, len(paths), strings.Join(paths, ", ")),
+			Hint: "name the one to restore by its path: 'ccsurgeon restore " + paths[0] + "'", Code: 2}
+	}
+	pd := folders[0]
 	if filepath.Dir(pd) != projects {
-		return "", "", "", &chain.Error{Msg: fmt.Sprintf("the backups of %s name a folder outside %s: %s", arg, projects, list[0].ProjectDir),
+		return "", "", "", &chain.Error{Msg: fmt.Sprintf("the backups of %s name a folder outside %s: %s", id, projects, pd),
 			Hint: "restore writes only into the project folders of the config dir", Code: 1}
 	}
-	return arg, pd, arg, nil
+	return id, pd, id, nil
 }
 
 // BackupJSON is one row of `backups --json`.
@@ -73,7 +113,7 @@ func (env *Env) RunBackups(session string, purge bool) error {
 		return lerr
 	}
 	if purge {
-		removed, err := backup.Purge(env.ConfigDir, key)
+		removed, err := backup.PurgeOf(env.ConfigDir, key, id, projectDir)
 		if err != nil {
 			return err
 		}
@@ -89,7 +129,7 @@ func (env *Env) RunBackups(session string, purge bool) error {
 		}
 		return nil
 	}
-	list, err := backup.List(env.ConfigDir, key)
+	list, others, err := backup.ListOf(env.ConfigDir, key, id, projectDir)
 	if err != nil {
 		return err
 	}
@@ -105,7 +145,10 @@ func (env *Env) RunBackups(session string, purge bool) error {
 		return env.printJSON(rows)
 	}
 	if len(rows) == 0 {
-		fmt.Fprintf(env.Err, "no backups of %s under %s\n", id, backup.BackupsRoot(env.ConfigDir))
+		fmt.Fprintf(env.Err, "no backups of %s under %s\n", filepath.Join(projectDir, id+".jsonl"), backup.BackupsRoot(env.ConfigDir))
+		if len(others) > 0 {
+			fmt.Fprintf(env.Err, "note: session %s has backups of another copy: 'ccsurgeon backups %s' lists them\n", id, filepath.Join(others[0].ProjectDir, id+".jsonl"))
+		}
 		return nil
 	}
 	w := tabwriter.NewWriter(env.Out, 0, 0, 2, ' ', 0)
@@ -156,7 +199,7 @@ func (env *Env) RunRestore(session, which string, force bool) error {
 		}
 		return nil
 	}
-	if b, err := backup.Find(env.ConfigDir, key, which); err == nil && b.Move != nil {
+	if b, err := backup.FindOf(env.ConfigDir, key, id, projectDir, which); err == nil && b.Move != nil {
 		return env.undoMove(b, force) // files go back to their old folder
 	}
 	res, b, err := backup.Restore(backup.RestoreOptions{ConfigDir: env.ConfigDir, SessionID: id, Key: key, ProjectDir: projectDir,
@@ -214,7 +257,7 @@ func (env *Env) RunDiff(o DiffOptions) error {
 	}
 	var pa, ida string
 	if o.B == "" { // the newest backup against the session as it is
-		b, err := backup.Find(env.ConfigDir, idb, "")
+		b, err := backup.FindOf(env.ConfigDir, backup.KeyFor(env.ConfigDir, idb, filepath.Dir(pb)), idb, filepath.Dir(pb), "")
 		if err != nil {
 			return &chain.Error{Msg: fmt.Sprintf("no backups of session %s", idb), Hint: "diff two sessions or files with 'ccsurgeon diff A B'", Code: 1}
 		}

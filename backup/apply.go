@@ -188,7 +188,7 @@ func Apply(p Plan) (res Result, err error) {
 	recordWritten(p.ConfigDir, p.Key, res.Written)
 
 	// (f) prune.
-	pruned, perr := prune(sessionBackupRoot(p.ConfigDir, p.Key), p.Keep, p.Budget)
+	pruned, perr := prune(sessionBackupRoot(p.ConfigDir, p.Key), p.SessionID, projectDir, p.Keep, p.Budget)
 	res.Pruned = pruned
 	if perr != nil {
 		res.Warnings = append(res.Warnings, "pruning old backups: "+perr.Error())

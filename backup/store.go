@@ -241,6 +241,78 @@ func List(configDir, key string) ([]Backup, error) {
 	return out, nil
 }
 
+// ListOf returns the backups of one session file — session sessionID in
+// project folder projectDir — the last made first, the oldest of them
+// marked the original; others are the backups of the same key taken of
+// another file (the same session id in another project folder of the
+// config dir shares the key). A backup belongs to the file when its
+// manifest names the file's folder, or when it was taken by a move that
+// brought the file into that folder (restoring it undoes the move).
+func ListOf(configDir, key, sessionID, projectDir string) (mine, others []Backup, err error) {
+	all, err := List(configDir, key)
+	if err != nil {
+		return nil, nil, err
+	}
+	mine, others = splitOf(all, sessionID, projectDir)
+	return mine, others, nil
+}
+
+// splitOf splits backups (newest first) into those of the session file in
+// projectDir and the others, and marks the oldest of each part the
+// original.
+func splitOf(all []Backup, sessionID, projectDir string) (mine, others []Backup) {
+	for _, b := range all {
+		b.Original = false
+		if Belongs(b, sessionID, projectDir) {
+			mine = append(mine, b)
+		} else {
+			others = append(others, b)
+		}
+	}
+	if len(mine) > 0 {
+		mine[len(mine)-1].Original = true
+	}
+	if len(others) > 0 {
+		others[len(others)-1].Original = true
+	}
+	return mine, others
+}
+
+// Belongs reports whether backup b was taken of session sessionID in
+// projectDir: its manifest names that folder, or it was taken by a move
+// that put the session's transcript there. Folders are compared by name
+// (the key already tells folders apart outside <config-dir>/projects, and
+// inside it the name is the folder: a config dir reached by another path
+// is the same config dir).
+func Belongs(b Backup, sessionID, projectDir string) bool {
+	if sameFolder(b.ProjectDir, projectDir) {
+		return true
+	}
+	if b.Move == nil {
+		return false
+	}
+	var rec struct {
+		Files []Moved `json:"files"`
+	}
+	if json.Unmarshal(b.Move, &rec) != nil {
+		return false
+	}
+	for _, f := range rec.Files {
+		if filepath.Base(f.To) == sessionID+".jsonl" && sameFolder(filepath.Dir(f.To), projectDir) {
+			return true
+		}
+	}
+	return false
+}
+
+func sameFolder(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	a, b = filepath.Clean(a), filepath.Clean(b)
+	return a == b || filepath.Base(a) == filepath.Base(b) || realPath(a) == realPath(b)
+}
+
 // DefaultBudget is the bytes of backups kept per session when Plan.Budget
 // is 0.
 const DefaultBudget = 1 << 30
@@ -249,9 +321,11 @@ const DefaultBudget = 1 << 30
 // made nor the original (the oldest: the session as it was before
 // ccsurgeon's first change, the one backup that holds what no later one
 // does), then, while the rest weigh more than budget, the oldest of them
-// but the last made. Incomplete directories are Recover's. It returns the
-// deleted directories.
-func prune(root string, keep int, budget int64) ([]string, error) {
+// but the last made. Only the backups of the session file in projectDir
+// count (see ListOf): another folder's copy of the session, sharing the
+// key, keeps its own backups and its own original. Incomplete directories
+// are Recover's. It returns the deleted directories.
+func prune(root, sessionID, projectDir string, keep int, budget int64) ([]string, error) {
 	if keep == 0 {
 		keep = DefaultKeep
 	}
@@ -278,6 +352,7 @@ func prune(root string, keep int, budget int64) ([]string, error) {
 		}
 	}
 	sortNewestFirst(all)
+	all, _ = splitOf(all, sessionID, projectDir)
 	var kept, drop []Backup
 	var total int64
 	for i, b := range all {
@@ -345,19 +420,102 @@ func Purge(configDir, key string) ([]string, error) {
 	return out, syncDir(BackupsRoot(configDir))
 }
 
-// Find returns the backup selected by which: "" means the newest, otherwise
-// an exact directory name or a unique prefix of one.
-func Find(configDir, sessionID, which string) (Backup, error) {
-	all, err := List(configDir, sessionID)
+// PurgeOf deletes the backups of one session file (see ListOf) and
+// leaves those of another copy of the session that share its key; with
+// none of those it is Purge. The caller holds the session's lock.
+func PurgeOf(configDir, key, sessionID, projectDir string) ([]string, error) {
+	mine, others, err := ListOf(configDir, key, sessionID, projectDir)
+	if err != nil || len(others) == 0 {
+		if err != nil {
+			return nil, err
+		}
+		return Purge(configDir, key)
+	}
+	var out []string
+	for _, b := range mine {
+		if err := os.RemoveAll(b.Dir); err != nil {
+			return out, err
+		}
+		out = append(out, b.Dir)
+	}
+	sort.Strings(out)
+	return out, syncDir(sessionBackupRoot(configDir, key))
+}
+
+// Keys returns the backup keys that are session ids starting with prefix
+// (the sessions with backups, whether or not their file is still there).
+func Keys(configDir, prefix string) []string {
+	entries, _ := os.ReadDir(BackupsRoot(configDir))
+	var out []string
+	for _, e := range entries {
+		if n := e.Name(); e.IsDir() && len(n) == 36 && strings.HasPrefix(n, prefix) && validateSessionID(n) == nil {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// Find returns the backup of key key selected by which: "" means the
+// newest, otherwise an exact directory name or a unique prefix of one. It
+// sees every backup of the key; FindOf sees one session file's.
+func Find(configDir, key, which string) (Backup, error) {
+	all, err := List(configDir, key)
 	if err != nil {
 		return Backup{}, err
 	}
 	if len(all) == 0 {
 		return Backup{}, &Error{
-			Msg:  fmt.Sprintf("no backups for session %s", sessionID),
+			Msg:  fmt.Sprintf("no backups for session %s", key),
 			Code: CodeNoBackup, Err: ErrNoBackup,
 		}
 	}
+	return pick(all, "session "+key, which)
+}
+
+// FindOf is Find among the backups of one session file (see ListOf): a
+// backup of the same session id in another project folder is never
+// chosen, and when only such backups exist, or which names one, the error
+// says where they belong.
+func FindOf(configDir, key, sessionID, projectDir, which string) (Backup, error) {
+	mine, others, err := ListOf(configDir, key, sessionID, projectDir)
+	if err != nil {
+		return Backup{}, err
+	}
+	file := filepath.Join(projectDir, sessionID+".jsonl")
+	elsewhere := func(b Backup) string { return filepath.Join(b.ProjectDir, sessionID+".jsonl") }
+	if which != "" {
+		for _, b := range others {
+			if b.Name == which || (strings.HasPrefix(b.Name, which) && !anyHasPrefix(mine, which)) {
+				return Backup{}, &Error{
+					Msg:  fmt.Sprintf("backup %s is of %s, not of %s", b.Name, elsewhere(b), file),
+					Hint: fmt.Sprintf("a backup goes back only to the file it was taken of; list this file's with 'ccsurgeon backups %s'", file),
+					Code: CodeNoBackup, Err: ErrNoBackup,
+				}
+			}
+		}
+	}
+	if len(mine) == 0 {
+		e := &Error{Msg: fmt.Sprintf("no backups of %s", file), Code: CodeNoBackup, Err: ErrNoBackup}
+		if len(others) > 0 {
+			e.Hint = fmt.Sprintf("the backups of session %s are of another copy, %s: restore that one with 'ccsurgeon restore %s'",
+				sessionID, elsewhere(others[0]), elsewhere(others[0]))
+		}
+		return Backup{}, e
+	}
+	return pick(mine, file, which)
+}
+
+func anyHasPrefix(bs []Backup, prefix string) bool {
+	for _, b := range bs {
+		if strings.HasPrefix(b.Name, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// pick chooses among backups (newest first) the one which selects.
+func pick(all []Backup, of, which string) (Backup, error) {
 	if which == "" {
 		return all[0], nil
 	}
@@ -375,7 +533,7 @@ func Find(configDir, sessionID, which string) (Backup, error) {
 		return matches[0], nil
 	case 0:
 		return Backup{}, &Error{
-			Msg:  fmt.Sprintf("no backup of session %s matches %q", sessionID, which),
+			Msg:  fmt.Sprintf("no backup of %s matches %q", of, which),
 			Hint: "list the backups and pass a directory name or a unique prefix of one",
 			Code: CodeNoBackup, Err: ErrNoBackup,
 		}
@@ -432,7 +590,7 @@ func Restore(o RestoreOptions) (Result, Backup, error) {
 		}
 		o.Lock = l
 	}
-	b, err := Find(o.ConfigDir, o.Key, o.Which)
+	b, err := FindOf(o.ConfigDir, o.Key, o.SessionID, o.ProjectDir, o.Which)
 	if err != nil {
 		return Result{}, b, err
 	}

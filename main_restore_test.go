@@ -1,0 +1,159 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Trial findings 3, 7 and 8: restore, backups and their undo hints, from
+// the user's side. Each test names the shape that broke.
+
+// twoCopies puts the same real session (same id) into two project folders
+// of a fresh config dir and returns the config dir and both paths.
+func twoCopies(t *testing.T) (cfg, a, b string) {
+	t.Helper()
+	cfg = t.TempDir()
+	src := "testdata/sessions/2.1.328/multi-turn.jsonl"
+	a = installSession(t, cfg, "-tmp-copy", src)
+	b = installSession(t, cfg, "-tmp-proj-b", src)
+	return cfg, a, b
+}
+
+// backupRows is `backups --json` of a session.
+func backupRows(t *testing.T, cfg, session string) []map[string]any {
+	t.Helper()
+	r := runCLI(t, "--config-dir", cfg, "--json", "backups", session)
+	require.Equal(t, 0, r.code, r.stderr)
+	var rows []map[string]any
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &rows))
+	return rows
+}
+
+// Finding 3: one session id in two project folders shared one backup key,
+// so restoring the untouched copy wrote the other copy's content into it.
+func TestRestoreSameIDInTwoProjectFoldersSeesOnlyItsOwnBackups(t *testing.T) {
+	cfg, a, b := twoCopies(t)
+	orig, err := os.ReadFile(b)
+	require.NoError(t, err)
+	r := runCLI(t, "--config-dir", cfg, "strip-thinking", a)
+	require.Equal(t, 0, r.code, r.stderr)
+	backdate(t, cfg)
+	stripped, err := os.ReadFile(a)
+	require.NoError(t, err)
+	require.NotEqual(t, string(orig), string(stripped), "strip-thinking changed the copy")
+
+	assert.Empty(t, backupRows(t, cfg, b), "backups of the untouched copy list the other copy's")
+	assert.Len(t, backupRows(t, cfg, a), 1, "the changed copy keeps its backup")
+
+	r = runCLI(t, "--config-dir", cfg, "restore", b)
+	assert.Equal(t, 1, r.code, "restore of a copy without backups of its own")
+	assert.Contains(t, r.stderr, "ccsurgeon: no backups of "+b)
+	assert.Contains(t, r.stderr, "ccsurgeon: hint: ")
+	assert.Contains(t, r.stderr, a, "the hint names the copy that has the backups")
+	got, _ := os.ReadFile(b)
+	assert.Equal(t, string(orig), string(got), "the untouched copy is unchanged")
+
+	r = runCLI(t, "--config-dir", cfg, "restore", a)
+	require.Equal(t, 0, r.code, r.stderr)
+	got, _ = os.ReadFile(a)
+	assert.Equal(t, string(orig), string(got), "the changed copy is restored")
+	got, _ = os.ReadFile(b)
+	assert.Equal(t, string(orig), string(got), "the other copy is untouched by the restore")
+}
+
+// Finding 3: with both copies changed, each one's restore brings back its
+// own content, never the other's, and each keeps its own original.
+func TestRestoreSameIDInTwoProjectFoldersEachGetsItsOwnContent(t *testing.T) {
+	cfg, a, b := twoCopies(t)
+	// make the copies differ before ccsurgeon changes them
+	data, err := os.ReadFile(b)
+	require.NoError(t, err)
+	bData := []byte(strings.Replace(string(data), "\"type\":\"user\"", "\"type\":\"user\" ", 1))
+	require.NotEqual(t, string(data), string(bData))
+	require.NoError(t, os.WriteFile(b, bData, 0o600))
+	backdate(t, cfg)
+	aData, _ := os.ReadFile(a)
+	for _, p := range []string{a, b} {
+		r := runCLI(t, "--config-dir", cfg, "strip-thinking", p)
+		require.Equal(t, 0, r.code, r.stderr)
+	}
+	// b changed twice more, keeping one backup besides the original: the
+	// pruning after b's change must keep b's original, not a's
+	backdate(t, cfg)
+	r := runCLI(t, "--config-dir", cfg, "restore", b)
+	require.Equal(t, 0, r.code, r.stderr)
+	backdate(t, cfg)
+	r = runCLI(t, "--config-dir", cfg, "strip-thinking", "--keep", "1", b)
+	require.Equal(t, 0, r.code, r.stderr)
+	ra, rb := backupRows(t, cfg, a), backupRows(t, cfg, b)
+	require.Len(t, ra, 1, "a's backups")
+	assert.Equal(t, true, ra[0]["original"], "a's only backup is its original")
+	require.Len(t, rb, 2, "b's backups: the last made and b's original")
+	assert.Equal(t, true, rb[1]["original"], "b's oldest backup is b's original")
+
+	for _, c := range []struct {
+		path string
+		want []byte
+	}{{b, bData}, {a, aData}} {
+		r := runCLI(t, "--config-dir", cfg, "restore", c.path, lastName(t, cfg, c.path))
+		require.Equal(t, 0, r.code, r.stderr)
+		got, _ := os.ReadFile(c.path)
+		assert.Equal(t, string(c.want), string(got), "restore of %s brings back its own original", c.path)
+	}
+}
+
+// lastName is the name of a session's original (oldest) backup.
+func lastName(t *testing.T, cfg, session string) string {
+	t.Helper()
+	rows := backupRows(t, cfg, session)
+	require.NotEmpty(t, rows)
+	return rows[len(rows)-1]["name"].(string)
+}
+
+// Finding 3: a backup whose manifest names another project folder is never
+// written into this one, even when named explicitly.
+func TestRestoreNeverWritesAnotherFoldersBackup(t *testing.T) {
+	cfg, a, b := twoCopies(t)
+	orig, _ := os.ReadFile(b)
+	r := runCLI(t, "--config-dir", cfg, "strip-thinking", a)
+	require.Equal(t, 0, r.code, r.stderr)
+	backdate(t, cfg)
+	name := lastName(t, cfg, a)
+	r = runCLI(t, "--config-dir", cfg, "restore", b, name)
+	assert.Equal(t, 1, r.code, "restore of another folder's backup by name")
+	assert.Contains(t, r.stderr, "ccsurgeon: hint: ")
+	got, _ := os.ReadFile(b)
+	assert.Equal(t, string(orig), string(got))
+}
+
+// Finding 3's fix keeps the undo of a move: the move's backup names the
+// old folder, and restore of the session in its new folder still finds it
+// (and the undo of the undo, from the old folder, too).
+func TestRestoreUndoesAMoveFromTheNewFolder(t *testing.T) {
+	cfg := t.TempDir()
+	old := installSession(t, cfg, "-tmp-old", "testdata/sessions/2.1.328/multi-turn.jsonl")
+	orig, _ := os.ReadFile(old)
+	id := idOf(old)
+	to := filepath.Join(t.TempDir(), "new")
+	r := runCLI(t, "--config-dir", cfg, "move", id, "--to", to)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "undo with: ccsurgeon restore "+id)
+	_, err := os.Stat(old)
+	require.True(t, os.IsNotExist(err), "the move took the session away")
+	backdate(t, cfg)
+	r = runCLI(t, "--config-dir", cfg, "restore", id)
+	require.Equal(t, 0, r.code, r.stderr)
+	got, _ := os.ReadFile(old)
+	assert.Equal(t, string(orig), string(got), "the session is back in its old folder")
+	backdate(t, cfg)
+	r = runCLI(t, "--config-dir", cfg, "restore", id)
+	require.Equal(t, 0, r.code, r.stderr)
+	_, err = os.Stat(old)
+	assert.True(t, os.IsNotExist(err), "the undo of the undo moved it again")
+}
