@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -156,4 +157,86 @@ func TestRestoreUndoesAMoveFromTheNewFolder(t *testing.T) {
 	require.Equal(t, 0, r.code, r.stderr)
 	_, err = os.Stat(old)
 	assert.True(t, os.IsNotExist(err), "the undo of the undo moved it again")
+}
+
+// undoHint is the argument of the printed "undo with … ccsurgeon restore
+// ARG" of a command's output.
+func undoHint(t *testing.T, out string) string {
+	t.Helper()
+	m := regexp.MustCompile(`undo with:? '?ccsurgeon restore ([^'\n)]+)`).FindStringSubmatch(out)
+	require.NotNil(t, m, "no undo hint in:\n%s", out)
+	return m[1]
+}
+
+// pasteUndo runs the undo hint of out as printed and checks that path is
+// back to want; it returns the restore's own output.
+func pasteUndo(t *testing.T, cfg, out, path string, want []byte) string {
+	t.Helper()
+	arg := undoHint(t, out)
+	backdate(t, cfg)
+	backdate(t, filepath.Dir(path))
+	r := runCLI(t, "--config-dir", cfg, "restore", arg)
+	require.Equal(t, 0, r.code, "pasted 'ccsurgeon restore %s': %s", arg, r.stderr)
+	got, _ := os.ReadFile(path)
+	assert.Equal(t, string(want), string(got), "'ccsurgeon restore %s' put %s back", arg, path)
+	return r.stdout
+}
+
+// Finding 7: the undo hint of a change to a file named by path (a loose
+// file outside projects/, a subagent transcript, one copy of an id that is
+// in two project folders) named the bare id, which finds no session, or
+// another one. Every printed undo hint, the restore's own included, works
+// when pasted.
+func TestUndoHintsOfFilesNamedByPathWorkWhenPasted(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "cfg")
+	data, err := os.ReadFile("testdata/sessions/2.1.328/multi-turn.jsonl")
+	require.NoError(t, err)
+	loose := filepath.Join(dir, "loose-y.jsonl")
+	require.NoError(t, os.WriteFile(loose, data, 0o600))
+
+	sub := installSession(t, cfg, "-tmp-sub", "testdata/sessions/2.1.328/subagent.jsonl")
+	agents, _ := filepath.Glob(filepath.Join(strings.TrimSuffix(sub, ".jsonl"), "subagents", "agent-*.jsonl"))
+	require.Len(t, agents, 1)
+	agent := agents[0]
+
+	cfg2, a, b := twoCopies(t)
+	r := runCLI(t, "--config-dir", cfg2, "strip-thinking", b) // both copies have backups
+	require.Equal(t, 0, r.code, r.stderr)
+
+	for _, c := range []struct {
+		name, cfg, path string
+		args            []string
+	}{
+		{"loose file", cfg, loose, []string{"strip-thinking"}},
+		{"subagent transcript", cfg, agent, []string{"drop-tool-calls", "--tool", "Bash"}},
+		{"one of two copies of an id", cfg2, a, []string{"strip-thinking"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			backdate(t, c.cfg)
+			backdate(t, filepath.Dir(c.path))
+			before, _ := os.ReadFile(c.path)
+			r := runCLI(t, append(append([]string{"--config-dir", c.cfg}, c.args...), c.path)...)
+			require.Equal(t, 0, r.code, r.stderr)
+			after, _ := os.ReadFile(c.path)
+			require.NotEqual(t, string(before), string(after), "the command changed the file")
+			out := pasteUndo(t, c.cfg, r.stdout, c.path, before)
+			pasteUndo(t, c.cfg, out, c.path, after) // the undo of the restore
+		})
+	}
+}
+
+// Finding 7: restore of a deleted session by an id prefix said "no session
+// matches" where the full id worked.
+func TestRestoreDeletedSessionByIDPrefix(t *testing.T) {
+	cfg := t.TempDir()
+	p := installSession(t, cfg, "-tmp-proj", "testdata/sessions/2.1.328/multi-turn.jsonl")
+	orig, _ := os.ReadFile(p)
+	r := runCLI(t, "--config-dir", cfg, "strip-thinking", p)
+	require.Equal(t, 0, r.code, r.stderr)
+	require.NoError(t, os.Remove(p))
+	r = runCLI(t, "--config-dir", cfg, "restore", idOf(p)[:4])
+	require.Equal(t, 0, r.code, r.stderr)
+	got, _ := os.ReadFile(p)
+	assert.Equal(t, string(orig), string(got))
 }

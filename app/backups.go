@@ -3,6 +3,7 @@ package app
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -78,6 +79,30 @@ func (env *Env) sessionIdentity(arg string) (id, projectDir, key string, err err
 			Hint: "restore writes only into the project folders of the config dir", Code: 1}
 	}
 	return id, pd, id, nil
+}
+
+// sessionArg is how a printed command names the session file path: its id
+// when the id finds that very file, else its path (a loose file, a
+// subagent transcript, a copy of an id that is in several project folders).
+func (env *Env) sessionArg(id, path string) string {
+	if p, err := chain.Locate(env.ConfigDir, id); err == nil && sameFile(p, path) {
+		return id
+	}
+	if a, err := filepath.Abs(path); err == nil {
+		path = a
+	}
+	return shellQuote(path)
+}
+
+func sameFile(a, b string) bool {
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	if err1 == nil && err2 == nil {
+		return os.SameFile(fa, fb)
+	}
+	ca, _ := filepath.Abs(a)
+	cb, _ := filepath.Abs(b)
+	return ca == cb
 }
 
 // BackupJSON is one row of `backups --json`.
@@ -228,7 +253,7 @@ func (env *Env) RunRestore(session, which string, force bool) error {
 		fmt.Fprintf(env.Out, "  removed %s\n", p)
 	}
 	if res.BackupDir != "" {
-		fmt.Fprintf(env.Out, "the state before the restore is in %s (undo with 'ccsurgeon restore %s')\n", res.BackupDir, session)
+		fmt.Fprintf(env.Out, "the state before the restore is in %s (undo with 'ccsurgeon restore %s')\n", res.BackupDir, env.sessionArg(id, filepath.Join(projectDir, id+".jsonl")))
 	}
 	return nil
 }

@@ -769,7 +769,7 @@ func (env *Env) printWriteResult(out WriteResult) error {
 		fmt.Fprintf(w, "resume it with: %s\n", out.ResumeCommand)
 	case out.Backup != nil:
 		fmt.Fprintf(w, "%s: %s\n", out.Operation, out.Path)
-		fmt.Fprintf(w, "backup: %s (undo with 'ccsurgeon restore %s')\n", *out.Backup, out.SessionID)
+		fmt.Fprintf(w, "backup: %s (undo with 'ccsurgeon restore %s')\n", *out.Backup, env.sessionArg(out.SessionID, out.Path))
 	default:
 		fmt.Fprintf(w, "wrote %s\n", out.Path)
 	}
