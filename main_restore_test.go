@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -239,4 +240,46 @@ func TestRestoreDeletedSessionByIDPrefix(t *testing.T) {
 	require.Equal(t, 0, r.code, r.stderr)
 	got, _ := os.ReadFile(p)
 	assert.Equal(t, string(orig), string(got))
+}
+
+// Finding 8: two sessions with the same id under one old project path go
+// to one destination file. The dry run promised the move (exit 0, both
+// listed to the same file); the real run failed with an internal
+// "backup: … is the destination of two files". Both refuse alike now, with
+// a user's error and a hint, and nothing is written.
+func TestMoveProjectTwoSessionsToOneDestinationRefusedInDryRunToo(t *testing.T) {
+	cfg, a, b := twoCopies(t)
+	from := "/tmp/ccsurgeon-gen/2.1.328/multi-turn/work/project" // the session's cwd
+	to := filepath.Join(t.TempDir(), "new")
+	before := treeOf(t, cfg)
+	var msgs []string
+	for _, dry := range []bool{true, false} {
+		args := []string{"--config-dir", cfg, "move", "--project", from, "--to", to}
+		if dry {
+			args = append(args, "--dry-run")
+		}
+		r := runCLI(t, args...)
+		what := fmt.Sprintf("move --project (dry run %v)", dry)
+		checkRun(t, what, r, want{code: 1, stderr: "ccsurgeon: hint: "})
+		assert.NotContains(t, r.stderr, "backup:", "%s: an internal prefix", what)
+		assert.Contains(t, r.stderr, a, what)
+		assert.Contains(t, r.stderr, b, what)
+		msgs = append(msgs, r.stderr)
+	}
+	assert.Equal(t, msgs[0], msgs[1], "the dry run refuses as the real run does")
+	assert.Equal(t, before, treeOf(t, cfg), "nothing written")
+}
+
+// treeOf maps every file under root to its content.
+func treeOf(t *testing.T, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	require.NoError(t, filepath.Walk(root, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && fi.Mode().IsRegular() {
+			b, _ := os.ReadFile(p)
+			out[p] = string(b)
+		}
+		return err
+	}))
+	return out
 }

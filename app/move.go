@@ -202,6 +202,11 @@ func (env *Env) runMove(o MoveOptions, from, to string, moves []sessionMove, out
 			rec.Rewritten = append(rec.Rewritten, e.Path)
 		}
 	}
+	// what the move itself refuses (two files to one place, a file already
+	// there, a symlink on the way), the dry run refuses too
+	if err := backup.CheckMove(plan); err != nil {
+		return err
+	}
 	// the gate: every rewritten transcript is validated against its input
 	// before anything is written (and again as it is written)
 	for _, g := range gates {

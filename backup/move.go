@@ -538,6 +538,17 @@ func addMoveRecord(dir string, rec json.RawMessage) error {
 	})
 }
 
+// CheckMove runs the checks Move makes of a plan's paths before it writes
+// anything (see checkMovePaths), so that a dry run refuses what the move
+// itself would refuse.
+func CheckMove(p MovePlan) error {
+	cfg, err := filepath.Abs(p.ConfigDir)
+	if err != nil || p.ConfigDir == "" {
+		return errors.New("backup: empty config dir")
+	}
+	return checkMovePaths(cfg, p)
+}
+
 // checkMovePaths keeps a move inside the config dir and off symlinks: every
 // old file is a regular file, no new file exists yet, and no folder on the
 // way to any of them is a symlink.
@@ -554,7 +565,7 @@ func checkMovePaths(cfg string, p MovePlan) error {
 		}
 		return nil
 	}
-	seen := map[string]bool{}
+	seen := map[string]string{} // a new or edited path -> what goes there
 	for _, f := range p.Files {
 		if err := inside(f.From); err != nil {
 			return err
@@ -572,10 +583,12 @@ func checkMovePaths(cfg string, p MovePlan) error {
 		if _, err := os.Lstat(f.To); err == nil {
 			return &Error{Msg: fmt.Sprintf("%s already exists", f.To), Hint: "move or remove it first; ccsurgeon never overwrites a file when moving", Code: CodeExists, Err: ErrExists}
 		}
-		if seen[f.To] {
-			return fmt.Errorf("backup: %s is the destination of two files", f.To)
+		if other, ok := seen[f.To]; ok {
+			return &Error{Msg: fmt.Sprintf("%s and %s would both move to %s", other, f.From, f.To),
+				Hint: "a move never lets one file replace another: remove the copy you do not need, or first move one of them elsewhere by its path ('ccsurgeon move PATH --to DIR')",
+				Code: CodeExists, Err: ErrExists}
 		}
-		seen[f.To] = true
+		seen[f.To] = f.From
 	}
 	for _, e := range p.Edits {
 		if err := inside(e.Path); err != nil {
@@ -584,10 +597,11 @@ func checkMovePaths(cfg string, p MovePlan) error {
 		if fi, err := os.Lstat(e.Path); err == nil && !fi.Mode().IsRegular() {
 			return &Error{Msg: fmt.Sprintf("%s is not a regular file (a symlink?); ccsurgeon does not write it", e.Path), Code: CodeFailure}
 		}
-		if seen[e.Path] {
-			return fmt.Errorf("backup: %s is written twice", e.Path)
+		if _, ok := seen[e.Path]; ok {
+			return &Error{Msg: fmt.Sprintf("the move would write %s twice", e.Path),
+				Hint: "move or remove one of the files that go there first", Code: CodeExists, Err: ErrExists}
 		}
-		seen[e.Path] = true
+		seen[e.Path] = e.Path
 	}
 	return nil
 }
