@@ -67,6 +67,35 @@ func TestRestoreSameIDInTwoProjectFoldersSeesOnlyItsOwnBackups(t *testing.T) {
 	assert.Equal(t, string(orig), string(got), "the changed copy is restored")
 	got, _ = os.ReadFile(b)
 	assert.Equal(t, string(orig), string(got), "the other copy is untouched by the restore")
+
+	// purging the backups of the copy without any leaves the other's
+	r = runCLI(t, "--config-dir", cfg, "backups", "--purge", b)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Len(t, backupRows(t, cfg, a), 2, "a's backups survive the purge of b's")
+}
+
+// Finding 3: a deleted copy, named by its path, is restored from its own
+// backups; its id, whose backups are of two folders, is refused with a
+// hint naming both paths.
+func TestRestoreDeletedCopyOfAnIDInTwoFolders(t *testing.T) {
+	cfg, a, b := twoCopies(t)
+	orig, _ := os.ReadFile(b)
+	for _, p := range []string{a, b} {
+		r := runCLI(t, "--config-dir", cfg, "strip-thinking", p)
+		require.Equal(t, 0, r.code, r.stderr)
+	}
+	require.NoError(t, os.Remove(a))
+	require.NoError(t, os.Remove(b))
+	r := runCLI(t, "--config-dir", cfg, "restore", idOf(a))
+	checkRun(t, "restore of an id whose backups are of two folders", r, want{code: 2, stderr: "ccsurgeon: hint: "})
+	assert.Contains(t, r.stderr, a)
+	assert.Contains(t, r.stderr, b)
+	r = runCLI(t, "--config-dir", cfg, "restore", b)
+	require.Equal(t, 0, r.code, r.stderr)
+	got, _ := os.ReadFile(b)
+	assert.Equal(t, string(orig), string(got), "b is back from its own last backup")
+	_, err := os.Stat(a)
+	assert.True(t, os.IsNotExist(err), "a stays deleted")
 }
 
 // Finding 3: with both copies changed, each one's restore brings back its

@@ -292,7 +292,7 @@ func (env *Env) RunDiff(o DiffOptions) error {
 			}
 		}
 		if pa == "" {
-			return &chain.Error{Msg: fmt.Sprintf("the newest backup of %s (%s) holds no copy of %s", idb, b.Name, pb), Hint: "list the backups with 'ccsurgeon backups " + idb + "'", Code: 1}
+			return &chain.Error{Msg: fmt.Sprintf("the newest backup of %s (%s) holds no copy of %s", idb, b.Name, pb), Hint: "list the backups with 'ccsurgeon backups " + env.sessionArg(idb, pb) + "'", Code: 1}
 		}
 		ida = idb
 	} else {
