@@ -205,7 +205,7 @@ func pasteUndo(t *testing.T, cfg, out, path string, want []byte) string {
 	arg := undoHint(t, out)
 	backdate(t, cfg)
 	backdate(t, filepath.Dir(path))
-	r := runCLI(t, "--config-dir", cfg, "restore", arg)
+	r := runCLI(t, append([]string{"--config-dir", cfg, "restore"}, strings.Fields(arg)...)...)
 	require.Equal(t, 0, r.code, "pasted 'ccsurgeon restore %s': %s", arg, r.stderr)
 	got, _ := os.ReadFile(path)
 	assert.Equal(t, string(want), string(got), "'ccsurgeon restore %s' put %s back", arg, path)
@@ -224,6 +224,9 @@ func TestUndoHintsOfFilesNamedByPathWorkWhenPasted(t *testing.T) {
 	require.NoError(t, err)
 	loose := filepath.Join(dir, "loose-y.jsonl")
 	require.NoError(t, os.WriteFile(loose, data, 0o600))
+	// repair's undo puts back a file that would not resume
+	torn := filepath.Join(dir, "torn.jsonl")
+	require.NoError(t, os.WriteFile(torn, append(append([]byte{}, data...), `{"type":"user","mess`...), 0o600))
 
 	sub := installSession(t, cfg, "-tmp-sub", "testdata/sessions/2.1.328/subagent.jsonl")
 	agents, _ := filepath.Glob(filepath.Join(strings.TrimSuffix(sub, ".jsonl"), "subagents", "agent-*.jsonl"))
@@ -239,6 +242,7 @@ func TestUndoHintsOfFilesNamedByPathWorkWhenPasted(t *testing.T) {
 		args            []string
 	}{
 		{"loose file", cfg, loose, []string{"strip-thinking"}},
+		{"torn loose file repaired", cfg, torn, []string{"repair"}},
 		{"subagent transcript", cfg, agent, []string{"drop-tool-calls", "--tool", "Bash"}},
 		{"one of two copies of an id", cfg2, a, []string{"strip-thinking"}},
 	} {

@@ -769,7 +769,11 @@ func (env *Env) printWriteResult(out WriteResult) error {
 		fmt.Fprintf(w, "resume it with: %s\n", out.ResumeCommand)
 	case out.Backup != nil:
 		fmt.Fprintf(w, "%s: %s\n", out.Operation, out.Path)
-		fmt.Fprintf(w, "backup: %s (undo with 'ccsurgeon restore %s')\n", *out.Backup, env.sessionArg(out.SessionID, out.Path))
+		undo := env.sessionArg(out.SessionID, out.Path)
+		if out.Preexisting > 0 {
+			undo = "--force " + undo // the input would not resume: restore refuses it without --force
+		}
+		fmt.Fprintf(w, "backup: %s (undo with 'ccsurgeon restore %s')\n", *out.Backup, undo)
 	default:
 		fmt.Fprintf(w, "wrote %s\n", out.Path)
 	}
