@@ -13,6 +13,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/google/uuid"
 )
 
 // StampLayout is the UTC time format that starts every backup directory name,
@@ -443,38 +445,17 @@ func PurgeOf(configDir, key, sessionID, projectDir string) ([]string, error) {
 }
 
 // Keys returns the backup keys that are session ids starting with prefix
-// (the sessions with backups, whether or not their file is still there).
+// (the sessions with backups, whether or not their file is still there):
+// a loose file's key, its name and a hash, is never one.
 func Keys(configDir, prefix string) []string {
 	entries, _ := os.ReadDir(BackupsRoot(configDir))
 	var out []string
 	for _, e := range entries {
-		if n := e.Name(); e.IsDir() && isUUID(n) && strings.HasPrefix(n, prefix) {
+		if n := e.Name(); e.IsDir() && len(n) == 36 && uuid.Validate(n) == nil && strings.HasPrefix(n, prefix) {
 			out = append(out, n)
 		}
 	}
 	return out
-}
-
-// isUUID reports whether s has the shape of a session id (8-4-4-4-12 hex
-// digits): the key of a session of a project folder, not of a loose file
-// (whose key ends in a hash of its path).
-func isUUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i, r := range s {
-		switch i {
-		case 8, 13, 18, 23:
-			if r != '-' {
-				return false
-			}
-		default:
-			if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'f') {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // Find returns the backup of key key selected by which: "" means the
