@@ -316,3 +316,19 @@ func treeOf(t *testing.T, root string) map[string]string {
 	}))
 	return out
 }
+
+// Trial finding (2026-11-23): restore --json printed "removed": null when
+// it removed nothing; a list key is always a list.
+func TestRestoreJSONListsAreNeverNull(t *testing.T) {
+	m := safeEnv(t)
+	r := m.cli(t, "strip-thinking", malSession)
+	require.Equal(t, 0, r.code, r.stderr)
+	backdate(t, m.root)
+	r = m.cli(t, "--json", "restore", malSession)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.NotContains(t, r.stdout, "null,")
+	var out map[string]any
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &out))
+	assert.Equal(t, []any{}, out["removed"])
+	assert.NotEmpty(t, out["written"])
+}

@@ -243,7 +243,7 @@ func (env *Env) RunRestore(session, which string, force bool) error {
 			Backup    *string  `json:"backup"`
 			Written   []string `json:"written"`
 			Removed   []string `json:"removed"`
-		}{id, b.Name, bk, res.Written, res.Removed})
+		}{id, b.Name, bk, append([]string{}, res.Written...), append([]string{}, res.Removed...)}) // lists, never null
 	}
 	fmt.Fprintf(env.Out, "restored %s from %s (%s)\n", id, b.Name, b.Op)
 	for _, p := range res.Written {
