@@ -570,7 +570,8 @@ type RestoreOptions struct {
 // Restore puts a backup's files back. The files go to the paths ccsurgeon
 // derives from the session (ProjectDir and the session id): a manifest
 // naming another folder, or a file that is not one of the session's own
-// (<id>.jsonl, <id>/subagents/agent-*, agent-*.jsonl), is refused. It
+// (<id>.jsonl, <id>/subagents/agent-*, agent-*.jsonl, <id>/tool-results/*),
+// is refused. It
 // verifies the backup's checksums, calls Check, then runs Apply with Op
 // "restore": the current state is itself backed up first (so the restore
 // can be undone), files created after the backup are removed, and every
@@ -664,6 +665,10 @@ func sessionFileRel(id, rel string) bool {
 	case 1:
 		return rel == id+".jsonl" || strings.HasPrefix(rel, "agent-") && strings.HasSuffix(rel, ".jsonl")
 	case 3:
+		// a large tool output (redact-secrets rewrites them)
+		if parts[0] == id && parts[1] == "tool-results" && parts[2] != "" {
+			return true
+		}
 		return parts[0] == id && parts[1] == "subagents" && strings.HasPrefix(parts[2], "agent-") &&
 			(strings.HasSuffix(parts[2], ".jsonl") || strings.HasSuffix(parts[2], ".meta.json"))
 	}
