@@ -438,7 +438,8 @@ func redactCommand(env *app.Env) *cli.Command {
 		UsageText: `ccsurgeon redact-secrets SESSION [--rule NAME=REGEX]... [--allow REGEX]... [--check]
 
 Scans every decoded string value of every entry of the session and its
-subagent transcripts. Each secret becomes a placeholder such as
+subagent transcripts, and the files of its tool-results/ folder (large tool
+outputs, scanned as text). Each secret becomes a placeholder such as
 [REDACTED:github-pat:3]: the same secret the same placeholder everywhere.
 A thinking block holding a secret is removed whole (its signature forbids
 editing it). The report says how many of each type and where, never the

@@ -137,15 +137,20 @@ func (env *Env) RunOps(session string, spec OpSpec, d Dest) error {
 // a gate before sharing a transcript or in CI.
 func (env *Env) RunRedactCheck(session string, spec OpSpec) error {
 	spec = OpSpec{Redact: true, RedactRules: spec.RedactRules, RedactAllow: spec.RedactAllow}
-	var found int
+	var found, inSidecars int
 	err := env.runWriteWith(session, Dest{DryRun: true}, func(*chain.Session) (ops.Pipeline, error) { return env.Pipeline(spec) }, func(r *WriteResult) {
-		found = r.redactions.Len()
+		found, inSidecars = r.redactions.Len(), r.sidecarSecrets
 	})
 	if err != nil {
 		return err
 	}
 	if found > 0 {
-		return &chain.Error{Msg: Plural(found, "secret", "secrets") + " found; nothing was written", Hint: "write a redacted copy with 'ccsurgeon redact SESSION -o redacted.jsonl'", Code: 1}
+		hint := "write a redacted copy with 'ccsurgeon redact SESSION -o redacted.jsonl'"
+		if inSidecars > 0 {
+			// -o writes the transcript only: the tool-results files would keep them
+			hint = "redact the session in place with 'ccsurgeon redact SESSION' (its tool-results/ files hold " + Plural(inSidecars, "secret", "secrets") + "), or copy it redacted with --new"
+		}
+		return &chain.Error{Msg: Plural(found, "secret", "secrets") + " found; nothing was written", Hint: hint, Code: 1}
 	}
 	return nil
 }

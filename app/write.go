@@ -65,8 +65,13 @@ type WriteResult struct {
 	// NothingToChange: the operations found nothing to do, so nothing was
 	// written (SessionID and Path are the input's).
 	NothingToChange bool `json:"nothing_to_change,omitempty"`
+	// SidecarSecretsNotWritten: with -o, the secrets of the session's
+	// tool-results/ files, which -o does not write (they are still there).
+	SidecarSecretsNotWritten int `json:"sidecar_secrets_not_written,omitempty"`
 
 	redactions *ops.RedactionLog // printed as "redactions"
+	// sidecarSecrets: the secrets found in the tool-results files
+	sidecarSecrets int
 }
 
 // Operation builds the pipeline for an open session.
@@ -153,7 +158,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		pr.Done()
 		res := WriteResult{SessionID: s.ID, Path: s.Path, Operation: p.Name(), DryRun: d.DryRun,
 			EntriesBefore: len(s.Main.Entries), EntriesAfter: len(s.Main.Entries), BytesBefore: s.Main.Size, BytesAfter: s.Main.Size,
-			Notes: t.Report.Notes, NothingToChange: true, redactions: &t.Report.Redactions}
+			Notes: t.Report.Notes, NothingToChange: true, redactions: &t.Report.Redactions, sidecarSecrets: sidecarSecrets(t)}
 		if hook != nil {
 			hook(&res) // redact --check must see secrets it could not replace
 		}
@@ -165,7 +170,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		SessionID: s.ID, Path: s.Path, Operation: p.Name(), DryRun: d.DryRun,
 		EntriesBefore: st.EntriesBefore, EntriesAfter: st.EntriesAfter, Removed: st.Removed, Changed: st.Changed, Added: st.Added,
 		BytesBefore: s.Main.Size, Counts: t.Report.Counts, CountDetails: t.Report.CountDetails, Notes: t.Report.Notes, redactions: &t.Report.Redactions,
-		ResumeTokens: t.Report.Tokens,
+		ResumeTokens: t.Report.Tokens, sidecarSecrets: sidecarSecrets(t),
 	}
 	if t.NewID != "" {
 		out.SessionID = t.NewID
@@ -175,6 +180,9 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	case d.DryRun:
 		err = j.dryRun(d.Diff)
 	case d.Output == "-":
+		if note, n := sidecarsNotWritten(t); n > 0 {
+			fmt.Fprintf(env.Err, "ccsurgeon: warning: %s\n", note)
+		}
 		err = j.toStdout()
 		out.Path = "-"
 	case d.Output != "":
@@ -182,6 +190,10 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		out.Path = d.Output
 		if n := len(j.resultFiles()) - 1; n > 0 {
 			out.Notes = append(out.Notes, "-o writes the main transcript only: "+Plural(n, "changed subagent transcript was", "changed subagent transcripts were")+" not written (use --new to get them too)")
+		}
+		if note, n := sidecarsNotWritten(t); n > 0 {
+			out.Notes = append(out.Notes, note)
+			out.SidecarSecretsNotWritten = n
 		}
 	case d.New:
 		out.Path, err = j.writeNew()
@@ -453,10 +465,32 @@ func (j *job) toStdout() error {
 	return err
 }
 
+// sidecarsNotWritten is the note of a result written to one file (-o):
+// the tool-results files it changes are not written, and the number of
+// secrets they still hold.
+func sidecarsNotWritten(t *ops.Txn) (string, int) {
+	n := sidecarSecrets(t)
+	if n == 0 {
+		return "", 0
+	}
+	files := Plural(len(t.Sidecars), "tool-results file was", "tool-results files were")
+	return fmt.Sprintf("-o writes the main transcript only: %s (in %s) not written and still %s %s; redact the session in place, or use --new for a copy of the whole session",
+		files, ops.ToolResultsDir(t.S), map[bool]string{true: "holds", false: "hold"}[len(t.Sidecars) == 1], Plural(n, "secret", "secrets")), n
+}
+
+// sidecarSecrets counts the secrets replaced in the tool-results files.
+func sidecarSecrets(t *ops.Txn) int {
+	n := 0
+	for _, sc := range t.Sidecars {
+		n += sc.Secrets
+	}
+	return n
+}
+
 // changesAnything reports whether the transaction changes any file of the
 // session.
 func changesAnything(t *ops.Txn) bool {
-	if len(t.RemovedFiles) > 0 {
+	if len(t.RemovedFiles) > 0 || len(t.Sidecars) > 0 {
 		return true
 	}
 	for _, f := range t.S.Files() {
@@ -502,6 +536,9 @@ func (j *job) writeInPlace(snaps map[string]*backup.Snapshot, d Dest) (backup.Re
 	s, t := j.t.S, j.t
 	plan := backup.Plan{ConfigDir: j.env.ConfigDir, SessionID: s.ID, Key: j.lock.Key(), Op: j.op, ProjectDir: s.ProjectDir,
 		Force: d.Force, Keep: d.Keep, NoBackup: d.NoBackup, Lock: j.lock}
+	for _, sc := range t.Sidecars {
+		plan.Files = append(plan.Files, backup.FileWrite{Path: sc.Path, Snapshot: &backup.Snapshot{Path: sc.Path, Size: sc.Size, ModTime: sc.ModTime}, Render: writeBytes(sc.Data)})
+	}
 	for _, f := range j.resultFiles() {
 		plan.Files = append(plan.Files, backup.FileWrite{Path: f.Path, Snapshot: snaps[f.Path], Render: j.render(f, f.Path+" (after "+j.op+")")})
 	}
@@ -573,7 +610,7 @@ func (env *Env) redactBackupNote(s *chain.Session, key string) string {
 // unchanged reports whether the result is the input: no entry removed,
 // added or given other bytes, no file removed.
 func unchanged(t *ops.Txn) bool {
-	if len(t.RemovedFiles) > 0 {
+	if len(t.RemovedFiles) > 0 || len(t.Sidecars) > 0 {
 		return false
 	}
 	for _, f := range t.S.Files() {
@@ -666,7 +703,12 @@ func (j *job) writeNew() (path string, err error) {
 		written = append(written, dst)
 		work.Go(func() error { return j.writeSubagent(f, a, dst, rm, ds) })
 	}
-	// tool-results/ and file-history/<id>/ are copied as they are
+	// tool-results/ and file-history/<id>/ are copied as they are, but for
+	// the tool-results files the result changes (redact-secrets)
+	changed := map[string][]byte{}
+	for _, sc := range t.Sidecars {
+		changed[sc.Path] = sc.Data
+	}
 	copies := map[string]string{
 		filepath.Join(s.SidecarDir(), "tool-results"):        filepath.Join(sidecar, "tool-results"),
 		filepath.Join(j.env.ConfigDir, "file-history", s.ID): filepath.Join(j.env.ConfigDir, "file-history", t.NewID),
@@ -680,7 +722,7 @@ func (j *job) writeNew() (path string, err error) {
 			work.Wait()
 			return "", err
 		}
-		if err := copyTree(src, dst, ds, work); err != nil {
+		if err := copyTree(src, dst, ds, work, changed); err != nil {
 			work.Wait()
 			return "", err
 		}
@@ -735,9 +777,18 @@ func (j *job) newProjectDir() (string, error) {
 		Hint: "write the result to a file with -o PATH instead", Code: 1}
 }
 
+// writeBytes renders b.
+func writeBytes(b []byte) func(io.Writer) error {
+	return func(w io.Writer) error {
+		_, err := w.Write(b)
+		return err
+	}
+}
+
 // copyTree copies the files under src to dst (as new files, through ds),
-// each as one of the tasks.
-func copyTree(src, dst string, ds *backup.DirSync, work *tasks) error {
+// each as one of the tasks; a file that changed (by its path under src)
+// gets its new bytes instead.
+func copyTree(src, dst string, ds *backup.DirSync, work *tasks, changed map[string][]byte) error {
 	st, err := os.Stat(src)
 	if err != nil || !st.IsDir() {
 		return nil
@@ -753,7 +804,11 @@ func copyTree(src, dst string, ds *backup.DirSync, work *tasks) error {
 		if err != nil {
 			return err
 		}
-		work.Go(func() error { return ds.CreateNew(filepath.Join(dst, rel), backup.CopyFrom(p)) })
+		render := backup.CopyFrom(p)
+		if b, ok := changed[p]; ok {
+			render = writeBytes(b)
+		}
+		work.Go(func() error { return ds.CreateNew(filepath.Join(dst, rel), render) })
 		return nil
 	})
 }

@@ -13,6 +13,7 @@ const (
 	CountSecrets          = "secrets_redacted"
 	CountSecretsLeft      = "secrets_left_in_place"
 	CountRawLinesRedacted = "non_json_lines_redacted"
+	CountSidecarsRedacted = "tool_results_files_redacted"
 	CountSecretThinking   = "secret_thinking_blocks_removed"
 	CountThinking         = "thinking_blocks_removed"
 	CountToolCalls        = "tool_calls_removed"
@@ -32,8 +33,9 @@ var CountKinds = []CountKind{
 	{CountOtherBranches, "entries of other branches removed"},
 	{CountAfterFork, "entries after the fork point removed"},
 	{CountSecrets, "secrets redacted"},
-	{CountSecretsLeft, "secrets left in place (line is not JSON)"},
+	{CountSecretsLeft, "secrets left in place (line is not JSON, binary file)"},
 	{CountRawLinesRedacted, "lines that are not JSON, redacted as text"},
+	{CountSidecarsRedacted, "tool-results files redacted"},
 	{CountSecretThinking, "thinking blocks removed (held a secret)"},
 	{CountThinking, "thinking blocks removed"},
 	{CountToolCalls, "tool calls removed"},

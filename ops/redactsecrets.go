@@ -1,12 +1,16 @@
 package ops
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 	"unsafe"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
@@ -331,7 +335,99 @@ func (o RedactSecrets) Apply(t *Txn) error {
 			t.CountOf(CountSecrets, nb.names[c], n)
 		}
 	}
+	// after the transcripts: a secret they share with a tool output keeps
+	// the number it has there
+	if err := o.redactToolResults(t, nb); err != nil {
+		return err
+	}
 	return t.Report.Redactions.Err()
+}
+
+// SidecarEdit is a file of the session's tool-results/ folder (where Claude
+// Code 2.1.x keeps a large tool output whole, the transcript holding a
+// preview) with the secrets it held replaced.
+type SidecarEdit struct {
+	Path string
+	// Size and ModTime: the file when it was read (a write refuses to
+	// replace it if they changed)
+	Size    int64
+	ModTime time.Time
+	Data    []byte // the new content
+	Secrets int    // secrets replaced
+}
+
+// ToolResultsDir is the folder of a session's large tool outputs.
+func ToolResultsDir(s *chain.Session) string { return filepath.Join(s.SidecarDir(), "tool-results") }
+
+// redactToolResults scans every regular file of the session's tool-results/
+// folder as text, with the numbering of the transcripts, and sets the
+// files that change as t.Sidecars. A file holding a NUL byte is binary: a
+// placeholder of another length could break it, so its secrets are
+// reported (--check fails) and named in a note, never replaced.
+func (o RedactSecrets) redactToolResults(t *Txn, nb *numbering) error {
+	dir := ToolResultsDir(t.S)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return nil
+	}
+	list, err := os.ReadDir(dir) // sorted by name
+	if err != nil {
+		return fmt.Errorf("cannot read %s: %w", dir, err)
+	}
+	for _, d := range list {
+		if !d.Type().IsRegular() {
+			continue // a FIFO or a device would block; a symlink is not the session's file
+		}
+		if err := o.redactToolResult(t, nb, filepath.Join(dir, d.Name())); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// redactToolResult is redactToolResults on the file p.
+func (o RedactSecrets) redactToolResult(t *Txn, nb *numbering, p string) error {
+	st, err := os.Stat(p)
+	if err != nil {
+		return err
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return err
+	}
+	finds := o.Scanner.Scan(unsafeString(data))
+	if len(finds) == 0 {
+		return nil
+	}
+	binary := bytes.IndexByte(data, 0) >= 0
+	field := "(tool-results file: scanned as text)"
+	if binary {
+		field = "(tool-results file: binary, scanned as bytes)"
+	}
+	out := make([]byte, 0, len(data)+64)
+	pos, line, lineAt := 0, 1, 0
+	for _, fd := range finds {
+		line += bytes.Count(data[lineAt:fd.Start], []byte{'\n'})
+		lineAt = fd.Start
+		sum := secretSum(string(data[fd.Start:fd.End]))
+		var num uint32
+		if binary || fd.Start < pos {
+			t.CountOf(CountSecretsLeft, fd.Rule, 1)
+		} else {
+			num = nb.assignRule(fd.Rule, sum)
+			out = append(out, data[pos:fd.Start]...)
+			out = append(out, placeholderOf(fd.Rule, int(num))...)
+			pos = fd.End
+			t.CountOf(CountSecrets, fd.Rule, 1)
+		}
+		t.Report.Redactions.add(p, field, fd.Rule, line, num, sum, false)
+	}
+	if binary {
+		t.Note("%s is a binary file and holds %s that cannot be replaced without changing it: remove it before sharing the session", p, chain.Plural(len(finds), "secret", "secrets"))
+		return nil
+	}
+	t.Count(CountSidecarsRedacted, 1)
+	t.Sidecars = append(t.Sidecars, SidecarEdit{Path: p, Size: st.Size(), ModTime: st.ModTime(), Data: append(out, data[pos:]...), Secrets: len(finds)})
+	return nil
 }
 
 // scanFile finds the lines of f that hold secrets, using every core, and

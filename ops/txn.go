@@ -64,6 +64,9 @@ type Txn struct {
 	redactProtected map[int]bool
 	// RemovedFiles are subagent transcripts the result no longer holds.
 	RemovedFiles map[*chain.File]bool
+	// Sidecars are files of the session's tool-results/ folder that the
+	// result changes (redact-secrets), in path order.
+	Sidecars []SidecarEdit
 	// before caches the token estimate of the session as read (tokens.go)
 	before *chain.ResumeEstimate
 	// late makes the bytes of the Late lines of a file (SetLate)
