@@ -170,6 +170,25 @@ func TestRedactSecretsCoversTheToolResultsSidecar(t *testing.T) {
 			assert.Equal(t, h, h1[p], "--new changed %s", p)
 		}
 	})
+	t.Run("text that is not UTF-8: replaced where the secret stands in ASCII, else reported", func(t *testing.T) {
+		t.Parallel()
+		e := newSidecarEnv(t)
+		// Latin-1 "café", then a secret right after a byte that could lead
+		// a two-byte character (Shift JIS)
+		data := []byte("caf\xe9 token " + sidecarSecretOwn + "\n\x82" + sidecarSecretShared + "\n")
+		require.NoError(t, os.WriteFile(e.side, data, 0o600))
+		backdate(t, e.cfg)
+		r := e.cli(t, "--json", "redact-secrets", e.id)
+		require.Equal(t, 0, r.code, r.stdout+r.stderr)
+		got, _ := os.ReadFile(e.side)
+		assert.Equal(t, "caf\xe9 token [REDACTED:github-pat:2]\n\x82"+sidecarSecretShared+"\n", string(got))
+		var res app.WriteResult
+		require.NoError(t, json.Unmarshal([]byte(r.stdout), &res), r.stdout)
+		assert.Equal(t, 1, res.Counts["secrets_left_in_place"])
+		assert.Contains(t, strings.Join(res.Notes, "\n"), "not UTF-8")
+		r = e.cli(t, "redact-secrets", e.id, "--check")
+		assert.Equal(t, 1, r.code, "--check passed a secret left in place")
+	})
 	t.Run("a binary file in tool-results: reported, never rewritten", func(t *testing.T) {
 		t.Parallel()
 		e := newSidecarEnv(t)

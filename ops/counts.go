@@ -33,7 +33,7 @@ var CountKinds = []CountKind{
 	{CountOtherBranches, "entries of other branches removed"},
 	{CountAfterFork, "entries after the fork point removed"},
 	{CountSecrets, "secrets redacted"},
-	{CountSecretsLeft, "secrets left in place (line is not JSON, binary file)"},
+	{CountSecretsLeft, "secrets left in place (line is not JSON, binary or not UTF-8)"},
 	{CountRawLinesRedacted, "lines that are not JSON, redacted as text"},
 	{CountSidecarsRedacted, "tool-results files redacted"},
 	{CountSecretThinking, "thinking blocks removed (held a secret)"},

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 	"unsafe"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
@@ -375,7 +376,10 @@ func (o RedactSecrets) redactToolResults(t *Txn, nb *numbering) error {
 	}
 	for _, d := range list {
 		if !d.Type().IsRegular() {
-			continue // a FIFO or a device would block; a symlink is not the session's file
+			// a FIFO or a device would block, a symlink is not the
+			// session's own file: not read, but named
+			t.Note("%s is not a regular file: it was not scanned for secrets", filepath.Join(dir, d.Name()))
+			continue
 		}
 		if err := o.redactToolResult(t, nb, filepath.Join(dir, d.Name())); err != nil {
 			return err
@@ -399,35 +403,54 @@ func (o RedactSecrets) redactToolResult(t *Txn, nb *numbering, p string) error {
 		return nil
 	}
 	binary := bytes.IndexByte(data, 0) >= 0
+	// in text that is not UTF-8 (Latin-1, Shift JIS) a secret is replaced
+	// only when it and the byte before it are ASCII: it cannot then be
+	// part of a character of two bytes
+	plain := binary || utf8.Valid(data)
 	field := "(tool-results file: scanned as text)"
 	if binary {
 		field = "(tool-results file: binary, scanned as bytes)"
 	}
 	out := make([]byte, 0, len(data)+64)
-	pos, line, lineAt := 0, 1, 0
+	pos, line, lineAt, left := 0, 1, 0, 0
 	for _, fd := range finds {
 		line += bytes.Count(data[lineAt:fd.Start], []byte{'\n'})
 		lineAt = fd.Start
 		sum := secretSum(string(data[fd.Start:fd.End]))
 		var num uint32
-		if binary || fd.Start < pos {
-			t.CountOf(CountSecretsLeft, fd.Rule, 1)
-		} else {
+		safe := !binary && fd.Start >= pos && (plain || isASCII(data[max(fd.Start-1, 0):fd.End]))
+		if safe {
 			num = nb.assignRule(fd.Rule, sum)
 			out = append(out, data[pos:fd.Start]...)
 			out = append(out, placeholderOf(fd.Rule, int(num))...)
 			pos = fd.End
 			t.CountOf(CountSecrets, fd.Rule, 1)
+		} else {
+			left++
+			t.CountOf(CountSecretsLeft, fd.Rule, 1)
 		}
 		t.Report.Redactions.add(p, field, fd.Rule, line, num, sum, false)
 	}
-	if binary {
-		t.Note("%s is a binary file and holds %s that cannot be replaced without changing it: remove it before sharing the session", p, chain.Plural(len(finds), "secret", "secrets"))
-		return nil
+	switch {
+	case binary:
+		t.Note("%s is a binary file and holds %s that cannot be replaced without changing it: remove it before sharing the session", p, chain.Plural(left, "secret", "secrets"))
+	case left > 0:
+		t.Note("%s is not UTF-8 text and holds %s that cannot be replaced safely: they are still there; remove the file before sharing the session", p, chain.Plural(left, "secret", "secrets"))
 	}
-	t.Count(CountSidecarsRedacted, 1)
-	t.Sidecars = append(t.Sidecars, SidecarEdit{Path: p, Size: st.Size(), ModTime: st.ModTime(), Data: append(out, data[pos:]...), Secrets: len(finds)})
+	if pos > 0 {
+		t.Count(CountSidecarsRedacted, 1)
+		t.Sidecars = append(t.Sidecars, SidecarEdit{Path: p, Size: st.Size(), ModTime: st.ModTime(), Data: append(out, data[pos:]...), Secrets: len(finds) - left})
+	}
 	return nil
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // scanFile finds the lines of f that hold secrets, using every core, and
