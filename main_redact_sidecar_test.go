@@ -149,6 +149,12 @@ func TestRedactSecretsCoversTheToolResultsSidecar(t *testing.T) {
 			}
 		}
 		assert.Equal(t, 2, inSide, "the sidecar's secrets in redactions")
+
+		r = e.cli(t, "redact-secrets", e.id, "-o", "-")
+		require.Equal(t, 0, r.code, r.stderr)
+		assert.NotContains(t, r.stdout, sidecarSecretShared)
+		assert.Contains(t, r.stderr, "1 tool-results file was")
+		assert.Contains(t, r.stderr, "still holds 2 secrets")
 	})
 	t.Run("--new: the copied tool-results hold no secret", func(t *testing.T) {
 		t.Parallel()
