@@ -155,6 +155,11 @@ func TestRedactSecretsCoversTheToolResultsSidecar(t *testing.T) {
 		assert.NotContains(t, r.stdout, sidecarSecretShared)
 		assert.Contains(t, r.stderr, "1 tool-results file was")
 		assert.Contains(t, r.stderr, "still holds 2 secrets")
+		r = e.cli(t, "--json", "redact-secrets", e.id, "-o", "-")
+		require.Equal(t, 0, r.code, r.stderr)
+		res = app.WriteResult{}
+		require.NoError(t, json.Unmarshal([]byte(r.stderr), &res), "the summary goes to stderr: %s", r.stderr)
+		assert.Equal(t, 2, res.SidecarSecretsNotWritten)
 	})
 	t.Run("--new: the copied tool-results hold no secret", func(t *testing.T) {
 		t.Parallel()

@@ -180,11 +180,15 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	case d.DryRun:
 		err = j.dryRun(d.Diff)
 	case d.Output == "-":
-		if note, n := sidecarsNotWritten(t); n > 0 {
-			fmt.Fprintf(env.Err, "ccsurgeon: warning: %s\n", note)
-		}
 		err = j.toStdout()
 		out.Path = "-"
+		if note, n := sidecarsNotWritten(t); n > 0 {
+			out.Notes = append(out.Notes, note)
+			out.SidecarSecretsNotWritten = n
+			if !env.JSON { // else the summary on stderr says it
+				fmt.Fprintf(env.Err, "ccsurgeon: warning: %s\n", note)
+			}
+		}
 	case d.Output != "":
 		err = backup.WriteTo(d.Output, d.Force, j.render(s.Main, d.Output))
 		out.Path = d.Output
