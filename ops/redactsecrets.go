@@ -411,17 +411,44 @@ func (o RedactSecrets) redactToolResult(t *Txn, nb *numbering, p string) error {
 	if binary {
 		field = "(tool-results file: binary, scanned as bytes)"
 	}
-	out := make([]byte, 0, len(data)+64)
-	pos, line, lineAt, left := 0, 1, 0, 0
-	for _, fd := range finds {
+	line, lineAt := 1, 0
+	lineOf := func(fd redact.Finding) int {
 		line += bytes.Count(data[lineAt:fd.Start], []byte{'\n'})
 		lineAt = fd.Start
-		sum := secretSum(string(data[fd.Start:fd.End]))
+		return line
+	}
+	out, left := replaceText(t, nb, data, finds, p, field, lineOf, func(fd redact.Finding) bool {
+		return !binary && (plain || isASCII(data[max(fd.Start-1, 0):fd.End]))
+	})
+	switch {
+	case binary:
+		t.Note("%s is a binary file and holds %s that cannot be replaced without changing it: remove it before sharing the session", p, chain.Plural(left, "secret", "secrets"))
+	case left > 0:
+		t.Note("%s is not UTF-8 text and holds %s that cannot be replaced safely: they are still there; remove the file before sharing the session", p, chain.Plural(left, "secret", "secrets"))
+	}
+	if out != nil {
+		t.Count(CountSidecarsRedacted, 1)
+		t.Sidecars = append(t.Sidecars, SidecarEdit{Path: p, Size: st.Size(), ModTime: st.ModTime(), Data: out, Secrets: len(finds) - left})
+	}
+	return nil
+}
+
+// replaceText replaces the secrets of raw text (finds: byte offsets in
+// raw, in order) that safe allows with their placeholders, numbered by
+// nb; every secret is counted and reported, in file at field and the line
+// lineOf gives (placeholder number 0: left in place). It returns the new
+// text (nil: nothing replaced) and how many secrets were left.
+func replaceText(t *Txn, nb *numbering, raw []byte, finds []redact.Finding, file, field string, lineOf func(redact.Finding) int, safe func(redact.Finding) bool) (out []byte, left int) {
+	pos := 0
+	for _, fd := range finds {
+		sum := secretSum(string(raw[fd.Start:fd.End]))
 		var num uint32
-		safe := !binary && fd.Start >= pos && (plain || isASCII(data[max(fd.Start-1, 0):fd.End]))
-		if safe {
+		if fd.Start >= pos && safe(fd) {
+			if out == nil {
+				out = make([]byte, 0, len(raw)+64)
+			}
 			num = nb.assignRule(fd.Rule, sum)
-			out = append(out, data[pos:fd.Start]...)
+			out = append(out, raw[pos:fd.Start]...)
 			out = append(out, placeholderOf(fd.Rule, int(num))...)
 			pos = fd.End
 			t.CountOf(CountSecrets, fd.Rule, 1)
@@ -429,19 +456,12 @@ func (o RedactSecrets) redactToolResult(t *Txn, nb *numbering, p string) error {
 			left++
 			t.CountOf(CountSecretsLeft, fd.Rule, 1)
 		}
-		t.Report.Redactions.add(p, field, fd.Rule, line, num, sum, false)
+		t.Report.Redactions.add(file, field, fd.Rule, lineOf(fd), num, sum, false)
 	}
-	switch {
-	case binary:
-		t.Note("%s is a binary file and holds %s that cannot be replaced without changing it: remove it before sharing the session", p, chain.Plural(left, "secret", "secrets"))
-	case left > 0:
-		t.Note("%s is not UTF-8 text and holds %s that cannot be replaced safely: they are still there; remove the file before sharing the session", p, chain.Plural(left, "secret", "secrets"))
+	if out != nil {
+		out = append(out, raw[pos:]...)
 	}
-	if pos > 0 {
-		t.Count(CountSidecarsRedacted, 1)
-		t.Sidecars = append(t.Sidecars, SidecarEdit{Path: p, Size: st.Size(), ModTime: st.ModTime(), Data: append(out, data[pos:]...), Secrets: len(finds) - left})
-	}
-	return nil
+	return out, left
 }
 
 func isASCII(b []byte) bool {
@@ -703,33 +723,16 @@ func (o RedactSecrets) redactRawLine(t *Txn, f *chain.File, lh lineHits, nb *num
 	}
 	line := int(f.Entries[i].Line)
 	str, cont := rawStrings(raw)
-	out := make([]byte, 0, len(raw)+64)
-	pos, left := 0, 0
-	for _, fd := range lh.finds {
-		secret := string(raw[fd.Start:fd.End])
-		sum := secretSum(secret)
-		var num uint32
-		safe := str[fd.Start] != 0 && str[fd.Start] == str[fd.End-1] && !cont[fd.Start] && (fd.End == len(raw) || !cont[fd.End])
-		if safe {
-			num = nb.assignRule(fd.Rule, sum)
-			out = append(out, raw[pos:fd.Start]...)
-			out = append(out, placeholderOf(fd.Rule, int(num))...)
-			pos = fd.End
-			t.CountOf(CountSecrets, fd.Rule, 1)
-		} else {
-			left++
-			t.CountOf(CountSecretsLeft, fd.Rule, 1)
-		}
-		t.Report.Redactions.add(f.Path, "(line is not JSON: scanned as text)", fd.Rule, line, num, sum, false)
-	}
+	out, left := replaceText(t, nb, raw, lh.finds, f.Path, "(line is not JSON: scanned as text)", func(redact.Finding) int { return line }, func(fd redact.Finding) bool {
+		return str[fd.Start] != 0 && str[fd.Start] == str[fd.End-1] && !cont[fd.Start] && (fd.End == len(raw) || !cont[fd.End])
+	})
 	if left > 0 {
 		t.Note("line %d of %s is not a JSON entry and holds %s that cannot be replaced without changing its structure: they are still in the output; remove or repair the line (ccsurgeon repair) first", line, f.Path, chain.Plural(left, "secret", "secrets"))
 	}
-	if pos > 0 {
+	if out != nil {
 		t.Count(CountRawLinesRedacted, 1)
-		return append(out, raw[pos:]...), nil
 	}
-	return nil, nil
+	return out, nil
 }
 
 // rawStrings marks, for each byte of a line of JSON (complete or not),
