@@ -121,6 +121,19 @@ func TestRedactSecretsCoversTheToolResultsSidecar(t *testing.T) {
 		assert.Equal(t, string(origMain), string(m), "restore: transcript")
 		assert.Equal(t, string(origSide), string(s), "restore: sidecar")
 	})
+	t.Run("killed between the sidecar's rename and the transcript's: the next run finishes it", func(t *testing.T) {
+		t.Parallel()
+		e := newSidecarEnv(t)
+		require.True(t, runKilled(t, &malEnv{cfg: e.cfg}, "between-renames", "redact-secrets", e.id))
+		s, _ := os.ReadFile(e.side)
+		require.NotContains(t, string(s), sidecarSecretOwn, "the sidecar goes first: it is renamed when the kill comes")
+		r := e.cli(t, "backups", e.id) // a command that takes the session's lock finishes what was killed
+		require.Equal(t, 0, r.code, r.stdout+r.stderr)
+		assert.Contains(t, r.stderr, "interrupted")
+		r = e.cli(t, "redact-secrets", e.id, "--check")
+		assert.Equal(t, 0, r.code, "after recovery the session is the redacted one in every file\n%s%s", r.stdout, r.stderr)
+		assert.Empty(t, filesHolding(t, filepath.Join(e.cfg, "projects"), sidecarSecretShared, sidecarSecretOwn))
+	})
 	t.Run("--no-backup leaves no copy in the config dir", func(t *testing.T) {
 		t.Parallel()
 		e := newSidecarEnv(t)
