@@ -69,14 +69,7 @@ func TestPickOnATerminal(t *testing.T) {
 	if _, err := exec.LookPath("stty"); err != nil {
 		t.Fatal("stty is needed to put a terminal in raw mode")
 	}
-	cfg := t.TempDir()
-	wd, err := os.Getwd()
-	require.NoError(t, err)
-	project := chain.ProjectSlug(wd)
-	older := installSession(t, cfg, project, "testdata/sessions/2.1.328/tools.jsonl")
-	newer := installSession(t, cfg, project, "testdata/sessions/2.1.328/multi-turn.jsonl")
-	old := time.Now().Add(-3 * time.Hour)
-	require.NoError(t, os.Chtimes(older, old, old))
+	cfg, older, newer := twoSessionsOfThisFolder(t)
 
 	master, slave := openPTY(t)
 	before, err := stty(slave, "-g")
@@ -161,14 +154,7 @@ func stty(f *os.File, args ...string) (string, error) {
 // SESSION takes --pick; turns refused it ("unknown flag --pick"). Off a
 // terminal the number is read from stdin.
 func TestTurnsPick(t *testing.T) {
-	cfg := t.TempDir()
-	wd, err := os.Getwd()
-	require.NoError(t, err)
-	project := chain.ProjectSlug(wd)
-	older := installSession(t, cfg, project, "testdata/sessions/2.1.328/tools.jsonl")
-	newer := installSession(t, cfg, project, "testdata/sessions/2.1.328/multi-turn.jsonl")
-	old := time.Now().Add(-3 * time.Hour)
-	require.NoError(t, os.Chtimes(older, old, old))
+	cfg, older, newer := twoSessionsOfThisFolder(t)
 	for n, want := range map[string]string{"1": newer, "2": older} {
 		var out, errb bytes.Buffer
 		code := run(context.Background(), []string{"ccsurgeon", "--config-dir", cfg, "--json", "turns", "--pick"}, strings.NewReader(n+"\n"), &out, &errb)
@@ -180,4 +166,19 @@ func TestTurnsPick(t *testing.T) {
 	var out, errb bytes.Buffer
 	code := run(context.Background(), []string{"ccsurgeon", "--config-dir", cfg, "turns", "--pick", idOf(newer)}, strings.NewReader("1\n"), &out, &errb)
 	assert.Equal(t, 2, code, "--pick and a SESSION: %s", errb.String())
+}
+
+// twoSessionsOfThisFolder is a config dir whose project of the current
+// folder holds two sessions, the older three hours old.
+func twoSessionsOfThisFolder(t *testing.T) (cfg, older, newer string) {
+	t.Helper()
+	cfg = t.TempDir()
+	wd, err := os.Getwd()
+	require.NoError(t, err)
+	project := chain.ProjectSlug(wd)
+	older = installSession(t, cfg, project, "testdata/sessions/2.1.328/tools.jsonl")
+	newer = installSession(t, cfg, project, "testdata/sessions/2.1.328/multi-turn.jsonl")
+	old := time.Now().Add(-3 * time.Hour)
+	require.NoError(t, os.Chtimes(older, old, old))
+	return cfg, older, newer
 }

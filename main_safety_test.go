@@ -113,13 +113,7 @@ func TestSafetyFileWithoutSessionEntriesIsRefused(t *testing.T) {
 // Finding 1: --new puts the session where the client finds it.
 func TestSafetyNewSessionGoesToTheProjectOfItsCwd(t *testing.T) {
 	m := safeEnv(t)
-	loose := filepath.Join(m.root, "elsewhere", "export.jsonl")
-	require.NoError(t, os.MkdirAll(filepath.Dir(loose), 0o755))
-	lines := malLines()
-	for i := range lines {
-		lines[i] = strings.Replace(lines[i], `"sessionId"`, `"cwd":"/home/ana/my.app_v2 x","sessionId"`, 1)
-	}
-	require.NoError(t, os.WriteFile(loose, []byte(join(lines, "\n")), 0o644))
+	loose := looseSessionWithCwd(t, m, "/home/ana/my.app_v2 x")
 	r := m.cli(t, "--json", "clone", loose)
 	require.Equal(t, 0, r.code, r.stderr)
 	var out struct{ Path, SessionID string }
@@ -662,13 +656,7 @@ func TestSafetyNewSessionsAreNotWrittenThroughASymlinkedFolder(t *testing.T) {
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			m := safeEnv(t)
-			loose := filepath.Join(m.root, "elsewhere", "export.jsonl")
-			require.NoError(t, os.MkdirAll(filepath.Dir(loose), 0o755))
-			lines := malLines()
-			for i := range lines {
-				lines[i] = strings.Replace(lines[i], `"sessionId"`, `"cwd":"/tmp/trial/evil2","sessionId"`, 1)
-			}
-			require.NoError(t, os.WriteFile(loose, []byte(join(lines, "\n")), 0o644))
+			loose := looseSessionWithCwd(t, m, "/tmp/trial/evil2")
 			outside := filepath.Join(m.root, "outside", "pd")
 			require.NoError(t, os.MkdirAll(outside, 0o755))
 			require.NoError(t, os.Symlink(outside, filepath.Join(m.cfg, "projects", "-tmp-trial-evil2")))
@@ -705,4 +693,18 @@ func TestSafetyANewSessionCanBeChangedAtOnce(t *testing.T) {
 			assert.NotContains(t, r.stderr, "may still be writing")
 		})
 	}
+}
+
+// looseSessionWithCwd writes the clean session of the malformed table,
+// working in cwd, as a loose file outside the config dir.
+func looseSessionWithCwd(t *testing.T, m *malEnv, cwd string) string {
+	t.Helper()
+	loose := filepath.Join(m.root, "elsewhere", "export.jsonl")
+	require.NoError(t, os.MkdirAll(filepath.Dir(loose), 0o755))
+	lines := malLines()
+	for i := range lines {
+		lines[i] = strings.Replace(lines[i], `"sessionId"`, `"cwd":"`+cwd+`","sessionId"`, 1)
+	}
+	require.NoError(t, os.WriteFile(loose, []byte(join(lines, "\n")), 0o644))
+	return loose
 }
