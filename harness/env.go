@@ -256,7 +256,14 @@ func (e *Env) Exec(c Client, prompt string, extraArgs ...string) (RunResult, err
 
 // ExecArgs runs the client with exactly these arguments.
 func (e *Env) ExecArgs(c Client, args ...string) (RunResult, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), RunTimeout)
+	return e.ExecWithin(c, RunTimeout, args...)
+}
+
+// ExecWithin is ExecArgs with a timeout of its own instead of RunTimeout
+// (a test that expects the client to hang waits less), logged in
+// $CCSURGEON_RUN_LOG like every run.
+func (e *Env) ExecWithin(c Client, timeout time.Duration, args ...string) (RunResult, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := c.Command(ctx, args...)
 	cmd.Dir = e.Cwd
@@ -282,7 +289,7 @@ func (e *Env) ExecArgs(c Client, args ...string) (RunResult, error) {
 	if ctx.Err() == context.DeadlineExceeded {
 		res.TimedOut = true
 		res.ExitCode = -1
-		return res, fmt.Errorf("client %s timed out after %s", c.Version, RunTimeout)
+		return res, fmt.Errorf("client %s timed out after %s", c.Version, timeout)
 	}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
