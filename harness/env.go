@@ -41,6 +41,8 @@ type Env struct {
 	// remembered for later resumes without Fresh.
 	Fresh bool
 
+	label atomic.Value // the test that last asked this env for a resume, for the run log
+
 	memoMu      sync.Mutex
 	memo        map[string]ResumeResult // resumeKey -> result
 	clientFiles map[string]string       // files the client wrote on a resume -> digest
@@ -140,8 +142,9 @@ func (e *Env) Environ() []string {
 	return append(env, e.ExtraEnv...)
 }
 
-// runLabel is the name of the test that last asked for a resume (a hint
-// for the run log: parallel tests may interleave).
+// runLabel is the name of the test that last asked any env for a resume:
+// the run log's label for an env no test named (parallel tests
+// interleave, so it is a hint only).
 var runLabel atomic.Value
 
 // logRun appends one line per client run to $CCSURGEON_RUN_LOG when set,
@@ -256,7 +259,14 @@ func (e *Env) Exec(c Client, prompt string, extraArgs ...string) (RunResult, err
 
 // ExecArgs runs the client with exactly these arguments.
 func (e *Env) ExecArgs(c Client, args ...string) (RunResult, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), RunTimeout)
+	return e.ExecWithin(c, RunTimeout, args...)
+}
+
+// ExecWithin is ExecArgs with a timeout of its own instead of RunTimeout
+// (a test that expects the client to hang waits less), logged in
+// $CCSURGEON_RUN_LOG like every run.
+func (e *Env) ExecWithin(c Client, timeout time.Duration, args ...string) (RunResult, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := c.Command(ctx, args...)
 	cmd.Dir = e.Cwd
@@ -266,7 +276,10 @@ func (e *Env) ExecArgs(c Client, args ...string) (RunResult, error) {
 	cmd.Stdout = &stdout
 	cmd.Stderr = &stderr
 	cmd.WaitDelay = 5 * time.Second
-	label, _ := runLabel.Load().(string)
+	label, _ := e.label.Load().(string)
+	if label == "" {
+		label, _ = runLabel.Load().(string)
+	}
 	var in string
 	if os.Getenv("CCSURGEON_RUN_LOG") != "" {
 		in = e.inputHash() + "\t" + e.canonicalHash(args)
@@ -282,7 +295,7 @@ func (e *Env) ExecArgs(c Client, args ...string) (RunResult, error) {
 	if ctx.Err() == context.DeadlineExceeded {
 		res.TimedOut = true
 		res.ExitCode = -1
-		return res, fmt.Errorf("client %s timed out after %s", c.Version, RunTimeout)
+		return res, fmt.Errorf("client %s timed out after %s", c.Version, timeout)
 	}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {

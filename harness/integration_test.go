@@ -24,7 +24,7 @@ func testdataSessions(t *testing.T, version string) []string {
 // messages twice, and the same (normalized) messages in a second environment;
 // a resume of an input already resumed in the env does not start the client. Checked
 // on a session without and one with a sidecar folder (subagent transcripts): every
-// generated session is resumed under the API rules by chain's
+// generated session is resumed under the API rules by ops'
 // TestCompatibilityWithRealClient, so repeating all of them three times here only cost
 // six minutes of test time.
 func TestGeneratedSessionsResume(t *testing.T) {

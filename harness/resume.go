@@ -65,6 +65,7 @@ func truncate(s string, n int) string {
 func (e *Env) Resume(t testing.TB, c Client, sessionID string, extraArgs ...string) ResumeResult {
 	t.Helper()
 	runLabel.Store(t.Name())
+	e.label.Store(t.Name())
 	return e.ResumeErr(c, sessionID, extraArgs...)
 }
 

@@ -2,6 +2,7 @@ package ops_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -104,7 +105,9 @@ func globAll(pattern string) []string {
 
 // TestForkAtEveryTurn forks every generated session at every turn; the
 // fork must resume with exactly the original's messages up to the end of
-// that turn.
+// that turn. Each fork is a subtest of its own, in an environment of its
+// own: a session's forks resume side by side instead of one after another,
+// the longest chain of client runs that used to end the package's run.
 func TestForkAtEveryTurn(t *testing.T) {
 	t.Parallel()
 	for _, c := range harness.Clients(t) {
@@ -122,30 +125,34 @@ func TestForkAtEveryTurn(t *testing.T) {
 					prompts = append(prompts, p)
 				}
 				f.Close()
-				orig := fx.original(t)
 				for n := 1; n <= len(turns.List); n++ {
 					if turns.List[n-1].Compacted {
 						continue // the original no longer sends it: nothing to compare with
 					}
-					r := fx.ccsurgeon(t, func(a *app.Env) error { return a.RunFork(fx.id, n, app.BranchOptions{}, app.Dest{}) })
-					if n == len(turns.List) && slices.Equal(activeConversation(t, fx.env.SessionPath(fx.id)).Key(), activeConversation(t, r.Path).Key()) {
-						// the whole conversation (the last turn is complete):
-						// chain rebuilds the original's, which is what the client
-						// sends (TestCompatibilityWithRealClient), and the clone
-						// test resumes that; an unfinished last turn is resumed
-						continue
-					}
-					fork := fx.resume(t, r.SessionID)
-					want := orig
-					if n < len(prompts) {
-						want.Messages = cutBeforePrompt(t, orig.Messages, prompts[n])
-					}
-					if len(r.Notes) > 0 && strings.Contains(r.Notes[0], "has no complete answer") {
-						// a turn left in the middle of a tool loop: the fork ends
-						// cleanly with the turn before it
-						want.Messages = cutBeforePrompt(t, orig.Messages, prompts[n-1])
-					}
-					harness.AssertSameConversation(t, sameNormalizer(fx.env, fx.id, r.SessionID), want, fork)
+					t.Run(fmt.Sprintf("turn-%d", n), func(t *testing.T) {
+						t.Parallel()
+						fx := newFixture(t, c, src)
+						orig := fx.original(t)
+						r := fx.ccsurgeon(t, func(a *app.Env) error { return a.RunFork(fx.id, n, app.BranchOptions{}, app.Dest{}) })
+						if n == len(turns.List) && slices.Equal(activeConversation(t, fx.env.SessionPath(fx.id)).Key(), activeConversation(t, r.Path).Key()) {
+							// the whole conversation (the last turn is complete):
+							// chain rebuilds the original's, which is what the client
+							// sends (TestCompatibilityWithRealClient), and the clone
+							// test resumes that; an unfinished last turn is resumed
+							return
+						}
+						fork := fx.resume(t, r.SessionID)
+						want := orig
+						if n < len(prompts) {
+							want.Messages = cutBeforePrompt(t, orig.Messages, prompts[n])
+						}
+						if len(r.Notes) > 0 && strings.Contains(r.Notes[0], "has no complete answer") {
+							// a turn left in the middle of a tool loop: the fork ends
+							// cleanly with the turn before it
+							want.Messages = cutBeforePrompt(t, orig.Messages, prompts[n-1])
+						}
+						harness.AssertSameConversation(t, sameNormalizer(fx.env, fx.id, r.SessionID), want, fork)
+					})
 				}
 			})
 		}

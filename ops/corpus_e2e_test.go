@@ -118,14 +118,17 @@ func TestCorpusOperationsResume(t *testing.T) {
 	for _, c := range harness.Clients(t) {
 		for _, src := range corpusRepresentatives(t) {
 			rel, _ := filepath.Rel(filepath.Join("..", "..", "shared", "corpus"), src)
-			t.Run(c.Version+"/"+rel, func(t *testing.T) {
-				t.Parallel()
-				fx := newFixture(t, c, src)
-				orig := fx.originalResult(t)
-				for _, name := range slices.Sorted(maps.Keys(specs)) {
+			// each operation, the forks and the clone in a subtest of its
+			// own, in an env of its own: their client runs go side by side
+			// rather than one after another
+			for _, name := range slices.Sorted(maps.Keys(specs)) {
+				t.Run(c.Version+"/"+rel+"/"+name, func(t *testing.T) {
+					t.Parallel()
+					fx := newFixture(t, c, src)
+					orig := fx.originalResult(t)
 					r := fx.ccsurgeon(t, func(a *app.Env) error { return a.RunOps(fx.id, specs[name], app.Dest{New: true}) })
 					if len(r.Counts) == 0 {
-						continue // the operation found nothing to do: the result is a clone, tested below
+						return // the operation found nothing to do: the result is a clone, tested below
 					}
 					// every result passed the gate; the client resumes the
 					// two that change the most: every operation at once
@@ -135,8 +138,12 @@ func TestCorpusOperationsResume(t *testing.T) {
 						got := fx.env.Resume(t, c, r.SessionID)
 						require.True(t, got.OK(), "%s: the original resumes but the result does not: %s", name, got)
 					}
-				}
-				// fork at every turn the client still sends
+				})
+			}
+			// fork at every turn the client still sends
+			t.Run(c.Version+"/"+rel+"/fork", func(t *testing.T) {
+				t.Parallel()
+				fx := newFixture(t, c, src)
 				f, err := chain.LoadFile(fx.env.SessionPath(fx.id))
 				require.NoError(t, err)
 				turns := f.ActiveTurns().List
@@ -153,6 +160,11 @@ func TestCorpusOperationsResume(t *testing.T) {
 					}
 					require.NoError(t, err, "fork at turn %d: %s", tn.Index, errb.String())
 				}
+			})
+			t.Run(c.Version+"/"+rel+"/clone", func(t *testing.T) {
+				t.Parallel()
+				fx := newFixture(t, c, src)
+				orig := fx.originalResult(t)
 				clone := fx.ccsurgeon(t, func(a *app.Env) error { return a.RunClone(fx.id, app.BranchOptions{}, app.Dest{}) })
 				if orig.OK() {
 					got := fx.env.Resume(t, c, clone.SessionID)

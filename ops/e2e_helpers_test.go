@@ -99,7 +99,7 @@ func (fx *fixture) originalResult(t *testing.T) harness.ResumeResult {
 	require.True(t, bytes.Equal(src, now), "originalResult: the installed session was changed: resume it instead")
 	v, _ := originals.LoadOrStore(fx.client.Version+"\x00"+fx.src, &originalResume{})
 	o := v.(*originalResume)
-	o.once.Do(func() { o.r = fx.env.ResumeErr(fx.client, fx.id) })
+	o.once.Do(func() { o.r = fx.env.Resume(t, fx.client, fx.id) })
 	return o.r
 }
 

@@ -2,7 +2,6 @@ package ops_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -79,16 +78,8 @@ func setField(t *testing.T, f *chain.File, tx *ops.Txn, i int, key, val string) 
 // execFor runs the client with a short timeout of its own (a parent cycle
 // hangs 2.0.50 forever; the harness's own limit is two minutes).
 func execFor(env *harness.Env, c harness.Client, d time.Duration, args ...string) (timedOut bool, stdout string) {
-	ctx, cancel := context.WithTimeout(context.Background(), d)
-	defer cancel()
-	cmd := c.Command(ctx, args...)
-	cmd.Dir = env.Cwd
-	cmd.Env = env.Environ()
-	var out bytes.Buffer
-	cmd.Stdout = &out
-	cmd.WaitDelay = 3 * time.Second
-	_ = cmd.Run()
-	return ctx.Err() == context.DeadlineExceeded, out.String()
+	res, _ := env.ExecWithin(c, d, args...)
+	return res.TimedOut, res.Stdout
 }
 
 func breakages(version string) []breakage {

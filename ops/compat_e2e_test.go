@@ -1,4 +1,4 @@
-package chain_test
+package ops_test
 
 import (
 	"encoding/json"
@@ -108,19 +108,18 @@ func projectChain(t *testing.T, f *chain.File) []string {
 
 // TestCompatibilityWithRealClient resumes every generated session with the
 // client that made it and checks that the conversation chain rebuilds is
-// the one the client sends.
+// the one the client sends. The resume is the original's that the other
+// tests of the package compare their results with (fixture.original): one
+// client run per session and client serves all of them.
 func TestCompatibilityWithRealClient(t *testing.T) {
+	t.Parallel()
 	for _, c := range harness.Clients(t) {
-		files, err := filepath.Glob(filepath.Join("..", "testdata", "sessions", c.Sessions, "*.jsonl"))
-		require.NoError(t, err)
-		require.NotEmpty(t, files, "no generated sessions for client %s", c.Version)
-		for _, p := range files {
+		for _, p := range sessionFiles(t, c.Sessions) {
 			t.Run(c.Version+"/"+filepath.Base(p), func(t *testing.T) {
 				t.Parallel()
-				env := harness.NewEnv(t)
-				id := env.InstallSession(t, p)
-				r := env.MustResume(t, c, id)
-				f, err := chain.LoadFile(env.SessionPath(id))
+				fx := newFixture(t, c, p)
+				r := fx.original(t)
+				f, err := chain.LoadFile(fx.env.SessionPath(fx.id))
 				require.NoError(t, err)
 				defer f.Close()
 				require.Equal(t, withoutSynthetic(projectAPI(r.Messages)), projectChain(t, f))
