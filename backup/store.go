@@ -666,7 +666,7 @@ func sessionFileRel(id, rel string) bool {
 		return rel == id+".jsonl" || strings.HasPrefix(rel, "agent-") && strings.HasSuffix(rel, ".jsonl")
 	case 3:
 		// a large tool output (redact-secrets rewrites them)
-		if parts[0] == id && parts[1] == "tool-results" && parts[2] != "" {
+		if parts[0] == id && parts[1] == "tool-results" && parts[2] != "" && parts[2] != "." && parts[2] != ".." {
 			return true
 		}
 		return parts[0] == id && parts[1] == "subagents" && strings.HasPrefix(parts[2], "agent-") &&
