@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -27,6 +28,12 @@ type ResumeResult struct {
 	Violations []Violation
 	Run        RunResult
 	Err        error // run error (e.g. timeout)
+	// Env is the environment the client ran in: its paths (cwd, home,
+	// project slug) are in the messages, and AssertSameConversation maps
+	// them to placeholders for each result on its own, so that two
+	// results of different environments (a resume shared between tests)
+	// compare equal.
+	Env *Env
 }
 
 // OK reports whether the resume sent a main request without API-rule violations and the
@@ -197,7 +204,7 @@ func (e *Env) resume(c Client, sessionID string, args []string) ResumeResult {
 			err = werr
 		}
 	}
-	res := ResumeResult{Client: c, Run: run, Err: err}
+	res := ResumeResult{Client: c, Run: run, Err: err, Env: e}
 	res.Requests = e.Mock.Requests()[before:]
 	for _, r := range res.Requests {
 		if r.Kind == KindMain && isMessagesPath(r.Path) {
@@ -357,7 +364,10 @@ func (n *Normalizer) walk(v any) any {
 // DiffMessages compares two message lists after normalization and returns a readable
 // description of the first differences ("" if equal).
 func (n *Normalizer) DiffMessages(a, b []json.RawMessage) string {
-	na, nb := n.Normalize(a), n.Normalize(b)
+	return diffNormalizedLists(n.Normalize(a), n.Normalize(b))
+}
+
+func diffNormalizedLists(na, nb []string) string {
 	var sb strings.Builder
 	if len(na) != len(nb) {
 		fmt.Fprintf(&sb, "message count differs: %d vs %d\n", len(na), len(nb))
@@ -380,12 +390,32 @@ func (n *Normalizer) DiffMessages(a, b []json.RawMessage) string {
 	return sb.String()
 }
 
-// AssertSameConversation fails the test if two resume results differ after normalization.
+// AssertSameConversation fails the test if two resume results differ after
+// normalization. Each result's own environment paths are mapped too (see
+// ResumeResult.Env): a result reused from another test's environment says
+// <CWD> where the paths of n's environment would not match it.
 func AssertSameConversation(t testing.TB, n *Normalizer, a, b ResumeResult) {
 	t.Helper()
-	if d := n.DiffMessages(a.Messages, b.Messages); d != "" {
+	if d := n.DiffResults(a, b); d != "" {
 		t.Errorf("harness: resumed conversations differ:\n%s", d)
 	}
+}
+
+// DiffResults is DiffMessages of two results, each normalized with the
+// paths of the environment it ran in besides n's own.
+func (n *Normalizer) DiffResults(a, b ResumeResult) string {
+	return diffNormalizedLists(n.withEnv(a.Env).Normalize(a.Messages), n.withEnv(b.Env).Normalize(b.Messages))
+}
+
+// withEnv returns n with e's paths mapped to the placeholders NewNormalizer
+// gives them (n itself when e is nil).
+func (n *Normalizer) withEnv(e *Env) *Normalizer {
+	if e == nil {
+		return n
+	}
+	c := &Normalizer{Replace: maps.Clone(n.Replace), DropCacheControl: n.DropCacheControl}
+	maps.Copy(c.Replace, NewNormalizer(e).Replace)
+	return c
 }
 
 // MessageSummary returns a compact one-line-per-message outline (role + block types and

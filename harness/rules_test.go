@@ -78,3 +78,26 @@ func TestNormalizer(t *testing.T) {
 	b := []json.RawMessage{json.RawMessage(`{"content":[{"text":"Today's date is 2027-01-02. session <SESSION-1>","type":"text"}],"role":"user"}`)}
 	assert.Empty(t, n.DiffMessages(a, b))
 }
+
+// Two resumes made in different environments hold their own paths (the
+// system reminder names the primary working directory): a result shared
+// between tests (the originals of ops) is compared with one of another
+// env. Each is normalized with the paths of the env it ran in; a path of
+// neither env still differs.
+func TestDiffResultsOfTwoEnvironments(t *testing.T) {
+	e1, err := NewEnvAt(t.TempDir(), nil)
+	require.NoError(t, err)
+	e2, err := NewEnvAt(t.TempDir(), nil)
+	require.NoError(t, err)
+	msg := func(cwd string) []json.RawMessage {
+		return []json.RawMessage{json.RawMessage(`{"role":"user","content":"Primary working directory: ` + cwd + ` in ` + Slug(cwd) + `"}`)}
+	}
+	n := NewNormalizer(e2)
+	a := ResumeResult{Messages: msg(e1.Cwd), Env: e1}
+	b := ResumeResult{Messages: msg(e2.Cwd), Env: e2}
+	assert.NotEmpty(t, n.DiffMessages(a.Messages, b.Messages), "the env paths differ without each result's env")
+	assert.Empty(t, n.DiffResults(a, b))
+	assert.Empty(t, n.DiffResults(b, a))
+	c := ResumeResult{Messages: msg("/srv/elsewhere"), Env: e1}
+	assert.NotEmpty(t, n.DiffResults(c, b), "a path of neither env is not a placeholder")
+}
