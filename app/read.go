@@ -2,6 +2,8 @@ package app
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"time"
@@ -53,11 +55,13 @@ func (env *Env) RunTurns(o TurnsOptions) error {
 	} else {
 		branches = []branch{{leaf: active, active: true}}
 	}
-	// Text goes out as it is made (a session of 500,000 turns prints as
-	// fast as it reads; tabwriter would hold it all): the index column is
-	// as wide as the largest index, the time column is fixed.
-	out := []TurnJSON{}
+	// Text and JSON go out as they are made, batch by batch (a session of
+	// 500,000 turns or of 30,000 long prompts prints as fast as it reads,
+	// holding a few batches; tabwriter or one encoding of the whole list
+	// would hold it all): the index column is as wide as the largest
+	// index, the time column is fixed.
 	w := bufio.NewWriterSize(env.Out, 64<<10)
+	js := jsonList{w: w}
 	shown := 0
 	for _, b := range branches {
 		ts := f.TurnsOf(b.leaf)
@@ -79,19 +83,18 @@ func (env *Env) RunTurns(o TurnsOptions) error {
 		for k, t := range ts.List {
 			entries[k] = t.Entry
 		}
-		texts, err := eachOnEveryCore(f, entries, func(i int) (string, error) {
+		err := eachOnEveryCore(f, entries, func(i int) (string, error) {
 			if env.JSON {
-				return f.PromptText(i)
+				// encoded here, on every core: the prompts are most of
+				// the output
+				p, err := f.PromptText(i)
+				return jsonString(p), err
 			}
 			return promptLine(f, i, 90)
-		})
-		if err != nil {
-			return err
-		}
-		for k, t := range ts.List {
+		}, func(k int, text string) error {
+			t := ts.List[k]
 			shown++
 			if !env.JSON {
-				line := texts[k]
 				note := ""
 				if t.Compacted {
 					note = "  (compacted)"
@@ -99,35 +102,106 @@ func (env *Env) RunTurns(o TurnsOptions) error {
 				if t.Interrupted {
 					note += "  (interrupted)"
 				}
-				fmt.Fprintf(w, "%*d  %s  %s%s\n", width, t.Index, shortTime(f.Entries[t.Entry].Timestamp()), line, note)
-				continue
+				_, err := fmt.Fprintf(w, "%*d  %s  %s%s\n", width, t.Index, shortTime(f.Entries[t.Entry].Timestamp()), text, note)
+				return err
 			}
-			prompt := texts[k]
-			tj := TurnJSON{Index: t.Index, UUID: f.Entries[t.Entry].UUID(), Timestamp: f.Entries[t.Entry].Timestamp(), Prompt: prompt, Compacted: t.Compacted, Interrupted: t.Interrupted}
+			tj := TurnJSON{Index: t.Index, UUID: f.Entries[t.Entry].UUID(), Timestamp: f.Entries[t.Entry].Timestamp(), Compacted: t.Compacted, Interrupted: t.Interrupted}
 			if o.All {
 				tj.Branch, tj.Active = b.n, b.active
 				tj.Leaf = f.Entries[b.leaf].UUID()
 			}
-			out = append(out, tj)
+			return js.addRaw(tj.appendJSON(js.buf[:0], text))
+		})
+		if err != nil {
+			return err
 		}
 		if o.All && !env.JSON {
 			fmt.Fprintln(w)
 		}
 	}
 	if env.JSON {
-		return env.printJSON(out)
-	}
-	if shown == 0 {
+		js.end()
+	} else if shown == 0 {
 		fmt.Fprintln(w, "no turns: the session holds no prompt a person typed")
 	}
 	return w.Flush()
 }
 
-// eachOnEveryCore returns fn of each entry of f, in order, computed on
-// every core (chain.InOrder).
-func eachOnEveryCore(f *chain.File, entries []int, fn func(i int) (string, error)) ([]string, error) {
-	out := make([]string, 0, len(entries))
-	err := chain.InOrder(f, len(entries), func(k int) int { return entries[k] }, func(lo, hi int) ([]string, error) {
+// jsonList writes a JSON array one element at a time, byte for byte as
+// printJSON writes the whole list (two-space indent, no HTML escaping).
+type jsonList struct {
+	w   *bufio.Writer
+	n   int
+	buf []byte
+}
+
+// addRaw adds an element already encoded as printJSON would inside the
+// list (its lines after the first indented by two more spaces).
+func (l *jsonList) addRaw(elem []byte) error {
+	if l.n == 0 {
+		l.w.WriteString("[\n  ")
+	} else {
+		l.w.WriteString(",\n  ")
+	}
+	l.n++
+	l.buf = elem
+	_, err := l.w.Write(elem)
+	return err
+}
+
+// end closes the array ("[]" when nothing was added).
+func (l *jsonList) end() {
+	if l.n == 0 {
+		l.w.WriteString("[]\n")
+		return
+	}
+	l.w.WriteString("\n]\n")
+}
+
+// appendJSON appends t as an element of printJSON's list, with prompt
+// already encoded (jsonString): the fields in TurnJSON's order, those
+// with omitempty left out when empty.
+func (t TurnJSON) appendJSON(b []byte, prompt string) []byte {
+	b = append(b, "{\n    \"index\": "...)
+	b = strconv.AppendInt(b, int64(t.Index), 10)
+	b = append(b, ",\n    \"uuid\": "...)
+	b = append(b, jsonString(t.UUID)...)
+	b = append(b, ",\n    \"timestamp\": "...)
+	b = append(b, jsonString(t.Timestamp)...)
+	b = append(b, ",\n    \"prompt\": "...)
+	b = append(b, prompt...)
+	b = append(b, ",\n    \"compacted\": "...)
+	b = strconv.AppendBool(b, t.Compacted)
+	b = append(b, ",\n    \"interrupted\": "...)
+	b = strconv.AppendBool(b, t.Interrupted)
+	if t.Branch != 0 {
+		b = append(b, ",\n    \"branch\": "...)
+		b = strconv.AppendInt(b, int64(t.Branch), 10)
+	}
+	if t.Leaf != "" {
+		b = append(b, ",\n    \"leaf\": "...)
+		b = append(b, jsonString(t.Leaf)...)
+	}
+	if t.Active {
+		b = append(b, ",\n    \"active\": true"...)
+	}
+	return append(b, "\n  }"...)
+}
+
+// jsonString is s encoded as printJSON encodes a string (no HTML escaping).
+func jsonString(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	return string(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
+}
+
+// eachOnEveryCore computes fn of each entry of f on every core and hands
+// the results to use in order (chain.InOrder), with their position in
+// entries: a few batches are held at a time, never all of them.
+func eachOnEveryCore(f *chain.File, entries []int, fn func(i int) (string, error), use func(k int, s string) error) error {
+	return chain.InOrder(f, len(entries), func(k int) int { return entries[k] }, func(lo, hi int) ([]string, error) {
 		r := make([]string, 0, hi-lo)
 		for _, i := range entries[lo:hi] {
 			s, err := fn(i)
@@ -137,11 +211,18 @@ func eachOnEveryCore(f *chain.File, entries []int, fn func(i int) (string, error
 			r = append(r, s)
 		}
 		return r, nil
-	}, func(r []string) error {
-		out = append(out, r...)
-		return nil
-	})
-	return out, err
+	}, func() func(r []string) error {
+		k := 0
+		return func(r []string) error {
+			for _, s := range r {
+				if err := use(k, s); err != nil {
+					return err
+				}
+				k++
+			}
+			return nil
+		}
+	}())
 }
 
 func shortTime(ts string) string {
