@@ -190,6 +190,13 @@ func (t TurnJSON) appendJSON(b []byte, prompt string) []byte {
 
 // jsonString is s encoded as printJSON encodes a string (no HTML escaping).
 func jsonString(s string) string {
+	plain := true
+	for i := 0; i < len(s) && plain; i++ {
+		plain = s[i] >= 0x20 && s[i] < 0x7f && s[i] != '"' && s[i] != '\\'
+	}
+	if plain {
+		return `"` + s + `"`
+	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -961,17 +962,14 @@ func (env *Env) printResultJSON(out WriteResult) error {
 	}
 	w.WriteString("\n  \"redactions\": [")
 	first := true
+	var re redactionEncoder
 	err := out.redactions.Each(func(r ops.Redaction) (bool, error) {
-		rb, err := json.MarshalIndent(r, "    ", "  ")
-		if err != nil {
-			return false, err
-		}
 		if !first {
 			w.WriteString(",")
 		}
 		first = false
 		w.WriteString("\n    ")
-		_, err = w.Write(rb)
+		_, err := w.Write(re.encode(r))
 		return err == nil, err
 	})
 	if err != nil {
@@ -983,4 +981,45 @@ func (env *Env) printResultJSON(out WriteResult) error {
 	}
 	w.Write(b[eol:])
 	return w.Flush()
+}
+
+// redactionEncoder writes a Redaction as json.MarshalIndent(r, "    ", "  ")
+// does, without reflection and with the few names of files, fields and
+// rules encoded once: a session dense with secrets lists millions of them.
+type redactionEncoder struct {
+	buf   []byte
+	names map[string]string
+}
+
+func (e *redactionEncoder) name(s string) string {
+	if v, ok := e.names[s]; ok {
+		return v
+	}
+	if e.names == nil {
+		e.names = map[string]string{}
+	}
+	v := jsonString(s)
+	e.names[s] = v
+	return v
+}
+
+func (e *redactionEncoder) encode(r ops.Redaction) []byte {
+	b := append(e.buf[:0], "{\n      \"file\": "...)
+	b = append(b, e.name(r.File)...)
+	b = append(b, ",\n      \"line\": "...)
+	b = strconv.AppendInt(b, int64(r.Line), 10)
+	b = append(b, ",\n      \"field\": "...)
+	b = append(b, e.name(r.Field)...)
+	b = append(b, ",\n      \"rule\": "...)
+	b = append(b, e.name(r.Rule)...)
+	b = append(b, ",\n      \"placeholder\": "...)
+	b = append(b, jsonString(r.Placeholder)...)
+	b = append(b, ",\n      \"fingerprint\": "...)
+	b = append(b, jsonString(r.Fingerprint)...)
+	if r.InThinking {
+		b = append(b, ",\n      \"in_thinking\": true"...)
+	}
+	b = append(b, "\n    }"...)
+	e.buf = b
+	return b
 }
