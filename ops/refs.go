@@ -255,6 +255,12 @@ func (t *Txn) joinAssistants(f *chain.File) error {
 		}
 		return id
 	}
+	// the walk that last passed each entry: a walk that comes round a loop
+	// of parents stops there (a damaged file has thousands of self-parents;
+	// walking each loop for as many steps as the file has entries was
+	// quadratic)
+	walked := make([]int32, len(f.Entries))
+	walk := int32(0)
 	for i := range f.Entries {
 		e := &f.Entries[i]
 		if ed.Dropped(i) || e.Type() != "assistant" || !e.IsMessage() || e.MsgID() == "" {
@@ -265,7 +271,9 @@ func (t *Txn) joinAssistants(f *chain.File) error {
 		}
 		removedUser := false
 		p := g.Parent[i]
-		for steps := 0; p >= 0 && steps < len(f.Entries); steps++ {
+		walk++
+		for ; p >= 0 && walked[p] != walk; p = g.Parent[p] {
+			walked[p] = walk
 			pe := &f.Entries[p]
 			if !ed.Dropped(p) && pe.IsMessage() {
 				break
@@ -273,9 +281,8 @@ func (t *Txn) joinAssistants(f *chain.File) error {
 			if ed.Dropped(p) && pe.IsMessage() && pe.Type() == "user" {
 				removedUser = true
 			}
-			p = g.Parent[p]
 		}
-		if p < 0 || !removedUser {
+		if p < 0 || walked[p] == walk || !removedUser {
 			continue
 		}
 		pe := &f.Entries[p]
