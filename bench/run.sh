@@ -145,7 +145,7 @@ measure() {
 		walls+=("$(awk -v s="$s" -v e="$e" 'BEGIN{printf "%.3f", e-s}')")
 		rsss+=("$(tail -1 "$TMP/time" | awk '{print $2}')")
 		[ -n "$cleanup" ] && $cleanup
-		if [ $rc -ne 0 ]; then
+		if [ $rc -ne 0 ] && [[ " ${OKRC:-} " != *" $rc "* ]]; then
 			M_RC=$rc
 			M_ERR=$(grep -v '^Command exited with non-zero status' "$TMP/err" | head -c 2000)
 			[ $rc -eq 124 ] && M_ERR="timed out after ${TIMEOUT}s (stopped)"
@@ -258,7 +258,7 @@ if want info; then
 	row "info ID" per300 "$RO" "$BYTES"
 fi
 if want validate; then
-	measure validate "" -- "$BIN" "${CFG[@]}" validate "$ID"
+	OKRC=1 measure validate "" -- "$BIN" "${CFG[@]}" validate "$ID" # 1: invalid (the damaged shape)
 	row "validate ID" per300 "$RO" "$BYTES"
 fi
 if want turns; then
@@ -266,7 +266,7 @@ if want turns; then
 	row "turns ID" per300 "$RO" "$BYTES"
 fi
 if want repair-dry-run; then
-	measure repair-dry-run "" -- "$BIN" "${CFG[@]}" repair "$ID" --dry-run
+	OKRC=1 measure repair-dry-run "" -- "$BIN" "${CFG[@]}" repair "$ID" --dry-run # 1: errors it cannot fix
 	row "repair ID --dry-run" per300 "$RO" "$BYTES"
 fi
 if want clone-o; then
@@ -285,7 +285,9 @@ if want clone-new; then
 	row "clone ID (new session, then deleted)" cp5 "≤ 5× cp of the main file" "$BYTES"
 	NOTES+=("clone as a new session writes the transcript, its $(find "$DIR/projects/-bench/$ID" -type f 2>/dev/null | wc -l) sidecar files (subagents, tool results) and fsyncs each; \`cp\` of the same files followed by \`sync\` of each took ${CPR_WALL} s in this run: clone (new session) = $(awk -v t="$M_WALL" -v c="$CPR_WALL" 'BEGIN{printf "%.1f", t/c}')× that.")
 fi
-if want fork-at-turn; then
+if want fork-at-turn && [ "${TURNS:-0}" = 0 ]; then
+	NOTES+=("fork-at-turn not run: the session's active branch has no turns (a damaged session, before repair)")
+elif want fork-at-turn; then
 	measure fork-at-turn rm_out -- "$BIN" "${CFG[@]}" "${W[@]}" fork-at-turn "$ID" "$MID" -o "$OUT"
 	row "fork-at-turn ID $MID -o OUT" mbs300 "≥ 300 MB/s" "$BYTES"
 	shrink "fork-at-turn $MID"

@@ -59,3 +59,55 @@ func TestRoundTripCorpus(t *testing.T) {
 		})
 	}
 }
+
+// TestWriteMappedIsWriteTransformed: a file without edits written through a
+// transform (a clone) is transformed on every core, batch by batch; the
+// bytes are those of the one-line-at-a-time writer, for transforms that
+// keep each line's length in place (the remapper), that grow or shrink
+// lines, and that return another buffer, on every testdata and corpus file
+// and on odd files (CRLF, no final newline, blank and invalid lines, a
+// line longer than a batch, many small lines).
+func TestWriteMappedIsWriteTransformed(t *testing.T) {
+	dir := t.TempDir()
+	odd := map[string]string{
+		"crlf.jsonl":   "{\"type\":\"user\",\"uuid\":\"a\"}\r\n{\"type\":\"assistant\",\"uuid\":\"b\"}\r\n",
+		"noeol.jsonl":  "{\"type\":\"user\",\"uuid\":\"a\"}\n{\"type\":\"assistant\",\"uuid\":\"b\"}",
+		"blanks.jsonl": "\n{\"type\":\"user\",\"uuid\":\"a\"}\n\n   \nnot json\n{\"type\":\"user\",\"uuid\":\"c\"}\n",
+		"huge.jsonl":   "{\"type\":\"user\",\"uuid\":\"a\",\"x\":\"" + strings.Repeat("z", 3<<20) + "\"}\n{\"type\":\"user\",\"uuid\":\"b\"}\n",
+		"many.jsonl":   strings.Repeat("{\"type\":\"user\",\"uuid\":\"0123\",\"pad\":\"abcdefghij\"}\n", 200000),
+	}
+	var files []string
+	for name, body := range odd {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte(body), 0o600))
+		files = append(files, p)
+	}
+	files = append(files, corpusFiles(t)...)
+	transforms := map[string]Transform{
+		"in place": func(b []byte) []byte {
+			for i, c := range b {
+				if c >= 'a' && c <= 'f' {
+					b[i] = 'a' + 'f' - c
+				}
+			}
+			return b
+		},
+		"grow":   func(b []byte) []byte { return append(append([]byte("["), b...), ']') },
+		"shrink": func(b []byte) []byte { return b[:len(b)/2] },
+		"copy":   func(b []byte) []byte { return append([]byte(nil), b...) },
+	}
+	for _, p := range files {
+		f, err := LoadFile(p)
+		require.NoError(t, err)
+		for name, tr := range transforms {
+			var want, got bytes.Buffer
+			nw, err := f.writeTransformed(&want, nil, tr, nil)
+			require.NoError(t, err)
+			ng, err := f.writeMapped(&got, tr)
+			require.NoError(t, err)
+			require.Equal(t, nw, ng, "%s, %s", p, name)
+			require.True(t, bytes.Equal(want.Bytes(), got.Bytes()), "%s, %s: the bytes differ", p, name)
+		}
+		f.Close()
+	}
+}

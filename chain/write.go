@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"runtime"
 )
 
 // Edit changes one line of a file when it is written.
@@ -54,6 +55,9 @@ func (f *File) Write(w io.Writer, edits Edits, tr Transform) (int64, error) {
 
 // WriteWith is Write with the maker of the Late lines' bytes.
 func (f *File) WriteWith(w io.Writer, edits Edits, tr Transform, late LineFunc) (int64, error) {
+	if tr != nil && len(edits) == 0 {
+		return f.writeMapped(w, tr)
+	}
 	if tr != nil {
 		return f.writeTransformed(w, edits, tr, late)
 	}
@@ -145,6 +149,64 @@ func lateLine(late LineFunc, i int) ([]byte, error) {
 		return nil, fmt.Errorf("internal: line %d is made as it is written, but the writer has no maker", i)
 	}
 	return late(i)
+}
+
+// writeMapped writes the file with every entry line passed through tr
+// and nothing else changed (a clone): batches of lines are read and
+// transformed on every core (InOrder) and written in order, so the
+// transform does not hold up the writer. A batch is the bytes of its lines
+// as they lie in the file, each line transformed where it lies.
+func (f *File) writeMapped(w io.Writer, tr Transform) (int64, error) {
+	cw := &CountWriter{W: w}
+	type batch struct{ b []byte }
+	free := make(chan []byte, 2*runtime.GOMAXPROCS(0)+2) // buffers handed back by the writer
+	err := InOrder(f, len(f.Entries), func(k int) int { return k }, func(lo, hi int) (batch, error) {
+		start := f.Entries[lo].Off
+		end := f.Entries[hi-1].Off + f.Entries[hi-1].TotalBytes()
+		var buf []byte
+		select {
+		case buf = <-free:
+		default:
+		}
+		if int64(cap(buf)) < end-start {
+			buf = make([]byte, end-start)
+		}
+		buf = buf[:end-start]
+		if _, err := f.src.ReadAt(buf, start); err != nil {
+			return batch{}, err
+		}
+		// a transform that keeps each line's length (the remapper) works
+		// in place; one that does not makes the batch anew
+		var out []byte
+		for i := lo; i < hi; i++ {
+			e := &f.Entries[i]
+			a := e.Off - start
+			body := buf[a : a+int64(e.Len) : a+int64(e.Len)]
+			if e.Kind == KindEntry {
+				nb := tr(body)
+				if out == nil && (len(nb) != len(body) || len(nb) > 0 && &nb[0] != &body[0]) {
+					out = append(make([]byte, 0, len(buf)+len(buf)/8), buf[:a]...)
+				}
+				body = nb
+			}
+			if out != nil {
+				out = append(out, body...)
+				out = append(out, eols[e.EOL]...)
+			}
+		}
+		if out != nil {
+			return batch{out}, nil
+		}
+		return batch{buf}, nil
+	}, func(b batch) error {
+		_, err := cw.Write(b.b)
+		select {
+		case free <- b.b[:0]:
+		default:
+		}
+		return err
+	})
+	return cw.N, err
 }
 
 func (f *File) writeTransformed(w io.Writer, edits Edits, tr Transform, late LineFunc) (int64, error) {

@@ -146,3 +146,13 @@ func (t *Txn) Render(f *chain.File) func(w io.Writer) error {
 
 // Remapper returns the identifier remapping of a new session, or nil.
 func (t *Txn) Remapper() *Remapper { return t.remapper }
+
+// OnlyRenames reports whether the result's file f is f with its
+// identifiers renamed and nothing else: a new session (clone) whose
+// operations changed no line of f. Its lines are f's with each uuid
+// outside content replaced by its image under one permutation, the
+// session ids by the new one: every link resolves, or fails to, as in f,
+// and every line is JSON exactly when f's is.
+func (t *Txn) OnlyRenames(f *chain.File) bool {
+	return t.remapper != nil && len(t.edits[f]) == 0 && len(t.late[f]) == 0
+}
