@@ -60,8 +60,9 @@ func TestRoundTripCorpus(t *testing.T) {
 	}
 }
 
-// TestWriteMappedIsWriteTransformed: a file without edits written through a
-// transform (a clone) is transformed on every core, batch by batch; the
+// TestWriteMappedIsWriteTransformed: a file written through a transform
+// (a clone, a fork) with edits that only drop or replace lines is
+// transformed on every core, batch by batch; the
 // bytes are those of the one-line-at-a-time writer, for transforms that
 // keep each line's length in place (the remapper), that grow or shrink
 // lines, and that return another buffer, on every testdata and corpus file
@@ -99,14 +100,31 @@ func TestWriteMappedIsWriteTransformed(t *testing.T) {
 	for _, p := range files {
 		f, err := LoadFile(p)
 		require.NoError(t, err)
+		// no edits; every third line dropped and every fifth replaced
+		// (a fork, a clone of a branch); the first and last lines dropped
+		edits := []Edits{nil, {}, {}}
+		for i := range f.Entries {
+			switch {
+			case i%3 == 1:
+				edits[1].Get(i).Drop = true
+			case i%5 == 0:
+				edits[1].Get(i).Raw = []byte(`{"type":"user","uuid":"replaced"}`)
+			}
+		}
+		if n := len(f.Entries); n > 0 {
+			edits[2].Get(0).Drop = true
+			edits[2].Get(n - 1).Drop = true
+		}
 		for name, tr := range transforms {
-			var want, got bytes.Buffer
-			nw, err := f.writeTransformed(&want, nil, tr, nil)
-			require.NoError(t, err)
-			ng, err := f.writeMapped(&got, tr)
-			require.NoError(t, err)
-			require.Equal(t, nw, ng, "%s, %s", p, name)
-			require.True(t, bytes.Equal(want.Bytes(), got.Bytes()), "%s, %s: the bytes differ", p, name)
+			for k, ed := range edits {
+				var want, got bytes.Buffer
+				nw, err := f.writeTransformed(&want, ed, tr, nil)
+				require.NoError(t, err)
+				ng, err := f.writeMapped(&got, ed, tr)
+				require.NoError(t, err)
+				require.Equal(t, nw, ng, "%s, %s, edits %d", p, name, k)
+				require.True(t, bytes.Equal(want.Bytes(), got.Bytes()), "%s, %s, edits %d: the bytes differ", p, name, k)
+			}
 		}
 		f.Close()
 	}

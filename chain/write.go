@@ -55,8 +55,8 @@ func (f *File) Write(w io.Writer, edits Edits, tr Transform) (int64, error) {
 
 // WriteWith is Write with the maker of the Late lines' bytes.
 func (f *File) WriteWith(w io.Writer, edits Edits, tr Transform, late LineFunc) (int64, error) {
-	if tr != nil && len(edits) == 0 {
-		return f.writeMapped(w, tr)
+	if tr != nil && mappable(edits) {
+		return f.writeMapped(w, edits, tr)
 	}
 	if tr != nil {
 		return f.writeTransformed(w, edits, tr, late)
@@ -151,16 +151,35 @@ func lateLine(late LineFunc, i int) ([]byte, error) {
 	return late(i)
 }
 
-// writeMapped writes the file with every entry line passed through tr
-// and nothing else changed (a clone): batches of lines are read and
-// transformed on every core (InOrder) and written in order, so the
-// transform does not hold up the writer. A batch is the bytes of its lines
-// as they lie in the file, each line transformed where it lies.
-func (f *File) writeMapped(w io.Writer, tr Transform) (int64, error) {
+// mappable reports whether edits only drop lines or replace them (no line
+// made late, none added after another): writeMapped can write them.
+func mappable(edits Edits) bool {
+	for _, ed := range edits {
+		if ed != nil && (ed.Late || len(ed.After) > 0) {
+			return false
+		}
+	}
+	return true
+}
+
+// writeMapped writes the file with every kept entry line passed through tr
+// (a clone, a fork: edits that only drop or replace lines): batches of
+// lines are read and transformed on every core (InOrder) and written in
+// order, so the transform does not hold up the writer. A batch of
+// untouched lines is their bytes as they lie in the file, each line
+// transformed where it lies.
+func (f *File) writeMapped(w io.Writer, edits Edits, tr Transform) (int64, error) {
 	cw := &CountWriter{W: w}
 	type batch struct{ b []byte }
 	free := make(chan []byte, 2*runtime.GOMAXPROCS(0)+2) // buffers handed back by the writer
 	err := InOrder(f, len(f.Entries), func(k int) int { return k }, func(lo, hi int) (batch, error) {
+		kept := false
+		for i := lo; i < hi && !kept; i++ {
+			kept = !edits.Dropped(i)
+		}
+		if !kept {
+			return batch{}, nil // a batch of dropped lines is not read
+		}
 		start := f.Entries[lo].Off
 		end := f.Entries[hi-1].Off + f.Entries[hi-1].TotalBytes()
 		var buf []byte
@@ -182,9 +201,19 @@ func (f *File) writeMapped(w io.Writer, tr Transform) (int64, error) {
 			e := &f.Entries[i]
 			a := e.Off - start
 			body := buf[a : a+int64(e.Len) : a+int64(e.Len)]
-			if e.Kind == KindEntry {
+			ed := edits[i]
+			if ed != nil && ed.Drop {
+				if out == nil {
+					out = append(make([]byte, 0, len(buf)), buf[:a]...)
+				}
+				continue
+			}
+			if ed != nil && ed.Raw != nil {
+				body = append([]byte(nil), ed.Raw...) // the edit stays as it is
+			}
+			if e.Kind == KindEntry || (ed != nil && ed.Raw != nil) {
 				nb := tr(body)
-				if out == nil && (len(nb) != len(body) || len(nb) > 0 && &nb[0] != &body[0]) {
+				if out == nil && (ed != nil && ed.Raw != nil || len(nb) != int(e.Len) || len(nb) > 0 && &nb[0] != &buf[a]) {
 					out = append(make([]byte, 0, len(buf)+len(buf)/8), buf[:a]...)
 				}
 				body = nb
@@ -199,6 +228,9 @@ func (f *File) writeMapped(w io.Writer, tr Transform) (int64, error) {
 		}
 		return batch{buf}, nil
 	}, func(b batch) error {
+		if b.b == nil {
+			return nil
+		}
 		_, err := cw.Write(b.b)
 		select {
 		case free <- b.b[:0]:
