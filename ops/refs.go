@@ -272,7 +272,12 @@ func (t *Txn) joinAssistants(f *chain.File) error {
 		removedUser := false
 		p := g.Parent[i]
 		walk++
-		for ; p >= 0 && walked[p] != walk; p = g.Parent[p] {
+		looped := false
+		for ; p >= 0; p = g.Parent[p] {
+			if walked[p] == walk {
+				looped = true
+				break
+			}
 			walked[p] = walk
 			pe := &f.Entries[p]
 			if !ed.Dropped(p) && pe.IsMessage() {
@@ -282,7 +287,7 @@ func (t *Txn) joinAssistants(f *chain.File) error {
 				removedUser = true
 			}
 		}
-		if p < 0 || walked[p] == walk || !removedUser {
+		if p < 0 || looped || !removedUser {
 			continue
 		}
 		pe := &f.Entries[p]
