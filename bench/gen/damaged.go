@@ -18,10 +18,11 @@ import (
 //   - every 11th entry names itself as parent;
 //   - every 13th line is written twice (a duplicate uuid);
 //   - every 17th line is cut in half (not JSON);
-//   - every 1,000th entry's parent is an entry a few lines later, and that
+//   - every 50th entry's parent is an entry a few lines later, and that
 //     one's parent the first (a loop of parents);
 //   - the last line is torn (no newline, cut short).
 func GenerateDamaged(o Options) (*Result, error) {
+	o.Size += o.Size / 4 // about a sixth of the bytes is lost below
 	r, err := GenerateDense(o)
 	if err != nil {
 		return nil, err
@@ -60,7 +61,7 @@ func GenerateDamaged(o Options) (*Result, error) {
 				line = line[:len(line)/2]
 			case n%11 == 0 && uuid != "":
 				line, _ = sjson.SetBytes(line, "parentUuid", uuid)
-			case n%1000 == 0 && uuid != "":
+			case n%50 == 0 && uuid != "":
 				loopHead = uuid
 				pending = append(pending, line)
 				line = nil
@@ -118,5 +119,6 @@ func GenerateDamaged(o Options) (*Result, error) {
 
 func init() {
 	RegisterShape(Shape{Name: "damaged", Generate: GenerateDamaged,
-		Doc: "the dense shape damaged many times over: lost lines (dangling parents), self-parents, duplicates, lines cut in half, loops of parents, a torn last line"})
+		Damaged: []string{"dangling-parent", "self-parent", "duplicate-uuid", "invalid-json", "parent-cycle", "torn-final-line"},
+		Doc:     "the dense shape damaged many times over: lost lines (dangling parents), self-parents, duplicates, lines cut in half, loops of parents, a torn last line"})
 }

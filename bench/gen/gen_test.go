@@ -96,7 +96,8 @@ func TestGenerateMany(t *testing.T) {
 
 // TestShapesValid makes a small session of every registered shape and
 // checks that it loads and validates with no problem, reaches its size,
-// and hangs from one root.
+// and hangs from one root; a damaged shape has the errors it was made
+// with, and no other kind.
 func TestShapesValid(t *testing.T) {
 	for _, sh := range Shapes() {
 		t.Run(sh.Name, func(t *testing.T) {
@@ -113,6 +114,26 @@ func TestShapesValid(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer s.Close()
+			if sh.Damaged != nil {
+				// damaged on purpose: every kind of error it was given,
+				// and no other
+				codes := map[string]int{}
+				for _, p := range validate.Session(s).Problems {
+					if p.Severity == validate.Error {
+						codes[p.Code]++
+					}
+				}
+				for _, c := range sh.Damaged {
+					if codes[c] == 0 {
+						t.Errorf("no %s error", c)
+					}
+					delete(codes, c)
+				}
+				for c, n := range codes {
+					t.Errorf("%d %s errors, not among the damage made", n, c)
+				}
+				return
+			}
 			for _, p := range validate.Session(s).Problems {
 				t.Errorf("%s", p)
 			}

@@ -16,6 +16,9 @@ type Shape struct {
 	Name     string // as given to gensession -shape and bench/run.sh SHAPE:SIZE
 	Doc      string // one line: what the session looks like
 	Generate func(o Options) (*Result, error)
+	// Damaged: the session has validation errors on purpose (the errors
+	// validate must report are the codes listed)
+	Damaged []string
 }
 
 var (
