@@ -9,7 +9,7 @@ import "strings"
 
 var assignmentKeywords = []string{
 	"pass", "pwd", "secret", "token", "auth", "credential", "apikey", "api_key", "api-key",
-	"accesskey", "access_key", "access-key", "privatekey", "private_key", "private-key", "_key",
+	"accesskey", "access_key", "access-key", "privatekey", "private_key", "private-key", "_key", "crumb",
 }
 
 var assignmentIDs = [...]string{
@@ -94,6 +94,7 @@ var keyPrevAllow = map[string]bool{
 	"aes": true, "decryption": true, "write": true, "read": true, "deploy": true, "ingest": true,
 	"ingestion": true, "publish": true, "upload": true, "openai": true, "anthropic": true, "stripe": true, "sendgrid": true, "mailgun": true,
 	"gemini": true, "google": true, "groq": true, "mistral": true, "cohere": true, "twilio": true,
+	"preshared": true,
 }
 
 var keyPrevDeny = map[string]bool{
@@ -166,6 +167,10 @@ func classifyIdent(ident string) (int, bool) {
 		return 0, false
 	case "apikey", "secretkey", "accesskey", "signingkey", "masterkey":
 		return kindAPIKey, true
+	case "crumb":
+		if prev == "jenkins" {
+			return kindToken, true // Jenkins-Crumb: the CSRF token of a Jenkins session
+		}
 	case "privatekey", "credential", "credentials":
 		return kindSecret, true
 	case "key":

@@ -188,6 +188,18 @@ func providerCases(g gen) []provCase {
 		p("kerberos-keytab", "KRB5_KEYTAB=%s", "BQIAAA"+g.s(tB64, 120), "BQIAAA is how a keytab starts"),
 		p("mattermost-webhook", "https://chat.example.com/hooks/%s", g.s("abcdefghijklmnopqrstuvwxyz0123456789", 26), "cp pre-commit .git/hooks/pre-commit"),
 		p("microsoft-teams-webhook", "https://outlook.office.com/webhook/%s", uuid()+"@"+uuid()+"/IncomingWebhook/"+g.s(tHex, 32)+"/"+uuid(), "https://outlook.office.com/mail/inbox"),
+		// shapes from the Nosey Parker and Kingfisher examples
+		p("adafruit-io-key", `#define IO_KEY "%s"`, "aio_"+g.s(tAlnum, 28), "aio_read_file_descriptor_buffers"),
+		p("dependency-track-api-key", "X-Api-Key: %s", "odt_"+g.s(tAlnum, 32), "odt_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"),
+		p("django-secret-key", "SECRET_KEY = '%s'", "django-insecure-"+g.s("abcdefghijklmnopqrstuvwxyz0123456789!@#$%^&*(-_=+)", 50), "pip install django-insecure-settings-checker"),
+		p("twitch-stream-key", "STREAM_KEY=%s", "live_"+g.s("0123456789", 9)+"_"+g.s(tAlnum, 30), "live_reload_enabled_for_the_dev_server_only"),
+		p("thingsboard-access-token", "curl https://thingsboard.cloud/api/v1/%s/telemetry", g.s(lowAl, 20), "https://thingsboard.cloud/api/v1/docs"),
+		p("azure-devops-pat", "AZURE_DEVOPS_EXT_PAT=%s", g.s(tAlnum, 52)+"JQQJ"+g.s(tAlnum, 20)+"AZDO"+g.s(tAlnum, 4), "AZDO is the signature of a DevOps PAT"),
+		p("codeclimate-reporter-id", "CC_TEST_REPORTER_ID: %s", g.s(tHex, 64), "CC_TEST_REPORTER_ID: ${{ secrets.CC_ID }}"),
+		p("newrelic-admin-key", "admin: %s", "NRAA-"+g.s(tHex, 27), "NRAA-key"),
+		p("newrelic-query-key", `"querykey": "%s"`, "NRIQ-"+g.s(tB64url, 32), "NRIQ-query"),
+		p("private-key-base64", "tls.key: %s", "LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlFb2dJQkFBS0NBUUVB"+g.s(tB64, 200), "tls.crt: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSURkekNDQWwrZ0F3SUJBZ0lFYkdacE1UQU5CZ2txaGtpRzl3MEJBUXNGQURCc01SQXdEZ1lEVlFRR0V3ZFZibXR1YjNkdU1SQXdEZ1lEVlFRSUV3ZFZibXR1YjNkdQ=="),
+		p("truenas-api-key", `{"method":"auth.login_with_api_key","params":["%s"]}`, "8-"+g.s(tAlnum, 64), `{"method":"auth.login_with_api_key","params":["$TRUENAS_KEY"]}`),
 		// shapes from the public evaluation set (gitleaks test cases)
 		p("claude-code-session-url", "see https://claude.ai/code/session_%s for context", g.s(tAlnum, 24), "https://claude.ai/code/session_short"),
 		p("azure-datafactory-shir-key", "key: %s", "IR@"+uuid()+"@adf-app-01@we@"+g.s(tB64, 43)+"=", "IR@ is the runtime prefix"),

@@ -3,17 +3,18 @@ package redact
 import (
 	"encoding/base64"
 	"regexp"
+	"strings"
 )
 
 // Structural rules: secrets recognised by the shape of the file or command
 // they sit in, whatever the vendor. Each keeps a literal anchor so the
 // prefilter stays one pass.
 func structuralRules() []*Rule {
-	cryptAnchors := []string{"$1$", "$2a$", "$2b$", "$2x$", "$2y$", "$5$", "$6$", "$7$", "$y$", "$gy$", "$apr1$", "$argon2", "$scrypt$", "$pbkdf2", "$sha1$", "$md5$"}
+	cryptAnchors := []string{"$1$", "$2a$", "$2b$", "$2x$", "$2y$", "$5$", "$6$", "$7$", "$8$", "$9$", "$y$", "$gy$", "$apr1$", "$argon2", "$scrypt$", "$pbkdf2", "$sha1$", "$md5$"}
 	return []*Rule{
 		// password hashes: crypt(3) and htpasswd formats (shadow, bcrypt, yescrypt, argon2, apr1)
 		{ID: "password-hash", Anchors: cryptAnchors, After: 300, Priority: prioPrefix,
-			Re:       regexp.MustCompile(`\$(?:1|2[abxy]|5|6|7|y|gy|apr1|argon2(?:id|i|d)|scrypt|pbkdf2(?:-sha\d+)?|sha1|md5)\$[A-Za-z0-9./+=$,-]{16,}`),
+			Re:       regexp.MustCompile(`\$(?:1|2[abxy]|5|6|7|8|9|y|gy|apr1|argon2(?:id|i|d)|scrypt|pbkdf2(?:-sha\d+)?|sha1|md5)\$[A-Za-z0-9./+=$,-]{16,}`),
 			Boundary: isAlnum, Check: checkHash},
 		{ID: "password-hash", Anchors: []string{"{SHA}", "{SSHA}", "{SSHA256}", "{SSHA512}", "{SHA256}", "{SHA512}"}, After: 120, Priority: prioPrefix,
 			Re:    regexp.MustCompile(`\{S?SHA(?:256|512)?\}[A-Za-z0-9+/]{20,}={0,2}`),
@@ -43,6 +44,13 @@ func structuralRules() []*Rule {
 		{ID: "microsoft-teams-webhook", Anchors: []string{"outlook.office"}, Before: 10, After: 300, Priority: prioPrefix,
 			Re:       regexp.MustCompile(`outlook\.office(?:365)?\.com/webhook/(?P<s>[A-Za-z0-9@-]{40,100}/IncomingWebhook/[A-Za-z0-9]{32}/[A-Za-z0-9-]{36})`),
 			Boundary: isTokenByte},
+		// a PEM private key encoded once more in base64 (Kubernetes secrets, env vars):
+		// base64 of "-----BEGIN", checked to decode to a private key header
+		tok("private-key-base64", `LS0tLS1CRUdJTi[A-Za-z0-9+/]{60,}={0,2}`, "LS0tLS1CRUdJTi").after(20000).bound(isB64).check(checkB64PEM),
+		// TrueNAS JSON-RPC login: "params": ["ID-KEY"] after auth.login_with_api_key
+		{ID: "truenas-api-key", Anchors: []string{"login_with_api_key"}, After: 300, Priority: prioContext,
+			Re:    regexp.MustCompile(`login_with_api_key\\?"[\s\S]{0,200}?"params\\?"\s*:\s*\[\s*\\?"(?P<s>[0-9]{1,6}-[A-Za-z0-9]{64})`),
+			Check: checkRandom(4.0, 3)},
 		// Mattermost (and compatible) incoming webhooks: /hooks/ + a 26-character id
 		{ID: "mattermost-webhook", Anchors: []string{"/hooks/"}, After: 30, Priority: prioContext,
 			Re:       regexp.MustCompile(`/hooks/(?P<s>[a-z0-9]{26})`),
@@ -54,6 +62,17 @@ func structuralRules() []*Rule {
 func checkHash(text string, s, e int) bool {
 	v := text[s:e]
 	return !emptyPlaceholder(v) && entropy(v) >= 3.5
+}
+
+// checkB64PEM: the base64 decodes to a PEM private key header.
+func checkB64PEM(text string, s, e int) bool {
+	n := min(e-s, 96) / 4 * 4
+	b, err := base64.StdEncoding.DecodeString(text[s : s+n])
+	if err != nil {
+		return false
+	}
+	h := string(b)
+	return strings.HasPrefix(h, "-----BEGIN ") && strings.Contains(h, "PRIVATE KEY")
 }
 
 func checkKeytab(text string, s, e int) bool {
