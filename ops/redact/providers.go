@@ -29,7 +29,9 @@ func kw(id, shape string, keywords ...string) *Rule {
 			for e < len(text) && isIdentByte(text[e]) {
 				e++
 			}
-			if e <= last || l > 0 && text[l-1] == '/' || e < len(text) && text[e] == '/' {
+			// a name in a path or URL, or a file's name before its #hash
+			// (sonarqube-reporter-1.2.4.tgz#3b33…) is no context
+			if e <= last || l > 0 && text[l-1] == '/' || e < len(text) && (text[e] == '/' || text[e] == '#') {
 				continue
 			}
 			last = e
@@ -204,6 +206,8 @@ func providerRules() []*Rule {
 		kw("openweather-api-key", `[a-f0-9]{32}`, "openweather", "owm_api", "owm_key"),
 		kw("circleci-token", `[a-f0-9]{40}`, "circleci", "circle_token", "circle-token"),
 		kw("bugsnag-api-key", `[a-f0-9]{32}`, "bugsnag"),
+		kw("clockify-api-key", `[A-Za-z0-9]{48}`, "clockify"),
+		kw("blazemeter-api-key", uuidRe+`|[a-f0-9]{40}`, "blazemeter", "runscope"),
 		kw("rollbar-access-token", `[a-f0-9]{32}`, "rollbar"),
 		kw("pagerduty-api-key", `[A-Za-z0-9_+-]{20}`, "pagerduty"),
 		kw("trello-api-key", `[a-f0-9]{64}|[a-f0-9]{32}`, "trello"),

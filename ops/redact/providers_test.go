@@ -200,6 +200,12 @@ func providerCases(g gen) []provCase {
 		p("newrelic-query-key", `"querykey": "%s"`, "NRIQ-"+g.s(tB64url, 32), "NRIQ-query"),
 		p("private-key-base64", "tls.key: %s", "LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlFb2dJQkFBS0NBUUVB"+g.s(tB64, 200), "tls.crt: LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSURkekNDQWwrZ0F3SUJBZ0lFYkdacE1UQU5CZ2txaGtpRzl3MEJBUXNGQURCc01SQXdEZ1lEVlFRR0V3ZFZibXR1YjNkdU1SQXdEZ1lEVlFRSUV3ZFZibXR1YjNkdQ=="),
 		p("truenas-api-key", `{"method":"auth.login_with_api_key","params":["%s"]}`, "8-"+g.s(tAlnum, 64), `{"method":"auth.login_with_api_key","params":["$TRUENAS_KEY"]}`),
+		p("clockify-api-key", "clockify PRIVATE %s", g.s(tAlnum, 48), "clockify time entries exported"),
+		p("blazemeter-api-key", "runscope %s", uuid(), "runscope buckets listed"),
+		p("buildconfig-field-secret", `buildConfigField "String", "MAPS_API_KEY", "\"%s\""`, g.s(tAlnum, 32), `buildConfigField "String", "BASE_URL", "\"https://api.example.com\""`),
+		p("code-credentials-password", "credentials {\n    username 'deploy'\n    password '%s'\n}", g.s(tAlnum, 14), "credentials {\n    username findProperty('u')\n    password \"${repoPassword}\"\n}"),
+		p("code-credentials-password", `new NetworkCredential("svc", "%s")`, g.s(tAlnum, 14), `new NetworkCredential(user, pass)`),
+		p("code-credentials-password", `new DirectoryEntry("LDAP://dc", "CORP\\svc", "%s")`, g.s(tAlnum, 14), `new DirectoryEntry("LDAP://dc")`),
 		// shapes from the public evaluation set (gitleaks test cases)
 		p("claude-code-session-url", "see https://claude.ai/code/session_%s for context", g.s(tAlnum, 24), "https://claude.ai/code/session_short"),
 		p("azure-datafactory-shir-key", "key: %s", "IR@"+uuid()+"@adf-app-01@we@"+g.s(tB64, 43)+"=", "IR@ is the runtime prefix"),

@@ -273,8 +273,8 @@ func builtinRules() []*Rule {
 		tok("private-key-der", `MII[BCEJ][A-Za-z0-9+/]{60,}={0,2}`, "MII").after(12000).bound(isB64).check(checkDERPrivateKey),
 		// HTTP auth headers and CLI passwords
 		{ID: "bearer-token", Anchors: []string{"bearer"}, Fold: true, After: 4000, Priority: prioContext,
-			Re:       regexp.MustCompile(`(?i:bearer)[ \t]+(?P<s>[A-Za-z0-9._~+/-]{16,}=*)`),
-			Boundary: isTokenByte, Check: checkRandom(3.2, 2)},
+			Re:       regexp.MustCompile(`(?i:bearer)[ \t]+(?P<s>[A-Za-z0-9._~+/-]{12,}=*)`),
+			Boundary: isTokenByte, Check: checkBearer},
 		{ID: "basic-auth", Anchors: []string{"basic "}, Fold: true, After: 400, Priority: prioContext,
 			Re: regexp.MustCompile(`(?i:basic)[ \t]+(?P<s>[A-Za-z0-9+/]{8,300}={0,2})`), Boundary: isB64Word, Check: checkBasic},
 		{ID: "authorization-header", Anchors: []string{"authorization"}, Fold: true, After: 400, Priority: prioContext,
@@ -304,6 +304,16 @@ var b64Tab = func() (t [256]bool) {
 	}
 	return
 }()
+
+// checkBearer: a bearer token of 16 characters or more that looks random,
+// or a shorter one (RFC 6750's mF_9.B5f-4.1JqM) of all four kinds of
+// characters.
+func checkBearer(text string, s, e int) bool {
+	if e-s >= 16 {
+		return checkRandom(3.2, 2)(text, s, e)
+	}
+	return checkRandom(3.2, 4)(text, s, e)
+}
 
 func checkPEMBody(text string, s, e int) bool {
 	body := text[s:e]

@@ -34,8 +34,8 @@ func structuralRules() []*Rule {
 			}},
 		// PsExec -p PASSWORD
 		{ID: "psexec-password", Anchors: []string{"psexec"}, Fold: true, After: 300, Priority: prioContext,
-			Re:    regexp.MustCompile(`(?i:psexec)(?:64)?(?:\.exe)?[ \t][^\n|;&]*?[ \t]-p[ \t]+"?(?P<s>[^\s"-][^\s"]*)`),
-			Check: checkValue(kindPassword)},
+			Re:    regexp.MustCompile(`(?i:psexec)(?:64)?(?i:\.exe)?[ \t][^\n|;&]*?[ \t]-p[ \t]+"?(?P<s>[^\s"-][^\s"]*)`),
+			Check: checkCLIPassword},
 		// Kerberos keytab as base64: file version 0x0502, then an entry length < 64 KiB
 		{ID: "kerberos-keytab", Anchors: []string{"BQIAAA"}, After: 200000, Priority: prioPrefix,
 			Re:       regexp.MustCompile(`BQIAAA[A-Za-z0-9+/]{54,}={0,2}`),
@@ -51,6 +51,21 @@ func structuralRules() []*Rule {
 		{ID: "truenas-api-key", Anchors: []string{"login_with_api_key"}, After: 300, Priority: prioContext,
 			Re:    regexp.MustCompile(`login_with_api_key\\?"[\s\S]{0,200}?"params\\?"\s*:\s*\[\s*\\?"(?P<s>[0-9]{1,6}-[A-Za-z0-9]{64})`),
 			Check: checkRandom(4.0, 3)},
+		// credentials written into code: any literal is the password
+		// (a placeholder there is cheap to lose, a real one costly to leak)
+		{ID: "code-credentials-password", Anchors: []string{"credentials"}, Fold: true, After: 400, Priority: prioContext,
+			Re:    regexp.MustCompile(`(?i:credentials)[ \t]*\{(?:\s*//[^\n]*)*\s*(?:username[ \t]*=?[ \t]*['"][^'"\n]*['"](?:\s*//[^\n]*)*\s*)?password[ \t]*=?[ \t]*['"](?P<s>[^'"\n]+)['"]`),
+			Check: checkLiteralPassword},
+		{ID: "code-credentials-password", Anchors: []string{"NetworkCredential"}, Fold: true, After: 300, Priority: prioContext,
+			Re:    regexp.MustCompile(`(?i:NetworkCredential)[ \t]*\(\s*"[^"\n]*"\s*,\s*"(?P<s>[^"\n]+)"`),
+			Check: checkLiteralPassword},
+		{ID: "code-credentials-password", Anchors: []string{"DirectoryEntry"}, Fold: true, After: 400, Priority: prioContext,
+			Re:    regexp.MustCompile(`(?i:DirectoryEntry)[ \t]*\(\s*"[^"\n]*"\s*,\s*"[^"\n]*"\s*,\s*"(?P<s>[^"\n]+)"`),
+			Check: checkLiteralPassword},
+		// Android: buildConfigField "String", "API_KEY", "\"…\""
+		{ID: "buildconfig-field-secret", Anchors: []string{"buildConfigField"}, After: 300, Priority: prioContext,
+			Re:    regexp.MustCompile(`buildConfigField[ \t(]*['"]String['"][ \t]*,[ \t]*['"](?P<n>[A-Za-z0-9_]+)['"][ \t]*,[ \t]*['"]\\?"?(?P<s>[^"'\\\s]+)`),
+			Check: checkBuildConfig},
 		// Mattermost (and compatible) incoming webhooks: /hooks/ + a 26-character id
 		{ID: "mattermost-webhook", Anchors: []string{"/hooks/"}, After: 30, Priority: prioContext,
 			Re:       regexp.MustCompile(`/hooks/(?P<s>[a-z0-9]{26})`),
@@ -63,6 +78,44 @@ func checkHash(text string, s, e int) bool {
 	v := text[s:e]
 	return !emptyPlaceholder(v) && entropy(v) >= 3.5
 }
+
+// checkCLIPassword: a password given on a command line (-p VALUE): any
+// word but a variable, a placeholder or an empty one.
+func checkCLIPassword(text string, s, e int) bool {
+	v := text[s:e]
+	if plausibleValue(v, kindPassword, true) {
+		return true
+	}
+	if len(v) < 5 || emptyPlaceholder(v) || isPlaceholderWord(v) || hasPlaceholderPart(v) || isEnvName(v) || strings.ContainsAny(v[:1], "$%{<[") {
+		return false
+	}
+	return onlyIdentPunct(v) && !strings.Contains(v, ".") && classOf(v).upper == 0 // dev_admin, mypass; not cmd.exe
+}
+
+// checkLiteralPassword: the password of a credentials block or constructor
+// in code; only a reference or an empty value is not one.
+func checkLiteralPassword(text string, s, e int) bool {
+	v := text[s:e]
+	return v != "" && !strings.ContainsAny(v[:1], "$%{<[") && !strings.Contains(v, "${") && !strings.Contains(v, "{{") && !emptyPlaceholder(v)
+}
+
+// checkBuildConfig: the field's name names a secret and the value is one.
+func checkBuildConfig(text string, s, e int) bool {
+	m := buildConfigName.FindStringSubmatch(text[max(0, s-200):s])
+	if m == nil {
+		return false
+	}
+	kind, ok := classifyIdent(m[1])
+	if !ok {
+		if !weakKeyIdent(m[1]) || !strongValue(text[s:e]) {
+			return false
+		}
+		kind = kindAPIKey
+	}
+	return plausibleValue(text[s:e], kind, true)
+}
+
+var buildConfigName = regexp.MustCompile(`['"]([A-Za-z0-9_]+)['"][ \t]*,[ \t]*['"]\\?"?$`)
 
 // checkB64PEM: the base64 decodes to a PEM private key header.
 func checkB64PEM(text string, s, e int) bool {
