@@ -246,7 +246,12 @@ func checkBasic(text string, s, e int) bool {
 			return false
 		}
 	}
-	return plausibleValue(string(b[i+1:]), kindPassword, true)
+	pw := string(b[i+1:])
+	if plausibleValue(pw, kindPassword, true) {
+		return true
+	}
+	// a pass phrase of words ("open sesame"): the header is a credential
+	return strings.Count(pw, " ") > 0 && len(pw) >= 8 && !hasPlaceholderPart(pw) && !isPlaceholderWord(pw)
 }
 
 // value kinds for the keyword-context rules
@@ -373,8 +378,12 @@ func plausibleValue(v string, kind int, quoted bool) bool {
 		return false
 	}
 	switch v[0] {
-	case '$', '%', '{', '<', '[', '(', '-', '/', '\\', '.', ':', '=', '|', '>':
+	case '$', '%', '{', '<', '[', '(', '-', '/', '\\', '.', ':', '=', '|', '>', ',':
 		return false
+	case '\'', '"':
+		if len(v) > 1 && (v[1] == '$' || v[1] == '%') {
+			return false // a quoted reference inside the quotes: "'$DB_PASSWORD'"
+		}
 	case '@', '*', '!', '&', '#', '~':
 		// YAML anchors/tags/comments, pointers, decorators... unless clearly random
 		if len(v) < 10 || classOf(v).kinds() < 3 || entropy(v) < 3.3 || isIdentPath(v[1:]) || strings.ContainsAny(v, "{}") {
@@ -386,6 +395,9 @@ func plausibleValue(v string, kind int, quoted bool) bool {
 	}
 	if isEnvName(v) {
 		return false // a reference to another variable: AUTH0_CLIENT_SECRET
+	}
+	if strings.HasPrefix(v, "arn:aws") {
+		return false // an ARN names a resource or a policy
 	}
 	if nestedAssignment(v) {
 		return false

@@ -9,7 +9,7 @@ import "strings"
 
 var assignmentKeywords = []string{
 	"pass", "pwd", "secret", "token", "auth", "credential", "apikey", "api_key", "api-key",
-	"accesskey", "access_key", "access-key", "privatekey", "private_key", "private-key", "_key",
+	"accesskey", "access_key", "access-key", "privatekey", "private_key", "private-key", "_key", "-key", "presharedkey", " key ", "crumb",
 }
 
 var assignmentIDs = [...]string{
@@ -94,6 +94,7 @@ var keyPrevAllow = map[string]bool{
 	"aes": true, "decryption": true, "write": true, "read": true, "deploy": true, "ingest": true,
 	"ingestion": true, "publish": true, "upload": true, "openai": true, "anthropic": true, "stripe": true, "sendgrid": true, "mailgun": true,
 	"gemini": true, "google": true, "groq": true, "mistral": true, "cohere": true, "twilio": true,
+	"preshared": true,
 }
 
 var keyPrevDeny = map[string]bool{
@@ -102,6 +103,52 @@ var keyPrevDeny = map[string]bool{
 	"row": true, "unique": true, "hot": true, "object": true, "map": true, "dict": true, "hash": true,
 	"group": true, "routing": true, "shard": true, "join": true, "react": true, "list": true, "i18n": true,
 	"translation": true, "storage_": true, "s3": true, "file": true, "path": true, "name": true, "id": true,
+}
+
+var tokenRunPrefix = map[string]bool{"secret": true, "private": true, "personal": true, "session": true, "oauth": true}
+
+// keyPrevWeak: words before "key" that name no thing of their own, so that
+// THE_key or this-key is no secret's name even with a random value.
+var keyPrevWeak = map[string]bool{
+	"the": true, "a": true, "an": true, "this": true, "that": true, "my": true, "your": true, "our": true,
+	"its": true, "new": true, "old": true, "some": true, "any": true, "each": true, "every": true,
+	"cache": true, "etag": true, "commit": true, "build": true, "task": true, "job": true, "node": true,
+	"record": true, "table": true, "column": true, "field": true, "index": true, "item": true, "entry": true,
+	"msg": true, "message": true, "event": true, "request": true, "trace": true, "span": true, "run": true,
+	"test": true, "mock": true, "fake": true, "dummy": true, "sample": true, "example": true, "demo": true,
+	"blob": true, "bucket": true, "prefix": true, "suffix": true, "version": true, "content": true,
+	"registry": true, "signature": true, "sig": true, "checksum": true, "digest": true, "sha": true, "md5": true,
+	"host": true, "rsa": true, "ecdsa": true, "ed25519": true, "dsa": true, "pgp": true, "ssl": true, "tls": true,
+	"user": true, "state": true, "store": true, "query": true, "param": true, "config": true, "setting": true,
+}
+
+// weakKeyIdent: NAME_key / name-key / nameKEY for a name the lists do not
+// know (box-key, beebole_key, azure_search_key): a secret's name only if
+// its value is a random key (strongValue), which the caller checks.
+func weakKeyIdent(ident string) bool {
+	var arr [12]string
+	words := appendWords(arr[:0], ident)
+	if len(words) < 2 || words[len(words)-1] != "key" {
+		return false
+	}
+	prev := words[len(words)-2]
+	return !keyPrevDeny[prev] && !keyPrevWeak[prev] && !isDigit(prev[0])
+}
+
+// strongValue: a value that only a generated key looks like: long, letters
+// and digits, not a date, a path, a placeholder or one repeated run.
+func strongValue(v string) bool {
+	if len(v) < 16 || len(v) > 300 || emptyPlaceholder(v) || hasPlaceholderPart(v) || softPlaceholderSet.in(v) {
+		return false
+	}
+	if strings.ContainsAny(v, ":/\\.@") || isEnvName(v) {
+		return false // a time, a path, a URL, a host, an address, a name
+	}
+	c := classOf(v)
+	if c.digit == 0 || c.lower+c.upper == 0 || c.digit*10 < len(v) {
+		return false
+	}
+	return entropy(v) >= 3.0
 }
 
 var runTogether = []struct {
@@ -136,6 +183,10 @@ func classifyIdent(ident string) (int, bool) {
 			return sfx.kind, true
 		}
 	}
+	// SECRETTOKEN, privatetoken: a run-together name of a token
+	if len(last) > 5 && strings.HasSuffix(last, "token") && tokenRunPrefix[last[:len(last)-5]] {
+		return kindToken, true
+	}
 	if last == "token" || last == "key" || last == "secret" {
 		for _, w := range words[:len(words)-1] {
 			if w == "password" || w == "passwd" {
@@ -166,6 +217,10 @@ func classifyIdent(ident string) (int, bool) {
 		return 0, false
 	case "apikey", "secretkey", "accesskey", "signingkey", "masterkey":
 		return kindAPIKey, true
+	case "crumb":
+		if prev == "jenkins" {
+			return kindToken, true // Jenkins-Crumb: the CSRF token of a Jenkins session
+		}
 	case "privatekey", "credential", "credentials":
 		return kindSecret, true
 	case "key":
@@ -214,25 +269,150 @@ func findAssignments(text string, hits []hit, emit func(s, e int, id string)) {
 		}
 		// $name: a variable being used is not followed by a separator, so
 		// parseValue finds nothing; "$DB_PASSWORD": "…" and $x = … are kept
+		if h.alen == 5 && text[p] == ' ' {
+			// "<name> key <value>": a key named in prose or a log line
+			// (clarifai access key dkHL…, campayn key 9f3c…)
+			if pk, ps, pe := proseKey(text, p); ps > 0 {
+				emit(ps, pe, assignmentIDs[pk])
+				lastEnd = pe
+			}
+			continue
+		}
 		ident := text[l:r]
 		kind, ok := classifyIdent(ident)
 		if !ok && shortPasswordName(text, l, r, ident) {
 			kind, ok = kindPassword, true
 		}
+		weak := false
+		if !ok && weakKeyIdent(ident) {
+			kind, ok, weak = kindAPIKey, true, true
+		}
 		if !ok {
+			// dd-apikey-<key>, datadog-secrettoken-<key>: the value glued on with a dash
+			if k, ge := gluedValue(text, p+int(h.alen), r); k > 0 {
+				if kd, ok2 := classifyIdent(text[l:k]); ok2 && plausibleValue(text[k+1:ge], kd, true) {
+					emit(k+1, ge, assignmentIDs[kd])
+				}
+			}
 			continue
 		}
 		s, e, quoted, prose := parseValue(text, l, r, ident, kind)
 		if s < 0 {
+			// APP_TOKEN 9f3c…, clarifai SECRET dkHL…: a random key after a blank
+			if s, e = spacedValue(text, r); s < 0 || !plausibleValue(text[s:e], kind, true) {
+				continue
+			}
+			emit(s, e, assignmentIDs[kind])
 			continue
 		}
 		if prose && !plausibleProse(text[s:e]) {
 			continue
 		}
-		if plausibleValue(text[s:e], kind, quoted) {
+		v := text[s:e]
+		if weak && !strongValue(v) {
+			continue
+		}
+		if plausibleValue(v, kind, quoted) || kind == kindPassword && (envPassword(text, l, r, ident, v, quoted) || connStringPassword(text, l, s, e)) {
 			emit(s, e, assignmentIDs[kind])
 		}
 	}
+}
+
+// proseKey: the word before " key " at p names the key (access key, api
+// key, campayn key) and a random key follows on the same line.
+func proseKey(text string, p int) (int, int, int) {
+	a := p
+	for a > 0 && isAlnum(text[a-1]) {
+		a--
+	}
+	if a == p || p-a > 40 {
+		return 0, -1, -1
+	}
+	name := text[a:p] + "_key"
+	kind, ok := classifyIdent(name)
+	if !ok && !weakKeyIdent(name) {
+		return 0, -1, -1
+	}
+	s, e := spacedValue(text, p+4)
+	if s < 0 || !ok && (isUUID(text[s:e]) || !strongValue(text[s:e])) || !plausibleValue(text[s:e], kindAPIKey, true) {
+		return 0, -1, -1
+	}
+	if !ok {
+		kind = kindAPIKey
+	}
+	return kind, s, e
+}
+
+// gluedValue: in the identifier text[..r], a dash after the keyword that
+// ends at ke, followed by a random key up to r (dd-apikey-dd52c2…). It
+// returns the dash's index and the key's end, or 0.
+func gluedValue(text string, ke, r int) (int, int) {
+	for k := ke; k < r; k++ {
+		if text[k] == '-' {
+			if v := text[k+1 : r]; len(v) >= 20 && !strings.ContainsAny(v, "-.") && strongValue(v) && entropy(v) >= 3.3 {
+				return k, r
+			}
+			return 0, 0
+		}
+		if !isAlnum(text[k]) && text[k] != '_' {
+			return 0, 0
+		}
+	}
+	return 0, 0
+}
+
+// spacedValue: the identifier at text[..r] is followed by blanks and a
+// random key on the same line (no separator: "bugsnag secret <uuid>",
+// "API_TOKEN 9f3c…"); it returns the key's span, or -1.
+func spacedValue(text string, r int) (int, int) {
+	j := skipBlanks(text, r)
+	if j == r || j >= len(text) || j-r > 8 {
+		return -1, -1
+	}
+	k := j
+	for k < len(text) && (isTokenByte(text[k]) || text[k] == '+' || text[k] == '/' || text[k] == '=') {
+		k++
+	}
+	if k < len(text) && !(isSpace(text[k]) || strings.IndexByte("\"'`,;)]}", text[k]) >= 0) {
+		return -1, -1
+	}
+	v := text[j:k]
+	if isUUID(v) {
+		return j, k
+	}
+	// a dash or a second underscore joins words: a resource's name
+	// (secret my-app-5f4dcc3b, default-token-7xk2p), not a key
+	if strings.IndexByte(v, '-') >= 0 || strings.Count(v, "_") > 1 {
+		return -1, -1
+	}
+	if strongValue(v) && entropy(v) >= 3.3 {
+		return j, k
+	}
+	return -1, -1
+}
+
+// connStringPassword: ;Password=#gets0m3; in a connection string, where a
+// leading # or ! is part of the password, not a comment or a tag.
+func connStringPassword(text string, l, s, e int) bool {
+	if l == 0 || text[l-1] != ';' || e >= len(text) || text[e] != ';' || e-s < 7 {
+		return false
+	}
+	return strings.IndexByte("#!*&@~", text[s]) >= 0 && plausibleValue(text[s+1:e], kindPassword, true)
+}
+
+// envPassword: an UPPER_CASE env name assigned a lower-case word with "="
+// (REACT_APP_AUTH_PASSWORD=whiteduke): an .env file's password, though a
+// word alone is no password elsewhere.
+func envPassword(text string, l, r int, ident, v string, quoted bool) bool {
+	if quoted || r >= len(text) || text[r] != '=' || !isUpperEnv(ident) || len(v) < 6 || len(v) > 64 {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if !isLower(v[i]) {
+			return false
+		}
+	}
+	return !isPlaceholderWord(v) && !strings.Contains(v, "pass") && !strings.Contains(v, "secret")
 }
 
 // shortPasswordName: a bare "pwd" or "pass" names a password when a value

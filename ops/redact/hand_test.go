@@ -80,7 +80,7 @@ func handCorpus(t *testing.T) []string {
 		out = append(out, strings.Replace(c.text, "%s", c.secret, 1))
 	}
 	out = append(out, hardNegatives...)
-	for _, ps := range []struct{ path, set string }{{"testdata/public/gitleaks.txt", "gitleaks"}, {"testdata/issue14.txt", "issue14"}} {
+	for _, ps := range publicSets {
 		exs, err := labelled.Load(ps.path, ps.set)
 		require.NoError(t, err)
 		for _, e := range exs {

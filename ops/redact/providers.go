@@ -29,7 +29,9 @@ func kw(id, shape string, keywords ...string) *Rule {
 			for e < len(text) && isIdentByte(text[e]) {
 				e++
 			}
-			if e <= last || l > 0 && text[l-1] == '/' || e < len(text) && text[e] == '/' {
+			// a name in a path or URL, or a file's name before its #hash
+			// (sonarqube-reporter-1.2.4.tgz#3b33…) is no context
+			if e <= last || l > 0 && text[l-1] == '/' || e < len(text) && (text[e] == '/' || text[e] == '#') {
 				continue
 			}
 			last = e
@@ -76,6 +78,15 @@ func providerRules() []*Rule {
 		tok("onepassword-secret-key", `A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}`, "A3-").after(60),
 		tok("adobe-client-secret", `p8e-[A-Za-z0-9_-]{32,40}`, "p8e-").after(50),
 		tok("airtable-pat", `pat[A-Za-z0-9]{14}\.[a-f0-9]{64}`, "pat").after(90).check(checkRandom(3.0, 2)),
+		tok("adafruit-io-key", `aio_[A-Za-z0-9]{28}`, "aio_").after(40).check(checkRandom(3.5, 3)),
+		tok("dependency-track-api-key", `odt_[A-Za-z0-9]{32,64}`, "odt_").after(80).check(checkRandom(3.5, 2)),
+		// Django startproject's default key: 50 characters of a fixed alphabet
+		tok("django-secret-key", `django-insecure-[a-z0-9!@#$%^&*(_=+)-]{40,60}`, "django-insecure-").after(90).bound(isTokenByte).check(body(16, prefixLooksReal)),
+		tok("twitch-stream-key", `live_[0-9]{8,12}_[A-Za-z0-9]{30,36}`, "live_").after(60).check(checkRandom(3.5, 2)),
+		tok("thingsboard-access-token", `thingsboard\.cloud/api/v1/(?P<s>[a-z0-9]{20})`, "thingsboard.cloud/api/v1/").after(50).bound(isTokenByte).check(checkRandom(3.0, 2)),
+		// Azure DevOps PATs since 2024: 84 characters, JQQJ at 52 and AZDO at 76
+		tok("azure-devops-pat", `[A-Za-z0-9]{52}JQQJ[A-Za-z0-9]{20}AZDO[A-Za-z0-9]{4}`, "AZDO").before(76).after(8).check(checkRandom(3.5, 3)),
+		ctx("codeclimate-reporter-id", `[a-f0-9]{64}`, 0, 110, checkRandom(3.0, 2), "CC_TEST_REPORTER_ID", "CODECLIMATE_REPO_TOKEN"),
 		tok("artifactory-api-key", `AKCp[A-Za-z0-9]{60,80}`, "AKCp").after(90).check(checkRandom(4.0, 3)),
 		tok("artifactory-reference-token", `cmVmd[A-Za-z0-9]{50,70}`, "cmVmd").after(80).bound(isB64).check(checkRandom(4.0, 3)),
 		tok("authress-service-client-key", `(?:sc|ext|scauth|authress)_[A-Za-z0-9]{5,30}\.[A-Za-z0-9]{4,6}\.acc[_-][A-Za-z0-9-]{10,32}\.[A-Za-z0-9+/_=-]{30,120}`, ".acc_", ".acc-").before(50).after(200),
@@ -195,6 +206,8 @@ func providerRules() []*Rule {
 		kw("openweather-api-key", `[a-f0-9]{32}`, "openweather", "owm_api", "owm_key"),
 		kw("circleci-token", `[a-f0-9]{40}`, "circleci", "circle_token", "circle-token"),
 		kw("bugsnag-api-key", `[a-f0-9]{32}`, "bugsnag"),
+		kw("clockify-api-key", `[A-Za-z0-9]{48}`, "clockify"),
+		kw("blazemeter-api-key", uuidRe+`|[a-f0-9]{40}`, "blazemeter", "runscope"),
 		kw("rollbar-access-token", `[a-f0-9]{32}`, "rollbar"),
 		kw("pagerduty-api-key", `[A-Za-z0-9_+-]{20}`, "pagerduty"),
 		kw("trello-api-key", `[a-f0-9]{64}|[a-f0-9]{32}`, "trello"),

@@ -209,6 +209,19 @@ func positives() []posCase {
 		c("amqp-url-password", "amqps://guest:%s@mq/vhost", "p4ssw0rdXy"),
 		c("ftp-url-password", "ftp://u:%s@files.example.org/", "p4ssw0rdXy"),
 		c("url-password", "https://deploy:%s@registry.example.com/simple", "p4ssw0rdXy"),
+		// a vendor's *_key with a random value, a key after a blank, glued on with a dash, named in prose
+		c("generic-api-key", "beebole_key=%s", g.s(tHex, 40)),
+		c("generic-api-key", "box-key = %s", g.s(tAlnum, 32)),
+		c("generic-secret", "clarifai SECRET %s", g.s(tAlnum, 32)),
+		c("generic-token", "appsynergy_token %s", "o5rp8apgq8ds59srpvd4nj0gwvczlr4s7"),
+		c("generic-token", "coveralls_SECRETTOKEN %s", g.s(tHex, 37)),
+		c("generic-secret", "bugsnag secret %s", "5f1c2b9e-6c1d-4e8f-9a2b-3c4d5e6f7a8b"),
+		c("generic-api-key", "dd-apikey-%s", "dd52c29224affe29d163c6bf99e5c34f"),
+		c("generic-api-key", "clarifai access key %s", g.s(tAlnum, 32)),
+		c("generic-api-key", "campayn key %s", g.s(tHex, 64)),
+		c("generic-password", "REACT_APP_AUTH_PASSWORD=%s", "whiteduke"),
+		c("generic-password", "Server=db;User ID=app;Password=%s;Trusted_Connection=False", "#gets0m3"),
+		c("generic-token", "-H 'Jenkins-Crumb:%s'", g.s(tHex, 32)),
 	}
 	for _, pc := range providerCases(g) {
 		out = append(out, posCase{pc.rule, pc.text, pc.secret})
@@ -309,6 +322,21 @@ var hardNegatives = []string{
 	"Basic usage: run the command with --help",
 	"export GITHUB_TOKEN=$(gh auth token)",
 	"task-list and disk-usage and risk-assessment-framework-v2-2024-final-version",
+	// the blank-separated, dash-glued and prose-key shapes must not take names and dates
+	"kubectl describe secret default-token-7xk2p",
+	"kubectl get secret my-app-5f4dcc3b5aa765d6 -o yaml",
+	"token 2024-05-01T12:00:00Z expired",
+	"cache_key = 5f4dcc3b5aa765d61d8327deb882cf99a1",
+	"the key 5f4dcc3b5aa765d61d8327deb882cf99 was rotated",
+	"sort_key=a1b2c3d4e5f6a7b8c9d0e1f2",
+	"commit-key-3f2a9c1e7b4d8a6f0e5c2b1a9d8e7f6a5b4c3d2e",
+	"api-key-rotation-policy-v2",
+	"REACT_APP_PASSWORD_RESET_URL=resetpage",
+	`IAMUserChangePassword = "arn:aws:iam::aws:policy/IAMUserChangePassword"`,
+	`usernameLabel:"Username or email:",passwordLabel:"Password:",rememberMeLabel:"Remember me:"`,
+	`- echo 'export DATABASE_PASSWORD="'$PRECOMPILE_PASSWORD'"' >> .env`,
+	"sonarqube-reporter-1.2.4.tgz#3b335d612137949d2f21fcc6c8c8164db7603227",
+	"credentials {\n  username project.findProperty('user')\n  password \"${System.getenv('PW')}\"\n}",
 }
 
 func TestHardNegatives(t *testing.T) {

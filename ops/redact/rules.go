@@ -172,6 +172,8 @@ func builtinRules() []*Rule {
 		tok("age-secret-key", `AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58}`, "AGE-SECRET-KEY-1").check(nil),
 		// Azure
 		tok("azure-storage-account-key", `AccountKey=(?P<s>[A-Za-z0-9+/]{86}==)`, "AccountKey=").bound(isB64),
+		// emulator, Cosmos DB and older accounts: another length, still random base64
+		tok("azure-storage-account-key", `AccountKey=(?P<s>[A-Za-z0-9+/]{40,100}={0,2})`, "AccountKey=").after(120).bound(isB64).check(checkRandom(3.5, 3)),
 		tok("azure-sas-key", `SharedAccessKey=(?P<s>[A-Za-z0-9+/]{42,44}=)`, "SharedAccessKey=").bound(isB64),
 		tok("azure-sas-token", `[?&]sig=(?P<s>[A-Za-z0-9%+/]{40,120}(?:%3[Dd]|=){0,2})`, "sig=").before(1).check(checkNear(400, "sv=", "se=", "sp=")),
 		tok("azure-ad-client-secret", `[A-Za-z0-9_~.-]{3}\dQ~[A-Za-z0-9_~.-]{31,34}`, "Q~").before(4).bound(isTokenByte),
@@ -187,12 +189,14 @@ func builtinRules() []*Rule {
 		tok("pulumi-access-token", `pul-[a-f0-9]{40}`, "pul-"),
 		tok("terraform-cloud-token", `[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}`, ".atlasv1.").before(14),
 		tok("vault-token", `hv[sbr]\.[A-Za-z0-9_-]{24,}`, "hvs.", "hvb.", "hvr.").check(checkRandom(3.5, 2)),
-		tok("doppler-token", `dp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}`, "dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."),
+		tok("doppler-token", `dp\.(?:pt|st(?:\.[a-z0-9_-]{2,35})?|sa|ct|scim|audit)\.[A-Za-z0-9]{40,44}`, "dp.pt.", "dp.st.", "dp.sa.", "dp.ct.", "dp.scim.", "dp.audit."),
 		tok("grafana-cloud-token", `glc_[A-Za-z0-9+/]{32,400}={0,2}`, "glc_").bound(isB64),
 		tok("grafana-service-account-token", `glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}`, "glsa_"),
 		tok("newrelic-user-api-key", `NRAK-[A-Z0-9]{27}`, "NRAK-"),
 		tok("newrelic-insert-key", `NRII-[A-Za-z0-9_-]{32}`, "NRII-"),
-		tok("newrelic-license-key", `[a-f0-9]{36}NRAL`, "NRAL").before(36),
+		tok("newrelic-license-key", `(?:[a-f0-9]{36}|eu01xx[a-f0-9]{30})NRAL`, "NRAL").before(36),
+		tok("newrelic-admin-key", `NRAA-[a-f0-9]{27}`, "NRAA-"),
+		tok("newrelic-query-key", `NRIQ-[A-Za-z0-9_-]{32}`, "NRIQ-").bound(isTokenByte),
 		tok("sentry-auth-token", `sntry[su]_[A-Za-z0-9+/=_]{50,400}`, "sntrys_", "sntryu_"),
 		tok("sentry-dsn", `https?://(?P<s>[a-f0-9]{32})(?::[a-f0-9]{32})?@[A-Za-z0-9.-]*sentry`, "sentry").before(160).after(8),
 		tok("linear-api-key", `lin_(?:api_[A-Za-z0-9]{40}|oauth_[a-f0-9]{64})`, "lin_api_", "lin_oauth_"),
@@ -244,7 +248,7 @@ func builtinRules() []*Rule {
 		ctx("netlify-token", `[A-Za-z0-9_-]{40,46}`, 0, 60, checkRandom(3.5, 2), "netlify_auth_token", "netlify_token", "netlify_api_token"),
 		tok("discord-webhook-url", `discord(?:app)?\.com/api/webhooks/[0-9]{17,20}/(?P<s>[A-Za-z0-9_-]{60,68})`, "/api/webhooks/").before(30).after(120).bound(isTokenByte),
 		ctx("discord-bot-token", `[MNO][A-Za-z0-9_-]{23,27}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,40}`, 300, 300, checkRandom(3.5, 3), "discord", "Bot ").bound(isTokenByte),
-		tok("telegram-bot-token", `[0-9]{5,16}:A[A-Za-z0-9_-]{34}`, ":A").before(17).after(35).bound(isTokenByte),
+		tok("telegram-bot-token", `[0-9]{5,16}:A[A-Za-z0-9_-]{33,34}`, ":A").before(17).after(35).bound(isTokenByte),
 		tok("twitter-bearer-token", `AAAAAAAAAAAAAAAAAAAAA[A-Za-z0-9%]{30,200}`, "AAAAAAAAAAAAAAAAAAAAA").bound(isB64).check(checkTwitter),
 		tok("mapbox-secret-token", `sk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}`, "sk.eyJ"),
 		tok("firebase-fcm-server-key", `AAAA[A-Za-z0-9_-]{7}:APA91b[A-Za-z0-9_-]{100,200}`, ":APA91b").before(12).bound(isTokenByte),
@@ -269,8 +273,8 @@ func builtinRules() []*Rule {
 		tok("private-key-der", `MII[BCEJ][A-Za-z0-9+/]{60,}={0,2}`, "MII").after(12000).bound(isB64).check(checkDERPrivateKey),
 		// HTTP auth headers and CLI passwords
 		{ID: "bearer-token", Anchors: []string{"bearer"}, Fold: true, After: 4000, Priority: prioContext,
-			Re:       regexp.MustCompile(`(?i:bearer)[ \t]+(?P<s>[A-Za-z0-9._~+/-]{16,}=*)`),
-			Boundary: isTokenByte, Check: checkRandom(3.2, 2)},
+			Re:       regexp.MustCompile(`(?i:bearer)[ \t]+(?P<s>[A-Za-z0-9._~+/-]{12,}=*)`),
+			Boundary: isTokenByte, Check: checkBearer},
 		{ID: "basic-auth", Anchors: []string{"basic "}, Fold: true, After: 400, Priority: prioContext,
 			Re: regexp.MustCompile(`(?i:basic)[ \t]+(?P<s>[A-Za-z0-9+/]{8,300}={0,2})`), Boundary: isB64Word, Check: checkBasic},
 		{ID: "authorization-header", Anchors: []string{"authorization"}, Fold: true, After: 400, Priority: prioContext,
@@ -300,6 +304,16 @@ var b64Tab = func() (t [256]bool) {
 	}
 	return
 }()
+
+// checkBearer: a bearer token of 16 characters or more that looks random,
+// or a shorter one (RFC 6750's mF_9.B5f-4.1JqM) of all four kinds of
+// characters.
+func checkBearer(text string, s, e int) bool {
+	if e-s >= 16 {
+		return checkRandom(3.2, 2)(text, s, e)
+	}
+	return checkRandom(3.2, 4)(text, s, e)
+}
 
 func checkPEMBody(text string, s, e int) bool {
 	body := text[s:e]

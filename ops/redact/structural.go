@@ -3,17 +3,18 @@ package redact
 import (
 	"encoding/base64"
 	"regexp"
+	"strings"
 )
 
 // Structural rules: secrets recognised by the shape of the file or command
 // they sit in, whatever the vendor. Each keeps a literal anchor so the
 // prefilter stays one pass.
 func structuralRules() []*Rule {
-	cryptAnchors := []string{"$1$", "$2a$", "$2b$", "$2x$", "$2y$", "$5$", "$6$", "$7$", "$y$", "$gy$", "$apr1$", "$argon2", "$scrypt$", "$pbkdf2", "$sha1$", "$md5$"}
+	cryptAnchors := []string{"$1$", "$2a$", "$2b$", "$2x$", "$2y$", "$5$", "$6$", "$7$", "$8$", "$9$", "$y$", "$gy$", "$apr1$", "$argon2", "$scrypt$", "$pbkdf2", "$sha1$", "$md5$"}
 	return []*Rule{
 		// password hashes: crypt(3) and htpasswd formats (shadow, bcrypt, yescrypt, argon2, apr1)
 		{ID: "password-hash", Anchors: cryptAnchors, After: 300, Priority: prioPrefix,
-			Re:       regexp.MustCompile(`\$(?:1|2[abxy]|5|6|7|y|gy|apr1|argon2(?:id|i|d)|scrypt|pbkdf2(?:-sha\d+)?|sha1|md5)\$[A-Za-z0-9./+=$,-]{16,}`),
+			Re:       regexp.MustCompile(`\$(?:1|2[abxy]|5|6|7|8|9|y|gy|apr1|argon2(?:id|i|d)|scrypt|pbkdf2(?:-sha\d+)?|sha1|md5)\$[A-Za-z0-9./+=$,-]{16,}`),
 			Boundary: isAlnum, Check: checkHash},
 		{ID: "password-hash", Anchors: []string{"{SHA}", "{SSHA}", "{SSHA256}", "{SSHA512}", "{SHA256}", "{SHA512}"}, After: 120, Priority: prioPrefix,
 			Re:    regexp.MustCompile(`\{S?SHA(?:256|512)?\}[A-Za-z0-9+/]{20,}={0,2}`),
@@ -33,8 +34,8 @@ func structuralRules() []*Rule {
 			}},
 		// PsExec -p PASSWORD
 		{ID: "psexec-password", Anchors: []string{"psexec"}, Fold: true, After: 300, Priority: prioContext,
-			Re:    regexp.MustCompile(`(?i:psexec)(?:64)?(?:\.exe)?[ \t][^\n|;&]*?[ \t]-p[ \t]+"?(?P<s>[^\s"-][^\s"]*)`),
-			Check: checkValue(kindPassword)},
+			Re:    regexp.MustCompile(`(?i:psexec)(?:64)?(?i:\.exe)?[ \t][^\n|;&]*?[ \t]-p[ \t]+"?(?P<s>[^\s"-][^\s"]*)`),
+			Check: checkCLIPassword},
 		// Kerberos keytab as base64: file version 0x0502, then an entry length < 64 KiB
 		{ID: "kerberos-keytab", Anchors: []string{"BQIAAA"}, After: 200000, Priority: prioPrefix,
 			Re:       regexp.MustCompile(`BQIAAA[A-Za-z0-9+/]{54,}={0,2}`),
@@ -43,6 +44,28 @@ func structuralRules() []*Rule {
 		{ID: "microsoft-teams-webhook", Anchors: []string{"outlook.office"}, Before: 10, After: 300, Priority: prioPrefix,
 			Re:       regexp.MustCompile(`outlook\.office(?:365)?\.com/webhook/(?P<s>[A-Za-z0-9@-]{40,100}/IncomingWebhook/[A-Za-z0-9]{32}/[A-Za-z0-9-]{36})`),
 			Boundary: isTokenByte},
+		// a PEM private key encoded once more in base64 (Kubernetes secrets, env vars):
+		// base64 of "-----BEGIN", checked to decode to a private key header
+		tok("private-key-base64", `LS0tLS1CRUdJTi[A-Za-z0-9+/]{60,}={0,2}`, "LS0tLS1CRUdJTi").after(20000).bound(isB64).check(checkB64PEM),
+		// TrueNAS JSON-RPC login: "params": ["ID-KEY"] after auth.login_with_api_key
+		{ID: "truenas-api-key", Anchors: []string{"login_with_api_key"}, After: 300, Priority: prioContext,
+			Re:    regexp.MustCompile(`login_with_api_key\\?"[\s\S]{0,200}?"params\\?"\s*:\s*\[\s*\\?"(?P<s>[0-9]{1,6}-[A-Za-z0-9]{64})`),
+			Check: checkRandom(4.0, 3)},
+		// credentials written into code: any literal is the password
+		// (a placeholder there is cheap to lose, a real one costly to leak)
+		{ID: "code-credentials-password", Anchors: []string{"credentials"}, Fold: true, After: 400, Priority: prioContext,
+			Re:    regexp.MustCompile(`(?i:credentials)[ \t]*\{(?:\s*//[^\n]*)*\s*(?:username[ \t]*=?[ \t]*['"][^'"\n]*['"](?:\s*//[^\n]*)*\s*)?password[ \t]*=?[ \t]*['"](?P<s>[^'"\n]+)['"]`),
+			Check: checkLiteralPassword},
+		{ID: "code-credentials-password", Anchors: []string{"NetworkCredential"}, Fold: true, After: 300, Priority: prioContext,
+			Re:    regexp.MustCompile(`(?i:NetworkCredential)[ \t]*\(\s*"[^"\n]*"\s*,\s*"(?P<s>[^"\n]+)"`),
+			Check: checkLiteralPassword},
+		{ID: "code-credentials-password", Anchors: []string{"DirectoryEntry"}, Fold: true, After: 400, Priority: prioContext,
+			Re:    regexp.MustCompile(`(?i:DirectoryEntry)[ \t]*\(\s*"[^"\n]*"\s*,\s*"[^"\n]*"\s*,\s*"(?P<s>[^"\n]+)"`),
+			Check: checkLiteralPassword},
+		// Android: buildConfigField "String", "API_KEY", "\"…\""
+		{ID: "buildconfig-field-secret", Anchors: []string{"buildConfigField"}, After: 300, Priority: prioContext,
+			Re:    regexp.MustCompile(`buildConfigField[ \t(]*['"]String['"][ \t]*,[ \t]*['"](?P<n>[A-Za-z0-9_]+)['"][ \t]*,[ \t]*['"]\\?"?(?P<s>[^"'\\\s]+)`),
+			Check: checkBuildConfig},
 		// Mattermost (and compatible) incoming webhooks: /hooks/ + a 26-character id
 		{ID: "mattermost-webhook", Anchors: []string{"/hooks/"}, After: 30, Priority: prioContext,
 			Re:       regexp.MustCompile(`/hooks/(?P<s>[a-z0-9]{26})`),
@@ -54,6 +77,55 @@ func structuralRules() []*Rule {
 func checkHash(text string, s, e int) bool {
 	v := text[s:e]
 	return !emptyPlaceholder(v) && entropy(v) >= 3.5
+}
+
+// checkCLIPassword: a password given on a command line (-p VALUE): any
+// word but a variable, a placeholder or an empty one.
+func checkCLIPassword(text string, s, e int) bool {
+	v := text[s:e]
+	if plausibleValue(v, kindPassword, true) {
+		return true
+	}
+	if len(v) < 5 || emptyPlaceholder(v) || isPlaceholderWord(v) || hasPlaceholderPart(v) || isEnvName(v) || strings.ContainsAny(v[:1], "$%{<[") {
+		return false
+	}
+	return onlyIdentPunct(v) && !strings.Contains(v, ".") && classOf(v).upper == 0 // dev_admin, mypass; not cmd.exe
+}
+
+// checkLiteralPassword: the password of a credentials block or constructor
+// in code; only a reference or an empty value is not one.
+func checkLiteralPassword(text string, s, e int) bool {
+	v := text[s:e]
+	return v != "" && !strings.ContainsAny(v[:1], "$%{<[") && !strings.Contains(v, "${") && !strings.Contains(v, "{{") && !emptyPlaceholder(v)
+}
+
+// checkBuildConfig: the field's name names a secret and the value is one.
+func checkBuildConfig(text string, s, e int) bool {
+	m := buildConfigName.FindStringSubmatch(text[max(0, s-200):s])
+	if m == nil {
+		return false
+	}
+	kind, ok := classifyIdent(m[1])
+	if !ok {
+		if !weakKeyIdent(m[1]) || !strongValue(text[s:e]) {
+			return false
+		}
+		kind = kindAPIKey
+	}
+	return plausibleValue(text[s:e], kind, true)
+}
+
+var buildConfigName = regexp.MustCompile(`['"]([A-Za-z0-9_]+)['"][ \t]*,[ \t]*['"]\\?"?$`)
+
+// checkB64PEM: the base64 decodes to a PEM private key header.
+func checkB64PEM(text string, s, e int) bool {
+	n := min(e-s, 96) / 4 * 4
+	b, err := base64.StdEncoding.DecodeString(text[s : s+n])
+	if err != nil {
+		return false
+	}
+	h := string(b)
+	return strings.HasPrefix(h, "-----BEGIN ") && strings.Contains(h, "PRIVATE KEY")
 }
 
 func checkKeytab(text string, s, e int) bool {

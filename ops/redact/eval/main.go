@@ -34,7 +34,7 @@ func main() {
 	verbose := flag.Bool("v", false, "print every miss and false positive")
 	mb := flag.Int("mb", 8, "MB of mixed text for the throughput measurement")
 	public := flag.Bool("public", false, "the public labelled sets through the real redactor, and findings per MB on real sessions (run from the repository root)")
-	set := flag.String("set", "", "with -public: only this set (gitleaks, issue14)")
+	set := flag.String("set", "", "with -public: only this set (gitleaks, issue14, noseyparker, kingfisher-sample)")
 	flag.Parse()
 	if *public {
 		runPublic(*verbose, *set)
