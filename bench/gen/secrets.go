@@ -175,3 +175,15 @@ func init() {
 	RegisterShape(Shape{Name: "secrets", Generate: GenerateSecrets,
 		Doc: "every prompt ~8 KB of logs, configs and commands with a secret every few lines (redact-secrets speed and memory)"})
 }
+
+// SecretTexts is n texts of about size bytes each as the secrets shape's
+// prompts hold them (a secret every few lines), for benchmarks of the
+// scanner alone.
+func SecretTexts(seed int64, n, size int) []string {
+	g := &generator{rng: rand.New(rand.NewSource(seed))}
+	out := make([]string, n)
+	for i := range out {
+		out[i], _ = g.secretText(size)
+	}
+	return out
+}

@@ -1,0 +1,30 @@
+package redact_test
+
+import (
+	"testing"
+
+	"github.com/ccsurgeon/ccsurgeon/bench/gen"
+	"github.com/ccsurgeon/ccsurgeon/ops/redact"
+)
+
+// BenchmarkScanSecretDense scans the prompts of the benchmark's secrets
+// shape (8 KB of logs and configs with a secret about every 200 bytes):
+// the scanner's share of redact-secrets on that shape.
+func BenchmarkScanSecretDense(b *testing.B) {
+	texts := gen.SecretTexts(1, 500, 8<<10)
+	size := 0
+	for _, t := range texts {
+		size += len(t)
+	}
+	s, err := redact.New(redact.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(size))
+	b.ResetTimer()
+	for range b.N {
+		for _, t := range texts {
+			s.Scan(t)
+		}
+	}
+}
