@@ -165,14 +165,14 @@ func (o CompressOldTurns) Apply(t *Txn) error {
 	cut := CompressCut(f, ts, o.KeepTurns, o.keepExchanges())
 	if cut == 0 {
 		t.Note("nothing to shorten: the recent context kept as it is (%s, or the last %s) is the whole conversation of %s", lastTurns(o.KeepTurns), chain.Plural(o.keepExchanges(), "tool exchange", "tool exchanges"), chain.Plural(len(ts.List), "turn", "turns"))
-		t.Report.Tokens = resumeTokens(t)
+		t.reportResumeTokens()
 		return nil
 	}
 	c := entryCut{Max: max, Text: true, Images: true}
 	if err := compressLate(t, f, ts.History[:cut], c); err != nil {
 		return err
 	}
-	t.Report.Tokens = resumeTokens(t)
+	t.reportResumeTokens()
 	return nil
 }
 
