@@ -127,18 +127,21 @@ func (r *Repair) Apply(t *Txn) error {
 	// checks (re-linking can bring back history with problems of its own):
 	// back off the tool fixes, then the re-linked dangling parents, then
 	// the broken cycles, then everything.
+	var res *result // the problems of the result as the edits now stand
 	for k := len(points) - 1; k >= 0; k-- {
-		intro, err := r.introduced(t, f, before)
+		after, inputLine, err := resultProblems(t, f, before)
 		if err != nil {
 			return err
 		}
+		intro := validate.Introduced(validate.Report{Problems: before}, validate.Report{Problems: after})
 		if len(intro) == 0 {
+			res = &result{after, inputLine}
 			break
 		}
 		t.edits = points[k].edits
 		r.undo(points[k].fixes, "it would bring in a new problem: "+intro[0].Message)
 	}
-	if err := r.explain(t, f); err != nil {
+	if err := r.explain(t, f, res); err != nil {
 		return err
 	}
 	sort.SliceStable(r.Fixes, func(a, b int) bool {
@@ -742,14 +745,10 @@ func (r *Repair) undo(from int, why string) {
 	}
 }
 
-// introduced returns the validation errors that the pending edits of f,
-// re-linked as Finish will, bring in over the input's problems.
-func (r *Repair) introduced(t *Txn, f *chain.File, before []validate.Problem) ([]validate.Problem, error) {
-	after, _, err := resultProblems(t, f, before)
-	if err != nil {
-		return nil, err
-	}
-	return validate.Introduced(validate.Report{Problems: before}, validate.Report{Problems: after}), nil
+// result is what resultProblems found of the result of the pending edits.
+type result struct {
+	after     []validate.Problem
+	inputLine []int
 }
 
 // resultProblems validates f as the pending edits, re-linked and joined as
@@ -829,11 +828,17 @@ var whyNot = map[string]string{
 // explain adds, for every error validate still finds in the result that
 // no fix already explains, a fix not made that says why; and one for each
 // error of a subagent transcript, which repair does not change.
-func (r *Repair) explain(t *Txn, f *chain.File) error {
-	after, inputLine, err := resultProblems(t, f, r.before)
-	if err != nil {
-		return err
+// res is the result's problems when the edits were checked as they stand
+// (nil: they are checked here; each check indexes the whole result).
+func (r *Repair) explain(t *Txn, f *chain.File, res *result) error {
+	if res == nil {
+		after, inputLine, err := resultProblems(t, f, r.before)
+		if err != nil {
+			return err
+		}
+		res = &result{after, inputLine}
 	}
+	after, inputLine := res.after, res.inputLine
 	budget := map[string]int{}
 	for _, fx := range r.Fixes {
 		if !fx.Fixed {
