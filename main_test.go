@@ -85,6 +85,12 @@ func TestCLI(t *testing.T) {
 		{"size without a unit", []string{"drop-tool-calls", example, "--larger-than", "20", "--dry-run"}, 2, `^$`, `^ccsurgeon: --larger-than "20": 20 bytes\? say 20B or 20KB\n`},
 		{"max-result without a unit", []string{"compress", example, "--max-result", "300", "--dry-run"}, 2, `^$`, `^ccsurgeon: --max-result "300": 300 bytes\? say 300B or 300KB\n`},
 		{"size with a unit", []string{"drop-tool-calls", example, "--larger-than", "20B", "--dry-run"}, 0, `tool calls removed`, `^$`},
+		// a size past what 64 bits hold, or not a number at all, was read
+		// as a negative size: --larger-than then selected every call
+		{"size too large", []string{"drop-tool-calls", example, "--larger-than", "99999999999999999999GB", "--dry-run"}, 2, `^$`, `^ccsurgeon: --larger-than "99999999999999999999GB": too large\n`},
+		{"size not a number", []string{"drop-tool-calls", example, "--larger-than", "NaNKB", "--dry-run"}, 2, `^$`, `^ccsurgeon: --larger-than "NaNKB": want a number with a unit`},
+		{"size infinite", []string{"compress", example, "--max-result", "InfKB", "--dry-run"}, 2, `^$`, `^ccsurgeon: --max-result "InfKB": want a number with a unit`},
+		{"min-size too large", []string{"ls", "--min-size", "1e30GB"}, 2, `^$`, `^ccsurgeon: --min-size "1e30GB": too large\n`},
 		{"size zero", []string{"compress", example, "--max-result", "0", "--keep-turns", "1", "--dry-run"}, 0, `nothing was written`, `^$`},
 		{"turns beyond the session", []string{"drop-tool-calls", example, "--turns", "9", "--dry-run"}, 2, `^$`, `^ccsurgeon: turn range "9" is out of range: the branch has turns 1-3\nccsurgeon: hint: `},
 		{"turns ending beyond the session", []string{"drop-tool-calls", example, "--turns", "2-7", "--dry-run"}, 2, `^$`, `out of range: the branch has turns 1-3`},
