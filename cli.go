@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/ccsurgeon/ccsurgeon/app"
@@ -55,6 +56,7 @@ func finish(env *app.Env, c *cli.Command) {
 	}
 	for _, f := range c.Flags {
 		hideDefault(f)
+		refuseEmpty(f)
 		if f, ok := f.(*cli.IntFlag); ok {
 			if m, ok := intMin[f.Name]; ok {
 				f.Validator = func(v int) error {
@@ -71,6 +73,33 @@ func finish(env *app.Env, c *cli.Command) {
 	}
 	for _, sub := range c.Commands {
 		finish(env, sub)
+	}
+}
+
+// refuseEmpty makes an empty value of a flag that takes text a usage
+// error: read as "not given", '-o ""' would change a session in place and
+// '--config-dir ""' would work on ~/.claude.
+func refuseEmpty(f cli.Flag) {
+	const empty = "empty"
+	switch f := f.(type) {
+	case *cli.StringFlag:
+		if f.Validator == nil {
+			f.Validator = func(v string) error {
+				if v == "" {
+					return errors.New(empty)
+				}
+				return nil
+			}
+		}
+	case *cli.StringSliceFlag:
+		if f.Validator == nil {
+			f.Validator = func(vs []string) error {
+				if slices.Contains(vs, "") {
+					return errors.New(empty)
+				}
+				return nil
+			}
+		}
 	}
 }
 
@@ -177,7 +206,7 @@ func explainUsage(ue usageError, root *cli.Command, args []string) error {
 		return usageError{err: fmt.Errorf("unknown flag %s", typed), hint: hint}
 	}
 	if m := badValueRe.FindStringSubmatch(msg); m != nil {
-		return usageError{err: fmt.Errorf("--%s %q: want %s", m[2], m[1], wants(cmd, m[2])), hint: help}
+		return usageError{err: fmt.Errorf("%s %q: want %s", asTyped(m[2], args), m[1], wants(cmd, m[2])), hint: help}
 	}
 	if m := needsArgRe.FindStringSubmatch(msg); m != nil {
 		return usageError{err: fmt.Errorf("--%s needs %s", m[1], wants(cmd, m[1])), hint: help}

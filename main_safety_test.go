@@ -708,3 +708,35 @@ func looseSessionWithCwd(t *testing.T, m *malEnv, cwd string) string {
 	require.NoError(t, os.WriteFile(loose, []byte(join(lines, "\n")), 0o644))
 	return loose
 }
+
+// Review finding: an empty flag value was read as the flag not given, so
+// 'strip-thinking S -o "$OUT"' with OUT unset changed S in place, and
+// '--config-dir "$DIR"' with DIR unset worked on ~/.claude. An empty
+// value is a usage error, named with what the flag wants; nothing changes.
+func TestSafetyAnEmptyValueIsNotNotGiven(t *testing.T) {
+	m := safeEnv(t)
+	h0 := hashTree(t, m.root)
+	for _, args := range [][]string{
+		{"strip-thinking", malSession, "-o", ""}, // said "--o"
+		{"strip-thinking", malSession, "--output="},
+		{"strip-thinking", "--project", ""},
+		{"clone", malSession, "--leaf", ""},
+		{"drop-tool-calls", malSession, "--tool", ""},
+		{"drop-tool-calls", malSession, "--tool", "Bash", "--turns", ""},
+		{"compress", malSession, "--max-result", ""},
+		{"redact", malSession, "--rule", ""},
+		{"move", malSession, "--to", ""},
+		{"ls", "--project", ""},
+		{"ls", "--sort", ""},
+	} {
+		r := m.cli(t, args...)
+		assert.Equal(t, 2, r.code, "%v: %s", args, r.stderr)
+		assert.Regexp(t, `^ccsurgeon: --?[a-z-]+ "": want `, r.stderr, "%v", args)
+	}
+	assert.Empty(t, changes(h0, hashTree(t, m.root)))
+	r := m.cli(t, "strip-thinking", malSession, "-o", "")
+	assert.Regexp(t, `^ccsurgeon: -o "": want PATH: `, r.stderr, "the flag as it was typed")
+	_, errs, code := cliRun(t, "--config-dir", "", "ls")
+	assert.Equal(t, 2, code, errs)
+	assert.Regexp(t, `^ccsurgeon: --config-dir "": want DIR`, errs)
+}
