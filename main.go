@@ -434,6 +434,9 @@ func redactCommand(env *app.Env) *cli.Command {
 	return many(&cli.Command{
 		Name:    "redact-secrets",
 		Aliases: []string{"redact"},
+		// --rule and --allow take regular expressions: a comma is part of
+		// one ({3,40}), not a separator of two values
+		DisableSliceFlagSeparator: true,
 		Usage:   "replace API keys, tokens, passwords and private keys with placeholders",
 		UsageText: `ccsurgeon redact-secrets SESSION [--rule NAME=REGEX]... [--allow REGEX]... [--check]
 

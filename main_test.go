@@ -749,3 +749,19 @@ func TestValidateJSONPerSession(t *testing.T) {
 	assert.True(t, r.Valid)
 	assert.Len(t, r.Files, 3)
 }
+
+// Review finding: --rule and --allow were split at commas, as urfave does
+// with every repeatable flag, so a regexp with a bounded repeat ({3,40})
+// was refused ('--rule "40}": want NAME=REGEX') or, for --allow, became
+// two other regexps and allowed nothing it named.
+func TestRedactRegexpsHoldCommas(t *testing.T) {
+	const secrets = "testdata/sessions/2.1.328/secrets.jsonl"
+	out, errs, code := cliRun(t, "redact", secrets, "--rule", "tok=ghp_[A-Za-z0-9]{3,40}", "--check")
+	assert.Equal(t, 1, code, errs)
+	assert.NotContains(t, errs, "want NAME=REGEX")
+	assert.Contains(t, out, "[REDACTED:tok:1]")
+	out, errs, code = cliRun(t, "redact", secrets, "--allow", "ghp_[A-Za-z0-9]{1,99}", "--check")
+	assert.Equal(t, 1, code, errs)
+	assert.Contains(t, out, "-> [REDACTED:", "the other secrets are found")
+	assert.NotContains(t, out, "github-pat", "the allowed token is not")
+}
