@@ -315,6 +315,7 @@ examples:
 					KeepExchanges: int(cmd.Int("keep-exchanges")),
 					MaxResult:     cmd.String("max-result"),
 					TargetTokens:  int(cmd.Int("target-tokens")),
+					KeepTurnsFlag: "--compress-old-turns",
 				}
 				if spec.TargetTokens > 0 && !spec.Compress {
 					spec.KeepTurns = ops.DefaultKeepTurns
@@ -437,7 +438,7 @@ func redactCommand(env *app.Env) *cli.Command {
 		// --rule and --allow take regular expressions: a comma is part of
 		// one ({3,40}), not a separator of two values
 		DisableSliceFlagSeparator: true,
-		Usage:   "replace API keys, tokens, passwords and private keys with placeholders",
+		Usage:                     "replace API keys, tokens, passwords and private keys with placeholders",
 		UsageText: `ccsurgeon redact-secrets SESSION [--rule NAME=REGEX]... [--allow REGEX]... [--check]
 
 Scans every decoded string value of every entry of the session and its
