@@ -246,6 +246,7 @@ examples:
 		},
 	}
 	root.Commands = append(root.Commands, backupCommands(env)...)
+	root.Commands = append(root.Commands, helpCommand())
 	finish(env, root)
 	return root
 }
@@ -652,4 +653,25 @@ func noArgs(cmd *cli.Command) error {
 		return usageError{err: fmt.Errorf("%s takes no arguments, got %q", cmd.Name, cmd.Args().First())}
 	}
 	return nil
+}
+
+// helpCommand stands in for urfave's own, which takes no flag: 'help
+// --help' printed "Incorrect Usage" and its usage, then failed. This one
+// has --help and ccsurgeon's usage errors like every other command.
+func helpCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "help",
+		Aliases:   []string{"h"},
+		Usage:     cli.UsageCommandHelp,
+		UsageText: "ccsurgeon help [COMMAND]\n\nexamples:\n   ccsurgeon help            # the commands\n   ccsurgeon help compress   # the same as 'ccsurgeon compress --help'",
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			switch cmd.Args().Len() {
+			case 0:
+				return cli.ShowRootCommandHelp(cmd.Root())
+			case 1:
+				return cli.ShowCommandHelp(ctx, cmd.Root(), cmd.Args().First())
+			}
+			return usageError{err: fmt.Errorf("help takes one COMMAND, got %d arguments: %s", cmd.Args().Len(), strings.Join(cmd.Args().Slice(), " ")), cmd: cmd}
+		},
+	}
 }

@@ -66,6 +66,13 @@ func TestCLI(t *testing.T) {
 		{"int flag without its value", []string{"compress", example, "--keep-turns"}, 2, `^$`, `^ccsurgeon: --keep-turns needs a whole number, 0 or more\n`},
 		{"unknown command near one", []string{"inf", example}, 2, `^$`, `^ccsurgeon: unknown command "inf"\nccsurgeon: hint: did you mean 'info'\?`},
 		{"help for an unknown command", []string{"help", "frob"}, 2, `^$`, `^ccsurgeon: unknown command "frob"\nccsurgeon: hint: see 'ccsurgeon --help'`},
+		// urfave's own help command took no flag: "Incorrect Usage: flag
+		// provided but not defined: -help", its usage, then the error, exit 1
+		{"help of help", []string{"help", "--help"}, 0, `(?s)ccsurgeon help .*example`, `^$`},
+		{"help of help by its alias", []string{"h", "-h"}, 0, `ccsurgeon help`, `^$`},
+		{"help with an unknown flag", []string{"help", "--bogus"}, 2, `^$`, `^ccsurgeon: unknown flag --bogus\nccsurgeon: hint: see 'ccsurgeon help --help'\n$`},
+		{"help of a command", []string{"help", "turns"}, 0, `ccsurgeon turns SESSION`, `^$`},
+		{"help by its alias", []string{"h"}, 0, `(?m)^COMMANDS:`, `^$`},
 		{"help for a near command", []string{"help", "trns"}, 2, `^$`, `^ccsurgeon: unknown command "trns"\nccsurgeon: hint: did you mean 'turns'\?`},
 		{"completion for an unknown shell", []string{"completion", "powershell"}, 2, `^$`, `^ccsurgeon: unknown shell "powershell"\nccsurgeon: hint: one of bash, zsh, fish, pwsh`},
 		{"completion without a shell", []string{"completion"}, 2, `^$`, `^ccsurgeon: completion needs a shell\nccsurgeon: hint: one of bash, zsh, fish, pwsh`},
