@@ -51,9 +51,7 @@ func init() {
 
 // finish gives every command of the tree the common behaviour.
 func finish(env *app.Env, c *cli.Command) {
-	c.OnUsageError = func(ctx context.Context, cmd *cli.Command, err error, isSubcommand bool) error {
-		return usageError{err: err, cmd: cmd}
-	}
+	c.OnUsageError = onUsageError
 	for _, f := range c.Flags {
 		hideDefault(f)
 		refuseEmpty(f)
@@ -74,6 +72,12 @@ func finish(env *app.Env, c *cli.Command) {
 	for _, sub := range c.Commands {
 		finish(env, sub)
 	}
+}
+
+// onUsageError marks urfave's usage errors as ccsurgeon's (exit 2, said
+// by explain) instead of printing "Incorrect Usage" and the help.
+func onUsageError(ctx context.Context, cmd *cli.Command, err error, isSubcommand bool) error {
+	return usageError{err: err, cmd: cmd}
 }
 
 // refuseEmpty makes an empty value of a flag that takes text a usage
@@ -195,7 +199,7 @@ func explainUsage(ue usageError, root *cli.Command, args []string) error {
 	msg := ue.err.Error()
 	help := "see 'ccsurgeon --help'"
 	if cmd != root && cmd.Name != "" {
-		help = fmt.Sprintf("see 'ccsurgeon %s --help'", cmd.Name)
+		help = fmt.Sprintf("see '%s --help'", cmd.FullName()) // "ccsurgeon completion bash"
 	}
 	if m := notDefinedRe.FindStringSubmatch(msg); m != nil {
 		typed := asTyped(m[1], args)

@@ -132,8 +132,11 @@ EXIT STATUS:` + exitCodesHelp,
 			c.Usage = "print a shell completion script (bash, zsh, fish, pwsh)"
 			c.UsageText = "ccsurgeon completion bash|zsh|fish|pwsh\n\nCompletes commands, flags and session ids (type a prefix, then Tab).\n\nexamples:\n   source <(ccsurgeon completion bash)                          # in ~/.bashrc\n   source <(ccsurgeon completion zsh)                           # in ~/.zshrc\n   ccsurgeon completion fish > ~/.config/fish/completions/ccsurgeon.fish\n   ccsurgeon completion pwsh > ccsurgeon.ps1                    # then run it in PowerShell"
 			c.Description = ""
+			// urfave makes this command when the tree runs, after finish
+			c.OnUsageError = onUsageError
 			for _, sub := range c.Commands {
 				sub.Usage = "print the " + sub.Name + " completion script"
+				sub.OnUsageError = onUsageError
 			}
 			c.Action = func(ctx context.Context, cmd *cli.Command) error {
 				if cmd.Args().Len() == 0 {

@@ -76,6 +76,8 @@ func TestCLI(t *testing.T) {
 		{"help for a near command", []string{"help", "trns"}, 2, `^$`, `^ccsurgeon: unknown command "trns"\nccsurgeon: hint: did you mean 'turns'\?`},
 		{"completion for an unknown shell", []string{"completion", "powershell"}, 2, `^$`, `^ccsurgeon: unknown shell "powershell"\nccsurgeon: hint: one of bash, zsh, fish, pwsh`},
 		{"completion without a shell", []string{"completion"}, 2, `^$`, `^ccsurgeon: completion needs a shell\nccsurgeon: hint: one of bash, zsh, fish, pwsh`},
+		{"completion with an unknown flag", []string{"completion", "--bogus"}, 2, `^$`, `^ccsurgeon: unknown flag --bogus\nccsurgeon: hint: see 'ccsurgeon completion --help'\n$`},
+		{"completion script with an unknown flag", []string{"completion", "bash", "--bogus"}, 2, `^$`, `^ccsurgeon: unknown flag --bogus\nccsurgeon: hint: see 'ccsurgeon completion bash --help'\n$`},
 		{"root help lists completion", []string{"--help"}, 0, `(?m)^\s+completion\s`, `^$`},
 		{"unknown id", []string{"--config-dir", empty, "info", "deadbeef"}, 1, `^$`, `(?s)^ccsurgeon: no session matches "deadbeef" in .*\nccsurgeon: hint: `},
 		{"short prefix", []string{"info", "abc"}, 2, `^$`, `^ccsurgeon: session id prefix "abc" is too short`},
