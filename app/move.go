@@ -762,12 +762,14 @@ func (env *Env) undoMove(b backup.Backup, force bool) error {
 		if mine == nil {
 			return Errorf("the backup of session %s taken by this move is gone; nothing was changed", id)
 		}
+		own := map[string]bool{} // this session's files (saved holds every session's)
 		for _, f := range mine.Files {
 			saved[f.Path] = filepath.Join(mine.Dir, filepath.FromSlash(f.Rel))
+			own[f.Path] = true
 		}
 		ms := backup.MoveSession{ID: id}
 		for _, f := range rec.Files {
-			if saved[f.From] != "" {
+			if own[f.From] {
 				ms.Files = append(ms.Files, f.To)
 			}
 		}
