@@ -308,6 +308,15 @@ examples:
 			&cli.IntFlag{Name: "target-tokens", Usage: "compress only until a resume sends at most `N` tokens (estimate); keeps the last 3 turns unless --compress-old-turns says otherwise"},
 		}, destFlags()...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if !cmd.IsSet("compress-old-turns") && !cmd.IsSet("target-tokens") {
+				// they were ignored: the user meant to compress
+				if cmd.IsSet("max-result") {
+					return usageError{err: errors.New("--max-result needs --compress-old-turns N"), hint: "see 'ccsurgeon rewrite --help'"}
+				}
+				if cmd.IsSet("keep-exchanges") {
+					return usageError{err: errors.New("--keep-exchanges needs --compress-old-turns N or --target-tokens N"), hint: "see 'ccsurgeon rewrite --help'"}
+				}
+			}
 			return eachSession(env, cmd, func(env *app.Env, s string) error {
 				spec := app.OpSpec{
 					Redact:        cmd.Bool("redact-secrets"),

@@ -89,6 +89,10 @@ func TestCLI(t *testing.T) {
 		{"fork at a negative turn", []string{"fork", example, "-1", "--dry-run"}, 2, `^$`, `^ccsurgeon: fork-at-turn needs SESSION and a turn number N \(1 or more\)\nccsurgeon: hint: list the turns with 'ccsurgeon turns SESSION'\n$`},
 		{"version as a command", []string{"version"}, 2, `^$`, `^ccsurgeon: unknown command "version"\nccsurgeon: hint: the version is 'ccsurgeon --version'\n$`},
 		{"rewrite nothing in place", []string{"rewrite", example}, 2, ``, `would change nothing`},
+		// they were ignored: the thinking went, no output was cut
+		{"rewrite --max-result without compression", []string{"rewrite", example, "--strip-thinking", "--max-result", "1KB", "--dry-run"}, 2, `^$`, `^ccsurgeon: --max-result needs --compress-old-turns N\n`},
+		{"rewrite --keep-exchanges without compression", []string{"rewrite", example, "--strip-thinking", "--keep-exchanges", "2", "--dry-run"}, 2, `^$`, `^ccsurgeon: --keep-exchanges needs --compress-old-turns N or --target-tokens N\n`},
+		{"rewrite --keep-exchanges with a target", []string{"rewrite", example, "--keep-exchanges", "2", "--target-tokens", "1000000", "--dry-run"}, 0, `nothing was written`, `^$`},
 		{"drop without selector", []string{"drop-tool-calls", example, "--dry-run"}, 2, ``, `needs a selector`},
 		{"bad size", []string{"drop-tool-calls", example, "--larger-than", "lots", "--dry-run"}, 2, ``, `^ccsurgeon: --larger-than "lots": want a number with a unit`},
 		{"size without a unit", []string{"drop-tool-calls", example, "--larger-than", "20", "--dry-run"}, 2, `^$`, `^ccsurgeon: --larger-than "20": 20 bytes\? say 20B or 20KB\n`},
