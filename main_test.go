@@ -638,6 +638,10 @@ func TestCountsAgreeWithTheirNoun(t *testing.T) {
 	tools := installSession(t, cfg, "-tmp-gone", "testdata/sessions/2.1.328/tools.jsonl")                                                                 // its cwd does not exist
 	loop := installSession(t, cfg, "-tmp-loop", "../shared/corpus/claudeless/v2.1.29/write-permission-dialog/91348717-fea3-46ed-a511-2370f1aaa5b7.jsonl") // ends in a tool-use loop with one thinking block
 	secrets := installSession(t, cfg, "-tmp-secrets", "testdata/sessions/2.1.328/secrets.jsonl")
+	torn := filepath.Join(t.TempDir(), "torn.jsonl") // one validation error: its last line cut short
+	b, err := os.ReadFile("testdata/sessions/2.1.328/multi-turn.jsonl")
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(torn, append(b, b[:100]...), 0o600))
 	dest := t.TempDir()
 	for _, tc := range []struct {
 		args []string
@@ -649,6 +653,7 @@ func TestCountsAgreeWithTheirNoun(t *testing.T) {
 		{[]string{"compress", tools, "--keep-turns", "1", "--keep-exchanges", "1", "--target-tokens", "1000", "--dry-run"}, "(system prompt and tools ~17000, the last turn and 1 tool exchange ~"},
 		{[]string{"redact", secrets, "--force"}, "the backup of this session still holds the secrets"},
 		{[]string{"backups", secrets, "--purge"}, "removed 1 backup of"},
+		{[]string{"repair", torn, "--dry-run"}, "note: the input already had 1 validation error; it is not new"},
 	} {
 		t.Run(tc.args[0], func(t *testing.T) {
 			out, errs, code := cliRun(t, append([]string{"--config-dir", cfg}, tc.args...)...)

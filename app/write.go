@@ -883,7 +883,7 @@ func (env *Env) printSummary(out WriteResult) {
 	}
 	env.printRedactions(out.redactions)
 	if out.Preexisting > 0 {
-		fmt.Fprintf(w, "note: the input already had %s; they are not new (see 'ccsurgeon validate')\n", Plural(out.Preexisting, "validation error", "validation errors"))
+		fmt.Fprintf(w, "note: the input already had %s; %s not new (see 'ccsurgeon validate')\n", Plural(out.Preexisting, "validation error", "validation errors"), map[bool]string{true: "it is", false: "they are"}[out.Preexisting == 1])
 	}
 }
 
