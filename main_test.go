@@ -111,6 +111,8 @@ func TestCLI(t *testing.T) {
 		{"bad turn range", []string{"drop-tool-calls", example, "--turns", "5-2", "--dry-run"}, 2, ``, `turn range "5-2"`},
 		{"bad rule", []string{"redact", example, "--rule", "nope", "--check"}, 2, ``, `want NAME=REGEX`},
 		{"dry run", []string{"strip-thinking", example, "--dry-run"}, 0, `nothing was written`, `^$`},
+		// --diff printed its diff, not JSON, on the stdout --json promises JSON
+		{"diff with json", []string{"--json", "strip-thinking", example, "--diff"}, 2, `^$`, `^ccsurgeon: --diff prints a line diff, not JSON\nccsurgeon: hint: leave out --json, or use --dry-run for a summary in JSON\n$`},
 		{"compress every turn", []string{"compress", example, "--keep-turns", "0", "--dry-run"}, 0, `nothing was written`, `^$`},
 		{"unknown command", []string{"bogus"}, 2, `^$`, `^ccsurgeon: unknown command "bogus"\nccsurgeon: hint: `},
 		{"-o onto the session itself", []string{"strip-thinking", example, "-o", example}, 2, ``, `-o names a file of the session itself`},

@@ -93,6 +93,9 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	if d.Output != "" && d.New {
 		return UsageErrorf("choose one destination", "-o and --new cannot be used together")
 	}
+	if d.Diff && env.JSON {
+		return UsageErrorf("leave out --json, or use --dry-run for a summary in JSON", "--diff prints a line diff, not JSON")
+	}
 	if d.Diff {
 		d.DryRun = true // --diff previews: it never writes
 	}
