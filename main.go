@@ -6,6 +6,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -47,6 +49,11 @@ func main() {
 
 // run executes one command line and returns the exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	if slices.Contains(args, "--generate-shell-completion") {
+		// what the shell offers: flags described by their usage, whose
+		// backticks name the value in --help and mean nothing here
+		stdout = dropBackticks{stdout}
+	}
 	env := &app.Env{In: stdin, Out: stdout, Err: stderr}
 	root := newCommand(env)
 	defer func() {
@@ -61,6 +68,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}()
 	err := root.Run(ctx, args)
 	return reportError(stderr, explain(err, root, args))
+}
+
+// dropBackticks writes what it is given without its backticks.
+type dropBackticks struct{ w io.Writer }
+
+func (d dropBackticks) Write(p []byte) (int, error) {
+	if _, err := d.w.Write(bytes.ReplaceAll(p, []byte("`"), nil)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 func reportError(stderr io.Writer, err error) int {

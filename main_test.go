@@ -165,6 +165,17 @@ func TestCompletion(t *testing.T) {
 		assert.Equal(t, 0, code)
 		assert.Contains(t, out, "ccsurgeon")
 	}
+	// the flags a shell offers are described as in --help: the backticks
+	// that name a flag's value in its usage are not shown
+	// ("--project:only sessions of project `PATH`…")
+	for _, args := range [][]string{{"ls", "-"}, {"info", "--pr"}} {
+		out, _, code := cliRun(t, append(args, "--generate-shell-completion")...)
+		assert.Equal(t, 0, code)
+		assert.Contains(t, out, "--", args)
+		assert.NotContains(t, out, "`", args)
+	}
+	out, _, _ := cliRun(t, "ls", "-", "--generate-shell-completion")
+	assert.Contains(t, out, "--project:only sessions of project PATH: ")
 }
 
 // TestRewriteIsLossless: rewrite with no operation is byte-identical for
