@@ -229,6 +229,20 @@ func TestSafetySymlinksAreNeverWrittenThrough(t *testing.T) {
 		checkRun(t, "drop-tool-calls", r, want{1, "", "symlink"})
 		assert.Empty(t, changes(h0, hashTree(t, m.root)))
 	})
+	// the hint said "write the result elsewhere with -o" to someone who had
+	// (-o /dev/stdout, a link to /proc/self/fd/1)
+	t.Run("-o onto a symlink", func(t *testing.T) {
+		m := safeEnv(t)
+		real := filepath.Join(m.root, "real.jsonl")
+		require.NoError(t, os.WriteFile(real, []byte("mine\n"), 0o644))
+		link := filepath.Join(m.root, "link.jsonl")
+		require.NoError(t, os.Symlink(real, link))
+		h0 := hashTree(t, m.root)
+		r := m.cli(t, "strip-thinking", malSession, "-o", link, "--force")
+		checkRun(t, "-o link", r, want{1, "", "is a symlink"})
+		assert.Contains(t, r.stderr, "\nccsurgeon: hint: name the file it points to ("+real+"), or '-o -' for standard output\n")
+		assert.Empty(t, changes(h0, hashTree(t, m.root)))
+	})
 	t.Run("sessions-index.json symlinked, clone --new", func(t *testing.T) {
 		m := safeEnv(t)
 		real := filepath.Join(m.root, "index-elsewhere.json")
