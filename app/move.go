@@ -511,7 +511,13 @@ func (env *Env) sharedEdits(moves []sessionMove, from, to string, project bool) 
 	}
 	hist := filepath.Join(env.ConfigDir, "history.jsonl")
 	nHist := 0
-	if st, err := os.Lstat(hist); err == nil && st.Mode().IsRegular() {
+	if st, err := os.Lstat(hist); err == nil && !st.Mode().IsRegular() {
+		kind := "not a regular file"
+		if st.Mode()&os.ModeSymlink != 0 {
+			kind = "a symlink"
+		}
+		fmt.Fprintf(env.Err, "ccsurgeon: warning: %s is %s: left as it is, its prompts keep the old path\n", hist, kind)
+	} else if err == nil {
 		f, err := chain.LoadFile(hist)
 		if err != nil {
 			return nil, 0, 0, err

@@ -243,3 +243,21 @@ func TestMoveUndoOfAProjectWithASubfolder(t *testing.T) {
 		assert.NotEqual(t, before, tree(t, filepath.Join(e.cfg, "projects")))
 	}
 }
+
+// Review finding: a history.jsonl that is a symlink was skipped without a
+// word ("history.jsonl: 0 prompts now under the new path"), though its
+// prompts of the project keep the old path; a symlinked
+// sessions-index.json is refused. It is left as it is, with a warning.
+func TestMoveSaysASymlinkedHistoryIsLeftAsItIs(t *testing.T) {
+	e := newMoveEnv(t, "tools", "old")
+	real := filepath.Join(e.root, "history-elsewhere.jsonl")
+	line := fmt.Sprintf(`{"display":"hi","project":%q,"timestamp":1,"sessionId":%q}`+"\n", e.old, e.id)
+	require.NoError(t, os.WriteFile(real, []byte(line), 0o600))
+	require.NoError(t, os.Symlink(real, filepath.Join(e.cfg, "history.jsonl")))
+	out, errs, err := e.run(MoveOptions{Session: e.id, To: filepath.Join(e.root, "new")})
+	require.NoError(t, err, errs)
+	assert.Contains(t, errs, "ccsurgeon: warning: "+filepath.Join(e.cfg, "history.jsonl")+" is a symlink: left as it is, its prompts keep the old path\n")
+	assert.Contains(t, out, "history.jsonl: 0 prompts now under the new path")
+	b, _ := os.ReadFile(real)
+	assert.Equal(t, line, string(b))
+}
