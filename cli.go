@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/ccsurgeon/ccsurgeon/app"
@@ -50,11 +51,10 @@ func init() {
 
 // finish gives every command of the tree the common behaviour.
 func finish(env *app.Env, c *cli.Command) {
-	c.OnUsageError = func(ctx context.Context, cmd *cli.Command, err error, isSubcommand bool) error {
-		return usageError{err: err, cmd: cmd}
-	}
+	c.OnUsageError = onUsageError
 	for _, f := range c.Flags {
 		hideDefault(f)
+		refuseEmpty(f)
 		if f, ok := f.(*cli.IntFlag); ok {
 			if m, ok := intMin[f.Name]; ok {
 				f.Validator = func(v int) error {
@@ -71,6 +71,39 @@ func finish(env *app.Env, c *cli.Command) {
 	}
 	for _, sub := range c.Commands {
 		finish(env, sub)
+	}
+}
+
+// onUsageError marks urfave's usage errors as ccsurgeon's (exit 2, said
+// by explain) instead of printing "Incorrect Usage" and the help.
+func onUsageError(ctx context.Context, cmd *cli.Command, err error, isSubcommand bool) error {
+	return usageError{err: err, cmd: cmd}
+}
+
+// refuseEmpty makes an empty value of a flag that takes text a usage
+// error: read as "not given", '-o ""' would change a session in place and
+// '--config-dir ""' would work on ~/.claude.
+func refuseEmpty(f cli.Flag) {
+	const empty = "empty"
+	switch f := f.(type) {
+	case *cli.StringFlag:
+		if f.Validator == nil {
+			f.Validator = func(v string) error {
+				if v == "" {
+					return errors.New(empty)
+				}
+				return nil
+			}
+		}
+	case *cli.StringSliceFlag:
+		if f.Validator == nil {
+			f.Validator = func(vs []string) error {
+				if slices.Contains(vs, "") {
+					return errors.New(empty)
+				}
+				return nil
+			}
+		}
 	}
 }
 
@@ -166,7 +199,7 @@ func explainUsage(ue usageError, root *cli.Command, args []string) error {
 	msg := ue.err.Error()
 	help := "see 'ccsurgeon --help'"
 	if cmd != root && cmd.Name != "" {
-		help = fmt.Sprintf("see 'ccsurgeon %s --help'", cmd.Name)
+		help = fmt.Sprintf("see '%s --help'", cmd.FullName()) // "ccsurgeon completion bash"
 	}
 	if m := notDefinedRe.FindStringSubmatch(msg); m != nil {
 		typed := asTyped(m[1], args)
@@ -177,7 +210,7 @@ func explainUsage(ue usageError, root *cli.Command, args []string) error {
 		return usageError{err: fmt.Errorf("unknown flag %s", typed), hint: hint}
 	}
 	if m := badValueRe.FindStringSubmatch(msg); m != nil {
-		return usageError{err: fmt.Errorf("--%s %q: want %s", m[2], m[1], wants(cmd, m[2])), hint: help}
+		return usageError{err: fmt.Errorf("%s %q: want %s", asTyped(m[2], args), m[1], wants(cmd, m[2])), hint: help}
 	}
 	if m := needsArgRe.FindStringSubmatch(msg); m != nil {
 		return usageError{err: fmt.Errorf("--%s needs %s", m[1], wants(cmd, m[1])), hint: help}

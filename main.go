@@ -6,6 +6,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -47,6 +49,11 @@ func main() {
 
 // run executes one command line and returns the exit code.
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	if slices.Contains(args, "--generate-shell-completion") {
+		// what the shell offers: flags described by their usage, whose
+		// backticks name the value in --help and mean nothing here
+		stdout = dropBackticks{stdout}
+	}
 	env := &app.Env{In: stdin, Out: stdout, Err: stderr}
 	root := newCommand(env)
 	defer func() {
@@ -61,6 +68,16 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}()
 	err := root.Run(ctx, args)
 	return reportError(stderr, explain(err, root, args))
+}
+
+// dropBackticks writes what it is given without its backticks.
+type dropBackticks struct{ w io.Writer }
+
+func (d dropBackticks) Write(p []byte) (int, error) {
+	if _, err := d.w.Write(bytes.ReplaceAll(p, []byte("`"), nil)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 func reportError(stderr io.Writer, err error) int {
@@ -132,8 +149,11 @@ EXIT STATUS:` + exitCodesHelp,
 			c.Usage = "print a shell completion script (bash, zsh, fish, pwsh)"
 			c.UsageText = "ccsurgeon completion bash|zsh|fish|pwsh\n\nCompletes commands, flags and session ids (type a prefix, then Tab).\n\nexamples:\n   source <(ccsurgeon completion bash)                          # in ~/.bashrc\n   source <(ccsurgeon completion zsh)                           # in ~/.zshrc\n   ccsurgeon completion fish > ~/.config/fish/completions/ccsurgeon.fish\n   ccsurgeon completion pwsh > ccsurgeon.ps1                    # then run it in PowerShell"
 			c.Description = ""
+			// urfave makes this command when the tree runs, after finish
+			c.OnUsageError = onUsageError
 			for _, sub := range c.Commands {
 				sub.Usage = "print the " + sub.Name + " completion script"
+				sub.OnUsageError = onUsageError
 			}
 			c.Action = func(ctx context.Context, cmd *cli.Command) error {
 				if cmd.Args().Len() == 0 {
@@ -246,6 +266,7 @@ examples:
 		},
 	}
 	root.Commands = append(root.Commands, backupCommands(env)...)
+	root.Commands = append(root.Commands, helpCommand())
 	finish(env, root)
 	return root
 }
@@ -304,6 +325,15 @@ examples:
 			&cli.IntFlag{Name: "target-tokens", Usage: "compress only until a resume sends at most `N` tokens (estimate); keeps the last 3 turns unless --compress-old-turns says otherwise"},
 		}, destFlags()...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if !cmd.IsSet("compress-old-turns") && !cmd.IsSet("target-tokens") {
+				// they were ignored: the user meant to compress
+				if cmd.IsSet("max-result") {
+					return usageError{err: errors.New("--max-result needs --compress-old-turns N"), hint: "see 'ccsurgeon rewrite --help'"}
+				}
+				if cmd.IsSet("keep-exchanges") {
+					return usageError{err: errors.New("--keep-exchanges needs --compress-old-turns N or --target-tokens N"), hint: "see 'ccsurgeon rewrite --help'"}
+				}
+			}
 			return eachSession(env, cmd, func(env *app.Env, s string) error {
 				spec := app.OpSpec{
 					Redact:        cmd.Bool("redact-secrets"),
@@ -315,6 +345,7 @@ examples:
 					KeepExchanges: int(cmd.Int("keep-exchanges")),
 					MaxResult:     cmd.String("max-result"),
 					TargetTokens:  int(cmd.Int("target-tokens")),
+					KeepTurnsFlag: "--compress-old-turns",
 				}
 				if spec.TargetTokens > 0 && !spec.Compress {
 					spec.KeepTurns = ops.DefaultKeepTurns
@@ -434,7 +465,10 @@ func redactCommand(env *app.Env) *cli.Command {
 	return many(&cli.Command{
 		Name:    "redact-secrets",
 		Aliases: []string{"redact"},
-		Usage:   "replace API keys, tokens, passwords and private keys with placeholders",
+		// --rule and --allow take regular expressions: a comma is part of
+		// one ({3,40}), not a separator of two values
+		DisableSliceFlagSeparator: true,
+		Usage:                     "replace API keys, tokens, passwords and private keys with placeholders",
 		UsageText: `ccsurgeon redact-secrets SESSION [--rule NAME=REGEX]... [--allow REGEX]... [--check]
 
 Scans every decoded string value of every entry of the session and its
@@ -648,4 +682,25 @@ func noArgs(cmd *cli.Command) error {
 		return usageError{err: fmt.Errorf("%s takes no arguments, got %q", cmd.Name, cmd.Args().First())}
 	}
 	return nil
+}
+
+// helpCommand stands in for urfave's own, which takes no flag: 'help
+// --help' printed "Incorrect Usage" and its usage, then failed. This one
+// has --help and ccsurgeon's usage errors like every other command.
+func helpCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "help",
+		Aliases:   []string{"h"},
+		Usage:     cli.UsageCommandHelp,
+		UsageText: "ccsurgeon help [COMMAND]\n\nexamples:\n   ccsurgeon help            # the commands\n   ccsurgeon help compress   # the same as 'ccsurgeon compress --help'",
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			switch cmd.Args().Len() {
+			case 0:
+				return cli.ShowRootCommandHelp(cmd.Root())
+			case 1:
+				return cli.ShowCommandHelp(ctx, cmd.Root(), cmd.Args().First())
+			}
+			return usageError{err: fmt.Errorf("help takes one COMMAND, got %d arguments: %s", cmd.Args().Len(), strings.Join(cmd.Args().Slice(), " ")), cmd: cmd}
+		},
+	}
 }

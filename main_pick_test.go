@@ -132,8 +132,14 @@ func TestPickOnATerminal(t *testing.T) {
 	var o, e bytes.Buffer
 	code := run(context.Background(), []string{"ccsurgeon", "--config-dir", cfg, "info", "--pick"}, strings.NewReader("2\n"), &o, &e)
 	assert.Equal(t, 0, code, e.String())
-	assert.Regexp(t, `(?s)^\s+ID\s+AGE.*\n\s+1\s+`+idOf(newer)[:8]+`.*\n\s+2\s+`+idOf(older)[:8]+`.*session \(1-2\): $`, e.String())
+	// the number read is echoed (no terminal did), so what follows starts
+	// a line: the prompt is no longer followed by the output or an error
+	assert.Regexp(t, `(?s)^\s+ID\s+AGE.*\n\s+1\s+`+idOf(newer)[:8]+`.*\n\s+2\s+`+idOf(older)[:8]+`.*session \(1-2\): 2\n$`, e.String())
 	assert.Contains(t, o.String(), "session      "+idOf(older))
+	e.Reset()
+	code = run(context.Background(), []string{"ccsurgeon", "--config-dir", cfg, "info", "--pick"}, strings.NewReader(""), &o, &e)
+	assert.Equal(t, 2, code)
+	assert.Regexp(t, `session \(1-2\): \nccsurgeon: no session picked: want a number from 1 to 2, got ""\n$`, e.String())
 
 	// a clone has its original's title: the list says which it is
 	_, e2, code := cliRun(t, "--config-dir", cfg, "clone", older)

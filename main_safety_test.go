@@ -229,6 +229,20 @@ func TestSafetySymlinksAreNeverWrittenThrough(t *testing.T) {
 		checkRun(t, "drop-tool-calls", r, want{1, "", "symlink"})
 		assert.Empty(t, changes(h0, hashTree(t, m.root)))
 	})
+	// the hint said "write the result elsewhere with -o" to someone who had
+	// (-o /dev/stdout, a link to /proc/self/fd/1)
+	t.Run("-o onto a symlink", func(t *testing.T) {
+		m := safeEnv(t)
+		real := filepath.Join(m.root, "real.jsonl")
+		require.NoError(t, os.WriteFile(real, []byte("mine\n"), 0o644))
+		link := filepath.Join(m.root, "link.jsonl")
+		require.NoError(t, os.Symlink(real, link))
+		h0 := hashTree(t, m.root)
+		r := m.cli(t, "strip-thinking", malSession, "-o", link, "--force")
+		checkRun(t, "-o link", r, want{1, "", "is a symlink"})
+		assert.Contains(t, r.stderr, "\nccsurgeon: hint: name the file it points to ("+real+"), or '-o -' for standard output\n")
+		assert.Empty(t, changes(h0, hashTree(t, m.root)))
+	})
 	t.Run("sessions-index.json symlinked, clone --new", func(t *testing.T) {
 		m := safeEnv(t)
 		real := filepath.Join(m.root, "index-elsewhere.json")
@@ -707,4 +721,36 @@ func looseSessionWithCwd(t *testing.T, m *malEnv, cwd string) string {
 	}
 	require.NoError(t, os.WriteFile(loose, []byte(join(lines, "\n")), 0o644))
 	return loose
+}
+
+// Review finding: an empty flag value was read as the flag not given, so
+// 'strip-thinking S -o "$OUT"' with OUT unset changed S in place, and
+// '--config-dir "$DIR"' with DIR unset worked on ~/.claude. An empty
+// value is a usage error, named with what the flag wants; nothing changes.
+func TestSafetyAnEmptyValueIsNotNotGiven(t *testing.T) {
+	m := safeEnv(t)
+	h0 := hashTree(t, m.root)
+	for _, args := range [][]string{
+		{"strip-thinking", malSession, "-o", ""}, // said "--o"
+		{"strip-thinking", malSession, "--output="},
+		{"strip-thinking", "--project", ""},
+		{"clone", malSession, "--leaf", ""},
+		{"drop-tool-calls", malSession, "--tool", ""},
+		{"drop-tool-calls", malSession, "--tool", "Bash", "--turns", ""},
+		{"compress", malSession, "--max-result", ""},
+		{"redact", malSession, "--rule", ""},
+		{"move", malSession, "--to", ""},
+		{"ls", "--project", ""},
+		{"ls", "--sort", ""},
+	} {
+		r := m.cli(t, args...)
+		assert.Equal(t, 2, r.code, "%v: %s", args, r.stderr)
+		assert.Regexp(t, `^ccsurgeon: --?[a-z-]+ "": want `, r.stderr, "%v", args)
+	}
+	assert.Empty(t, changes(h0, hashTree(t, m.root)))
+	r := m.cli(t, "strip-thinking", malSession, "-o", "")
+	assert.Regexp(t, `^ccsurgeon: -o "": want PATH: `, r.stderr, "the flag as it was typed")
+	_, errs, code := cliRun(t, "--config-dir", "", "ls")
+	assert.Equal(t, 2, code, errs)
+	assert.Regexp(t, `^ccsurgeon: --config-dir "": want DIR`, errs)
 }

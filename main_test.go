@@ -66,9 +66,18 @@ func TestCLI(t *testing.T) {
 		{"int flag without its value", []string{"compress", example, "--keep-turns"}, 2, `^$`, `^ccsurgeon: --keep-turns needs a whole number, 0 or more\n`},
 		{"unknown command near one", []string{"inf", example}, 2, `^$`, `^ccsurgeon: unknown command "inf"\nccsurgeon: hint: did you mean 'info'\?`},
 		{"help for an unknown command", []string{"help", "frob"}, 2, `^$`, `^ccsurgeon: unknown command "frob"\nccsurgeon: hint: see 'ccsurgeon --help'`},
+		// urfave's own help command took no flag: "Incorrect Usage: flag
+		// provided but not defined: -help", its usage, then the error, exit 1
+		{"help of help", []string{"help", "--help"}, 0, `(?s)ccsurgeon help .*example`, `^$`},
+		{"help of help by its alias", []string{"h", "-h"}, 0, `ccsurgeon help`, `^$`},
+		{"help with an unknown flag", []string{"help", "--bogus"}, 2, `^$`, `^ccsurgeon: unknown flag --bogus\nccsurgeon: hint: see 'ccsurgeon help --help'\n$`},
+		{"help of a command", []string{"help", "turns"}, 0, `ccsurgeon turns SESSION`, `^$`},
+		{"help by its alias", []string{"h"}, 0, `(?m)^COMMANDS:`, `^$`},
 		{"help for a near command", []string{"help", "trns"}, 2, `^$`, `^ccsurgeon: unknown command "trns"\nccsurgeon: hint: did you mean 'turns'\?`},
 		{"completion for an unknown shell", []string{"completion", "powershell"}, 2, `^$`, `^ccsurgeon: unknown shell "powershell"\nccsurgeon: hint: one of bash, zsh, fish, pwsh`},
 		{"completion without a shell", []string{"completion"}, 2, `^$`, `^ccsurgeon: completion needs a shell\nccsurgeon: hint: one of bash, zsh, fish, pwsh`},
+		{"completion with an unknown flag", []string{"completion", "--bogus"}, 2, `^$`, `^ccsurgeon: unknown flag --bogus\nccsurgeon: hint: see 'ccsurgeon completion --help'\n$`},
+		{"completion script with an unknown flag", []string{"completion", "bash", "--bogus"}, 2, `^$`, `^ccsurgeon: unknown flag --bogus\nccsurgeon: hint: see 'ccsurgeon completion bash --help'\n$`},
 		{"root help lists completion", []string{"--help"}, 0, `(?m)^\s+completion\s`, `^$`},
 		{"unknown id", []string{"--config-dir", empty, "info", "deadbeef"}, 1, `^$`, `(?s)^ccsurgeon: no session matches "deadbeef" in .*\nccsurgeon: hint: `},
 		{"short prefix", []string{"info", "abc"}, 2, `^$`, `^ccsurgeon: session id prefix "abc" is too short`},
@@ -80,11 +89,21 @@ func TestCLI(t *testing.T) {
 		{"fork at a negative turn", []string{"fork", example, "-1", "--dry-run"}, 2, `^$`, `^ccsurgeon: fork-at-turn needs SESSION and a turn number N \(1 or more\)\nccsurgeon: hint: list the turns with 'ccsurgeon turns SESSION'\n$`},
 		{"version as a command", []string{"version"}, 2, `^$`, `^ccsurgeon: unknown command "version"\nccsurgeon: hint: the version is 'ccsurgeon --version'\n$`},
 		{"rewrite nothing in place", []string{"rewrite", example}, 2, ``, `would change nothing`},
+		// they were ignored: the thinking went, no output was cut
+		{"rewrite --max-result without compression", []string{"rewrite", example, "--strip-thinking", "--max-result", "1KB", "--dry-run"}, 2, `^$`, `^ccsurgeon: --max-result needs --compress-old-turns N\n`},
+		{"rewrite --keep-exchanges without compression", []string{"rewrite", example, "--strip-thinking", "--keep-exchanges", "2", "--dry-run"}, 2, `^$`, `^ccsurgeon: --keep-exchanges needs --compress-old-turns N or --target-tokens N\n`},
+		{"rewrite --keep-exchanges with a target", []string{"rewrite", example, "--keep-exchanges", "2", "--target-tokens", "1000000", "--dry-run"}, 0, `nothing was written`, `^$`},
 		{"drop without selector", []string{"drop-tool-calls", example, "--dry-run"}, 2, ``, `needs a selector`},
 		{"bad size", []string{"drop-tool-calls", example, "--larger-than", "lots", "--dry-run"}, 2, ``, `^ccsurgeon: --larger-than "lots": want a number with a unit`},
 		{"size without a unit", []string{"drop-tool-calls", example, "--larger-than", "20", "--dry-run"}, 2, `^$`, `^ccsurgeon: --larger-than "20": 20 bytes\? say 20B or 20KB\n`},
 		{"max-result without a unit", []string{"compress", example, "--max-result", "300", "--dry-run"}, 2, `^$`, `^ccsurgeon: --max-result "300": 300 bytes\? say 300B or 300KB\n`},
 		{"size with a unit", []string{"drop-tool-calls", example, "--larger-than", "20B", "--dry-run"}, 0, `tool calls removed`, `^$`},
+		// a size past what 64 bits hold, or not a number at all, was read
+		// as a negative size: --larger-than then selected every call
+		{"size too large", []string{"drop-tool-calls", example, "--larger-than", "99999999999999999999GB", "--dry-run"}, 2, `^$`, `^ccsurgeon: --larger-than "99999999999999999999GB": too large\n`},
+		{"size not a number", []string{"drop-tool-calls", example, "--larger-than", "NaNKB", "--dry-run"}, 2, `^$`, `^ccsurgeon: --larger-than "NaNKB": want a number with a unit`},
+		{"size infinite", []string{"compress", example, "--max-result", "InfKB", "--dry-run"}, 2, `^$`, `^ccsurgeon: --max-result "InfKB": want a number with a unit`},
+		{"min-size too large", []string{"ls", "--min-size", "1e30GB"}, 2, `^$`, `^ccsurgeon: --min-size "1e30GB": too large\n`},
 		{"size zero", []string{"compress", example, "--max-result", "0", "--keep-turns", "1", "--dry-run"}, 0, `nothing was written`, `^$`},
 		{"turns beyond the session", []string{"drop-tool-calls", example, "--turns", "9", "--dry-run"}, 2, `^$`, `^ccsurgeon: turn range "9" is out of range: the branch has turns 1-3\nccsurgeon: hint: `},
 		{"turns ending beyond the session", []string{"drop-tool-calls", example, "--turns", "2-7", "--dry-run"}, 2, `^$`, `out of range: the branch has turns 1-3`},
@@ -92,6 +111,8 @@ func TestCLI(t *testing.T) {
 		{"bad turn range", []string{"drop-tool-calls", example, "--turns", "5-2", "--dry-run"}, 2, ``, `turn range "5-2"`},
 		{"bad rule", []string{"redact", example, "--rule", "nope", "--check"}, 2, ``, `want NAME=REGEX`},
 		{"dry run", []string{"strip-thinking", example, "--dry-run"}, 0, `nothing was written`, `^$`},
+		// --diff printed its diff, not JSON, on the stdout --json promises JSON
+		{"diff with json", []string{"--json", "strip-thinking", example, "--diff"}, 2, `^$`, `^ccsurgeon: --diff prints a line diff, not JSON\nccsurgeon: hint: leave out --json, or use --dry-run for a summary in JSON\n$`},
 		{"compress every turn", []string{"compress", example, "--keep-turns", "0", "--dry-run"}, 0, `nothing was written`, `^$`},
 		{"unknown command", []string{"bogus"}, 2, `^$`, `^ccsurgeon: unknown command "bogus"\nccsurgeon: hint: `},
 		{"-o onto the session itself", []string{"strip-thinking", example, "-o", example}, 2, ``, `-o names a file of the session itself`},
@@ -144,6 +165,17 @@ func TestCompletion(t *testing.T) {
 		assert.Equal(t, 0, code)
 		assert.Contains(t, out, "ccsurgeon")
 	}
+	// the flags a shell offers are described as in --help: the backticks
+	// that name a flag's value in its usage are not shown
+	// ("--project:only sessions of project `PATH`…")
+	for _, args := range [][]string{{"ls", "-"}, {"info", "--pr"}} {
+		out, _, code := cliRun(t, append(args, "--generate-shell-completion")...)
+		assert.Equal(t, 0, code)
+		assert.Contains(t, out, "--", args)
+		assert.NotContains(t, out, "`", args)
+	}
+	out, _, _ := cliRun(t, "ls", "-", "--generate-shell-completion")
+	assert.Contains(t, out, "--project:only sessions of project PATH: ")
 }
 
 // TestRewriteIsLossless: rewrite with no operation is byte-identical for
@@ -619,6 +651,10 @@ func TestCountsAgreeWithTheirNoun(t *testing.T) {
 	tools := installSession(t, cfg, "-tmp-gone", "testdata/sessions/2.1.328/tools.jsonl")                                                                 // its cwd does not exist
 	loop := installSession(t, cfg, "-tmp-loop", "../shared/corpus/claudeless/v2.1.29/write-permission-dialog/91348717-fea3-46ed-a511-2370f1aaa5b7.jsonl") // ends in a tool-use loop with one thinking block
 	secrets := installSession(t, cfg, "-tmp-secrets", "testdata/sessions/2.1.328/secrets.jsonl")
+	torn := filepath.Join(t.TempDir(), "torn.jsonl") // one validation error: its last line cut short
+	b, err := os.ReadFile("testdata/sessions/2.1.328/multi-turn.jsonl")
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(torn, append(b, b[:100]...), 0o600))
 	dest := t.TempDir()
 	for _, tc := range []struct {
 		args []string
@@ -630,6 +666,7 @@ func TestCountsAgreeWithTheirNoun(t *testing.T) {
 		{[]string{"compress", tools, "--keep-turns", "1", "--keep-exchanges", "1", "--target-tokens", "1000", "--dry-run"}, "(system prompt and tools ~17000, the last turn and 1 tool exchange ~"},
 		{[]string{"redact", secrets, "--force"}, "the backup of this session still holds the secrets"},
 		{[]string{"backups", secrets, "--purge"}, "removed 1 backup of"},
+		{[]string{"repair", torn, "--dry-run"}, "note: the input already had 1 validation error; it is not new"},
 	} {
 		t.Run(tc.args[0], func(t *testing.T) {
 			out, errs, code := cliRun(t, append([]string{"--config-dir", cfg}, tc.args...)...)
@@ -742,4 +779,20 @@ func TestValidateJSONPerSession(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(out), &r), out)
 	assert.True(t, r.Valid)
 	assert.Len(t, r.Files, 3)
+}
+
+// Review finding: --rule and --allow were split at commas, as urfave does
+// with every repeatable flag, so a regexp with a bounded repeat ({3,40})
+// was refused ('--rule "40}": want NAME=REGEX') or, for --allow, became
+// two other regexps and allowed nothing it named.
+func TestRedactRegexpsHoldCommas(t *testing.T) {
+	const secrets = "testdata/sessions/2.1.328/secrets.jsonl"
+	out, errs, code := cliRun(t, "redact", secrets, "--rule", "tok=ghp_[A-Za-z0-9]{3,40}", "--check")
+	assert.Equal(t, 1, code, errs)
+	assert.NotContains(t, errs, "want NAME=REGEX")
+	assert.Contains(t, out, "[REDACTED:tok:1]")
+	out, errs, code = cliRun(t, "redact", secrets, "--allow", "ghp_[A-Za-z0-9]{1,99}", "--check")
+	assert.Equal(t, 1, code, errs)
+	assert.Contains(t, out, "-> [REDACTED:", "the other secrets are found")
+	assert.NotContains(t, out, "github-pat", "the allowed token is not")
 }

@@ -41,6 +41,12 @@ func TestTargetTokensFlags(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.NotContains(t, errs, "--keep-turns 1 --keep-exchanges 2")
 	assert.Regexp(t, `\nccsurgeon: hint: the recent context is as small as it goes: give a --target-tokens of at least [0-9,]+\n$`, errs)
+	// rewrite names its recent turns with --compress-old-turns: a hint of
+	// --keep-turns sent the user to an unknown flag
+	_, errs, code = cliRun(t, "--config-dir", cfg, "rewrite", path, "--target-tokens", "100")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errs, "hint: keep less recent context (--compress-old-turns 1 --keep-exchanges 2)")
+	assert.NotContains(t, errs, "--keep-turns")
 	_, errs, code = cliRun(t, "--config-dir", cfg, "compress", path, "--target-tokens", "1000", "--max-result", "1KB")
 	assert.Equal(t, 2, code, errs)
 }

@@ -5,6 +5,7 @@ package app
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -79,6 +80,9 @@ func Plural(n int, one, many string) string { return chain.Plural(n, one, many) 
 // for 20KB than a wish for 20 bytes.
 func ParseSize(flag, s string) (int64, error) {
 	n, err := ops.ParseSize(s)
+	if errors.Is(err, ops.ErrSizeTooLarge) {
+		return 0, UsageErrorf(fmt.Sprintf("example: %s 20KB", flag), "%s %q: too large", flag, s)
+	}
 	if err != nil {
 		return 0, UsageErrorf(fmt.Sprintf("example: %s 20KB", flag), "%s %q: want a number with a unit (B, KB, MB, GB)", flag, s)
 	}

@@ -15,6 +15,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/ccsurgeon/ccsurgeon/backup"
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/tidwall/gjson"
 )
@@ -283,6 +284,9 @@ type originLine struct {
 // recordOrigin notes that session id was made from session from by op.
 func recordOrigin(configDir, id, from, op string) error {
 	p := originsFile(configDir)
+	if err := backup.RefuseSymlinks(configDir, filepath.Dir(p)); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
 		return err
 	}

@@ -511,7 +511,13 @@ func (env *Env) sharedEdits(moves []sessionMove, from, to string, project bool) 
 	}
 	hist := filepath.Join(env.ConfigDir, "history.jsonl")
 	nHist := 0
-	if st, err := os.Lstat(hist); err == nil && st.Mode().IsRegular() {
+	if st, err := os.Lstat(hist); err == nil && !st.Mode().IsRegular() {
+		kind := "not a regular file"
+		if st.Mode()&os.ModeSymlink != 0 {
+			kind = "a symlink"
+		}
+		fmt.Fprintf(env.Err, "ccsurgeon: warning: %s is %s: left as it is, its prompts keep the old path\n", hist, kind)
+	} else if err == nil {
 		f, err := chain.LoadFile(hist)
 		if err != nil {
 			return nil, 0, 0, err
@@ -762,12 +768,14 @@ func (env *Env) undoMove(b backup.Backup, force bool) error {
 		if mine == nil {
 			return Errorf("the backup of session %s taken by this move is gone; nothing was changed", id)
 		}
+		own := map[string]bool{} // this session's files (saved holds every session's)
 		for _, f := range mine.Files {
 			saved[f.Path] = filepath.Join(mine.Dir, filepath.FromSlash(f.Rel))
+			own[f.Path] = true
 		}
 		ms := backup.MoveSession{ID: id}
 		for _, f := range rec.Files {
-			if saved[f.From] != "" {
+			if own[f.From] {
 				ms.Files = append(ms.Files, f.To)
 			}
 		}

@@ -59,7 +59,9 @@ func (env *Env) PickSession() (string, error) {
 			return rows[i].Path, nil
 		}
 	}
-	i, err := pickByNumber(env.In, env.Err, header, lines)
+	in, ok := env.In.(*os.File)
+	echo := !ok || !isTerminal(in) // no terminal echoes what was typed
+	i, err := pickByNumber(env.In, env.Err, header, lines, echo)
 	if err != nil {
 		return "", err
 	}
@@ -94,14 +96,19 @@ func pickLines(rows []SessionSummary, now time.Time) (string, []string) {
 	return all[0], all[1:]
 }
 
-// pickByNumber prints the lines numbered and reads the number of one.
-func pickByNumber(in io.Reader, w io.Writer, header string, lines []string) (int, error) {
+// pickByNumber prints the lines numbered and reads the number of one;
+// echo writes what was read after the prompt, so that what follows starts
+// a line when no terminal echoed it.
+func pickByNumber(in io.Reader, w io.Writer, header string, lines []string, echo bool) (int, error) {
 	fmt.Fprintf(w, "     %s\n", header)
 	for k, l := range lines {
 		fmt.Fprintf(w, "%3d  %s\n", k+1, l)
 	}
 	fmt.Fprintf(w, "session (1-%d): ", len(lines))
 	line, _ := bufio.NewReader(in).ReadString('\n')
+	if echo {
+		fmt.Fprintln(w, strings.TrimSpace(line))
+	}
 	n, err := strconv.Atoi(strings.TrimSpace(line))
 	if err != nil || n < 1 || n > len(lines) {
 		return 0, UsageErrorf("", "no session picked: want a number from 1 to %d, got %q", len(lines), strings.TrimSpace(line))

@@ -38,6 +38,9 @@ type OpSpec struct {
 	// TargetTokens, when > 0, makes the compression cut only until the
 	// estimate of what a resume sends fits this many tokens (ops.FitTokens).
 	TargetTokens int
+	// KeepTurnsFlag names the flag of KeepTurns in messages ("" =
+	// --keep-turns)
+	KeepTurnsFlag string
 }
 
 // Pipeline builds the operations of spec.
@@ -75,7 +78,7 @@ func (env *Env) Pipeline(spec OpSpec) (ops.Pipeline, error) {
 		if spec.MaxResult != "" {
 			return nil, UsageErrorf("--target-tokens picks the cuts itself", "--max-result cannot be used with --target-tokens")
 		}
-		return append(p, ops.FitTokens{Target: spec.TargetTokens, KeepTurns: spec.KeepTurns, KeepExchanges: spec.KeepExchanges}), nil
+		return append(p, ops.FitTokens{Target: spec.TargetTokens, KeepTurns: spec.KeepTurns, KeepExchanges: spec.KeepExchanges, KeepTurnsFlag: spec.KeepTurnsFlag}), nil
 	}
 	if spec.Compress {
 		c := ops.CompressOldTurns{KeepTurns: spec.KeepTurns, KeepExchanges: spec.KeepExchanges}

@@ -93,6 +93,9 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	if d.Output != "" && d.New {
 		return UsageErrorf("choose one destination", "-o and --new cannot be used together")
 	}
+	if d.Diff && env.JSON {
+		return UsageErrorf("leave out --json, or use --dry-run for a summary in JSON", "--diff prints a line diff, not JSON")
+	}
 	if d.Diff {
 		d.DryRun = true // --diff previews: it never writes
 	}
@@ -883,7 +886,7 @@ func (env *Env) printSummary(out WriteResult) {
 	}
 	env.printRedactions(out.redactions)
 	if out.Preexisting > 0 {
-		fmt.Fprintf(w, "note: the input already had %s; they are not new (see 'ccsurgeon validate')\n", Plural(out.Preexisting, "validation error", "validation errors"))
+		fmt.Fprintf(w, "note: the input already had %s; %s not new (see 'ccsurgeon validate')\n", Plural(out.Preexisting, "validation error", "validation errors"), map[bool]string{true: "it is", false: "they are"}[out.Preexisting == 1])
 	}
 }
 

@@ -444,3 +444,35 @@ func TestKeyForConfigDirThroughASymlink(t *testing.T) {
 	assert.NotEqual(t, a, b)
 	assert.True(t, strings.HasPrefix(a, "export-"))
 }
+
+// Review finding: <config-dir>/ccsurgeon (or its backups/, or a session's
+// folder in it) that is a symlink was written and purged through, and the
+// unlock's "remove the folders if empty" unlinked a symlinked ccsurgeon/
+// whatever it held: the backups were left where it pointed, out of reach
+// of restore. Every write, restore and purge takes the lock first: the
+// lock refuses such a link, and nothing is written, removed or unlinked.
+func TestLockRefusesSymlinkedBackupFolders(t *testing.T) {
+	for _, link := range []string{"ccsurgeon", filepath.Join("ccsurgeon", "backups"), filepath.Join("ccsurgeon", "backups", testSession)} {
+		t.Run(link, func(t *testing.T) {
+			e := newEnv(t)
+			elsewhere := t.TempDir()
+			require.NoError(t, os.WriteFile(filepath.Join(elsewhere, "theirs"), []byte("x"), 0o600))
+			p := filepath.Join(e.configDir, link)
+			require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o700))
+			require.NoError(t, os.Symlink(elsewhere, p))
+			_, err := Apply(Plan{ConfigDir: e.configDir, SessionID: testSession, Op: "edit",
+				Files: []FileWrite{{Path: e.main, Snapshot: snap(t, e.main), Render: str("new\n")}}})
+			require.ErrorIs(t, err, ErrSymlink)
+			_, err = Purge(e.configDir, testSession)
+			if err == nil {
+				_, err = PurgeOf(e.configDir, testSession, testSession, e.projectDir)
+			}
+			require.Equal(t, "{\"n\":1}\n{\"n\":2}\n{\"n\":3}\n", readString(t, e.main), "nothing written")
+			fi, lerr := os.Lstat(p)
+			require.NoError(t, lerr, "the link is still there")
+			assert.NotZero(t, fi.Mode()&os.ModeSymlink)
+			entries, _ := os.ReadDir(elsewhere)
+			assert.Len(t, entries, 1, "nothing written or removed where it points")
+		})
+	}
+}

@@ -75,6 +75,14 @@ func writeAtomic(path string, mode os.FileMode, render func(w io.Writer) error, 
 // still leaves nothing behind.
 func WriteTo(path string, force bool, render func(w io.Writer) error) error {
 	if err := refuseNode(path); err != nil {
+		var e *Error
+		if errors.As(err, &e) && errors.Is(err, ErrSymlink) {
+			target, _ := os.Readlink(path)
+			if !filepath.IsAbs(target) {
+				target = filepath.Join(filepath.Dir(path), target)
+			}
+			e.Hint = fmt.Sprintf("name the file it points to (%s), or '-o -' for standard output", target)
+		}
 		return err
 	}
 	if !force {

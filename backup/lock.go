@@ -69,6 +69,9 @@ func Lock(configDir, key, op string) (*SessionLock, error) {
 	if err := validateSessionID(key); err != nil {
 		return nil, err
 	}
+	if err := refuseLinkedBackups(configDir, key); err != nil {
+		return nil, err
+	}
 	root := BackupsRoot(configDir)
 	if err := os.MkdirAll(root, dirMode); err != nil {
 		return nil, fmt.Errorf("create backup directory: %w", err)
@@ -118,9 +121,30 @@ func (l *SessionLock) Unlock() {
 	_ = os.Remove(l.path)
 	_ = l.f.Close()
 	l.f = nil
-	// leave no trace where nothing else was kept (fails when not empty)
-	_ = os.Remove(filepath.Dir(l.path))
-	_ = os.Remove(filepath.Dir(filepath.Dir(l.path)))
+	// leave no trace where nothing else was kept (fails when not empty;
+	// a symlink would be unlinked whatever it holds: never one)
+	removeEmptyDir(filepath.Dir(l.path))
+	removeEmptyDir(filepath.Dir(filepath.Dir(l.path)))
+}
+
+// removeEmptyDir removes the folder at p if it is empty, and never what
+// is not a folder (os.Remove unlinks a symlink to a full one).
+func removeEmptyDir(p string) {
+	if fi, err := os.Lstat(p); err == nil && fi.IsDir() {
+		_ = os.Remove(p)
+	}
+}
+
+// refuseLinkedBackups refuses a symlink on the way to the backups of key
+// (<config-dir>/ccsurgeon, its backups/ and backups/<key>): backups would
+// be written, and purged, wherever it points.
+func refuseLinkedBackups(configDir, key string) error {
+	err := refuseSymlinkBelow(configDir, sessionBackupRoot(configDir, key))
+	var e *Error
+	if errors.As(err, &e) {
+		e.Hint = "make it a folder again: remove the link and move what it names in its place"
+	}
+	return err
 }
 
 // Key is the backup key the lock is held for.

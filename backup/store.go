@@ -405,6 +405,9 @@ func keyEntries(configDir, key string) (string, []os.DirEntry, error) {
 // or not; the caller holds the session's lock. It returns the deleted
 // directories.
 func Purge(configDir, key string) ([]string, error) {
+	if err := refuseLinkedBackups(configDir, key); err != nil {
+		return nil, err
+	}
 	root, entries, err := keyEntries(configDir, key)
 	if err != nil || len(entries) == 0 {
 		return nil, err
@@ -426,6 +429,9 @@ func Purge(configDir, key string) ([]string, error) {
 // leaves those of another copy of the session that share its key; with
 // none of those it is Purge. The caller holds the session's lock.
 func PurgeOf(configDir, key, sessionID, projectDir string) ([]string, error) {
+	if err := refuseLinkedBackups(configDir, key); err != nil {
+		return nil, err
+	}
 	mine, others, err := ListOf(configDir, key, sessionID, projectDir)
 	if err != nil || len(others) == 0 {
 		if err != nil {

@@ -9,8 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
+	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
 )
@@ -259,15 +262,39 @@ func IsRegular(d os.DirEntry, p string) bool {
 }
 
 // ProjectSlug is the folder name the client uses for a working directory:
-// every character other than a letter or digit becomes '-'.
+// every UTF-16 code unit other than an ASCII letter or digit becomes '-'
+// (a character outside the BMP, two units, becomes "--": the client's
+// regexp has no u flag); a name longer than 200 characters is cut to 200
+// and followed by '-' and a hash of the path, as Claude Code 2.1.x does
+// (2.0.x does not cut it). TestProjectSlugIsTheClients has the client's
+// code.
 func ProjectSlug(cwd string) string {
+	const maxLen = 200
 	var b strings.Builder
+	var h int32 // Java's String.hashCode of the UTF-16 units, as the client's
 	for _, c := range cwd {
 		if c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
 			b.WriteRune(c)
 		} else {
 			b.WriteByte('-')
 		}
+		if r1, r2 := utf16.EncodeRune(c); r1 != utf8.RuneError {
+			b.WriteByte('-')
+			h = 31*h + r1
+			h = 31*h + r2
+		} else {
+			h = 31*h + c
+		}
 	}
-	return b.String()
+	if b.Len() <= maxLen {
+		return b.String()
+	}
+	return b.String()[:maxLen] + "-" + strconv.FormatInt(abs(int64(h)), 36)
+}
+
+func abs(n int64) int64 {
+	if n < 0 {
+		return -n
+	}
+	return n
 }

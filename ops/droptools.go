@@ -1,7 +1,9 @@
 package ops
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -83,11 +85,19 @@ func ParseSize(s string) (int64, error) {
 		}
 	}
 	v, err := strconv.ParseFloat(t, 64)
-	if err != nil || v < 0 {
+	if err != nil || v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
 		return 0, fmt.Errorf("size %q: want a number with an optional unit (B, KB, MB, GB), e.g. 20KB", s)
+	}
+	// int64 of a float past its range is undefined (-2^63 on amd64): a
+	// negative size would select every call or cut every output
+	if v*mult >= math.MaxInt64 {
+		return 0, fmt.Errorf("size %q: %w", s, ErrSizeTooLarge)
 	}
 	return int64(v * mult), nil
 }
+
+// ErrSizeTooLarge is a size past what an int64 holds.
+var ErrSizeTooLarge = errors.New("too large")
 
 // Name of the operation.
 func (DropToolCalls) Name() string { return "drop-tool-calls" }

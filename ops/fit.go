@@ -29,6 +29,10 @@ type FitTokens struct {
 	Target        int
 	KeepTurns     int
 	KeepExchanges int // 0 = DefaultKeepExchanges
+	// KeepTurnsFlag is the flag that sets KeepTurns, for the hint of a
+	// target out of reach ("" = --keep-turns; rewrite's is
+	// --compress-old-turns)
+	KeepTurnsFlag string
 }
 
 // Name of the operation.
@@ -160,7 +164,11 @@ func (o FitTokens) Apply(t *Txn) error {
 			recent += tk.Total()
 		}
 	}
-	hint := "keep less recent context (--keep-turns 1 --keep-exchanges 2), or give a larger --target-tokens"
+	flag := o.KeepTurnsFlag
+	if flag == "" {
+		flag = "--keep-turns"
+	}
+	hint := fmt.Sprintf("keep less recent context (%s 1 --keep-exchanges 2), or give a larger --target-tokens", flag)
 	if o.KeepTurns <= 1 && keepEx <= 2 {
 		hint = fmt.Sprintf("the recent context is as small as it goes: give a --target-tokens of at least %d", total)
 	}
