@@ -153,7 +153,7 @@ func completeSessions(env *app.Env) cli.ShellCompleteFunc {
 		if dir == "" {
 			dir = chain.DefaultConfigDir()
 		}
-		paths, err := chain.FindSessions(dir, "")
+		paths, err := chain.ListSessions(dir)
 		if err != nil {
 			return
 		}

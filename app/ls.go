@@ -72,7 +72,7 @@ func (env *Env) RunLs(o LsOptions) error {
 	if st, err := os.Stat(env.ConfigDir); err != nil || !st.IsDir() {
 		return &chain.Error{Msg: fmt.Sprintf("no Claude Code config dir at %s", env.ConfigDir), Hint: "name it with --config-dir DIR or $CLAUDE_CONFIG_DIR", Code: 1}
 	}
-	paths, err := chain.FindSessions(env.ConfigDir, "")
+	paths, err := chain.ListSessions(env.ConfigDir)
 	if err != nil {
 		return err
 	}
@@ -475,7 +475,7 @@ func (env *Env) AllSessions() ([]string, error) {
 	if st, err := os.Stat(env.ConfigDir); err != nil || !st.IsDir() {
 		return nil, &chain.Error{Msg: fmt.Sprintf("no Claude Code config dir at %s", env.ConfigDir), Hint: "name it with --config-dir DIR or $CLAUDE_CONFIG_DIR", Code: 1}
 	}
-	paths, err := chain.FindSessions(env.ConfigDir, "")
+	paths, err := chain.ListSessions(env.ConfigDir)
 	if err != nil {
 		return nil, err
 	}
@@ -515,8 +515,8 @@ func (env *Env) ContinueSession() (string, error) {
 	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
 	best, bestT := "", time.Time{}
 	for _, f := range files {
-		if strings.HasPrefix(filepath.Base(f), "agent-") {
-			continue
+		if strings.HasPrefix(filepath.Base(f), "agent-") || chain.IsSessionFile(f) != nil {
+			continue // a subagent's transcript, an empty file, a stray one
 		}
 		if st, err := os.Stat(f); err == nil && (best == "" || st.ModTime().After(bestT)) {
 			best, bestT = f, st.ModTime()

@@ -256,3 +256,48 @@ func TestFitWidth(t *testing.T) {
 	assert.Equal(t, "日本", fitWidth("日本語", 6), "wide characters count two columns")
 	assert.Equal(t, "short", fitWidth("short", 80))
 }
+
+// TestFilesThatAreNotSessionsAreNotListed: an empty .jsonl, a stray file
+// and a symlink to a file that is not a session, in a project folder, are
+// not sessions (README: Safety): ls, --all, --pick and the default session
+// pass them by, and they are the newest files of the folder; a SESSION
+// named by the stray file's id still says why it is not one.
+func TestFilesThatAreNotSessionsAreNotListed(t *testing.T) {
+	cfg := t.TempDir()
+	wd, err := os.Getwd()
+	require.NoError(t, err)
+	dir := filepath.Join(cfg, "projects", chain.ProjectSlug(wd))
+	require.NoError(t, os.MkdirAll(dir, 0o700))
+	b, err := os.ReadFile(filepath.Join("..", "testdata", "sessions", "2.1.328", "tools.jsonl"))
+	require.NoError(t, err)
+	real := filepath.Join(dir, "11111111-0000-4000-8000-000000000000.jsonl")
+	require.NoError(t, os.WriteFile(real, b, 0o600))
+	old := time.Now().Add(-3 * time.Hour)
+	require.NoError(t, os.Chtimes(real, old, old))
+	notSession := filepath.Join(t.TempDir(), "passwd")
+	require.NoError(t, os.WriteFile(notSession, []byte("root:x:0:0:root:/root:/bin/bash\n"), 0o600))
+	strays := map[string]string{
+		"22222222-0000-4000-8000-000000000000.jsonl": "",
+		"33333333-0000-4000-8000-000000000000.jsonl": "not json at all\n{\"a\": 1}\n",
+	}
+	for name, body := range strays {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), []byte(body), 0o600))
+	}
+	require.NoError(t, os.Symlink(notSession, filepath.Join(dir, "44444444-0000-4000-8000-000000000000.jsonl")))
+
+	rows := lsJSON(t, cfg, LsOptions{})
+	require.Len(t, rows, 1, "%+v", rows)
+	assert.Equal(t, real, rows[0].Path)
+
+	env := &Env{ConfigDir: cfg, Err: io.Discard}
+	all, err := env.AllSessions()
+	require.NoError(t, err)
+	assert.Equal(t, []string{real}, all)
+	got, err := env.ContinueSession()
+	require.NoError(t, err)
+	assert.Equal(t, real, got, "the newest session, not the newest file")
+
+	_, err = chain.Locate(cfg, "33333333")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "not a claude code session")
+}

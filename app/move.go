@@ -330,7 +330,7 @@ func (env *Env) planSession(m sessionMove, from, to string, rewrite bool, out *M
 // projectSessions finds the sessions whose project path is from or a
 // folder under it, in every project folder.
 func (env *Env) projectSessions(from, to string) ([]sessionMove, error) {
-	paths, err := chain.FindSessions(env.ConfigDir, "")
+	paths, err := chain.ListSessions(env.ConfigDir)
 	if err != nil {
 		return nil, err
 	}

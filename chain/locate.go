@@ -248,6 +248,25 @@ func FindSessions(configDir, prefix string) ([]string, error) {
 	return out, nil
 }
 
+// ListSessions is FindSessions(configDir, "") without the files that are
+// not sessions (an empty .jsonl, a stray file, a symlink to one): what
+// ls, --all, --pick, the default session, move and completion list. A
+// SESSION named by its id still finds such a file, to say why it is not
+// one.
+func ListSessions(configDir string) ([]string, error) {
+	paths, err := FindSessions(configDir, "")
+	if err != nil {
+		return nil, err
+	}
+	out := paths[:0]
+	for _, p := range paths {
+		if IsSessionFile(p) == nil {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
 // IsRegular reports whether the directory entry d (at path p) is a regular
 // file, or a symlink to one; it never opens the file.
 func IsRegular(d os.DirEntry, p string) bool {
