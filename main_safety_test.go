@@ -754,3 +754,23 @@ func TestSafetyAnEmptyValueIsNotNotGiven(t *testing.T) {
 	assert.Equal(t, 2, code, errs)
 	assert.Regexp(t, `^ccsurgeon: --config-dir "": want DIR`, errs)
 }
+
+// TestLooseFileWhoseNameMakesNoBackupFolder: a loose session file named
+// "..jsonl" cannot be changed in place (its backups would go to a folder
+// named "."): the error says so in a sentence, with what to do, and the
+// file is left as it was.
+func TestLooseFileWhoseNameMakesNoBackupFolder(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "..jsonl")
+	b, err := os.ReadFile(filepath.Join("testdata", "sessions", "2.1.328", "tools.jsonl"))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(p, b, 0o600))
+	old := time.Now().Add(-time.Hour)
+	require.NoError(t, os.Chtimes(p, old, old))
+	_, errs, code := cliRun(t, "--config-dir", t.TempDir(), "drop-tool-calls", p, "--tool", "Bash")
+	require.Equal(t, 1, code, errs)
+	require.Regexp(t, `^ccsurgeon: cannot keep backups of a session file named "\.\.jsonl" .*-o\n$`, errs)
+	after, err := os.ReadFile(p)
+	require.NoError(t, err)
+	require.Equal(t, b, after)
+}

@@ -356,7 +356,7 @@ func relPath(projectDir, path string) (string, error) {
 
 func validateSessionID(id string) error {
 	if id == "" || id == "." || id == ".." || strings.ContainsAny(id, `/\`) || !filepath.IsLocal(id) {
-		return fmt.Errorf("backup: invalid session id %q", id)
+		return fmt.Errorf("cannot keep backups of a session file named %q (the name makes no backup folder): rename it, or write the result elsewhere with -o", id+".jsonl")
 	}
 	return nil
 }
