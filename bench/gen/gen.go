@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/ccsurgeon/ccsurgeon/ops"
+	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
 )
 
@@ -47,6 +48,9 @@ type Options struct {
 	// Weights says how often each template is picked (nil: mostly the
 	// tool-heavy ones).
 	Weights map[string]int
+	// SecretsPerPrompt pastes that many secrets (config and env lines,
+	// each of a kind the secrets shape uses) under every prompt.
+	SecretsPerPrompt int
 }
 
 // Result describes a generated session.
@@ -289,6 +293,14 @@ func (g *generator) copyTemplate(w *bufio.Writer, t *template) error {
 			if line, err = g.addBulk(line, l); err != nil {
 				return fmt.Errorf("%s: %w", t.name, err)
 			}
+		}
+		if l.prompt && g.o.SecretsPerPrompt > 0 {
+			text := gjson.GetBytes(line, "message.content").Str + "\n\n" + g.pastedSecrets(g.o.SecretsPerPrompt)
+			var err error
+			if line, err = sjson.SetRawBytes(line, "message.content", jsonString(text)); err != nil {
+				return fmt.Errorf("%s: %w", t.name, err)
+			}
+			g.res.Secrets += g.o.SecretsPerPrompt
 		}
 		if _, err := w.Write(line); err != nil {
 			return err

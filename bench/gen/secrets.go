@@ -187,3 +187,35 @@ func SecretTexts(seed int64, n, size int) []string {
 	}
 	return out
 }
+
+// pastedSecrets is n lines of a config or env file a person pastes, each
+// holding one secret of a kind the secrets shape uses.
+func (g *generator) pastedSecrets(n int) string {
+	var b strings.Builder
+	for k := 0; k < n; k++ {
+		switch g.rng.Intn(7) {
+		case 0:
+			b.WriteString("GITHUB_TOKEN=ghp_" + g.randStr(36, alnumChars) + "\n")
+		case 1:
+			b.WriteString("AWS_ACCESS_KEY_ID=AKIA" + g.randStr(16, "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567") + "\n")
+		case 2:
+			b.WriteString("ANTHROPIC_API_KEY=sk-ant-api03-" + g.randStr(93, alnumChars+"_-") + "AA\n")
+		case 3:
+			b.WriteString("DB_PASSWORD=" + g.randStr(16, alnumChars+"!#%") + "\n")
+		case 4:
+			b.WriteString("DATABASE_URL=postgres://app:" + g.randStr(20, alnumChars) + "@db.internal:5432/app\n")
+		case 5:
+			b.WriteString("STRIPE_SECRET_KEY=sk_live_" + g.randStr(24, alnumChars) + "\n")
+		case 6:
+			b.WriteString("SLACK_BOT_TOKEN=xoxb-" + g.randStr(11, "0123456789") + "-" + g.randStr(12, "0123456789") + "-" + g.randStr(24, alnumChars) + "\n")
+		}
+	}
+	return b.String()
+}
+
+func init() {
+	RegisterShape(Shape{Name: "dense-secrets", Generate: func(o Options) (*Result, error) {
+		o.SecretsPerPrompt = 7
+		return GenerateDense(o)
+	}, Doc: "the dense shape with seven secrets pasted under every prompt (the session issue 14 measured: real turns repeated, parallel calls, subagents, seven secrets a turn)"})
+}

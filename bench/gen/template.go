@@ -43,6 +43,7 @@ type tline struct {
 	root     bool   // the first parentUuid:null chain entry of the main file
 	bash     bool   // a successful Bash tool_result with toolUseResult.stdout
 	read     bool   // a Read tool_result with toolUseResult.file.content
+	prompt   bool   // a prompt a person typed: a user entry whose content is a string
 	thinking []int  // indices of thinking blocks in message.content
 	uuid     string // the entry's uuid (old)
 }
@@ -233,6 +234,9 @@ func (t *template) scanFile(f *tfile, lines [][]byte, agentIDs []string, isMain 
 		}
 		if isMain {
 			content := root.Get("message.content")
+			if root.Get("type").Str == "user" && content.Type == gjson.String && !root.Get("isMeta").Bool() && !strings.HasPrefix(content.Str, "<") {
+				l.prompt = true
+			}
 			if content.IsArray() {
 				idx := 0
 				content.ForEach(func(_, b gjson.Result) bool {
