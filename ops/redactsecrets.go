@@ -7,9 +7,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 	"unsafe"
@@ -262,7 +264,51 @@ func (o RedactSecrets) Apply(t *Txn) error {
 	log := &t.Report.Redactions
 	var ruleLog []uint32 // the log's index of each rule code's name
 	var perRule []int    // secrets found, by rule code
-	for _, f := range t.S.Files() {
+	files := t.S.Files()
+	// The subagent transcripts (hundreds of small files in a long session:
+	// each one batch, so scanned one after another they kept one core
+	// busy) are scanned alongside the main transcript; their secrets are
+	// numbered after its, in file order, as before. Nothing is edited
+	// until every scan is done: the scans read the transaction's edits.
+	pre := make([][]lineHits, len(files))
+	preErr := make([]error, len(files))
+	var scans sync.WaitGroup
+	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for k, f := range files {
+		if f == t.S.Main {
+			continue
+		}
+		scans.Add(1)
+		go func() {
+			defer scans.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			preErr[k] = o.scanFile(t, f, func(lh lineHits) error {
+				pre[k] = append(pre[k], lh)
+				return nil
+			})
+		}()
+	}
+	scanned := func(k int, f *chain.File, use func(lineHits) error) error {
+		if f == t.S.Main {
+			err := o.scanFile(t, f, use)
+			scans.Wait()
+			return err
+		}
+		scans.Wait()
+		if preErr[k] != nil {
+			return preErr[k]
+		}
+		for _, lh := range pre[k] {
+			if err := use(lh); err != nil {
+				return err
+			}
+		}
+		pre[k] = nil
+		return nil
+	}
+	defer scans.Wait()
+	for k, f := range files {
 		// the scan's workers read the edits: they change once it is done
 		var lateLines []int
 		// what each late line's rewrite needs: a few bytes per secret
@@ -275,7 +321,7 @@ func (o RedactSecrets) Apply(t *Txn) error {
 		}
 		var rawEdits []rawEdit
 		fileLog := log.str(f.Path)
-		err := o.scanFile(t, f, func(lh lineHits) error {
+		err := scanned(k, f, func(lh lineHits) error {
 			if lh.raw {
 				out, err := o.redactRawLine(t, f, lh, nb)
 				if out != nil {
