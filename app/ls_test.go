@@ -161,14 +161,23 @@ func TestLsTailWindowStartsAtALine(t *testing.T) {
 	}
 }
 
+// workingDirProject makes a config dir holding the (empty) project folder
+// of the current working directory, where --pick and the default session
+// look.
+func workingDirProject(t *testing.T) (cfg, dir string) {
+	t.Helper()
+	cfg = t.TempDir()
+	wd, err := os.Getwd()
+	require.NoError(t, err)
+	dir = filepath.Join(cfg, "projects", chain.ProjectSlug(wd))
+	require.NoError(t, os.MkdirAll(dir, 0o700))
+	return cfg, dir
+}
+
 // TestPickSession: off a terminal, --pick lists this folder's project's
 // sessions newest first, numbered, and takes the one whose number is read.
 func TestPickSession(t *testing.T) {
-	cfg := t.TempDir()
-	wd, err := os.Getwd()
-	require.NoError(t, err)
-	dir := filepath.Join(cfg, "projects", chain.ProjectSlug(wd))
-	require.NoError(t, os.MkdirAll(dir, 0o700))
+	cfg, dir := workingDirProject(t)
 	var paths []string
 	for _, name := range []string{"tools.jsonl", "multi-turn.jsonl"} {
 		b, err := os.ReadFile(filepath.Join("..", "testdata", "sessions", "2.1.328", name))
@@ -263,11 +272,7 @@ func TestFitWidth(t *testing.T) {
 // pass them by, and they are the newest files of the folder; a SESSION
 // named by the stray file's id still says why it is not one.
 func TestFilesThatAreNotSessionsAreNotListed(t *testing.T) {
-	cfg := t.TempDir()
-	wd, err := os.Getwd()
-	require.NoError(t, err)
-	dir := filepath.Join(cfg, "projects", chain.ProjectSlug(wd))
-	require.NoError(t, os.MkdirAll(dir, 0o700))
+	cfg, dir := workingDirProject(t)
 	b, err := os.ReadFile(filepath.Join("..", "testdata", "sessions", "2.1.328", "tools.jsonl"))
 	require.NoError(t, err)
 	real := filepath.Join(dir, "11111111-0000-4000-8000-000000000000.jsonl")
