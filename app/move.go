@@ -274,7 +274,7 @@ func (env *Env) planSession(m sessionMove, from, to string, rewrite bool, out *M
 		ms.Files = append(ms.Files, src)
 		f := rendered[src]
 		if m.oldDir == m.dstDr {
-			if f != nil && txnTouches(t, f) {
+			if f != nil && t.Touches(f) {
 				edits = append(edits, backup.MoveEdit{Path: src, Snapshot: snap, Render: j.render(f, dst), KeepTime: true})
 			}
 			return nil

@@ -157,7 +157,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 			}
 		}
 	}
-	if len(p) > 0 && !d.FreshIDs && !changesAnything(t) {
+	if len(p) > 0 && !d.FreshIDs && !t.ChangesAnything() {
 		// a selector that selected nothing: no backup, no copy, no new session
 		pr.Done()
 		res := WriteResult{SessionID: s.ID, Path: s.Path, Operation: p.Name(), DryRun: d.DryRun,
@@ -381,7 +381,7 @@ func (j *job) resultFiles() []*chain.File {
 	t := j.t
 	out := []*chain.File{}
 	for _, a := range t.S.Subagents {
-		if t.RemovedFiles[a.File] || (t.NewID == "" && !txnTouches(t, a.File)) {
+		if t.RemovedFiles[a.File] || (t.NewID == "" && !t.Touches(a.File)) {
 			continue
 		}
 		out = append(out, a.File)
@@ -513,20 +513,6 @@ func sidecarSecrets(t *ops.Txn) int {
 	return n
 }
 
-// changesAnything reports whether the transaction changes any file of the
-// session.
-func changesAnything(t *ops.Txn) bool {
-	if len(t.RemovedFiles) > 0 || len(t.Sidecars) > 0 {
-		return true
-	}
-	for _, f := range t.S.Files() {
-		if txnTouches(t, f) {
-			return true
-		}
-	}
-	return false
-}
-
 func (env *Env) printNothingToChange(out WriteResult) error {
 	if env.JSON {
 		return env.printResultJSON(out)
@@ -540,22 +526,6 @@ func (env *Env) printNothingToChange(out WriteResult) error {
 		fmt.Fprintf(env.Out, "note: %s\n", n)
 	}
 	return nil
-}
-
-// txnTouches reports whether the result changes a byte of f: an entry
-// given the bytes it already had does not count (no write, no backup).
-func txnTouches(t *ops.Txn, f *chain.File) bool {
-	for i, ed := range t.Edits(f) {
-		if ed.Drop || ed.Late || len(ed.After) > 0 {
-			return true
-		}
-		if ed.Raw != nil {
-			if orig, err := f.Raw(i); err != nil || !bytes.Equal(orig, ed.Raw) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 func (j *job) writeInPlace(snaps map[string]*backup.Snapshot, d Dest) (backup.Result, error) {

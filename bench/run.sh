@@ -19,6 +19,9 @@
 #   clone -o                                          ≤ 3× cp
 #   clone as a new session                            ≤ 5× cp of the main file
 #   every command                                     peak RSS ≤ ½ the file
+# validate and repair --dry-run may exit 1 (the damaged shape is invalid, and
+# keeps errors repair has no safe fix for); fork-at-turn is not run on a
+# session whose active branch has no turns.
 #
 # Environment: SEED (1), ROOT (/tmp/ccsurgeon-bench), RUNS (3), TIMEOUT (300 s per
 # command run), JQ_TIMEOUT (120 s), ONLY (space-separated command names to run;

@@ -97,22 +97,9 @@ func (t *Txn) knownTokens(f *chain.File, i int, tk chain.Tokens) {
 // reads every line (on a session with nothing to compress it was 40% of
 // compress-old-turns).
 func (t *Txn) reportResumeTokens() {
-	if t.touchesAny() {
+	if t.ChangesAnything() {
 		t.Report.Tokens = resumeTokens(t)
 	}
-}
-
-// touchesAny reports whether the transaction changes any file.
-func (t *Txn) touchesAny() bool {
-	if len(t.RemovedFiles) > 0 || len(t.Sidecars) > 0 {
-		return true
-	}
-	for _, f := range t.S.Files() {
-		if len(t.edits[f]) > 0 || len(t.late[f]) > 0 {
-			return true
-		}
-	}
-	return false
 }
 
 func resumeTokens(t *Txn) *TokenReport {

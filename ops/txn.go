@@ -10,6 +10,7 @@
 package ops
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
@@ -284,4 +285,34 @@ func (t *Txn) statsOf(f *chain.File) Stats {
 	}
 	st.EntriesAfter = st.EntriesBefore - st.Removed + st.Added
 	return st
+}
+
+// ChangesAnything reports whether the transaction changes any file of the
+// session (a transaction that does not is never written).
+func (t *Txn) ChangesAnything() bool {
+	if len(t.RemovedFiles) > 0 || len(t.Sidecars) > 0 {
+		return true
+	}
+	for _, f := range t.S.Files() {
+		if t.Touches(f) {
+			return true
+		}
+	}
+	return false
+}
+
+// Touches reports whether the result changes a byte of f: an entry
+// dropped, made late or added after, or set to bytes other than its own.
+func (t *Txn) Touches(f *chain.File) bool {
+	for i, ed := range t.edits[f] {
+		if ed.Drop || ed.Late || len(ed.After) > 0 {
+			return true
+		}
+		if ed.Raw != nil {
+			if orig, err := f.Raw(i); err != nil || !bytes.Equal(orig, ed.Raw) {
+				return true
+			}
+		}
+	}
+	return false
 }
