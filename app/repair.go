@@ -20,13 +20,27 @@ type RepairResult struct {
 // errNothingToFix stops the write path when a session needs no repair.
 var errNothingToFix = errors.New("nothing to fix")
 
+// repairOnce is repair stopping the write path (before any backup, copy
+// or gate) when it fixes nothing: the session is read and repaired once
+// (repair ran twice, once to learn whether it would change anything).
+type repairOnce struct{ *ops.Repair }
+
+func (r repairOnce) Apply(t *ops.Txn) error {
+	if err := r.Repair.Apply(t); err != nil {
+		return err
+	}
+	if r.Changes() == 0 {
+		return errNothingToFix
+	}
+	return nil
+}
+
 // RunRepair fixes what can be fixed safely in a session (see ops.Repair)
 // and writes the result through the validation gate to the destination,
 // in place with a backup by default. A session with nothing to fix is
 // left alone: exit 0 when it is sound, 1 when it has problems repair has
 // no safe fix for (each listed with the reason).
 func (env *Env) RunRepair(session string, d Dest) error {
-	var planned []ops.Fix
 	var path, id string
 	rep := &ops.Repair{}
 	var buf bytes.Buffer
@@ -34,20 +48,9 @@ func (env *Env) RunRepair(session string, d Dest) error {
 	inner.Out = &buf
 	err := inner.runWrite(session, d, func(s *chain.Session) (ops.Pipeline, error) {
 		path, id = s.Path, s.ID
-		probe := &ops.Repair{}
-		if err := probe.Apply(ops.NewTxn(s)); err != nil {
-			return nil, err
-		}
-		planned = probe.Fixes
-		if probe.Changes() == 0 {
-			return nil, errNothingToFix
-		}
-		return ops.Pipeline{rep}, nil
+		return ops.Pipeline{repairOnce{rep}}, nil
 	})
 	fixes := rep.Fixes
-	if fixes == nil {
-		fixes = planned
-	}
 	if errors.Is(err, errNothingToFix) {
 		return env.printNothingToFix(id, path, fixes)
 	}
