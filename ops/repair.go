@@ -100,10 +100,11 @@ func (r *Repair) Apply(t *Txn) error {
 	// savepoints, to back off fixes that make things worse
 	type savepoint struct {
 		edits map[*chain.File]chain.Edits
+		late  map[*chain.File]map[int]LateFunc
 		fixes int
 	}
-	points := []savepoint{{t.cloneEdits(), 0}}
-	save := func() { points = append(points, savepoint{t.cloneEdits(), len(r.Fixes)}) }
+	points := []savepoint{{t.cloneEdits(), t.cloneLate(), 0}}
+	save := func() { points = append(points, savepoint{t.cloneEdits(), t.cloneLate(), len(r.Fixes)}) }
 	if err := r.structural(t, f, save); err != nil {
 		return err
 	}
@@ -120,7 +121,7 @@ func (r *Repair) Apply(t *Txn) error {
 	}
 	last := points[len(points)-2]
 	if !keepsMessage(t, f) {
-		t.edits = last.edits
+		t.edits, t.late = last.edits, last.late
 		r.undo(last.fixes, "it would leave no message in the file")
 	}
 	// The result must not be worse than the input in any respect validate
@@ -138,7 +139,7 @@ func (r *Repair) Apply(t *Txn) error {
 			res = &result{after, inputLine}
 			break
 		}
-		t.edits = points[k].edits
+		t.edits, t.late = points[k].edits, points[k].late
 		r.undo(points[k].fixes, "it would bring in a new problem: "+intro[0].Message)
 	}
 	if err := r.explain(t, f, res); err != nil {
@@ -233,20 +234,19 @@ func (r *Repair) structural(t *Txn, f *chain.File, save func()) error {
 		}
 		return -1
 	}
+	// A relinked line is made again as it is written (SetLate): on a
+	// damaged session thousands are relinked, and their bytes were held
+	// (with the savepoints' and the check's copies of the edits).
 	relink := func(i, p int) error {
-		raw, err := t.Raw(f, i)
-		if err != nil {
-			return err
-		}
 		val := []byte("null")
 		if p >= 0 {
 			val = EncodeString(f.Entries[p].UUID())
 		}
-		out, err := setTopLevel(raw, "parentUuid", val)
-		if err != nil {
+		if err := t.SetLate(f, i, func(_ int, raw []byte) ([]byte, error) {
+			return setTopLevel(raw, "parentUuid", val)
+		}); err != nil {
 			return err
 		}
-		t.Set(f, i, out)
 		parent[i] = p
 		return nil
 	}
