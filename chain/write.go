@@ -16,6 +16,10 @@ type Edit struct {
 	// LineFunc (an edit of most lines that would otherwise hold a copy of
 	// the file in memory until it is written, such as a redaction).
 	Late bool
+	// Parent is the parentUuid an operation gave the line ("" for null)
+	// when the bytes that hold it are made late: re-linking after removals
+	// reads it (nil: the line's own, or Raw's).
+	Parent *string
 }
 
 // LineFunc makes the bytes of a Late line i (terminator excluded). It is

@@ -107,6 +107,30 @@ func (t *Txn) relink(f *chain.File) error {
 	if len(dropped) == 0 {
 		return nil
 	}
+	// parentOf is entry j's parent as the edits leave it: its index (-1
+	// for none in the file), its uuid, and whether it has one
+	parentOf := func(j int) (int, string, bool) {
+		e := &f.Entries[j]
+		uuid, has := e.ParentUUID(), e.HasParent
+		switch x := ed[j]; {
+		case x == nil:
+			return g.Parent[j], uuid, has
+		case x.Raw != nil:
+			uuid = gjson.GetBytes(x.Raw, "parentUuid").Str
+		case x.Parent != nil:
+			uuid = *x.Parent
+		default:
+			return g.Parent[j], uuid, has
+		}
+		if uuid == "" {
+			return -1, "", false
+		}
+		k, ok := g.Lookup(uuid)
+		if !ok {
+			return -1, uuid, true
+		}
+		return k, uuid, true
+	}
 	memo := map[int]*string{}
 	// keptAncestor returns the uuid of the nearest kept ancestor of entry i
 	// (i itself excluded), or nil for none.
@@ -127,11 +151,10 @@ func (t *Txn) relink(f *chain.File) error {
 			}
 			seen[j] = true
 			walked = append(walked, j)
-			p := g.Parent[j]
+			p, puuid, has := parentOf(j)
 			if p < 0 {
-				e := &f.Entries[j]
-				if e.HasParent && !dropped[e.ParentUUID()] { // a dangling parent that was there before: keep it
-					s := e.ParentUUID()
+				if has && !dropped[puuid] { // a dangling parent that was there before: keep it
+					s := puuid
 					res = &s
 				}
 				break
@@ -172,10 +195,7 @@ func (t *Txn) relink(f *chain.File) error {
 		}
 		// an operation that gave the entry another parent decides: that
 		// parent is the one to keep or to replace
-		parent := e.ParentUUID()
-		if ed[i] != nil && ed[i].Raw != nil {
-			parent = gjson.GetBytes(ed[i].Raw, "parentUuid").Str
-		}
+		_, parent, _ := parentOf(i)
 		touches := dropped[parent] || dropped[e.LogicalParentUUID()] || dropped[e.LeafUUID()] || dropped[e.MessageID()] || e.Subtype() == "compact_boundary"
 		if !touches {
 			continue
@@ -344,4 +364,46 @@ func (t *Txn) keptToolUse(f *chain.File) map[string]bool {
 		}
 	}
 	return out
+}
+
+// SetParent gives entry i of f the parent uuid ("" for null). The line is
+// made again as it is written (SetLate: on a damaged session thousands are
+// relinked, and their bytes were held), and re-linking after removals
+// knows the new parent (Edit.Parent).
+func (t *Txn) SetParent(f *chain.File, i int, uuid string) error {
+	val := []byte("null")
+	if uuid != "" {
+		val = EncodeString(uuid)
+	}
+	if err := t.SetLate(f, i, func(_ int, raw []byte) ([]byte, error) {
+		return setTopLevel(raw, "parentUuid", val)
+	}); err != nil {
+		return err
+	}
+	t.Edits(f).Get(i).Parent = &uuid
+	return nil
+}
+
+// setTopLevel sets a top-level field of a JSON object line to the raw value
+// val. A line that holds the key more than once (the client's JSON.parse
+// keeps the last) loses every copy and gets one at the end.
+func setTopLevel(raw []byte, key string, val []byte) ([]byte, error) {
+	n := 0
+	gjson.ParseBytes(raw).ForEach(func(k, _ gjson.Result) bool {
+		if k.Str == key {
+			n++
+		}
+		return true
+	})
+	if n <= 1 {
+		return sjson.SetRawBytes(raw, key, val)
+	}
+	out := append([]byte(nil), raw...)
+	for ; n > 0; n-- {
+		var err error
+		if out, err = sjson.DeleteBytes(out, key); err != nil {
+			return nil, err
+		}
+	}
+	return sjson.SetRawBytes(out, key, val)
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/validate"
 	"github.com/tidwall/gjson"
-	"github.com/tidwall/sjson"
 )
 
 // Fix is one thing Repair changed (or, with Fixed false, found and left
@@ -60,6 +59,10 @@ type Repair struct {
 	// lost marks the entries whose dangling parent validate calls an
 	// error (the client drops history above them)
 	lost map[int]bool
+	// parent is each entry's parent as the relinks left it (-1: none);
+	// relinked maps an entry whose lost parent was relinked to its fix
+	parent   []int
+	relinked map[int]int
 }
 
 // Name of the operation.
@@ -97,50 +100,27 @@ func (r *Repair) Apply(t *Txn) error {
 			r.lost[byLine[p.Line]] = true
 		}
 	}
-	// savepoints, to back off fixes that make things worse
-	type savepoint struct {
-		edits map[*chain.File]chain.Edits
-		late  map[*chain.File]map[int]LateFunc
-		fixes int
-	}
-	points := []savepoint{{t.cloneEdits(), t.cloneLate(), 0}}
-	save := func() { points = append(points, savepoint{t.cloneEdits(), t.cloneLate(), len(r.Fixes)}) }
-	if err := r.structural(t, f, save); err != nil {
-		return err
-	}
-	for len(points) < 3 { // a file without entries returns early
-		save()
-	}
-	save() // after the dangling parents
-	if err := r.toolPairs(t, f); err != nil {
-		return err
-	}
-	save() // after the tool pairs
-	if err := r.empties(t, f, before, byLine); err != nil {
-		return err
-	}
-	last := points[len(points)-2]
-	if !keepsMessage(t, f) {
-		t.edits, t.late = last.edits, last.late
-		r.undo(last.fixes, "it would leave no message in the file")
-	}
-	// The result must not be worse than the input in any respect validate
-	// checks (re-linking can bring back history with problems of its own):
-	// back off the tool fixes, then the re-linked dangling parents, then
-	// the broken cycles, then everything.
-	var res *result // the problems of the result as the edits now stand
-	for k := len(points) - 1; k >= 0; k-- {
-		after, inputLine, err := resultProblems(t, f, before)
-		if err != nil {
+	// A relinked lost parent that the new problems of the result lead to
+	// is left alone and the fixes are made again (a few rounds), so that
+	// one bad relink among thousands does not undo them all; then the
+	// stages are backed off as a whole.
+	start := savepoint{t.cloneEdits(), t.cloneLate(), 0}
+	skip := map[int]string{}
+	var res *result
+	for round := 0; ; round++ {
+		t.edits, t.late = start.edits, start.late
+		start = savepoint{t.cloneEdits(), t.cloneLate(), 0}
+		var culprits map[int]string
+		var err error
+		if res, culprits, err = r.fixAll(t, f, before, byLine, skip, round < 3); err != nil {
 			return err
 		}
-		intro := validate.Introduced(validate.Report{Problems: before}, validate.Report{Problems: after})
-		if len(intro) == 0 {
-			res = &result{after, inputLine}
+		if len(culprits) == 0 {
 			break
 		}
-		t.edits, t.late = points[k].edits, points[k].late
-		r.undo(points[k].fixes, "it would bring in a new problem: "+intro[0].Message)
+		for c, why := range culprits {
+			skip[c] = why
+		}
 	}
 	if err := r.explain(t, f, res); err != nil {
 		return err
@@ -159,8 +139,70 @@ func (r *Repair) Apply(t *Txn) error {
 	return nil
 }
 
+// savepoint is the edits of a transaction and the number of fixes at a
+// stage of repair, to back off the fixes made after it.
+type savepoint struct {
+	edits map[*chain.File]chain.Edits
+	late  map[*chain.File]map[int]LateFunc
+	fixes int
+}
+
+// fixAll makes every fix, but the relinks of the lost parents of skip,
+// and checks the result. When it brings in a problem: with blame set,
+// the relinked entries the new problems lead to are returned (culprits,
+// with the first problem each leads to), the edits as they are;
+// otherwise, or when they lead to none, the stages are backed off, last
+// first, until the result brings in nothing, and res is its problems.
+func (r *Repair) fixAll(t *Txn, f *chain.File, before []validate.Problem, byLine map[int]int, skip map[int]string, blame bool) (res *result, culprits map[int]string, err error) {
+	r.Fixes = nil
+	r.parent, r.relinked = nil, map[int]int{}
+	points := []savepoint{{t.cloneEdits(), t.cloneLate(), 0}}
+	save := func() { points = append(points, savepoint{t.cloneEdits(), t.cloneLate(), len(r.Fixes)}) }
+	if err := r.structural(t, f, save, skip); err != nil {
+		return nil, nil, err
+	}
+	for len(points) < 3 { // a file without entries returns early
+		save()
+	}
+	save() // after the dangling parents
+	if err := r.toolPairs(t, f); err != nil {
+		return nil, nil, err
+	}
+	save() // after the tool pairs
+	if err := r.empties(t, f, before, byLine); err != nil {
+		return nil, nil, err
+	}
+	last := points[len(points)-2]
+	if !keepsMessage(t, f) {
+		t.edits, t.late = last.edits, last.late
+		r.undo(last.fixes, "it would leave no message in the file")
+	}
+	// The result must not be worse than the input in any respect validate
+	// checks (re-linking can bring back history with problems of its own):
+	// back off the tool fixes, then the re-linked dangling parents, then
+	// the broken cycles, then everything.
+	for k := len(points) - 1; k >= 0; k-- {
+		after, inputLine, err := resultProblems(t, f, before)
+		if err != nil {
+			return nil, nil, err
+		}
+		intro := validate.Introduced(validate.Report{Problems: before}, validate.Report{Problems: after})
+		if len(intro) == 0 {
+			return &result{after, inputLine}, nil, nil
+		}
+		if blame && k == len(points)-1 {
+			if c := r.culprits(before, after, inputLine, byLine); len(c) > 0 {
+				return nil, c, nil
+			}
+		}
+		t.edits, t.late = points[k].edits, points[k].late
+		r.undo(points[k].fixes, "it would bring in a new problem: "+intro[0].Message)
+	}
+	return nil, nil, nil
+}
+
 // structural fixes the lines and the parentUuid graph.
-func (r *Repair) structural(t *Txn, f *chain.File, save func()) error {
+func (r *Repair) structural(t *Txn, f *chain.File, save func(), skip map[int]string) error {
 	n := len(f.Entries)
 	if n == 0 {
 		return nil
@@ -238,13 +280,11 @@ func (r *Repair) structural(t *Txn, f *chain.File, save func()) error {
 	// damaged session thousands are relinked, and their bytes were held
 	// (with the savepoints' and the check's copies of the edits).
 	relink := func(i, p int) error {
-		val := []byte("null")
+		uuid := ""
 		if p >= 0 {
-			val = EncodeString(f.Entries[p].UUID())
+			uuid = f.Entries[p].UUID()
 		}
-		if err := t.SetLate(f, i, func(_ int, raw []byte) ([]byte, error) {
-			return setTopLevel(raw, "parentUuid", val)
-		}); err != nil {
+		if err := t.SetParent(f, i, uuid); err != nil {
 			return err
 		}
 		parent[i] = p
@@ -280,6 +320,7 @@ func (r *Repair) structural(t *Txn, f *chain.File, save func()) error {
 		}
 	}
 	save() // after the cycles
+	r.parent = parent
 	// dangling parents, in file order
 	for _, i := range g.Dangling {
 		if t.Dropped(f, i) || !r.lost[i] {
@@ -287,13 +328,20 @@ func (r *Repair) structural(t *Txn, f *chain.File, save func()) error {
 		}
 		e := &f.Entries[i]
 		p := before(i)
-		if err := relink(i, p); err != nil {
-			return err
+		why, skipped := skip[i]
+		if !skipped {
+			if err := relink(i, p); err != nil {
+				return err
+			}
+			r.relinked[i] = len(r.Fixes)
 		}
 		if p < 0 {
-			r.add(f, i, true, "dangling-parent", "parentUuid %s resolved to no entry: made the entry a root (nothing comes before it)", e.ParentUUID())
+			r.add(f, i, !skipped, "dangling-parent", "parentUuid %s resolved to no entry: made the entry a root (nothing comes before it)", e.ParentUUID())
 		} else {
-			r.add(f, i, true, "dangling-parent", "parentUuid %s resolved to no entry: re-linked to line %d, the entry before it", e.ParentUUID(), f.Entries[p].Line)
+			r.add(f, i, !skipped, "dangling-parent", "parentUuid %s resolved to no entry: re-linked to line %d, the entry before it", e.ParentUUID(), f.Entries[p].Line)
+		}
+		if skipped {
+			r.Fixes[len(r.Fixes)-1].Message += "; not done: it would bring in a new problem: " + why
 		}
 	}
 	return nil
@@ -735,6 +783,71 @@ func keepsMessage(t *Txn, f *chain.File) bool {
 	return !had
 }
 
+// culprits returns the relinked lost parents that the errors of after
+// the input has no copy of (by code and line) lead to, each with the first
+// such error: the error's entry when it is relinked (the seam: two
+// assistant messages in a row, a tool result after another call), or else
+// the relinked entry whose new parents reach it first (the history the
+// relink brought back to the branch). It returns none when some new error
+// leads to no relink.
+func (r *Repair) culprits(before, after []validate.Problem, inputLine []int, byLine map[int]int) map[int]string {
+	if r.parent == nil || len(r.relinked) == 0 {
+		return nil
+	}
+	type key struct {
+		code string
+		line int
+	}
+	had := map[key]bool{}
+	for _, p := range before {
+		if p.Severity == validate.Error {
+			had[key{p.Code, p.Line}] = true
+		}
+	}
+	// owner: the first relinked entry (in file order) whose new parents
+	// reach an entry; each entry is walked once
+	var owner map[int]int
+	out := map[int]string{}
+	for _, p := range after {
+		if p.Severity != validate.Error || p.Line <= 0 || p.Line >= len(inputLine) {
+			continue
+		}
+		line := inputLine[p.Line]
+		if had[key{p.Code, line}] {
+			continue
+		}
+		x, ok := byLine[line]
+		if !ok {
+			return nil
+		}
+		c := x
+		if _, relinked := r.relinked[x]; !relinked {
+			if owner == nil {
+				owner = map[int]int{}
+				for i := range r.parent {
+					if _, relinked := r.relinked[i]; !relinked {
+						continue
+					}
+					for y := r.parent[i]; y >= 0; y = r.parent[y] {
+						if _, seen := owner[y]; seen {
+							break
+						}
+						owner[y] = i
+					}
+				}
+			}
+			var seen bool
+			if c, seen = owner[x]; !seen {
+				return nil
+			}
+		}
+		if _, ok := out[c]; !ok {
+			out[c] = p.Message
+		}
+	}
+	return out
+}
+
 // undo marks the fixes from index from on as not made, saying why.
 func (r *Repair) undo(from int, why string) {
 	for k := from; k < len(r.Fixes); k++ {
@@ -872,28 +985,4 @@ func (r *Repair) explain(t *Txn, f *chain.File, res *result) error {
 		}
 	}
 	return nil
-}
-
-// setTopLevel sets a top-level field of a JSON object line to the raw value
-// val. A line that holds the key more than once (the client's JSON.parse
-// keeps the last) loses every copy and gets one at the end.
-func setTopLevel(raw []byte, key string, val []byte) ([]byte, error) {
-	n := 0
-	gjson.ParseBytes(raw).ForEach(func(k, _ gjson.Result) bool {
-		if k.Str == key {
-			n++
-		}
-		return true
-	})
-	if n <= 1 {
-		return sjson.SetRawBytes(raw, key, val)
-	}
-	out := append([]byte(nil), raw...)
-	for ; n > 0; n-- {
-		var err error
-		if out, err = sjson.DeleteBytes(out, key); err != nil {
-			return nil, err
-		}
-	}
-	return sjson.SetRawBytes(out, key, val)
 }

@@ -342,3 +342,49 @@ func TestRepairDuplicateKey(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(strings.Split(string(r.out), "\n")[4], `"parentUuid"`))
 	assert.Equal(t, rpIDs(1, 2, 3, 4, 5, 6), activeUUIDs(r.file))
 }
+
+// TestRepairBacksOffOnlyTheRelinkThatBringsAProblem: of two lost
+// parents, relinking one would put two assistant messages in a row on
+// the branch the client resumes; that one is left as it was, the other
+// is still relinked (the whole stage was backed off: one bad relink among
+// thousands on a damaged session left every lost parent unfixed).
+func TestRepairBacksOffOnlyTheRelinkThatBringsAProblem(t *testing.T) {
+	c := []string{
+		rpUser(1, 0, "list the files"),
+		rpAssistant(2, 1, "two files", "msg_1"),
+		rpUser(3, -1, "and now?"), // lost parent: relinked to line 2
+		rpAssistant(4, 3, "nothing", "msg_2"),
+		rpAssistant(5, -2, "done", "msg_3"), // lost parent: line 4 before it is an assistant
+		rpUser(6, 5, "thanks"),
+		rpAssistant(7, 6, "welcome", "msg_4"),
+	}
+	r := rpRepair(t, lines(c...))
+	byLine := map[int]ops.Fix{}
+	for _, fx := range r.rep.Fixes {
+		byLine[fx.Line] = fx
+	}
+	require.Contains(t, byLine, 3, "%v", r.rep.Fixes)
+	require.Contains(t, byLine, 5, "%v", r.rep.Fixes)
+	assert.True(t, byLine[3].Fixed, "the harmless relink is kept: %s", byLine[3])
+	assert.False(t, byLine[5].Fixed, "the relink that brings two assistants in a row is not made: %s", byLine[5])
+	assert.Contains(t, byLine[5].Message, "two assistant messages in a row")
+	assert.Contains(t, string(r.out), `"parentUuid":"`+rpID(2)+`","isSidechain":false,"type":"user","message":{"role":"user","content":"and now?"}`)
+	assert.Contains(t, string(r.out), c[4], "line 5 is written as it was")
+}
+
+// TestRepairRelinkedEntryRemovedLater: an entry whose lost parent is
+// relinked, then removed whole as a tool call without its result, hands
+// its new parent to its child (it handed on the lost one: the child's
+// history was cut again).
+func TestRepairRelinkedEntryRemovedLater(t *testing.T) {
+	c := []string{
+		rpUser(1, 0, "list the files"),
+		rpAssistant(2, 1, "let me look", "msg_1"),
+		rpToolUse(3, -1, "toolu_9", "msg_1"), // lost parent, and no result
+		rpUser(4, 3, "never mind, what now?"),
+		rpAssistant(5, 4, "nothing", "msg_2"),
+	}
+	r := rpRepair(t, lines(c...))
+	assert.True(t, r.after.Valid(), "%v", r.after.Problems)
+	assert.Equal(t, rpIDs(1, 2, 4, 5), activeUUIDs(r.file), "%v", r.rep.Fixes)
+}
