@@ -796,3 +796,28 @@ func TestRedactRegexpsHoldCommas(t *testing.T) {
 	assert.Contains(t, out, "-> [REDACTED:", "the other secrets are found")
 	assert.NotContains(t, out, "github-pat", "the allowed token is not")
 }
+
+// TestRelativeConfigDir: a config dir named by a relative path
+// (--config-dir cfg, CLAUDE_CONFIG_DIR=cfg) works for every command; move
+// refused it ("backup: cfg/projects/... is not inside the config dir
+// /abs/cfg"), even with --dry-run.
+func TestRelativeConfigDir(t *testing.T) {
+	root := t.TempDir()
+	installSession(t, filepath.Join(root, "cfg"), "-work-app", example)
+	b, err := os.ReadFile(example)
+	require.NoError(t, err)
+	id := sessionID(t, b)
+	t.Chdir(root)
+	for _, viaEnv := range []bool{false, true} {
+		args := []string{"--config-dir", "cfg"}
+		if viaEnv {
+			t.Setenv("CLAUDE_CONFIG_DIR", "cfg")
+			args = nil
+		}
+		_, stderr, code := cliRun(t, append(args, "move", id, "--to", filepath.Join(root, "elsewhere"), "--dry-run")...)
+		require.Equal(t, 0, code, "env=%v: %s", viaEnv, stderr)
+	}
+	_, stderr, code := cliRun(t, "--config-dir", "cfg", "move", id, "--to", filepath.Join(root, "elsewhere"), "--force") // the sidecar files were just written
+	require.Equal(t, 0, code, stderr)
+	assert.FileExists(t, filepath.Join(root, "cfg", "projects", chain.ProjectSlug(filepath.Join(root, "elsewhere")), id+".jsonl"))
+}

@@ -42,7 +42,13 @@ type SessionSummary struct {
 	// cache read tokens, plus its own output): near what a resume sends.
 	// 0 when no response records usage. --pick shows it.
 	ContextTokens int64 `json:"-"`
+	// otherTitles holds the summaries of the head window whose leafUuid
+	// names no entry of that window, in file order: the entry may
+	// be in the tail; if it is nowhere, the summary is another session's.
+	otherTitles []otherTitle
 }
+
+type otherTitle struct{ leaf, title string }
 
 // LsOptions are the options of `ls`.
 type LsOptions struct {
@@ -422,12 +428,22 @@ func readLines(fh *os.File, from, to int64) (*chain.File, error) {
 // (the head first, then the tail): the project (the first cwd), the first
 // prompt (the first a person typed, in file order; from the head or the
 // whole file only), the title (the last summary or custom-title; 1.0 wrote
-// summaries at the top, 2.x appends titles) and the last prompt. It
+// summaries at the top, 2.x appends titles; a summary whose leafUuid names
+// an entry of another session is that session's) and the last prompt. It
 // reports whether the first prompt is known.
 func describe(f *chain.File, r *SessionSummary, head bool) bool {
 	if r.FirstPrompt == "" && head {
 		if i, ok := f.FirstPrompt(); ok {
 			r.FirstPrompt, _ = f.PromptText(i)
+		}
+	}
+	if !head {
+		// summaries of the head whose leaf is in the tail come before the
+		// titles of the tail
+		for _, o := range r.otherTitles {
+			if _, ok := f.Graph().Lookup(o.leaf); ok {
+				r.Title = o.title
+			}
 		}
 	}
 	cwdKnown := r.Project != filepath.Base(filepath.Dir(r.Path))
@@ -460,6 +476,15 @@ func describe(f *chain.File, r *SessionSummary, head bool) bool {
 		}
 		for _, k := range []string{"summary", "customTitle"} {
 			if t := gjson.GetBytes(raw, k); t.Type == gjson.String && t.Str != "" {
+				if leaf := e.LeafUUID(); k == "summary" && leaf != "" {
+					// 1.0 put the summaries of earlier sessions at the top of
+					// a new one: a summary is this session's title only if
+					// its leafUuid names an entry of this session
+					if _, ok := f.Graph().Lookup(leaf); !ok {
+						r.otherTitles = append(r.otherTitles, otherTitle{leaf, t.Str})
+						continue
+					}
+				}
 				r.Title = t.Str
 			}
 		}

@@ -64,7 +64,7 @@ func TestLsReadsHeadsAndTails(t *testing.T) {
 	for _, r := range full {
 		byPath[r.Path] = r
 	}
-	windows, titles, lastPrompts := 0, 0, 0
+	windows, lastPrompts := 0, 0
 	for _, r := range fast {
 		w, ok := byPath[r.Path]
 		require.True(t, ok, r.Path)
@@ -79,9 +79,6 @@ func TestLsReadsHeadsAndTails(t *testing.T) {
 		if r.Size > headWindow+tailWindow {
 			windows++
 		}
-		if r.Title != "" {
-			titles++
-		}
 		if r.LastPrompt != "" {
 			lastPrompts++
 		}
@@ -91,7 +88,9 @@ func TestLsReadsHeadsAndTails(t *testing.T) {
 		}
 	}
 	assert.GreaterOrEqual(t, windows, 5, "sessions big enough to be read by windows")
-	assert.Positive(t, titles, "a session with a title")
+	// no session here has a title of its own (the one summary, in ccviewer
+	// fe5e1c67, is another session's): TestLsBigSession and
+	// TestLsSummaryOfAnotherSession read titles by head and tail
 	assert.Positive(t, lastPrompts, "a session with a last prompt")
 }
 
@@ -305,4 +304,42 @@ func TestFilesThatAreNotSessionsAreNotListed(t *testing.T) {
 	_, err = chain.Locate(cfg, "33333333")
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "not a claude code session")
+}
+
+// TestLsSummaryOfAnotherSession: 1.0.x wrote `summary` entries at the top
+// of a new session for the sessions before it; their leafUuid names an
+// entry of another file (shape: ccviewer fe5e1c67, whose summary names the
+// leaf of 1af7fc5e). Such a summary is not the title of the file it sits
+// in. A summary whose leafUuid names an entry of its own file is, also
+// when that entry lies past the head window (read by head and tail).
+func TestLsSummaryOfAnotherSession(t *testing.T) {
+	cfg := t.TempDir()
+	dir := filepath.Join(cfg, "projects", "-path-to-Demo")
+	require.NoError(t, os.MkdirAll(dir, 0o700))
+	const corpus = "../../shared/corpus/ccviewer/"
+	for _, name := range []string{"fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl", "1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl"} {
+		b, err := os.ReadFile(corpus + name)
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), b, 0o600))
+	}
+	// its own summary at the top, naming its last entry, with padding
+	// between them so that ls reads it by head and tail
+	own, err := os.ReadFile(corpus + "1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl")
+	require.NoError(t, err)
+	f, err := chain.LoadBytes("own.jsonl", own)
+	require.NoError(t, err)
+	leaf := f.Entries[f.Graph().ActiveLeaf()].UUID()
+	pad := strings.Repeat(`{"type":"queue-operation","operation":"remove","sessionId":"22222222-2222-4222-8222-222222222222"}`+"\n", 3*headWindow/100)
+	big := `{"type":"summary","summary":"own title","leafUuid":"` + leaf + `"}` + "\n" + pad + string(own)
+	require.Greater(t, len(big), headWindow+tailWindow)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "22222222-2222-4222-8222-222222222222.jsonl"), []byte(big), 0o600))
+
+	for _, turns := range []bool{false, true} {
+		titles := map[string]string{}
+		for _, r := range lsJSON(t, cfg, LsOptions{Turns: turns}) {
+			titles[r.ID] = r.Title
+		}
+		assert.Empty(t, titles["fe5e1c67-53e7-4862-81ae-d0e013e3270b"], "the summary at its top is another session's (turns=%v)", turns)
+		assert.Equal(t, "own title", titles["22222222-2222-4222-8222-222222222222"], "turns=%v", turns)
+	}
 }

@@ -261,3 +261,31 @@ func TestSpecEveryOperationEverySession(t *testing.T) {
 		})
 	}
 }
+
+// TestSpecCompressDocument: a PDF `document` block (a prompt with an
+// attached PDF; no generated session has one) becomes a text placeholder in old turns, as an image does. The spec
+// must accept that, as it does for images.
+func TestSpecCompressDocument(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "testdata", "sessions", "2.1.328", "tools.jsonl"))
+	require.NoError(t, err)
+	doc := `{"type":"document","source":{"type":"base64","media_type":"application/pdf","data":"JVBERi0xLjQK` + strings.Repeat("A", 400) + `"}}`
+	raw = bytes.Replace(raw, []byte(`"role":"user","content":"Run some shell commands."}`), []byte(`"role":"user","content":[`+doc+`,{"type":"text","text":"Run some shell commands."}]}`), 1)
+	require.Equal(t, 1, bytes.Count(raw, []byte(`"type":"document"`)), "the shape is made")
+	path := filepath.Join(t.TempDir(), "document.jsonl")
+	require.NoError(t, os.WriteFile(path, raw, 0o600))
+	s, err := chain.Load(path)
+	require.NoError(t, err)
+	defer s.Close()
+	orig, err := spec.Active(s.Main)
+	require.NoError(t, err)
+	tx := ops.NewTxn(s)
+	require.NoError(t, ops.Pipeline{ops.CompressOldTurns{KeepTurns: 1, MaxResult: 64}}.Apply(tx))
+	var buf bytes.Buffer
+	require.NoError(t, tx.Render(s.Main)(&buf))
+	require.NotContains(t, buf.String(), `"type":"document"`, "compress replaced the document of an old turn")
+	rf, err := chain.LoadBytes(path, buf.Bytes())
+	require.NoError(t, err)
+	got, err := spec.Active(rf)
+	require.NoError(t, err)
+	require.NoError(t, spec.CheckCompress(orig, unmapIDs(got, raw, tx.Remapper()), 1, len(s.Main.ActiveTurns().List)))
+}

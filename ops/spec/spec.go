@@ -318,7 +318,7 @@ func DropToolCalls(c Conversation, drop func(use Block, turn int) bool) Conversa
 
 // CheckCompress: the last keep turns are identical; older messages are the
 // same messages in the same order, each block the same or only shortened
-// (an image may become a short text placeholder). turns is the number of
+// (an image or a document may become a short text placeholder). turns is the number of
 // the conversation's last turn.
 func CheckCompress(orig, got Conversation, keep, turns int) error {
 	if len(orig) != len(got) {
@@ -338,9 +338,9 @@ func CheckCompress(orig, got Conversation, keep, turns int) error {
 				}
 				continue
 			}
-			placeholder := ob.Type == "image" && gb.Type == "text"
+			placeholder := (ob.Type == "image" || ob.Type == "document") && gb.Type == "text"
 			sameKind := ob.Type == gb.Type || placeholder
-			// an image's placeholder in a prompt is text of that prompt
+			// an image's or document's placeholder in a prompt is text of that prompt
 			samePrompt := ob.Prompt == gb.Prompt || placeholder
 			if !sameKind || ob.ID != gb.ID || ob.Name != gb.Name || ob.Sig != gb.Sig || ob.IsError != gb.IsError || !samePrompt {
 				return fmt.Errorf("message %d block %d (turn %d): compress changed what the block is\n%s", k, j, o.Turn, Diff(orig, got))
