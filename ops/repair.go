@@ -2,6 +2,7 @@ package ops
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -63,6 +64,9 @@ type Repair struct {
 	// relinked maps an entry whose lost parent was relinked to its fix
 	parent   []int
 	relinked map[int]int
+	// kept holds the uuids of the whole entries kept from lines that are
+	// not JSON (their children are not lost)
+	kept map[string]bool
 }
 
 // Name of the operation.
@@ -139,6 +143,28 @@ func (r *Repair) Apply(t *Txn) error {
 	return nil
 }
 
+// wholeEntryAfter returns where a whole entry starts on a line that is
+// not JSON (a write cut short, then the client's next write on the same
+// line), or 0 for none: the first '{' after the start from which the rest
+// of the line is one JSON object with a uuid. The bytes tried from the
+// candidates are bounded (a line of many braces is left as it is).
+func wholeEntryAfter(raw []byte) int {
+	budget := 64 << 20
+	for k := 1; k < len(raw) && budget > 0; k++ {
+		j := bytes.IndexByte(raw[k:], '{')
+		if j < 0 {
+			break
+		}
+		k += j
+		rest := raw[k:]
+		budget -= len(rest)
+		if len(rest) > 1 && rest[1] == '"' && json.Valid(rest) && gjson.GetBytes(rest, "uuid").Type == gjson.String {
+			return k
+		}
+	}
+	return 0
+}
+
 // savepoint is the edits of a transaction and the number of fixes at a
 // stage of repair, to back off the fixes made after it.
 type savepoint struct {
@@ -155,7 +181,7 @@ type savepoint struct {
 // first, until the result brings in nothing, and res is its problems.
 func (r *Repair) fixAll(t *Txn, f *chain.File, before []validate.Problem, byLine map[int]int, skip map[int]string, blame bool) (res *result, culprits map[int]string, err error) {
 	r.Fixes = nil
-	r.parent, r.relinked = nil, map[int]int{}
+	r.parent, r.relinked, r.kept = nil, map[int]int{}, map[string]bool{}
 	points := []savepoint{{t.cloneEdits(), t.cloneLate(), 0}}
 	save := func() { points = append(points, savepoint{t.cloneEdits(), t.cloneLate(), len(r.Fixes)}) }
 	if err := r.structural(t, f, save, skip); err != nil {
@@ -214,6 +240,18 @@ func (r *Repair) structural(t *Txn, f *chain.File, save func(), skip map[int]str
 		e := &f.Entries[i]
 		if e.Kind != chain.KindInvalid {
 			continue
+		}
+		if i < n-1 || e.EOL != 0 {
+			raw, err := f.Raw(i)
+			if err != nil {
+				return err
+			}
+			if k := wholeEntryAfter(raw); k > 0 {
+				t.Set(f, i, raw[k:len(raw):len(raw)])
+				r.kept[gjson.GetBytes(raw[k:], "uuid").Str] = true
+				r.add(f, i, true, "invalid-json", "kept the whole entry written after %d bytes that are not one (a write cut short, then the next one on the same line: the client skips the line, that entry with it); dropped those bytes", k)
+				continue
+			}
 		}
 		t.Drop(f, i)
 		if i == n-1 && e.EOL == 0 {
@@ -323,7 +361,7 @@ func (r *Repair) structural(t *Txn, f *chain.File, save func(), skip map[int]str
 	r.parent = parent
 	// dangling parents, in file order
 	for _, i := range g.Dangling {
-		if t.Dropped(f, i) || !r.lost[i] {
+		if t.Dropped(f, i) || !r.lost[i] || r.kept[f.Entries[i].ParentUUID()] {
 			continue // a continued session's first entry loses nothing
 		}
 		e := &f.Entries[i]

@@ -94,6 +94,18 @@ var mutations = map[string]mutation{
 		last := bytes.TrimSuffix(lines[len(lines)-1], []byte("\n"))
 		return append(lines, last[:len(last)/2])
 	}},
+	// a write cut short (a crash), then the client's next write on the
+	// same line: the client skips the line, the whole entry with it
+	"write-cut-then-next-on-its-line": {"invalid-json", func(f *chain.File, lines [][]byte) [][]byte {
+		ts := f.ActiveTurns().List
+		if len(ts) < 2 || ts[1].Compacted || ts[1].Entry == 0 {
+			return nil
+		}
+		i := ts[1].Entry
+		prev := bytes.TrimSuffix(lines[i-1], []byte("\n"))
+		lines[i] = append(append([]byte(nil), prev[:len(prev)*3/5]...), lines[i]...)
+		return lines
+	}},
 	"identical-copy": {"duplicate-uuid", func(f *chain.File, lines [][]byte) [][]byte {
 		ts := f.ActiveTurns().List
 		if len(ts) == 0 {
@@ -254,4 +266,50 @@ func TestRepairExplainsWhatItLeaves(t *testing.T) {
 		assert.Positive(t, seen[name], "mutation %s damaged no session", name)
 	}
 	t.Logf("damaged sessions repaired, by mutation: %v", seen)
+}
+
+// TestRepairKeepsEveryEntryAfterACutOffWrite: on every real session, a
+// write cut short before a turn's prompt (the prompt written on the same
+// line) is repaired to the original session: the prompt's line whole, and
+// the branch the client resumes the original's.
+func TestRepairKeepsEveryEntryAfterACutOffWrite(t *testing.T) {
+	m := mutations["write-cut-then-next-on-its-line"]
+	n := 0
+	for _, src := range realSessions(t) {
+		data, err := os.ReadFile(src)
+		require.NoError(t, err)
+		orig, err := chain.LoadBytes(src, data)
+		require.NoError(t, err)
+		lines := m.fn(orig, sessionLines(data))
+		if lines == nil {
+			continue
+		}
+		id := harness.NowhereUUID[:35] + "1"
+		path := filepath.Join("/repair", id+".jsonl")
+		main, err := chain.LoadBytes(path, bytes.Join(lines, nil))
+		require.NoError(t, err)
+		s := &chain.Session{ID: id, Path: path, ProjectDir: filepath.Dir(path), Main: main}
+		if validate.Session(s).ErrorCounts()["invalid-json"] == 0 {
+			continue
+		}
+		n++
+		rep := &Repair{}
+		tx := NewTxn(s)
+		require.NoError(t, Pipeline{rep}.Apply(tx), src)
+		var buf bytes.Buffer
+		require.NoError(t, tx.Render(s.Main)(&buf))
+		res, err := chain.LoadBytes(path, buf.Bytes())
+		require.NoError(t, err)
+		prompt := sessionLines(data)[orig.ActiveTurns().List[1].Entry]
+		assert.Contains(t, string(buf.Bytes()), "\n"+string(prompt), "%s: the prompt's whole line is kept: %v", src, rep.Fixes)
+		active := func(f *chain.File) (ids []string) {
+			for _, i := range f.Graph().ActivePath().Entries {
+				ids = append(ids, f.Entries[i].UUID())
+			}
+			return ids
+		}
+		assert.Equal(t, active(orig), active(res), "%s: the branch resumed is the original's: %v", src, rep.Fixes)
+	}
+	assert.Positive(t, n)
+	t.Logf("%d sessions", n)
 }

@@ -388,3 +388,30 @@ func TestRepairRelinkedEntryRemovedLater(t *testing.T) {
 	assert.True(t, r.after.Valid(), "%v", r.after.Problems)
 	assert.Equal(t, rpIDs(1, 2, 4, 5), activeUUIDs(r.file), "%v", r.rep.Fixes)
 }
+
+// TestRepairKeepsTheEntryAfterACutOffWrite: a write cut short (a crash)
+// leaves a line without its end; the client's next write lands on the same
+// line, and the client skips the whole line, the new entry with it (its
+// children lose their history). Repair keeps the whole entry and drops the
+// cut-off bytes before it; two whole entries on one line keep the last.
+func TestRepairKeepsTheEntryAfterACutOffWrite(t *testing.T) {
+	for name, cutOff := range map[string]string{
+		"cut-off entry":  rpAssistant(40, 3, "a partial answer", "msg_x")[:90],
+		"cut-off string": `{"parentUuid":"` + rpID(3) + `","type":"assistant","message":{"content":[{"type":"text","text":"{\"parentUuid\":\"x`,
+		"whole entry":    rpAssistant(40, 3, "an answer the client never read", "msg_x"),
+	} {
+		t.Run(name, func(t *testing.T) {
+			c := rpConversation()
+			whole := c[3]
+			c[3] = cutOff + whole
+			r := rpRepair(t, lines(c...))
+			require.NotEmpty(t, r.rep.Fixes)
+			assert.Equal(t, 4, r.rep.Fixes[0].Line)
+			assert.True(t, r.rep.Fixes[0].Fixed, "%s", r.rep.Fixes[0])
+			assert.Contains(t, r.rep.Fixes[0].Message, "kept the whole entry")
+			assert.True(t, r.after.Valid(), "%v", r.after.Problems)
+			assert.Equal(t, rpIDs(1, 2, 3, 4, 5, 6), activeUUIDs(r.file), "%v", r.rep.Fixes)
+			assert.Equal(t, lines(append(rpConversation()[:3], append([]string{whole}, rpConversation()[4:]...)...)...), string(r.out))
+		})
+	}
+}
