@@ -16,7 +16,8 @@ func repairCommand(env *app.Env) *cli.Command {
 
 Fixes, through the same validation gate and backup as every write:
    - a torn final line (a write cut short) and lines that are not JSON
-     are dropped (the client skips them)
+     are dropped (the client skips them); a whole entry written on the
+     line of a write cut short is kept, the cut-off bytes before it go
    - copies of an entry (same uuid) are dropped but the last, the one the
      client reads
    - an entry whose parentUuid resolves nowhere is re-linked to the entry
@@ -25,8 +26,10 @@ Fixes, through the same validation gate and backup as every write:
    - on the branch the client resumes, a tool_use without its tool_result
      and a tool_result without its tool_use are removed, and empty
      messages and empty text blocks
---dry-run lists the fixes ('line N: what'); what repair leaves is listed
-as 'not fixed:' with the reason; a session with nothing to fix is left
+A fix that would bring in a new problem is not made (a re-link that puts
+two answers in a row is left alone, the others are made). --dry-run lists
+the fixes ('line N: what'); what repair leaves is listed as 'not fixed:'
+with the reason; a session with nothing to fix is left
 alone (exit 1 when errors stay that repair has no safe fix for).
 
 examples:
