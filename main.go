@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/pprof"
 	"slices"
@@ -181,6 +182,11 @@ EXIT STATUS:` + exitCodesHelp,
 			env.ConfigDir = cmd.String("config-dir")
 			if env.ConfigDir == "" {
 				env.ConfigDir = chain.DefaultConfigDir()
+			}
+			// one spelling of the config dir: the checks that a path is
+			// inside it compare absolute paths
+			if abs, err := filepath.Abs(env.ConfigDir); err == nil {
+				env.ConfigDir = abs
 			}
 			env.JSON = cmd.Bool("json")
 			env.Quiet = cmd.Bool("quiet")
