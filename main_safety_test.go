@@ -492,6 +492,32 @@ func TestSafetyNoChangeNoWriteNoBackup(t *testing.T) {
 	assert.Len(t, list, 1)
 }
 
+// -o - promises stdout to the session: with nothing to change, the
+// "nothing to change" line (or the --json object) went to stdout, so
+// 'ccsurgeon strip-thinking S -o - > copy.jsonl' made a .jsonl of a message.
+func TestSafetyNothingToChangeKeepsStdoutForTheSession(t *testing.T) {
+	m := safeEnv(t)
+	require.Equal(t, 0, m.cli(t, "strip-thinking", malSession).code)
+	backdate(t, m.root)
+	for _, args := range [][]string{
+		{"strip-thinking", malSession, "-o", "-"},
+		{"--json", "strip-thinking", malSession, "-o", "-"},
+		{"repair", malSession, "-o", "-"},
+		{"--json", "repair", malSession, "-o", "-"},
+	} {
+		h0 := hashTree(t, m.root)
+		r := m.cli(t, args...)
+		require.Equal(t, 0, r.code, "%v: %s", args, r.stderr)
+		assert.Empty(t, r.stdout, "%v: stdout holds the session, or nothing", args)
+		assert.Regexp(t, "nothing to (change|repair)|\"nothing_to_change\": true", r.stderr, "%v: it says so on stderr", args)
+		if args[0] == "--json" {
+			var v map[string]any
+			assert.NoError(t, json.Unmarshal([]byte(r.stderr), &v), "%v: the summary on stderr is JSON", args)
+		}
+		assert.Empty(t, changes(h0, hashTree(t, m.root)), "%v", args)
+	}
+}
+
 func TestSafetyKeepOneKeepsTheOriginal(t *testing.T) {
 	m := trialSession(t)
 	orig, _ := os.ReadFile(m.session())

@@ -49,7 +49,7 @@ func (env *Env) RunRepair(session string, d Dest) error {
 		fixes = planned
 	}
 	if errors.Is(err, errNothingToFix) {
-		return env.printNothingToFix(id, path, fixes)
+		return env.summaryTo(d).printNothingToFix(id, path, fixes)
 	}
 	if err != nil {
 		return err // 'repair --dry-run' lists what would be fixed

@@ -166,7 +166,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		if hook != nil {
 			hook(&res) // redact --check must see secrets it could not replace
 		}
-		return env.printNothingToChange(res)
+		return env.summaryTo(d).printNothingToChange(res)
 	}
 	j := &job{env: env, t: t, op: p.Name(), pr: pr, sizes: map[*chain.File]int64{}, lock: lock}
 	st := t.Stats()
@@ -238,9 +238,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	}
 	if d.Output == "-" && !d.DryRun { // stdout holds the session
 		if env.JSON { // the summary asked for goes to stderr
-			e := *env
-			e.Out = env.Err
-			return e.printWriteResult(out)
+			return env.summaryTo(d).printWriteResult(out)
 		}
 		return nil
 	}
@@ -511,6 +509,17 @@ func sidecarSecrets(t *ops.Txn) int {
 		n += sc.Secrets
 	}
 	return n
+}
+
+// summaryTo is the Env a summary of a write to d is printed with: with
+// -o - stdout holds the session (or nothing), so the summary goes to stderr.
+func (env *Env) summaryTo(d Dest) *Env {
+	if d.Output != "-" || d.DryRun {
+		return env
+	}
+	e := *env
+	e.Out = env.Err
+	return &e
 }
 
 func (env *Env) printNothingToChange(out WriteResult) error {
