@@ -558,6 +558,26 @@ func TestSafetyFlagsMeanOneThing(t *testing.T) {
 			assert.NotContains(t, string(b), strings.Repeat("y", 4000), "%v: the last turn is compressed too", args)
 		}
 	})
+	// '-o a.jsonl -o b.jsonl' wrote b.jsonl and said nothing of a.jsonl;
+	// '--before-turn 2 --before-turn 3' took 3: a flag with one value is
+	// given once
+	t.Run("a flag given twice is refused", func(t *testing.T) {
+		m := safeEnv(t)
+		a, b := filepath.Join(m.root, "a.jsonl"), filepath.Join(m.root, "b.jsonl")
+		for _, args := range [][]string{
+			{"strip-thinking", malSession, "-o", a, "-o", b},
+			{"strip-thinking", malSession, "--output", a, "-o=" + b},
+			{"strip-thinking", malSession, "--before-turn", "2", "--before-turn", "3"},
+			{"strip-thinking", malSession, "--config-dir", m.cfg},
+		} {
+			h0 := hashTree(t, m.root)
+			r := m.cli(t, args...)
+			checkRun(t, strings.Join(args, " "), r, want{2, "", "given twice"})
+			assert.Empty(t, changes(h0, hashTree(t, m.root)), "%v", args)
+		}
+		r := m.cli(t, "drop-tool-calls", malSession, "--tool", "A", "--tool", "B", "--dry-run")
+		assert.Equal(t, 0, r.code, "a flag that takes several values takes them: %s", r.stderr)
+	})
 	t.Run("--diff without --dry-run previews only", func(t *testing.T) {
 		m := safeEnv(t)
 		h0 := hashTree(t, m.root)
