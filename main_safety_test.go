@@ -578,6 +578,29 @@ func TestSafetyFlagsMeanOneThing(t *testing.T) {
 		r := m.cli(t, "drop-tool-calls", malSession, "--tool", "A", "--tool", "B", "--dry-run")
 		assert.Equal(t, 0, r.code, "a flag that takes several values takes them: %s", r.stderr)
 	})
+	// '-o share.jsonl --no-backup' and '--new --keep 3' were taken without
+	// a word, the backup flags meaning nothing there: they are for a change
+	// in place
+	t.Run("backup flags without an in-place change are refused", func(t *testing.T) {
+		m := safeEnv(t)
+		out := filepath.Join(m.root, "out.jsonl")
+		for _, args := range [][]string{
+			{"strip-thinking", malSession, "-o", "-", "--no-backup"},
+			{"strip-thinking", malSession, "-o", out, "--keep", "3"},
+			{"strip-thinking", malSession, "--new", "--no-backup"},
+			{"clone", malSession, "--keep", "2"},
+			{"strip-thinking", malSession, "--keep", "3", "--no-backup"},
+		} {
+			h0 := hashTree(t, m.root)
+			r := m.cli(t, args...)
+			checkRun(t, strings.Join(args, " "), r, want{2, "", "--"})
+			assert.Regexp(t, `^ccsurgeon: --(keep|no-backup) `, r.stderr, "%v", args)
+			assert.Empty(t, r.stdout, "%v", args)
+			assert.Empty(t, changes(h0, hashTree(t, m.root)), "%v", args)
+		}
+		r := m.cli(t, "strip-thinking", malSession, "--dry-run", "--no-backup")
+		assert.Equal(t, 0, r.code, "the preview of an in-place change takes its flags: %s", r.stderr)
+	})
 	t.Run("--diff without --dry-run previews only", func(t *testing.T) {
 		m := safeEnv(t)
 		h0 := hashTree(t, m.root)

@@ -93,6 +93,18 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	if d.Output != "" && d.New {
 		return UsageErrorf("choose one destination", "-o and --new cannot be used together")
 	}
+	if d.NoBackup && d.Keep != 0 {
+		return UsageErrorf("give one of them", "--keep keeps backups and --no-backup keeps none")
+	}
+	if d.NoBackup || d.Keep != 0 {
+		flag := map[bool]string{true: "--no-backup", false: "--keep"}[d.NoBackup]
+		switch {
+		case d.Output != "":
+			return UsageErrorf("leave it out: -o changes nothing of the session, so it takes no backup", "%s is for a change in place, not -o", flag)
+		case d.New || d.FreshIDs:
+			return UsageErrorf("leave it out: a new session changes nothing of the original, so it takes no backup", "%s is for a change in place, not a new session", flag)
+		}
+	}
 	if d.Diff && env.JSON {
 		return UsageErrorf("leave out --json, or use --dry-run for a summary in JSON", "--diff prints a line diff, not JSON")
 	}
