@@ -55,6 +55,7 @@ func finish(env *app.Env, c *cli.Command) {
 	for _, f := range c.Flags {
 		hideDefault(f)
 		refuseEmpty(f)
+		onlyOnce(f)
 		if f, ok := f.(*cli.IntFlag); ok {
 			if m, ok := intMin[f.Name]; ok {
 				f.Validator = func(v int) error {
@@ -104,6 +105,19 @@ func refuseEmpty(f cli.Flag) {
 				return nil
 			}
 		}
+	}
+}
+
+// onlyOnce makes a flag with one value given twice a usage error: urfave
+// keeps the last one, so '-o a.jsonl -o b.jsonl' wrote b.jsonl without a
+// word about a.jsonl. Flags that take several values (--tool) and switches
+// are left as they are.
+func onlyOnce(f cli.Flag) {
+	switch f := f.(type) {
+	case *cli.StringFlag:
+		f.OnlyOnce = true
+	case *cli.IntFlag:
+		f.OnlyOnce = true
 	}
 }
 
@@ -167,6 +181,7 @@ func completeSessions(env *app.Env) cli.ShellCompleteFunc {
 var (
 	notDefinedRe = regexp.MustCompile(`^flag provided but not defined: -+(.+)$`)
 	badValueRe   = regexp.MustCompile(`^invalid value "(.*)" for flag -+([^:]+): `)
+	twiceRe      = regexp.MustCompile(`^invalid value "(.*)" for flag -+([^:]+): can't duplicate this flag$`)
 	needsArgRe   = regexp.MustCompile(`^flag needs an argument: -*(.+)$`)
 	noHelpRe     = regexp.MustCompile(`^No help topic for '(.*)'`)
 	// placeholderRe finds the name of a flag's value in its usage: `SIZE`
@@ -208,6 +223,9 @@ func explainUsage(ue usageError, root *cli.Command, args []string) error {
 			hint = "did you mean --" + near + "?"
 		}
 		return usageError{err: fmt.Errorf("unknown flag %s", typed), hint: hint}
+	}
+	if m := twiceRe.FindStringSubmatch(msg); m != nil {
+		return usageError{err: fmt.Errorf("%s given twice (the second time: %q)", asTyped(m[2], args), m[1]), hint: "give it once"}
 	}
 	if m := badValueRe.FindStringSubmatch(msg); m != nil {
 		return usageError{err: fmt.Errorf("%s %q: want %s", asTyped(m[2], args), m[1], wants(cmd, m[2])), hint: help}

@@ -3,14 +3,14 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 )
 
 // Trial findings 3, 7 and 8: restore, backups and their undo hints, from
@@ -187,6 +187,35 @@ func TestRestoreUndoesAMoveFromTheNewFolder(t *testing.T) {
 	require.Equal(t, 0, r.code, r.stderr)
 	_, err = os.Stat(old)
 	assert.True(t, os.IsNotExist(err), "the undo of the undo moved it again")
+}
+
+// A relative --config-dir (or $CLAUDE_CONFIG_DIR) is a config dir like
+// any other: move refused every session of it as "not a session of" its
+// own projects folder.
+func TestMoveWithARelativeConfigDir(t *testing.T) {
+	root := t.TempDir()
+	cfg := filepath.Join(root, "cfg")
+	old := installSession(t, cfg, "-tmp-old", "testdata/sessions/2.1.328/multi-turn.jsonl")
+	orig, _ := os.ReadFile(old)
+	id := idOf(old)
+	backdate(t, cfg)
+	t.Chdir(root)
+	to := filepath.Join(root, "new")
+	r := runCLI(t, "--config-dir", "cfg", "move", id, "--to", to, "--dry-run")
+	require.Equal(t, 0, r.code, r.stderr)
+	r = runCLI(t, "--config-dir", "cfg", "move", id, "--to", to)
+	require.Equal(t, 0, r.code, r.stderr)
+	_, err := os.Stat(old)
+	require.True(t, os.IsNotExist(err), "the move took the session away")
+	moved, err := filepath.Glob(filepath.Join(cfg, "projects", "*", id+".jsonl"))
+	require.NoError(t, err)
+	require.Len(t, moved, 1)
+	assert.Equal(t, filepath.Join(cfg, "projects", chain.ProjectSlug(to)), filepath.Dir(moved[0]))
+	backdate(t, cfg)
+	r = runCLI(t, "--config-dir", "cfg", "restore", id)
+	require.Equal(t, 0, r.code, r.stderr)
+	got, _ := os.ReadFile(old)
+	assert.Equal(t, string(orig), string(got), "the session is back in its old folder")
 }
 
 // undoHint is the argument of the printed "undo with … ccsurgeon restore

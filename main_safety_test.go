@@ -492,6 +492,32 @@ func TestSafetyNoChangeNoWriteNoBackup(t *testing.T) {
 	assert.Len(t, list, 1)
 }
 
+// -o - promises stdout to the session: with nothing to change, the
+// "nothing to change" line (or the --json object) went to stdout, so
+// 'ccsurgeon strip-thinking S -o - > copy.jsonl' made a .jsonl of a message.
+func TestSafetyNothingToChangeKeepsStdoutForTheSession(t *testing.T) {
+	m := safeEnv(t)
+	require.Equal(t, 0, m.cli(t, "strip-thinking", malSession).code)
+	backdate(t, m.root)
+	for _, args := range [][]string{
+		{"strip-thinking", malSession, "-o", "-"},
+		{"--json", "strip-thinking", malSession, "-o", "-"},
+		{"repair", malSession, "-o", "-"},
+		{"--json", "repair", malSession, "-o", "-"},
+	} {
+		h0 := hashTree(t, m.root)
+		r := m.cli(t, args...)
+		require.Equal(t, 0, r.code, "%v: %s", args, r.stderr)
+		assert.Empty(t, r.stdout, "%v: stdout holds the session, or nothing", args)
+		assert.Regexp(t, "nothing to (change|repair)|\"nothing_to_change\": true", r.stderr, "%v: it says so on stderr", args)
+		if args[0] == "--json" {
+			var v map[string]any
+			assert.NoError(t, json.Unmarshal([]byte(r.stderr), &v), "%v: the summary on stderr is JSON", args)
+		}
+		assert.Empty(t, changes(h0, hashTree(t, m.root)), "%v", args)
+	}
+}
+
 func TestSafetyKeepOneKeepsTheOriginal(t *testing.T) {
 	m := trialSession(t)
 	orig, _ := os.ReadFile(m.session())
@@ -531,6 +557,49 @@ func TestSafetyFlagsMeanOneThing(t *testing.T) {
 			b, _ := os.ReadFile(m.session())
 			assert.NotContains(t, string(b), strings.Repeat("y", 4000), "%v: the last turn is compressed too", args)
 		}
+	})
+	// '-o a.jsonl -o b.jsonl' wrote b.jsonl and said nothing of a.jsonl;
+	// '--before-turn 2 --before-turn 3' took 3: a flag with one value is
+	// given once
+	t.Run("a flag given twice is refused", func(t *testing.T) {
+		m := safeEnv(t)
+		a, b := filepath.Join(m.root, "a.jsonl"), filepath.Join(m.root, "b.jsonl")
+		for _, args := range [][]string{
+			{"strip-thinking", malSession, "-o", a, "-o", b},
+			{"strip-thinking", malSession, "--output", a, "-o=" + b},
+			{"strip-thinking", malSession, "--before-turn", "2", "--before-turn", "3"},
+			{"strip-thinking", malSession, "--config-dir", m.cfg},
+		} {
+			h0 := hashTree(t, m.root)
+			r := m.cli(t, args...)
+			checkRun(t, strings.Join(args, " "), r, want{2, "", "given twice"})
+			assert.Empty(t, changes(h0, hashTree(t, m.root)), "%v", args)
+		}
+		r := m.cli(t, "drop-tool-calls", malSession, "--tool", "A", "--tool", "B", "--dry-run")
+		assert.Equal(t, 0, r.code, "a flag that takes several values takes them: %s", r.stderr)
+	})
+	// '-o share.jsonl --no-backup' and '--new --keep 3' were taken without
+	// a word, the backup flags meaning nothing there: they are for a change
+	// in place
+	t.Run("backup flags without an in-place change are refused", func(t *testing.T) {
+		m := safeEnv(t)
+		out := filepath.Join(m.root, "out.jsonl")
+		for _, args := range [][]string{
+			{"strip-thinking", malSession, "-o", "-", "--no-backup"},
+			{"strip-thinking", malSession, "-o", out, "--keep", "3"},
+			{"strip-thinking", malSession, "--new", "--no-backup"},
+			{"clone", malSession, "--keep", "2"},
+			{"strip-thinking", malSession, "--keep", "3", "--no-backup"},
+		} {
+			h0 := hashTree(t, m.root)
+			r := m.cli(t, args...)
+			checkRun(t, strings.Join(args, " "), r, want{2, "", "--"})
+			assert.Regexp(t, `^ccsurgeon: --(keep|no-backup) `, r.stderr, "%v", args)
+			assert.Empty(t, r.stdout, "%v", args)
+			assert.Empty(t, changes(h0, hashTree(t, m.root)), "%v", args)
+		}
+		r := m.cli(t, "strip-thinking", malSession, "--dry-run", "--no-backup")
+		assert.Equal(t, 0, r.code, "the preview of an in-place change takes its flags: %s", r.stderr)
 	})
 	t.Run("--diff without --dry-run previews only", func(t *testing.T) {
 		m := safeEnv(t)

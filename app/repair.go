@@ -52,7 +52,7 @@ func (env *Env) RunRepair(session string, d Dest) error {
 	})
 	fixes := rep.Fixes
 	if errors.Is(err, errNothingToFix) {
-		return env.printNothingToFix(id, path, fixes)
+		return env.summaryTo(d).printNothingToFix(id, path, fixes)
 	}
 	if err != nil {
 		return err // 'repair --dry-run' lists what would be fixed

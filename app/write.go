@@ -93,6 +93,18 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	if d.Output != "" && d.New {
 		return UsageErrorf("choose one destination", "-o and --new cannot be used together")
 	}
+	if d.NoBackup && d.Keep != 0 {
+		return UsageErrorf("give one of them", "--keep keeps backups and --no-backup keeps none")
+	}
+	if d.NoBackup || d.Keep != 0 {
+		flag := map[bool]string{true: "--no-backup", false: "--keep"}[d.NoBackup]
+		switch {
+		case d.Output != "":
+			return UsageErrorf("leave it out: -o changes nothing of the session, so it takes no backup", "%s is for a change in place, not -o", flag)
+		case d.New || d.FreshIDs:
+			return UsageErrorf("leave it out: a new session changes nothing of the original, so it takes no backup", "%s is for a change in place, not a new session", flag)
+		}
+	}
 	if d.Diff && env.JSON {
 		return UsageErrorf("leave out --json, or use --dry-run for a summary in JSON", "--diff prints a line diff, not JSON")
 	}
@@ -166,7 +178,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		if hook != nil {
 			hook(&res) // redact --check must see secrets it could not replace
 		}
-		return env.printNothingToChange(res)
+		return env.summaryTo(d).printNothingToChange(res)
 	}
 	j := &job{env: env, t: t, op: p.Name(), pr: pr, sizes: map[*chain.File]int64{}, lock: lock}
 	st := t.Stats()
@@ -238,9 +250,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	}
 	if d.Output == "-" && !d.DryRun { // stdout holds the session
 		if env.JSON { // the summary asked for goes to stderr
-			e := *env
-			e.Out = env.Err
-			return e.printWriteResult(out)
+			return env.summaryTo(d).printWriteResult(out)
 		}
 		return nil
 	}
@@ -511,6 +521,17 @@ func sidecarSecrets(t *ops.Txn) int {
 		n += sc.Secrets
 	}
 	return n
+}
+
+// summaryTo is the Env a summary of a write to d is printed with: with
+// -o - stdout holds the session (or nothing), so the summary goes to stderr.
+func (env *Env) summaryTo(d Dest) *Env {
+	if d.Output != "-" || d.DryRun {
+		return env
+	}
+	e := *env
+	e.Out = env.Err
+	return &e
 }
 
 func (env *Env) printNothingToChange(out WriteResult) error {

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -90,6 +91,9 @@ type journalFile struct {
 	To      string    `json:"to"`
 	Tmp     string    `json:"tmp"`
 	ModTime time.Time `json:"mtime"`
+	// Size is From's size when it was read (nil in journals of older
+	// versions): what is appended to From after it goes to To.
+	Size *int64 `json:"size,omitempty"`
 }
 
 type journalEdit struct {
@@ -163,7 +167,8 @@ func Move(p MovePlan) (res MoveResult, err error) {
 	txn := newTxnID()
 	j := &journal{Version: 1, State: statePrepared}
 	for _, f := range p.Files {
-		j.Files = append(j.Files, journalFile{From: f.From, To: f.To, ModTime: f.Snapshot.ModTime,
+		size := f.Snapshot.Size
+		j.Files = append(j.Files, journalFile{From: f.From, To: f.To, ModTime: f.Snapshot.ModTime, Size: &size,
 			Tmp: filepath.Join(filepath.Dir(f.To), "."+filepath.Base(f.To)+moveTmpMarker+txn)})
 	}
 	for _, e := range p.Edits {
@@ -437,8 +442,12 @@ func (j *journal) finish() (warnings []string, err error) {
 		if f.From == f.To {
 			continue
 		}
-		if err := os.Remove(f.From); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return warnings, fmt.Errorf("remove %s: %w", f.From, err)
+		note, err := f.removeFrom()
+		if err != nil {
+			return warnings, err
+		}
+		if note != "" {
+			warnings = append(warnings, note)
 		}
 		dirs[filepath.Dir(f.From)] = true
 	}
@@ -459,6 +468,51 @@ func (j *journal) finish() (warnings []string, err error) {
 		return warnings, err
 	}
 	return warnings, syncDir(filepath.Dir(j.path))
+}
+
+// removeFrom removes the moved file's old copy without losing what was
+// appended to it after it was read (a client that resumed the session
+// during the move, or a forced move): those bytes are carried over to the
+// new copy. An old copy that shrank was rewritten by someone else: it is
+// left where it is, with a note.
+func (f journalFile) removeFrom() (note string, err error) {
+	old, err := os.OpenFile(f.From, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if errors.Is(err, os.ErrNotExist) {
+		return "", nil // removed before a crash
+	}
+	if err != nil {
+		return "", fmt.Errorf("remove %s: %w", f.From, err)
+	}
+	defer old.Close()
+	if f.Size != nil {
+		if fi, err := old.Stat(); err == nil && fi.Size() < *f.Size {
+			return fmt.Sprintf("%s changed during the move and was left as it is (its moved copy is %s)", f.From, f.To), nil
+		}
+	}
+	if err := os.Remove(f.From); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", fmt.Errorf("remove %s: %w", f.From, err)
+	}
+	if f.Size == nil {
+		return "", nil
+	}
+	// no one opens it by name any more: what was appended is all there
+	fi, err := old.Stat()
+	if err != nil || fi.Size() <= *f.Size {
+		return "", nil
+	}
+	n := fi.Size() - *f.Size
+	out, err := os.OpenFile(f.To, os.O_WRONLY|os.O_APPEND|syscall.O_NOFOLLOW, 0)
+	if err == nil {
+		_, err = io.Copy(out, io.NewSectionReader(old, *f.Size, n))
+		if serr := out.Sync(); err == nil {
+			err = serr
+		}
+		out.Close()
+	}
+	if err != nil {
+		return "", fmt.Errorf("%d bytes appended to %s during the move could not be carried over to %s: %w", n, f.From, f.To, err)
+	}
+	return fmt.Sprintf("%d bytes appended to %s during the move were carried over to %s", n, f.From, f.To), nil
 }
 
 func sameAsJournal(e journalEdit) bool {

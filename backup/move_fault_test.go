@@ -210,3 +210,37 @@ func TestMoveCrash(t *testing.T) {
 		})
 	}
 }
+
+// TestMoveKeepsLinesAppendedDuringTheMove: a line appended to a session
+// after its new copy was made (a client resumed it after the live-session
+// check, or the move was forced) must not be lost when the old file is
+// removed: it is carried over to the new file, as Apply does.
+func TestMoveKeepsLinesAppendedDuringTheMove(t *testing.T) {
+	for _, step := range []string{"move-after-temps", "move-after-commit-mark", "move-after-edits"} {
+		t.Run(strings.TrimPrefix(step, "move-"), func(t *testing.T) {
+			f := newMoveFixture(t.TempDir())
+			f.write(t)
+			from := filepath.Join(f.oldDir, f.ids[0]+".jsonl")
+			const late = `{"type":"user","cwd":"/home/u/old","late":true}` + "\n"
+			setHook(t, func(s string) {
+				if s == step {
+					a, err := os.OpenFile(from, os.O_WRONLY|os.O_APPEND, 0)
+					require.NoError(t, err)
+					_, err = a.WriteString(late)
+					require.NoError(t, err)
+					require.NoError(t, a.Close())
+				}
+			})
+			res, err := Move(f.plan())
+			if err != nil {
+				// refused before the commit mark: nothing moved, nothing lost
+				assert.Contains(t, readString(t, from), late)
+				return
+			}
+			got := readString(t, filepath.Join(f.newDir, f.ids[0]+".jsonl"))
+			assert.True(t, got == relocate(f.files()[f.ids[0]+".jsonl"])+late, "the moved session is the moved copy and the appended line, once; it ends %q", got[max(0, len(got)-100):])
+			assert.NotEmpty(t, res.Warnings, "the carry-over is reported")
+			requireNoTemps(t, f.cfg)
+		})
+	}
+}
