@@ -167,6 +167,20 @@ func unescape(s string, k int) string {
 	return string(b)
 }
 
+// EscapeLen is the length of the escape sequence that s, the raw bytes
+// of a JSON string from a backslash, starts with: the bytes EachDecoded
+// reads for one decoded chunk there.
+func EscapeLen(s string) int {
+	if len(s) < 2 {
+		return len(s)
+	}
+	if s[1] != 'u' {
+		return 2
+	}
+	_, n := decodeU(s[2:])
+	return 2 + n
+}
+
 // EachDecoded calls fn with the decoded text of the inside of a JSON string
 // (its bytes between the quotes), chunk after chunk: the runs between
 // escapes as they lie in s, each escape decoded. A pass over a long string

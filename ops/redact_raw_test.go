@@ -14,6 +14,8 @@ import (
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
 )
 
 // Lines that are not JSON entries are scanned too, as text: a torn last
@@ -82,4 +84,46 @@ func TestRedactSecretsReportsWhatItCannotReplace(t *testing.T) {
 	assert.Equal(t, "generic-password", res.Redactions[0].Rule)
 	assert.Empty(t, res.Redactions[0].Placeholder, "not replaced")
 	assert.Contains(t, strings.Join(res.Notes, "\n"), "cannot be replaced")
+}
+
+// What is not a secret in a string that holds one is written as the line
+// had it: escapes keep their spelling (\/, \u003c, \u00e9) and a lone
+// surrogate (a JavaScript string cut in a pair) is not made U+FFFD.
+func TestRedactSecretsKeepsTheRestOfTheStringByteForByte(t *testing.T) {
+	const ghp = "ghp_R4wL1neT0kenZ9y8X7w6V5u4T3s2R1q0P9o8"
+	base, err := os.ReadFile(filepath.Join("..", "testdata", "sessions", "2.1.328", "multi-turn.jsonl"))
+	require.NoError(t, err)
+	lines := strings.SplitAfter(string(base), "\n")
+	k := -1
+	for i, l := range lines {
+		if gjson.Get(l, "type").Str == "user" && gjson.Get(l, "message.content").Type == gjson.String {
+			k = i
+			break
+		}
+	}
+	require.GreaterOrEqual(t, k, 0)
+	for _, text := range []string{
+		`a \u003c b \/ c \u00e9 \"q\" \n token ` + ghp + ` end`,
+		`lone \udc00 then ` + ghp + `\ud83d\ude00 after`,
+		ghp + `\u0020\u00e9`,
+	} {
+		l, err := sjson.SetRaw(strings.TrimSuffix(lines[k], "\n"), "message.content", `"`+text+`"`)
+		require.NoError(t, err)
+		in := append([]string{}, lines...)
+		in[k] = l + "\n"
+		dir := t.TempDir()
+		src := filepath.Join(dir, "3c1d2e4f-0000-4000-8000-00000000beef.jsonl")
+		require.NoError(t, os.WriteFile(src, []byte(strings.Join(in, "")), 0o600))
+		env := &app.Env{ConfigDir: filepath.Join(dir, "config"), Quiet: true, Out: io.Discard, Err: io.Discard, In: strings.NewReader("")}
+		out := filepath.Join(dir, "share.jsonl")
+		require.NoError(t, env.RunOps(src, app.OpSpec{Redact: true}, app.Dest{Output: out}))
+		b, err := os.ReadFile(out)
+		require.NoError(t, err)
+		want := strings.Replace(in[k], ghp, "[REDACTED:github-pat:1]", 1)
+		got := strings.SplitAfter(string(b), "\n")
+		require.Len(t, got, len(in))
+		assert.Equal(t, want, got[k], "%s", text)
+		assert.Equal(t, strings.Join(in[:k], ""), strings.Join(got[:k], ""))
+		assert.Equal(t, strings.Join(in[k+1:], ""), strings.Join(got[k+1:], ""))
+	}
 }

@@ -725,14 +725,25 @@ func replaceInString(out, tok []byte, finds []redact.Finding, placeholder func(k
 	inner := unsafe.String(unsafe.SliceData(tok[1:]), len(tok)-2)
 	out = append(out, '"')
 	d, k, put := 0, 0, false // decoded offset, next find, its placeholder written
+	pos := 0                 // where the chunk's raw bytes start in inner
 	chain.EachDecoded(inner, func(c string) {
+		// What is not a secret is written as the line had it: a run
+		// without escapes is its own raw bytes, an escape sequence is
+		// copied whole (decoded and escaped again, \/ or \u003c became
+		// another spelling, and a lone surrogate U+FFFD).
+		raw := c
+		if pos < len(inner) && inner[pos] == '\\' {
+			raw = inner[pos : pos+chain.EscapeLen(inner[pos:])]
+		}
+		pos += len(raw)
+		escape, whole := raw != c, true
 		for len(c) > 0 {
 			if k < len(finds) && d >= finds[k].Start {
 				if !put {
 					out, put = appendEscaped(out, placeholder(k)), true
 				}
 				n := min(len(c), finds[k].End-d)
-				c, d = c[n:], d+n
+				c, d, whole = c[n:], d+n, false
 				if d >= finds[k].End {
 					k, put = k+1, false
 				}
@@ -742,8 +753,15 @@ func replaceInString(out, tok []byte, finds []redact.Finding, placeholder func(k
 			if k < len(finds) {
 				n = min(n, finds[k].Start-d)
 			}
-			out = appendEscaped(out, c[:n])
-			c, d = c[n:], d+n
+			switch {
+			case !escape:
+				out = append(out, c[:n]...)
+			case whole && n == len(c):
+				out = append(out, raw...)
+			default: // a secret starts or ends inside one escaped character
+				out = appendEscaped(out, c[:n])
+			}
+			c, d, whole = c[n:], d+n, false
 		}
 	})
 	for ; k < len(finds); k++ { // finds that end the string
