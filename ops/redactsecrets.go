@@ -731,12 +731,12 @@ func replaceInString(out, tok []byte, finds []redact.Finding, placeholder func(k
 		// without escapes is its own raw bytes, an escape sequence is
 		// copied whole (decoded and escaped again, \/ or \u003c became
 		// another spelling, and a lone surrogate U+FFFD).
-		raw := c
-		if pos < len(inner) && inner[pos] == '\\' {
+		raw, escape := c, pos < len(inner) && inner[pos] == '\\'
+		if escape {
 			raw = inner[pos : pos+chain.EscapeLen(inner[pos:])]
 		}
 		pos += len(raw)
-		escape, whole := raw != c, true
+		whole := true
 		for len(c) > 0 {
 			if k < len(finds) && d >= finds[k].Start {
 				if !put {

@@ -220,6 +220,43 @@ func realSessions(t *testing.T) []string {
 	return out
 }
 
+// mutated is a real session damaged by a mutation and repaired.
+type mutated struct {
+	s   *chain.Session // the damaged session
+	rep *Repair
+	out []byte      // the repaired file
+	res *chain.File // out, loaded
+}
+
+// repairMutated damages the session src (its bytes data) by m and repairs
+// it; nil when m finds nothing to damage or validate does not see the
+// damage.
+func repairMutated(t *testing.T, src string, data []byte, m mutation) *mutated {
+	t.Helper()
+	f, err := chain.LoadBytes(src, data)
+	require.NoError(t, err)
+	lines := m.fn(f, sessionLines(data))
+	if lines == nil {
+		return nil
+	}
+	id := harness.NowhereUUID[:35] + "1"
+	path := filepath.Join("/repair", id+".jsonl")
+	main, err := chain.LoadBytes(path, bytes.Join(lines, nil))
+	require.NoError(t, err)
+	s := &chain.Session{ID: id, Path: path, ProjectDir: filepath.Dir(path), Main: main}
+	if validate.Session(s).ErrorCounts()[m.code] == 0 {
+		return nil
+	}
+	rep := &Repair{}
+	tx := NewTxn(s)
+	require.NoError(t, Pipeline{rep}.Apply(tx), src)
+	var buf bytes.Buffer
+	require.NoError(t, tx.Render(s.Main)(&buf))
+	res, err := chain.LoadBytes(path, buf.Bytes())
+	require.NoError(t, err)
+	return &mutated{s: s, rep: rep, out: buf.Bytes(), res: res}
+}
+
 // TestRepairExplainsWhatItLeaves: real sessions damaged in every way
 // validate detects. After repair, the damage is fixed or explained, and
 // every error left in the result is one that repair said it did not fix,
@@ -230,30 +267,13 @@ func TestRepairExplainsWhatItLeaves(t *testing.T) {
 		data, err := os.ReadFile(src)
 		require.NoError(t, err)
 		for name, m := range mutations {
-			f, err := chain.LoadBytes(src, data)
-			require.NoError(t, err)
-			lines := m.fn(f, sessionLines(data))
-			if lines == nil {
-				continue
-			}
-			id := harness.NowhereUUID[:35] + "1"
-			path := filepath.Join("/repair", id+".jsonl")
-			main, err := chain.LoadBytes(path, bytes.Join(lines, nil))
-			require.NoError(t, err)
-			s := &chain.Session{ID: id, Path: path, ProjectDir: filepath.Dir(path), Main: main}
-			before := validate.Session(s)
-			if before.ErrorCounts()[m.code] == 0 {
-				continue // this session does not show the damage (e.g. a compacted turn)
+			d := repairMutated(t, src, data, m)
+			if d == nil {
+				continue // nothing to damage, or the session does not show the damage (e.g. a compacted turn)
 			}
 			seen[name]++
-			rep := &Repair{}
-			tx := NewTxn(s)
-			require.NoError(t, Pipeline{rep}.Apply(tx), "%s on %s", name, src)
-			var buf bytes.Buffer
-			require.NoError(t, tx.Render(s.Main)(&buf))
-			res, err := chain.LoadBytes(path, buf.Bytes())
-			require.NoError(t, err)
-			after := validate.Session(&chain.Session{ID: id, Path: path, ProjectDir: filepath.Dir(path), Main: res})
+			rep, res := d.rep, d.res
+			after := validate.Session(&chain.Session{ID: d.s.ID, Path: d.s.Path, ProjectDir: d.s.ProjectDir, Main: res})
 			assert.Empty(t, unexplained(rep.Fixes, after), "%s on %s: fixes %v", name, src, rep.Fixes)
 			touched := false
 			for _, fx := range rep.Fixes {
@@ -278,30 +298,16 @@ func TestRepairKeepsEveryEntryAfterACutOffWrite(t *testing.T) {
 	for _, src := range realSessions(t) {
 		data, err := os.ReadFile(src)
 		require.NoError(t, err)
-		orig, err := chain.LoadBytes(src, data)
-		require.NoError(t, err)
-		lines := m.fn(orig, sessionLines(data))
-		if lines == nil {
-			continue
-		}
-		id := harness.NowhereUUID[:35] + "1"
-		path := filepath.Join("/repair", id+".jsonl")
-		main, err := chain.LoadBytes(path, bytes.Join(lines, nil))
-		require.NoError(t, err)
-		s := &chain.Session{ID: id, Path: path, ProjectDir: filepath.Dir(path), Main: main}
-		if validate.Session(s).ErrorCounts()["invalid-json"] == 0 {
+		d := repairMutated(t, src, data, m)
+		if d == nil {
 			continue
 		}
 		n++
-		rep := &Repair{}
-		tx := NewTxn(s)
-		require.NoError(t, Pipeline{rep}.Apply(tx), src)
-		var buf bytes.Buffer
-		require.NoError(t, tx.Render(s.Main)(&buf))
-		res, err := chain.LoadBytes(path, buf.Bytes())
+		orig, err := chain.LoadBytes(src, data)
 		require.NoError(t, err)
+		rep, res, buf := d.rep, d.res, d.out
 		prompt := sessionLines(data)[orig.ActiveTurns().List[1].Entry]
-		assert.Contains(t, string(buf.Bytes()), "\n"+string(prompt), "%s: the prompt's whole line is kept: %v", src, rep.Fixes)
+		assert.Contains(t, string(buf), "\n"+string(prompt), "%s: the prompt's whole line is kept: %v", src, rep.Fixes)
 		active := func(f *chain.File) (ids []string) {
 			for _, i := range f.Graph().ActivePath().Entries {
 				ids = append(ids, f.Entries[i].UUID())
