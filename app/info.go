@@ -326,16 +326,32 @@ func bloat(s *chain.Session, turns chain.Turns, id string) []BloatItem {
 	// assistant entries of one text block, never sent
 	var errBytes int64
 	nErr := 0
+	var small []int // read on every core: a chain of small turns has hundreds of thousands
 	for i := range f.Entries {
 		e := &f.Entries[i]
-		if e.Type() != "assistant" || e.Len > 4096 || len(e.Blocks()) != 1 || e.Blocks()[0].Kind != chain.BlockText {
-			continue
-		}
-		if b, err := f.Raw(i); err == nil && chain.IsSyntheticError(b) {
-			errBytes += e.TotalBytes()
-			nErr++
+		if e.Type() == "assistant" && e.Len <= 4096 && len(e.Blocks()) == 1 && e.Blocks()[0].Kind == chain.BlockText {
+			small = append(small, i)
 		}
 	}
+	_ = chain.InOrder(f, len(small), func(k int) int { return small[k] }, func(lo, hi int) ([]int, error) {
+		var errs []int
+		var buf []byte
+		for _, i := range small[lo:hi] {
+			if b, err := f.ReadRaw(i, buf); err == nil {
+				buf = b
+				if chain.IsSyntheticError(b) {
+					errs = append(errs, i)
+				}
+			}
+		}
+		return errs, nil
+	}, func(errs []int) error {
+		for _, i := range errs {
+			errBytes += f.Entries[i].TotalBytes()
+			nErr++
+		}
+		return nil
+	})
 	if nErr > 0 {
 		out = append(out, BloatItem{What: fmt.Sprintf("failed-retry error entries (%d)", nErr), Bytes: errBytes,
 			Command: fmt.Sprintf("ccsurgeon compress %s --target-tokens N", id)})

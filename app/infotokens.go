@@ -54,7 +54,7 @@ func resumeReport(s *chain.Session, ref string) (ResumeInfo, []TokenSource) {
 
 	ts := f.ActiveTurns()
 	cut := ops.CompressCut(f, ts, ops.DefaultKeepTurns, ops.DefaultKeepExchanges)
-	old := map[int]bool{}
+	old := make([]bool, len(f.Entries))
 	for _, i := range ts.History[:cut] {
 		old[i] = true
 	}

@@ -33,6 +33,7 @@ type Graph struct {
 	branchDone bool
 	active     int // memo of ActiveLeaf
 	activeDone bool
+	activePath *Path // ActivePath, made once
 }
 
 // Graph returns the file's chain graph, building it on first use.
@@ -181,7 +182,7 @@ func (g *Graph) Holds(i int) bool {
 
 // ForgetGraph lets the file's graph go (to free its memory); the next
 // Graph builds it again.
-func (f *File) ForgetGraph() { f.graph = nil }
+func (f *File) ForgetGraph() { f.graph, f.active = nil, nil }
 
 // ChildrenOf returns the entries whose parent is entry i, in file order.
 func (g *Graph) ChildrenOf(i int) []int { return g.childList[g.childStart[i]:g.childStart[i+1]] }
@@ -569,7 +570,16 @@ func anyIn(xs, set []string) bool {
 }
 
 // ActivePath is the conversation the client resumes.
-func (g *Graph) ActivePath() Path { return g.PathTo(g.ActiveLeaf()) }
+//
+// It is made once (info and the operations it runs unwritten each ask for
+// it); its Entries are shared and must not be changed.
+func (g *Graph) ActivePath() Path {
+	if g.activePath == nil {
+		p := g.PathTo(g.ActiveLeaf())
+		g.activePath = &p
+	}
+	return *g.activePath
+}
 
 // Segment is a stretch of history between compactions.
 type Segment struct {

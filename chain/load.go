@@ -27,6 +27,7 @@ type File struct {
 	src    io.ReaderAt
 	closer io.Closer
 	graph  *Graph
+	active *Turns // ActiveTurns, made once (it walks the whole branch)
 }
 
 // LoadFile indexes the JSONL file at path. The file stays open until Close.

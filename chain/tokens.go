@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/tidwall/gjson"
@@ -622,10 +623,24 @@ func (f *File) ResumeTokensWith(p Path, raw RawFunc) ResumeEstimate {
 		hasUsage bool
 		model    string
 	}
+	// Only the first usage and the first model of the path are used:
+	// each batch reads them until it finds one, and not past the first
+	// one any batch has found (they were a third of the pass's time on a
+	// session of many small turns).
+	var usageAt, modelAt atomic.Int64
+	usageAt.Store(math.MaxInt64)
+	modelAt.Store(math.MaxInt64)
+	lower := func(v *atomic.Int64, k int) {
+		for {
+			if old := v.Load(); int64(k) >= old || v.CompareAndSwap(old, int64(k)) {
+				return
+			}
+		}
+	}
 	work := func(lo, hi int) ([]counted, error) {
 		out := make([]counted, 0, hi-lo)
 		var buf []byte
-		for _, i := range sent[lo:hi] {
+		for k, i := range sent[lo:hi] {
 			e := &f.Entries[i]
 			c := counted{i: i}
 			var b []byte
@@ -643,8 +658,17 @@ func (f *File) ResumeTokensWith(p Path, raw RawFunc) ResumeEstimate {
 				continue
 			}
 			if e.Type() == "assistant" {
-				c.usage, c.hasUsage = EntryUsage(b)
-				c.model = strings.Clone(gjson.Get(b2s(b), "message.model").Str)
+				pos := lo + k
+				if int64(pos) < usageAt.Load() {
+					if c.usage, c.hasUsage = EntryUsage(b); c.hasUsage {
+						lower(&usageAt, pos)
+					}
+				}
+				if int64(pos) < modelAt.Load() {
+					if c.model = strings.Clone(gjson.Get(b2s(b), "message.model").Str); c.model != "" && c.model != "<synthetic>" {
+						lower(&modelAt, pos)
+					}
+				}
 			}
 			var n counter
 			c.bytes = countEntry(&n, b)

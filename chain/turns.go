@@ -112,8 +112,16 @@ func (g *Graph) compactedBefore(top int) int {
 	return -1
 }
 
-// ActiveTurns numbers the turns of the branch the client resumes.
-func (f *File) ActiveTurns() Turns { return f.TurnsOf(f.Graph().ActiveLeaf()) }
+// ActiveTurns numbers the turns of the branch the client resumes. It is
+// made once per graph (info and the operations it runs unwritten each ask
+// for it); the slices it returns are shared and must not be changed.
+func (f *File) ActiveTurns() Turns {
+	if f.active == nil || f.graph == nil {
+		t := f.TurnsOf(f.Graph().ActiveLeaf())
+		f.active = &t
+	}
+	return *f.active
+}
 
 // notPromptPrefixes start user messages that no person typed: local command
 // records, their caveat and output, shell-mode records, interruption
