@@ -327,11 +327,11 @@ var promptHeadBytes = 4096
 // long prompt: when the head already holds more than max runes of words,
 // the line is the same as the whole prompt's.
 func promptLine(f *chain.File, i, max int) (string, error) {
-	head, err := f.PromptHead(i, promptHeadBytes)
+	head, whole, err := f.PromptHead(i, promptHeadBytes)
 	if err != nil {
 		return "", err
 	}
-	if line, cut := oneLineCut(head, max); cut {
+	if line, cut := oneLineCut(head, max); cut || whole {
 		return line, nil
 	}
 	prompt, err := f.PromptText(i)

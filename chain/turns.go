@@ -242,23 +242,25 @@ func (f *File) PromptText(i int) (string, error) {
 // PromptHead returns a prefix of PromptText(i): about its first n bytes
 // (all of it when shorter), decoding only as much of the text blocks as
 // that takes; what a listing that shows a prompt's first words needs.
-func (f *File) PromptHead(i, n int) (string, error) {
+// whole says the prefix is all of PromptText(i) (a short prompt is read
+// once, not again for its whole text).
+func (f *File) PromptHead(i, n int) (head string, whole bool, err error) {
 	raw, err := f.Raw(i)
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
-	if head, ok := promptHead(raw, n); ok {
-		return head, nil
+	if head, whole, ok := promptHead(raw, n); ok {
+		return head, whole, nil
 	}
-	return promptText(raw), nil
+	return promptText(raw), true, nil
 }
 
 // promptHead is about the first n bytes of promptText(raw) (all of it
-// when n < 0); ok is false
+// when n < 0; whole says it is all of it); ok is false
 // when it cannot tell them without all of the text (what may be a slash
 // command, whose tags are read whole, or a prompt that starts with n bytes
 // of white space).
-func promptHead(raw []byte, n int) (string, bool) {
+func promptHead(raw []byte, n int) (head string, whole, ok bool) {
 	content := messageField(b2s(raw), "content")
 	var b strings.Builder
 	cut := false
@@ -308,22 +310,22 @@ func promptHead(raw []byte, n int) (string, bool) {
 			add(text)
 		})
 	}
-	head := b.String()
+	head = b.String()
 	if !cut {
-		return commandPrompt(head), true // the whole text
+		return commandPrompt(head), true, true // the whole text
 	}
 	// a cut head is the prompt's own prefix unless the prompt is a slash
 	// command (shown from its tags, which may lie past the cut)
 	if t := strings.TrimSpace(head); t == "" || t[0] == '<' {
-		return "", false
+		return "", false, false
 	}
-	return head, true
+	return head, false, true
 }
 
 // promptText is the prompt of an entry's line, walked as raw text: only
 // the text blocks are decoded.
 func promptText(raw []byte) string {
-	text, _ := promptHead(raw, -1)
+	text, _, _ := promptHead(raw, -1)
 	return text
 }
 

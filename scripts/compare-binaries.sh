@@ -25,7 +25,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 commands=(
 	"info --json"
+	"info"
 	"turns --json"
+	"turns --all"
 	"validate --json"
 	"repair --dry-run --json"
 	"compress-old-turns --json -o"
@@ -42,7 +44,7 @@ for f in "${files[@]}"; do
 		name=${args[0]}
 		args=("${args[@]:1}")
 		out=()
-		if [ "${args[-1]}" = "-o" ]; then
+		if [ ${#args[@]} -gt 0 ] && [ "${args[-1]}" = "-o" ]; then
 			unset 'args[-1]'
 			out=(-o "$tmp/out.jsonl")
 		fi
