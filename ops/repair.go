@@ -621,17 +621,26 @@ func (r *Repair) toolPairs(t *Txn, f *chain.File) error {
 		return err
 	}
 	// an API message left with nothing but thinking is no answer: it goes
+	// (the entries of each such message are gathered in one pass: a
+	// damaged file has thousands of them)
+	byMsg := map[string][]int{}
+	var order []string
 	for i := range f.Entries {
 		e := &f.Entries[i]
 		if e.Type() != "assistant" || e.MsgID() == "" || !groups[e.MsgID()] {
 			continue
 		}
-		groups[e.MsgID()] = false
+		if _, seen := byMsg[e.MsgID()]; !seen {
+			order = append(order, e.MsgID())
+		}
+		byMsg[e.MsgID()] = append(byMsg[e.MsgID()], i)
+	}
+	for _, id := range order {
 		var members []int
 		other := false
-		for j := range f.Entries {
+		for _, j := range byMsg[id] {
 			c := &f.Entries[j]
-			if c.Type() != "assistant" || c.MsgID() != e.MsgID() || t.Dropped(f, j) {
+			if t.Dropped(f, j) {
 				continue
 			}
 			members = append(members, j)
@@ -647,7 +656,7 @@ func (r *Repair) toolPairs(t *Txn, f *chain.File) error {
 			for _, j := range members {
 				t.Drop(f, j)
 			}
-			r.add(f, members[0], true, "tool-use-without-result", "removed the thinking left alone in the assistant message %s (%d entries): no answer, and the client does not send it", e.MsgID(), len(members))
+			r.add(f, members[0], true, "tool-use-without-result", "removed the thinking left alone in the assistant message %s (%d entries): no answer, and the client does not send it", id, len(members))
 		}
 	}
 	return nil
