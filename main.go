@@ -488,13 +488,13 @@ secret. User rules are also read from <config-dir>/ccsurgeon/redact-rules.txt
 
 examples:
    ccsurgeon redact 3f2a9c1e -o redacted.jsonl    # a copy safe to share
-   ccsurgeon redact 3f2a9c1e --check              # exit 1 if anything is found
+   ccsurgeon redact 3f2a9c1e --check              # exit 1 if anything is found (or a file is not read)
 
 ` + destHelp,
 		Flags: append([]cli.Flag{
 			&cli.StringSliceFlag{Name: "rule", Usage: "an extra rule `NAME=REGEX` (the first group, or the match, is the secret)"},
 			&cli.StringSliceFlag{Name: "allow", Usage: "never redact what matches `REGEX`"},
-			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 when a secret is found"},
+			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 when a secret is found or a file could not be scanned"},
 		}, destFlags()...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			return eachSession(env, cmd, func(env *app.Env, s string) error {

@@ -73,6 +73,8 @@ type WriteResult struct {
 	redactions *ops.RedactionLog // printed as "redactions"
 	// sidecarSecrets: the secrets found in the tool-results files
 	sidecarSecrets int
+	// notScanned: the files the operation could not read (named in notes)
+	notScanned int
 }
 
 // Operation builds the pipeline for an open session.
@@ -174,7 +176,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		pr.Done()
 		res := WriteResult{SessionID: s.ID, Path: s.Path, Operation: p.Name(), DryRun: d.DryRun,
 			EntriesBefore: len(s.Main.Entries), EntriesAfter: len(s.Main.Entries), BytesBefore: s.Main.Size, BytesAfter: s.Main.Size,
-			Notes: t.Report.Notes, NothingToChange: true, redactions: &t.Report.Redactions, sidecarSecrets: sidecarSecrets(t)}
+			Notes: t.Report.Notes, NothingToChange: true, redactions: &t.Report.Redactions, sidecarSecrets: sidecarSecrets(t), notScanned: len(t.Report.NotScanned)}
 		if hook != nil {
 			hook(&res) // redact --check must see secrets it could not replace
 		}
@@ -186,7 +188,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		SessionID: s.ID, Path: s.Path, Operation: p.Name(), DryRun: d.DryRun,
 		EntriesBefore: st.EntriesBefore, EntriesAfter: st.EntriesAfter, Removed: st.Removed, Changed: st.Changed, Added: st.Added,
 		BytesBefore: s.Main.Size, Counts: t.Report.Counts, CountDetails: t.Report.CountDetails, Notes: t.Report.Notes, redactions: &t.Report.Redactions,
-		ResumeTokens: t.Report.Tokens, sidecarSecrets: sidecarSecrets(t),
+		ResumeTokens: t.Report.Tokens, sidecarSecrets: sidecarSecrets(t), notScanned: len(t.Report.NotScanned),
 	}
 	if t.NewID != "" {
 		out.SessionID = t.NewID
