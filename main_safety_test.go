@@ -843,3 +843,29 @@ func TestLooseFileWhoseNameMakesNoBackupFolder(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, b, after)
 }
+
+// TestSymlinkedLockFileSaysSoOnce: a lock file that is a symlink was
+// refused with the path twice and Go's wording ("open lock P: open P: too
+// many levels of symbolic links"). It is one line that says what is
+// wrong, and a hint; the link and what it names are left alone.
+func TestSymlinkedLockFileSaysSoOnce(t *testing.T) {
+	cfg := t.TempDir()
+	main := installSession(t, cfg, "-tmp-proj", filepath.Join("testdata", "sessions", "2.1.328", "tools.jsonl"))
+	id := strings.TrimSuffix(filepath.Base(main), ".jsonl")
+	root := backup.BackupsRoot(cfg)
+	require.NoError(t, os.MkdirAll(root, 0o700))
+	lock := filepath.Join(root, id+".lock")
+	target := filepath.Join(t.TempDir(), "elsewhere")
+	require.NoError(t, os.Symlink(target, lock))
+	h0 := hashTree(t, cfg)
+	for _, args := range [][]string{{"strip-thinking", id}, {"restore", id}, {"backups", "--purge", id}} {
+		r := runCLI(t, append([]string{"--config-dir=" + cfg}, args...)...)
+		checkRun(t, args[0], r, want{1, "", "is a symlink"})
+		assert.Regexp(t, `^ccsurgeon: [^\n]*\nccsurgeon: hint: [^\n]*\n$`, r.stderr, "%s: one line and a hint", args[0])
+		first, _, _ := strings.Cut(r.stderr, "\n")
+		assert.Equal(t, 1, strings.Count(first, lock), "%s: the lock's path once: %s", args[0], first)
+		assert.NotContains(t, r.stderr, "too many levels", args[0])
+		assert.NoFileExists(t, target, args[0])
+	}
+	assert.Empty(t, changes(h0, hashTree(t, cfg)))
+}

@@ -80,14 +80,14 @@ func Lock(configDir, key, op string) (*SessionLock, error) {
 	for {
 		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, DefaultMode)
 		if err != nil {
-			return nil, fmt.Errorf("open lock %s: %w", path, err)
+			return nil, lockFileError(path, err)
 		}
 		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 			holder := make([]byte, 256)
 			n, _ := f.ReadAt(holder, 0)
 			f.Close()
 			if !errors.Is(err, syscall.EWOULDBLOCK) {
-				return nil, fmt.Errorf("lock %s: %w", path, err)
+				return nil, lockFileError(path, err)
 			}
 			who := "another ccsurgeon"
 			if h := strings.Fields(string(holder[:n])); len(h) >= 3 {
@@ -111,6 +111,24 @@ func Lock(configDir, key, op string) (*SessionLock, error) {
 		}
 		f.Close()
 	}
+}
+
+// lockFileError says why the lock file at path could not be opened or
+// locked, naming it once (an *os.PathError repeats the path): a symlink
+// (O_NOFOLLOW) is refused as every symlink on a write is.
+func lockFileError(path string, err error) error {
+	if e := refuseSymlink(path); e != nil {
+		var be *Error
+		if errors.As(e, &be) {
+			be.Hint = "remove the link: ccsurgeon makes its lock file itself"
+		}
+		return e
+	}
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return &Error{Msg: fmt.Sprintf("cannot lock the session: lock file %s: %v", path, err), Code: CodeFailure, Err: err}
 }
 
 // Unlock releases the lock and removes its file.
