@@ -81,6 +81,11 @@ func TestCLI(t *testing.T) {
 		{"completion script with an unknown flag", []string{"completion", "bash", "--bogus"}, 2, `^$`, `^ccsurgeon: unknown flag --bogus\nccsurgeon: hint: see 'ccsurgeon completion bash --help'\n$`},
 		{"root help lists completion", []string{"--help"}, 0, `(?m)^\s+completion\s`, `^$`},
 		{"unknown id", []string{"--config-dir", empty, "info", "deadbeef"}, 1, `^$`, `(?s)^ccsurgeon: no session matches "deadbeef" in .*\nccsurgeon: hint: `},
+		// a blank argument was "session id prefix \" \" is too short"
+		{"blank session", []string{"info", " "}, 2, `^$`, `^ccsurgeon: the session argument " " is blank\nccsurgeon: hint: give a session id, an id prefix, or a path to a \.jsonl file\n$`},
+		{"empty session", []string{"info", ""}, 2, `^$`, `^ccsurgeon: the session argument is empty\nccsurgeon: hint: give a session id`},
+		{"tab for a session", []string{"strip-thinking", "\t", "--dry-run"}, 2, `^$`, `^ccsurgeon: the session argument "\\t" is blank\n`},
+		{"blank among sessions", []string{"info", example, "  "}, 2, `(?m)^==> "  " <==$`, `(?m)^ccsurgeon: "  ": the session argument "  " is blank$`},
 		{"short prefix", []string{"info", "abc"}, 2, `^$`, `^ccsurgeon: session id prefix "abc" is too short`},
 		{"missing file", []string{"info", "nope/x.jsonl"}, 1, `^$`, `^ccsurgeon: no such file: nope/x.jsonl`},
 		{"not a session", []string{"info", "go.sum"}, 1, `^$`, `(?i)^ccsurgeon: \S*go.sum is not a claude code session`},

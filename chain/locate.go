@@ -69,8 +69,13 @@ func Locate(configDir, arg string) (string, error) {
 }
 
 func locate(configDir, arg string) (string, error) {
-	if arg == "" {
-		return "", &Error{Msg: "no session given", Hint: "give a session id, an id prefix, or a path to a .jsonl file", Code: 2}
+	if strings.TrimSpace(arg) == "" {
+		// an unset variable or a stray quote in a script, not an id
+		msg := "the session argument is empty"
+		if arg != "" {
+			msg = fmt.Sprintf("the session argument %q is blank", arg)
+		}
+		return "", &Error{Msg: msg, Hint: "give a session id, an id prefix, or a path to a .jsonl file", Code: 2}
 	}
 	if looksLikePath(arg) {
 		return locatePath(arg)
