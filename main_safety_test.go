@@ -869,3 +869,58 @@ func TestSymlinkedLockFileSaysSoOnce(t *testing.T) {
 	}
 	assert.Empty(t, changes(h0, hashTree(t, cfg)))
 }
+
+// TestBackupFolderNamesAreOneLine: a session file whose name holds a
+// newline got a backup folder whose name held it too (a listing of the
+// backups folder, a log line naming it, broke in two). Backup folder
+// names are one line (the copy inside keeps the file's name); backups lists such a session's backups and
+// restore puts them back, for a loose file and for a file of a project
+// folder.
+func TestBackupFolderNamesAreOneLine(t *testing.T) {
+	src := filepath.Join("testdata", "sessions", "2.1.328", "thinking-tool-loop.jsonl")
+	orig, err := os.ReadFile(src)
+	require.NoError(t, err)
+	cfg := t.TempDir()
+	proj := filepath.Join(cfg, "projects", "-tmp-proj")
+	loose := filepath.Join(t.TempDir(), "my\nsession.jsonl")
+	inProject := filepath.Join(proj, "tab\there\r\u2028.jsonl")
+	require.NoError(t, os.MkdirAll(proj, 0o700))
+	for _, p := range []string{loose, inProject} {
+		require.NoError(t, os.WriteFile(p, orig, 0o600))
+	}
+	backdate(t, filepath.Dir(loose))
+	backdate(t, cfg)
+	for _, p := range []string{loose, inProject} {
+		r := runCLI(t, "--config-dir="+cfg, "strip-thinking", p)
+		require.Equal(t, 0, r.code, "%q: %s%s", p, r.stdout, r.stderr)
+		changed, _ := os.ReadFile(p)
+		require.NotEqual(t, orig, changed)
+		// every folder, and what is named after the session in backups/
+		// (its lock, its record of written files); a copy in a backup is
+		// named as the file it copies
+		root := backup.BackupsRoot(cfg)
+		require.NoError(t, filepath.Walk(filepath.Join(cfg, "ccsurgeon"), func(q string, fi os.FileInfo, err error) error {
+			if err == nil && (fi.IsDir() || filepath.Dir(q) == root) {
+				assert.False(t, strings.ContainsAny(q, "\n\r\t\u2028"), "a name under ccsurgeon/ is not one line: %q", q)
+			}
+			return err
+		}))
+		r = runCLI(t, "--config-dir="+cfg, "backups", p)
+		require.Equal(t, 0, r.code, r.stderr)
+		assert.Contains(t, r.stdout, "strip-thinking (original)")
+		backdate(t, filepath.Dir(p))
+		r = runCLI(t, "--config-dir="+cfg, "restore", p)
+		require.Equal(t, 0, r.code, "%q: %s%s", p, r.stdout, r.stderr)
+		back, _ := os.ReadFile(p)
+		assert.Equal(t, orig, back, "%q: restore", p)
+		r = runCLI(t, "--config-dir="+cfg, "backups", p)
+		assert.Equal(t, 2, strings.Count(r.stdout, "\n")-1, "%q: the change's backup and the restore's: %s", p, r.stdout)
+	}
+	// a deleted session of a project folder, named by its path
+	require.NoError(t, os.Remove(inProject))
+	r := runCLI(t, "--config-dir="+cfg, "restore", inProject)
+	require.Equal(t, 0, r.code, r.stdout+r.stderr)
+	back, _ := os.ReadFile(inProject)
+	assert.NotEqual(t, orig, back, "the last made backup: the state before the restore")
+	assert.NotEmpty(t, back)
+}

@@ -780,8 +780,8 @@ func (j *job) newProjectDir() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if pd, err := filepath.Abs(s.ProjectDir); err == nil && backup.KeyFor(j.env.ConfigDir, s.ID, pd) == s.ID {
-		return pd, nil // a folder of the config dir's projects (KeyFor sees through symlinks)
+	if pd, err := filepath.Abs(s.ProjectDir); err == nil && backup.InProjects(j.env.ConfigDir, pd) {
+		return pd, nil // a folder of the config dir's projects (seen through symlinks)
 	}
 	for i := range s.Main.Entries {
 		raw, err := s.Main.Raw(i)

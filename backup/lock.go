@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode"
 )
 
 // SetTestHook installs fn to be called at named steps of every write
@@ -30,15 +31,36 @@ func BackupsRoot(configDir string) string {
 // id for a session in a project folder of the config dir
 // (<config-dir>/projects/<slug>/<id>.jsonl), else — a loose file, named by
 // path — the file's name followed by a hash of its full path, so that two
-// export.jsonl files in different folders never share backups.
+// export.jsonl files in different folders never share backups. A name
+// that is not one line (a newline, a tab, another control character) is
+// named the second way too, each such character made '_': the key names
+// folders and files, and a listing or a log line must not break on it.
 func KeyFor(configDir, sessionID, projectDir string) string {
-	pd, err1 := filepath.Abs(projectDir)
-	pr, err2 := filepath.Abs(filepath.Join(configDir, "projects"))
-	if err1 == nil && err2 == nil && (filepath.Dir(pd) == pr || filepath.Dir(realPath(pd)) == realPath(pr)) {
+	if InProjects(configDir, projectDir) && oneLine(sessionID) == sessionID {
 		return sessionID
 	}
+	pd, _ := filepath.Abs(projectDir)
 	h := sha256.Sum256([]byte(filepath.Join(pd, sessionID+".jsonl")))
-	return sessionID + "-" + hex.EncodeToString(h[:6])
+	return oneLine(sessionID) + "-" + hex.EncodeToString(h[:6])
+}
+
+// InProjects reports whether projectDir is a project folder of the config
+// dir (<config-dir>/projects/<slug>), through symlinks.
+func InProjects(configDir, projectDir string) bool {
+	pd, err1 := filepath.Abs(projectDir)
+	pr, err2 := filepath.Abs(filepath.Join(configDir, "projects"))
+	return err1 == nil && err2 == nil && (filepath.Dir(pd) == pr || filepath.Dir(realPath(pd)) == realPath(pr))
+}
+
+// oneLine is name with every control character (and Unicode's line and
+// paragraph separators) made '_'.
+func oneLine(name string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			return '_'
+		}
+		return r
+	}, name)
 }
 
 // realPath is p with every symlink resolved (p itself if that fails): a
