@@ -70,6 +70,13 @@ func finish(env *app.Env, c *cli.Command) {
 	if takesSessions(c) {
 		c.ShellComplete = completeSessions(env)
 	}
+	if action := c.Action; action != nil {
+		// the command a session's lock names to whoever waits for it
+		c.Action = func(ctx context.Context, cmd *cli.Command) error {
+			env.Command = cmd.Name
+			return action(ctx, cmd)
+		}
+	}
 	for _, sub := range c.Commands {
 		finish(env, sub)
 	}

@@ -413,8 +413,13 @@ func TestSafetyHelperProcess(t *testing.T) {
 	if step == "" {
 		return
 	}
+	pause := os.Getenv("CCSURGEON_SAFETY_PAUSE") // a file to make at step, then wait to be killed
 	if step != "-" {
 		backup.SetTestHook(func(s string) {
+			if s == step && pause != "" {
+				_ = os.WriteFile(pause, nil, 0o600)
+				select {}
+			}
 			if s == step {
 				syscall.Kill(os.Getpid(), syscall.SIGKILL)
 			}
@@ -923,4 +928,25 @@ func TestBackupFolderNamesAreOneLine(t *testing.T) {
 	back, _ := os.ReadFile(inProject)
 	assert.NotEqual(t, orig, back, "the last made backup: the state before the restore")
 	assert.NotEmpty(t, back)
+}
+
+// TestLockHolderIsNamedByItsCommand: a change refused because another
+// ccsurgeon holds the session's lock said "(pid N, edit, since …)"
+// whatever that one was doing. It names the command that holds it.
+func TestLockHolderIsNamedByItsCommand(t *testing.T) {
+	cfg := t.TempDir()
+	main := installSession(t, cfg, "-tmp-proj", filepath.Join("testdata", "sessions", "2.1.328", "tools.jsonl"))
+	id := strings.TrimSuffix(filepath.Base(main), ".jsonl")
+	paused := filepath.Join(t.TempDir(), "paused")
+	holder := exec.Command(os.Args[0], "-test.run=^TestSafetyHelperProcess$", "-test.count=1")
+	holder.Env = append(os.Environ(), "CCSURGEON_SAFETY_HELPER=after-backup", "CCSURGEON_SAFETY_PAUSE="+paused,
+		"CCSURGEON_SAFETY_ARGS="+strings.Join([]string{"--config-dir=" + cfg, "drop-tool-calls", id, "--tool", "Bash"}, "\x1f"))
+	require.NoError(t, holder.Start())
+	defer func() { _ = holder.Process.Kill(); _ = holder.Wait() }()
+	require.Eventually(t, func() bool { _, err := os.Stat(paused); return err == nil }, 20*time.Second, 20*time.Millisecond, "the holder never reached its backup")
+	for _, args := range [][]string{{"strip-thinking", id}, {"redact-secrets", id}, {"restore", id}} {
+		r := runCLI(t, append([]string{"--config-dir=" + cfg}, args...)...)
+		checkRun(t, args[0], r, want{1, "", fmt.Sprintf("is being changed by another ccsurgeon (pid %d, drop-tool-calls, since ", holder.Process.Pid)})
+		assert.NotContains(t, r.stderr, "edit", args[0])
+	}
 }

@@ -585,7 +585,11 @@ func (j *job) writeInPlace(snaps map[string]*backup.Snapshot, d Dest) (backup.Re
 func (env *Env) lockSession(path string) (*backup.SessionLock, error) {
 	id, dir := strings.TrimSuffix(filepath.Base(path), ".jsonl"), filepath.Dir(path)
 	key := backup.KeyFor(env.ConfigDir, id, dir)
-	l, err := backup.Lock(env.ConfigDir, key, "edit")
+	op := env.Command
+	if op == "" {
+		op = "change"
+	}
+	l, err := backup.Lock(env.ConfigDir, key, op)
 	if err != nil {
 		return nil, err
 	}
