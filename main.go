@@ -203,7 +203,8 @@ title and last prompt), so a 1 GB session lists as fast as a small one;
 --turns also counts the turns of each session, which reads whole files.
 A session ccsurgeon made is marked with where it came from: "(clone of
 3f2a9c1e)", "(fork of 3f2a9c1e)" ("origin" in --json). A --project that
-matches nothing, or a config dir that does not exist, is an error (exit 1).
+matches nothing, or a config dir that does not exist or has no projects/
+folder, is an error (exit 1).
 
 examples:
    ccsurgeon ls --project ~/src/myapp
