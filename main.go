@@ -527,8 +527,9 @@ func backupCommands(env *app.Env) []*cli.Command {
 			Usage: "put a backup back (the newest unless BACKUP names one); the current state is backed up first",
 			UsageText: `ccsurgeon restore SESSION [BACKUP]
 
-BACKUP is a name (or unique prefix) from 'ccsurgeon backups SESSION'. The
-current state is backed up first, so a restore can itself be undone.
+BACKUP is a name (or unique prefix) from 'ccsurgeon backups SESSION'; a
+prefix that matches several is a usage error (exit 2). The current state
+is backed up first, so a restore can itself be undone.
 
 examples:
    ccsurgeon restore 3f2a9c1e
