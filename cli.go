@@ -25,7 +25,8 @@ const exitCodesHelp = `
    0  success (validate, redact --check, diff: nothing found)
    1  refused, invalid, or found (nothing was changed); with several
       sessions: at least one failed
-   2  usage error: an unknown command or flag, a bad value
+   2  usage error: an unknown command or flag, a bad value (a session id
+      or BACKUP prefix that matches several)
    3  internal error: a bug in ccsurgeon (nothing was changed)
 `
 
@@ -69,6 +70,13 @@ func finish(env *app.Env, c *cli.Command) {
 	}
 	if takesSessions(c) {
 		c.ShellComplete = completeSessions(env)
+	}
+	if action := c.Action; action != nil {
+		// the command a session's lock names to whoever waits for it
+		c.Action = func(ctx context.Context, cmd *cli.Command) error {
+			env.Command = cmd.Name
+			return action(ctx, cmd)
+		}
 	}
 	for _, sub := range c.Commands {
 		finish(env, sub)

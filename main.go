@@ -203,7 +203,8 @@ title and last prompt), so a 1 GB session lists as fast as a small one;
 --turns also counts the turns of each session, which reads whole files.
 A session ccsurgeon made is marked with where it came from: "(clone of
 3f2a9c1e)", "(fork of 3f2a9c1e)" ("origin" in --json). A --project that
-matches nothing, or a config dir that does not exist, is an error (exit 1).
+matches nothing, or a config dir that does not exist or has no projects/
+folder, is an error (exit 1).
 
 examples:
    ccsurgeon ls --project ~/src/myapp
@@ -488,13 +489,13 @@ secret. User rules are also read from <config-dir>/ccsurgeon/redact-rules.txt
 
 examples:
    ccsurgeon redact 3f2a9c1e -o redacted.jsonl    # a copy safe to share
-   ccsurgeon redact 3f2a9c1e --check              # exit 1 if anything is found
+   ccsurgeon redact 3f2a9c1e --check              # exit 1 if anything is found (or a file is not read)
 
 ` + destHelp,
 		Flags: append([]cli.Flag{
 			&cli.StringSliceFlag{Name: "rule", Usage: "an extra rule `NAME=REGEX` (the first group, or the match, is the secret)"},
 			&cli.StringSliceFlag{Name: "allow", Usage: "never redact what matches `REGEX`"},
-			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 when a secret is found"},
+			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 when a secret is found or a file could not be scanned"},
 		}, destFlags()...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			return eachSession(env, cmd, func(env *app.Env, s string) error {
@@ -526,8 +527,9 @@ func backupCommands(env *app.Env) []*cli.Command {
 			Usage: "put a backup back (the newest unless BACKUP names one); the current state is backed up first",
 			UsageText: `ccsurgeon restore SESSION [BACKUP]
 
-BACKUP is a name (or unique prefix) from 'ccsurgeon backups SESSION'. The
-current state is backed up first, so a restore can itself be undone.
+BACKUP is a name (or unique prefix) from 'ccsurgeon backups SESSION'; a
+prefix that matches several is a usage error (exit 2). The current state
+is backed up first, so a restore can itself be undone.
 
 examples:
    ccsurgeon restore 3f2a9c1e

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -235,4 +236,36 @@ func TestRedactSecretsCoversTheToolResultsSidecar(t *testing.T) {
 		assert.Equal(t, 1, res.Counts["secrets_left_in_place"])
 		assert.Contains(t, strings.Join(res.Notes, "\n"), "blob.bin")
 	})
+}
+
+// TestRedactCheckIsNotCleanWhenAToolResultsFileWasNotRead: a file of the
+// session's tool-results/ folder that is a symlink is not read (it is not
+// the session's own file): --check named it in a note but exited 0, as
+// if the session were clean. A check that could not read everything is
+// not clean: exit 1, the note kept, nothing written.
+func TestRedactCheckIsNotCleanWhenAToolResultsFileWasNotRead(t *testing.T) {
+	cfg := t.TempDir()
+	main := installSession(t, cfg, "-tmp-proj", filepath.Join("testdata", "sessions", "2.1.328", "tools.jsonl"))
+	id := strings.TrimSuffix(filepath.Base(main), ".jsonl")
+	side := filepath.Join(filepath.Dir(main), id, "tool-results", "bctrnos8p.txt")
+	r := runCLI(t, "--config-dir="+cfg, "redact-secrets", id, "--check")
+	require.Equal(t, 0, r.code, "the session is clean as installed\n%s%s", r.stdout, r.stderr)
+
+	outside := filepath.Join(t.TempDir(), "elsewhere.txt")
+	require.NoError(t, os.WriteFile(outside, []byte("export GITHUB_TOKEN="+sidecarSecretOwn+"\n"), 0o600))
+	require.NoError(t, os.Remove(side))
+	require.NoError(t, os.Symlink(outside, side))
+	backdate(t, cfg)
+	h0 := hashTree(t, cfg)
+	for _, json := range []bool{false, true} {
+		args := []string{"--config-dir=" + cfg, "redact-secrets", id, "--check"}
+		if json {
+			args = append(args, "--json")
+		}
+		r := runCLI(t, args...)
+		checkRun(t, fmt.Sprintf("--check (json %v)", json), r, want{1, "bctrnos8p.txt is not a regular file: it was not scanned for secrets", "1 tool-results file could not be scanned"})
+		assert.Regexp(t, `(?m)^ccsurgeon: hint: `, r.stderr)
+		assert.NotContains(t, r.stdout+r.stderr, sidecarSecretOwn)
+	}
+	assert.Empty(t, changes(h0, hashTree(t, cfg)), "--check wrote")
 }

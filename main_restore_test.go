@@ -361,3 +361,27 @@ func TestRestoreJSONListsAreNeverNull(t *testing.T) {
 	assert.Equal(t, []any{}, out["removed"])
 	assert.NotEmpty(t, out["written"])
 }
+
+// TestAmbiguousBackupPrefixIsAUsageError: a BACKUP prefix that matches
+// several backups exited 1 where a session id prefix that matches several
+// sessions exits 2. Both are a bad value (exit 2, as --help documents);
+// a prefix that matches none stays 1, as a session id that matches none.
+func TestAmbiguousBackupPrefixIsAUsageError(t *testing.T) {
+	cfg := t.TempDir()
+	path := installSession(t, cfg, "-tmp-proj", example)
+	id := idOf(path)
+	for _, args := range [][]string{{"drop-tool-calls", id, "--tool", "Bash"}, {"drop-tool-calls", id, "--tool", "Edit"}} {
+		r := runCLI(t, append([]string{"--config-dir", cfg}, args...)...)
+		require.Equal(t, 0, r.code, r.stdout+r.stderr)
+		require.NotContains(t, r.stdout, "nothing to change")
+	}
+	require.Len(t, backupRows(t, cfg, id), 2)
+	backdate(t, cfg)
+	h0 := hashTree(t, cfg)
+	r := runCLI(t, "--config-dir", cfg, "restore", id, "2")
+	checkRun(t, "ambiguous backup", r, want{2, "", `"2" matches 2 backups: `})
+	assert.Contains(t, r.stderr, "ccsurgeon: hint: ")
+	r = runCLI(t, "--config-dir", cfg, "restore", id, "1999")
+	checkRun(t, "no such backup", r, want{1, "", `no backup of `})
+	assert.Empty(t, changes(h0, hashTree(t, cfg)))
+}

@@ -413,8 +413,13 @@ func TestSafetyHelperProcess(t *testing.T) {
 	if step == "" {
 		return
 	}
+	pause := os.Getenv("CCSURGEON_SAFETY_PAUSE") // a file to make at step, then wait to be killed
 	if step != "-" {
 		backup.SetTestHook(func(s string) {
+			if s == step && pause != "" {
+				_ = os.WriteFile(pause, nil, 0o600)
+				select {}
+			}
 			if s == step {
 				syscall.Kill(os.Getpid(), syscall.SIGKILL)
 			}
@@ -842,4 +847,106 @@ func TestLooseFileWhoseNameMakesNoBackupFolder(t *testing.T) {
 	after, err := os.ReadFile(p)
 	require.NoError(t, err)
 	require.Equal(t, b, after)
+}
+
+// TestSymlinkedLockFileSaysSoOnce: a lock file that is a symlink was
+// refused with the path twice and Go's wording ("open lock P: open P: too
+// many levels of symbolic links"). It is one line that says what is
+// wrong, and a hint; the link and what it names are left alone.
+func TestSymlinkedLockFileSaysSoOnce(t *testing.T) {
+	cfg := t.TempDir()
+	main := installSession(t, cfg, "-tmp-proj", filepath.Join("testdata", "sessions", "2.1.328", "tools.jsonl"))
+	id := strings.TrimSuffix(filepath.Base(main), ".jsonl")
+	root := backup.BackupsRoot(cfg)
+	require.NoError(t, os.MkdirAll(root, 0o700))
+	lock := filepath.Join(root, id+".lock")
+	target := filepath.Join(t.TempDir(), "elsewhere")
+	require.NoError(t, os.Symlink(target, lock))
+	h0 := hashTree(t, cfg)
+	for _, args := range [][]string{{"strip-thinking", id}, {"restore", id}, {"backups", "--purge", id}} {
+		r := runCLI(t, append([]string{"--config-dir=" + cfg}, args...)...)
+		checkRun(t, args[0], r, want{1, "", "is a symlink"})
+		assert.Regexp(t, `^ccsurgeon: [^\n]*\nccsurgeon: hint: [^\n]*\n$`, r.stderr, "%s: one line and a hint", args[0])
+		first, _, _ := strings.Cut(r.stderr, "\n")
+		assert.Equal(t, 1, strings.Count(first, lock), "%s: the lock's path once: %s", args[0], first)
+		assert.NotContains(t, r.stderr, "too many levels", args[0])
+		assert.NoFileExists(t, target, args[0])
+	}
+	assert.Empty(t, changes(h0, hashTree(t, cfg)))
+}
+
+// TestBackupFolderNamesAreOneLine: a session file whose name holds a
+// newline got a backup folder whose name held it too (a listing of the
+// backups folder, a log line naming it, broke in two). Backup folder
+// names are one line (the copy inside keeps the file's name); backups lists such a session's backups and
+// restore puts them back, for a loose file and for a file of a project
+// folder.
+func TestBackupFolderNamesAreOneLine(t *testing.T) {
+	src := filepath.Join("testdata", "sessions", "2.1.328", "thinking-tool-loop.jsonl")
+	orig, err := os.ReadFile(src)
+	require.NoError(t, err)
+	cfg := t.TempDir()
+	proj := filepath.Join(cfg, "projects", "-tmp-proj")
+	loose := filepath.Join(t.TempDir(), "my\nsession.jsonl")
+	inProject := filepath.Join(proj, "tab\there\r\u2028.jsonl")
+	require.NoError(t, os.MkdirAll(proj, 0o700))
+	for _, p := range []string{loose, inProject} {
+		require.NoError(t, os.WriteFile(p, orig, 0o600))
+	}
+	backdate(t, filepath.Dir(loose))
+	backdate(t, cfg)
+	for _, p := range []string{loose, inProject} {
+		r := runCLI(t, "--config-dir="+cfg, "strip-thinking", p)
+		require.Equal(t, 0, r.code, "%q: %s%s", p, r.stdout, r.stderr)
+		changed, _ := os.ReadFile(p)
+		require.NotEqual(t, orig, changed)
+		// every folder, and what is named after the session in backups/
+		// (its lock, its record of written files); a copy in a backup is
+		// named as the file it copies
+		root := backup.BackupsRoot(cfg)
+		require.NoError(t, filepath.Walk(filepath.Join(cfg, "ccsurgeon"), func(q string, fi os.FileInfo, err error) error {
+			if err == nil && (fi.IsDir() || filepath.Dir(q) == root) {
+				assert.False(t, strings.ContainsAny(q, "\n\r\t\u2028"), "a name under ccsurgeon/ is not one line: %q", q)
+			}
+			return err
+		}))
+		r = runCLI(t, "--config-dir="+cfg, "backups", p)
+		require.Equal(t, 0, r.code, r.stderr)
+		assert.Contains(t, r.stdout, "strip-thinking (original)")
+		backdate(t, filepath.Dir(p))
+		r = runCLI(t, "--config-dir="+cfg, "restore", p)
+		require.Equal(t, 0, r.code, "%q: %s%s", p, r.stdout, r.stderr)
+		back, _ := os.ReadFile(p)
+		assert.Equal(t, orig, back, "%q: restore", p)
+		r = runCLI(t, "--config-dir="+cfg, "backups", p)
+		assert.Equal(t, 2, strings.Count(r.stdout, "\n")-1, "%q: the change's backup and the restore's: %s", p, r.stdout)
+	}
+	// a deleted session of a project folder, named by its path
+	require.NoError(t, os.Remove(inProject))
+	r := runCLI(t, "--config-dir="+cfg, "restore", inProject)
+	require.Equal(t, 0, r.code, r.stdout+r.stderr)
+	back, _ := os.ReadFile(inProject)
+	assert.NotEqual(t, orig, back, "the last made backup: the state before the restore")
+	assert.NotEmpty(t, back)
+}
+
+// TestLockHolderIsNamedByItsCommand: a change refused because another
+// ccsurgeon holds the session's lock said "(pid N, edit, since …)"
+// whatever that one was doing. It names the command that holds it.
+func TestLockHolderIsNamedByItsCommand(t *testing.T) {
+	cfg := t.TempDir()
+	main := installSession(t, cfg, "-tmp-proj", filepath.Join("testdata", "sessions", "2.1.328", "tools.jsonl"))
+	id := strings.TrimSuffix(filepath.Base(main), ".jsonl")
+	paused := filepath.Join(t.TempDir(), "paused")
+	holder := exec.Command(os.Args[0], "-test.run=^TestSafetyHelperProcess$", "-test.count=1")
+	holder.Env = append(os.Environ(), "CCSURGEON_SAFETY_HELPER=after-backup", "CCSURGEON_SAFETY_PAUSE="+paused,
+		"CCSURGEON_SAFETY_ARGS="+strings.Join([]string{"--config-dir=" + cfg, "drop-tool-calls", id, "--tool", "Bash"}, "\x1f"))
+	require.NoError(t, holder.Start())
+	defer func() { _ = holder.Process.Kill(); _ = holder.Wait() }()
+	require.Eventually(t, func() bool { _, err := os.Stat(paused); return err == nil }, 20*time.Second, 20*time.Millisecond, "the holder never reached its backup")
+	for _, args := range [][]string{{"strip-thinking", id}, {"redact-secrets", id}, {"restore", id}} {
+		r := runCLI(t, append([]string{"--config-dir=" + cfg}, args...)...)
+		checkRun(t, args[0], r, want{1, "", fmt.Sprintf("is being changed by another ccsurgeon (pid %d, drop-tool-calls, since ", holder.Process.Pid)})
+		assert.NotContains(t, r.stderr, "edit", args[0])
+	}
 }

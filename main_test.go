@@ -34,7 +34,8 @@ func cliRun(t *testing.T, args ...string) (stdout, stderr string, code int) {
 const example = "testdata/sessions/2.1.328/tools.jsonl"
 
 func TestCLI(t *testing.T) {
-	empty := t.TempDir()
+	empty := t.TempDir() // a config dir without a session
+	require.NoError(t, os.Mkdir(filepath.Join(empty, "projects"), 0o700))
 	for _, tc := range []struct {
 		name   string
 		args   []string
@@ -80,6 +81,11 @@ func TestCLI(t *testing.T) {
 		{"completion script with an unknown flag", []string{"completion", "bash", "--bogus"}, 2, `^$`, `^ccsurgeon: unknown flag --bogus\nccsurgeon: hint: see 'ccsurgeon completion bash --help'\n$`},
 		{"root help lists completion", []string{"--help"}, 0, `(?m)^\s+completion\s`, `^$`},
 		{"unknown id", []string{"--config-dir", empty, "info", "deadbeef"}, 1, `^$`, `(?s)^ccsurgeon: no session matches "deadbeef" in .*\nccsurgeon: hint: `},
+		// a blank argument was "session id prefix \" \" is too short"
+		{"blank session", []string{"info", " "}, 2, `^$`, `^ccsurgeon: the session argument " " is blank\nccsurgeon: hint: give a session id, an id prefix, or a path to a \.jsonl file\n$`},
+		{"empty session", []string{"info", ""}, 2, `^$`, `^ccsurgeon: the session argument is empty\nccsurgeon: hint: give a session id`},
+		{"tab for a session", []string{"strip-thinking", "\t", "--dry-run"}, 2, `^$`, `^ccsurgeon: the session argument "\\t" is blank\n`},
+		{"blank among sessions", []string{"info", example, "  "}, 2, `(?m)^==> "  " <==$`, `(?m)^ccsurgeon: "  ": the session argument "  " is blank$`},
 		{"short prefix", []string{"info", "abc"}, 2, `^$`, `^ccsurgeon: session id prefix "abc" is too short`},
 		{"missing file", []string{"info", "nope/x.jsonl"}, 1, `^$`, `^ccsurgeon: no such file: nope/x.jsonl`},
 		{"not a session", []string{"info", "go.sum"}, 1, `^$`, `(?i)^ccsurgeon: \S*go.sum is not a claude code session`},
@@ -820,4 +826,32 @@ func TestRelativeConfigDir(t *testing.T) {
 	_, stderr, code := cliRun(t, "--config-dir", "cfg", "move", id, "--to", filepath.Join(root, "elsewhere"), "--force") // the sidecar files were just written
 	require.Equal(t, 0, code, stderr)
 	assert.FileExists(t, filepath.Join(root, "cfg", "projects", chain.ProjectSlug(filepath.Join(root, "elsewhere")), id+".jsonl"))
+}
+
+// TestConfigDirWithoutProjects: --config-dir / (or any folder that holds
+// no projects/) said "no sessions under /projects match" (exit 0) or "no
+// session matches": as if the sessions were missing, not the config dir.
+// Every command that looks sessions up says the folder is not a Claude
+// Code config dir, with a hint, and writes nothing.
+func TestConfigDirWithoutProjects(t *testing.T) {
+	dirs := []string{t.TempDir()}
+	if _, err := os.Lstat("/projects"); os.IsNotExist(err) {
+		dirs = append(dirs, "/")
+	}
+	cmds := [][]string{{"ls"}, {"--json", "ls"}, {"info", "97e1284d"}, {"info"}, {"info", "--pick"}, {"strip-thinking", "--all"}, {"restore", "97e1284d"}, {"backups", "97e1284d"}, {"move", "--project", "/no/such/old", "--to", "/no/such/new"}, {"ls", "--project", "/no/such/old"}}
+	for _, dir := range dirs {
+		_, noBackups := os.Lstat(filepath.Join(dir, "ccsurgeon"))
+		for _, args := range cmds {
+			out, errs, code := cliRun(t, append([]string{"--config-dir", dir}, args...)...)
+			what := dir + " " + strings.Join(args, " ")
+			assert.Equal(t, 1, code, "%s\nstdout: %s\nstderr: %s", what, out, errs)
+			assert.Regexp(t, `^ccsurgeon: `+regexp.QuoteMeta(dir)+` is not a Claude Code config dir: it has no projects folder\nccsurgeon: hint: [^\n]*--config-dir[^\n]*\n$`, errs, what)
+			if args[0] != "--json" {
+				assert.Empty(t, out, what)
+			}
+		}
+		if noBackups != nil {
+			assert.NoFileExists(t, filepath.Join(dir, "ccsurgeon"), "something was written in %s", dir)
+		}
+	}
 }

@@ -12,7 +12,9 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/ccsurgeon/ccsurgeon/app"
 	"github.com/urfave/cli/v3"
@@ -163,10 +165,10 @@ func eachSession(env *app.Env, cmd *cli.Command, fn func(env *app.Env, session s
 			io.Copy(env.Err, &r.errb)
 			continue
 		}
-		fmt.Fprintf(env.Out, "==> %s <==\n", sessions[i])
+		fmt.Fprintf(env.Out, "==> %s <==\n", label(sessions[i]))
 		io.Copy(env.Out, &r.out)
 		io.Copy(env.Err, &r.errb)
-		io.Copy(env.Err, prefixLines(&errText, sessions[i]))
+		io.Copy(env.Err, prefixLines(&errText, label(sessions[i])))
 	}
 	if env.JSON {
 		if err := printJSON(env.Out, struct {
@@ -223,6 +225,16 @@ type internalError struct{ v any }
 func (e internalError) Error() string    { return fmt.Sprintf("internal error: %v", e.v) }
 func (e internalError) ExitCode() int    { return 3 }
 func (e internalError) HintText() string { return "please report this with the command you ran" }
+
+// label is how a SESSION argument is named in the output of several: as
+// given, but quoted when it is blank or holds a control character (a
+// newline would split the line it names).
+func label(arg string) string {
+	if strings.TrimSpace(arg) == "" || strings.ContainsFunc(arg, unicode.IsControl) {
+		return strconv.Quote(arg)
+	}
+	return arg
+}
 
 // prefixLines puts the session's name after "ccsurgeon: " on each line.
 func prefixLines(r io.Reader, name string) io.Reader {

@@ -23,6 +23,9 @@ type Env struct {
 	Out       io.Writer
 	Err       io.Writer
 	In        io.Reader
+	// Command is the command being run (strip-thinking, repair, …): the
+	// lock of a session it changes names it to another ccsurgeon
+	Command string
 }
 
 // Errorf returns a user-facing error with exit code 1.

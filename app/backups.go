@@ -35,10 +35,11 @@ func (env *Env) sessionIdentity(arg string) (id, projectDir, key string, err err
 		if aerr != nil || filepath.Dir(dir) != projects {
 			return "", "", "", err
 		}
-		if mine, _, lerr := backup.ListOf(env.ConfigDir, id, id, dir); lerr != nil || len(mine) == 0 {
+		key := backup.KeyFor(env.ConfigDir, id, dir)
+		if mine, _, lerr := backup.ListOf(env.ConfigDir, key, id, dir); lerr != nil || len(mine) == 0 {
 			return "", "", "", err
 		}
-		return id, dir, id, nil
+		return id, dir, key, nil
 	}
 	if len(arg) < 4 || len(arg) > 36 || strings.ContainsAny(arg, `/\.`) {
 		return "", "", "", err

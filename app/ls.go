@@ -75,8 +75,8 @@ func (env *Env) RunLs(o LsOptions) error {
 	if err != nil {
 		return err
 	}
-	if st, err := os.Stat(env.ConfigDir); err != nil || !st.IsDir() {
-		return &chain.Error{Msg: fmt.Sprintf("no Claude Code config dir at %s", env.ConfigDir), Hint: "name it with --config-dir DIR or $CLAUDE_CONFIG_DIR", Code: 1}
+	if err := chain.CheckConfigDir(env.ConfigDir); err != nil {
+		return err
 	}
 	paths, err := chain.ListSessions(env.ConfigDir)
 	if err != nil {
@@ -497,8 +497,8 @@ func describe(f *chain.File, r *SessionSummary, head bool) bool {
 
 // AllSessions lists every session under the config dir.
 func (env *Env) AllSessions() ([]string, error) {
-	if st, err := os.Stat(env.ConfigDir); err != nil || !st.IsDir() {
-		return nil, &chain.Error{Msg: fmt.Sprintf("no Claude Code config dir at %s", env.ConfigDir), Hint: "name it with --config-dir DIR or $CLAUDE_CONFIG_DIR", Code: 1}
+	if err := chain.CheckConfigDir(env.ConfigDir); err != nil {
+		return nil, err
 	}
 	paths, err := chain.ListSessions(env.ConfigDir)
 	if err != nil {
@@ -548,6 +548,9 @@ func (env *Env) ContinueSession() (string, error) {
 		}
 	}
 	if best == "" {
+		if err := chain.CheckConfigDir(env.ConfigDir); err != nil {
+			return "", err
+		}
 		return "", &chain.Error{Msg: fmt.Sprintf("no session to work on: this folder's project (%s) has no sessions", dir),
 			Hint: "name a SESSION (an id, an id prefix or a .jsonl path); list them with 'ccsurgeon ls'", Code: 1}
 	}

@@ -142,6 +142,9 @@ func (env *Env) RunMove(o MoveOptions) error {
 		moves[i].dstDr = filepath.Join(chain.ProjectsDir(env.ConfigDir), chain.ProjectSlug(moves[i].to))
 	}
 	if o.Project != "" && len(moves) == 0 && len(env.projectFolders(from)) == 0 {
+		if err := chain.CheckConfigDir(env.ConfigDir); err != nil {
+			return err
+		}
 		return &chain.Error{Msg: fmt.Sprintf("no sessions of %s under %s", from, chain.ProjectsDir(env.ConfigDir)),
 			Hint: "'ccsurgeon ls' lists the projects, with those whose folder is gone", Code: 1}
 	}

@@ -40,6 +40,9 @@ func (env *Env) PickSession() (string, error) {
 	}
 	rows := summarize(keep, false)
 	if len(rows) == 0 {
+		if err := chain.CheckConfigDir(env.ConfigDir); err != nil {
+			return "", err
+		}
 		return "", &chain.Error{Msg: fmt.Sprintf("no session to pick: this folder's project (%s) has no sessions", slug), Hint: "name a SESSION; list them with 'ccsurgeon ls'", Code: 1}
 	}
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Modified.After(rows[j].Modified) })

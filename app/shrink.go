@@ -136,16 +136,21 @@ func (env *Env) RunOps(session string, spec OpSpec, d Dest) error {
 	return env.runWrite(session, d, func(*chain.Session) (ops.Pipeline, error) { return p, nil })
 }
 
-// RunRedactCheck scans without writing and exits 1 when a secret is found:
-// a gate before sharing a transcript or in CI.
+// RunRedactCheck scans without writing and exits 1 when a secret is found,
+// or when a file of the session could not be scanned (a clean check must
+// have read everything): a gate before sharing a transcript or in CI.
 func (env *Env) RunRedactCheck(session string, spec OpSpec) error {
 	spec = OpSpec{Redact: true, RedactRules: spec.RedactRules, RedactAllow: spec.RedactAllow}
-	var found, inSidecars int
+	var found, inSidecars, notScanned int
 	err := env.runWriteWith(session, Dest{DryRun: true}, func(*chain.Session) (ops.Pipeline, error) { return env.Pipeline(spec) }, func(r *WriteResult) {
-		found, inSidecars = r.redactions.Len(), r.sidecarSecrets
+		found, inSidecars, notScanned = r.redactions.Len(), r.sidecarSecrets, r.notScanned
 	})
 	if err != nil {
 		return err
+	}
+	unread := ""
+	if notScanned > 0 {
+		unread = Plural(notScanned, "tool-results file", "tool-results files") + " could not be scanned (see the notes)"
 	}
 	if found > 0 {
 		hint := "write a redacted copy with 'ccsurgeon redact SESSION -o redacted.jsonl'"
@@ -153,7 +158,15 @@ func (env *Env) RunRedactCheck(session string, spec OpSpec) error {
 			// -o writes the transcript only: the tool-results files would keep them
 			hint = "redact the session in place with 'ccsurgeon redact SESSION' (its tool-results/ files hold " + Plural(inSidecars, "secret", "secrets") + "), or copy it redacted with --new"
 		}
-		return &chain.Error{Msg: Plural(found, "secret", "secrets") + " found; nothing was written", Hint: hint, Code: 1}
+		msg := Plural(found, "secret", "secrets") + " found"
+		if unread != "" {
+			msg += ", and " + unread
+		}
+		return &chain.Error{Msg: msg + "; nothing was written", Hint: hint, Code: 1}
+	}
+	if unread != "" {
+		return &chain.Error{Msg: unread + ", so the session is not known to be clean; nothing was written",
+			Hint: "ccsurgeon reads only regular files there, never through a symlink: put the file a link names in its place (or remove what is not a file) and check again", Code: 1}
 	}
 	return nil
 }

@@ -73,6 +73,8 @@ type WriteResult struct {
 	redactions *ops.RedactionLog // printed as "redactions"
 	// sidecarSecrets: the secrets found in the tool-results files
 	sidecarSecrets int
+	// notScanned: the files the operation could not read (named in notes)
+	notScanned int
 }
 
 // Operation builds the pipeline for an open session.
@@ -174,7 +176,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		pr.Done()
 		res := WriteResult{SessionID: s.ID, Path: s.Path, Operation: p.Name(), DryRun: d.DryRun,
 			EntriesBefore: len(s.Main.Entries), EntriesAfter: len(s.Main.Entries), BytesBefore: s.Main.Size, BytesAfter: s.Main.Size,
-			Notes: t.Report.Notes, NothingToChange: true, redactions: &t.Report.Redactions, sidecarSecrets: sidecarSecrets(t)}
+			Notes: t.Report.Notes, NothingToChange: true, redactions: &t.Report.Redactions, sidecarSecrets: sidecarSecrets(t), notScanned: len(t.Report.NotScanned)}
 		if hook != nil {
 			hook(&res) // redact --check must see secrets it could not replace
 		}
@@ -186,7 +188,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		SessionID: s.ID, Path: s.Path, Operation: p.Name(), DryRun: d.DryRun,
 		EntriesBefore: st.EntriesBefore, EntriesAfter: st.EntriesAfter, Removed: st.Removed, Changed: st.Changed, Added: st.Added,
 		BytesBefore: s.Main.Size, Counts: t.Report.Counts, CountDetails: t.Report.CountDetails, Notes: t.Report.Notes, redactions: &t.Report.Redactions,
-		ResumeTokens: t.Report.Tokens, sidecarSecrets: sidecarSecrets(t),
+		ResumeTokens: t.Report.Tokens, sidecarSecrets: sidecarSecrets(t), notScanned: len(t.Report.NotScanned),
 	}
 	if t.NewID != "" {
 		out.SessionID = t.NewID
@@ -583,7 +585,11 @@ func (j *job) writeInPlace(snaps map[string]*backup.Snapshot, d Dest) (backup.Re
 func (env *Env) lockSession(path string) (*backup.SessionLock, error) {
 	id, dir := strings.TrimSuffix(filepath.Base(path), ".jsonl"), filepath.Dir(path)
 	key := backup.KeyFor(env.ConfigDir, id, dir)
-	l, err := backup.Lock(env.ConfigDir, key, "edit")
+	op := env.Command
+	if op == "" {
+		op = "change"
+	}
+	l, err := backup.Lock(env.ConfigDir, key, op)
 	if err != nil {
 		return nil, err
 	}
@@ -778,8 +784,8 @@ func (j *job) newProjectDir() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if pd, err := filepath.Abs(s.ProjectDir); err == nil && backup.KeyFor(j.env.ConfigDir, s.ID, pd) == s.ID {
-		return pd, nil // a folder of the config dir's projects (KeyFor sees through symlinks)
+	if pd, err := filepath.Abs(s.ProjectDir); err == nil && backup.InProjects(j.env.ConfigDir, pd) {
+		return pd, nil // a folder of the config dir's projects (seen through symlinks)
 	}
 	for i := range s.Main.Entries {
 		raw, err := s.Main.Raw(i)

@@ -10,15 +10,17 @@ import "errors"
 
 // Exit codes carried by *Error.
 // Every refusal exits 1, as the CLI promises ("exit 1 for a refused or
-// invalid result"); the constants name the reasons for errors.Is-free
-// checks in tests.
+// invalid result"); a bad value the user gave exits 2, as every usage
+// error does. The constants name the reasons for errors.Is-free checks in
+// tests.
 const (
-	CodeFailure  = 1 // generic failure
-	CodeLive     = 1 // session is in use by Claude Code (guard refused)
-	CodeChanged  = 1 // session changed on disk while ccsurgeon was working
-	CodeExists   = 1 // refusing to overwrite an existing file
-	CodeNoBackup = 1 // no (unique) backup matches the request
-	CodeNoSpace  = 1 // out of disk space
+	CodeFailure   = 1 // generic failure
+	CodeLive      = 1 // session is in use by Claude Code (guard refused)
+	CodeChanged   = 1 // session changed on disk while ccsurgeon was working
+	CodeExists    = 1 // refusing to overwrite an existing file
+	CodeNoBackup  = 1 // no backup matches the request
+	CodeNoSpace   = 1 // out of disk space
+	CodeAmbiguous = 2 // a BACKUP prefix that matches several (as a session id prefix)
 )
 
 // Sentinel errors that *Error values wrap, for use with errors.Is.

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode"
 )
 
 // SetTestHook installs fn to be called at named steps of every write
@@ -30,15 +31,36 @@ func BackupsRoot(configDir string) string {
 // id for a session in a project folder of the config dir
 // (<config-dir>/projects/<slug>/<id>.jsonl), else — a loose file, named by
 // path — the file's name followed by a hash of its full path, so that two
-// export.jsonl files in different folders never share backups.
+// export.jsonl files in different folders never share backups. A name
+// that is not one line (a newline, a tab, another control character) is
+// named the second way too, each such character made '_': the key names
+// folders and files, and a listing or a log line must not break on it.
 func KeyFor(configDir, sessionID, projectDir string) string {
-	pd, err1 := filepath.Abs(projectDir)
-	pr, err2 := filepath.Abs(filepath.Join(configDir, "projects"))
-	if err1 == nil && err2 == nil && (filepath.Dir(pd) == pr || filepath.Dir(realPath(pd)) == realPath(pr)) {
+	if InProjects(configDir, projectDir) && oneLine(sessionID) == sessionID {
 		return sessionID
 	}
+	pd, _ := filepath.Abs(projectDir)
 	h := sha256.Sum256([]byte(filepath.Join(pd, sessionID+".jsonl")))
-	return sessionID + "-" + hex.EncodeToString(h[:6])
+	return oneLine(sessionID) + "-" + hex.EncodeToString(h[:6])
+}
+
+// InProjects reports whether projectDir is a project folder of the config
+// dir (<config-dir>/projects/<slug>), through symlinks.
+func InProjects(configDir, projectDir string) bool {
+	pd, err1 := filepath.Abs(projectDir)
+	pr, err2 := filepath.Abs(filepath.Join(configDir, "projects"))
+	return err1 == nil && err2 == nil && (filepath.Dir(pd) == pr || filepath.Dir(realPath(pd)) == realPath(pr))
+}
+
+// oneLine is name with every control character (and Unicode's line and
+// paragraph separators) made '_'.
+func oneLine(name string) string {
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			return '_'
+		}
+		return r
+	}, name)
 }
 
 // realPath is p with every symlink resolved (p itself if that fails): a
@@ -80,14 +102,14 @@ func Lock(configDir, key, op string) (*SessionLock, error) {
 	for {
 		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, DefaultMode)
 		if err != nil {
-			return nil, fmt.Errorf("open lock %s: %w", path, err)
+			return nil, lockFileError(path, err)
 		}
 		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 			holder := make([]byte, 256)
 			n, _ := f.ReadAt(holder, 0)
 			f.Close()
 			if !errors.Is(err, syscall.EWOULDBLOCK) {
-				return nil, fmt.Errorf("lock %s: %w", path, err)
+				return nil, lockFileError(path, err)
 			}
 			who := "another ccsurgeon"
 			if h := strings.Fields(string(holder[:n])); len(h) >= 3 {
@@ -111,6 +133,24 @@ func Lock(configDir, key, op string) (*SessionLock, error) {
 		}
 		f.Close()
 	}
+}
+
+// lockFileError says why the lock file at path could not be opened or
+// locked, naming it once (an *os.PathError repeats the path): a symlink
+// (O_NOFOLLOW) is refused as every symlink on a write is.
+func lockFileError(path string, err error) error {
+	if e := refuseSymlink(path); e != nil {
+		var be *Error
+		if errors.As(e, &be) {
+			be.Hint = "remove the link: ccsurgeon makes its lock file itself"
+		}
+		return e
+	}
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	return &Error{Msg: fmt.Sprintf("cannot lock the session: lock file %s: %v", path, err), Code: CodeFailure, Err: err}
 }
 
 // Unlock releases the lock and removes its file.

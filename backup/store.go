@@ -554,7 +554,7 @@ func pick(all []Backup, of, which string) (Backup, error) {
 		return Backup{}, &Error{
 			Msg:  fmt.Sprintf("%q matches %d backups: %s", which, len(matches), strings.Join(names, ", ")),
 			Hint: "use a longer prefix",
-			Code: CodeNoBackup, Err: ErrNoBackup,
+			Code: CodeAmbiguous, Err: ErrNoBackup,
 		}
 	}
 }

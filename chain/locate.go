@@ -33,6 +33,21 @@ func DefaultConfigDir() string {
 // ProjectsDir is <config-dir>/projects.
 func ProjectsDir(configDir string) string { return filepath.Join(configDir, "projects") }
 
+// CheckConfigDir says what is wrong when configDir cannot hold sessions:
+// it does not exist, or it has no projects/ folder (--config-dir / or a
+// mistyped folder); nil when it can. Every look-up of sessions by id, by
+// project or of them all asks it before saying that none matches.
+func CheckConfigDir(configDir string) error {
+	const hint = "name the folder that holds projects/ (~/.claude by default) with --config-dir DIR or $CLAUDE_CONFIG_DIR"
+	if st, err := os.Stat(configDir); err != nil || !st.IsDir() {
+		return &Error{Msg: fmt.Sprintf("no Claude Code config dir at %s", configDir), Hint: hint, Code: 1}
+	}
+	if st, err := os.Stat(ProjectsDir(configDir)); err != nil || !st.IsDir() {
+		return &Error{Msg: fmt.Sprintf("%s is not a Claude Code config dir: it has no projects folder", configDir), Hint: hint, Code: 1}
+	}
+	return nil
+}
+
 // Locate turns a SESSION argument into the path of a main transcript: a
 // full session id, a unique id prefix of 4+ characters, or a path to a
 // .jsonl file. Ids are looked up in every folder under
@@ -54,8 +69,13 @@ func Locate(configDir, arg string) (string, error) {
 }
 
 func locate(configDir, arg string) (string, error) {
-	if arg == "" {
-		return "", &Error{Msg: "no session given", Hint: "give a session id, an id prefix, or a path to a .jsonl file", Code: 2}
+	if strings.TrimSpace(arg) == "" {
+		// an unset variable or a stray quote in a script, not an id
+		msg := "the session argument is empty"
+		if arg != "" {
+			msg = fmt.Sprintf("the session argument %q is blank", arg)
+		}
+		return "", &Error{Msg: msg, Hint: "give a session id, an id prefix, or a path to a .jsonl file", Code: 2}
 	}
 	if looksLikePath(arg) {
 		return locatePath(arg)
@@ -86,6 +106,9 @@ func locate(configDir, arg string) (string, error) {
 	}
 	switch len(cands) {
 	case 0:
+		if err := CheckConfigDir(configDir); err != nil {
+			return "", err
+		}
 		return "", &Error{Msg: fmt.Sprintf("no session matches %q in %s", arg, ProjectsDir(configDir)), Hint: "list sessions with 'ccsurgeon ls', or pass --config-dir or a path to a .jsonl file", Code: 1}
 	case 1:
 		return cands[0], nil

@@ -424,7 +424,9 @@ func (o RedactSecrets) redactToolResults(t *Txn, nb *numbering) error {
 		if !d.Type().IsRegular() {
 			// a FIFO or a device would block, a symlink is not the
 			// session's own file: not read, but named
-			t.Note("%s is not a regular file: it was not scanned for secrets", filepath.Join(dir, d.Name()))
+			p := filepath.Join(dir, d.Name())
+			t.Note("%s is not a regular file: it was not scanned for secrets", p)
+			t.Report.NotScanned = append(t.Report.NotScanned, p)
 			continue
 		}
 		if err := o.redactToolResult(t, nb, filepath.Join(dir, d.Name())); err != nil {

@@ -91,6 +91,10 @@ type Report struct {
 	// Tokens: the estimated tokens a resume sends, before and after (set
 	// by the operations that shrink what the client sends).
 	Tokens *TokenReport `json:"resume_tokens,omitempty"`
+	// NotScanned lists the files an operation should have read but did
+	// not (redact-secrets: a tool-results file that is a symlink, a FIFO,
+	// a device); each is named in a note too. redact --check fails on it.
+	NotScanned []string `json:"-"`
 }
 
 // Count adds n to a report counter.
