@@ -371,6 +371,22 @@ func (e *Env) Turn(t testing.TB, c Client, sid, prompt string, replies ...Reply)
 	return res.SessionID
 }
 
+// SessionIDs lists the sessions (<id>.jsonl, not agent-*.jsonl) of the
+// env's project folder: those a client made in it.
+func (e *Env) SessionIDs() ([]string, error) {
+	m, err := filepath.Glob(filepath.Join(e.ProjectDir(), "*.jsonl"))
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, p := range m {
+		if b := filepath.Base(p); !strings.HasPrefix(b, "agent-") {
+			ids = append(ids, strings.TrimSuffix(b, ".jsonl"))
+		}
+	}
+	return ids, nil
+}
+
 // InstallSession copies a session file (and its <id>/ sidecar folder if present) into the
 // env's project folder, unchanged. It returns the session id (file name without .jsonl).
 func (e *Env) InstallSession(t testing.TB, srcJSONL string) string {

@@ -3,8 +3,12 @@ package ops_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/ccsurgeon/ccsurgeon/app"
 	"github.com/ccsurgeon/ccsurgeon/chain"
@@ -186,4 +190,137 @@ func TestRealRelinkBackedOff(t *testing.T) {
 			}
 		})
 	}
+}
+
+// tuiSession drives the newest client's TUI in env through play and
+// returns the id of the one session it made. Screens are saved under the
+// test's temp dir when a wait fails.
+func tuiSession(t *testing.T, env *harness.Env, play func(tui *harness.TUI) error) string {
+	t.Helper()
+	tui, err := env.StartTUI(harness.Latest(t), 200, 50, "--dangerously-skip-permissions")
+	require.NoError(t, err)
+	defer tui.Close()
+	tui.CaptureDir = filepath.Join(t.TempDir(), "screens")
+	require.NoError(t, tui.WaitIdle("startup"))
+	require.NoError(t, play(tui))
+	require.NoError(t, tui.Exit())
+	ids, err := env.SessionIDs()
+	require.NoError(t, err)
+	require.Len(t, ids, 1)
+	return ids[0]
+}
+
+// specOp is an operation and what the specification says the client
+// sends for its result, given what it sends for the session and the
+// session's file.
+type specOp struct {
+	name  string
+	run   func(a *app.Env, id string) error
+	check func(t *testing.T, sent, got spec.Conversation, path string)
+}
+
+// sameAs: the operation's result sends want(what the original sends).
+func sameAs(want func(c spec.Conversation, path string) spec.Conversation) func(t *testing.T, sent, got spec.Conversation, path string) {
+	return func(t *testing.T, sent, got spec.Conversation, path string) {
+		t.Helper()
+		require.Equal(t, want(sent, path).Key(), got.Key())
+	}
+}
+
+// forkAt is fork-at-turn n and its specification (spec.Fork of the
+// conversation that holds turn n).
+func forkAt(t *testing.T, n int) specOp {
+	return specOp{fmt.Sprintf("fork-at-turn %d", n),
+		func(a *app.Env, id string) error { return a.RunFork(id, n, app.BranchOptions{}, app.Dest{}) },
+		sameAs(func(c spec.Conversation, path string) spec.Conversation {
+			f, err := chain.LoadFile(path)
+			require.NoError(t, err)
+			defer f.Close()
+			return spec.Fork(heldTurn(t, f, f.ActiveTurns(), c, n), n)
+		})}
+}
+
+var cloneOp = specOp{"clone", func(a *app.Env, id string) error { return a.RunClone(id, app.BranchOptions{}, app.Dest{}) },
+	sameAs(func(c spec.Conversation, _ string) spec.Conversation { return spec.Clone(c) })}
+
+// checkOps runs each operation on session id of env and resumes its result
+// with every pinned client, which must send what the specification says
+// for what the same client sends for the session; chain's rebuild of the
+// result must agree.
+func checkOps(t *testing.T, env *harness.Env, id string, list []specOp) {
+	t.Helper()
+	path := env.SessionPath(id)
+	fx := &fixture{env: env, id: id}
+	for _, c := range harness.Clients(t) {
+		sent := env.MustResume(t, c, id)
+		t.Logf("%s sends for the session:\n%s", c, harness.MessageSummary(sent.Messages))
+		require.Equal(t, sentKey(sent), activeConversation(t, path).Key(), "chain's rebuild of the session is what %s sends", c)
+		for _, o := range list {
+			r := fx.ccsurgeon(t, func(a *app.Env) error { return o.run(a, id) })
+			got := sent
+			if !r.NothingToChange {
+				got = env.MustResume(t, c, r.SessionID)
+			}
+			key := func(r harness.ResumeResult) spec.Conversation { return spec.FromAPI(r.Messages) }
+			t.Run(c.Version+"/"+o.name, func(t *testing.T) {
+				o.check(t, key(sent), key(got), path)
+				require.Equal(t, sentKey(got), activeConversation(t, r.Path).Key(), "chain's rebuild of the result")
+			})
+		}
+	}
+}
+
+// TestRealInterruptedTurnOps: shape (c). The newest client's TUI (the
+// interruption marker of Escape is a TUI shape; 2.0.50 resumes the
+// result): a turn with a tool call and thinking, a turn whose Bash call is
+// interrupted with Escape, one more turn. clone, fork-at-turn at every
+// turn, compress-old-turns and strip-thinking; both clients resume each
+// result and send what ops/spec says.
+func TestRealInterruptedTurnOps(t *testing.T) {
+	t.Parallel()
+	env := harness.NewEnv(t)
+	id := tuiSession(t, env, func(tui *harness.TUI) error {
+		if err := tui.Turn("Count to two hundred", "Counted.",
+			harness.Bash("seq 1 200"), harness.Thinking("The numbers are printed.", "Counted.")); err != nil {
+			return err
+		}
+		// a standalone sleep is refused by the Bash tool: the marker says
+		// the call runs
+		marker := filepath.Join(env.Cwd, "started")
+		env.Mock.Enqueue(harness.Bash("touch " + marker + " && sleep 30 && echo slow-done"))
+		if err := tui.Submit("Run the long command"); err != nil {
+			return err
+		}
+		if _, err := tui.WaitFor("the call runs", harness.TUIStep, func(s string) bool {
+			_, err := os.Stat(marker)
+			return err == nil && strings.Contains(s, "esc to interrupt")
+		}); err != nil {
+			return err
+		}
+		time.Sleep(500 * time.Millisecond)
+		if err := tui.Keys("Escape"); err != nil {
+			return err
+		}
+		if _, err := tui.WaitStable("interrupted", harness.TUIStep, time.Second, func(s string) bool {
+			return harness.Idle(s) && strings.Contains(s, "Interrupted")
+		}); err != nil {
+			return err
+		}
+		tui.Snapshot("interrupted")
+		return tui.Turn("Carry on", "Carried on.", harness.Thinking("Go on without it.", "Carried on."))
+	})
+	data, err := os.ReadFile(env.SessionPath(id))
+	require.NoError(t, err)
+	require.Contains(t, string(data), "[Request interrupted by user")
+	list := []specOp{cloneOp, forkAt(t, 1), forkAt(t, 2), forkAt(t, 3),
+		{"compress-old-turns --keep-turns 1", func(a *app.Env, id string) error {
+			return a.RunOps(id, app.OpSpec{Compress: true, KeepTurns: 1, MaxResult: "64B"}, app.Dest{New: true})
+		}, func(t *testing.T, sent, got spec.Conversation, _ string) {
+			require.NoError(t, spec.CheckCompress(sent, got, 1, 3))
+		}},
+		{"strip-thinking", func(a *app.Env, id string) error {
+			return a.RunOps(id, app.OpSpec{StripThinking: true}, app.Dest{New: true})
+		}, sameAs(func(c spec.Conversation, _ string) spec.Conversation { return spec.StripThinking(c, 0) })},
+	}
+	checkOps(t, env, id, list)
 }
