@@ -327,6 +327,66 @@ func (e *Env) Run(t testing.TB, c Client, prompt string, extraArgs ...string) Ru
 	return res
 }
 
+// TurnErr runs one print-mode turn with the given main replies queued on
+// the mock: a new session when sid is empty, else `--resume sid` (the
+// client appends to that file). args are the options after -p PROMPT
+// --output-format json. It fails unless the client answered a session id
+// (sid's own when resuming), used every queued reply and sent nothing the
+// API rules refuse: a session made this way is one the client wrote.
+func (e *Env) TurnErr(c Client, sid, prompt string, replies []Reply, args ...string) (RunResult, error) {
+	e.Mock.Enqueue(replies...)
+	all := append([]string{"-p", prompt, "--output-format", "json"}, args...)
+	if sid != "" {
+		all = append(all, "--resume", sid)
+	}
+	res, err := e.ExecArgs(c, all...)
+	switch {
+	case err != nil:
+		return res, fmt.Errorf("turn %q: %v\nstderr: %s", prompt, err, res.Stderr)
+	case res.SessionID == "":
+		return res, fmt.Errorf("turn %q: no session id (exit %d)\nstdout: %s\nstderr: %s", prompt, res.ExitCode, res.Stdout, res.Stderr)
+	case sid != "" && res.SessionID != sid:
+		return res, fmt.Errorf("turn %q: resume of %s answered session %s", prompt, sid, res.SessionID)
+	}
+	if n := e.Mock.Pending(KindMain); n > 0 {
+		return res, fmt.Errorf("turn %q: %d scripted replies unused (is_error=%v result=%q)", prompt, n, res.IsError, res.Result)
+	}
+	if vs := e.Mock.Violations(); len(vs) > 0 {
+		return res, fmt.Errorf("turn %q: API-rule violations: %v", prompt, vs)
+	}
+	return res, nil
+}
+
+// Turn is TurnErr with --dangerously-skip-permissions that fails the test
+// on error; it returns the session id. Tests make the sessions they need
+// with it, at test time, with the client under test.
+func (e *Env) Turn(t testing.TB, c Client, sid, prompt string, replies ...Reply) string {
+	t.Helper()
+	runLabel.Store(t.Name())
+	e.label.Store(t.Name())
+	res, err := e.TurnErr(c, sid, prompt, replies, "--dangerously-skip-permissions")
+	if err != nil {
+		t.Fatalf("harness: %s: %v", c.Version, err)
+	}
+	return res.SessionID
+}
+
+// SessionIDs lists the sessions (<id>.jsonl, not agent-*.jsonl) of the
+// env's project folder: those a client made in it.
+func (e *Env) SessionIDs() ([]string, error) {
+	m, err := filepath.Glob(filepath.Join(e.ProjectDir(), "*.jsonl"))
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, p := range m {
+		if b := filepath.Base(p); !strings.HasPrefix(b, "agent-") {
+			ids = append(ids, strings.TrimSuffix(b, ".jsonl"))
+		}
+	}
+	return ids, nil
+}
+
 // InstallSession copies a session file (and its <id>/ sidecar folder if present) into the
 // env's project folder, unchanged. It returns the session id (file name without .jsonl).
 func (e *Env) InstallSession(t testing.TB, srcJSONL string) string {

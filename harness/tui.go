@@ -21,6 +21,7 @@ type TUI struct {
 	// for every failed wait (debug aid).
 	CaptureDir string
 	nCapture   int
+	env        *Env // the env it runs in: its mock answers the turns
 }
 
 // StartTUI starts the client c interactively (args appended, e.g.
@@ -30,7 +31,7 @@ func (e *Env) StartTUI(c Client, width, height int, args ...string) (*TUI, error
 	if _, err := exec.LookPath("tmux"); err != nil {
 		return nil, fmt.Errorf("tmux not found (apt-get install tmux): %w", err)
 	}
-	t := &TUI{Socket: filepath.Join(filepath.Dir(e.Home), "tmux.sock"), Session: "cc"}
+	t := &TUI{Socket: filepath.Join(filepath.Dir(e.Home), "tmux.sock"), Session: "cc", env: e}
 	// The command is run without a shell (several arguments): env -i gives the client
 	// exactly Env.Environ(), not the tmux server's environment.
 	argv := []string{"new-session", "-d", "-s", t.Session, "-x", fmt.Sprint(width), "-y", fmt.Sprint(height), "-c", e.Cwd, "--", "env", "-i"}
@@ -213,4 +214,107 @@ func (e *Env) FileHistoryDir(sessionID string) string {
 // testdata/sessions/2.1.328/rewind-file-history) to <config>/file-history/<sessionId>/.
 func (e *Env) InstallFileHistory(srcDir, sessionID string) error {
 	return CopyDir(srcDir, e.FileHistoryDir(sessionID))
+}
+
+// TUIStep bounds one step of a TUI scenario: a start, a turn, a screen.
+const TUIStep = 60 * time.Second
+
+// Idle reports whether the TUI waits for input: the input box is drawn
+// and nothing is running (the client runs with
+// --dangerously-skip-permissions, whose notice shows under the box).
+func Idle(s string) bool {
+	_, ok := InputLine(s)
+	return ok && strings.Contains(s, "bypass permissions on") && !strings.Contains(s, "esc to interrupt")
+}
+
+// InputLine is PromptLine, but only if the input box is drawn (the line is
+// between two of the box's borders), so that the prompts in the transcript
+// and the lines of a list do not count.
+func InputLine(s string) (string, bool) {
+	lines := strings.Split(s, "\n")
+	for i := len(lines) - 2; i >= 1; i-- {
+		if strings.HasPrefix(lines[i], "❯") && strings.HasPrefix(lines[i+1], "───") && strings.HasPrefix(lines[i-1], "───") {
+			return PromptLine(lines[i])
+		}
+	}
+	return "", false
+}
+
+// WaitIdle waits until the client waits for input (Idle) and its screen
+// has not changed for a second: the start-up is over.
+func (t *TUI) WaitIdle(what string) error {
+	_, err := t.WaitStable(what, TUIStep, time.Second, Idle)
+	return err
+}
+
+// Select moves the cursor of a list with key until the selected line
+// contains want. The selected line of a list is marked by an indented "❯"
+// (the prompts of the transcript start with "❯" at column 0).
+func (t *TUI) Select(key, want string) error {
+	for i := 0; i < 12; i++ {
+		s, err := t.Capture()
+		if err != nil {
+			return err
+		}
+		for _, l := range strings.Split(s, "\n") {
+			if tl := strings.TrimLeft(l, " "); len(tl) < len(l) && strings.HasPrefix(tl, "❯") && strings.Contains(tl, want) {
+				return nil
+			}
+		}
+		if err := t.Keys(key); err != nil {
+			return err
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	return fmt.Errorf("could not select %q with %s; screen:\n%s", want, key, t.Snapshot("select-"+want))
+}
+
+// Turn queues replies on the mock, submits prompt and waits until the
+// screen shows answer, the client is idle and every reply was used; it
+// fails on a request the API rules refuse.
+func (t *TUI) Turn(prompt, answer string, replies ...Reply) error {
+	t.env.Mock.Enqueue(replies...)
+	if err := t.Submit(prompt); err != nil {
+		return err
+	}
+	_, err := t.WaitStable("answer "+answer, TUIStep, time.Second, func(s string) bool {
+		return strings.Contains(s, answer) && Idle(s) && t.env.Mock.Pending(KindMain) == 0
+	})
+	if err != nil {
+		return fmt.Errorf("turn %q: %w", prompt, err)
+	}
+	t.Snapshot("after " + prompt)
+	if vs := t.env.Mock.Violations(); len(vs) > 0 {
+		return fmt.Errorf("turn %q: API-rule violations: %v", prompt, vs)
+	}
+	return nil
+}
+
+// Compact runs /compact and waits until the client sent the summary
+// request and is idle again.
+func (t *TUI) Compact() error {
+	before := len(t.env.Mock.RequestsOf(KindCompact))
+	if err := t.Submit("/compact"); err != nil {
+		return err
+	}
+	_, err := t.WaitStable("compacted", TUIStep, 2*time.Second, func(s string) bool {
+		return Idle(s) && len(t.env.Mock.RequestsOf(KindCompact)) > before
+	})
+	t.Snapshot("after /compact")
+	return err
+}
+
+// Exit quits the client with /exit (Ctrl-C twice if that does not end it)
+// and waits until it is gone.
+func (t *TUI) Exit() error {
+	if err := t.Submit("/exit"); err != nil {
+		return err
+	}
+	if err := t.WaitExit(30 * time.Second); err != nil {
+		_ = t.Keys("C-c")
+		time.Sleep(300 * time.Millisecond)
+		_ = t.Keys("C-c")
+		return t.WaitExit(15 * time.Second)
+	}
+	return nil
 }

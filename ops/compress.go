@@ -108,7 +108,7 @@ func CompressCut(f *chain.File, ts chain.Turns, keepTurns, keepExchanges int) in
 		if keepTurns >= len(ts.List) { // no older turn (none at all, say): nothing is old
 			cut = 0
 		} else {
-			cut = ts.List[len(ts.List)-keepTurns].First
+			cut = messageStart(f, h, ts.List[len(ts.List)-keepTurns].First)
 		}
 	}
 	if keepExchanges <= 0 {
@@ -136,6 +136,29 @@ func CompressCut(f *chain.File, ts chain.Turns, keepTurns, keepExchanges int) in
 				return max(k, cut)
 			}
 		}
+	}
+	return cut
+}
+
+// messageStart returns the position in h of the first entry the client
+// sends in one message with the prompt at position first: the user
+// entries right before it (a turn cut short ends with its tool result and
+// "[Request interrupted by user for tool use]", which the client sends in
+// the next prompt's message), with what is not a message between them.
+func messageStart(f *chain.File, h []int, first int) int {
+	cut := first
+	for k := first - 1; k >= 0; k-- {
+		e := &f.Entries[h[k]]
+		if e.Type() == "system" && e.Subtype() == "compact_boundary" {
+			break
+		}
+		if !e.IsMessage() {
+			continue
+		}
+		if e.Type() != "user" {
+			break
+		}
+		cut = k
 	}
 	return cut
 }

@@ -2,6 +2,7 @@ package ops
 
 import (
 	"bytes"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -200,6 +201,26 @@ var mutations = map[string]mutation{
 		}
 		return relinkDrop(f, lines, ts[1].Entry)
 	}},
+}
+
+// DamageBy damages a session file's bytes by the named mutation, for the
+// real-client tests (package ops_test), which damage a session the client
+// made at test time; nil when the session has nothing to damage that way.
+func DamageBy(name, path string, data []byte) ([]byte, error) {
+	m, ok := mutations[name]
+	if !ok {
+		return nil, fmt.Errorf("no mutation %q", name)
+	}
+	f, err := chain.LoadBytes(path, data)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	lines := m.fn(f, sessionLines(data))
+	if lines == nil {
+		return nil, nil
+	}
+	return bytes.Join(lines, nil), nil
 }
 
 var sessionName = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.jsonl$`)

@@ -50,27 +50,10 @@ func (g *gen) turn(sid, prompt string, replies []harness.Reply, extra ...string)
 // turnArgs is turn without the permission flag: args are all the options
 // after -p PROMPT --output-format json.
 func (g *gen) turnArgs(sid, prompt string, replies []harness.Reply, extra ...string) (string, error) {
-	g.env.Mock.Enqueue(replies...)
-	args := append([]string{"-p", prompt, "--output-format", "json"}, extra...)
-	if sid != "" {
-		args = append(args, "--resume", sid)
-	}
-	res, err := g.env.ExecArgs(g.c, args...)
+	res, err := g.env.TurnErr(g.c, sid, prompt, replies, extra...)
 	g.last = res
 	if err != nil {
-		return "", fmt.Errorf("turn %q: %v\nstderr: %s", prompt, err, res.Stderr)
-	}
-	if res.SessionID == "" {
-		return "", fmt.Errorf("turn %q: no session id (exit %d)\nstdout: %s\nstderr: %s", prompt, res.ExitCode, res.Stdout, res.Stderr)
-	}
-	if sid != "" && res.SessionID != sid {
-		return "", fmt.Errorf("turn %q: resume of %s answered session %s", prompt, sid, res.SessionID)
-	}
-	if n := g.env.Mock.Pending(harness.KindMain); n > 0 {
-		return "", fmt.Errorf("turn %q: %d scripted replies unused (is_error=%v result=%q)", prompt, n, res.IsError, res.Result)
-	}
-	if vs := g.env.Mock.Violations(); len(vs) > 0 {
-		return "", fmt.Errorf("turn %q: API-rule violations: %v", prompt, vs)
+		return "", err
 	}
 	return res.SessionID, nil
 }

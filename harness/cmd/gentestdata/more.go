@@ -396,7 +396,7 @@ func streamTurns(g *gen, prompts []any) (string, error) {
 	if p := g.env.Mock.Pending(harness.KindMain); p > 0 {
 		return "", fmt.Errorf("%d answers unused after %d prompts\nstderr: %s", p, n, errb.String())
 	}
-	ids, err := sessionIDs(g.env)
+	ids, err := g.env.SessionIDs()
 	if err != nil || len(ids) != 1 {
 		return "", fmt.Errorf("want 1 session, got %v (%v)", ids, err)
 	}

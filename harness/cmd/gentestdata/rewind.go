@@ -36,7 +36,7 @@ func init() {
 
 const (
 	tuiWidth, tuiHeight = 200, 50
-	tuiStep             = 60 * time.Second
+	tuiStep             = harness.TUIStep
 )
 
 // tuiCaptureDir is where screens are saved when a wait fails.
@@ -63,26 +63,10 @@ func runRewind(g *gen, compact bool) (sid string, err error) {
 		}
 	}()
 
-	if _, err := tui.WaitStable("startup", tuiStep, time.Second, idle); err != nil {
+	if err := tui.WaitIdle("startup"); err != nil {
 		return "", err
 	}
-	turn := func(prompt, answer string, replies ...harness.Reply) error {
-		g.env.Mock.Enqueue(replies...)
-		if err := tui.Submit(prompt); err != nil {
-			return err
-		}
-		_, err := tui.WaitStable("answer "+answer, tuiStep, time.Second, func(s string) bool {
-			return strings.Contains(s, answer) && idle(s) && g.env.Mock.Pending(harness.KindMain) == 0
-		})
-		if err != nil {
-			return fmt.Errorf("turn %q: %w", prompt, err)
-		}
-		tui.Snapshot("after " + prompt)
-		if vs := g.env.Mock.Violations(); len(vs) > 0 {
-			return fmt.Errorf("turn %q: API-rule violations: %v", prompt, vs)
-		}
-		return nil
-	}
+	turn := tui.Turn
 	if err := turn("Create notes.txt", "Created notes.txt.",
 		harness.Write(f, "first line\n"), harness.Text("Created notes.txt.")); err != nil {
 		return "", err
@@ -110,7 +94,7 @@ func runRewind(g *gen, compact bool) (sid string, err error) {
 		return "", err
 	}
 	tui.Snapshot("rewind list")
-	if err := selectLine(tui, "Up", "Append a line to notes.txt"); err != nil {
+	if err := tui.Select("Up", "Append a line to notes.txt"); err != nil {
 		return "", err
 	}
 	if err := tui.Keys("Enter"); err != nil {
@@ -120,7 +104,7 @@ func runRewind(g *gen, compact bool) (sid string, err error) {
 		return "", err
 	}
 	tui.Snapshot("rewind options")
-	if err := selectLine(tui, "Down", restoreOption); err != nil {
+	if err := tui.Select("Down", restoreOption); err != nil {
 		return "", err
 	}
 	if err := tui.Keys("Enter"); err != nil {
@@ -128,7 +112,7 @@ func runRewind(g *gen, compact bool) (sid string, err error) {
 	}
 	// Back at the input, which is prefilled with the rewound prompt; "Say something" is gone.
 	if _, err := tui.WaitStable("rewound", tuiStep, time.Second, func(s string) bool {
-		p, ok := promptLineOK(s)
+		p, ok := harness.InputLine(s)
 		return ok && p == "Append a line to notes.txt" && !strings.Contains(s, "Branch A final answer.")
 	}); err != nil {
 		return "", err
@@ -137,12 +121,12 @@ func runRewind(g *gen, compact bool) (sid string, err error) {
 	if err := tui.Keys("C-u"); err != nil {
 		return "", err
 	}
-	if _, err := tui.WaitFor("empty input", tuiStep, func(s string) bool { p, ok := promptLineOK(s); return ok && p == "" }); err != nil {
+	if _, err := tui.WaitFor("empty input", tuiStep, func(s string) bool { p, ok := harness.InputLine(s); return ok && p == "" }); err != nil {
 		return "", err
 	}
 	data, _ := os.ReadFile(f)
 	g.log = append(g.log, fmt.Sprintf("rewind (%s): notes.txt after the rewind = %q", restoreOption, data))
-	if ids, _ := sessionIDs(g.env); len(ids) == 1 {
+	if ids, _ := g.env.SessionIDs(); len(ids) == 1 {
 		if b, err := os.ReadFile(g.env.SessionPath(ids[0])); err == nil {
 			g.log = append(g.log, fmt.Sprintf("after the rewind, before the next prompt, the file ends with: %s", lastTypes(b, 4)))
 		}
@@ -152,33 +136,18 @@ func runRewind(g *gen, compact bool) (sid string, err error) {
 		return "", err
 	}
 	if compact {
-		if err := tui.Submit("/compact"); err != nil {
+		if err := tui.Compact(); err != nil {
 			return "", err
 		}
-		if _, err := tui.WaitStable("compacted", tuiStep, 2*time.Second, func(s string) bool {
-			return idle(s) && len(g.env.Mock.RequestsOf(harness.KindCompact)) > 0
-		}); err != nil {
-			return "", err
-		}
-		tui.Snapshot("after /compact")
 		if err := turn("Carry on", "Carried on after the compaction.", harness.Text("Carried on after the compaction.")); err != nil {
 			return "", err
 		}
 	}
-	if err := tui.Submit("/exit"); err != nil {
+	if err := tui.Exit(); err != nil {
 		return "", err
 	}
-	if err := tui.WaitExit(30 * time.Second); err != nil {
-		// Fallback: Ctrl-C twice also exits cleanly.
-		_ = tui.Keys("C-c")
-		time.Sleep(300 * time.Millisecond)
-		_ = tui.Keys("C-c")
-		if err := tui.WaitExit(15 * time.Second); err != nil {
-			return "", err
-		}
-	}
 
-	ids, err := sessionIDs(g.env)
+	ids, err := g.env.SessionIDs()
 	if err != nil {
 		return "", err
 	}
@@ -196,64 +165,6 @@ func runRewind(g *gen, compact bool) (sid string, err error) {
 		g.log = append(g.log, fmt.Sprintf("request %s %s status=%d messages=%d", r.Kind, r.Path, r.Status, len(r.Messages())))
 	}
 	return ids[0], nil
-}
-
-// idle reports whether the TUI waits for input: the input box (a line starting with "❯")
-// is shown and nothing is running.
-func idle(s string) bool {
-	_, ok := promptLineOK(s)
-	return ok && strings.Contains(s, "bypass permissions on") && !strings.Contains(s, "esc to interrupt")
-}
-
-// promptLineOK is harness.PromptLine, but only if the input box is drawn (the line is
-// followed by the box's bottom border), so that the prompts in the transcript and the
-// rewind list do not count.
-func promptLineOK(s string) (string, bool) {
-	lines := strings.Split(s, "\n")
-	for i := len(lines) - 2; i >= 1; i-- {
-		if strings.HasPrefix(lines[i], "❯") && strings.HasPrefix(lines[i+1], "───") && strings.HasPrefix(lines[i-1], "───") {
-			return harness.PromptLine(lines[i])
-		}
-	}
-	return "", false
-}
-
-// selectLine moves the cursor of a TUI list with key until the selected line contains
-// want. The selected line of a list is marked by an indented "❯" (the prompts of the
-// transcript start with "❯" at column 0).
-func selectLine(tui *harness.TUI, key, want string) error {
-	for i := 0; i < 12; i++ {
-		s, err := tui.Capture()
-		if err != nil {
-			return err
-		}
-		for _, l := range strings.Split(s, "\n") {
-			if t := strings.TrimLeft(l, " "); len(t) < len(l) && strings.HasPrefix(t, "❯") && strings.Contains(t, want) {
-				return nil
-			}
-		}
-		if err := tui.Keys(key); err != nil {
-			return err
-		}
-		time.Sleep(300 * time.Millisecond)
-	}
-	return fmt.Errorf("could not select %q with %s; screen:\n%s", want, key, tui.Snapshot("select-"+want))
-}
-
-// sessionIDs lists the session files (<id>.jsonl) of the env's project folder.
-func sessionIDs(env *harness.Env) ([]string, error) {
-	m, err := filepath.Glob(filepath.Join(env.ProjectDir(), "*.jsonl"))
-	if err != nil {
-		return nil, err
-	}
-	var ids []string
-	for _, p := range m {
-		b := filepath.Base(p)
-		if !strings.HasPrefix(b, "agent-") {
-			ids = append(ids, strings.TrimSuffix(b, ".jsonl"))
-		}
-	}
-	return ids, nil
 }
 
 // exportFileHistory copies <config>/file-history/<sid>/ to <dir>/<name>-file-history/.

@@ -1,0 +1,369 @@
+package ops_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ccsurgeon/ccsurgeon/app"
+	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/harness"
+	"github.com/ccsurgeon/ccsurgeon/ops"
+	"github.com/ccsurgeon/ccsurgeon/ops/spec"
+	"github.com/ccsurgeon/ccsurgeon/validate"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/tidwall/sjson"
+)
+
+// Shapes that were held to the specification in process only (validator,
+// spec) are made here by the real client at test time, damaged by the
+// test where the shape is damage, operated on, and resumed by the real
+// clients against the mock.
+
+// threeTurns makes a session of three print-mode turns, each answered
+// with signed thinking and text, with client c in env; it returns its id.
+func threeTurns(t *testing.T, env *harness.Env, c harness.Client) string {
+	t.Helper()
+	id := env.Turn(t, c, "", "What is a JSONL file?", harness.Thinking("One JSON value per line.", "JSONL is JSON Lines: one JSON value per line."))
+	env.Turn(t, c, id, "Why do session logs use it?", harness.Thinking("Appending is cheap.", "Because appending a line is cheap and crash-safe."))
+	env.Turn(t, c, id, "Give one drawback.", harness.Thinking("A torn last line.", "A write cut short leaves a torn last line."))
+	return id
+}
+
+// repairInPlace runs repair on the session in place and returns its fixes.
+func repairInPlace(t *testing.T, env *harness.Env, id string) app.RepairResult {
+	t.Helper()
+	var out, errb bytes.Buffer
+	a := &app.Env{ConfigDir: env.ConfigDir, JSON: true, Out: &out, Err: &errb}
+	require.NoError(t, a.RunRepair(id, app.Dest{Force: true}), "stderr: %s", errb.String())
+	var res app.RepairResult
+	require.NoError(t, json.Unmarshal(out.Bytes(), &res), out.String())
+	return res
+}
+
+// validErrors returns the validation errors of a session file by code.
+func validErrors(t *testing.T, path string) map[string]int {
+	t.Helper()
+	s, err := chain.Load(path)
+	require.NoError(t, err)
+	defer s.Close()
+	return validate.Session(s).ErrorCounts()
+}
+
+// TestRealCutOffWriteRepaired: shape (a). A session made by each pinned
+// client; a crash cuts the write of the line before the second prompt
+// short and the client's next write (the prompt) lands on the same line
+// (mutation write-cut-then-next-on-its-line). The newest client skips the
+// whole line, and the history above the prompt's children with it; after
+// repair both clients send what they sent for the session before the
+// crash (spec.Repair).
+func TestRealCutOffWriteRepaired(t *testing.T) {
+	t.Parallel()
+	clients := harness.Clients(t)
+	for _, maker := range clients {
+		t.Run("made-by-"+maker.Version, func(t *testing.T) {
+			t.Parallel()
+			env := harness.NewEnv(t)
+			id := threeTurns(t, env, maker)
+			path := env.SessionPath(id)
+			data, err := os.ReadFile(path)
+			require.NoError(t, err)
+			orig := map[string]harness.ResumeResult{}
+			for _, c := range clients {
+				orig[c.Version] = env.MustResume(t, c, id)
+			}
+
+			damaged, err := ops.DamageBy("write-cut-then-next-on-its-line", path, data)
+			require.NoError(t, err)
+			require.NotNil(t, damaged)
+			require.NoError(t, os.WriteFile(path, damaged, 0o644))
+			assert.Positive(t, validErrors(t, path)["invalid-json"])
+			latest := clients[0]
+			lost := env.Resume(t, latest, id)
+			assert.NotEqual(t, sentKey(orig[latest.Version]), sentKey(lost),
+				"the client reads the line written on a cut-off one: %s\n%s", lost, harness.MessageSummary(lost.Messages))
+
+			res := repairInPlace(t, env, id)
+			kept := false
+			for _, fx := range res.Fixes {
+				kept = kept || (fx.Fixed && bytes.Contains([]byte(fx.Message), []byte("kept the whole entry")))
+			}
+			assert.True(t, kept, "%+v", res.Fixes)
+			assert.Empty(t, validErrors(t, path))
+			for _, c := range clients {
+				got := env.MustResume(t, c, id)
+				want := spec.Repair(spec.FromAPI(orig[c.Version].Messages))
+				assert.Equal(t, want.Key(), sentKey(got), "what %s sends for the repaired session", c)
+			}
+		})
+	}
+}
+
+// TestRealRelinkBackedOff: shape (b). A session made by each pinned
+// client loses two parents: the second prompt names an entry that is not
+// in the file, and the third prompt's line is gone (its answer names it).
+// Repair relinks the second prompt to the answer before it and leaves the
+// third answer's lost parent alone: relinking it to the entry before it
+// would put two assistant messages in a row. What the clients do with the
+// result: the newest sends what it rebuilt from the damaged session
+// (spec.Repair; it relinks the lost parent in memory, so the API refuses
+// both with two answers in a row), 2.0.50 the third answer alone (the
+// history above a lost parent is dropped; the API refuses it too). The
+// first branch, which the kept relink made whole, is the way out: its
+// clone is the session's fork at turn 2 for both clients.
+func TestRealRelinkBackedOff(t *testing.T) {
+	t.Parallel()
+	clients := harness.Clients(t)
+	latest := clients[0]
+	for _, maker := range clients {
+		t.Run("made-by-"+maker.Version, func(t *testing.T) {
+			t.Parallel()
+			env := harness.NewEnv(t)
+			id := threeTurns(t, env, maker)
+			path := env.SessionPath(id)
+			data, err := os.ReadFile(path)
+			require.NoError(t, err)
+			orig := env.MustResume(t, latest, id)
+			f, err := chain.LoadBytes(path, data)
+			require.NoError(t, err)
+			ts := f.ActiveTurns().List
+			require.Len(t, ts, 3)
+			second, third := ts[1].Entry, ts[2].Entry
+			f.Close()
+			var damaged []byte
+			for k, l := range bytes.SplitAfter(data, []byte("\n")) {
+				switch k {
+				case second:
+					l, err = sjson.SetBytes(bytes.TrimSuffix(l, []byte("\n")), "parentUuid", harness.NowhereUUID)
+					require.NoError(t, err)
+					l = append(l, '\n')
+				case third:
+					continue
+				}
+				damaged = append(damaged, l...)
+			}
+			require.NoError(t, os.WriteFile(path, damaged, 0o644))
+			assert.Positive(t, validErrors(t, path)["dangling-parent"])
+			want := env.Resume(t, latest, id)
+			require.NotNil(t, want.Request, "%s", want)
+
+			res := repairInPlace(t, env, id)
+			var fixed, left int
+			for _, fx := range res.Fixes {
+				if fx.Code != "dangling-parent" {
+					continue
+				}
+				if fx.Fixed {
+					fixed++
+				} else {
+					left++
+					assert.Contains(t, fx.Message, "two assistant messages in a row")
+				}
+			}
+			assert.Equal(t, 1, fixed, "%+v", res.Fixes)
+			assert.Equal(t, 1, left, "%+v", res.Fixes)
+			// the newest client relinks the lost parent to the answer before
+			// it in memory, as repair would have: it sends what it sent for
+			// the damaged session, which the API refuses (two answers in a
+			// row: what repair leaves to the person, who keeps one)
+			got := env.Resume(t, latest, id)
+			assert.Equal(t, spec.Repair(spec.FromAPI(want.Messages)).Key(), sentKey(got), "what %s sends for the repaired session", latest)
+			assert.Equal(t, want.Violations, got.Violations)
+			// 2.0.50 drops the history above a lost parent: it sends the
+			// third answer alone
+			old := env.Resume(t, clients[1], id)
+			assert.Equal(t, sentKey(orig)[len(sentKey(orig))-1:], sentKey(old), "%s\n%s", old, harness.MessageSummary(old.Messages))
+
+			// the branch of the kept relink holds the first two turns whole:
+			// clone --branch 1 keeps it (the session's fork at turn 2), and
+			// both clients resume it
+			r := (&fixture{env: env, id: id}).ccsurgeon(t, func(a *app.Env) error { return a.RunClone(id, app.BranchOptions{Branch: 1}, app.Dest{}) })
+			for _, c := range clients {
+				got := env.MustResume(t, c, r.SessionID)
+				assert.Equal(t, spec.Fork(spec.FromAPI(orig.Messages), 2).Key(), sentKey(got), "what %s sends for the first branch's clone", c)
+			}
+		})
+	}
+}
+
+// tuiSession drives the newest client's TUI in env through play and
+// returns the id of the one session it made. Screens are saved under the
+// test's temp dir when a wait fails.
+func tuiSession(t *testing.T, env *harness.Env, play func(tui *harness.TUI) error) string {
+	t.Helper()
+	tui, err := env.StartTUI(harness.Latest(t), 200, 50, "--dangerously-skip-permissions")
+	require.NoError(t, err)
+	defer tui.Close()
+	tui.CaptureDir = filepath.Join(t.TempDir(), "screens")
+	require.NoError(t, tui.WaitIdle("startup"))
+	require.NoError(t, play(tui))
+	require.NoError(t, tui.Exit())
+	ids, err := env.SessionIDs()
+	require.NoError(t, err)
+	require.Len(t, ids, 1)
+	return ids[0]
+}
+
+// specOp is an operation and what the specification says the client
+// sends for its result, given what it sends for the session and the
+// session's file.
+type specOp struct {
+	name  string
+	run   func(a *app.Env, id string) error
+	check func(t *testing.T, sent, got spec.Conversation, path string)
+}
+
+// sameAs: the operation's result sends want(what the original sends).
+func sameAs(want func(c spec.Conversation, path string) spec.Conversation) func(t *testing.T, sent, got spec.Conversation, path string) {
+	return func(t *testing.T, sent, got spec.Conversation, path string) {
+		t.Helper()
+		require.Equal(t, want(sent, path).Key(), got.Key())
+	}
+}
+
+// forkAt is fork-at-turn n and its specification (spec.Fork of the
+// conversation that holds turn n).
+func forkAt(t *testing.T, n int) specOp {
+	return specOp{fmt.Sprintf("fork-at-turn %d", n),
+		func(a *app.Env, id string) error { return a.RunFork(id, n, app.BranchOptions{}, app.Dest{}) },
+		sameAs(func(c spec.Conversation, path string) spec.Conversation {
+			f, err := chain.LoadFile(path)
+			require.NoError(t, err)
+			defer f.Close()
+			return spec.Fork(heldTurn(t, f, f.ActiveTurns(), c, n), n)
+		})}
+}
+
+var cloneOp = specOp{"clone", func(a *app.Env, id string) error { return a.RunClone(id, app.BranchOptions{}, app.Dest{}) },
+	sameAs(func(c spec.Conversation, _ string) spec.Conversation { return spec.Clone(c) })}
+
+// checkOps runs each operation on session id of env and resumes its result
+// with every pinned client, which must send what the specification says
+// for what the same client sends for the session; chain's rebuild of the
+// session and of the result must agree with the newest client (the
+// sessions are the newest client's: 2.0.50 may rebuild them otherwise).
+func checkOps(t *testing.T, env *harness.Env, id string, list []specOp) {
+	t.Helper()
+	path := env.SessionPath(id)
+	fx := &fixture{env: env, id: id}
+	for _, c := range harness.Clients(t) {
+		sent := env.MustResume(t, c, id)
+		if !c.IsOld() {
+			require.Equal(t, sentKey(sent), activeConversation(t, path).Key(), "chain's rebuild of the session is what %s sends", c)
+		}
+		for _, o := range list {
+			r := fx.ccsurgeon(t, func(a *app.Env) error { return o.run(a, id) })
+			got := sent
+			if !r.NothingToChange {
+				got = env.MustResume(t, c, r.SessionID)
+			}
+			key := func(r harness.ResumeResult) spec.Conversation { return spec.FromAPI(r.Messages) }
+			t.Run(c.Version+"/"+o.name, func(t *testing.T) {
+				o.check(t, key(sent), key(got), path)
+				if !c.IsOld() {
+					require.Equal(t, sentKey(got), activeConversation(t, r.Path).Key(), "chain's rebuild of the result")
+				}
+			})
+		}
+	}
+}
+
+// TestRealInterruptedTurnOps: shape (c). The newest client's TUI (the
+// interruption marker of Escape is a TUI shape; 2.0.50 resumes the
+// result): a turn with a tool call and thinking, a turn whose Bash call is
+// interrupted with Escape, one more turn. clone, fork-at-turn at the
+// interrupted turn and the next, compress-old-turns and strip-thinking;
+// both clients resume each result and send what ops/spec says.
+func TestRealInterruptedTurnOps(t *testing.T) {
+	t.Parallel()
+	env := harness.NewEnv(t)
+	id := tuiSession(t, env, func(tui *harness.TUI) error {
+		if err := tui.Turn("Count to two hundred", "Counted.",
+			harness.Bash("seq 1 200"), harness.Thinking("The numbers are printed.", "Counted.")); err != nil {
+			return err
+		}
+		// a standalone sleep is refused by the Bash tool: the marker says
+		// the call runs
+		marker := filepath.Join(env.Cwd, "started")
+		env.Mock.Enqueue(harness.Bash("touch " + marker + " && sleep 30 && echo slow-done"))
+		if err := tui.Submit("Run the long command"); err != nil {
+			return err
+		}
+		if _, err := tui.WaitFor("the call runs", harness.TUIStep, func(s string) bool {
+			_, err := os.Stat(marker)
+			return err == nil && strings.Contains(s, "esc to interrupt")
+		}); err != nil {
+			return err
+		}
+		time.Sleep(500 * time.Millisecond)
+		if err := tui.Keys("Escape"); err != nil {
+			return err
+		}
+		if _, err := tui.WaitStable("interrupted", harness.TUIStep, time.Second, func(s string) bool {
+			return harness.Idle(s) && strings.Contains(s, "Interrupted")
+		}); err != nil {
+			return err
+		}
+		tui.Snapshot("interrupted")
+		return tui.Turn("Carry on", "Carried on.", harness.Thinking("Go on without it.", "Carried on."))
+	})
+	data, err := os.ReadFile(env.SessionPath(id))
+	require.NoError(t, err)
+	require.Contains(t, string(data), "[Request interrupted by user")
+	// fork at the interrupted turn (the spec cuts it back to turn 1's
+	// answer) and at the turn after it
+	list := []specOp{cloneOp, forkAt(t, 2), forkAt(t, 3),
+		{"compress-old-turns --keep-turns 1", func(a *app.Env, id string) error {
+			return a.RunOps(id, app.OpSpec{Compress: true, KeepTurns: 1, MaxResult: "64B"}, app.Dest{New: true})
+		}, func(t *testing.T, sent, got spec.Conversation, _ string) {
+			require.NoError(t, spec.CheckCompress(sent, got, 1, 3))
+		}},
+		{"strip-thinking", func(a *app.Env, id string) error {
+			return a.RunOps(id, app.OpSpec{StripThinking: true}, app.Dest{New: true})
+		}, sameAs(func(c spec.Conversation, _ string) spec.Conversation { return spec.StripThinking(c, 0) })},
+	}
+	checkOps(t, env, id, list)
+}
+
+// TestRealTUICompactionOps: shape (d). The newest client's TUI (2.0.50
+// resumes the result; it rebuilds a 2.1.x compaction otherwise: without
+// the preserved last answer): two turns, /compact, one more turn. clone
+// and fork-at-turn at every turn (the first two before the compaction);
+// both clients resume each result and send what ops/spec says.
+func TestRealTUICompactionOps(t *testing.T) {
+	t.Parallel()
+	env := harness.NewEnv(t)
+	id := tuiSession(t, env, func(tui *harness.TUI) error {
+		if err := tui.Turn("Count to two hundred", "Counted.",
+			harness.Bash("seq 1 200"), harness.Thinking("The numbers are printed.", "Counted.")); err != nil {
+			return err
+		}
+		if err := tui.Turn("Say something", "Something said.", harness.Thinking("A short answer.", "Something said.")); err != nil {
+			return err
+		}
+		if err := tui.Compact(); err != nil {
+			return err
+		}
+		return tui.Turn("Carry on", "Carried on after the compaction.", harness.Text("Carried on after the compaction."))
+	})
+	// 2.1.332 keeps no compaction agent's transcript (agent-acompact-*)
+	// for a /compact of the TUI, as in print mode: the session is alone
+	var files []string
+	require.NoError(t, filepath.Walk(env.ProjectDir(), func(p string, fi os.FileInfo, err error) error {
+		if err == nil && !fi.IsDir() {
+			files = append(files, filepath.Base(p))
+		}
+		return err
+	}))
+	assert.Equal(t, []string{id + ".jsonl"}, files)
+	data, err := os.ReadFile(env.SessionPath(id))
+	require.NoError(t, err)
+	require.Contains(t, string(data), `"compact_boundary"`)
+	checkOps(t, env, id, []specOp{cloneOp, forkAt(t, 1), forkAt(t, 2), forkAt(t, 3)})
+}
