@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -48,6 +49,21 @@ type screen struct {
 }
 
 func (s *screen) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
+
+// waitForMatch waits until what the screen shows from byte from on
+// matches re: a frame is drawn in several writes, and its rows may come
+// after its header.
+func (s *screen) waitForMatch(t *testing.T, re string, from int) {
+	t.Helper()
+	rx := regexp.MustCompile(re)
+	deadline := time.Now().Add(10 * time.Second)
+	for !rx.MatchString(s.String()[from:]) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the terminal never showed %q; it shows %q", re, s.String()[from:])
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
 
 // waitFor waits until the screen shows want n times.
 func (s *screen) waitFor(t *testing.T, want string, n int) {
@@ -93,14 +109,14 @@ func TestPickOnATerminal(t *testing.T) {
 		done <- run(context.Background(), []string{"ccsurgeon", "--config-dir", cfg, "info", "--pick"}, slave, &out, slave)
 	}()
 	scr.waitFor(t, "Enter to choose", 1)
+	scr.waitForMatch(t, `\n\r  `+idOf(older)[:8], 0) // the last row of the first frame
 	frame := scr.String()
 	assert.Regexp(t, `ID\s+AGE\s+SIZE\s+TOKENS\s+TITLE OR FIRST PROMPT`, frame)
 	assert.Regexp(t, `\x1b\[7m> `+idOf(newer)[:8]+`\s+1h ago\s+[\d.]+ KB\s+[\d,]+\s+\S`, frame, "the newest first, highlighted")
 	assert.Regexp(t, `\n\r  `+idOf(older)[:8]+`\s+3h ago`, frame)
 	_, err = master.Write([]byte("\x1b[B")) // arrow down
 	require.NoError(t, err)
-	scr.waitFor(t, "Enter to choose", 2)
-	assert.Regexp(t, `\x1b\[7m> `+idOf(older)[:8], scr.String()[len(frame):], "the highlight moved down")
+	scr.waitForMatch(t, `\x1b\[7m> `+idOf(older)[:8], len(frame)) // the highlight moved down
 	_, err = master.Write([]byte("\r"))
 	require.NoError(t, err)
 	select {
