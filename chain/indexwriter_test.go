@@ -3,7 +3,9 @@ package chain
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -113,7 +115,7 @@ func FuzzBlocks(f *testing.F) {
 			one := make([]Entry, 1)
 			var blocks []Block
 			parseLine(&one[0], int64(off), data[off:end], off == 0, &blocks)
-			placeBlocks(one, blocks)
+			placeBlocks(one, blocks, nil)
 			one[0].Line = int32(k + 1)
 			want = append(want, one[0])
 			off = end
@@ -173,7 +175,7 @@ func TestLoadedBlocksAreTheLinesBlocks(t *testing.T) {
 			one := make([]Entry, 1)
 			var blocks []Block
 			parseLine(&one[0], 0, l, len(want) == 0, &blocks)
-			placeBlocks(one, blocks)
+			placeBlocks(one, blocks, nil)
 			want = append(want, plain(&one[0]))
 		}
 		for _, bs := range []int{4 << 10, saved} {
@@ -206,4 +208,77 @@ func TestManyBlocks(t *testing.T) {
 	require.Equal(t, "t0", many[0].ID)
 	require.Equal(t, "t"+strconv.Itoa(manyBlocks+4), many[len(many)-1].ID)
 	require.Equal(t, []Block{{Kind: BlockText, Size: 26}, {Kind: BlockToolUse, ID: "u", Name: "Bash", Size: 42}}, f.Entries[1].Blocks())
+}
+
+// TestIndexWriterTakesUnchangedLinesFromTheirIndex: a file written with
+// edits through an IndexWriter (what every checked write does) gets, for
+// the lines it copies unchanged, the entries of the input's index instead
+// of parsing them again; the index must be the one the loader makes of
+// the bytes written, on every kind of file (BOM, CRLF, lines that are not
+// JSON, blank lines, no final newline, the real sessions of testdata and
+// the corpus), with lines dropped, replaced and added next to the copied
+// ones.
+func TestIndexWriterTakesUnchangedLinesFromTheirIndex(t *testing.T) {
+	docs := map[string][]byte{
+		"bom first":     []byte("\ufeff{\"type\":\"user\",\"uuid\":\"a\"}\n{\"type\":\"assistant\",\"uuid\":\"b\",\"parentUuid\":\"a\"}\n{\"uuid\":\"c\"}\n"),
+		"crlf and junk": []byte("{\"uuid\":\"a\"}\r\nnot json\n\n{\"uuid\":\"b\"}\r\n{\"uuid\":\"c\"}\n{\"uuid\":\"d\"}"),
+		"no final eol":  []byte("{\"uuid\":\"a\"}\n{\"uuid\":\"b\"}\n{\"type\":\"user\",\"uuid\":\"c\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"hi\"}]}}"),
+	}
+	var paths []string
+	for _, glob := range []string{"../testdata/sessions/*/*.jsonl", "../../shared/corpus/*/*.jsonl"} {
+		m, _ := filepath.Glob(glob)
+		paths = append(paths, m...)
+	}
+	require.NotEmpty(t, paths)
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		require.NoError(t, err)
+		docs[p] = b
+	}
+	copied := 0
+	defer func(n int) { blockSize = n }(blockSize)
+	for _, bs := range []int{blockSize, 700} { // and runs across many small blocks
+		blockSize = bs
+		for name, doc := range docs {
+			f, err := LoadBytes(name, doc)
+			require.NoError(t, err)
+			// the edits: every way a line next to a copied one can change
+			// (the new lines have content blocks of their own, placed
+			// among those of the copied ones)
+			for _, every := range []int{2, 3, 7} {
+				edits := Edits{}
+				for i := range f.Entries {
+					switch {
+					case i%every == 1:
+						edits[i] = &Edit{Drop: true}
+					case i%(every*2) == 0 && i > 0:
+						edits[i] = &Edit{Raw: []byte(`{"type":"user","uuid":"x` + strconv.Itoa(i) + `","message":{"role":"user","content":[{"type":"text","text":"r"},{"type":"tool_result","tool_use_id":"t","content":"c"}]}}`)}
+					case i%(every*3) == 2:
+						edits[i] = &Edit{After: [][]byte{[]byte(`{"type":"assistant","uuid":"y` + strconv.Itoa(i) + `","message":{"role":"assistant","content":[{"type":"thinking","thinking":"t","signature":"s"},{"type":"tool_use","id":"t","name":"Bash","input":{}}]}}`)}}
+					}
+				}
+				var sink bytes.Buffer
+				w := NewIndexWriter("x", &sink, 0)
+				_, err := f.WriteWith(w, edits, nil, nil)
+				require.NoError(t, err)
+				got, err := w.Close()
+				require.NoError(t, err)
+				want, err := LoadBytes("x", sink.Bytes())
+				require.NoError(t, err)
+				where := fmt.Sprintf("%s, edits every %d, blocks of %d", name, every, bs)
+				require.Equal(t, len(want.Entries), len(got.Entries), where)
+				assert.Equal(t, want.Size, got.Size, where)
+				assert.Equal(t, want.BOM, got.BOM, where)
+				for i := range want.Entries {
+					if !assert.Equal(t, want.Entries[i], got.Entries[i], "%s: line %d", where, i+1) ||
+						!assert.Equal(t, want.Entries[i].Blocks(), got.Entries[i].Blocks(), "%s: line %d's blocks", where, i+1) {
+						break
+					}
+				}
+				copied += w.copied
+			}
+		}
+	}
+	t.Logf("%d files, %d entries taken from their index", len(docs), copied)
+	assert.Positive(t, copied, "no line was taken from its index")
 }

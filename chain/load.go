@@ -292,6 +292,18 @@ type block struct {
 	entries []Entry
 	done    chan struct{}
 	flushed chan struct{} // closed once an IndexWriter wrote the block out (nil: not written)
+	// runs are the stretches of an IndexWriter's output in the block that
+	// are lines of an indexed file copied unchanged (IndexWriter.Verbatim)
+	runs   []verbatim
+	copied int // entries taken from a run's file instead of parsed
+}
+
+// verbatim is a stretch [out0, out1) of an IndexWriter's output that is
+// the lines of src from entry first on, byte for byte.
+type verbatim struct {
+	out0, out1 int64
+	src        *File
+	first      int
 }
 
 func (f *File) index(r io.Reader, lines int) error {
@@ -321,6 +333,7 @@ type indexer struct {
 	parts       [][]Entry // blocks that did not fit all (or all of them without it)
 	size        int64
 	bom         bool
+	copied      int // entries taken from an index instead of parsed
 }
 
 // newIndexer starts the workers; lines is the number of lines expected
@@ -358,8 +371,9 @@ func newIndexer(lines int) *indexer {
 				x.parts = append(x.parts, b.entries)
 			}
 			x.size = b.off + int64(len(b.data))
+			x.copied += b.copied
 			putBlock(b.data)
-			b.data, b.entries, b.dst = nil, nil, nil
+			b.data, b.entries, b.dst, b.runs = nil, nil, nil, nil
 		}
 	}()
 	return x
@@ -425,6 +439,10 @@ type IndexWriter struct {
 	off   int64
 	first bool
 	err   error
+	runs  []verbatim // Verbatim's stretches not yet passed on whole
+	// copied is the number of entries taken from an index instead of
+	// parsed (set by Close; for tests)
+	copied int
 
 	flushQ    chan *block
 	flushDone chan struct{}
@@ -463,6 +481,20 @@ func (w *IndexWriter) sinkErr() error {
 	w.flushMu.Lock()
 	defer w.flushMu.Unlock()
 	return w.flushErr
+}
+
+// Verbatim tells w that the next n bytes written are the lines of src
+// from its entry first on, unchanged (n ends at the end of a line): their
+// entries are taken from src's index, with their new offsets, instead of
+// being parsed again. The entries share src's content blocks, which must
+// not change while the index is in use. The first line of either file is
+// parsed all the same (a byte order mark is read only there).
+func (w *IndexWriter) Verbatim(src *File, first int, n int64) {
+	if n <= 0 || first < 0 || first >= len(src.Entries) {
+		return
+	}
+	at := w.off + int64(len(w.buf))
+	w.runs = append(w.runs, verbatim{out0: at, out1: at + n, src: src, first: first})
 }
 
 // Write buffers p and passes on every full block.
@@ -542,6 +574,14 @@ func (w *IndexWriter) cut(final bool) error {
 		return err
 	}
 	b := &block{off: w.off, data: data, first: w.first, done: make(chan struct{}), flushed: make(chan struct{})}
+	end := w.off + int64(len(data))
+	for len(w.runs) > 0 && w.runs[0].out0 < end {
+		b.runs = append(b.runs, w.runs[0])
+		if w.runs[0].out1 > end {
+			break // it goes on in the next block
+		}
+		w.runs = w.runs[1:]
+	}
 	w.flushQ <- b
 	w.x.submit(b)
 	w.off += int64(len(data))
@@ -559,6 +599,7 @@ func (w *IndexWriter) Close() (*File, error) {
 	<-w.flushDone
 	f := &File{Path: w.name}
 	w.x.finish(f)
+	w.copied = w.x.copied
 	if w.err == nil {
 		w.err = w.sinkErr()
 	}
@@ -648,6 +689,8 @@ func indexBlock(b *block) []Entry {
 	data := b.data
 	pos := 0
 	blocks := getBlocks()
+	var copied []bool // which entries came from a run's file (their blocks are its)
+	runs, j := b.runs, -1
 	for pos < len(data) {
 		end := bytes.IndexByte(data[pos:], '\n')
 		if end < 0 {
@@ -655,18 +698,62 @@ func indexBlock(b *block) []Entry {
 		} else {
 			end += pos + 1
 		}
+		off := b.off + int64(pos)
+		if e, ok := verbatimEntry(&runs, &j, off, end-pos); ok {
+			if copied == nil {
+				copied = make([]bool, len(out), cap(out))
+			}
+			out = append(out, *e)
+			out[len(out)-1].Off = off
+			copied = append(copied, true)
+			b.copied++
+			pos = end
+			continue
+		}
 		out = append(out, Entry{})
-		parseLine(&out[len(out)-1], b.off+int64(pos), data[pos:end], b.first && pos == 0, &blocks)
+		if copied != nil {
+			copied = append(copied, false)
+		}
+		parseLine(&out[len(out)-1], off, data[pos:end], b.first && pos == 0, &blocks)
 		pos = end
 	}
-	placeBlocks(out, blocks)
+	placeBlocks(out, blocks, copied)
 	putBlocks(blocks)
 	return out
 }
 
+// verbatimEntry returns the entry of the line of n bytes at output offset
+// off when the line is one of a run's file, copied unchanged; j is the
+// entry of that file found last (the lines come in order). The first line
+// of either file is not taken (it is parsed knowing that it is first).
+func verbatimEntry(runs *[]verbatim, j *int, off int64, n int) (*Entry, bool) {
+	for len(*runs) > 0 && (*runs)[0].out1 <= off {
+		*runs, *j = (*runs)[1:], -1
+	}
+	if len(*runs) == 0 {
+		return nil, false
+	}
+	r := &(*runs)[0]
+	if off < r.out0 || off+int64(n) > r.out1 || off == 0 {
+		return nil, false
+	}
+	es := r.src.Entries
+	in := es[r.first].Off + (off - r.out0)
+	if *j < r.first {
+		*j = r.first
+	}
+	for *j < len(es) && es[*j].Off < in {
+		*j++
+	}
+	if *j == len(es) || es[*j].Off != in || in == 0 || es[*j].TotalBytes() != int64(n) {
+		return nil, false
+	}
+	return &es[*j], true
+}
+
 // placeBlocks copies the content blocks of entries (gathered in their
 // order) into one array of their number and points each entry at its own.
-func placeBlocks(entries []Entry, blocks []Block) {
+func placeBlocks(entries []Entry, blocks []Block, copied []bool) {
 	if len(blocks) == 0 {
 		return
 	}
@@ -674,6 +761,9 @@ func placeBlocks(entries []Entry, blocks []Block) {
 	copy(arena, blocks)
 	k := 0
 	for i := range entries {
+		if copied != nil && copied[i] {
+			continue // its blocks are its file's
+		}
 		if n := entries[i].nblk; n > 0 && n != manyBlocks {
 			entries[i].blk = &arena[k]
 			k += int(n)

@@ -69,9 +69,14 @@ func (f *File) WriteWith(w io.Writer, edits Edits, tr Transform, late LineFunc) 
 	buf := make([]byte, 1<<20)
 	var runStart int64 = -1
 	var runEnd int64
+	runFirst := 0
+	iw, _ := w.(*IndexWriter) // the unchanged lines' entries are f's
 	flush := func() error {
 		if runStart < 0 {
 			return nil
+		}
+		if iw != nil {
+			iw.Verbatim(f, runFirst, runEnd-runStart)
 		}
 		_, err := io.CopyBuffer(cw, io.NewSectionReader(f.src, runStart, runEnd-runStart), buf)
 		runStart = -1
@@ -82,7 +87,7 @@ func (f *File) WriteWith(w io.Writer, edits Edits, tr Transform, late LineFunc) 
 		ed := edits[i]
 		if ed == nil || (!ed.Drop && ed.Raw == nil && !ed.Late && len(ed.After) == 0) {
 			if runStart < 0 {
-				runStart = e.Off
+				runStart, runFirst = e.Off, i
 			}
 			runEnd = e.Off + e.TotalBytes()
 			continue
