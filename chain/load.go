@@ -488,7 +488,10 @@ func (w *IndexWriter) sinkErr() error {
 // entries are taken from src's index, with their new offsets, instead of
 // being parsed again. The entries share src's content blocks, which must
 // not change while the index is in use. The first line of either file is
-// parsed all the same (a byte order mark is read only there).
+// parsed all the same (a byte order mark is read only there). The bytes
+// are trusted to be src's as it was indexed: a session file rewritten
+// while ccsurgeon works is refused by the in-place write's check of its
+// size and time (backup), not here.
 func (w *IndexWriter) Verbatim(src *File, first int, n int64) {
 	if n <= 0 || first < 0 || first >= len(src.Entries) {
 		return
