@@ -11,6 +11,7 @@ import (
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/validate"
 	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
 )
 
 // Fix is one thing Repair changed (or, with Fixed false, found and left
@@ -360,6 +361,8 @@ func (r *Repair) structural(t *Txn, f *chain.File, save func(), skip map[int]str
 	save() // after the cycles
 	r.parent = parent
 	// dangling parents, in file order
+	joins := map[string]string{} // message.id of an answer -> the one it joins
+	var callsTool map[string]bool
 	for _, i := range g.Dangling {
 		if t.Dropped(f, i) || !r.lost[i] || r.kept[f.Entries[i].ParentUUID()] {
 			continue // a continued session's first entry loses nothing
@@ -380,7 +383,98 @@ func (r *Repair) structural(t *Txn, f *chain.File, save func(), skip map[int]str
 		}
 		if skipped {
 			r.Fixes[len(r.Fixes)-1].Message += "; not done: it would bring in a new problem: " + why
+			continue
 		}
+		// an answer whose prompt is lost, relinked below the answer
+		// before it, would be a second assistant message in a row (the
+		// API refuses it; the newest client relinks it there itself):
+		// it becomes part of that answer, as one API message
+		if callsTool == nil {
+			callsTool = answersCallingTools(t, f)
+		}
+		if q, to := joinTarget(t, f, parent, i, p, callsTool, joins); to != "" {
+			joins[e.MsgID()] = to
+			r.Fixes[len(r.Fixes)-1].Message += fmt.Sprintf(", and made it part of the answer of line %d (message.id %s): the prompt it answered is lost, and the API refuses two assistant messages in a row", f.Entries[q].Line, to)
+		}
+	}
+	return joinAnswers(t, f, joins)
+}
+
+// answersCallingTools maps the message.id of each API response of f that
+// holds a tool_use block to true.
+func answersCallingTools(t *Txn, f *chain.File) map[string]bool {
+	out := map[string]bool{}
+	for i := range f.Entries {
+		if e := &f.Entries[i]; e.Type() == "assistant" && e.MsgID() != "" && !t.Dropped(f, i) && len(e.ToolUseIDs()) > 0 {
+			out[e.MsgID()] = true
+		}
+	}
+	return out
+}
+
+// joinTarget returns, for the answer i just relinked below p, the answer
+// it must become part of: the nearest message above it, when that is
+// another assistant message that calls no tool (a call waits for its
+// result, not for another answer), and its line; "" when there is none.
+// joins holds the joins made so far (an answer may join one that joined
+// another).
+func joinTarget(t *Txn, f *chain.File, parent []int, i, p int, callsTool map[string]bool, joins map[string]string) (int, string) {
+	e := &f.Entries[i]
+	if e.Type() != "assistant" || !e.IsMessage() || e.MsgID() == "" {
+		return -1, ""
+	}
+	for q, steps := p, 0; q >= 0 && steps < len(parent); q, steps = parent[q], steps+1 {
+		qe := &f.Entries[q]
+		if t.Dropped(f, q) || !qe.IsMessage() {
+			continue
+		}
+		if qe.Type() != "assistant" || qe.MsgID() == "" {
+			return -1, ""
+		}
+		to := qe.MsgID()
+		for n := 0; n < 64; n++ {
+			next, ok := joins[to]
+			if !ok {
+				break
+			}
+			to = next
+		}
+		if to == e.MsgID() || callsTool[to] {
+			return -1, ""
+		}
+		return q, to
+	}
+	return -1, ""
+}
+
+// joinAnswers gives every entry of each joined answer the message.id it
+// joins.
+func joinAnswers(t *Txn, f *chain.File, joins map[string]string) error {
+	if len(joins) == 0 {
+		return nil
+	}
+	for j := range f.Entries {
+		e := &f.Entries[j]
+		to, ok := joins[e.MsgID()]
+		if !ok || e.Type() != "assistant" || t.Dropped(f, j) {
+			continue
+		}
+		for n := 0; n < 64; n++ {
+			next, ok := joins[to]
+			if !ok {
+				break
+			}
+			to = next
+		}
+		raw, err := t.Raw(f, j)
+		if err != nil {
+			return err
+		}
+		out, err := sjson.SetBytes(raw, "message.id", to)
+		if err != nil {
+			return err
+		}
+		t.Set(f, j, out)
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/ccsurgeon/ccsurgeon/validate"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tidwall/gjson"
 )
 
 const rpSession = "5e551011-aaaa-bbbb-cccc-000000000000"
@@ -344,18 +345,19 @@ func TestRepairDuplicateKey(t *testing.T) {
 }
 
 // TestRepairBacksOffOnlyTheRelinkThatBringsAProblem: of two lost
-// parents, relinking one would put two assistant messages in a row on
-// the branch the client resumes; that one is left as it was, the other
-// is still relinked (the whole stage was backed off: one bad relink among
+// parents, relinking one would bring onto the branch the client resumes a
+// stretch of history with a problem of its own (two answers in a row whose
+// prompt was lost long ago); that one is left as it was, the other is
+// still relinked (the whole stage was backed off: one bad relink among
 // thousands on a damaged session left every lost parent unfixed).
 func TestRepairBacksOffOnlyTheRelinkThatBringsAProblem(t *testing.T) {
 	c := []string{
 		rpUser(1, 0, "list the files"),
 		rpAssistant(2, 1, "two files", "msg_1"),
-		rpUser(3, -1, "and now?"), // lost parent: relinked to line 2
-		rpAssistant(4, 3, "nothing", "msg_2"),
-		rpAssistant(5, -2, "done", "msg_3"), // lost parent: line 4 before it is an assistant
-		rpUser(6, 5, "thanks"),
+		rpAssistant(3, 2, "and a third", "msg_2"), // off the branch: two answers in a row
+		rpUser(4, -1, "and now?"),                 // lost parent: relinking it brings lines 2-3 onto the branch
+		rpAssistant(5, 4, "nothing", "msg_3"),
+		rpUser(6, -2, "thanks"), // lost parent: relinked to line 5
 		rpAssistant(7, 6, "welcome", "msg_4"),
 	}
 	r := rpRepair(t, lines(c...))
@@ -363,13 +365,63 @@ func TestRepairBacksOffOnlyTheRelinkThatBringsAProblem(t *testing.T) {
 	for _, fx := range r.rep.Fixes {
 		byLine[fx.Line] = fx
 	}
-	require.Contains(t, byLine, 3, "%v", r.rep.Fixes)
-	require.Contains(t, byLine, 5, "%v", r.rep.Fixes)
-	assert.True(t, byLine[3].Fixed, "the harmless relink is kept: %s", byLine[3])
-	assert.False(t, byLine[5].Fixed, "the relink that brings two assistants in a row is not made: %s", byLine[5])
-	assert.Contains(t, byLine[5].Message, "two assistant messages in a row")
-	assert.Contains(t, string(r.out), `"parentUuid":"`+rpID(2)+`","isSidechain":false,"type":"user","message":{"role":"user","content":"and now?"}`)
-	assert.Contains(t, string(r.out), c[4], "line 5 is written as it was")
+	require.Contains(t, byLine, 4, "%v", r.rep.Fixes)
+	require.Contains(t, byLine, 6, "%v", r.rep.Fixes)
+	assert.True(t, byLine[6].Fixed, "the harmless relink is kept: %s", byLine[6])
+	assert.False(t, byLine[4].Fixed, "the relink that brings two assistants in a row is not made: %s", byLine[4])
+	assert.Contains(t, byLine[4].Message, "two assistant messages in a row")
+	assert.Contains(t, string(r.out), `"parentUuid":"`+rpID(5)+`","isSidechain":false,"type":"user","message":{"role":"user","content":"thanks"}`)
+	assert.Contains(t, string(r.out), c[3], "line 4 is written as it was")
+}
+
+// TestRepairJoinsTheAnswerOfALostPrompt: a prompt's line is lost (its
+// answer's parent names nothing) and the entry before the answer is the
+// previous answer: relinked there alone, it would be a second assistant
+// message in a row, which the API refuses (the newest client relinks it
+// there itself and gets that 400). Repair relinks it and gives it the
+// message.id of the answer before it, so that every client sends the two
+// as one message: the session resumes, and no answer is lost.
+func TestRepairJoinsTheAnswerOfALostPrompt(t *testing.T) {
+	thinking := rpEntry("assistant", 5, -2, `[{"type":"thinking","thinking":"hm","signature":"c2ln"}]`, "msg_3")
+	for name, c := range map[string][]string{
+		"one entry": {
+			rpUser(1, 0, "list the files"),
+			rpAssistant(2, 1, "two files", "msg_1"),
+			rpUser(3, 2, "and now?"),
+			rpAssistant(4, 3, "nothing", "msg_2"),
+			rpAssistant(5, -2, "done", "msg_3"), // the prompt of line 5 is lost
+			rpUser(6, 5, "thanks"),
+			rpAssistant(7, 6, "welcome", "msg_4"),
+		},
+		"an answer of two entries": {
+			rpUser(1, 0, "list the files"),
+			rpAssistant(2, 1, "two files", "msg_1"),
+			rpUser(3, 2, "and now?"),
+			rpAssistant(4, 3, "nothing", "msg_2"),
+			thinking, // the prompt of lines 5-6 is lost
+			rpAssistant(6, 5, "done", "msg_3"),
+			rpUser(7, 6, "thanks"),
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := rpRepair(t, lines(c...))
+			require.NotEmpty(t, r.rep.Fixes)
+			fx := r.rep.Fixes[0]
+			assert.Equal(t, 5, fx.Line)
+			assert.True(t, fx.Fixed, "%s", fx)
+			assert.Contains(t, fx.Message, "made it part of the answer of line 4")
+			assert.True(t, r.after.Valid(), "%v", r.after.Problems)
+			out := strings.Split(strings.TrimSuffix(string(r.out), "\n"), "\n")
+			require.Len(t, out, len(c))
+			assert.Equal(t, rpID(4), gjson.Get(out[4], "parentUuid").Str)
+			for k := range c {
+				if gjson.Get(c[k], "message.id").Str == "msg_3" {
+					assert.Equal(t, "msg_2", gjson.Get(out[k], "message.id").Str, "line %d", k+1)
+				}
+			}
+			assert.Equal(t, rpIDs(1, 2, 3, 4), activeUUIDs(r.file)[:4])
+		})
+	}
 }
 
 // TestRepairRelinkedEntryRemovedLater: an entry whose lost parent is

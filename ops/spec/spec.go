@@ -224,9 +224,12 @@ func (c Conversation) tidy() Conversation {
 func Clone(c Conversation) Conversation { return c.clone() }
 
 // Repair: on a session the client already resumes whole, repair changes
-// nothing the client sends. (On a damaged file, the expectation is what the
-// newest client rebuilds from it; the real-client tests state that one.)
-func Repair(c Conversation) Conversation { return c.clone() }
+// nothing the client sends. On a damaged file, c is what the newest client
+// rebuilds from it, and repair makes it a request the API accepts: two
+// messages of one role in a row become one (an answer whose prompt is
+// lost is made part of the answer before it). The real-client tests state
+// which c.
+func Repair(c Conversation) Conversation { return c.clone().tidy() }
 
 // Fork at turn n: the first n turns, every parallel call included, cut back
 // to the last assistant message that waits for no tool result. c is the
