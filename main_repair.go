@@ -21,13 +21,16 @@ Fixes, through the same validation gate and backup as every write:
    - copies of an entry (same uuid) are dropped but the last, the one the
      client reads
    - an entry whose parentUuid resolves nowhere is re-linked to the entry
-     before it, so that older clients keep the history above it
+     before it, so that older clients keep the history above it; an
+     answer whose prompt is lost becomes part of the answer before it
+     (one message, not two answers in a row, which the API refuses)
    - a parent cycle is broken at its first entry in the file
    - on the branch the client resumes, a tool_use without its tool_result
      and a tool_result without its tool_use are removed, and empty
      messages and empty text blocks
-A fix that would bring in a new problem is not made (a re-link that puts
-two answers in a row is left alone, the others are made). --dry-run lists
+A fix that would bring in a new problem is not made (a re-link that
+brings history with a problem of its own onto the branch is left alone,
+the others are made). --dry-run lists
 the fixes ('line N: what'); what repair leaves is listed as 'not fixed:'
 with the reason; a session with nothing to fix is left
 alone (exit 1 when errors stay that repair has no safe fix for).
