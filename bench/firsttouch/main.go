@@ -1,23 +1,27 @@
-// Command firsttouch measures what a page of memory costs the first time
-// a process uses it, and what that does to writing a file: the part of a
-// command's time that `cp` never pays.
+// Command firsttouch measures what the first use of memory costs on this
+// machine: the part of a command's time that `cp` of a file in the page
+// cache does not pay, and that varies from run to run.
 //
-// It writes a file of -mb megabytes (in /tmp by default) three ways, one
-// after the other, and prints the time in write(2) and in all:
+// It writes a file of -mb megabytes twice, in a row (the second after the
+// first is deleted, into the pages that freed), then uses as much new
+// memory twice (the second after the first is let go):
 //
-//	reuse  from one 1 MB buffer, as cp does
-//	fresh  from new buffers, -mb megabytes of new memory in all (a command
-//	       that indexes a session allocates as much before it writes)
-//	touch  no file: only the new memory of "fresh", each page touched once
+//	write, first   the page cache of a new file
+//	write, again   the same, in the pages the first file just freed
+//	memory, first  new memory of the process, each page touched once
+//	memory, again  the same, after the first was given back
 //
 // On the Firecracker VMs the benchmarks run on, the guest kernel reports
-// freed memory to the host in 8 MB blocks (page_reporting, "Free page
-// reporting enabled" in dmesg), and the host maps a page again the first
-// time the guest uses it: memory a process frees (or a deleted file's page
-// cache) costs that again a few seconds later. bench/run.sh prints this
-// program's figures in its notes.
+// freed memory to the host in 8 MB blocks (page_reporting; dmesg says
+// "Free page reporting enabled"), and the host maps a page again the
+// first time the guest uses it: memory freed a few seconds before (a
+// deleted output, a command that exited) costs that again. A command that
+// indexes a session and writes its result uses new memory twice (its heap,
+// the output's page cache); `cp` only the page cache, of the file
+// bench/run.sh deleted just before. Run it after a pause (-wait) to see
+// the first use cold.
 //
-//	go run ./bench/firsttouch [-mb 300] [-dir /tmp]
+//	go run ./bench/firsttouch [-mb 300] [-dir /tmp] [-wait 20s]
 package main
 
 import (
@@ -25,17 +29,25 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
+	"syscall"
 	"time"
 )
 
 func main() {
-	mb := flag.Int("mb", 300, "megabytes to write")
+	mb := flag.Int("mb", 300, "megabytes to write and to use")
 	dir := flag.String("dir", os.TempDir(), "folder to write the scratch file in")
+	wait := flag.Duration("wait", 0, "pause first (freed memory is given back to the host meanwhile)")
 	flag.Parse()
+	debug.SetGCPercent(-1)
+	time.Sleep(*wait)
 	path := filepath.Join(*dir, fmt.Sprintf("firsttouch-%d.tmp", os.Getpid()))
 	defer os.Remove(path)
-	const bs = 1 << 20
-	write := func(next func() []byte) (inWrite, all time.Duration) {
+	buf := make([]byte, 1<<20)
+	for i := range buf {
+		buf[i] = byte(i)
+	}
+	write := func() time.Duration {
 		os.Remove(path)
 		start := time.Now()
 		f, err := os.Create(path)
@@ -44,37 +56,33 @@ func main() {
 			os.Exit(1)
 		}
 		for range *mb {
-			b := next()
-			t := time.Now()
-			if _, err := f.Write(b); err != nil {
+			if _, err := f.Write(buf); err != nil {
 				fmt.Fprintln(os.Stderr, "firsttouch:", err)
 				os.Exit(1)
 			}
-			inWrite += time.Since(t)
 		}
 		f.Close()
-		return inWrite, time.Since(start)
+		return time.Since(start)
 	}
-	fill := func(b []byte) []byte {
-		for i := 0; i < len(b); i += 64 {
-			b[i] = byte(i)
+	touch := func() time.Duration {
+		start := time.Now()
+		m, err := syscall.Mmap(-1, 0, *mb<<20, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "firsttouch:", err)
+			os.Exit(1)
 		}
-		return b
+		for i := 0; i < len(m); i += 4096 {
+			m[i] = 1
+		}
+		d := time.Since(start)
+		_ = syscall.Munmap(m)
+		return d
 	}
-	one := make([]byte, bs)
-	w, a := write(func() []byte { return fill(one) })
-	fmt.Printf("reuse: %d MB written from one buffer: %.3f s in write(2), %.3f s in all\n", *mb, w.Seconds(), a.Seconds())
-	var held [][]byte
-	w, a = write(func() []byte {
-		b := fill(make([]byte, bs))
-		held = append(held, b)
-		return b
-	})
-	fmt.Printf("fresh: %d MB written from %d MB of new memory: %.3f s in write(2), %.3f s in all\n", *mb, len(held), w.Seconds(), a.Seconds())
-	held = nil
-	start := time.Now()
-	for range *mb {
-		held = append(held, fill(make([]byte, bs)))
-	}
-	fmt.Printf("touch: %d MB of new memory, each page used once: %.3f s\n", len(held), time.Since(start).Seconds())
+	w1 := write()
+	w2 := write()
+	os.Remove(path)
+	m1 := touch()
+	m2 := touch()
+	fmt.Printf("write %d MB, first: %.3f s; again: %.3f s\n", *mb, w1.Seconds(), w2.Seconds())
+	fmt.Printf("memory %d MB, first: %.3f s; again: %.3f s\n", *mb, m1.Seconds(), m2.Seconds())
 }
