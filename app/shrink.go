@@ -130,8 +130,9 @@ func (env *Env) RunOps(session string, spec OpSpec, d Dest) error {
 	if err != nil {
 		return err
 	}
-	if len(p) == 0 && d.Output == "" && !d.New && !d.DryRun {
-		return UsageErrorf("add --strip-thinking, --drop-tool-calls NAME, --compress-old-turns N or --redact-secrets, or use -o PATH for a copy", "rewrite without an operation would change nothing")
+	// refused with --dry-run too: a preview says what the real run says
+	if len(p) == 0 && d.Output == "" && !d.New {
+		return UsageErrorf("add --strip-thinking, --drop-tool-calls NAME, --compress-old-turns N, --target-tokens N or --redact-secrets, or use -o PATH for a copy", "rewrite without an operation would change nothing")
 	}
 	return env.runWrite(session, d, func(*chain.Session) (ops.Pipeline, error) { return p, nil })
 }
