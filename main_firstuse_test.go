@@ -2,9 +2,11 @@ package main
 
 import (
 	"path/filepath"
+	"regexp"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // What a first-time user met, each pinned from the command line.
@@ -28,4 +30,22 @@ func TestRewriteDryRunWithoutOperation(t *testing.T) {
 	dst := filepath.Join(t.TempDir(), "copy.jsonl")
 	_, errs, code := cliRun(t, "rewrite", example, "-o", dst, "--dry-run")
 	assert.Equal(t, 0, code, errs)
+}
+
+// TestLsMarksABranchCloneAsAClone: `clone --branch 1` was listed as
+// "(clone+select-branch copy of …)", the operation's internal name.
+func TestLsMarksABranchCloneAsAClone(t *testing.T) {
+	cfg := t.TempDir()
+	src := installSession(t, cfg, "-work-p", "testdata/sessions/2.1.328/rewind.jsonl")
+	out, errs, code := cliRun(t, "--config-dir", cfg, "clone", src, "--branch", "1")
+	require.Equal(t, 0, code, errs)
+	m := regexp.MustCompile(`new session ([0-9a-f-]{36})`).FindStringSubmatch(out)
+	require.NotNil(t, m, out)
+	out, errs, code = cliRun(t, "--config-dir", cfg, "ls")
+	require.Equal(t, 0, code, errs)
+	assert.Regexp(t, m[1]+`.*\(clone of `+idOf(src)[:8]+`\) `, out)
+	assert.NotContains(t, out, "select-branch")
+	out, errs, code = cliRun(t, "--config-dir", cfg, "--json", "ls")
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, `"operation": "clone+select-branch"`, "--json keeps the operation as recorded")
 }

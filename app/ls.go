@@ -261,7 +261,7 @@ type Origin struct {
 func (o Origin) String() string {
 	what := o.Operation + " copy"
 	switch o.Operation {
-	case "clone":
+	case "clone", "clone+select-branch": // clone --branch/--leaf is a clone too
 		what = "clone"
 	case "fork-at-turn":
 		what = "fork"
