@@ -49,3 +49,14 @@ func TestLsMarksABranchCloneAsAClone(t *testing.T) {
 	require.Equal(t, 0, code, errs)
 	assert.Contains(t, out, `"operation": "clone+select-branch"`, "--json keeps the operation as recorded")
 }
+
+// TestRestoreWithoutBackups: restore of a session ccsurgeon never changed
+// said "no backups of PATH" and nothing more.
+func TestRestoreWithoutBackups(t *testing.T) {
+	cfg := t.TempDir()
+	p := installSession(t, cfg, "-work-p", example)
+	out, errs, code := cliRun(t, "--config-dir", cfg, "restore", idOf(p))
+	assert.Equal(t, 1, code, errs)
+	assert.Empty(t, out)
+	assert.Regexp(t, `^ccsurgeon: no backups of .*\.jsonl\nccsurgeon: hint: nothing to undo: .*--no-backup.*\n$`, errs)
+}
