@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"regexp"
 	"testing"
@@ -59,4 +60,23 @@ func TestRestoreWithoutBackups(t *testing.T) {
 	assert.Equal(t, 1, code, errs)
 	assert.Empty(t, out)
 	assert.Regexp(t, `^ccsurgeon: no backups of .*\.jsonl\nccsurgeon: hint: nothing to undo: .*--no-backup.*\n$`, errs)
+}
+
+// TestRedactCheckHintNamesTheSession: the hint of a failed --check was
+// "ccsurgeon redact SESSION -o redacted.jsonl", to be retyped; it names
+// the session checked, as the other hints do.
+func TestRedactCheckHintNamesTheSession(t *testing.T) {
+	cfg := t.TempDir()
+	p := installSession(t, cfg, "-work-p", "testdata/sessions/2.0.50/secrets.jsonl")
+	_, errs, code := cliRun(t, "--config-dir", cfg, "redact", idOf(p)[:8], "--check")
+	assert.Equal(t, 1, code, errs)
+	assert.Contains(t, errs, "ccsurgeon: hint: write a redacted copy with 'ccsurgeon redact "+idOf(p)+" -o redacted.jsonl'\n")
+
+	loose := filepath.Join(t.TempDir(), "share.jsonl")
+	b, err := os.ReadFile("testdata/sessions/2.0.50/secrets.jsonl")
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(loose, b, 0o600))
+	_, errs, code = cliRun(t, "--config-dir", cfg, "redact", loose, "--check")
+	assert.Equal(t, 1, code, errs)
+	assert.Contains(t, errs, "ccsurgeon: hint: write a redacted copy with 'ccsurgeon redact "+loose+" -o redacted.jsonl'\n")
 }
