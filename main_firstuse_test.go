@@ -80,3 +80,19 @@ func TestRedactCheckHintNamesTheSession(t *testing.T) {
 	assert.Equal(t, 1, code, errs)
 	assert.Contains(t, errs, "ccsurgeon: hint: write a redacted copy with 'ccsurgeon redact "+loose+" -o redacted.jsonl'\n")
 }
+
+// TestLsWithNothingToList: with no filter, "no sessions under DIR match"
+// asked what they should have matched.
+func TestLsWithNothingToList(t *testing.T) {
+	cfg := t.TempDir()
+	require.NoError(t, os.Mkdir(filepath.Join(cfg, "projects"), 0o700))
+	out, errs, code := cliRun(t, "--config-dir", cfg, "ls")
+	assert.Equal(t, 0, code)
+	assert.Empty(t, out)
+	assert.Equal(t, "no sessions under "+filepath.Join(cfg, "projects")+"\n", errs)
+
+	installSession(t, cfg, "-work-p", example) // an hour old
+	_, errs, code = cliRun(t, "--config-dir", cfg, "ls", "--since", "1m")
+	assert.Equal(t, 0, code)
+	assert.Equal(t, "no sessions under "+filepath.Join(cfg, "projects")+" match\n", errs)
+}
