@@ -96,3 +96,11 @@ func TestLsWithNothingToList(t *testing.T) {
 	assert.Equal(t, 0, code)
 	assert.Equal(t, "no sessions under "+filepath.Join(cfg, "projects")+" match\n", errs)
 }
+
+// TestInfoHelpSaysTokens: info leads with the tokens a resume sends, but
+// its one-line description in 'ccsurgeon --help' spoke only of sizes.
+func TestInfoHelpSaysTokens(t *testing.T) {
+	out, _, code := cliRun(t, "--help")
+	require.Equal(t, 0, code)
+	assert.Regexp(t, `(?m)^\s+info\s+.*tokens a resume sends`, out)
+}
