@@ -440,10 +440,12 @@ contents go; images become a short text placeholder. Bookkeeping entries the
 client does not send go from every turn (progress, queue-operation,
 api-request*, atis-latch, cost-state, mode, tools-used, system/turn_duration).
 
---target-tokens N cuts only as much as needed for a resume to send at most N
-tokens (ccsurgeon's estimate, printed before and after): failed-retry error
-entries first, then bookkeeping, old tool output cut to 2KB, old thinking,
-old images, old tool output cut to 500 and 100 bytes, each oldest first. It
+--target-tokens N always drops the failed-retry error entries and the
+bookkeeping (the client sends neither: they cost bytes, not tokens), even
+when the session already fits; then it cuts only as much as needed for a
+resume to send at most N tokens (ccsurgeon's estimate, printed before and
+after): old tool output cut to 2KB, old thinking, old images, old tool
+output cut to 500 and 100 bytes, each oldest first. It
 refuses, naming what stands in the way, when N cannot be reached without
 touching the recent context. --dry-run prints the plan.
 

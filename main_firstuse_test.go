@@ -104,3 +104,19 @@ func TestInfoHelpSaysTokens(t *testing.T) {
 	require.Equal(t, 0, code)
 	assert.Regexp(t, `(?m)^\s+info\s+.*tokens a resume sends`, out)
 }
+
+// TestTargetTokensDropsBookkeepingEvenWhenItFits: `compress
+// --target-tokens 150000` on a session of 20,000 tokens removed its
+// bookkeeping entries ("0.0% fewer" tokens, 35% fewer bytes), where the
+// help and README said it "cuts only as much as needed". What always goes
+// is said, in the help and in the README.
+func TestTargetTokensDropsBookkeepingEvenWhenItFits(t *testing.T) {
+	out, errs, code := cliRun(t, "compress", example, "--target-tokens", "1000000", "--dry-run")
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "bookkeeping entries removed")
+	help, _, _ := cliRun(t, "compress", "--help")
+	assert.Regexp(t, `(?s)--target-tokens N always drops the failed-retry error\s+entries\s+and\s+the\s+bookkeeping.*even\s+when\s+the\s+session\s+already\s+fits`, help)
+	readme, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	assert.Regexp(t, "(?s)always drops the synthetic\\s+\"Prompt is too long\" error entries.*and the bookkeeping.*even when the session\\s+already fits", string(readme))
+}
