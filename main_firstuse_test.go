@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -119,4 +120,15 @@ func TestTargetTokensDropsBookkeepingEvenWhenItFits(t *testing.T) {
 	readme, err := os.ReadFile("README.md")
 	require.NoError(t, err)
 	assert.Regexp(t, "(?s)always drops the synthetic\\s+\"Prompt is too long\" error entries.*and the bookkeeping.*even when the session\\s+already fits", string(readme))
+}
+
+// TestReadmeForkTakesABranch: fork --help shows [--branch N | --leaf UUID]
+// (fork on a branch /rewind left behind), the README's table did not.
+func TestReadmeForkTakesABranch(t *testing.T) {
+	help, _, _ := cliRun(t, "fork", "--help")
+	const usage = "fork-at-turn SESSION N [--branch N | --leaf UUID]"
+	require.Contains(t, help, usage)
+	readme, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	assert.Contains(t, string(readme), "| `"+strings.ReplaceAll(usage, "|", `\|`)+"` (alias `fork`) |", "in a table, | is escaped")
 }
