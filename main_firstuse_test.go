@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -131,4 +132,19 @@ func TestReadmeForkTakesABranch(t *testing.T) {
 	readme, err := os.ReadFile("README.md")
 	require.NoError(t, err)
 	assert.Contains(t, string(readme), "| `"+strings.ReplaceAll(usage, "|", `\|`)+"` (alias `fork`) |", "in a table, | is escaped")
+}
+
+// TestJustWrittenSessionSaysWait: a session file written in the last 5
+// seconds (Claude Code just quit, or wrote its last line) was refused
+// with "close Claude Code or pass --force" only: the safe answer, to wait
+// a few seconds, was not said, and --force is the unsafe one.
+func TestJustWrittenSessionSaysWait(t *testing.T) {
+	cfg := t.TempDir()
+	p := installSession(t, cfg, "-work-p", example)
+	now := time.Now()
+	require.NoError(t, os.Chtimes(p, now, now))
+	out, errs, code := cliRun(t, "--config-dir", cfg, "compress", idOf(p), "--keep-turns", "1")
+	assert.Equal(t, 1, code, errs)
+	assert.Empty(t, out)
+	assert.Regexp(t, `^ccsurgeon: session file .* was modified .* ago; Claude Code may still be writing it\nccsurgeon: hint: if Claude Code is done with it, try again in 5 seconds; else close Claude Code or pass --force\n$`, errs)
 }
