@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -147,4 +148,48 @@ func TestJustWrittenSessionSaysWait(t *testing.T) {
 	assert.Equal(t, 1, code, errs)
 	assert.Empty(t, out)
 	assert.Regexp(t, `^ccsurgeon: session file .* was modified .* ago; Claude Code may still be writing it\nccsurgeon: hint: if Claude Code is done with it, try again in 5 seconds; else close Claude Code or pass --force\n$`, errs)
+}
+
+// TestReadmeDocumentsTheOtherJSONShapes: `backups`, `restore`, `diff` and
+// `move` print JSON with --json, and the README's "--json shapes" named
+// none of their keys; a script had to guess them.
+func TestReadmeDocumentsTheOtherJSONShapes(t *testing.T) {
+	cfg := t.TempDir()
+	p := installSession(t, cfg, "-work-p", example)
+	id := idOf(p)
+	_, errs, code := cliRun(t, "--config-dir", cfg, "compress", id, "--keep-turns", "1")
+	require.Equal(t, 0, code, errs)
+	keysOf := func(out string) []string {
+		var v any
+		require.NoError(t, json.Unmarshal([]byte(out), &v), out)
+		if l, ok := v.([]any); ok {
+			require.NotEmpty(t, l)
+			v = l[0]
+		}
+		var keys []string
+		for k := range v.(map[string]any) {
+			keys = append(keys, k)
+		}
+		return keys
+	}
+	readme, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	for _, c := range []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"backups", []string{"backups", id}, 0},
+		{"diff", []string{"diff", id}, 1},
+		{"move", []string{"move", id, "--to", "/tmp/elsewhere", "--dry-run"}, 0},
+		{"restore", []string{"restore", id}, 0},
+	} {
+		out, errs, code := cliRun(t, append([]string{"--config-dir", cfg, "--json"}, c.args...)...)
+		require.Equal(t, c.code, code, "%s: %s", c.name, errs)
+		m := regexp.MustCompile("`" + c.name + "` →\\s*`([^`]*)`").FindStringSubmatch(string(readme))
+		require.NotNil(t, m, "README: no --json shape of %s", c.name)
+		for _, k := range keysOf(out) {
+			assert.Regexp(t, `\b`+k+`\b`, m[1], "README: %s --json key %q", c.name, k)
+		}
+	}
 }
