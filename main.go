@@ -539,7 +539,8 @@ examples:
 			Flags: []cli.Flag{&cli.BoolFlag{Name: "force", Usage: "restore even when Claude Code seems to be using the session"}},
 			Action: func(ctx context.Context, cmd *cli.Command) error {
 				if cmd.Args().Len() < 1 || cmd.Args().Len() > 2 {
-					return usageError{err: fmt.Errorf("restore needs SESSION and optionally BACKUP")}
+					return usageError{err: fmt.Errorf("restore needs SESSION and optionally BACKUP"),
+						hint: "name the session to put back (its id, an id prefix or its path); 'ccsurgeon backups SESSION' lists its backups"}
 				}
 				return env.RunRestore(cmd.Args().First(), cmd.Args().Get(1), cmd.Bool("force"))
 			},

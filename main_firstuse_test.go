@@ -193,3 +193,16 @@ func TestReadmeDocumentsTheOtherJSONShapes(t *testing.T) {
 		}
 	}
 }
+
+// TestRestoreWithoutSessionHints: 'ccsurgeon restore' alone (restore does
+// not take the newest session as the other commands do) said what it
+// needs and nothing about where to find it.
+func TestRestoreWithoutSessionHints(t *testing.T) {
+	for _, args := range [][]string{{"restore"}, {"restore", "a", "b", "c"}} {
+		out, errs, code := cliRun(t, args...)
+		assert.Equal(t, 2, code, errs)
+		assert.Empty(t, out)
+		assert.Equal(t, "ccsurgeon: restore needs SESSION and optionally BACKUP\n"+
+			"ccsurgeon: hint: name the session to put back (its id, an id prefix or its path); 'ccsurgeon backups SESSION' lists its backups\n", errs)
+	}
+}
