@@ -206,3 +206,20 @@ func TestRestoreWithoutSessionHints(t *testing.T) {
 			"ccsurgeon: hint: name the session to put back (its id, an id prefix or its path); 'ccsurgeon backups SESSION' lists its backups\n", errs)
 	}
 }
+
+// TestTokenCountInShortHand: compress prints "target 150k" and info "the
+// 200k-token context window", so "--target-tokens 150k" is what a user
+// types; it was refused with "see --help" only. The hint writes the
+// number in full.
+func TestTokenCountInShortHand(t *testing.T) {
+	for typed, full := range map[string]string{"150k": "150000", "150K": "150000", "1.5M": "1500000", "150,000": "150000"} {
+		out, errs, code := cliRun(t, "compress", example, "--target-tokens", typed, "--dry-run")
+		assert.Equal(t, 2, code, errs)
+		assert.Empty(t, out)
+		assert.Equal(t, `ccsurgeon: --target-tokens "`+typed+`": want a whole number, 1 or more`+"\n"+
+			"ccsurgeon: hint: write the number in full: --target-tokens "+full+"\n", errs, typed)
+	}
+	// what is no number at all keeps the pointer to --help
+	_, errs, _ := cliRun(t, "compress", example, "--target-tokens", "lots", "--dry-run")
+	assert.Contains(t, errs, "ccsurgeon: hint: see 'ccsurgeon compress-old-turns --help'\n")
+}
