@@ -10,8 +10,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/ccsurgeon/ccsurgeon/app"
@@ -236,7 +238,11 @@ func explainUsage(ue usageError, root *cli.Command, args []string) error {
 		return usageError{err: fmt.Errorf("%s given twice (the second time: %q)", asTyped(m[2], args), m[1]), hint: "give it once"}
 	}
 	if m := badValueRe.FindStringSubmatch(msg); m != nil {
-		return usageError{err: fmt.Errorf("%s %q: want %s", asTyped(m[2], args), m[1], wants(cmd, m[2])), hint: help}
+		hint := help
+		if full, ok := inFull(m[1]); ok && isIntFlag(cmd, m[2]) {
+			hint = fmt.Sprintf("write the number in full: %s %d", asTyped(m[2], args), full)
+		}
+		return usageError{err: fmt.Errorf("%s %q: want %s", asTyped(m[2], args), m[1], wants(cmd, m[2])), hint: hint}
 	}
 	if m := needsArgRe.FindStringSubmatch(msg); m != nil {
 		return usageError{err: fmt.Errorf("--%s needs %s", m[1], wants(cmd, m[1])), hint: help}
@@ -253,6 +259,47 @@ func asTyped(name string, args []string) string {
 		}
 	}
 	return "--" + name
+}
+
+// shortHandRe is a count as ccsurgeon prints one ("150k", "1.5M") or
+// with commas ("150,000"; the flag reads 150_000 as it is).
+var shortHandRe = regexp.MustCompile(`^([0-9]+(?:\.[0-9]+)?)([kKmM])$|^[0-9]{1,3}(?:,[0-9]{3})+$`)
+
+// inFull is the whole number a short-hand count stands for: 150000 for
+// "150k". ok is false for what is no such count.
+func inFull(v string) (n int64, ok bool) {
+	m := shortHandRe.FindStringSubmatch(v)
+	if m == nil {
+		return 0, false
+	}
+	if m[2] == "" {
+		n, err := strconv.ParseInt(strings.ReplaceAll(v, ",", ""), 10, 64)
+		return n, err == nil
+	}
+	f, err := strconv.ParseFloat(m[1], 64)
+	mult := 1e3
+	if m[2] == "m" || m[2] == "M" {
+		mult = 1e6
+	}
+	if err != nil || f*mult != math.Trunc(f*mult) || f*mult > math.MaxInt32 {
+		return 0, false
+	}
+	return int64(f * mult), true
+}
+
+// isIntFlag reports whether the flag name of cmd (or a global one) takes
+// a whole number.
+func isIntFlag(cmd *cli.Command, name string) bool {
+	for _, c := range withRoot(cmd) {
+		for _, f := range c.Flags {
+			for _, n := range f.Names() {
+				if _, ok := f.(*cli.IntFlag); ok && n == name {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // wants says what a flag's value must be.

@@ -226,7 +226,7 @@ examples:
 			},
 			many(&cli.Command{
 				Name:      "info",
-				Usage:     "show what a session holds: sizes by entry type and tool, thinking, images, turns, branches",
+				Usage:     "show the tokens a resume sends and what cuts them, then what a session holds: sizes by entry type and tool, thinking, images, turns, branches",
 				UsageText: "ccsurgeon info SESSION\n\nexample:\n   ccsurgeon info 3f2a9c1e\n   ccsurgeon --json info ./session.jsonl",
 				Action: func(ctx context.Context, cmd *cli.Command) error {
 					return eachSession(env, cmd, func(env *app.Env, s string) error {
@@ -440,10 +440,12 @@ contents go; images become a short text placeholder. Bookkeeping entries the
 client does not send go from every turn (progress, queue-operation,
 api-request*, atis-latch, cost-state, mode, tools-used, system/turn_duration).
 
---target-tokens N cuts only as much as needed for a resume to send at most N
-tokens (ccsurgeon's estimate, printed before and after): failed-retry error
-entries first, then bookkeeping, old tool output cut to 2KB, old thinking,
-old images, old tool output cut to 500 and 100 bytes, each oldest first. It
+--target-tokens N always drops the failed-retry error entries and the
+bookkeeping (the client sends neither: they cost bytes, not tokens), even
+when the session already fits; then it cuts only as much as needed for a
+resume to send at most N tokens (ccsurgeon's estimate, printed before and
+after): old tool output cut to 2KB, old thinking, old images, old tool
+output cut to 500 and 100 bytes, each oldest first. It
 refuses, naming what stands in the way, when N cannot be reached without
 touching the recent context. --dry-run prints the plan.
 
@@ -537,7 +539,8 @@ examples:
 			Flags: []cli.Flag{&cli.BoolFlag{Name: "force", Usage: "restore even when Claude Code seems to be using the session"}},
 			Action: func(ctx context.Context, cmd *cli.Command) error {
 				if cmd.Args().Len() < 1 || cmd.Args().Len() > 2 {
-					return usageError{err: fmt.Errorf("restore needs SESSION and optionally BACKUP")}
+					return usageError{err: fmt.Errorf("restore needs SESSION and optionally BACKUP"),
+						hint: "name the session to put back (its id, an id prefix or its path); 'ccsurgeon backups SESSION' lists its backups"}
 				}
 				return env.RunRestore(cmd.Args().First(), cmd.Args().Get(1), cmd.Bool("force"))
 			},

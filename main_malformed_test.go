@@ -699,7 +699,7 @@ func TestRepairCommandLiveGuard(t *testing.T) {
 	h0 := hashTree(t, m.root)
 	r := runWithRepair(t, "--config-dir", m.cfg, "repair", malSession)
 	checkRun(t, "repair of a live session", r, want{1, "", "Claude Code may still be writing it"})
-	assert.Contains(t, r.stderr, "hint: close Claude Code or pass --force")
+	assert.Contains(t, r.stderr, "hint: if Claude Code is done with it, try again in 5 seconds; else close Claude Code or pass --force")
 	assert.Empty(t, changes(h0, hashTree(t, m.root)), "a refused repair changed a file")
 	r = runWithRepair(t, "--config-dir", m.cfg, "repair", malSession, "--force")
 	checkRun(t, "repair --force", r, want{0, "line 6: dropped the torn final line", ""})

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -230,6 +231,10 @@ func (env *Env) RunRestore(session, which string, force bool) error {
 	}
 	res, b, err := backup.Restore(backup.RestoreOptions{ConfigDir: env.ConfigDir, SessionID: id, Key: key, ProjectDir: projectDir,
 		Which: which, Force: force, Check: check})
+	var be *backup.Error
+	if errors.As(err, &be) && errors.Is(be.Err, backup.ErrNoBackup) && be.Hint == "" && which == "" {
+		be.Hint = "nothing to undo: ccsurgeon backs a session up before each change in place; this one was never changed by it, or only with --no-backup, or its backups were purged"
+	}
 	if err != nil {
 		return err
 	}

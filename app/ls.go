@@ -122,7 +122,11 @@ func (env *Env) RunLs(o LsOptions) error {
 		return env.printJSON(rows)
 	}
 	if len(rows) == 0 {
-		fmt.Fprintf(env.Err, "no sessions under %s match\n", chain.ProjectsDir(env.ConfigDir))
+		match := "" // "match" only when --since or --min-size left them out
+		if o.Since != "" || o.MinSize != "" {
+			match = " match"
+		}
+		fmt.Fprintf(env.Err, "no sessions under %s%s\n", chain.ProjectsDir(env.ConfigDir), match)
 		return nil
 	}
 	w := tabwriter.NewWriter(env.Out, 0, 0, 2, ' ', 0)
@@ -261,7 +265,7 @@ type Origin struct {
 func (o Origin) String() string {
 	what := o.Operation + " copy"
 	switch o.Operation {
-	case "clone":
+	case "clone", "clone+select-branch": // clone --branch/--leaf is a clone too
 		what = "clone"
 	case "fork-at-turn":
 		what = "fork"

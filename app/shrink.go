@@ -130,8 +130,9 @@ func (env *Env) RunOps(session string, spec OpSpec, d Dest) error {
 	if err != nil {
 		return err
 	}
-	if len(p) == 0 && d.Output == "" && !d.New && !d.DryRun {
-		return UsageErrorf("add --strip-thinking, --drop-tool-calls NAME, --compress-old-turns N or --redact-secrets, or use -o PATH for a copy", "rewrite without an operation would change nothing")
+	// refused with --dry-run too: a preview says what the real run says
+	if len(p) == 0 && d.Output == "" && !d.New {
+		return UsageErrorf("add --strip-thinking, --drop-tool-calls NAME, --compress-old-turns N, --target-tokens N or --redact-secrets, or use -o PATH for a copy", "rewrite without an operation would change nothing")
 	}
 	return env.runWrite(session, d, func(*chain.Session) (ops.Pipeline, error) { return p, nil })
 }
@@ -142,8 +143,10 @@ func (env *Env) RunOps(session string, spec OpSpec, d Dest) error {
 func (env *Env) RunRedactCheck(session string, spec OpSpec) error {
 	spec = OpSpec{Redact: true, RedactRules: spec.RedactRules, RedactAllow: spec.RedactAllow}
 	var found, inSidecars, notScanned int
+	var id, path string
 	err := env.runWriteWith(session, Dest{DryRun: true}, func(*chain.Session) (ops.Pipeline, error) { return env.Pipeline(spec) }, func(r *WriteResult) {
 		found, inSidecars, notScanned = r.redactions.Len(), r.sidecarSecrets, r.notScanned
+		id, path = r.SessionID, r.Path
 	})
 	if err != nil {
 		return err
@@ -153,10 +156,12 @@ func (env *Env) RunRedactCheck(session string, spec OpSpec) error {
 		unread = Plural(notScanned, "tool-results file", "tool-results files") + " could not be scanned (see the notes)"
 	}
 	if found > 0 {
-		hint := "write a redacted copy with 'ccsurgeon redact SESSION -o redacted.jsonl'"
+		// the session as the user can type it again, not "SESSION"
+		arg := env.sessionArg(id, path)
+		hint := "write a redacted copy with 'ccsurgeon redact " + arg + " -o redacted.jsonl'"
 		if inSidecars > 0 {
 			// -o writes the transcript only: the tool-results files would keep them
-			hint = "redact the session in place with 'ccsurgeon redact SESSION' (its tool-results/ files hold " + Plural(inSidecars, "secret", "secrets") + "), or copy it redacted with --new"
+			hint = "redact the session in place with 'ccsurgeon redact " + arg + "' (its tool-results/ files hold " + Plural(inSidecars, "secret", "secrets") + "), or copy it redacted with --new"
 		}
 		msg := Plural(found, "secret", "secrets") + " found"
 		if unread != "" {

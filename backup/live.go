@@ -15,6 +15,11 @@ const RecentWriteWindow = 5 * time.Second
 // liveHint is shown whenever the live-session guard refuses.
 const liveHint = "close Claude Code or pass --force"
 
+// recentHint is shown when the file was written in the last seconds: if
+// Claude Code is done with it (it just quit), waiting out
+// RecentWriteWindow is the safe answer.
+const recentHint = "if Claude Code is done with it, try again in 5 seconds; else " + liveHint
+
 // sessionEntry is one <config-dir>/sessions/<pid>.json file written by a
 // running Claude Code.
 type sessionEntry struct {
@@ -73,7 +78,7 @@ func checkLive(configDir, sessionID string, paths []string, now time.Time, key s
 			return &Error{
 				Msg: fmt.Sprintf("session file %s was modified %s ago; Claude Code may still be writing it",
 					p, age.Round(100*time.Millisecond)),
-				Hint: liveHint,
+				Hint: recentHint,
 				Code: CodeLive,
 				Err:  ErrLive,
 			}
