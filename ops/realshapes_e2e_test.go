@@ -27,13 +27,17 @@ import (
 // clients against the mock.
 
 // threeTurns makes a session of three print-mode turns, each answered
-// with signed thinking and text, with client c in env; it returns its id.
-func threeTurns(t *testing.T, env *harness.Env, c harness.Client) string {
+// with signed thinking and text, with client c in env; it returns its id,
+// its path and its bytes.
+func threeTurns(t *testing.T, env *harness.Env, c harness.Client) (id, path string, data []byte) {
 	t.Helper()
-	id := env.Turn(t, c, "", "What is a JSONL file?", harness.Thinking("One JSON value per line.", "JSONL is JSON Lines: one JSON value per line."))
+	id = env.Turn(t, c, "", "What is a JSONL file?", harness.Thinking("One JSON value per line.", "JSONL is JSON Lines: one JSON value per line."))
 	env.Turn(t, c, id, "Why do session logs use it?", harness.Thinking("Appending is cheap.", "Because appending a line is cheap and crash-safe."))
 	env.Turn(t, c, id, "Give one drawback.", harness.Thinking("A torn last line.", "A write cut short leaves a torn last line."))
-	return id
+	path = env.SessionPath(id)
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	return id, path, data
 }
 
 // repairInPlace runs repair on the session in place and returns its fixes.
@@ -70,10 +74,7 @@ func TestRealCutOffWriteRepaired(t *testing.T) {
 		t.Run("made-by-"+maker.Version, func(t *testing.T) {
 			t.Parallel()
 			env := harness.NewEnv(t)
-			id := threeTurns(t, env, maker)
-			path := env.SessionPath(id)
-			data, err := os.ReadFile(path)
-			require.NoError(t, err)
+			id, path, data := threeTurns(t, env, maker)
 			orig := map[string]harness.ResumeResult{}
 			for _, c := range clients {
 				orig[c.Version] = env.MustResume(t, c, id)
@@ -124,10 +125,7 @@ func TestRealLostPromptAnswerJoined(t *testing.T) {
 		t.Run("made-by-"+maker.Version, func(t *testing.T) {
 			t.Parallel()
 			env := harness.NewEnv(t)
-			id := threeTurns(t, env, maker)
-			path := env.SessionPath(id)
-			data, err := os.ReadFile(path)
-			require.NoError(t, err)
+			id, path, data := threeTurns(t, env, maker)
 			orig := env.MustResume(t, latest, id)
 			f, err := chain.LoadBytes(path, data)
 			require.NoError(t, err)
