@@ -81,6 +81,8 @@ type hit struct {
 	nums             []uint32   // the number of each secret's placeholder
 	path             string
 	thinking         bool // the value is a thinking block's text
+	// keep: a structural value (an id, cwd): reported, never replaced
+	keep bool
 }
 
 type lineHits struct {
@@ -331,12 +333,20 @@ func (o RedactSecrets) Apply(t *Txn) error {
 			}
 			thinking := false
 			line := int(f.Entries[lh.i].Line)
+			kept := 0
 			for hk := range lh.hits {
 				h := &lh.hits[hk]
 				thinking = thinking || h.thinking
 				field := log.str(h.path)
 				h.nums = make([]uint32, len(h.finds))
 				for k, fd := range h.finds {
+					if h.keep {
+						// reported with no placeholder: --check fails
+						log.addIdx(fileLog, field, log.str(fd.Rule), line, 0, h.sums[k], false)
+						t.CountOf(CountSecretsLeft, fd.Rule, 1)
+						t.Note("line %d of %s holds a secret in %s, a field the client reads as it is (an id, a path): it cannot be replaced and is still in the output; remove the line before sharing", line, f.Path, h.path)
+						continue
+					}
 					c := nb.code(fd.Rule)
 					for int(c) >= len(ruleLog) {
 						ruleLog = append(ruleLog, log.str(nb.names[len(ruleLog)]))
@@ -345,6 +355,15 @@ func (o RedactSecrets) Apply(t *Txn) error {
 					h.nums[k] = nb.assign(c, h.sums[k])
 					log.addIdx(fileLog, field, ruleLog[c], line, h.nums[k], h.sums[k], h.thinking)
 					perRule[c]++
+				}
+				if h.keep {
+					kept++
+				}
+			}
+			if kept > 0 {
+				lh.hits = dropKept(lh.hits)
+				if len(lh.hits) == 0 {
+					return nil
 				}
 			}
 			if thinking {
@@ -595,6 +614,34 @@ func (o RedactSecrets) scanLineBuf(raw []byte, sums bool, dec *[]byte) []hit {
 		}
 		return strings.Clone(path)
 	}
+	// str scans the string token line[ts:te] as the client decodes it
+	// (suffix: added to its path; keep: reported, never replaced)
+	str := func(ts, te int, suffix string, thinkingText, keep bool) {
+		tok := line[ts:te]
+		if len(tok) < 10 {
+			return
+		}
+		v := tok[1 : len(tok)-1] // the value, when it has no escapes
+		esc := strings.IndexByte(v, '\\') >= 0
+		if !o.Scanner.MayHold(tok) && !(esc && hidesAnchor(v)) {
+			return
+		}
+		if esc {
+			*dec = (*dec)[:0]
+			chain.EachDecoded(v, appendDec)
+			v = unsafeString(*dec)
+		}
+		if fs := o.Scanner.Scan(v); len(fs) > 0 {
+			h := hit{tokStart: ts, tokEnd: te, finds: fs, path: pathOf() + suffix, thinking: thinkingText, keep: keep}
+			if sums {
+				h.sums = make([][16]byte, len(fs))
+				for k, fd := range fs {
+					h.sums[k] = secretSum(v[fd.Start:fd.End])
+				}
+			}
+			hits = append(hits, h)
+		}
+	}
 	var walk func(vs, ve int, thinkingText bool)
 	walk = func(vs, ve int, thinkingText bool) {
 		switch line[vs] {
@@ -611,11 +658,21 @@ func (o RedactSecrets) scanLineBuf(raw []byte, sums bool, dec *[]byte) []hit {
 				return
 			}
 			chain.Fields(line, vs, func(k string, a, b int) bool {
-				if !skipKeys[k] {
-					stack = append(stack, seg{k, -1})
-					walk(a, b, typ == "thinking" && k == "thinking")
-					stack = stack[:len(stack)-1]
+				stack = append(stack, seg{k, -1})
+				if ks, ke := keyToken(line, a); ks >= 0 && ke-ks >= 10 {
+					// a key is text too ({"ghp_…": 1})
+					str(ks, ke, " (key)", false, false)
 				}
+				switch {
+				case !skipKeys[k]:
+					walk(a, b, typ == "thinking" && k == "thinking")
+				case line[a] == '"':
+					// a structural value (an id, a path the client
+					// reads): a placeholder cannot go there, but a
+					// secret in it is reported (--check fails)
+					str(a, b, "", false, true)
+				}
+				stack = stack[:len(stack)-1]
 				return true
 			})
 		case '[':
@@ -628,26 +685,7 @@ func (o RedactSecrets) scanLineBuf(raw []byte, sums bool, dec *[]byte) []hit {
 				return true
 			})
 		case '"':
-			tok := line[vs:ve]
-			if len(tok) < 10 || !o.Scanner.MayHold(tok) {
-				return
-			}
-			v := tok[1 : len(tok)-1] // the value, when it has no escapes
-			if strings.IndexByte(v, '\\') >= 0 {
-				*dec = (*dec)[:0]
-				chain.EachDecoded(v, appendDec)
-				v = unsafeString(*dec)
-			}
-			if fs := o.Scanner.Scan(v); len(fs) > 0 {
-				h := hit{tokStart: vs, tokEnd: ve, finds: fs, path: pathOf(), thinking: thinkingText}
-				if sums {
-					h.sums = make([][16]byte, len(fs))
-					for k, fd := range fs {
-						h.sums[k] = secretSum(v[fd.Start:fd.End])
-					}
-				}
-				hits = append(hits, h)
-			}
+			str(vs, ve, "", thinkingText, false)
 		}
 	}
 	i := 0
@@ -658,6 +696,76 @@ func (o RedactSecrets) scanLineBuf(raw []byte, sums bool, dec *[]byte) []hit {
 		walk(i, len(line), false)
 	}
 	return hits
+}
+
+// dropKept returns the hits that are replaced (not keep).
+func dropKept(hits []hit) []hit {
+	out := hits[:0:0]
+	for _, h := range hits {
+		if !h.keep {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// keyToken returns the key's string token of the member whose value
+// starts at vs (-1 if the bytes before it are not `"key" :`).
+func keyToken(line string, vs int) (int, int) {
+	i := vs - 1
+	for i >= 0 && isJSONSpace(line[i]) {
+		i--
+	}
+	if i < 0 || line[i] != ':' {
+		return -1, -1
+	}
+	i--
+	for i >= 0 && isJSONSpace(line[i]) {
+		i--
+	}
+	if i < 1 || line[i] != '"' {
+		return -1, -1
+	}
+	ke := i + 1
+	for j := i - 1; j >= 0; j-- {
+		if line[j] != '"' {
+			continue
+		}
+		b := 0
+		for p := j - 1; p >= 0 && line[p] == '\\'; p-- {
+			b++
+		}
+		if b%2 == 0 {
+			return j, ke
+		}
+	}
+	return -1, -1
+}
+
+func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// hidesAnchor reports whether the escapes of a raw JSON string could hide
+// an anchor from the prefilter on the raw bytes: a \u escape (any
+// character may be written so), \/ (https:\/\/) or the quote of curl's
+// -u" anchor. \n, \t, \\ and other quotes stand for characters no anchor
+// holds (TestEscapedAnchorsReachTheScan holds every anchor to this).
+func hidesAnchor(v string) bool {
+	for i := strings.IndexByte(v, '\\'); i >= 0 && i+1 < len(v); {
+		switch v[i+1] {
+		case 'u', '/':
+			return true
+		case '"':
+			if i >= 2 && v[i-2:i] == "-u" { // curl -u"user:pass"
+				return true
+			}
+		}
+		k := strings.IndexByte(v[i+2:], '\\')
+		if k < 0 {
+			return false
+		}
+		i += 2 + k
+	}
+	return false
 }
 
 // unsafeString is the bytes of b as a string, without a copy: b must not
@@ -708,7 +816,7 @@ func (o RedactSecrets) replaceHits(raw []byte, hits []hit, placeholder func(h *h
 	pos := 0
 	for hk := range hits {
 		h := &hits[hk]
-		if h.thinking || h.tokStart < pos {
+		if h.thinking || h.keep || h.tokStart < pos {
 			continue
 		}
 		out = append(out, raw[pos:h.tokStart]...)
