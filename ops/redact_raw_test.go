@@ -157,7 +157,7 @@ func TestRedactSecretsEveryEncoding(t *testing.T) {
 		return b.String()
 	}
 	for _, c := range []struct {
-		name, path, raw string // raw JSON set at path of the user entry
+		name, path, raw  string // raw JSON set at path of the user entry
 		secret, replaced string // the secret as the client decodes it, and the line's bytes after redaction ("" = not replaced)
 	}{
 		{"first character as \\u escape", "message.content", `"token \u0067` + ghp[1:] + ` end"`, ghp, `"token [REDACTED:github-pat:1] end"`},
