@@ -323,6 +323,7 @@ func (o RedactSecrets) Apply(t *Txn) error {
 		}
 		var rawEdits []rawEdit
 		fileLog := log.str(f.Path)
+		var inFile []int // secrets replaced in f, by rule code
 		err := scanned(k, f, func(lh lineHits) error {
 			if lh.raw {
 				out, err := o.redactRawLine(t, f, lh, nb)
@@ -355,6 +356,10 @@ func (o RedactSecrets) Apply(t *Txn) error {
 					h.nums[k] = nb.assign(c, h.sums[k])
 					log.addIdx(fileLog, field, ruleLog[c], line, h.nums[k], h.sums[k], h.thinking)
 					perRule[c]++
+					for int(c) >= len(inFile) {
+						inFile = append(inFile, 0)
+					}
+					inFile[c]++
 				}
 				if h.keep {
 					kept++
@@ -376,6 +381,11 @@ func (o RedactSecrets) Apply(t *Txn) error {
 		})
 		if err != nil {
 			return err
+		}
+		for c, n := range inFile {
+			if n > 0 {
+				t.secretIn(f.Path, nb.names[c], n)
+			}
 		}
 		for _, re := range rawEdits {
 			t.Set(f, re.i, re.out)
@@ -519,6 +529,7 @@ func replaceText(t *Txn, nb *numbering, raw []byte, finds []redact.Finding, file
 			out = append(out, placeholderOf(fd.Rule, int(num))...)
 			pos = fd.End
 			t.CountOf(CountSecrets, fd.Rule, 1)
+			t.secretIn(file, fd.Rule, 1)
 		} else {
 			left++
 			t.CountOf(CountSecretsLeft, fd.Rule, 1)
