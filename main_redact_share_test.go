@@ -54,10 +54,10 @@ func newShareEnv(t *testing.T, inMain, inAgent, inTool bool) *sidecarEnv {
 func TestRedactToFileCountsOnlyWhatItWrote(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
-		name                   string
+		name                    string
 		inMain, inAgent, inTool bool
-		written, notWritten    int
-		named                  []string
+		written, notWritten     int
+		named                   []string
 	}{
 		{"only in the subagent transcript", false, true, false, 0, 1, []string{"agent-a1eb358aa10f9c9a1.jsonl"}},
 		{"only in a tool-results file", false, false, true, 0, 1, []string{"b0ut9ut.txt"}},
