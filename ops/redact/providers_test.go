@@ -206,6 +206,14 @@ func providerCases(g gen) []provCase {
 		p("code-credentials-password", "credentials {\n    username 'deploy'\n    password '%s'\n}", g.s(tAlnum, 14), "credentials {\n    username findProperty('u')\n    password \"${repoPassword}\"\n}"),
 		p("code-credentials-password", `new NetworkCredential("svc", "%s")`, g.s(tAlnum, 14), `new NetworkCredential(user, pass)`),
 		p("code-credentials-password", `new DirectoryEntry("LDAP://dc", "CORP\\svc", "%s")`, g.s(tAlnum, 14), `new DirectoryEntry("LDAP://dc")`),
+		// shapes of issue 31 (testdata/issue31.txt)
+		p("cli-login-password", "docker login -u deploy -p %s registry.example.com", g.s(tAlnum, 24), "docker login -u deploy --password-stdin registry.example.com"),
+		p("cli-login-password", "az login --service-principal -u app -p %s --tenant t", g.s(tAlnum, 8)+"-"+g.s(tAlnum, 8)+"."+g.s(tAlnum, 20), "az login -p $AZ_SECRET"),
+		p("cli-login-password", "echo %s | docker login --username deploy --password-stdin", g.s(tAlnum, 24), `echo "$CR_PAT" | docker login ghcr.io -u me --password-stdin`),
+		p("redis-cli-password", "redis-cli -h cache -a %s ping", g.s(tAlnum, 24), "redis-cli -h cache -a $REDIS_PASSWORD ping"),
+		p("session-cookie", "Cookie: theme=dark; session=%s", g.s(tAlnum, 40), "Cookie: theme=dark; session=$SESSION"),
+		p("generic-token", `sdk.setAccessToken("%s")`, g.s(tAlnum, 32), `sdk.setAccessToken(token)`),
+		p("generic-secret", `gh secret set DEPLOY_TOKEN --body "%s"`, g.s(tAlnum, 32), `gh secret set DEPLOY_TOKEN --body "$TOKEN"`),
 		// shapes from the public evaluation set (gitleaks test cases)
 		p("claude-code-session-url", "see https://claude.ai/code/session_%s for context", g.s(tAlnum, 24), "https://claude.ai/code/session_short"),
 		p("azure-datafactory-shir-key", "key: %s", "IR@"+uuid()+"@adf-app-01@we@"+g.s(tB64, 43)+"=", "IR@ is the runtime prefix"),
