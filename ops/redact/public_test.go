@@ -40,6 +40,7 @@ var publicSets = []struct {
 	{"testdata/public/gitleaks.txt", "gitleaks", 98.8, 5},
 	{"testdata/issue14.txt", "issue14", 97.7, 0},
 	{"testdata/issue31.txt", "issue31", 97.7, 0},
+	{"testdata/heldout31.txt", "heldout31", 98.8, 0},
 }
 
 func TestPublicSetFloors(t *testing.T) {
