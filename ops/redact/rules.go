@@ -295,7 +295,15 @@ func builtinRules() []*Rule {
 			find: findURLCreds, emits: urlRuleIDs},
 	}
 	rules = append(rules, structuralRules()...)
-	return append(rules, providerRules()...)
+	rules = append(rules, providerRules()...)
+	have := map[string]bool{}
+	for _, r := range rules {
+		have[r.ID] = true
+		for _, id := range r.emits {
+			have[id] = true
+		}
+	}
+	return append(rules, catalogueRules(have)...)
 }
 
 var b64Tab = func() (t [256]bool) {
