@@ -91,3 +91,43 @@ func TestRedactToFileCountsOnlyWhatItWrote(t *testing.T) {
 		})
 	}
 }
+
+// -o DIR/ on a 2.0.x session: its subagent transcripts lived in the
+// project folder itself (agent-*.jsonl), and are written there in DIR.
+// A folder that already holds the session is refused, nothing written.
+func TestRedactToFolderOldLayout(t *testing.T) {
+	t.Parallel()
+	cfg := t.TempDir()
+	main := installSession(t, cfg, "-tmp-proj", filepath.Join("testdata", "sessions", "2.0.50", "subagent.jsonl"))
+	id := strings.TrimSuffix(filepath.Base(main), ".jsonl")
+	agents, err := filepath.Glob(filepath.Join("testdata", "sessions", "2.0.50", "subagent", "agent-*.jsonl"))
+	require.NoError(t, err)
+	require.NotEmpty(t, agents)
+	for _, a := range agents { // the 2.0.x layout: beside the main transcript
+		b, err := os.ReadFile(a)
+		require.NoError(t, err)
+		b = []byte(strings.Replace(string(b), `"content":"`, `"content":"token `+shareSecretAgent+` `, 1))
+		require.NoError(t, os.WriteFile(filepath.Join(filepath.Dir(main), filepath.Base(a)), b, 0o600))
+	}
+	require.NoError(t, os.RemoveAll(filepath.Join(filepath.Dir(main), id)))
+	backdate(t, cfg)
+	dir := filepath.Join(t.TempDir(), "share") + "/"
+	r := runCLI(t, "--config-dir="+cfg, "redact-secrets", id, "-o", dir)
+	require.Equal(t, 0, r.code, r.stdout+r.stderr)
+	assert.Contains(t, r.stdout, "wrote session "+id)
+	for _, a := range agents {
+		b, err := os.ReadFile(filepath.Join(dir, filepath.Base(a)))
+		require.NoError(t, err, "the subagent transcript is in the folder")
+		assert.NotContains(t, string(b), shareSecretAgent)
+		assert.Contains(t, string(b), "[REDACTED:github-pat:")
+	}
+	_, err = os.Stat(filepath.Join(dir, id+".jsonl"))
+	require.NoError(t, err)
+
+	h0 := hashTree(t, dir)
+	r = runCLI(t, "--config-dir="+cfg, "redact-secrets", id, "-o", dir)
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, "already exists; nothing was written")
+	assert.Regexp(t, `(?m)^ccsurgeon: hint: `, r.stderr)
+	assert.Empty(t, changes(h0, hashTree(t, dir)), "a refused share changed the folder")
+}
