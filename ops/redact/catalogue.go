@@ -89,11 +89,25 @@ var commonKeyword = map[string]bool{"secret": true, "password": true, "secret_ke
 const prioCatalogue = 0
 
 // catalogueRules turns the catalogue's rules into scanner rules, except
-// those whose id a built-in rule has (have) and those SOURCE.md lists.
-func catalogueRules(have map[string]bool) []*Rule {
+// those whose id a built-in rule has (have), those whose every keyword is
+// an anchor of a built-in rule (anchors: the vendor's prefix is known, a
+// second rule on it would only cost time on text dense with such tokens)
+// and those SOURCE.md lists.
+func catalogueRules(have, anchors map[string]bool) []*Rule {
 	var out []*Rule
 	for _, c := range parseCatalogue(gitleaksTOML) {
 		if c.id == "" || c.regex == "" || have[c.id] || catalogueSkip[c.id] || len(c.keywords) == 0 {
+			continue
+		}
+		known := true
+		for _, k := range c.keywords {
+			kn := false
+			for a := range anchors {
+				kn = kn || len(a) >= 3 && (strings.HasPrefix(a, k) || strings.HasPrefix(k, a))
+			}
+			known = known && kn
+		}
+		if known {
 			continue
 		}
 		weak := false
@@ -103,7 +117,23 @@ func catalogueRules(have map[string]bool) []*Rule {
 		if weak {
 			continue
 		}
-		re, err := regexp.Compile(c.regex)
+		// gitleaks' keyed rules start with the identifier around the
+		// keyword, (?i)[\w.-]{0,50}?(?:kw)…: the part before the keyword
+		// holds no secret, and without it the match starts at the keyword,
+		// so the regexp is tried at the anchor hit only, not across a
+		// window (a quarter of the CPU of redact-secrets on the secrets
+		// shape went there)
+		src := c.regex
+		if rest, ok := strings.CutPrefix(src, `(?i)[\w.-]{0,50}?`); ok {
+			src = `(?i)` + rest
+		}
+		// \b(PREFIX…): the same, the word boundary checked on the secret
+		// (which starts the match) by the rule's Boundary
+		var bound func(byte) bool
+		if rest, ok := strings.CutPrefix(src, `\b(`); ok && c.group <= 1 {
+			src, bound = `(`+rest, isIdentByte
+		}
+		re, err := regexp.Compile(src)
 		if err != nil {
 			continue // a construct RE2 does not take
 		}
@@ -112,7 +142,12 @@ func catalogueRules(have map[string]bool) []*Rule {
 			g = 1
 		}
 		minEntropy := c.entropy
-		out = append(out, &Rule{ID: c.id, Anchors: c.keywords, Fold: true, Re: re, Before: 80, After: 320,
+		r := &Rule{ID: c.id, Anchors: c.keywords, Fold: true, Re: re, After: 320}
+		before := 0
+		if !startsWithAnchor(r) {
+			before = 80
+		}
+		out = append(out, &Rule{ID: c.id, Anchors: c.keywords, Fold: true, Re: re, Before: before, After: 320, Boundary: bound,
 			Priority: prioCatalogue, group: g,
 			Check: func(text string, s, e int) bool {
 				v := text[s:e]

@@ -296,14 +296,19 @@ func builtinRules() []*Rule {
 	}
 	rules = append(rules, structuralRules()...)
 	rules = append(rules, providerRules()...)
-	have := map[string]bool{}
+	have, anchors := map[string]bool{}, map[string]bool{}
 	for _, r := range rules {
 		have[r.ID] = true
 		for _, id := range r.emits {
 			have[id] = true
 		}
+		if r.Priority >= prioPrefix && r.find == nil {
+			for _, a := range r.Anchors {
+				anchors[strings.ToLower(a)] = true
+			}
+		}
 	}
-	return append(rules, catalogueRules(have)...)
+	return append(rules, catalogueRules(have, anchors)...)
 }
 
 var b64Tab = func() (t [256]bool) {
