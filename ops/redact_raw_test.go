@@ -168,6 +168,7 @@ func TestRedactSecretsEveryEncoding(t *testing.T) {
 		{"object key", "toolUseResult", `{"` + ghp + `":1,"ok":true}`, ghp, `{"[REDACTED:github-pat:1]":1,"ok":true}`},
 		{"object key with an escape", "toolUseResult", `{"\u0067` + ghp[1:] + `":1}`, ghp, `{"[REDACTED:github-pat:1]":1}`},
 		{"nested key", "toolUseResult", `{"a":[{"b":{"` + ghp + `":"x"}}]}`, ghp, `{"a":[{"b":{"[REDACTED:github-pat:1]":"x"}}]}`},
+		{"document block with a text source", "message.content", `[{"type":"document","source":{"type":"text","media_type":"text/plain","data":"token ` + ghp + `"}}]`, ghp, `[{"type":"document","source":{"type":"text","media_type":"text/plain","data":"token [REDACTED:github-pat:1]"}}]`},
 		{"structural field: reported, not replaced", "cwd", `"/home/u/` + ghp + `"`, ghp, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {

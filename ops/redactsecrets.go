@@ -665,8 +665,8 @@ func (o RedactSecrets) scanLineBuf(raw []byte, sums bool, dec *[]byte) []hit {
 				}
 				return true
 			})
-			if skipBlockTypes[typ] {
-				return
+			if skipBlockTypes[typ] && !(typ == "document" && textSource(line, vs)) {
+				return // binary or encrypted: a document is scanned when its source is text
 			}
 			chain.Fields(line, vs, func(k string, a, b int) bool {
 				stack = append(stack, seg{k, -1})
@@ -707,6 +707,26 @@ func (o RedactSecrets) scanLineBuf(raw []byte, sums bool, dec *[]byte) []hit {
 		walk(i, len(line), false)
 	}
 	return hits
+}
+
+// textSource reports whether the block object at vs has a source of type
+// "text" (a document block of plain text, not base64 data).
+func textSource(line string, vs int) bool {
+	text := false
+	chain.Fields(line, vs, func(k string, a, b int) bool {
+		if k != "source" || line[a] != '{' {
+			return true
+		}
+		chain.Fields(line, a, func(k2 string, a2, b2 int) bool {
+			if k2 == "type" {
+				text = chain.StrValue(line[a2:b2]) == "text"
+				return false
+			}
+			return true
+		})
+		return false
+	})
+	return text
 }
 
 // dropKept returns the hits that are replaced (not keep).
