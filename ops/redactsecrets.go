@@ -70,6 +70,51 @@ var skipKeys = map[string]bool{
 	"gitBranch": true, "cwd": true, "backupFileName": true, "media_type": true,
 }
 
+// opaqueKeys are structural values made by a machine from other bytes (a
+// thinking block's signature, digests): no secret can be written into
+// them, and a signature's kilobytes of base64 hold chance anchors, so they
+// are not scanned (on a session of subagents and thinking that scan took
+// a third more CPU).
+var opaqueKeys = map[string]bool{"signature": true, "hash": true, "shapeHash": true, "requestDigest": true}
+
+// machineID reports whether a raw JSON string token is an identifier the
+// client or the API made, in its usual shape: a UUID, an RFC 3339
+// timestamp, a msg_/req_/toolu_ id. A structural value of another shape is
+// scanned (a path, a branch name, a changed id).
+func machineID(tok string) bool {
+	if len(tok) < 2 {
+		return true
+	}
+	v := tok[1 : len(tok)-1]
+	switch {
+	case len(v) == 36 && v[8] == '-' && v[13] == '-' && v[18] == '-' && v[23] == '-':
+		for i := 0; i < len(v); i++ {
+			if c := v[i]; c != '-' && !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+				return false
+			}
+		}
+		return true
+	case len(v) >= 20 && len(v) <= 35 && v[4] == '-' && v[7] == '-' && v[10] == 'T':
+		for i := 0; i < len(v); i++ {
+			if c := v[i]; !(c >= '0' && c <= '9' || strings.IndexByte("-:.TZ+", c) >= 0) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, p := range []string{"msg_", "req_", "toolu_", "srvtoolu_"} {
+		if strings.HasPrefix(v, p) {
+			for i := len(p); i < len(v); i++ {
+				if c := v[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return false
+}
+
 // skipBlockTypes are content blocks holding binary or encrypted data.
 var skipBlockTypes = map[string]bool{"image": true, "document": true, "redacted_thinking": true}
 
@@ -556,7 +601,8 @@ func isASCII(b []byte) bool {
 func (o RedactSecrets) scanFile(t *Txn, f *chain.File, use func(lineHits) error) error {
 	work := func(lo, hi int) ([]lineHits, error) {
 		var out []lineHits
-		var buf, dec []byte // lines and values are read into one buffer each: nothing found keeps their bytes
+		var buf, dec []byte        // lines and values are read into one buffer each: nothing found keeps their bytes
+		clean := map[string]bool{} // structural values and keys found clean (they repeat: cwd, model, field names)
 		for i := lo; i < hi; i++ {
 			k := f.Entries[i].Kind
 			if k == chain.KindBlank || t.Dropped(f, i) {
@@ -576,7 +622,7 @@ func (o RedactSecrets) scanFile(t *Txn, f *chain.File, use func(lineHits) error)
 				}
 				continue
 			}
-			if hs := o.scanLineBuf(raw, true, &dec); len(hs) > 0 {
+			if hs := o.scanLineBuf(raw, true, &dec, clean); len(hs) > 0 {
 				out = append(out, lineHits{i: i, hits: hs})
 			}
 		}
@@ -598,12 +644,14 @@ func (o RedactSecrets) scanFile(t *Txn, f *chain.File, use func(lineHits) error)
 // the bytes of raw (the caller may read the next line into them).
 func (o RedactSecrets) scanLine(raw []byte, sums bool) []hit {
 	var dec []byte
-	return o.scanLineBuf(raw, sums, &dec)
+	return o.scanLineBuf(raw, sums, &dec, nil)
 }
 
 // scanLineBuf is scanLine decoding the values into *dec (a pass over many
-// lines reuses one buffer).
-func (o RedactSecrets) scanLineBuf(raw []byte, sums bool, dec *[]byte) []hit {
+// lines reuses one buffer). clean (may be nil) remembers the keys and
+// structural values found to hold nothing, so that a value repeated on
+// every line (a cwd, a field name) is scanned once.
+func (o RedactSecrets) scanLineBuf(raw []byte, sums bool, dec *[]byte, clean map[string]bool) []hit {
 	line := unsafeString(raw)
 	var hits []hit
 	appendDec := func(chunk string) { *dec = append(*dec, chunk...) }
@@ -631,6 +679,18 @@ func (o RedactSecrets) scanLineBuf(raw []byte, sums bool, dec *[]byte) []hit {
 		tok := line[ts:te]
 		if len(tok) < 10 {
 			return
+		}
+		memo := clean != nil && (keep || suffix != "") && len(tok) <= 256
+		if memo && clean[tok] {
+			return
+		}
+		n := len(hits)
+		if memo {
+			defer func() {
+				if len(hits) == n && len(clean) < 4096 {
+					clean[strings.Clone(tok)] = true
+				}
+			}()
 		}
 		v := tok[1 : len(tok)-1] // the value, when it has no escapes
 		esc := strings.IndexByte(v, '\\') >= 0
@@ -677,7 +737,7 @@ func (o RedactSecrets) scanLineBuf(raw []byte, sums bool, dec *[]byte) []hit {
 				switch {
 				case !skipKeys[k]:
 					walk(a, b, typ == "thinking" && k == "thinking")
-				case line[a] == '"':
+				case line[a] == '"' && !opaqueKeys[k] && !machineID(line[a:b]):
 					// a structural value (an id, a path the client
 					// reads): a placeholder cannot go there, but a
 					// secret in it is reported (--check fails)
