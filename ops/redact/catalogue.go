@@ -90,9 +90,9 @@ const prioCatalogue = 0
 
 // catalogueRules turns the catalogue's rules into scanner rules, except
 // those whose id a built-in rule has (have), those whose every keyword is
-// an anchor of a built-in rule (anchors: the vendor's prefix is known, a
-// second rule on it would only cost time on text dense with such tokens)
-// and those SOURCE.md lists.
+// (or starts like) an anchor of a built-in rule (anchors: a built-in rule
+// knows the vendor's prefix or name already, and a second rule on it only
+// cost time on text dense with such tokens) and those SOURCE.md lists.
 func catalogueRules(have, anchors map[string]bool) []*Rule {
 	var out []*Rule
 	for _, c := range parseCatalogue(gitleaksTOML) {

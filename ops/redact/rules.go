@@ -302,10 +302,8 @@ func builtinRules() []*Rule {
 		for _, id := range r.emits {
 			have[id] = true
 		}
-		if r.Priority >= prioPrefix && r.find == nil {
-			for _, a := range r.Anchors {
-				anchors[strings.ToLower(a)] = true
-			}
+		for _, a := range r.Anchors {
+			anchors[strings.ToLower(a)] = true
 		}
 	}
 	return append(rules, catalogueRules(have, anchors)...)

@@ -59,8 +59,9 @@ func structuralRules() []*Rule {
 			Re:    regexp.MustCompile(`(?i:cookie):[ \t]*(?:[^\n;"']*;[ \t]*)*?(?i:[\w.-]*(?:sess|sid|auth|token|jwt|login|remember)[\w.-]*)=(?P<s>[^;\s"'\\,]{16,})`),
 			Check: checkRandom(3.5, 2)},
 		// a setter named for a secret: setAccessToken("…"), withApiKey('…')
-		{ID: "generic-token", Anchors: []string{"setapikey", "setaccesstoken", "setauthtoken", "settoken", "setsecret", "setclientsecret", "setpassword", "setbearertoken", "withapikey", "withtoken", "withaccesstoken", "withpassword", "setapitoken", "setsecretkey", "setprivatekey", "setauthkey"},
-			Fold: true, After: 300, Priority: prioGeneric,
+		// (anchored on the name's end: "set" and "with" start too many words)
+		{ID: "generic-token", Anchors: []string{"apikey(", "accesstoken(", "authtoken(", "token(", "secret(", "clientsecret(", "password(", "bearertoken(", "apitoken(", "secretkey(", "privatekey(", "authkey("},
+			Fold: true, Before: 24, After: 300, Priority: prioGeneric,
 			Re:    regexp.MustCompile(`(?i:(?:set|with)(?:api|access|auth|bearer|client|secret|private)?(?:key|token|secret|password))[ \t]*\([ \t]*["'\x60](?P<s>[^"'\x60\n\\]{8,})["'\x60][ \t]*\)`),
 			Check: checkValue(kindToken)},
 		// Kerberos keytab as base64: file version 0x0502, then an entry length < 64 KiB
