@@ -353,6 +353,7 @@ examples:
 					MaxResult:     cmd.String("max-result"),
 					TargetTokens:  int(cmd.Int("target-tokens")),
 					KeepTurnsFlag: "--compress-old-turns",
+					KeepRecent:    cmd.IsSet("compress-old-turns") || cmd.IsSet("keep-exchanges"),
 				}
 				if spec.TargetTokens > 0 && !spec.Compress {
 					spec.KeepTurns = ops.DefaultKeepTurns
@@ -464,7 +465,8 @@ examples:
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			return eachSession(env, cmd, func(env *app.Env, s string) error {
 				return env.RunOps(s, app.OpSpec{Compress: true, KeepTurns: int(cmd.Int("keep-turns")), KeepExchanges: int(cmd.Int("keep-exchanges")),
-					MaxResult: cmd.String("max-result"), TargetTokens: int(cmd.Int("target-tokens"))}, destFrom(cmd))
+					MaxResult: cmd.String("max-result"), TargetTokens: int(cmd.Int("target-tokens")),
+					KeepRecent: cmd.IsSet("keep-turns") || cmd.IsSet("keep-exchanges")}, destFrom(cmd))
 			})
 		},
 	})
