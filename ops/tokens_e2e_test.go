@@ -13,6 +13,7 @@ import (
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/harness"
 	"github.com/ccsurgeon/ccsurgeon/ops"
+	"github.com/ccsurgeon/ccsurgeon/ops/spec"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -200,9 +201,11 @@ func assertPromisedSize(t *testing.T, orig, got harness.ResumeResult, tk *ops.To
 }
 
 // TestTargetTokensBudgets: --target-tokens of 50%, 25% and 10% of a
-// generated agentic session's resume tokens either fits (the estimate
-// after is under the budget, the client resumes the result and sends that
-// size) or refuses naming what stands in the way, writing nothing.
+// generated agentic session's resume tokens, with no other option, either
+// fits (the estimate after is under the budget, the client resumes the
+// result and the request it sends is within the budget by the estimator's
+// rules, its messages what the cuts say) or refuses naming what stands in
+// the way, writing nothing.
 func TestTargetTokensBudgets(t *testing.T) {
 	t.Parallel()
 	c := harness.Latest(t)
@@ -248,14 +251,30 @@ func TestTargetTokensBudgets(t *testing.T) {
 			// the last prompt ends with "\n" where the client joined it to
 			// the harness's resume prompt: alike on both sides
 			om := decode(t, orig.Messages)
+			// the harness's resume prompt, the last block the client sends,
+			// is no part of the session the budget is for
+			resumePrompt := 0
+			if lm := gm[len(gm)-1]; lm.Role == "user" && len(lm.Content) > 1 {
+				all := chain.MessageTokens(encode([]msg{lm})[0]).Total()
+				rest := chain.MessageTokens(encode([]msg{{Role: lm.Role, Content: lm.Content[:len(lm.Content)-1]}})[0]).Total()
+				resumePrompt = all - rest
+			}
+			// (the client may send it as a message of its own: every text
+			// is trimmed)
 			for _, ms := range [][]msg{om, gm} {
-				for _, b := range ms[len(ms)-1].Content {
-					if s, ok := b["text"].(string); ok {
-						b["text"] = strings.TrimSuffix(s, "\n")
+				for _, m := range ms {
+					for _, b := range m.Content {
+						if s, ok := b["text"].(string); ok {
+							b["text"] = strings.TrimSpace(s)
+						}
 					}
 				}
 			}
-			assertCompressRelation(t, sameNormalizer(fx.env, fx.id, r.SessionID), harness.ResumeResult{Messages: encode(om)}, harness.ResumeResult{Messages: encode(gm)}, 2*ops.DefaultKeepExchanges+1)
+			// the request the client sent is within the budget, by the
+			// estimator's own bytes-per-token rules
+			assert.LessOrEqual(t, sentTokens(got.Messages)-resumePrompt+chain.DefaultOverhead, budget, "the client's request without the resume prompt, counted by the estimator's rules")
+			// what is kept is what the cuts say
+			require.NoError(t, spec.CheckFit(spec.FromAPI(encode(om)), spec.FromAPI(encode(gm)), tk.TurnsRemoved))
 		})
 	}
 	assert.Positive(t, fitted, "no budget fitted")
