@@ -67,7 +67,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			code = 3
 		}
 	}()
-	err := root.Run(ctx, args)
+	err := root.Run(ctx, countsInFull(root, args))
 	return reportError(stderr, explain(err, root, args))
 }
 
