@@ -44,7 +44,7 @@ func TestTargetTokensFlags(t *testing.T) {
 	// the recent context kept by request: the hint names those flags
 	_, errs, code = cliRun(t, "--config-dir", cfg, "compress", path, "--target-tokens", "100", "--keep-turns", "1", "--keep-exchanges", "2")
 	assert.Equal(t, 1, code)
-	assert.Contains(t, errs, "without touching the recent context kept by --keep-turns")
+	assert.Contains(t, errs, "without touching the recent context (the last turn and 2 tool exchanges, kept by --keep-turns and --keep-exchanges)")
 	assert.Regexp(t, `\nccsurgeon: hint: leave out --keep-turns and --keep-exchanges .*give a --target-tokens of at least [0-9]+\n$`, errs)
 	// rewrite names its recent turns with --compress-old-turns: a hint of
 	// --keep-turns sent the user to an unknown flag

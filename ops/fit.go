@@ -371,8 +371,8 @@ func (o FitTokens) Apply(t *Txn) error {
 		if flag == "" {
 			flag = "--keep-turns"
 		}
-		msg = fmt.Sprintf("cannot fit %d tokens without touching the recent context kept by %s and --keep-exchanges: after every other cut the estimate is %d tokens (%s ~%d, the last prompt and its answer ~%d, the other turns ~%d); nothing was written",
-			o.Target, flag, total, sys, overhead, last, kept)
+		msg = fmt.Sprintf("cannot fit %d tokens without touching the recent context (%s and %s, kept by %s and --keep-exchanges): after every other cut the estimate is %d tokens (%s ~%d, the last prompt and its answer ~%d, the other turns ~%d); nothing was written",
+			o.Target, lastTurns(o.KeepTurns), chain.Plural(keepEx, "tool exchange", "tool exchanges"), flag, total, sys, overhead, last, kept)
 		hint = fmt.Sprintf("leave out %s and --keep-exchanges (--target-tokens then cuts the recent turns too), or give a --target-tokens of at least %d", flag, floor)
 	}
 	return &TargetError{Err: &chain.Error{Msg: msg, Hint: hint, Code: 1}, Floor: floor, Overhead: overhead, Last: last, Rest: kept}
