@@ -357,6 +357,10 @@ func (o FitTokens) Apply(t *Txn) error {
 			kept += tk.Total()
 		}
 	}
+	// what no entry holds: the client's own answer to a last prompt left
+	// unanswered (chain's "No response requested."), part of the last
+	// exchange
+	last += total - cur.Overhead - (last + measure + kept)
 	floor := total + (o.Target - goal)
 	overhead := cur.Overhead + measure // what the first response recorded: no cut changes it
 	sys := "system prompt and tools"
