@@ -279,3 +279,53 @@ func TestTargetTokensBudgets(t *testing.T) {
 	}
 	assert.Positive(t, fitted, "no budget fitted")
 }
+
+// TestTargetTokensRescuesAMillionTokenSession: a session of ~1M tokens
+// (five prompts answered through 500 tool calls, from the entries the real
+// client wrote) fits --target-tokens 150000 with that flag alone: info
+// agrees on the written result, the real client resumes it, and the request
+// it sends is within the budget by the estimator's rules (the harness's
+// resume prompt aside), its messages what the cuts say.
+func TestTargetTokensRescuesAMillionTokenSession(t *testing.T) {
+	t.Parallel()
+	const budget = 150_000
+	c := harness.Latest(t)
+	fx := installAgentic(t, c, agenticOpts{Prompts: 5, Exchanges: 100, ResultBytes: 5500, Seed: 21})
+	orig := fx.resume(t, fx.id)
+	// as the command line gives it: --keep-turns 3 by default, not given
+	r := fx.ccsurgeon(t, func(a *app.Env) error {
+		return a.RunOps(fx.id, app.OpSpec{Compress: true, KeepTurns: ops.DefaultKeepTurns, TargetTokens: budget}, app.Dest{New: true})
+	})
+	tk := r.ResumeTokens
+	require.NotNil(t, tk)
+	t.Logf("%d -> %d tokens (estimate), file %d -> %d bytes, turns removed %v", tk.Before, tk.After, r.BytesBefore, r.BytesAfter, tk.TurnsRemoved)
+	require.GreaterOrEqual(t, tk.Before, 900_000, "the session is ~1M tokens")
+	require.LessOrEqual(t, tk.After, budget)
+	var io bytes.Buffer
+	require.NoError(t, (&app.Env{ConfigDir: fx.env.ConfigDir, JSON: true, Out: &io, Err: &io}).RunInfo(app.InfoOptions{Session: r.SessionID}))
+	var info app.InfoReport
+	require.NoError(t, json.Unmarshal(io.Bytes(), &info))
+	assert.Equal(t, tk.After, info.ResumeTokens, "info's count of the written result is the figure printed")
+	got := fx.resume(t, r.SessionID)
+	gm := decode(t, got.Messages)
+	resumePrompt := 0
+	if lm := gm[len(gm)-1]; lm.Role == "user" && len(lm.Content) > 1 {
+		all := chain.MessageTokens(encode([]msg{lm})[0]).Total()
+		rest := chain.MessageTokens(encode([]msg{{Role: lm.Role, Content: lm.Content[:len(lm.Content)-1]}})[0]).Total()
+		resumePrompt = all - rest
+	}
+	sent := sentTokens(got.Messages) - resumePrompt + chain.DefaultOverhead
+	t.Logf("the client sent %d tokens by the estimator's rules (resume prompt aside, typical system prompt)", sent)
+	assert.LessOrEqual(t, sent, budget, "the client's request")
+	om := decode(t, orig.Messages)
+	for _, ms := range [][]msg{om, gm} {
+		for _, m := range ms {
+			for _, b := range m.Content {
+				if s, ok := b["text"].(string); ok {
+					b["text"] = strings.TrimSpace(s)
+				}
+			}
+		}
+	}
+	require.NoError(t, spec.CheckFit(spec.FromAPI(encode(om)), spec.FromAPI(encode(gm)), tk.TurnsRemoved))
+}
