@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccsurgeon/ccsurgeon/bench/gen"
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/ops"
 	"github.com/ccsurgeon/ccsurgeon/ops/spec"
@@ -22,10 +23,11 @@ import (
 // of the written result; the result validates as the original did and
 // its conversation is what the cuts say (spec.CheckFit). None of the real
 // sessions is over 1 MB, so every one is taken.
+// noteTokens bounds the shortest note of removed turns, "[ccsurgeon
+// removed turns 1–3]", in a message of its own.
+const noteTokens = 40
+
 func TestTargetTokensHalfTheConversation(t *testing.T) {
-	// the shortest note of removed turns, "[ccsurgeon removed turns 1–3]",
-	// in a message of its own
-	const noteTokens = 40
 	if _, err := os.Stat(filepath.Join("..", "..", "shared", "corpus")); err != nil {
 		t.Skip("../shared/corpus is absent: the real sessions are not there to check")
 	}
@@ -79,4 +81,53 @@ func TestTargetTokensHalfTheConversation(t *testing.T) {
 		})
 	}
 	require.NotZero(t, n)
+}
+
+// TestTargetTokensGrownSessions: on the generated shapes that repeat the
+// real client's sessions (dense: parallel calls, subagents, attachments
+// rendered on every run; bulk: long tool output, thinking, images), every
+// budget down to a few turns' worth is met by info's count of the written
+// result, which validates as the original did and holds to spec.CheckFit;
+// a budget below what may not be cut is refused naming a target that fits.
+func TestTargetTokensGrownSessions(t *testing.T) {
+	for _, shape := range []string{"dense", "bulk"} {
+		t.Run(shape, func(t *testing.T) {
+			t.Parallel()
+			sh, ok := gen.LookupShape(shape)
+			require.True(t, ok)
+			res, err := sh.Generate(gen.Options{Size: 3 << 20, Seed: 5, Dir: t.TempDir()})
+			require.NoError(t, err)
+			s, err := chain.Load(res.Path)
+			require.NoError(t, err)
+			defer s.Close()
+			orig, err := spec.Active(s.Main)
+			require.NoError(t, err)
+			before := s.Main.ResumeTokens().Total()
+			for _, pct := range []int{50, 20, 8, 1} {
+				target := before * pct / 100
+				tx, err := ops.FitWithin(s, ops.Pipeline{ops.FitTokens{Target: target, KeepTurns: ops.DefaultKeepTurns}}, func() *ops.Txn { return ops.NewTxn(s) })
+				var te *ops.TargetError
+				if errors.As(err, &te) {
+					require.Greater(t, te.Floor, target, "%d%%: %v", pct, err)
+					require.Greater(t, te.Overhead+te.Last+noteTokens, target, "%d%%: refused while more could be cut: %v", pct, err)
+					// the target the refusal names fits
+					tx, err = ops.FitWithin(s, ops.Pipeline{ops.FitTokens{Target: te.Floor, KeepTurns: ops.DefaultKeepTurns}}, func() *ops.Txn { return ops.NewTxn(s) })
+					require.NoError(t, err, "%d%%: the target the refusal names (%d)", pct, te.Floor)
+					target = te.Floor
+				}
+				require.NoError(t, err)
+				var buf bytes.Buffer
+				require.NoError(t, tx.Render(s.Main)(&buf))
+				rf, err := chain.LoadBytes(res.Path, buf.Bytes())
+				require.NoError(t, err)
+				got := rf.ResumeTokens().Total()
+				t.Logf("%d%%: %d -> %d tokens (target %d), %d turns removed", pct, before, got, target, len(tx.Report.Tokens.TurnsRemoved))
+				require.LessOrEqual(t, got, target)
+				require.Empty(t, validate.Introduced(validate.Report{Problems: validate.File(s.Main, s.ID)}, validate.Report{Problems: validate.File(rf, s.ID)}), "%d%%", pct)
+				sent, err := spec.Active(rf)
+				require.NoError(t, err)
+				require.NoError(t, spec.CheckFit(orig, sent, tx.Report.Tokens.TurnsRemoved), "%d%%", pct)
+			}
+		})
+	}
 }

@@ -595,9 +595,11 @@ func CheckFit(orig, got Conversation, removed []int) error {
 			same := (ob.Type == b.Type || placeholder) && ob.ID == b.ID && ob.Name == b.Name && ob.Sig == b.Sig && ob.IsError == b.IsError &&
 				(b.Text == ob.Text || (len(b.Text) < len(ob.Text) && ob.Type != "thinking" && ob.Type != "redacted_thinking" && ob.Type != "text") || placeholder)
 			switch {
-			case same && gone[m.Turn] && (b.Text != ob.Text || b.Type != ob.Type):
-				// a removed turn's block shortened is not kept: what
-				// matches is a later block
+			case same && gone[m.Turn] && (b.Text != ob.Text || b.Type != ob.Type || m.Turn != removed[0]):
+				// of the removed turns only the first may keep blocks as
+				// they were (what comes before the first response that
+				// records usage: the system prompt is measured by it);
+				// what matches is a later block
 			case same:
 				if ob.Prompt > 0 && ob.Prompt == lastPrompt && b.Text != ob.Text {
 					return fmt.Errorf("the last prompt (turn %d) changed", ob.Prompt)
