@@ -289,6 +289,15 @@ func (o FitTokens) Apply(t *Txn) error {
 	// 9. whole turns, oldest first, but the last: one note holds a line
 	// for each; when even that is too much, shorter lines, then one line
 	// for all
+	// what the client still sends from before the last compaction (the
+	// entry the boundary's logicalParentUuid names) stays: removing it
+	// would make the boundary name another (a tool result, say)
+	boundary := -1
+	for k, i := range h {
+		if e := &f.Entries[i]; e.Type() == "system" && e.Subtype() == "compact_boundary" {
+			boundary = k
+		}
+	}
 	rm := &turnRemover{o: o, t: t, f: f, per: per, update: update}
 	for n, tn := range ts.List {
 		if total <= goal || n == len(ts.List)-1 {
@@ -304,6 +313,10 @@ func (o FitTokens) Apply(t *Txn) error {
 		}
 		if o.KeepRecent && end > cut {
 			break
+		}
+		start = max(start, boundary+1)
+		if start >= end {
+			continue
 		}
 		if err := rm.remove(h[start:end], tn, anchor-start); err != nil {
 			return err
