@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -328,4 +330,66 @@ func TestTargetTokensRescuesAMillionTokenSession(t *testing.T) {
 		}
 	}
 	require.NoError(t, spec.CheckFit(spec.FromAPI(encode(om)), spec.FromAPI(encode(gm)), tk.TurnsRemoved))
+}
+
+// TestTargetTokensSmallestResumes: at the smallest target it names, which
+// removes every turn but the last (each left as a line of a note), the
+// result of the real client's sessions of each shape that removal meets
+// (a compaction, a turn cut short, an unfinished tool loop, hooks, a
+// rewind) resumes with the real client under the API's rules, and what it
+// sends is what the cuts say.
+func TestTargetTokensSmallestResumes(t *testing.T) {
+	t.Parallel()
+	for _, c := range harness.Clients(t) {
+		dir := filepath.Join("..", "testdata", "sessions", harness.SessionsFolder(c.Version))
+		for _, name := range []string{"multi-turn.jsonl", "compact.jsonl", "shapes/interrupted.jsonl", "thinking-tool-loop.jsonl", "shapes/hooks.jsonl", "rewind.jsonl"} {
+			src := filepath.Join(dir, name)
+			if _, err := os.Stat(src); err != nil {
+				continue // not a shape of this client
+			}
+			t.Run(c.Version+"/"+name, func(t *testing.T) {
+				t.Parallel()
+				fx := newFixture(t, c, src)
+				var out bytes.Buffer
+				a := &app.Env{ConfigDir: fx.env.ConfigDir, JSON: true, Out: &out, Err: &out}
+				err := a.RunOps(fx.id, app.OpSpec{Compress: true, KeepTurns: ops.DefaultKeepTurns, TargetTokens: 1}, app.Dest{DryRun: true})
+				var te *ops.TargetError
+				require.ErrorAs(t, err, &te)
+				r := fx.ccsurgeon(t, func(a *app.Env) error {
+					return a.RunOps(fx.id, app.OpSpec{Compress: true, KeepTurns: ops.DefaultKeepTurns, TargetTokens: te.Floor}, app.Dest{New: true})
+				})
+				tk := r.ResumeTokens
+				t.Logf("%d -> %d tokens (the smallest target: %d), turns removed %v", tk.Before, tk.After, te.Floor, tk.TurnsRemoved)
+				require.LessOrEqual(t, tk.After, te.Floor)
+				orig := fx.resume(t, fx.id)
+				got := fx.resume(t, r.SessionID)
+				om, gm := decode(t, orig.Messages), decode(t, got.Messages)
+				for _, ms := range [][]msg{om, gm} {
+					for _, m := range ms {
+						for _, b := range m.Content {
+							if s, ok := b["text"].(string); ok {
+								b["text"] = strings.TrimSpace(s)
+							}
+						}
+					}
+				}
+				// the client numbers no turn before its compaction: the
+				// turns removed, as the messages sent number them
+				s, err := chain.Load(src)
+				require.NoError(t, err)
+				compacted := 0
+				for _, tn := range s.Main.ActiveTurns().List {
+					if tn.Compacted {
+						compacted++
+					}
+				}
+				s.Close()
+				var removed []int
+				for _, n := range tk.TurnsRemoved {
+					removed = append(removed, max(0, n-compacted))
+				}
+				require.NoError(t, spec.CheckFit(spec.FromAPI(encode(om)), spec.FromAPI(encode(gm)), removed))
+			})
+		}
+	}
 }

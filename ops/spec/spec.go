@@ -540,6 +540,12 @@ func CheckFit(orig, got Conversation, removed []int) error {
 	for _, n := range removed {
 		gone[n] = true
 	}
+	if len(removed) > 0 {
+		// what comes before the first prompt (a compaction's summary,
+		// numbered 0 where the prompts are numbered from what is sent)
+		// goes with the first removed turn
+		gone[0] = true
+	}
 	if len(got) == 0 {
 		return fmt.Errorf("the result sends nothing")
 	}
@@ -595,7 +601,7 @@ func CheckFit(orig, got Conversation, removed []int) error {
 			same := (ob.Type == b.Type || placeholder) && ob.ID == b.ID && ob.Name == b.Name && ob.Sig == b.Sig && ob.IsError == b.IsError &&
 				(b.Text == ob.Text || (len(b.Text) < len(ob.Text) && ob.Type != "thinking" && ob.Type != "redacted_thinking" && ob.Type != "text") || placeholder)
 			switch {
-			case same && gone[m.Turn] && (b.Text != ob.Text || b.Type != ob.Type || m.Turn != removed[0]):
+			case same && gone[m.Turn] && (b.Text != ob.Text || b.Type != ob.Type || m.Turn != removed[0] && m.Turn != 0):
 				// of the removed turns only the first may keep blocks as
 				// they were (what comes before the first response that
 				// records usage: the system prompt is measured by it);
@@ -617,7 +623,7 @@ func CheckFit(orig, got Conversation, removed []int) error {
 		return fmt.Errorf("message %d block %d of the result is no block of the original: %s", r.m, r.b, got[r.m].Blocks[r.b])
 	}
 	for _, n := range removed {
-		if !strings.Contains(note, fmt.Sprintf("turn %d", n)) && !noteRange(note, n) {
+		if n > 0 && !strings.Contains(note, fmt.Sprintf("turn %d", n)) && !noteRange(note, n) {
 			return fmt.Errorf("turn %d was removed but the note does not name it: %q", n, clip(note))
 		}
 	}
