@@ -444,9 +444,10 @@ api-request*, atis-latch, cost-state, mode, tools-used, system/turn_duration).
 --target-tokens N always drops the failed-retry error entries and the
 bookkeeping (the client sends neither), even when the session already fits;
 then it cuts until 'info' would estimate the written result at most N
-tokens, least value first: repeated old attachments, old tool output (2KB), old thinking, old images,
-old tool output (500, 100 bytes), old attachments, recent tool output, then
-whole old turns, each left as a line of a note. The last prompt and its answer
+tokens, least value first: repeated old attachments, old tool output (2KB),
+old thinking, old images, old tool output (500, 100 bytes), old attachments,
+recent tool output, then whole old turns, left as a note that names them
+(a line each for the last ones). The last prompt and its answer
 are never cut; --keep-turns or --keep-exchanges, when given, keep the recent
 context as it is too. It refuses only when what may not be cut exceeds N,
 naming the smallest N that fits. N may be written 150k, 1.5M or 150,000.

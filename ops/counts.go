@@ -48,7 +48,7 @@ var CountKinds = []CountKind{
 	{CountBookkeeping, "bookkeeping entries removed"},
 	{CountSyntheticErrors, "synthetic API error entries removed (failed retries)"},
 	{CountAttachments, "old attachments removed (repeated listings, reminders)"},
-	{CountTurnsRemoved, "whole turns removed (each left as a one-line note)"},
+	{CountTurnsRemoved, "whole turns removed (a note names them, a line each for the last)"},
 	{CountFixes, "fixes"},
 	{CountPathsRewritten, "path fields rewritten"},
 }

@@ -3,6 +3,7 @@ package ops
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -29,8 +30,11 @@ import (
 //  6. old tool results and inputs cut harder: 500, then 100 bytes;
 //  7. the other old attachments;
 //  8. the tool output of the recent turns: 2 KB, 500, 100 bytes;
-//  9. whole turns, oldest first, each left as a one-line note of what was
-//     there.
+//  9. whole turns, oldest first, left as a note that names them and gives
+//     a line of what was there to each of the last removed, as many as fit
+//     a twentieth of the target (then shorter lines, then one line);
+//
+// 10. the attachments of the recent turns.
 //
 // "Old" is what compress-old-turns shortens: everything before the last
 // KeepTurns turns and the last KeepExchanges tool exchanges. The last
@@ -106,8 +110,8 @@ func (o FitTokens) Apply(t *Txn) error {
 	total := cur.Total()
 	defer func() { rep.After = total }()
 	// each sent entry's estimate, kept up to date as entries are cut
-	per := map[int]chain.Tokens{}
-	cur.Each(func(i int, tk chain.Tokens) { per[i] = tk })
+	per := newSentTokens(len(f.Entries))
+	cur.Each(func(i int, tk chain.Tokens) { per.set(i, tk.Total()) })
 
 	ts := f.ActiveTurns()
 	h := ts.History
@@ -130,7 +134,7 @@ func (o FitTokens) Apply(t *Txn) error {
 			break
 		}
 		e := &f.Entries[i]
-		if _, sent := per[i]; !sent || e.Type() != "assistant" {
+		if !per.sent(i) || e.Type() != "assistant" {
 			continue
 		}
 		if b, err := t.Raw(f, i); err == nil && !chain.IsSyntheticError(b) {
@@ -140,16 +144,16 @@ func (o FitTokens) Apply(t *Txn) error {
 			}
 		}
 	}
-	turnOf := map[int]int{}
+	turnOf := make([]int32, len(f.Entries))
 	for _, tn := range ts.List {
 		for k := tn.First; k <= tn.Last && k < len(h); k++ {
-			turnOf[h[k]] = tn.Index
+			turnOf[h[k]] = int32(tn.Index)
 		}
 	}
 	oldEnd := min(cut, lastMsg)
 	var old, oldAtt, recent []int // sent entries, oldest first
 	for k, i := range h {
-		if _, sent := per[i]; !sent || k < anchor || (k == anchor && !f.Entries[i].IsMessage()) {
+		if !per.sent(i) || k < anchor || (k == anchor && !f.Entries[i].IsMessage()) {
 			continue
 		}
 		e := &f.Entries[i]
@@ -170,14 +174,14 @@ func (o FitTokens) Apply(t *Txn) error {
 	}
 	// re-estimate entry i after a cut
 	update := func(i int) int {
-		was := per[i].Total()
+		was := per.get(i)
 		now := 0
 		if !t.Dropped(f, i) {
 			if b, err := t.Raw(f, i); err == nil {
 				now = chain.EntryTokens(b).Total()
 			}
 		}
-		per[i] = chain.Tokens{chain.TokOther: now}
+		per.set(i, now)
 		total += now - was
 		return was - now
 	}
@@ -197,7 +201,7 @@ func (o FitTokens) Apply(t *Txn) error {
 			if s := update(i); s != 0 {
 				n++
 				saved += s
-				turns[turnOf[i]] = true
+				turns[int(turnOf[i])] = true
 			}
 		}
 		if n > 0 {
@@ -225,18 +229,22 @@ func (o FitTokens) Apply(t *Txn) error {
 	dropBookkeeping(t, f, ts.Leaf)
 	protected := unfinishedLoop(f)
 	dropAttachment := func(i int) error {
-		if per[i].Total() > 0 {
+		if per.get(i) > 0 {
 			t.Drop(f, i)
 			t.Count(CountAttachments, 1)
 		}
 		return nil
 	}
 	// 2. copies: an old attachment the client renders again later
+	isOldAtt := make(map[int]bool, len(oldAtt))
+	for _, i := range oldAtt {
+		isOldAtt[i] = true
+	}
 	later := map[string]bool{}
 	var copies []int
 	for k := len(h) - 1; k >= 0; k-- {
 		i := h[k]
-		if _, sent := per[i]; !sent || f.Entries[i].Type() != "attachment" {
+		if !per.sent(i) || f.Entries[i].Type() != "attachment" {
 			continue
 		}
 		b, err := t.Raw(f, i)
@@ -244,7 +252,7 @@ func (o FitTokens) Apply(t *Txn) error {
 			continue
 		}
 		key := gjson.GetBytes(b, "attachment.type").Str + "\x00" + gjson.GetBytes(b, "rendered").Raw
-		if later[key] && slices.Contains(oldAtt, i) {
+		if later[key] && isOldAtt[i] {
 			copies = append(copies, i)
 		}
 		later[key] = true
@@ -298,7 +306,7 @@ func (o FitTokens) Apply(t *Txn) error {
 			boundary = k
 		}
 	}
-	rm := &turnRemover{o: o, t: t, f: f, per: per, update: update}
+	rm := &turnRemover{o: o, t: t, f: f, per: per, update: update, add: func(n int) { total += n }, cap: max(300, goal/20)}
 	for n, tn := range ts.List {
 		if total <= goal || n == len(ts.List)-1 {
 			break
@@ -322,6 +330,9 @@ func (o FitTokens) Apply(t *Txn) error {
 			return err
 		}
 	}
+	if err := rm.setNote(); err != nil { // the lines estimated so far, written
+		return err
+	}
 	for rm.detail = 1; total > goal && rm.holder >= 0 && rm.detail <= 3; rm.detail++ {
 		if err := rm.setNote(); err != nil {
 			return err
@@ -332,7 +343,7 @@ func (o FitTokens) Apply(t *Txn) error {
 	if !o.KeepRecent {
 		var att []int
 		for k, i := range h {
-			if _, sent := per[i]; sent && k >= max(oldEnd, anchor+1) && k < tail && (k < lastMsg || k > lastFirst) && f.Entries[i].Type() == "attachment" {
+			if per.sent(i) && k >= max(oldEnd, anchor+1) && k < tail && (k < lastMsg || k > lastFirst) && f.Entries[i].Type() == "attachment" {
 				att = append(att, i)
 			}
 		}
@@ -349,7 +360,7 @@ func (o FitTokens) Apply(t *Txn) error {
 		for _, l := range rm.lines {
 			rep.TurnsRemoved = append(rep.TurnsRemoved, l.turn)
 		}
-		t.Note("whole turns removed, left as a note of one line each: %s%s (estimate now %d)", chain.Plural(len(rm.lines), "turn", "turns"), turnList(turns), total)
+		t.Note("whole turns removed, named in a note (a line each for the last %d): %s%s (estimate now %d)", len(rm.lines)-rm.from, chain.Plural(len(rm.lines), "turn", "turns"), turnList(turns), total)
 	}
 	if total <= goal {
 		return nil
@@ -357,17 +368,17 @@ func (o FitTokens) Apply(t *Txn) error {
 	// what stands in the way
 	last, kept, measure := 0, 0, 0
 	for k, i := range h {
-		tk, sent := per[i]
-		if !sent {
+		if !per.sent(i) {
 			continue
 		}
+		tk := per.get(i)
 		switch {
 		case k >= lastMsg: // the last turn: what is left of it is its prompt and its answer
-			last += tk.Total()
+			last += tk
 		case k < anchor:
-			measure += tk.Total()
+			measure += tk
 		default:
-			kept += tk.Total()
+			kept += tk
 		}
 	}
 	// what no entry holds: the client's own answer to a last prompt left
@@ -395,6 +406,23 @@ func (o FitTokens) Apply(t *Txn) error {
 	return &TargetError{Err: &chain.Error{Msg: msg, Hint: hint, Code: 1}, Floor: floor, Overhead: overhead, Last: last, Rest: kept}
 }
 
+// sentTokens is the estimate of each entry the client sends, by entry
+// index (-1: not sent): four bytes an entry, where a map of a
+// million entries' Tokens took over a hundred.
+type sentTokens []int32
+
+func newSentTokens(n int) sentTokens {
+	p := make(sentTokens, n)
+	for i := range p {
+		p[i] = -1
+	}
+	return p
+}
+
+func (p sentTokens) sent(i int) bool   { return p[i] >= 0 }
+func (p sentTokens) get(i int) int     { return max(0, int(p[i])) }
+func (p sentTokens) set(i int, tk int) { p[i] = int32(min(tk, math.MaxInt32)) }
+
 // turnRemover removes whole turns and keeps the note of what they held
 // in one entry: the first removed prompt, or, when the turns removed hold
 // the entries the system prompt is measured by, the first response that
@@ -403,11 +431,19 @@ type turnRemover struct {
 	o      FitTokens
 	t      *Txn
 	f      *chain.File
-	per    map[int]chain.Tokens
+	per    sentTokens
 	update func(int) int
-	holder int  // the entry that holds the note, or -1
-	inText bool // holder is an assistant entry: the note is a text block
-	lines  []removedTurn
+	add    func(int) // adds to the estimate
+	// pending: the estimate of the lines not yet written into the note
+	pending int
+	// the note shows lines[from:], their estimates lineTok, shown in all
+	// (written when the note was last written), at most cap
+	from                int
+	lineTok             []int
+	shown, written, cap int
+	holder              int  // the entry that holds the note, or -1
+	inText              bool // holder is an assistant entry: the note is a text block
+	lines               []removedTurn
 	// detail of the note: 0 a line per turn with its prompt and tool
 	// calls, 1 a line per turn with the start of its prompt, 2 one line
 	detail int
@@ -473,16 +509,51 @@ func (r *turnRemover) remove(span []int, tn chain.Turn, anchor int) error {
 		if t.Dropped(f, i) || i == r.holder || (anchored && k < anchor) {
 			continue
 		}
-		if _, sent := r.per[i]; !sent {
+		if !r.per.sent(i) {
 			continue // not sent (file history, system entries): kept
 		}
 		t.Drop(f, i)
 		r.update(i)
 	}
-	return r.setNote()
+	n := noteLineTokens(r.line(r.lines[len(r.lines)-1]))
+	r.lineTok = append(r.lineTok, n)
+	r.shown += n
+	// the note lists the last turns removed, as many as fit its share of
+	// the budget; the range in its first line names them all
+	for r.shown > r.cap && r.from < len(r.lines)-1 {
+		r.shown -= r.lineTok[r.from]
+		r.from++
+	}
+	if len(r.lines) == 1 || r.holder < 0 {
+		return r.setNote()
+	}
+	// the note is written once the removals are done (rewriting it at
+	// each was quadratic in the turns removed): until then it counts by
+	// the estimate of its lines
+	est := r.shown - r.written
+	r.add(est - r.pending)
+	r.pending = est
+	return nil
 }
 
-func (r *turnRemover) sent(i int) bool { _, ok := r.per[i]; return ok }
+// noteLineTokens estimates one more line of the note: its text as a
+// prompt's, without the message and block framing.
+func noteLineTokens(line string) int {
+	msg := func(text string) []byte {
+		return []byte(`{"role":"user","content":` + string(EncodeString(text)) + `}`)
+	}
+	return chain.MessageTokens(msg(line)).Total() - chain.MessageTokens(msg("")).Total()
+}
+
+// line is the note's line for turn l at the current detail.
+func (r *turnRemover) line(l removedTurn) string {
+	if r.detail == 0 {
+		return fmt.Sprintf("\nturn %d: %q, %s", l.turn, clipRunes(l.prompt, 60), l.tools)
+	}
+	return fmt.Sprintf("\nturn %d: %q", l.turn, clipRunes(l.prompt, 24))
+}
+
+func (r *turnRemover) sent(i int) bool { return r.per.sent(i) }
 
 // setNote writes the note into its holder at the current detail.
 func (r *turnRemover) setNote() error {
@@ -500,13 +571,13 @@ func (r *turnRemover) setNote() error {
 		b.Reset()
 		fmt.Fprintf(&b, "[ccsurgeon removed %s]", span)
 	} else if r.detail < 2 {
-		b.WriteString("; what each held:]")
-		for _, l := range r.lines {
-			if r.detail == 0 {
-				fmt.Fprintf(&b, "\nturn %d: %q, %s", l.turn, clipRunes(l.prompt, 60), l.tools)
-			} else {
-				fmt.Fprintf(&b, "\nturn %d: %q", l.turn, clipRunes(l.prompt, 24))
-			}
+		if r.from > 0 {
+			fmt.Fprintf(&b, "; what the last %d held:]", len(r.lines)-r.from)
+		} else {
+			b.WriteString("; what each held:]")
+		}
+		for _, l := range r.lines[r.from:] {
+			b.WriteString(r.line(l))
 		}
 	} else {
 		b.WriteString(": their prompts, answers and tool calls]")
@@ -524,6 +595,8 @@ func (r *turnRemover) setNote() error {
 		return err
 	}
 	r.t.Set(r.f, r.holder, out)
+	r.add(-r.pending) // the lines estimated one by one, now in the note
+	r.pending, r.written = 0, r.shown
 	r.update(r.holder)
 	return nil
 }
