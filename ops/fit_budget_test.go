@@ -3,6 +3,7 @@ package ops_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -135,4 +136,47 @@ func TestTargetTokensGrownSessions(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestTargetTokensManyTurns: on a chain of thousands of short turns, a
+// budget that keeps only the last few hundred is used, not thrown away:
+// the note of the removed turns names them all in its range and gives a
+// line only to the last ones, as many as fit a twentieth of the target (a
+// line each for 10,000 turns cost more than the turns; every turn then
+// went, and the result was a tenth of the budget).
+func TestTargetTokensManyTurns(t *testing.T) {
+	res, err := gen.GenerateChain(gen.Options{Seed: 3, Dir: t.TempDir()}, 20_000)
+	require.NoError(t, err)
+	s, err := chain.Load(res.Path)
+	require.NoError(t, err)
+	defer s.Close()
+	const target = 50_000
+	tx, err := ops.FitWithin(s, ops.Pipeline{ops.FitTokens{Target: target, KeepTurns: ops.DefaultKeepTurns}}, func() *ops.Txn { return ops.NewTxn(s) })
+	require.NoError(t, err)
+	var buf bytes.Buffer
+	require.NoError(t, tx.Render(s.Main)(&buf))
+	rf, err := chain.LoadBytes(res.Path, buf.Bytes())
+	require.NoError(t, err)
+	got := rf.ResumeTokens().Total()
+	removed := tx.Report.Tokens.TurnsRemoved
+	t.Logf("%d -> %d tokens (target %d), %d of %d turns removed", tx.Report.Tokens.Before, got, target, len(removed), len(s.Main.ActiveTurns().List))
+	require.LessOrEqual(t, got, target)
+	require.Greater(t, got, target*8/10, "the budget is used")
+	sent, err := spec.Active(rf)
+	require.NoError(t, err)
+	orig, err := spec.Active(s.Main)
+	require.NoError(t, err)
+	require.NoError(t, spec.CheckFit(orig, sent, removed))
+	note := ""
+	for _, m := range sent {
+		for _, b := range m.Blocks {
+			if strings.HasPrefix(b.Text, spec.FitNote) {
+				note = b.Text
+			}
+		}
+	}
+	lines := strings.Count(note, "\n")
+	require.Positive(t, lines)
+	require.Less(t, lines, len(removed), "a line each for the last removed only")
+	require.Contains(t, note, fmt.Sprintf("turns 1–%d", removed[len(removed)-1]))
 }

@@ -579,18 +579,22 @@ func CheckFit(orig, got Conversation, removed []int) error {
 			tools[b.ID] = true
 		}
 	}
-	// every kept block matches the next block of the original that may
-	// stand for it
-	g := 0
-	for k, m := range orig {
-		for j, ob := range m.Blocks {
+	// every kept block matches a block of the original that may stand for
+	// it, walking both from the end: what is kept is the later part, so a
+	// block repeated in a removed turn (the same prompt) is not taken for
+	// the kept one
+	g := len(gb) - 1
+	for k := len(orig) - 1; k >= 0; k-- {
+		m := orig[k]
+		for j := len(m.Blocks) - 1; j >= 0; j-- {
+			ob := m.Blocks[j]
 			if ob.Type == "tool_use" && gone[m.Turn] == tools[ob.ID] {
 				if gone[m.Turn] {
 					return fmt.Errorf("turn %d is said removed but its tool call %s (%s) is still sent", m.Turn, ob.ID, ob.Name)
 				}
 				return fmt.Errorf("message %d block %d (turn %d): the tool call %s (%s) is gone, and the turn is not said removed", k, j, m.Turn, ob.ID, ob.Name)
 			}
-			if g >= len(gb) {
+			if g < 0 {
 				if gone[m.Turn] || ob.Type == "thinking" || ob.Type == "redacted_thinking" {
 					continue
 				}
@@ -605,12 +609,12 @@ func CheckFit(orig, got Conversation, removed []int) error {
 				// of the removed turns only the first may keep blocks as
 				// they were (what comes before the first response that
 				// records usage: the system prompt is measured by it);
-				// what matches is a later block
+				// what matches is an earlier block
 			case same:
 				if ob.Prompt > 0 && ob.Prompt == lastPrompt && b.Text != ob.Text {
 					return fmt.Errorf("the last prompt (turn %d) changed", ob.Prompt)
 				}
-				g++
+				g--
 			case gone[m.Turn] || ob.Type == "thinking" || ob.Type == "redacted_thinking":
 				// removed with its turn, or thinking removed whole
 			default:
@@ -618,7 +622,7 @@ func CheckFit(orig, got Conversation, removed []int) error {
 			}
 		}
 	}
-	if g < len(gb) {
+	if g >= 0 {
 		r := gb[g]
 		return fmt.Errorf("message %d block %d of the result is no block of the original: %s", r.m, r.b, got[r.m].Blocks[r.b])
 	}
