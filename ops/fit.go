@@ -67,7 +67,7 @@ func (FitTokens) Name() string { return "compress-to-target" }
 // fitStep is one kind of cut, applied to one entry at a time.
 type fitStep struct {
 	what  string
-	apply func(t *Txn, f *chain.File, i int) error
+	apply func(t *Txn, f *chain.File, i int) (changed bool, err error)
 }
 
 // TargetError is a --target-tokens that cannot be met: Floor is the
@@ -185,7 +185,7 @@ func (o FitTokens) Apply(t *Txn) error {
 		total += now - was
 		return was - now
 	}
-	step := func(what string, entries []int, apply func(i int) error) error {
+	step := func(what string, entries []int, apply func(i int) (bool, error)) error {
 		n, saved := 0, 0
 		turns := map[int]bool{}
 		for _, i := range entries {
@@ -195,8 +195,12 @@ func (o FitTokens) Apply(t *Txn) error {
 			if t.Dropped(f, i) {
 				continue
 			}
-			if err := apply(i); err != nil {
+			changed, err := apply(i)
+			if err != nil {
 				return err
+			}
+			if !changed { // its estimate stands: an entry is read again only once cut
+				continue
 			}
 			if s := update(i); s != 0 {
 				n++
@@ -228,12 +232,13 @@ func (o FitTokens) Apply(t *Txn) error {
 	// bookkeeping: the client does not send it; it costs no tokens
 	dropBookkeeping(t, f, ts.Leaf)
 	protected := unfinishedLoop(f)
-	dropAttachment := func(i int) error {
-		if per.get(i) > 0 {
-			t.Drop(f, i)
-			t.Count(CountAttachments, 1)
+	dropAttachment := func(i int) (bool, error) {
+		if per.get(i) == 0 {
+			return false, nil
 		}
-		return nil
+		t.Drop(f, i)
+		t.Count(CountAttachments, 1)
+		return true, nil
 	}
 	// 2. copies: an old attachment the client renders again later
 	isOldAtt := make(map[int]bool, len(oldAtt))
@@ -261,13 +266,13 @@ func (o FitTokens) Apply(t *Txn) error {
 	if err := step("old attachments the client renders again later removed", copies, dropAttachment); err != nil {
 		return err
 	}
-	thinking := func(t *Txn, f *chain.File, i int) error {
+	thinking := func(t *Txn, f *chain.File, i int) (bool, error) {
 		if protected[i] || !(f.Entries[i].HasBlock(chain.BlockThinking) || f.Entries[i].HasBlock(chain.BlockRedactedThinking)) {
-			return nil
+			return false, nil
 		}
 		n, err := t.RemoveBlocks(f, i, isThinking)
 		t.Count(CountThinking, n)
-		return err
+		return n > 0, err
 	}
 	steps := []struct {
 		fitStep
@@ -278,7 +283,7 @@ func (o FitTokens) Apply(t *Txn) error {
 		{fitStep{"old images and documents replaced by a placeholder", cutStep(entryCut{Images: true})}, old},
 		{fitStep{"old tool output and inputs cut to 500 bytes", cutStep(entryCut{Max: 500, Text: true})}, old},
 		{fitStep{"old tool output and inputs cut to 100 bytes", cutStep(entryCut{Max: 100, Text: true})}, old},
-		{fitStep{"old attachments removed", func(*Txn, *chain.File, int) error { return nil }}, nil},
+		{fitStep{"old attachments removed", nil}, nil},
 		{fitStep{"recent tool output and inputs cut to 2 KB", cutStep(entryCut{Max: DefaultMaxResult, Text: true})}, recent},
 		{fitStep{"recent tool output and inputs cut to 500 bytes", cutStep(entryCut{Max: 500, Text: true})}, recent},
 		{fitStep{"recent tool output and inputs cut to 100 bytes", cutStep(entryCut{Max: 100, Text: true})}, recent},
@@ -290,7 +295,7 @@ func (o FitTokens) Apply(t *Txn) error {
 			}
 			continue
 		}
-		if err := step(s.what, s.on, func(i int) error { return s.apply(t, f, i) }); err != nil {
+		if err := step(s.what, s.on, func(i int) (bool, error) { return s.apply(t, f, i) }); err != nil {
 			return err
 		}
 	}
@@ -679,8 +684,8 @@ func lastTurns(n int) string {
 	return fmt.Sprintf("the last %d turns", n)
 }
 
-func cutStep(c entryCut) func(t *Txn, f *chain.File, i int) error {
-	return func(t *Txn, f *chain.File, i int) error { return compressEntry(t, f, i, c) }
+func cutStep(c entryCut) func(t *Txn, f *chain.File, i int) (bool, error) {
+	return func(t *Txn, f *chain.File, i int) (bool, error) { return compressEntry(t, f, i, c) }
 }
 
 // isSyntheticError reports whether entry i is an error the client wrote
