@@ -57,6 +57,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	env := &app.Env{In: stdin, Out: stdout, Err: stderr}
 	root := newCommand(env)
+	root.Metadata = map[string]any{argsKey: args}
 	defer func() {
 		if r := recover(); r != nil {
 			if os.Getenv("CCSURGEON_PANIC") != "" { // for developers: the stack trace

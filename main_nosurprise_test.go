@@ -1,0 +1,219 @@
+package main
+
+// Issue 27, findings 9–13: no surprises. The session that changes is the
+// one the user meant, -o always writes, move --project says why it moved
+// nothing, every hint works as printed, --help lists only what a command
+// accepts.
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// cliRunIn is cliRun with stdin.
+func cliRunIn(t *testing.T, stdin io.Reader, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(context.Background(), append([]string{"ccsurgeon"}, args...), stdin, &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+// thisProject makes a config dir whose project of the current folder
+// holds an older session (tools, a day old) and the newest one
+// (thinking-tool-loop, an hour old): the one a command with no SESSION
+// falls back to.
+func thisProject(t *testing.T) (cfg, older, newest string) {
+	t.Helper()
+	cfg = t.TempDir()
+	wd, err := os.Getwd()
+	require.NoError(t, err)
+	slug := regexp.MustCompile(`[^A-Za-z0-9]`).ReplaceAllString(wd, "-")
+	older = installSession(t, cfg, slug, "testdata/sessions/2.1.328/tools.jsonl")
+	newest = installSession(t, cfg, slug, "testdata/sessions/2.1.328/thinking-tool-loop.jsonl")
+	day := time.Now().Add(-24 * time.Hour)
+	require.NoError(t, os.Chtimes(older, day, day))
+	return cfg, older, newest
+}
+
+// shellWords splits a command line as a POSIX shell does for the quoting
+// ccsurgeon's hints use: words separated by blanks, 'single quotes'
+// taken literally, '\” for a quote inside them.
+func shellWords(t *testing.T, line string) []string {
+	t.Helper()
+	var words []string
+	var w strings.Builder
+	in, inWord := false, false
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case in && c == '\'':
+			in = false
+		case in:
+			w.WriteByte(c)
+		case c == '\'':
+			in, inWord = true, true
+		case c == '\\' && i+1 < len(line):
+			i++
+			w.WriteByte(line[i])
+			inWord = true
+		case c == ' ' || c == '\t':
+			if inWord {
+				words = append(words, w.String())
+				w.Reset()
+				inWord = false
+			}
+		case strings.IndexByte("\"$`*?[]{}();&|<>~#", c) >= 0:
+			t.Fatalf("hint %q holds %q, which a shell reads otherwise: quote it", line, c)
+		default:
+			w.WriteByte(c)
+			inWord = true
+		}
+	}
+	require.False(t, in, "unterminated quote in %q", line)
+	if inWord {
+		words = append(words, w.String())
+	}
+	return words
+}
+
+// hintOf returns the hint line of an error output ("" if none).
+func hintOf(stderr string) string {
+	for _, l := range strings.Split(stderr, "\n") {
+		if h, ok := strings.CutPrefix(l, "ccsurgeon: hint: "); ok {
+			return h
+		}
+	}
+	return ""
+}
+
+// TestNoSessionChangeOffTerminalRefuses (finding 9): a command that would
+// change a session in place, given no SESSION, names the session it would
+// take and refuses when no one can answer (stdin not a terminal, /dev/null
+// included); the hint is the command to run, with that session's id, and
+// runs as printed. What does not change a session keeps the default.
+func TestNoSessionChangeOffTerminalRefuses(t *testing.T) {
+	cfg, older, newest := thisProject(t)
+	before, err := os.ReadFile(newest)
+	require.NoError(t, err)
+	devnull, err := os.Open(os.DevNull)
+	require.NoError(t, err)
+	defer devnull.Close()
+	for name, stdin := range map[string]io.Reader{"a pipe saying y": strings.NewReader("y\n"), "/dev/null": devnull} {
+		for _, args := range [][]string{
+			{"drop-tool-calls", "--tool", "Bash"},
+			{"strip-thinking"},
+			{"backups", "--purge"},
+		} {
+			what := name + ": " + strings.Join(args, " ")
+			out, errs, code := cliRunIn(t, stdin, append([]string{"--config-dir", cfg}, args...)...)
+			assert.Equal(t, 2, code, "%s\nstdout: %s\nstderr: %s", what, out, errs)
+			assert.Regexp(t, `^ccsurgeon: `+args[0]+` with no SESSION would change `+idOf(newest)+`, the newest session of this folder's project \(modified 1h ago\): name it\n`, errs, what)
+			assert.Equal(t, "ccsurgeon --config-dir "+cfg+" "+args[0]+" "+idOf(newest)+strings.TrimPrefix(strings.Join(args, " "), args[0]), hintOf(errs), what)
+			now, err := os.ReadFile(newest)
+			require.NoError(t, err)
+			assert.True(t, bytes.Equal(before, now), "%s: the session changed", what)
+			assert.NoDirExists(t, filepath.Join(cfg, "ccsurgeon", "backups", idOf(newest)), what)
+		}
+	}
+
+	// the hint, run as printed, changes that session and no other
+	_, errs, _ := cliRun(t, "--config-dir", cfg, "drop-tool-calls", "--tool", "Bash")
+	words := shellWords(t, hintOf(errs))
+	require.NotEmpty(t, words, "no hint: %s", errs)
+	require.Equal(t, "ccsurgeon", words[0])
+	olderBefore, _ := os.ReadFile(older)
+	out, errs, code := cliRun(t, words[1:]...)
+	require.Equal(t, 0, code, "%s%s", out, errs)
+	now, _ := os.ReadFile(newest)
+	assert.False(t, bytes.Equal(before, now), "the hint did not change the session it named")
+	olderNow, _ := os.ReadFile(older)
+	assert.True(t, bytes.Equal(olderBefore, olderNow), "another session changed")
+
+	// what changes no session keeps today's default, and says which it took
+	for _, args := range [][]string{
+		{"info"}, {"turns"}, {"validate"}, {"backups"}, {"redact", "--check"},
+		{"strip-thinking", "--dry-run"}, {"strip-thinking", "-o", filepath.Join(t.TempDir(), "out.jsonl")},
+		{"clone", "--dry-run"},
+	} {
+		_, errs, code := cliRun(t, append([]string{"--config-dir", cfg}, args...)...)
+		assert.Equal(t, 0, code, "%s: %s", args, errs)
+		assert.Contains(t, errs, "ccsurgeon: using "+idOf(newest)+", the newest session of this folder's project", args)
+	}
+}
+
+// TestChangeInPlaceKeepsTimes (finding 9): a change in place, and a
+// restore, leave the file's modification time as it was: the order of
+// Claude Code's picker, 'claude --continue' and ccsurgeon's own default
+// stay where they were. (The access time is kept too, TestApplyKeepsTimes,
+// but any read after the change may set it again: the kernel's relatime
+// updates it once the inode's change time is newer.)
+func TestChangeInPlaceKeepsTimes(t *testing.T) {
+	cfg, older, newest := thisProject(t)
+	stamp := func() time.Time {
+		fi, err := os.Stat(older)
+		require.NoError(t, err)
+		return fi.ModTime()
+	}
+	m0 := stamp()
+	for _, args := range [][]string{
+		{"drop-tool-calls", older, "--tool", "Bash"},
+		{"compress", older, "--keep-turns", "0", "--max-result", "100B", "--no-backup"},
+		{"redact", older},
+		{"restore", older},
+	} {
+		before, _ := os.ReadFile(older)
+		out, errs, code := cliRun(t, append([]string{"--config-dir", cfg}, args...)...)
+		require.Equal(t, 0, code, "%s\n%s%s", args, out, errs)
+		m := stamp()
+		assert.True(t, m.Equal(m0), "%s: mtime moved from %s to %s", args[0], m0, m)
+		if args[0] != "redact" { // a session without secrets: nothing to write
+			now, _ := os.ReadFile(older)
+			assert.False(t, bytes.Equal(before, now), "%s changed nothing: the test proves nothing", args[0])
+		}
+	}
+	_, errs, code := cliRun(t, "--config-dir", cfg, "info")
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, errs, "using "+idOf(newest))
+}
+
+// TestOwnWriteToldFromClients (finding 9): with the time kept, the
+// live-session guard still tells ccsurgeon's own write from a client's.
+// A session written 2 seconds ago is refused as maybe live; after a
+// forced change, the next change goes through (the file is as ccsurgeon
+// left it), and a line appended then (as a client does) is refused again.
+func TestOwnWriteToldFromClients(t *testing.T) {
+	cfg, _, newest := thisProject(t)
+	recent := time.Now().Add(-2 * time.Second)
+	require.NoError(t, os.Chtimes(newest, recent, recent))
+	_, errs, code := cliRun(t, "--config-dir", cfg, "strip-thinking", newest)
+	require.Equal(t, 1, code, errs)
+	assert.Contains(t, errs, "Claude Code may still be writing it")
+
+	_, errs, code = cliRun(t, "--config-dir", cfg, "strip-thinking", newest, "--force")
+	require.Equal(t, 0, code, errs)
+	fi, err := os.Stat(newest)
+	require.NoError(t, err)
+	assert.True(t, fi.ModTime().Equal(recent), "mtime %s, want %s", fi.ModTime(), recent)
+
+	_, errs, code = cliRun(t, "--config-dir", cfg, "drop-tool-calls", newest, "--tool", "Bash")
+	require.Equal(t, 0, code, "ccsurgeon's own write taken for a client's: %s", errs)
+
+	f, err := os.OpenFile(newest, os.O_APPEND|os.O_WRONLY, 0)
+	require.NoError(t, err)
+	_, err = f.WriteString(`{"type":"last-prompt","lastPrompt":"x","sessionId":"` + idOf(newest) + `"}` + "\n")
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	_, errs, code = cliRun(t, "--config-dir", cfg, "compress", newest, "--keep-turns", "1")
+	assert.Equal(t, 1, code, errs)
+	assert.Contains(t, errs, "Claude Code may still be writing it")
+}
