@@ -140,8 +140,9 @@ strip thinking, drop tool calls, compress old turns, redact secrets.
 SESSION is a session id, a unique id prefix (4+ characters), or a path to a
 session file. Ids are looked up in every folder under <config-dir>/projects/.
 With no SESSION most commands work on the newest session of this folder's
-project (the one 'claude --continue' picks); --pick chooses one of them with
-the arrow keys. Most commands take several SESSIONs, --all or --project PATH
+project (the one 'claude --continue' picks); a change in place asks first
+(y/N) on a terminal and refuses elsewhere; --pick chooses one of them with
+the arrow keys. A change in place keeps the file's modification time. Most commands take several SESSIONs, --all or --project PATH
 (see each command's --help).
 
 EXIT STATUS:` + exitCodesHelp,

@@ -55,7 +55,8 @@ Many sessions: give several, or --all, or --project PATH; each is done as
 if alone (a change: its own guard and backup), two at a time, reported in
 order under '==> SESSION <==', then the total; exit 1 if any failed. With
 no SESSION: the newest session of this folder's project (as 'claude
---continue' picks it); --pick lists them (id, age, size, tokens, title)
+--continue' picks it; a change in place asks first, y/N, and refuses off
+a terminal); --pick lists them (id, age, size, tokens, title)
 to choose one with the arrow keys.`
 	return c
 }
