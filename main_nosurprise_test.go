@@ -217,3 +217,52 @@ func TestOwnWriteToldFromClients(t *testing.T) {
 	assert.Equal(t, 1, code, errs)
 	assert.Contains(t, errs, "Claude Code may still be writing it")
 }
+
+// TestOutputAlwaysWrites (finding 10): -o writes its output whatever the
+// operation found: an identical copy when nothing changes (exit 0, and it
+// says so), the bytes themselves on stdout with -o -. 'ccsurgeon redact X
+// -o share.jsonl && upload share.jsonl' failed on a session without a
+// secret: nothing was written.
+func TestOutputAlwaysWrites(t *testing.T) {
+	cfg := t.TempDir()
+	path := installSession(t, cfg, "-work-p", example)
+	orig, err := os.ReadFile(path)
+	require.NoError(t, err)
+	dir := t.TempDir()
+	for _, op := range [][]string{
+		{"redact"},
+		{"drop-tool-calls", "--tool", "Nope"},
+		{"strip-thinking"}, // tools.jsonl has no thinking
+		{"repair"},
+	} {
+		share := filepath.Join(dir, op[0]+".jsonl")
+		args := append([]string{"--config-dir", cfg, op[0], path}, op[1:]...)
+		out, errs, code := cliRun(t, append(args, "-o", share)...)
+		require.Equal(t, 0, code, "%s: %s", op, errs)
+		assert.Contains(t, out, "no change; wrote an identical copy to "+share, op)
+		got, err := os.ReadFile(share)
+		require.NoError(t, err, "%s -o wrote nothing", op)
+		assert.True(t, bytes.Equal(orig, got), "%s -o: the copy differs from the session", op)
+
+		// a file there already: replaced only with --force, as any -o
+		_, errs, code = cliRun(t, append(args, "-o", share)...)
+		assert.Equal(t, 1, code, "%s: an existing file was replaced without --force: %s", op, errs)
+		_, errs, code = cliRun(t, append(args, "-o", share, "--force")...)
+		assert.Equal(t, 0, code, "%s --force: %s", op, errs)
+
+		out, errs, code = cliRun(t, append(args, "-o", "-")...)
+		require.Equal(t, 0, code, "%s: %s", op, errs)
+		assert.True(t, bytes.Equal(orig, []byte(out)), "%s -o -: %d bytes on stdout, want the session's %d", op, len(out), len(orig))
+		assert.Contains(t, errs, "no change; wrote an identical copy to stdout", op)
+
+		js := filepath.Join(dir, op[0]+"-json.jsonl")
+		out, errs, code = cliRun(t, append([]string{"--json"}, append(args, "-o", js)...)...)
+		require.Equal(t, 0, code, "%s: %s", op, errs)
+		assert.Regexp(t, `"nothing_to_change": true`, out, op)
+		assert.Contains(t, out, `"path": "`+js+`"`, op)
+		assert.FileExists(t, js)
+	}
+	now, _ := os.ReadFile(path)
+	assert.True(t, bytes.Equal(orig, now), "the session changed")
+	assert.NoDirExists(t, filepath.Join(cfg, "ccsurgeon", "backups"))
+}

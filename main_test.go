@@ -384,7 +384,8 @@ func TestCompletionOffersSessionIDs(t *testing.T) {
 }
 
 // TestSelectorSelectingNothingWritesNothing: a change that changes nothing
-// makes no backup and no new session, and says so.
+// makes no backup and no new session, and says so; -o still writes its
+// output, an identical copy (TestOutputAlwaysWrites).
 func TestSelectorSelectingNothingWritesNothing(t *testing.T) {
 	cfg := t.TempDir()
 	path := installSession(t, cfg, "-work-p", example)
@@ -395,10 +396,12 @@ func TestSelectorSelectingNothingWritesNothing(t *testing.T) {
 	for _, dest := range [][]string{nil, {"--new"}, {"-o", filepath.Join(t.TempDir(), "x.jsonl")}} {
 		out, errs, code := cliRun(t, append([]string{"--config-dir", cfg, "drop-tool-calls", path, "--tool", "Nope"}, dest...)...)
 		assert.Equal(t, 0, code, errs)
-		assert.Regexp(t, `^drop-tool-calls: nothing to change in .*; nothing was written\n`, out, "%v", dest)
 		if len(dest) == 2 {
-			assert.NoFileExists(t, dest[1])
+			assert.Regexp(t, `^drop-tool-calls: no change; wrote an identical copy to `, out)
+			assert.FileExists(t, dest[1])
+			continue
 		}
+		assert.Regexp(t, `^drop-tool-calls: nothing to change in .*; nothing was written\n`, out, "%v", dest)
 	}
 	after, err := os.ReadFile(path)
 	require.NoError(t, err)
