@@ -266,3 +266,40 @@ func TestOutputAlwaysWrites(t *testing.T) {
 	assert.True(t, bytes.Equal(orig, now), "the session changed")
 	assert.NoDirExists(t, filepath.Join(cfg, "ccsurgeon", "backups"))
 }
+
+// TestMoveProjectMatchingNothing (finding 11): 'move --project OLD' whose
+// folder holds sessions that record another cwd (copied from another
+// machine) moved nothing and exited 0 without a word. It exits 1, says
+// what the folder holds and which cwd its sessions record, changes
+// nothing, and its hint, run as printed, moves them.
+func TestMoveProjectMatchingNothing(t *testing.T) {
+	cfg := t.TempDir()
+	here := filepath.Join(t.TempDir(), "proj")
+	to := filepath.Join(filepath.Dir(here), "newproj")
+	require.NoError(t, os.MkdirAll(here, 0o755))
+	slug := regexp.MustCompile(`[^A-Za-z0-9]`).ReplaceAllString(here, "-")
+	path := installSession(t, cfg, slug, example) // records /tmp/ccsurgeon-gen/2.1.328/tools/work/project
+	const recorded = "/tmp/ccsurgeon-gen/2.1.328/tools/work/project"
+	backdate(t, cfg)
+	h0 := hashTree(t, cfg)
+	out, errs, code := cliRun(t, "--config-dir", cfg, "move", "--project", here, "--to", to)
+	assert.Equal(t, 1, code, "%s%s", out, errs)
+	assert.Regexp(t, `^ccsurgeon: no session of `+regexp.QuoteMeta(here)+` to move: its folder `+regexp.QuoteMeta(filepath.Dir(path))+` holds 1 session, whose entries record another working directory: `+regexp.QuoteMeta(recorded)+` \(copied from another machine\?\)\n`, errs)
+	hint := hintOf(errs)
+	assert.Equal(t, "ccsurgeon --config-dir "+cfg+" move --project "+recorded+" --to "+to, hint)
+	assert.Empty(t, changes(h0, hashTree(t, cfg)), "a move that moved nothing changed files")
+
+	// a --project that names no folder and no session: exit 1 as before
+	_, errs, code = cliRun(t, "--config-dir", cfg, "move", "--project", "/no/such/place", "--to", to)
+	assert.Equal(t, 1, code, errs)
+	assert.Contains(t, errs, "no sessions of /no/such/place")
+
+	words := shellWords(t, hint)
+	require.NotEmpty(t, words)
+	out, errs, code = cliRun(t, words[1:]...)
+	require.Equal(t, 0, code, "the hint: %s%s", out, errs)
+	moved := filepath.Join(cfg, "projects", regexp.MustCompile(`[^A-Za-z0-9]`).ReplaceAllString(to, "-"), idOf(path)+".jsonl")
+	b, err := os.ReadFile(moved)
+	require.NoError(t, err, "the hint did not move the session")
+	assert.Contains(t, string(b), `"cwd":"`+to+`"`)
+}
