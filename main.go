@@ -48,8 +48,25 @@ func main() {
 	os.Exit(code)
 }
 
+// hintObserver, set by tests, sees the command line and what was written
+// on stderr of every run whose stderr is not a file (a terminal's must
+// stay one): the tests run every hint it holds (TestMain, main_hints_test.go).
+var hintObserver func(args []string, stderr string)
+
 // run executes one command line and returns the exit code.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if obs := hintObserver; obs != nil {
+		if _, isFile := stderr.(*os.File); !isFile {
+			var seen bytes.Buffer
+			code := runCommand(ctx, args, stdin, stdout, io.MultiWriter(stderr, &seen))
+			obs(args, seen.String())
+			return code
+		}
+	}
+	return runCommand(ctx, args, stdin, stdout, stderr)
+}
+
+func runCommand(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	if slices.Contains(args, "--generate-shell-completion") {
 		// what the shell offers: flags described by their usage, whose
 		// backticks name the value in --help and mean nothing here
@@ -541,8 +558,11 @@ examples:
 			Flags: []cli.Flag{&cli.BoolFlag{Name: "force", Usage: "restore even when Claude Code seems to be using the session"}},
 			Action: func(ctx context.Context, cmd *cli.Command) error {
 				if cmd.Args().Len() < 1 || cmd.Args().Len() > 2 {
-					return usageError{err: fmt.Errorf("restore needs SESSION and optionally BACKUP"),
-						hint: "name the session to put back (its id, an id prefix or its path); 'ccsurgeon backups SESSION' lists its backups"}
+					hint := "name the session to put back (its id, an id prefix or its path); 'ccsurgeon ls' lists the sessions"
+					if _, err := chain.Locate(env.ConfigDir, cmd.Args().First()); err == nil {
+						hint = fmt.Sprintf("give one SESSION and at most one BACKUP; 'ccsurgeon backups %s' lists the backups of the first", shellQuote(cmd.Args().First()))
+					}
+					return usageError{err: fmt.Errorf("restore needs SESSION and optionally BACKUP"), hint: hint}
 				}
 				return env.RunRestore(cmd.Args().First(), cmd.Args().Get(1), cmd.Bool("force"))
 			},
@@ -621,14 +641,19 @@ example:
    ccsurgeon fork 3f2a9c1e 4`,
 		Flags: append(branchFlags(), destFlags()...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
+			turns := "list the turns of this folder's newest session with 'ccsurgeon turns'"
+			if cmd.Args().Len() > 0 {
+				turns = fmt.Sprintf("list the turns with 'ccsurgeon turns %s'", shellQuote(cmd.Args().First()))
+			}
 			if cmd.Args().Len() != 2 {
-				return usageError{err: fmt.Errorf("fork-at-turn needs SESSION and a turn number N (1 or more)"), hint: "list the turns with 'ccsurgeon turns SESSION'"}
+				return usageError{err: fmt.Errorf("fork-at-turn needs SESSION and a turn number N (1 or more)"), hint: turns}
 			}
 			n, err := strconv.Atoi(cmd.Args().Get(1))
 			if err != nil {
-				return usageError{err: fmt.Errorf("turn number %q is not a number: want a whole number, 1 or more", cmd.Args().Get(1)), hint: "list the turns with 'ccsurgeon turns SESSION'"}
+				return usageError{err: fmt.Errorf("turn number %q is not a number: want a whole number, 1 or more", cmd.Args().Get(1)), hint: turns}
 			}
-			return env.RunFork(cmd.Args().First(), n, app.BranchOptions{Leaf: cmd.String("leaf"), Branch: int(cmd.Int("branch"))}, destFrom(cmd))
+			s := cmd.Args().First()
+			return namedSession(env, env.RunFork(s, n, app.BranchOptions{Leaf: cmd.String("leaf"), Branch: int(cmd.Int("branch"))}, destFrom(cmd)), s)
 		},
 	}
 }

@@ -196,14 +196,15 @@ func TestReadmeDocumentsTheOtherJSONShapes(t *testing.T) {
 
 // TestRestoreWithoutSessionHints: 'ccsurgeon restore' alone (restore does
 // not take the newest session as the other commands do) said what it
-// needs and nothing about where to find it.
+// needs and nothing about where to find it. The hint names no SESSION
+// placeholder: it runs as printed (issue 27, finding 12).
 func TestRestoreWithoutSessionHints(t *testing.T) {
 	for _, args := range [][]string{{"restore"}, {"restore", "a", "b", "c"}} {
 		out, errs, code := cliRun(t, args...)
 		assert.Equal(t, 2, code, errs)
 		assert.Empty(t, out)
 		assert.Equal(t, "ccsurgeon: restore needs SESSION and optionally BACKUP\n"+
-			"ccsurgeon: hint: name the session to put back (its id, an id prefix or its path); 'ccsurgeon backups SESSION' lists its backups\n", errs)
+			"ccsurgeon: hint: name the session to put back (its id, an id prefix or its path); 'ccsurgeon ls' lists the sessions\n", errs)
 	}
 }
 

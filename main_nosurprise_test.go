@@ -303,3 +303,30 @@ func TestMoveProjectMatchingNothing(t *testing.T) {
 	require.NoError(t, err, "the hint did not move the session")
 	assert.Contains(t, string(b), `"cwd":"`+to+`"`)
 }
+
+// TestRestoreHintOfADeletedSessionWorks (finding 12): restore of a deleted
+// session whose id has backups in two project folders hints the restore
+// of one by its path; run as printed, that restores it, also when its
+// whole project folder is gone.
+func TestRestoreHintOfADeletedSessionWorks(t *testing.T) {
+	cfg, a, b := twoCopies(t)
+	orig, _ := os.ReadFile(a)
+	for _, p := range []string{a, b} {
+		_, errs, code := cliRun(t, "--config-dir", cfg, "strip-thinking", p)
+		require.Equal(t, 0, code, errs)
+	}
+	require.NoError(t, os.RemoveAll(filepath.Dir(a)))
+	require.NoError(t, os.Remove(b))
+	_, errs, code := cliRun(t, "--config-dir", cfg, "restore", idOf(a))
+	require.Equal(t, 2, code, errs)
+	m := regexp.MustCompile(`'(ccsurgeon restore [^']*)'`).FindStringSubmatch(hintOf(errs))
+	require.NotNil(t, m, "no restore command in the hint: %s", errs)
+	words := shellWords(t, m[1])
+	out, errs, code := cliRun(t, append([]string{"--config-dir", cfg}, words[1:]...)...)
+	require.Equal(t, 0, code, "the hint %q: %s%s", m[1], out, errs)
+	assert.NotContains(t, errs, "lstat")
+	restored := words[len(words)-1]
+	got, err := os.ReadFile(restored)
+	require.NoError(t, err)
+	assert.Equal(t, len(orig), len(got), "%s is back as it was before the change", restored)
+}

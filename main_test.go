@@ -92,7 +92,7 @@ func TestCLI(t *testing.T) {
 		{"directory", []string{"info", "testdata"}, 1, `^$`, `^ccsurgeon: testdata is a directory, not a session file`},
 		{"fork out of range", []string{"fork", example, "9", "-o", filepath.Join(empty, "f.jsonl")}, 2, ``, `^ccsurgeon: turn 9 is out of range: the branch has turns 1-3\nccsurgeon: hint: `},
 		{"fork not a number", []string{"fork", example, "x"}, 2, ``, `turn number "x" is not a number`},
-		{"fork at a negative turn", []string{"fork", example, "-1", "--dry-run"}, 2, `^$`, `^ccsurgeon: fork-at-turn needs SESSION and a turn number N \(1 or more\)\nccsurgeon: hint: list the turns with 'ccsurgeon turns SESSION'\n$`},
+		{"fork at a negative turn", []string{"fork", example, "-1", "--dry-run"}, 2, `^$`, `^ccsurgeon: fork-at-turn needs SESSION and a turn number N \(1 or more\)\nccsurgeon: hint: list the turns with 'ccsurgeon turns testdata/sessions/2.1.328/tools.jsonl'\n$`},
 		{"version as a command", []string{"version"}, 2, `^$`, `^ccsurgeon: unknown command "version"\nccsurgeon: hint: the version is 'ccsurgeon --version'\n$`},
 		{"rewrite nothing in place", []string{"rewrite", example}, 2, ``, `would change nothing`},
 		// they were ignored: the thinking went, no output was cut

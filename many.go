@@ -10,10 +10,12 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
 	"strconv"
@@ -114,6 +116,8 @@ func sessionsOf(env *app.Env, cmd *cli.Command) ([]string, error) {
 // before, when it names one; else each into its own buffers, printed in
 // order as soon as it and those before it are done.
 func eachSession(env *app.Env, cmd *cli.Command, fn func(env *app.Env, session string) error) error {
+	do := fn
+	fn = func(env *app.Env, s string) error { return namedSession(env, do(env, s), s) }
 	sessions, err := sessionsOf(env, cmd)
 	if err != nil {
 		return err
@@ -361,4 +365,38 @@ func shellQuote(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// quotedSessionCmdRe is a command quoted in a hint that names SESSION.
+var quotedSessionCmdRe = regexp.MustCompile(`'ccsurgeon [^']*\bSESSION\b[^']*'`)
+
+// namedSession puts the session the command worked on, as the user can
+// name it, in place of SESSION in the commands an error's hint quotes
+// ("list them with 'ccsurgeon turns SESSION'"): a hint is run as printed.
+func namedSession(env *app.Env, err error, session string) error {
+	var ce *chain.Error
+	if !errors.As(err, &ce) || !quotedSessionCmdRe.MatchString(ce.Hint) {
+		return err
+	}
+	name := session
+	if shellQuote(name) != name {
+		id := strings.TrimSuffix(filepath.Base(session), ".jsonl")
+		if p, lerr := chain.Locate(env.ConfigDir, id); lerr == nil && sameFile(p, session) {
+			name = id
+		} else if abs, aerr := filepath.Abs(session); aerr == nil && shellQuote(abs) == abs {
+			name = abs
+		} else {
+			return err // no way to write it inside the quotes
+		}
+	}
+	ce.Hint = quotedSessionCmdRe.ReplaceAllStringFunc(ce.Hint, func(c string) string {
+		return regexp.MustCompile(`\bSESSION\b`).ReplaceAllLiteralString(c, name)
+	})
+	return err
+}
+
+func sameFile(a, b string) bool {
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
 }

@@ -186,7 +186,7 @@ func (env *Env) nothingToMove(o MoveOptions, from, to string) error {
 		}
 		if len(cwds) == 0 {
 			return &chain.Error{Msg: fmt.Sprintf("no session of %s to move: its folder %s holds %s, but no entry records a working directory", from, dir, Plural(n, "session", "sessions")),
-				Hint: fmt.Sprintf("move them one by one: 'ccsurgeon move SESSION --to %s' (ids from 'ccsurgeon ls --project %s')", shellQuote(to), shellQuote(dir)), Code: 1}
+				Hint: fmt.Sprintf("list them with 'ccsurgeon --config-dir %s ls --project %s', then move each by its id with --to %s", shellQuote(env.ConfigDir), shellQuote(dir), shellQuote(to)), Code: 1}
 		}
 		sort.SliceStable(cwds, func(i, j int) bool { return count[cwds[i]] > count[cwds[j]] })
 		which := "another working directory: " + cwds[0]
