@@ -299,15 +299,28 @@ examples:
 
 // destFlags are the destination flags every writing command takes.
 func destFlags() []cli.Flag {
+	return append(newDestFlags(),
+		&cli.BoolFlag{Name: "force", Usage: "write in place even when Claude Code seems to be using the session; with -o, replace an existing file"},
+		&cli.IntFlag{Name: "keep", Usage: "keep the `N` last made backups of the session, besides the original (default 20)"},
+		&cli.BoolFlag{Name: "no-backup", Usage: "change in place without keeping a backup (after redact-secrets: no copy of the secrets is left)"},
+	)
+}
+
+// newDestFlags are the destination flags of a command that writes a new
+// session (clone, fork-at-turn): none of a change in place, which they
+// refuse (--keep, --no-backup); --force only replaces a file -o names.
+func newDestFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the result to `PATH` ('-' for stdout) and touch nothing else"},
 		&cli.BoolFlag{Name: "new", Usage: "write the result as a new session (fresh ids) in the project folder of its working directory"},
 		&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "change nothing; print what would change"},
 		&cli.BoolFlag{Name: "diff", Usage: "print a unified line diff of what would change (a preview: implies --dry-run)"},
-		&cli.BoolFlag{Name: "force", Usage: "write in place even when Claude Code seems to be using the session; with -o, replace an existing file"},
-		&cli.IntFlag{Name: "keep", Usage: "keep the `N` last made backups of the session, besides the original (default 20)"},
-		&cli.BoolFlag{Name: "no-backup", Usage: "change in place without keeping a backup (after redact-secrets: no copy of the secrets is left)"},
 	}
+}
+
+// forceOutputFlag is --force of a command that writes a new session.
+func forceOutputFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "force", Usage: "with -o, replace an existing file"}
 }
 
 func destFrom(cmd *cli.Command) app.Dest {
@@ -617,7 +630,7 @@ client resumes: this brings back a conversation that /rewind left behind.
 examples:
    ccsurgeon clone 3f2a9c1e
    ccsurgeon turns 3f2a9c1e --all && ccsurgeon clone 3f2a9c1e --branch 1`,
-		Flags: append(branchFlags(), destFlags()...),
+		Flags: append(branchFlags(), append(newDestFlags(), forceOutputFlag())...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			return eachSession(env, cmd, func(env *app.Env, s string) error {
 				return env.RunClone(s, app.BranchOptions{Leaf: cmd.String("leaf"), Branch: int(cmd.Int("branch"))}, destFrom(cmd))
@@ -639,7 +652,7 @@ with fresh ids. Turns before a compaction are allowed.
 
 example:
    ccsurgeon fork 3f2a9c1e 4`,
-		Flags: append(branchFlags(), destFlags()...),
+		Flags: append(branchFlags(), append(newDestFlags(), forceOutputFlag())...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			turns := "list the turns of this folder's newest session with 'ccsurgeon turns'"
 			if cmd.Args().Len() > 0 {

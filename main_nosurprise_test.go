@@ -18,6 +18,9 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/urfave/cli/v3"
+
+	"github.com/ccsurgeon/ccsurgeon/app"
 )
 
 // cliRunIn is cliRun with stdin.
@@ -329,4 +332,101 @@ func TestRestoreHintOfADeletedSessionWorks(t *testing.T) {
 	got, err := os.ReadFile(restored)
 	require.NoError(t, err)
 	assert.Equal(t, len(orig), len(got), "%s is back as it was before the change", restored)
+}
+
+// flagValue is a value each flag of the tree takes, for a run of the
+// command with that flag alone.
+func flagValue(t *testing.T, cfg, name string) []string {
+	switch name {
+	case "output", "o":
+		return []string{filepath.Join(t.TempDir(), "out.jsonl")}
+	case "project":
+		return []string{"-work-p"}
+	case "leaf":
+		return []string{"aaaaaaaa-0000-4000-8000-000000000001"}
+	case "larger-than", "max-result", "min-size":
+		return []string{"1KB"}
+	case "since":
+		return []string{"1w"}
+	case "sort":
+		return []string{"size"}
+	case "to":
+		return []string{filepath.Join(t.TempDir(), "elsewhere")}
+	case "rule":
+		return []string{"x=zzzz[0-9]{40}"}
+	case "allow":
+		return []string{"nothing"}
+	case "tool", "drop-tool-calls":
+		return []string{"Bash"}
+	case "turns":
+		return []string{"1"}
+	case "config-dir":
+		return []string{cfg}
+	case "target-tokens":
+		return []string{"1000000"}
+	case "compress-old-turns":
+		return []string{"2"}
+	}
+	return []string{"1"}
+}
+
+// TestHelpListsOnlyAcceptedFlags (finding 13): every flag a command's
+// --help lists is one it accepts: given alone (with the arguments the
+// command needs), it is never refused as not being for this command.
+// clone --help and fork --help listed --keep and --no-backup, which both
+// refused ("--keep is for a change in place, not a new session").
+func TestHelpListsOnlyAcceptedFlags(t *testing.T) {
+	cfg := t.TempDir()
+	path := installSession(t, cfg, "-work-p", example)
+	refusal := regexp.MustCompile(`is for a change in place|not accepted|cannot be used|takes no backup`)
+	var walk func(prefix []string, cmds []*cli.Command)
+	walk = func(prefix []string, cmds []*cli.Command) {
+		for _, c := range cmds {
+			if c.Hidden || c.Name == "help" {
+				continue
+			}
+			walk(append(prefix, c.Name), c.Commands)
+			if len(c.Commands) > 0 {
+				continue
+			}
+			listed, _, code := cliRun(t, append(append([]string{}, prefix...), c.Name, "--help")...)
+			require.Equal(t, 0, code)
+			for _, f := range c.VisibleFlags() {
+				name := f.Names()[0]
+				if name == "help" || !strings.Contains(listed, "--"+name) {
+					continue
+				}
+				args := append([]string{"--config-dir", cfg}, prefix...)
+				args = append(args, c.Name)
+				switch c.Name {
+				case "ls", "completion", "bash", "zsh", "fish", "pwsh":
+				case "fork-at-turn":
+					args = append(args, path, "1")
+				case "move":
+					if name != "project" {
+						args = append(args, path)
+					}
+					if name != "to" {
+						args = append(args, "--to", filepath.Join(t.TempDir(), "new"))
+					}
+				default:
+					if name != "all" && name != "project" && name != "pick" {
+						args = append(args, path)
+					}
+				}
+				args = append(args, "--"+name)
+				if df, ok := f.(cli.DocGenerationFlag); ok && df.TakesValue() {
+					args = append(args, flagValue(t, cfg, name)...)
+				}
+				if c.Name == "rewrite" && name != "compress-old-turns" && name != "target-tokens" {
+					args = append(args, "--strip-thinking")
+				}
+				out, errs, _ := cliRunIn(t, strings.NewReader("1\n"), args...)
+				assert.NotRegexp(t, refusal, errs, "%s --help lists --%s, which it refuses\n%s%s", c.FullName(), name, out, errs)
+				assert.NotContains(t, errs, "unknown flag", "%s --%s", c.FullName(), name)
+			}
+		}
+	}
+	root := newCommand(&app.Env{})
+	walk(nil, root.Commands)
 }
