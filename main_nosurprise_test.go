@@ -8,6 +8,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -429,4 +431,106 @@ func TestHelpListsOnlyAcceptedFlags(t *testing.T) {
 	}
 	root := newCommand(&app.Env{})
 	walk(nil, root.Commands)
+}
+
+// continuedWithRewind derives from a session the client made
+// (multi-turn: three prompts) the two shapes 'turns --all' got wrong:
+// the first entry a continued session carries over from the session
+// before (its parentUuid names an entry of that file), a leaf of its own
+// with no turn on it; and the last turn asked again with the same answer
+// (as after a /rewind), a branch identical to the active one. It returns
+// the path and the uuids of the carried-over entry and of the repeated
+// prompt.
+func continuedWithRewind(t *testing.T) (path, carried, again string) {
+	t.Helper()
+	lines := strings.Split(strings.TrimSuffix(string(mustRead(t, "testdata/sessions/2.1.328/multi-turn.jsonl")), "\n"), "\n")
+	fresh := map[string]string{}
+	for _, u := range []string{"973b5c60", "7f4902b8", "5cef7761"} {
+		fresh[u] = fmt.Sprintf("%s-0000-4000-8000-00000000a%03d", u, len(fresh))
+	}
+	full := func(l string) map[string]string { // short uuid -> full, in line l
+		m := map[string]string{}
+		for _, u := range regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`).FindAllString(l, -1) {
+			m[u[:8]] = u
+		}
+		return m
+	}
+	var out []string
+	carried = "cafecafe-0000-4000-8000-000000000001"
+	for i, l := range lines {
+		if i == 2 { // the carried-over entry: the answer the session before ended with
+			c := strings.Replace(lines[36], full(lines[36])["5cef7761"], carried, 1)
+			c = strings.Replace(c, full(lines[36])["7f4902b8"], "beefbeef-0000-4000-8000-000000000002", 1)
+			out = append(out, c)
+		}
+		out = append(out, l)
+		if i == 36 { // the last turn again, on a branch of its own
+			for _, k := range []int{33, 35, 36} {
+				c := lines[k]
+				for short, u := range full(c) {
+					if f, ok := fresh[short]; ok {
+						c = strings.ReplaceAll(c, u, f)
+					}
+				}
+				out = append(out, c)
+			}
+		}
+	}
+	path = filepath.Join(t.TempDir(), "continued.jsonl")
+	require.NoError(t, os.WriteFile(path, []byte(strings.Join(out, "\n")+"\n"), 0o600))
+	return path, carried, fresh["973b5c60"]
+}
+
+func mustRead(t *testing.T, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	require.NoError(t, err)
+	return b
+}
+
+// TestTurnsAllShowsRealBranches (finding 13): 'turns --all' lists only
+// branches with turns, says which are identical to another (the same
+// messages) and where each leaves the active branch: after which turn, at
+// which entry. A branch with no turn (the carried-over first entry of a
+// continued session) was listed as a branch of nothing, and two identical
+// branches said nothing of it.
+func TestTurnsAllShowsRealBranches(t *testing.T) {
+	path, carried, again := continuedWithRewind(t)
+	out, errs, code := cliRun(t, "turns", "--all", path)
+	require.Equal(t, 0, code, errs)
+	assert.NotContains(t, out, carried, "a branch with no turn is listed")
+	assert.Regexp(t, `(?m)^branch 2 \(leaf 5cef7761-[0-9a-f-]+, active: the client resumes this one\)$`, out)
+	assert.Regexp(t, `(?m)^branch 3 \(leaf 5cef7761-0000-4000-8000-00000000a002; identical to branch 2 \(the same messages\); leaves the active branch after turn 2, at entry `+again+`\)$`, out)
+	assert.Regexp(t, `(?m)^not shown: branch 1, with no turn on it \(such as the entry a continued session carries over from the session before\)$`, out)
+
+	// a branch that differs: rewind.jsonl, the client's own /rewind
+	out, errs, code = cliRun(t, "turns", "--all", "testdata/sessions/2.1.328/rewind.jsonl")
+	require.Equal(t, 0, code, errs)
+	assert.Regexp(t, `(?m)^branch 1 \(leaf 913d33d3-[0-9a-f-]+; leaves the active branch after turn 1, at entry [0-9a-f-]{36}\)$`, out)
+	assert.NotContains(t, out, "identical")
+	// an answer cut short: the branches part within turn 2
+	out, errs, code = cliRun(t, "turns", "--all", "testdata/sessions/2.0.50/shapes/interrupted.jsonl")
+	require.Equal(t, 0, code, errs)
+	assert.Regexp(t, `(?m)^branch 1 \(leaf [0-9a-f-]+; leaves the active branch in turn 2, at entry [0-9a-f-]{36}\)$`, out)
+
+	// --json: the same, on every turn of the branch
+	out, errs, code = cliRun(t, "--json", "turns", "--all", path)
+	require.Equal(t, 0, code, errs)
+	var turns []map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &turns), out)
+	var seen3 bool
+	for _, tj := range turns {
+		assert.NotEqual(t, float64(1), tj["branch"], "a branch with no turn in --json")
+		if tj["branch"] == float64(3) {
+			seen3 = true
+			assert.Equal(t, float64(2), tj["identical_to"])
+			assert.Equal(t, float64(2), tj["shared_turns"])
+			assert.Equal(t, again, tj["diverges_at"])
+		}
+		if tj["active"] == true {
+			assert.Nil(t, tj["shared_turns"])
+			assert.Nil(t, tj["diverges_at"])
+		}
+	}
+	assert.True(t, seen3, out)
 }
