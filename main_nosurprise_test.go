@@ -123,7 +123,7 @@ func TestNoSessionChangeOffTerminalRefuses(t *testing.T) {
 			what := name + ": " + strings.Join(args, " ")
 			out, errs, code := cliRunIn(t, stdin, append([]string{"--config-dir", cfg}, args...)...)
 			assert.Equal(t, 2, code, "%s\nstdout: %s\nstderr: %s", what, out, errs)
-			assert.Regexp(t, `^ccsurgeon: `+args[0]+` with no SESSION would change `+idOf(newest)+`, the newest session of this folder's project \(modified 1h ago\): name it\n`, errs, what)
+			assert.Regexp(t, `^ccsurgeon: `+args[0]+` with no SESSION would change `+idOf(newest)+`, the newest session of this folder's project \(modified 1h ago, "[^"]+"\): name it\n`, errs, what)
 			assert.Equal(t, "ccsurgeon --config-dir "+cfg+" "+args[0]+" "+idOf(newest)+strings.TrimPrefix(strings.Join(args, " "), args[0]), hintOf(errs), what)
 			now, err := os.ReadFile(newest)
 			require.NoError(t, err)

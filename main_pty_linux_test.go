@@ -53,7 +53,7 @@ func TestNoSessionChangeAsksOnTerminal(t *testing.T) {
 	for _, answer := range []string{"", "n", "no", "yes please"} {
 		_, screen, code := answerOnPTY(t, answer, "--config-dir", cfg, "drop-tool-calls", "--tool", "Bash")
 		assert.Equal(t, 1, code, "answer %q: %s", answer, screen)
-		assert.Contains(t, screen, "ccsurgeon: drop-tool-calls will change "+idOf(newest)+" in place, the newest session of this folder's project (modified 1h ago)", answer)
+		assert.Contains(t, screen, "ccsurgeon: drop-tool-calls will change "+idOf(newest)+" in place, the newest session of this folder's project (modified 1h ago, \"", answer)
 		assert.Contains(t, screen, "ccsurgeon: nothing was changed\nccsurgeon: hint: ccsurgeon --config-dir "+cfg+" drop-tool-calls "+idOf(newest)+" --tool Bash\n", answer)
 		now, _ := os.ReadFile(newest)
 		assert.True(t, bytes.Equal(before, now), "answer %q changed the session", answer)

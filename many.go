@@ -307,7 +307,13 @@ func confirmNewest(env *app.Env, cmd *cli.Command, path string) error {
 	id := strings.TrimSuffix(filepath.Base(path), ".jsonl")
 	modified := ""
 	if fi, err := os.Stat(path); err == nil {
-		modified = " (modified " + app.Ago(time.Since(fi.ModTime())) + ")"
+		modified = "modified " + app.Ago(time.Since(fi.ModTime()))
+	}
+	if title := app.SessionTitle(path); title != "" {
+		modified += ", " + strconv.Quote(title)
+	}
+	if modified != "" {
+		modified = " (" + strings.TrimPrefix(modified, ", ") + ")"
 	}
 	hint := commandNaming(env, cmd, id, path)
 	if !env.Interactive() {
