@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"runtime/pprof"
 	"slices"
@@ -86,7 +87,7 @@ func runCommand(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		}
 	}()
 	err := root.Run(ctx, args)
-	return reportError(stderr, explain(err, root, args))
+	return reportErrorAs(stderr, explain(err, root, args), env.Self())
 }
 
 // dropBackticks writes what it is given without its backticks.
@@ -99,7 +100,15 @@ func (d dropBackticks) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func reportError(stderr io.Writer, err error) int {
+func reportError(stderr io.Writer, err error) int { return reportErrorAs(stderr, err, "ccsurgeon") }
+
+// selfRe is a ccsurgeon command a hint holds, quoted or the whole hint.
+var selfRe = regexp.MustCompile(`(^|')ccsurgeon `)
+
+// reportErrorAs prints err and its hint, in which the ccsurgeon commands
+// are run as self ("ccsurgeon --config-dir DIR" when the config dir is not
+// the default one), so that they work as printed.
+func reportErrorAs(stderr io.Writer, err error, self string) int {
 	if err == nil {
 		return 0
 	}
@@ -114,7 +123,13 @@ func reportError(stderr io.Writer, err error) int {
 	}
 	var h interface{ HintText() string }
 	if errors.As(err, &h) && h.HintText() != "" {
-		fmt.Fprintf(stderr, "ccsurgeon: hint: %s\n", h.HintText())
+		hint := h.HintText()
+		if self != "ccsurgeon" && !strings.Contains(hint, "--config-dir") {
+			hint = selfRe.ReplaceAllStringFunc(hint, func(m string) string {
+				return strings.TrimSuffix(m, "ccsurgeon ") + self + " "
+			})
+		}
+		fmt.Fprintf(stderr, "ccsurgeon: hint: %s\n", hint)
 	}
 	return code
 }

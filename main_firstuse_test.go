@@ -73,7 +73,8 @@ func TestRedactCheckHintNamesTheSession(t *testing.T) {
 	p := installSession(t, cfg, "-work-p", "testdata/sessions/2.0.50/secrets.jsonl")
 	_, errs, code := cliRun(t, "--config-dir", cfg, "redact", idOf(p)[:8], "--check")
 	assert.Equal(t, 1, code, errs)
-	assert.Contains(t, errs, "ccsurgeon: hint: write a redacted copy with 'ccsurgeon redact "+idOf(p)+" -o redacted.jsonl'\n")
+	// the config dir named too: the hint runs as printed (issue 27, finding 12)
+	assert.Contains(t, errs, "ccsurgeon: hint: write a redacted copy with 'ccsurgeon --config-dir "+cfg+" redact "+idOf(p)+" -o redacted.jsonl'\n")
 
 	loose := filepath.Join(t.TempDir(), "share.jsonl")
 	b, err := os.ReadFile("testdata/sessions/2.0.50/secrets.jsonl")
@@ -81,7 +82,7 @@ func TestRedactCheckHintNamesTheSession(t *testing.T) {
 	require.NoError(t, os.WriteFile(loose, b, 0o600))
 	_, errs, code = cliRun(t, "--config-dir", cfg, "redact", loose, "--check")
 	assert.Equal(t, 1, code, errs)
-	assert.Contains(t, errs, "ccsurgeon: hint: write a redacted copy with 'ccsurgeon redact "+loose+" -o redacted.jsonl'\n")
+	assert.Contains(t, errs, "ccsurgeon: hint: write a redacted copy with 'ccsurgeon --config-dir "+cfg+" redact "+loose+" -o redacted.jsonl'\n")
 }
 
 // TestLsWithNothingToList: with no filter, "no sessions under DIR match"

@@ -325,10 +325,10 @@ func TestRestoreHintOfADeletedSessionWorks(t *testing.T) {
 	require.NoError(t, os.Remove(b))
 	_, errs, code := cliRun(t, "--config-dir", cfg, "restore", idOf(a))
 	require.Equal(t, 2, code, errs)
-	m := regexp.MustCompile(`'(ccsurgeon restore [^']*)'`).FindStringSubmatch(hintOf(errs))
-	require.NotNil(t, m, "no restore command in the hint: %s", errs)
+	m := regexp.MustCompile(`'(ccsurgeon --config-dir \S+ restore [^']*)'`).FindStringSubmatch(hintOf(errs))
+	require.NotNil(t, m, "no restore command (naming the config dir) in the hint: %s", errs)
 	words := shellWords(t, m[1])
-	out, errs, code := cliRun(t, append([]string{"--config-dir", cfg}, words[1:]...)...)
+	out, errs, code := cliRun(t, words[1:]...)
 	require.Equal(t, 0, code, "the hint %q: %s%s", m[1], out, errs)
 	assert.NotContains(t, errs, "lstat")
 	restored := words[len(words)-1]

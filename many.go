@@ -167,7 +167,7 @@ func eachSession(env *app.Env, cmd *cli.Command, fn func(env *app.Env, session s
 	for i, r := range res {
 		<-r.done
 		var errText bytes.Buffer
-		code := reportError(&errText, r.err)
+		code := reportErrorAs(&errText, r.err, env.Self())
 		if code == 0 {
 			ok++
 		} else {

@@ -259,7 +259,7 @@ func (env *Env) RunRestore(session, which string, force bool) error {
 		fmt.Fprintf(env.Out, "  removed %s\n", p)
 	}
 	if res.BackupDir != "" {
-		fmt.Fprintf(env.Out, "the state before the restore is in %s (undo with 'ccsurgeon restore %s')\n", res.BackupDir, env.sessionArg(id, filepath.Join(projectDir, id+".jsonl")))
+		fmt.Fprintf(env.Out, "the state before the restore is in %s (undo with '%s restore %s')\n", res.BackupDir, env.Self(), env.sessionArg(id, filepath.Join(projectDir, id+".jsonl")))
 	}
 	return nil
 }

@@ -747,7 +747,7 @@ func (env *Env) printMove(out MoveResult) error {
 	}
 	if len(out.Sessions) > 0 {
 		fmt.Fprintf(w, "resume with: %s\n", out.Sessions[len(out.Sessions)-1].ResumeCommand)
-		fmt.Fprintf(w, "undo with: ccsurgeon restore %s\n", env.sessionArg(out.Sessions[0].SessionID, out.Sessions[0].To))
+		fmt.Fprintf(w, "undo with: %s restore %s\n", env.Self(), env.sessionArg(out.Sessions[0].SessionID, out.Sessions[0].To))
 	}
 	return nil
 }

@@ -858,7 +858,7 @@ func (env *Env) printWriteResult(out WriteResult) error {
 		if out.Preexisting > 0 {
 			undo = "--force " + undo // the input would not resume: restore refuses it without --force
 		}
-		fmt.Fprintf(w, "backup: %s (undo with 'ccsurgeon restore %s')\n", *out.Backup, undo)
+		fmt.Fprintf(w, "backup: %s (undo with '%s restore %s')\n", *out.Backup, env.Self(), undo)
 	case out.NothingToChange: // -o: an identical copy
 		fmt.Fprintf(w, "%s: no change; wrote an identical copy to %s\n", out.Operation, out.Path)
 		for _, n := range out.Notes {
