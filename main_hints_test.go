@@ -143,6 +143,11 @@ func (h *hintChecker) try(args []string, c string) string {
 			}
 		}
 	}
+	for i := 1; i < len(words); i++ { // -o FILE: a file of the copy, never one of the tests' (or the repository's)
+		if (words[i-1] == "-o" || words[i-1] == "--output") && words[i] != "-" {
+			words[i] = filepath.Join(tmp, "out-"+filepath.Base(words[i]))
+		}
+	}
 	line := append([]string{"ccsurgeon"}, words[1:]...)
 	if !hasCfg { // as if the run's config dir were $CLAUDE_CONFIG_DIR
 		line = append([]string{"ccsurgeon", "--config-dir", cp}, words[1:]...)
