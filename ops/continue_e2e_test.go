@@ -19,7 +19,11 @@ import (
 // newest session, not with an old one ccsurgeon just changed; and the
 // changed one, resumed by id, sends the changed conversation. Before,
 // dropping a tool call from an old session made it the one --continue
-// (and ccsurgeon's own default) picked.
+// (and ccsurgeon's own default) picked. Measured without the fix: 2.1.332
+// went on with the changed old session; 2.0.50 goes by the entries'
+// timestamps and was right either way (its picker too). 2.1.332's picker
+// lists no print-mode session ("No sessions in this project yet"), so
+// its order is not checked here.
 func TestContinueAfterChangeInPlace(t *testing.T) {
 	for _, c := range harness.Clients(t) {
 		t.Run(c.Version, func(t *testing.T) {
