@@ -87,6 +87,10 @@ func TestRealCutOffWriteRepaired(t *testing.T) {
 			require.NoError(t, os.WriteFile(path, damaged, 0o644))
 			assert.Positive(t, validErrors(t, path)["invalid-json"])
 			latest := clients[0]
+			// what 2.1.332 sends for the damaged file depends on the time
+			// between the turns (relinkWindow: the answer below the lost
+			// prompt is relinked or its history dropped); the prompt is
+			// gone either way
 			lost := env.Resume(t, latest, id)
 			assert.NotEqual(t, sentKey(orig[latest.Version]), sentKey(lost),
 				"the client reads the line written on a cut-off one: %s\n%s", lost, harness.MessageSummary(lost.Messages))
