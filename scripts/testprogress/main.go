@@ -100,8 +100,15 @@ type summary struct {
 
 func (s *summary) since() float64 { return s.now().Sub(s.start).Seconds() }
 
-// short is a package's path without the module's.
-func short(p string) string { return strings.TrimPrefix(p, "github.com/ccsurgeon/ccsurgeon") }
+// short is a package's path without the module's ("." for the module's
+// own package).
+func short(p string) string {
+	const module = "github.com/ccsurgeon/ccsurgeon"
+	if p == module {
+		return "."
+	}
+	return strings.TrimPrefix(p, module)
+}
 
 func (s *summary) add(e event) {
 	w := s.w

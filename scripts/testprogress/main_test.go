@@ -142,3 +142,17 @@ func TestTotalTime(t *testing.T) {
 		t.Errorf("%s", out.String())
 	}
 }
+
+// TestPackageNames: ccsurgeon's packages are named from the module's root,
+// the root package itself ".".
+func TestPackageNames(t *testing.T) {
+	for in, want := range map[string]string{
+		"github.com/ccsurgeon/ccsurgeon":     ".",
+		"github.com/ccsurgeon/ccsurgeon/ops": "/ops",
+		"example.com/m/pass":                 "example.com/m/pass",
+	} {
+		if got := short(in); got != want {
+			t.Errorf("short(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
