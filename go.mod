@@ -9,6 +9,7 @@ require (
 	github.com/tidwall/gjson v1.20.0
 	github.com/tidwall/sjson v1.2.5
 	github.com/urfave/cli/v3 v3.14.0
+	golang.org/x/sys v0.42.0
 )
 
 require (

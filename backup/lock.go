@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 	"unicode"
 )
@@ -100,15 +99,15 @@ func Lock(configDir, key, op string) (*SessionLock, error) {
 	}
 	path := filepath.Join(root, key+".lock")
 	for {
-		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, DefaultMode)
+		f, err := openNoFollow(path, os.O_RDWR|os.O_CREATE, DefaultMode)
 		if err != nil {
 			return nil, lockFileError(path, err)
 		}
-		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		if held, err := lockExclusive(f); held || err != nil {
 			holder := make([]byte, 256)
 			n, _ := f.ReadAt(holder, 0)
 			f.Close()
-			if !errors.Is(err, syscall.EWOULDBLOCK) {
+			if err != nil {
 				return nil, lockFileError(path, err)
 			}
 			who := "another ccsurgeon"
@@ -158,8 +157,7 @@ func (l *SessionLock) Unlock() {
 	if l == nil || l.f == nil {
 		return
 	}
-	_ = os.Remove(l.path)
-	_ = l.f.Close()
+	releaseLockFile(l.f, l.path)
 	l.f = nil
 	// leave no trace where nothing else was kept (fails when not empty;
 	// a symlink would be unlinked whatever it holds: never one)
