@@ -278,6 +278,12 @@ examples:
 	return root
 }
 
+// writerGuardNote says what --force does not override, and where: only
+// Linux shows which process holds a file open for writing (backup.WriterCheck).
+const writerGuardNote = "Not overridden: on Linux, a session file another process holds open for writing is refused; " +
+	"macOS and Windows do not show that, so there only the 5-second guard (a file modified in the last 5 s, " +
+	"or since ccsurgeon read it) protects a client still writing"
+
 // destFlags are the destination flags every writing command takes.
 func destFlags() []cli.Flag {
 	return []cli.Flag{
@@ -285,7 +291,7 @@ func destFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "new", Usage: "write the result as a new session (fresh ids) in the project folder of its working directory"},
 		&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "change nothing; print what would change"},
 		&cli.BoolFlag{Name: "diff", Usage: "print a unified line diff of what would change (a preview: implies --dry-run)"},
-		&cli.BoolFlag{Name: "force", Usage: "write in place even when Claude Code seems to be using the session; with -o, replace an existing file"},
+		&cli.BoolFlag{Name: "force", Usage: "write in place even when Claude Code seems to be using the session; with -o, replace an existing file. " + writerGuardNote},
 		&cli.IntFlag{Name: "keep", Usage: "keep the `N` last made backups of the session, besides the original (default 20)"},
 		&cli.BoolFlag{Name: "no-backup", Usage: "change in place without keeping a backup (after redact-secrets: no copy of the secrets is left)"},
 	}
@@ -536,7 +542,7 @@ is backed up first, so a restore can itself be undone.
 examples:
    ccsurgeon restore 3f2a9c1e
    ccsurgeon restore 3f2a9c1e 20261121T101500`,
-			Flags: []cli.Flag{&cli.BoolFlag{Name: "force", Usage: "restore even when Claude Code seems to be using the session"}},
+			Flags: []cli.Flag{&cli.BoolFlag{Name: "force", Usage: "restore even when Claude Code seems to be using the session. " + writerGuardNote}},
 			Action: func(ctx context.Context, cmd *cli.Command) error {
 				if cmd.Args().Len() < 1 || cmd.Args().Len() > 2 {
 					return usageError{err: fmt.Errorf("restore needs SESSION and optionally BACKUP"),

@@ -34,9 +34,15 @@ func openNoFollow(path string, flag int, perm os.FileMode) (*os.File, error) {
 	default:
 		access = windows.GENERIC_READ | windows.GENERIC_WRITE
 	}
-	if flag&os.O_APPEND != 0 {
+	if flag&os.O_CREATE != 0 {
+		access |= windows.GENERIC_WRITE
+	}
+	if flag&os.O_APPEND != 0 && flag&os.O_TRUNC == 0 {
+		// as os.OpenFile does: every write right but FILE_WRITE_DATA, so
+		// that each write goes to the end
 		access &^= windows.GENERIC_WRITE
-		access |= windows.FILE_APPEND_DATA
+		access |= windows.FILE_APPEND_DATA | windows.FILE_WRITE_ATTRIBUTES | windows.FILE_WRITE_EA |
+			windows.STANDARD_RIGHTS_WRITE | windows.SYNCHRONIZE
 	}
 	disposition := uint32(windows.OPEN_EXISTING)
 	switch {
