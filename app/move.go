@@ -139,7 +139,7 @@ func (env *Env) RunMove(o MoveOptions) error {
 	}
 	out.From, out.To = from, to
 	for i := range moves {
-		moves[i].dstDr = filepath.Join(chain.ProjectsDir(env.ConfigDir), chain.ProjectSlug(moves[i].to))
+		moves[i].dstDr = chain.ProjectDirOf(env.ConfigDir, moves[i].to)
 	}
 	if o.Project != "" && len(moves) == 0 && len(env.projectFolders(from)) == 0 {
 		if err := chain.CheckConfigDir(env.ConfigDir); err != nil {
@@ -179,8 +179,8 @@ func (env *Env) runMove(o MoveOptions, from, to string, moves []sessionMove, out
 				return err
 			}
 			path := folderProjectPath(dir, from)
-			dst := filepath.Join(chain.ProjectsDir(env.ConfigDir), chain.ProjectSlug(to+strings.TrimPrefix(path, from)))
-			if dst == dir {
+			dst := chain.ProjectDirOf(env.ConfigDir, to+strings.TrimPrefix(path, from))
+			if chain.SameName(chain.HostOS, dst, dir) {
 				continue // same slug: the folder stays
 			}
 			for _, f := range files {
@@ -276,7 +276,7 @@ func (env *Env) planSession(m sessionMove, from, to string, rewrite bool, out *M
 		dst := filepath.Join(m.dstDr, rel)
 		ms.Files = append(ms.Files, src)
 		f := rendered[src]
-		if m.oldDir == m.dstDr {
+		if chain.SameName(chain.HostOS, m.oldDir, m.dstDr) {
 			if f != nil && t.Touches(f) {
 				edits = append(edits, backup.MoveEdit{Path: src, Snapshot: snap, Render: j.render(f, dst), KeepTime: true})
 			}
@@ -340,7 +340,7 @@ func (env *Env) projectSessions(from, to string) ([]sessionMove, error) {
 	var out []sessionMove
 	for _, p := range paths {
 		path := projectPathOf(p)
-		if path == "" && filepath.Base(filepath.Dir(p)) == chain.ProjectSlug(from) {
+		if path == "" && chain.SameName(chain.HostOS, filepath.Base(filepath.Dir(p)), chain.ProjectSlug(from)) {
 			path = from
 		}
 		if path == "" || !(path == from || under(path, from)) {
@@ -376,7 +376,7 @@ func (env *Env) projectFolders(from string) []string {
 // sessions, else its index's originalPath; from for the folder of from
 // itself.
 func folderProjectPath(dir, from string) string {
-	if filepath.Base(dir) == chain.ProjectSlug(from) {
+	if chain.SameName(chain.HostOS, filepath.Base(dir), chain.ProjectSlug(from)) {
 		return from
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
@@ -385,7 +385,7 @@ func folderProjectPath(dir, from string) string {
 		if strings.HasPrefix(filepath.Base(f), "agent-") {
 			continue
 		}
-		if p := projectPathOf(f); p != "" && chain.ProjectSlug(p) == filepath.Base(dir) {
+		if p := projectPathOf(f); p != "" && chain.SameName(chain.HostOS, chain.ProjectSlug(p), filepath.Base(dir)) {
 			return p
 		}
 	}
@@ -493,7 +493,7 @@ func headProjectPath(fh *os.File, path string, n int64) (string, bool) {
 		if cwd.Type != gjson.String || cwd.Str == "" {
 			continue
 		}
-		if chain.ProjectSlug(cwd.Str) == slug {
+		if chain.SameName(chain.HostOS, chain.ProjectSlug(cwd.Str), slug) {
 			return filepath.Clean(cwd.Str), true
 		}
 		if first == "" {

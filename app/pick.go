@@ -30,8 +30,9 @@ func (env *Env) PickSession() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	slug := chain.ProjectSlug(wd)
-	paths, _ := filepath.Glob(filepath.Join(chain.ProjectsDir(env.ConfigDir), slug, "*.jsonl"))
+	dir := chain.ProjectDirOf(env.ConfigDir, wd)
+	slug := filepath.Base(dir)
+	paths, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
 	var keep []string
 	for _, p := range paths {
 		if !strings.HasPrefix(filepath.Base(p), "agent-") {

@@ -1,0 +1,64 @@
+package app
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// withHostOS applies goos's naming rules for the rest of the test.
+func withHostOS(t *testing.T, goos string) {
+	old := chain.HostOS
+	chain.HostOS = goos
+	t.Cleanup(func() { chain.HostOS = old })
+}
+
+// A project renamed only by case (mv proj Proj on a Mac): where the file
+// system folds case (APFS, NTFS) the old and the new folder name are one
+// folder, so the move rewrites the sessions' cwd in place and never links
+// files "into" the folder they are in and then removes them; on Linux the
+// new name is another folder and the sessions move there.
+func TestMoveCaseOnlyRename(t *testing.T) {
+	for _, goos := range []string{"darwin", "windows", "linux"} {
+		t.Run(goos, func(t *testing.T) {
+			withHostOS(t, goos)
+			e := newMoveEnv(t, "subagent", "proj")
+			newPath := filepath.Join(e.root, "Proj")
+			_, _, err := e.run(MoveOptions{Project: e.old, To: newPath})
+			require.NoError(t, err)
+			oldDir := filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.old))
+			newDir := filepath.Join(e.cfg, "projects", chain.ProjectSlug(newPath))
+			main := filepath.Join(newDir, e.id+".jsonl")
+			if chain.FoldsCase(goos) {
+				main = filepath.Join(oldDir, e.id+".jsonl")
+				assert.NoDirExists(t, newDir, "no second folder that differs only by case")
+			} else {
+				assert.NoDirExists(t, oldDir)
+			}
+			b, err := os.ReadFile(main)
+			require.NoError(t, err)
+			assert.Contains(t, string(b), `"cwd":"`+newPath+`"`)
+			assert.NotContains(t, string(b), `"cwd":"`+e.old+`"`)
+		})
+	}
+}
+
+// Where the file system folds case, 'ls --project' and the session of the
+// current folder find a project folder written with another case.
+func TestProjectFoundWithAnotherCase(t *testing.T) {
+	withHostOS(t, "darwin")
+	e := newMoveEnv(t, "subagent", "proj")
+	var rows []SessionSummary
+	a := &Env{ConfigDir: e.cfg}
+	paths, err := chain.ListSessions(e.cfg)
+	require.NoError(t, err)
+	rows, err = a.projectRows(paths, LsOptions{Project: filepath.Join(e.root, "PROJ")})
+	require.NoError(t, err)
+	require.Len(t, rows, 1)
+	assert.Equal(t, e.id, rows[0].ID)
+	assert.Equal(t, filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.old)), chain.ProjectDirOf(e.cfg, filepath.Join(e.root, "PROJ")))
+}
