@@ -25,8 +25,6 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-var version = "0.1.0"
-
 func main() {
 	if p := os.Getenv("CCSURGEON_CPUPROFILE"); p != "" { // for developers: go tool pprof
 		if f, err := os.Create(p); err == nil {
@@ -131,7 +129,7 @@ func newCommand(env *app.Env) *cli.Command {
 	root := &cli.Command{
 		Name:    "ccsurgeon",
 		Usage:   "surgery on Claude Code session transcripts",
-		Version: version,
+		Version: buildVersion(),
 		Description: `ccsurgeon reads the JSONL transcripts Claude Code keeps under
 ~/.claude/projects/ and changes them without breaking them: clone, fork,
 strip thinking, drop tool calls, compress old turns, redact secrets.
@@ -168,7 +166,7 @@ EXIT STATUS:` + exitCodesHelp,
 		Reader:         env.In,
 		ExitErrHandler: func(context.Context, *cli.Command, error) {},
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "config-dir", Usage: "Claude Code config `DIR` (default $CLAUDE_CONFIG_DIR, else ~/.claude)"},
+			&cli.StringFlag{Name: "config-dir", Usage: "Claude Code config `DIR` (default $CLAUDE_CONFIG_DIR, else ~/.claude; on Windows %USERPROFILE%\\.claude)"},
 			&cli.BoolFlag{Name: "json", Usage: "print machine-readable JSON on stdout"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress output on stderr"},
 		},
