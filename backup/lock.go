@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
 )
 
 // SetTestHook installs fn to be called at named steps of every write
@@ -44,11 +46,15 @@ func KeyFor(configDir, sessionID, projectDir string) string {
 }
 
 // InProjects reports whether projectDir is a project folder of the config
-// dir (<config-dir>/projects/<slug>), through symlinks.
+// dir (<config-dir>/projects/<slug>), through symlinks, and whatever the
+// case of its letters where the file system folds case (macOS, Windows):
+// a session named by a path typed in other capitals has the same backup
+// key, and so the same one-writer lock.
 func InProjects(configDir, projectDir string) bool {
 	pd, err1 := filepath.Abs(projectDir)
 	pr, err2 := filepath.Abs(filepath.Join(configDir, "projects"))
-	return err1 == nil && err2 == nil && (filepath.Dir(pd) == pr || filepath.Dir(realPath(pd)) == realPath(pr))
+	return err1 == nil && err2 == nil && (chain.SameName(chain.HostOS, filepath.Dir(pd), pr) ||
+		chain.SameName(chain.HostOS, filepath.Dir(realPath(pd)), realPath(pr)))
 }
 
 // oneLine is name with every control character (and Unicode's line and

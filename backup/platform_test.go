@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -114,4 +115,19 @@ func TestChangeTimeCannotBeSetBack(t *testing.T) {
 	c, ok := changeTime(p)
 	require.True(t, ok)
 	assert.WithinDuration(t, time.Now(), c, time.Minute)
+}
+
+// Where the file system folds case, a session named by a path typed in
+// other capitals is in the config dir's projects all the same: it gets the
+// same backup key, and so the same one-writer lock.
+func TestInProjectsFoldsCaseWhereTheOSDoes(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "Claude")
+	other := filepath.Join(filepath.Dir(cfg), "claude", "PROJECTS", "-Users-me-proj")
+	for goos, want := range map[string]bool{"linux": false, "darwin": true, "windows": true} {
+		old := chain.HostOS
+		chain.HostOS = goos
+		assert.Equal(t, want, InProjects(cfg, other), goos)
+		assert.Equal(t, want, KeyFor(cfg, "3f2a9c1e", other) == "3f2a9c1e", goos)
+		chain.HostOS = old
+	}
 }
