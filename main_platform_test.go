@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccsurgeon/ccsurgeon/app"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -70,4 +72,26 @@ func TestVersionOfABuiltBinary(t *testing.T) {
 		t.Log("go recorded no commit here (a git worktree, or no git): the commit reads unknown")
 	}
 	assert.Equal(t, "ccsurgeon version 9.8.7 (commit "+commit+")\n", string(got))
+}
+
+// Every command that replaces a session in place says in --help that only
+// Linux shows another process writing the file, and what guards it on
+// macOS and Windows.
+func TestHelpSaysWhatOnlyLinuxSees(t *testing.T) {
+	root := newCommand(&app.Env{Out: &bytes.Buffer{}, Err: &bytes.Buffer{}})
+	n := 0
+	for _, c := range root.Commands {
+		for _, f := range c.Flags {
+			if f.Names()[0] != "force" || c.Name == "move" { // move links new files: nothing is renamed over
+				continue
+			}
+			n++
+			out, _, code := cliRun(t, c.Name, "--help")
+			require.Equal(t, 0, code)
+			flat := strings.Join(strings.Fields(out), " ")
+			assert.Contains(t, flat, "on Linux, a session file another process holds open for writing is refused", c.Name)
+			assert.Contains(t, flat, "macOS and Windows do not show that, so there only the 5-second guard", c.Name)
+		}
+	}
+	assert.GreaterOrEqual(t, n, 8, "strip-thinking, drop-tool-calls, compress, redact-secrets, repair, rewrite, clone, fork, restore…")
 }
