@@ -277,7 +277,7 @@ examples:
 }
 
 // writerGuardNote says what --force does not override, and where: only
-// Linux shows which process holds a file open for writing (backup.WriterCheck).
+// Linux shows which process holds a file open for writing (backup/writers_*.go).
 const writerGuardNote = "Not overridden: on Linux, a session file another process holds open for writing is refused; " +
 	"macOS and Windows do not show that, so there only the 5-second guard (a file modified in the last 5 s, " +
 	"or since ccsurgeon read it) protects a client still writing"

@@ -18,7 +18,7 @@ package backup
 //     (windows: files have no uid/gid; nothing to keep).
 //   - findWriter names another process that holds a file open for writing
 //     (Linux reads /proc; elsewhere it finds nothing and the size and
-//     modification-time guard is all there is: see WriterCheck).
+//     modification-time guard is all there is: writers_other.go).
 //   - replaceFile renames a finished temp file over its target (windows:
 //     MoveFileEx with MOVEFILE_REPLACE_EXISTING, retried for a bounded
 //     time while another program holds the target open).

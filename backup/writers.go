@@ -72,7 +72,7 @@ func carryOver(items []item) []string {
 // checkWriters refuses (ErrChanged) when another process holds one of the
 // originals open for writing: its next write would go to the old file once
 // the new one is renamed into place, and be lost. It sees that where the
-// platform shows it (WriterCheck "proc": Linux); elsewhere it finds
+// platform shows it (Linux); elsewhere it finds
 // nothing, and the live guard's modification-time window and the
 // snapshot's size and time check stand alone.
 func checkWriters(items []item) error {

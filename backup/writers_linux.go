@@ -8,10 +8,6 @@ import (
 	"syscall"
 )
 
-// WriterCheck says how ccsurgeon tells that another process is writing a
-// session file on this platform.
-const WriterCheck = "proc"
-
 // findWriter finds a process other than this one that holds one of paths
 // open for writing, by reading /proc/*/fd and /proc/*/fdinfo.
 func findWriter(paths []string) (pid int, name, path string, ok bool) {
