@@ -547,7 +547,7 @@ func (env *Env) ProjectSessions(project string) ([]string, error) {
 // ContinueSession is the session 'claude --continue' would pick in the
 // current folder: the newest (last modified) of the folder's project.
 func (env *Env) ContinueSession() (string, error) {
-	wd, err := os.Getwd()
+	wd, err := chain.ClientCwd()
 	if err != nil {
 		return "", err
 	}

@@ -62,3 +62,23 @@ func TestProjectFoundWithAnotherCase(t *testing.T) {
 	assert.Equal(t, e.id, rows[0].ID)
 	assert.Equal(t, filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.old)), chain.ProjectDirOf(e.cfg, filepath.Join(e.root, "PROJ")))
 }
+
+// The session of the current folder is looked up by the folder's real
+// path, as the client names it (realpath of its cwd): entered through a
+// symlink (on macOS, every folder under /tmp and /var), the shell's $PWD
+// still names the link.
+func TestCurrentFolderFoundThroughASymlink(t *testing.T) {
+	e := newMoveEnv(t, "subagent", "proj")
+	require.NoError(t, os.MkdirAll(e.old, 0o755))
+	link := filepath.Join(e.root, "link")
+	require.NoError(t, os.Symlink(e.old, link))
+	t.Chdir(e.old)
+	t.Setenv("PWD", link) // what os.Getwd returns, as a shell that cd'd through the link
+	wd, err := os.Getwd()
+	require.NoError(t, err)
+	require.Equal(t, link, wd)
+	a := &Env{ConfigDir: e.cfg}
+	p, err := a.ContinueSession()
+	require.NoError(t, err)
+	assert.Equal(t, filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.old), e.id+".jsonl"), p)
+}

@@ -26,7 +26,7 @@ import (
 // first (id, age, size, tokens, title), and returns the path of the one
 // the person chooses.
 func (env *Env) PickSession() (string, error) {
-	wd, err := os.Getwd()
+	wd, err := chain.ClientCwd()
 	if err != nil {
 		return "", err
 	}

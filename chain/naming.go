@@ -93,3 +93,18 @@ func ProjectDirOf(configDir, cwd string) string {
 	}
 	return filepath.Join(ProjectsDir(configDir), ProjectFolderName(HostOS, cwd, names))
 }
+
+// ClientCwd is the working directory as the client records it for the
+// folder it is started in: the real path, every symlink resolved (the
+// client takes realpath(cwd()); on macOS /tmp and /var are links to
+// /private/…, so a project under them lives in "-private-tmp-…").
+func ClientCwd() (string, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	if real, err := filepath.EvalSymlinks(wd); err == nil {
+		return real, nil
+	}
+	return wd, nil
+}
