@@ -100,6 +100,14 @@ func (env *Env) RunMove(o MoveOptions) error {
 		return UsageErrorf("give the new place with --to DIR", "move needs --to")
 	}
 	to, err := absClean(o.To)
+	if err == nil {
+		// the client names a project by the real path of its folder
+		// (realpath of its cwd): a --to reached through a symlink (on
+		// macOS, anything under /tmp or /var) is that folder's real path
+		if real, rerr := filepath.EvalSymlinks(to); rerr == nil {
+			to = real
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -707,8 +715,11 @@ func absClean(p string) (string, error) {
 }
 
 // under reports whether p is inside dir (not dir itself).
+// Paths use the OS's separator, and where the file system folds case
+// (macOS, Windows) so does the comparison.
 func under(p, dir string) bool {
-	return strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
+	sep := string(filepath.Separator)
+	return chain.HasPrefixFor(chain.HostOS, p, strings.TrimSuffix(dir, sep)+sep)
 }
 
 // insideProjects refuses a session file outside <config-dir>/projects: a

@@ -82,3 +82,31 @@ func TestCurrentFolderFoundThroughASymlink(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.old), e.id+".jsonl"), p)
 }
+
+// A move --to a path reached through a symlink puts the sessions where
+// the client will look once it is started there: in the folder of the
+// real path (the client takes realpath of its cwd).
+func TestMoveToASymlinkedPathUsesItsRealPath(t *testing.T) {
+	e := newMoveEnv(t, "subagent", "proj")
+	real := filepath.Join(e.root, "real-new")
+	require.NoError(t, os.MkdirAll(real, 0o755))
+	link := filepath.Join(e.root, "link-new")
+	require.NoError(t, os.Symlink(real, link))
+	_, _, err := e.run(MoveOptions{Project: e.old, To: link})
+	require.NoError(t, err)
+	b, err := os.ReadFile(filepath.Join(e.cfg, "projects", chain.ProjectSlug(real), e.id+".jsonl"))
+	require.NoError(t, err)
+	assert.Contains(t, string(b), `"cwd":"`+real+`"`)
+	assert.NoDirExists(t, filepath.Join(e.cfg, "projects", chain.ProjectSlug(link)))
+}
+
+// A path is under a folder by the OS's separator, and without regard to
+// case where the file system folds it.
+func TestUnderFoldsCaseWhereTheOSDoes(t *testing.T) {
+	withHostOS(t, "darwin")
+	assert.True(t, under("/Users/me/Proj/sub", "/Users/me/proj"))
+	withHostOS(t, "linux")
+	assert.False(t, under("/Users/me/Proj/sub", "/Users/me/proj"))
+	assert.True(t, under("/a/b/c", "/a/b"))
+	assert.False(t, under("/a/bc", "/a/b"))
+}
