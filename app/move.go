@@ -824,7 +824,7 @@ func (env *Env) undoMove(b backup.Backup, force bool) error {
 			plan.Edits = append(plan.Edits, backup.MoveEdit{Path: p, Snapshot: snap, Render: backup.CopyFrom(src), KeepTime: true})
 			back.Rewritten = append(back.Rewritten, p)
 			for i := range sessions {
-				if strings.HasPrefix(p, sessions[i].ProjectDir+"/") {
+				if under(p, sessions[i].ProjectDir) {
 					sessions[i].Files = append(sessions[i].Files, p)
 				}
 			}
