@@ -10,6 +10,7 @@ require (
 	github.com/tidwall/sjson v1.2.5
 	github.com/urfave/cli/v3 v3.14.0
 	golang.org/x/sys v0.42.0
+	golang.org/x/term v0.41.0
 )
 
 require (
