@@ -26,8 +26,6 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-var version = "0.1.0"
-
 func main() {
 	if p := os.Getenv("CCSURGEON_CPUPROFILE"); p != "" { // for developers: go tool pprof
 		if f, err := os.Create(p); err == nil {
@@ -164,7 +162,7 @@ func newCommand(env *app.Env) *cli.Command {
 	root := &cli.Command{
 		Name:    "ccsurgeon",
 		Usage:   "surgery on Claude Code session transcripts",
-		Version: version,
+		Version: buildVersion(),
 		Description: `ccsurgeon reads the JSONL transcripts Claude Code keeps under
 ~/.claude/projects/ and changes them without breaking them: clone, fork,
 strip thinking, drop tool calls, compress old turns, redact secrets.
@@ -202,7 +200,7 @@ EXIT STATUS:` + exitCodesHelp,
 		Reader:         env.In,
 		ExitErrHandler: func(context.Context, *cli.Command, error) {},
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "config-dir", Usage: "Claude Code config `DIR` (default $CLAUDE_CONFIG_DIR, else ~/.claude)"},
+			&cli.StringFlag{Name: "config-dir", Usage: "Claude Code config `DIR` (default $CLAUDE_CONFIG_DIR, else ~/.claude; on Windows %USERPROFILE%\\.claude)"},
 			&cli.BoolFlag{Name: "json", Usage: "print machine-readable JSON on stdout"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress output on stderr"},
 		},
@@ -312,10 +310,16 @@ examples:
 	return root
 }
 
+// writerGuardNote says what --force does not override, and where: only
+// Linux shows which process holds a file open for writing (backup/writers_*.go).
+const writerGuardNote = "Not overridden: on Linux, a session file another process holds open for writing is refused; " +
+	"macOS and Windows do not show that, so there only the 5-second guard (a file modified in the last 5 s, " +
+	"or since ccsurgeon read it) protects a client still writing"
+
 // destFlags are the destination flags every writing command takes.
 func destFlags() []cli.Flag {
 	return append(newDestFlags(),
-		&cli.BoolFlag{Name: "force", Usage: "write in place even when Claude Code seems to be using the session; with -o, replace an existing file"},
+		&cli.BoolFlag{Name: "force", Usage: "write in place even when Claude Code seems to be using the session; with -o, replace an existing file. " + writerGuardNote},
 		&cli.IntFlag{Name: "keep", Usage: "keep the `N` last made backups of the session, besides the original (default 20)"},
 		&cli.BoolFlag{Name: "no-backup", Usage: "change in place without keeping a backup (after redact-secrets: no copy of the secrets is left)"},
 	)
@@ -588,7 +592,7 @@ is backed up first, so a restore can itself be undone.
 examples:
    ccsurgeon restore 3f2a9c1e
    ccsurgeon restore 3f2a9c1e 20261121T101500`,
-			Flags: []cli.Flag{&cli.BoolFlag{Name: "force", Usage: "restore even when Claude Code seems to be using the session"}},
+			Flags: []cli.Flag{&cli.BoolFlag{Name: "force", Usage: "restore even when Claude Code seems to be using the session. " + writerGuardNote}},
 			Action: func(ctx context.Context, cmd *cli.Command) error {
 				if cmd.Args().Len() < 1 || cmd.Args().Len() > 2 {
 					hint := "name the session to put back (its id, an id prefix or its path); 'ccsurgeon ls' lists the sessions"

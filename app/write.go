@@ -811,7 +811,7 @@ func (j *job) newProjectDir() (string, error) {
 			continue
 		}
 		if cwd := gjson.GetBytes(raw, "cwd"); cwd.Type == gjson.String && filepath.IsAbs(cwd.Str) {
-			return filepath.Join(projects, chain.ProjectSlug(cwd.Str)), nil
+			return filepath.Join(projects, filepath.Base(chain.ProjectDirOf(j.env.ConfigDir, cwd.Str))), nil
 		}
 	}
 	return "", &chain.Error{Msg: fmt.Sprintf("cannot tell which project %s belongs to: no entry names its working directory (cwd)", s.Path),
