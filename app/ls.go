@@ -583,6 +583,23 @@ func ago(d time.Duration) string {
 	return fmt.Sprintf("%dd ago", int(d.Hours()/24))
 }
 
+// recordedTokens is the figure --pick shows for f (SessionSummary's
+// ContextTokens): the usage the last assistant entry of the main
+// conversation records, in file order.
+func recordedTokens(f *chain.File) int64 {
+	for i := len(f.Entries) - 1; i >= 0; i-- {
+		if e := &f.Entries[i]; e.Kind != chain.KindEntry || e.Type() != "assistant" {
+			continue
+		}
+		if raw, err := f.Raw(i); err == nil {
+			if n := contextTokens(raw); n > 0 {
+				return n
+			}
+		}
+	}
+	return 0
+}
+
 // contextTokens is the usage an assistant entry of the main conversation
 // records: all its request was sent plus its output; 0 if none.
 func contextTokens(raw []byte) int64 {

@@ -77,7 +77,7 @@ func (env *Env) PickSession() (string, error) {
 func pickLines(rows []SessionSummary, now time.Time) (string, []string) {
 	var b bytes.Buffer
 	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "ID\tAGE\tSIZE\tTOKENS\tTITLE OR FIRST PROMPT")
+	fmt.Fprintln(w, "ID\tAGE\tSIZE\tRECORDED\tTITLE OR FIRST PROMPT")
 	for _, r := range rows {
 		title := r.Title
 		if title == "" {
