@@ -35,9 +35,13 @@ type InfoReport struct {
 	// ResumeTokens is the estimated size, in tokens, of the request the
 	// client sends when the session is resumed (Resume has the details,
 	// TokenSources where the tokens come from and what cuts them).
-	ResumeTokens int           `json:"resume_tokens"`
-	Resume       ResumeInfo    `json:"resume"`
-	TokenSources []TokenSource `json:"token_sources"`
+	ResumeTokens int        `json:"resume_tokens"`
+	Resume       ResumeInfo `json:"resume"`
+	// RecordedTokens is the figure --pick shows: what the last response
+	// of the main conversation was sent plus its output, as its recorded
+	// usage says (0: none records usage). A record, not an estimate.
+	RecordedTokens int64         `json:"recorded_tokens,omitempty"`
+	TokenSources   []TokenSource `json:"token_sources"`
 	// Bloat: file bytes the client never sends, and what removes them.
 	Bloat    []BloatItem `json:"bloat"`
 	Valid    bool        `json:"valid"`
@@ -62,7 +66,8 @@ func Info(s *chain.Session, ref string) InfoReport {
 	r.Turns = len(turns.List)
 	r.Resume, r.TokenSources = resumeReport(s, ref)
 	r.ResumeTokens = r.Resume.Tokens
-	r.Bloat = bloat(s, turns, ref)
+	r.RecordedTokens = recordedTokens(s.Main)
+	r.Bloat = bloat(s, turns, ref, r.ResumeTokens)
 	r.Branches = len(s.Main.Graph().Branches())
 	v := validate.Session(s)
 	r.Valid = v.Valid()
@@ -162,6 +167,9 @@ func (env *Env) RunInfo(o InfoOptions) error {
 	fmt.Fprintf(w, "path\t%s\n", r.Path)
 	fmt.Fprintf(w, "resume\t~%s tokens (±%.0f%%), %.0f%% of the %s-token context window of %s\n", humanTokens(r.Resume.Tokens), 100*r.Resume.EstimatorError,
 		100*r.Resume.WindowShare, humanTokens(r.Resume.ContextWindow), orUnknown(r.Resume.Model))
+	if r.RecordedTokens > 0 {
+		fmt.Fprintf(w, "recorded\t%s tokens at the last response (its usage, as --pick shows it; not an estimate)\n", humanTokens(int(r.RecordedTokens)))
+	}
 	fmt.Fprintf(w, "size\t%s in %s\n", HumanBytes(r.Bytes), Plural(r.Entries, "entry", "entries"))
 	fmt.Fprintf(w, "turns\t%d\n", r.Turns)
 	fmt.Fprintf(w, "branches\t%d\n", r.Branches)
@@ -279,7 +287,9 @@ type BloatItem struct {
 // command that removes them: bookkeeping entries (compress removes them
 // from every turn) and the toolUseResult copies of old tool output
 // (compress drops them where it shortens). Estimates from the envelope.
-func bloat(s *chain.Session, turns chain.Turns, id string) []BloatItem {
+// tokens is the resume's estimate: as a target, it drops what the client
+// does not send (bookkeeping, failed retries) and cuts nothing it sends.
+func bloat(s *chain.Session, turns chain.Turns, id string, tokens int) []BloatItem {
 	f := s.Main
 	var book, copies int64
 	nBook := 0
@@ -354,7 +364,7 @@ func bloat(s *chain.Session, turns chain.Turns, id string) []BloatItem {
 	})
 	if nErr > 0 {
 		out = append(out, BloatItem{What: fmt.Sprintf("failed-retry error entries (%d)", nErr), Bytes: errBytes,
-			Command: fmt.Sprintf("ccsurgeon compress %s --target-tokens N", id)})
+			Command: fmt.Sprintf("ccsurgeon compress %s --target-tokens %d", id, max(tokens, 1))})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Bytes > out[j].Bytes })
 	return out

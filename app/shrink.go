@@ -41,6 +41,9 @@ type OpSpec struct {
 	// KeepTurnsFlag names the flag of KeepTurns in messages ("" =
 	// --keep-turns)
 	KeepTurnsFlag string
+	// KeepRecent: KeepTurns or KeepExchanges was given, so --target-tokens
+	// never cuts into the recent context they keep
+	KeepRecent bool
 }
 
 // Pipeline builds the operations of spec.
@@ -78,7 +81,7 @@ func (env *Env) Pipeline(spec OpSpec) (ops.Pipeline, error) {
 		if spec.MaxResult != "" {
 			return nil, UsageErrorf("--target-tokens picks the cuts itself", "--max-result cannot be used with --target-tokens")
 		}
-		return append(p, ops.FitTokens{Target: spec.TargetTokens, KeepTurns: spec.KeepTurns, KeepExchanges: spec.KeepExchanges, KeepTurnsFlag: spec.KeepTurnsFlag}), nil
+		return append(p, ops.FitTokens{Target: spec.TargetTokens, KeepTurns: spec.KeepTurns, KeepExchanges: spec.KeepExchanges, KeepTurnsFlag: spec.KeepTurnsFlag, KeepRecent: spec.KeepRecent}), nil
 	}
 	if spec.Compress {
 		c := ops.CompressOldTurns{KeepTurns: spec.KeepTurns, KeepExchanges: spec.KeepExchanges}
@@ -171,7 +174,7 @@ func (env *Env) RunRedactCheck(session string, spec OpSpec) error {
 	}
 	if unread != "" {
 		return &chain.Error{Msg: unread + ", so the session is not known to be clean; nothing was written",
-			Hint: "ccsurgeon reads only regular files there, never through a symlink: put the file a link names in its place (or remove what is not a file) and check again", Code: 1}
+			Hint: "only regular files are read there, never through a symlink: put the file a link names in its place (or remove what is not a file) and check again", Code: 1}
 	}
 	return nil
 }
