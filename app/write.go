@@ -1134,17 +1134,14 @@ func (e *redactionEncoder) encode(r ops.Redaction) []byte {
 	return b
 }
 
-// isFolderDest reports whether -o names a folder: it ends in a slash, or
-// is a folder that exists.
+// isFolderDest reports whether -o names a folder: it ends in a slash (a
+// folder that exists named without one is refused, as any node that is
+// not a regular file: -o PATH names a file unless it says otherwise).
 func isFolderDest(o string) bool {
 	if o == "" || o == "-" {
 		return false
 	}
-	if strings.HasSuffix(o, "/") || strings.HasSuffix(o, string(os.PathSeparator)) {
-		return true
-	}
-	st, err := os.Stat(o)
-	return err == nil && st.IsDir()
+	return strings.HasSuffix(o, "/") || strings.HasSuffix(o, string(os.PathSeparator))
 }
 
 // writeFolder writes the result as a project folder another person can
