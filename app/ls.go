@@ -541,12 +541,8 @@ func (env *Env) ContinueSession() (string, error) {
 		return "", err
 	}
 	dir := filepath.Join(chain.ProjectsDir(env.ConfigDir), chain.ProjectSlug(wd))
-	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
 	best, bestT := "", time.Time{}
-	for _, f := range files {
-		if strings.HasPrefix(filepath.Base(f), "agent-") || chain.IsSessionFile(f) != nil {
-			continue // a subagent's transcript, an empty file, a stray one
-		}
+	for _, f := range chain.SessionsIn(dir) {
 		if st, err := os.Stat(f); err == nil && (best == "" || st.ModTime().After(bestT)) {
 			best, bestT = f, st.ModTime()
 		}

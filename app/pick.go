@@ -31,14 +31,7 @@ func (env *Env) PickSession() (string, error) {
 		return "", err
 	}
 	slug := chain.ProjectSlug(wd)
-	paths, _ := filepath.Glob(filepath.Join(chain.ProjectsDir(env.ConfigDir), slug, "*.jsonl"))
-	var keep []string
-	for _, p := range paths {
-		if !strings.HasPrefix(filepath.Base(p), "agent-") {
-			keep = append(keep, p)
-		}
-	}
-	rows := summarize(keep, false)
+	rows := summarize(chain.SessionsIn(filepath.Join(chain.ProjectsDir(env.ConfigDir), slug)), false)
 	if len(rows) == 0 {
 		if err := chain.CheckConfigDir(env.ConfigDir); err != nil {
 			return "", err

@@ -169,6 +169,9 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 					return UsageErrorf("leave out -o to change the session in place (with a backup)", "-o names a file of the session itself: %s", f.Path)
 				}
 			}
+			if err := refuseSessionOutput(env.ConfigDir, d.Output, st); err != nil {
+				return err
+			}
 		}
 	}
 	if len(p) > 0 && !d.FreshIDs && !t.ChangesAnything() {
@@ -554,7 +557,7 @@ func (env *Env) printNothingToChange(out WriteResult) error {
 func (j *job) writeInPlace(snaps map[string]*backup.Snapshot, d Dest) (backup.Result, error) {
 	s, t := j.t.S, j.t
 	plan := backup.Plan{ConfigDir: j.env.ConfigDir, SessionID: s.ID, Key: j.lock.Key(), Op: j.op, ProjectDir: s.ProjectDir,
-		Force: d.Force, Keep: d.Keep, NoBackup: d.NoBackup, Lock: j.lock}
+		Force: d.Force, Keep: d.Keep, NoBackup: d.NoBackup, Lock: j.lock, Named: !j.env.Listed}
 	for _, sc := range t.Sidecars {
 		plan.Files = append(plan.Files, backup.FileWrite{Path: sc.Path, Snapshot: &backup.Snapshot{Path: sc.Path, Size: sc.Size, ModTime: sc.ModTime}, Render: writeBytes(sc.Data)})
 	}
@@ -1040,4 +1043,26 @@ func (e *redactionEncoder) encode(r ops.Redaction) []byte {
 	b = append(b, "\n    }"...)
 	e.buf = b
 	return b
+}
+
+// refuseSessionOutput: -o never replaces a session — a file that is a
+// Claude Code session wherever it is, or any file under the config dir's
+// projects/ — --force or not: it would put this session's content under
+// the other's name.
+func refuseSessionOutput(configDir, out string, st os.FileInfo) error {
+	what := ""
+	if st.Mode().IsRegular() && chain.IsSessionFile(out) == nil {
+		what = "a Claude Code session"
+	} else if projects, err := filepath.Abs(chain.ProjectsDir(configDir)); err == nil {
+		if abs, err := filepath.Abs(out); err == nil {
+			if rel, err := filepath.Rel(projects, abs); err == nil && filepath.IsLocal(rel) {
+				what = "in the config dir's projects folder"
+			}
+		}
+	}
+	if what == "" {
+		return nil
+	}
+	return &chain.Error{Msg: fmt.Sprintf("%s already exists and is %s: -o never replaces a session", out, what),
+		Hint: "give -o the name of a new file, or pass --new to write the result as a new session", Code: 1}
 }

@@ -56,6 +56,12 @@ type Plan struct {
 	NoBackup   bool             // keep no copy of the previous state
 	Lock       *SessionLock     // the session's lock, when the caller holds it (nil: Apply takes it)
 	Now        func() time.Time // clock, for tests (nil = time.Now)
+	// Named: the user named this session's file by its path, so its files
+	// may lie outside the config dir. Otherwise (a session found by id or
+	// by listing the config dir: a batch, --pick, the default session)
+	// every file written or removed must lie inside it, whatever link or
+	// rename put it elsewhere.
+	Named bool
 }
 
 // Result reports what Apply or Restore did.
@@ -295,6 +301,11 @@ func resolveItems(p Plan) ([]item, string, error) {
 		if err := refuseSymlinkBelow(projectDir, abs); err != nil {
 			return nil, "", err
 		}
+		if !p.Named {
+			if err := InsideConfigDir(p.ConfigDir, abs); err != nil {
+				return nil, "", err
+			}
+		}
 		target := abs
 		if seen[target] {
 			return nil, "", fmt.Errorf("backup: %s listed twice in plan", fw.Path)
@@ -405,6 +416,43 @@ func checkUnchanged(items []item) error {
 			Hint: "another program wrote to it (Claude Code, if the session is open there): retry once it is still",
 			Code: CodeChanged,
 			Err:  ErrChanged,
+		}
+	}
+	return nil
+}
+
+// InsideConfigDir is the rule every write of a file the user did not name
+// follows: path, with every symlink on the way resolved, lies inside the
+// config dir. A session reached through a link in a project folder, or a
+// folder renamed to a link between the listing and the write, is refused.
+func InsideConfigDir(configDir, path string) error {
+	cfg, err := filepath.Abs(configDir)
+	if err != nil {
+		return err
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return err
+	}
+	// the deepest folder that exists, resolved: what is below it is made
+	// by ccsurgeon, without a link
+	dir, rest := filepath.Dir(abs), filepath.Base(abs)
+	for {
+		if _, err := os.Lstat(dir); err == nil || dir == filepath.Dir(dir) {
+			break
+		}
+		dir, rest = filepath.Dir(dir), filepath.Join(filepath.Base(dir), rest)
+	}
+	real := filepath.Join(realPath(dir), rest)
+	if fi, err := os.Lstat(abs); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		target, _ := os.Readlink(abs)
+		return symlinkError(abs, target)
+	}
+	if rel, err := filepath.Rel(realPath(cfg), real); err != nil || !filepath.IsLocal(rel) {
+		return &Error{
+			Msg:  fmt.Sprintf("%s is outside the config dir %s: ccsurgeon writes there only to a file named on the command line", real, cfg),
+			Hint: "name the file by its path if you mean to change it there, or write the result elsewhere with -o",
+			Code: CodeFailure,
 		}
 	}
 	return nil
