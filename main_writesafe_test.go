@@ -130,7 +130,7 @@ func TestWriteSafety3AFolderWithoutProjectsIsNoConfigDir(t *testing.T) {
 	for _, args := range [][]string{{"clone", loose}, {"strip-thinking", loose, "--new"}, {"strip-thinking", loose}, {"fork-at-turn", loose, "1"}} {
 		h0 := hashTree(t, m.root)
 		r := runCLI(t, append([]string{"--config-dir=" + dir}, args...)...)
-		checkRun(t, strings.Join(args, " "), r, want{1, "", "is not a claude code config dir"})
+		checkRun(t, strings.Join(args, " "), r, want{1, "", "is not a Claude Code config dir"})
 		assert.Empty(t, changes(h0, hashTree(t, m.root)), "%v", args)
 		ents, _ := os.ReadDir(dir)
 		assert.Empty(t, ents, "%v made %s a config dir", args, dir)

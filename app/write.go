@@ -667,6 +667,14 @@ func (j *job) writeNew() (path string, err error) {
 			}
 		}
 	}()
+	if err := chain.CheckConfigDir(j.env.ConfigDir); err != nil {
+		return "", err // a folder without projects/ is made no config dir
+	}
+	// where the new session's origin is noted: refused before anything is
+	// written if a link would lead the note elsewhere
+	if err := backup.CheckOwn(j.env.ConfigDir, originsFile(j.env.ConfigDir)); err != nil {
+		return "", err
+	}
 	dir, err := j.newProjectDir()
 	if err != nil {
 		return "", err

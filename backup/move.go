@@ -179,6 +179,9 @@ func Move(p MovePlan) (res MoveResult, err error) {
 		j.Edits = append(j.Edits, je)
 	}
 	j.path = filepath.Join(JournalDir(cfg), now().UTC().Format(StampLayout)+"-"+txn+".json")
+	if err := CheckOwn(cfg, j.path); err != nil {
+		return res, err
+	}
 	if err := os.MkdirAll(JournalDir(cfg), dirMode); err != nil {
 		return res, fmt.Errorf("create journal folder: %w", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // journalName is the file in a backup directory that lists the renames
@@ -170,6 +171,36 @@ func pendingJournal(dir, base string) bool {
 // written into; it names the writing process and the new main transcript.
 const incompleteMarker = ".ccsurgeon-incomplete"
 
+// writing holds the markers (and lists) of the creations this process is
+// making now: a marker with our own pid is a leftover only when it is not
+// one of them. Several creations run at once in one process (clone --all
+// runs two at a time); the pid alone cannot tell them from a leftover.
+var writing = struct {
+	sync.Mutex
+	m map[string]bool
+}{m: map[string]bool{}}
+
+func markWriting(p string, on bool) {
+	writing.Lock()
+	defer writing.Unlock()
+	if on {
+		writing.m[p] = true
+	} else {
+		delete(writing.m, p)
+	}
+}
+
+// markerLive reports whether the creation that wrote a marker or list at
+// p (naming pid) may still be going.
+func markerLive(p string, pid int) bool {
+	if pid == os.Getpid() {
+		writing.Lock()
+		defer writing.Unlock()
+		return writing.m[p]
+	}
+	return pidAlive(pid)
+}
+
 // NewFiles is a multi-file creation (a new session with its sidecar
 // folders): folders begun with it are removed by the next run's sweep if
 // the process dies before Done, unless the main transcript they belong to
@@ -196,7 +227,9 @@ func (n *NewFiles) Folder(dir string) error {
 			return nil
 		}
 	}
+	markWriting(m, true)
 	if err := os.WriteFile(m, []byte(strconv.Itoa(os.Getpid())+"\n"+n.main+"\n"), DefaultMode); err != nil {
+		markWriting(m, false)
 		return err
 	}
 	n.markers = append(n.markers, m)
@@ -208,6 +241,7 @@ func (n *NewFiles) Folder(dir string) error {
 // writing path.
 func (n *NewFiles) File(path string) error {
 	list := newFilesList(n.main)
+	markWriting(list, true)
 	n.files = append(n.files, path)
 	body := strconv.Itoa(os.Getpid()) + "\n" + n.main + "\n" + strings.Join(n.files, "\n") + "\n"
 	if err := WriteFileAtomic(list, DefaultMode, func(w io.Writer) error { _, err := io.WriteString(w, body); return err }); err != nil {
@@ -230,6 +264,10 @@ const newFilesSuffix = ".ccsurgeon-files"
 func (n *NewFiles) Done() {
 	for _, m := range n.markers {
 		os.Remove(m)
+		markWriting(m, false)
+	}
+	if n.files != nil {
+		markWriting(newFilesList(n.main), false)
 	}
 	n.markers = nil
 }
@@ -249,7 +287,7 @@ func SweepProject(configDir, projectDir string) []string {
 		if len(lines) < 2 {
 			continue
 		}
-		if pid, err := strconv.Atoi(lines[0]); err == nil && pid != os.Getpid() && pidAlive(pid) {
+		if pid, err := strconv.Atoi(lines[0]); err == nil && markerLive(l, pid) {
 			continue // still being written
 		}
 		if _, err := os.Lstat(lines[1]); err != nil {
@@ -273,7 +311,7 @@ func SweepProject(configDir, projectDir string) []string {
 				continue
 			}
 			pidStr, main, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
-			if pid, err := strconv.Atoi(pidStr); err == nil && pid != os.Getpid() && pidAlive(pid) {
+			if pid, err := strconv.Atoi(pidStr); err == nil && markerLive(filepath.Join(dir, incompleteMarker), pid) {
 				continue // still being written
 			}
 			if _, err := os.Lstat(main); err == nil {
