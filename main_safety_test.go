@@ -418,6 +418,15 @@ func TestSafetyHelperProcess(t *testing.T) {
 		backup.SetTestHook(func(s string) {
 			if s == step && pause != "" {
 				_ = os.WriteFile(pause, nil, 0o600)
+				// with a go file: carry on once it appears
+				if goOn := os.Getenv("CCSURGEON_SAFETY_GO"); goOn != "" {
+					for {
+						if _, err := os.Stat(goOn); err == nil {
+							return
+						}
+						time.Sleep(time.Millisecond)
+					}
+				}
 				select {}
 			}
 			if s == step {

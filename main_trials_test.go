@@ -260,3 +260,81 @@ func TestTrialKill9(t *testing.T) {
 	}
 	t.Cleanup(func() { t.Logf("trial: kill -9 at %d steps × %d commands: %v", len(steps), len(cmds), counts) })
 }
+
+// TestWriteSafety5NoLostLineWhenAnAppenderOpensDuringTheWrite is the
+// held-descriptor attack of issue 27 (finding 5): a process opens the
+// session for append while ccsurgeon is writing it — after ccsurgeon read
+// it, at a named step of the write (the child waits there until the
+// appender has written) or at a random moment — and writes lines on that
+// descriptor until well after ccsurgeon is done. Whatever the exit code,
+// every line it wrote is in the final file; exit 0 means the change is
+// there too. scripts/trials.sh runs it with more rounds.
+func TestWriteSafety5NoLostLineWhenAnAppenderOpensDuringTheWrite(t *testing.T) {
+	rounds := trialRounds(12)
+	steps := []string{"before-rename", "after-fsync", "after-backup", ""} // "": a random moment
+	counts := map[string]int{}
+	lost, written := 0, 0
+	for i := range rounds {
+		step := steps[i%len(steps)]
+		m := trialSession(t)
+		dir := t.TempDir()
+		pause, goOn := filepath.Join(dir, "paused"), filepath.Join(dir, "go")
+		cmd := exec.Command(os.Args[0], "-test.run=^TestSafetyHelperProcess$", "-test.count=1")
+		helper := step
+		if helper == "" {
+			helper = "-"
+		}
+		cmd.Env = append(os.Environ(), "CCSURGEON_SAFETY_HELPER="+helper, "CCSURGEON_SAFETY_PAUSE="+pause, "CCSURGEON_SAFETY_GO="+goOn,
+			"CCSURGEON_SAFETY_ARGS="+strings.Join([]string{"--config-dir=" + m.cfg, "strip-thinking", malSession, "--force"}, "\x1f"))
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		require.NoError(t, cmd.Start())
+		if step != "" {
+			for start := time.Now(); ; time.Sleep(time.Millisecond) {
+				if _, err := os.Stat(pause); err == nil {
+					break
+				}
+				if time.Since(start) > 30*time.Second {
+					cmd.Process.Kill()
+					t.Fatalf("round %d: the child never reached %s:\n%s", i, step, out.String())
+				}
+			}
+		} else {
+			time.Sleep(time.Duration(i*7%60) * time.Millisecond)
+		}
+		stop := make(chan struct{})
+		got := appender(t, m.session(), true, "", stop)
+		time.Sleep(5 * time.Millisecond) // lines written while ccsurgeon waits
+		require.NoError(t, os.WriteFile(goOn, nil, 0o600))
+		code := exitCode(cmd.Wait())
+		time.Sleep(20 * time.Millisecond) // lines after ccsurgeon is done too
+		close(stop)
+		n := <-got
+		data, err := os.ReadFile(m.session())
+		require.NoError(t, err)
+		missing := 0
+		for k := 1; k <= n; k++ {
+			if !bytes.Contains(data, []byte(fmt.Sprintf(`"appended %d"`, k))) {
+				missing++
+			}
+		}
+		lost += missing
+		written += n
+		assert.Zero(t, missing, "round %d (%s): %d of %d lines lost; exit %d\n%s", i, step, missing, n, code, out.String())
+		what := "random moment"
+		if step != "" {
+			what = "at " + step
+		}
+		switch {
+		case code == 0:
+			assert.NotContains(t, string(data), "let me think", "round %d: exit 0 without the change", i)
+			counts[what+": rewritten"]++
+		case strings.Contains(out.String(), "nothing was modified"):
+			assert.Contains(t, string(data), "let me think", "round %d: refused, yet changed", i)
+			counts[what+": refused"]++
+		default:
+			t.Errorf("round %d: exit %d: %s", i, code, out.String())
+		}
+	}
+	t.Logf("trial: appender opening its descriptor during the write, %d rounds: %v; lines written %d, lost %d", rounds, counts, written, lost)
+}

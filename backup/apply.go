@@ -81,6 +81,8 @@ type item struct {
 	rel    string   // slash-separated path below the project dir
 	tmp    string   // temp file awaiting rename
 	old    *os.File // the original, held open to see lines appended to it while we work
+	hold   string   // a second name of the original while the new file takes its place ("" = none)
+	size   int64    // bytes rendered into tmp
 }
 
 // Apply performs a guarded in-place write, under the session's lock:
@@ -149,6 +151,11 @@ func Apply(p Plan) (res Result, err error) {
 	}
 	committed := false
 	defer func() {
+		for _, it := range items {
+			if it.hold != "" {
+				os.Remove(it.hold)
+			}
+		}
 		if !committed {
 			for _, it := range items {
 				if it.tmp != "" {
@@ -177,6 +184,7 @@ func Apply(p Plan) (res Result, err error) {
 	hook("before-rename")
 
 	// (e) commit. From here on the journal finishes the change whatever happens.
+	holdOld(items)
 	if err := writeJournal(bdir, items); err != nil {
 		return res, err
 	}
@@ -185,6 +193,15 @@ func Apply(p Plan) (res Result, err error) {
 		res.BackupDir = bdir
 	}
 	if err := commit(items, projectDir, &res); err != nil {
+		var late *lateWriterError
+		if errors.As(err, &late) {
+			// put back: nothing was modified
+			res = Result{}
+			if ferr := finishJournal(bdir, false); ferr != nil {
+				return res, errors.Join(late.err, ferr)
+			}
+			return res, late.err
+		}
 		return res, partialError(bdir, err)
 	}
 	if err := finishJournal(bdir, !p.NoBackup); err != nil {
@@ -218,6 +235,9 @@ func renderTemps(items []item) error {
 		if it.tmp, err = writeTemp(it.target, it.Mode, it.Render, true); err != nil {
 			return err
 		}
+		if fi, err := os.Lstat(it.tmp); err == nil {
+			it.size = fi.Size()
+		}
 	}
 	return nil
 }
@@ -244,6 +264,9 @@ func commit(items []item, projectDir string, res *Result) error {
 			}
 		}
 		res.Written = append(res.Written, it.target)
+	}
+	if err := settle(items); err != nil {
+		return err
 	}
 	hook("before-removals")
 	for _, it := range items {

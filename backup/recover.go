@@ -126,6 +126,7 @@ func Recover(configDir, key, sessionID, projectDir string) ([]string, error) {
 	if projectDir != "" {
 		did = append(did, SweepProject(configDir, projectDir)...)
 		did = append(did, sweepTemps(filepath.Join(projectDir, sessionID, "subagents"))...)
+		did = append(did, sweepTemps(filepath.Join(projectDir, sessionID, "tool-results"))...)
 	}
 	return did, nil
 }
