@@ -227,6 +227,23 @@ func TestWriteSafety6NoTempOutlivesARerunAfterAKilledMove(t *testing.T) {
 	}
 }
 
+// Finding 6, the class: a write of ccsurgeon's own files (a backup's
+// manifest, the record of its own writes) killed with its temp written.
+func TestWriteSafety6NoTempOutlivesARerunAfterAKilledWrite(t *testing.T) {
+	for _, args := range [][]string{{"clone", "SID"}, {"drop-tool-calls", "SID", "--tool", "Agent"}} {
+		t.Run(args[0], func(t *testing.T) {
+			m, id := moveEnvCLI(t)
+			args := append([]string{}, args...)
+			args[1] = id
+			require.True(t, runKilled(t, m, "atomic-temp-written", args...))
+			backdate(t, m.root)
+			r := m.cli(t, "backups", id)
+			require.Equal(t, 0, r.code, r.stderr)
+			assert.Empty(t, leftovers(t, m.cfg), "left behind after the rerun")
+		})
+	}
+}
+
 // Finding 7: move makes the user's session root-owned; finishing an
 // interrupted change resets mode and owner.
 func TestWriteSafety7MoveAndRecoveryKeepOwnerAndMode(t *testing.T) {

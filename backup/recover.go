@@ -123,6 +123,8 @@ func Recover(configDir, key, sessionID, projectDir string) ([]string, error) {
 	if len(entries) > 0 {
 		os.Remove(root) // if now empty
 	}
+	// the temp of a record of ccsurgeon's own writes (<key>.written)
+	did = append(did, sweepTemps(BackupsRoot(configDir))...)
 	if projectDir != "" {
 		did = append(did, SweepProject(configDir, projectDir)...)
 		did = append(did, sweepTemps(filepath.Join(projectDir, sessionID, "subagents"))...)
