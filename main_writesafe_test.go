@@ -287,6 +287,16 @@ func TestWriteSafety7MoveAndRecoveryKeepOwnerAndMode(t *testing.T) {
 		require.Equal(t, 0, r.code, r.stderr)
 		check(t, filepath.Join(m.proj, id+".jsonl"))
 	})
+	t.Run("restore of a deleted session", func(t *testing.T) {
+		m, id := moveEnvCLI(t)
+		r := m.cli(t, "drop-tool-calls", id, "--tool", "Agent")
+		require.Equal(t, 0, r.code, r.stderr)
+		require.NoError(t, os.Remove(filepath.Join(m.proj, id+".jsonl")))
+		backdate(t, m.root)
+		r = m.cli(t, "restore", id)
+		require.Equal(t, 0, r.code, r.stderr)
+		check(t, filepath.Join(m.proj, id+".jsonl"))
+	})
 	t.Run("restore of a moved session", func(t *testing.T) {
 		m, id := moveEnvCLI(t)
 		require.Equal(t, 0, m.cli(t, "move", id, "--to", "/home/u/new").code)

@@ -40,6 +40,7 @@ type FileWrite struct {
 	Render   func(w io.Writer) error // new content (ignored when Remove)
 	Remove   bool                    // delete the file instead of writing it
 	Mode     os.FileMode             // permissions if the file is new (0 = 0600); existing files keep theirs
+	UID, GID *int                    // owner if the file is new (nil: its folder's); existing files keep theirs
 }
 
 // Plan describes a guarded in-place write of one session's files.
@@ -237,6 +238,11 @@ func renderTemps(items []item) error {
 		}
 		if fi, err := os.Lstat(it.tmp); err == nil {
 			it.size = fi.Size()
+		}
+		if it.Snapshot == nil && it.UID != nil && it.GID != nil {
+			if err := chownIDs(it.tmp, *it.UID, *it.GID); err != nil {
+				return fmt.Errorf("chown %s: %w", it.tmp, err)
+			}
 		}
 	}
 	return nil

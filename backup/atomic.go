@@ -362,6 +362,15 @@ func keepOwner(f *os.File, like os.FileInfo) error {
 	return f.Chown(int(st.Uid), int(st.Gid))
 }
 
+// chownIDs gives the file at path the owner uid:gid, as root (a file put
+// back by restore is its user's again); others cannot and need not.
+func chownIDs(path string, uid, gid int) error {
+	if os.Geteuid() != 0 {
+		return nil
+	}
+	return os.Lchown(path, uid, gid)
+}
+
 // keepOwnerPath is keepOwner for the file or folder at path (never
 // through a link).
 func keepOwnerPath(path string, like os.FileInfo) error {

@@ -633,7 +633,7 @@ func Restore(o RestoreOptions) (Result, Backup, error) {
 		if err != nil {
 			return Result{}, b, err
 		}
-		plan.Files = append(plan.Files, FileWrite{Path: target, Snapshot: snap, Mode: f.Mode,
+		plan.Files = append(plan.Files, FileWrite{Path: target, Snapshot: snap, Mode: f.Mode, UID: f.UID, GID: f.GID,
 			Render: func(w io.Writer) error {
 				in, err := os.Open(src)
 				if err != nil {
