@@ -230,7 +230,7 @@ func AppendOwn(configDir, path string, line []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), dirMode); err != nil {
 		return err
 	}
-	fh, err := os.OpenFile(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND|syscall.O_NOFOLLOW, DefaultMode)
+	fh, err := openNoFollow(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, DefaultMode)
 	if err != nil {
 		if e := CheckOwn(configDir, path); e != nil {
 			return e // made a link since the check

@@ -294,7 +294,7 @@ func putBack(items []item) error {
 		if it.hold == "" {
 			return fmt.Errorf("no second name of %s could be made", it.target)
 		}
-		cur, err := os.OpenFile(it.target, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+		cur, err := openNoFollow(it.target, os.O_RDONLY, 0)
 		if err != nil {
 			return err
 		}
@@ -316,7 +316,7 @@ func appendFrom(path string, f *os.File, from int64) error {
 	if err != nil || fi.Size() <= from {
 		return err
 	}
-	out, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|syscall.O_NOFOLLOW, 0)
+	out, err := openNoFollow(path, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		return err
 	}
