@@ -1058,19 +1058,20 @@ func (e *redactionEncoder) encode(r ops.Redaction) []byte {
 // projects/ — --force or not: it would put this session's content under
 // the other's name.
 func refuseSessionOutput(configDir, out string, st os.FileInfo) error {
-	what := ""
-	if st.Mode().IsRegular() && chain.IsSessionFile(out) == nil {
-		what = "a Claude Code session"
-	} else if projects, err := filepath.Abs(chain.ProjectsDir(configDir)); err == nil {
+	what, hint := "", "give -o the name of a new file, or pass --new to write the result as a new session"
+	if projects, err := filepath.Abs(chain.ProjectsDir(configDir)); err == nil {
 		if abs, err := filepath.Abs(out); err == nil {
 			if rel, err := filepath.Rel(projects, abs); err == nil && filepath.IsLocal(rel) {
 				what = "in the config dir's projects folder"
 			}
 		}
 	}
+	if what == "" && st.Mode().IsRegular() && chain.IsSessionFile(out) == nil {
+		what = "a Claude Code session"
+		hint = fmt.Sprintf("give -o the name of a new file; if %s is a copy you made, remove it first (rm %s)", out, shellQuote(out))
+	}
 	if what == "" {
 		return nil
 	}
-	return &chain.Error{Msg: fmt.Sprintf("%s already exists and is %s: -o never replaces a session", out, what),
-		Hint: "give -o the name of a new file, or pass --new to write the result as a new session", Code: 1}
+	return &chain.Error{Msg: fmt.Sprintf("%s already exists and is %s: -o never replaces a session", out, what), Hint: hint, Code: 1}
 }
