@@ -413,9 +413,13 @@ func TestSafetyHelperProcess(t *testing.T) {
 	if step == "" {
 		return
 	}
-	pause := os.Getenv("CCSURGEON_SAFETY_PAUSE") // a file to make at step, then wait to be killed
+	pause := os.Getenv("CCSURGEON_SAFETY_PAUSE")    // a file to make at step, then wait to be killed
+	killAt := os.Getenv("CCSURGEON_SAFETY_KILL_AT") // with a pause at step: the later step to be killed at
 	if step != "-" {
 		backup.SetTestHook(func(s string) {
+			if s == killAt {
+				syscall.Kill(os.Getpid(), syscall.SIGKILL)
+			}
 			if s == step && pause != "" {
 				_ = os.WriteFile(pause, nil, 0o600)
 				// with a go file: carry on once it appears

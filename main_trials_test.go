@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -337,4 +338,45 @@ func TestWriteSafety5NoLostLineWhenAnAppenderOpensDuringTheWrite(t *testing.T) {
 		}
 	}
 	t.Logf("trial: appender opening its descriptor during the write, %d rounds: %v; lines written %d, lost %d", rounds, counts, written, lost)
+}
+
+// Finding 5, a run killed after its renames: a line appended by name to
+// the session after ccsurgeon's last check, before the rename, is in the
+// original only; the run is killed before it carried it over. The next
+// run (which finishes the change) carries it over from the original's
+// second name.
+func TestWriteSafety5LineAppendedBeforeAKillIsCarriedByTheRerun(t *testing.T) {
+	m := trialSession(t)
+	dir := t.TempDir()
+	pause, goOn := filepath.Join(dir, "paused"), filepath.Join(dir, "go")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestSafetyHelperProcess$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "CCSURGEON_SAFETY_HELPER=before-rename", "CCSURGEON_SAFETY_PAUSE="+pause, "CCSURGEON_SAFETY_GO="+goOn,
+		"CCSURGEON_SAFETY_KILL_AT=before-removals",
+		"CCSURGEON_SAFETY_ARGS="+strings.Join([]string{"--config-dir=" + m.cfg, "strip-thinking", malSession, "--force"}, "\x1f"))
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	require.NoError(t, cmd.Start())
+	for start := time.Now(); ; time.Sleep(time.Millisecond) {
+		if _, err := os.Stat(pause); err == nil {
+			break
+		}
+		require.Less(t, time.Since(start), 30*time.Second, out.String())
+	}
+	const late = `{"type":"queue-operation","operation":"enqueue","content":"the late line","sessionId":"` + malSession + `"}` + "\n"
+	f, err := os.OpenFile(m.session(), os.O_WRONLY|os.O_APPEND, 0)
+	require.NoError(t, err)
+	_, err = f.WriteString(late)
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	require.NoError(t, os.WriteFile(goOn, nil, 0o600))
+	err = cmd.Wait()
+	ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	require.True(t, ok && ws.Signaled(), "not killed: %v\n%s", err, out.String())
+	r := m.cli(t, "backups", malSession)
+	require.Equal(t, 0, r.code, r.stderr)
+	data, err := os.ReadFile(m.session())
+	require.NoError(t, err)
+	assert.NotContains(t, string(data), "let me think", "the change was finished")
+	assert.Equal(t, 1, strings.Count(string(data), "the late line"), "the late line, once")
+	assert.Empty(t, leftovers(t, m.cfg))
 }

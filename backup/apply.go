@@ -205,10 +205,12 @@ func Apply(p Plan) (res Result, err error) {
 		}
 		return res, partialError(bdir, err)
 	}
+	// what was appended to an original goes over before the journal does:
+	// a run killed before that carries it from the original's second name
+	res.Notes = append(res.Notes, carryOver(items)...)
 	if err := finishJournal(bdir, !p.NoBackup); err != nil {
 		return res, partialError(bdir, err)
 	}
-	res.Notes = append(res.Notes, carryOver(items)...)
 	recordWritten(p.ConfigDir, p.Key, res.Written)
 
 	// (f) prune.

@@ -20,12 +20,21 @@ type journalStep struct {
 	Tmp    string `json:"tmp,omitempty"`
 	Target string `json:"target"`
 	Remove bool   `json:"remove,omitempty"`
+	// Hold is the original's second name while the new file takes its
+	// place, Size its size when read: what lies past Size in it was
+	// appended during the change, and goes over to the new file.
+	Hold string `json:"hold,omitempty"`
+	Size int64  `json:"size,omitempty"`
 }
 
 func writeJournal(bdir string, items []item) error {
 	var steps []journalStep
 	for _, it := range items {
-		steps = append(steps, journalStep{Tmp: it.tmp, Target: it.target, Remove: it.Remove})
+		st := journalStep{Tmp: it.tmp, Target: it.target, Remove: it.Remove, Hold: it.hold}
+		if it.Snapshot != nil {
+			st.Size = it.Snapshot.Size
+		}
+		steps = append(steps, st)
 	}
 	b, err := json.Marshal(steps)
 	if err != nil {
@@ -71,6 +80,20 @@ func rollForward(bdir string) error {
 				return err
 			}
 			dirs[filepath.Dir(s.Target)] = true
+		}
+	}
+	for _, s := range steps {
+		if s.Hold == "" {
+			continue
+		}
+		// lines appended to the original before the run was killed
+		if h, err := openNoFollow(s.Hold, os.O_RDONLY, 0); err == nil {
+			err = appendFrom(s.Target, h, s.Size)
+			h.Close()
+			if err != nil {
+				return err
+			}
+			os.Remove(s.Hold)
 		}
 	}
 	for _, s := range steps {
