@@ -114,6 +114,7 @@ func TestWriteSafety2OwnFilesAreNeverFollowed(t *testing.T) {
 		r := m.cli(t, "strip-thinking", malSession)
 		b, _ := os.ReadFile(target)
 		assert.Equal(t, "mine\n", string(b), "the written record was followed (exit %d: %s)", r.code, r.stderr)
+		checkRun(t, "strip-thinking", r, want{1, "", "symlink"})
 		fi, err := os.Lstat(filepath.Join(root, malSession+".written"))
 		require.NoError(t, err)
 		assert.True(t, fi.Mode()&os.ModeSymlink != 0, "the link was replaced")

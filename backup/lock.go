@@ -99,6 +99,11 @@ func Lock(configDir, key, op string) (*SessionLock, error) {
 	if err := refuseLinkedBackups(configDir, key); err != nil {
 		return nil, err
 	}
+	// the record of ccsurgeon's own writes of the session, written after
+	// the change: a link there is refused before anything is
+	if err := CheckOwn(configDir, writtenPath(configDir, key)); err != nil {
+		return nil, err
+	}
 	root := BackupsRoot(configDir)
 	if err := os.MkdirAll(root, dirMode); err != nil {
 		return nil, fmt.Errorf("create backup directory: %w", err)
