@@ -377,11 +377,12 @@ func keepOwnerPath(path string, like os.FileInfo) error {
 	if like == nil || os.Geteuid() != 0 {
 		return nil
 	}
-	st, ok := like.Sys().(*syscall.Stat_t)
-	if !ok {
-		return nil
+	f, err := openNoFollow(path, os.O_RDONLY, 0)
+	if err != nil {
+		return err
 	}
-	return os.Lchown(path, int(st.Uid), int(st.Gid))
+	defer f.Close()
+	return keepOwner(f, like)
 }
 
 // mkdirAllLike creates dir and its missing parents (mode 0700); as root

@@ -1,3 +1,5 @@
+//go:build unix
+
 package backup
 
 import (
@@ -7,8 +9,7 @@ import (
 
 // openNoFollow opens path as os.OpenFile does, but never through a
 // symlink at path itself (the open fails): ccsurgeon's own files and the
-// files it appends to are opened with it. The one place the flag is named
-// for the code issue 27 added (the platform split makes it portable).
+// files it appends to are opened with it.
 func openNoFollow(path string, flag int, perm os.FileMode) (*os.File, error) {
 	return os.OpenFile(path, flag|syscall.O_NOFOLLOW, perm)
 }
