@@ -691,6 +691,9 @@ func (j *job) writeNew() (path string, err error) {
 			if err := backup.RefuseSymlinks(cfg, p); err != nil {
 				return "", err
 			}
+			if err := backup.InsideConfigDir(cfg, p); err != nil {
+				return "", err // whatever way the folder was reached
+			}
 		}
 	}
 	if _, err := os.Lstat(sidecar); err == nil {
