@@ -592,6 +592,9 @@ func (env *Env) lockSession(path string) (*backup.SessionLock, error) {
 	if op == "" {
 		op = "change"
 	}
+	if err := backup.CheckSessionID(id); err != nil {
+		return nil, err // what the file is named says more than where its backups would go
+	}
 	l, err := backup.Lock(env.ConfigDir, key, op)
 	if err != nil {
 		return nil, err

@@ -396,6 +396,10 @@ func relPath(projectDir, path string) (string, error) {
 	return filepath.ToSlash(rel), nil
 }
 
+// CheckSessionID says why a session file's id (its name without .jsonl)
+// can make no backup folder; nil when it can. Apply asks it first.
+func CheckSessionID(id string) error { return validateSessionID(id) }
+
 func validateSessionID(id string) error {
 	if id == "" || id == "." || id == ".." || strings.ContainsAny(id, `/\`) || !filepath.IsLocal(id) {
 		return fmt.Errorf("cannot keep backups of a session file named %q (the name makes no backup folder): rename it, or write the result elsewhere with -o", id+".jsonl")
