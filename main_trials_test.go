@@ -380,3 +380,30 @@ func TestWriteSafety5LineAppendedBeforeAKillIsCarriedByTheRerun(t *testing.T) {
 	assert.Equal(t, 1, strings.Count(string(data), "the late line"), "the late line, once")
 	assert.Empty(t, leftovers(t, m.cfg))
 }
+
+// TestWriteSafety6MoveKilledAtRandom is finding 6's trial: kill -9 at a
+// random moment of a move (not at a named step), then the recovering
+// rerun and a restore: no temp file of ccsurgeon's is left, and the
+// session validates.
+func TestWriteSafety6MoveKilledAtRandom(t *testing.T) {
+	rounds := trialRounds(10)
+	counts := map[string]int{}
+	left := 0
+	for i := range rounds {
+		m, id := moveEnvCLI(t)
+		cmd, out := startCLI(m, "move", id, "--to", "/home/u/new")
+		require.NoError(t, cmd.Start())
+		time.Sleep(time.Duration(10+i*37%150) * time.Millisecond)
+		cmd.Process.Signal(syscall.SIGKILL)
+		code := exitCode(cmd.Wait())
+		backdate(t, m.root)
+		r := m.cli(t, "move", id, "--to", "/home/u/new")
+		backdate(t, m.root)
+		rr := m.cli(t, "restore", id)
+		left += len(leftovers(t, m.cfg))
+		assert.Empty(t, leftovers(t, m.cfg), "round %d: left behind (move exit %d, rerun %d: %s, restore %d: %s)\n%s", i, code, r.code, r.stderr, rr.code, rr.stderr, out.String())
+		assert.Equal(t, 0, m.cli(t, "validate", id).code, "round %d", i)
+		counts[fmt.Sprintf("killed=%v", code != 0)]++
+	}
+	t.Logf("trial: move killed at a random moment, %d rounds: %v; temp files left after the rerun and restore: %d", rounds, counts, left)
+}

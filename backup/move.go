@@ -151,6 +151,15 @@ func Move(p MovePlan) (res MoveResult, err error) {
 			return res, err
 		}
 		defer l.Unlock()
+		// what a killed run left of the session (a partial backup of a
+		// killed move, a change to finish) goes first, as for any change
+		did, err := Recover(cfg, KeyFor(cfg, s.ID, s.ProjectDir), s.ID, s.ProjectDir)
+		for _, d := range did {
+			res.Warnings = append(res.Warnings, "an earlier run was interrupted: "+d)
+		}
+		if err != nil {
+			return res, err
+		}
 	}
 	if !p.Force {
 		for _, s := range p.Sessions {
