@@ -407,3 +407,30 @@ func TestWriteSafety6MoveKilledAtRandom(t *testing.T) {
 	}
 	t.Logf("trial: move killed at a random moment, %d rounds: %v; temp files left after the rerun and restore: %d", rounds, counts, left)
 }
+
+// TestWriteSafety6WriteKilledAtRandom: kill -9 at a random moment of a
+// change in place, a clone and a fork; the next command on the session
+// (here 'backups') leaves no temp file of ccsurgeon's, and the session
+// validates.
+func TestWriteSafety6WriteKilledAtRandom(t *testing.T) {
+	rounds := trialRounds(10)
+	counts := map[string]int{}
+	left := 0
+	for i := range rounds {
+		m, id := moveEnvCLI(t)
+		args := [][]string{{"drop-tool-calls", id, "--tool", "Agent"}, {"clone", id}, {"fork-at-turn", id, "1"}}[i%3]
+		cmd, out := startCLI(m, args...)
+		require.NoError(t, cmd.Start())
+		time.Sleep(time.Duration(10+i*37%120) * time.Millisecond)
+		cmd.Process.Signal(syscall.SIGKILL)
+		code := exitCode(cmd.Wait())
+		backdate(t, m.root)
+		r := m.cli(t, "backups", id)
+		require.Equal(t, 0, r.code, r.stderr)
+		left += len(leftovers(t, m.cfg))
+		assert.Empty(t, leftovers(t, m.cfg), "round %d (%s): left behind (exit %d)\n%s%s", i, args[0], code, out.String(), r.stderr)
+		assert.Equal(t, 0, m.cli(t, "validate", id).code, "round %d", i)
+		counts[fmt.Sprintf("%s killed=%v", args[0], code != 0)]++
+	}
+	t.Logf("trial: writes killed at a random moment, %d rounds: %v; temp files left after the next command: %d", rounds, counts, left)
+}

@@ -129,6 +129,8 @@ func Recover(configDir, key, sessionID, projectDir string) ([]string, error) {
 			continue
 		}
 		dir := filepath.Join(root, e.Name())
+		// the temp of a journal or manifest a killed run was saving
+		did = append(did, sweepTemps(dir)...)
 		if _, err := os.Lstat(filepath.Join(dir, journalName)); err == nil {
 			if err := rollForward(dir); err != nil {
 				return did, fmt.Errorf("finish the interrupted change of %s: %w", dir, err)
