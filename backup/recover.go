@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 )
 
 // journalName is the file in a backup directory that lists the renames
@@ -256,12 +257,15 @@ func (n *NewFiles) Folder(dir string) error {
 		}
 	}
 	markWriting(m, true)
-	if err := os.WriteFile(m, []byte(strconv.Itoa(os.Getpid())+"\n"+n.main+"\n"), DefaultMode); err != nil {
+	// whole or not there: another run's sweep that read it half written
+	// took the folder for a leftover (clone --all, two at a time)
+	body := strconv.Itoa(os.Getpid()) + "\n" + n.main + "\n"
+	if err := WriteFileAtomic(m, DefaultMode, func(w io.Writer) error { _, err := io.WriteString(w, body); return err }); err != nil {
 		markWriting(m, false)
 		return err
 	}
 	n.markers = append(n.markers, m)
-	return syncDir(dir)
+	return nil
 }
 
 // File records a file of the creation that lies outside its folders (an
@@ -339,7 +343,14 @@ func SweepProject(configDir, projectDir string) []string {
 				continue
 			}
 			pidStr, main, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
-			if pid, err := strconv.Atoi(pidStr); err == nil && markerLive(filepath.Join(dir, incompleteMarker), pid) {
+			pid, perr := strconv.Atoi(pidStr)
+			if perr != nil || main == "" {
+				// not a whole marker (an older version's, killed as it wrote
+				// it): a leftover once it is old
+				if fi, err := os.Lstat(filepath.Join(dir, incompleteMarker)); err != nil || time.Since(fi.ModTime()) < staleTempAge {
+					continue
+				}
+			} else if markerLive(filepath.Join(dir, incompleteMarker), pid) {
 				continue // still being written
 			}
 			if _, err := os.Lstat(main); err == nil {
