@@ -336,4 +336,7 @@ func TestWriteSafety8OutputNeverReplacesASession(t *testing.T) {
 	require.NoError(t, os.WriteFile(plain, []byte("old\n"), 0o644))
 	r := m.cli(t, "strip-thinking", malSession, "-o", plain, "--force")
 	require.Equal(t, 0, r.code, r.stderr)
+	// and so is a copy of this same session (an earlier export)
+	r = m.cli(t, "strip-thinking", malSession, "-o", plain, "--force")
+	require.Equal(t, 0, r.code, r.stderr)
 }

@@ -170,7 +170,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 					return UsageErrorf("leave out -o to change the session in place (with a backup)", "-o names a file of the session itself: %s", f.Path)
 				}
 			}
-			if err := refuseSessionOutput(env.ConfigDir, d.Output, st); err != nil {
+			if err := refuseSessionOutput(env.ConfigDir, d.Output, st, s.ID); err != nil {
 				return err
 			}
 		}
@@ -1072,11 +1072,13 @@ func (e *redactionEncoder) encode(r ops.Redaction) []byte {
 	return b
 }
 
-// refuseSessionOutput: -o never replaces a session — a file that is a
-// Claude Code session wherever it is, or any file under the config dir's
-// projects/ — --force or not: it would put this session's content under
-// the other's name.
-func refuseSessionOutput(configDir, out string, st os.FileInfo) error {
+// refuseSessionOutput: -o never replaces a session, --force or not: any
+// file under the config dir's projects/ (where the client reads them), nor,
+// wherever it is, a file that is another session's transcript (this
+// session's content would go under the other's name). A copy of this same
+// session (an earlier export, -o share.jsonl run again) is replaced with
+// --force, as any file.
+func refuseSessionOutput(configDir, out string, st os.FileInfo, id string) error {
 	what, hint := "", "give -o the name of a new file, or pass --new to write the result as a new session"
 	if projects, err := filepath.Abs(chain.ProjectsDir(configDir)); err == nil {
 		if abs, err := filepath.Abs(out); err == nil {
@@ -1085,8 +1087,8 @@ func refuseSessionOutput(configDir, out string, st os.FileInfo) error {
 			}
 		}
 	}
-	if what == "" && st.Mode().IsRegular() && chain.IsSessionFile(out) == nil {
-		what = "a Claude Code session"
+	if what == "" && st.Mode().IsRegular() && chain.IsSessionFile(out) == nil && !chain.SessionIDIs(out, id) {
+		what = "another Claude Code session's transcript"
 		hint = fmt.Sprintf("give -o the name of a new file; if %s is a copy you made, remove it first (rm %s)", out, shellQuote(out))
 	}
 	if what == "" {
