@@ -340,6 +340,12 @@ func SweepProject(configDir, projectDir string) []string {
 			dir := filepath.Join(parent, e.Name())
 			b, err := os.ReadFile(filepath.Join(dir, incompleteMarker))
 			if err != nil {
+				// a run killed as it wrote the marker left its temp (nothing
+				// else: the marker comes first), and the folder it made
+				if left := sweepTemps(dir); len(left) > 0 {
+					did = append(did, left...)
+					removeEmptyDir(dir)
+				}
 				continue
 			}
 			pidStr, main, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
