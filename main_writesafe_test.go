@@ -1,8 +1,12 @@
+//go:build unix
+
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -339,4 +343,177 @@ func TestWriteSafety8OutputNeverReplacesASession(t *testing.T) {
 	// and so is a copy of this same session (an earlier export)
 	r = m.cli(t, "strip-thinking", malSession, "-o", plain, "--force")
 	require.Equal(t, 0, r.code, r.stderr)
+}
+
+// TestWriteSafety5NoLostLineWhenAnAppenderOpensDuringTheWrite is the
+// held-descriptor attack of issue 27 (finding 5): a process opens the
+// session for append while ccsurgeon is writing it — after ccsurgeon read
+// it, at a named step of the write (the child waits there until the
+// appender has written) or at a random moment — and writes lines on that
+// descriptor until well after ccsurgeon is done. Whatever the exit code,
+// every line it wrote is in the final file; exit 0 means the change is
+// there too. scripts/trials.sh runs it with more rounds.
+func TestWriteSafety5NoLostLineWhenAnAppenderOpensDuringTheWrite(t *testing.T) {
+	rounds := trialRounds(12)
+	steps := []string{"before-rename", "after-fsync", "after-backup", ""} // "": a random moment
+	counts := map[string]int{}
+	lost, written := 0, 0
+	for i := range rounds {
+		step := steps[i%len(steps)]
+		m := trialSession(t)
+		dir := t.TempDir()
+		pause, goOn := filepath.Join(dir, "paused"), filepath.Join(dir, "go")
+		cmd := exec.Command(os.Args[0], "-test.run=^TestSafetyHelperProcess$", "-test.count=1")
+		helper := step
+		if helper == "" {
+			helper = "-"
+		}
+		cmd.Env = append(os.Environ(), "CCSURGEON_SAFETY_HELPER="+helper, "CCSURGEON_SAFETY_PAUSE="+pause, "CCSURGEON_SAFETY_GO="+goOn,
+			"CCSURGEON_SAFETY_ARGS="+strings.Join([]string{"--config-dir=" + m.cfg, "strip-thinking", malSession, "--force"}, "\x1f"))
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		require.NoError(t, cmd.Start())
+		if step != "" {
+			for start := time.Now(); ; time.Sleep(time.Millisecond) {
+				if _, err := os.Stat(pause); err == nil {
+					break
+				}
+				if time.Since(start) > 30*time.Second {
+					cmd.Process.Kill()
+					t.Fatalf("round %d: the child never reached %s:\n%s", i, step, out.String())
+				}
+			}
+		} else {
+			time.Sleep(time.Duration(i*7%60) * time.Millisecond)
+		}
+		stop := make(chan struct{})
+		got := appender(t, m.session(), true, "", stop)
+		time.Sleep(5 * time.Millisecond) // lines written while ccsurgeon waits
+		require.NoError(t, os.WriteFile(goOn, nil, 0o600))
+		code := exitCode(cmd.Wait())
+		time.Sleep(20 * time.Millisecond) // lines after ccsurgeon is done too
+		close(stop)
+		n := <-got
+		data, err := os.ReadFile(m.session())
+		require.NoError(t, err)
+		missing := 0
+		for k := 1; k <= n; k++ {
+			if !bytes.Contains(data, []byte(fmt.Sprintf(`"appended %d"`, k))) {
+				missing++
+			}
+		}
+		lost += missing
+		written += n
+		assert.Zero(t, missing, "round %d (%s): %d of %d lines lost; exit %d\n%s", i, step, missing, n, code, out.String())
+		what := "random moment"
+		if step != "" {
+			what = "at " + step
+		}
+		switch {
+		case code == 0:
+			assert.NotContains(t, string(data), "let me think", "round %d: exit 0 without the change", i)
+			counts[what+": rewritten"]++
+		case strings.Contains(out.String(), "nothing was modified"):
+			assert.Contains(t, string(data), "let me think", "round %d: refused, yet changed", i)
+			counts[what+": refused"]++
+		default:
+			t.Errorf("round %d: exit %d: %s", i, code, out.String())
+		}
+	}
+	t.Logf("trial: appender opening its descriptor during the write, %d rounds: %v; lines written %d, lost %d", rounds, counts, written, lost)
+}
+
+// Finding 5, a run killed after its renames: a line appended by name to
+// the session after ccsurgeon's last check, before the rename, is in the
+// original only; the run is killed before it carried it over. The next
+// run (which finishes the change) carries it over from the original's
+// second name.
+func TestWriteSafety5LineAppendedBeforeAKillIsCarriedByTheRerun(t *testing.T) {
+	m := trialSession(t)
+	dir := t.TempDir()
+	pause, goOn := filepath.Join(dir, "paused"), filepath.Join(dir, "go")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestSafetyHelperProcess$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "CCSURGEON_SAFETY_HELPER=before-rename", "CCSURGEON_SAFETY_PAUSE="+pause, "CCSURGEON_SAFETY_GO="+goOn,
+		"CCSURGEON_SAFETY_KILL_AT=before-removals",
+		"CCSURGEON_SAFETY_ARGS="+strings.Join([]string{"--config-dir=" + m.cfg, "strip-thinking", malSession, "--force"}, "\x1f"))
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	require.NoError(t, cmd.Start())
+	for start := time.Now(); ; time.Sleep(time.Millisecond) {
+		if _, err := os.Stat(pause); err == nil {
+			break
+		}
+		require.Less(t, time.Since(start), 30*time.Second, out.String())
+	}
+	const late = `{"type":"queue-operation","operation":"enqueue","content":"the late line","sessionId":"` + malSession + `"}` + "\n"
+	f, err := os.OpenFile(m.session(), os.O_WRONLY|os.O_APPEND, 0)
+	require.NoError(t, err)
+	_, err = f.WriteString(late)
+	require.NoError(t, err)
+	require.NoError(t, f.Close())
+	require.NoError(t, os.WriteFile(goOn, nil, 0o600))
+	err = cmd.Wait()
+	ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	require.True(t, ok && ws.Signaled(), "not killed: %v\n%s", err, out.String())
+	r := m.cli(t, "backups", malSession)
+	require.Equal(t, 0, r.code, r.stderr)
+	data, err := os.ReadFile(m.session())
+	require.NoError(t, err)
+	assert.NotContains(t, string(data), "let me think", "the change was finished")
+	assert.Equal(t, 1, strings.Count(string(data), "the late line"), "the late line, once")
+	assert.Empty(t, leftovers(t, m.cfg))
+}
+
+// TestWriteSafety6MoveKilledAtRandom is finding 6's trial: kill -9 at a
+// random moment of a move (not at a named step), then the recovering
+// rerun and a restore: no temp file of ccsurgeon's is left, and the
+// session validates.
+func TestWriteSafety6MoveKilledAtRandom(t *testing.T) {
+	rounds := trialRounds(10)
+	counts := map[string]int{}
+	left := 0
+	for i := range rounds {
+		m, id := moveEnvCLI(t)
+		cmd, out := startCLI(m, "move", id, "--to", "/home/u/new")
+		require.NoError(t, cmd.Start())
+		time.Sleep(time.Duration(10+i*37%150) * time.Millisecond)
+		cmd.Process.Signal(syscall.SIGKILL)
+		code := exitCode(cmd.Wait())
+		backdate(t, m.root)
+		r := m.cli(t, "move", id, "--to", "/home/u/new")
+		backdate(t, m.root)
+		rr := m.cli(t, "restore", id)
+		left += len(leftovers(t, m.cfg))
+		assert.Empty(t, leftovers(t, m.cfg), "round %d: left behind (move exit %d, rerun %d: %s, restore %d: %s)\n%s", i, code, r.code, r.stderr, rr.code, rr.stderr, out.String())
+		assert.Equal(t, 0, m.cli(t, "validate", id).code, "round %d", i)
+		counts[fmt.Sprintf("killed=%v", code != 0)]++
+	}
+	t.Logf("trial: move killed at a random moment, %d rounds: %v; temp files left after the rerun and restore: %d", rounds, counts, left)
+}
+
+// TestWriteSafety6WriteKilledAtRandom: kill -9 at a random moment of a
+// change in place, a clone and a fork; the next command on the session
+// (here 'backups') leaves no temp file of ccsurgeon's, and the session
+// validates.
+func TestWriteSafety6WriteKilledAtRandom(t *testing.T) {
+	rounds := trialRounds(10)
+	counts := map[string]int{}
+	left := 0
+	for i := range rounds {
+		m, id := moveEnvCLI(t)
+		args := [][]string{{"drop-tool-calls", id, "--tool", "Agent"}, {"clone", id}, {"fork-at-turn", id, "1"}}[i%3]
+		cmd, out := startCLI(m, args...)
+		require.NoError(t, cmd.Start())
+		time.Sleep(time.Duration(10+i*37%120) * time.Millisecond)
+		cmd.Process.Signal(syscall.SIGKILL)
+		code := exitCode(cmd.Wait())
+		backdate(t, m.root)
+		r := m.cli(t, "backups", id)
+		require.Equal(t, 0, r.code, r.stderr)
+		left += len(leftovers(t, m.cfg))
+		assert.Empty(t, leftovers(t, m.cfg), "round %d (%s): left behind (exit %d)\n%s%s", i, args[0], code, out.String(), r.stderr)
+		assert.Equal(t, 0, m.cli(t, "validate", id).code, "round %d", i)
+		counts[fmt.Sprintf("%s killed=%v", args[0], code != 0)]++
+	}
+	t.Logf("trial: writes killed at a random moment, %d rounds: %v; temp files left after the next command: %d", rounds, counts, left)
 }

@@ -26,12 +26,13 @@ import (
 // first (id, age, size, tokens, title), and returns the path of the one
 // the person chooses.
 func (env *Env) PickSession() (string, error) {
-	wd, err := os.Getwd()
+	wd, err := chain.ClientCwd()
 	if err != nil {
 		return "", err
 	}
-	slug := chain.ProjectSlug(wd)
-	rows := summarize(chain.SessionsIn(filepath.Join(chain.ProjectsDir(env.ConfigDir), slug)), false)
+	dir := chain.ProjectDirOf(env.ConfigDir, wd)
+	slug := filepath.Base(dir)
+	rows := summarize(chain.SessionsIn(dir), false)
 	if len(rows) == 0 {
 		if err := chain.CheckConfigDir(env.ConfigDir); err != nil {
 			return "", err
@@ -69,7 +70,7 @@ func (env *Env) PickSession() (string, error) {
 func pickLines(rows []SessionSummary, now time.Time) (string, []string) {
 	var b bytes.Buffer
 	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "ID\tAGE\tSIZE\tTOKENS\tTITLE OR FIRST PROMPT")
+	fmt.Fprintln(w, "ID\tAGE\tSIZE\tRECORDED\tTITLE OR FIRST PROMPT")
 	for _, r := range rows {
 		title := r.Title
 		if title == "" {

@@ -7,12 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 )
 
 // After the rename: no line a process writes to an original is lost (issue
-// 27). Portable: findWriter and inodeOf say what they can on each system.
+// 27). Portable: findWriter says what it can on each system (Linux only).
 
 // settleWait is how long, after the new files took the originals' names,
 // ccsurgeon waits for a process that still has an original open for
@@ -54,27 +53,31 @@ func (e *lateWriterError) Error() string { return e.err.Error() }
 // and a *lateWriterError says nothing was modified. Linux only, as
 // checkWriters.
 func settle(items []item) error {
-	want := map[[2]uint64]string{}
+	var olds []string // a name of each original: its second one
+	target := map[string]string{}
 	for _, it := range items {
 		if it.old == nil {
 			continue
 		}
-		if k, ok := inodeOf(it.old); ok {
-			want[k] = it.target
+		name := it.hold
+		if name == "" {
+			// none could be made: Linux still names the open original
+			name = "/proc/self/fd/" + strconv.Itoa(int(it.old.Fd()))
 		}
+		olds = append(olds, name)
+		target[name] = it.target
 	}
-	if len(want) == 0 {
+	if len(olds) == 0 {
 		return nil
 	}
 	deadline := time.Now().Add(settleWait)
 	for {
-		pid, path, ok := findWriter(want)
+		pid, comm, old, ok := findWriter(olds)
 		if !ok {
 			return nil
 		}
 		if time.Now().After(deadline) {
-			comm, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "comm"))
-			who := fmt.Sprintf("pid %d, %s", pid, strings.TrimSpace(string(comm)))
+			path, who := target[old], fmt.Sprintf("pid %d, %s", pid, comm)
 			if err := putBack(items); err != nil {
 				return fmt.Errorf("%s was opened for writing by another process (%s) while ccsurgeon replaced it, and the original could not be put back: %w; lines it writes now go to the replaced file", path, who, err)
 			}
