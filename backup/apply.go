@@ -156,12 +156,15 @@ func Apply(p Plan) (res Result, err error) {
 	}
 	committed := false
 	defer func() {
-		for _, it := range items {
-			if it.hold != "" {
-				os.Remove(it.hold)
-			}
-		}
 		if !committed {
+			// once committed, a second name goes when what was appended
+			// to it is carried over (carryOver, or the next run's Recover
+			// if this one stops part-way) or it is put back (settle)
+			for _, it := range items {
+				if it.hold != "" {
+					os.Remove(it.hold)
+				}
+			}
 			for _, it := range items {
 				if it.tmp != "" {
 					os.Remove(it.tmp)
