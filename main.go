@@ -319,7 +319,7 @@ const writerGuardNote = "Not overridden: on Linux, a session file another proces
 // destFlags are the destination flags every writing command takes.
 func destFlags() []cli.Flag {
 	return append(newDestFlags(),
-		&cli.BoolFlag{Name: "force", Usage: "write in place even when Claude Code seems to be using the session; with -o, replace an existing file. " + writerGuardNote},
+		&cli.BoolFlag{Name: "force", Usage: "write in place even when Claude Code seems to be using the session; with -o, replace an existing file (never a session). " + writerGuardNote},
 		&cli.IntFlag{Name: "keep", Usage: "keep the `N` last made backups of the session, besides the original (default 20)"},
 		&cli.BoolFlag{Name: "no-backup", Usage: "change in place without keeping a backup (after redact-secrets: no copy of the secrets is left)"},
 	)
@@ -339,7 +339,7 @@ func newDestFlags() []cli.Flag {
 
 // forceOutputFlag is --force of a command that writes a new session.
 func forceOutputFlag() cli.Flag {
-	return &cli.BoolFlag{Name: "force", Usage: "with -o, replace an existing file"}
+	return &cli.BoolFlag{Name: "force", Usage: "with -o, replace an existing file (never a session)"}
 }
 
 func destFrom(cmd *cli.Command) app.Dest {

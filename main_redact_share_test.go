@@ -131,3 +131,18 @@ func TestRedactToFolderOldLayout(t *testing.T) {
 	assert.Regexp(t, `(?m)^ccsurgeon: hint: `, r.stderr)
 	assert.Empty(t, changes(h0, hashTree(t, dir)), "a refused share changed the folder")
 }
+
+// A share folder goes outside the config dir's projects/: there it would
+// be a second copy of the session under the same id.
+func TestRedactToFolderNotInProjects(t *testing.T) {
+	t.Parallel()
+	e := newShareEnv(t, true, false, false)
+	h0 := hashTree(t, e.cfg)
+	r := e.cli(t, "redact-secrets", e.id, "-o", filepath.Join(e.cfg, "projects", "-other")+"/")
+	assert.Equal(t, 2, r.code, r.stdout+r.stderr)
+	assert.Contains(t, r.stderr, "in the config dir's projects folder")
+	assert.Regexp(t, `(?m)^ccsurgeon: hint: `, r.stderr)
+	assert.Empty(t, changes(h0, hashTree(t, e.cfg)))
+	_, err := os.Stat(filepath.Join(e.cfg, "projects", "-other"))
+	assert.True(t, os.IsNotExist(err), "the folder was made")
+}

@@ -180,6 +180,15 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 				return Errorf("cannot write %s: folder %s does not exist", d.Output, dir)
 			}
 		}
+		// a share is for another config dir: in this one's projects/ it
+		// would be a second copy of the session under the same id
+		if projects, err := filepath.Abs(chain.ProjectsDir(env.ConfigDir)); err == nil {
+			if abs, err := filepath.Abs(d.Output); err == nil {
+				if rel, err := filepath.Rel(projects, abs); err == nil && (filepath.IsLocal(rel) || rel == ".") {
+					return UsageErrorf("name a folder outside "+projects+", or use --new for a redacted copy in this config dir", "-o %s is in the config dir's projects folder: a share folder goes elsewhere", d.Output)
+				}
+			}
+		}
 	} else if d.Output != "" && d.Output != "-" {
 		if dir := filepath.Dir(d.Output); dir != "" {
 			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
@@ -191,6 +200,9 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 				if fst, err := os.Stat(f.Path); err == nil && os.SameFile(st, fst) {
 					return UsageErrorf("leave out -o to change the session in place (with a backup)", "-o names a file of the session itself: %s", f.Path)
 				}
+			}
+			if err := refuseSessionOutput(env.ConfigDir, d.Output, st, s.ID); err != nil {
+				return err
 			}
 		}
 	}
@@ -638,7 +650,7 @@ func (env *Env) printNothingToChange(out WriteResult) error {
 func (j *job) writeInPlace(snaps map[string]*backup.Snapshot, d Dest) (backup.Result, error) {
 	s, t := j.t.S, j.t
 	plan := backup.Plan{ConfigDir: j.env.ConfigDir, SessionID: s.ID, Key: j.lock.Key(), Op: j.op, ProjectDir: s.ProjectDir,
-		Force: d.Force, Keep: d.Keep, NoBackup: d.NoBackup, Lock: j.lock}
+		Force: d.Force, Keep: d.Keep, NoBackup: d.NoBackup, Lock: j.lock, Named: !j.env.Listed}
 	for _, sc := range t.Sidecars {
 		plan.Files = append(plan.Files, backup.FileWrite{Path: sc.Path, Snapshot: &backup.Snapshot{Path: sc.Path, Size: sc.Size, ModTime: sc.ModTime}, Render: writeBytes(sc.Data)})
 	}
@@ -672,6 +684,9 @@ func (env *Env) lockSession(path string) (*backup.SessionLock, error) {
 	op := env.Command
 	if op == "" {
 		op = "change"
+	}
+	if err := backup.CheckSessionID(id); err != nil {
+		return nil, err // what the file is named says more than where its backups would go
 	}
 	l, err := backup.Lock(env.ConfigDir, key, op)
 	if err != nil {
@@ -748,6 +763,14 @@ func (j *job) writeNew() (path string, err error) {
 			}
 		}
 	}()
+	if err := chain.CheckConfigDir(j.env.ConfigDir); err != nil {
+		return "", err // a folder without projects/ is made no config dir
+	}
+	// where the new session's origin is noted: refused before anything is
+	// written if a link would lead the note elsewhere
+	if err := backup.CheckOwn(j.env.ConfigDir, originsFile(j.env.ConfigDir)); err != nil {
+		return "", err
+	}
 	dir, err := j.newProjectDir()
 	if err != nil {
 		return "", err
@@ -763,6 +786,9 @@ func (j *job) writeNew() (path string, err error) {
 		for _, p := range []string{filepath.Join(sidecar, "subagents", "x"), filepath.Join(cfg, "file-history", t.NewID, "x")} {
 			if err := backup.RefuseSymlinks(cfg, p); err != nil {
 				return "", err
+			}
+			if err := backup.InsideConfigDir(cfg, p); err != nil {
+				return "", err // whatever way the folder was reached
 			}
 		}
 	}
@@ -1235,4 +1261,29 @@ func (j *job) writeFolder(dir string, force bool) (path string, err error) {
 		return "", err
 	}
 	return mainDst, nil
+}
+
+// refuseSessionOutput: -o never replaces a session, --force or not: any
+// file under the config dir's projects/ (where the client reads them), nor,
+// wherever it is, a file that is another session's transcript (this
+// session's content would go under the other's name). A copy of this same
+// session (an earlier export, -o share.jsonl run again) is replaced with
+// --force, as any file.
+func refuseSessionOutput(configDir, out string, st os.FileInfo, id string) error {
+	what, hint := "", "give -o the name of a new file, or pass --new to write the result as a new session"
+	if projects, err := filepath.Abs(chain.ProjectsDir(configDir)); err == nil {
+		if abs, err := filepath.Abs(out); err == nil {
+			if rel, err := filepath.Rel(projects, abs); err == nil && filepath.IsLocal(rel) {
+				what = "in the config dir's projects folder"
+			}
+		}
+	}
+	if what == "" && st.Mode().IsRegular() && chain.IsSessionFile(out) == nil && !chain.SessionIDIs(out, id) {
+		what = "another Claude Code session's transcript"
+		hint = fmt.Sprintf("give -o the name of a new file; if %s is a copy you made, remove it first (rm %s)", out, shellQuote(out))
+	}
+	if what == "" {
+		return nil
+	}
+	return &chain.Error{Msg: fmt.Sprintf("%s already exists and is %s: -o never replaces a session", out, what), Hint: hint, Code: 1}
 }
