@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/ccsurgeon/ccsurgeon/app"
+	"github.com/ccsurgeon/ccsurgeon/internal/app"
 	"github.com/ccsurgeon/ccsurgeon/harness"
 	"github.com/stretchr/testify/require"
 )

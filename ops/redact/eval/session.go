@@ -12,7 +12,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/ccsurgeon/ccsurgeon/app"
+	"github.com/ccsurgeon/ccsurgeon/internal/app"
 	"github.com/ccsurgeon/ccsurgeon/bench/gen"
 	"github.com/ccsurgeon/ccsurgeon/internal/testcorpus"
 	"github.com/ccsurgeon/ccsurgeon/ops/redact/internal/labelled"

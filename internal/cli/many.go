@@ -1,4 +1,4 @@
-package main
+package cli
 
 // Many sessions at once: a command that takes SESSION takes several, or
 // --all, or --project PATH, or none (the newest session of the current
@@ -23,8 +23,8 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/ccsurgeon/ccsurgeon/app"
 	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/internal/app"
 	"github.com/urfave/cli/v3"
 )
 

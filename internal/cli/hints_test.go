@@ -1,4 +1,4 @@
-package main
+package cli
 
 // Every hint is a command that works (issue 27, finding 12). Each run of
 // the CLI tests reports its stderr to hintObserver; every hint line it

@@ -1,19 +1,23 @@
-package main
+package cli
 
 import (
 	"runtime/debug"
 	"strings"
 )
 
-// version and commit are set for a release by the linker
-// (-ldflags "-X main.version=1.2.3 -X main.commit=abc123", as
-// .goreleaser.yaml does). Left empty, they come from the build info that
-// 'go install …@v1.2.3' (the module version) and 'go build' in a git
-// checkout (vcs.revision, vcs.modified) record.
+// version and commit are what package main's were set to by the linker
+// for a release (-ldflags "-X main.version=1.2.3 -X main.commit=abc123",
+// as .goreleaser.yaml does; main passes them with SetBuild). Left empty,
+// they come from the build info that 'go install …@v1.2.3' (the module
+// version) and 'go build' in a git checkout (vcs.revision, vcs.modified)
+// record.
 var (
 	version = ""
 	commit  = ""
 )
+
+// SetBuild records the version and commit the linker gave package main.
+func SetBuild(v, c string) { version, commit = v, c }
 
 // devVersion is the version of a build that records none.
 const devVersion = "0.1.0-dev"

@@ -1,4 +1,4 @@
-package main
+package cli
 
 // Issue 27, findings 9–13: no surprises. The session that changes is the
 // one the user meant, -o always writes, move --project says why it moved
@@ -23,7 +23,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/urfave/cli/v3"
 
-	"github.com/ccsurgeon/ccsurgeon/app"
+	"github.com/ccsurgeon/ccsurgeon/internal/app"
 )
 
 // cliRunIn is cliRun with stdin.

@@ -1,11 +1,11 @@
-package main
+package cli
 
 import (
 	"encoding/json"
 	"regexp"
 	"testing"
 
-	"github.com/ccsurgeon/ccsurgeon/app"
+	"github.com/ccsurgeon/ccsurgeon/internal/app"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )

@@ -1,4 +1,4 @@
-package main
+package cli
 
 // The command tree's common behaviour, applied to every command by finish
 // once the tree is built: usage errors in ccsurgeon's voice with the
@@ -16,8 +16,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ccsurgeon/ccsurgeon/app"
 	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/internal/app"
 	"github.com/urfave/cli/v3"
 )
 

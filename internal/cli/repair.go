@@ -1,9 +1,9 @@
-package main
+package cli
 
 import (
 	"context"
 
-	"github.com/ccsurgeon/ccsurgeon/app"
+	"github.com/ccsurgeon/ccsurgeon/internal/app"
 	"github.com/urfave/cli/v3"
 )
 

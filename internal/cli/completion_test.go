@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -13,10 +13,15 @@ import (
 )
 
 // TestMain lets the test binary stand in for ccsurgeon when a shell runs
-// it (see TestCompletionInBash).
+// it (see TestCompletionInBash). The tests run from the module's root, as
+// a user in a checkout would: the paths they pass (testdata/sessions/…)
+// and the hints that print them are the ones the README shows.
 func TestMain(m *testing.M) {
 	if os.Getenv("CCSURGEON_TEST_AS_CLI") == "1" {
 		os.Exit(run(context.Background(), os.Args, os.Stdin, os.Stdout, os.Stderr))
+	}
+	if err := os.Chdir(filepath.Join("..", "..")); err != nil {
+		panic(err)
 	}
 	hintObserver = hints.observe
 	code := m.Run()
