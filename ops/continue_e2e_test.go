@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/ccsurgeon/ccsurgeon/internal/app"
-	"github.com/ccsurgeon/ccsurgeon/harness"
+	"github.com/ccsurgeon/ccsurgeon/internal/harness"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )

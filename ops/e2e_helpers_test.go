@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/ccsurgeon/ccsurgeon/internal/app"
-	"github.com/ccsurgeon/ccsurgeon/harness"
+	"github.com/ccsurgeon/ccsurgeon/internal/harness"
 	"github.com/stretchr/testify/require"
 )
 

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ccsurgeon/ccsurgeon/bench/gen"
 	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/internal/benchgen"
 	"github.com/ccsurgeon/ccsurgeon/internal/testcorpus"
 	"github.com/ccsurgeon/ccsurgeon/validate"
 	"github.com/stretchr/testify/require"
@@ -28,7 +28,7 @@ func TestCloneHasItsOriginalsProblems(t *testing.T) {
 	cfg := t.TempDir()
 	var paths []string
 	corpus := testcorpus.Optional(t)
-	for _, root := range []string{"../testdata/sessions", corpus} {
+	for _, root := range []string{"../../testdata/sessions", corpus} {
 		if root == "" {
 			continue
 		}

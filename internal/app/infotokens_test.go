@@ -16,7 +16,7 @@ import (
 // sends and their share of the model's window; --json carries them as
 // resume_tokens; no source proposes dropping every call of a tool.
 func TestInfoLeadsWithResumeTokens(t *testing.T) {
-	paths := []string{"../testdata/sessions/2.1.328/tools.jsonl"}
+	paths := []string{"../../testdata/sessions/2.1.328/tools.jsonl"}
 	if corpus := testcorpus.Optional(t); corpus != "" {
 		paths = append(paths, filepath.Join(corpus, "ccviewer", "5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl"))
 	}

@@ -23,7 +23,7 @@ func lsConfig(t *testing.T) (cfg string, n int) {
 	t.Helper()
 	cfg = t.TempDir()
 	var srcs []string
-	pats := []string{"../testdata/sessions/*/*.jsonl"}
+	pats := []string{"../../testdata/sessions/*/*.jsonl"}
 	if corpus := testcorpus.Optional(t); corpus != "" {
 		pats = append(pats, filepath.Join(corpus, "*", "*.jsonl"))
 	}
@@ -106,7 +106,7 @@ func TestLsReadsHeadsAndTails(t *testing.T) {
 // first prompt and title.
 func TestLsBigSession(t *testing.T) {
 	cfg := t.TempDir()
-	src := "../testdata/sessions/2.1.328/tools.jsonl"
+	src := "../../testdata/sessions/2.1.328/tools.jsonl"
 	b, err := os.ReadFile(src)
 	require.NoError(t, err)
 	f, err := chain.LoadBytes(src, b)
@@ -149,7 +149,7 @@ func TestLsBigSession(t *testing.T) {
 // rest of a cut line.
 func TestLsTailWindowStartsAtALine(t *testing.T) {
 	cfg := t.TempDir()
-	b, err := os.ReadFile("../testdata/sessions/2.1.328/tools.jsonl")
+	b, err := os.ReadFile("../../testdata/sessions/2.1.328/tools.jsonl")
 	require.NoError(t, err)
 	dir := filepath.Join(cfg, "projects", "-work-edge")
 	require.NoError(t, os.MkdirAll(dir, 0o700))
@@ -185,7 +185,7 @@ func TestPickSession(t *testing.T) {
 	cfg, dir := workingDirProject(t)
 	var paths []string
 	for _, name := range []string{"tools.jsonl", "multi-turn.jsonl"} {
-		b, err := os.ReadFile(filepath.Join("..", "testdata", "sessions", "2.1.328", name))
+		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "sessions", "2.1.328", name))
 		require.NoError(t, err)
 		p := filepath.Join(dir, strings.TrimSuffix(name, ".jsonl")+"-0000-0000-0000-000000000000.jsonl")
 		require.NoError(t, os.WriteFile(p, b, 0o600))
@@ -278,7 +278,7 @@ func TestFitWidth(t *testing.T) {
 // named by the stray file's id still says why it is not one.
 func TestFilesThatAreNotSessionsAreNotListed(t *testing.T) {
 	cfg, dir := workingDirProject(t)
-	b, err := os.ReadFile(filepath.Join("..", "testdata", "sessions", "2.1.328", "tools.jsonl"))
+	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "sessions", "2.1.328", "tools.jsonl"))
 	require.NoError(t, err)
 	real := filepath.Join(dir, "11111111-0000-4000-8000-000000000000.jsonl")
 	require.NoError(t, os.WriteFile(real, b, 0o600))

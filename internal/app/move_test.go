@@ -28,7 +28,7 @@ func newMoveEnv(t *testing.T, name, oldBase string) moveEnv {
 	t.Helper()
 	root := t.TempDir()
 	e := moveEnv{cfg: filepath.Join(root, "cfg"), root: root, old: filepath.Join(root, oldBase)}
-	src := filepath.Join("..", "testdata", "sessions", "2.1.328", name+".jsonl")
+	src := filepath.Join("..", "..", "testdata", "sessions", "2.1.328", name+".jsonl")
 	gen := "/tmp/ccsurgeon-gen/2.1.328/" + name + "/work/project"
 	b, err := os.ReadFile(src)
 	require.NoError(t, err)

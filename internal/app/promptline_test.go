@@ -12,7 +12,7 @@ import (
 // prompt's head is the line of the whole prompt, on every prompt of the
 // generated sessions, with heads so small that most prompts are cut.
 func TestPromptLineIsTheWholePromptsLine(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("..", "testdata", "sessions", "*", "*.jsonl"))
+	files, err := filepath.Glob(filepath.Join("..", "..", "testdata", "sessions", "*", "*.jsonl"))
 	require.NoError(t, err)
 	require.NotEmpty(t, files)
 	defer func(n int) { promptHeadBytes = n }(promptHeadBytes)

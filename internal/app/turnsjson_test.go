@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/ccsurgeon/ccsurgeon/bench/gen"
+	"github.com/ccsurgeon/ccsurgeon/internal/benchgen"
 	"github.com/stretchr/testify/require"
 )
 

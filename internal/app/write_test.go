@@ -31,7 +31,7 @@ type sandbox struct {
 func newSandbox(t *testing.T, name string) *sandbox {
 	t.Helper()
 	cfg := t.TempDir()
-	src := filepath.Join("..", "testdata", "sessions", "2.1.328", name)
+	src := filepath.Join("..", "..", "testdata", "sessions", "2.1.328", name)
 	b, err := os.ReadFile(src)
 	require.NoError(t, err)
 	f, err := chain.LoadBytes(src, b)
@@ -306,7 +306,7 @@ func TestCloneEntersSessionsIndex(t *testing.T) {
 // valid, with its meta.json (run it with -race too).
 func TestCloneNewWritesManySubagents(t *testing.T) {
 	sb := newSandbox(t, "subagent.jsonl")
-	src := filepath.Join("..", "testdata", "sessions", "2.1.328", "subagent", "subagents")
+	src := filepath.Join("..", "..", "testdata", "sessions", "2.1.328", "subagent", "subagents")
 	dstDir := filepath.Join(sb.dir, sb.id, "subagents")
 	require.NoError(t, os.MkdirAll(dstDir, 0o700))
 	tr, err := os.ReadFile(filepath.Join(src, "agent-a1eb358aa10f9c9a1.jsonl"))

@@ -19,8 +19,8 @@ import (
 	"github.com/tidwall/sjson"
 	"github.com/urfave/cli/v3"
 
-	"github.com/ccsurgeon/ccsurgeon/internal/app"
 	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/internal/app"
 	"github.com/ccsurgeon/ccsurgeon/ops"
 )
 

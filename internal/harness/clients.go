@@ -23,7 +23,7 @@ import (
 //go:embed clients.txt
 var clientsTxt string
 
-// Pinned client versions (harness/clients.txt). CCSURGEON_CLIENT, when set,
+// Pinned client versions (internal/harness/clients.txt). CCSURGEON_CLIENT, when set,
 // replaces the pin of its line (a 2.0.x or 1.x version the old one, any
 // other the newest): scripts/compat.sh runs the real-client tests against
 // any version that way.

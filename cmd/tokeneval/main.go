@@ -6,7 +6,7 @@
 // response, its input plus its own output against the estimate of the whole
 // conversation, which is what a resume sends.
 //
-//	go run ./chain/cmd/tokeneval [-v] [FILE.jsonl|DIR]...
+//	go run ./cmd/tokeneval [-v] [FILE.jsonl|DIR]...
 //
 // With no argument it reads the corpus of real sessions: $CCSURGEON_CORPUS,
 // else ../shared/corpus beside the checkout (internal/testcorpus). The overhead (system prompt

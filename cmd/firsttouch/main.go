@@ -21,7 +21,7 @@
 // bench/run.sh deleted just before. Run it after a pause (-wait) to see
 // the first use cold.
 //
-//	go run ./bench/firsttouch [-mb 300] [-dir /tmp] [-wait 20s]
+//	go run ./cmd/firsttouch [-mb 300] [-dir /tmp] [-wait 20s]
 package main
 
 import (

@@ -1,11 +1,11 @@
 // Command gensession grows the real sessions of testdata/sessions/2.1.328
-// into a big session for benchmarks (see package bench/gen).
+// into a big session for benchmarks (see package internal/benchgen).
 //
-//	go run ./bench/gensession -size 300MB -seed 1 -o DIR
-//	go run ./bench/gensession -sessions 1000 -size 100KB -o DIR
-//	go run ./bench/gensession -chain 1000000 -o DIR
-//	go run ./bench/gensession -shape dense -size 300MB -o DIR
-//	go run ./bench/gensession -list
+//	go run ./cmd/gensession -size 300MB -seed 1 -o DIR
+//	go run ./cmd/gensession -sessions 1000 -size 100KB -o DIR
+//	go run ./cmd/gensession -chain 1000000 -o DIR
+//	go run ./cmd/gensession -shape dense -size 300MB -o DIR
+//	go run ./cmd/gensession -list
 //
 // The session is written as DIR/projects/-bench/<sessionId>.jsonl (with its
 // <sessionId>/ sidecar folder), so 'ccsurgeon --config-dir DIR' finds it by
@@ -20,7 +20,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ccsurgeon/ccsurgeon/bench/gen"
+	"github.com/ccsurgeon/ccsurgeon/internal/benchgen"
 )
 
 func main() {

@@ -2,7 +2,7 @@
 // copies the resulting session files into testdata/sessions/<client-version>/<name>.jsonl
 // (plus a <name>/ sidecar folder for subagent transcripts).
 //
-// Usage: go run ./harness/cmd/gentestdata [-out testdata/sessions] [-only NAME] [-client VERSION]
+// Usage: go run ./cmd/gentestdata [-out testdata/sessions] [-only NAME] [-client VERSION]
 package main
 
 import (
@@ -15,7 +15,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ccsurgeon/ccsurgeon/harness"
+	"github.com/ccsurgeon/ccsurgeon/internal/harness"
 )
 
 type gen struct {

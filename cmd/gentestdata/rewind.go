@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ccsurgeon/ccsurgeon/harness"
+	"github.com/ccsurgeon/ccsurgeon/internal/harness"
 )
 
 var rewindRestore = flag.String("rewind-restore", "both",

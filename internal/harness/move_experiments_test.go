@@ -13,7 +13,7 @@ import (
 
 // TestExpPickerMoved: which sessions does the picker (`claude --resume` with no id, in
 // the TUI) list from the project folder of the cwd, for a session whose files sit in
-// that folder but whose entries name another cwd? (harness/FINDINGS.md, "What the resume
+// that folder but whose entries name another cwd? (internal/harness/FINDINGS.md, "What the resume
 // picker needs".) MVEXP_SESSION names a generated session; MVEXP holds the variants:
 // "cwd" (every cwd rewritten to the cwd), "sameslug" (cwd = another folder with the same
 // slug; "-exists" creates it), "reloc" (a relocated line naming the cwd appended),

@@ -1,6 +1,6 @@
 //go:build experiments
 
-// Experiments behind harness/FINDINGS.md. Run: go test -tags experiments -run TestExp -v ./harness/
+// Experiments behind internal/harness/FINDINGS.md. Run: go test -tags experiments -run TestExp -v ./harness/
 package harness
 
 import (

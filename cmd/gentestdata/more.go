@@ -17,7 +17,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/ccsurgeon/ccsurgeon/harness"
+	"github.com/ccsurgeon/ccsurgeon/internal/harness"
 )
 
 // The shapes issue 12 lists that the first generated corpus lacked: parallel

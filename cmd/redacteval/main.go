@@ -2,10 +2,10 @@
 // realistic transcript contexts, false positives on hard negatives,
 // throughput, and (with -corpus) findings on real session files.
 //
-//	go run ./ops/redact/eval                 # synthetic evaluation
-//	go run ./ops/redact/eval -v              # also list every miss and false positive
-//	go run ./ops/redact/eval -corpus ../shared/corpus
-//	go run ./ops/redact/eval -public         # labelled sets through the real redactor: recall per family (development and held-out), findings/MB on real sessions
+//	go run ./cmd/redacteval                 # synthetic evaluation
+//	go run ./cmd/redacteval -v              # also list every miss and false positive
+//	go run ./cmd/redacteval -corpus ../shared/corpus
+//	go run ./cmd/redacteval -public         # labelled sets through the real redactor: recall per family (development and held-out), findings/MB on real sessions
 package main
 
 import (

@@ -13,9 +13,9 @@ import (
 	"strings"
 
 	"github.com/ccsurgeon/ccsurgeon/internal/app"
-	"github.com/ccsurgeon/ccsurgeon/bench/gen"
+	"github.com/ccsurgeon/ccsurgeon/internal/benchgen"
+	"github.com/ccsurgeon/ccsurgeon/internal/labelled"
 	"github.com/ccsurgeon/ccsurgeon/internal/testcorpus"
-	"github.com/ccsurgeon/ccsurgeon/ops/redact/internal/labelled"
 	"github.com/tidwall/gjson"
 )
 

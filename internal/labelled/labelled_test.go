@@ -10,7 +10,7 @@ func TestLoadLabelledSets(t *testing.T) {
 	for _, c := range []struct {
 		path, set string
 		kinds     int
-	}{{"../../testdata/public/gitleaks.txt", "gitleaks", 200}, {"../../testdata/issue14.txt", "issue14", 40}} {
+	}{{"../../ops/redact/testdata/public/gitleaks.txt", "gitleaks", 200}, {"../../ops/redact/testdata/issue14.txt", "issue14", 40}} {
 		exs, err := Load(c.path, c.set)
 		if err != nil {
 			t.Fatalf("%s: %v", c.path, err)
