@@ -3,14 +3,15 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/ccsurgeon/ccsurgeon/chain"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // Trial findings 3, 7 and 8: restore, backups and their undo hints, from
