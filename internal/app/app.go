@@ -73,8 +73,12 @@ func (env *Env) OpenSession(arg string) (*chain.Session, error) {
 	return s, nil
 }
 
-func (env *Env) printJSON(v any) error {
-	enc := json.NewEncoder(env.Out)
+func (env *Env) printJSON(v any) error { return PrintJSON(env.Out, v) }
+
+// PrintJSON writes v as every --json output is written: indented by two
+// spaces, one value a line, with <, > and & as they are.
+func PrintJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)

@@ -195,7 +195,7 @@ func eachSession(env *app.Env, cmd *cli.Command, fn func(env *app.Env, session s
 		io.Copy(env.Err, prefixLines(&errText, label(sessions[i])))
 	}
 	if env.JSON {
-		if err := printJSON(env.Out, struct {
+		if err := app.PrintJSON(env.Out, struct {
 			Sessions []entry `json:"sessions"`
 			OK       int     `json:"ok"`
 			Failed   int     `json:"failed"`
@@ -271,13 +271,6 @@ func prefixLines(r io.Reader, name string) io.Reader {
 		out.WriteString(line)
 	}
 	return &out
-}
-
-func printJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }
 
 // changesInPlace reports whether the command, as given, would change the
