@@ -104,13 +104,6 @@ func (mp *movedProject) resumeFrom(t *testing.T, c harness.Client, dir, id strin
 	return r
 }
 
-func (mp *movedProject) normalizer() *harness.Normalizer {
-	n := harness.NewNormalizer(mp.env, mp.ids...)
-	n.Replace[mp.old] = "<CWD>"
-	n.Replace[chain.ProjectSlug(mp.old)] = "<SLUG>"
-	return n
-}
-
 func (mp *movedProject) move(t *testing.T, o app.MoveOptions) app.MoveResult {
 	t.Helper()
 	var out, errb bytes.Buffer

@@ -699,23 +699,7 @@ func (r *Repair) toolPairs(t *Txn, f *chain.File) error {
 		byMsg[e.MsgID()] = append(byMsg[e.MsgID()], i)
 	}
 	for _, id := range order {
-		var members []int
-		other := false
-		for _, j := range byMsg[id] {
-			c := &f.Entries[j]
-			if t.Dropped(f, j) {
-				continue
-			}
-			members = append(members, j)
-			if t.Changed(f, j) {
-				other = other || stillHas(t, f, j)
-			} else {
-				for _, b := range c.Blocks() {
-					other = other || !b.Kind.IsThinking()
-				}
-			}
-		}
-		if !other && len(members) > 0 {
+		if members, alone := t.thinkingAlone(f, byMsg[id]); alone && len(members) > 0 {
 			for _, j := range members {
 				t.Drop(f, j)
 			}

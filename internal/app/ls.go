@@ -11,13 +11,13 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"text/tabwriter"
 	"time"
 
 	"github.com/ccsurgeon/ccsurgeon/backup"
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/tidwall/gjson"
+	"golang.org/x/sync/errgroup"
 )
 
 // SessionSummary is one row of `ls`.
@@ -330,23 +330,16 @@ func readOrigins(configDir string) map[string]*Origin {
 func summarize(paths []string, turns bool) []SessionSummary {
 	rows := make([]SessionSummary, len(paths))
 	ok := make([]bool, len(paths))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				r, err := summarizeOne(paths[i], turns)
-				rows[i], ok[i] = r, err == nil
-			}
-		}()
-	}
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i := range paths {
-		next <- i
+		g.Go(func() error {
+			r, err := summarizeOne(paths[i], turns)
+			rows[i], ok[i] = r, err == nil
+			return nil // a session that cannot be read is left out
+		})
 	}
-	close(next)
-	wg.Wait()
+	_ = g.Wait()
 	var out []SessionSummary
 	for i := range rows {
 		if ok[i] {

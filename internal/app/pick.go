@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -20,6 +19,8 @@ import (
 	"time"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/mattn/go-runewidth"
+	"golang.org/x/term"
 )
 
 // PickSession lists the sessions of the current folder's project, newest
@@ -249,18 +250,16 @@ func pickWithKeys(in io.Reader, w io.Writer, header string, lines []string, heig
 	}
 }
 
-// fitWidth cuts s to at most width-1 columns (East Asian wide characters
-// count two), so that no line wraps and the cursor arithmetic holds.
+// fitWidth cuts s to at most width-1 columns (as a terminal shows them:
+// East Asian wide characters and emoji take two, combining marks none), so
+// that no line wraps and the cursor arithmetic holds.
 func fitWidth(s string, width int) string {
 	if width <= 1 {
 		return s
 	}
 	cols := 0
 	for i, r := range s {
-		c := 1
-		if wide(r) {
-			c = 2
-		}
+		c := columns.RuneWidth(r)
 		if cols+c > width-1 {
 			return s[:i]
 		}
@@ -269,46 +268,28 @@ func fitWidth(s string, width int) string {
 	return s
 }
 
-func wide(r rune) bool {
-	return r >= 0x1100 && (r <= 0x115f || r >= 0x2e80 && r <= 0xa4cf || r >= 0xac00 && r <= 0xd7a3 ||
-		r >= 0xf900 && r <= 0xfaff || r >= 0xfe30 && r <= 0xfe4f || r >= 0xff00 && r <= 0xff60 ||
-		r >= 0xffe0 && r <= 0xffe6 || r >= 0x1f300 && r <= 0x1faff || r >= 0x20000 && r <= 0x3fffd)
-}
+// columns counts a character's columns the same in every locale (an
+// ambiguous-width character takes one, as outside East Asian locales).
+var columns = &runewidth.Condition{EastAsianWidth: false}
 
-// rawTerminal puts the terminal f in raw mode with stty (keys arrive one
-// by one, unechoed, Ctrl-C as a byte) and returns what restores it.
+// rawTerminal puts the terminal f in raw mode (keys arrive one by one,
+// unechoed, Ctrl-C as a byte) and returns what restores it.
 func rawTerminal(f *os.File) (restore func(), err error) {
-	saved, err := stty(f, "-g")
+	saved, err := term.MakeRaw(int(f.Fd()))
 	if err != nil {
 		return nil, err
 	}
-	if _, err := stty(f, "-icanon", "-echo", "-isig", "min", "1", "time", "0"); err != nil {
-		return nil, err
-	}
-	return func() { _, _ = stty(f, strings.TrimSpace(saved)) }, nil
+	return func() { _ = term.Restore(int(f.Fd()), saved) }, nil
 }
 
 // terminalSize is the terminal's rows and columns (24×80 when unknown).
 func terminalSize(f *os.File) (rows, cols int) {
-	out, err := stty(f, "size")
-	if err == nil {
-		if r, c, ok := strings.Cut(strings.TrimSpace(out), " "); ok {
-			rows, _ = strconv.Atoi(r)
-			cols, _ = strconv.Atoi(c)
-		}
-	}
-	if rows <= 0 {
+	cols, rows, err := term.GetSize(int(f.Fd()))
+	if err != nil || rows <= 0 {
 		rows = 24
 	}
-	if cols <= 0 {
+	if err != nil || cols <= 0 {
 		cols = 80
 	}
 	return rows, cols
-}
-
-func stty(f *os.File, args ...string) (string, error) {
-	cmd := exec.Command("stty", args...)
-	cmd.Stdin = f
-	out, err := cmd.Output()
-	return string(out), err
 }

@@ -729,27 +729,6 @@ func (env *Env) redactBackupNote(s *chain.Session, key string) string {
 		which, filepath.Dir(list[0].Dir), purge)
 }
 
-// unchanged reports whether the result is the input: no entry removed,
-// added or given other bytes, no file removed.
-func unchanged(t *ops.Txn) bool {
-	if len(t.RemovedFiles) > 0 || len(t.Sidecars) > 0 {
-		return false
-	}
-	for _, f := range t.S.Files() {
-		for i, ed := range t.Edits(f) {
-			if ed.Drop || ed.Late || len(ed.After) > 0 {
-				return false
-			}
-			if ed.Raw != nil {
-				if orig, err := f.Raw(i); err != nil || !bytes.Equal(orig, ed.Raw) {
-					return false
-				}
-			}
-		}
-	}
-	return true
-}
-
 // writeNew writes the result as a new session beside the original, with
 // its sidecars: subagent transcripts and meta files, tool-results/, and the
 // file-history backups behind /rewind. On failure what it created goes.

@@ -26,6 +26,7 @@ import (
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/internal/app"
 	"github.com/urfave/cli/v3"
+	"golang.org/x/sync/errgroup"
 )
 
 // manyKey marks, in a command's Metadata, that it takes --all, --project
@@ -143,24 +144,21 @@ func eachSession(env *app.Env, cmd *cli.Command, fn func(env *app.Env, session s
 	for i := range res {
 		res[i] = &result{done: make(chan struct{})}
 	}
-	next := make(chan int)
-	workers := min(runtime.GOMAXPROCS(0), len(sessions))
-	for range workers {
-		go func() {
-			for i := range next {
+	// every core works on a session; the results are printed in order as
+	// each one is done
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
+	go func() {
+		for i := range sessions {
+			g.Go(func() error {
 				r := res[i]
 				sub := *env
 				sub.Out, sub.Err, sub.Quiet = &r.out, &r.errb, true
 				r.err = runRecovered(func() error { return fn(&sub, sessions[i]) })
 				close(r.done)
-			}
-		}()
-	}
-	go func() {
-		for i := range sessions {
-			next <- i
+				return nil // each session's error is its result's
+			})
 		}
-		close(next)
 	}()
 	type entry struct {
 		Session  string          `json:"session"`

@@ -150,16 +150,6 @@ func Old(t testing.TB) Client {
 	return c
 }
 
-// ClientByVersion returns an installed (or freshly installed) client of a pinned version.
-func ClientByVersion(t testing.TB, version string) Client {
-	t.Helper()
-	c, err := EnsureClient(version)
-	if err != nil {
-		t.Fatalf("harness: client %s unavailable: %v", version, err)
-	}
-	return c
-}
-
 func locate(dir, version string) (Client, bool) {
 	native := filepath.Join(dir, "node_modules", "@anthropic-ai", "claude-code-linux-x64", "claude")
 	if fi, err := os.Stat(native); err == nil && fi.Mode()&0o111 != 0 {

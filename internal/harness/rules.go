@@ -66,17 +66,6 @@ func CheckRequest(body []byte, checkSig SignatureChecker) []Violation {
 	return checkMessages(req.Messages, checkSig)
 }
 
-// CheckMessagesJSON validates a JSON array of API messages.
-func CheckMessagesJSON(msgs []json.RawMessage, checkSig SignatureChecker) []Violation {
-	rm := make([]ruleMsg, len(msgs))
-	for i, m := range msgs {
-		if err := json.Unmarshal(m, &rm[i]); err != nil {
-			return []Violation{{Rule: RuleMalformed, Index: i, Message: fmt.Sprintf("messages.%d: %v", i, err)}}
-		}
-	}
-	return checkMessages(rm, checkSig)
-}
-
 func decodeBlocks(c json.RawMessage) (blocks []ruleBlock, isString bool, str string, err error) {
 	c = json.RawMessage(strings.TrimSpace(string(c)))
 	if len(c) == 0 || string(c) == "null" {

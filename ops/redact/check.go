@@ -177,10 +177,6 @@ func prefixLooksReal(sec string) bool {
 
 func checkToken(text string, s, e int) bool { return prefixLooksReal(text[s:e]) }
 
-// checkStrict: the old placeholder check, for tokens whose prefix is not
-// distinctive (any "sk-…").
-func checkStrict(text string, s, e int) bool { return tokenLooksReal(text[s:e]) }
-
 // checkRandom: a token found by context or by a prefix: require a
 // random-looking shape. Fake-looking values (EXAMPLE…) are accepted.
 func checkRandom(minEntropy float64, minKinds int) func(string, int, int) bool {
