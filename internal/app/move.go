@@ -173,14 +173,10 @@ func (env *Env) RunMove(o MoveOptions) error {
 // from's. The hint is the move of the project they record.
 func (env *Env) nothingToMove(o MoveOptions, from, to string) error {
 	for _, dir := range env.projectFolders(from) {
-		files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
 		var cwds []string
 		count := map[string]int{}
 		n := 0
-		for _, f := range files {
-			if strings.HasPrefix(filepath.Base(f), "agent-") || chain.IsSessionFile(f) != nil {
-				continue
-			}
+		for _, f := range chain.SessionsIn(dir) {
 			n++
 			if p := projectPathOf(f); p != "" {
 				if count[p] == 0 {
