@@ -3,6 +3,7 @@ package app
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -20,6 +21,7 @@ import (
 	"github.com/ccsurgeon/ccsurgeon/validate"
 	"github.com/google/uuid"
 	"github.com/tidwall/gjson"
+	"golang.org/x/sync/errgroup"
 )
 
 // Dest says where the result of an operation goes.
@@ -481,46 +483,33 @@ func (j *job) writeSubagent(f *chain.File, a *chain.Subagent, dst string, rm *op
 }
 
 // tasks runs functions a few at a time and keeps the first error; once one
-// failed, the rest are not started.
+// failed, the rest are not started. Wait is called once, at the end.
 type tasks struct {
-	sem chan struct{}
-	wg  sync.WaitGroup
-	mu  sync.Mutex
-	err error
+	g      *errgroup.Group
+	failed context.Context // done once a function failed
 }
 
-func newTasks(n int) *tasks { return &tasks{sem: make(chan struct{}, n)} }
+func newTasks(n int) *tasks {
+	g, failed := errgroup.WithContext(context.Background())
+	g.SetLimit(n)
+	return &tasks{g: g, failed: failed}
+}
 
-// Go runs fn when a slot is free.
+// Go runs fn when a slot is free, unless a function failed.
 func (t *tasks) Go(fn func() error) {
-	t.sem <- struct{}{}
-	t.mu.Lock()
-	failed := t.err != nil
-	t.mu.Unlock()
-	if failed {
-		<-t.sem
+	if t.failed.Err() != nil {
 		return
 	}
-	t.wg.Add(1)
-	go func() {
-		defer func() { <-t.sem; t.wg.Done() }()
-		if err := fn(); err != nil {
-			t.mu.Lock()
-			if t.err == nil {
-				t.err = err
-			}
-			t.mu.Unlock()
+	t.g.Go(func() error {
+		if t.failed.Err() != nil {
+			return nil
 		}
-	}()
+		return fn()
+	})
 }
 
 // Wait waits for the started functions and returns the first error.
-func (t *tasks) Wait() error {
-	t.wg.Wait()
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return t.err
-}
+func (t *tasks) Wait() error { return t.g.Wait() }
 
 // toStdout renders to a scratch file first: nothing reaches stdout unless
 // the result passes the gate.
