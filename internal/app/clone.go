@@ -57,18 +57,3 @@ func (env *Env) RunClone(session string, b BranchOptions, d Dest) error {
 		return ops.Pipeline{ops.Clone{}, ops.SelectBranch{Leaf: leaf}}, nil
 	})
 }
-
-// RunFork writes a new session holding the conversation up to the end of turn n.
-func (env *Env) RunFork(session string, n int, b BranchOptions, d Dest) error {
-	if d.Output == "" {
-		d.New = true
-	}
-	d.FreshIDs = true
-	return env.runWrite(session, d, func(s *chain.Session) (ops.Pipeline, error) {
-		leaf, err := b.resolve(s.Main)
-		if err != nil {
-			return nil, err
-		}
-		return ops.Pipeline{ops.ForkAtTurn{N: n, Leaf: leaf}}, nil
-	})
-}
