@@ -7,7 +7,6 @@ package cli
 // two at a time (one per core), reported in the order given, then a total.
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -20,7 +19,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 	"unicode"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
@@ -36,10 +34,6 @@ const (
 	manyKey = "many-sessions"
 	pickKey = "pick-session"
 )
-
-func pickFlag() cli.Flag {
-	return &cli.BoolFlag{Name: "pick", Usage: "choose one of this folder's project's sessions with the arrow keys (off a terminal: by number, read from stdin)"}
-}
 
 // many gives a command that takes SESSION the flags that name many.
 func many(c *cli.Command) *cli.Command {
@@ -294,34 +288,6 @@ func hasFlag(cmd *cli.Command, name string) bool {
 		}
 	}
 	return false
-}
-
-// confirmNewest stands between a change in place and the session a
-// command with no SESSION falls back to: on a terminal it names the
-// session and asks (y/N); elsewhere it refuses, with the command that
-// names the session as the hint.
-func confirmNewest(env *app.Env, cmd *cli.Command, path string) error {
-	id := strings.TrimSuffix(filepath.Base(path), ".jsonl")
-	modified := ""
-	if fi, err := os.Stat(path); err == nil {
-		modified = "modified " + app.Ago(time.Since(fi.ModTime()))
-	}
-	if title := app.SessionTitle(path); title != "" {
-		modified += ", " + strconv.Quote(title)
-	}
-	if modified != "" {
-		modified = " (" + strings.TrimPrefix(modified, ", ") + ")"
-	}
-	hint := commandNaming(env, cmd, id, path)
-	if !env.Interactive() {
-		return usageError{err: fmt.Errorf("%s with no SESSION would change %s, the newest session of this folder's project%s: name it", cmd.Name, id, modified), hint: hint}
-	}
-	fmt.Fprintf(env.Err, "ccsurgeon: %s will change %s in place, the newest session of this folder's project%s\nccsurgeon: go on? [y/N] ", cmd.Name, id, modified)
-	answer, _ := bufio.NewReader(env.In).ReadString('\n')
-	if a := strings.ToLower(strings.TrimSpace(answer)); a == "y" || a == "yes" {
-		return nil
-	}
-	return &chain.Error{Msg: "nothing was changed", Hint: hint, Code: 1}
 }
 
 // argsKey is where run keeps the command line in the root's Metadata, for
