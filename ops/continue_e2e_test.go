@@ -85,9 +85,10 @@ func joinMessages(ms []json.RawMessage) string {
 // 2.1.332 lists only sessions made in the TUI, so its two are made there
 // (the second after /clear); 2.0.50 lists print-mode ones. The old one's
 // only prompt holds a secret and its turn a Bash call; redact-secrets and
-// drop-tool-calls change it in place. 2.1.332's row shows the prompt, the
-// file's age and its size; 2.0.50's the prompt (until it has a title),
-// the entries' age and the message count. The control touches the file to
+// drop-tool-calls change it in place. 2.1.332's row shows the prompt (the
+// text of the last last-prompt entry), the file's age and its size;
+// 2.0.50's the first prompt (until it has a title), the entries' age and
+// the message count. The control touches the file to
 // now, as an in-place change used to: 2.1.332's order flips (it orders by
 // the file time); 2.0.50's does not (it orders by the entries' time, so
 // for 2.0.50 only the content part of the test can fail).
