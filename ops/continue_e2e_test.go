@@ -87,7 +87,7 @@ func joinMessages(ms []json.RawMessage) string {
 // only prompt holds a secret and its turn a Bash call; redact-secrets and
 // drop-tool-calls change it in place. 2.1.332's row shows the prompt (the
 // text of the last last-prompt entry), the file's age and its size;
-// 2.0.50's the first prompt (until it has a title), the entries' age and
+// 2.0.50's the prompt (until it has a title), the entries' age and
 // the message count. The control touches the file to
 // now, as an in-place change used to: 2.1.332's order flips (it orders by
 // the file time); 2.0.50's does not (it orders by the entries' time, so
