@@ -149,9 +149,12 @@ func (o ForkAtTurn) Apply(t *Txn) error {
 			// the calls it keeps (the client sends no sidechain entry)
 		case e.IsChain():
 			// entries of this or other branches beyond the fork point; side
-			// records of kept entries (progress) that precede it stay
-			if e.Off > lastOff || !keep[g.Parent[i]] || isConversationalEntry(e) {
+			// records of kept entries (progress, and the progress entries
+			// that 2.1.37-2.1.39 chain below them) that precede it stay
+			if e.Off > lastOff || isConversationalEntry(e) || g.Parent[i] < 0 || !keep[g.Parent[i]] {
 				drop[i] = true
+			} else {
+				keep[i] = true
 			}
 		case e.Off > lastOff:
 			drop[i] = true // metadata written after the fork point
