@@ -94,10 +94,16 @@ func specCases(t *testing.T, f *chain.File, orig spec.Conversation, sc *redact.S
 		cases = append(cases, specCase{name: "drop-tool-calls --tool " + name, p: ops.Pipeline{ops.DropToolCalls{Tools: []string{name}}},
 			check: eq(spec.DropToolCalls(orig, func(use spec.Block, _ int) bool { return use.Name == name }))})
 	}
+	// fork at every turn, whatever it holds (interrupted, unfinished),
+	// and at the last one the session as a clone has it
+	for n := 1; n <= turns; n++ {
+		cases = append(cases, specCase{name: fmt.Sprintf("fork-at-turn %d", n), p: ops.Pipeline{ops.ForkAtTurn{N: n, Leaf: leaf}}, clone: true, check: eq(spec.Fork(heldTurn(t, f, ts, orig, n), n))})
+	}
+	if turns > 0 {
+		cases = append(cases, specCase{name: fmt.Sprintf("fork-at-turn %d (the last) = clone", turns), p: ops.Pipeline{ops.ForkAtTurn{N: turns, Leaf: leaf}}, clone: true, check: eq(spec.Clone(orig))})
+	}
 	for _, n := range turnsToCheck(turns, 1) {
-		held := heldTurn(t, f, ts, orig, n)
 		cases = append(cases,
-			specCase{name: fmt.Sprintf("fork-at-turn %d", n), p: ops.Pipeline{ops.ForkAtTurn{N: n, Leaf: leaf}}, clone: true, check: eq(spec.Fork(held, n))},
 			specCase{name: fmt.Sprintf("strip-thinking --before-turn %d", n), p: ops.Pipeline{ops.StripThinking{BeforeTurn: n}}, check: eq(spec.StripThinking(orig, n))},
 			specCase{name: fmt.Sprintf("drop-tool-calls --turns %d", n), p: ops.Pipeline{ops.DropToolCalls{Turns: &ops.TurnRange{From: n, To: n}}},
 				check: eq(spec.DropToolCalls(orig, func(_ spec.Block, turn int) bool { return turn == n }))},
@@ -127,10 +133,12 @@ func turnsToCheck(turns, from int) []int {
 // heldTurn returns the conversation that holds turn n of the branch ts
 // numbers (orig is the one the client sends): the one sent before a later
 // compaction summarized the turn, unless the turn's answer came after the
-// compaction (an automatic compaction between a prompt and its answer).
+// compaction (an automatic compaction between a prompt and its answer) or
+// no turn follows it (a fork at the last turn is the session as the client
+// sends it, as a clone is, whatever the person did after the answer).
 func heldTurn(t *testing.T, f *chain.File, ts chain.Turns, orig spec.Conversation, n int) spec.Conversation {
 	t.Helper()
-	if !ts.List[n-1].Compacted {
+	if !ts.List[n-1].Compacted || n == len(ts.List) {
 		return orig
 	}
 	c, err := spec.Sent(f, segmentEnd(f, ts.Leaf, ts.List[n-1].Entry))
