@@ -227,47 +227,61 @@ func TestSpecEveryOperationEverySession(t *testing.T) {
 		name := strings.TrimPrefix(strings.TrimPrefix(path, filepath.Join("..", "..", "shared")+string(filepath.Separator)), ".."+string(filepath.Separator))
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			s, err := chain.Load(path)
-			require.NoError(t, err)
-			defer s.Close()
-			raw, err := os.ReadFile(path)
-			require.NoError(t, err)
-			orig, err := spec.Active(s.Main)
-			require.NoError(t, err)
-			valid := validate.Session(s).Valid()
+			n, r, valid := checkSpecCases(t, path, name, sc)
+			cases.Add(int64(n))
+			refused.Add(int64(r))
+			sessions.Add(1)
 			if !valid {
 				mu.Lock()
 				skippedRepair = append(skippedRepair, name)
 				mu.Unlock()
 			}
-			sessions.Add(1)
-			for _, c := range specCases(t, s.Main, orig, sc, valid) {
-				cases.Add(1)
-				tx := ops.NewTxn(s)
-				if c.clone {
-					tx.NewID = "c1c1c1c1-0000-4000-8000-000000000001"
-				}
-				if err := c.p.Apply(tx); err != nil {
-					// refusing is right only where the spec leaves nothing to send
-					if c.check(orig, nil) == nil {
-						refused.Add(1)
-						continue
-					}
-					t.Fatalf("%s: %s refused: %v", name, c.name, err)
-				}
-				var buf bytes.Buffer
-				require.NoError(t, tx.Render(s.Main)(&buf), "%s: %s: render", name, c.name)
-				rf, err := chain.LoadBytes(path, buf.Bytes())
-				require.NoError(t, err, "%s: %s: load the result", name, c.name)
-				got, err := spec.Active(rf)
-				require.NoError(t, err)
-				got = unmapIDs(got, raw, tx.Remapper())
-				if err := c.check(orig, got); err != nil {
-					t.Errorf("%s: %s: %v", name, c.name, err)
-				}
-			}
 		})
 	}
+}
+
+// checkSpecCases runs every (operation, turn) case of specCases on the
+// session at path in process and compares what chain rebuilds from each
+// result with the operation's specification; it returns how many cases
+// ran, how many the operation refused where the specification leaves
+// nothing to send, and whether the session validates (repair is checked
+// only then).
+func checkSpecCases(t *testing.T, path, name string, sc *redact.Scanner) (cases, refused int, valid bool) {
+	t.Helper()
+	s, err := chain.Load(path)
+	require.NoError(t, err)
+	defer s.Close()
+	raw, err := os.ReadFile(path)
+	require.NoError(t, err)
+	orig, err := spec.Active(s.Main)
+	require.NoError(t, err)
+	valid = validate.Session(s).Valid()
+	for _, c := range specCases(t, s.Main, orig, sc, valid) {
+		cases++
+		tx := ops.NewTxn(s)
+		if c.clone {
+			tx.NewID = "c1c1c1c1-0000-4000-8000-000000000001"
+		}
+		if err := c.p.Apply(tx); err != nil {
+			// refusing is right only where the spec leaves nothing to send
+			if c.check(orig, nil) == nil {
+				refused++
+				continue
+			}
+			t.Fatalf("%s: %s refused: %v", name, c.name, err)
+		}
+		var buf bytes.Buffer
+		require.NoError(t, tx.Render(s.Main)(&buf), "%s: %s: render", name, c.name)
+		rf, err := chain.LoadBytes(path, buf.Bytes())
+		require.NoError(t, err, "%s: %s: load the result", name, c.name)
+		got, err := spec.Active(rf)
+		require.NoError(t, err)
+		got = unmapIDs(got, raw, tx.Remapper())
+		if err := c.check(orig, got); err != nil {
+			t.Errorf("%s: %s: %v", name, c.name, err)
+		}
+	}
+	return cases, refused, valid
 }
 
 // TestSpecCompressDocument: a PDF `document` block (a prompt with an
