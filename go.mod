@@ -1,6 +1,6 @@
 module github.com/ccsurgeon/ccsurgeon
 
-go 1.26.8
+go 1.26
 
 require (
 	github.com/google/uuid v1.6.0
@@ -9,10 +9,12 @@ require (
 	github.com/tidwall/gjson v1.20.0
 	github.com/tidwall/sjson v1.2.5
 	github.com/urfave/cli/v3 v3.14.0
+	golang.org/x/term v0.41.0
 )
 
 require (
 	github.com/tidwall/match v1.1.1 // indirect
 	github.com/tidwall/pretty v1.2.0 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
+	golang.org/x/sys v0.42.0 // indirect
 )

@@ -13,6 +13,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"runtime/pprof"
 	"slices"
@@ -48,8 +49,25 @@ func main() {
 	os.Exit(code)
 }
 
+// hintObserver, set by tests, sees the command line and what was written
+// on stderr of every run whose stderr is not a file (a terminal's must
+// stay one): the tests run every hint it holds (TestMain, main_hints_test.go).
+var hintObserver func(args []string, stderr string)
+
 // run executes one command line and returns the exit code.
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if obs := hintObserver; obs != nil {
+		if _, isFile := stderr.(*os.File); !isFile {
+			var seen bytes.Buffer
+			code := runCommand(ctx, args, stdin, stdout, io.MultiWriter(stderr, &seen))
+			obs(args, seen.String())
+			return code
+		}
+	}
+	return runCommand(ctx, args, stdin, stdout, stderr)
+}
+
+func runCommand(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
 	if slices.Contains(args, "--generate-shell-completion") {
 		// what the shell offers: flags described by their usage, whose
 		// backticks name the value in --help and mean nothing here
@@ -57,6 +75,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	}
 	env := &app.Env{In: stdin, Out: stdout, Err: stderr}
 	root := newCommand(env)
+	root.Metadata = map[string]any{argsKey: args}
 	defer func() {
 		if r := recover(); r != nil {
 			if os.Getenv("CCSURGEON_PANIC") != "" { // for developers: the stack trace
@@ -68,7 +87,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		}
 	}()
 	err := root.Run(ctx, args)
-	return reportError(stderr, explain(err, root, args))
+	return reportErrorAs(stderr, explain(err, root, args), env.Self())
 }
 
 // dropBackticks writes what it is given without its backticks.
@@ -81,7 +100,15 @@ func (d dropBackticks) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func reportError(stderr io.Writer, err error) int {
+func reportError(stderr io.Writer, err error) int { return reportErrorAs(stderr, err, "ccsurgeon") }
+
+// selfRe is a ccsurgeon command a hint holds, quoted or the whole hint.
+var selfRe = regexp.MustCompile(`(^|')ccsurgeon `)
+
+// reportErrorAs prints err and its hint, in which the ccsurgeon commands
+// are run as self ("ccsurgeon --config-dir DIR" when the config dir is not
+// the default one), so that they work as printed.
+func reportErrorAs(stderr io.Writer, err error, self string) int {
 	if err == nil {
 		return 0
 	}
@@ -96,7 +123,13 @@ func reportError(stderr io.Writer, err error) int {
 	}
 	var h interface{ HintText() string }
 	if errors.As(err, &h) && h.HintText() != "" {
-		fmt.Fprintf(stderr, "ccsurgeon: hint: %s\n", h.HintText())
+		hint := h.HintText()
+		if self != "ccsurgeon" && !strings.Contains(hint, "--config-dir") {
+			hint = selfRe.ReplaceAllStringFunc(hint, func(m string) string {
+				return strings.TrimSuffix(m, "ccsurgeon ") + self + " "
+			})
+		}
+		fmt.Fprintf(stderr, "ccsurgeon: hint: %s\n", hint)
 	}
 	return code
 }
@@ -139,8 +172,9 @@ strip thinking, drop tool calls, compress old turns, redact secrets.
 SESSION is a session id, a unique id prefix (4+ characters), or a path to a
 session file. Ids are looked up in every folder under <config-dir>/projects/.
 With no SESSION most commands work on the newest session of this folder's
-project (the one 'claude --continue' picks); --pick chooses one of them with
-the arrow keys. Most commands take several SESSIONs, --all or --project PATH
+project (the one 'claude --continue' picks); a change in place asks first
+(y/N) on a terminal and refuses elsewhere; --pick chooses one of them with
+the arrow keys. A change in place keeps the file's modification time. Most commands take several SESSIONs, --all or --project PATH
 (see each command's --help).
 
 EXIT STATUS:` + exitCodesHelp,
@@ -280,15 +314,28 @@ examples:
 
 // destFlags are the destination flags every writing command takes.
 func destFlags() []cli.Flag {
+	return append(newDestFlags(),
+		&cli.BoolFlag{Name: "force", Usage: "write in place even when Claude Code seems to be using the session; with -o, replace an existing file"},
+		&cli.IntFlag{Name: "keep", Usage: "keep the `N` last made backups of the session, besides the original (default 20)"},
+		&cli.BoolFlag{Name: "no-backup", Usage: "change in place without keeping a backup (after redact-secrets: no copy of the secrets is left)"},
+	)
+}
+
+// newDestFlags are the destination flags of a command that writes a new
+// session (clone, fork-at-turn): none of a change in place, which they
+// refuse (--keep, --no-backup); --force only replaces a file -o names.
+func newDestFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the result to `PATH` ('-' for stdout) and touch nothing else"},
 		&cli.BoolFlag{Name: "new", Usage: "write the result as a new session (fresh ids) in the project folder of its working directory"},
 		&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "change nothing; print what would change"},
 		&cli.BoolFlag{Name: "diff", Usage: "print a unified line diff of what would change (a preview: implies --dry-run)"},
-		&cli.BoolFlag{Name: "force", Usage: "write in place even when Claude Code seems to be using the session; with -o, replace an existing file"},
-		&cli.IntFlag{Name: "keep", Usage: "keep the `N` last made backups of the session, besides the original (default 20)"},
-		&cli.BoolFlag{Name: "no-backup", Usage: "change in place without keeping a backup (after redact-secrets: no copy of the secrets is left)"},
 	}
+}
+
+// forceOutputFlag is --force of a command that writes a new session.
+func forceOutputFlag() cli.Flag {
+	return &cli.BoolFlag{Name: "force", Usage: "with -o, replace an existing file"}
 }
 
 func destFrom(cmd *cli.Command) app.Dest {
@@ -539,8 +586,11 @@ examples:
 			Flags: []cli.Flag{&cli.BoolFlag{Name: "force", Usage: "restore even when Claude Code seems to be using the session"}},
 			Action: func(ctx context.Context, cmd *cli.Command) error {
 				if cmd.Args().Len() < 1 || cmd.Args().Len() > 2 {
-					return usageError{err: fmt.Errorf("restore needs SESSION and optionally BACKUP"),
-						hint: "name the session to put back (its id, an id prefix or its path); 'ccsurgeon backups SESSION' lists its backups"}
+					hint := "name the session to put back (its id, an id prefix or its path); 'ccsurgeon ls' lists the sessions"
+					if _, err := chain.Locate(env.ConfigDir, cmd.Args().First()); err == nil {
+						hint = fmt.Sprintf("give one SESSION and at most one BACKUP; 'ccsurgeon backups %s' lists the backups of the first", shellQuote(cmd.Args().First()))
+					}
+					return usageError{err: fmt.Errorf("restore needs SESSION and optionally BACKUP"), hint: hint}
 				}
 				return env.RunRestore(cmd.Args().First(), cmd.Args().Get(1), cmd.Bool("force"))
 			},
@@ -595,7 +645,7 @@ client resumes: this brings back a conversation that /rewind left behind.
 examples:
    ccsurgeon clone 3f2a9c1e
    ccsurgeon turns 3f2a9c1e --all && ccsurgeon clone 3f2a9c1e --branch 1`,
-		Flags: append(branchFlags(), destFlags()...),
+		Flags: append(branchFlags(), append(newDestFlags(), forceOutputFlag())...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			return eachSession(env, cmd, func(env *app.Env, s string) error {
 				return env.RunClone(s, app.BranchOptions{Leaf: cmd.String("leaf"), Branch: int(cmd.Int("branch"))}, destFrom(cmd))
@@ -618,16 +668,21 @@ before a compaction are allowed.
 
 example:
    ccsurgeon fork 3f2a9c1e 4`,
-		Flags: append(branchFlags(), destFlags()...),
+		Flags: append(branchFlags(), append(newDestFlags(), forceOutputFlag())...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
+			turns := "list the turns of this folder's newest session with 'ccsurgeon turns'"
+			if cmd.Args().Len() > 0 {
+				turns = fmt.Sprintf("list the turns with 'ccsurgeon turns %s'", shellQuote(cmd.Args().First()))
+			}
 			if cmd.Args().Len() != 2 {
-				return usageError{err: fmt.Errorf("fork-at-turn needs SESSION and a turn number N (1 or more)"), hint: "list the turns with 'ccsurgeon turns SESSION'"}
+				return usageError{err: fmt.Errorf("fork-at-turn needs SESSION and a turn number N (1 or more)"), hint: turns}
 			}
 			n, err := strconv.Atoi(cmd.Args().Get(1))
 			if err != nil {
-				return usageError{err: fmt.Errorf("turn number %q is not a number: want a whole number, 1 or more", cmd.Args().Get(1)), hint: "list the turns with 'ccsurgeon turns SESSION'"}
+				return usageError{err: fmt.Errorf("turn number %q is not a number: want a whole number, 1 or more", cmd.Args().Get(1)), hint: turns}
 			}
-			return env.RunFork(cmd.Args().First(), n, app.BranchOptions{Leaf: cmd.String("leaf"), Branch: int(cmd.Int("branch"))}, destFrom(cmd))
+			s := cmd.Args().First()
+			return namedSession(env, env.RunFork(s, n, app.BranchOptions{Leaf: cmd.String("leaf"), Branch: int(cmd.Int("branch"))}, destFrom(cmd)), s)
 		},
 	}
 }

@@ -18,7 +18,12 @@ func TestMain(m *testing.M) {
 	if os.Getenv("CCSURGEON_TEST_AS_CLI") == "1" {
 		os.Exit(run(context.Background(), os.Args, os.Stdin, os.Stdout, os.Stderr))
 	}
-	os.Exit(m.Run())
+	hintObserver = hints.observe
+	code := m.Run()
+	if !hints.report() && code == 0 {
+		code = 1
+	}
+	os.Exit(code)
 }
 
 // TestCompletionInBash: the script 'completion bash' prints, sourced in

@@ -73,7 +73,8 @@ func TestRedactCheckHintNamesTheSession(t *testing.T) {
 	p := installSession(t, cfg, "-work-p", "testdata/sessions/2.0.50/secrets.jsonl")
 	_, errs, code := cliRun(t, "--config-dir", cfg, "redact", idOf(p)[:8], "--check")
 	assert.Equal(t, 1, code, errs)
-	assert.Contains(t, errs, "ccsurgeon: hint: write a redacted copy with 'ccsurgeon redact "+idOf(p)+" -o redacted.jsonl'\n")
+	// the config dir named too: the hint runs as printed (issue 27, finding 12)
+	assert.Contains(t, errs, "ccsurgeon: hint: write a redacted copy with 'ccsurgeon --config-dir "+cfg+" redact "+idOf(p)+" -o redacted.jsonl'\n")
 
 	loose := filepath.Join(t.TempDir(), "share.jsonl")
 	b, err := os.ReadFile("testdata/sessions/2.0.50/secrets.jsonl")
@@ -81,7 +82,7 @@ func TestRedactCheckHintNamesTheSession(t *testing.T) {
 	require.NoError(t, os.WriteFile(loose, b, 0o600))
 	_, errs, code = cliRun(t, "--config-dir", cfg, "redact", loose, "--check")
 	assert.Equal(t, 1, code, errs)
-	assert.Contains(t, errs, "ccsurgeon: hint: write a redacted copy with 'ccsurgeon redact "+loose+" -o redacted.jsonl'\n")
+	assert.Contains(t, errs, "ccsurgeon: hint: write a redacted copy with 'ccsurgeon --config-dir "+cfg+" redact "+loose+" -o redacted.jsonl'\n")
 }
 
 // TestLsWithNothingToList: with no filter, "no sessions under DIR match"
@@ -196,14 +197,15 @@ func TestReadmeDocumentsTheOtherJSONShapes(t *testing.T) {
 
 // TestRestoreWithoutSessionHints: 'ccsurgeon restore' alone (restore does
 // not take the newest session as the other commands do) said what it
-// needs and nothing about where to find it.
+// needs and nothing about where to find it. The hint names no SESSION
+// placeholder: it runs as printed (issue 27, finding 12).
 func TestRestoreWithoutSessionHints(t *testing.T) {
 	for _, args := range [][]string{{"restore"}, {"restore", "a", "b", "c"}} {
 		out, errs, code := cliRun(t, args...)
 		assert.Equal(t, 2, code, errs)
 		assert.Empty(t, out)
 		assert.Equal(t, "ccsurgeon: restore needs SESSION and optionally BACKUP\n"+
-			"ccsurgeon: hint: name the session to put back (its id, an id prefix or its path); 'ccsurgeon backups SESSION' lists its backups\n", errs)
+			"ccsurgeon: hint: name the session to put back (its id, an id prefix or its path); 'ccsurgeon ls' lists the sessions\n", errs)
 	}
 }
 

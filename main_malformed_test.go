@@ -523,12 +523,17 @@ func TestMalformedHugeLine(t *testing.T) {
 	t.Logf("five commands on a 50 MB line: %s", time.Since(start))
 }
 
-// cannot fails a test that needs what this machine lacks: the disk-full and
-// read-only rows mount a tmpfs and a read-only bind mount, which needs root
-// (as the CI machine and the README's test command run).
+// cannot stops a test that needs what this machine lacks: the disk-full and
+// read-only rows mount a tmpfs and a read-only bind mount, which needs root.
+// CI runs as root and must run them, so there (CI set) it fails; a user who
+// runs the README's test command from a fresh clone without root sees the
+// test counted as not run, with the reason.
 func cannot(t *testing.T, format string, args ...any) {
 	t.Helper()
-	t.Fatalf("this test needs root to mount a filesystem: "+format, args...)
+	if os.Getenv("CI") != "" {
+		t.Fatalf("this test needs root to mount a filesystem: "+format, args...)
+	}
+	t.Skipf("not run: needs root to mount a filesystem (CI runs it as root): "+format, args...)
 }
 
 // mountTmpfs mounts a tmpfs of size bytes at dir, or skips the test.

@@ -174,7 +174,7 @@ func TestRestoreUndoesAMoveFromTheNewFolder(t *testing.T) {
 	to := filepath.Join(t.TempDir(), "new")
 	r := runCLI(t, "--config-dir", cfg, "move", id, "--to", to)
 	require.Equal(t, 0, r.code, r.stderr)
-	assert.Contains(t, r.stdout, "undo with: ccsurgeon restore "+id)
+	assert.Contains(t, r.stdout, "undo with: ccsurgeon --config-dir "+cfg+" restore "+id)
 	_, err := os.Stat(old)
 	require.True(t, os.IsNotExist(err), "the move took the session away")
 	backdate(t, cfg)
@@ -218,11 +218,11 @@ func TestMoveWithARelativeConfigDir(t *testing.T) {
 	assert.Equal(t, string(orig), string(got), "the session is back in its old folder")
 }
 
-// undoHint is the argument of the printed "undo with … ccsurgeon restore
-// ARG" of a command's output.
+// undoHint is the argument of the printed "undo with … ccsurgeon
+// [--config-dir DIR] restore ARG" of a command's output.
 func undoHint(t *testing.T, out string) string {
 	t.Helper()
-	m := regexp.MustCompile(`undo with:? '?ccsurgeon restore ([^'\n)]+)`).FindStringSubmatch(out)
+	m := regexp.MustCompile(`undo with:? '?ccsurgeon (?:--config-dir \S+ )?restore ([^'\n)]+)`).FindStringSubmatch(out)
 	require.NotNil(t, m, "no undo hint in:\n%s", out)
 	return m[1]
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ccsurgeon/ccsurgeon/internal/testcorpus"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tidwall/gjson"
@@ -92,7 +93,7 @@ func TestCLI(t *testing.T) {
 		{"directory", []string{"info", "testdata"}, 1, `^$`, `^ccsurgeon: testdata is a directory, not a session file`},
 		{"fork out of range", []string{"fork", example, "9", "-o", filepath.Join(empty, "f.jsonl")}, 2, ``, `^ccsurgeon: turn 9 is out of range: the branch has turns 1-3\nccsurgeon: hint: `},
 		{"fork not a number", []string{"fork", example, "x"}, 2, ``, `turn number "x" is not a number`},
-		{"fork at a negative turn", []string{"fork", example, "-1", "--dry-run"}, 2, `^$`, `^ccsurgeon: fork-at-turn needs SESSION and a turn number N \(1 or more\)\nccsurgeon: hint: list the turns with 'ccsurgeon turns SESSION'\n$`},
+		{"fork at a negative turn", []string{"fork", example, "-1", "--dry-run"}, 2, `^$`, `^ccsurgeon: fork-at-turn needs SESSION and a turn number N \(1 or more\)\nccsurgeon: hint: list the turns with 'ccsurgeon turns testdata/sessions/2.1.328/tools.jsonl'\n$`},
 		{"version as a command", []string{"version"}, 2, `^$`, `^ccsurgeon: unknown command "version"\nccsurgeon: hint: the version is 'ccsurgeon --version'\n$`},
 		{"rewrite nothing in place", []string{"rewrite", example}, 2, ``, `would change nothing`},
 		// they were ignored: the thinking went, no output was cut
@@ -188,7 +189,10 @@ func TestCompletion(t *testing.T) {
 // every session file we have, of every client version.
 func TestRewriteIsLossless(t *testing.T) {
 	var files []string
-	for _, root := range []string{"testdata", filepath.Join("..", "shared", "corpus")} {
+	for _, root := range []string{"testdata", testcorpus.Optional(t)} {
+		if root == "" {
+			continue
+		}
 		require.NoError(t, filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
 			if err == nil && strings.HasSuffix(p, ".jsonl") {
 				files = append(files, p)
@@ -384,7 +388,8 @@ func TestCompletionOffersSessionIDs(t *testing.T) {
 }
 
 // TestSelectorSelectingNothingWritesNothing: a change that changes nothing
-// makes no backup and no new session, and says so.
+// makes no backup and no new session, and says so; -o still writes its
+// output, an identical copy (TestOutputAlwaysWrites).
 func TestSelectorSelectingNothingWritesNothing(t *testing.T) {
 	cfg := t.TempDir()
 	path := installSession(t, cfg, "-work-p", example)
@@ -395,10 +400,12 @@ func TestSelectorSelectingNothingWritesNothing(t *testing.T) {
 	for _, dest := range [][]string{nil, {"--new"}, {"-o", filepath.Join(t.TempDir(), "x.jsonl")}} {
 		out, errs, code := cliRun(t, append([]string{"--config-dir", cfg, "drop-tool-calls", path, "--tool", "Nope"}, dest...)...)
 		assert.Equal(t, 0, code, errs)
-		assert.Regexp(t, `^drop-tool-calls: nothing to change in .*; nothing was written\n`, out, "%v", dest)
 		if len(dest) == 2 {
-			assert.NoFileExists(t, dest[1])
+			assert.Regexp(t, `^drop-tool-calls: no change; wrote an identical copy to `, out)
+			assert.FileExists(t, dest[1])
+			continue
 		}
+		assert.Regexp(t, `^drop-tool-calls: nothing to change in .*; nothing was written\n`, out, "%v", dest)
 	}
 	after, err := os.ReadFile(path)
 	require.NoError(t, err)
@@ -654,26 +661,30 @@ var numberSlip = regexp.MustCompile(`\b1 (entries|calls|errors|warnings|blocks|t
 // or "session(s)", in whatever command prints it.
 func TestCountsAgreeWithTheirNoun(t *testing.T) {
 	cfg := t.TempDir()
-	tools := installSession(t, cfg, "-tmp-gone", "testdata/sessions/2.1.328/tools.jsonl")                                                                 // its cwd does not exist
-	loop := installSession(t, cfg, "-tmp-loop", "../shared/corpus/claudeless/v2.1.29/write-permission-dialog/91348717-fea3-46ed-a511-2370f1aaa5b7.jsonl") // ends in a tool-use loop with one thinking block
+	tools := installSession(t, cfg, "-tmp-gone", "testdata/sessions/2.1.328/tools.jsonl") // its cwd does not exist
 	secrets := installSession(t, cfg, "-tmp-secrets", "testdata/sessions/2.1.328/secrets.jsonl")
 	torn := filepath.Join(t.TempDir(), "torn.jsonl") // one validation error: its last line cut short
 	b, err := os.ReadFile("testdata/sessions/2.1.328/multi-turn.jsonl")
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(torn, append(b, b[:100]...), 0o600))
 	dest := t.TempDir()
-	for _, tc := range []struct {
+	type countCase struct {
 		args []string
 		want string // what the count must read, where it is one
-	}{
+	}
+	var fromCorpus []countCase
+	if corpus := testcorpus.Optional(t); corpus != "" {
+		loop := installSession(t, cfg, "-tmp-loop", filepath.Join(corpus, "claudeless/v2.1.29/write-permission-dialog/91348717-fea3-46ed-a511-2370f1aaa5b7.jsonl")) // ends in a tool-use loop with one thinking block
+		fromCorpus = append(fromCorpus, countCase{[]string{"strip-thinking", loop, "--dry-run"}, "kept 1 thinking block of the last turn"})
+	}
+	for _, tc := range append([]countCase{
 		{[]string{"ls"}, "(1 session): ccsurgeon move --project"},
 		{[]string{"move", tools, "--to", dest, "--dry-run"}, "would move 1 session from"},
-		{[]string{"strip-thinking", loop, "--dry-run"}, "kept 1 thinking block of the last turn"},
 		{[]string{"compress", tools, "--keep-turns", "1", "--keep-exchanges", "1", "--target-tokens", "1000", "--dry-run"}, "(system prompt and tools ~17000, the last turn and 1 tool exchange ~"},
 		{[]string{"redact", secrets, "--force"}, "the backup of this session still holds the secrets"},
 		{[]string{"backups", secrets, "--purge"}, "removed 1 backup of"},
 		{[]string{"repair", torn, "--dry-run"}, "note: the input already had 1 validation error; it is not new"},
-	} {
+	}, fromCorpus...) {
 		t.Run(tc.args[0], func(t *testing.T) {
 			out, errs, code := cliRun(t, append([]string{"--config-dir", cfg}, tc.args...)...)
 			assert.Contains(t, out+errs, tc.want, "exit %d", code)

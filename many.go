@@ -7,16 +7,24 @@ package main
 // two at a time (one per core), reported in the order given, then a total.
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode"
 
 	"github.com/ccsurgeon/ccsurgeon/app"
+	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/urfave/cli/v3"
 )
 
@@ -49,7 +57,8 @@ Many sessions: give several, or --all, or --project PATH; each is done as
 if alone (a change: its own guard and backup), two at a time, reported in
 order under '==> SESSION <==', then the total; exit 1 if any failed. With
 no SESSION: the newest session of this folder's project (as 'claude
---continue' picks it); --pick lists them (id, age, size, tokens, title)
+--continue' picks it; a change in place asks first, y/N, and refuses off
+a terminal); --pick lists them (id, age, size, tokens, title)
 to choose one with the arrow keys.`
 	return c
 }
@@ -90,6 +99,13 @@ func sessionsOf(env *app.Env, cmd *cli.Command) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	if changesInPlace(cmd) {
+		// the newest session may not be the one meant: name it, ask
+		if err := confirmNewest(env, cmd, s); err != nil {
+			return nil, err
+		}
+		return []string{s}, nil
+	}
 	if !env.Quiet {
 		fmt.Fprintf(env.Err, "ccsurgeon: using %s, the newest session of this folder's project\n", strings.TrimSuffix(s[strings.LastIndexByte(s, '/')+1:], ".jsonl"))
 	}
@@ -100,6 +116,8 @@ func sessionsOf(env *app.Env, cmd *cli.Command) ([]string, error) {
 // before, when it names one; else each into its own buffers, printed in
 // order as soon as it and those before it are done.
 func eachSession(env *app.Env, cmd *cli.Command, fn func(env *app.Env, session string) error) error {
+	do := fn
+	fn = func(env *app.Env, s string) error { return namedSession(env, do(env, s), s) }
 	sessions, err := sessionsOf(env, cmd)
 	if err != nil {
 		return err
@@ -149,7 +167,7 @@ func eachSession(env *app.Env, cmd *cli.Command, fn func(env *app.Env, session s
 	for i, r := range res {
 		<-r.done
 		var errText bytes.Buffer
-		code := reportError(&errText, r.err)
+		code := reportErrorAs(&errText, r.err, env.Self())
 		if code == 0 {
 			ok++
 		} else {
@@ -254,4 +272,137 @@ func printJSON(w io.Writer, v any) error {
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)
+}
+
+// changesInPlace reports whether the command, as given, would change the
+// session it works on (rather than read it, preview a change or write the
+// result elsewhere).
+func changesInPlace(cmd *cli.Command) bool {
+	if cmd.Name == "backups" {
+		return cmd.Bool("purge")
+	}
+	if !hasFlag(cmd, "output") || cmd.Name == "clone" || cmd.Name == "fork-at-turn" {
+		return false // reads, or writes a new session
+	}
+	if cmd.Name == "redact-secrets" && cmd.Bool("check") {
+		return false
+	}
+	return !cmd.Bool("dry-run") && !cmd.Bool("diff") && cmd.String("output") == "" && !cmd.Bool("new")
+}
+
+func hasFlag(cmd *cli.Command, name string) bool {
+	for _, f := range cmd.Flags {
+		if slices.Contains(f.Names(), name) {
+			return true
+		}
+	}
+	return false
+}
+
+// confirmNewest stands between a change in place and the session a
+// command with no SESSION falls back to: on a terminal it names the
+// session and asks (y/N); elsewhere it refuses, with the command that
+// names the session as the hint.
+func confirmNewest(env *app.Env, cmd *cli.Command, path string) error {
+	id := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	modified := ""
+	if fi, err := os.Stat(path); err == nil {
+		modified = "modified " + app.Ago(time.Since(fi.ModTime()))
+	}
+	if title := app.SessionTitle(path); title != "" {
+		modified += ", " + strconv.Quote(title)
+	}
+	if modified != "" {
+		modified = " (" + strings.TrimPrefix(modified, ", ") + ")"
+	}
+	hint := commandNaming(env, cmd, id, path)
+	if !env.Interactive() {
+		return usageError{err: fmt.Errorf("%s with no SESSION would change %s, the newest session of this folder's project%s: name it", cmd.Name, id, modified), hint: hint}
+	}
+	fmt.Fprintf(env.Err, "ccsurgeon: %s will change %s in place, the newest session of this folder's project%s\nccsurgeon: go on? [y/N] ", cmd.Name, id, modified)
+	answer, _ := bufio.NewReader(env.In).ReadString('\n')
+	if a := strings.ToLower(strings.TrimSpace(answer)); a == "y" || a == "yes" {
+		return nil
+	}
+	return &chain.Error{Msg: "nothing was changed", Hint: hint, Code: 1}
+}
+
+// argsKey is where run keeps the command line in the root's Metadata, for
+// hints that repeat it.
+const argsKey = "args"
+
+// commandNaming is the command line as it was typed, with the session
+// (by id, or by path when the id names another file) after the command's
+// name, quoted for a POSIX shell: what to run to mean it.
+func commandNaming(env *app.Env, cmd *cli.Command, id, path string) string {
+	name := id
+	if p, err := chain.Locate(env.ConfigDir, id); err != nil || p != path {
+		name = path
+	}
+	args, _ := cmd.Root().Metadata[argsKey].([]string)
+	out := []string{"ccsurgeon"}
+	placed := false
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		out = append(out, shellQuote(a))
+		switch {
+		case placed:
+		case a == "--config-dir" || a == "-config-dir":
+			if i+1 < len(args) {
+				i++
+				out = append(out, shellQuote(args[i]))
+			}
+		case !strings.HasPrefix(a, "-"): // the command's name
+			out = append(out, shellQuote(name))
+			placed = true
+		}
+	}
+	if !placed {
+		out = append(out, cmd.Name, shellQuote(name))
+	}
+	return strings.Join(out, " ")
+}
+
+// shellQuote quotes s for a POSIX shell when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_@%+=:,./-", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// quotedSessionCmdRe is a command quoted in a hint that names SESSION.
+var quotedSessionCmdRe = regexp.MustCompile(`'ccsurgeon [^']*\bSESSION\b[^']*'`)
+
+// namedSession puts the session the command worked on, as the user can
+// name it, in place of SESSION in the commands an error's hint quotes
+// ("list them with 'ccsurgeon turns SESSION'"): a hint is run as printed.
+func namedSession(env *app.Env, err error, session string) error {
+	var ce *chain.Error
+	if !errors.As(err, &ce) || !quotedSessionCmdRe.MatchString(ce.Hint) {
+		return err
+	}
+	name := session
+	if shellQuote(name) != name {
+		id := strings.TrimSuffix(filepath.Base(session), ".jsonl")
+		if p, lerr := chain.Locate(env.ConfigDir, id); lerr == nil && sameFile(p, session) {
+			name = id
+		} else if abs, aerr := filepath.Abs(session); aerr == nil && shellQuote(abs) == abs {
+			name = abs
+		} else {
+			return err // no way to write it inside the quotes
+		}
+	}
+	ce.Hint = quotedSessionCmdRe.ReplaceAllStringFunc(ce.Hint, func(c string) string {
+		return regexp.MustCompile(`\bSESSION\b`).ReplaceAllLiteralString(c, name)
+	})
+	return err
+}
+
+func sameFile(a, b string) bool {
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
@@ -94,4 +95,17 @@ func ParseSize(flag, s string) (int64, error) {
 		return 0, UsageErrorf("", "%s %q: %s bytes? say %sB or %sKB", flag, s, t, t, t)
 	}
 	return n, nil
+}
+
+// Self is how a command of ccsurgeon that ccsurgeon prints (a hint, an
+// undo line) starts: "ccsurgeon", with --config-dir DIR when the config
+// dir is not the one a plain 'ccsurgeon' in the same shell would use.
+func (env *Env) Self() string {
+	if env.ConfigDir == "" {
+		return "ccsurgeon"
+	}
+	if def, err := filepath.Abs(chain.DefaultConfigDir()); err == nil && def == env.ConfigDir {
+		return "ccsurgeon"
+	}
+	return "ccsurgeon --config-dir " + shellQuote(env.ConfigDir)
 }

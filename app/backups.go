@@ -259,7 +259,7 @@ func (env *Env) RunRestore(session, which string, force bool) error {
 		fmt.Fprintf(env.Out, "  removed %s\n", p)
 	}
 	if res.BackupDir != "" {
-		fmt.Fprintf(env.Out, "the state before the restore is in %s (undo with 'ccsurgeon restore %s')\n", res.BackupDir, env.sessionArg(id, filepath.Join(projectDir, id+".jsonl")))
+		fmt.Fprintf(env.Out, "the state before the restore is in %s (undo with '%s restore %s')\n", res.BackupDir, env.Self(), env.sessionArg(id, filepath.Join(projectDir, id+".jsonl")))
 	}
 	return nil
 }
@@ -290,7 +290,7 @@ func (env *Env) RunDiff(o DiffOptions) error {
 	if o.B == "" { // the newest backup against the session as it is
 		b, err := backup.FindOf(env.ConfigDir, backup.KeyFor(env.ConfigDir, idb, filepath.Dir(pb)), idb, filepath.Dir(pb), "")
 		if err != nil {
-			return &chain.Error{Msg: fmt.Sprintf("no backups of session %s", idb), Hint: "diff two sessions or files with 'ccsurgeon diff A B'", Code: 1}
+			return &chain.Error{Msg: fmt.Sprintf("no backups of session %s", idb), Hint: "name a second session or file to compare it with", Code: 1}
 		}
 		for _, f := range b.Files {
 			if filepath.Clean(f.Path) == filepath.Clean(pb) {

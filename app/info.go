@@ -62,7 +62,7 @@ func Info(s *chain.Session, ref string) InfoReport {
 	r.Turns = len(turns.List)
 	r.Resume, r.TokenSources = resumeReport(s, ref)
 	r.ResumeTokens = r.Resume.Tokens
-	r.Bloat = bloat(s, turns, ref)
+	r.Bloat = bloat(s, turns, ref, r.ResumeTokens)
 	r.Branches = len(s.Main.Graph().Branches())
 	v := validate.Session(s)
 	r.Valid = v.Valid()
@@ -279,7 +279,9 @@ type BloatItem struct {
 // command that removes them: bookkeeping entries (compress removes them
 // from every turn) and the toolUseResult copies of old tool output
 // (compress drops them where it shortens). Estimates from the envelope.
-func bloat(s *chain.Session, turns chain.Turns, id string) []BloatItem {
+// tokens is the resume's estimate: as a target, it drops what the client
+// does not send (bookkeeping, failed retries) and cuts nothing it sends.
+func bloat(s *chain.Session, turns chain.Turns, id string, tokens int) []BloatItem {
 	f := s.Main
 	var book, copies int64
 	nBook := 0
@@ -354,7 +356,7 @@ func bloat(s *chain.Session, turns chain.Turns, id string) []BloatItem {
 	})
 	if nErr > 0 {
 		out = append(out, BloatItem{What: fmt.Sprintf("failed-retry error entries (%d)", nErr), Bytes: errBytes,
-			Command: fmt.Sprintf("ccsurgeon compress %s --target-tokens N", id)})
+			Command: fmt.Sprintf("ccsurgeon compress %s --target-tokens %d", id, max(tokens, 1))})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Bytes > out[j].Bytes })
 	return out

@@ -3,9 +3,11 @@ package app
 import (
 	"bytes"
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/ccsurgeon/ccsurgeon/internal/testcorpus"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -14,7 +16,11 @@ import (
 // sends and their share of the model's window; --json carries them as
 // resume_tokens; no source proposes dropping every call of a tool.
 func TestInfoLeadsWithResumeTokens(t *testing.T) {
-	for _, p := range []string{"../testdata/sessions/2.1.328/tools.jsonl", "../../shared/corpus/ccviewer/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl"} {
+	paths := []string{"../testdata/sessions/2.1.328/tools.jsonl"}
+	if corpus := testcorpus.Optional(t); corpus != "" {
+		paths = append(paths, filepath.Join(corpus, "ccviewer", "5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl"))
+	}
+	for _, p := range paths {
 		var out, errb bytes.Buffer
 		env := &Env{ConfigDir: t.TempDir(), Out: &out, Err: &errb}
 		require.NoError(t, env.RunInfo(InfoOptions{Session: p}), errb.String())

@@ -588,3 +588,18 @@ func contextTokens(raw []byte) int64 {
 	}
 	return n
 }
+
+// SessionTitle is how a person recognises the session at path: its title,
+// else its first prompt, on one line of at most 60 characters ("" when
+// it has neither).
+func SessionTitle(path string) string {
+	r, err := summarizeOne(path, false)
+	if err != nil {
+		return ""
+	}
+	t := r.Title
+	if t == "" {
+		t = r.FirstPrompt
+	}
+	return oneLine(t, 60)
+}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/internal/testcorpus"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -21,7 +22,11 @@ func lsConfig(t *testing.T) (cfg string, n int) {
 	t.Helper()
 	cfg = t.TempDir()
 	var srcs []string
-	for _, pat := range []string{"../testdata/sessions/*/*.jsonl", "../../shared/corpus/*/*.jsonl"} {
+	pats := []string{"../testdata/sessions/*/*.jsonl"}
+	if corpus := testcorpus.Optional(t); corpus != "" {
+		pats = append(pats, filepath.Join(corpus, "*", "*.jsonl"))
+	}
+	for _, pat := range pats {
 		m, err := filepath.Glob(pat)
 		require.NoError(t, err)
 		srcs = append(srcs, m...)
@@ -316,7 +321,7 @@ func TestLsSummaryOfAnotherSession(t *testing.T) {
 	cfg := t.TempDir()
 	dir := filepath.Join(cfg, "projects", "-path-to-Demo")
 	require.NoError(t, os.MkdirAll(dir, 0o700))
-	const corpus = "../../shared/corpus/ccviewer/"
+	corpus := testcorpus.Path(t, "ccviewer") + string(filepath.Separator)
 	for _, name := range []string{"fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl", "1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl"} {
 		b, err := os.ReadFile(corpus + name)
 		require.NoError(t, err)

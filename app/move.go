@@ -148,10 +148,64 @@ func (env *Env) RunMove(o MoveOptions) error {
 		return &chain.Error{Msg: fmt.Sprintf("no sessions of %s under %s", from, chain.ProjectsDir(env.ConfigDir)),
 			Hint: "'ccsurgeon ls' lists the projects, with those whose folder is gone", Code: 1}
 	}
+	if o.Project != "" && len(moves) == 0 {
+		if err := env.nothingToMove(o, from, to); err != nil {
+			return err
+		}
+	}
 	if _, err := os.Stat(to); err != nil {
 		out.Notes = append(out.Notes, fmt.Sprintf("%s does not exist (yet): the client resumes the sessions from there once it does", to))
 	}
 	return env.runMove(o, from, to, moves, &out)
+}
+
+// nothingToMove explains a --project move that matched no session although
+// the project's folder is there: its sessions record another cwd (copied
+// from another machine, or moved by hand), so they are that project's, not
+// from's. The hint is the move of the project they record.
+func (env *Env) nothingToMove(o MoveOptions, from, to string) error {
+	for _, dir := range env.projectFolders(from) {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+		var cwds []string
+		count := map[string]int{}
+		n := 0
+		for _, f := range files {
+			if strings.HasPrefix(filepath.Base(f), "agent-") || chain.IsSessionFile(f) != nil {
+				continue
+			}
+			n++
+			if p := projectPathOf(f); p != "" {
+				if count[p] == 0 {
+					cwds = append(cwds, p)
+				}
+				count[p]++
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		if len(cwds) == 0 {
+			return &chain.Error{Msg: fmt.Sprintf("no session of %s to move: its folder %s holds %s, but no entry records a working directory", from, dir, Plural(n, "session", "sessions")),
+				Hint: fmt.Sprintf("list them with 'ccsurgeon --config-dir %s ls --project %s', then move each by its id with --to %s", shellQuote(env.ConfigDir), shellQuote(dir), shellQuote(to)), Code: 1}
+		}
+		sort.SliceStable(cwds, func(i, j int) bool { return count[cwds[i]] > count[cwds[j]] })
+		which := "another working directory: " + cwds[0]
+		if len(cwds) > 1 {
+			which = "other working directories: " + strings.Join(cwds, ", ")
+		}
+		hint := []string{"ccsurgeon", "--config-dir", shellQuote(env.ConfigDir), "move", "--project", shellQuote(cwds[0]), "--to", shellQuote(to)}
+		for _, f := range []struct {
+			on   bool
+			flag string
+		}{{o.RewritePaths, "--rewrite-paths"}, {o.DryRun, "--dry-run"}, {o.Force, "--force"}} {
+			if f.on {
+				hint = append(hint, f.flag)
+			}
+		}
+		return &chain.Error{Msg: fmt.Sprintf("no session of %s to move: its folder %s holds %s, whose entries record %s (copied from another machine?)", from, dir, Plural(n, "session", "sessions"), which),
+			Hint: strings.Join(hint, " "), Code: 1}
+	}
+	return nil
 }
 
 func (env *Env) runMove(o MoveOptions, from, to string, moves []sessionMove, out *MoveResult) error {
@@ -693,7 +747,7 @@ func (env *Env) printMove(out MoveResult) error {
 	}
 	if len(out.Sessions) > 0 {
 		fmt.Fprintf(w, "resume with: %s\n", out.Sessions[len(out.Sessions)-1].ResumeCommand)
-		fmt.Fprintf(w, "undo with: ccsurgeon restore %s\n", env.sessionArg(out.Sessions[0].SessionID, out.Sessions[0].To))
+		fmt.Fprintf(w, "undo with: %s restore %s\n", env.Self(), env.sessionArg(out.Sessions[0].SessionID, out.Sessions[0].To))
 	}
 	return nil
 }

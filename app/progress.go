@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"golang.org/x/term"
 )
 
 // progress draws a bar on stderr for work that takes longer than about a
@@ -48,14 +50,19 @@ func (env *Env) newProgress() *progress {
 	return p
 }
 
-func isTerminal(w io.Writer) bool {
+// isTerminal reports whether w (or a reader) is a terminal. A character
+// device is not enough: /dev/null is one, and nobody answers there.
+func isTerminal(w any) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }
+
+// Interactive reports whether a person can be asked: stdin and stderr are
+// both terminals.
+func (env *Env) Interactive() bool { return isTerminal(env.In) && isTerminal(env.Err) }
+
+// Ago says how long ago, roughly: "5m ago", "3h ago", "2d ago".
+func Ago(d time.Duration) string { return ago(d) }
 
 // Phase starts a new stretch of work of total bytes (0: unknown). A bar
 // on screen is first drawn full for the phase that ends.

@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"os"
 	"regexp"
 	"strings"
 	"sync"
@@ -110,4 +111,22 @@ func TestInfoNamesItsAnalysis(t *testing.T) {
 	assert.Contains(t, out[:i], "analysing ", "the analysis has no phase: %q", out[:i])
 	assert.Regexp(t, regexp.MustCompile(`\r +\r$`), out[:i], "the report is glued to the bar: %q", out[:i])
 	assert.NotContains(t, out[i:], "\r")
+}
+
+// TestDevNullIsNoTerminal (issue 27, finding 9): /dev/null is a character
+// device, which the hand-written check took for a terminal: a command
+// with stdin from /dev/null would have asked a question nobody sees.
+func TestDevNullIsNoTerminal(t *testing.T) {
+	f, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Skip(err)
+	}
+	defer f.Close()
+	if isTerminal(f) {
+		t.Fatal("/dev/null taken for a terminal")
+	}
+	env := &Env{In: f, Err: f}
+	if env.Interactive() {
+		t.Fatal("an Env on /dev/null taken for a person to ask")
+	}
 }

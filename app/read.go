@@ -3,10 +3,15 @@ package app
 import (
 	"bufio"
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
+
+	"github.com/tidwall/gjson"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/validate"
@@ -24,6 +29,13 @@ type TurnJSON struct {
 	Branch      int    `json:"branch,omitempty"`
 	Leaf        string `json:"leaf,omitempty"`
 	Active      bool   `json:"active,omitempty"`
+	// IdenticalTo: the first branch that sends the same messages as this one
+	IdenticalTo int `json:"identical_to,omitempty"`
+	// SharedTurns and DivergesAt (branches but the active one): how many of
+	// this branch's turns are the active branch's too, and the first entry
+	// of this branch that is not on it
+	SharedTurns *int   `json:"shared_turns,omitempty"`
+	DivergesAt  string `json:"diverges_at,omitempty"`
 }
 
 // TurnsOptions are the options of `turns`.
@@ -41,19 +53,13 @@ func (env *Env) RunTurns(o TurnsOptions) error {
 	defer s.Close()
 	f := s.Main
 	g := f.Graph()
-	type branch struct {
-		n      int
-		leaf   int
-		active bool
-	}
-	var branches []branch
+	var branches []branchInfo
+	var hidden []int
 	active := g.ActiveLeaf()
 	if o.All {
-		for k, l := range g.Branches() {
-			branches = append(branches, branch{n: k + 1, leaf: l, active: l == active})
-		}
+		branches, hidden = realBranches(f, active)
 	} else {
-		branches = []branch{{leaf: active, active: true}}
+		branches = []branchInfo{{leaf: active, active: true}}
 	}
 	// Text and JSON go out as they are made, batch by batch (a session of
 	// 500,000 turns or of 30,000 long prompts prints as fast as it reads,
@@ -64,18 +70,13 @@ func (env *Env) RunTurns(o TurnsOptions) error {
 	js := jsonList{w: w}
 	shown := 0
 	for _, b := range branches {
-		ts := f.TurnsOf(b.leaf)
+		ts := b.turns
+		if !o.All {
+			ts = f.TurnsOf(b.leaf)
+		}
 		width := max(4, len(strconv.Itoa(len(ts.List))))
 		if o.All && !env.JSON {
-			mark := ""
-			if b.active {
-				mark = ", active: the client resumes this one"
-			}
-			leafID := ""
-			if b.leaf >= 0 {
-				leafID = f.Entries[b.leaf].UUID()
-			}
-			fmt.Fprintf(w, "branch %d (leaf %s%s)\n", b.n, leafID, mark)
+			fmt.Fprintf(w, "branch %d (leaf %s%s)\n", b.n, f.Entries[b.leaf].UUID(), b.describe(f))
 		}
 		// the prompts are read on every core: a session of many long
 		// prompts is mostly their bytes
@@ -109,6 +110,10 @@ func (env *Env) RunTurns(o TurnsOptions) error {
 			if o.All {
 				tj.Branch, tj.Active = b.n, b.active
 				tj.Leaf = f.Entries[b.leaf].UUID()
+				tj.IdenticalTo = b.identicalTo
+				if !b.active && b.divergesAt >= 0 {
+					tj.SharedTurns, tj.DivergesAt = &b.shared, f.Entries[b.divergesAt].UUID()
+				}
 			}
 			return js.addRaw(tj.appendJSON(js.buf[:0], text))
 		})
@@ -124,7 +129,116 @@ func (env *Env) RunTurns(o TurnsOptions) error {
 	} else if shown == 0 {
 		fmt.Fprintln(w, "no turns: the session holds no prompt a person typed")
 	}
+	if len(hidden) > 0 && !env.JSON {
+		var ns []string
+		for _, n := range hidden {
+			ns = append(ns, strconv.Itoa(n))
+		}
+		fmt.Fprintf(w, "not shown: %s %s, with no turn on %s (such as the entry a continued session carries over from the session before)\n",
+			map[bool]string{true: "branch", false: "branches"}[len(ns) == 1], strings.Join(ns, ", "), map[bool]string{true: "it", false: "them"}[len(ns) == 1])
+	}
 	return w.Flush()
+}
+
+// branchInfo is one branch 'turns --all' shows: its number (as --branch
+// takes it), leaf and turns, the first branch with the same messages, and
+// where it leaves the active branch.
+type branchInfo struct {
+	n, leaf     int
+	active      bool
+	turns       chain.Turns
+	identicalTo int // 0: none before it
+	shared      int // turns on the active branch too
+	divergesAt  int // the first entry not on the active branch (-1: none)
+}
+
+// describe is what the branch's heading says after its leaf.
+func (b branchInfo) describe(f *chain.File) string {
+	if b.active {
+		return ", active: the client resumes this one"
+	}
+	var parts []string
+	if b.identicalTo > 0 {
+		parts = append(parts, fmt.Sprintf("identical to branch %d (the same messages)", b.identicalTo))
+	}
+	if b.divergesAt >= 0 {
+		where := fmt.Sprintf("in turn %d", b.shared)
+		if b.shared == 0 || slices.ContainsFunc(b.turns.List, func(t chain.Turn) bool { return t.Entry == b.divergesAt }) {
+			where = fmt.Sprintf("after turn %d", b.shared)
+		}
+		parts = append(parts, fmt.Sprintf("leaves the active branch %s, at entry %s", where, f.Entries[b.divergesAt].UUID()))
+	} else {
+		parts = append(parts, "shares no entry with the active branch")
+	}
+	return "; " + strings.Join(parts, "; ")
+}
+
+// realBranches are the branches of f that hold a turn (and the active one
+// whatever it holds), numbered as --branch takes them, with what makes
+// each one differ; hidden are the numbers of those left out.
+func realBranches(f *chain.File, active int) (shown []branchInfo, hidden []int) {
+	g := f.Graph()
+	onActive := make([]bool, len(f.Entries))
+	if active >= 0 {
+		anc, _ := g.Ancestors(active)
+		for _, i := range anc {
+			onActive[i] = true
+		}
+	}
+	sigs := map[[32]byte]int{}
+	for k, l := range g.Branches() {
+		b := branchInfo{n: k + 1, leaf: l, active: l == active, turns: f.TurnsOf(l), divergesAt: -1}
+		if len(b.turns.List) == 0 && !b.active {
+			hidden = append(hidden, b.n)
+			continue
+		}
+		sig := messagesSignature(f, g.PathTo(l))
+		if first, ok := sigs[sig]; ok {
+			b.identicalTo = first
+		} else {
+			sigs[sig] = b.n
+		}
+		if !b.active {
+			anc, _ := g.Ancestors(l)
+			for _, i := range anc {
+				if !onActive[i] {
+					b.divergesAt = i
+					break
+				}
+			}
+			if b.divergesAt >= 0 && b.divergesAt == anc[0] {
+				b.divergesAt = -1 // nothing shared: a root of its own
+			}
+			for _, t := range b.turns.List {
+				if onActive[t.Entry] {
+					b.shared++
+				}
+			}
+		}
+		shown = append(shown, b)
+	}
+	return shown, hidden
+}
+
+// messagesSignature digests the messages a resume of path sends: role and
+// content of every entry, not ids or times.
+func messagesSignature(f *chain.File, p chain.Path) [32]byte {
+	h := sha256.New()
+	for _, m := range f.Messages(p) {
+		h.Write([]byte(m.Role))
+		h.Write([]byte{0})
+		for _, i := range m.Entries {
+			raw, err := f.Raw(i)
+			if err != nil {
+				continue
+			}
+			h.Write([]byte(gjson.GetBytes(raw, "message.content").Raw))
+			h.Write([]byte{0})
+		}
+	}
+	var out [32]byte
+	copy(out[:], h.Sum(nil))
+	return out
 }
 
 // jsonList writes a JSON array one element at a time, byte for byte as
@@ -184,6 +298,18 @@ func (t TurnJSON) appendJSON(b []byte, prompt string) []byte {
 	}
 	if t.Active {
 		b = append(b, ",\n    \"active\": true"...)
+	}
+	if t.IdenticalTo != 0 {
+		b = append(b, ",\n    \"identical_to\": "...)
+		b = strconv.AppendInt(b, int64(t.IdenticalTo), 10)
+	}
+	if t.SharedTurns != nil {
+		b = append(b, ",\n    \"shared_turns\": "...)
+		b = strconv.AppendInt(b, int64(*t.SharedTurns), 10)
+	}
+	if t.DivergesAt != "" {
+		b = append(b, ",\n    \"diverges_at\": "...)
+		b = append(b, jsonString(t.DivergesAt)...)
 	}
 	return append(b, "\n  }"...)
 }

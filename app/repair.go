@@ -5,7 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
 
+	"github.com/ccsurgeon/ccsurgeon/backup"
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/ops"
 )
@@ -53,6 +57,9 @@ func (env *Env) RunRepair(session string, d Dest) error {
 	})
 	fixes := rep.Fixes
 	if errors.Is(err, errNothingToFix) {
+		if len(fixes) == 0 && d.Output != "" && !d.DryRun {
+			return env.copyUnchanged(id, path, d) // -o always writes its output
+		}
 		return env.summaryTo(d).printNothingToFix(id, path, fixes)
 	}
 	if err != nil {
@@ -131,4 +138,52 @@ func (env *Env) printNothingToFix(id, path string, found []ops.Fix) error {
 	}
 	fmt.Fprintf(env.Out, "nothing to repair in %s; nothing was written\n", path)
 	return nil
+}
+
+// copyUnchanged writes the session at path, which repair leaves as it is,
+// to -o: an identical copy, so that 'repair X -o fixed.jsonl' gives a file
+// whatever it found.
+func (env *Env) copyUnchanged(id, path string, d Dest) error {
+	render := func(w io.Writer) error {
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		_, err = io.Copy(w, f)
+		return err
+	}
+	report := func(w io.Writer, where string) error {
+		if env.JSON {
+			e := *env
+			e.Out = w
+			return e.printJSON(struct {
+				SessionID       string    `json:"session_id"`
+				Path            string    `json:"path"`
+				NothingToChange bool      `json:"nothing_to_change"`
+				Fixes           []ops.Fix `json:"fixes"`
+				Changed         bool      `json:"changed"`
+			}{id, d.Output, true, []ops.Fix{}, false})
+		}
+		_, err := fmt.Fprintf(w, "repair: no change; wrote an identical copy to %s\n", where)
+		return err
+	}
+	if d.Output == "-" {
+		if err := render(env.Out); err != nil {
+			return err
+		}
+		return report(env.Err, "stdout")
+	}
+	if st, err := os.Stat(filepath.Dir(d.Output)); err != nil || !st.IsDir() {
+		return Errorf("cannot write %s: folder %s does not exist", d.Output, filepath.Dir(d.Output))
+	}
+	if ost, err := os.Stat(d.Output); err == nil {
+		if sst, err := os.Stat(path); err == nil && os.SameFile(ost, sst) {
+			return UsageErrorf("leave out -o to change the session in place (with a backup)", "-o names a file of the session itself: %s", path)
+		}
+	}
+	if err := backup.WriteTo(d.Output, d.Force, render); err != nil {
+		return err
+	}
+	return report(env.Out, d.Output)
 }

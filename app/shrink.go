@@ -171,7 +171,7 @@ func (env *Env) RunRedactCheck(session string, spec OpSpec) error {
 	}
 	if unread != "" {
 		return &chain.Error{Msg: unread + ", so the session is not known to be clean; nothing was written",
-			Hint: "ccsurgeon reads only regular files there, never through a symlink: put the file a link names in its place (or remove what is not a file) and check again", Code: 1}
+			Hint: "only regular files are read there, never through a symlink: put the file a link names in its place (or remove what is not a file) and check again", Code: 1}
 	}
 	return nil
 }

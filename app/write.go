@@ -64,7 +64,8 @@ type WriteResult struct {
 	// (compress-old-turns and --target-tokens).
 	ResumeTokens *ops.TokenReport `json:"resume_tokens,omitempty"`
 	// NothingToChange: the operations found nothing to do, so nothing was
-	// written (SessionID and Path are the input's).
+	// written (SessionID and Path are the input's); with -o, the output
+	// is an identical copy of the session (Path is the output's).
 	NothingToChange bool `json:"nothing_to_change,omitempty"`
 	// SidecarSecretsNotWritten: with -o, the secrets of the session's
 	// tool-results/ files, which -o does not write (they are still there).
@@ -171,8 +172,10 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 			}
 		}
 	}
-	if len(p) > 0 && !d.FreshIDs && !t.ChangesAnything() {
-		// a selector that selected nothing: no backup, no copy, no new session
+	identical := len(p) > 0 && !d.FreshIDs && !t.ChangesAnything()
+	if identical && (d.Output == "" || d.DryRun) {
+		// a selector that selected nothing: no backup, no new session
+		// (-o still writes its output: an identical copy, below)
 		pr.Done()
 		res := WriteResult{SessionID: s.ID, Path: s.Path, Operation: p.Name(), DryRun: d.DryRun,
 			EntriesBefore: len(s.Main.Entries), EntriesAfter: len(s.Main.Entries), BytesBefore: s.Main.Size, BytesAfter: s.Main.Size,
@@ -194,6 +197,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		out.SessionID = t.NewID
 		out.Changed = st.EntriesAfter - st.Added
 	}
+	out.NothingToChange = identical
 	switch {
 	case d.DryRun:
 		err = j.dryRun(d.Diff)
@@ -253,6 +257,9 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	if d.Output == "-" && !d.DryRun { // stdout holds the session
 		if env.JSON { // the summary asked for goes to stderr
 			return env.summaryTo(d).printWriteResult(out)
+		}
+		if identical {
+			fmt.Fprintf(env.Err, "%s: no change; wrote an identical copy to stdout\n", out.Operation)
 		}
 		return nil
 	}
@@ -869,7 +876,13 @@ func (env *Env) printWriteResult(out WriteResult) error {
 		if out.Preexisting > 0 {
 			undo = "--force " + undo // the input would not resume: restore refuses it without --force
 		}
-		fmt.Fprintf(w, "backup: %s (undo with 'ccsurgeon restore %s')\n", *out.Backup, undo)
+		fmt.Fprintf(w, "backup: %s (undo with '%s restore %s')\n", *out.Backup, env.Self(), undo)
+	case out.NothingToChange: // -o: an identical copy
+		fmt.Fprintf(w, "%s: no change; wrote an identical copy to %s\n", out.Operation, out.Path)
+		for _, n := range out.Notes {
+			fmt.Fprintf(w, "note: %s\n", n)
+		}
+		return nil
 	default:
 		fmt.Fprintf(w, "wrote %s\n", out.Path)
 	}

@@ -14,11 +14,15 @@ import (
 const DefaultKeep = 20
 
 // Snapshot records a file's state when ccsurgeon read it. Apply refuses to
-// replace a file whose size or modification time no longer match.
+// replace a file whose size or modification time no longer match, and
+// gives the new file the times of the old one: a change in place does not
+// make an old session the newest (Claude Code's picker, 'claude
+// --continue' and ccsurgeon's own default all go by the time).
 type Snapshot struct {
 	Path    string
 	Size    int64
 	ModTime time.Time
+	ATime   time.Time // access time before ccsurgeon read it (zero: unknown)
 }
 
 // TakeSnapshot stats path; it returns (nil, nil) if the file does not exist.
@@ -30,7 +34,7 @@ func TakeSnapshot(path string) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Snapshot{Path: path, Size: fi.Size(), ModTime: fi.ModTime()}, nil
+	return &Snapshot{Path: path, Size: fi.Size(), ModTime: fi.ModTime(), ATime: FileATime(fi)}, nil
 }
 
 // FileWrite is one file touched by a Plan.
@@ -212,6 +216,23 @@ func renderTemps(items []item) error {
 		if it.tmp, err = writeTemp(it.target, it.Mode, it.Render, true); err != nil {
 			return err
 		}
+		if err := keepTimes(it.tmp, it.Snapshot); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// keepTimes gives the temp file that replaces a file the times the file
+// had when it was read (none for a new file). They are set before the
+// rename, so that a change finished by Recover keeps them too; lines a
+// client appends after the rename set the time to theirs, as they should.
+func keepTimes(tmp string, snap *Snapshot) error {
+	if snap == nil || snap.ModTime.IsZero() {
+		return nil
+	}
+	if err := os.Chtimes(tmp, snap.ATime, snap.ModTime); err != nil {
+		return fmt.Errorf("keep the times of %s: %w", snap.Path, err)
 	}
 	return nil
 }

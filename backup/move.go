@@ -639,7 +639,7 @@ func checkMovePaths(cfg string, p MovePlan) error {
 		}
 		if other, ok := seen[f.To]; ok {
 			return &Error{Msg: fmt.Sprintf("%s and %s would both move to %s", other, f.From, f.To),
-				Hint: "a move never lets one file replace another: remove the copy you do not need, or first move one of them elsewhere by its path ('ccsurgeon move PATH --to DIR')",
+				Hint: "a move never lets one file replace another: remove the copy you do not need, or first move one of them elsewhere, naming it by its path",
 				Code: CodeExists, Err: ErrExists}
 		}
 		seen[f.To] = f.From

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccsurgeon/ccsurgeon/internal/testcorpus"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -225,7 +226,11 @@ func TestIndexWriterTakesUnchangedLinesFromTheirIndex(t *testing.T) {
 		"no final eol":  []byte("{\"uuid\":\"a\"}\n{\"uuid\":\"b\"}\n{\"type\":\"user\",\"uuid\":\"c\",\"message\":{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"hi\"}]}}"),
 	}
 	var paths []string
-	for _, glob := range []string{"../testdata/sessions/*/*.jsonl", "../../shared/corpus/*/*.jsonl"} {
+	globs := []string{"../testdata/sessions/*/*.jsonl"}
+	if corpus := testcorpus.Optional(t); corpus != "" {
+		globs = append(globs, filepath.Join(corpus, "*", "*.jsonl"))
+	}
+	for _, glob := range globs {
 		m, _ := filepath.Glob(glob)
 		paths = append(paths, m...)
 	}

@@ -630,7 +630,7 @@ func longestLine(data []byte) int {
 }
 
 func errLineTooLong(off int64) error {
-	return &Error{Msg: fmt.Sprintf("the line at byte %d is longer than 2 GB", off), Hint: "ccsurgeon indexes lines of up to 2 GB; this file cannot be read or changed with it", Code: 1}
+	return &Error{Msg: fmt.Sprintf("the line at byte %d is longer than 2 GB", off), Hint: "lines of up to 2 GB can be read; this file cannot be read or changed", Code: 1}
 }
 
 // splitBlocks reads r into blocks that end at a newline (or at EOF).

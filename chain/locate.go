@@ -207,7 +207,7 @@ func IsSessionFile(path string) error {
 		}
 	}
 	return &Error{Msg: fmt.Sprintf("%s is not a claude code session: no line in it is a session entry", path),
-		Hint: "ccsurgeon works on the JSONL transcripts Claude Code writes under <config-dir>/projects/", Code: 1}
+		Hint: "a session is a JSONL transcript Claude Code writes under the projects folder of its config dir", Code: 1}
 }
 
 func isSessionLine(line []byte) bool {

@@ -15,7 +15,7 @@ import (
 // encoding/json on every line of testdata and ../shared/corpus and on
 // random mutations of them.
 func TestOnePassParseAgreesWithTwoPasses(t *testing.T) {
-	lines := sessionLines()
+	lines := sessionLines(t)
 	require.Greater(t, len(lines), 1000)
 	rng := rand.New(rand.NewSource(7))
 	check := func(l []byte) {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccsurgeon/ccsurgeon/internal/testcorpus"
 	"github.com/tidwall/gjson"
 )
 
@@ -18,14 +19,14 @@ import (
 // output. go run ./chain/cmd/tokeneval prints the full distribution.
 func TestResumeTokensMatchRecordedUsage(t *testing.T) {
 	var files []string
-	filepath.WalkDir("../../shared/corpus", func(p string, d os.DirEntry, err error) error {
+	filepath.WalkDir(testcorpus.Require(t), func(p string, d os.DirEntry, err error) error {
 		if err == nil && strings.HasSuffix(p, ".jsonl") {
 			files = append(files, p)
 		}
 		return nil
 	})
 	if len(files) == 0 {
-		t.Fatal("no corpus: keep ../shared beside the checkout")
+		t.Fatal("no session in the corpus")
 	}
 	measured := 0
 	for _, p := range files {

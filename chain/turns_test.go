@@ -2,21 +2,23 @@ package chain
 
 import (
 	"bytes"
-	"github.com/ccsurgeon/ccsurgeon/harness"
-	"github.com/tidwall/sjson"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/ccsurgeon/ccsurgeon/harness"
+	"github.com/ccsurgeon/ccsurgeon/internal/testcorpus"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
 )
 
 // TestTurnsGolden: turns finds exactly the human prompts, in order, across
 // compactions and branches, for sessions of several client versions.
 func TestTurnsGolden(t *testing.T) {
-	corpus := filepath.Join("..", "..", "shared", "corpus")
+	const corpus = "corpus:" // a file of the corpus (testcorpus): skipped without it
 	type turn struct {
 		prompt    string
 		compacted bool
@@ -35,12 +37,12 @@ func TestTurnsGolden(t *testing.T) {
 			{{"Create notes.txt", false}, {"Append a line to notes.txt", false}, {"Say something", false}},
 			{{"Create notes.txt", false}, {"Take the other road", false}},
 		}},
-		{filepath.Join(corpus, "claudeless/v2.1.29/compact-command/8aa54c1d-5030-4491-be42-e0c416424b8a.jsonl"), [][]turn{{{"what is 2 + 2?", true}, {"and 3 + 3?", true}}}},
-		{filepath.Join(corpus, "claudeless/v2.1.29/clear-command/5bd47723-950c-4c20-917e-77acb15dc4ea.jsonl"), [][]turn{{{"what is 2 + 2?", false}, {"and 3 + 3?", false}}}},
-		{filepath.Join(corpus, "ccviewer/fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl"), [][]turn{{{"/orchestrator create TODO app by Next.js", false}, {"Thanks! Please update CLAUDE.md for current changes", false}}}},
+		{corpus + "claudeless/v2.1.29/compact-command/8aa54c1d-5030-4491-be42-e0c416424b8a.jsonl", [][]turn{{{"what is 2 + 2?", true}, {"and 3 + 3?", true}}}},
+		{corpus + "claudeless/v2.1.29/clear-command/5bd47723-950c-4c20-917e-77acb15dc4ea.jsonl", [][]turn{{{"what is 2 + 2?", false}, {"and 3 + 3?", false}}}},
+		{corpus + "ccviewer/fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl", [][]turn{{{"/orchestrator create TODO app by Next.js", false}, {"Thanks! Please update CLAUDE.md for current changes", false}}}},
 	} {
 		t.Run(filepath.Base(tc.file), func(t *testing.T) {
-			f, err := LoadFile(tc.file)
+			f, err := LoadFile(corpusFile(t, tc.file))
 			require.NoError(t, err)
 			defer f.Close()
 			br := f.Graph().Branches()
@@ -65,6 +67,16 @@ func TestStrValueMatchesGjson(t *testing.T) {
 	}
 }
 
+// corpusFile is the path of a table's file: "corpus:REL" is REL in the
+// corpus (the test is skipped without it), anything else a path as is.
+func corpusFile(t *testing.T, file string) string {
+	t.Helper()
+	if rel, ok := strings.CutPrefix(file, "corpus:"); ok {
+		return testcorpus.Path(t, filepath.FromSlash(rel))
+	}
+	return file
+}
+
 type promptTurn struct {
 	prompt    string
 	compacted bool
@@ -86,7 +98,7 @@ func activePrompts(t *testing.T, f *File) []promptTurn {
 // in the file: they keep their numbers and are marked compacted, and the
 // history before it is no branch of its own.
 func TestTurnsAcrossUnlinkedCompaction(t *testing.T) {
-	corpus := filepath.Join("..", "..", "shared", "corpus", "claudeless", "v2.1.29", "compact-command", "8aa54c1d-5030-4491-be42-e0c416424b8a.jsonl")
+	const corpus = "corpus:claudeless/v2.1.29/compact-command/8aa54c1d-5030-4491-be42-e0c416424b8a.jsonl"
 	for _, tc := range []struct {
 		file string
 		want []promptTurn
@@ -96,7 +108,7 @@ func TestTurnsAcrossUnlinkedCompaction(t *testing.T) {
 		{corpus, []promptTurn{{"what is 2 + 2?", true}, {"and 3 + 3?", true}}},
 	} {
 		t.Run(filepath.Base(filepath.Dir(tc.file))+"/"+filepath.Base(tc.file), func(t *testing.T) {
-			data, err := os.ReadFile(tc.file)
+			data, err := os.ReadFile(corpusFile(t, tc.file))
 			require.NoError(t, err)
 			unlinked := harness.UnlinkCompactions(data)
 			require.NotEqual(t, data, unlinked)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccsurgeon/ccsurgeon/internal/testcorpus"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -29,7 +30,7 @@ func TestValidJSONAgreesWithEncodingJSON(t *testing.T) {
 		var e Entry
 		assert.Equal(t, json.Valid([]byte(c)) && c[0] == '{', parseEnvelope(&e, []byte(c)), "one pass: %.80q", c)
 	}
-	lines := sessionLines()
+	lines := sessionLines(t)
 	require.NotEmpty(t, lines)
 	rng := rand.New(rand.NewSource(1))
 	for _, l := range lines {
@@ -80,9 +81,13 @@ func BenchmarkValidJSON(b *testing.B) {
 
 // sessionLines returns every line of every session in testdata and in
 // ../shared/corpus.
-func sessionLines() [][]byte {
+func sessionLines(t *testing.T) [][]byte {
+	t.Helper()
 	var lines [][]byte
-	for _, root := range []string{"../testdata", "../../shared/corpus"} {
+	for _, root := range []string{"../testdata", testcorpus.Optional(t)} {
+		if root == "" {
+			continue
+		}
 		_ = filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
 			if err == nil && filepath.Ext(p) == ".jsonl" {
 				b, _ := os.ReadFile(p)

@@ -15,6 +15,7 @@ import (
 	"github.com/ccsurgeon/ccsurgeon/app"
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/harness"
+	"github.com/ccsurgeon/ccsurgeon/internal/testcorpus"
 	"github.com/stretchr/testify/require"
 	"github.com/tidwall/gjson"
 )
@@ -26,13 +27,13 @@ var sessionFileRe = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-
 func corpusSessions(t *testing.T) []string {
 	t.Helper()
 	var out []string
-	root := filepath.Join("..", "..", "shared", "corpus")
+	root := testcorpus.Require(t)
 	require.NoError(t, filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && sessionFileRe.MatchString(d.Name()) && !strings.Contains(p, "subagents") {
 			out = append(out, p)
 		}
 		return err
-	}), "../shared/corpus must be beside the repository")
+	}))
 	require.NotEmpty(t, out)
 	return out
 }
@@ -115,9 +116,10 @@ func TestCorpusOperationsResume(t *testing.T) {
 		"redact":          {Redact: true},
 		"all":             {Redact: true, StripThinking: true, Drop: true, DropTools: []string{"Bash"}, Compress: true, KeepTurns: 1},
 	}
+	reps := corpusRepresentatives(t) // first: without the corpus, skipped before the clients are installed
 	for _, c := range harness.Clients(t) {
-		for _, src := range corpusRepresentatives(t) {
-			rel, _ := filepath.Rel(filepath.Join("..", "..", "shared", "corpus"), src)
+		for _, src := range reps {
+			rel := strings.TrimPrefix(testcorpus.Name(src), "corpus/")
 			// each operation, the forks and the clone in a subtest of its
 			// own, in an env of its own: their client runs go side by side
 			// rather than one after another

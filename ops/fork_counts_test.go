@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/internal/testcorpus"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tidwall/sjson"
@@ -90,6 +91,7 @@ func TestForkAtInterruptedTurnSaysSo(t *testing.T) {
 // sidechains and every turn, the sidechain entries written before the
 // last message the fork keeps stay.
 func TestForkKeepsTheSubagentRunsOfKeptTurns(t *testing.T) {
+	testcorpus.Require(t) // the sessions with inline sidechains are the corpus's (1.0.x)
 	cases, kept := 0, 0
 	for _, src := range realSessions(t) {
 		s, err := chain.Load(src)

@@ -18,6 +18,7 @@ import (
 	"github.com/ccsurgeon/ccsurgeon/validate"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
 )
 
@@ -86,6 +87,10 @@ func TestRealCutOffWriteRepaired(t *testing.T) {
 			require.NoError(t, os.WriteFile(path, damaged, 0o644))
 			assert.Positive(t, validErrors(t, path)["invalid-json"])
 			latest := clients[0]
+			// what 2.1.332 sends for the damaged file depends on the time
+			// between the turns (relinkWindow: the answer below the lost
+			// prompt is relinked or its history dropped); the prompt is
+			// gone either way
 			lost := env.Resume(t, latest, id)
 			assert.NotEqual(t, sentKey(orig[latest.Version]), sentKey(lost),
 				"the client reads the line written on a cut-off one: %s\n%s", lost, harness.MessageSummary(lost.Messages))
@@ -117,6 +122,15 @@ func TestRealCutOffWriteRepaired(t *testing.T) {
 // clients then send what the newest rebuilt from the damaged file with
 // the two answers as one message (spec.Repair), which the API accepts.
 // A clone of the result sends the same.
+//
+// The newest client relinks a lost parent by time: to the entry written
+// last before the orphan, when that is at most relinkWindow earlier
+// (beyond it, it drops the history above, as 2.0.50 does). The lines are
+// therefore given timestamps 100 ms apart, as a client writes them without
+// pause: the times the turns were made at depend on how busy the machine
+// was (a loaded machine took more than 5 s between two turns of 2.0.50,
+// and the test failed). The member beyond the window is checked too: it
+// says which of the two broke when a client changes the window.
 func TestRealLostPromptAnswerJoined(t *testing.T) {
 	t.Parallel()
 	clients := harness.Clients(t)
@@ -145,10 +159,28 @@ func TestRealLostPromptAnswerJoined(t *testing.T) {
 				}
 				damaged = append(damaged, l...)
 			}
+			// third is now the line of the third answer's first entry
+			start := lineTime(t, damaged, 0)
+			paced := func(k int) time.Time { return start.Add(time.Duration(k) * 100 * time.Millisecond) }
+			late := retime(t, damaged, func(k int) time.Time {
+				if k >= third {
+					return paced(k).Add(2 * relinkWindow)
+				}
+				return paced(k)
+			})
+			damaged = retime(t, damaged, paced)
+			require.NoError(t, os.WriteFile(path, late, 0o644))
+			beyond := env.Resume(t, latest, id)
+			require.NotNil(t, beyond.Request, "%s", beyond)
+			assert.Len(t, beyond.Messages, 1,
+				"written %s after the entry before it, the answer whose prompt is lost is sent alone by %s (no relink beyond %s):\n%s", 2*relinkWindow, latest, relinkWindow, harness.MessageSummary(beyond.Messages))
+
 			require.NoError(t, os.WriteFile(path, damaged, 0o644))
 			assert.Positive(t, validErrors(t, path)["dangling-parent"])
 			want := env.Resume(t, latest, id)
 			require.NotNil(t, want.Request, "%s", want)
+			require.Len(t, want.Messages, len(orig.Messages)-1,
+				"written 100 ms after the entries before them, the second prompt and the third answer are relinked by %s (the third prompt alone is gone):\n%s", latest, harness.MessageSummary(want.Messages))
 
 			res := repairInPlace(t, env, id)
 			var fixed, joined int
@@ -182,6 +214,44 @@ func TestRealLostPromptAnswerJoined(t *testing.T) {
 			}
 		})
 	}
+}
+
+// relinkWindow: 2.1.332 relinks an entry whose parent is not in the file
+// to the entry of the same side (main or sidechain) written last before
+// it, not yet on the chain, when that one's timestamp is at most 5 s
+// earlier; else the chain stops there and the history above is dropped
+// (the client's Vrn, eTr=5000, event tengu_chain_timestamp_fallback).
+const relinkWindow = 5 * time.Second
+
+// lineTime is the timestamp of line k of a session.
+func lineTime(t *testing.T, data []byte, k int) time.Time {
+	t.Helper()
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	require.Greater(t, len(lines), k)
+	ts, err := time.Parse(time.RFC3339Nano, gjson.GetBytes(lines[k], "timestamp").Str)
+	require.NoError(t, err, "line %d: %s", k, lines[k])
+	return ts
+}
+
+// retime gives line k of a session the timestamp at(k), on every line
+// that has one: the times a test made the session at are those of a busy
+// or an idle machine, and the client reads meaning into them.
+func retime(t *testing.T, data []byte, at func(k int) time.Time) []byte {
+	t.Helper()
+	var out []byte
+	for k, l := range bytes.SplitAfter(data, []byte("\n")) {
+		if gjson.GetBytes(l, "timestamp").Exists() {
+			nl := bytes.HasSuffix(l, []byte("\n"))
+			s, err := sjson.SetBytes(bytes.TrimSuffix(l, []byte("\n")), "timestamp", at(k).UTC().Format("2006-01-02T15:04:05.000Z"))
+			require.NoError(t, err)
+			if nl {
+				s = append(s, '\n')
+			}
+			l = s
+		}
+		out = append(out, l...)
+	}
+	return out
 }
 
 // tuiSession drives the newest client's TUI in env through play and

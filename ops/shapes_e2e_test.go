@@ -10,6 +10,7 @@ import (
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/harness"
+	"github.com/ccsurgeon/ccsurgeon/internal/testcorpus"
 	"github.com/ccsurgeon/ccsurgeon/validate"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -79,11 +80,12 @@ func TestResumeWholeShapes(t *testing.T) {
 // right to say so.
 func TestAnonymizedCorpusFilesDoNotResume(t *testing.T) {
 	t.Parallel()
+	corpus := testcorpus.Require(t)
 	for _, c := range harness.Clients(t) {
 		for _, name := range []string{"plan-mode", "todo-write"} {
 			t.Run(c.Version+"/"+name, func(t *testing.T) {
 				t.Parallel()
-				data, err := os.ReadFile(filepath.Join("..", "..", "shared", "corpus", "claudeless", "dotclaude", "v2.1.12", name, "session.jsonl"))
+				data, err := os.ReadFile(filepath.Join(corpus, "claudeless", "dotclaude", "v2.1.12", name, "session.jsonl"))
 				require.NoError(t, err)
 				const id = "a0a0a0a0-0000-4000-8000-000000000012"
 				env := harness.NewEnv(t)

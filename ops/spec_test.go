@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/internal/testcorpus"
 	"github.com/ccsurgeon/ccsurgeon/ops"
 	"github.com/ccsurgeon/ccsurgeon/ops/redact"
 	"github.com/ccsurgeon/ccsurgeon/ops/spec"
@@ -28,7 +29,10 @@ import (
 func specSessions(t *testing.T) []string {
 	t.Helper()
 	var out []string
-	for _, root := range []string{filepath.Join("..", "testdata", "sessions"), filepath.Join("..", "..", "shared", "corpus")} {
+	for _, root := range []string{filepath.Join("..", "testdata", "sessions"), testcorpus.Optional(t)} {
+		if root == "" {
+			continue
+		}
 		require.NoError(t, filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") || strings.HasPrefix(d.Name(), "agent-") {
 				return err
@@ -224,7 +228,7 @@ func TestSpecEveryOperationEverySession(t *testing.T) {
 			cases.Load(), sessions.Load(), time.Since(start).Round(time.Millisecond), refused.Load(), len(skippedRepair), skippedRepair)
 	})
 	for _, path := range specSessions(t) {
-		name := strings.TrimPrefix(strings.TrimPrefix(path, filepath.Join("..", "..", "shared")+string(filepath.Separator)), ".."+string(filepath.Separator))
+		name := strings.TrimPrefix(testcorpus.Name(path), ".."+string(filepath.Separator))
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			n, r, valid := checkSpecCases(t, path, name, sc)

@@ -3,7 +3,9 @@
 # not mint new ids on every session, with two builds of ccsurgeon, and report
 # each (session, command) whose output (stdout, stderr, exit code, and the
 # file written with -o) differs. With no FILE: every main session of
-# testdata/sessions and ../shared/corpus.
+# testdata/sessions and of the corpus of real transcripts
+# ($CCSURGEON_CORPUS, from the checkout's root; default ../shared/corpus),
+# when it is there.
 #
 #   git stash; go build -o /tmp/old .; git stash pop; go build -o /tmp/new .
 #   bash scripts/compare-binaries.sh /tmp/old /tmp/new
@@ -18,8 +20,10 @@ cd "$(dirname "$0")/.." || exit 2
 if [ $# -gt 0 ]; then
 	files=("$@")
 else
+	corpus=${CCSURGEON_CORPUS:-../shared/corpus}
+	[ -d "$corpus" ] || { echo "note: $corpus not found (set CCSURGEON_CORPUS): testdata/sessions only" >&2; corpus=; }
 	mapfile -t files < <( (find testdata/sessions -name '*.jsonl' -not -path '*/subagents/*'
-		find ../shared/corpus -name '*.jsonl' -not -path '*/subagents/*') | sort)
+		[ -z "$corpus" ] || find "$corpus" -name '*.jsonl' -not -path '*/subagents/*') | sort)
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/harness"
+	"github.com/ccsurgeon/ccsurgeon/internal/testcorpus"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -142,13 +143,13 @@ var anonymized = map[string]bool{
 func TestNoErrorOnSessionsTheClientsResumeWhole(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("..", "testdata", "sessions", "*", "*.jsonl"))
 	require.NoError(t, err)
-	root := filepath.Join("..", "..", "shared", "corpus")
+	root := testcorpus.Require(t)
 	require.NoError(t, filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") && !strings.Contains(p, string(filepath.Separator)+"subagents"+string(filepath.Separator)) {
 			files = append(files, p)
 		}
 		return err
-	}), "../shared/corpus must be beside the repository")
+	}))
 	checked := 0
 	for _, p := range files {
 		rel, _ := filepath.Rel(root, p)

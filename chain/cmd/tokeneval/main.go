@@ -8,7 +8,8 @@
 //
 //	go run ./chain/cmd/tokeneval [-v] [FILE.jsonl|DIR]...
 //
-// With no argument it reads ../shared/corpus. The overhead (system prompt
+// With no argument it reads the corpus of real sessions: $CCSURGEON_CORPUS,
+// else ../shared/corpus beside the checkout (internal/testcorpus). The overhead (system prompt
 // and tools) is measured from each session's first response when its usage
 // is plausible, else chain.DefaultOverhead; the first response is then
 // excluded from the per-response errors (its error is zero by construction).
@@ -25,6 +26,7 @@ import (
 	"strings"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/internal/testcorpus"
 )
 
 type point struct{ est, truth int }
@@ -43,7 +45,12 @@ func main() {
 	flag.Parse()
 	args := flag.Args()
 	if len(args) == 0 {
-		args = []string{"../shared/corpus"}
+		dir, err := testcorpus.Dir()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "tokeneval:", err)
+			os.Exit(1)
+		}
+		args = []string{dir}
 	}
 	var files []string
 	for _, a := range args {

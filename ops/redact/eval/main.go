@@ -4,7 +4,7 @@
 //
 //	go run ./ops/redact/eval                 # synthetic evaluation
 //	go run ./ops/redact/eval -v              # also list every miss and false positive
-//	go run ./ops/redact/eval -corpus /work/shared/corpus
+//	go run ./ops/redact/eval -corpus ../shared/corpus
 //	go run ./ops/redact/eval -public         # public labelled sets, real redactor, findings/MB on real sessions
 package main
 

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ccsurgeon/ccsurgeon/app"
 	"github.com/ccsurgeon/ccsurgeon/bench/gen"
+	"github.com/ccsurgeon/ccsurgeon/internal/testcorpus"
 	"github.com/ccsurgeon/ccsurgeon/ops/redact/internal/labelled"
 	"github.com/tidwall/gjson"
 )
@@ -35,7 +36,16 @@ var publicSets = []struct{ set, path, about string }{
 
 // fpDirs are real sessions: every finding in them is a false positive.
 // testdata/sessions/*/secrets.jsonl hold planted secrets and are left out.
-var fpDirs = []string{"../shared/corpus", "testdata/sessions"}
+// The corpus ($CCSURGEON_CORPUS, else ../shared/corpus beside the
+// checkout) is left out, said on stderr, when it is not there.
+func fpDirs() []string {
+	dir, err := testcorpus.Dir()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "eval:", err)
+		return []string{"testdata/sessions"}
+	}
+	return []string{dir, "testdata/sessions"}
+}
 
 type evalResult struct {
 	n, found int
@@ -183,7 +193,8 @@ func report(set, about, path string, exs []labelled.Example, outs []string, verb
 // it reports, per MB of session file.
 func falsePositives(env *app.Env, tmp string, verbose bool) {
 	var files []string
-	for _, d := range fpDirs {
+	dirs := fpDirs()
+	for _, d := range dirs {
 		_ = filepath.WalkDir(d, func(p string, de fs.DirEntry, err error) error {
 			if err != nil || de.IsDir() || !strings.HasSuffix(p, ".jsonl") || filepath.Base(p) == "secrets.jsonl" {
 				return nil
@@ -229,7 +240,7 @@ func falsePositives(env *app.Env, tmp string, verbose bool) {
 	}
 	mb := float64(size) / 1e6
 	fmt.Printf("\nreal sessions (%s, without secrets.jsonl): %d files, %.2f MB, %d findings = %.2f per MB %v",
-		strings.Join(fpDirs, ", "), len(files)-failed, mb, findings, float64(findings)/mb, perRule)
+		strings.Join(dirs, ", "), len(files)-failed, mb, findings, float64(findings)/mb, perRule)
 	if failed > 0 {
 		fmt.Printf(", %d files not loadable", failed)
 	}

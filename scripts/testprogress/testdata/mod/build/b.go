@@ -1,0 +1,3 @@
+package build
+
+func F() int { return "not an int" }

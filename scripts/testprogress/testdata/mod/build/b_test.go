@@ -1,0 +1,5 @@
+package build
+
+import "testing"
+
+func TestF(t *testing.T) { F() }
