@@ -190,17 +190,33 @@ var uuidTokenRe = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-
 // unmapIDs puts the original identifiers back into the texts of a result
 // with fresh ones (a compact summary names the transcript path, say).
 func unmapIDs(c spec.Conversation, raw []byte, r *ops.Remapper) spec.Conversation {
-	if r == nil {
-		return c
-	}
-	var pairs []string
+	return unmapIDsOf(c, uuidsOf(raw), r)
+}
+
+// uuidsOf lists the distinct uuid tokens of raw, in order (once per
+// session: a regexp over a file of megabytes for each of a hundred forks
+// was most of the spec check's time).
+func uuidsOf(raw []byte) []string {
+	var out []string
 	seen := map[string]bool{}
 	for _, id := range uuidTokenRe.FindAllString(string(raw), -1) {
 		if !seen[id] {
 			seen[id] = true
-			if n := r.Map(id); n != id {
-				pairs = append(pairs, n, id)
-			}
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// unmapIDsOf is unmapIDs given the uuids of the original.
+func unmapIDsOf(c spec.Conversation, ids []string, r *ops.Remapper) spec.Conversation {
+	if r == nil {
+		return c
+	}
+	var pairs []string
+	for _, id := range ids {
+		if n := r.Map(id); n != id {
+			pairs = append(pairs, n, id)
 		}
 	}
 	rep := strings.NewReplacer(pairs...)
@@ -260,6 +276,7 @@ func checkSpecCases(t *testing.T, path, name string, sc *redact.Scanner) (cases,
 	orig, err := spec.Active(s.Main)
 	require.NoError(t, err)
 	valid = validate.Session(s).Valid()
+	ids := uuidsOf(raw)
 	for _, c := range specCases(t, s.Main, orig, sc, valid) {
 		cases++
 		tx := ops.NewTxn(s)
@@ -280,7 +297,7 @@ func checkSpecCases(t *testing.T, path, name string, sc *redact.Scanner) (cases,
 		require.NoError(t, err, "%s: %s: load the result", name, c.name)
 		got, err := spec.Active(rf)
 		require.NoError(t, err)
-		got = unmapIDs(got, raw, tx.Remapper())
+		got = unmapIDsOf(got, ids, tx.Remapper())
 		if err := c.check(orig, got); err != nil {
 			t.Errorf("%s: %s: %v", name, c.name, err)
 		}
