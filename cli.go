@@ -261,6 +261,54 @@ func asTyped(name string, args []string) string {
 	return "--" + name
 }
 
+// countsInFull writes every count given to a whole-number flag as
+// ccsurgeon prints counts ("--target-tokens 150k", "1.5M", "150,000") in
+// full, for the flag parser: the one place counts are read, so each flag
+// that takes one accepts what ccsurgeon itself prints. Arguments after
+// "--" are left as they are.
+func countsInFull(root *cli.Command, args []string) []string {
+	ints := map[string]bool{}
+	var walk func(c *cli.Command)
+	walk = func(c *cli.Command) {
+		for _, f := range c.Flags {
+			if _, ok := f.(*cli.IntFlag); ok {
+				for _, n := range f.Names() {
+					ints[n] = true
+				}
+			}
+		}
+		for _, sub := range c.Commands {
+			walk(sub)
+		}
+	}
+	walk(root)
+	out := slices.Clone(args)
+	for k := 1; k < len(out); k++ {
+		a := out[k]
+		if a == "--" {
+			break
+		}
+		if !strings.HasPrefix(a, "-") {
+			continue
+		}
+		name, val, eq := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !ints[name] {
+			continue
+		}
+		if eq {
+			if n, ok := inFull(val); ok {
+				out[k] = a[:len(a)-len(val)] + strconv.FormatInt(n, 10)
+			}
+		} else if k+1 < len(out) {
+			if n, ok := inFull(out[k+1]); ok {
+				out[k+1] = strconv.FormatInt(n, 10)
+			}
+			k++
+		}
+	}
+	return out
+}
+
 // shortHandRe is a count as ccsurgeon prints one ("150k", "1.5M") or
 // with commas ("150,000"; the flag reads 150_000 as it is).
 var shortHandRe = regexp.MustCompile(`^([0-9]+(?:\.[0-9]+)?)([kKmM])$|^[0-9]{1,3}(?:,[0-9]{3})+$`)

@@ -26,8 +26,6 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-var version = "0.1.0"
-
 func main() {
 	if p := os.Getenv("CCSURGEON_CPUPROFILE"); p != "" { // for developers: go tool pprof
 		if f, err := os.Create(p); err == nil {
@@ -86,7 +84,7 @@ func runCommand(ctx context.Context, args []string, stdin io.Reader, stdout, std
 			code = 3
 		}
 	}()
-	err := root.Run(ctx, args)
+	err := root.Run(ctx, countsInFull(root, args))
 	return reportErrorAs(stderr, explain(err, root, args), env.Self())
 }
 
@@ -164,7 +162,7 @@ func newCommand(env *app.Env) *cli.Command {
 	root := &cli.Command{
 		Name:    "ccsurgeon",
 		Usage:   "surgery on Claude Code session transcripts",
-		Version: version,
+		Version: buildVersion(),
 		Description: `ccsurgeon reads the JSONL transcripts Claude Code keeps under
 ~/.claude/projects/ and changes them without breaking them: clone, fork,
 strip thinking, drop tool calls, compress old turns, redact secrets.
@@ -202,7 +200,7 @@ EXIT STATUS:` + exitCodesHelp,
 		Reader:         env.In,
 		ExitErrHandler: func(context.Context, *cli.Command, error) {},
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "config-dir", Usage: "Claude Code config `DIR` (default $CLAUDE_CONFIG_DIR, else ~/.claude)"},
+			&cli.StringFlag{Name: "config-dir", Usage: "Claude Code config `DIR` (default $CLAUDE_CONFIG_DIR, else ~/.claude; on Windows %USERPROFILE%\\.claude)"},
 			&cli.BoolFlag{Name: "json", Usage: "print machine-readable JSON on stdout"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress output on stderr"},
 		},
@@ -312,10 +310,16 @@ examples:
 	return root
 }
 
+// writerGuardNote says what --force does not override, and where: only
+// Linux shows which process holds a file open for writing (backup/writers_*.go).
+const writerGuardNote = "Not overridden: on Linux, a session file another process holds open for writing is refused; " +
+	"macOS and Windows do not show that, so there only the 5-second guard (a file modified in the last 5 s, " +
+	"or since ccsurgeon read it) protects a client still writing"
+
 // destFlags are the destination flags every writing command takes.
 func destFlags() []cli.Flag {
 	return append(newDestFlags(),
-		&cli.BoolFlag{Name: "force", Usage: "write in place even when Claude Code seems to be using the session; with -o, replace an existing file"},
+		&cli.BoolFlag{Name: "force", Usage: "write in place even when Claude Code seems to be using the session; with -o, replace an existing file. " + writerGuardNote},
 		&cli.IntFlag{Name: "keep", Usage: "keep the `N` last made backups of the session, besides the original (default 20)"},
 		&cli.BoolFlag{Name: "no-backup", Usage: "change in place without keeping a backup (after redact-secrets: no copy of the secrets is left)"},
 	)
@@ -376,7 +380,7 @@ examples:
 			&cli.IntFlag{Name: "compress-old-turns", Usage: "compress every turn but the last `N`"},
 			&cli.StringFlag{Name: "max-result", Usage: "with --compress-old-turns: cut tool output longer than `SIZE` (default 2KB)"},
 			&cli.IntFlag{Name: "keep-exchanges", Usage: "with --compress-old-turns or --target-tokens: also keep the last `N` tool exchanges as they are (default 10)"},
-			&cli.IntFlag{Name: "target-tokens", Usage: "compress only until a resume sends at most `N` tokens (estimate); keeps the last 3 turns unless --compress-old-turns says otherwise"},
+			&cli.IntFlag{Name: "target-tokens", Usage: "cut until info estimates the result at most `N` tokens (150k, 1.5M); with --compress-old-turns N the last N turns stay as they are"},
 		}, destFlags()...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			if !cmd.IsSet("compress-old-turns") && !cmd.IsSet("target-tokens") {
@@ -400,6 +404,7 @@ examples:
 					MaxResult:     cmd.String("max-result"),
 					TargetTokens:  int(cmd.Int("target-tokens")),
 					KeepTurnsFlag: "--compress-old-turns",
+					KeepRecent:    cmd.IsSet("compress-old-turns") || cmd.IsSet("keep-exchanges"),
 				}
 				if spec.TargetTokens > 0 && !spec.Compress {
 					spec.KeepTurns = ops.DefaultKeepTurns
@@ -488,13 +493,16 @@ client does not send go from every turn (progress, queue-operation,
 api-request*, atis-latch, cost-state, mode, tools-used, system/turn_duration).
 
 --target-tokens N always drops the failed-retry error entries and the
-bookkeeping (the client sends neither: they cost bytes, not tokens), even
-when the session already fits; then it cuts only as much as needed for a
-resume to send at most N tokens (ccsurgeon's estimate, printed before and
-after): old tool output cut to 2KB, old thinking, old images, old tool
-output cut to 500 and 100 bytes, each oldest first. It
-refuses, naming what stands in the way, when N cannot be reached without
-touching the recent context. --dry-run prints the plan.
+bookkeeping (the client sends neither), even when the session already fits;
+then it cuts until 'info' would estimate the written result at most N
+tokens, least value first: repeated old attachments, old tool output (2KB),
+old thinking, old images, old tool output (500, 100 bytes), old attachments,
+recent tool output, then whole old turns, left as a note that names them
+(a line each for the last ones). The last prompt and its answer
+are never cut; --keep-turns or --keep-exchanges, when given, keep the recent
+context as it is too. It refuses only when what may not be cut exceeds N,
+naming the smallest N that fits. N may be written 150k, 1.5M or 150,000.
+--dry-run prints the plan.
 
 examples:
    ccsurgeon compress 3f2a9c1e --target-tokens 150000 --dry-run
@@ -506,12 +514,13 @@ examples:
 			&cli.IntFlag{Name: "keep-turns", Value: 3, Usage: "leave the last `N` turns as they are (default 3)"},
 			&cli.IntFlag{Name: "keep-exchanges", Usage: "but within them, keep only the last `N` tool exchanges as they are (default 10)"},
 			&cli.StringFlag{Name: "max-result", Usage: "cut tool output and inputs longer than `SIZE` (default 2KB)"},
-			&cli.IntFlag{Name: "target-tokens", Usage: "cut only until a resume sends at most `N` tokens (estimate)"},
+			&cli.IntFlag{Name: "target-tokens", Usage: "cut until info estimates the result at most `N` tokens (150k, 1.5M)"},
 		}, destFlags()...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			return eachSession(env, cmd, func(env *app.Env, s string) error {
 				return env.RunOps(s, app.OpSpec{Compress: true, KeepTurns: int(cmd.Int("keep-turns")), KeepExchanges: int(cmd.Int("keep-exchanges")),
-					MaxResult: cmd.String("max-result"), TargetTokens: int(cmd.Int("target-tokens"))}, destFrom(cmd))
+					MaxResult: cmd.String("max-result"), TargetTokens: int(cmd.Int("target-tokens")),
+					KeepRecent: cmd.IsSet("keep-turns") || cmd.IsSet("keep-exchanges")}, destFrom(cmd))
 			})
 		},
 	})
@@ -583,7 +592,7 @@ is backed up first, so a restore can itself be undone.
 examples:
    ccsurgeon restore 3f2a9c1e
    ccsurgeon restore 3f2a9c1e 20261121T101500`,
-			Flags: []cli.Flag{&cli.BoolFlag{Name: "force", Usage: "restore even when Claude Code seems to be using the session"}},
+			Flags: []cli.Flag{&cli.BoolFlag{Name: "force", Usage: "restore even when Claude Code seems to be using the session. " + writerGuardNote}},
 			Action: func(ctx context.Context, cmd *cli.Command) error {
 				if cmd.Args().Len() < 1 || cmd.Args().Len() > 2 {
 					hint := "name the session to put back (its id, an id prefix or its path); 'ccsurgeon ls' lists the sessions"

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ccsurgeon/ccsurgeon/app"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -211,17 +212,22 @@ func TestRestoreWithoutSessionHints(t *testing.T) {
 
 // TestTokenCountInShortHand: compress prints "target 150k" and info "the
 // 200k-token context window", so "--target-tokens 150k" is what a user
-// types; it was refused with "see --help" only. The hint writes the
-// number in full.
+// types: every whole-number flag takes a count as ccsurgeon prints one
+// (150k, 1.5M, 150,000; --flag=150k too), read as the number in full.
 func TestTokenCountInShortHand(t *testing.T) {
-	for typed, full := range map[string]string{"150k": "150000", "150K": "150000", "1.5M": "1500000", "150,000": "150000"} {
-		out, errs, code := cliRun(t, "compress", example, "--target-tokens", typed, "--dry-run")
-		assert.Equal(t, 2, code, errs)
-		assert.Empty(t, out)
-		assert.Equal(t, `ccsurgeon: --target-tokens "`+typed+`": want a whole number, 1 or more`+"\n"+
-			"ccsurgeon: hint: write the number in full: --target-tokens "+full+"\n", errs, typed)
+	for typed, full := range map[string]int{"150k": 150000, "150K": 150000, "1.5M": 1500000, "150,000": 150000, "20k": 20000} {
+		for _, args := range [][]string{{"--target-tokens", typed}, {"--target-tokens=" + typed}} {
+			out, errs, code := cliRun(t, append(append([]string{"--json", "compress", example}, args...), "--dry-run")...)
+			require.Equal(t, 0, code, "%v: %s", args, errs)
+			var r app.WriteResult
+			require.NoError(t, json.Unmarshal([]byte(out), &r), out)
+			assert.Equal(t, full, r.ResumeTokens.Target, "%v", args)
+		}
 	}
+	// a count that is no whole number is still refused
+	_, errs, code := cliRun(t, "compress", example, "--target-tokens", "1.5k5", "--dry-run")
+	assert.Equal(t, 2, code, errs)
 	// what is no number at all keeps the pointer to --help
-	_, errs, _ := cliRun(t, "compress", example, "--target-tokens", "lots", "--dry-run")
+	_, errs, _ = cliRun(t, "compress", example, "--target-tokens", "lots", "--dry-run")
 	assert.Contains(t, errs, "ccsurgeon: hint: see 'ccsurgeon compress-old-turns --help'\n")
 }

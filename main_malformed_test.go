@@ -12,7 +12,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -362,7 +361,7 @@ func malformedCases() []malCase {
 		{
 			name: "fifo instead of a file", make: func(t *testing.T, m *malEnv) string {
 				p := m.session()
-				require.NoError(t, syscall.Mkfifo(p, 0o644))
+				mkfifo(t, p)
 				return p
 			},
 			validate: want{1, "", "is not a regular file"}, info: want{1, "", "is not a regular file"},

@@ -1,3 +1,5 @@
+//go:build linux
+
 package main
 
 import (
@@ -111,7 +113,7 @@ func TestPickOnATerminal(t *testing.T) {
 	scr.waitFor(t, "Enter to choose", 1)
 	scr.waitForMatch(t, `\n\r  `+idOf(older)[:8], 0) // the last row of the first frame
 	frame := scr.String()
-	assert.Regexp(t, `ID\s+AGE\s+SIZE\s+TOKENS\s+TITLE OR FIRST PROMPT`, frame)
+	assert.Regexp(t, `ID\s+AGE\s+SIZE\s+RECORDED\s+TITLE OR FIRST PROMPT`, frame)
 	assert.Regexp(t, `\x1b\[7m> `+idOf(newer)[:8]+`\s+1h ago\s+[\d.]+ KB\s+[\d,]+\s+\S`, frame, "the newest first, highlighted")
 	assert.Regexp(t, `\n\r  `+idOf(older)[:8]+`\s+3h ago`, frame)
 	_, err = master.Write([]byte("\x1b[B")) // arrow down

@@ -680,7 +680,7 @@ func TestCountsAgreeWithTheirNoun(t *testing.T) {
 	for _, tc := range append([]countCase{
 		{[]string{"ls"}, "(1 session): ccsurgeon move --project"},
 		{[]string{"move", tools, "--to", dest, "--dry-run"}, "would move 1 session from"},
-		{[]string{"compress", tools, "--keep-turns", "1", "--keep-exchanges", "1", "--target-tokens", "1000", "--dry-run"}, "(system prompt and tools ~17000, the last turn and 1 tool exchange ~"},
+		{[]string{"compress", tools, "--keep-turns", "1", "--keep-exchanges", "1", "--target-tokens", "1000", "--dry-run"}, "(the last turn and 1 tool exchange, kept by --keep-turns and --keep-exchanges)"},
 		{[]string{"redact", secrets, "--force"}, "the backup of this session still holds the secrets"},
 		{[]string{"backups", secrets, "--purge"}, "removed 1 backup of"},
 		{[]string{"repair", torn, "--dry-run"}, "note: the input already had 1 validation error; it is not new"},

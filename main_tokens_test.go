@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"regexp"
 	"testing"
 
 	"github.com/ccsurgeon/ccsurgeon/app"
@@ -31,21 +32,25 @@ func TestTargetTokensFlags(t *testing.T) {
 	out, errs, code := cliRun(t, "--config-dir", cfg, "compress", path, "--target-tokens", "1000000", "--dry-run")
 	require.Equal(t, 0, code, errs)
 	assert.Regexp(t, `\ntokens on resume \(estimate\): [0-9,k]+ -> [0-9,k]+ \(.*context window\); target 1.00M\n`, out)
+	// out of reach with no other flag: what blocks is the system prompt
+	// and the last exchange, and the hint's target works as printed
 	_, errs, code = cliRun(t, "--config-dir", cfg, "compress", path, "--target-tokens", "100")
 	assert.Equal(t, 1, code)
-	assert.Regexp(t, `^ccsurgeon: cannot fit 100 tokens without touching the recent context: .*system prompt and tools ~\d+.*\nccsurgeon: hint: `, errs)
-	assert.Contains(t, errs, "hint: keep less recent context (--keep-turns 1 --keep-exchanges 2)")
-	// the recent context already at its smallest: the hint does not offer
-	// the flags given, it says what target could fit
+	assert.Regexp(t, `^ccsurgeon: cannot fit 100 tokens: after every cut .*system prompt and tools ~\d+, the last prompt and its answer ~\d+.*\nccsurgeon: hint: `, errs)
+	m := regexp.MustCompile(`give a --target-tokens of at least (\d+)\n$`).FindStringSubmatch(errs)
+	require.NotNil(t, m, errs)
+	_, errs2, code := cliRun(t, "--config-dir", cfg, "compress", path, "--target-tokens", m[1], "--dry-run")
+	assert.Equal(t, 0, code, "the target the hint names fits: %s", errs2)
+	// the recent context kept by request: the hint names those flags
 	_, errs, code = cliRun(t, "--config-dir", cfg, "compress", path, "--target-tokens", "100", "--keep-turns", "1", "--keep-exchanges", "2")
 	assert.Equal(t, 1, code)
-	assert.NotContains(t, errs, "--keep-turns 1 --keep-exchanges 2")
-	assert.Regexp(t, `\nccsurgeon: hint: the recent context is as small as it goes: give a --target-tokens of at least [0-9,]+\n$`, errs)
+	assert.Contains(t, errs, "without touching the recent context (the last turn and 2 tool exchanges, kept by --keep-turns and --keep-exchanges)")
+	assert.Regexp(t, `\nccsurgeon: hint: leave out --keep-turns and --keep-exchanges .*give a --target-tokens of at least [0-9]+\n$`, errs)
 	// rewrite names its recent turns with --compress-old-turns: a hint of
 	// --keep-turns sent the user to an unknown flag
-	_, errs, code = cliRun(t, "--config-dir", cfg, "rewrite", path, "--target-tokens", "100")
+	_, errs, code = cliRun(t, "--config-dir", cfg, "rewrite", path, "--target-tokens", "100", "--compress-old-turns", "2")
 	assert.Equal(t, 1, code)
-	assert.Contains(t, errs, "hint: keep less recent context (--compress-old-turns 1 --keep-exchanges 2)")
+	assert.Contains(t, errs, "hint: leave out --compress-old-turns and --keep-exchanges")
 	assert.NotContains(t, errs, "--keep-turns")
 	_, errs, code = cliRun(t, "--config-dir", cfg, "compress", path, "--target-tokens", "1000", "--max-result", "1KB")
 	assert.Equal(t, 2, code, errs)

@@ -35,9 +35,13 @@ type InfoReport struct {
 	// ResumeTokens is the estimated size, in tokens, of the request the
 	// client sends when the session is resumed (Resume has the details,
 	// TokenSources where the tokens come from and what cuts them).
-	ResumeTokens int           `json:"resume_tokens"`
-	Resume       ResumeInfo    `json:"resume"`
-	TokenSources []TokenSource `json:"token_sources"`
+	ResumeTokens int        `json:"resume_tokens"`
+	Resume       ResumeInfo `json:"resume"`
+	// RecordedTokens is the figure --pick shows: what the last response
+	// of the main conversation was sent plus its output, as its recorded
+	// usage says (0: none records usage). A record, not an estimate.
+	RecordedTokens int64         `json:"recorded_tokens,omitempty"`
+	TokenSources   []TokenSource `json:"token_sources"`
 	// Bloat: file bytes the client never sends, and what removes them.
 	Bloat    []BloatItem `json:"bloat"`
 	Valid    bool        `json:"valid"`
@@ -62,6 +66,7 @@ func Info(s *chain.Session, ref string) InfoReport {
 	r.Turns = len(turns.List)
 	r.Resume, r.TokenSources = resumeReport(s, ref)
 	r.ResumeTokens = r.Resume.Tokens
+	r.RecordedTokens = recordedTokens(s.Main)
 	r.Bloat = bloat(s, turns, ref, r.ResumeTokens)
 	r.Branches = len(s.Main.Graph().Branches())
 	v := validate.Session(s)
@@ -162,6 +167,9 @@ func (env *Env) RunInfo(o InfoOptions) error {
 	fmt.Fprintf(w, "path\t%s\n", r.Path)
 	fmt.Fprintf(w, "resume\t~%s tokens (±%.0f%%), %.0f%% of the %s-token context window of %s\n", humanTokens(r.Resume.Tokens), 100*r.Resume.EstimatorError,
 		100*r.Resume.WindowShare, humanTokens(r.Resume.ContextWindow), orUnknown(r.Resume.Model))
+	if r.RecordedTokens > 0 {
+		fmt.Fprintf(w, "recorded\t%s tokens at the last response (its usage, as --pick shows it; not an estimate)\n", humanTokens(int(r.RecordedTokens)))
+	}
 	fmt.Fprintf(w, "size\t%s in %s\n", HumanBytes(r.Bytes), Plural(r.Entries, "entry", "entries"))
 	fmt.Fprintf(w, "turns\t%d\n", r.Turns)
 	fmt.Fprintf(w, "branches\t%d\n", r.Branches)

@@ -117,7 +117,7 @@ func resumeReport(s *chain.Session, ref string) (ResumeInfo, []TokenSource) {
 	add(fmt.Sprintf("old images and documents (%s)", Plural(images.n, "entry", "entries")), images, compress, images.saves)
 	add(fmt.Sprintf("old subagent results (%s)", Plural(subagents.n, "result", "results")), subagents, compress, subagents.saves)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].SavesTokens > out[j].SavesTokens })
-	add(fmt.Sprintf("recent context (the last %d turns or %d tool exchanges: kept)", ops.DefaultKeepTurns, ops.DefaultKeepExchanges), recent, "", 0)
+	add(fmt.Sprintf("recent context (the last %d turns or %d tool exchanges: compress keeps them, --target-tokens cuts them last)", ops.DefaultKeepTurns, ops.DefaultKeepExchanges), recent, "", 0)
 	sys := acc{tokens: before.Overhead}
 	what := "system prompt and tools (measured from the session's usage)"
 	if !before.OverheadMeasured {

@@ -156,6 +156,17 @@ func (env *Env) RunLs(o LsOptions) error {
 	return nil
 }
 
+// wanted reports whether the project folder name is one of want, without
+// regard to case where the file system folds it (chain.SameName).
+func wanted(want map[string]bool, name string) bool {
+	for w := range want {
+		if chain.SameName(chain.HostOS, w, name) {
+			return true
+		}
+	}
+	return false
+}
+
 // projectRows summarizes the sessions of project o.Project: the folder
 // under projects/ of that name or of that working directory, or else the
 // sessions whose PROJECT (their first working directory) is that path.
@@ -168,7 +179,7 @@ func (env *Env) projectRows(paths []string, o LsOptions) ([]SessionSummary, erro
 	}
 	var keep []string
 	for _, p := range paths {
-		if want[filepath.Base(filepath.Dir(p))] {
+		if wanted(want, filepath.Base(filepath.Dir(p))) {
 			keep = append(keep, p)
 		}
 	}
@@ -179,7 +190,7 @@ func (env *Env) projectRows(paths []string, o LsOptions) ([]SessionSummary, erro
 	shown := map[string]bool{}
 	for _, r := range summarize(paths, false) {
 		shown[r.Project] = true
-		if r.Project == o.Project || filepath.Clean(r.Project) == clean {
+		if chain.SameName(chain.HostOS, r.Project, o.Project) || chain.SameName(chain.HostOS, filepath.Clean(r.Project), clean) {
 			keep = append(keep, r.Path)
 			rows = append(rows, r)
 		}
@@ -536,11 +547,11 @@ func (env *Env) ProjectSessions(project string) ([]string, error) {
 // ContinueSession is the session 'claude --continue' would pick in the
 // current folder: the newest (last modified) of the folder's project.
 func (env *Env) ContinueSession() (string, error) {
-	wd, err := os.Getwd()
+	wd, err := chain.ClientCwd()
 	if err != nil {
 		return "", err
 	}
-	dir := filepath.Join(chain.ProjectsDir(env.ConfigDir), chain.ProjectSlug(wd))
+	dir := chain.ProjectDirOf(env.ConfigDir, wd)
 	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
 	best, bestT := "", time.Time{}
 	for _, f := range files {
@@ -570,6 +581,23 @@ func ago(d time.Duration) string {
 		return fmt.Sprintf("%dh ago", int(d.Hours()))
 	}
 	return fmt.Sprintf("%dd ago", int(d.Hours()/24))
+}
+
+// recordedTokens is the figure --pick shows for f (SessionSummary's
+// ContextTokens): the usage the last assistant entry of the main
+// conversation records, in file order.
+func recordedTokens(f *chain.File) int64 {
+	for i := len(f.Entries) - 1; i >= 0; i-- {
+		if e := &f.Entries[i]; e.Kind != chain.KindEntry || e.Type() != "assistant" {
+			continue
+		}
+		if raw, err := f.Raw(i); err == nil {
+			if n := contextTokens(raw); n > 0 {
+				return n
+			}
+		}
+	}
+	return 0
 }
 
 // contextTokens is the usage an assistant entry of the main conversation

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -198,7 +199,7 @@ func TestPickSession(t *testing.T) {
 	got, err := env.PickSession()
 	require.NoError(t, err)
 	assert.Equal(t, paths[1], got, "1 is the newest")
-	assert.Regexp(t, `(?s)^\s+ID\s+AGE\s+SIZE\s+TOKENS\s+TITLE OR FIRST PROMPT\n\s+1\s+multi-tu\s+0m ago\s+\S+ KB\s+[0-9,]+\s+\S.*\n\s+2\s+tools-00\s+3h ago.*session \(1-2\): 1\n$`, errb.String())
+	assert.Regexp(t, `(?s)^\s+ID\s+AGE\s+SIZE\s+RECORDED\s+TITLE OR FIRST PROMPT\n\s+1\s+multi-tu\s+0m ago\s+\S+ KB\s+[0-9,]+\s+\S.*\n\s+2\s+tools-00\s+3h ago.*session \(1-2\): 1\n$`, errb.String())
 
 	env.In = strings.NewReader("3\n")
 	_, err = env.PickSession()
@@ -347,4 +348,29 @@ func TestLsSummaryOfAnotherSession(t *testing.T) {
 		assert.Empty(t, titles["fe5e1c67-53e7-4862-81ae-d0e013e3270b"], "the summary at its top is another session's (turns=%v)", turns)
 		assert.Equal(t, "own title", titles["22222222-2222-4222-8222-222222222222"], "turns=%v", turns)
 	}
+}
+
+// TestPickFigureIsInfosRecorded: the token figure --pick shows is the one
+// `info` prints as recorded, for every real session of ../shared/corpus
+// that records usage (one figure, one label, one format).
+func TestPickFigureIsInfosRecorded(t *testing.T) {
+	root := testcorpus.Require(t)
+	n := 0
+	require.NoError(t, filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") || strings.Contains(p, "subagents") || strings.HasPrefix(d.Name(), "agent-") {
+			return err
+		}
+		sum, err := summarizeOne(p, false)
+		require.NoError(t, err)
+		s, err := chain.Load(p)
+		require.NoError(t, err)
+		defer s.Close()
+		r := Info(s, p)
+		require.Equal(t, sum.ContextTokens, r.RecordedTokens, p)
+		if r.RecordedTokens > 0 {
+			n++
+		}
+		return nil
+	}))
+	require.NotZero(t, n)
 }

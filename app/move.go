@@ -100,6 +100,14 @@ func (env *Env) RunMove(o MoveOptions) error {
 		return UsageErrorf("give the new place with --to DIR", "move needs --to")
 	}
 	to, err := absClean(o.To)
+	if err == nil {
+		// the client names a project by the real path of its folder
+		// (realpath of its cwd): a --to reached through a symlink (on
+		// macOS, anything under /tmp or /var) is that folder's real path
+		if real, rerr := filepath.EvalSymlinks(to); rerr == nil {
+			to = real
+		}
+	}
 	if err != nil {
 		return err
 	}
@@ -139,7 +147,7 @@ func (env *Env) RunMove(o MoveOptions) error {
 	}
 	out.From, out.To = from, to
 	for i := range moves {
-		moves[i].dstDr = filepath.Join(chain.ProjectsDir(env.ConfigDir), chain.ProjectSlug(moves[i].to))
+		moves[i].dstDr = chain.ProjectDirOf(env.ConfigDir, moves[i].to)
 	}
 	if o.Project != "" && len(moves) == 0 && len(env.projectFolders(from)) == 0 {
 		if err := chain.CheckConfigDir(env.ConfigDir); err != nil {
@@ -233,8 +241,8 @@ func (env *Env) runMove(o MoveOptions, from, to string, moves []sessionMove, out
 				return err
 			}
 			path := folderProjectPath(dir, from)
-			dst := filepath.Join(chain.ProjectsDir(env.ConfigDir), chain.ProjectSlug(to+strings.TrimPrefix(path, from)))
-			if dst == dir {
+			dst := chain.ProjectDirOf(env.ConfigDir, to+strings.TrimPrefix(path, from))
+			if chain.SameName(chain.HostOS, dst, dir) {
 				continue // same slug: the folder stays
 			}
 			for _, f := range files {
@@ -330,7 +338,7 @@ func (env *Env) planSession(m sessionMove, from, to string, rewrite bool, out *M
 		dst := filepath.Join(m.dstDr, rel)
 		ms.Files = append(ms.Files, src)
 		f := rendered[src]
-		if m.oldDir == m.dstDr {
+		if chain.SameName(chain.HostOS, m.oldDir, m.dstDr) {
 			if f != nil && t.Touches(f) {
 				edits = append(edits, backup.MoveEdit{Path: src, Snapshot: snap, Render: j.render(f, dst), KeepTime: true})
 			}
@@ -394,7 +402,7 @@ func (env *Env) projectSessions(from, to string) ([]sessionMove, error) {
 	var out []sessionMove
 	for _, p := range paths {
 		path := projectPathOf(p)
-		if path == "" && filepath.Base(filepath.Dir(p)) == chain.ProjectSlug(from) {
+		if path == "" && chain.SameName(chain.HostOS, filepath.Base(filepath.Dir(p)), chain.ProjectSlug(from)) {
 			path = from
 		}
 		if path == "" || !(path == from || under(path, from)) {
@@ -430,7 +438,7 @@ func (env *Env) projectFolders(from string) []string {
 // sessions, else its index's originalPath; from for the folder of from
 // itself.
 func folderProjectPath(dir, from string) string {
-	if filepath.Base(dir) == chain.ProjectSlug(from) {
+	if chain.SameName(chain.HostOS, filepath.Base(dir), chain.ProjectSlug(from)) {
 		return from
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
@@ -439,7 +447,7 @@ func folderProjectPath(dir, from string) string {
 		if strings.HasPrefix(filepath.Base(f), "agent-") {
 			continue
 		}
-		if p := projectPathOf(f); p != "" && chain.ProjectSlug(p) == filepath.Base(dir) {
+		if p := projectPathOf(f); p != "" && chain.SameName(chain.HostOS, chain.ProjectSlug(p), filepath.Base(dir)) {
 			return p
 		}
 	}
@@ -547,7 +555,7 @@ func headProjectPath(fh *os.File, path string, n int64) (string, bool) {
 		if cwd.Type != gjson.String || cwd.Str == "" {
 			continue
 		}
-		if chain.ProjectSlug(cwd.Str) == slug {
+		if chain.SameName(chain.HostOS, chain.ProjectSlug(cwd.Str), slug) {
 			return filepath.Clean(cwd.Str), true
 		}
 		if first == "" {
@@ -761,8 +769,11 @@ func absClean(p string) (string, error) {
 }
 
 // under reports whether p is inside dir (not dir itself).
+// Paths use the OS's separator, and where the file system folds case
+// (macOS, Windows) so does the comparison.
 func under(p, dir string) bool {
-	return strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
+	sep := string(filepath.Separator)
+	return chain.HasPrefixFor(chain.HostOS, p, strings.TrimSuffix(dir, sep)+sep)
 }
 
 // insideProjects refuses a session file outside <config-dir>/projects: a
@@ -867,7 +878,7 @@ func (env *Env) undoMove(b backup.Backup, force bool) error {
 			plan.Edits = append(plan.Edits, backup.MoveEdit{Path: p, Snapshot: snap, Render: backup.CopyFrom(src), KeepTime: true})
 			back.Rewritten = append(back.Rewritten, p)
 			for i := range sessions {
-				if strings.HasPrefix(p, sessions[i].ProjectDir+"/") {
+				if under(p, sessions[i].ProjectDir) {
 					sessions[i].Files = append(sessions[i].Files, p)
 				}
 			}

@@ -26,12 +26,13 @@ import (
 // first (id, age, size, tokens, title), and returns the path of the one
 // the person chooses.
 func (env *Env) PickSession() (string, error) {
-	wd, err := os.Getwd()
+	wd, err := chain.ClientCwd()
 	if err != nil {
 		return "", err
 	}
-	slug := chain.ProjectSlug(wd)
-	paths, _ := filepath.Glob(filepath.Join(chain.ProjectsDir(env.ConfigDir), slug, "*.jsonl"))
+	dir := chain.ProjectDirOf(env.ConfigDir, wd)
+	slug := filepath.Base(dir)
+	paths, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
 	var keep []string
 	for _, p := range paths {
 		if !strings.HasPrefix(filepath.Base(p), "agent-") {
@@ -76,7 +77,7 @@ func (env *Env) PickSession() (string, error) {
 func pickLines(rows []SessionSummary, now time.Time) (string, []string) {
 	var b bytes.Buffer
 	w := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(w, "ID\tAGE\tSIZE\tTOKENS\tTITLE OR FIRST PROMPT")
+	fmt.Fprintln(w, "ID\tAGE\tSIZE\tRECORDED\tTITLE OR FIRST PROMPT")
 	for _, r := range rows {
 		title := r.Title
 		if title == "" {

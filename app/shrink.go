@@ -41,6 +41,9 @@ type OpSpec struct {
 	// KeepTurnsFlag names the flag of KeepTurns in messages ("" =
 	// --keep-turns)
 	KeepTurnsFlag string
+	// KeepRecent: KeepTurns or KeepExchanges was given, so --target-tokens
+	// never cuts into the recent context they keep
+	KeepRecent bool
 }
 
 // Pipeline builds the operations of spec.
@@ -78,7 +81,7 @@ func (env *Env) Pipeline(spec OpSpec) (ops.Pipeline, error) {
 		if spec.MaxResult != "" {
 			return nil, UsageErrorf("--target-tokens picks the cuts itself", "--max-result cannot be used with --target-tokens")
 		}
-		return append(p, ops.FitTokens{Target: spec.TargetTokens, KeepTurns: spec.KeepTurns, KeepExchanges: spec.KeepExchanges, KeepTurnsFlag: spec.KeepTurnsFlag}), nil
+		return append(p, ops.FitTokens{Target: spec.TargetTokens, KeepTurns: spec.KeepTurns, KeepExchanges: spec.KeepExchanges, KeepTurnsFlag: spec.KeepTurnsFlag, KeepRecent: spec.KeepRecent}), nil
 	}
 	if spec.Compress {
 		c := ops.CompressOldTurns{KeepTurns: spec.KeepTurns, KeepExchanges: spec.KeepExchanges}

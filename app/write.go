@@ -150,12 +150,23 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		return err
 	}
 	pr.Phase(p.Name(), 0)
-	t := ops.NewTxn(s)
-	defer t.Report.Redactions.Close()
+	newID := ""
 	if d.New || d.FreshIDs {
-		t.NewID = uuid.NewString()
+		newID = uuid.NewString()
 	}
-	if err := p.Apply(t); err != nil {
+	var txns []*ops.Txn
+	defer func() {
+		for _, t := range txns {
+			t.Report.Redactions.Close()
+		}
+	}()
+	t, err := ops.FitWithin(s, p, func() *ops.Txn {
+		t := ops.NewTxn(s)
+		t.NewID = newID
+		txns = append(txns, t)
+		return t
+	})
+	if err != nil {
 		return err
 	}
 	if d.Output != "" && d.Output != "-" {
@@ -818,7 +829,7 @@ func (j *job) newProjectDir() (string, error) {
 			continue
 		}
 		if cwd := gjson.GetBytes(raw, "cwd"); cwd.Type == gjson.String && filepath.IsAbs(cwd.Str) {
-			return filepath.Join(projects, chain.ProjectSlug(cwd.Str)), nil
+			return filepath.Join(projects, filepath.Base(chain.ProjectDirOf(j.env.ConfigDir, cwd.Str))), nil
 		}
 	}
 	return "", &chain.Error{Msg: fmt.Sprintf("cannot tell which project %s belongs to: no entry names its working directory (cwd)", s.Path),

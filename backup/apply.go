@@ -248,7 +248,7 @@ func commit(items []item, projectDir string, res *Result) error {
 		if i > 0 {
 			hook("between-renames")
 		}
-		if err := os.Rename(it.tmp, it.target); err != nil {
+		if err := replaceFile(it.tmp, it.target); err != nil {
 			return fmt.Errorf("replace %s: %w", it.target, err)
 		}
 		dirs[filepath.Dir(it.target)] = true

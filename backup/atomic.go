@@ -55,7 +55,7 @@ func writeAtomic(path string, mode os.FileMode, render func(w io.Writer) error, 
 	if err != nil {
 		return err
 	}
-	if err := os.Rename(tmp, target); err != nil {
+	if err := replaceFile(tmp, target); err != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("replace %s: %w", target, err)
 	}
@@ -166,7 +166,7 @@ func createNew(path string, render func(w io.Writer) error) error {
 		if _, serr := os.Lstat(path); serr == nil {
 			return existsError(path)
 		}
-		if err := os.Rename(tmp, path); err != nil {
+		if err := replaceFile(tmp, path); err != nil {
 			return fmt.Errorf("create %s: %w", path, err)
 		}
 	}
@@ -282,7 +282,7 @@ func writeTemp(target string, mode os.FileMode, render func(w io.Writer) error, 
 // wrapIOError turns ENOSPC/EDQUOT into a clear *Error; other errors are
 // wrapped with context.
 func wrapIOError(what string, err error) error {
-	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
+	if isNoSpace(err) {
 		return &Error{
 			Msg:  fmt.Sprintf("%s: no space left on device (the original file was not modified)", what),
 			Hint: "free some disk space and retry",
@@ -341,14 +341,7 @@ func globEscape(s string) string {
 // differ; only root can, and only root needs to (a user's files are
 // already theirs).
 func keepOwner(f *os.File, like os.FileInfo) error {
-	if like == nil || os.Geteuid() != 0 {
-		return nil
-	}
-	st, ok := like.Sys().(*syscall.Stat_t)
-	if !ok {
-		return nil
-	}
-	return f.Chown(int(st.Uid), int(st.Gid))
+	return chownLike(f, like)
 }
 
 // isTempName reports whether a file name is one of our temp files.

@@ -9,9 +9,10 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 	"unicode"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
 )
 
 // SetTestHook installs fn to be called at named steps of every write
@@ -45,11 +46,15 @@ func KeyFor(configDir, sessionID, projectDir string) string {
 }
 
 // InProjects reports whether projectDir is a project folder of the config
-// dir (<config-dir>/projects/<slug>), through symlinks.
+// dir (<config-dir>/projects/<slug>), through symlinks, and whatever the
+// case of its letters where the file system folds case (macOS, Windows):
+// a session named by a path typed in other capitals has the same backup
+// key, and so the same one-writer lock.
 func InProjects(configDir, projectDir string) bool {
 	pd, err1 := filepath.Abs(projectDir)
 	pr, err2 := filepath.Abs(filepath.Join(configDir, "projects"))
-	return err1 == nil && err2 == nil && (filepath.Dir(pd) == pr || filepath.Dir(realPath(pd)) == realPath(pr))
+	return err1 == nil && err2 == nil && (chain.SameName(chain.HostOS, filepath.Dir(pd), pr) ||
+		chain.SameName(chain.HostOS, filepath.Dir(realPath(pd)), realPath(pr)))
 }
 
 // oneLine is name with every control character (and Unicode's line and
@@ -100,15 +105,15 @@ func Lock(configDir, key, op string) (*SessionLock, error) {
 	}
 	path := filepath.Join(root, key+".lock")
 	for {
-		f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, DefaultMode)
+		f, err := openNoFollow(path, os.O_RDWR|os.O_CREATE, DefaultMode)
 		if err != nil {
 			return nil, lockFileError(path, err)
 		}
-		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		if held, err := lockExclusive(f); held || err != nil {
 			holder := make([]byte, 256)
 			n, _ := f.ReadAt(holder, 0)
 			f.Close()
-			if !errors.Is(err, syscall.EWOULDBLOCK) {
+			if err != nil {
 				return nil, lockFileError(path, err)
 			}
 			who := "another ccsurgeon"
@@ -158,8 +163,7 @@ func (l *SessionLock) Unlock() {
 	if l == nil || l.f == nil {
 		return
 	}
-	_ = os.Remove(l.path)
-	_ = l.f.Close()
+	releaseLockFile(l.f, l.path)
 	l.f = nil
 	// leave no trace where nothing else was kept (fails when not empty;
 	// a symlink would be unlinked whatever it holds: never one)

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -429,7 +428,7 @@ func (j *journal) finish() (warnings []string, err error) {
 				return warnings, fmt.Errorf("remove %s: %w", e.Path, err)
 			}
 			os.Remove(e.Tmp)
-		} else if err := os.Rename(e.Tmp, e.Path); err != nil {
+		} else if err := replaceFile(e.Tmp, e.Path); err != nil {
 			return warnings, fmt.Errorf("replace %s: %w", e.Path, err)
 		}
 		dirs[filepath.Dir(e.Path)] = true
@@ -476,7 +475,7 @@ func (j *journal) finish() (warnings []string, err error) {
 // new copy. An old copy that shrank was rewritten by someone else: it is
 // left where it is, with a note.
 func (f journalFile) removeFrom() (note string, err error) {
-	old, err := os.OpenFile(f.From, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	old, err := openNoFollow(f.From, os.O_RDONLY, 0)
 	if errors.Is(err, os.ErrNotExist) {
 		return "", nil // removed before a crash
 	}
@@ -501,7 +500,7 @@ func (f journalFile) removeFrom() (note string, err error) {
 		return "", nil
 	}
 	n := fi.Size() - *f.Size
-	out, err := os.OpenFile(f.To, os.O_WRONLY|os.O_APPEND|syscall.O_NOFOLLOW, 0)
+	out, err := openNoFollow(f.To, os.O_WRONLY|os.O_APPEND, 0)
 	if err == nil {
 		_, err = io.Copy(out, io.NewSectionReader(old, *f.Size, n))
 		if serr := out.Sync(); err == nil {

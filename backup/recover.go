@@ -66,7 +66,7 @@ func rollForward(bdir string) error {
 			continue
 		}
 		if _, err := os.Lstat(s.Tmp); err == nil {
-			if err := os.Rename(s.Tmp, s.Target); err != nil {
+			if err := replaceFile(s.Tmp, s.Target); err != nil {
 				return err
 			}
 			dirs[filepath.Dir(s.Target)] = true

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/google/uuid"
@@ -115,8 +114,7 @@ func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, i
 			return "", wrapIOError("back up "+it.target, cerr)
 		}
 		bf.Rel, bf.Path, bf.Mode = it.rel, it.Path, fi.Mode().Perm()
-		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-			uid, gid := int(st.Uid), int(st.Gid)
+		if uid, gid, ok := fileOwner(fi); ok {
 			bf.UID, bf.GID = &uid, &gid
 		}
 		m.Files = append(m.Files, bf)
@@ -143,7 +141,7 @@ func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, i
 // copyFileSynced copies src to a new file dst (mode 0600, parents 0700),
 // fsyncs it and returns its size and sha256.
 func copyFileSynced(src, dst string) (bf BackupFile, err error) {
-	in, err := os.OpenFile(src, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	in, err := openNoFollow(src, os.O_RDONLY, 0)
 	if err != nil {
 		return bf, err
 	}
@@ -192,15 +190,11 @@ func readBackup(dir string) (Backup, error) {
 	}
 	b.Name, b.Dir = filepath.Base(dir), dir
 	b.Made = b.Time
-	if fi, err := os.Lstat(filepath.Join(dir, manifestName)); err == nil {
-		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
-			// the inode's change time cannot be set from user space: a
-			// manifest that claims a later time than it was written at
-			// (a planted future date, a wrong clock) counts from then
-			if c := time.Unix(st.Ctim.Sec, st.Ctim.Nsec); c.Before(b.Made) {
-				b.Made = c
-			}
-		}
+	// the file's change time cannot be set back from user space: a
+	// manifest that claims a later time than it was written at (a planted
+	// future date, a wrong clock) counts from then
+	if c, ok := changeTime(filepath.Join(dir, manifestName)); ok && c.Before(b.Made) {
+		b.Made = c
 	}
 	return b, nil
 }

@@ -6,9 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
-	"syscall"
 	"time"
 )
 
@@ -20,7 +17,7 @@ func openOld(items []item) error {
 		if it.Snapshot == nil || it.Remove {
 			continue
 		}
-		f, err := os.OpenFile(it.target, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+		f, err := openNoFollow(it.target, os.O_RDONLY, 0)
 		if err != nil {
 			return fmt.Errorf("open %s: %w", it.target, err)
 		}
@@ -53,7 +50,7 @@ func carryOver(items []item) []string {
 			continue
 		}
 		n := fi.Size() - it.Snapshot.Size
-		out, err := os.OpenFile(it.target, os.O_WRONLY|os.O_APPEND|syscall.O_NOFOLLOW, 0)
+		out, err := openNoFollow(it.target, os.O_WRONLY|os.O_APPEND, 0)
 		if err != nil {
 			notes = append(notes, fmt.Sprintf("%d bytes appended to %s while ccsurgeon wrote it could not be carried over: %v (they are in the backup)", n, it.target, err))
 			continue
@@ -74,79 +71,30 @@ func carryOver(items []item) []string {
 
 // checkWriters refuses (ErrChanged) when another process holds one of the
 // originals open for writing: its next write would go to the old file once
-// the new one is renamed into place, and be lost. Linux only (it reads
-// /proc); elsewhere it finds nothing.
+// the new one is renamed into place, and be lost. It sees that where the
+// platform shows it (Linux); elsewhere it finds
+// nothing, and the live guard's modification-time window and the
+// snapshot's size and time check stand alone.
 func checkWriters(items []item) error {
-	want := map[[2]uint64]string{}
+	var paths []string
 	for _, it := range items {
-		if it.Snapshot == nil {
-			continue
-		}
-		var st syscall.Stat_t
-		if syscall.Stat(it.target, &st) == nil {
-			want[[2]uint64{uint64(st.Dev), st.Ino}] = it.target
+		if it.Snapshot != nil {
+			paths = append(paths, it.target)
 		}
 	}
-	if len(want) == 0 {
+	if len(paths) == 0 {
 		return nil
 	}
-	pid, path, ok := findWriter(want)
+	pid, name, path, ok := findWriter(paths)
 	if !ok {
 		return nil
 	}
-	comm, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "comm"))
 	return &Error{
 		Msg: fmt.Sprintf("%s is open for writing in another process (pid %d, %s); nothing was modified",
-			path, pid, strings.TrimSpace(string(comm))),
+			path, pid, name),
 		Hint: "its next lines would be lost: stop it or let it close the file, then retry",
 		Code: CodeChanged, Err: ErrChanged,
 	}
-}
-
-func findWriter(want map[[2]uint64]string) (pid int, path string, ok bool) {
-	procs, err := os.ReadDir("/proc")
-	if err != nil {
-		return 0, "", false
-	}
-	self := os.Getpid()
-	for _, p := range procs {
-		n, err := strconv.Atoi(p.Name())
-		if err != nil || n == self {
-			continue
-		}
-		fdDir := filepath.Join("/proc", p.Name(), "fd")
-		fds, err := os.ReadDir(fdDir)
-		if err != nil {
-			continue
-		}
-		for _, fd := range fds {
-			var st syscall.Stat_t
-			if syscall.Stat(filepath.Join(fdDir, fd.Name()), &st) != nil {
-				continue
-			}
-			target, hit := want[[2]uint64{uint64(st.Dev), st.Ino}]
-			if !hit || !fdWritable(p.Name(), fd.Name()) {
-				continue
-			}
-			return n, target, true
-		}
-	}
-	return 0, "", false
-}
-
-// fdWritable reads the open flags of /proc/PID/fd/FD.
-func fdWritable(pid, fd string) bool {
-	b, err := os.ReadFile(filepath.Join("/proc", pid, "fdinfo", fd))
-	if err != nil {
-		return false
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if v, ok := strings.CutPrefix(l, "flags:"); ok {
-			flags, err := strconv.ParseUint(strings.TrimSpace(v), 8, 64)
-			return err == nil && flags&syscall.O_ACCMODE != syscall.O_RDONLY
-		}
-	}
-	return false
 }
 
 // written is what ccsurgeon itself last wrote for a session, so that the

@@ -16,6 +16,7 @@
 # peak RSS as a share of the file, and whether it meets its target:
 #   read-only (info validate turns repair --dry-run)  ≤ 1 s per 300 MB
 #   transforming operations                           ≥ 300 MB/s (redact ≥ 100)
+#   rescue (compress --target-tokens 150k)            ≥ 200 MB/s
 #   clone -o                                          ≤ 3× cp
 #   clone as a new session                            ≤ 5× cp of the main file
 #   every command                                     peak RSS ≤ ½ the file
@@ -26,7 +27,7 @@
 # Environment: SEED (1), ROOT (/tmp/ccsurgeon-bench), RUNS (3), TIMEOUT (300 s per
 # command run), JQ_TIMEOUT (120 s), ONLY (space-separated command names to run;
 # names: info validate turns repair-dry-run clone-o clone-new fork-at-turn
-# strip-thinking drop-tool-calls compress-old-turns redact-secrets rewrite ls jq),
+# strip-thinking drop-tool-calls rescue compress-old-turns redact-secrets rewrite ls jq),
 # ALL_SIZE (300MB, for 'all'). Generated sessions are cached by spec+seed and
 # kept; CLEAN=1 removes them at the end.
 set -uo pipefail
@@ -238,6 +239,7 @@ row() {
 	cp5) ok=$(awk -v t="$M_WALL" -v c="$CP_WALL" 'BEGIN{print (t<=5*c)?"✓":"✗"}') ;;
 	mbs300) ok=$(awk -v m="$mbs" 'BEGIN{print (m>=300)?"✓":"✗"}') ;;
 	mbs100) ok=$(awk -v m="$mbs" 'BEGIN{print (m>=100)?"✓":"✗"}') ;;
+	mbs200) ok=$(awk -v m="$mbs" 'BEGIN{print (m>=200)?"✓":"✗"}') ;;
 	*) ok="–" ;;
 	esac
 	local rssok
@@ -304,6 +306,19 @@ if want drop-tool-calls; then
 	measure drop-tool-calls rm_out -- "$BIN" "${CFG[@]}" "${W[@]}" drop-tool-calls "$ID" --tool Bash -o "$OUT"
 	row "drop-tool-calls ID --tool Bash -o OUT" mbs300 "≥ 300 MB/s" "$BYTES"
 	shrink "drop-tool-calls --tool Bash"
+fi
+if want rescue; then
+	# the rescue: a session cut to 150k tokens in one command (or, where the
+	# system prompt and the last exchange alone are more, to the smallest
+	# target the refusal names)
+	T=150000
+	if ! "$BIN" "${CFG[@]}" compress "$ID" --target-tokens "$T" --dry-run >/dev/null 2>"$ROOT/rescue.err"; then
+		T=$(sed -n 's/.*--target-tokens of at least \([0-9]*\).*/\1/p' "$ROOT/rescue.err" | tail -1)
+	fi
+	if [ -n "$T" ]; then
+		measure rescue rm_out -- "$BIN" "${CFG[@]}" "${W[@]}" compress "$ID" --target-tokens "$T" -o "$OUT"
+		row "compress ID --target-tokens $T -o OUT (rescue)" mbs200 "≥ 200 MB/s" "$BYTES"
+	fi
 fi
 if want compress-old-turns; then
 	measure compress-old-turns rm_out -- "$BIN" "${CFG[@]}" "${W[@]}" compress-old-turns "$ID" -o "$OUT"

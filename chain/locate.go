@@ -19,15 +19,9 @@ import (
 )
 
 // DefaultConfigDir returns $CLAUDE_CONFIG_DIR, else ~/.claude.
+// On Windows ~ is %USERPROFILE% (ConfigDirFor has each OS's rule).
 func DefaultConfigDir() string {
-	if d := os.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
-		return d
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return ".claude"
-	}
-	return filepath.Join(home, ".claude")
+	return ConfigDirFor(HostOS, os.Getenv)
 }
 
 // ProjectsDir is <config-dir>/projects.
@@ -94,7 +88,7 @@ func locate(configDir, arg string) (string, error) {
 	}
 	var exact []string
 	for _, c := range cands {
-		if strings.TrimSuffix(filepath.Base(c), ".jsonl") == arg {
+		if SameName(HostOS, strings.TrimSuffix(filepath.Base(c), ".jsonl"), arg) {
 			exact = append(exact, c)
 		}
 	}
@@ -257,7 +251,7 @@ func FindSessions(configDir, prefix string) ([]string, error) {
 		}
 		for _, f := range files {
 			n := f.Name()
-			if f.IsDir() || !strings.HasSuffix(n, ".jsonl") || strings.HasPrefix(n, "agent-") || strings.HasPrefix(n, ".") || !strings.HasPrefix(n, prefix) {
+			if f.IsDir() || !strings.HasSuffix(n, ".jsonl") || strings.HasPrefix(n, "agent-") || strings.HasPrefix(n, ".") || !HasPrefixFor(HostOS, n, prefix) {
 				continue
 			}
 			p := filepath.Join(dir, n)

@@ -90,6 +90,10 @@ var (
 	docBase64PerPage = 50_000
 )
 
+// noResponseTokens is the client's "No response requested." message by
+// the rules above (a message, a text block, 22 characters).
+var noResponseTokens = perMessage + perBlock + int(22/bytesPerToken[TokText]+0.5)
+
 // DefaultOverhead is the system prompt and tool definitions the client
 // sends with every request, in tokens, when a session records no usable
 // usage figure to measure it from: the median of the real sessions in
@@ -606,6 +610,7 @@ func (f *File) ResumeTokensWith(p Path, raw RawFunc) ResumeEstimate {
 	var before Tokens // estimate of what was sent before the first usage
 	found := false
 	lastRole := ""
+	endsOnPrompt := false
 	// the entries the client sends: messages and (2.1.x) attachments
 	var sent []int
 	for _, i := range p.Entries {
@@ -699,11 +704,20 @@ func (f *File) ResumeTokensWith(p Path, raw RawFunc) ResumeEstimate {
 					r.Messages++
 				}
 				lastRole = role
+				endsOnPrompt = role == "user" && !e.IsToolResult()
 			}
 		}
 		return nil
 	})
 	r.own.seal()
+	if endsOnPrompt {
+		// a conversation ending on a prompt (its answer never came: a
+		// failed retry, an interrupted run) is resumed with the client's
+		// own answer to it, "No response requested." (seen with 2.1.328
+		// in ops.TestTargetTokensBudgets)
+		r.Tokens[TokOther] += noResponseTokens
+		r.Messages++
+	}
 	r.Overhead = DefaultOverhead
 	if found {
 		if o := firstUsage.Input - before.Total(); o >= minOverhead {

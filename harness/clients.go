@@ -13,7 +13,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -227,10 +226,10 @@ func EnsureClient(version string) (Client, error) {
 		return Client{}, err
 	}
 	defer lock.Close()
-	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+	if err := lockWait(lock); err != nil {
 		return Client{}, fmt.Errorf("lock %s: %w", lock.Name(), err)
 	}
-	defer func() { _ = syscall.Flock(int(lock.Fd()), syscall.LOCK_UN) }()
+	defer unlock(lock)
 	if c, ok := locate(dir, version); ok { // installed by another process meanwhile
 		return c, nil
 	}

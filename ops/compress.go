@@ -300,14 +300,15 @@ func needsCut(e *chain.Entry, c entryCut) bool {
 }
 
 // compressEntry cuts the large parts of one message entry now (the
-// step-by-step cuts of FitTokens, which re-estimate after each).
-func compressEntry(t *Txn, f *chain.File, i int, c entryCut) error {
+// step-by-step cuts of FitTokens, which re-estimate after each) and
+// reports whether it changed.
+func compressEntry(t *Txn, f *chain.File, i int, c entryCut) (bool, error) {
 	if !needsCut(&f.Entries[i], c) {
-		return nil
+		return false, nil
 	}
 	raw, err := t.Raw(f, i)
 	if err != nil {
-		return err
+		return false, err
 	}
 	out, cuts, changed := compressLine(raw, c)
 	if cuts > 0 {
@@ -316,7 +317,7 @@ func compressEntry(t *Txn, f *chain.File, i int, c entryCut) error {
 	if changed {
 		t.Set(f, i, out)
 	}
-	return nil
+	return changed, nil
 }
 
 // compressLine returns the line raw with its large parts cut (c): long

@@ -23,6 +23,8 @@ const (
 	CountShortened        = "tool_outputs_shortened"
 	CountBookkeeping      = "bookkeeping_entries_removed"
 	CountSyntheticErrors  = "synthetic_error_entries_removed"
+	CountAttachments      = "attachments_removed"
+	CountTurnsRemoved     = "turns_removed"
 	CountFixes            = "fixes"
 	CountPathsRewritten   = "path_fields_rewritten"
 )
@@ -45,6 +47,8 @@ var CountKinds = []CountKind{
 	{CountShortened, "tool results, inputs and images shortened"},
 	{CountBookkeeping, "bookkeeping entries removed"},
 	{CountSyntheticErrors, "synthetic API error entries removed (failed retries)"},
+	{CountAttachments, "old attachments removed (repeated listings, reminders)"},
+	{CountTurnsRemoved, "whole turns removed (a note names them, a line each for the last)"},
 	{CountFixes, "fixes"},
 	{CountPathsRewritten, "path fields rewritten"},
 }

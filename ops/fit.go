@@ -1,30 +1,49 @@
 package ops
 
 import (
+	"bytes"
 	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
 )
 
 // FitTokens shrinks what a resume sends until its estimate
-// (chain.ResumeEstimate) fits Target tokens. It applies the cheapest cuts
-// first, each to the oldest entries first, and stops as soon as the
-// estimate fits, in the order a person would choose:
+// (chain.ResumeEstimate, the count `info` makes) fits Target tokens. It
+// applies the cuts of least value first, each to the oldest entries first,
+// and stops as soon as the estimate fits:
 //
 //  1. the synthetic API error entries that failed retries appended
-//     ("Prompt is too long"): no model wrote them and the client does not
-//     send them (file bytes only; the client then answers the retried
-//     prompt with its own "No response requested.");
-//  2. bookkeeping the client does not send (file bytes only);
+//     ("Prompt is too long") and the bookkeeping the client does not send
+//     (file bytes only);
+//  2. copies: old attachments the client renders again later (the same
+//     skill listing, environment, reminder);
 //  3. old tool results and inputs cut to 2 KB (head and tail);
 //  4. old thinking;
 //  5. old images and documents (a text placeholder);
-//  6. old tool results and inputs cut harder: 500, then 100 bytes.
+//  6. old tool results and inputs cut harder: 500, then 100 bytes;
+//  7. the other old attachments;
+//  8. the tool output of the recent turns: 2 KB, 500, 100 bytes;
+//  9. whole turns, oldest first, left as a note that names them and gives
+//     a line of what was there to each of the last removed, as many as fit
+//     a twentieth of the target (then shorter lines, then one line);
+//
+// 10. the attachments of the recent turns.
 //
 // "Old" is what compress-old-turns shortens: everything before the last
-// KeepTurns turns and the last KeepExchanges tool exchanges, which stay
-// byte-identical. When the estimate cannot fit without touching them, it
-// refuses and says what stands in the way.
+// KeepTurns turns and the last KeepExchanges tool exchanges. The last
+// prompt and its answer (from its last tool exchange on) are never cut, nor
+// what the estimate measures the system prompt by (the entries up to the
+// first response that records usage: cutting them would move the measure,
+// not the request). With KeepRecent, the recent context is kept as it is
+// too. It refuses only when what may not be cut exceeds the target, naming
+// the smallest target that fits.
 type FitTokens struct {
 	Target        int
 	KeepTurns     int
@@ -33,6 +52,13 @@ type FitTokens struct {
 	// target out of reach ("" = --keep-turns; rewrite's is
 	// --compress-old-turns)
 	KeepTurnsFlag string
+	// KeepRecent: the recent context was asked for explicitly (a
+	// --keep-turns or --keep-exchanges given): it is never cut.
+	KeepRecent bool
+	// Aim, when 0 < Aim < Target, is the estimate the cuts aim at: lower
+	// than Target when the estimate of the written result came out above
+	// it (FitWithin); reports name Target.
+	Aim int
 }
 
 // Name of the operation.
@@ -41,8 +67,24 @@ func (FitTokens) Name() string { return "compress-to-target" }
 // fitStep is one kind of cut, applied to one entry at a time.
 type fitStep struct {
 	what  string
-	apply func(t *Txn, f *chain.File, i int) error
+	apply func(t *Txn, f *chain.File, i int) (changed bool, err error)
 }
+
+// TargetError is a --target-tokens that cannot be met: Floor is the
+// smallest target that fits.
+type TargetError struct {
+	Err   *chain.Error
+	Floor int
+	// the estimate after every cut: system prompt and tools, the last
+	// prompt and its answer, the rest (what the system prompt is measured
+	// by, the note of removed turns, the recent context kept by request)
+	Overhead, Last, Rest int
+}
+
+func (e *TargetError) Error() string { return e.Err.Error() }
+
+// Unwrap gives the message, hint and exit code.
+func (e *TargetError) Unwrap() error { return e.Err }
 
 // Apply cuts until the estimate fits.
 func (o FitTokens) Apply(t *Txn) error {
@@ -51,6 +93,10 @@ func (o FitTokens) Apply(t *Txn) error {
 	}
 	if o.KeepTurns < 0 || o.KeepExchanges < 0 {
 		return &chain.Error{Msg: "--keep-turns and --keep-exchanges must be 0 or more", Code: 2}
+	}
+	goal := o.Target
+	if o.Aim > 0 && o.Aim < goal {
+		goal = o.Aim
 	}
 	keepEx := o.KeepExchanges
 	if keepEx == 0 {
@@ -64,49 +110,106 @@ func (o FitTokens) Apply(t *Txn) error {
 	total := cur.Total()
 	defer func() { rep.After = total }()
 	// each sent entry's estimate, kept up to date as entries are cut
-	per := map[int]chain.Tokens{}
-	cur.Each(func(i int, tk chain.Tokens) { per[i] = tk })
+	per := newSentTokens(len(f.Entries))
+	cur.Each(func(i int, tk chain.Tokens) { per.set(i, tk.Total()) })
 
 	ts := f.ActiveTurns()
+	h := ts.History
 	cut := CompressCut(f, ts, o.KeepTurns, keepEx)
-	var old []int // sent entries before the recent context, oldest first
-	for _, i := range ts.History[:cut] {
-		if _, sent := per[i]; sent && f.Entries[i].IsMessage() {
+	// the last prompt (its message: lastMsg..lastFirst) and its answer
+	// from its last tool exchange on (tail..): never cut
+	lastMsg, lastFirst := 0, -1 // no prompt: it is all one exchange
+	if n := len(ts.List); n > 0 {
+		lastFirst = ts.List[n-1].First
+		lastMsg = messageStart(f, h, lastFirst)
+	}
+	tail := CompressCut(f, ts, 1, 1)
+	// the entries up to the first response recording usage: the estimate
+	// measures the system prompt by them
+	// (only when the estimate measures it so: otherwise it is the typical
+	// figure, whatever comes before)
+	anchor := -1
+	for k, i := range h {
+		if !cur.OverheadMeasured {
+			break
+		}
+		e := &f.Entries[i]
+		if !per.sent(i) || e.Type() != "assistant" {
+			continue
+		}
+		if b, err := t.Raw(f, i); err == nil && !chain.IsSyntheticError(b) {
+			if _, ok := chain.EntryUsage(b); ok {
+				anchor = k
+				break
+			}
+		}
+	}
+	turnOf := make([]int32, len(f.Entries))
+	for _, tn := range ts.List {
+		for k := tn.First; k <= tn.Last && k < len(h); k++ {
+			turnOf[h[k]] = int32(tn.Index)
+		}
+	}
+	oldEnd := min(cut, lastMsg)
+	var old, oldAtt, recent []int // sent entries, oldest first
+	for k, i := range h {
+		if !per.sent(i) || k < anchor || (k == anchor && !f.Entries[i].IsMessage()) {
+			continue
+		}
+		e := &f.Entries[i]
+		switch {
+		case k < oldEnd && e.IsMessage():
 			old = append(old, i)
+		case k < oldEnd:
+			oldAtt = append(oldAtt, i)
+		case !o.KeepRecent && k < tail && (k < lastMsg || k > lastFirst) && e.IsMessage():
+			recent = append(recent, i)
+		}
+	}
+	if anchor >= 0 && anchor < len(h) {
+		// its tokens count after the measure: it may be cut (not removed)
+		if i := h[anchor]; anchor < oldEnd {
+			old = append([]int{i}, old...)
 		}
 	}
 	// re-estimate entry i after a cut
 	update := func(i int) int {
-		was := per[i].Total()
+		was := per.get(i)
 		now := 0
 		if !t.Dropped(f, i) {
 			if b, err := t.Raw(f, i); err == nil {
 				now = chain.EntryTokens(b).Total()
 			}
 		}
-		per[i] = chain.Tokens{chain.TokOther: now}
+		per.set(i, now)
 		total += now - was
 		return was - now
 	}
-	step := func(what string, entries []int, apply func(i int) error) error {
+	step := func(what string, entries []int, apply func(i int) (bool, error)) error {
 		n, saved := 0, 0
+		turns := map[int]bool{}
 		for _, i := range entries {
-			if total <= o.Target {
+			if total <= goal {
 				break
 			}
 			if t.Dropped(f, i) {
 				continue
 			}
-			if err := apply(i); err != nil {
+			changed, err := apply(i)
+			if err != nil {
 				return err
+			}
+			if !changed { // its estimate stands: an entry is read again only once cut
+				continue
 			}
 			if s := update(i); s != 0 {
 				n++
 				saved += s
+				turns[int(turnOf[i])] = true
 			}
 		}
 		if n > 0 {
-			t.Note("%s: %d entries, %d tokens fewer (estimate now %d)", what, n, saved, total)
+			t.Note("%s: %s%s, %d tokens fewer (estimate now %d)", what, chain.Plural(n, "entry", "entries"), turnList(turns), saved, total)
 		}
 		return nil
 	}
@@ -126,58 +229,451 @@ func (o FitTokens) Apply(t *Txn) error {
 	if len(errs) > 0 {
 		t.Note("failed-retry error entries removed: %d (never sent: file bytes only)", len(errs))
 	}
-	// 2. bookkeeping: the client does not send it; it costs no tokens
+	// bookkeeping: the client does not send it; it costs no tokens
 	dropBookkeeping(t, f, ts.Leaf)
 	protected := unfinishedLoop(f)
-	steps := []fitStep{
-		{"old tool output and inputs cut to 2 KB", cutStep(entryCut{Max: DefaultMaxResult, Text: true})},
-		{"old thinking removed", func(t *Txn, f *chain.File, i int) error {
-			if protected[i] || !(f.Entries[i].HasBlock(chain.BlockThinking) || f.Entries[i].HasBlock(chain.BlockRedactedThinking)) {
-				return nil
-			}
-			n, err := t.RemoveBlocks(f, i, isThinking)
-			t.Count(CountThinking, n)
-			return err
-		}},
-		{"old images and documents replaced by a placeholder", cutStep(entryCut{Images: true})},
-		{"old tool output and inputs cut to 500 bytes", cutStep(entryCut{Max: 500, Text: true})},
-		{"old tool output and inputs cut to 100 bytes", cutStep(entryCut{Max: 100, Text: true})},
+	dropAttachment := func(i int) (bool, error) {
+		if per.get(i) == 0 {
+			return false, nil
+		}
+		t.Drop(f, i)
+		t.Count(CountAttachments, 1)
+		return true, nil
+	}
+	// 2. copies: an old attachment the client renders again later
+	isOldAtt := make(map[int]bool, len(oldAtt))
+	for _, i := range oldAtt {
+		isOldAtt[i] = true
+	}
+	later := map[string]bool{}
+	var copies []int
+	for k := len(h) - 1; k >= 0; k-- {
+		i := h[k]
+		if !per.sent(i) || f.Entries[i].Type() != "attachment" {
+			continue
+		}
+		b, err := t.Raw(f, i)
+		if err != nil {
+			continue
+		}
+		key := gjson.GetBytes(b, "attachment.type").Str + "\x00" + gjson.GetBytes(b, "rendered").Raw
+		if later[key] && isOldAtt[i] {
+			copies = append(copies, i)
+		}
+		later[key] = true
+	}
+	slices.Reverse(copies)
+	if err := step("old attachments the client renders again later removed", copies, dropAttachment); err != nil {
+		return err
+	}
+	thinking := func(t *Txn, f *chain.File, i int) (bool, error) {
+		if protected[i] || !(f.Entries[i].HasBlock(chain.BlockThinking) || f.Entries[i].HasBlock(chain.BlockRedactedThinking)) {
+			return false, nil
+		}
+		n, err := t.RemoveBlocks(f, i, isThinking)
+		t.Count(CountThinking, n)
+		return n > 0, err
+	}
+	steps := []struct {
+		fitStep
+		on []int
+	}{
+		{fitStep{"old tool output and inputs cut to 2 KB", cutStep(entryCut{Max: DefaultMaxResult, Text: true})}, old},
+		{fitStep{"old thinking removed", thinking}, old},
+		{fitStep{"old images and documents replaced by a placeholder", cutStep(entryCut{Images: true})}, old},
+		{fitStep{"old tool output and inputs cut to 500 bytes", cutStep(entryCut{Max: 500, Text: true})}, old},
+		{fitStep{"old tool output and inputs cut to 100 bytes", cutStep(entryCut{Max: 100, Text: true})}, old},
+		{fitStep{"old attachments removed", nil}, nil},
+		{fitStep{"recent tool output and inputs cut to 2 KB", cutStep(entryCut{Max: DefaultMaxResult, Text: true})}, recent},
+		{fitStep{"recent tool output and inputs cut to 500 bytes", cutStep(entryCut{Max: 500, Text: true})}, recent},
+		{fitStep{"recent tool output and inputs cut to 100 bytes", cutStep(entryCut{Max: 100, Text: true})}, recent},
 	}
 	for _, s := range steps {
-		if err := step(s.what, old, func(i int) error { return s.apply(t, f, i) }); err != nil {
+		if s.on == nil && s.what == "old attachments removed" {
+			if err := step(s.what, oldAtt, dropAttachment); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := step(s.what, s.on, func(i int) (bool, error) { return s.apply(t, f, i) }); err != nil {
 			return err
 		}
 	}
-	if total <= o.Target {
+	// 9. whole turns, oldest first, but the last: one note holds a line
+	// for each; when even that is too much, shorter lines, then one line
+	// for all
+	// what the client still sends from before the last compaction (the
+	// entry the boundary's logicalParentUuid names) stays: removing it
+	// would make the boundary name another (a tool result, say)
+	boundary := -1
+	for k, i := range h {
+		if e := &f.Entries[i]; e.Type() == "system" && e.Subtype() == "compact_boundary" {
+			boundary = k
+		}
+	}
+	rm := &turnRemover{o: o, t: t, f: f, per: per, update: update, add: func(n int) { total += n }, cap: max(300, goal/20)}
+	for n, tn := range ts.List {
+		if total <= goal || n == len(ts.List)-1 {
+			break
+		}
+		start := messageStart(f, h, tn.First)
+		if len(rm.lines) == 0 && !o.KeepRecent {
+			start = 0 // what came before the first prompt (attachments, a summary) goes with it
+		}
+		end := lastMsg
+		if n+1 < len(ts.List) {
+			end = messageStart(f, h, ts.List[n+1].First)
+		}
+		if o.KeepRecent && end > cut {
+			break
+		}
+		start = max(start, boundary+1)
+		if start >= end {
+			continue
+		}
+		if err := rm.remove(h[start:end], tn, anchor-start); err != nil {
+			return err
+		}
+	}
+	if err := rm.setNote(); err != nil { // the lines estimated so far, written
+		return err
+	}
+	for rm.detail = 1; total > goal && rm.holder >= 0 && rm.detail <= 3; rm.detail++ {
+		if err := rm.setNote(); err != nil {
+			return err
+		}
+	}
+	// 10. what the client renders beside the recent turns (attachments:
+	// listings, reminders), the last prompt's own excepted
+	if !o.KeepRecent {
+		var att []int
+		for k, i := range h {
+			if per.sent(i) && k >= max(oldEnd, anchor+1) && k < tail && (k < lastMsg || k > lastFirst) && f.Entries[i].Type() == "attachment" {
+				att = append(att, i)
+			}
+		}
+		if err := step("attachments of the recent turns removed", att, dropAttachment); err != nil {
+			return err
+		}
+	}
+	if len(rm.lines) > 0 {
+		turns := map[int]bool{}
+		for _, l := range rm.lines {
+			turns[l.turn] = true
+		}
+		t.Count(CountTurnsRemoved, len(rm.lines))
+		for _, l := range rm.lines {
+			rep.TurnsRemoved = append(rep.TurnsRemoved, l.turn)
+		}
+		t.Note("whole turns removed, named in a note (a line each for the last %d): %s%s (estimate now %d)", len(rm.lines)-rm.from, chain.Plural(len(rm.lines), "turn", "turns"), turnList(turns), total)
+	}
+	if total <= goal {
 		return nil
 	}
 	// what stands in the way
-	recent, older := 0, 0
-	isOld := map[int]bool{}
-	for _, i := range old {
-		isOld[i] = true
-	}
-	for i, tk := range per {
-		if isOld[i] {
-			older += tk.Total()
-		} else {
-			recent += tk.Total()
+	last, kept, measure := 0, 0, 0
+	for k, i := range h {
+		if !per.sent(i) {
+			continue
+		}
+		tk := per.get(i)
+		switch {
+		case k >= lastMsg: // the last turn: what is left of it is its prompt and its answer
+			last += tk
+		case k < anchor:
+			measure += tk
+		default:
+			kept += tk
 		}
 	}
-	flag := o.KeepTurnsFlag
-	if flag == "" {
-		flag = "--keep-turns"
+	// what no entry holds: the client's own answer to a last prompt left
+	// unanswered (chain's "No response requested."), part of the last
+	// exchange
+	last += total - cur.Overhead - (last + measure + kept)
+	floor := total + (o.Target - goal)
+	overhead := cur.Overhead + measure // what the first response recorded: no cut changes it
+	sys := "system prompt and tools"
+	if measure > 0 {
+		sys = "system prompt and tools with the first prompt they are measured by"
 	}
-	hint := fmt.Sprintf("keep less recent context (%s 1 --keep-exchanges 2), or give a larger --target-tokens", flag)
-	if o.KeepTurns <= 1 && keepEx <= 2 {
-		hint = fmt.Sprintf("the recent context is as small as it goes: give a --target-tokens of at least %d", total)
+	msg := fmt.Sprintf("cannot fit %d tokens: after every cut the estimate is %d tokens (%s ~%d, the last prompt and its answer ~%d, what is left of the other turns ~%d); nothing was written",
+		o.Target, total, sys, overhead, last, kept)
+	hint := fmt.Sprintf("the system prompt and the last prompt with its answer need that much: give a --target-tokens of at least %d", floor)
+	if o.KeepRecent {
+		flag := o.KeepTurnsFlag
+		if flag == "" {
+			flag = "--keep-turns"
+		}
+		msg = fmt.Sprintf("cannot fit %d tokens without touching the recent context (%s and %s, kept by %s and --keep-exchanges): after every other cut the estimate is %d tokens (%s ~%d, the last prompt and its answer ~%d, the other turns ~%d); nothing was written",
+			o.Target, lastTurns(o.KeepTurns), chain.Plural(keepEx, "tool exchange", "tool exchanges"), flag, total, sys, overhead, last, kept)
+		hint = fmt.Sprintf("leave out %s and --keep-exchanges (--target-tokens then cuts the recent turns too), or give a --target-tokens of at least %d", flag, floor)
 	}
-	return &chain.Error{
-		Msg: fmt.Sprintf("cannot fit %d tokens without touching the recent context: after every cut the estimate is %d tokens (system prompt and tools ~%d, %s and %s ~%d, older context ~%d); nothing was written",
-			o.Target, total, cur.Overhead, lastTurns(o.KeepTurns), chain.Plural(keepEx, "tool exchange", "tool exchanges"), recent, older),
-		Hint: hint,
-		Code: 1,
+	return &TargetError{Err: &chain.Error{Msg: msg, Hint: hint, Code: 1}, Floor: floor, Overhead: overhead, Last: last, Rest: kept}
+}
+
+// sentTokens is the estimate of each entry the client sends, by entry
+// index (-1: not sent): four bytes an entry, where a map of a
+// million entries' Tokens took over a hundred.
+type sentTokens []int32
+
+func newSentTokens(n int) sentTokens {
+	p := make(sentTokens, n)
+	for i := range p {
+		p[i] = -1
 	}
+	return p
+}
+
+func (p sentTokens) sent(i int) bool   { return p[i] >= 0 }
+func (p sentTokens) get(i int) int     { return max(0, int(p[i])) }
+func (p sentTokens) set(i int, tk int) { p[i] = int32(min(tk, math.MaxInt32)) }
+
+// turnRemover removes whole turns and keeps the note of what they held
+// in one entry: the first removed prompt, or, when the turns removed hold
+// the entries the system prompt is measured by, the first response that
+// records usage (what comes before it stays as it is).
+type turnRemover struct {
+	o      FitTokens
+	t      *Txn
+	f      *chain.File
+	per    sentTokens
+	update func(int) int
+	add    func(int) // adds to the estimate
+	// pending: the estimate of the lines not yet written into the note
+	pending int
+	// the note shows lines[from:], their estimates lineTok, shown in all
+	// (written when the note was last written), at most cap
+	from                int
+	lineTok             []int
+	shown, written, cap int
+	holder              int  // the entry that holds the note, or -1
+	inText              bool // holder is an assistant entry: the note is a text block
+	lines               []removedTurn
+	// detail of the note: 0 a line per turn with its prompt and tool
+	// calls, 1 a line per turn with the start of its prompt, 2 one line
+	detail int
+}
+
+type removedTurn struct {
+	turn          int
+	prompt, tools string
+}
+
+// remove removes the turn tn whose entries are span (positions in the
+// history, from the turn's prompt message); anchor is the position in
+// span of the first response recording usage (or outside span).
+func (r *turnRemover) remove(span []int, tn chain.Turn, anchor int) error {
+	t, f := r.t, r.f
+	if len(r.lines) == 0 {
+		r.holder = -1
+	}
+	anchored := anchor >= 0 && anchor < len(span)
+	tools := map[string]int{}
+	for _, i := range span {
+		for _, b := range f.Entries[i].Blocks() {
+			if b.Kind == chain.BlockToolUse {
+				tools[b.Name]++
+			}
+		}
+	}
+	text := ""
+	if b, err := t.Raw(f, tn.Entry); err == nil {
+		c := gjson.GetBytes(b, "message.content")
+		if c.Type == gjson.String {
+			text = c.Str
+		} else {
+			c.ForEach(func(_, bl gjson.Result) bool {
+				if bl.Get("type").Str == "text" {
+					text = bl.Get("text").Str
+					return false
+				}
+				return true
+			})
+		}
+	}
+	r.lines = append(r.lines, removedTurn{turn: tn.Index, prompt: strings.Join(strings.Fields(text), " "), tools: toolSummary(tools)})
+	if r.holder < 0 {
+		switch {
+		case anchored:
+			r.holder, r.inText = span[anchor], true
+		case r.sent(tn.Entry):
+			r.holder, r.inText = tn.Entry, false
+		default:
+			// a prompt the client no longer sends (before a compaction):
+			// the first user message it sends that answers no tool call
+			// (the summary)
+			for _, i := range span {
+				if e := &f.Entries[i]; r.sent(i) && !t.Dropped(f, i) && e.Type() == "user" && e.IsMessage() && !e.IsToolResult() {
+					r.holder, r.inText = i, false
+					break
+				}
+			}
+		}
+	}
+	for k, i := range span {
+		if t.Dropped(f, i) || i == r.holder || (anchored && k < anchor) {
+			continue
+		}
+		if !r.per.sent(i) {
+			continue // not sent (file history, system entries): kept
+		}
+		t.Drop(f, i)
+		r.update(i)
+	}
+	n := noteLineTokens(r.line(r.lines[len(r.lines)-1]))
+	r.lineTok = append(r.lineTok, n)
+	r.shown += n
+	// the note lists the last turns removed, as many as fit its share of
+	// the budget; the range in its first line names them all
+	for r.shown > r.cap && r.from < len(r.lines)-1 {
+		r.shown -= r.lineTok[r.from]
+		r.from++
+	}
+	if len(r.lines) == 1 || r.holder < 0 {
+		return r.setNote()
+	}
+	// the note is written once the removals are done (rewriting it at
+	// each was quadratic in the turns removed): until then it counts by
+	// the estimate of its lines
+	est := r.shown - r.written
+	r.add(est - r.pending)
+	r.pending = est
+	return nil
+}
+
+// noteLineTokens estimates one more line of the note: its text as a
+// prompt's, without the message and block framing.
+func noteLineTokens(line string) int {
+	msg := func(text string) []byte {
+		return []byte(`{"role":"user","content":` + string(EncodeString(text)) + `}`)
+	}
+	return chain.MessageTokens(msg(line)).Total() - chain.MessageTokens(msg("")).Total()
+}
+
+// line is the note's line for turn l at the current detail.
+func (r *turnRemover) line(l removedTurn) string {
+	if r.detail == 0 {
+		return fmt.Sprintf("\nturn %d: %q, %s", l.turn, clipRunes(l.prompt, 60), l.tools)
+	}
+	return fmt.Sprintf("\nturn %d: %q", l.turn, clipRunes(l.prompt, 24))
+}
+
+func (r *turnRemover) sent(i int) bool { return r.per.sent(i) }
+
+// setNote writes the note into its holder at the current detail.
+func (r *turnRemover) setNote() error {
+	if r.holder < 0 || len(r.lines) == 0 {
+		return nil
+	}
+	first, last := r.lines[0].turn, r.lines[len(r.lines)-1].turn
+	span := fmt.Sprintf("turn %d", first)
+	if last != first {
+		span = fmt.Sprintf("turns %d–%d", first, last)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "[ccsurgeon removed %s of this conversation to fit --target-tokens %d", span, r.o.Target)
+	if r.detail == 3 { // the fewest words: turns 1–5 removed
+		b.Reset()
+		fmt.Fprintf(&b, "[ccsurgeon removed %s]", span)
+	} else if r.detail < 2 {
+		if r.from > 0 {
+			fmt.Fprintf(&b, "; what the last %d held:]", len(r.lines)-r.from)
+		} else {
+			b.WriteString("; what each held:]")
+		}
+		for _, l := range r.lines[r.from:] {
+			b.WriteString(r.line(l))
+		}
+	} else {
+		b.WriteString(": their prompts, answers and tool calls]")
+	}
+	content := EncodeString(b.String())
+	if r.inText {
+		content = []byte(`[{"type":"text","text":` + string(content) + `}]`)
+	}
+	raw, err := r.t.Raw(r.f, r.holder)
+	if err != nil {
+		return err
+	}
+	out, err := sjson.SetRawBytes(slices.Clone(raw), "message.content", content)
+	if err != nil {
+		return err
+	}
+	r.t.Set(r.f, r.holder, out)
+	r.add(-r.pending) // the lines estimated one by one, now in the note
+	r.pending, r.written = 0, r.shown
+	r.update(r.holder)
+	return nil
+}
+
+func clipRunes(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return s
+}
+
+// toolSummary says what tool calls a removed turn made: "no tool calls",
+// "12 tool calls (Bash 7, Read 5)".
+func toolSummary(tools map[string]int) string {
+	n := 0
+	var names []string
+	for name, c := range tools {
+		n += c
+		names = append(names, name)
+	}
+	if n == 0 {
+		return "no tool calls"
+	}
+	sort.Slice(names, func(a, b int) bool {
+		if tools[names[a]] != tools[names[b]] {
+			return tools[names[a]] > tools[names[b]]
+		}
+		return names[a] < names[b]
+	})
+	parts := make([]string, len(names))
+	for k, name := range names {
+		parts[k] = fmt.Sprintf("%s %d", name, tools[name])
+	}
+	return fmt.Sprintf("%s (%s)", chain.Plural(n, "tool call", "tool calls"), strings.Join(parts, ", "))
+}
+
+// turnList names the turns a cut touched: " in turns 1–5, 8" ("" for none
+// known).
+func turnList(turns map[int]bool) string {
+	var ns []int
+	for n := range turns {
+		if n > 0 {
+			ns = append(ns, n)
+		}
+	}
+	if len(ns) == 0 {
+		return ""
+	}
+	sort.Ints(ns)
+	var parts []string
+	for k := 0; k < len(ns); {
+		j := k
+		for j+1 < len(ns) && ns[j+1] == ns[j]+1 {
+			j++
+		}
+		if j == k {
+			parts = append(parts, strconv.Itoa(ns[k]))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d–%d", ns[k], ns[j]))
+		}
+		k = j + 1
+	}
+	if len(ns) == 1 {
+		return " in turn " + parts[0]
+	}
+	if len(parts) > 6 { // a summary line, not a list of hundreds
+		return fmt.Sprintf(" in %d turns from %d to %d", len(ns), ns[0], ns[len(ns)-1])
+	}
+	if len(parts) == 1 && ns[len(ns)-1] > ns[0] {
+		return " (turns " + parts[0] + ")"
+	}
+	return " in turns " + strings.Join(parts, ", ")
 }
 
 // lastTurns names the recent turns kept: "the last turn", "the last 3 turns".
@@ -188,8 +684,8 @@ func lastTurns(n int) string {
 	return fmt.Sprintf("the last %d turns", n)
 }
 
-func cutStep(c entryCut) func(t *Txn, f *chain.File, i int) error {
-	return func(t *Txn, f *chain.File, i int) error { return compressEntry(t, f, i, c) }
+func cutStep(c entryCut) func(t *Txn, f *chain.File, i int) (bool, error) {
+	return func(t *Txn, f *chain.File, i int) (bool, error) { return compressEntry(t, f, i, c) }
 }
 
 // isSyntheticError reports whether entry i is an error the client wrote
@@ -202,4 +698,60 @@ func isSyntheticError(t *Txn, f *chain.File, i int) bool {
 	}
 	b, err := t.Raw(f, i)
 	return err == nil && chain.IsSyntheticError(b)
+}
+
+// FitWithin applies p to a transaction of s that newTxn makes. When p
+// holds a FitTokens, the promise is checked on what will be written: the
+// result is rendered and read back as `info` reads a session, and while
+// that estimate exceeds the target the cuts start again on a new
+// transaction, aiming lower by the excess. The transaction returned
+// reports the estimate of the written result.
+func FitWithin(s *chain.Session, p Pipeline, newTxn func() *Txn) (*Txn, error) {
+	k := slices.IndexFunc(p, func(op Op) bool { _, ok := op.(FitTokens); return ok })
+	t := newTxn()
+	if err := p.Apply(t); err != nil || k < 0 {
+		return t, err
+	}
+	fit := p[k].(FitTokens)
+	for try := 0; ; try++ {
+		got, err := WrittenTokens(t)
+		if err != nil {
+			return t, err
+		}
+		if got.Total() <= fit.Target {
+			if r := t.Report.Tokens; r != nil {
+				r.After = got.Total()
+			}
+			return t, nil
+		}
+		aim := fit.Target
+		if fit.Aim > 0 {
+			aim = fit.Aim
+		}
+		if try == 4 || aim <= 1 {
+			return t, &chain.Error{Msg: fmt.Sprintf("the estimate of the written result stays above --target-tokens %d (%d); nothing was written", fit.Target, got.Total()),
+				Hint: "this is a bug in ccsurgeon: please report it with 'ccsurgeon info' output", Code: 1}
+		}
+		fit.Aim = max(1, aim-(got.Total()-fit.Target))
+		q := slices.Clone(p)
+		q[k] = fit
+		t = newTxn()
+		if err := q.Apply(t); err != nil {
+			return t, err
+		}
+	}
+}
+
+// WrittenTokens is the estimate `info` makes of the main transcript t
+// writes: the result is rendered into memory and read back.
+func WrittenTokens(t *Txn) (chain.ResumeEstimate, error) {
+	var buf bytes.Buffer
+	if err := t.Render(t.S.Main)(&buf); err != nil {
+		return chain.ResumeEstimate{}, err
+	}
+	f, err := chain.LoadBytes(t.S.Main.Path, buf.Bytes())
+	if err != nil {
+		return chain.ResumeEstimate{}, err
+	}
+	return f.ResumeTokens(), nil
 }

@@ -16,6 +16,9 @@ type TokenReport struct {
 	Target int `json:"target,omitempty"`
 	// ContextWindow of the session's model, in tokens.
 	ContextWindow int `json:"context_window"`
+	// TurnsRemoved are the turns --target-tokens removed whole (each left
+	// as a line of a note), by their number in `turns`.
+	TurnsRemoved []int `json:"turns_removed,omitempty"`
 }
 
 // ResumeEstimates estimates what a resume sends from the session as read

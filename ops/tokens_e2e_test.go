@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -13,6 +15,7 @@ import (
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/harness"
 	"github.com/ccsurgeon/ccsurgeon/ops"
+	"github.com/ccsurgeon/ccsurgeon/ops/spec"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -200,9 +203,11 @@ func assertPromisedSize(t *testing.T, orig, got harness.ResumeResult, tk *ops.To
 }
 
 // TestTargetTokensBudgets: --target-tokens of 50%, 25% and 10% of a
-// generated agentic session's resume tokens either fits (the estimate
-// after is under the budget, the client resumes the result and sends that
-// size) or refuses naming what stands in the way, writing nothing.
+// generated agentic session's resume tokens, with no other option, either
+// fits (the estimate after is under the budget, the client resumes the
+// result and the request it sends is within the budget by the estimator's
+// rules, its messages what the cuts say) or refuses naming what stands in
+// the way, writing nothing.
 func TestTargetTokensBudgets(t *testing.T) {
 	t.Parallel()
 	c := harness.Latest(t)
@@ -248,15 +253,143 @@ func TestTargetTokensBudgets(t *testing.T) {
 			// the last prompt ends with "\n" where the client joined it to
 			// the harness's resume prompt: alike on both sides
 			om := decode(t, orig.Messages)
+			// the harness's resume prompt, the last block the client sends,
+			// is no part of the session the budget is for
+			resumePrompt := 0
+			if lm := gm[len(gm)-1]; lm.Role == "user" && len(lm.Content) > 1 {
+				all := chain.MessageTokens(encode([]msg{lm})[0]).Total()
+				rest := chain.MessageTokens(encode([]msg{{Role: lm.Role, Content: lm.Content[:len(lm.Content)-1]}})[0]).Total()
+				resumePrompt = all - rest
+			}
+			// (the client may send it as a message of its own: every text
+			// is trimmed)
 			for _, ms := range [][]msg{om, gm} {
-				for _, b := range ms[len(ms)-1].Content {
-					if s, ok := b["text"].(string); ok {
-						b["text"] = strings.TrimSuffix(s, "\n")
+				for _, m := range ms {
+					for _, b := range m.Content {
+						if s, ok := b["text"].(string); ok {
+							b["text"] = strings.TrimSpace(s)
+						}
 					}
 				}
 			}
-			assertCompressRelation(t, sameNormalizer(fx.env, fx.id, r.SessionID), harness.ResumeResult{Messages: encode(om)}, harness.ResumeResult{Messages: encode(gm)}, 2*ops.DefaultKeepExchanges+1)
+			// the request the client sent is within the budget, by the
+			// estimator's own bytes-per-token rules
+			assert.LessOrEqual(t, sentTokens(got.Messages)-resumePrompt+chain.DefaultOverhead, budget, "the client's request without the resume prompt, counted by the estimator's rules")
+			// what is kept is what the cuts say
+			require.NoError(t, spec.CheckFit(spec.FromAPI(encode(om)), spec.FromAPI(encode(gm)), tk.TurnsRemoved))
 		})
 	}
 	assert.Positive(t, fitted, "no budget fitted")
+}
+
+// TestTargetTokensRescuesAMillionTokenSession: a session of ~1M tokens
+// (five prompts answered through 500 tool calls, from the entries the real
+// client wrote) fits --target-tokens 150000 with that flag alone: info
+// agrees on the written result, the real client resumes it, and the request
+// it sends is within the budget by the estimator's rules (the harness's
+// resume prompt aside), its messages what the cuts say.
+func TestTargetTokensRescuesAMillionTokenSession(t *testing.T) {
+	t.Parallel()
+	const budget = 150_000
+	c := harness.Latest(t)
+	fx := installAgentic(t, c, agenticOpts{Prompts: 5, Exchanges: 100, ResultBytes: 5500, Seed: 21})
+	orig := fx.resume(t, fx.id)
+	// as the command line gives it: --keep-turns 3 by default, not given
+	r := fx.ccsurgeon(t, func(a *app.Env) error {
+		return a.RunOps(fx.id, app.OpSpec{Compress: true, KeepTurns: ops.DefaultKeepTurns, TargetTokens: budget}, app.Dest{New: true})
+	})
+	tk := r.ResumeTokens
+	require.NotNil(t, tk)
+	t.Logf("%d -> %d tokens (estimate), file %d -> %d bytes, turns removed %v", tk.Before, tk.After, r.BytesBefore, r.BytesAfter, tk.TurnsRemoved)
+	require.GreaterOrEqual(t, tk.Before, 900_000, "the session is ~1M tokens")
+	require.LessOrEqual(t, tk.After, budget)
+	var io bytes.Buffer
+	require.NoError(t, (&app.Env{ConfigDir: fx.env.ConfigDir, JSON: true, Out: &io, Err: &io}).RunInfo(app.InfoOptions{Session: r.SessionID}))
+	var info app.InfoReport
+	require.NoError(t, json.Unmarshal(io.Bytes(), &info))
+	assert.Equal(t, tk.After, info.ResumeTokens, "info's count of the written result is the figure printed")
+	got := fx.resume(t, r.SessionID)
+	gm := decode(t, got.Messages)
+	resumePrompt := 0
+	if lm := gm[len(gm)-1]; lm.Role == "user" && len(lm.Content) > 1 {
+		all := chain.MessageTokens(encode([]msg{lm})[0]).Total()
+		rest := chain.MessageTokens(encode([]msg{{Role: lm.Role, Content: lm.Content[:len(lm.Content)-1]}})[0]).Total()
+		resumePrompt = all - rest
+	}
+	sent := sentTokens(got.Messages) - resumePrompt + chain.DefaultOverhead
+	t.Logf("the client sent %d tokens by the estimator's rules (resume prompt aside, typical system prompt)", sent)
+	assert.LessOrEqual(t, sent, budget, "the client's request")
+	om := decode(t, orig.Messages)
+	for _, ms := range [][]msg{om, gm} {
+		for _, m := range ms {
+			for _, b := range m.Content {
+				if s, ok := b["text"].(string); ok {
+					b["text"] = strings.TrimSpace(s)
+				}
+			}
+		}
+	}
+	require.NoError(t, spec.CheckFit(spec.FromAPI(encode(om)), spec.FromAPI(encode(gm)), tk.TurnsRemoved))
+}
+
+// TestTargetTokensSmallestResumes: at the smallest target it names, which
+// removes every turn but the last (each left as a line of a note), the
+// result of the real client's sessions of each shape that removal meets
+// (a compaction, a turn cut short, an unfinished tool loop, hooks, a
+// rewind) resumes with the real client under the API's rules, and what it
+// sends is what the cuts say.
+func TestTargetTokensSmallestResumes(t *testing.T) {
+	t.Parallel()
+	for _, c := range harness.Clients(t) {
+		dir := filepath.Join("..", "testdata", "sessions", harness.SessionsFolder(c.Version))
+		for _, name := range []string{"multi-turn.jsonl", "compact.jsonl", "shapes/interrupted.jsonl", "thinking-tool-loop.jsonl", "shapes/hooks.jsonl", "rewind.jsonl"} {
+			src := filepath.Join(dir, name)
+			if _, err := os.Stat(src); err != nil {
+				continue // not a shape of this client
+			}
+			t.Run(c.Version+"/"+name, func(t *testing.T) {
+				t.Parallel()
+				fx := newFixture(t, c, src)
+				var out bytes.Buffer
+				a := &app.Env{ConfigDir: fx.env.ConfigDir, JSON: true, Out: &out, Err: &out}
+				err := a.RunOps(fx.id, app.OpSpec{Compress: true, KeepTurns: ops.DefaultKeepTurns, TargetTokens: 1}, app.Dest{DryRun: true})
+				var te *ops.TargetError
+				require.ErrorAs(t, err, &te)
+				r := fx.ccsurgeon(t, func(a *app.Env) error {
+					return a.RunOps(fx.id, app.OpSpec{Compress: true, KeepTurns: ops.DefaultKeepTurns, TargetTokens: te.Floor}, app.Dest{New: true})
+				})
+				tk := r.ResumeTokens
+				t.Logf("%d -> %d tokens (the smallest target: %d), turns removed %v", tk.Before, tk.After, te.Floor, tk.TurnsRemoved)
+				require.LessOrEqual(t, tk.After, te.Floor)
+				orig := fx.resume(t, fx.id)
+				got := fx.resume(t, r.SessionID)
+				om, gm := decode(t, orig.Messages), decode(t, got.Messages)
+				for _, ms := range [][]msg{om, gm} {
+					for _, m := range ms {
+						for _, b := range m.Content {
+							if s, ok := b["text"].(string); ok {
+								b["text"] = strings.TrimSpace(s)
+							}
+						}
+					}
+				}
+				// the client numbers no turn before its compaction: the
+				// turns removed, as the messages sent number them
+				s, err := chain.Load(src)
+				require.NoError(t, err)
+				compacted := 0
+				for _, tn := range s.Main.ActiveTurns().List {
+					if tn.Compacted {
+						compacted++
+					}
+				}
+				s.Close()
+				var removed []int
+				for _, n := range tk.TurnsRemoved {
+					removed = append(removed, max(0, n-compacted))
+				}
+				require.NoError(t, spec.CheckFit(spec.FromAPI(encode(om)), spec.FromAPI(encode(gm)), removed))
+			})
+		}
+	}
 }

@@ -30,7 +30,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
-	"syscall"
 	"time"
 )
 
@@ -66,7 +65,7 @@ func main() {
 	}
 	touch := func() time.Duration {
 		start := time.Now()
-		m, err := syscall.Mmap(-1, 0, *mb<<20, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+		m, free, err := anonMap(*mb << 20)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "firsttouch:", err)
 			os.Exit(1)
@@ -75,7 +74,7 @@ func main() {
 			m[i] = 1
 		}
 		d := time.Since(start)
-		_ = syscall.Munmap(m)
+		free()
 		return d
 	}
 	w1 := write()

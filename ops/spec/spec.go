@@ -567,3 +567,143 @@ func clip(s string) string {
 	}
 	return fmt.Sprintf("%q", s)
 }
+
+// FitNote starts the note --target-tokens leaves where it removed whole
+// turns.
+const FitNote = "[ccsurgeon removed turn"
+
+// CheckFit: what compress --target-tokens keeps is what its cuts say.
+// Every block of the result but the note is a block of the original, in
+// the same order, the same or only shortened (a thinking block may go
+// whole, an image may become a placeholder); a turn is either kept, every
+// tool call of it still there, or one of removed, none of its tool calls
+// left and its number named by the note; the last message is identical
+// and the last prompt is there as it was.
+func CheckFit(orig, got Conversation, removed []int) error {
+	if len(orig) == 0 {
+		return nil
+	}
+	gone := map[int]bool{}
+	for _, n := range removed {
+		gone[n] = true
+	}
+	if len(removed) > 0 {
+		// what comes before the first prompt (a compaction's summary,
+		// numbered 0 where the prompts are numbered from what is sent)
+		// goes with the first removed turn
+		gone[0] = true
+	}
+	if len(got) == 0 {
+		return fmt.Errorf("the result sends nothing")
+	}
+	// (prompts numbered afresh: removed turns renumber the result's)
+	unnumbered := func(m Message) Conversation {
+		m = Message{Role: m.Role, Blocks: slices.DeleteFunc(slices.Clone(m.Blocks), func(b Block) bool { return b.Type == "text" && strings.HasPrefix(b.Text, FitNote) })}
+		for k := range m.Blocks {
+			m.Blocks[k].Prompt = 0
+		}
+		return Conversation{m}
+	}
+	if err := Equal(unnumbered(orig[len(orig)-1]), unnumbered(got[len(got)-1])); err != nil {
+		return fmt.Errorf("the last message changed: %v", err)
+	}
+	lastPrompt := orig.lastPrompt()
+	note := ""
+	type ref struct{ m, b int }
+	var gb []ref
+	for k, m := range got {
+		for j, b := range m.Blocks {
+			if b.Type == "text" && (strings.HasPrefix(b.Text, FitNote) || strings.HasPrefix(b.Text, "[ccsurgeon removed turns")) {
+				note += b.Text
+				continue
+			}
+			gb = append(gb, ref{k, j})
+		}
+	}
+	tools := map[string]bool{}
+	for _, r := range gb {
+		if b := got[r.m].Blocks[r.b]; b.Type == "tool_use" {
+			tools[b.ID] = true
+		}
+	}
+	// every kept block matches a block of the original that may stand for
+	// it, walking both from the end: what is kept is the later part, so a
+	// block repeated in a removed turn (the same prompt) is not taken for
+	// the kept one
+	g := len(gb) - 1
+	for k := len(orig) - 1; k >= 0; k-- {
+		m := orig[k]
+		for j := len(m.Blocks) - 1; j >= 0; j-- {
+			ob := m.Blocks[j]
+			if ob.Type == "tool_use" && gone[m.Turn] == tools[ob.ID] {
+				if gone[m.Turn] {
+					return fmt.Errorf("turn %d is said removed but its tool call %s (%s) is still sent", m.Turn, ob.ID, ob.Name)
+				}
+				return fmt.Errorf("message %d block %d (turn %d): the tool call %s (%s) is gone, and the turn is not said removed", k, j, m.Turn, ob.ID, ob.Name)
+			}
+			if g < 0 {
+				if gone[m.Turn] || ob.Type == "thinking" || ob.Type == "redacted_thinking" {
+					continue
+				}
+				return fmt.Errorf("message %d block %d (turn %d, kept): missing from the result\n%s", k, j, m.Turn, Diff(orig, got))
+			}
+			b := got[gb[g].m].Blocks[gb[g].b]
+			placeholder := (ob.Type == "image" || ob.Type == "document") && b.Type == "text" && strings.HasPrefix(b.Text, "["+ob.Type+" removed")
+			same := (ob.Type == b.Type || placeholder) && ob.ID == b.ID && ob.Name == b.Name && ob.Sig == b.Sig && ob.IsError == b.IsError &&
+				(b.Text == ob.Text || (len(b.Text) < len(ob.Text) && ob.Type != "thinking" && ob.Type != "redacted_thinking" && ob.Type != "text") || placeholder)
+			switch {
+			case same && gone[m.Turn] && (b.Text != ob.Text || b.Type != ob.Type || m.Turn != removed[0] && m.Turn != 0):
+				// of the removed turns only the first may keep blocks as
+				// they were (what comes before the first response that
+				// records usage: the system prompt is measured by it);
+				// what matches is an earlier block
+			case same:
+				if ob.Prompt > 0 && ob.Prompt == lastPrompt && b.Text != ob.Text {
+					return fmt.Errorf("the last prompt (turn %d) changed", ob.Prompt)
+				}
+				g--
+			case gone[m.Turn] || ob.Type == "thinking" || ob.Type == "redacted_thinking":
+				// removed with its turn, or thinking removed whole
+			default:
+				return fmt.Errorf("message %d block %d (turn %d, kept): not in the result where expected, found %s instead\n%s", k, j, m.Turn, b, Diff(orig, got))
+			}
+		}
+	}
+	if g >= 0 {
+		r := gb[g]
+		return fmt.Errorf("message %d block %d of the result is no block of the original: %s", r.m, r.b, got[r.m].Blocks[r.b])
+	}
+	for _, n := range removed {
+		if n > 0 && !strings.Contains(note, fmt.Sprintf("turn %d", n)) && !noteRange(note, n) {
+			return fmt.Errorf("turn %d was removed but the note does not name it: %q", n, clip(note))
+		}
+	}
+	return nil
+}
+
+// noteRange reports whether note names turn n in a range "turns A–B".
+func noteRange(note string, n int) bool {
+	var a, b int
+	for i := strings.Index(note, "turns "); i >= 0; {
+		if _, err := fmt.Sscanf(note[i:], "turns %d–%d", &a, &b); err == nil && a <= n && n <= b {
+			return true
+		}
+		j := strings.Index(note[i+1:], "turns ")
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
+}
+
+// lastPrompt is the number of the conversation's last typed prompt.
+func (c Conversation) lastPrompt() int {
+	n := 0
+	for _, m := range c {
+		for _, b := range m.Blocks {
+			n = max(n, b.Prompt)
+		}
+	}
+	return n
+}

@@ -1,0 +1,133 @@
+package backup
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+var errBusy = errors.New("busy")
+
+// A rename over a file another program holds open (Windows refuses it) is
+// retried with growing waits for a bounded time, then fails with an error
+// that names the file and says why; any other error is not retried.
+func TestRetryReplace(t *testing.T) {
+	busy := func(err error) bool { return errors.Is(err, errBusy) }
+	t.Run("passes once the file is closed", func(t *testing.T) {
+		tries, waits := 0, []time.Duration{}
+		err := retryReplace("/s.jsonl", func() error {
+			if tries++; tries < 4 {
+				return errBusy
+			}
+			return nil
+		}, busy, func(d time.Duration) { waits = append(waits, d) }, time.Second)
+		require.NoError(t, err)
+		assert.Equal(t, 4, tries)
+		assert.Equal(t, []time.Duration{10 * time.Millisecond, 20 * time.Millisecond, 40 * time.Millisecond}, waits)
+	})
+	t.Run("gives up after the budget", func(t *testing.T) {
+		var slept time.Duration
+		tries := 0
+		err := retryReplace(`C:\Users\me\.claude\projects\p\s.jsonl`, func() error { tries++; return errBusy }, busy,
+			func(d time.Duration) {
+				assert.LessOrEqual(t, d, 500*time.Millisecond, "no single wait is long")
+				slept += d
+			}, 3*time.Second)
+		var e *Error
+		require.ErrorAs(t, err, &e)
+		assert.Equal(t, 3*time.Second, slept, "waits exactly the budget")
+		assert.Contains(t, e.Msg, `cannot replace C:\Users\me\.claude\projects\p\s.jsonl: another program has it open`)
+		assert.NotEmpty(t, e.Hint)
+		assert.ErrorIs(t, err, errBusy, "the OS error stays reachable")
+		assert.Greater(t, tries, 5)
+	})
+	t.Run("other errors are not retried", func(t *testing.T) {
+		tries := 0
+		err := retryReplace("/s.jsonl", func() error { tries++; return os.ErrNotExist }, busy,
+			func(time.Duration) { t.Fatal("slept") }, time.Second)
+		assert.ErrorIs(t, err, os.ErrNotExist)
+		assert.Equal(t, 1, tries)
+	})
+}
+
+// openNoFollow refuses a symlink at the name (it would lead out of the
+// config dir), reads a FIFO-free regular file, and creates with O_CREATE.
+func TestOpenNoFollow(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real.jsonl")
+	require.NoError(t, os.WriteFile(real, []byte("x\n"), 0o600))
+	link := filepath.Join(dir, "link.jsonl")
+	require.NoError(t, os.Symlink(real, link))
+
+	f, err := openNoFollow(real, os.O_RDONLY, 0)
+	require.NoError(t, err)
+	f.Close()
+	for _, flag := range []int{os.O_RDONLY, os.O_WRONLY | os.O_APPEND, os.O_RDWR | os.O_CREATE} {
+		_, err = openNoFollow(link, flag, DefaultMode)
+		require.Error(t, err, "flag %#x", flag)
+	}
+	dangling := filepath.Join(dir, "dangling.lock")
+	require.NoError(t, os.Symlink(filepath.Join(dir, "elsewhere"), dangling))
+	_, err = openNoFollow(dangling, os.O_RDWR|os.O_CREATE, DefaultMode)
+	require.Error(t, err)
+	assert.NoFileExists(t, filepath.Join(dir, "elsewhere"), "nothing is created through a link")
+
+	nf := filepath.Join(dir, "new.lock")
+	f, err = openNoFollow(nf, os.O_RDWR|os.O_CREATE, DefaultMode)
+	require.NoError(t, err)
+	f.Close()
+	fi, err := os.Stat(nf)
+	require.NoError(t, err)
+	assert.Equal(t, DefaultMode, fi.Mode().Perm())
+}
+
+// The lock is exclusive between open files, and released with its file.
+func TestLockExclusive(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "s.lock")
+	a, err := openNoFollow(p, os.O_RDWR|os.O_CREATE, DefaultMode)
+	require.NoError(t, err)
+	held, err := lockExclusive(a)
+	require.NoError(t, err)
+	require.False(t, held)
+	b, err := openNoFollow(p, os.O_RDWR|os.O_CREATE, DefaultMode)
+	require.NoError(t, err)
+	defer b.Close()
+	held, err = lockExclusive(b)
+	require.NoError(t, err)
+	assert.True(t, held, "a second open file does not get the lock")
+	releaseLockFile(a, p)
+	assert.NoFileExists(t, p)
+}
+
+// changeTime is the kernel's: a file whose modification time is set back
+// keeps a change time of now.
+func TestChangeTimeCannotBeSetBack(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "backup.json")
+	require.NoError(t, os.WriteFile(p, nil, 0o600))
+	old := time.Now().Add(-48 * time.Hour)
+	require.NoError(t, os.Chtimes(p, old, old))
+	c, ok := changeTime(p)
+	require.True(t, ok)
+	assert.WithinDuration(t, time.Now(), c, time.Minute)
+}
+
+// Where the file system folds case, a session named by a path typed in
+// other capitals is in the config dir's projects all the same: it gets the
+// same backup key, and so the same one-writer lock.
+func TestInProjectsFoldsCaseWhereTheOSDoes(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "Claude")
+	other := filepath.Join(filepath.Dir(cfg), "claude", "PROJECTS", "-Users-me-proj")
+	for goos, want := range map[string]bool{"linux": false, "darwin": true, "windows": true} {
+		old := chain.HostOS
+		chain.HostOS = goos
+		assert.Equal(t, want, InProjects(cfg, other), goos)
+		assert.Equal(t, want, KeyFor(cfg, "3f2a9c1e", other) == "3f2a9c1e", goos)
+		chain.HostOS = old
+	}
+}
