@@ -441,12 +441,7 @@ func folderProjectPath(dir, from string) string {
 	if chain.SameName(chain.HostOS, filepath.Base(dir), chain.ProjectSlug(from)) {
 		return from
 	}
-	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
-	sort.Strings(files)
-	for _, f := range files {
-		if strings.HasPrefix(filepath.Base(f), "agent-") {
-			continue
-		}
+	for _, f := range chain.SessionsIn(dir) {
 		if p := projectPathOf(f); p != "" && chain.SameName(chain.HostOS, chain.ProjectSlug(p), filepath.Base(dir)) {
 			return p
 		}
