@@ -140,6 +140,7 @@ func TestInProjectsFoldsCaseWhereTheOSDoes(t *testing.T) {
 // and the next created a new one and locked it too.
 func TestLockNeverHeldTwiceAcrossARelease(t *testing.T) {
 	cfg := t.TempDir()
+	require.NoError(t, os.Mkdir(filepath.Join(cfg, "projects"), 0o700)) // a config dir has one
 	const key = "1c2b3a4d-0000-4000-8000-000000000000"
 	a, err := Lock(cfg, key, "first")
 	require.NoError(t, err)
