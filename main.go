@@ -330,7 +330,7 @@ func destFlags() []cli.Flag {
 // refuse (--keep, --no-backup); --force only replaces a file -o names.
 func newDestFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the result to `PATH` ('-' for stdout) and touch nothing else"},
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the result to `PATH` ('-' for stdout; PATH/ ending in a slash: a folder with the session and its subagent and tool-results files) and touch nothing else"},
 		&cli.BoolFlag{Name: "new", Usage: "write the result as a new session (fresh ids) in the project folder of its working directory"},
 		&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "change nothing; print what would change"},
 		&cli.BoolFlag{Name: "diff", Usage: "print a unified line diff of what would change (a preview: implies --dry-run)"},
@@ -671,8 +671,9 @@ func forkCommand(env *app.Env) *cli.Command {
 		UsageText: `ccsurgeon fork-at-turn SESSION N [--branch N | --leaf UUID]
 
 N is a turn number as listed by 'ccsurgeon turns SESSION'. The new session
-holds the conversation up to and including the complete answer to turn N,
-with fresh ids. Turns before a compaction are allowed.
+holds the first N turns as they happened, with fresh ids: turn N as it
+stands, answered, interrupted or still running when the file ends. Turns
+before a compaction are allowed.
 
 example:
    ccsurgeon fork 3f2a9c1e 4`,

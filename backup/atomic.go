@@ -207,7 +207,7 @@ func refuseNode(path string) error {
 		return refuseSymlink(path)
 	case fi.IsDir():
 		return &Error{Msg: fmt.Sprintf("%s is a folder", path),
-			Hint: "name a file, e.g. " + filepath.Join(path, "out.jsonl"), Code: CodeFailure}
+			Hint: "name a file, e.g. " + filepath.Join(path, "out.jsonl") + ", or end it in '" + string(filepath.Separator) + "' to write the session with its files into it", Code: CodeFailure}
 	}
 	return &Error{Msg: fmt.Sprintf("%s is not a regular file (a device, FIFO or socket): ccsurgeon writes only regular files", path),
 		Hint: "write to a file and copy it there, or use -o - for standard output", Code: CodeFailure}
