@@ -179,6 +179,21 @@ func (l *SessionLock) Unlock() {
 	removeEmptyDir(filepath.Dir(filepath.Dir(l.path)))
 }
 
+// releaseLockFile drops the lock on f and removes its file at path: first
+// the name, then the lock (closing f), on every platform. Whoever locks
+// the old file after that finds the name gone or leading to another file
+// and tries again (Lock), so that no two processes ever hold the lock.
+// The other order lets a process lock the old file between the close and
+// the removal, pass that check, and lose its file to the removal, after
+// which a third one creates and locks a new file: two writers. Windows
+// allows the removal while the file is open because every handle
+// ccsurgeon opens shares delete access (openNoFollow).
+func releaseLockFile(f *os.File, path string) {
+	_ = os.Remove(path)
+	hook("lock-file-unlinked")
+	_ = f.Close()
+}
+
 // removeEmptyDir removes the folder at p if it is empty, and never what
 // is not a folder (os.Remove unlinks a symlink to a full one).
 func removeEmptyDir(p string) {

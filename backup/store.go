@@ -500,8 +500,16 @@ func FindOf(configDir, key, sessionID, projectDir, which string) (Backup, error)
 	if len(mine) == 0 {
 		e := &Error{Msg: fmt.Sprintf("no backups of %s", file), Code: CodeNoBackup, Err: ErrNoBackup}
 		if len(others) > 0 {
-			e.Hint = fmt.Sprintf("the backups of session %s are of another copy, %s: restore that one with 'ccsurgeon restore %s'",
-				sessionID, elsewhere(others[0]), elsewhere(others[0]))
+			other := elsewhere(others[0])
+			if fi, err := os.Lstat(other); err == nil && fi.Mode().IsRegular() {
+				e.Hint = fmt.Sprintf("the backups of session %s are of another copy, %s: restore that one with 'ccsurgeon restore %s'",
+					sessionID, other, other)
+			} else {
+				// a restore of a file that is not there fails: say where
+				// the backups are instead of a command that cannot work
+				e.Hint = fmt.Sprintf("the backups of session %s are of another copy, %s, which is no longer there; they are kept in %s",
+					sessionID, other, filepath.Dir(others[0].Dir))
+			}
 		}
 		return Backup{}, e
 	}

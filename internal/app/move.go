@@ -380,7 +380,7 @@ func (env *Env) planSession(m sessionMove, from, to string, rewrite bool, out *M
 	gate = func() error {
 		for _, f := range s.Files() {
 			if err := j.render(f, f.Path+" (after move)")(io.Discard); err != nil {
-				return j.explain(err)
+				return j.explain(err, m.id)
 			}
 		}
 		return nil

@@ -283,7 +283,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	}
 	if err != nil {
 		pr.Done()
-		return j.explain(err)
+		return j.explain(err, sessionArg)
 	}
 	pr.Done() // the bar goes before the summary is printed
 	out.BytesAfter = j.sizes[s.Main]
@@ -316,6 +316,7 @@ type job struct {
 	mu          sync.Mutex            // guards the three below: files are written in parallel
 	sizes       map[*chain.File]int64 // bytes written per file
 	introduced  []validate.Problem
+	had         []validate.Problem // the input's own errors, in the files with introduced ones
 	preexisting int
 	diff        []byte        // dry run with --diff: the rendered main file
 	rendered    []*chain.File // the input files whose errors preexisting counts
@@ -325,12 +326,24 @@ type job struct {
 var errGate = &chain.Error{Code: 1}
 
 // explain turns a gate refusal into the user's error, after the problems.
-func (j *job) explain(err error) error {
+// On a session that already had errors, the operation met them (a tool
+// call whose result is missing, next to a call it removes, say): those
+// are named, and the way out is to repair the session first. Only on a
+// sound session is a new error a bug of ccsurgeon's.
+func (j *job) explain(err error, sessionArg string) error {
 	if len(j.introduced) == 0 {
 		return err
 	}
 	for _, pr := range j.introduced {
 		fmt.Fprintf(j.env.Err, "%s\n", pr.String())
+	}
+	if len(j.had) > 0 {
+		for _, pr := range j.had {
+			fmt.Fprintf(j.env.Err, "%s (already in the session)\n", pr.String())
+		}
+		return &chain.Error{Msg: fmt.Sprintf("%s would turn the session's own %s into %s; nothing was written",
+			j.op, Plural(len(j.had), "error", "errors"), Plural(len(j.introduced), "new error", "new errors")),
+			Hint: fmt.Sprintf("repair the session first: ccsurgeon repair %s, then run %s again", shellQuote(sessionArg), j.op), Code: 1}
 	}
 	return &chain.Error{Msg: fmt.Sprintf("%s would introduce %s into the session; nothing was written", j.op, Plural(len(j.introduced), "error", "errors")),
 		Hint: "this is a bug in ccsurgeon or an unusual session: please report it with 'ccsurgeon validate' output", Code: 1}
@@ -400,6 +413,11 @@ func (j *job) render(f *chain.File, name string) func(io.Writer) error {
 		j.rendered = append(j.rendered, f)
 		if bad := validate.Introduced(before, after); len(bad) > 0 {
 			j.introduced = append(j.introduced, bad...)
+			for _, p := range before.Problems {
+				if p.Severity == validate.Error {
+					j.had = append(j.had, p)
+				}
+			}
 			return errGate
 		}
 		return nil

@@ -17,8 +17,9 @@ func forkCommand(env *app.Env) *cli.Command {
 		UsageText: `ccsurgeon fork-at-turn SESSION N [--branch N | --leaf UUID]
 
 N is a turn number as listed by 'ccsurgeon turns SESSION'. The new session
-holds the conversation up to and including the complete answer to turn N,
-with fresh ids. Turns before a compaction are allowed.
+holds the first N turns as they happened, with fresh ids: turn N as it
+stands, answered, interrupted or still running when the file ends. Turns
+before a compaction are allowed.
 
 example:
    ccsurgeon fork 3f2a9c1e 4`,

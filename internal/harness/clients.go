@@ -239,3 +239,13 @@ func EnsureClient(version string) (Client, error) {
 	}
 	return Client{}, fmt.Errorf("npm install of %s in %s succeeded but no client binary was found (expected native claude-code-linux-x64/claude or claude-code/cli.js)\n%s", version, dir, out)
 }
+
+// ClientByVersion returns an installed (or freshly installed) client of a pinned version.
+func ClientByVersion(t testing.TB, version string) Client {
+	t.Helper()
+	c, err := EnsureClient(version)
+	if err != nil {
+		t.Fatalf("harness: client %s unavailable: %v", version, err)
+	}
+	return c
+}
