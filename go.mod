@@ -1,6 +1,6 @@
 module github.com/ccsurgeon/ccsurgeon
 
-go 1.26.0
+go 1.26
 
 require (
 	github.com/google/uuid v1.6.0
@@ -10,7 +10,7 @@ require (
 	github.com/tidwall/gjson v1.20.0
 	github.com/tidwall/sjson v1.2.5
 	github.com/urfave/cli/v3 v3.14.0
-	golang.org/x/sync v0.25.0
+	golang.org/x/sync v0.18.0
 	golang.org/x/sys v0.42.0
 	golang.org/x/term v0.41.0
 )
