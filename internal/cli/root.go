@@ -109,6 +109,7 @@ func reportErrorAs(stderr io.Writer, err error, self string) int {
 	if err == nil {
 		return 0
 	}
+	err = speak(err)
 	code := 1
 	var ec interface{ ExitCode() int }
 	if errors.As(err, &ec) {
@@ -260,4 +261,19 @@ func noArgs(cmd *cli.Command) error {
 		return usageError{err: fmt.Errorf("%s takes no arguments, got %q", cmd.Name, cmd.Args().First())}
 	}
 	return nil
+}
+
+// speak words the errors the domain returns as facts: the hint that says
+// what to do, in the command line's terms (its flags and commands), and
+// the exit code.
+func speak(err error) error {
+	var cd *chain.ConfigDirError
+	var nm *chain.NoMatchError
+	switch {
+	case errors.As(err, &cd):
+		return &chain.Error{Msg: err.Error(), Hint: "name the folder that holds projects/ (~/.claude by default) with --config-dir DIR or $CLAUDE_CONFIG_DIR", Code: 1}
+	case errors.As(err, &nm):
+		return &chain.Error{Msg: err.Error(), Hint: "list sessions with 'ccsurgeon ls', or pass --config-dir or a path to a .jsonl file", Code: 1}
+	}
+	return err
 }
