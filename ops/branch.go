@@ -295,6 +295,13 @@ func (Clone) Name() string { return "clone" }
 // Apply does nothing: cloning is the remapping that a new session gets.
 func (Clone) Apply(*Txn) error { return nil }
 
-func turnRangeError(n, max int) error {
-	return &chain.Error{Msg: fmt.Sprintf("turn %d is out of range: the branch has turns 1-%d", n, max), Hint: "list them with 'ccsurgeon turns SESSION'", Code: 2}
+func turnRangeError(n, max int) error { return &TurnRangeError{N: n, Last: max} }
+
+// TurnRangeError says that turn N is not a turn of the branch, whose turns
+// are 1 to Last. The command layer words it (which command lists them, the
+// exit code of a usage error).
+type TurnRangeError struct{ N, Last int }
+
+func (e *TurnRangeError) Error() string {
+	return fmt.Sprintf("turn %d is out of range: the branch has turns 1-%d", e.N, e.Last)
 }

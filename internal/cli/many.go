@@ -343,6 +343,7 @@ var quotedSessionCmdRe = regexp.MustCompile(`'ccsurgeon [^']*\bSESSION\b[^']*'`)
 // name it, in place of SESSION in the commands an error's hint quotes
 // ("list them with 'ccsurgeon turns SESSION'"): a hint is run as printed.
 func namedSession(env *app.Env, err error, session string) error {
+	err = speak(err)
 	var ce *chain.Error
 	if !errors.As(err, &ce) || !quotedSessionCmdRe.MatchString(ce.Hint) {
 		return err

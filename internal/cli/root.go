@@ -19,6 +19,7 @@ import (
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/internal/app"
+	"github.com/ccsurgeon/ccsurgeon/ops"
 	"github.com/urfave/cli/v3"
 )
 
@@ -269,7 +270,10 @@ func noArgs(cmd *cli.Command) error {
 func speak(err error) error {
 	var cd *chain.ConfigDirError
 	var nm *chain.NoMatchError
+	var tr *ops.TurnRangeError
 	switch {
+	case errors.As(err, &tr):
+		return &chain.Error{Msg: err.Error(), Hint: "list them with 'ccsurgeon turns SESSION'", Code: 2}
 	case errors.As(err, &cd):
 		return &chain.Error{Msg: err.Error(), Hint: "name the folder that holds projects/ (~/.claude by default) with --config-dir DIR or $CLAUDE_CONFIG_DIR", Code: 1}
 	case errors.As(err, &nm):
