@@ -128,6 +128,12 @@ func TestInProjectsFoldsCaseWhereTheOSDoes(t *testing.T) {
 		chain.HostOS = goos
 		assert.Equal(t, want, InProjects(cfg, other), goos)
 		assert.Equal(t, want, KeyFor(cfg, "3f2a9c1e", other) == "3f2a9c1e", goos)
+		// -o's rule: anything under projects/, in other capitals too
+		assert.Equal(t, want, UnderProjects(cfg, filepath.Join(other, "copy.jsonl")), goos)
+		assert.Equal(t, want, UnderProjects(cfg, filepath.Dir(other)), goos)
+		assert.False(t, UnderProjects(cfg, filepath.Join(filepath.Dir(cfg), "claude", "projects-old", "x.jsonl")), goos)
+		assert.True(t, UnderProjects(cfg, filepath.Join(cfg, "projects", "a", "b", "c.jsonl")), goos)
+		assert.False(t, UnderProjects(cfg, filepath.Join(cfg, "c.jsonl")), goos)
 		chain.HostOS = old
 	}
 }
