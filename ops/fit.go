@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -730,7 +731,7 @@ func FitWithin(s *chain.Session, p Pipeline, newTxn func() *Txn) (*Txn, error) {
 		}
 		if try == 4 || aim <= 1 {
 			return t, &chain.Error{Msg: fmt.Sprintf("the estimate of the written result stays above --target-tokens %d (%d); nothing was written", fit.Target, got.Total()),
-				Hint: "this is a bug in ccsurgeon: please report it with 'ccsurgeon info' output", Code: 1}
+				Hint: fitBugHint(s.Path), Code: 1}
 		}
 		fit.Aim = max(1, aim-(got.Total()-fit.Target))
 		q := slices.Clone(p)
@@ -754,4 +755,21 @@ func WrittenTokens(t *Txn) (chain.ResumeEstimate, error) {
 		return chain.ResumeEstimate{}, err
 	}
 	return f.ResumeTokens(), nil
+}
+
+// fitBugHint is the hint of FitWithin's internal error: the report to
+// send is what info says of this session, named by its path (info with no
+// SESSION would read the newest session of the folder's project) and
+// quoted for the shell; the command ends the hint, whole, so it runs as
+// printed.
+func fitBugHint(path string) string {
+	if a, err := filepath.Abs(path); err == nil {
+		path = a
+	}
+	if strings.IndexFunc(path, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_@%+=:,./-", r))
+	}) >= 0 {
+		path = "'" + strings.ReplaceAll(path, "'", `'\''`) + "'"
+	}
+	return "this is a bug in ccsurgeon: please report it with the output of: ccsurgeon info " + path
 }
