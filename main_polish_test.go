@@ -1,12 +1,14 @@
 package main
 
 import (
+	"github.com/ccsurgeon/ccsurgeon/app"
 	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -113,4 +115,36 @@ func TestRedactCheckTakesNoWriteFlag(t *testing.T) {
 	_, errs, code := cliRun(t, "--config-dir", cfg, "redact", id, "--check", "--dry-run")
 	assert.Equal(t, 1, code, "--check --dry-run: %s", errs) // secrets found
 	assert.Contains(t, errs, "found; nothing was written")
+}
+
+// TestNoSessionQuestionSaysJustNow: the refusal (and question) of a change
+// with no SESSION said "modified 0m ago" of a session written seconds
+// before: the age is "just now" under 2 s, "N seconds ago" under a
+// minute, then minutes, hours, days as before (app.Ago, the one formatter
+// of ls --pick and this question).
+func TestNoSessionQuestionSaysJustNow(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		-3 * time.Second:        "just now", // a clock a little behind the file's
+		0:                       "just now",
+		1500 * time.Millisecond: "just now",
+		2 * time.Second:         "2 seconds ago",
+		59 * time.Second:        "59 seconds ago",
+		time.Minute:             "1m ago",
+		3 * time.Hour:           "3h ago",
+		72 * time.Hour:          "3d ago",
+	} {
+		assert.Equal(t, want, app.Ago(d), "%s", d)
+	}
+	cfg, _, newest := thisProject(t)
+	for _, c := range []struct {
+		age  time.Duration
+		want string
+	}{{0, `just now`}, {20 * time.Second, `(19|2\d) seconds ago`}} {
+		at := time.Now().Add(-c.age)
+		require.NoError(t, os.Chtimes(newest, at, at))
+		_, errs, code := cliRunIn(t, strings.NewReader(""), "--config-dir", cfg, "strip-thinking")
+		assert.Equal(t, 2, code, errs)
+		assert.Regexp(t, `the newest session of this folder's project \(modified `+c.want+`, "`, errs)
+		assert.NotContains(t, errs, "0m ago")
+	}
 }
