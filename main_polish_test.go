@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"github.com/ccsurgeon/ccsurgeon/app"
 	"os"
 	"path/filepath"
@@ -146,5 +147,53 @@ func TestNoSessionQuestionSaysJustNow(t *testing.T) {
 		assert.Equal(t, 2, code, errs)
 		assert.Regexp(t, `the newest session of this folder's project \(modified `+c.want+`, "`, errs)
 		assert.NotContains(t, errs, "0m ago")
+	}
+}
+
+// TestReadmeDocumentsEveryWriteJSONKey: a key a changing command prints
+// with --json and the README does not name is a key a script has to
+// guess (entries_removed, entries_changed, entries_added were printed and
+// not documented). Every top-level key of the object of each way to write
+// (in place, -o FILE, -o -, -o DIR/, --new, clone, fork, --dry-run,
+// nothing to change, repair, redact) is named in the README, as `key`
+// (or "key" in a JSON example).
+func TestReadmeDocumentsEveryWriteJSONKey(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	cfg := t.TempDir()
+	p := installSession(t, cfg, "-work-p", "testdata/sessions/2.1.328/secrets.jsonl")
+	id := idOf(p)
+	backdate(t, cfg)
+	out := t.TempDir()
+	seen := map[string][]string{}
+	for _, args := range [][]string{
+		{"strip-thinking", id, "--dry-run"},
+		{"drop-tool-calls", id, "--tool", "Nope", "-o", filepath.Join(out, "same.jsonl")},
+		{"redact", id, "-o", filepath.Join(out, "r.jsonl")},
+		{"redact", id, "-o", filepath.Join(out, "share") + "/"},
+		{"compress", id, "--keep-turns", "1", "--new"},
+		{"compress", id, "--target-tokens", "30000", "--dry-run"},
+		{"clone", id},
+		{"fork", id, "1"},
+		{"repair", id},
+		{"redact", id},
+	} {
+		stdout, errs, code := cliRun(t, append([]string{"--config-dir", cfg, "--json"}, args...)...)
+		require.Equal(t, 0, code, "%v: %s", args, errs)
+		var v any
+		require.NoError(t, json.Unmarshal([]byte(stdout), &v), "%v: %s", args, stdout)
+		if l, ok := v.([]any); ok {
+			require.NotEmpty(t, l)
+			v = l[0]
+		}
+		for k := range v.(map[string]any) {
+			seen[k] = append(seen[k], args[0])
+		}
+	}
+	for _, k := range []string{"entries_removed", "entries_changed", "entries_added"} {
+		require.Contains(t, seen, k, "the runs above print %s", k)
+	}
+	for k, cmds := range seen {
+		assert.True(t, strings.Contains(string(readme), "`"+k+"`") || strings.Contains(string(readme), `"`+k+`"`), "README does not name --json key %q (printed by %v)", k, cmds)
 	}
 }
