@@ -102,6 +102,9 @@ func fileOwner(os.FileInfo) (uid, gid int, ok bool) { return 0, 0, false }
 // new file in the same folder inherits.
 func chownLike(*os.File, os.FileInfo) error { return nil }
 
+// keepGroup does nothing on Windows (see chownLike).
+func keepGroup(string, int) error { return nil }
+
 // fileBasicInfo is FILE_BASIC_INFO.
 type fileBasicInfo struct {
 	CreationTime, LastAccessTime, LastWriteTime, ChangeTime int64
