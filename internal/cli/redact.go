@@ -2,6 +2,8 @@ package cli
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/ccsurgeon/ccsurgeon/internal/app"
 	"github.com/urfave/cli/v3"
@@ -37,6 +39,9 @@ examples:
 			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 when a secret is found or a file could not be scanned"},
 		}, destFlags()...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if err := checkTakesNoWrite(env, cmd); err != nil {
+				return err
+			}
 			return eachSession(env, cmd, func(env *app.Env, s string) error {
 				spec := app.OpSpec{Redact: true, RedactRules: cmd.StringSlice("rule"), RedactAllow: cmd.StringSlice("allow")}
 				if cmd.Bool("check") {
@@ -46,4 +51,54 @@ examples:
 			})
 		},
 	})
+}
+
+// checkTakesNoWrite refuses a write flag with --check (redact-secrets):
+// --check is a scan that writes nothing, not a preview of a write as
+// --dry-run and --diff are (they preview the command as given, with its
+// flags), so -o, --new, --no-backup, --keep and --force would be ignored
+// in silence. The hint is the command as typed without --check (whole,
+// so that a quoted argument in it stays runnable).
+func checkTakesNoWrite(env *app.Env, cmd *cli.Command) error {
+	if !cmd.Bool("check") {
+		return nil
+	}
+	given := ""
+	for _, f := range []string{"output", "new", "no-backup", "keep", "force"} {
+		if cmd.IsSet(f) {
+			given = map[string]string{"output": "-o"}[f]
+			if given == "" {
+				given = "--" + f
+			}
+			break
+		}
+	}
+	if given == "" {
+		return nil
+	}
+	line := []string{env.Self(), cmd.Name}
+	for _, a := range cmd.Args().Slice() {
+		line = append(line, shellQuote(a))
+	}
+	for _, f := range cmd.Flags {
+		name := f.Names()[0]
+		if name == "check" || !cmd.IsSet(name) {
+			continue
+		}
+		flag := "--" + name
+		if name == "output" {
+			flag = "-o"
+		}
+		switch f.(type) {
+		case *cli.BoolFlag:
+			line = append(line, flag)
+		case *cli.StringSliceFlag:
+			for _, v := range cmd.StringSlice(name) {
+				line = append(line, flag, shellQuote(v))
+			}
+		default:
+			line = append(line, flag, shellQuote(fmt.Sprint(cmd.Value(name))))
+		}
+	}
+	return app.UsageErrorf(strings.Join(line, " "), "--check writes nothing; it cannot take %s", given)
 }
