@@ -297,11 +297,18 @@ func (Clone) Apply(*Txn) error { return nil }
 
 func turnRangeError(n, max int) error { return &TurnRangeError{N: n, Last: max} }
 
-// TurnRangeError says that turn N is not a turn of the branch, whose turns
-// are 1 to Last. The command layer words it (which command lists them, the
-// exit code of a usage error).
-type TurnRangeError struct{ N, Last int }
+// TurnRangeError says that turn N (or the turns of Range) is not a turn of
+// the branch, whose turns are 1 to Last. The command layer words it
+// (which command lists them, the exit code of a usage error).
+type TurnRangeError struct {
+	N     int
+	Range string // a range of turns as given ("2-7"), else N
+	Last  int
+}
 
 func (e *TurnRangeError) Error() string {
+	if e.Range != "" {
+		return fmt.Sprintf("turn range %q is out of range: the branch has turns 1-%d", e.Range, e.Last)
+	}
 	return fmt.Sprintf("turn %d is out of range: the branch has turns 1-%d", e.N, e.Last)
 }

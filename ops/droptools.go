@@ -120,11 +120,11 @@ type loc struct {
 // Apply removes the selected calls.
 func (o DropToolCalls) Apply(t *Txn) error {
 	if len(o.Tools) == 0 && o.LargerThan == 0 && o.Turns == nil && !o.Failed {
-		return &chain.Error{Msg: "drop-tool-calls needs a selector", Hint: "add --tool NAME, --larger-than SIZE, --turns RANGE or --failed", Code: 2}
+		return ErrNoSelector
 	}
 	if r := o.Turns; r != nil {
 		if n := len(t.S.Main.ActiveTurns().List); r.From > n || (r.To != openEnd && r.To > n) {
-			return &chain.Error{Msg: fmt.Sprintf("turn range %q is out of range: the branch has turns 1-%d", r, n), Hint: "list them with 'ccsurgeon turns SESSION'", Code: 2}
+			return &TurnRangeError{Range: r.String(), Last: n}
 		}
 	}
 	calls := map[string]*call{}
@@ -350,3 +350,6 @@ func keepsAnyEntry(t *Txn, f *chain.File) bool {
 	}
 	return !had
 }
+
+// ErrNoSelector: DropToolCalls was given nothing that selects a call.
+var ErrNoSelector = errors.New("no tool call selector")

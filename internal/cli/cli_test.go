@@ -116,6 +116,7 @@ func TestCLI(t *testing.T) {
 		{"turns ending beyond the session", []string{"drop-tool-calls", example, "--turns", "2-7", "--dry-run"}, 2, `^$`, `out of range: the branch has turns 1-3`},
 		{"selector selects nothing", []string{"drop-tool-calls", example, "--tool", "Nope", "--dry-run"}, 0, `^dry run: drop-tool-calls on .*tools.jsonl: nothing to change; nothing was written\n`, `^$`},
 		{"bad turn range", []string{"drop-tool-calls", example, "--turns", "5-2", "--dry-run"}, 2, ``, `turn range "5-2"`},
+		{"strip before a turn beyond the session", []string{"strip-thinking", example, "--before-turn", "9", "--dry-run"}, 2, `^$`, `^ccsurgeon: --before-turn 9 is out of range: give 1-4 \(the branch has 3 turns; 4 means all of them\)\nccsurgeon: hint: list the turns with 'ccsurgeon turns testdata/sessions/2.1.328/tools.jsonl'\n$`},
 		{"bad rule", []string{"redact", example, "--rule", "nope", "--check"}, 2, ``, `want NAME=REGEX`},
 		{"dry run", []string{"strip-thinking", example, "--dry-run"}, 0, `nothing was written`, `^$`},
 		// --diff printed its diff, not JSON, on the stdout --json promises JSON
