@@ -63,6 +63,7 @@ type Rule struct {
 	handAll func(win string) [][]int
 	find    func(text string, hits []hit, emit func(s, e int, id string))
 	emits   []string
+	kwShape string // the shape of a kw rule (providers.go)
 }
 
 // Options configures a Scanner.
