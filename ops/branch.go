@@ -312,3 +312,17 @@ func (e *TurnRangeError) Error() string {
 	}
 	return fmt.Sprintf("turn %d is out of range: the branch has turns 1-%d", e.N, e.Last)
 }
+
+// OptionError says that an operation was given an option outside its
+// domain: Option is the field (KeepTurns), Want what it takes. The command
+// layer checks its flags before it builds an operation; this guards every
+// other caller.
+type OptionError struct {
+	Option string
+	Value  int
+	Want   string
+}
+
+func (e *OptionError) Error() string {
+	return fmt.Sprintf("%s is %d: it must be %s", e.Option, e.Value, e.Want)
+}

@@ -15,6 +15,7 @@ func TestUsageErrorsAreFacts(t *testing.T) {
 		&TurnRangeError{Range: "2-9", Last: 3},
 		&BeforeTurnError{N: 9, Turns: 3},
 		ErrNoSelector,
+		&OptionError{Option: "KeepTurns", Value: -1, Want: "0 or more"},
 	} {
 		s := err.Error()
 		if strings.Contains(s, "--") || strings.Contains(s, "ccsurgeon") || strings.Contains(s, "drop-tool-calls") || strings.Contains(s, "strip-thinking") {

@@ -272,11 +272,18 @@ func speak(err error) error {
 	var nm *chain.NoMatchError
 	var tr *ops.TurnRangeError
 	var bt *ops.BeforeTurnError
+	var oe *ops.OptionError
 	switch {
 	case errors.As(err, &tr):
 		return &chain.Error{Msg: err.Error(), Hint: "list them with 'ccsurgeon turns SESSION'", Code: 2}
 	case errors.As(err, &bt):
 		return &chain.Error{Msg: fmt.Sprintf("--before-turn %d is out of range: give 1-%d (the branch has %d turns; %d means all of them)", bt.N, bt.Turns+1, bt.Turns, bt.Turns+1), Hint: "list the turns with 'ccsurgeon turns SESSION'", Code: 2}
+	case errors.As(err, &oe):
+		flag := map[string]string{"KeepTurns": "--keep-turns", "KeepExchanges": "--keep-exchanges", "Target": "--target-tokens"}[oe.Option]
+		if flag == "" {
+			return err
+		}
+		return &chain.Error{Msg: fmt.Sprintf("%s must be %s", flag, oe.Want), Code: 2}
 	case errors.Is(err, ops.ErrNoSelector):
 		return &chain.Error{Msg: "drop-tool-calls needs a selector", Hint: "add --tool NAME, --larger-than SIZE, --turns RANGE or --failed", Code: 2}
 	case errors.As(err, &cd):
