@@ -1041,7 +1041,7 @@ func resultProblems(t *Txn, f *chain.File, before []validate.Problem) (after []v
 // input's index is the result's, and a second one (on a session of many
 // small entries, as big as the first) need not be made.
 func unchanged(t *Txn, f *chain.File) bool {
-	return len(t.edits[f]) == 0 && len(t.late[f]) == 0 && t.remapper == nil
+	return len(t.edits[f]) == 0 && len(t.late[f]) == 0 && t.remapper == nil && t.mapped[f] == nil
 }
 
 // empties removes the empty text blocks and the messages with empty
