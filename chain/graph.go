@@ -129,6 +129,16 @@ func (g *Graph) lookupKey(k key) (int, bool) {
 	return int(i), ok
 }
 
+// Holder returns the entry the uuid of entry i resolves to (i itself, or
+// the last copy of a uuid that repeats), or -1 when i has no uuid.
+func (g *Graph) Holder(i int) int {
+	k, ok := g.f.Entries[i].uuidKey()
+	if !ok {
+		return -1
+	}
+	return g.holder(k)
+}
+
 // holder is the entry the uuid of k resolves to, or -1.
 func (g *Graph) holder(k key) int {
 	if i, ok := g.lookupKey(k); ok {

@@ -1,7 +1,6 @@
 package ops
 
 import (
-	"bytes"
 	"fmt"
 	"math"
 	"slices"
@@ -743,13 +742,10 @@ func FitWithin(s *chain.Session, p Pipeline, newTxn func() *Txn) (*Txn, error) {
 }
 
 // WrittenTokens is the estimate `info` makes of the main transcript t
-// writes: the result is rendered into memory and read back.
+// writes: the result is rendered into memory and read back
+// (chain.LoadWritten: indexed as it is rendered, its bytes held once).
 func WrittenTokens(t *Txn) (chain.ResumeEstimate, error) {
-	var buf bytes.Buffer
-	if err := t.Render(t.S.Main)(&buf); err != nil {
-		return chain.ResumeEstimate{}, err
-	}
-	f, err := chain.LoadBytes(t.S.Main.Path, buf.Bytes())
+	f, err := chain.LoadWritten(t.S.Main.Path, t.LinesAfter(t.S.Main), t.Render(t.S.Main))
 	if err != nil {
 		return chain.ResumeEstimate{}, err
 	}

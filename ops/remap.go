@@ -163,6 +163,14 @@ func (t *Txn) KeepsIndex(f *chain.File) bool {
 	return m != nil && m.keepsIndex && t.remapper == nil && len(t.edits[f]) == 0 && len(t.late[f]) == 0
 }
 
+// WritesAsIs reports whether the result's file f is f byte for byte: no
+// line of it removed, added, made late or given other bytes, no identifier
+// remapped, no line rewritten as it is written. It then has f's problems
+// and no other (TestWritesAsIsIsTheInput).
+func (t *Txn) WritesAsIs(f *chain.File) bool {
+	return t.remapper == nil && t.mapped[f] == nil && !t.Touches(f)
+}
+
 // Remapper returns the identifier remapping of a new session, or nil.
 func (t *Txn) Remapper() *Remapper { return t.remapper }
 

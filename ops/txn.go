@@ -272,7 +272,7 @@ func (t *Txn) SetLate(f *chain.File, i int, fn LateFunc) error {
 
 // Drop removes entry i of f. Its children are re-linked by Finish.
 func (t *Txn) Drop(f *chain.File, i int) {
-	t.Edits(f).Get(i).Drop = true
+	t.Edits(f).Drop(i)
 	delete(t.known[f], i)
 }
 
