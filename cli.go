@@ -324,15 +324,22 @@ func inFull(v string) (n int64, ok bool) {
 		n, err := strconv.ParseInt(strings.ReplaceAll(v, ",", ""), 10, 64)
 		return n, err == nil
 	}
-	f, err := strconv.ParseFloat(m[1], 64)
-	mult := 1e3
+	// in whole numbers, digit by digit: a float multiplies 8.2 by 1e6 to
+	// 8199999.999…, and 8.2M was refused as no whole number
+	whole, frac, _ := strings.Cut(m[1], ".")
+	zeros := 3
 	if m[2] == "m" || m[2] == "M" {
-		mult = 1e6
+		zeros = 6
 	}
-	if err != nil || f*mult != math.Trunc(f*mult) || f*mult > math.MaxInt32 {
+	frac = strings.TrimRight(frac, "0")
+	if len(frac) > zeros {
 		return 0, false
 	}
-	return int64(f * mult), true
+	n, err := strconv.ParseInt(whole+frac+strings.Repeat("0", zeros-len(frac)), 10, 64)
+	if err != nil || n > math.MaxInt32 {
+		return 0, false
+	}
+	return n, true
 }
 
 // isIntFlag reports whether the flag name of cmd (or a global one) takes

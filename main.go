@@ -325,7 +325,7 @@ const writerGuardNote = "Not overridden: on Linux, a session file another proces
 // destFlags are the destination flags every writing command takes.
 func destFlags() []cli.Flag {
 	return append(newDestFlags(),
-		&cli.BoolFlag{Name: "force", Usage: "write in place even when Claude Code seems to be using the session; with -o, replace an existing file. " + writerGuardNote},
+		&cli.BoolFlag{Name: "force", Usage: "write in place even when Claude Code seems to be using the session; with -o, replace an existing file (never a session). " + writerGuardNote},
 		&cli.IntFlag{Name: "keep", Usage: "keep the `N` last made backups of the session, besides the original (default 20)"},
 		&cli.BoolFlag{Name: "no-backup", Usage: "change in place without keeping a backup (after redact-secrets: no copy of the secrets is left)"},
 	)
@@ -336,7 +336,7 @@ func destFlags() []cli.Flag {
 // refuse (--keep, --no-backup); --force only replaces a file -o names.
 func newDestFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the result to `PATH` ('-' for stdout) and touch nothing else"},
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the result to `PATH` ('-' for stdout; PATH/ ending in a slash: a folder with the session and its subagent and tool-results files) and touch nothing else"},
 		&cli.BoolFlag{Name: "new", Usage: "write the result as a new session (fresh ids) in the project folder of its working directory"},
 		&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "change nothing; print what would change"},
 		&cli.BoolFlag{Name: "diff", Usage: "print a unified line diff of what would change (a preview: implies --dry-run)"},
@@ -345,7 +345,7 @@ func newDestFlags() []cli.Flag {
 
 // forceOutputFlag is --force of a command that writes a new session.
 func forceOutputFlag() cli.Flag {
-	return &cli.BoolFlag{Name: "force", Usage: "with -o, replace an existing file"}
+	return &cli.BoolFlag{Name: "force", Usage: "with -o, replace an existing file (never a session)"}
 }
 
 func destFrom(cmd *cli.Command) app.Dest {
@@ -677,8 +677,9 @@ func forkCommand(env *app.Env) *cli.Command {
 		UsageText: `ccsurgeon fork-at-turn SESSION N [--branch N | --leaf UUID]
 
 N is a turn number as listed by 'ccsurgeon turns SESSION'. The new session
-holds the conversation up to and including the complete answer to turn N,
-with fresh ids. Turns before a compaction are allowed.
+holds the first N turns as they happened, with fresh ids: turn N as it
+stands, answered, interrupted or still running when the file ends. Turns
+before a compaction are allowed.
 
 example:
    ccsurgeon fork 3f2a9c1e 4`,

@@ -215,7 +215,9 @@ func TestRestoreWithoutSessionHints(t *testing.T) {
 // types: every whole-number flag takes a count as ccsurgeon prints one
 // (150k, 1.5M, 150,000; --flag=150k too), read as the number in full.
 func TestTokenCountInShortHand(t *testing.T) {
-	for typed, full := range map[string]int{"150k": 150000, "150K": 150000, "1.5M": 1500000, "150,000": 150000, "20k": 20000} {
+	for typed, full := range map[string]int{"150k": 150000, "150K": 150000, "1.5M": 1500000, "150,000": 150000, "20k": 20000,
+		// decimals a float multiplies inexactly (8.2*1e6 is 8199999.999…), as info prints them (%.2fM)
+		"8.2M": 8200000, "8.20M": 8200000, "20.001k": 20001, "1.01M": 1010000} {
 		for _, args := range [][]string{{"--target-tokens", typed}, {"--target-tokens=" + typed}} {
 			out, errs, code := cliRun(t, append(append([]string{"--json", "compress", example}, args...), "--dry-run")...)
 			require.Equal(t, 0, code, "%v: %s", args, errs)

@@ -5,7 +5,8 @@ package main
 // holds that is a ccsurgeon command (the whole hint, or each 'ccsurgeon …'
 // quoted in it) is run right away, in a copy of the run's config dir, as
 // printed: it must succeed, or fail with a hint of its own (exit 1) —
-// never a usage error, an internal error or an error without a hint. A
+// never a usage error, an internal error, an error without a hint, or the
+// refusal of a session or file that is not there (what it names must be). A
 // command with a placeholder (SESSION, PATH, N…) is not runnable as
 // printed and fails too. TestMain reports the hints that failed after all
 // tests ran, and fails the package run.
@@ -28,8 +29,10 @@ import (
 )
 
 var (
-	hintLineRe   = regexp.MustCompile(`(?m)^ccsurgeon: (?:.*?: )?hint: (.*)$`)
-	quotedCmdRe  = regexp.MustCompile(`'(ccsurgeon [^']*)'`)
+	hintLineRe  = regexp.MustCompile(`(?m)^ccsurgeon: (?:.*?: )?hint: (.*)$`)
+	quotedCmdRe = regexp.MustCompile(`'(ccsurgeon [^']*)'`)
+	// the refusals of a session or file that does not exist (chain.Locate)
+	missingRe    = regexp.MustCompile(`(?m)^ccsurgeon: (no such file: |no session matches )`)
 	placeholders = map[string]bool{"SESSION": true, "PATH": true, "DIR": true, "N": true, "UUID": true, "BACKUP": true,
 		"OLD": true, "NEW": true, "ID": true, "FILE": true, "SIZE": true, "RANGE": true, "NAME": true, "REGEX": true, "COMMAND": true, "A": true, "B": true}
 )
@@ -157,6 +160,9 @@ func (h *hintChecker) try(args []string, c string) string {
 	switch {
 	case code == 0:
 		return ""
+	case code == 1 && missingRe.MatchString(errb.String()):
+		// what the hint names is not there: it cannot work, whatever the
+		// hint of the refusal says
 	case code == 1 && hintLineRe.MatchString(errb.String()):
 		return "" // refused, with a hint of its own
 	case code == 1 && !regexp.MustCompile(`(?m)^ccsurgeon: `).MatchString(errb.String()):
@@ -296,7 +302,8 @@ func TestHintCheckerCatchesWhatDoesNotWork(t *testing.T) {
 		"ccsurgeon turns SESSION":          true,
 		"ccsurgeon info --bogus":           true,
 		"ccsurgeon info 97e1284d":          false,
-		"ccsurgeon info 1234abcd":          false, // no such session: exit 1 with a hint
+		"ccsurgeon info 1234abcd":          true, // no such session: it names what is not there
+		"ccsurgeon info /no/such/s.jsonl":  true,
 		"ccsurgeon ls --project /no/where": false,
 		"ccsurgeon info 'unterminated":     true,
 	} {

@@ -52,42 +52,13 @@ func thisProject(t *testing.T) (cfg, older, newest string) {
 }
 
 // shellWords splits a command line as a POSIX shell does for the quoting
-// ccsurgeon's hints use: words separated by blanks, 'single quotes'
-// taken literally, '\” for a quote inside them.
+// ccsurgeon's hints use (splitShell, which the hint checker uses too),
+// failing t on what a shell would read otherwise.
 func shellWords(t *testing.T, line string) []string {
 	t.Helper()
-	var words []string
-	var w strings.Builder
-	in, inWord := false, false
-	for i := 0; i < len(line); i++ {
-		c := line[i]
-		switch {
-		case in && c == '\'':
-			in = false
-		case in:
-			w.WriteByte(c)
-		case c == '\'':
-			in, inWord = true, true
-		case c == '\\' && i+1 < len(line):
-			i++
-			w.WriteByte(line[i])
-			inWord = true
-		case c == ' ' || c == '\t':
-			if inWord {
-				words = append(words, w.String())
-				w.Reset()
-				inWord = false
-			}
-		case strings.IndexByte("\"$`*?[]{}();&|<>~#", c) >= 0:
-			t.Fatalf("hint %q holds %q, which a shell reads otherwise: quote it", line, c)
-		default:
-			w.WriteByte(c)
-			inWord = true
-		}
-	}
-	require.False(t, in, "unterminated quote in %q", line)
-	if inWord {
-		words = append(words, w.String())
+	words, err := splitShell(line)
+	if err != nil {
+		t.Fatalf("hint: %v: quote it", err)
 	}
 	return words
 }

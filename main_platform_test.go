@@ -23,6 +23,11 @@ func TestVersionString(t *testing.T) {
 		bi.Settings = append(bi.Settings, debug.BuildSetting{Key: "vcs.revision", Value: rev}, debug.BuildSetting{Key: "vcs.modified", Value: modified})
 		return bi
 	}
+	pseudo := func(version, rev, modified string) *debug.BuildInfo {
+		bi := vcs(rev, modified)
+		bi.Main.Version = version
+		return bi
+	}
 	const rev = "5c2e56219ffe0e5765da04490a07b881c8f3d228"
 	for _, tc := range []struct {
 		name, version, commit string
@@ -34,6 +39,11 @@ func TestVersionString(t *testing.T) {
 		{"go build in a checkout", "", "", vcs(rev, "false"), devVersion + " (commit 5c2e56219ffe)"},
 		{"go build with changes", "", "", vcs(rev, "true"), devVersion + " (commit 5c2e56219ffe, modified)"},
 		{"go install @v1.4.0", "", "", &debug.BuildInfo{Main: debug.Module{Version: "v1.4.0"}}, "1.4.0 (commit unknown)"},
+		// 'go build' in a clone since Go 1.24: a pseudo-version of no tag,
+		// "+dirty" with changes (measured: go1.26.8 in a fresh clone)
+		{"go build in a clone (Go 1.24+)", "", "", pseudo("v0.0.0-20261127002428-5c2e56219ffe", rev, "false"), devVersion + " (commit 5c2e56219ffe)"},
+		{"go build in a changed clone (Go 1.24+)", "", "", pseudo("v0.0.0-20261127002428-5c2e56219ffe+dirty", rev, "true"), devVersion + " (commit 5c2e56219ffe, modified)"},
+		{"go build after tag v1.4.0", "", "", pseudo("v1.4.1-0.20261127002428-5c2e56219ffe+dirty", rev, "true"), "1.4.1-0.20261127002428-5c2e56219ffe (commit 5c2e56219ffe, modified)"},
 		{"no build info", "", "", nil, devVersion + " (commit unknown)"},
 	} {
 		assert.Equal(t, tc.want, versionString(tc.version, tc.commit, tc.bi, tc.bi != nil), tc.name)

@@ -81,3 +81,28 @@ func TestOutputToStdoutWithPreviewsAndJSON(t *testing.T) {
 	assert.Equal(t, "-", sum["path"])
 	assert.Equal(t, "strip-thinking", sum["operation"])
 }
+
+// Trial finding (issue 28): repair that fixed something but left errors it
+// has no safe fix for exited 0 while it listed them as 'not fixed:'; the
+// README says 1 whenever errors stay. The fix is written, the errors are
+// listed, and the exit status says they stay, with and without --json.
+func TestRepairExitsOneWhenErrorsStayAfterFixing(t *testing.T) {
+	clean := malLines()
+	for _, args := range [][]string{{"repair", malSession}, {"--json", "repair", malSession}} {
+		m := newMalEnv(t)
+		// two answers in a row (no safe fix), and a torn last line (fixed)
+		p := m.write(t, join([]string{clean[0], clean[1], clean[2], malLine("assistant", 5, 3, `[{"type":"text","text":"done"}]`), `{"type":"user","mess`}, "\n"))
+		old := time.Now().Add(-time.Hour)
+		require.NoError(t, os.Chtimes(p, old, old))
+		h0 := hashTree(t, m.root)
+		r := runWithRepair(t, append([]string{"--config-dir", m.cfg}, args...)...)
+		assert.Equal(t, 1, r.code, "%v: errors stay: %s%s", args, r.stdout, r.stderr)
+		if args[0] == "--json" {
+			assert.Contains(t, r.stdout, `"code": "consecutive-assistant",`, args)
+			assert.Contains(t, r.stdout, `"fixed": false`, args)
+		} else {
+			assert.Contains(t, r.stdout, "not fixed: two assistant messages in a row", args)
+		}
+		assert.NotEmpty(t, changes(h0, hashTree(t, m.root)), "%v: the torn line is fixed and written", args)
+	}
+}

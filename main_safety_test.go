@@ -412,11 +412,24 @@ func TestSafetyHelperProcess(t *testing.T) {
 	if step == "" {
 		return
 	}
-	pause := os.Getenv("CCSURGEON_SAFETY_PAUSE") // a file to make at step, then wait to be killed
+	pause := os.Getenv("CCSURGEON_SAFETY_PAUSE")    // a file to make at step, then wait to be killed
+	killAt := os.Getenv("CCSURGEON_SAFETY_KILL_AT") // with a pause at step: the later step to be killed at
 	if step != "-" {
 		backup.SetTestHook(func(s string) {
+			if s == killAt {
+				killSelf()
+			}
 			if s == step && pause != "" {
 				_ = os.WriteFile(pause, nil, 0o600)
+				// with a go file: carry on once it appears
+				if goOn := os.Getenv("CCSURGEON_SAFETY_GO"); goOn != "" {
+					for {
+						if _, err := os.Stat(goOn); err == nil {
+							return
+						}
+						time.Sleep(time.Millisecond)
+					}
+				}
 				select {}
 			}
 			if s == step {

@@ -125,6 +125,12 @@ func eachSession(env *app.Env, cmd *cli.Command, fn func(env *app.Env, session s
 	if len(sessions) > 1 && cmd.String("output") != "" {
 		return usageError{err: fmt.Errorf("-o names one file, but %d sessions are given", len(sessions)), hint: "use --new, --dry-run or in place for several sessions"}
 	}
+	if cmd.Args().Len() == 0 {
+		// listed, not named: written only inside the config dir
+		listed := *env
+		listed.Listed = true
+		env = &listed
+	}
 	if len(sessions) == 1 && cmd.Args().Len() <= 1 && !(cmd.Metadata[manyKey] == true && (cmd.Bool("all") || cmd.String("project") != "")) {
 		return fn(env, sessions[0])
 	}

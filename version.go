@@ -1,6 +1,7 @@
 package main
 
 import (
+	"regexp"
 	"runtime/debug"
 	"strings"
 )
@@ -15,6 +16,9 @@ var (
 	commit  = ""
 )
 
+// untaggedPseudoRe is a pseudo-version of a commit with no tag before it.
+var untaggedPseudoRe = regexp.MustCompile(`^v0\.0\.0-[0-9]{14}-[0-9a-f]{12}$`)
+
 // devVersion is the version of a build that records none.
 const devVersion = "0.1.0-dev"
 
@@ -25,8 +29,11 @@ const devVersion = "0.1.0-dev"
 func versionString(version, commit string, bi *debug.BuildInfo, ok bool) string {
 	modified := false
 	if ok {
-		if version == "" && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-			version = bi.Main.Version
+		// 'go build' in a clone (Go 1.24+) records a pseudo-version,
+		// v0.0.0-<time>-<commit> when no tag precedes it, "+dirty" with
+		// changes: the commit and "modified" say that already
+		if v := strings.TrimSuffix(bi.Main.Version, "+dirty"); version == "" && v != "" && v != "(devel)" && !untaggedPseudoRe.MatchString(v) {
+			version = v
 		}
 		for _, s := range bi.Settings {
 			switch s.Key {

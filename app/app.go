@@ -27,6 +27,10 @@ type Env struct {
 	// Command is the command being run (strip-thinking, repair, …): the
 	// lock of a session it changes names it to another ccsurgeon
 	Command string
+	// Listed: the session at hand was found by listing the config dir (a
+	// batch, --pick, the default session), not named by the user, so its
+	// files are written only inside the config dir (backup.Plan.Named)
+	Listed bool
 }
 
 // Errorf returns a user-facing error with exit code 1.

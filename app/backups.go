@@ -230,7 +230,7 @@ func (env *Env) RunRestore(session, which string, force bool) error {
 		return env.undoMove(b, force) // files go back to their old folder
 	}
 	res, b, err := backup.Restore(backup.RestoreOptions{ConfigDir: env.ConfigDir, SessionID: id, Key: key, ProjectDir: projectDir,
-		Which: which, Force: force, Check: check})
+		Which: which, Force: force, Check: check, Named: !env.Listed})
 	var be *backup.Error
 	if errors.As(err, &be) && errors.Is(be.Err, backup.ErrNoBackup) && be.Hint == "" && which == "" {
 		be.Hint = "nothing to undo: ccsurgeon backs a session up before each change in place; this one was never changed by it, or only with --no-backup, or its backups were purged"

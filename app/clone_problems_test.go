@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -64,6 +65,7 @@ func TestCloneHasItsOriginalsProblems(t *testing.T) {
 		}
 		var o, e bytes.Buffer
 		env := &Env{ConfigDir: cfg, JSON: true, Out: &o, Err: &e}
+		os.Remove(out) // -o never replaces a session, the last clone included
 		if err := env.RunClone(p, BranchOptions{}, Dest{Output: out, Force: true}); err != nil {
 			in.Close()
 			t.Logf("%s: %v %s", p, err, e.String())

@@ -304,26 +304,11 @@ type originLine struct {
 
 // recordOrigin notes that session id was made from session from by op.
 func recordOrigin(configDir, id, from, op string) error {
-	p := originsFile(configDir)
-	if err := backup.RefuseSymlinks(configDir, filepath.Dir(p)); err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(p), 0o700); err != nil {
-		return err
-	}
 	b, err := json.Marshal(originLine{Session: id, From: from, Operation: op, Time: time.Now().UTC().Format(time.RFC3339)})
 	if err != nil {
 		return err
 	}
-	fh, err := os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
-	if err != nil {
-		return err
-	}
-	if _, err := fh.Write(append(b, '\n')); err != nil {
-		fh.Close()
-		return err
-	}
-	return fh.Close()
+	return backup.AppendOwn(configDir, originsFile(configDir), append(b, '\n'))
 }
 
 // readOrigins reads the origins ccsurgeon noted, by session id.
@@ -552,12 +537,8 @@ func (env *Env) ContinueSession() (string, error) {
 		return "", err
 	}
 	dir := chain.ProjectDirOf(env.ConfigDir, wd)
-	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
 	best, bestT := "", time.Time{}
-	for _, f := range files {
-		if strings.HasPrefix(filepath.Base(f), "agent-") || chain.IsSessionFile(f) != nil {
-			continue // a subagent's transcript, an empty file, a stray one
-		}
+	for _, f := range chain.SessionsIn(dir) {
 		if st, err := os.Stat(f); err == nil && (best == "" || st.ModTime().After(bestT)) {
 			best, bestT = f, st.ModTime()
 		}

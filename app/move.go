@@ -384,7 +384,7 @@ func (env *Env) planSession(m sessionMove, from, to string, rewrite bool, out *M
 	gate = func() error {
 		for _, f := range s.Files() {
 			if err := j.render(f, f.Path+" (after move)")(io.Discard); err != nil {
-				return j.explain(err)
+				return j.explain(err, m.id)
 			}
 		}
 		return nil
@@ -441,12 +441,7 @@ func folderProjectPath(dir, from string) string {
 	if chain.SameName(chain.HostOS, filepath.Base(dir), chain.ProjectSlug(from)) {
 		return from
 	}
-	files, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
-	sort.Strings(files)
-	for _, f := range files {
-		if strings.HasPrefix(filepath.Base(f), "agent-") {
-			continue
-		}
+	for _, f := range chain.SessionsIn(dir) {
 		if p := projectPathOf(f); p != "" && chain.SameName(chain.HostOS, chain.ProjectSlug(p), filepath.Base(dir)) {
 			return p
 		}

@@ -32,14 +32,7 @@ func (env *Env) PickSession() (string, error) {
 	}
 	dir := chain.ProjectDirOf(env.ConfigDir, wd)
 	slug := filepath.Base(dir)
-	paths, _ := filepath.Glob(filepath.Join(dir, "*.jsonl"))
-	var keep []string
-	for _, p := range paths {
-		if !strings.HasPrefix(filepath.Base(p), "agent-") {
-			keep = append(keep, p)
-		}
-	}
-	rows := summarize(keep, false)
+	rows := summarize(chain.SessionsIn(dir), false)
 	if len(rows) == 0 {
 		if err := chain.CheckConfigDir(env.ConfigDir); err != nil {
 			return "", err

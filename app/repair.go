@@ -42,8 +42,9 @@ func (r repairOnce) Apply(t *ops.Txn) error {
 // RunRepair fixes what can be fixed safely in a session (see ops.Repair)
 // and writes the result through the validation gate to the destination,
 // in place with a backup by default. A session with nothing to fix is
-// left alone: exit 0 when it is sound, 1 when it has problems repair has
-// no safe fix for (each listed with the reason).
+// left alone. The exit status is 1 when problems stay that repair has no
+// safe fix for (each listed with the reason), whether or not it fixed
+// others, 0 when the session is sound.
 func (env *Env) RunRepair(session string, d Dest) error {
 	var path, id string
 	rep := &ops.Repair{}
@@ -64,14 +65,23 @@ func (env *Env) RunRepair(session string, d Dest) error {
 	if err != nil {
 		return err // 'repair --dry-run' lists what would be fixed
 	}
+	// errors that stay after the fixes: exit 1, as with nothing to fix
+	var left error
+	for _, fx := range fixes {
+		if !fx.Fixed {
+			left = &ExitError{Code: 1}
+		}
+	}
 	if d.Output == "-" { // the result went to stdout: the fixes go to stderr
 		if !env.Quiet {
 			for _, fx := range fixes {
 				fmt.Fprintf(env.Err, "%s\n", fx)
 			}
 		}
-		_, err := env.Out.Write(buf.Bytes())
-		return err
+		if _, err := env.Out.Write(buf.Bytes()); err != nil {
+			return err
+		}
+		return left
 	}
 	if env.JSON && !d.Diff {
 		out := RepairResult{Fixes: fixes}
@@ -81,15 +91,20 @@ func (env *Env) RunRepair(session string, d Dest) error {
 		if out.Fixes == nil {
 			out.Fixes = []ops.Fix{}
 		}
-		return env.printJSON(out)
+		if err := env.printJSON(out); err != nil {
+			return err
+		}
+		return left
 	}
 	if !env.JSON {
 		for _, fx := range fixes { // one line each: "line N: what"
 			fmt.Fprintf(env.Out, "%s\n", fx)
 		}
 	}
-	_, err = env.Out.Write(buf.Bytes())
-	return err
+	if _, err := env.Out.Write(buf.Bytes()); err != nil {
+		return err
+	}
+	return left
 }
 
 func (env *Env) printNothingToFix(id, path string, found []ops.Fix) error {

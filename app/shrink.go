@@ -181,7 +181,7 @@ func (env *Env) RunRedactCheck(session string, spec OpSpec) error {
 
 // printRedactions prints the per-type report of redact-secrets: how many,
 // and where, never the secret itself.
-func (env *Env) printRedactions(rs *ops.RedactionLog) {
+func (env *Env) printRedactions(rs *ops.RedactionLog, notWritten map[string]bool) {
 	if rs.Len() == 0 {
 		return
 	}
@@ -206,6 +206,9 @@ func (env *Env) printRedactions(rs *ops.RedactionLog) {
 		note := ""
 		if r.InThinking {
 			note = " (thinking block removed)"
+		}
+		if notWritten[r.File] {
+			note += " (not written: the file is not in the output)"
 		}
 		fmt.Fprintf(env.Out, "  %s:%d: %s %s -> %s [%s]%s\n", shortPath(r.File), r.Line, r.Field, r.Rule, r.Placeholder, r.Fingerprint, note)
 		return true, nil

@@ -76,6 +76,11 @@ type WriteResult struct {
 	sidecarSecrets int
 	// notScanned: the files the operation could not read (named in notes)
 	notScanned int
+	// notWritten: the files whose secrets the result does not hold (-o
+	// FILE): their redactions are listed as not written
+	notWritten map[string]bool
+	// shareFolder: written with -o DIR/ (the session keeps its id)
+	shareFolder bool
 }
 
 // Operation builds the pipeline for an open session.
@@ -169,7 +174,22 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	if err != nil {
 		return err
 	}
-	if d.Output != "" && d.Output != "-" {
+	if isFolderDest(d.Output) {
+		if dir := filepath.Dir(filepath.Clean(d.Output)); dir != "" {
+			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+				return Errorf("cannot write %s: folder %s does not exist", d.Output, dir)
+			}
+		}
+		// a share is for another config dir: in this one's projects/ it
+		// would be a second copy of the session under the same id
+		if projects, err := filepath.Abs(chain.ProjectsDir(env.ConfigDir)); err == nil {
+			if abs, err := filepath.Abs(d.Output); err == nil {
+				if rel, err := filepath.Rel(projects, abs); err == nil && (filepath.IsLocal(rel) || rel == ".") {
+					return UsageErrorf("name a folder outside "+projects+", or use --new for a redacted copy in this config dir", "-o %s is in the config dir's projects folder: a share folder goes elsewhere", d.Output)
+				}
+			}
+		}
+	} else if d.Output != "" && d.Output != "-" {
 		if dir := filepath.Dir(d.Output); dir != "" {
 			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 				return Errorf("cannot write %s: folder %s does not exist", d.Output, dir)
@@ -180,6 +200,9 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 				if fst, err := os.Stat(f.Path); err == nil && os.SameFile(st, fst) {
 					return UsageErrorf("leave out -o to change the session in place (with a backup)", "-o names a file of the session itself: %s", f.Path)
 				}
+			}
+			if err := refuseSessionOutput(env.ConfigDir, d.Output, st, s.ID); err != nil {
+				return err
 			}
 		}
 	}
@@ -215,23 +238,24 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	case d.Output == "-":
 		err = j.toStdout()
 		out.Path = "-"
-		if note, n := sidecarsNotWritten(t); n > 0 {
-			out.Notes = append(out.Notes, note)
-			out.SidecarSecretsNotWritten = n
+		if note, n := onlyMainWritten(t, &out, "stdout"); n > 0 {
 			if !env.JSON { // else the summary on stderr says it
 				fmt.Fprintf(env.Err, "ccsurgeon: warning: %s\n", note)
 			}
 		}
+	case isFolderDest(d.Output):
+		out.Path, err = j.writeFolder(d.Output, d.Force)
+		out.ResumeCommand = "claude --resume " + out.SessionID
+		out.Notes = append(out.Notes, fmt.Sprintf("%s is a project folder: to resume the session, put it under a config dir's projects/ as the folder of the working directory (here %s) and run '%s'",
+			filepath.Clean(d.Output), filepath.Base(s.ProjectDir), out.ResumeCommand))
+		out.shareFolder = true
 	case d.Output != "":
 		err = backup.WriteTo(d.Output, d.Force, j.render(s.Main, d.Output))
 		out.Path = d.Output
-		if n := len(j.resultFiles()) - 1; n > 0 {
-			out.Notes = append(out.Notes, "-o writes the main transcript only: "+Plural(n, "changed subagent transcript was", "changed subagent transcripts were")+" not written (use --new to get them too)")
+		if n := len(j.resultFiles()) - 1 - changedAgentsWithSecrets(t); n > 0 {
+			out.Notes = append(out.Notes, "-o writes the main transcript only: "+Plural(n, "changed subagent transcript was", "changed subagent transcripts were")+" not written (use -o DIR/ or --new to get them too)")
 		}
-		if note, n := sidecarsNotWritten(t); n > 0 {
-			out.Notes = append(out.Notes, note)
-			out.SidecarSecretsNotWritten = n
-		}
+		onlyMainWritten(t, &out, d.Output)
 	case d.New:
 		out.Path, err = j.writeNew()
 		out.ResumeCommand = "claude --resume " + t.NewID
@@ -257,7 +281,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	}
 	if err != nil {
 		pr.Done()
-		return j.explain(err)
+		return j.explain(err, sessionArg)
 	}
 	pr.Done() // the bar goes before the summary is printed
 	out.BytesAfter = j.sizes[s.Main]
@@ -290,6 +314,7 @@ type job struct {
 	mu          sync.Mutex            // guards the three below: files are written in parallel
 	sizes       map[*chain.File]int64 // bytes written per file
 	introduced  []validate.Problem
+	had         []validate.Problem // the input's own errors, in the files with introduced ones
 	preexisting int
 	diff        []byte        // dry run with --diff: the rendered main file
 	rendered    []*chain.File // the input files whose errors preexisting counts
@@ -299,12 +324,24 @@ type job struct {
 var errGate = &chain.Error{Code: 1}
 
 // explain turns a gate refusal into the user's error, after the problems.
-func (j *job) explain(err error) error {
+// On a session that already had errors, the operation met them (a tool
+// call whose result is missing, next to a call it removes, say): those
+// are named, and the way out is to repair the session first. Only on a
+// sound session is a new error a bug of ccsurgeon's.
+func (j *job) explain(err error, sessionArg string) error {
 	if len(j.introduced) == 0 {
 		return err
 	}
 	for _, pr := range j.introduced {
 		fmt.Fprintf(j.env.Err, "%s\n", pr.String())
+	}
+	if len(j.had) > 0 {
+		for _, pr := range j.had {
+			fmt.Fprintf(j.env.Err, "%s (already in the session)\n", pr.String())
+		}
+		return &chain.Error{Msg: fmt.Sprintf("%s would turn the session's own %s into %s; nothing was written",
+			j.op, Plural(len(j.had), "error", "errors"), Plural(len(j.introduced), "new error", "new errors")),
+			Hint: fmt.Sprintf("repair the session first: ccsurgeon repair %s, then run %s again", shellQuote(sessionArg), j.op), Code: 1}
 	}
 	return &chain.Error{Msg: fmt.Sprintf("%s would introduce %s into the session; nothing was written", j.op, Plural(len(j.introduced), "error", "errors")),
 		Hint: "this is a bug in ccsurgeon or an unusual session: please report it with 'ccsurgeon validate' output", Code: 1}
@@ -378,6 +415,11 @@ func (j *job) render(f *chain.File, name string) func(io.Writer) error {
 		j.rendered = append(j.rendered, f)
 		if bad := validate.Introduced(before, after); len(bad) > 0 {
 			j.introduced = append(j.introduced, bad...)
+			for _, p := range before.Problems {
+				if p.Severity == validate.Error {
+					j.had = append(j.had, p)
+				}
+			}
 			return errGate
 		}
 		return nil
@@ -525,17 +567,71 @@ func (j *job) toStdout() error {
 	return err
 }
 
-// sidecarsNotWritten is the note of a result written to one file (-o):
-// the tool-results files it changes are not written, and the number of
-// secrets they still hold.
-func sidecarsNotWritten(t *ops.Txn) (string, int) {
-	n := sidecarSecrets(t)
+// onlyMainWritten makes the result of a write of the main transcript
+// alone (-o FILE, -o -) say what it wrote: the secrets counted are those
+// of the main transcript; the files of the session that hold the others
+// (subagent transcripts, tool-results files) are named in a note and
+// their secrets counted as not written. It returns the note.
+func onlyMainWritten(t *ops.Txn, out *WriteResult, dest string) (string, int) {
+	var files []string
+	n := 0
+	for p, byRule := range t.Report.SecretsByFile {
+		if p == t.S.Main.Path {
+			continue
+		}
+		files = append(files, p)
+		for rule, k := range byRule {
+			n += k
+			out.Counts[ops.CountSecrets] -= k
+			if det := out.CountDetails[ops.CountSecrets]; det != nil {
+				if det[rule] -= k; det[rule] <= 0 {
+					delete(det, rule)
+				}
+			}
+		}
+	}
 	if n == 0 {
 		return "", 0
 	}
-	files := Plural(len(t.Sidecars), "tool-results file was", "tool-results files were")
-	return fmt.Sprintf("-o writes the main transcript only: %s (in %s) not written and still %s %s; redact the session in place, or use --new for a copy of the whole session",
-		files, ops.ToolResultsDir(t.S), map[bool]string{true: "holds", false: "hold"}[len(t.Sidecars) == 1], Plural(n, "secret", "secrets")), n
+	if out.Counts[ops.CountSecrets] <= 0 {
+		delete(out.Counts, ops.CountSecrets)
+		delete(out.CountDetails, ops.CountSecrets)
+	}
+	delete(out.Counts, ops.CountSidecarsRedacted)
+	sort.Strings(files)
+	shown := files
+	if len(shown) > 5 {
+		shown = shown[:5]
+	}
+	list := strings.Join(shown, ", ")
+	if len(files) > len(shown) {
+		list += fmt.Sprintf(" and %d more", len(files)-len(shown))
+	}
+	what := Plural(len(files), "file of the session was", "files of the session were")
+	if len(files) == len(t.Sidecars) {
+		what = Plural(len(files), "tool-results file was", "tool-results files were")
+	}
+	note := fmt.Sprintf("-o writes the main transcript only: %s not written and still %s %s, not in %s: %s; write the whole session redacted with -o DIR/ (a folder), redact it in place, or use --new",
+		what, map[bool]string{true: "holds", false: "hold"}[len(files) == 1], Plural(n, "secret", "secrets"), dest, list)
+	out.Notes = append(out.Notes, note)
+	out.SidecarSecretsNotWritten = n
+	out.notWritten = map[string]bool{}
+	for _, f := range files {
+		out.notWritten[f] = true
+	}
+	return note, n
+}
+
+// changedAgentsWithSecrets counts the subagent transcripts that changed
+// only by holding secrets (onlyMainWritten names them).
+func changedAgentsWithSecrets(t *ops.Txn) int {
+	n := 0
+	for _, a := range t.S.Subagents {
+		if t.Report.SecretsByFile[a.File.Path] != nil && t.Touches(a.File) {
+			n++
+		}
+	}
+	return n
 }
 
 // sidecarSecrets counts the secrets replaced in the tool-results files.
@@ -576,7 +672,7 @@ func (env *Env) printNothingToChange(out WriteResult) error {
 func (j *job) writeInPlace(snaps map[string]*backup.Snapshot, d Dest) (backup.Result, error) {
 	s, t := j.t.S, j.t
 	plan := backup.Plan{ConfigDir: j.env.ConfigDir, SessionID: s.ID, Key: j.lock.Key(), Op: j.op, ProjectDir: s.ProjectDir,
-		Force: d.Force, Keep: d.Keep, NoBackup: d.NoBackup, Lock: j.lock}
+		Force: d.Force, Keep: d.Keep, NoBackup: d.NoBackup, Lock: j.lock, Named: !j.env.Listed}
 	for _, sc := range t.Sidecars {
 		plan.Files = append(plan.Files, backup.FileWrite{Path: sc.Path, Snapshot: &backup.Snapshot{Path: sc.Path, Size: sc.Size, ModTime: sc.ModTime}, Render: writeBytes(sc.Data)})
 	}
@@ -610,6 +706,9 @@ func (env *Env) lockSession(path string) (*backup.SessionLock, error) {
 	op := env.Command
 	if op == "" {
 		op = "change"
+	}
+	if err := backup.CheckSessionID(id); err != nil {
+		return nil, err // what the file is named says more than where its backups would go
 	}
 	l, err := backup.Lock(env.ConfigDir, key, op)
 	if err != nil {
@@ -689,6 +788,14 @@ func (j *job) writeNew() (path string, err error) {
 			}
 		}
 	}()
+	if err := chain.CheckConfigDir(j.env.ConfigDir); err != nil {
+		return "", err // a folder without projects/ is made no config dir
+	}
+	// where the new session's origin is noted: refused before anything is
+	// written if a link would lead the note elsewhere
+	if err := backup.CheckOwn(j.env.ConfigDir, originsFile(j.env.ConfigDir)); err != nil {
+		return "", err
+	}
 	dir, err := j.newProjectDir()
 	if err != nil {
 		return "", err
@@ -704,6 +811,9 @@ func (j *job) writeNew() (path string, err error) {
 		for _, p := range []string{filepath.Join(sidecar, "subagents", "x"), filepath.Join(cfg, "file-history", t.NewID, "x")} {
 			if err := backup.RefuseSymlinks(cfg, p); err != nil {
 				return "", err
+			}
+			if err := backup.InsideConfigDir(cfg, p); err != nil {
+				return "", err // whatever way the folder was reached
 			}
 		}
 	}
@@ -867,6 +977,8 @@ func (env *Env) printWriteResult(out WriteResult) error {
 	}
 	w := env.Out
 	switch {
+	case out.shareFolder:
+		fmt.Fprintf(w, "wrote session %s with its files to %s\n", out.SessionID, filepath.Dir(out.Path))
 	case out.ResumeCommand != "":
 		fmt.Fprintf(w, "new session %s\n  %s\n", out.SessionID, out.Path)
 		fmt.Fprintf(w, "resume it with: %s\n", out.ResumeCommand)
@@ -912,7 +1024,7 @@ func (env *Env) printSummary(out WriteResult) {
 	for _, n := range out.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}
-	env.printRedactions(out.redactions)
+	env.printRedactions(out.redactions, out.notWritten)
 	if out.Preexisting > 0 {
 		fmt.Fprintf(w, "note: the input already had %s; %s not new (see 'ccsurgeon validate')\n", Plural(out.Preexisting, "validation error", "validation errors"), map[bool]string{true: "it is", false: "they are"}[out.Preexisting == 1])
 	}
@@ -1071,4 +1183,132 @@ func (e *redactionEncoder) encode(r ops.Redaction) []byte {
 	b = append(b, "\n    }"...)
 	e.buf = b
 	return b
+}
+
+// isFolderDest reports whether -o names a folder: it ends in a slash (a
+// folder that exists named without one is refused, as any node that is
+// not a regular file: -o PATH names a file unless it says otherwise).
+func isFolderDest(o string) bool {
+	if o == "" || o == "-" {
+		return false
+	}
+	return strings.HasSuffix(o, "/") || strings.HasSuffix(o, string(os.PathSeparator))
+}
+
+// writeFolder writes the result as a project folder another person can
+// put under their projects/ and resume: dir/<id>.jsonl, the subagent
+// transcripts and their meta files (dir/<id>/subagents/, or dir/agent-*
+// for the 2.0.x layout) and dir/<id>/tool-results/, each as the result
+// has it (redact-secrets: redacted). The session keeps its id. Nothing in
+// dir is replaced; on failure what was created goes.
+func (j *job) writeFolder(dir string, force bool) (path string, err error) {
+	s, t := j.t.S, j.t
+	dir = filepath.Clean(dir)
+	if st, err := os.Stat(dir); err != nil {
+		if err := os.Mkdir(dir, 0o700); err != nil {
+			return "", Errorf("cannot make the folder %s: %v", dir, err)
+		}
+	} else if !st.IsDir() {
+		return "", Errorf("cannot write the session into %s: it is not a folder", dir)
+	}
+	id, rm := s.ID, (*ops.Remapper)(nil)
+	if t.NewID != "" { // a clone or fork: its new id, its files renamed alike
+		id, rm = t.NewID, t.Remapper()
+	}
+	mainDst := filepath.Join(dir, id+".jsonl")
+	side := filepath.Join(dir, id)
+	type fileOut struct {
+		f    *chain.File
+		a    *chain.Subagent
+		dest string
+	}
+	var outs []fileOut
+	for _, a := range s.Subagents {
+		if t.RemovedFiles[a.File] {
+			continue
+		}
+		dst := filepath.Join(side, "subagents", filepath.Base(a.File.Path))
+		if a.Legacy {
+			dst = filepath.Join(dir, filepath.Base(a.File.Path))
+		}
+		outs = append(outs, fileOut{a.File, a, dst})
+	}
+	for _, p := range append([]string{mainDst, side}, func() []string {
+		var l []string
+		for _, o := range outs {
+			l = append(l, o.dest)
+		}
+		return l
+	}()...) {
+		if _, err := os.Lstat(p); err == nil {
+			return "", &chain.Error{Msg: fmt.Sprintf("cannot write the session into %s: %s already exists; nothing was written", dir, p),
+				Hint: "name an empty folder, or a new one ending in '/' (e.g. -o " + filepath.Join(filepath.Dir(dir), id[:min(8, len(id))]+"-share") + "/)", Code: 1}
+		}
+	}
+	_ = force // nothing in the folder is replaced, even with --force
+	var created []string
+	defer func() {
+		if err != nil {
+			for k := len(created) - 1; k >= 0; k-- {
+				os.RemoveAll(created[k])
+			}
+		}
+	}()
+	ds := &backup.DirSync{}
+	work := newTasks(4)
+	for _, o := range outs {
+		if o.a.Legacy {
+			created = append(created, o.dest, strings.TrimSuffix(o.dest, ".jsonl")+".meta.json")
+		} else {
+			created = append(created, side)
+		}
+		work.Go(func() error { return j.writeSubagent(o.f, o.a, o.dest, rm, ds) })
+	}
+	changed := map[string][]byte{}
+	for _, sc := range t.Sidecars {
+		changed[sc.Path] = sc.Data
+	}
+	if st, err := os.Stat(ops.ToolResultsDir(s)); err == nil && st.IsDir() {
+		created = append(created, side)
+		if err := copyTree(ops.ToolResultsDir(s), filepath.Join(side, "tool-results"), ds, work, changed); err != nil {
+			work.Wait()
+			return "", err
+		}
+	}
+	if err := work.Wait(); err != nil {
+		return "", err
+	}
+	if err := ds.Sync(); err != nil {
+		return "", err
+	}
+	created = append(created, mainDst)
+	if err := backup.CreateNew(mainDst, j.render(s.Main, mainDst)); err != nil {
+		return "", err
+	}
+	return mainDst, nil
+}
+
+// refuseSessionOutput: -o never replaces a session, --force or not: any
+// file under the config dir's projects/ (where the client reads them), nor,
+// wherever it is, a file that is another session's transcript (this
+// session's content would go under the other's name). A copy of this same
+// session (an earlier export, -o share.jsonl run again) is replaced with
+// --force, as any file.
+func refuseSessionOutput(configDir, out string, st os.FileInfo, id string) error {
+	what, hint := "", "give -o the name of a new file, or pass --new to write the result as a new session"
+	if projects, err := filepath.Abs(chain.ProjectsDir(configDir)); err == nil {
+		if abs, err := filepath.Abs(out); err == nil {
+			if rel, err := filepath.Rel(projects, abs); err == nil && filepath.IsLocal(rel) {
+				what = "in the config dir's projects folder"
+			}
+		}
+	}
+	if what == "" && st.Mode().IsRegular() && chain.IsSessionFile(out) == nil && !chain.SessionIDIs(out, id) {
+		what = "another Claude Code session's transcript"
+		hint = fmt.Sprintf("give -o the name of a new file; if %s is a copy you made, remove it first (rm %s)", out, shellQuote(out))
+	}
+	if what == "" {
+		return nil
+	}
+	return &chain.Error{Msg: fmt.Sprintf("%s already exists and is %s: -o never replaces a session", out, what), Hint: hint, Code: 1}
 }

@@ -44,6 +44,7 @@ type FileWrite struct {
 	Render   func(w io.Writer) error // new content (ignored when Remove)
 	Remove   bool                    // delete the file instead of writing it
 	Mode     os.FileMode             // permissions if the file is new (0 = 0600); existing files keep theirs
+	UID, GID *int                    // owner if the file is new (nil: its folder's); existing files keep theirs
 }
 
 // Plan describes a guarded in-place write of one session's files.
@@ -60,6 +61,12 @@ type Plan struct {
 	NoBackup   bool             // keep no copy of the previous state
 	Lock       *SessionLock     // the session's lock, when the caller holds it (nil: Apply takes it)
 	Now        func() time.Time // clock, for tests (nil = time.Now)
+	// Named: the user named this session's file by its path, so its files
+	// may lie outside the config dir. Otherwise (a session found by id or
+	// by listing the config dir: a batch, --pick, the default session)
+	// every file written or removed must lie inside it, whatever link or
+	// rename put it elsewhere.
+	Named bool
 }
 
 // Result reports what Apply or Restore did.
@@ -79,6 +86,8 @@ type item struct {
 	rel    string   // slash-separated path below the project dir
 	tmp    string   // temp file awaiting rename
 	old    *os.File // the original, held open to see lines appended to it while we work
+	hold   string   // a second name of the original while the new file takes its place ("" = none)
+	size   int64    // bytes rendered into tmp
 }
 
 // Apply performs a guarded in-place write, under the session's lock:
@@ -148,6 +157,14 @@ func Apply(p Plan) (res Result, err error) {
 	committed := false
 	defer func() {
 		if !committed {
+			// once committed, a second name goes when what was appended
+			// to it is carried over (carryOver, or the next run's Recover
+			// if this one stops part-way) or it is put back (settle)
+			for _, it := range items {
+				if it.hold != "" {
+					os.Remove(it.hold)
+				}
+			}
 			for _, it := range items {
 				if it.tmp != "" {
 					os.Remove(it.tmp)
@@ -175,6 +192,7 @@ func Apply(p Plan) (res Result, err error) {
 	hook("before-rename")
 
 	// (e) commit. From here on the journal finishes the change whatever happens.
+	holdOld(items)
 	if err := writeJournal(bdir, items); err != nil {
 		return res, err
 	}
@@ -183,12 +201,23 @@ func Apply(p Plan) (res Result, err error) {
 		res.BackupDir = bdir
 	}
 	if err := commit(items, projectDir, &res); err != nil {
+		var late *lateWriterError
+		if errors.As(err, &late) {
+			// put back: nothing was modified
+			res = Result{}
+			if ferr := finishJournal(bdir, false); ferr != nil {
+				return res, errors.Join(late.err, ferr)
+			}
+			return res, late.err
+		}
 		return res, partialError(bdir, err)
 	}
+	// what was appended to an original goes over before the journal does:
+	// a run killed before that carries it from the original's second name
+	res.Notes = append(res.Notes, carryOver(items)...)
 	if err := finishJournal(bdir, !p.NoBackup); err != nil {
 		return res, partialError(bdir, err)
 	}
-	res.Notes = append(res.Notes, carryOver(items)...)
 	recordWritten(p.ConfigDir, p.Key, res.Written)
 
 	// (f) prune.
@@ -215,6 +244,14 @@ func renderTemps(items []item) error {
 		var err error
 		if it.tmp, err = writeTemp(it.target, it.Mode, it.Render, true); err != nil {
 			return err
+		}
+		if fi, err := os.Lstat(it.tmp); err == nil {
+			it.size = fi.Size()
+		}
+		if it.Snapshot == nil && it.UID != nil && it.GID != nil {
+			if err := chownIDs(it.tmp, *it.UID, *it.GID); err != nil {
+				return fmt.Errorf("chown %s: %w", it.tmp, err)
+			}
 		}
 		if err := keepTimes(it.tmp, it.Snapshot); err != nil {
 			return err
@@ -259,6 +296,9 @@ func commit(items []item, projectDir string, res *Result) error {
 			}
 		}
 		res.Written = append(res.Written, it.target)
+	}
+	if err := settle(items); err != nil {
+		return err
 	}
 	hook("before-removals")
 	for _, it := range items {
@@ -315,6 +355,11 @@ func resolveItems(p Plan) ([]item, string, error) {
 		}
 		if err := refuseSymlinkBelow(projectDir, abs); err != nil {
 			return nil, "", err
+		}
+		if !p.Named {
+			if err := InsideConfigDir(p.ConfigDir, abs); err != nil {
+				return nil, "", err
+			}
 		}
 		target := abs
 		if seen[target] {
@@ -375,6 +420,10 @@ func relPath(projectDir, path string) (string, error) {
 	return filepath.ToSlash(rel), nil
 }
 
+// CheckSessionID says why a session file's id (its name without .jsonl)
+// can make no backup folder; nil when it can. Apply asks it first.
+func CheckSessionID(id string) error { return validateSessionID(id) }
+
 func validateSessionID(id string) error {
 	if id == "" || id == "." || id == ".." || strings.ContainsAny(id, `/\`) || !filepath.IsLocal(id) {
 		return fmt.Errorf("cannot keep backups of a session file named %q (the name makes no backup folder): rename it, or write the result elsewhere with -o", id+".jsonl")
@@ -426,6 +475,43 @@ func checkUnchanged(items []item) error {
 			Hint: "another program wrote to it (Claude Code, if the session is open there): retry once it is still",
 			Code: CodeChanged,
 			Err:  ErrChanged,
+		}
+	}
+	return nil
+}
+
+// InsideConfigDir is the rule every write of a file the user did not name
+// follows: path, with every symlink on the way resolved, lies inside the
+// config dir. A session reached through a link in a project folder, or a
+// folder renamed to a link between the listing and the write, is refused.
+func InsideConfigDir(configDir, path string) error {
+	cfg, err := filepath.Abs(configDir)
+	if err != nil {
+		return err
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return err
+	}
+	// the deepest folder that exists, resolved: what is below it is made
+	// by ccsurgeon, without a link
+	dir, rest := filepath.Dir(abs), filepath.Base(abs)
+	for {
+		if _, err := os.Lstat(dir); err == nil || dir == filepath.Dir(dir) {
+			break
+		}
+		dir, rest = filepath.Dir(dir), filepath.Join(filepath.Base(dir), rest)
+	}
+	real := filepath.Join(realPath(dir), rest)
+	if fi, err := os.Lstat(abs); err == nil && fi.Mode()&os.ModeSymlink != 0 {
+		target, _ := os.Readlink(abs)
+		return symlinkError(abs, target)
+	}
+	if rel, err := filepath.Rel(realPath(cfg), real); err != nil || !filepath.IsLocal(rel) {
+		return &Error{
+			Msg:  fmt.Sprintf("%s is outside the config dir %s: ccsurgeon writes there only to a file named on the command line", real, cfg),
+			Hint: "name the file by its path if you mean to change it there, or write the result elsewhere with -o",
+			Code: CodeFailure,
 		}
 	}
 	return nil

@@ -55,6 +55,7 @@ func writeAtomic(path string, mode os.FileMode, render func(w io.Writer) error, 
 	if err != nil {
 		return err
 	}
+	hook("atomic-temp-written")
 	if err := replaceFile(tmp, target); err != nil {
 		os.Remove(tmp)
 		return fmt.Errorf("replace %s: %w", target, err)
@@ -206,7 +207,7 @@ func refuseNode(path string) error {
 		return refuseSymlink(path)
 	case fi.IsDir():
 		return &Error{Msg: fmt.Sprintf("%s is a folder", path),
-			Hint: "name a file, e.g. " + filepath.Join(path, "out.jsonl"), Code: CodeFailure}
+			Hint: "name a file, e.g. " + filepath.Join(path, "out.jsonl") + ", or end it in '" + string(filepath.Separator) + "' to write the session with its files into it", Code: CodeFailure}
 	}
 	return &Error{Msg: fmt.Sprintf("%s is not a regular file (a device, FIFO or socket): ccsurgeon writes only regular files", path),
 		Hint: "write to a file and copy it there, or use -o - for standard output", Code: CodeFailure}
@@ -226,7 +227,17 @@ func symlinkError(path, target string) error {
 // owner is the existing target's, else the folder's (when ccsurgeon runs as
 // root, so that the user whose session it is can still append to it).
 func writeTemp(target string, mode os.FileMode, render func(w io.Writer) error, sync bool) (tmpPath string, err error) {
+	return writeTempLike(target, nil, mode, render, sync)
+}
+
+// writeTempLike is writeTemp for a file that takes the owner and mode of
+// like (when not nil) rather than of what is at target: a file a move puts
+// in a new place is its old file's.
+func writeTempLike(target string, like os.FileInfo, mode os.FileMode, render func(w io.Writer) error, sync bool) (tmpPath string, err error) {
 	owner, serr := os.Lstat(target)
+	if like != nil {
+		owner, serr = like, nil
+	}
 	if serr == nil {
 		mode = owner.Mode().Perm()
 	} else if mode == 0 {
@@ -342,6 +353,51 @@ func globEscape(s string) string {
 // already theirs).
 func keepOwner(f *os.File, like os.FileInfo) error {
 	return chownLike(f, like)
+}
+
+// chownIDs gives the file at path the owner uid:gid, as root (a file put
+// back by restore is its user's again); others cannot and need not.
+func chownIDs(path string, uid, gid int) error {
+	if os.Geteuid() != 0 {
+		return nil
+	}
+	return os.Lchown(path, uid, gid)
+}
+
+// keepOwnerPath is keepOwner for the file or folder at path (never
+// through a link).
+func keepOwnerPath(path string, like os.FileInfo) error {
+	if like == nil || os.Geteuid() != 0 {
+		return nil
+	}
+	f, err := openNoFollow(path, os.O_RDONLY, 0)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return keepOwner(f, like)
+}
+
+// mkdirAllLike creates dir and its missing parents (mode 0700); as root
+// each folder it creates gets like's owner (a user's session moved into a
+// new project folder stays in a folder the user can write).
+func mkdirAllLike(dir string, like os.FileInfo) error {
+	var made []string
+	for d := dir; d != filepath.Dir(d); d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); err == nil {
+			break
+		}
+		made = append(made, d)
+	}
+	if err := os.MkdirAll(dir, dirMode); err != nil {
+		return err
+	}
+	for _, d := range made {
+		if err := keepOwnerPath(d, like); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // isTempName reports whether a file name is one of our temp files.

@@ -96,7 +96,15 @@ func Lock(configDir, key, op string) (*SessionLock, error) {
 	if err := validateSessionID(key); err != nil {
 		return nil, err
 	}
+	if err := chain.CheckConfigDir(configDir); err != nil {
+		return nil, err // a folder without projects/ is made no config dir
+	}
 	if err := refuseLinkedBackups(configDir, key); err != nil {
+		return nil, err
+	}
+	// the record of ccsurgeon's own writes of the session, written after
+	// the change: a link there is refused before anything is
+	if err := CheckOwn(configDir, writtenPath(configDir, key)); err != nil {
 		return nil, err
 	}
 	root := BackupsRoot(configDir)
@@ -171,6 +179,21 @@ func (l *SessionLock) Unlock() {
 	removeEmptyDir(filepath.Dir(filepath.Dir(l.path)))
 }
 
+// releaseLockFile drops the lock on f and removes its file at path: first
+// the name, then the lock (closing f), on every platform. Whoever locks
+// the old file after that finds the name gone or leading to another file
+// and tries again (Lock), so that no two processes ever hold the lock.
+// The other order lets a process lock the old file between the close and
+// the removal, pass that check, and lose its file to the removal, after
+// which a third one creates and locks a new file: two writers. Windows
+// allows the removal while the file is open because every handle
+// ccsurgeon opens shares delete access (openNoFollow).
+func releaseLockFile(f *os.File, path string) {
+	_ = os.Remove(path)
+	hook("lock-file-unlinked")
+	_ = f.Close()
+}
+
 // removeEmptyDir removes the folder at p if it is empty, and never what
 // is not a folder (os.Remove unlinks a symlink to a full one).
 func removeEmptyDir(p string) {
@@ -215,4 +238,41 @@ func tempOwnerGone(name string, fi os.FileInfo) bool {
 		return pid != os.Getpid() && !pidAlive(pid)
 	}
 	return time.Since(fi.ModTime()) > staleTempAge
+}
+
+// AppendOwn appends line to one of ccsurgeon's own files under the config
+// dir (origins.jsonl, say), creating it (0600, its folders 0700) if
+// missing. It never follows a symlink: neither the file nor a folder
+// between the config dir and it may be one (a link would make every
+// clone append to whatever it names).
+func AppendOwn(configDir, path string, line []byte) error {
+	if err := CheckOwn(configDir, path); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), dirMode); err != nil {
+		return err
+	}
+	fh, err := openNoFollow(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, DefaultMode)
+	if err != nil {
+		if e := CheckOwn(configDir, path); e != nil {
+			return e // made a link since the check
+		}
+		return err
+	}
+	if _, err := fh.Write(line); err != nil {
+		fh.Close()
+		return err
+	}
+	return fh.Close()
+}
+
+// CheckOwn refuses a symlink at one of ccsurgeon's own files under the
+// config dir, or on the way to it.
+func CheckOwn(configDir, path string) error {
+	err := refuseSymlinkBelow(configDir, path)
+	var e *Error
+	if errors.As(err, &e) {
+		e.Hint = "remove the link: ccsurgeon keeps its own files in " + filepath.Join(configDir, "ccsurgeon") + " and never writes through a link"
+	}
+	return err
 }

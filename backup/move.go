@@ -150,6 +150,15 @@ func Move(p MovePlan) (res MoveResult, err error) {
 			return res, err
 		}
 		defer l.Unlock()
+		// what a killed run left of the session (a partial backup of a
+		// killed move, a change to finish) goes first, as for any change
+		did, err := Recover(cfg, KeyFor(cfg, s.ID, s.ProjectDir), s.ID, s.ProjectDir)
+		for _, d := range did {
+			res.Warnings = append(res.Warnings, "an earlier run was interrupted: "+d)
+		}
+		if err != nil {
+			return res, err
+		}
 	}
 	if !p.Force {
 		for _, s := range p.Sessions {
@@ -178,6 +187,9 @@ func Move(p MovePlan) (res MoveResult, err error) {
 		j.Edits = append(j.Edits, je)
 	}
 	j.path = filepath.Join(JournalDir(cfg), now().UTC().Format(StampLayout)+"-"+txn+".json")
+	if err := CheckOwn(cfg, j.path); err != nil {
+		return res, err
+	}
 	if err := os.MkdirAll(JournalDir(cfg), dirMode); err != nil {
 		return res, fmt.Errorf("create journal folder: %w", err)
 	}
@@ -225,18 +237,21 @@ func Move(p MovePlan) (res MoveResult, err error) {
 
 	// (3) temps
 	for i, f := range p.Files {
-		if err := os.MkdirAll(filepath.Dir(f.To), dirMode); err != nil {
+		// the moved file keeps its owner and mode, and a folder made for
+		// it is its old folder's
+		like, err := os.Lstat(f.From)
+		if err != nil {
+			return res, err
+		}
+		dirLike, _ := os.Lstat(filepath.Dir(f.From))
+		if err := mkdirAllLike(filepath.Dir(f.To), dirLike); err != nil {
 			return res, fmt.Errorf("create folder for %s: %w", f.To, err)
 		}
 		render := f.Render
 		if render == nil {
 			render = CopyFrom(f.From)
 		}
-		mode := os.FileMode(0)
-		if fi, serr := os.Stat(f.From); serr == nil {
-			mode = fi.Mode().Perm()
-		}
-		if err := renderTo(j.Files[i].Tmp, mode, render); err != nil {
+		if err := renderTo(j.Files[i].Tmp, like, 0, render); err != nil {
 			return res, err
 		}
 		if err := os.Chtimes(j.Files[i].Tmp, f.Snapshot.ModTime, f.Snapshot.ModTime); err != nil {
@@ -248,11 +263,8 @@ func Move(p MovePlan) (res MoveResult, err error) {
 			// an empty temp marks the removal as pending
 			e.Render = func(io.Writer) error { return nil }
 		}
-		mode := DefaultMode
-		if fi, serr := os.Stat(e.Path); serr == nil {
-			mode = fi.Mode().Perm()
-		}
-		if err := renderTo(j.Edits[i].Tmp, mode, e.Render); err != nil {
+		like, _ := os.Lstat(e.Path) // nil: a new file, 0600
+		if err := renderTo(j.Edits[i].Tmp, like, DefaultMode, e.Render); err != nil {
 			return res, err
 		}
 		if e.KeepTime && e.Snapshot != nil {
@@ -321,7 +333,23 @@ func RecoverMoves(configDir string) ([]string, error) {
 			out = append(out, fmt.Sprintf("rolled back an interrupted move of %d file(s); nothing had been moved", len(j.Files)))
 		}
 	}
+	// a run killed while it saved a journal leaves that save's temp file
+	for _, d := range sweepTemps(JournalDir(configDir)) {
+		out = append(out, d)
+	}
 	return out, errors.Join(errs...)
+}
+
+// sweepDirs removes the temp files killed runs left in the folders of a
+// move's files (a render killed before its temp was linked to the move's
+// own temp name leaves one).
+func (j *journal) sweepDirs() {
+	for _, f := range j.Files {
+		sweepTemps(filepath.Dir(f.To))
+	}
+	for _, e := range j.Edits {
+		sweepTemps(filepath.Dir(e.Path))
+	}
 }
 
 func readJournal(p string) (*journal, error) {
@@ -348,6 +376,7 @@ func (j *journal) save() error {
 // rollBack undoes a move that had not reached its commit mark: only temps
 // and backups were made.
 func (j *journal) rollBack() error {
+	j.sweepDirs()
 	var errs []error
 	for _, f := range j.Files {
 		if err := os.Remove(f.Tmp); err != nil && !errors.Is(err, os.ErrNotExist) {
@@ -379,6 +408,7 @@ func (j *journal) rollBack() error {
 // run again: a new file already in place, an old file already gone, a
 // rewrite already renamed are each skipped.
 func (j *journal) finish() (warnings []string, err error) {
+	j.sweepDirs()
 	dirs := map[string]bool{}
 	for i, f := range j.Files {
 		if i > 0 {
@@ -544,13 +574,15 @@ func removeEmptyDirs(dir string) {
 	}
 }
 
-// renderTo writes a new file at path (which must not exist), fsynced.
-func renderTo(path string, mode os.FileMode, render func(io.Writer) error) error {
-	tmp, err := writeTemp(path, mode, render, true)
+// renderTo writes a new file at path (which must not exist), fsynced,
+// with the owner and mode of like (nil: mode, owned as its folder).
+func renderTo(path string, like os.FileInfo, mode os.FileMode, render func(io.Writer) error) error {
+	tmp, err := writeTempLike(path, like, mode, render, true)
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp)
+	hook("move-render-before-link")
 	if err := os.Link(tmp, path); err != nil {
 		return fmt.Errorf("create %s: %w", path, err)
 	}

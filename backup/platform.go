@@ -11,7 +11,8 @@ package backup
 //     stops it from replacing or removing it.
 //   - lockExclusive takes an exclusive, non-waiting lock on an open file
 //     that the OS drops when the process ends (unix: flock; windows:
-//     LockFileEx); releaseLockFile drops it and removes the file.
+//     LockFileEx); releaseLockFile (lock.go, the same everywhere) removes
+//     the file, then drops the lock.
 //   - changeTime is a file's change time, which a user cannot set back
 //     (unix: st_ctime; windows: the ChangeTime of FILE_BASIC_INFO).
 //   - fileOwner and chownLike keep a file's owner when root rewrites it

@@ -131,3 +131,44 @@ func TestInProjectsFoldsCaseWhereTheOSDoes(t *testing.T) {
 		chain.HostOS = old
 	}
 }
+
+// The lock is never held by two at once across a release: a process that
+// takes it at the instant the holder lets go (here, at the step between
+// the two halves of releaseLockFile) holds it alone, and the next one is
+// refused. Windows closed the file before removing it: a process that
+// locked the old file then kept a lock on a file the removal took away,
+// and the next created a new one and locked it too.
+func TestLockNeverHeldTwiceAcrossARelease(t *testing.T) {
+	cfg := t.TempDir()
+	require.NoError(t, os.Mkdir(filepath.Join(cfg, "projects"), 0o700)) // a config dir has one
+	const key = "1c2b3a4d-0000-4000-8000-000000000000"
+	a, err := Lock(cfg, key, "first")
+	require.NoError(t, err)
+	var b *SessionLock
+	var berr error
+	taken := false
+	SetTestHook(func(step string) {
+		if step == "lock-file-unlinked" && !taken {
+			taken = true
+			b, berr = Lock(cfg, key, "second")
+		}
+	})
+	a.Unlock()
+	SetTestHook(nil)
+	require.True(t, taken, "releaseLockFile passed its step")
+	c, cerr := Lock(cfg, key, "third")
+	if b != nil && c != nil {
+		t.Fatalf("the lock of %s is held twice: by the one that took it as the first let go, and by the next", key)
+	}
+	if b != nil {
+		assert.ErrorIs(t, cerr, ErrLocked, "the next one is refused while the second holds it")
+		b.Unlock()
+	} else {
+		// Windows without POSIX deletion: the old file is only marked for
+		// deletion until its last handle closes, and cannot be opened
+		t.Logf("the second did not get the lock: %v", berr)
+	}
+	if c != nil {
+		c.Unlock()
+	}
+}

@@ -30,13 +30,6 @@ func lockExclusive(f *os.File) (held bool, err error) {
 	return false, err
 }
 
-// releaseLockFile removes the lock file at path, then closes (and so
-// unlocks) f: whoever locks the name next locks a new file.
-func releaseLockFile(f *os.File, path string) {
-	_ = os.Remove(path)
-	_ = f.Close()
-}
-
 // fileOwner is the uid and gid of the file fi describes.
 func fileOwner(fi os.FileInfo) (uid, gid int, ok bool) {
 	st, ok := fi.Sys().(*syscall.Stat_t)

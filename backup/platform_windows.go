@@ -95,15 +95,6 @@ func lockExclusive(f *os.File) (held bool, err error) {
 	return false, err
 }
 
-// releaseLockFile closes (and so unlocks) f, then removes the lock file
-// at path. The order is the reverse of unix: the removal succeeds only
-// when no other process has the file open, so it never removes a file
-// another process has just locked.
-func releaseLockFile(f *os.File, path string) {
-	_ = f.Close()
-	_ = os.Remove(path)
-}
-
 // fileOwner: Windows files have no uid and gid.
 func fileOwner(os.FileInfo) (uid, gid int, ok bool) { return 0, 0, false }
 

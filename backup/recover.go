@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"time"
 )
 
 // journalName is the file in a backup directory that lists the renames
@@ -19,12 +21,21 @@ type journalStep struct {
 	Tmp    string `json:"tmp,omitempty"`
 	Target string `json:"target"`
 	Remove bool   `json:"remove,omitempty"`
+	// Hold is the original's second name while the new file takes its
+	// place, Size its size when read: what lies past Size in it was
+	// appended during the change, and goes over to the new file.
+	Hold string `json:"hold,omitempty"`
+	Size int64  `json:"size,omitempty"`
 }
 
 func writeJournal(bdir string, items []item) error {
 	var steps []journalStep
 	for _, it := range items {
-		steps = append(steps, journalStep{Tmp: it.tmp, Target: it.target, Remove: it.Remove})
+		st := journalStep{Tmp: it.tmp, Target: it.target, Remove: it.Remove, Hold: it.hold}
+		if it.Snapshot != nil {
+			st.Size = it.Snapshot.Size
+		}
+		steps = append(steps, st)
 	}
 	b, err := json.Marshal(steps)
 	if err != nil {
@@ -73,6 +84,20 @@ func rollForward(bdir string) error {
 		}
 	}
 	for _, s := range steps {
+		if s.Hold == "" {
+			continue
+		}
+		// lines appended to the original before the run was killed
+		if h, err := openNoFollow(s.Hold, os.O_RDONLY, 0); err == nil {
+			err = appendFrom(s.Target, h, s.Size)
+			h.Close()
+			if err != nil {
+				return err
+			}
+			os.Remove(s.Hold)
+		}
+	}
+	for _, s := range steps {
 		if s.Remove {
 			if err := os.Remove(s.Target); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return err
@@ -105,6 +130,8 @@ func Recover(configDir, key, sessionID, projectDir string) ([]string, error) {
 			continue
 		}
 		dir := filepath.Join(root, e.Name())
+		// the temp of a journal or manifest a killed run was saving
+		did = append(did, sweepTemps(dir)...)
 		if _, err := os.Lstat(filepath.Join(dir, journalName)); err == nil {
 			if err := rollForward(dir); err != nil {
 				return did, fmt.Errorf("finish the interrupted change of %s: %w", dir, err)
@@ -122,9 +149,12 @@ func Recover(configDir, key, sessionID, projectDir string) ([]string, error) {
 	if len(entries) > 0 {
 		os.Remove(root) // if now empty
 	}
+	// the temp of a record of ccsurgeon's own writes (<key>.written)
+	did = append(did, sweepTemps(BackupsRoot(configDir))...)
 	if projectDir != "" {
 		did = append(did, SweepProject(configDir, projectDir)...)
 		did = append(did, sweepTemps(filepath.Join(projectDir, sessionID, "subagents"))...)
+		did = append(did, sweepTemps(filepath.Join(projectDir, sessionID, "tool-results"))...)
 	}
 	return did, nil
 }
@@ -170,6 +200,36 @@ func pendingJournal(dir, base string) bool {
 // written into; it names the writing process and the new main transcript.
 const incompleteMarker = ".ccsurgeon-incomplete"
 
+// writing holds the markers (and lists) of the creations this process is
+// making now: a marker with our own pid is a leftover only when it is not
+// one of them. Several creations run at once in one process (clone --all
+// runs two at a time); the pid alone cannot tell them from a leftover.
+var writing = struct {
+	sync.Mutex
+	m map[string]bool
+}{m: map[string]bool{}}
+
+func markWriting(p string, on bool) {
+	writing.Lock()
+	defer writing.Unlock()
+	if on {
+		writing.m[p] = true
+	} else {
+		delete(writing.m, p)
+	}
+}
+
+// markerLive reports whether the creation that wrote a marker or list at
+// p (naming pid) may still be going.
+func markerLive(p string, pid int) bool {
+	if pid == os.Getpid() {
+		writing.Lock()
+		defer writing.Unlock()
+		return writing.m[p]
+	}
+	return pidAlive(pid)
+}
+
 // NewFiles is a multi-file creation (a new session with its sidecar
 // folders): folders begun with it are removed by the next run's sweep if
 // the process dies before Done, unless the main transcript they belong to
@@ -196,11 +256,16 @@ func (n *NewFiles) Folder(dir string) error {
 			return nil
 		}
 	}
-	if err := os.WriteFile(m, []byte(strconv.Itoa(os.Getpid())+"\n"+n.main+"\n"), DefaultMode); err != nil {
+	markWriting(m, true)
+	// whole or not there: another run's sweep that read it half written
+	// took the folder for a leftover (clone --all, two at a time)
+	body := strconv.Itoa(os.Getpid()) + "\n" + n.main + "\n"
+	if err := WriteFileAtomic(m, DefaultMode, func(w io.Writer) error { _, err := io.WriteString(w, body); return err }); err != nil {
+		markWriting(m, false)
 		return err
 	}
 	n.markers = append(n.markers, m)
-	return syncDir(dir)
+	return nil
 }
 
 // File records a file of the creation that lies outside its folders (an
@@ -208,6 +273,7 @@ func (n *NewFiles) Folder(dir string) error {
 // writing path.
 func (n *NewFiles) File(path string) error {
 	list := newFilesList(n.main)
+	markWriting(list, true)
 	n.files = append(n.files, path)
 	body := strconv.Itoa(os.Getpid()) + "\n" + n.main + "\n" + strings.Join(n.files, "\n") + "\n"
 	if err := WriteFileAtomic(list, DefaultMode, func(w io.Writer) error { _, err := io.WriteString(w, body); return err }); err != nil {
@@ -230,6 +296,10 @@ const newFilesSuffix = ".ccsurgeon-files"
 func (n *NewFiles) Done() {
 	for _, m := range n.markers {
 		os.Remove(m)
+		markWriting(m, false)
+	}
+	if n.files != nil {
+		markWriting(newFilesList(n.main), false)
 	}
 	n.markers = nil
 }
@@ -249,7 +319,7 @@ func SweepProject(configDir, projectDir string) []string {
 		if len(lines) < 2 {
 			continue
 		}
-		if pid, err := strconv.Atoi(lines[0]); err == nil && pid != os.Getpid() && pidAlive(pid) {
+		if pid, err := strconv.Atoi(lines[0]); err == nil && markerLive(l, pid) {
 			continue // still being written
 		}
 		if _, err := os.Lstat(lines[1]); err != nil {
@@ -270,10 +340,23 @@ func SweepProject(configDir, projectDir string) []string {
 			dir := filepath.Join(parent, e.Name())
 			b, err := os.ReadFile(filepath.Join(dir, incompleteMarker))
 			if err != nil {
+				// a run killed as it wrote the marker left its temp (nothing
+				// else: the marker comes first), and the folder it made
+				if left := sweepTemps(dir); len(left) > 0 {
+					did = append(did, left...)
+					removeEmptyDir(dir)
+				}
 				continue
 			}
 			pidStr, main, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
-			if pid, err := strconv.Atoi(pidStr); err == nil && pid != os.Getpid() && pidAlive(pid) {
+			pid, perr := strconv.Atoi(pidStr)
+			if perr != nil || main == "" {
+				// not a whole marker (an older version's, killed as it wrote
+				// it): a leftover once it is old
+				if fi, err := os.Lstat(filepath.Join(dir, incompleteMarker)); err != nil || time.Since(fi.ModTime()) < staleTempAge {
+					continue
+				}
+			} else if markerLive(filepath.Join(dir, incompleteMarker), pid) {
 				continue // still being written
 			}
 			if _, err := os.Lstat(main); err == nil {

@@ -500,8 +500,16 @@ func FindOf(configDir, key, sessionID, projectDir, which string) (Backup, error)
 	if len(mine) == 0 {
 		e := &Error{Msg: fmt.Sprintf("no backups of %s", file), Code: CodeNoBackup, Err: ErrNoBackup}
 		if len(others) > 0 {
-			e.Hint = fmt.Sprintf("the backups of session %s are of another copy, %s: restore that one with 'ccsurgeon restore %s'",
-				sessionID, elsewhere(others[0]), elsewhere(others[0]))
+			other := elsewhere(others[0])
+			if fi, err := os.Lstat(other); err == nil && fi.Mode().IsRegular() {
+				e.Hint = fmt.Sprintf("the backups of session %s are of another copy, %s: restore that one with 'ccsurgeon restore %s'",
+					sessionID, other, other)
+			} else {
+				// a restore of a file that is not there fails: say where
+				// the backups are instead of a command that cannot work
+				e.Hint = fmt.Sprintf("the backups of session %s are of another copy, %s, which is no longer there; they are kept in %s",
+					sessionID, other, filepath.Dir(others[0].Dir))
+			}
 		}
 		return Backup{}, e
 	}
@@ -562,6 +570,7 @@ type RestoreOptions struct {
 	Which      string // "" = the last made, else a directory name or unique prefix
 	Force      bool   // skip the live-session guard
 	Lock       *SessionLock
+	Named      bool // the user named the session by its path (see Plan.Named)
 	// Check, if set, sees each saved file (checksum verified) before
 	// anything is written; an error refuses the restore.
 	Check func(f BackupFile, src string) error
@@ -604,7 +613,7 @@ func Restore(o RestoreOptions) (Result, Backup, error) {
 	if b.SessionID != o.SessionID {
 		return Result{}, b, damaged(fmt.Errorf("it belongs to session %q", b.SessionID))
 	}
-	plan := Plan{ConfigDir: o.ConfigDir, SessionID: o.SessionID, Key: o.Key, Op: "restore", ProjectDir: o.ProjectDir, Force: o.Force, Lock: o.Lock}
+	plan := Plan{ConfigDir: o.ConfigDir, SessionID: o.SessionID, Key: o.Key, Op: "restore", ProjectDir: o.ProjectDir, Force: o.Force, Lock: o.Lock, Named: o.Named}
 	for _, f := range b.Files {
 		src, err := backupFilePath(b, f)
 		if err != nil {
@@ -626,7 +635,7 @@ func Restore(o RestoreOptions) (Result, Backup, error) {
 		if err != nil {
 			return Result{}, b, err
 		}
-		plan.Files = append(plan.Files, FileWrite{Path: target, Snapshot: snap, Mode: f.Mode,
+		plan.Files = append(plan.Files, FileWrite{Path: target, Snapshot: snap, Mode: f.Mode, UID: f.UID, GID: f.GID,
 			Render: func(w io.Writer) error {
 				in, err := os.Open(src)
 				if err != nil {

@@ -66,6 +66,12 @@ func carryOver(items []item) []string {
 		}
 		notes = append(notes, fmt.Sprintf("%d bytes appended to %s while ccsurgeon wrote it were carried over", n, it.target))
 	}
+	for i := range items {
+		if items[i].hold != "" {
+			os.Remove(items[i].hold) // carried over: a rerun must not carry it again
+			items[i].hold = ""
+		}
+	}
 	return notes
 }
 

@@ -107,6 +107,7 @@ const (
 	flagMsgID                 // str is message.id
 	flagStrID                 // the uuid is x.uuid (not in canonical form)
 	flagStrParent             // the parentUuid is x.parent
+	flagByClient              // a user message the client wrote on its own (ByClient)
 )
 
 // entryExtra holds the envelope fields that only some entries have, so
@@ -436,6 +437,12 @@ func (e *Entry) PreservedAnchor() string {
 	return e.get(xPreservedAnchor)
 }
 
+// ByClient reports whether the entry is a message the client wrote on its
+// own and sent as the user (2.1.x marks it: origin.kind other than
+// "human", such as "task-notification" when a background task ends, or
+// promptSource "system").
+func (e *Entry) ByClient() bool { return e.flags&flagByClient != 0 }
+
 // IsChain reports whether the entry takes part in the parentUuid chain.
 func (e *Entry) IsChain() bool { return e.Kind == KindEntry && e.flags&(flagUUID|flagStrID) != 0 }
 
@@ -619,6 +626,16 @@ func parseEnvelopeTo(e *Entry, line []byte, blocks *[]Block) bool {
 			e.setX(xLeafUUID, str(v))
 		case "messageId":
 			e.setX(xMessageID, str(v))
+		case "promptSource":
+			if strValue(v) == "system" {
+				e.flags |= flagByClient
+			}
+		case "origin":
+			if v[0] == '{' {
+				if kind := firstField(v, "kind"); kind != "" && strValue(kind) != "human" {
+					e.flags |= flagByClient
+				}
+			}
 		}
 		return ve
 	})

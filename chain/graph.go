@@ -33,7 +33,8 @@ type Graph struct {
 	branchDone bool
 	active     int // memo of ActiveLeaf
 	activeDone bool
-	activePath *Path // ActivePath, made once
+	activePath *Path            // ActivePath, made once
+	parts      map[string][]int // messageParts, made once
 }
 
 // Graph returns the file's chain graph, building it on first use.
@@ -538,11 +539,15 @@ func (g *Graph) withParallelResults(path []int) []int {
 }
 
 // sideParts returns, in file order, the assistant entries of the same API
-// message as the run's entries that descend from them off the path: when
-// parallel calls finish out of order, the conversation continues below an
-// earlier call's result and the later calls sit on a side branch (FORMAT.md
-// "Parallel calls finish in any order"). The client sends them with the
-// message. They are marked on the path.
+// message as the run's entries that are off the path: when parallel calls
+// finish out of order, the conversation continues below an earlier call's
+// result and the later calls sit on a side branch (FORMAT.md "Parallel
+// calls finish in any order"); when the client runs the calls while the
+// model still writes the next one (2.1.37-2.1.39), a call's progress
+// entries come between two tool_use entries and the later call hangs below
+// a progress entry. The newest client sends every entry of the file that
+// carries the message's id with the message, wherever it hangs. They are
+// marked on the path.
 func (g *Graph) sideParts(run []int, onPath []bool) []int {
 	if len(run) == 0 {
 		return nil
@@ -552,22 +557,33 @@ func (g *Graph) sideParts(run []int, onPath []bool) []int {
 		return nil
 	}
 	var side []int
-	queue := append([]int(nil), run...)
-	for len(queue) > 0 {
-		i := queue[len(queue)-1]
-		queue = queue[:len(queue)-1]
-		for _, c := range g.ChildrenOf(i) {
-			ce := &g.f.Entries[c]
-			if onPath[c] || ce.Type() != "assistant" || ce.MsgID() != msg {
-				continue
-			}
+	for _, c := range g.messageParts()[msg] {
+		if !onPath[c] {
 			onPath[c] = true
 			side = append(side, c)
-			queue = append(queue, c)
 		}
 	}
-	slices.Sort(side)
 	return side
+}
+
+// messageParts maps an API message id to the assistant entries of the
+// file's own chain (main or sidechain, as the file is) that carry it, in
+// file order; made once.
+func (g *Graph) messageParts() map[string][]int {
+	if g.parts != nil {
+		return g.parts
+	}
+	g.parts = map[string][]int{}
+	for i := range g.f.Entries {
+		e := &g.f.Entries[i]
+		if e.Type() != "assistant" || !e.IsChain() || e.IsSidechain != g.f.Sidechain || !g.Holds(i) {
+			continue
+		}
+		if id := e.MsgID(); id != "" {
+			g.parts[id] = append(g.parts[id], i)
+		}
+	}
+	return g.parts
 }
 
 func anyIn(xs, set []string) bool {

@@ -35,7 +35,7 @@ func LoadFile(path string) (*File, error) { return LoadFileWith(path, nil) }
 
 // LoadFileWith is LoadFile reporting the bytes read to progress (may be nil).
 func LoadFileWith(path string, progress func(n int64)) (*File, error) {
-	fh, err := os.Open(path)
+	fh, err := openShared(path)
 	if err != nil {
 		return nil, err
 	}

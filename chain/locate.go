@@ -265,23 +265,54 @@ func FindSessions(configDir, prefix string) ([]string, error) {
 	return out, nil
 }
 
-// ListSessions is FindSessions(configDir, "") without the files that are
-// not sessions (an empty .jsonl, a stray file, a symlink to one): what
-// ls, --all, --pick, the default session, move and completion list. A
-// SESSION named by its id still finds such a file, to say why it is not
-// one.
+// ListSessions lists the sessions of every project folder of the config
+// dir, sorted by path: SessionsIn of each folder under
+// <config-dir>/projects. It is what ls, --all, --project, --pick, the
+// default session, move and completion list. A SESSION named by its id
+// still finds a file that is not one (FindSessions), to say why.
 func ListSessions(configDir string) ([]string, error) {
-	paths, err := FindSessions(configDir, "")
+	root := ProjectsDir(configDir)
+	projects, err := os.ReadDir(root)
 	if err != nil {
-		return nil, err
+		if os.IsNotExist(err) {
+			return nil, nil
+		}
+		return nil, &Error{Msg: fmt.Sprintf("cannot read %s: %v", root, unwrapPathErr(err)), Code: 1}
 	}
-	out := paths[:0]
-	for _, p := range paths {
+	var out []string
+	for _, p := range projects {
+		if p.IsDir() { // never a link to a folder elsewhere
+			out = append(out, SessionsIn(filepath.Join(root, p.Name()))...)
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// SessionsIn is the one enumeration of the sessions of a project folder,
+// sorted by path: the files named like a session's main transcript
+// (<name>.jsonl, not agent-*.jsonl, not hidden) that are regular files
+// themselves — never a symlink (it may lead out of the config dir, and a
+// batch would write wherever it points), a FIFO (opening it blocks), a
+// device or a folder — and hold a session entry (IsSessionFile). Nothing
+// here opens what is not a regular file.
+func SessionsIn(dir string) []string {
+	files, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, f := range files {
+		n := f.Name()
+		if !f.Type().IsRegular() || !strings.HasSuffix(n, ".jsonl") || strings.HasPrefix(n, "agent-") || strings.HasPrefix(n, ".") {
+			continue
+		}
+		p := filepath.Join(dir, n)
 		if IsSessionFile(p) == nil {
 			out = append(out, p)
 		}
 	}
-	return out, nil
+	return out
 }
 
 // IsRegular reports whether the directory entry d (at path p) is a regular

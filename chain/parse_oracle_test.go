@@ -43,7 +43,8 @@ func TestOnePassParseAgreesWithTwoPasses(t *testing.T) {
 
 func FuzzOnePassParse(f *testing.F) {
 	for _, s := range []string{`{"type":"user","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":[{"type":"image"}]}]}}`,
-		`{"compactMetadata":{"preservedSegment":{"headUuid":"a"}},"toolUseResult":{"agentId":"x"}}`, `{"message":{"content":"hi"}}`} {
+		`{"compactMetadata":{"preservedSegment":{"headUuid":"a"}},"toolUseResult":{"agentId":"x"}}`, `{"message":{"content":"hi"}}`,
+		`{"type":"user","origin":{"kind":"task-notification","producer":"x"},"promptSource":"system"}`, `{"type":"user","origin":{"kind":"human"},"promptSource":"typed"}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, l []byte) {
@@ -63,7 +64,7 @@ func FuzzOnePassParse(f *testing.F) {
 // every field a plain value. The oracle fills one; plain reads one from
 // an Entry through its methods, so the compact forms are checked too.
 type plainEntry struct {
-	HasParent, IsSidechain, IsMeta, IsCompactSummary, HasMessage, StringContent, ContentEmpty bool
+	HasParent, IsSidechain, IsMeta, IsCompactSummary, HasMessage, StringContent, ContentEmpty, ByClient bool
 
 	Type, Subtype, UUID, ParentUUID, SessionID, Timestamp, Role, MsgID, TextHead string
 	Blocks                                                                       []Block
@@ -75,7 +76,7 @@ type plainEntry struct {
 
 func plain(e *Entry) plainEntry {
 	return plainEntry{HasParent: e.HasParent, IsSidechain: e.IsSidechain, IsMeta: e.IsMeta, IsCompactSummary: e.IsCompactSummary,
-		HasMessage: e.HasMessage, StringContent: e.StringContent, ContentEmpty: e.ContentEmpty,
+		HasMessage: e.HasMessage, StringContent: e.StringContent, ContentEmpty: e.ContentEmpty, ByClient: e.ByClient(),
 		Type: e.Type(), Subtype: e.Subtype(), UUID: e.UUID(), ParentUUID: e.ParentUUID(), SessionID: e.SessionID(),
 		Timestamp: e.Timestamp(), Role: e.Role(), MsgID: e.MsgID(), TextHead: e.TextHead(), Blocks: e.Blocks(), ToolUseResult: e.ToolUseResult,
 		LogicalParentUUID: e.LogicalParentUUID(), AgentID: e.AgentID(), ToolUseID: e.ToolUseID(), ParentToolUseID: e.ParentToolUseID(),
@@ -134,6 +135,20 @@ func oracleParseEnvelope(e *plainEntry, line []byte) bool {
 			e.LeafUUID = str(v)
 		case "messageId":
 			e.MessageID = str(v)
+		case "promptSource":
+			if strValue(v) == "system" {
+				e.ByClient = true
+			}
+		case "origin":
+			if v[0] == '{' {
+				eachField(v, func(k2, v2 string) bool {
+					if k2 == "kind" {
+						e.ByClient = e.ByClient || strValue(v2) != "human"
+						return false
+					}
+					return true
+				})
+			}
 		case "toolUseResult":
 			e.ToolUseResult = int32(len(v))
 			if v[0] == '{' {

@@ -174,6 +174,11 @@ func regularOnly(paths []string) []string {
 	return out
 }
 
+// SessionIDIs reports whether the first entry of the file at p (a regular
+// file) that has a sessionId names id: a copy of session id, not another
+// session's transcript.
+func SessionIDIs(p, id string) bool { return firstSessionIDIs(p, id) }
+
 // firstSessionIDIs reports whether the first entry of the file at p with a
 // sessionId names id.
 func firstSessionIDIs(p, id string) bool {

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -36,6 +37,8 @@ type Env struct {
 	Mock      *MockServer
 	// ExtraEnv is appended to the client environment (KEY=VALUE).
 	ExtraEnv []string
+	// gated: EnableGates turned feature gates on (see there)
+	gated bool
 	// Fresh makes every Resume start the client, even for an input it
 	// already resumed in this env (see resumeKey); the result is still
 	// remembered for later resumes without Fresh.
@@ -139,7 +142,51 @@ func (e *Env) Environ() []string {
 		"USER=tester",
 		"SHELL=/bin/bash",
 	}
+	if e.gated {
+		// the client reads its feature gates only when it may talk to its
+		// servers: let it, through a proxy that is a closed local port, so
+		// that nothing leaves the machine (the mock is reached directly)
+		env = slices.DeleteFunc(env, func(kv string) bool {
+			return strings.HasPrefix(kv, "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=") || strings.HasPrefix(kv, "DISABLE_TELEMETRY=")
+		})
+		env = append(env, "HTTPS_PROXY=http://127.0.0.1:9", "HTTP_PROXY=http://127.0.0.1:9", "https_proxy=http://127.0.0.1:9",
+			"http_proxy=http://127.0.0.1:9", "NO_PROXY=127.0.0.1,localhost", "no_proxy=127.0.0.1,localhost")
+	}
 	return append(env, e.ExtraEnv...)
+}
+
+// EnableGates turns feature gates of the client on, as the client's
+// servers would for a real user: it writes them into the client's cache
+// (cachedGrowthBookFeatures in .claude.json), which 2.1.x reads only when
+// non-essential traffic is allowed. Real users of 2.1.37-2.1.39 ran with
+// tengu_streaming_tool_execution2, say: parallel calls start while the
+// model still writes the next one, so the calls' progress entries land
+// between their tool_use entries.
+func (e *Env) EnableGates(gates ...string) error {
+	for _, p := range []string{filepath.Join(e.Home, ".claude.json"), filepath.Join(e.ConfigDir, ".claude.json")} {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		var cfg map[string]any
+		if err := json.Unmarshal(b, &cfg); err != nil {
+			return err
+		}
+		feats, _ := cfg["cachedGrowthBookFeatures"].(map[string]any)
+		if feats == nil {
+			feats = map[string]any{}
+		}
+		for _, g := range gates {
+			feats[g] = true
+		}
+		cfg["cachedGrowthBookFeatures"] = feats
+		out, _ := json.MarshalIndent(cfg, "", "  ")
+		if err := os.WriteFile(p, out, 0o644); err != nil {
+			return err
+		}
+	}
+	e.gated = true
+	return nil
 }
 
 // runLabel is the name of the test that last asked any env for a resume:

@@ -37,6 +37,10 @@ type Block struct {
 	ID        string // tool_use id; generated if empty
 	Name      string // tool name for "tool_use"
 	Input     any    // tool input for "tool_use" (marshalled to JSON)
+	// Delay, if set, pauses the stream before this block: a model slow to
+	// write its next parallel call, so that the calls already streamed run
+	// (and write progress entries) meanwhile.
+	Delay time.Duration
 }
 
 // Reply is one scripted response of the mock.
@@ -390,6 +394,8 @@ type apiMessage struct {
 	StopReason   string           `json:"stop_reason"`
 	StopSequence any              `json:"stop_sequence"`
 	Usage        map[string]any   `json:"usage"`
+	// delays[i] is Block.Delay of Content[i] (streamed replies only)
+	delays []time.Duration
 }
 
 func (m *MockServer) newID(prefix string) string {
@@ -412,6 +418,7 @@ func (m *MockServer) buildMessage(r Reply, model string, rec *RecordedRequest) a
 		switch b.Type {
 		case "text":
 			msg.Content = append(msg.Content, map[string]any{"type": "text", "text": b.Text})
+			msg.delays = append(msg.delays, b.Delay)
 		case "thinking":
 			sig := b.Signature
 			if sig == "" {
@@ -421,6 +428,7 @@ func (m *MockServer) buildMessage(r Reply, model string, rec *RecordedRequest) a
 			m.signed[sig] = b.Thinking
 			m.mu.Unlock()
 			msg.Content = append(msg.Content, map[string]any{"type": "thinking", "thinking": b.Thinking, "signature": sig})
+			msg.delays = append(msg.delays, b.Delay)
 		case "tool_use":
 			hasTool = true
 			id := b.ID
@@ -432,6 +440,7 @@ func (m *MockServer) buildMessage(r Reply, model string, rec *RecordedRequest) a
 				in = map[string]any{}
 			}
 			msg.Content = append(msg.Content, map[string]any{"type": "tool_use", "id": id, "name": b.Name, "input": in})
+			msg.delays = append(msg.delays, b.Delay)
 		}
 	}
 	msg.StopReason = r.StopReason
@@ -469,6 +478,9 @@ func (m *MockServer) writeSSE(w http.ResponseWriter, msg apiMessage) {
 			"cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}}
 	send("message_start", map[string]any{"type": "message_start", "message": startMap})
 	for i, c := range msg.Content {
+		if i < len(msg.delays) && msg.delays[i] > 0 {
+			time.Sleep(msg.delays[i])
+		}
 		switch c["type"] {
 		case "text":
 			send("content_block_start", map[string]any{"type": "content_block_start", "index": i,

@@ -2,8 +2,10 @@ package ops
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
 )
 
@@ -92,9 +94,11 @@ func (t *Txn) dropOrphanSubagents() {
 	}
 }
 
-// ForkAtTurn keeps the conversation up to and including the complete
-// answer to turn N (1-based, as `turns` numbers them) of the branch ending
-// at Leaf, and removes everything after it.
+// ForkAtTurn keeps the first N turns (1-based, as `turns` numbers them)
+// of the branch ending at Leaf as they happened, and removes everything
+// after them. Turn N is kept whatever it holds: a complete answer, an
+// answer the person interrupted, or the calls of a turn the file ends in
+// the middle of (the calls ran: the files on disk are as they left them).
 type ForkAtTurn struct {
 	N    int
 	Leaf int
@@ -115,18 +119,13 @@ func (o ForkAtTurn) Apply(t *Txn) error {
 		return turnRangeError(o.N, len(ts.List))
 	}
 	turn := ts.List[o.N-1]
-	last := cleanEnd(f, ts.History[:beforeCompaction(f, ts.History, turn)+1])
-	why := "has no complete answer"
-	if turn.Interrupted {
-		why = "was interrupted (\"[Request interrupted by user]\"), so it has no complete answer"
+	end := turn.Last
+	if o.N < len(ts.List) {
+		end = beforeCompaction(f, ts.History, turn)
 	}
-	if last < 0 {
-		return &chain.Error{Msg: fmt.Sprintf("turn %d %s, and no turn before it has one, so there is nothing to fork", o.N, why), Hint: "fork at a later turn", Code: 1}
-	}
-	if last < turn.First {
-		t.Note("turn %d %s: the fork ends with its prompt removed", o.N, why)
-	}
+	last := turnEnd(f, ts.History, turn.First, end, o.N < len(ts.List))
 	keep := map[int]bool{}
+	lastOff := int64(-1)
 	for _, i := range ts.History[:last+1] {
 		keep[i] = true
 	}
@@ -135,7 +134,14 @@ func (o ForkAtTurn) Apply(t *Txn) error {
 	for _, i := range p.Entries {
 		keep[i] = true
 	}
-	lastOff := f.Entries[ts.History[last]].Off
+	for i := range keep {
+		lastOff = max(lastOff, f.Entries[i].Off)
+	}
+	if turn.Interrupted {
+		t.Note("turn %d was interrupted (\"[Request interrupted by user]\"): the fork keeps it as it stands", o.N)
+	} else if o.N == len(ts.List) && !answeredAt(f, ts.History, turn.First, last) {
+		t.Note("turn %d has no answer yet (the session ends inside it): the fork keeps it as it stands", o.N)
+	}
 	drop := map[int]bool{}
 	for i := range f.Entries {
 		e := &f.Entries[i]
@@ -149,9 +155,12 @@ func (o ForkAtTurn) Apply(t *Txn) error {
 			// the calls it keeps (the client sends no sidechain entry)
 		case e.IsChain():
 			// entries of this or other branches beyond the fork point; side
-			// records of kept entries (progress) that precede it stay
-			if e.Off > lastOff || !keep[g.Parent[i]] || isConversationalEntry(e) {
+			// records of kept entries (progress, and the progress entries
+			// that 2.1.37-2.1.39 chain below them) that precede it stay
+			if e.Off > lastOff || isConversationalEntry(e) || g.Parent[i] < 0 || !keep[g.Parent[i]] {
 				drop[i] = true
+			} else {
+				keep[i] = true
 			}
 		case e.Off > lastOff:
 			drop[i] = true // metadata written after the fork point
@@ -173,54 +182,86 @@ func (o ForkAtTurn) Apply(t *Txn) error {
 	return nil
 }
 
-// beforeCompaction returns the position in hist where turn t ends: before
-// a compaction that follows its answer (a /compact between two turns
-// belongs to neither: the fork keeps the turn as it was sent, with the
-// history the compaction summarized), else the turn's last entry.
+// beforeCompaction returns the position in hist where turn t ends when
+// another turn follows it: before a compaction that follows the turn (a
+// /compact between two turns belongs to neither: the fork keeps the turn
+// as it was sent, with the history the compaction summarized), else the
+// turn's last entry. A compaction the client made on its own inside the
+// turn's tool loop is part of the turn: its answer comes after.
 func beforeCompaction(f *chain.File, hist []int, t chain.Turn) int {
-	for k := t.First; k <= t.Last; k++ {
-		if e := &f.Entries[hist[k]]; e.Type() == "system" && e.Subtype() == "compact_boundary" {
-			if cleanEnd(f, hist[t.First:k]) >= 0 {
-				return k - 1
-			}
-			break // compacted inside the turn's tool loop: the answer comes after
+	for k := t.First + 1; k <= t.Last; k++ {
+		e := &f.Entries[hist[k]]
+		if e.Type() != "system" || e.Subtype() != "compact_boundary" {
+			continue
+		}
+		if manualCompaction(f, hist[k]) || answeredAt(f, hist, t.First, k-1) || interruptedIn(f, hist[t.First:k]) {
+			return k - 1
 		}
 	}
 	return t.Last
 }
 
-func isConversationalEntry(e *chain.Entry) bool {
-	return e.Type() == "user" || e.Type() == "assistant" || e.Type() == "attachment"
+// manualCompaction reports whether compact boundary i records a /compact
+// the person typed (compactMetadata.trigger "manual").
+func manualCompaction(f *chain.File, i int) bool {
+	raw, err := f.Raw(i)
+	return err == nil && gjson.GetBytes(raw, "compactMetadata.trigger").Str == "manual"
 }
 
-// cleanEnd returns the position in hist of the last entry that ends the
-// conversation cleanly: an assistant message with no tool call waiting for
-// its result, and the client's records right after it. It returns -1 when
-// no such point exists.
-func cleanEnd(f *chain.File, hist []int) int {
-	for k := len(hist) - 1; k >= 0; k-- {
-		e := &f.Entries[hist[k]]
-		if e.Type() == "assistant" && e.IsMessage() {
-			if groupHasToolUse(f, hist, k) {
-				continue
-			}
-			// keep trailing bookkeeping (turn_duration, ...) that follows it
-			end := k
-			for end+1 < len(hist) {
-				n := &f.Entries[hist[end+1]]
-				if n.Type() != "system" || n.Subtype() == "compact_boundary" {
-					break
-				}
-				end++
-			}
-			return end
-		}
-		if e.Type() == "user" && e.IsMessage() && !e.IsToolResult() && !e.IsMeta {
-			// a prompt that got no answer: cut before it
-			continue
+// interruptedIn reports whether entries hold the marker of an interruption.
+func interruptedIn(f *chain.File, entries []int) bool {
+	for _, i := range entries {
+		if e := &f.Entries[i]; e.Type() == "user" && strings.HasPrefix(strings.TrimLeft(e.TextHead(), " \t\r\n"), chain.InterruptedPrefix) {
+			return true
 		}
 	}
-	return -1
+	return false
+}
+
+// turnEnd returns the position in hist, from first to end, of the turn's
+// last entry: for the last turn (next false) end, all of it. When another
+// turn follows, what prefaces that turn's prompt is not part of this one:
+// the client merges a local command's records, IDE context and
+// attachments into the next prompt's message (the tool results and the
+// interruption marker that end this turn stay); trailing records that
+// hang off the turn's last entry (progress, hook records) are kept as side
+// records, and a compaction boundary the turn ends on is not part of it.
+func turnEnd(f *chain.File, hist []int, first, end int, next bool) int {
+	if !next {
+		return end // the last turn: all of it, as a clone has it
+	}
+	for k := end; k > first; k-- {
+		e := &f.Entries[hist[k]]
+		switch e.Type() {
+		case "user":
+			if e.IsToolResult() || !e.IsMessage() || strings.HasPrefix(strings.TrimLeft(e.TextHead(), " \t\r\n"), chain.InterruptedPrefix) {
+				return k
+			}
+		case "assistant":
+			return k
+		case "system":
+			if e.Subtype() != "compact_boundary" && e.Subtype() != "local_command" {
+				return k
+			}
+		}
+	}
+	return first
+}
+
+// answeredAt reports whether hist[first:last+1] holds an assistant
+// message that waits for no tool result.
+func answeredAt(f *chain.File, hist []int, first, last int) bool {
+	for k := last; k >= first; k-- {
+		e := &f.Entries[hist[k]]
+		if e.Type() == "assistant" && e.IsMessage() && !groupHasToolUse(f, hist, k) {
+			return true
+		}
+	}
+	return false
+}
+
+func isConversationalEntry(e *chain.Entry) bool {
+	return e.Type() == "user" || e.Type() == "assistant" || e.Type() == "attachment"
 }
 
 // groupHasToolUse reports whether the API message that entry hist[k] is a

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -125,5 +126,94 @@ func TestRedactSecretsKeepsTheRestOfTheStringByteForByte(t *testing.T) {
 		assert.Equal(t, want, got[k], "%s", text)
 		assert.Equal(t, strings.Join(in[:k], ""), strings.Join(got[:k], ""))
 		assert.Equal(t, strings.Join(in[k+1:], ""), strings.Join(got[k+1:], ""))
+	}
+}
+
+// Every encoding: a string is scanned as the client decodes it (a \u
+// escape or \/ inside a secret does not hide it), object keys are scanned
+// as well as values, and a secret where a placeholder cannot go (a
+// structural field such as cwd, which the client reads) is reported so
+// that --check fails. Each case is one member of the family; the subtest
+// names which broke.
+func TestRedactSecretsEveryEncoding(t *testing.T) {
+	const ghp = "ghp_R4wL1neT0kenZ9y8X7w6V5u4T3s2R1q0P9o8"
+	const pw = "Zq7vR2mK9xW4pL8n"
+	base, err := os.ReadFile(filepath.Join("..", "testdata", "sessions", "2.1.328", "multi-turn.jsonl"))
+	require.NoError(t, err)
+	lines := strings.SplitAfter(string(base), "\n")
+	k := -1
+	for i, l := range lines {
+		if gjson.Get(l, "type").Str == "user" && gjson.Get(l, "message.content").Type == gjson.String {
+			k = i
+			break
+		}
+	}
+	require.GreaterOrEqual(t, k, 0)
+	esc := func(s string) string { // every byte as \u00XX
+		var b strings.Builder
+		for i := 0; i < len(s); i++ {
+			fmt.Fprintf(&b, `\u%04x`, s[i])
+		}
+		return b.String()
+	}
+	for _, c := range []struct {
+		name, path, raw  string // raw JSON set at path of the user entry
+		secret, replaced string // the secret as the client decodes it, and the line's bytes after redaction ("" = not replaced)
+	}{
+		{"first character as \\u escape", "message.content", `"token \u0067` + ghp[1:] + ` end"`, ghp, `"token [REDACTED:github-pat:1] end"`},
+		{"every character as \\u escape", "message.content", `"` + esc(ghp) + `"`, ghp, `"[REDACTED:github-pat:1]"`},
+		{"upper-case \\u escape", "message.content", `"\u0047ITHUB_TOKEN=` + ghp + `"`, ghp, `"\u0047ITHUB_TOKEN=[REDACTED:github-pat:1]"`},
+		{"escaped solidus in a URL", "message.content", `"psql postgres:\/\/admin:` + pw + `@db.internal:5432\/app"`, pw, `"psql postgres:\/\/admin:[REDACTED:postgres-url-password:1]@db.internal:5432\/app"`},
+		{"escape inside the keyword", "message.content", `"export DB_PASS\u0057ORD=` + pw + `"`, pw, `"export DB_PASS\u0057ORD=[REDACTED:generic-password:1]"`},
+		{"object key", "toolUseResult", `{"` + ghp + `":1,"ok":true}`, ghp, `{"[REDACTED:github-pat:1]":1,"ok":true}`},
+		{"object key with an escape", "toolUseResult", `{"\u0067` + ghp[1:] + `":1}`, ghp, `{"[REDACTED:github-pat:1]":1}`},
+		{"nested key", "toolUseResult", `{"a":[{"b":{"` + ghp + `":"x"}}]}`, ghp, `{"a":[{"b":{"[REDACTED:github-pat:1]":"x"}}]}`},
+		{"document block with a text source", "message.content", `[{"type":"document","source":{"type":"text","media_type":"text/plain","data":"token ` + ghp + `"}}]`, ghp, `[{"type":"document","source":{"type":"text","media_type":"text/plain","data":"token [REDACTED:github-pat:1]"}}]`},
+		{"structural field: reported, not replaced", "cwd", `"/home/u/` + ghp + `"`, ghp, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			l, err := sjson.SetRaw(strings.TrimSuffix(lines[k], "\n"), c.path, c.raw)
+			require.NoError(t, err)
+			var v any
+			require.NoError(t, json.Unmarshal([]byte(l), &v), "the test line is JSON")
+			require.Contains(t, l, c.raw)
+			in := append([]string{}, lines...)
+			in[k] = l + "\n"
+			dir := t.TempDir()
+			src := filepath.Join(dir, "3c1d2e4f-0000-4000-8000-00000000beef.jsonl")
+			require.NoError(t, os.WriteFile(src, []byte(strings.Join(in, "")), 0o600))
+			env := &app.Env{ConfigDir: filepath.Join(dir, "config"), Quiet: true, Out: io.Discard, Err: io.Discard, In: strings.NewReader("")}
+
+			var ce *chain.Error
+			require.True(t, errors.As(env.RunRedactCheck(src, app.OpSpec{}), &ce), "--check passed a session holding %s", c.secret)
+			assert.Equal(t, 1, ce.Code)
+
+			out := filepath.Join(dir, "share.jsonl")
+			var buf bytes.Buffer
+			env.JSON, env.Out = true, &buf
+			require.NoError(t, env.RunOps(src, app.OpSpec{Redact: true}, app.Dest{Output: out}))
+			env.JSON, env.Out = false, io.Discard
+			var res app.WriteResult
+			require.NoError(t, json.Unmarshal(buf.Bytes(), &res), buf.String())
+			require.Len(t, res.Redactions, 1, "one secret reported")
+			if c.replaced == "" {
+				assert.Empty(t, res.Redactions[0].Placeholder, "reported as not replaced")
+				assert.True(t, res.NothingToChange, "nothing else to change: an identical copy")
+				b, err := os.ReadFile(out)
+				require.NoError(t, err)
+				assert.Equal(t, strings.Join(in, ""), string(b))
+				assert.Contains(t, strings.Join(res.Notes, "\n"), "cannot be replaced")
+				assert.Error(t, env.RunRedactCheck(out, app.OpSpec{}), "--check of the copy still fails")
+				return
+			}
+			b, err := os.ReadFile(out)
+			require.NoError(t, err)
+			got := strings.SplitAfter(string(b), "\n")
+			require.Len(t, got, len(in))
+			assert.Equal(t, strings.Replace(in[k], c.raw, c.replaced, 1), got[k], "only the secret's bytes changed")
+			assert.Equal(t, strings.Join(in[:k], ""), strings.Join(got[:k], ""))
+			assert.Equal(t, strings.Join(in[k+1:], ""), strings.Join(got[k+1:], ""))
+			assert.NoError(t, env.RunRedactCheck(out, app.OpSpec{}), "the redacted copy passes --check")
+		})
 	}
 }

@@ -70,6 +70,51 @@ var skipKeys = map[string]bool{
 	"gitBranch": true, "cwd": true, "backupFileName": true, "media_type": true,
 }
 
+// opaqueKeys are structural values made by a machine from other bytes (a
+// thinking block's signature, digests): no secret can be written into
+// them, and a signature's kilobytes of base64 hold chance anchors, so they
+// are not scanned (on a session of subagents and thinking that scan took
+// a third more CPU).
+var opaqueKeys = map[string]bool{"signature": true, "hash": true, "shapeHash": true, "requestDigest": true}
+
+// machineID reports whether a raw JSON string token is an identifier the
+// client or the API made, in its usual shape: a UUID, an RFC 3339
+// timestamp, a msg_/req_/toolu_ id. A structural value of another shape is
+// scanned (a path, a branch name, a changed id).
+func machineID(tok string) bool {
+	if len(tok) < 2 {
+		return true
+	}
+	v := tok[1 : len(tok)-1]
+	switch {
+	case len(v) == 36 && v[8] == '-' && v[13] == '-' && v[18] == '-' && v[23] == '-':
+		for i := 0; i < len(v); i++ {
+			if c := v[i]; c != '-' && !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+				return false
+			}
+		}
+		return true
+	case len(v) >= 20 && len(v) <= 35 && v[4] == '-' && v[7] == '-' && v[10] == 'T':
+		for i := 0; i < len(v); i++ {
+			if c := v[i]; !(c >= '0' && c <= '9' || strings.IndexByte("-:.TZ+", c) >= 0) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, p := range []string{"msg_", "req_", "toolu_", "srvtoolu_"} {
+		if strings.HasPrefix(v, p) {
+			for i := len(p); i < len(v); i++ {
+				if c := v[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return false
+}
+
 // skipBlockTypes are content blocks holding binary or encrypted data.
 var skipBlockTypes = map[string]bool{"image": true, "document": true, "redacted_thinking": true}
 
@@ -81,6 +126,8 @@ type hit struct {
 	nums             []uint32   // the number of each secret's placeholder
 	path             string
 	thinking         bool // the value is a thinking block's text
+	// keep: a structural value (an id, cwd): reported, never replaced
+	keep bool
 }
 
 type lineHits struct {
@@ -321,6 +368,7 @@ func (o RedactSecrets) Apply(t *Txn) error {
 		}
 		var rawEdits []rawEdit
 		fileLog := log.str(f.Path)
+		var inFile []int // secrets replaced in f, by rule code
 		err := scanned(k, f, func(lh lineHits) error {
 			if lh.raw {
 				out, err := o.redactRawLine(t, f, lh, nb)
@@ -331,12 +379,20 @@ func (o RedactSecrets) Apply(t *Txn) error {
 			}
 			thinking := false
 			line := int(f.Entries[lh.i].Line)
+			kept := 0
 			for hk := range lh.hits {
 				h := &lh.hits[hk]
 				thinking = thinking || h.thinking
 				field := log.str(h.path)
 				h.nums = make([]uint32, len(h.finds))
 				for k, fd := range h.finds {
+					if h.keep {
+						// reported with no placeholder: --check fails
+						log.addIdx(fileLog, field, log.str(fd.Rule), line, 0, h.sums[k], false)
+						t.CountOf(CountSecretsLeft, fd.Rule, 1)
+						t.Note("line %d of %s holds a secret in %s, a field the client reads as it is (an id, a path): it cannot be replaced and is still in the output; remove the line before sharing", line, f.Path, h.path)
+						continue
+					}
 					c := nb.code(fd.Rule)
 					for int(c) >= len(ruleLog) {
 						ruleLog = append(ruleLog, log.str(nb.names[len(ruleLog)]))
@@ -345,6 +401,19 @@ func (o RedactSecrets) Apply(t *Txn) error {
 					h.nums[k] = nb.assign(c, h.sums[k])
 					log.addIdx(fileLog, field, ruleLog[c], line, h.nums[k], h.sums[k], h.thinking)
 					perRule[c]++
+					for int(c) >= len(inFile) {
+						inFile = append(inFile, 0)
+					}
+					inFile[c]++
+				}
+				if h.keep {
+					kept++
+				}
+			}
+			if kept > 0 {
+				lh.hits = dropKept(lh.hits)
+				if len(lh.hits) == 0 {
+					return nil
 				}
 			}
 			if thinking {
@@ -357,6 +426,11 @@ func (o RedactSecrets) Apply(t *Txn) error {
 		})
 		if err != nil {
 			return err
+		}
+		for c, n := range inFile {
+			if n > 0 {
+				t.secretIn(f.Path, nb.names[c], n)
+			}
 		}
 		for _, re := range rawEdits {
 			t.Set(f, re.i, re.out)
@@ -500,6 +574,7 @@ func replaceText(t *Txn, nb *numbering, raw []byte, finds []redact.Finding, file
 			out = append(out, placeholderOf(fd.Rule, int(num))...)
 			pos = fd.End
 			t.CountOf(CountSecrets, fd.Rule, 1)
+			t.secretIn(file, fd.Rule, 1)
 		} else {
 			left++
 			t.CountOf(CountSecretsLeft, fd.Rule, 1)
@@ -526,7 +601,8 @@ func isASCII(b []byte) bool {
 func (o RedactSecrets) scanFile(t *Txn, f *chain.File, use func(lineHits) error) error {
 	work := func(lo, hi int) ([]lineHits, error) {
 		var out []lineHits
-		var buf, dec []byte // lines and values are read into one buffer each: nothing found keeps their bytes
+		var buf, dec []byte        // lines and values are read into one buffer each: nothing found keeps their bytes
+		clean := map[string]bool{} // structural values and keys found clean (they repeat: cwd, model, field names)
 		for i := lo; i < hi; i++ {
 			k := f.Entries[i].Kind
 			if k == chain.KindBlank || t.Dropped(f, i) {
@@ -546,7 +622,7 @@ func (o RedactSecrets) scanFile(t *Txn, f *chain.File, use func(lineHits) error)
 				}
 				continue
 			}
-			if hs := o.scanLineBuf(raw, true, &dec); len(hs) > 0 {
+			if hs := o.scanLineBuf(raw, true, &dec, clean); len(hs) > 0 {
 				out = append(out, lineHits{i: i, hits: hs})
 			}
 		}
@@ -568,12 +644,14 @@ func (o RedactSecrets) scanFile(t *Txn, f *chain.File, use func(lineHits) error)
 // the bytes of raw (the caller may read the next line into them).
 func (o RedactSecrets) scanLine(raw []byte, sums bool) []hit {
 	var dec []byte
-	return o.scanLineBuf(raw, sums, &dec)
+	return o.scanLineBuf(raw, sums, &dec, nil)
 }
 
 // scanLineBuf is scanLine decoding the values into *dec (a pass over many
-// lines reuses one buffer).
-func (o RedactSecrets) scanLineBuf(raw []byte, sums bool, dec *[]byte) []hit {
+// lines reuses one buffer). clean (may be nil) remembers the keys and
+// structural values found to hold nothing, so that a value repeated on
+// every line (a cwd, a field name) is scanned once.
+func (o RedactSecrets) scanLineBuf(raw []byte, sums bool, dec *[]byte, clean map[string]bool) []hit {
 	line := unsafeString(raw)
 	var hits []hit
 	appendDec := func(chunk string) { *dec = append(*dec, chunk...) }
@@ -595,6 +673,46 @@ func (o RedactSecrets) scanLineBuf(raw []byte, sums bool, dec *[]byte) []hit {
 		}
 		return strings.Clone(path)
 	}
+	// str scans the string token line[ts:te] as the client decodes it
+	// (suffix: added to its path; keep: reported, never replaced)
+	str := func(ts, te int, suffix string, thinkingText, keep bool) {
+		tok := line[ts:te]
+		if len(tok) < 10 {
+			return
+		}
+		memo := clean != nil && (keep || suffix != "") && len(tok) <= 256
+		if memo && clean[tok] {
+			return
+		}
+		n := len(hits)
+		if memo {
+			defer func() {
+				if len(hits) == n && len(clean) < 4096 {
+					clean[strings.Clone(tok)] = true
+				}
+			}()
+		}
+		v := tok[1 : len(tok)-1] // the value, when it has no escapes
+		esc := strings.IndexByte(v, '\\') >= 0
+		if !o.Scanner.MayHold(tok) && !(esc && hidesAnchor(v)) {
+			return
+		}
+		if esc {
+			*dec = (*dec)[:0]
+			chain.EachDecoded(v, appendDec)
+			v = unsafeString(*dec)
+		}
+		if fs := o.Scanner.Scan(v); len(fs) > 0 {
+			h := hit{tokStart: ts, tokEnd: te, finds: fs, path: pathOf() + suffix, thinking: thinkingText, keep: keep}
+			if sums {
+				h.sums = make([][16]byte, len(fs))
+				for k, fd := range fs {
+					h.sums[k] = secretSum(v[fd.Start:fd.End])
+				}
+			}
+			hits = append(hits, h)
+		}
+	}
 	var walk func(vs, ve int, thinkingText bool)
 	walk = func(vs, ve int, thinkingText bool) {
 		switch line[vs] {
@@ -607,15 +725,25 @@ func (o RedactSecrets) scanLineBuf(raw []byte, sums bool, dec *[]byte) []hit {
 				}
 				return true
 			})
-			if skipBlockTypes[typ] {
-				return
+			if skipBlockTypes[typ] && !(typ == "document" && textSource(line, vs)) {
+				return // binary or encrypted: a document is scanned when its source is text
 			}
 			chain.Fields(line, vs, func(k string, a, b int) bool {
-				if !skipKeys[k] {
-					stack = append(stack, seg{k, -1})
-					walk(a, b, typ == "thinking" && k == "thinking")
-					stack = stack[:len(stack)-1]
+				stack = append(stack, seg{k, -1})
+				if ks, ke := keyToken(line, a); ks >= 0 && ke-ks >= 10 {
+					// a key is text too ({"ghp_…": 1})
+					str(ks, ke, " (key)", false, false)
 				}
+				switch {
+				case !skipKeys[k]:
+					walk(a, b, typ == "thinking" && k == "thinking")
+				case line[a] == '"' && !opaqueKeys[k] && !machineID(line[a:b]):
+					// a structural value (an id, a path the client
+					// reads): a placeholder cannot go there, but a
+					// secret in it is reported (--check fails)
+					str(a, b, "", false, true)
+				}
+				stack = stack[:len(stack)-1]
 				return true
 			})
 		case '[':
@@ -628,26 +756,7 @@ func (o RedactSecrets) scanLineBuf(raw []byte, sums bool, dec *[]byte) []hit {
 				return true
 			})
 		case '"':
-			tok := line[vs:ve]
-			if len(tok) < 10 || !o.Scanner.MayHold(tok) {
-				return
-			}
-			v := tok[1 : len(tok)-1] // the value, when it has no escapes
-			if strings.IndexByte(v, '\\') >= 0 {
-				*dec = (*dec)[:0]
-				chain.EachDecoded(v, appendDec)
-				v = unsafeString(*dec)
-			}
-			if fs := o.Scanner.Scan(v); len(fs) > 0 {
-				h := hit{tokStart: vs, tokEnd: ve, finds: fs, path: pathOf(), thinking: thinkingText}
-				if sums {
-					h.sums = make([][16]byte, len(fs))
-					for k, fd := range fs {
-						h.sums[k] = secretSum(v[fd.Start:fd.End])
-					}
-				}
-				hits = append(hits, h)
-			}
+			str(vs, ve, "", thinkingText, false)
 		}
 	}
 	i := 0
@@ -658,6 +767,96 @@ func (o RedactSecrets) scanLineBuf(raw []byte, sums bool, dec *[]byte) []hit {
 		walk(i, len(line), false)
 	}
 	return hits
+}
+
+// textSource reports whether the block object at vs has a source of type
+// "text" (a document block of plain text, not base64 data).
+func textSource(line string, vs int) bool {
+	text := false
+	chain.Fields(line, vs, func(k string, a, b int) bool {
+		if k != "source" || line[a] != '{' {
+			return true
+		}
+		chain.Fields(line, a, func(k2 string, a2, b2 int) bool {
+			if k2 == "type" {
+				text = chain.StrValue(line[a2:b2]) == "text"
+				return false
+			}
+			return true
+		})
+		return false
+	})
+	return text
+}
+
+// dropKept returns the hits that are replaced (not keep).
+func dropKept(hits []hit) []hit {
+	out := hits[:0:0]
+	for _, h := range hits {
+		if !h.keep {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// keyToken returns the key's string token of the member whose value
+// starts at vs (-1 if the bytes before it are not `"key" :`).
+func keyToken(line string, vs int) (int, int) {
+	i := vs - 1
+	for i >= 0 && isJSONSpace(line[i]) {
+		i--
+	}
+	if i < 0 || line[i] != ':' {
+		return -1, -1
+	}
+	i--
+	for i >= 0 && isJSONSpace(line[i]) {
+		i--
+	}
+	if i < 1 || line[i] != '"' {
+		return -1, -1
+	}
+	ke := i + 1
+	for j := i - 1; j >= 0; j-- {
+		if line[j] != '"' {
+			continue
+		}
+		b := 0
+		for p := j - 1; p >= 0 && line[p] == '\\'; p-- {
+			b++
+		}
+		if b%2 == 0 {
+			return j, ke
+		}
+	}
+	return -1, -1
+}
+
+func isJSONSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// hidesAnchor reports whether the escapes of a raw JSON string could hide
+// an anchor from the prefilter on the raw bytes: a \u escape (any
+// character may be written so), \/ (https:\/\/) or the quote of curl's
+// -u" anchor. \n, \t, \\ and other quotes stand for characters no anchor
+// holds (TestEscapedAnchorsReachTheScan holds every anchor to this).
+func hidesAnchor(v string) bool {
+	for i := strings.IndexByte(v, '\\'); i >= 0 && i+1 < len(v); {
+		switch v[i+1] {
+		case 'u', '/':
+			return true
+		case '"':
+			if i >= 2 && v[i-2:i] == "-u" { // curl -u"user:pass"
+				return true
+			}
+		}
+		k := strings.IndexByte(v[i+2:], '\\')
+		if k < 0 {
+			return false
+		}
+		i += 2 + k
+	}
+	return false
 }
 
 // unsafeString is the bytes of b as a string, without a copy: b must not
@@ -708,7 +907,7 @@ func (o RedactSecrets) replaceHits(raw []byte, hits []hit, placeholder func(h *h
 	pos := 0
 	for hk := range hits {
 		h := &hits[hk]
-		if h.thinking || h.tokStart < pos {
+		if h.thinking || h.keep || h.tokStart < pos {
 			continue
 		}
 		out = append(out, raw[pos:h.tokStart]...)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"testing"
@@ -202,6 +203,16 @@ var mutations = map[string]mutation{
 		}
 		return relinkDrop(f, lines, ts[1].Entry)
 	}},
+}
+
+// MutationNames are the names DamageBy takes, sorted.
+func MutationNames() []string {
+	var out []string
+	for name := range mutations {
+		out = append(out, name)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // DamageBy damages a session file's bytes by the named mutation, for the

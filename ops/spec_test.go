@@ -98,10 +98,16 @@ func specCases(t *testing.T, f *chain.File, orig spec.Conversation, sc *redact.S
 		cases = append(cases, specCase{name: "drop-tool-calls --tool " + name, p: ops.Pipeline{ops.DropToolCalls{Tools: []string{name}}},
 			check: eq(spec.DropToolCalls(orig, func(use spec.Block, _ int) bool { return use.Name == name }))})
 	}
+	// fork at every turn, whatever it holds (interrupted, unfinished),
+	// and at the last one the session as a clone has it
+	for n := 1; n <= turns; n++ {
+		cases = append(cases, specCase{name: fmt.Sprintf("fork-at-turn %d", n), p: ops.Pipeline{ops.ForkAtTurn{N: n, Leaf: leaf}}, clone: true, check: eq(spec.Fork(heldTurn(t, f, ts, orig, n), n))})
+	}
+	if turns > 0 {
+		cases = append(cases, specCase{name: fmt.Sprintf("fork-at-turn %d (the last) = clone", turns), p: ops.Pipeline{ops.ForkAtTurn{N: turns, Leaf: leaf}}, clone: true, check: eq(spec.Clone(orig))})
+	}
 	for _, n := range turnsToCheck(turns, 1) {
-		held := heldTurn(t, f, ts, orig, n)
 		cases = append(cases,
-			specCase{name: fmt.Sprintf("fork-at-turn %d", n), p: ops.Pipeline{ops.ForkAtTurn{N: n, Leaf: leaf}}, clone: true, check: eq(spec.Fork(held, n))},
 			specCase{name: fmt.Sprintf("strip-thinking --before-turn %d", n), p: ops.Pipeline{ops.StripThinking{BeforeTurn: n}}, check: eq(spec.StripThinking(orig, n))},
 			specCase{name: fmt.Sprintf("drop-tool-calls --turns %d", n), p: ops.Pipeline{ops.DropToolCalls{Turns: &ops.TurnRange{From: n, To: n}}},
 				check: eq(spec.DropToolCalls(orig, func(_ spec.Block, turn int) bool { return turn == n }))},
@@ -131,10 +137,12 @@ func turnsToCheck(turns, from int) []int {
 // heldTurn returns the conversation that holds turn n of the branch ts
 // numbers (orig is the one the client sends): the one sent before a later
 // compaction summarized the turn, unless the turn's answer came after the
-// compaction (an automatic compaction between a prompt and its answer).
+// compaction (an automatic compaction between a prompt and its answer) or
+// no turn follows it (a fork at the last turn is the session as the client
+// sends it, as a clone is, whatever the person did after the answer).
 func heldTurn(t *testing.T, f *chain.File, ts chain.Turns, orig spec.Conversation, n int) spec.Conversation {
 	t.Helper()
-	if !ts.List[n-1].Compacted {
+	if !ts.List[n-1].Compacted || n == len(ts.List) {
 		return orig
 	}
 	c, err := spec.Sent(f, segmentEnd(f, ts.Leaf, ts.List[n-1].Entry))
@@ -182,17 +190,33 @@ var uuidTokenRe = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-
 // unmapIDs puts the original identifiers back into the texts of a result
 // with fresh ones (a compact summary names the transcript path, say).
 func unmapIDs(c spec.Conversation, raw []byte, r *ops.Remapper) spec.Conversation {
-	if r == nil {
-		return c
-	}
-	var pairs []string
+	return unmapIDsOf(c, uuidsOf(raw), r)
+}
+
+// uuidsOf lists the distinct uuid tokens of raw, in order (once per
+// session: a regexp over a file of megabytes for each of a hundred forks
+// was most of the spec check's time).
+func uuidsOf(raw []byte) []string {
+	var out []string
 	seen := map[string]bool{}
 	for _, id := range uuidTokenRe.FindAllString(string(raw), -1) {
 		if !seen[id] {
 			seen[id] = true
-			if n := r.Map(id); n != id {
-				pairs = append(pairs, n, id)
-			}
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// unmapIDsOf is unmapIDs given the uuids of the original.
+func unmapIDsOf(c spec.Conversation, ids []string, r *ops.Remapper) spec.Conversation {
+	if r == nil {
+		return c
+	}
+	var pairs []string
+	for _, id := range ids {
+		if n := r.Map(id); n != id {
+			pairs = append(pairs, n, id)
 		}
 	}
 	rep := strings.NewReplacer(pairs...)
@@ -223,47 +247,62 @@ func TestSpecEveryOperationEverySession(t *testing.T) {
 		name := strings.TrimPrefix(testcorpus.Name(path), ".."+string(filepath.Separator))
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
-			s, err := chain.Load(path)
-			require.NoError(t, err)
-			defer s.Close()
-			raw, err := os.ReadFile(path)
-			require.NoError(t, err)
-			orig, err := spec.Active(s.Main)
-			require.NoError(t, err)
-			valid := validate.Session(s).Valid()
+			n, r, valid := checkSpecCases(t, path, name, sc)
+			cases.Add(int64(n))
+			refused.Add(int64(r))
+			sessions.Add(1)
 			if !valid {
 				mu.Lock()
 				skippedRepair = append(skippedRepair, name)
 				mu.Unlock()
 			}
-			sessions.Add(1)
-			for _, c := range specCases(t, s.Main, orig, sc, valid) {
-				cases.Add(1)
-				tx := ops.NewTxn(s)
-				if c.clone {
-					tx.NewID = "c1c1c1c1-0000-4000-8000-000000000001"
-				}
-				if err := c.p.Apply(tx); err != nil {
-					// refusing is right only where the spec leaves nothing to send
-					if c.check(orig, nil) == nil {
-						refused.Add(1)
-						continue
-					}
-					t.Fatalf("%s: %s refused: %v", name, c.name, err)
-				}
-				var buf bytes.Buffer
-				require.NoError(t, tx.Render(s.Main)(&buf), "%s: %s: render", name, c.name)
-				rf, err := chain.LoadBytes(path, buf.Bytes())
-				require.NoError(t, err, "%s: %s: load the result", name, c.name)
-				got, err := spec.Active(rf)
-				require.NoError(t, err)
-				got = unmapIDs(got, raw, tx.Remapper())
-				if err := c.check(orig, got); err != nil {
-					t.Errorf("%s: %s: %v", name, c.name, err)
-				}
-			}
 		})
 	}
+}
+
+// checkSpecCases runs every (operation, turn) case of specCases on the
+// session at path in process and compares what chain rebuilds from each
+// result with the operation's specification; it returns how many cases
+// ran, how many the operation refused where the specification leaves
+// nothing to send, and whether the session validates (repair is checked
+// only then).
+func checkSpecCases(t *testing.T, path, name string, sc *redact.Scanner) (cases, refused int, valid bool) {
+	t.Helper()
+	s, err := chain.Load(path)
+	require.NoError(t, err)
+	defer s.Close()
+	raw, err := os.ReadFile(path)
+	require.NoError(t, err)
+	orig, err := spec.Active(s.Main)
+	require.NoError(t, err)
+	valid = validate.Session(s).Valid()
+	ids := uuidsOf(raw)
+	for _, c := range specCases(t, s.Main, orig, sc, valid) {
+		cases++
+		tx := ops.NewTxn(s)
+		if c.clone {
+			tx.NewID = "c1c1c1c1-0000-4000-8000-000000000001"
+		}
+		if err := c.p.Apply(tx); err != nil {
+			// refusing is right only where the spec leaves nothing to send
+			if c.check(orig, nil) == nil {
+				refused++
+				continue
+			}
+			t.Fatalf("%s: %s refused: %v", name, c.name, err)
+		}
+		var buf bytes.Buffer
+		require.NoError(t, tx.Render(s.Main)(&buf), "%s: %s: render", name, c.name)
+		rf, err := chain.LoadBytes(path, buf.Bytes())
+		require.NoError(t, err, "%s: %s: load the result", name, c.name)
+		got, err := spec.Active(rf)
+		require.NoError(t, err)
+		got = unmapIDsOf(got, ids, tx.Remapper())
+		if err := c.check(orig, got); err != nil {
+			t.Errorf("%s: %s: %v", name, c.name, err)
+		}
+	}
+	return cases, refused, valid
 }
 
 // TestSpecCompressDocument: a PDF `document` block (a prompt with an

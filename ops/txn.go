@@ -146,6 +146,23 @@ type Report struct {
 	// not (redact-secrets: a tool-results file that is a symlink, a FIFO,
 	// a device); each is named in a note too. redact --check fails on it.
 	NotScanned []string `json:"-"`
+	// SecretsByFile: the secrets redact-secrets replaced, by file and
+	// rule, so that a result written to one file (-o FILE) counts only
+	// what it wrote and names the files that still hold secrets.
+	SecretsByFile map[string]map[string]int `json:"-"`
+}
+
+// secretIn counts n secrets of a rule replaced in the file at path.
+func (t *Txn) secretIn(path, rule string, n int) {
+	if t.Report.SecretsByFile == nil {
+		t.Report.SecretsByFile = map[string]map[string]int{}
+	}
+	m := t.Report.SecretsByFile[path]
+	if m == nil {
+		m = map[string]int{}
+		t.Report.SecretsByFile[path] = m
+	}
+	m[rule] += n
 }
 
 // Count adds n to a report counter.

@@ -75,6 +75,9 @@ func checkKeyed(text string, s, e int) bool {
 func providerRules() []*Rule {
 	return []*Rule{
 		// literal prefixes
+		tok("together-api-key", `tgp_v1_[A-Za-z0-9_-]{40,}`, "tgp_v1_").after(120),
+		tok("cerebras-api-key", `csk-[a-z0-9]{40,64}`, "csk-").after(90).check(checkRandom(3.5, 2)),
+		tok("jina-api-key", `jina_[A-Za-z0-9_-]{50,70}`, "jina_").after(90).check(checkRandom(3.5, 3)),
 		tok("onepassword-secret-key", `A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5}`, "A3-").after(60),
 		tok("adobe-client-secret", `p8e-[A-Za-z0-9_-]{32,40}`, "p8e-").after(50),
 		tok("airtable-pat", `pat[A-Za-z0-9]{14}\.[a-f0-9]{64}`, "pat").after(90).check(checkRandom(3.0, 2)),
@@ -238,5 +241,14 @@ func providerRules() []*Rule {
 		kw("webflow-api-token", `[a-f0-9]{64}`, "webflow"),
 		kw("upstash-token", `[A-Za-z0-9=_-]{30,100}`, "upstash"),
 		kw("fireworks-api-key", `fw_[A-Za-z0-9]{20,40}`, "fireworks"),
+		// AI providers of issue 31: by name, for keys with no prefix
+		kw("baseten-api-key", `[A-Za-z0-9]{8}\.[A-Za-z0-9]{32}`, "baseten"),
+		kw("ollama-api-key", `[a-f0-9]{32}\.[A-Za-z0-9_-]{24}`, "ollama"),
+		kw("runway-api-key", `key_[a-f0-9]{64,128}`, "runway"),
+		kw("zhipu-api-key", `[a-f0-9]{32}\.[A-Za-z0-9]{16}`, "zhipu", "bigmodel"),
+		kw("ai21-api-key", `[A-Za-z0-9]{32}`, "ai21"),
+		kw("cursor-api-key", `key_[a-f0-9]{64}|crsr_[A-Za-z0-9]{40,64}`, "cursor_api", "cursor-api", "cursorapi"),
+		kw("voyage-api-key", `pa-[A-Za-z0-9_-]{40,}`, "voyage"),
+		kw("looker-client-secret", `[A-Za-z0-9]{24}`, "looker"),
 	}
 }

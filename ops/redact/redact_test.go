@@ -262,8 +262,14 @@ func TestEveryRuleHasAPositiveCase(t *testing.T) {
 	for _, c := range positives() {
 		have[c.rule] = true
 	}
+	catalogue := map[string]bool{}
+	for _, r := range s.Rules() {
+		if r.Priority == prioCatalogue {
+			catalogue[r.ID] = true // TestCatalogueRulesFindTheirShape
+		}
+	}
 	for _, id := range s.RuleIDs() {
-		assert.True(t, have[id], "no positive test case for rule %s", id)
+		assert.True(t, have[id] || catalogue[id], "no positive test case for rule %s", id)
 	}
 	assert.GreaterOrEqual(t, len(s.RuleIDs()), 100)
 }

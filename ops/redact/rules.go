@@ -295,7 +295,18 @@ func builtinRules() []*Rule {
 			find: findURLCreds, emits: urlRuleIDs},
 	}
 	rules = append(rules, structuralRules()...)
-	return append(rules, providerRules()...)
+	rules = append(rules, providerRules()...)
+	have, anchors := map[string]bool{}, map[string]bool{}
+	for _, r := range rules {
+		have[r.ID] = true
+		for _, id := range r.emits {
+			have[id] = true
+		}
+		for _, a := range r.Anchors {
+			anchors[strings.ToLower(a)] = true
+		}
+	}
+	return append(rules, catalogueRules(have, anchors)...)
 }
 
 var b64Tab = func() (t [256]bool) {

@@ -36,6 +36,34 @@ func structuralRules() []*Rule {
 		{ID: "psexec-password", Anchors: []string{"psexec"}, Fold: true, After: 300, Priority: prioContext,
 			Re:    regexp.MustCompile(`(?i:psexec)(?:64)?(?i:\.exe)?[ \t][^\n|;&]*?[ \t]-p[ \t]+"?(?P<s>[^\s"-][^\s"]*)`),
 			Check: checkCLIPassword},
+		// a registry login's password: docker/podman/helm/az/oc … login -p X
+		{ID: "cli-login-password", Anchors: []string{"login"}, Fold: true, Before: 40, After: 300, Priority: prioContext,
+			Re: regexp.MustCompile(`\b(?:docker|podman|nerdctl|buildah|skopeo|oras|crane|helm(?:[ \t]+registry)?|az(?:[ \t]+acr)?|oc|cf|kubectl[ \t]+oidc)[ \t]+login\b[^\n|;&]*?[ \t](?:-p|--password|--secret)(?:[ \t]+|=)["']?(?P<s>[^\s"'-][^\s"']*)`),
+			Check: func(text string, s, e int) bool {
+				return checkCLIPassword(text, s, e) || checkRandom(3.5, 3)(text, s, e)
+			}},
+		// gh secret set NAME --body VALUE
+		{ID: "generic-secret", Anchors: []string{"secret set"}, After: 300, Priority: prioContext,
+			Re:    regexp.MustCompile(`secret set[ \t]+[\w-]+[^\n|;&]*?[ \t](?:-b|--body)(?:[ \t]+|=)["']?(?P<s>[^\s"'-][^\s"']*)`),
+			Check: checkCLIPassword},
+		// echo X | docker login … --password-stdin
+		{ID: "cli-login-password", Anchors: []string{"password-stdin"}, Before: 300, After: 1, Priority: prioContext,
+			Re:    regexp.MustCompile(`\becho[ \t]+(?:-n[ \t]+)?["']?(?P<s>[^\s"'$|%]+)["']?[ \t]*\|[^\n|]*\blogin\b[^\n|]*--password-stdin`),
+			Check: checkCLIPassword},
+		// redis-cli -a PASSWORD
+		{ID: "redis-cli-password", Anchors: []string{"redis-cli"}, After: 300, Priority: prioContext,
+			Re:    regexp.MustCompile(`redis-cli\b[^\n|;&]*?[ \t](?:-a|--pass)[ \t]+["']?(?P<s>[^\s"'-][^\s"']*)`),
+			Check: checkCLIPassword},
+		// a session or auth cookie: Cookie: session=…; Set-Cookie: auth_token=…
+		{ID: "session-cookie", Anchors: []string{"cookie:"}, Fold: true, After: 600, Priority: prioContext,
+			Re:    regexp.MustCompile(`(?i:cookie):[ \t]*(?:[^\n;"']*;[ \t]*)*?(?i:[\w.-]*(?:sess|sid|auth|token|jwt|login|remember)[\w.-]*)=(?P<s>[^;\s"'\\,]{16,})`),
+			Check: checkRandom(3.5, 2)},
+		// a setter named for a secret: setAccessToken("…"), withApiKey('…')
+		// (anchored on the name's end: "set" and "with" start too many words)
+		{ID: "generic-token", Anchors: []string{"apikey(", "accesstoken(", "authtoken(", "token(", "secret(", "clientsecret(", "password(", "bearertoken(", "apitoken(", "secretkey(", "privatekey(", "authkey("},
+			Fold: true, Before: 24, After: 300, Priority: prioGeneric,
+			Re:    regexp.MustCompile(`(?i:(?:set|with)(?:api|access|auth|bearer|client|secret|private)?(?:key|token|secret|password))[ \t]*\([ \t]*["'\x60](?P<s>[^"'\x60\n\\]{8,})["'\x60][ \t]*\)`),
+			Check: checkValue(kindToken)},
 		// Kerberos keytab as base64: file version 0x0502, then an entry length < 64 KiB
 		{ID: "kerberos-keytab", Anchors: []string{"BQIAAA"}, After: 200000, Priority: prioPrefix,
 			Re:       regexp.MustCompile(`BQIAAA[A-Za-z0-9+/]{54,}={0,2}`),

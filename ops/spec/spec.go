@@ -231,26 +231,73 @@ func Clone(c Conversation) Conversation { return c.clone() }
 // which c.
 func Repair(c Conversation) Conversation { return c.clone().tidy() }
 
-// Fork at turn n: the first n turns, every parallel call included, cut back
-// to the last assistant message that waits for no tool result. c is the
-// conversation that holds turn n (for a turn before a compaction, the one
-// the client sent before it).
+// Fork at turn n: the first n turns as they happened, every parallel call
+// included, whatever turn n holds: a complete answer, an answer the person
+// interrupted, or the calls of a turn the session ends inside (they ran:
+// the files on disk are as they left them, and the conversation says so).
+// c is the conversation that holds turn n (for a turn before a
+// compaction, the one the client sent before it); a fork at the last turn
+// is therefore the whole of c, as a clone is.
+//
+// The client merges the user entries between two answers into one message:
+// the blocks of turn n's end (tool results, the interruption marker) and
+// those that preface the next prompt (a local command's records, IDE
+// context) with the prompt itself. The first belong to turn n, the others
+// to the turn of the prompt they precede.
 func Fork(c Conversation, n int) Conversation {
 	var out Conversation
 	for _, m := range c.clone() {
-		if m.Turn > n {
+		if m.Turn <= n {
+			out = append(out, m)
+			continue
+		}
+		if m.Role != "user" {
 			break
 		}
-		out = append(out, m)
-	}
-	for len(out) > 0 {
-		last := out[len(out)-1]
-		if last.Role == "assistant" && !last.hasType("tool_use") {
-			break
+		// the message's blocks of turns up to n: each block is of the turn
+		// of the last prompt before it, but for one that prefaces a later
+		// prompt of the message
+		cur := 0
+		if len(out) > 0 {
+			cur = out[len(out)-1].Turn
 		}
-		out = out[:len(out)-1]
+		k := 0
+		for ; k < len(m.Blocks); k++ {
+			b := m.Blocks[k]
+			turn := cur
+			if b.Prompt > 0 {
+				cur, turn = b.Prompt, b.Prompt
+			} else if next := nextPrompt(m, k); next > 0 && !endsTurn(b) {
+				turn = next
+			}
+			if turn > n {
+				break
+			}
+		}
+		if k > 0 {
+			m.Blocks, m.Turn = m.Blocks[:k], n
+			out = append(out, m)
+		}
+		break
 	}
 	return out
+}
+
+// nextPrompt is the number of the first prompt block of m after block k,
+// or 0.
+func nextPrompt(m Message, k int) int {
+	for _, b := range m.Blocks[k+1:] {
+		if b.Prompt > 0 {
+			return b.Prompt
+		}
+	}
+	return 0
+}
+
+// endsTurn reports whether a user block ends the turn before it: a tool
+// result, or the marker of an interruption.
+func endsTurn(b Block) bool {
+	return b.Type == "tool_result" || (b.Type == "text" && strings.HasPrefix(strings.TrimLeft(b.Text, " \t\r\n"), chain.InterruptedPrefix))
 }
 
 // StripThinking: the original minus its thinking blocks (of the turns

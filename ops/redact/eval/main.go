@@ -5,7 +5,7 @@
 //	go run ./ops/redact/eval                 # synthetic evaluation
 //	go run ./ops/redact/eval -v              # also list every miss and false positive
 //	go run ./ops/redact/eval -corpus ../shared/corpus
-//	go run ./ops/redact/eval -public         # public labelled sets, real redactor, findings/MB on real sessions
+//	go run ./ops/redact/eval -public         # labelled sets through the real redactor: recall per family (development and held-out), findings/MB on real sessions
 package main
 
 import (
@@ -34,7 +34,7 @@ func main() {
 	verbose := flag.Bool("v", false, "print every miss and false positive")
 	mb := flag.Int("mb", 8, "MB of mixed text for the throughput measurement")
 	public := flag.Bool("public", false, "the public labelled sets through the real redactor, and findings per MB on real sessions (run from the repository root)")
-	set := flag.String("set", "", "with -public: only this set (gitleaks, issue14, noseyparker, kingfisher-sample)")
+	set := flag.String("set", "", "with -public: only this set (gitleaks, issue14)")
 	flag.Parse()
 	if *public {
 		runPublic(*verbose, *set)

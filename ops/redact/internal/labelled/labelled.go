@@ -295,3 +295,6 @@ func Caught(e Example, out string) bool {
 	}
 	return out != e.Text
 }
+
+// GenRegexp draws a string matching re (ASCII only), for tests.
+func GenRegexp(re string, r *rand.Rand) (string, error) { return genRegexp(re, r) }
