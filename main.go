@@ -352,6 +352,56 @@ func destFrom(cmd *cli.Command) app.Dest {
 	return app.Dest{Output: cmd.String("output"), New: cmd.Bool("new"), DryRun: cmd.Bool("dry-run"), Diff: cmd.Bool("diff"), Force: cmd.Bool("force"), Keep: int(cmd.Int("keep")), NoBackup: cmd.Bool("no-backup")}
 }
 
+// checkTakesNoWrite refuses a write flag with --check (redact-secrets):
+// --check is a scan that writes nothing, not a preview of a write as
+// --dry-run and --diff are (they preview the command as given, with its
+// flags), so -o, --new, --no-backup, --keep and --force would be ignored
+// in silence. The hint is the command as typed without --check (whole,
+// so that a quoted argument in it stays runnable).
+func checkTakesNoWrite(env *app.Env, cmd *cli.Command) error {
+	if !cmd.Bool("check") {
+		return nil
+	}
+	given := ""
+	for _, f := range []string{"output", "new", "no-backup", "keep", "force"} {
+		if cmd.IsSet(f) {
+			given = map[string]string{"output": "-o"}[f]
+			if given == "" {
+				given = "--" + f
+			}
+			break
+		}
+	}
+	if given == "" {
+		return nil
+	}
+	line := []string{env.Self(), cmd.Name}
+	for _, a := range cmd.Args().Slice() {
+		line = append(line, shellQuote(a))
+	}
+	for _, f := range cmd.Flags {
+		name := f.Names()[0]
+		if name == "check" || !cmd.IsSet(name) {
+			continue
+		}
+		flag := "--" + name
+		if name == "output" {
+			flag = "-o"
+		}
+		switch f.(type) {
+		case *cli.BoolFlag:
+			line = append(line, flag)
+		case *cli.StringSliceFlag:
+			for _, v := range cmd.StringSlice(name) {
+				line = append(line, flag, shellQuote(v))
+			}
+		default:
+			line = append(line, flag, shellQuote(fmt.Sprint(cmd.Value(name))))
+		}
+	}
+	return app.UsageErrorf(strings.Join(line, " "), "--check writes nothing; it cannot take %s", given)
+}
+
 const destHelp = `Destinations (for every writing command):
    (default)     change the session in place, after backing it up
                  (undo with 'ccsurgeon restore SESSION')
@@ -562,6 +612,9 @@ examples:
 			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 when a secret is found or a file could not be scanned"},
 		}, destFlags()...),
 		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if err := checkTakesNoWrite(env, cmd); err != nil {
+				return err
+			}
 			return eachSession(env, cmd, func(env *app.Env, s string) error {
 				spec := app.OpSpec{Redact: true, RedactRules: cmd.StringSlice("rule"), RedactAllow: cmd.StringSlice("allow")}
 				if cmd.Bool("check") {

@@ -614,7 +614,8 @@ func TestMalformedReadOnlyFolder(t *testing.T) {
 	checkRun(t, "strip-thinking in a read-only folder", r, want{1, "", "read-only file system"})
 	assert.Empty(t, changes(h0, hashTree(t, m.root)), "a file changed")
 	r = runCLI(t, "--config-dir", m.cfg, "rewrite", malSession, "-o", filepath.Join(m.proj, "copy.jsonl"))
-	checkRun(t, "rewrite -o into a read-only folder", r, want{1, "", "read-only file system"})
+	// -o into a project folder is refused before any write (read-only or not)
+	checkRun(t, "rewrite -o into a read-only project folder", r, want{2, "", "under the config dir's projects folder"})
 	assert.Empty(t, changes(h0, hashTree(t, m.root)), "a file changed")
 	for _, args := range [][]string{{"validate", malSession}, {"info", malSession}, {"strip-thinking", malSession, "--dry-run"}} {
 		r = runCLI(t, append([]string{"--config-dir", m.cfg}, args...)...)

@@ -140,7 +140,7 @@ func TestRedactToFolderNotInProjects(t *testing.T) {
 	h0 := hashTree(t, e.cfg)
 	r := e.cli(t, "redact-secrets", e.id, "-o", filepath.Join(e.cfg, "projects", "-other")+"/")
 	assert.Equal(t, 2, r.code, r.stdout+r.stderr)
-	assert.Contains(t, r.stderr, "in the config dir's projects folder")
+	assert.Contains(t, r.stderr, "under the config dir's projects folder")
 	assert.Regexp(t, `(?m)^ccsurgeon: hint: `, r.stderr)
 	assert.Empty(t, changes(h0, hashTree(t, e.cfg)))
 	_, err := os.Stat(filepath.Join(e.cfg, "projects", "-other"))

@@ -297,10 +297,13 @@ func TestSafetyOutputDoesNotReplaceWithoutForce(t *testing.T) {
 	require.NoError(t, os.WriteFile(other, []byte(join(malLines()[:3], "\n")), 0o644))
 	plain := filepath.Join(m.root, "notes.txt")
 	require.NoError(t, os.WriteFile(plain, []byte("keep me\n"), 0o644))
-	for _, dst := range []string{other, plain} {
+	for dst, w := range map[string]want{
+		other: {2, "", "under the config dir's projects folder"}, // never -o there, new file or not
+		plain: {1, "", "already exists"},
+	} {
 		h0 := hashTree(t, m.root)
 		r := m.cli(t, "strip-thinking", malSession, "-o", dst)
-		checkRun(t, "-o "+dst, r, want{1, "", "already exists"})
+		checkRun(t, "-o "+dst, r, w)
 		assert.Empty(t, changes(h0, hashTree(t, m.root)))
 	}
 	r := m.cli(t, "strip-thinking", malSession, "-o", plain, "--force")

@@ -328,10 +328,15 @@ func TestWriteSafety8OutputNeverReplacesASession(t *testing.T) {
 	notes := filepath.Join(m.proj, "notes.txt")
 	require.NoError(t, os.WriteFile(notes, []byte("keep\n"), 0o644))
 	backdate(t, m.root)
-	for _, dst := range []string{other, loose, notes} {
+	for dst, w := range map[string]want{
+		// under projects/ -o writes nothing at all, file or not (a usage error)
+		other: {2, "", "under the config dir's projects folder"},
+		notes: {2, "", "under the config dir's projects folder"},
+		loose: {1, "", "never replaces"},
+	} {
 		h0 := hashTree(t, m.root)
 		r := m.cli(t, "strip-thinking", malSession, "-o", dst, "--force")
-		checkRun(t, "-o "+dst, r, want{1, "", "never replaces"})
+		checkRun(t, "-o "+dst, r, w)
 		assert.Contains(t, r.stderr, "hint: ")
 		assert.Empty(t, changes(h0, hashTree(t, m.root)), dst)
 	}

@@ -553,9 +553,14 @@ func (env *Env) ContinueSession() (string, error) {
 	return best, nil
 }
 
-// ago says how long ago, roughly: "5m ago", "3h ago", "2d ago".
+// ago says how long ago, roughly: "just now", "42 seconds ago", "5m ago",
+// "3h ago", "2d ago" (a file written seconds before was "0m ago").
 func ago(d time.Duration) string {
 	switch {
+	case d < 2*time.Second: // a clock a little behind the file's too
+		return "just now"
+	case d < time.Minute:
+		return fmt.Sprintf("%d seconds ago", int(d.Seconds()))
 	case d < time.Hour:
 		return fmt.Sprintf("%dm ago", int(d.Minutes()))
 	case d < 48*time.Hour:

@@ -199,7 +199,7 @@ func TestPickSession(t *testing.T) {
 	got, err := env.PickSession()
 	require.NoError(t, err)
 	assert.Equal(t, paths[1], got, "1 is the newest")
-	assert.Regexp(t, `(?s)^\s+ID\s+AGE\s+SIZE\s+RECORDED\s+TITLE OR FIRST PROMPT\n\s+1\s+multi-tu\s+0m ago\s+\S+ KB\s+[0-9,]+\s+\S.*\n\s+2\s+tools-00\s+3h ago.*session \(1-2\): 1\n$`, errb.String())
+	assert.Regexp(t, `(?s)^\s+ID\s+AGE\s+SIZE\s+RECORDED\s+TITLE OR FIRST PROMPT\n\s+1\s+multi-tu\s+(just now|\d+ seconds ago)\s+\S+ KB\s+[0-9,]+\s+\S.*\n\s+2\s+tools-00\s+3h ago.*session \(1-2\): 1\n$`, errb.String())
 
 	env.In = strings.NewReader("3\n")
 	_, err = env.PickSession()

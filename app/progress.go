@@ -61,7 +61,8 @@ func isTerminal(w any) bool {
 // both terminals.
 func (env *Env) Interactive() bool { return isTerminal(env.In) && isTerminal(env.Err) }
 
-// Ago says how long ago, roughly: "5m ago", "3h ago", "2d ago".
+// Ago says how long ago, roughly: "just now", "42 seconds ago", "5m ago",
+// "3h ago", "2d ago".
 func Ago(d time.Duration) string { return ago(d) }
 
 // Phase starts a new stretch of work of total bytes (0: unknown). A bar

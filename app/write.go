@@ -119,6 +119,9 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	if d.Diff {
 		d.DryRun = true // --diff previews: it never writes
 	}
+	if err := env.refuseOutputInProjects(d); err != nil {
+		return err
+	}
 	path, err := chain.Locate(env.ConfigDir, sessionArg)
 	if err != nil {
 		return err
@@ -180,15 +183,6 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 				return Errorf("cannot write %s: folder %s does not exist", d.Output, dir)
 			}
 		}
-		// a share is for another config dir: in this one's projects/ it
-		// would be a second copy of the session under the same id
-		if projects, err := filepath.Abs(chain.ProjectsDir(env.ConfigDir)); err == nil {
-			if abs, err := filepath.Abs(d.Output); err == nil {
-				if rel, err := filepath.Rel(projects, abs); err == nil && (filepath.IsLocal(rel) || rel == ".") {
-					return UsageErrorf("name a folder outside "+projects+", or use --new for a redacted copy in this config dir", "-o %s is in the config dir's projects folder: a share folder goes elsewhere", d.Output)
-				}
-			}
-		}
 	} else if d.Output != "" && d.Output != "-" {
 		if dir := filepath.Dir(d.Output); dir != "" {
 			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
@@ -201,7 +195,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 					return UsageErrorf("leave out -o to change the session in place (with a backup)", "-o names a file of the session itself: %s", f.Path)
 				}
 			}
-			if err := refuseSessionOutput(env.ConfigDir, d.Output, st, s.ID); err != nil {
+			if err := refuseSessionOutput(d.Output, st, s.ID); err != nil {
 				return err
 			}
 		}
@@ -1288,27 +1282,36 @@ func (j *job) writeFolder(dir string, force bool) (path string, err error) {
 	return mainDst, nil
 }
 
-// refuseSessionOutput: -o never replaces a session, --force or not: any
-// file under the config dir's projects/ (where the client reads them), nor,
-// wherever it is, a file that is another session's transcript (this
-// session's content would go under the other's name). A copy of this same
-// session (an earlier export, -o share.jsonl run again) is replaced with
-// --force, as any file.
-func refuseSessionOutput(configDir, out string, st os.FileInfo, id string) error {
-	what, hint := "", "give -o the name of a new file, or pass --new to write the result as a new session"
-	if projects, err := filepath.Abs(chain.ProjectsDir(configDir)); err == nil {
-		if abs, err := filepath.Abs(out); err == nil {
-			if rel, err := filepath.Rel(projects, abs); err == nil && filepath.IsLocal(rel) {
-				what = "in the config dir's projects folder"
-			}
-		}
-	}
-	if what == "" && st.Mode().IsRegular() && chain.IsSessionFile(out) == nil && !chain.SessionIDIs(out, id) {
-		what = "another Claude Code session's transcript"
-		hint = fmt.Sprintf("give -o the name of a new file; if %s is a copy you made, remove it first (rm %s)", out, shellQuote(out))
-	}
-	if what == "" {
+// refuseOutputInProjects refuses -o FILE or -o DIR/ anywhere under the
+// config dir's projects/ (through links too): there the output is a second
+// file with the session's id (or a session file named unlike its id), and
+// two files with one sessionId confuse the client. A copy in this config
+// dir is --new's job (clone and fork write one without -o).
+func (env *Env) refuseOutputInProjects(d Dest) error {
+	if d.Output == "" || d.Output == "-" || !backup.UnderProjects(env.ConfigDir, d.Output) {
 		return nil
 	}
-	return &chain.Error{Msg: fmt.Sprintf("%s already exists and is %s: -o never replaces a session", out, what), Hint: hint, Code: 1}
+	projects := chain.ProjectsDir(env.ConfigDir)
+	if a, err := filepath.Abs(projects); err == nil {
+		projects = a
+	}
+	hint := "leave out -o and pass --new for a copy in this config dir (a new session id), or give -o a path outside " + projects
+	if d.FreshIDs {
+		hint = "leave out -o: the command writes a new session in this config dir; or give -o a path outside " + projects
+	}
+	return UsageErrorf(hint, "-o %s is under the config dir's projects folder: -o writes a copy for elsewhere, and there it would be a second file of the session", d.Output)
+}
+
+// refuseSessionOutput: -o never replaces a session, --force or not (one
+// under the config dir's projects/ is refused before, by
+// refuseOutputInProjects): a file that is another session's transcript,
+// wherever it is, would get this session's content under the other's
+// name. A copy of this same session (an earlier export, -o share.jsonl
+// run again) is replaced with --force, as any file.
+func refuseSessionOutput(out string, st os.FileInfo, id string) error {
+	if !st.Mode().IsRegular() || chain.IsSessionFile(out) != nil || chain.SessionIDIs(out, id) {
+		return nil
+	}
+	return &chain.Error{Msg: fmt.Sprintf("%s already exists and is another Claude Code session's transcript: -o never replaces a session", out),
+		Hint: fmt.Sprintf("give -o the name of a new file; if %s is a copy you made, remove it first (rm %s)", out, shellQuote(out)), Code: 1}
 }

@@ -356,10 +356,11 @@ func keepOwner(f *os.File, like os.FileInfo) error {
 }
 
 // chownIDs gives the file at path the owner uid:gid, as root (a file put
-// back by restore is its user's again); others cannot and need not.
+// back by restore is its user's again); a user, whose file is theirs
+// already, gives back its group (keepGroup).
 func chownIDs(path string, uid, gid int) error {
 	if os.Geteuid() != 0 {
-		return nil
+		return keepGroup(path, gid)
 	}
 	return os.Lchown(path, uid, gid)
 }

@@ -57,6 +57,46 @@ func InProjects(configDir, projectDir string) bool {
 		chain.SameName(chain.HostOS, filepath.Dir(realPath(pd)), realPath(pr)))
 }
 
+// UnderProjects reports whether p is <config-dir>/projects or anything
+// under it, through symlinks (of p's folders and of the config dir) and
+// whatever the case of its letters where the file system folds case. p
+// need not exist: its nearest existing folder is resolved.
+func UnderProjects(configDir, p string) bool {
+	abs, err1 := filepath.Abs(p)
+	pr, err2 := filepath.Abs(filepath.Join(configDir, "projects"))
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	within := func(p, root string) bool {
+		for {
+			if chain.SameName(chain.HostOS, p, root) {
+				return true
+			}
+			up := filepath.Dir(p)
+			if up == p {
+				return false
+			}
+			p = up
+		}
+	}
+	return within(abs, pr) || within(realPathOf(abs), realPath(pr))
+}
+
+// realPathOf is realPath of a path that may not exist: its nearest
+// existing ancestor resolved, the rest joined as it is.
+func realPathOf(p string) string {
+	rest := ""
+	for q := p; ; q = filepath.Dir(q) {
+		if r, err := filepath.EvalSymlinks(q); err == nil {
+			return filepath.Join(r, rest)
+		}
+		if filepath.Dir(q) == q {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(q), rest)
+	}
+}
+
 // oneLine is name with every control character (and Unicode's line and
 // paragraph separators) made '_'.
 func oneLine(name string) string {

@@ -18,7 +18,12 @@ var errBusy = errors.New("busy")
 // retried with growing waits for a bounded time, then fails with an error
 // that names the file and says why; any other error is not retried.
 func TestRetryReplace(t *testing.T) {
-	busy := func(err error) bool { return errors.Is(err, errBusy) }
+	busy := func(err error) replaceVerdict {
+		if errors.Is(err, errBusy) {
+			return replaceRetry
+		}
+		return replaceFail
+	}
 	t.Run("passes once the file is closed", func(t *testing.T) {
 		tries, waits := 0, []time.Duration{}
 		err := retryReplace("/s.jsonl", func() error {
@@ -54,6 +59,66 @@ func TestRetryReplace(t *testing.T) {
 		assert.ErrorIs(t, err, os.ErrNotExist)
 		assert.Equal(t, 1, tries)
 	})
+}
+
+// A rename that Windows refuses is told apart by why (issue 27 polish): a
+// sharing or lock violation, or access denied on a file another program
+// holds open without delete sharing, passes once that program closes it
+// and is retried; access denied on a file with the read-only attribute,
+// or on one the user may not delete (its permissions), never passes and
+// was retried for 3 s, then blamed on "another program". The decision is
+// a function of the rename's error code, the target's attributes and what
+// opening the target for deletion gives (Windows codes, tested here on
+// every OS).
+func TestReplaceDeniedToldFromBusy(t *testing.T) {
+	const (
+		ok            = 0
+		accessDenied  = 5
+		sharing       = 32
+		lock          = 33
+		notFound      = 2
+		readOnly      = 0x1
+		archive       = 0x20
+		noAttrs       = 0xFFFFFFFF // INVALID_FILE_ATTRIBUTES: could not be read
+		normal        = 0x80
+		readOnlyArchv = readOnly | archive
+	)
+	for _, c := range []struct {
+		what              string
+		code, attrs, open uint32
+		want              replaceVerdict
+	}{
+		{"sharing violation", sharing, archive, sharing, replaceRetry},
+		{"lock violation", lock, normal, ok, replaceRetry},
+		{"held open without delete sharing", accessDenied, archive, sharing, replaceRetry},
+		{"delete probe passes: transient", accessDenied, normal, ok, replaceRetry},
+		{"read-only attribute", accessDenied, readOnly, accessDenied, replaceReadOnly},
+		{"read-only and held open", accessDenied, readOnlyArchv, sharing, replaceReadOnly},
+		{"permissions deny deletion", accessDenied, archive, accessDenied, replaceDenied},
+		{"attributes unreadable, delete denied", accessDenied, noAttrs, accessDenied, replaceDenied},
+		{"attributes unreadable, held", accessDenied, noAttrs, sharing, replaceRetry},
+		{"not found", notFound, noAttrs, notFound, replaceFail},
+	} {
+		assert.Equal(t, c.want, classifyReplace(c.code, c.attrs, c.open), c.what)
+	}
+
+	target := `C:\Users\me\.claude\projects\p\s.jsonl`
+	denied := errors.New("Access is denied.")
+	for verdict, want := range map[replaceVerdict][2]string{
+		replaceReadOnly: {"cannot replace " + target + ": the file is read-only", `attrib -r "` + target + `"`},
+		replaceDenied:   {"cannot replace " + target + ": access denied by the file's permissions", `icacls "` + target + `"`},
+	} {
+		tries := 0
+		err := retryReplace(target, func() error { tries++; return denied }, func(error) replaceVerdict { return verdict },
+			func(time.Duration) { t.Fatal("slept: a denial that never passes was retried") }, 3*time.Second)
+		var e *Error
+		require.ErrorAs(t, err, &e)
+		assert.Equal(t, 1, tries)
+		assert.Contains(t, e.Msg, want[0])
+		assert.NotContains(t, e.Msg, "another program")
+		assert.Contains(t, e.Hint, want[1])
+		assert.ErrorIs(t, err, denied, "the OS error stays reachable")
+	}
 }
 
 // openNoFollow refuses a symlink at the name (it would lead out of the
@@ -128,6 +193,12 @@ func TestInProjectsFoldsCaseWhereTheOSDoes(t *testing.T) {
 		chain.HostOS = goos
 		assert.Equal(t, want, InProjects(cfg, other), goos)
 		assert.Equal(t, want, KeyFor(cfg, "3f2a9c1e", other) == "3f2a9c1e", goos)
+		// -o's rule: anything under projects/, in other capitals too
+		assert.Equal(t, want, UnderProjects(cfg, filepath.Join(other, "copy.jsonl")), goos)
+		assert.Equal(t, want, UnderProjects(cfg, filepath.Dir(other)), goos)
+		assert.False(t, UnderProjects(cfg, filepath.Join(filepath.Dir(cfg), "claude", "projects-old", "x.jsonl")), goos)
+		assert.True(t, UnderProjects(cfg, filepath.Join(cfg, "projects", "a", "b", "c.jsonl")), goos)
+		assert.False(t, UnderProjects(cfg, filepath.Join(cfg, "c.jsonl")), goos)
 		chain.HostOS = old
 	}
 }

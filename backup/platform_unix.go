@@ -39,17 +39,47 @@ func fileOwner(fi os.FileInfo) (uid, gid int, ok bool) {
 	return int(st.Uid), int(st.Gid), true
 }
 
-// chownLike gives f the owner of like (nil: nothing to do); only root
-// can, and only root needs to (a user's files are already theirs).
+// chownLike gives f the owner of like (nil: nothing to do). Root gives
+// both; a user's file is theirs already, but its group may be any group
+// they are in, and a new file gets their primary one: the group of like
+// is given back (keepGroup).
 func chownLike(f *os.File, like os.FileInfo) error {
-	if like == nil || os.Geteuid() != 0 {
+	if like == nil {
 		return nil
 	}
 	uid, gid, ok := fileOwner(like)
 	if !ok {
 		return nil
 	}
+	if os.Geteuid() != 0 {
+		if cur, err := f.Stat(); err == nil {
+			if _, g, ok := fileOwner(cur); ok && g != gid {
+				if err := f.Chown(-1, gid); err != nil && !errors.Is(err, syscall.EPERM) {
+					return err
+				}
+			}
+		}
+		return nil
+	}
 	return f.Chown(uid, gid)
+}
+
+// keepGroup gives the file at path (never through a link) the group gid
+// when it has another, as a user may for a group they are in (chownLike
+// does the same through a descriptor); a group they are not in (EPERM)
+// stays as the new file has it, as before.
+func keepGroup(path string, gid int) error {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return err
+	}
+	if _, g, ok := fileOwner(fi); !ok || g == gid {
+		return nil
+	}
+	if err := os.Lchown(path, -1, gid); err != nil && !errors.Is(err, syscall.EPERM) {
+		return err
+	}
+	return nil
 }
 
 // replaceFile renames tmp over target (rename(2) replaces atomically,

@@ -102,6 +102,9 @@ func fileOwner(os.FileInfo) (uid, gid int, ok bool) { return 0, 0, false }
 // new file in the same folder inherits.
 func chownLike(*os.File, os.FileInfo) error { return nil }
 
+// keepGroup does nothing on Windows (see chownLike).
+func keepGroup(string, int) error { return nil }
+
 // fileBasicInfo is FILE_BASIC_INFO.
 type fileBasicInfo struct {
 	CreationTime, LastAccessTime, LastWriteTime, ChangeTime int64
@@ -135,7 +138,8 @@ func changeTime(path string) (time.Time, bool) {
 // (MOVEFILE_REPLACE_EXISTING, MOVEFILE_WRITE_THROUGH). Windows refuses to
 // replace a file another program holds open without delete sharing: the
 // rename is retried with backoff for replaceBudget, then a *Error says
-// which file and why.
+// which file and why. A read-only target, or one whose permissions forbid
+// replacing it, is refused at once, saying which (classifyReplace).
 func replaceFile(tmp, target string) error {
 	from, err := windows.UTF16PtrFromString(tmp)
 	if err != nil {
@@ -150,14 +154,36 @@ func replaceFile(tmp, target string) error {
 			return &os.LinkError{Op: "rename", Old: tmp, New: target, Err: err}
 		}
 		return nil
-	}, replaceBusy, time.Sleep, replaceBudget)
+	}, func(err error) replaceVerdict { return replaceDecision(to, err) }, time.Sleep, replaceBudget)
 }
 
-// replaceBusy reports the errors of a rename over a file that another
-// program has open: they pass once it closes the file.
-func replaceBusy(err error) bool {
-	return errors.Is(err, windows.ERROR_ACCESS_DENIED) || errors.Is(err, windows.ERROR_SHARING_VIOLATION) ||
-		errors.Is(err, windows.ERROR_LOCK_VIOLATION)
+// replaceDecision classifies an error of a rename over to: its code, the
+// target's attributes and whether the target opens for deletion (a
+// sharing violation there is another program's handle; access denied, its
+// permissions).
+func replaceDecision(to *uint16, err error) replaceVerdict {
+	var code windows.Errno
+	if !errors.As(err, &code) {
+		return replaceFail
+	}
+	attrs, aerr := windows.GetFileAttributes(to)
+	if aerr != nil {
+		attrs = winInvalidAttributes
+	}
+	open := uint32(0)
+	if code == windows.ERROR_ACCESS_DENIED {
+		h, oerr := windows.CreateFile(to, windows.DELETE,
+			windows.FILE_SHARE_READ|windows.FILE_SHARE_WRITE|windows.FILE_SHARE_DELETE, nil,
+			windows.OPEN_EXISTING, windows.FILE_FLAG_OPEN_REPARSE_POINT|windows.FILE_FLAG_BACKUP_SEMANTICS, 0)
+		var oc windows.Errno
+		switch {
+		case oerr == nil:
+			windows.CloseHandle(h)
+		case errors.As(oerr, &oc):
+			open = uint32(oc)
+		}
+	}
+	return classifyReplace(uint32(code), attrs, open)
 }
 
 // isNoSpace reports a full disk or an exhausted quota.

@@ -51,6 +51,27 @@ func TestReplaceOverForeignOpenFile(t *testing.T) {
 	require.NoError(t, replaceFile(tmp, target), "passes once it is closed")
 }
 
+// A read-only session file (attrib +r; os.Chmod 0o444 sets it) is not
+// "held by another program": replaceFile says it is read-only at once,
+// without the 3 s of retries, and changes nothing.
+func TestReplaceOverReadOnlyFile(t *testing.T) {
+	dir := t.TempDir()
+	target, tmp := filepath.Join(dir, "s.jsonl"), filepath.Join(dir, ".s.tmp")
+	require.NoError(t, os.WriteFile(target, []byte("old\n"), 0o600))
+	require.NoError(t, os.WriteFile(tmp, []byte("new\n"), 0o600))
+	require.NoError(t, os.Chmod(target, 0o444))
+	t.Cleanup(func() { _ = os.Chmod(target, 0o600) })
+	start := time.Now()
+	err := replaceFile(tmp, target)
+	var e *Error
+	require.ErrorAs(t, err, &e)
+	assert.Contains(t, e.Msg, "the file is read-only")
+	assert.Contains(t, e.Hint, "attrib -r")
+	assert.Less(t, time.Since(start), replaceBudget/2, "a read-only file was retried")
+	b, _ := os.ReadFile(target)
+	assert.Equal(t, "old\n", string(b), "nothing changed")
+}
+
 // The lock holder's line stays readable to the process that is refused
 // (the lock is taken far past the end of the file).
 func TestLockHolderReadableWhileLocked(t *testing.T) {

@@ -8,6 +8,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -93,7 +94,9 @@ func (c Client) Command(ctx context.Context, args ...string) *exec.Cmd {
 	return exec.CommandContext(ctx, c.Argv[0], argv...)
 }
 
-// RepoRoot returns the directory holding go.mod, walking up from the working directory.
+// RepoRoot returns the directory holding go.mod, walking up from the
+// working directory (a test runs in its package's folder). The one home
+// of that walk: internal/testcorpus resolves the corpus from it too.
 func RepoRoot() (string, error) {
 	dir, err := os.Getwd()
 	if err != nil {
@@ -102,6 +105,8 @@ func RepoRoot() (string, error) {
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
 			return dir, nil
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return "", err
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {

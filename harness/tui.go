@@ -106,15 +106,60 @@ func (t *TUI) Type(text string) error {
 	return nil
 }
 
-// Submit types text, waits a moment (so the input is not taken for a paste) and presses
-// Enter.
+// Submit types text, waits until the client has drawn it in its input box
+// and a moment more (so the input is not taken for a paste), presses Enter,
+// and waits until the text has left the input box. On a busy machine a
+// fixed pause was not enough: the client had not read the text yet, took
+// the Enter with it as part of a paste, and the prompt stayed in the box
+// unsent (a turn then timed out with the prompt still typed). Enter is
+// pressed again only while the text is still in the box.
 func (t *TUI) Submit(text string) error {
 	if err := t.Type(text); err != nil {
 		return err
 	}
+	want := squash(text)
+	if _, err := t.WaitFor("typed "+text, TUIStep, func(s string) bool {
+		return strings.Contains(squash(inputBox(s)), want)
+	}); err != nil {
+		return err
+	}
 	time.Sleep(400 * time.Millisecond)
-	return t.Keys("Enter")
+	for try := 0; ; try++ {
+		if err := t.Keys("Enter"); err != nil {
+			return err
+		}
+		_, err := t.WaitFor("sent "+text, 10*time.Second, func(s string) bool {
+			return !strings.Contains(squash(inputBox(s)), want)
+		})
+		if err == nil || !errors.Is(err, ErrWaitTimeout) || try == 2 {
+			return err
+		}
+	}
 }
+
+// inputBox is the text of the client's input box: the lines between the
+// last two of its borders, the prompt mark left out ("" when no box is
+// drawn, as while a menu or dialog replaces it).
+func inputBox(s string) string {
+	lines := strings.Split(s, "\n")
+	end := -1
+	for i := len(lines) - 1; i >= 0; i-- {
+		if !strings.HasPrefix(lines[i], "───") {
+			continue
+		}
+		if end < 0 {
+			end = i
+			continue
+		}
+		box := strings.Join(lines[i+1:end], " ")
+		return strings.Replace(box, "❯", "", 1)
+	}
+	return ""
+}
+
+// squash leaves out all white space (a long prompt wraps in the box,
+// between words or inside one).
+func squash(s string) string { return strings.Join(strings.Fields(s), "") }
 
 // ErrWaitTimeout is wrapped by WaitFor errors.
 var ErrWaitTimeout = errors.New("timed out waiting for the screen")

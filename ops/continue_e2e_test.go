@@ -245,9 +245,13 @@ func pickerRows(t *testing.T, env *harness.Env, c harness.Client, screens string
 	return rows
 }
 
-// pickerSize is a file size as 2.1.332's picker writes it (KB of 1024
-// bytes, one decimal).
-func pickerSize(n int64) string { return fmt.Sprintf("%.1fKB", float64(n)/1024) }
+// pickerSize is a file size as 2.1.332's picker writes it: KB of 1024
+// bytes, one decimal, a trailing ".0" left out (the client's
+// `(n/1024).toFixed(1).replace(/\.0$/,"")+"KB"`; toFixed rounds a tie up).
+func pickerSize(n int64) string {
+	tenths := (n*10*2 + 1024) / (2 * 1024)
+	return strings.TrimSuffix(fmt.Sprintf("%d.%d", tenths/10, tenths%10), ".0") + "KB"
+}
 
 func fileSize(t *testing.T, path string) int64 {
 	t.Helper()

@@ -3,6 +3,7 @@ package ops
 import (
 	"fmt"
 	"math"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -356,15 +357,13 @@ func (o FitTokens) Apply(t *Txn) error {
 		}
 	}
 	if len(rm.turns) > 0 {
-		turns := map[int]bool{}
-		for _, n := range rm.turns {
-			turns[int(n)] = true
-		}
 		t.Count(CountTurnsRemoved, len(rm.turns))
+		var removed []int
 		for _, n := range rm.turns {
 			rep.TurnsRemoved = append(rep.TurnsRemoved, int(n))
+			removed = append(removed, int(n))
 		}
-		t.Note("whole turns removed, named in a note (a line each for the last %d): %s%s (estimate now %d)", len(rm.lines), chain.Plural(len(rm.turns), "turn", "turns"), turnList(turns), total)
+		t.Note("%s", removedTurnsNote(removed, len(rm.lines), total))
 	}
 	if total <= goal {
 		return nil
@@ -641,20 +640,46 @@ func toolSummary(tools map[string]int) string {
 	return fmt.Sprintf("%s (%s)", chain.Plural(n, "tool call", "tool calls"), strings.Join(parts, ", "))
 }
 
-// turnList names the turns a cut touched: " in turns 1–5, 8" ("" for none
-// known).
-func turnList(turns map[int]bool) string {
-	var ns []int
+// removedTurnsNote is the note of the whole turns a cut removed (turns:
+// their numbers, 0 where unknown), of which the note in the session gives
+// the last shown a line each: "turn 4" alone, else "3 turns (1–3)".
+func removedTurnsNote(turns []int, shown, total int) string {
+	set := map[int]bool{}
+	for _, n := range turns {
+		set[n] = true
+	}
+	ns, parts := turnRanges(set)
+	what := chain.Plural(len(turns), "turn", "turns")
+	switch {
+	case len(turns) == 1 && len(ns) == 1:
+		what = "turn " + parts[0]
+	case len(parts) > 6:
+		what += fmt.Sprintf(" from %d to %d", ns[0], ns[len(ns)-1])
+	case len(parts) > 0:
+		what += " (" + strings.Join(parts, ", ") + ")"
+	}
+	lines := ""
+	switch {
+	case len(turns) == 1:
+	case shown >= len(turns):
+		lines = ", a line each"
+	case shown == 1:
+		lines = ", a line for the last"
+	default:
+		lines = fmt.Sprintf(", a line each for the last %d", shown)
+	}
+	return fmt.Sprintf("whole turns removed: %s, named in a note in the session%s (estimate now %d)", what, lines, total)
+}
+
+// turnRanges is the known turns of turns (numbers above 0), sorted, and
+// the same as ranges: "1–5", "8".
+func turnRanges(turns map[int]bool) (ns []int, parts []string) {
 	for n := range turns {
 		if n > 0 {
 			ns = append(ns, n)
 		}
 	}
-	if len(ns) == 0 {
-		return ""
-	}
 	sort.Ints(ns)
-	var parts []string
 	for k := 0; k < len(ns); {
 		j := k
 		for j+1 < len(ns) && ns[j+1] == ns[j]+1 {
@@ -667,13 +692,21 @@ func turnList(turns map[int]bool) string {
 		}
 		k = j + 1
 	}
-	if len(ns) == 1 {
+	return ns, parts
+}
+
+// turnList names the turns a cut touched: " in turns 1–5, 8" ("" for none
+// known).
+func turnList(turns map[int]bool) string {
+	ns, parts := turnRanges(turns)
+	switch {
+	case len(ns) == 0:
+		return ""
+	case len(ns) == 1:
 		return " in turn " + parts[0]
-	}
-	if len(parts) > 6 { // a summary line, not a list of hundreds
+	case len(parts) > 6: // a summary line, not a list of hundreds
 		return fmt.Sprintf(" in %d turns from %d to %d", len(ns), ns[0], ns[len(ns)-1])
-	}
-	if len(parts) == 1 && ns[len(ns)-1] > ns[0] {
+	case len(parts) == 1:
 		return " (turns " + parts[0] + ")"
 	}
 	return " in turns " + strings.Join(parts, ", ")
@@ -733,7 +766,7 @@ func FitWithin(s *chain.Session, p Pipeline, newTxn func() *Txn) (*Txn, error) {
 		}
 		if try == 4 || aim <= 1 {
 			return t, &chain.Error{Msg: fmt.Sprintf("the estimate of the written result stays above --target-tokens %d (%d); nothing was written", fit.Target, got.Total()),
-				Hint: "this is a bug in ccsurgeon: please report it with 'ccsurgeon info' output", Code: 1}
+				Hint: fitBugHint(s.Path), Code: 1}
 		}
 		fit.Aim = max(1, aim-(got.Total()-fit.Target))
 		q := slices.Clone(p)
@@ -754,4 +787,21 @@ func WrittenTokens(t *Txn) (chain.ResumeEstimate, error) {
 		return chain.ResumeEstimate{}, err
 	}
 	return f.ResumeTokens(), nil
+}
+
+// fitBugHint is the hint of FitWithin's internal error: the report to
+// send is what info says of this session, named by its path (info with no
+// SESSION would read the newest session of the folder's project) and
+// quoted for the shell; the command ends the hint, whole, so it runs as
+// printed.
+func fitBugHint(path string) string {
+	if a, err := filepath.Abs(path); err == nil {
+		path = a
+	}
+	if strings.IndexFunc(path, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_@%+=:,./-", r))
+	}) >= 0 {
+		path = "'" + strings.ReplaceAll(path, "'", `'\''`) + "'"
+	}
+	return "this is a bug in ccsurgeon: please report it with the output of: ccsurgeon info " + path
 }

@@ -694,7 +694,11 @@ func (o RedactSecrets) scanLineBuf(raw []byte, sums bool, dec *[]byte, clean map
 		}
 		v := tok[1 : len(tok)-1] // the value, when it has no escapes
 		esc := strings.IndexByte(v, '\\') >= 0
-		if !o.Scanner.MayHold(tok) && !(esc && hidesAnchor(v)) {
+		// a value without escapes goes to Scan at once: its prefilter is
+		// MayHold's (an anchor in v is one in tok, and Scan of a text
+		// without one returns nothing), and a value that holds an
+		// anchor is not passed over twice
+		if esc && !o.Scanner.MayHold(tok) && !hidesAnchor(v) {
 			return
 		}
 		if esc {

@@ -17,11 +17,7 @@ import (
 // sentKey is what the client sent on a resume, projected for comparison
 // with a specification (2.0.x's synthetic last answer left out).
 func sentKey(r harness.ResumeResult) []string {
-	k := spec.FromAPI(r.Messages).Key()
-	if n := len(k); n > 0 && k[n-1] == `assistant: text("No response requested.")` {
-		k = k[:n-1]
-	}
-	return k
+	return withoutSynthetic(spec.FromAPI(r.Messages).Key())
 }
 
 // activeConversation is chain's rebuild of the session file at path.

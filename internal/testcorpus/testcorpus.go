@@ -9,10 +9,11 @@ package testcorpus
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/ccsurgeon/ccsurgeon/harness"
 )
 
 // Env is the variable naming the corpus folder. A relative value is taken
@@ -48,7 +49,7 @@ func Dir() (string, error) {
 	}
 	dir := v
 	if !filepath.IsAbs(dir) {
-		root, err := repoRoot()
+		root, err := harness.RepoRoot()
 		if err != nil {
 			return "", err
 		}
@@ -121,25 +122,4 @@ func Name(p string) string {
 		return p
 	}
 	return filepath.ToSlash(filepath.Join("corpus", rel))
-}
-
-// repoRoot is the folder of go.mod, found walking up from the working
-// directory (a test runs in its package's folder).
-func repoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return "", err
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("testcorpus: go.mod not found above the working directory")
-		}
-		dir = parent
-	}
 }

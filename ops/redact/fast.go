@@ -28,8 +28,18 @@ type fastItem struct {
 	close    []int // groups that end after this item
 }
 
-// compileFast returns a matcher for re, or nil when re is not of that form.
+// compileFast returns a matcher for re, or nil when re is not of that form
+// or does not start with a literal.
 func compileFast(re string) *fastMatcher {
+	m := compileFastAny(re)
+	if m == nil || len(m.items[0].alts) == 0 {
+		return nil
+	}
+	return m
+}
+
+// compileFastAny is compileFast for a regexp that may start with a run too.
+func compileFastAny(re string) *fastMatcher {
 	p, err := syntax.Parse(re, syntax.Perl)
 	if err != nil {
 		return nil
@@ -115,7 +125,7 @@ func compileFast(re string) *fastMatcher {
 		}
 		return false
 	}
-	if !add(p) || len(pendingOpen) > 0 || len(m.items) == 0 || len(m.items[0].alts) == 0 {
+	if !add(p) || len(pendingOpen) > 0 || len(m.items) == 0 {
 		return nil
 	}
 	// a run must be followed by something that cannot start with its

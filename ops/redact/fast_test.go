@@ -2,6 +2,7 @@ package redact
 
 import (
 	"math/rand"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -51,4 +52,56 @@ func TestFastMatcherAgreesWithRegexp(t *testing.T) {
 	}
 	assert.Greater(t, fast, 100, "most prefix rules have the simple form")
 	assert.Greater(t, matched, 10000, "the texts match often")
+}
+
+// The kw rules' matcher without the regexp engine finds, in the 160 bytes
+// after a provider's keyword, the matches FindAllStringSubmatchIndex finds,
+// on texts made of the shapes' bytes, separators, non-ASCII runes and
+// invalid bytes.
+func TestKwFastAgreesWithRegexp(t *testing.T) {
+	r := rand.New(rand.NewSource(11))
+	pieces := []string{"_", "-", ".", "/", "+", "=", " ", "\n", "é", "日", "\xff", "\xc3", ":", "\"", "'", "~", "|"}
+	const alnum = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789abcdef0123456789"
+	shapes := map[string]bool{}
+	for _, rule := range builtinRules() {
+		if rule.kwShape != "" {
+			shapes[rule.kwShape] = true
+		}
+	}
+	fast, matched := 0, 0
+	for shape := range shapes {
+		fm := kwFast(shape)
+		if fm == nil {
+			continue
+		}
+		fast++
+		re := regexp.MustCompile(`(?:^|[^A-Za-z0-9_-])(?P<s>` + shape + `)`)
+		g := re.SubexpIndex("s")
+		for n := 0; n < 2000; n++ {
+			var b strings.Builder
+			k := r.Intn(160)
+			run := 20 + r.Intn(50)
+			for j := 0; j < k; j++ {
+				if r.Intn(run) == 0 {
+					b.WriteString(pieces[r.Intn(len(pieces))])
+				} else {
+					b.WriteByte(alnum[r.Intn(len(alnum))])
+				}
+			}
+			text := b.String()
+			var want [][2]int
+			for _, m := range re.FindAllStringSubmatchIndex(text, -1) {
+				want = append(want, [2]int{m[2*g], m[2*g+1]})
+			}
+			var got [][2]int
+			fm.eachAfterSeparator(text, func(st, en int) bool {
+				got = append(got, [2]int{st, en})
+				return false
+			})
+			matched += len(want)
+			require.Equal(t, want, got, "%s on %q", shape, text)
+		}
+	}
+	assert.Greater(t, fast, 45, "most kw shapes have the simple form (50 of 67: not the alternations)")
+	assert.Greater(t, matched, 5000, "the texts match often")
 }

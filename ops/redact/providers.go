@@ -2,7 +2,9 @@ package redact
 
 import (
 	"regexp"
+	"regexp/syntax"
 	"strings"
+	"unicode/utf8"
 )
 
 // Provider rules added for breadth: tokens with a literal prefix (tok), and
@@ -18,7 +20,8 @@ const uuidRe = `[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9
 func kw(id, shape string, keywords ...string) *Rule {
 	re := regexp.MustCompile(`(?:^|[^A-Za-z0-9_-])(?P<s>` + shape + `)`)
 	g := re.SubexpIndex("s")
-	r := &Rule{ID: id, Anchors: keywords, Fold: true, Priority: prioContext, emits: []string{id}}
+	fm := kwFast(shape)
+	r := &Rule{ID: id, Anchors: keywords, Fold: true, Priority: prioContext, emits: []string{id}, kwShape: shape}
 	r.find = func(text string, hits []hit, emit func(s, e int, id string)) {
 		last := -1
 		for _, h := range hits {
@@ -42,6 +45,17 @@ func kw(id, shape string, keywords ...string) *Rule {
 			if end > len(text) {
 				end = len(text)
 			}
+			if fm != nil && !kwRegexpOnly {
+				fm.eachAfterSeparator(text[e:end], func(st, en int) bool {
+					st, en = e+st, e+en
+					if st > 0 && isTokenByte(text[st-1]) || en < len(text) && isTokenByte(text[en]) || !checkKeyed(text, st, en) {
+						return false
+					}
+					emit(st, en, id)
+					return true
+				})
+				continue
+			}
 			for _, m := range re.FindAllStringSubmatchIndex(text[e:end], -1) {
 				st, en := e+m[2*g], e+m[2*g+1]
 				if st > 0 && isTokenByte(text[st-1]) || en < len(text) && isTokenByte(text[en]) || !checkKeyed(text, st, en) {
@@ -53,6 +67,91 @@ func kw(id, shape string, keywords ...string) *Rule {
 		}
 	}
 	return r
+}
+
+// kwRegexpOnly (testing) makes kw rules run their regexp, not kwFast.
+var kwRegexpOnly bool
+
+// kwFast returns a matcher of shape for eachAfterSeparator, or nil when
+// shape is not of the simple form of fast.go, can match empty, or has a
+// byte class or literal outside ASCII (where bytes and runes differ).
+func kwFast(shape string) *fastMatcher {
+	p, err := syntax.Parse(shape, syntax.Perl)
+	if err != nil || !asciiOnly(p) {
+		return nil
+	}
+	m := compileFastAny(shape)
+	if m == nil {
+		return nil
+	}
+	minLen := 0
+	for _, it := range m.items {
+		if it.cls != nil {
+			minLen += it.min
+		} else {
+			minLen++ // alternatives are never empty
+		}
+	}
+	if minLen == 0 {
+		return nil
+	}
+	return m
+}
+
+// asciiOnly: every literal and class of p is ASCII (no ., no negated class).
+func asciiOnly(p *syntax.Regexp) bool {
+	switch p.Op {
+	case syntax.OpAnyChar, syntax.OpAnyCharNotNL:
+		return false
+	case syntax.OpLiteral, syntax.OpCharClass:
+		for _, r := range p.Rune {
+			if r > 127 {
+				return false
+			}
+		}
+	}
+	for _, sub := range p.Sub {
+		if !asciiOnly(sub) {
+			return false
+		}
+	}
+	return true
+}
+
+// eachAfterSeparator calls f with the offsets of group s of each match of
+// (?:^|[^A-Za-z0-9_-])(?P<s>SHAPE) in win (m the matcher of SHAPE), in the
+// order and with the offsets FindAllStringSubmatchIndex gives, until f
+// returns true. Like the regexp, it tries a match at each rune (an invalid
+// byte is one rune), a separator is one rune, ^ holds at 0 only, and the
+// search goes on at the end of a match (TestKwFastAgreesWithRegexp).
+func (m *fastMatcher) eachAfterSeparator(win string, f func(st, en int) bool) {
+	var buf [16]int
+	for i := 0; i < len(win); {
+		if i == 0 {
+			if r := m.matchInto(buf[:0], win); r != nil {
+				if f(0, r[1]) {
+					return
+				}
+				i = r[1]
+				continue
+			}
+		}
+		c, w := win[i], 1
+		if c >= utf8.RuneSelf {
+			_, w = utf8.DecodeRuneInString(win[i:])
+		} else if isAlnum(c) || c == '_' || c == '-' {
+			i++
+			continue
+		}
+		if r := m.matchInto(buf[:0], win[i+w:]); r != nil {
+			if f(i+w, i+w+r[1]) {
+				return
+			}
+			i += w + r[1]
+			continue
+		}
+		i += w
+	}
 }
 
 // checkKeyed: a value found by a provider keyword must look like a key, not

@@ -63,6 +63,7 @@ type Rule struct {
 	handAll func(win string) [][]int
 	find    func(text string, hits []hit, emit func(s, e int, id string))
 	emits   []string
+	kwShape string // the shape of a kw rule (providers.go)
 }
 
 // Options configures a Scanner.
@@ -97,9 +98,17 @@ type Scanner struct {
 	trigram [triWords]uint64 // hashed set of (lower(b0), lower(b1), lower(b2)) that start an anchor
 	byBi    []uint16         // 65536 entries: lower bigram -> 1 + index into lists (0: none)
 	lists   [][]int32        // anchor indexes per bigram
-	always  []int32          // rules without anchors
-	allow   []*regexp.Regexp
-	noPre   bool // testing: run every rule on the whole text
+	// the same anchors split by length: shorts[l] the 2-byte anchors of
+	// list l, and triKeys/triLists (an open-addressing table keyed by the
+	// lower-case first three bytes, plus one) the longer ones, so that a
+	// position tries only the anchors of its first three bytes
+	shorts   [][]int32
+	triKeys  []uint32
+	triLists [][]int32
+	triShift uint32  // 32 - log2(len(triKeys)): the hash is the product's top bits
+	always   []int32 // rules without anchors
+	allow    []*regexp.Regexp
+	noPre    bool // testing: run every rule on the whole text
 	// testing: run the regexps, not the fast and hand-written matchers
 	regexpOnly bool
 }
@@ -189,6 +198,11 @@ func New(opts Options) (*Scanner, error) {
 				s.bigram[k>>6] |= 1 << (k & 63)
 				if len(a) == 2 {
 					s.short[k>>6] |= 1 << (k & 63)
+					// any third byte: the scan's one test is of the trigram set
+					for c := 0; c < 256; c++ {
+						h := triHash(k, lowerTab[c])
+						s.trigram[h>>6] |= 1 << (h & 63)
+					}
 				} else {
 					h := triHash(k, lowerTab[a[2]])
 					s.trigram[h>>6] |= 1 << (h & 63)
@@ -205,7 +219,44 @@ func New(opts Options) (*Scanner, error) {
 			s.anchors[ai].rules = append(s.anchors[ai].rules, int32(ri))
 		}
 	}
+	s.splitLists()
 	return s, nil
+}
+
+// splitLists fills shorts and the trigram table from lists (each keeps
+// the order of its anchors' indexes).
+func (s *Scanner) splitLists() {
+	s.shorts = make([][]int32, len(s.lists))
+	size, bits := 16, uint32(4)
+	for size < 4*len(s.anchors) {
+		size, bits = size*2, bits+1
+	}
+	s.triShift = 32 - bits
+	s.triKeys = make([]uint32, size)
+	s.triLists = make([][]int32, size)
+	for l, list := range s.lists {
+		for _, ai := range list {
+			a := s.anchors[ai].s
+			if len(a) == 2 {
+				s.shorts[l] = append(s.shorts[l], ai)
+				continue
+			}
+			key := uint32(lowerTab[a[0]])<<16 | uint32(lowerTab[a[1]])<<8 | uint32(lowerTab[a[2]])
+			j := s.triSlot(key)
+			s.triKeys[j] = key + 1
+			s.triLists[j] = append(s.triLists[j], ai)
+		}
+	}
+}
+
+// triSlot is the slot of the table that holds key, or the empty one where it would go.
+func (s *Scanner) triSlot(key uint32) int {
+	mask := uint32(len(s.triKeys) - 1)
+	for j := key * 2654435761 >> s.triShift; ; j = (j + 1) & mask {
+		if k := s.triKeys[j]; k == 0 || k == key+1 {
+			return int(j)
+		}
+	}
 }
 
 // startsWithAnchor: every match of r.Re begins with one of its anchors
@@ -450,19 +501,20 @@ func (s *Scanner) appendAnchors(hits []hit, text string, first bool) []hit {
 		return hits
 	}
 	bi := s.byBi[:1<<16]
-	// One test per position, on the hashed trigram set and the set of
-	// 2-byte anchors at once, and no branch before it: testing the bigram
-	// set first let through a quarter to a third of the positions of a
-	// real session's text, on a branch the processor could not predict
-	// (the trigram set lets through about one in twenty). A trigram hit
-	// of a bigram that starts no anchor (a hash collision) is caught by
-	// byBi; the last position, with no third byte, can only start a
-	// 2-byte anchor.
+	// One test per position, on the hashed trigram set (which holds a
+	// 2-byte anchor followed by any byte), and no branch before it:
+	// testing the bigram set first let through a quarter to a third of
+	// the positions of a real session's text, on a branch the processor
+	// could not predict (the trigram set lets through about one in
+	// twenty). A trigram hit of a bigram that starts no anchor (a hash
+	// collision) is caught by byBi; the last position, with no third
+	// byte, can only start a 2-byte anchor.
+	tri := &s.trigram
 	k := uint16(lowerTab[text[0]])
 	for i := 1; i < n-1; i++ {
 		k = k<<8 | uint16(lowerTab[text[i]])
 		h := triHash(k, lowerTab[text[i+1]])
-		if (s.trigram[h>>6]>>(h&63)|s.short[k>>6]>>(k&63))&1 == 0 || bi[k] == 0 {
+		if tri[h>>6&(triWords-1)]>>(h&63)&1 == 0 || bi[k] == 0 {
 			continue
 		}
 		var done bool
@@ -481,7 +533,19 @@ func (s *Scanner) appendAnchors(hits []hit, text string, first bool) []hit {
 // done: one was found and first asked for one only.
 func (s *Scanner) anchorsAt(hits []hit, text string, p int, k uint16, first bool) ([]hit, bool) {
 	n := len(text)
-	for _, ai := range s.lists[s.byBi[k]-1] {
+	short := s.shorts[s.byBi[k]-1]
+	var long []int32
+	if p+2 < n {
+		long = s.triLists[s.triSlot(uint32(k)<<8|uint32(lowerTab[text[p+2]]))]
+	}
+	// the anchors of both lists in the order of their indexes, as in lists
+	for len(short) > 0 || len(long) > 0 {
+		var ai int32
+		if len(long) == 0 || len(short) > 0 && short[0] < long[0] {
+			ai, short = short[0], short[1:]
+		} else {
+			ai, long = long[0], long[1:]
+		}
 		a := &s.anchors[ai]
 		if len(a.s) > n-p {
 			continue
