@@ -27,6 +27,12 @@ import (
 )
 
 func main() {
+	if p := os.Getenv("CCSURGEON_HEAPPROFILE"); p != "" { // for developers: the heap at its largest
+		stop := startHeapProfile(p)
+		code := run(context.Background(), os.Args, os.Stdin, os.Stdout, os.Stderr)
+		stop()
+		os.Exit(code)
+	}
 	if p := os.Getenv("CCSURGEON_CPUPROFILE"); p != "" { // for developers: go tool pprof
 		if f, err := os.Create(p); err == nil {
 			_ = pprof.StartCPUProfile(f)
