@@ -19,6 +19,7 @@
 #   rescue (compress --target-tokens 150k)            ≥ 200 MB/s
 #   clone -o                                          ≤ 3× cp
 #   clone as a new session                            ≤ 5× cp of the main file
+#   move (to another project folder, then restored)    ≥ 300 MB/s
 #   every command                                     peak RSS ≤ ½ the file
 # validate and repair --dry-run may exit 1 (the damaged shape is invalid, and
 # keeps errors repair has no safe fix for); fork-at-turn is not run on a
@@ -27,7 +28,7 @@
 # Environment: SEED (1), ROOT (/tmp/ccsurgeon-bench), RUNS (3), TIMEOUT (300 s per
 # command run), JQ_TIMEOUT (120 s), ONLY (space-separated command names to run;
 # names: info validate turns repair-dry-run clone-o clone-new fork-at-turn
-# strip-thinking drop-tool-calls rescue compress-old-turns redact-secrets rewrite ls jq),
+# strip-thinking drop-tool-calls rescue compress-old-turns redact-secrets rewrite move ls jq),
 # ALL_SIZE (300MB, for 'all'). Generated sessions are cached by spec+seed and
 # kept; CLEAN=1 removes them at the end.
 set -uo pipefail
@@ -334,6 +335,18 @@ if want rewrite; then
 	measure rewrite rm_out -- "$BIN" "${CFG[@]}" "${W[@]}" rewrite "$ID" --redact-secrets --strip-thinking --drop-tool-calls Read --compress-old-turns 3 -o "$OUT"
 	row "rewrite ID --redact-secrets --strip-thinking --drop-tool-calls Read --compress-old-turns 3 -o OUT" mbs100 "≥ 100 MB/s (has redact)" "$BYTES"
 	shrink "rewrite (all four)"
+fi
+if want move; then
+	# move to another project folder (measured), then restore (undoes the
+	# move) and drop the backups both took, so that the next run and the
+	# next command find the session where it was
+	undo_move() {
+		"$BIN" "${CFG[@]}" -q restore "$ID" >/dev/null 2>&1
+		rm -rf "$DIR/ccsurgeon/backups"
+	}
+	measure move undo_move -- "$BIN" "${CFG[@]}" "${W[@]}" move "$ID" --to "$ROOT/moved-project"
+	row "move ID --to DIR" mbs300 "≥ 300 MB/s" "$BYTES"
+	[ -f "$FILE" ] || { log "the session did not come back after move: $FILE"; exit 1; }
 fi
 if want ls; then
 	measure ls "" -- "$BIN" --config-dir "$LSDIR" ls

@@ -501,6 +501,22 @@ func parseEnvelope(e *Entry, line []byte) bool {
 	return ok
 }
 
+// indexedFields are the top-level fields of an entry that parseEnvelopeTo
+// reads (IndexedField).
+var indexedFields = map[string]bool{
+	"message": true, "toolUseResult": true, "compactMetadata": true, "type": true, "subtype": true,
+	"uuid": true, "parentUuid": true, "logicalParentUuid": true, "sessionId": true, "timestamp": true,
+	"agentId": true, "isSidechain": true, "isMeta": true, "isCompactSummary": true, "toolUseID": true,
+	"parentToolUseID": true, "leafUuid": true, "messageId": true,
+}
+
+// IndexedField reports whether the index reads the top-level field k of
+// an entry (k as it is written between the quotes): a line whose other
+// fields change, and stays JSON, has the same Entry but for its offset and
+// length (TestIndexedFieldsAreAllTheIndexReads holds the list to the
+// parser). A key written with an escape is taken as read.
+func IndexedField(k string) bool { return indexedFields[k] || strings.IndexByte(k, '\\') >= 0 }
+
 // parseEnvelopeTo fills e from the JSON object in line. It reports false when
 // the line is not a JSON object (e may then hold some fields: the caller
 // resets it). Validation and reading are one pass over the line: the

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -286,4 +287,61 @@ func TestIndexWriterTakesUnchangedLinesFromTheirIndex(t *testing.T) {
 	}
 	t.Logf("%d files, %d entries taken from their index", len(docs), copied)
 	assert.Positive(t, copied, "no line was taken from its index")
+}
+
+// TestLoadWrittenIsLoadBytes: a document written in pieces of every
+// awkward size, across the 1 MB blocks LoadWritten keeps it in, is the
+// file LoadBytes makes of it: the same entries, size and lines read back.
+func TestLoadWrittenIsLoadBytes(t *testing.T) {
+	docs := map[string][]byte{
+		"bom, crlf, junk, no final eol": []byte("\ufeff{\"uuid\":\"a\"}\r\nnot json\n\n{\"uuid\":\"b\"}"),
+		"empty":                         nil,
+	}
+	// lines that cross the blocks' ends
+	var big bytes.Buffer
+	for i := 0; big.Len() < 3*chunkSize; i++ {
+		fmt.Fprintf(&big, "{\"type\":\"user\",\"uuid\":\"u%d\",\"message\":{\"role\":\"user\",\"content\":%q}}\n", i, strings.Repeat("x", i%5000))
+	}
+	docs["3 MB"] = big.Bytes()
+	paths, _ := filepath.Glob("../testdata/sessions/*/*.jsonl")
+	require.NotEmpty(t, paths)
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		require.NoError(t, err)
+		docs[p] = b
+	}
+	for name, doc := range docs {
+		want, err := LoadBytes(name, doc)
+		require.NoError(t, err)
+		for _, piece := range []int{1, 7, 4096, chunkSize + 3} {
+			if piece < 4096 && len(doc) > 1<<20 {
+				continue
+			}
+			got, err := LoadWritten(name, 0, func(w io.Writer) error {
+				for d := doc; len(d) > 0; {
+					k := min(piece, len(d))
+					if _, err := w.Write(d[:k]); err != nil {
+						return err
+					}
+					d = d[k:]
+				}
+				return nil
+			})
+			require.NoError(t, err)
+			where := fmt.Sprintf("%s in pieces of %d", name, piece)
+			assert.Equal(t, want.Size, got.Size, where)
+			require.Equal(t, len(want.Entries), len(got.Entries), where)
+			for i := range want.Entries {
+				a, err := want.Raw(i)
+				require.NoError(t, err)
+				b, err := got.Raw(i)
+				require.NoError(t, err, where)
+				if !assert.Equal(t, want.Entries[i], got.Entries[i], "%s: line %d", where, i+1) || !assert.Equal(t, a, b, "%s: line %d", where, i+1) {
+					break
+				}
+			}
+		}
+	}
+	_, err := LoadWritten("x", 0, func(io.Writer) error { return errors.New("stopped") })
+	assert.EqualError(t, err, "stopped")
 }

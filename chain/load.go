@@ -212,6 +212,67 @@ func LoadBytes(path string, data []byte) (*File, error) {
 	return f, nil
 }
 
+// LoadWritten indexes what write writes, as LoadBytes indexes the same
+// bytes, and keeps them in blocks of 1 MB: a result read back in memory
+// costs its size and its index once, where a growing buffer held up to
+// twice its size while it was copied into a bigger one, and LoadBytes
+// indexed it after it was whole. lines is the number of lines expected
+// (0: unknown).
+func LoadWritten(path string, lines int, write func(io.Writer) error) (*File, error) {
+	cb := &chunks{}
+	iw := NewIndexWriter(path, cb, lines)
+	err := write(iw)
+	f, cerr := iw.Close()
+	if err != nil {
+		return nil, err
+	}
+	if cerr != nil {
+		return nil, cerr
+	}
+	f.src, f.Size = cb, cb.n
+	return f, nil
+}
+
+// chunks holds bytes written in blocks of chunkSize (every block full but
+// the last), read back with ReadAt.
+type chunks struct {
+	bufs [][]byte
+	n    int64
+}
+
+const chunkSize = 1 << 20
+
+func (c *chunks) Write(p []byte) (int, error) {
+	n := len(p)
+	for len(p) > 0 {
+		if len(c.bufs) == 0 || len(c.bufs[len(c.bufs)-1]) == chunkSize {
+			c.bufs = append(c.bufs, make([]byte, 0, chunkSize))
+		}
+		last := &c.bufs[len(c.bufs)-1]
+		k := copy((*last)[len(*last):chunkSize], p)
+		*last = (*last)[:len(*last)+k]
+		p = p[k:]
+	}
+	c.n += int64(n)
+	return n, nil
+}
+
+func (c *chunks) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, errors.New("chunks: negative offset")
+	}
+	n := 0
+	for n < len(p) && off < c.n {
+		k := copy(p[n:], c.bufs[off/chunkSize][off%chunkSize:])
+		n += k
+		off += int64(k)
+	}
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
 // IndexOf indexes what write writes, without keeping the bytes (Raw fails
 // on the result): to check a result in memory about the size of its index,
 // not of its bytes. lines is the number of lines expected (0: unknown).

@@ -682,6 +682,9 @@ func (f *File) ResumeTokensWith(p Path, raw RawFunc) ResumeEstimate {
 		}
 		return out, nil
 	}
+	// one row per entry sent, made once (grown by doubling, the rows of
+	// half a million entries held half as much again, and their copies)
+	r.own.rows = make([]tokenRow, 0, len(sent))
 	_ = InOrder(f, len(sent), func(k int) int { return sent[k] }, work, func(cs []counted) error {
 		for _, c := range cs {
 			if c.skip {

@@ -1,7 +1,6 @@
 package ops
 
 import (
-	"bytes"
 	"fmt"
 	"math"
 	"path/filepath"
@@ -321,7 +320,7 @@ func (o FitTokens) Apply(t *Txn) error {
 			break
 		}
 		start := messageStart(f, h, tn.First)
-		if len(rm.lines) == 0 && !o.KeepRecent {
+		if len(rm.turns) == 0 && !o.KeepRecent {
 			start = 0 // what came before the first prompt (attachments, a summary) goes with it
 		}
 		end := lastMsg
@@ -360,14 +359,14 @@ func (o FitTokens) Apply(t *Txn) error {
 			return err
 		}
 	}
-	if len(rm.lines) > 0 {
-		t.Count(CountTurnsRemoved, len(rm.lines))
+	if len(rm.turns) > 0 {
+		t.Count(CountTurnsRemoved, len(rm.turns))
 		var removed []int
-		for _, l := range rm.lines {
-			rep.TurnsRemoved = append(rep.TurnsRemoved, l.turn)
-			removed = append(removed, l.turn)
+		for _, n := range rm.turns {
+			rep.TurnsRemoved = append(rep.TurnsRemoved, int(n))
+			removed = append(removed, int(n))
 		}
-		t.Note("%s", removedTurnsNote(removed, len(rm.lines)-rm.from, total))
+		t.Note("%s", removedTurnsNote(removed, len(rm.lines), total))
 	}
 	if total <= goal {
 		return nil
@@ -443,9 +442,12 @@ type turnRemover struct {
 	add    func(int) // adds to the estimate
 	// pending: the estimate of the lines not yet written into the note
 	pending int
-	// the note shows lines[from:], their estimates lineTok, shown in all
-	// (written when the note was last written), at most cap
-	from                int
+	// turns are the turns removed, in order; the note shows the lines of
+	// the last of them, their estimates lineTok, shown in all (written
+	// when the note was last written), at most cap (the lines of the
+	// others are not kept: half a million removed turns held 33 MB of
+	// lines no note showed)
+	turns               []int32
 	lineTok             []int
 	shown, written, cap int
 	holder              int  // the entry that holds the note, or -1
@@ -466,7 +468,7 @@ type removedTurn struct {
 // span of the first response recording usage (or outside span).
 func (r *turnRemover) remove(span []int, tn chain.Turn, anchor int) error {
 	t, f := r.t, r.f
-	if len(r.lines) == 0 {
+	if len(r.turns) == 0 {
 		r.holder = -1
 	}
 	anchored := anchor >= 0 && anchor < len(span)
@@ -493,6 +495,7 @@ func (r *turnRemover) remove(span []int, tn chain.Turn, anchor int) error {
 			})
 		}
 	}
+	r.turns = append(r.turns, int32(tn.Index))
 	r.lines = append(r.lines, removedTurn{turn: tn.Index, prompt: strings.Join(strings.Fields(text), " "), tools: toolSummary(tools)})
 	if r.holder < 0 {
 		switch {
@@ -527,11 +530,11 @@ func (r *turnRemover) remove(span []int, tn chain.Turn, anchor int) error {
 	r.shown += n
 	// the note lists the last turns removed, as many as fit its share of
 	// the budget; the range in its first line names them all
-	for r.shown > r.cap && r.from < len(r.lines)-1 {
-		r.shown -= r.lineTok[r.from]
-		r.from++
+	for r.shown > r.cap && len(r.lines) > 1 {
+		r.shown -= r.lineTok[0]
+		r.lines, r.lineTok = r.lines[1:], r.lineTok[1:]
 	}
-	if len(r.lines) == 1 || r.holder < 0 {
+	if len(r.turns) == 1 || r.holder < 0 {
 		return r.setNote()
 	}
 	// the note is written once the removals are done (rewriting it at
@@ -564,10 +567,10 @@ func (r *turnRemover) sent(i int) bool { return r.per.sent(i) }
 
 // setNote writes the note into its holder at the current detail.
 func (r *turnRemover) setNote() error {
-	if r.holder < 0 || len(r.lines) == 0 {
+	if r.holder < 0 || len(r.turns) == 0 {
 		return nil
 	}
-	first, last := r.lines[0].turn, r.lines[len(r.lines)-1].turn
+	first, last := int(r.turns[0]), int(r.turns[len(r.turns)-1])
 	span := fmt.Sprintf("turn %d", first)
 	if last != first {
 		span = fmt.Sprintf("turns %d–%d", first, last)
@@ -578,12 +581,12 @@ func (r *turnRemover) setNote() error {
 		b.Reset()
 		fmt.Fprintf(&b, "[ccsurgeon removed %s]", span)
 	} else if r.detail < 2 {
-		if r.from > 0 {
-			fmt.Fprintf(&b, "; what the last %d held:]", len(r.lines)-r.from)
+		if len(r.lines) < len(r.turns) {
+			fmt.Fprintf(&b, "; what the last %d held:]", len(r.lines))
 		} else {
 			b.WriteString("; what each held:]")
 		}
-		for _, l := range r.lines[r.from:] {
+		for _, l := range r.lines {
 			b.WriteString(r.line(l))
 		}
 	} else {
@@ -779,13 +782,10 @@ func FitWithin(s *chain.Session, p Pipeline, newTxn func() *Txn) (*Txn, error) {
 }
 
 // WrittenTokens is the estimate `info` makes of the main transcript t
-// writes: the result is rendered into memory and read back.
+// writes: the result is rendered into memory and read back
+// (chain.LoadWritten: indexed as it is rendered, its bytes held once).
 func WrittenTokens(t *Txn) (chain.ResumeEstimate, error) {
-	var buf bytes.Buffer
-	if err := t.Render(t.S.Main)(&buf); err != nil {
-		return chain.ResumeEstimate{}, err
-	}
-	f, err := chain.LoadBytes(t.S.Main.Path, buf.Bytes())
+	f, err := chain.LoadWritten(t.S.Main.Path, t.LinesAfter(t.S.Main), t.Render(t.S.Main))
 	if err != nil {
 		return chain.ResumeEstimate{}, err
 	}

@@ -2,6 +2,7 @@ package ops
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -72,21 +73,38 @@ func (t *Txn) relink(f *chain.File) error {
 		return nil
 	}
 	g := f.Graph()
-	dropped := map[string]bool{}
+	// the uuids gone, by the entry each resolves to (Graph.Holder): one
+	// bit per entry, where a map of their strings took some 100 bytes for
+	// each of half a million lines removed
+	gone := make([]uint64, (len(f.Entries)+63)/64)
+	isGone := func(h int) bool { return h >= 0 && gone[h/64]&(1<<(h%64)) != 0 }
+	some := false
 	for i, e := range ed {
 		if e.Drop && f.Entries[i].IsChain() {
-			dropped[f.Entries[i].UUID()] = true
+			if h := g.Holder(i); h >= 0 {
+				gone[h/64] |= 1 << (h % 64)
+				some = true
+			}
 		}
+	}
+	if !some {
+		return nil
 	}
 	// a uuid that a kept entry still holds (the other copy of a duplicate)
 	// is not gone: references to it stay
 	for i := range f.Entries {
-		if e := &f.Entries[i]; e.IsChain() && dropped[e.UUID()] && !ed.Dropped(i) {
-			delete(dropped, e.UUID())
+		if e := &f.Entries[i]; e.IsChain() && !ed.Dropped(i) {
+			if h := g.Holder(i); isGone(h) {
+				gone[h/64] &^= 1 << (h % 64)
+			}
 		}
 	}
-	if len(dropped) == 0 {
+	if !slices.ContainsFunc(gone, func(w uint64) bool { return w != 0 }) {
 		return nil
+	}
+	dropped := func(uuid string) bool {
+		h, ok := g.Lookup(uuid)
+		return ok && isGone(h)
 	}
 	// parentOf is entry j's parent as the edits leave it: its index (-1
 	// for none in the file), its uuid, and whether it has one
@@ -134,13 +152,13 @@ func (t *Txn) relink(f *chain.File) error {
 			walked = append(walked, j)
 			p, puuid, has := parentOf(j)
 			if p < 0 {
-				if has && !dropped[puuid] { // a dangling parent that was there before: keep it
+				if has && !dropped(puuid) { // a dangling parent that was there before: keep it
 					s := puuid
 					res = &s
 				}
 				break
 			}
-			if !ed.Dropped(p) || !dropped[f.Entries[p].UUID()] {
+			if !ed.Dropped(p) || !isGone(g.Holder(p)) {
 				s := f.Entries[p].UUID()
 				res = &s
 				break
@@ -154,7 +172,7 @@ func (t *Txn) relink(f *chain.File) error {
 	}
 	replacement := func(uuid string) (string, bool) {
 		i, ok := g.Lookup(uuid)
-		if !ok || !ed.Dropped(i) || !dropped[uuid] {
+		if !ok || !ed.Dropped(i) || !dropped(uuid) {
 			return "", false
 		}
 		if r := keptAncestor(i); r != nil {
@@ -170,14 +188,14 @@ func (t *Txn) relink(f *chain.File) error {
 		if e.Kind != chain.KindEntry {
 			continue
 		}
-		if (e.Type() == "file-history-snapshot" || e.Type() == "file-history-delta") && e.MessageID() != "" && dropped[e.MessageID()] {
+		if (e.Type() == "file-history-snapshot" || e.Type() == "file-history-delta") && e.MessageID() != "" && dropped(e.MessageID()) {
 			t.Drop(f, i)
 			continue
 		}
 		// an operation that gave the entry another parent decides: that
 		// parent is the one to keep or to replace
 		_, parent, _ := parentOf(i)
-		touches := dropped[parent] || dropped[e.LogicalParentUUID()] || dropped[e.LeafUUID()] || dropped[e.MessageID()] || e.Subtype() == "compact_boundary"
+		touches := dropped(parent) || dropped(e.LogicalParentUUID()) || dropped(e.LeafUUID()) || dropped(e.MessageID()) || e.Subtype() == "compact_boundary"
 		if !touches {
 			continue
 		}
@@ -186,7 +204,7 @@ func (t *Txn) relink(f *chain.File) error {
 			return err
 		}
 		out := append([]byte(nil), raw...)
-		if dropped[parent] {
+		if dropped(parent) {
 			p, _ := g.Lookup(parent)
 			if r := keptAncestor(p); r != nil {
 				out, err = sjson.SetBytes(out, "parentUuid", *r)

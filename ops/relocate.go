@@ -37,36 +37,49 @@ type PathChange struct {
 // Name is the operation's name.
 func (*Relocate) Name() string { return "move" }
 
-// Apply rewrites every entry of every file of the session.
+// Apply rewrites every entry of every file of the session. The paths
+// outside content are rewritten as the result is written (Txn.MapLines:
+// every line of a session holds its cwd, and holding each line's new
+// bytes until then held a copy of the file, twice its size on a session
+// of a million small entries); here they are only counted. The changes
+// --rewrite-paths makes in content (a few lines, each listed) are set
+// now: the two touch disjoint fields, so their order does not matter.
 func (o *Relocate) Apply(t *Txn) error {
 	from, to := jsonText(o.From), jsonText(o.To)
 	for _, f := range t.S.Files() {
+		var changed []int
+		var buf []byte
+		keepsIndex := true // no path is in a field the index reads
 		for i := range f.Entries {
 			e := &f.Entries[i]
 			if e.Kind != chain.KindEntry {
 				continue
 			}
-			raw, err := t.Raw(f, i)
+			raw, inBuf, err := t.rawBuf(f, i, buf)
 			if err != nil {
 				return err
 			}
-			out, n := structuralPaths(raw, from, to)
-			if n > 0 {
+			if inBuf {
+				buf = raw
+			}
+			if n := structuralPathSpans(raw, from, func(k string, _, _ int) { keepsIndex = keepsIndex && !chain.IndexedField(k) }); n > 0 {
 				t.Count(CountPathsRewritten, n)
+				changed = append(changed, i)
 			}
 			if o.RewritePaths {
-				var changed bool
-				if out, changed, err = o.contentPaths(f, e, out, from, to); err != nil {
+				if !inBuf {
+					raw = append([]byte(nil), raw...)
+				}
+				out, content, err := o.contentPaths(f, e, raw, from, to)
+				if err != nil {
 					return err
 				}
-				if changed {
-					n++
+				if content {
+					t.Set(f, i, bytes.Clone(out))
 				}
 			}
-			if n > 0 {
-				t.Set(f, i, out)
-			}
 		}
+		t.MapLines(f, func(raw []byte) []byte { out, _ := structuralPaths(raw, from, to); return out }, changed, keepsIndex)
 	}
 	return nil
 }
@@ -78,28 +91,37 @@ func jsonText(s string) []byte { e := EncodeString(s); return e[1 : len(e)-1] }
 // is from or starts with from/ (the general rule for paths, as uuidTokens is
 // for references). It returns a new slice when anything changed.
 func structuralPaths(raw, from, to []byte) ([]byte, int) {
+	var out []byte
+	last := 0
+	n := structuralPathSpans(raw, from, func(_ string, at, end int) {
+		out = append(out, raw[last:at]...)
+		out = append(out, to...)
+		last = end
+	})
+	if n == 0 {
+		return raw, 0
+	}
+	return append(out, raw[last:]...), n
+}
+
+// structuralPathSpans calls fn with the top-level field and the span of
+// every occurrence of from that structuralPaths replaces, in order, and
+// returns how many there are.
+func structuralPathSpans(raw, from []byte, fn func(key string, at, end int)) int {
 	str := unsafe.String(unsafe.SliceData(raw), len(raw))
 	i := 0
 	for i < len(str) && str[i] != '{' {
 		i++
 	}
 	if i == len(str) || !bytes.Contains(raw, from) {
-		return raw, 0
+		return 0
 	}
-	var spans [][2]int // value spans with a path to rewrite
-	chain.Fields(str, i, func(k string, vs, ve int) bool {
-		if !contentKeys[k] && bytes.Contains(raw[vs:ve], from) {
-			spans = append(spans, [2]int{vs, ve})
+	n := 0
+	chain.Fields(str, i, func(key string, vs, ve int) bool {
+		if contentKeys[key] {
+			return true
 		}
-		return true
-	})
-	if len(spans) == 0 {
-		return raw, 0
-	}
-	var out []byte
-	n, last := 0, 0
-	for _, sp := range spans {
-		v := raw[sp[0]:sp[1]]
+		v := raw[vs:ve]
 		for k := 0; ; {
 			m := bytes.Index(v[k:], from)
 			if m < 0 {
@@ -110,18 +132,14 @@ func structuralPaths(raw, from, to []byte) ([]byte, int) {
 			// a string that starts with from, and from is all of it or a
 			// folder of it
 			if at > 0 && v[at-1] == '"' && (at < 2 || v[at-2] != '\\') && end < len(v) && (v[end] == '"' || v[end] == '/') {
-				out = append(out, raw[last:sp[0]+at]...)
-				out = append(out, to...)
-				last = sp[0] + end
+				fn(key, vs+at, vs+end)
 				n++
 			}
 			k = end
 		}
-	}
-	if n == 0 {
-		return raw, 0
-	}
-	return append(out, raw[last:]...), n
+		return true
+	})
+	return n
 }
 
 // replacePath replaces from in s (JSON text) wherever it is a whole path or

@@ -1,9 +1,17 @@
 package ops
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"testing"
 
+	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/internal/testcorpus"
+	"github.com/ccsurgeon/ccsurgeon/validate"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"github.com/tidwall/gjson"
 )
 
 func TestStructuralPathsRewritesWholePathsOutsideContent(t *testing.T) {
@@ -34,4 +42,85 @@ func TestReplacePathKeepsOtherNames(t *testing.T) {
 		got, _ := replacePath([]byte(tc.in), from, to)
 		assert.Equal(t, tc.want, string(got), tc.in)
 	}
+}
+
+// TestMoveKeepsTheIndex: a move holds no line's new bytes (every line of a
+// session has its cwd: holding them held a copy of the file, twice its
+// size on a chain of a million small entries) and, where its paths lie
+// only in fields the index does not read, its result indexes as the input
+// does but for offsets and lengths, and validates the same: the gate then
+// skips the second index (Txn.KeepsIndex). A path in a field the index
+// reads (agentId here) makes the result indexed and checked again.
+func TestMoveKeepsTheIndex(t *testing.T) {
+	paths, _ := filepath.Glob("../testdata/sessions/*/*.jsonl")
+	if corpus := testcorpus.Optional(t); corpus != "" {
+		m, _ := filepath.Glob(filepath.Join(corpus, "*", "*", "*", "*.jsonl"))
+		paths = append(paths, m...)
+	}
+	require.NotEmpty(t, paths)
+	mapped := 0
+	for _, p := range paths {
+		s, err := chain.Load(p)
+		require.NoError(t, err)
+		cwd := ""
+		for i := range s.Main.Entries {
+			raw, err := s.Main.Raw(i)
+			require.NoError(t, err)
+			if cwd = gjson.GetBytes(raw, "cwd").Str; cwd != "" {
+				break
+			}
+		}
+		if cwd == "" {
+			s.Close()
+			continue
+		}
+		tx := NewTxn(s)
+		require.NoError(t, Pipeline{&Relocate{From: cwd, To: "/moved/else where"}}.Apply(tx))
+		for _, f := range s.Files() {
+			assert.Empty(t, tx.Edits(f), "%s: a move holds no line's bytes", f.Path)
+			if !tx.MapsLines(f) {
+				continue
+			}
+			mapped++
+			require.True(t, tx.KeepsIndex(f), f.Path)
+			var out bytes.Buffer
+			require.NoError(t, tx.Render(f)(&out))
+			assert.Contains(t, out.String(), `"cwd":"/moved/else where`, f.Path)
+			g, err := chain.LoadBytes(f.Path, out.Bytes())
+			require.NoError(t, err)
+			require.Len(t, g.Entries, len(f.Entries), f.Path)
+			for i := range f.Entries {
+				want, got := f.Entries[i], g.Entries[i]
+				want.Off, want.Len, got.Off, got.Len = 0, 0, 0, 0
+				if !assert.Equal(t, want, got, "%s:%d", f.Path, i+1) {
+					break
+				}
+			}
+			sid := ""
+			if f == s.Main {
+				sid = s.ID
+			}
+			g.Sidechain = f.Sidechain
+			assert.Equal(t, validate.File(f, sid), validate.File(g, sid), f.Path)
+		}
+		s.Close()
+	}
+	assert.Positive(t, mapped)
+
+	// a path where the index reads it
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.jsonl")
+	require.NoError(t, os.WriteFile(p, []byte(`{"type":"user","uuid":"00000000-0000-4000-8000-000000000001","parentUuid":null,"sessionId":"s","cwd":"/old/p","agentId":"/old/p/a","message":{"role":"user","content":"hi"}}`+"\n"), 0o644))
+	s, err := chain.Load(p)
+	require.NoError(t, err)
+	defer s.Close()
+	tx := NewTxn(s)
+	require.NoError(t, Pipeline{&Relocate{From: "/old/p", To: "/new/p"}}.Apply(tx))
+	assert.True(t, tx.MapsLines(s.Main))
+	assert.False(t, tx.KeepsIndex(s.Main), "agentId is read by the index")
+	assert.Equal(t, 2, tx.Report.Counts[CountPathsRewritten])
+	assert.Equal(t, 1, tx.Stats().Changed)
+	var out bytes.Buffer
+	require.NoError(t, tx.Render(s.Main)(&out))
+	assert.Equal(t, `{"type":"user","uuid":"00000000-0000-4000-8000-000000000001","parentUuid":null,"sessionId":"s","cwd":"/new/p","agentId":"/new/p/a","message":{"role":"user","content":"hi"}}`+"\n", out.String())
 }

@@ -132,6 +132,13 @@ func (t *Txn) Render(f *chain.File) func(w io.Writer) error {
 		if t.remapper != nil {
 			tr = t.remapper.Line
 		}
+		if m := t.mapped[f]; m != nil {
+			if rn := tr; rn != nil {
+				tr = func(raw []byte) []byte { return rn(m.fn(raw)) }
+			} else {
+				tr = m.fn
+			}
+		}
 		fns := t.late[f]
 		if len(fns) == 0 {
 			_, err := f.Write(w, t.edits[f], tr)
@@ -144,6 +151,26 @@ func (t *Txn) Render(f *chain.File) func(w io.Writer) error {
 	}
 }
 
+// KeepsIndex reports whether the result's file f indexes as f does but for
+// the offsets and lengths of its lines: its only change is a MapLines
+// rewrite of fields the index does not read (move's paths), which keeps
+// each line JSON. It then has f's problems and no other, so it is not
+// indexed again to be checked (on a chain of small entries that second
+// index held as much memory as the first); TestMoveKeepsTheIndex holds
+// the output to it.
+func (t *Txn) KeepsIndex(f *chain.File) bool {
+	m := t.mapped[f]
+	return m != nil && m.keepsIndex && t.remapper == nil && len(t.edits[f]) == 0 && len(t.late[f]) == 0
+}
+
+// WritesAsIs reports whether the result's file f is f byte for byte: no
+// line of it removed, added, made late or given other bytes, no identifier
+// remapped, no line rewritten as it is written. It then has f's problems
+// and no other (TestWritesAsIsIsTheInput).
+func (t *Txn) WritesAsIs(f *chain.File) bool {
+	return t.remapper == nil && t.mapped[f] == nil && !t.Touches(f)
+}
+
 // Remapper returns the identifier remapping of a new session, or nil.
 func (t *Txn) Remapper() *Remapper { return t.remapper }
 
@@ -154,5 +181,5 @@ func (t *Txn) Remapper() *Remapper { return t.remapper }
 // session ids by the new one: every link resolves, or fails to, as in f,
 // and every line is JSON exactly when f's is.
 func (t *Txn) OnlyRenames(f *chain.File) bool {
-	return t.remapper != nil && len(t.edits[f]) == 0 && len(t.late[f]) == 0
+	return t.remapper != nil && len(t.edits[f]) == 0 && len(t.late[f]) == 0 && t.mapped[f] == nil
 }

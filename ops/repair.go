@@ -88,6 +88,39 @@ func (r *Repair) add(f *chain.File, i int, fixed bool, code, format string, args
 	r.Fixes = append(r.Fixes, Fix{Line: int(f.Entries[i].Line), Code: code, Message: fmt.Sprintf(format, args...), Fixed: fixed})
 }
 
+// lineIndex finds the entry of a line number. Every line of a loaded file
+// is an entry, line i+1 entry i, so no map is made unless an entry says
+// otherwise (a map of half a million lines took 19 MB).
+type lineIndex struct {
+	n int
+	m map[int]int
+}
+
+func newLineIndex(f *chain.File) lineIndex {
+	for i := range f.Entries {
+		if int(f.Entries[i].Line) != i+1 {
+			m := make(map[int]int, len(f.Entries))
+			for k := range f.Entries {
+				m[int(f.Entries[k].Line)] = k
+			}
+			return lineIndex{m: m}
+		}
+	}
+	return lineIndex{n: len(f.Entries)}
+}
+
+// get returns the entry of line (1-based) and whether there is one.
+func (l lineIndex) get(line int) (int, bool) {
+	if l.m != nil {
+		i, ok := l.m[line]
+		return i, ok
+	}
+	if line >= 1 && line <= l.n {
+		return line - 1, true
+	}
+	return 0, false
+}
+
 // Apply finds and fixes the problems. It may run on a scratch Txn to learn
 // what it would do: it changes nothing outside t.
 func (r *Repair) Apply(t *Txn) error {
@@ -96,13 +129,11 @@ func (r *Repair) Apply(t *Txn) error {
 	before := validate.File(f, t.S.ID)
 	r.before = before
 	r.lost = map[int]bool{}
-	byLine := map[int]int{}
-	for i := range f.Entries {
-		byLine[int(f.Entries[i].Line)] = i
-	}
+	byLine := newLineIndex(f)
 	for _, p := range before {
 		if p.Severity == validate.Error && p.Code == "dangling-parent" {
-			r.lost[byLine[p.Line]] = true
+			i, _ := byLine.get(p.Line)
+			r.lost[i] = true
 		}
 	}
 	// A relinked lost parent that the new problems of the result lead to
@@ -180,7 +211,7 @@ type savepoint struct {
 // with the first problem each leads to), the edits as they are;
 // otherwise, or when they lead to none, the stages are backed off, last
 // first, until the result brings in nothing, and res is its problems.
-func (r *Repair) fixAll(t *Txn, f *chain.File, before []validate.Problem, byLine map[int]int, skip map[int]string, blame bool) (res *result, culprits map[int]string, err error) {
+func (r *Repair) fixAll(t *Txn, f *chain.File, before []validate.Problem, byLine lineIndex, skip map[int]string, blame bool) (res *result, culprits map[int]string, err error) {
 	r.Fixes = nil
 	r.parent, r.relinked, r.kept = nil, map[int]int{}, map[string]bool{}
 	points := []savepoint{{t.cloneEdits(), t.cloneLate(), 0}}
@@ -884,7 +915,7 @@ func keepsMessage(t *Txn, f *chain.File) bool {
 // the relinked entry whose new parents reach it first (the history the
 // relink brought back to the branch). It returns none when some new error
 // leads to no relink.
-func (r *Repair) culprits(before, after []validate.Problem, inputLine []int, byLine map[int]int) map[int]string {
+func (r *Repair) culprits(before, after []validate.Problem, inputLine []int, byLine lineIndex) map[int]string {
 	if r.parent == nil || len(r.relinked) == 0 {
 		return nil
 	}
@@ -910,7 +941,7 @@ func (r *Repair) culprits(before, after []validate.Problem, inputLine []int, byL
 		if had[key{p.Code, line}] {
 			continue
 		}
-		x, ok := byLine[line]
+		x, ok := byLine.get(line)
 		if !ok {
 			return nil
 		}
@@ -994,15 +1025,15 @@ func resultProblems(t *Txn, f *chain.File, before []validate.Problem) (after []v
 // input's index is the result's, and a second one (on a session of many
 // small entries, as big as the first) need not be made.
 func unchanged(t *Txn, f *chain.File) bool {
-	return len(t.edits[f]) == 0 && len(t.late[f]) == 0 && t.remapper == nil
+	return len(t.edits[f]) == 0 && len(t.late[f]) == 0 && t.remapper == nil && t.mapped[f] == nil
 }
 
 // empties removes the empty text blocks and the messages with empty
 // content that validate finds on the branch the client resumes (the API
 // rejects both; the client sends them as they are).
-func (r *Repair) empties(t *Txn, f *chain.File, before []validate.Problem, byLine map[int]int) error {
+func (r *Repair) empties(t *Txn, f *chain.File, before []validate.Problem, byLine lineIndex) error {
 	for _, p := range before {
-		i, ok := byLine[p.Line]
+		i, ok := byLine.get(p.Line)
 		if p.Severity != validate.Error || !ok || t.Dropped(f, i) {
 			continue
 		}

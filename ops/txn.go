@@ -17,6 +17,7 @@ package ops
 import (
 	"bytes"
 	"fmt"
+	"math/bits"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 )
@@ -81,6 +82,56 @@ type Txn struct {
 	// operation that made them knew it (knownTokens); any later edit of
 	// the line forgets it
 	known map[*chain.File]map[int]chain.Tokens
+	// mapped rewrites every entry line of a file as it is written (MapLines)
+	mapped map[*chain.File]*lineMap
+}
+
+// lineMap is a rewrite of every entry line of a file (MapLines) and the
+// lines it changes, one bit each.
+type lineMap struct {
+	fn      chain.Transform
+	changes []uint64
+	// keepsIndex: fn changes no field the index reads (chain.IndexedField)
+	keepsIndex bool
+}
+
+// MapLines makes fn rewrite every entry line of f as the result is written
+// (on every core, after every other edit of the line: Raw gives the bytes
+// before it), instead of each line's new bytes being held until then: an
+// edit of every line of a big session (move's paths) then costs no copy of
+// the file in memory. fn gets a buffer of its own, which it may change and
+// return, and must not keep. changed lists the lines fn changes (for Stats
+// and Touches). fn must give a line it changes the same bytes whatever
+// edit the operations made of the line's other fields; one map per file.
+// keepsIndex says that fn changes no field the index reads and keeps each
+// line JSON (KeepsIndex).
+func (t *Txn) MapLines(f *chain.File, fn chain.Transform, changed []int, keepsIndex bool) {
+	m := &lineMap{fn: fn, changes: make([]uint64, (len(f.Entries)+63)/64), keepsIndex: keepsIndex}
+	for _, i := range changed {
+		m.changes[i/64] |= 1 << (i % 64)
+	}
+	if t.mapped == nil {
+		t.mapped = map[*chain.File]*lineMap{}
+	}
+	t.mapped[f] = m
+}
+
+// MapsLines reports whether a MapLines rewrite changes a line of f.
+func (t *Txn) MapsLines(f *chain.File) bool {
+	if m := t.mapped[f]; m != nil {
+		for _, w := range m.changes {
+			if w != 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mapChanges reports whether the MapLines rewrite of f changes line i.
+func (t *Txn) mapChanges(f *chain.File, i int) bool {
+	m := t.mapped[f]
+	return m != nil && m.changes[i/64]&(1<<(i%64)) != 0
 }
 
 // Report says what the operations did, for the user.
@@ -243,7 +294,7 @@ func (t *Txn) SetLate(f *chain.File, i int, fn LateFunc) error {
 
 // Drop removes entry i of f. Its children are re-linked by Finish.
 func (t *Txn) Drop(f *chain.File, i int) {
-	t.Edits(f).Get(i).Drop = true
+	t.Edits(f).Drop(i)
 	delete(t.known[f], i)
 }
 
@@ -253,7 +304,7 @@ func (t *Txn) Dropped(f *chain.File, i int) bool { return t.edits[f].Dropped(i) 
 // Changed reports whether entry i of f is edited or removed.
 func (t *Txn) Changed(f *chain.File, i int) bool {
 	ed := t.edits[f][i]
-	return ed != nil && (ed.Drop || ed.Raw != nil || ed.Late || len(ed.After) > 0)
+	return ed != nil && (ed.Drop || ed.Raw != nil || ed.Late || len(ed.After) > 0) || t.mapChanges(f, i)
 }
 
 // RemoveFile drops a whole subagent transcript from the result.
@@ -300,14 +351,25 @@ func (t *Txn) LinesAfter(f *chain.File) int { return t.statsOf(f).EntriesAfter }
 
 func (t *Txn) statsOf(f *chain.File) Stats {
 	st := Stats{EntriesBefore: len(f.Entries)}
-	for _, ed := range t.edits[f] {
+	for i, ed := range t.edits[f] {
 		switch {
 		case ed.Drop:
 			st.Removed++
 		case ed.Raw != nil || ed.Late:
 			st.Changed++
+		case t.mapChanges(f, i):
+			st.Changed++ // an edit that keeps the line's bytes: the map changes them
 		}
 		st.Added += len(ed.After)
+	}
+	if m := t.mapped[f]; m != nil {
+		for w, word := range m.changes {
+			for ; word != 0; word &= word - 1 {
+				if t.edits[f][w*64+bits.TrailingZeros64(word)] == nil {
+					st.Changed++
+				}
+			}
+		}
 	}
 	st.EntriesAfter = st.EntriesBefore - st.Removed + st.Added
 	return st
@@ -330,6 +392,9 @@ func (t *Txn) ChangesAnything() bool {
 // Touches reports whether the result changes a byte of f: an entry
 // dropped, made late or added after, or set to bytes other than its own.
 func (t *Txn) Touches(f *chain.File) bool {
+	if t.MapsLines(f) {
+		return true
+	}
 	for i, ed := range t.edits[f] {
 		if ed.Drop || ed.Late || len(ed.After) > 0 {
 			return true

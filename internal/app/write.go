@@ -368,13 +368,17 @@ func (j *job) render(f *chain.File, name string) func(io.Writer) error {
 		if f == t.S.Main {
 			j.pr.Phase("writing", 0) // the output's size is not known before it is written
 		}
-		if t.OnlyRenames(f) {
+		if t.OnlyRenames(f) || t.KeepsIndex(f) || t.WritesAsIs(f) {
 			// a clone of f: the same lines with the identifiers renamed
 			// by a permutation (ops.Txn.OnlyRenames) has f's problems and
 			// no other, so it is not indexed again to be checked (on a
 			// chain of small entries that second index was a third of
 			// the work and held as much memory as the first);
-			// TestCloneHasItsOriginalsProblems holds the output to it
+			// TestCloneHasItsOriginalsProblems holds the output to it.
+			// So does a move's result whose only change is paths in
+			// fields the index does not read (ops.Txn.KeepsIndex), and a
+			// result that is f byte for byte (ops.Txn.WritesAsIs: a
+			// strip-thinking of a session without thinking)
 			cw := &chain.CountWriter{W: j.pr.Writer(dst)}
 			if err := t.Render(f)(cw); err != nil {
 				return err

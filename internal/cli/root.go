@@ -27,6 +27,12 @@ import (
 // returns the exit code; the CCSURGEON_CPUPROFILE and CCSURGEON_MEMPROFILE
 // variables write profiles for developers (go tool pprof).
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if p := os.Getenv("CCSURGEON_HEAPPROFILE"); p != "" { // for developers: the heap at its largest
+		stop := startHeapProfile(p)
+		code := run(context.Background(), args, stdin, stdout, stderr)
+		stop()
+		return code
+	}
 	if p := os.Getenv("CCSURGEON_CPUPROFILE"); p != "" { // for developers: go tool pprof
 		if f, err := os.Create(p); err == nil {
 			_ = pprof.StartCPUProfile(f)

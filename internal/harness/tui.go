@@ -131,6 +131,9 @@ func (t *TUI) Submit(text string) error {
 		_, err := t.WaitFor("sent "+text, 10*time.Second, func(s string) bool {
 			return !strings.Contains(squash(inputBox(s)), want)
 		})
+		if err != nil && !t.Alive() {
+			return nil // it was sent: /exit and the like end the client
+		}
 		if err == nil || !errors.Is(err, ErrWaitTimeout) || try == 2 {
 			return err
 		}
