@@ -1,4 +1,9 @@
-// Package backup is the only code in ccsurgeon that writes files. It provides
+// Package backup is the code in ccsurgeon that creates, replaces and
+// removes the files of sessions (in place, --new and -o) and its own
+// backups, locks and journals. Elsewhere only the folder an -o DIR/ names
+// is made (and removed again when the write fails; internal/app), and
+// temporary files outside the config dir and developers' profiles are
+// written. It provides
 // crash-safe atomic replacement (temp file + fsync + rename + directory fsync),
 // a guarded in-place write of a Claude Code session that first copies every
 // touched file into <config-dir>/ccsurgeon/backups/<session-id>/, listing and

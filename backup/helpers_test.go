@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -120,5 +119,3 @@ func setHook(t *testing.T, f func(step string)) {
 	testHook = f
 	t.Cleanup(func() { testHook = nil })
 }
-
-func contains(s, sub string) bool { return strings.Contains(s, sub) }

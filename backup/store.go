@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/google/uuid"
+	"github.com/ccsurgeon/ccsurgeon/chain"
 )
 
 // StampLayout is the UTC time format that starts every backup directory name,
@@ -451,7 +451,7 @@ func Keys(configDir, prefix string) []string {
 	entries, _ := os.ReadDir(BackupsRoot(configDir))
 	var out []string
 	for _, e := range entries {
-		if n := e.Name(); e.IsDir() && len(n) == 36 && uuid.Validate(n) == nil && strings.HasPrefix(n, prefix) {
+		if n := e.Name(); e.IsDir() && chain.IsUUID(n) && strings.HasPrefix(n, prefix) {
 			out = append(out, n)
 		}
 	}

@@ -6,9 +6,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/ccsurgeon/ccsurgeon/app"
-	"github.com/ccsurgeon/ccsurgeon/bench/gen"
 	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/internal/app"
+	"github.com/ccsurgeon/ccsurgeon/internal/benchgen"
 	"github.com/ccsurgeon/ccsurgeon/validate"
 )
 

@@ -20,7 +20,7 @@ RUNS=${RUNS:-1}
 mkdir -p "$ROOT"
 # median of the numbers given
 median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END{print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
-go build -o "$ROOT/gensession" ./bench/gensession || exit 1
+go build -o "$ROOT/gensession" ./cmd/gensession || exit 1
 list=(
 	"agentic info"
 	"secrets info"

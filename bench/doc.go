@@ -1,5 +1,5 @@
 // Package bench holds ccsurgeon's performance tooling: the session
-// generator (bench/gen, bench/gensession), the command benchmark
+// generator (internal/benchgen, cmd/gensession), the command benchmark
 // (bench/run.sh, results in BENCHMARKS.md) and Go benchmarks of loading
 // and inspecting a generated 50 MB session:
 //

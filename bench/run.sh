@@ -2,13 +2,13 @@
 # bench/run.sh [SPEC] — one benchmark run of ccsurgeon over a generated session.
 #
 #   bash bench/run.sh                  # bulk:300MB (the first shape)
-#   bash bench/run.sh dense:300MB      # SHAPE:SIZE (shapes: go run ./bench/gensession -list)
+#   bash bench/run.sh dense:300MB      # SHAPE:SIZE (shapes: go run ./cmd/gensession -list)
 #   bash bench/run.sh chain1M          # one chain of 1,000,000 small entries (~935 MB)
 #   bash bench/run.sh all              # every shape at 300MB (ALL_SIZE), then a list of misses
 #   ONLY="info validate strip-thinking" bash bench/run.sh 1GB
 #
 # Builds ccsurgeon, generates (or reuses) a session of SPEC with
-# bench/gensession (seed $SEED, default 1) and 1,000 small sessions for 'ls',
+# cmd/gensession (seed $SEED, default 1) and 1,000 small sessions for 'ls',
 # then measures each command 3 times (median wall time, median peak RSS via
 # /usr/bin/time) next to 'cp' and 'jq -c .' of the same file, measured in the
 # same run with a warm page cache. Prints a markdown table (also saved to
@@ -39,7 +39,7 @@ SEED=${SEED:-1}
 if [ "$SIZE" = all ]; then
 	# every registered shape, one after the other, then every miss in one list
 	cd "$(dirname "$0")/.." || exit 1
-	go build -o "${ROOT:-/tmp/ccsurgeon-bench}/gensession" ./bench/gensession || exit 1
+	go build -o "${ROOT:-/tmp/ccsurgeon-bench}/gensession" ./cmd/gensession || exit 1
 	mkdir -p "${ROOT:-/tmp/ccsurgeon-bench}"
 	specs=()
 	for sh in $("${ROOT:-/tmp/ccsurgeon-bench}/gensession" -list | cut -f1); do
@@ -86,7 +86,7 @@ BIN=$ROOT/ccsurgeon
 GEN=$ROOT/gensession
 log "building ccsurgeon and gensession"
 go build -o "$BIN" . || exit 1
-go build -o "$GEN" ./bench/gensession || exit 1
+go build -o "$GEN" ./cmd/gensession || exit 1
 
 # --- data ------------------------------------------------------------------
 TAG=${SIZE/:/-}

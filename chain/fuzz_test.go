@@ -2,7 +2,7 @@ package chain
 
 import (
 	"bytes"
-	"github.com/ccsurgeon/ccsurgeon/harness"
+	"github.com/ccsurgeon/ccsurgeon/internal/harness"
 	"testing"
 	"time"
 )

@@ -32,12 +32,11 @@ func ProjectsDir(configDir string) string { return filepath.Join(configDir, "pro
 // mistyped folder); nil when it can. Every look-up of sessions by id, by
 // project or of them all asks it before saying that none matches.
 func CheckConfigDir(configDir string) error {
-	const hint = "name the folder that holds projects/ (~/.claude by default) with --config-dir DIR or $CLAUDE_CONFIG_DIR"
 	if st, err := os.Stat(configDir); err != nil || !st.IsDir() {
-		return &Error{Msg: fmt.Sprintf("no Claude Code config dir at %s", configDir), Hint: hint, Code: 1}
+		return &ConfigDirError{Dir: configDir, Missing: true}
 	}
 	if st, err := os.Stat(ProjectsDir(configDir)); err != nil || !st.IsDir() {
-		return &Error{Msg: fmt.Sprintf("%s is not a Claude Code config dir: it has no projects folder", configDir), Hint: hint, Code: 1}
+		return &ConfigDirError{Dir: configDir}
 	}
 	return nil
 }
@@ -103,7 +102,7 @@ func locate(configDir, arg string) (string, error) {
 		if err := CheckConfigDir(configDir); err != nil {
 			return "", err
 		}
-		return "", &Error{Msg: fmt.Sprintf("no session matches %q in %s", arg, ProjectsDir(configDir)), Hint: "list sessions with 'ccsurgeon ls', or pass --config-dir or a path to a .jsonl file", Code: 1}
+		return "", &NoMatchError{Arg: arg, ProjectsDir: ProjectsDir(configDir)}
 	case 1:
 		return cands[0], nil
 	}

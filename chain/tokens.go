@@ -17,7 +17,7 @@ import (
 
 // TokenKind is a kind of content the client sends on resume. Each kind has
 // its own bytes-to-tokens rule, calibrated against the usage the API
-// recorded in real sessions (go run ./chain/cmd/tokeneval prints the error).
+// recorded in real sessions (go run ./cmd/tokeneval prints the error).
 type TokenKind uint8
 
 // Token kinds.
@@ -817,7 +817,7 @@ func MessageTokens(raw []byte) Tokens {
 }
 
 // EstimatorError is the error to state beside an estimate: the largest
-// error go run ./chain/cmd/tokeneval measured on the last response of the
+// error go run ./cmd/tokeneval measured on the last response of the
 // real conversations of ../shared/corpus, rounded up (8.1% with the
 // overhead measured from the session's own usage; 17.7% on main
 // conversations with DefaultOverhead, whose system prompt varies with the

@@ -16,7 +16,7 @@ import (
 // TestResumeTokensMatchRecordedUsage: on every real conversation of the
 // corpus, the estimate of the whole conversation (the request a resume
 // sends) is within 10% of the last response's recorded input plus its
-// output. go run ./chain/cmd/tokeneval prints the full distribution.
+// output. go run ./cmd/tokeneval prints the full distribution.
 func TestResumeTokensMatchRecordedUsage(t *testing.T) {
 	var files []string
 	filepath.WalkDir(testcorpus.Require(t), func(p string, d os.DirEntry, err error) error {

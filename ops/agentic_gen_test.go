@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ccsurgeon/ccsurgeon/harness"
+	"github.com/ccsurgeon/ccsurgeon/internal/harness"
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
 )

@@ -295,6 +295,34 @@ func (Clone) Name() string { return "clone" }
 // Apply does nothing: cloning is the remapping that a new session gets.
 func (Clone) Apply(*Txn) error { return nil }
 
-func turnRangeError(n, max int) error {
-	return &chain.Error{Msg: fmt.Sprintf("turn %d is out of range: the branch has turns 1-%d", n, max), Hint: "list them with 'ccsurgeon turns SESSION'", Code: 2}
+func turnRangeError(n, max int) error { return &TurnRangeError{N: n, Last: max} }
+
+// TurnRangeError says that turn N (or the turns of Range) is not a turn of
+// the branch, whose turns are 1 to Last. The command layer words it
+// (which command lists them, the exit code of a usage error).
+type TurnRangeError struct {
+	N     int
+	Range string // a range of turns as given ("2-7"), else N
+	Last  int
+}
+
+func (e *TurnRangeError) Error() string {
+	if e.Range != "" {
+		return fmt.Sprintf("turn range %q is out of range: the branch has turns 1-%d", e.Range, e.Last)
+	}
+	return fmt.Sprintf("turn %d is out of range: the branch has turns 1-%d", e.N, e.Last)
+}
+
+// OptionError says that an operation was given an option outside its
+// domain: Option is the field (KeepTurns), Want what it takes. The command
+// layer checks its flags before it builds an operation; this guards every
+// other caller.
+type OptionError struct {
+	Option string
+	Value  int
+	Want   string
+}
+
+func (e *OptionError) Error() string {
+	return fmt.Sprintf("%s is %d: it must be %s", e.Option, e.Value, e.Want)
 }

@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ccsurgeon/ccsurgeon/app"
-	"github.com/ccsurgeon/ccsurgeon/harness"
+	"github.com/ccsurgeon/ccsurgeon/internal/app"
+	"github.com/ccsurgeon/ccsurgeon/internal/harness"
+	"github.com/ccsurgeon/ccsurgeon/internal/spec"
 	"github.com/ccsurgeon/ccsurgeon/ops/redact"
-	"github.com/ccsurgeon/ccsurgeon/ops/spec"
 	"github.com/stretchr/testify/require"
 )
 

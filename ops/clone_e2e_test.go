@@ -9,9 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ccsurgeon/ccsurgeon/app"
 	"github.com/ccsurgeon/ccsurgeon/chain"
-	"github.com/ccsurgeon/ccsurgeon/harness"
+	"github.com/ccsurgeon/ccsurgeon/internal/app"
+	"github.com/ccsurgeon/ccsurgeon/internal/harness"
+	"github.com/ccsurgeon/ccsurgeon/ops"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -181,6 +182,9 @@ func TestForkRefusesTurnOutOfRange(t *testing.T) {
 	err := a.RunFork(fx.id, 99, app.BranchOptions{}, app.Dest{})
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "turn 99 is out of range: the branch has turns 1-3")
+	var tr *ops.TurnRangeError // a fact the command layer words, not words
+	require.ErrorAs(t, err, &tr)
+	assert.Equal(t, ops.TurnRangeError{N: 99, Last: 3}, *tr)
 	err = a.RunFork(fx.id, 0, app.BranchOptions{}, app.Dest{})
 	require.Error(t, err)
 	entries, _ := os.ReadDir(fx.env.ProjectDir())

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
-	"github.com/ccsurgeon/ccsurgeon/harness"
+	"github.com/ccsurgeon/ccsurgeon/internal/harness"
 	"github.com/stretchr/testify/require"
 )
 

@@ -173,10 +173,10 @@ func (o CompressOldTurns) keepExchanges() int {
 // Apply compresses the old turns.
 func (o CompressOldTurns) Apply(t *Txn) error {
 	if o.KeepTurns < 0 {
-		return &chain.Error{Msg: "--keep-turns must be 0 or more", Code: 2}
+		return &OptionError{Option: "KeepTurns", Value: o.KeepTurns, Want: "0 or more"}
 	}
 	if o.KeepExchanges < 0 {
-		return &chain.Error{Msg: "--keep-exchanges must be 1 or more", Code: 2}
+		return &OptionError{Option: "KeepExchanges", Value: o.KeepExchanges, Want: "0 or more"}
 	}
 	max := o.MaxResult
 	if max <= 0 {

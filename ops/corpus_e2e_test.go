@@ -12,9 +12,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ccsurgeon/ccsurgeon/app"
 	"github.com/ccsurgeon/ccsurgeon/chain"
-	"github.com/ccsurgeon/ccsurgeon/harness"
+	"github.com/ccsurgeon/ccsurgeon/internal/app"
+	"github.com/ccsurgeon/ccsurgeon/internal/harness"
 	"github.com/ccsurgeon/ccsurgeon/internal/testcorpus"
 	"github.com/stretchr/testify/require"
 	"github.com/tidwall/gjson"

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ccsurgeon/ccsurgeon/app"
 	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/internal/app"
 	"github.com/ccsurgeon/ccsurgeon/ops"
 	"github.com/stretchr/testify/require"
 )

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -119,11 +120,11 @@ type loc struct {
 // Apply removes the selected calls.
 func (o DropToolCalls) Apply(t *Txn) error {
 	if len(o.Tools) == 0 && o.LargerThan == 0 && o.Turns == nil && !o.Failed {
-		return &chain.Error{Msg: "drop-tool-calls needs a selector", Hint: "add --tool NAME, --larger-than SIZE, --turns RANGE or --failed", Code: 2}
+		return ErrNoSelector
 	}
 	if r := o.Turns; r != nil {
 		if n := len(t.S.Main.ActiveTurns().List); r.From > n || (r.To != openEnd && r.To > n) {
-			return &chain.Error{Msg: fmt.Sprintf("turn range %q is out of range: the branch has turns 1-%d", r, n), Hint: "list them with 'ccsurgeon turns SESSION'", Code: 2}
+			return &TurnRangeError{Range: r.String(), Last: n}
 		}
 	}
 	calls := map[string]*call{}
@@ -260,27 +261,37 @@ func (t *Txn) dropThinkingLeftAlone() {
 		}
 		for _, id := range ids {
 			g := groups[id]
-			touched, hasOther := false, false
-			for _, i := range g {
-				switch {
-				case t.Dropped(f, i):
-					touched = true
-				case t.Changed(f, i):
-					touched = true
-					hasOther = hasOther || stillHas(t, f, i)
-				default:
-					for _, b := range f.Entries[i].Blocks() {
-						hasOther = hasOther || !b.Kind.IsThinking()
-					}
-				}
-			}
-			if touched && !hasOther {
+			touched := slices.ContainsFunc(g, func(i int) bool { return t.Dropped(f, i) || t.Changed(f, i) })
+			if _, alone := t.thinkingAlone(f, g); touched && alone {
 				for _, i := range g {
 					t.Drop(f, i)
 				}
 			}
 		}
 	}
+}
+
+// thinkingAlone reports whether the entries of one API message, as t
+// leaves them, hold nothing but thinking (then the message is no answer,
+// and the client does not send it), and which of them t keeps: the one
+// rule drop-tool-calls and repair apply to a message that lost its tool
+// calls.
+func (t *Txn) thinkingAlone(f *chain.File, msg []int) (kept []int, alone bool) {
+	alone = true
+	for _, i := range msg {
+		if t.Dropped(f, i) {
+			continue
+		}
+		kept = append(kept, i)
+		if t.Changed(f, i) {
+			alone = alone && !stillHas(t, f, i)
+			continue
+		}
+		for _, b := range f.Entries[i].Blocks() {
+			alone = alone && b.Kind.IsThinking()
+		}
+	}
+	return kept, alone
 }
 
 // stillHas reports whether edited entry i still holds a non-thinking block.
@@ -339,3 +350,6 @@ func keepsAnyEntry(t *Txn, f *chain.File) bool {
 	}
 	return !had
 }
+
+// ErrNoSelector: DropToolCalls was given nothing that selects a call.
+var ErrNoSelector = errors.New("no tool call selector")

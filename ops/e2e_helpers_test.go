@@ -10,8 +10,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/ccsurgeon/ccsurgeon/app"
-	"github.com/ccsurgeon/ccsurgeon/harness"
+	"github.com/ccsurgeon/ccsurgeon/internal/app"
+	"github.com/ccsurgeon/ccsurgeon/internal/harness"
 	"github.com/stretchr/testify/require"
 )
 

@@ -5,11 +5,11 @@ import (
 	"os"
 	"testing"
 
-	"github.com/ccsurgeon/ccsurgeon/app"
-	"github.com/ccsurgeon/ccsurgeon/harness"
+	"github.com/ccsurgeon/ccsurgeon/internal/app"
+	"github.com/ccsurgeon/ccsurgeon/internal/harness"
+	"github.com/ccsurgeon/ccsurgeon/internal/spec"
 	"github.com/ccsurgeon/ccsurgeon/ops"
 	"github.com/ccsurgeon/ccsurgeon/ops/redact"
-	"github.com/ccsurgeon/ccsurgeon/ops/spec"
 	"github.com/stretchr/testify/require"
 )
 

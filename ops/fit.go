@@ -89,10 +89,13 @@ func (e *TargetError) Unwrap() error { return e.Err }
 // Apply cuts until the estimate fits.
 func (o FitTokens) Apply(t *Txn) error {
 	if o.Target <= 0 {
-		return &chain.Error{Msg: "--target-tokens must be more than 0", Code: 2}
+		return &OptionError{Option: "Target", Value: o.Target, Want: "more than 0"}
 	}
-	if o.KeepTurns < 0 || o.KeepExchanges < 0 {
-		return &chain.Error{Msg: "--keep-turns and --keep-exchanges must be 0 or more", Code: 2}
+	if o.KeepTurns < 0 {
+		return &OptionError{Option: "KeepTurns", Value: o.KeepTurns, Want: "0 or more"}
+	}
+	if o.KeepExchanges < 0 {
+		return &OptionError{Option: "KeepExchanges", Value: o.KeepExchanges, Want: "0 or more"}
 	}
 	goal := o.Target
 	if o.Aim > 0 && o.Aim < goal {

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ccsurgeon/ccsurgeon/bench/gen"
 	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/internal/benchgen"
+	"github.com/ccsurgeon/ccsurgeon/internal/spec"
 	"github.com/ccsurgeon/ccsurgeon/ops"
-	"github.com/ccsurgeon/ccsurgeon/ops/spec"
 	"github.com/ccsurgeon/ccsurgeon/validate"
 	"github.com/stretchr/testify/require"
 )

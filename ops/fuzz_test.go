@@ -3,14 +3,14 @@ package ops
 import (
 	"bytes"
 	"fmt"
-	"github.com/ccsurgeon/ccsurgeon/harness"
+	"github.com/ccsurgeon/ccsurgeon/internal/harness"
 	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/internal/spec"
 	"github.com/ccsurgeon/ccsurgeon/ops/redact"
-	"github.com/ccsurgeon/ccsurgeon/ops/spec"
 	"github.com/ccsurgeon/ccsurgeon/validate"
 )
 

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ccsurgeon/ccsurgeon/app"
 	"github.com/ccsurgeon/ccsurgeon/chain"
-	"github.com/ccsurgeon/ccsurgeon/harness"
+	"github.com/ccsurgeon/ccsurgeon/internal/app"
+	"github.com/ccsurgeon/ccsurgeon/internal/harness"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tidwall/gjson"
@@ -102,13 +102,6 @@ func (mp *movedProject) resumeFrom(t *testing.T, c harness.Client, dir, id strin
 	require.NoError(t, os.Chtimes(path, st.ModTime(), st.ModTime()))
 	require.True(t, r.OK(), "resume %s from %s: %s", id, dir, r)
 	return r
-}
-
-func (mp *movedProject) normalizer() *harness.Normalizer {
-	n := harness.NewNormalizer(mp.env, mp.ids...)
-	n.Replace[mp.old] = "<CWD>"
-	n.Replace[chain.ProjectSlug(mp.old)] = "<SLUG>"
-	return n
 }
 
 func (mp *movedProject) move(t *testing.T, o app.MoveOptions) app.MoveResult {

@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ccsurgeon/ccsurgeon/app"
 	"github.com/ccsurgeon/ccsurgeon/chain"
-	"github.com/ccsurgeon/ccsurgeon/harness"
+	"github.com/ccsurgeon/ccsurgeon/internal/app"
+	"github.com/ccsurgeon/ccsurgeon/internal/harness"
+	"github.com/ccsurgeon/ccsurgeon/internal/spec"
 	"github.com/ccsurgeon/ccsurgeon/ops"
-	"github.com/ccsurgeon/ccsurgeon/ops/spec"
 	"github.com/ccsurgeon/ccsurgeon/validate"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -343,7 +343,7 @@ func checkOps(t *testing.T, env *harness.Env, id string, list []specOp) {
 // result): a turn with a tool call and thinking, a turn whose Bash call is
 // interrupted with Escape, one more turn. clone, fork-at-turn at the
 // interrupted turn and the next, compress-old-turns and strip-thinking;
-// both clients resume each result and send what ops/spec says.
+// both clients resume each result and send what internal/spec says.
 func TestRealInterruptedTurnOps(t *testing.T) {
 	t.Parallel()
 	env := harness.NewEnv(t)
@@ -399,7 +399,7 @@ func TestRealInterruptedTurnOps(t *testing.T) {
 // resumes the result; it rebuilds a 2.1.x compaction otherwise: without
 // the preserved last answer): two turns, /compact, one more turn. clone
 // and fork-at-turn at every turn (the first two before the compaction);
-// both clients resume each result and send what ops/spec says.
+// both clients resume each result and send what internal/spec says.
 func TestRealTUICompactionOps(t *testing.T) {
 	t.Parallel()
 	env := harness.NewEnv(t)

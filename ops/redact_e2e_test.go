@@ -8,15 +8,15 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ccsurgeon/ccsurgeon/app"
 	"github.com/ccsurgeon/ccsurgeon/chain"
-	"github.com/ccsurgeon/ccsurgeon/harness"
+	"github.com/ccsurgeon/ccsurgeon/internal/app"
+	"github.com/ccsurgeon/ccsurgeon/internal/harness"
 	"github.com/ccsurgeon/ccsurgeon/validate"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// plantedSecrets are the fake secrets harness/cmd/gentestdata puts in the
+// plantedSecrets are the fake secrets cmd/gentestdata puts in the
 // secrets sessions: in prompts, a Bash command and its output, and a .env
 // file read with Read.
 var plantedSecrets = []string{

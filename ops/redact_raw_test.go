@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ccsurgeon/ccsurgeon/app"
 	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/internal/app"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"github.com/tidwall/gjson"

@@ -88,12 +88,7 @@ func machineID(tok string) bool {
 	v := tok[1 : len(tok)-1]
 	switch {
 	case len(v) == 36 && v[8] == '-' && v[13] == '-' && v[18] == '-' && v[23] == '-':
-		for i := 0; i < len(v); i++ {
-			if c := v[i]; c != '-' && !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
-				return false
-			}
-		}
-		return true
+		return chain.IsUUID(v)
 	case len(v) >= 20 && len(v) <= 35 && v[4] == '-' && v[7] == '-' && v[10] == 'T':
 		for i := 0; i < len(v); i++ {
 			if c := v[i]; !(c >= '0' && c <= '9' || strings.IndexByte("-:.TZ+", c) >= 0) {

@@ -51,32 +51,13 @@ func scanUUIDStrings(b []byte, fn func(off int)) {
 			return
 		}
 		i += k
-		if b[i+37] == '"' && isUUID(b[i+1:i+37]) {
+		if b[i+37] == '"' && chain.IsUUID(b[i+1:i+37]) {
 			fn(i + 1)
 			i += 38
 			continue
 		}
 		i++
 	}
-}
-
-func isUUID(b []byte) bool {
-	if len(b) != 36 {
-		return false
-	}
-	for i, c := range b {
-		switch i {
-		case 8, 13, 18, 23:
-			if c != '-' {
-				return false
-			}
-		default:
-			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 const nilUUID = "00000000-0000-0000-0000-000000000000"

@@ -662,48 +662,17 @@ func (r *Repair) toolPairs(t *Txn, f *chain.File) error {
 		}
 		m[i][id] = true
 	}
-	for k, m := range msgs {
-		switch m.Role {
-		case "assistant":
-			if k == len(msgs)-1 {
-				continue // the session ends inside a tool call: the client handles it
-			}
-			got := map[string]bool{}
-			if msgs[k+1].Role == "user" {
-				for _, j := range msgs[k+1].Entries {
-					for _, id := range nf.Entries[j].ToolResultIDs() {
-						got[id] = true
-					}
+	for _, u := range nf.UnpairedTools(msgs) {
+		switch {
+		case u.Result:
+			mark(dropResult, kept[u.Entry], u.ID)
+			if k := u.Message; k > 0 && msgs[k-1].Role == "assistant" {
+				for _, a := range msgs[k-1].Entries {
+					answered[nf.Entries[a].MsgID()] = true
 				}
 			}
-			for _, j := range m.Entries {
-				for _, id := range nf.Entries[j].ToolUseIDs() {
-					if !got[id] {
-						mark(dropUse, kept[j], id)
-					}
-				}
-			}
-		case "user":
-			prev := map[string]bool{}
-			if k > 0 && msgs[k-1].Role == "assistant" {
-				for _, j := range msgs[k-1].Entries {
-					for _, id := range nf.Entries[j].ToolUseIDs() {
-						prev[id] = true
-					}
-				}
-			}
-			for _, j := range m.Entries {
-				for _, id := range nf.Entries[j].ToolResultIDs() {
-					if !prev[id] {
-						mark(dropResult, kept[j], id)
-						if k > 0 && msgs[k-1].Role == "assistant" {
-							for _, a := range msgs[k-1].Entries {
-								answered[nf.Entries[a].MsgID()] = true
-							}
-						}
-					}
-				}
-			}
+		case u.Results == 0 && !u.Open: // the session ends inside a tool call: the client handles it
+			mark(dropUse, kept[u.Entry], u.ID)
 		}
 	}
 	groups := map[string]bool{} // API messages that lost a tool call
@@ -761,23 +730,7 @@ func (r *Repair) toolPairs(t *Txn, f *chain.File) error {
 		byMsg[e.MsgID()] = append(byMsg[e.MsgID()], i)
 	}
 	for _, id := range order {
-		var members []int
-		other := false
-		for _, j := range byMsg[id] {
-			c := &f.Entries[j]
-			if t.Dropped(f, j) {
-				continue
-			}
-			members = append(members, j)
-			if t.Changed(f, j) {
-				other = other || stillHas(t, f, j)
-			} else {
-				for _, b := range c.Blocks() {
-					other = other || !b.Kind.IsThinking()
-				}
-			}
-		}
-		if !other && len(members) > 0 {
+		if members, alone := t.thinkingAlone(f, byMsg[id]); alone && len(members) > 0 {
 			for _, j := range members {
 				t.Drop(f, j)
 			}

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ccsurgeon/ccsurgeon/app"
 	"github.com/ccsurgeon/ccsurgeon/chain"
-	"github.com/ccsurgeon/ccsurgeon/harness"
+	"github.com/ccsurgeon/ccsurgeon/internal/app"
+	"github.com/ccsurgeon/ccsurgeon/internal/harness"
 	"github.com/ccsurgeon/ccsurgeon/ops"
 	"github.com/ccsurgeon/ccsurgeon/validate"
 	"github.com/stretchr/testify/assert"

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
-	"github.com/ccsurgeon/ccsurgeon/harness"
+	"github.com/ccsurgeon/ccsurgeon/internal/harness"
 	"github.com/ccsurgeon/ccsurgeon/internal/testcorpus"
 	"github.com/ccsurgeon/ccsurgeon/validate"
 	"github.com/stretchr/testify/assert"

@@ -6,14 +6,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ccsurgeon/ccsurgeon/app"
-	"github.com/ccsurgeon/ccsurgeon/bench/gen"
-	"github.com/ccsurgeon/ccsurgeon/harness"
+	"github.com/ccsurgeon/ccsurgeon/internal/app"
+	"github.com/ccsurgeon/ccsurgeon/internal/benchgen"
+	"github.com/ccsurgeon/ccsurgeon/internal/harness"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// TestShrinkReport grows a real session to about 3 MB (bench/gen), applies
+// TestShrinkReport grows a real session to about 3 MB (internal/benchgen), applies
 // each shrinking operation and their combination, resumes every result
 // with the real client, and prints how much each cut from the file and from
 // the request the client sends. Run with -v to see the table. On a session

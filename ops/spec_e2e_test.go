@@ -6,11 +6,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ccsurgeon/ccsurgeon/app"
 	"github.com/ccsurgeon/ccsurgeon/chain"
-	"github.com/ccsurgeon/ccsurgeon/harness"
+	"github.com/ccsurgeon/ccsurgeon/internal/app"
+	"github.com/ccsurgeon/ccsurgeon/internal/harness"
+	"github.com/ccsurgeon/ccsurgeon/internal/spec"
 	"github.com/ccsurgeon/ccsurgeon/ops"
-	"github.com/ccsurgeon/ccsurgeon/ops/spec"
 	"github.com/stretchr/testify/require"
 )
 

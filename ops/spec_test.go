@@ -15,10 +15,10 @@ import (
 	"time"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/internal/spec"
 	"github.com/ccsurgeon/ccsurgeon/internal/testcorpus"
 	"github.com/ccsurgeon/ccsurgeon/ops"
 	"github.com/ccsurgeon/ccsurgeon/ops/redact"
-	"github.com/ccsurgeon/ccsurgeon/ops/spec"
 	"github.com/ccsurgeon/ccsurgeon/validate"
 	"github.com/stretchr/testify/require"
 )
@@ -231,7 +231,7 @@ func unmapIDsOf(c spec.Conversation, ids []string, r *ops.Remapper) spec.Convers
 // TestSpecEveryOperationEverySession runs every operation on every session
 // of the generated corpus and of ../shared/corpus, on every turn where the
 // operation takes one, in process, and compares what chain rebuilds from
-// the result with the operation's specification (package ops/spec).
+// the result with the operation's specification (package internal/spec).
 func TestSpecEveryOperationEverySession(t *testing.T) {
 	sc, err := redact.New(redact.Options{})
 	require.NoError(t, err)

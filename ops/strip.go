@@ -120,7 +120,7 @@ func unfinishedLoop(f *chain.File) map[int]bool {
 func entriesBeforeTurn(f *chain.File, n int) (map[int]bool, error) {
 	ts := f.ActiveTurns()
 	if n < 1 || n > len(ts.List)+1 {
-		return nil, &chain.Error{Msg: fmt.Sprintf("--before-turn %d is out of range: give 1-%d (the branch has %d turns; %d means all of them)", n, len(ts.List)+1, len(ts.List), len(ts.List)+1), Hint: "list the turns with 'ccsurgeon turns SESSION'", Code: 2}
+		return nil, &BeforeTurnError{N: n, Turns: len(ts.List)}
 	}
 	end := len(ts.History)
 	if n <= len(ts.List) {
@@ -131,4 +131,12 @@ func entriesBeforeTurn(f *chain.File, n int) (map[int]bool, error) {
 		out[i] = true
 	}
 	return out, nil
+}
+
+// BeforeTurnError says that strip-thinking cannot stop before turn N: the
+// branch has Turns turns, and N is 1 to Turns+1 (all of them).
+type BeforeTurnError struct{ N, Turns int }
+
+func (e *BeforeTurnError) Error() string {
+	return fmt.Sprintf("no turn %d to stop before: the branch has %d turns (%d means all of them)", e.N, e.Turns, e.Turns+1)
 }

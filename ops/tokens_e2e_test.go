@@ -11,17 +11,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ccsurgeon/ccsurgeon/app"
 	"github.com/ccsurgeon/ccsurgeon/chain"
-	"github.com/ccsurgeon/ccsurgeon/harness"
+	"github.com/ccsurgeon/ccsurgeon/internal/app"
+	"github.com/ccsurgeon/ccsurgeon/internal/harness"
+	"github.com/ccsurgeon/ccsurgeon/internal/spec"
 	"github.com/ccsurgeon/ccsurgeon/ops"
-	"github.com/ccsurgeon/ccsurgeon/ops/spec"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
 // The compress relation, stated on what the client sends (written here
-// minimally: the shared per-operation specification of ops/spec had not
+// minimally: the shared per-operation specification of internal/spec had not
 // landed): the request after compress has the original's messages, the
 // last keep of them identical, every older one the same blocks with each
 // string either identical or shortened (head and tail of the original

@@ -3,8 +3,13 @@
 // the mechanics they share: pending edits, removing an entry and re-linking
 // its children, removing content blocks, remapping UUIDs.
 //
-// An operation is a value with one method, Apply(*Txn). It knows nothing of
-// files or flags: it reads entries through the Txn and records edits in it.
+// An operation is a value with one method, Apply(*Txn): it reads entries
+// through the Txn and records edits in it, and writes no file of a session
+// (backup does, from the Txn). The files ops touches itself: redact-secrets
+// reads a session's tool-results/ folder, and spills its log of
+// redactions to an unnamed temporary file (redactlog.go). Some error
+// messages still name a flag or a command (issue 29: to become typed
+// errors the command layer words).
 // Operations compose in a Pipeline; Txn.Finish re-links the chain once,
 // after all of them.
 package ops

@@ -5,4 +5,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export IS_SANDBOX=1
-exec go run ./harness/cmd/gentestdata "$@"
+exec go run ./cmd/gentestdata "$@"

@@ -7,4 +7,4 @@
 # Usage: scripts/trials.sh [ROUNDS] (default 20)
 set -eu
 cd "$(dirname "$0")/.."
-CCSURGEON_TRIALS="${1:-20}" go test -count=1 -v -run '^TestTrial|^TestWriteSafety5|^TestWriteSafety6.*KilledAtRandom' . | grep -E 'trial:|^(--- FAIL|FAIL|ok)'
+CCSURGEON_TRIALS="${1:-20}" go test -count=1 -v -run '^TestTrial|^TestWriteSafety5|^TestWriteSafety6.*KilledAtRandom' ./internal/cli | grep -E 'trial:|^(--- FAIL|FAIL|ok)'

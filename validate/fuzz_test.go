@@ -1,7 +1,7 @@
 package validate
 
 import (
-	"github.com/ccsurgeon/ccsurgeon/harness"
+	"github.com/ccsurgeon/ccsurgeon/internal/harness"
 	"testing"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"

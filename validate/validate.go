@@ -7,8 +7,8 @@ package validate
 
 import (
 	"fmt"
-	"github.com/google/uuid"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -132,7 +132,7 @@ func File(f *chain.File, sessionID string) []Problem {
 	if sessionID == "" && !c.side {
 		sessionID = strings.TrimSuffix(filepath.Base(f.Path), ".jsonl")
 	}
-	if _, err := uuid.Parse(sessionID); sessionID != "" && (err != nil || len(sessionID) != 36) {
+	if sessionID != "" && !chain.IsUUID(sessionID) {
 		// a copy under a name that is no session id (export.jsonl): the
 		// entries should agree with each other
 		sessionID = ""
@@ -312,6 +312,20 @@ func (c *checker) activeBranch() {
 			c.add(msgs[k].Entries[0], Error, "consecutive-assistant", "two assistant messages in a row (message %s after %s): the API rejects the resumed conversation", f.Entries[msgs[k].Entries[0]].MsgID(), f.Entries[msgs[k-1].Entries[0]].MsgID())
 		}
 	}
+	// the tool calls each message leaves unpaired, one problem per id (at
+	// the last entry of the message that holds it)
+	unpaired := f.UnpairedTools(msgs)
+	callsOf := map[int][]chain.UnpairedTool{}
+	for _, u := range unpaired {
+		if u.Result {
+			continue
+		}
+		calls := callsOf[u.Message]
+		if i := slices.IndexFunc(calls, func(o chain.UnpairedTool) bool { return o.ID == u.ID }); i >= 0 {
+			calls = slices.Delete(calls, i, i+1)
+		}
+		callsOf[u.Message] = append(calls, u)
+	}
 	for k, m := range msgs {
 		isLast := k == len(msgs)-1
 		for _, i := range m.Entries {
@@ -325,57 +339,20 @@ func (c *checker) activeBranch() {
 				}
 			}
 		}
-		if m.Role != "assistant" {
-			continue
-		}
-		uses := map[string]int{}
-		for _, i := range m.Entries {
-			for _, id := range f.Entries[i].ToolUseIDs() {
-				uses[id] = i
-			}
-		}
-		if len(uses) == 0 {
-			continue
-		}
-		if isLast {
-			for id, i := range uses {
-				c.add(i, Warning, "unfinished-tool-call", "tool_use %s has no result yet: the session ends inside a tool call", id)
-			}
-			continue
-		}
-		got := map[string]int{}
-		for _, i := range msgs[k+1].Entries {
-			for _, id := range f.Entries[i].ToolResultIDs() {
-				got[id]++
-			}
-		}
-		for id, i := range uses {
+		for _, u := range callsOf[k] {
 			switch {
-			case got[id] == 0:
-				c.add(i, Error, "tool-use-without-result", "tool_use %s has no tool_result in the next message: the API rejects the resumed conversation", id)
-			case got[id] > 1:
-				c.add(i, Error, "duplicate-tool-result", "tool_use %s has %d tool_results", id, got[id])
+			case u.Open:
+				c.add(u.Entry, Warning, "unfinished-tool-call", "tool_use %s has no result yet: the session ends inside a tool call", u.ID)
+			case u.Results == 0:
+				c.add(u.Entry, Error, "tool-use-without-result", "tool_use %s has no tool_result in the next message: the API rejects the resumed conversation", u.ID)
+			default:
+				c.add(u.Entry, Error, "duplicate-tool-result", "tool_use %s has %d tool_results", u.ID, u.Results)
 			}
 		}
 	}
-	for k, m := range msgs {
-		if m.Role != "user" {
-			continue
-		}
-		prev := map[string]bool{}
-		if k > 0 && msgs[k-1].Role == "assistant" {
-			for _, i := range msgs[k-1].Entries {
-				for _, id := range f.Entries[i].ToolUseIDs() {
-					prev[id] = true
-				}
-			}
-		}
-		for _, i := range m.Entries {
-			for _, id := range f.Entries[i].ToolResultIDs() {
-				if !prev[id] {
-					c.add(i, Error, "tool-result-without-use", "tool_result for %s has no tool_use in the message before it: the API rejects it", id)
-				}
-			}
+	for _, u := range unpaired {
+		if u.Result {
+			c.add(u.Entry, Error, "tool-result-without-use", "tool_result for %s has no tool_use in the message before it: the API rejects it", u.ID)
 		}
 	}
 }

@@ -4,7 +4,7 @@ import (
 	"math/rand"
 	"testing"
 
-	"github.com/ccsurgeon/ccsurgeon/ops/redact/internal/labelled"
+	"github.com/ccsurgeon/ccsurgeon/internal/labelled"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )

@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/bits"
 	"strings"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
 )
 
 func isAlnum(c byte) bool {
@@ -175,10 +177,6 @@ func prefixLooksReal(sec string) bool {
 
 func checkToken(text string, s, e int) bool { return prefixLooksReal(text[s:e]) }
 
-// checkStrict: the old placeholder check, for tokens whose prefix is not
-// distinctive (any "sk-…").
-func checkStrict(text string, s, e int) bool { return tokenLooksReal(text[s:e]) }
-
 // checkRandom: a token found by context or by a prefix: require a
 // random-looking shape. Fake-looking values (EXAMPLE…) are accepted.
 func checkRandom(minEntropy float64, minKinds int) func(string, int, int) bool {
@@ -198,23 +196,6 @@ func checkRandomStrict(minEntropy float64, minKinds int) func(string, int, int) 
 	return func(text string, s, e int) bool {
 		return tokenLooksReal(text[s:e]) && loose(text, s, e)
 	}
-}
-
-func isUUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i := 0; i < 36; i++ {
-		c := s[i]
-		if i == 8 || i == 13 || i == 18 || i == 23 {
-			if c != '-' {
-				return false
-			}
-		} else if !isHex(c) {
-			return false
-		}
-	}
-	return true
 }
 
 func allHex(s string) bool {
@@ -415,7 +396,7 @@ func plausibleValue(v string, kind int, quoted bool) bool {
 			}
 		}
 	}
-	if isUUID(v) {
+	if chain.IsUUID(v) {
 		// a UUID named as a token or key (HEROKU_API_KEY, apikey: …) is one;
 		// a password or a bare "auth" is not expected to be a UUID
 		return quoted && kind != kindPassword

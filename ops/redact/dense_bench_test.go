@@ -3,7 +3,7 @@ package redact_test
 import (
 	"testing"
 
-	"github.com/ccsurgeon/ccsurgeon/bench/gen"
+	"github.com/ccsurgeon/ccsurgeon/internal/benchgen"
 	"github.com/ccsurgeon/ccsurgeon/ops/redact"
 )
 

@@ -1,6 +1,10 @@
 package redact
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
+)
 
 // Keyword-context rules: KEY=value, "key": "value", key: value, --flag value,
 // "the password is X", and credentials in URLs. Written as code rather than
@@ -334,7 +338,7 @@ func proseKey(text string, p int) (int, int, int) {
 		return 0, -1, -1
 	}
 	s, e := spacedValue(text, p+4)
-	if s < 0 || !ok && (isUUID(text[s:e]) || !strongValue(text[s:e])) || !plausibleValue(text[s:e], kindAPIKey, true) {
+	if s < 0 || !ok && (chain.IsUUID(text[s:e]) || !strongValue(text[s:e])) || !plausibleValue(text[s:e], kindAPIKey, true) {
 		return 0, -1, -1
 	}
 	if !ok {
@@ -377,7 +381,7 @@ func spacedValue(text string, r int) (int, int) {
 		return -1, -1
 	}
 	v := text[j:k]
-	if isUUID(v) {
+	if chain.IsUUID(v) {
 		return j, k
 	}
 	// a dash or a second underscore joins words: a resource's name

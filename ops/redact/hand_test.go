@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ccsurgeon/ccsurgeon/ops/redact/internal/labelled"
+	"github.com/ccsurgeon/ccsurgeon/internal/labelled"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ccsurgeon/ccsurgeon/ops/redact/internal/labelled"
+	"github.com/ccsurgeon/ccsurgeon/internal/labelled"
 )
 
 // knownMisses are the labelled examples the scanner does not catch, by set,
@@ -27,7 +27,7 @@ var knownMisses = map[string]string{
 	"issue14/gradle/template":                    "gradle.publish.secret beside the key: the key is found, the example's secret is the key",
 }
 
-// publicSets are the labelled files of the evaluation (ops/redact/eval
+// publicSets are the labelled files of the evaluation (cmd/redacteval
 // registers the same ones), with the recall each must keep and how many of
 // their non-secrets may be reported (the known ones: README). The floors
 // are what the scanner reaches; a change that loses a caught example or

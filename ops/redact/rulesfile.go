@@ -6,22 +6,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 )
 
 // RulesFileName is the name of the user rules file inside <config-dir>/ccsurgeon/.
 const RulesFileName = "redact-rules.txt"
-
-// DefaultRulesPath returns <user-config-dir>/ccsurgeon/redact-rules.txt
-// (e.g. ~/.config/ccsurgeon/redact-rules.txt on Linux).
-func DefaultRulesPath() (string, error) {
-	dir, err := os.UserConfigDir()
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(dir, "ccsurgeon", RulesFileName), nil
-}
 
 // LoadRulesFile reads a rules file. The format is line based:
 //

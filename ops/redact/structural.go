@@ -4,6 +4,8 @@ import (
 	"encoding/base64"
 	"regexp"
 	"strings"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
 )
 
 // Structural rules: secrets recognised by the shape of the file or command
@@ -30,7 +32,7 @@ func structuralRules() []*Rule {
 		{ID: "netrc-password", Anchors: []string{"machine"}, After: 400, Priority: prioContext,
 			Re: regexp.MustCompile(`\bmachine\s+\S+\s+(?:login\s+\S+\s+)?(?:account\s+\S+\s+)?password\s+(?P<s>\S+)`),
 			Check: func(text string, s, e int) bool {
-				return isUUID(text[s:e]) || plausibleValue(text[s:e], kindPassword, true)
+				return chain.IsUUID(text[s:e]) || plausibleValue(text[s:e], kindPassword, true)
 			}},
 		// PsExec -p PASSWORD
 		{ID: "psexec-password", Anchors: []string{"psexec"}, Fold: true, After: 300, Priority: prioContext,

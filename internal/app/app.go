@@ -1,0 +1,119 @@
+// Package app holds what each ccsurgeon command does, behind the command
+// tree that main.go builds: every command reads its options from a struct
+// and writes to the Env's writers, so tests call it in-process.
+package app
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/ops"
+)
+
+// Env is what every command gets: where sessions live, how to print.
+type Env struct {
+	ConfigDir string
+	JSON      bool // machine-readable output on stdout
+	Quiet     bool // no progress on stderr
+	Out       io.Writer
+	Err       io.Writer
+	In        io.Reader
+	// Command is the command being run (strip-thinking, repair, …): the
+	// lock of a session it changes names it to another ccsurgeon
+	Command string
+	// Listed: the session at hand was found by listing the config dir (a
+	// batch, --pick, the default session), not named by the user, so its
+	// files are written only inside the config dir (backup.Plan.Named)
+	Listed bool
+}
+
+// Errorf returns a user-facing error with exit code 1.
+func Errorf(format string, args ...any) error {
+	return &chain.Error{Msg: fmt.Sprintf(format, args...), Code: 1}
+}
+
+// UsageErrorf returns a user-facing error with exit code 2 and a hint.
+func UsageErrorf(hint, format string, args ...any) error {
+	return &chain.Error{Msg: fmt.Sprintf(format, args...), Hint: hint, Code: 2}
+}
+
+// ExitError carries an exit code without a message of its own (the command
+// has already printed what went wrong, e.g. validation problems).
+type ExitError struct{ Code int }
+
+func (e *ExitError) Error() string { return "" }
+
+// ExitCode is the process exit code.
+func (e *ExitError) ExitCode() int { return e.Code }
+
+// OpenSession locates and loads SESSION.
+func (env *Env) OpenSession(arg string) (*chain.Session, error) {
+	p, err := chain.Locate(env.ConfigDir, arg)
+	if err != nil {
+		return nil, err
+	}
+	pr := env.newProgress()
+	if st, err := os.Stat(p); err == nil {
+		pr.Phase("reading", st.Size())
+	}
+	s, err := chain.LoadWith(p, pr.Add)
+	pr.Done()
+	if err != nil {
+		if os.IsPermission(err) {
+			return nil, &chain.Error{Msg: fmt.Sprintf("cannot read %s: permission denied", p), Code: 1}
+		}
+		return nil, err
+	}
+	return s, nil
+}
+
+func (env *Env) printJSON(v any) error { return PrintJSON(env.Out, v) }
+
+// PrintJSON writes v as every --json output is written: indented by two
+// spaces, one value a line, with <, > and & as they are.
+func PrintJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// Plural is "1 entry", "2 entries": n with the word in the right number.
+func Plural(n int, one, many string) string { return chain.Plural(n, one, many) }
+
+// ParseSize reads the SIZE of a flag (e.g. --larger-than 20KB). A number
+// without a unit is refused unless it is 0: "20" is more likely a slip
+// for 20KB than a wish for 20 bytes.
+func ParseSize(flag, s string) (int64, error) {
+	n, err := ops.ParseSize(s)
+	if errors.Is(err, ops.ErrSizeTooLarge) {
+		return 0, UsageErrorf(fmt.Sprintf("example: %s 20KB", flag), "%s %q: too large", flag, s)
+	}
+	if err != nil {
+		return 0, UsageErrorf(fmt.Sprintf("example: %s 20KB", flag), "%s %q: want a number with a unit (B, KB, MB, GB)", flag, s)
+	}
+	t := strings.TrimSpace(s)
+	if t != "" && strings.IndexFunc(t, func(r rune) bool { return (r < '0' || r > '9') && r != '.' }) < 0 && n != 0 {
+		return 0, UsageErrorf("", "%s %q: %s bytes? say %sB or %sKB", flag, s, t, t, t)
+	}
+	return n, nil
+}
+
+// Self is how a command of ccsurgeon that ccsurgeon prints (a hint, an
+// undo line) starts: "ccsurgeon", with --config-dir DIR when the config
+// dir is not the one a plain 'ccsurgeon' in the same shell would use.
+func (env *Env) Self() string {
+	if env.ConfigDir == "" {
+		return "ccsurgeon"
+	}
+	if def, err := filepath.Abs(chain.DefaultConfigDir()); err == nil && def == env.ConfigDir {
+		return "ccsurgeon"
+	}
+	return "ccsurgeon --config-dir " + shellQuote(env.ConfigDir)
+}

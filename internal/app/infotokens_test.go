@@ -1,0 +1,53 @@
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ccsurgeon/ccsurgeon/internal/testcorpus"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestInfoLeadsWithResumeTokens: info opens with the tokens a resume
+// sends and their share of the model's window; --json carries them as
+// resume_tokens; no source proposes dropping every call of a tool.
+func TestInfoLeadsWithResumeTokens(t *testing.T) {
+	paths := []string{"../../testdata/sessions/2.1.328/tools.jsonl"}
+	if corpus := testcorpus.Optional(t); corpus != "" {
+		paths = append(paths, filepath.Join(corpus, "ccviewer", "5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl"))
+	}
+	for _, p := range paths {
+		var out, errb bytes.Buffer
+		env := &Env{ConfigDir: t.TempDir(), Out: &out, Err: &errb}
+		require.NoError(t, env.RunInfo(InfoOptions{Session: p}), errb.String())
+		lines := strings.Split(out.String(), "\n")
+		require.GreaterOrEqual(t, len(lines), 3)
+		assert.True(t, strings.HasPrefix(lines[2], "resume "), "third line, after session and path: %q", lines[2])
+		assert.Contains(t, lines[2], "context window")
+		assert.NotContains(t, out.String(), "drop-tool-calls")
+
+		out.Reset()
+		env.JSON = true
+		require.NoError(t, env.RunInfo(InfoOptions{Session: p}))
+		var r InfoReport
+		require.NoError(t, json.Unmarshal(out.Bytes(), &r))
+		assert.Positive(t, r.ResumeTokens)
+		assert.Equal(t, r.Resume.Tokens, r.ResumeTokens)
+		assert.Equal(t, 200_000, r.Resume.ContextWindow)
+		assert.InDelta(t, float64(r.ResumeTokens)/200_000, r.Resume.WindowShare, 1e-9)
+		sum := r.Resume.Overhead
+		for _, n := range r.Resume.ByKind {
+			sum += n
+		}
+		assert.Equal(t, r.ResumeTokens, sum, "by_kind and overhead add up to the total")
+		var raw map[string]any
+		require.NoError(t, json.Unmarshal(out.Bytes(), &raw))
+		for _, k := range []string{"resume_tokens", "resume", "token_sources", "bloat"} {
+			assert.Contains(t, raw, k)
+		}
+	}
+}

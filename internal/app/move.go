@@ -1,0 +1,944 @@
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/ccsurgeon/ccsurgeon/backup"
+	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/ops"
+	"github.com/tidwall/gjson"
+	"github.com/tidwall/sjson"
+)
+
+// MoveOptions are the options of `move`.
+type MoveOptions struct {
+	Session      string // SESSION: move one session (and its sidecars)
+	Project      string // OLD: move every session of the project at OLD
+	To           string // DIR / NEW: the project path the sessions belong to after the move
+	RewritePaths bool   // also rewrite the old path in tool inputs and results
+	DryRun       bool
+	Force        bool
+}
+
+// MoveResult is what `move --json` prints.
+type MoveResult struct {
+	Operation      string            `json:"operation"`
+	DryRun         bool              `json:"dry_run"`
+	From           string            `json:"from"`
+	To             string            `json:"to"`
+	Sessions       []MovedSession    `json:"sessions"`
+	ProjectFiles   []MovedFile       `json:"project_files"`
+	HistoryPrompts int               `json:"history_prompts"`
+	IndexEntries   int               `json:"index_entries"`
+	PathRewrites   []ops.PathChange  `json:"path_rewrites,omitempty"`
+	Recovered      []string          `json:"recovered,omitempty"`
+	Notes          []string          `json:"notes,omitempty"`
+	Backups        map[string]string `json:"backups,omitempty"`
+}
+
+// MovedSession is one session of a move.
+type MovedSession struct {
+	SessionID     string `json:"session_id"`
+	From          string `json:"from"` // main transcript before
+	To            string `json:"to"`   // and after
+	Project       string `json:"project"`
+	Files         int    `json:"files"` // files moved, the transcript included
+	FieldsChanged int    `json:"path_fields_rewritten"`
+	ResumeCommand string `json:"resume_command"`
+	Backup        string `json:"backup,omitempty"`
+}
+
+// MovedFile is a project file (memory/, …) that moves with its project.
+type MovedFile struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+}
+
+// moveRecord is saved with every backup of a move: what restore needs to
+// undo the whole move in one command.
+type moveRecord struct {
+	From     string         `json:"from"`
+	To       string         `json:"to"`
+	Project  bool           `json:"project"`
+	Sessions []string       `json:"sessions"`
+	Files    []backup.Moved `json:"files"`
+	// Rewritten are transcripts rewritten where they are (a new path with
+	// the same slug as the old one)
+	Rewritten []string `json:"rewritten,omitempty"`
+}
+
+// sessionMove is one session to move.
+type sessionMove struct {
+	path, id      string
+	from, to      string // its project path before and after
+	oldDir, dstDr string // its project folder before and after
+}
+
+// RunMove moves one session, or every session of a project, to the
+// project folder of another path.
+func (env *Env) RunMove(o MoveOptions) error {
+	out := MoveResult{Operation: "move", DryRun: o.DryRun, Sessions: []MovedSession{}, ProjectFiles: []MovedFile{}}
+	if !o.DryRun {
+		rec, err := backup.RecoverMoves(env.ConfigDir)
+		for _, r := range rec {
+			fmt.Fprintf(env.Err, "ccsurgeon: %s\n", r)
+		}
+		out.Recovered = rec
+		if err != nil {
+			return Errorf("an interrupted move could not be finished: %v", err)
+		}
+	}
+	if o.To == "" {
+		return UsageErrorf("give the new place with --to DIR", "move needs --to")
+	}
+	to, err := absClean(o.To)
+	if err == nil {
+		// the client names a project by the real path of its folder
+		// (realpath of its cwd): a --to reached through a symlink (on
+		// macOS, anything under /tmp or /var) is that folder's real path
+		if real, rerr := filepath.EvalSymlinks(to); rerr == nil {
+			to = real
+		}
+	}
+	if err != nil {
+		return err
+	}
+	var moves []sessionMove
+	var from string
+	switch {
+	case o.Session != "" && o.Project != "":
+		return UsageErrorf("give a SESSION or --project OLD", "move takes a SESSION or --project, not both")
+	case o.Session != "":
+		p, err := chain.Locate(env.ConfigDir, o.Session)
+		if err != nil {
+			return err
+		}
+		if err := env.insideProjects(p); err != nil {
+			return err
+		}
+		from = projectPathOf(p)
+		if from == "" {
+			return Errorf("cannot tell which project %s belongs to: no entry has a cwd", p)
+		}
+		moves = []sessionMove{{path: p, id: strings.TrimSuffix(filepath.Base(p), ".jsonl"), from: from, to: to, oldDir: filepath.Dir(p)}}
+	case o.Project != "":
+		if from, err = absClean(o.Project); err != nil {
+			return err
+		}
+		if moves, err = env.projectSessions(from, to); err != nil {
+			return err
+		}
+	default:
+		return UsageErrorf("give a SESSION or --project OLD", "move needs a SESSION or --project OLD")
+	}
+	if from == to {
+		return UsageErrorf("give the project's new path", "%s is already the project path", to)
+	}
+	if under(to, from) {
+		return UsageErrorf("move the project elsewhere", "%s is inside %s", to, from)
+	}
+	out.From, out.To = from, to
+	for i := range moves {
+		moves[i].dstDr = chain.ProjectDirOf(env.ConfigDir, moves[i].to)
+	}
+	if o.Project != "" && len(moves) == 0 && len(env.projectFolders(from)) == 0 {
+		if err := chain.CheckConfigDir(env.ConfigDir); err != nil {
+			return err
+		}
+		return &chain.Error{Msg: fmt.Sprintf("no sessions of %s under %s", from, chain.ProjectsDir(env.ConfigDir)),
+			Hint: "'ccsurgeon ls' lists the projects, with those whose folder is gone", Code: 1}
+	}
+	if o.Project != "" && len(moves) == 0 {
+		if err := env.nothingToMove(o, from, to); err != nil {
+			return err
+		}
+	}
+	if _, err := os.Stat(to); err != nil {
+		out.Notes = append(out.Notes, fmt.Sprintf("%s does not exist (yet): the client resumes the sessions from there once it does", to))
+	}
+	return env.runMove(o, from, to, moves, &out)
+}
+
+// nothingToMove explains a --project move that matched no session although
+// the project's folder is there: its sessions record another cwd (copied
+// from another machine, or moved by hand), so they are that project's, not
+// from's. The hint is the move of the project they record.
+func (env *Env) nothingToMove(o MoveOptions, from, to string) error {
+	for _, dir := range env.projectFolders(from) {
+		var cwds []string
+		count := map[string]int{}
+		n := 0
+		for _, f := range chain.SessionsIn(dir) {
+			n++
+			if p := projectPathOf(f); p != "" {
+				if count[p] == 0 {
+					cwds = append(cwds, p)
+				}
+				count[p]++
+			}
+		}
+		if n == 0 {
+			continue
+		}
+		if len(cwds) == 0 {
+			return &chain.Error{Msg: fmt.Sprintf("no session of %s to move: its folder %s holds %s, but no entry records a working directory", from, dir, Plural(n, "session", "sessions")),
+				Hint: fmt.Sprintf("list them with 'ccsurgeon --config-dir %s ls --project %s', then move each by its id with --to %s", shellQuote(env.ConfigDir), shellQuote(dir), shellQuote(to)), Code: 1}
+		}
+		sort.SliceStable(cwds, func(i, j int) bool { return count[cwds[i]] > count[cwds[j]] })
+		which := "another working directory: " + cwds[0]
+		if len(cwds) > 1 {
+			which = "other working directories: " + strings.Join(cwds, ", ")
+		}
+		hint := []string{"ccsurgeon", "--config-dir", shellQuote(env.ConfigDir), "move", "--project", shellQuote(cwds[0]), "--to", shellQuote(to)}
+		for _, f := range []struct {
+			on   bool
+			flag string
+		}{{o.RewritePaths, "--rewrite-paths"}, {o.DryRun, "--dry-run"}, {o.Force, "--force"}} {
+			if f.on {
+				hint = append(hint, f.flag)
+			}
+		}
+		return &chain.Error{Msg: fmt.Sprintf("no session of %s to move: its folder %s holds %s, whose entries record %s (copied from another machine?)", from, dir, Plural(n, "session", "sessions"), which),
+			Hint: strings.Join(hint, " "), Code: 1}
+	}
+	return nil
+}
+
+func (env *Env) runMove(o MoveOptions, from, to string, moves []sessionMove, out *MoveResult) error {
+	plan := backup.MovePlan{ConfigDir: env.ConfigDir, Force: o.Force}
+	rec := moveRecord{From: from, To: to, Project: o.Project != ""}
+	moved := map[string]bool{}
+	var gates []func() error
+	for _, m := range moves {
+		ms, files, edits, gate, sess, err := env.planSession(m, from, to, o.RewritePaths, out)
+		if err != nil {
+			return err
+		}
+		defer sess.Close()
+		plan.Files = append(plan.Files, files...)
+		plan.Edits = append(plan.Edits, edits...)
+		plan.Sessions = append(plan.Sessions, ms)
+		gates = append(gates, gate)
+		rec.Sessions = append(rec.Sessions, m.id)
+		moved[m.id] = true
+	}
+	if o.Project != "" {
+		for _, dir := range env.projectFolders(from) {
+			files, err := ownFiles(dir, moved)
+			if err != nil {
+				return err
+			}
+			path := folderProjectPath(dir, from)
+			dst := chain.ProjectDirOf(env.ConfigDir, to+strings.TrimPrefix(path, from))
+			if chain.SameName(chain.HostOS, dst, dir) {
+				continue // same slug: the folder stays
+			}
+			for _, f := range files {
+				rel, _ := filepath.Rel(dir, f)
+				mf := backup.MoveFile{From: f, To: filepath.Join(dst, rel)}
+				plan.Files = append(plan.Files, mf)
+				out.ProjectFiles = append(out.ProjectFiles, MovedFile{From: mf.From, To: mf.To})
+			}
+		}
+	}
+	edits, nHist, nIdx, err := env.sharedEdits(moves, from, to, o.Project != "")
+	if err != nil {
+		return err
+	}
+	plan.Edits = append(plan.Edits, edits...)
+	out.HistoryPrompts, out.IndexEntries = nHist, nIdx
+	for _, f := range plan.Files {
+		rec.Files = append(rec.Files, backup.Moved{From: f.From, To: f.To})
+	}
+	for _, e := range plan.Edits {
+		if strings.HasSuffix(e.Path, ".jsonl") && e.Path != filepath.Join(env.ConfigDir, "history.jsonl") {
+			rec.Rewritten = append(rec.Rewritten, e.Path)
+		}
+	}
+	// what the move itself refuses (two files to one place, a file already
+	// there, a symlink on the way), the dry run refuses too
+	if err := backup.CheckMove(plan); err != nil {
+		return err
+	}
+	// the gate: every rewritten transcript is validated against its input
+	// before anything is written (and again as it is written)
+	for _, g := range gates {
+		if err := g(); err != nil {
+			return err
+		}
+	}
+	if o.DryRun {
+		return env.printMove(*out)
+	}
+	if plan.Record, err = json.Marshal(rec); err != nil {
+		return err
+	}
+	res, err := backup.Move(plan)
+	if err != nil {
+		return err
+	}
+	for i := range out.Sessions {
+		out.Sessions[i].Backup = res.Backups[out.Sessions[i].SessionID]
+	}
+	out.Backups = res.Backups
+	out.Notes = append(out.Notes, res.Warnings...)
+	return env.printMove(*out)
+}
+
+// planSession loads one session, relocates it through the gate and lists
+// its files' moves.
+// A session whose new project path has the same slug as its old one stays
+// in its folder: its transcripts are rewritten in place.
+func (env *Env) planSession(m sessionMove, from, to string, rewrite bool, out *MoveResult) (ms backup.MoveSession, files []backup.MoveFile, edits []backup.MoveEdit, gate func() error, s *chain.Session, err error) {
+	ms = backup.MoveSession{ID: m.id, ProjectDir: m.oldDir}
+	mainSnap, err := backup.TakeSnapshot(m.path)
+	if err != nil {
+		return
+	}
+	pr := env.newProgress()
+	defer pr.Done()
+	if s, err = chain.LoadWith(m.path, pr.Add); err != nil {
+		return
+	}
+	defer func() {
+		if err != nil {
+			s.Close()
+		}
+	}()
+	op := &ops.Relocate{From: from, To: to, RewritePaths: rewrite}
+	t := ops.NewTxn(s)
+	if err = (ops.Pipeline{op}).Apply(t); err != nil {
+		return
+	}
+	j := &job{env: env, t: t, op: "move", pr: pr, sizes: map[*chain.File]int64{}}
+	rendered := map[string]*chain.File{}
+	for _, f := range s.Files() {
+		rendered[f.Path] = f
+	}
+	add := func(src string) error {
+		snap := mainSnap
+		if src != m.path {
+			if snap, err = backup.TakeSnapshot(src); err != nil {
+				return err
+			}
+		}
+		rel, _ := filepath.Rel(m.oldDir, src)
+		dst := filepath.Join(m.dstDr, rel)
+		ms.Files = append(ms.Files, src)
+		f := rendered[src]
+		if chain.SameName(chain.HostOS, m.oldDir, m.dstDr) {
+			if f != nil && t.Touches(f) {
+				edits = append(edits, backup.MoveEdit{Path: src, Snapshot: snap, Render: j.render(f, dst), KeepTime: true})
+			}
+			return nil
+		}
+		mf := backup.MoveFile{From: src, To: dst, Snapshot: snap}
+		if f != nil {
+			mf.Render = j.render(f, dst)
+		}
+		files = append(files, mf)
+		return nil
+	}
+	for _, a := range s.Subagents {
+		if a.Legacy {
+			if err = add(a.File.Path); err != nil {
+				return
+			}
+		}
+	}
+	side := s.SidecarDir()
+	if st, lerr := os.Lstat(side); lerr == nil && st.IsDir() {
+		err = filepath.WalkDir(side, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			if backup.IsMoveTemp(d.Name()) {
+				return nil
+			}
+			return add(p)
+		})
+		if err != nil {
+			return
+		}
+	}
+	if err = add(s.Path); err != nil { // the transcript last: a session is where its transcript is
+		return
+	}
+	row := MovedSession{SessionID: m.id, From: m.path, To: filepath.Join(m.dstDr, m.id+".jsonl"), Project: m.to,
+		Files: len(ms.Files), FieldsChanged: t.Report.Counts[ops.CountPathsRewritten],
+		ResumeCommand: fmt.Sprintf("cd %s && claude --resume %s", shellQuote(m.to), m.id)}
+	out.Sessions = append(out.Sessions, row)
+	out.PathRewrites = append(out.PathRewrites, op.Changes...)
+	gate = func() error {
+		for _, f := range s.Files() {
+			if err := j.render(f, f.Path+" (after move)")(io.Discard); err != nil {
+				return j.explain(err, m.id)
+			}
+		}
+		return nil
+	}
+	return ms, files, edits, gate, s, nil
+}
+
+// projectSessions finds the sessions whose project path is from or a
+// folder under it, in every project folder.
+func (env *Env) projectSessions(from, to string) ([]sessionMove, error) {
+	paths, err := chain.ListSessions(env.ConfigDir)
+	if err != nil {
+		return nil, err
+	}
+	var out []sessionMove
+	for _, p := range paths {
+		path := projectPathOf(p)
+		if path == "" && chain.SameName(chain.HostOS, filepath.Base(filepath.Dir(p)), chain.ProjectSlug(from)) {
+			path = from
+		}
+		if path == "" || !(path == from || under(path, from)) {
+			continue
+		}
+		if err := env.insideProjects(p); err != nil {
+			return nil, err
+		}
+		out = append(out, sessionMove{path: p, id: strings.TrimSuffix(filepath.Base(p), ".jsonl"),
+			from: path, to: to + strings.TrimPrefix(path, from), oldDir: filepath.Dir(p)})
+	}
+	return out, nil
+}
+
+// projectFolders are the project folders of from and of its subfolders.
+func (env *Env) projectFolders(from string) []string {
+	root := chain.ProjectsDir(env.ConfigDir)
+	des, _ := os.ReadDir(root)
+	var out []string
+	for _, d := range des {
+		if !d.IsDir() {
+			continue
+		}
+		dir := filepath.Join(root, d.Name())
+		if p := folderProjectPath(dir, from); p == from || under(p, from) {
+			out = append(out, dir)
+		}
+	}
+	return out
+}
+
+// folderProjectPath is the project path of a project folder: that of its
+// sessions, else its index's originalPath; from for the folder of from
+// itself.
+func folderProjectPath(dir, from string) string {
+	if chain.SameName(chain.HostOS, filepath.Base(dir), chain.ProjectSlug(from)) {
+		return from
+	}
+	for _, f := range chain.SessionsIn(dir) {
+		if p := projectPathOf(f); p != "" && chain.SameName(chain.HostOS, chain.ProjectSlug(p), filepath.Base(dir)) {
+			return p
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "sessions-index.json")); err == nil {
+		if p := gjson.GetBytes(b, "originalPath").Str; p != "" {
+			return p
+		}
+	}
+	return ""
+}
+
+// ownFiles are the files of a project folder that belong to no session
+// (memory/, …): not a transcript, not a session's folder, not a subagent
+// transcript of a moved session, not the index (which is rewritten).
+func ownFiles(dir string, moved map[string]bool) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		top := strings.Split(filepath.ToSlash(rel), "/")[0]
+		switch {
+		case rel == ".":
+			return nil
+		case d.IsDir() && (moved[top] || isSessionDir(dir, top)):
+			return filepath.SkipDir
+		case d.IsDir():
+			return nil
+		case rel == "sessions-index.json", backup.IsMoveTemp(d.Name()):
+			return nil
+		case !strings.Contains(rel, string(filepath.Separator)) && strings.HasSuffix(rel, ".jsonl"):
+			id := strings.TrimSuffix(rel, ".jsonl")
+			if moved[id] || !strings.HasPrefix(id, "agent-") || legacyOfMoved(p, moved) {
+				return nil
+			}
+		}
+		out = append(out, p)
+		return nil
+	})
+	return out, err
+}
+
+func isSessionDir(dir, name string) bool {
+	_, err := os.Stat(filepath.Join(dir, name+".jsonl"))
+	return err == nil
+}
+
+func legacyOfMoved(p string, moved map[string]bool) bool {
+	b := make([]byte, 64<<10)
+	fh, err := os.Open(p)
+	if err != nil {
+		return false
+	}
+	defer fh.Close()
+	n, _ := fh.Read(b)
+	for _, line := range bytes.Split(b[:n], []byte("\n")) {
+		if id := gjson.GetBytes(line, "sessionId").Str; id != "" {
+			return moved[id]
+		}
+	}
+	return false
+}
+
+// projectPathOf is the project path a session belongs to: the first cwd
+// whose slug names the session's folder, else the first cwd. It reads the
+// head of the file only (as ls does), up to headMax.
+func projectPathOf(path string) string {
+	fh, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil {
+		return ""
+	}
+	for n := int64(headWindow); ; n *= 4 {
+		p, ok := headProjectPath(fh, path, min(n, st.Size()))
+		if ok || n >= headMax || n >= st.Size() {
+			return p
+		}
+	}
+}
+
+// headProjectPath looks for the project path in the first n bytes; ok
+// when a cwd naming the folder was found.
+func headProjectPath(fh *os.File, path string, n int64) (string, bool) {
+	f, err := readLines(fh, 0, n)
+	if err != nil {
+		return "", false
+	}
+	defer f.Close()
+	slug := filepath.Base(filepath.Dir(path))
+	first := ""
+	for i := range f.Entries {
+		if f.Entries[i].Kind != chain.KindEntry {
+			continue
+		}
+		raw, err := f.Raw(i)
+		if err != nil {
+			continue
+		}
+		cwd := gjson.GetBytes(raw, "cwd")
+		if cwd.Type != gjson.String || cwd.Str == "" {
+			continue
+		}
+		if chain.SameName(chain.HostOS, chain.ProjectSlug(cwd.Str), slug) {
+			return filepath.Clean(cwd.Str), true
+		}
+		if first == "" {
+			first = filepath.Clean(cwd.Str)
+		}
+	}
+	return first, false
+}
+
+// sharedEdits rewrites history.jsonl (the project of the moved sessions'
+// prompts; for a project move, of every prompt of the project) and moves
+// the sessions' entries between sessions-index.json files.
+func (env *Env) sharedEdits(moves []sessionMove, from, to string, project bool) ([]backup.MoveEdit, int, int, error) {
+	var edits []backup.MoveEdit
+	ids := map[string]*sessionMove{}
+	for i := range moves {
+		ids[moves[i].id] = &moves[i]
+	}
+	hist := filepath.Join(env.ConfigDir, "history.jsonl")
+	nHist := 0
+	if st, err := os.Lstat(hist); err == nil && !st.Mode().IsRegular() {
+		kind := "not a regular file"
+		if st.Mode()&os.ModeSymlink != 0 {
+			kind = "a symlink"
+		}
+		fmt.Fprintf(env.Err, "ccsurgeon: warning: %s is %s: left as it is, its prompts keep the old path\n", hist, kind)
+	} else if err == nil {
+		f, err := chain.LoadFile(hist)
+		if err != nil {
+			return nil, 0, 0, err
+		}
+		ed := chain.Edits{}
+		for i := range f.Entries {
+			if f.Entries[i].Kind != chain.KindEntry {
+				continue
+			}
+			raw, err := f.Raw(i)
+			if err != nil {
+				f.Close()
+				return nil, 0, 0, err
+			}
+			p := gjson.GetBytes(raw, "project")
+			sid := gjson.GetBytes(raw, "sessionId").Str
+			if p.Type != gjson.String || !(p.Str == from || under(p.Str, from)) || !(project || ids[sid] != nil) {
+				continue
+			}
+			nr, err := sjson.SetRawBytes(raw, "project", ops.EncodeString(to+strings.TrimPrefix(p.Str, from)))
+			if err != nil {
+				f.Close()
+				return nil, 0, 0, err
+			}
+			ed.Get(i).Raw = nr
+			nHist++
+		}
+		if nHist > 0 {
+			snap, err := backup.TakeSnapshot(hist)
+			if err != nil {
+				f.Close()
+				return nil, 0, 0, err
+			}
+			edits = append(edits, backup.MoveEdit{Path: hist, Snapshot: snap, Render: func(w io.Writer) error {
+				defer f.Close()
+				_, err := f.Write(w, ed, nil)
+				return err
+			}})
+		} else {
+			f.Close()
+		}
+	}
+	idxEdits, nIdx, err := indexEdits(moves, from, to)
+	return append(edits, idxEdits...), nHist, nIdx, err
+}
+
+// indexEdits takes the moved sessions' entries out of the old folders'
+// sessions-index.json and puts them, with their new paths, in the new
+// folders' (made where the old one had an index).
+func indexEdits(moves []sessionMove, from, to string) ([]backup.MoveEdit, int, error) {
+	type index struct {
+		doc     []byte
+		snap    *backup.Snapshot
+		removed map[string]bool
+		added   [][]byte
+		path    string
+	}
+	idx := map[string]*index{}
+	load := func(dir string) (*index, error) {
+		if x, ok := idx[dir]; ok {
+			return x, nil
+		}
+		x := &index{path: filepath.Join(dir, "sessions-index.json"), removed: map[string]bool{}}
+		if b, err := os.ReadFile(x.path); err == nil && gjson.ValidBytes(b) && gjson.GetBytes(b, "entries").IsArray() {
+			x.doc = b
+			var err error
+			if x.snap, err = backup.TakeSnapshot(x.path); err != nil {
+				return nil, err
+			}
+		}
+		idx[dir] = x
+		return x, nil
+	}
+	n := 0
+	for _, m := range moves {
+		src, err := load(m.oldDir)
+		if err != nil {
+			return nil, 0, err
+		}
+		dst, err := load(m.dstDr)
+		if err != nil {
+			return nil, 0, err
+		}
+		if src.doc == nil {
+			continue
+		}
+		var entry []byte
+		gjson.GetBytes(src.doc, "entries").ForEach(func(_, e gjson.Result) bool {
+			if e.Get("sessionId").Str == m.id {
+				entry = []byte(e.Raw)
+				return false
+			}
+			return true
+		})
+		if entry == nil {
+			continue
+		}
+		src.removed[m.id] = true
+		entry, _ = sjson.SetRawBytes(entry, "fullPath", ops.EncodeString(filepath.Join(m.dstDr, m.id+".jsonl")))
+		if pp := gjson.GetBytes(entry, "projectPath").Str; pp == from || under(pp, from) {
+			entry, _ = sjson.SetRawBytes(entry, "projectPath", ops.EncodeString(to+strings.TrimPrefix(pp, from)))
+		}
+		if dst.doc == nil {
+			dst.doc = []byte(`{"version":1,"entries":[],"originalPath":` + string(ops.EncodeString(m.to)) + `}`)
+		}
+		dst.added = append(dst.added, entry)
+		n++
+	}
+	var edits []backup.MoveEdit
+	dirs := make([]string, 0, len(idx))
+	for d := range idx {
+		dirs = append(dirs, d)
+	}
+	sort.Strings(dirs)
+	for _, d := range dirs {
+		x := idx[d]
+		if len(x.removed) == 0 && len(x.added) == 0 {
+			continue
+		}
+		var kept [][]byte
+		gjson.GetBytes(x.doc, "entries").ForEach(func(_, e gjson.Result) bool {
+			if !x.removed[e.Get("sessionId").Str] {
+				kept = append(kept, []byte(e.Raw))
+			}
+			return true
+		})
+		kept = append(kept, x.added...)
+		if len(kept) == 0 && x.snap != nil {
+			edits = append(edits, backup.MoveEdit{Path: x.path, Snapshot: x.snap, Remove: true})
+			continue
+		}
+		doc, err := sjson.SetRawBytes(x.doc, "entries", append(append([]byte("["), bytes.Join(kept, []byte(","))...), ']'))
+		if err != nil {
+			return nil, 0, err
+		}
+		edits = append(edits, backup.MoveEdit{Path: x.path, Snapshot: x.snap, Render: func(w io.Writer) error { _, err := w.Write(doc); return err }})
+	}
+	return edits, n, nil
+}
+
+func (env *Env) printMove(out MoveResult) error {
+	if env.JSON {
+		return env.printJSON(out)
+	}
+	w := env.Out
+	verb := "moved"
+	if out.DryRun {
+		verb = "would move"
+	}
+	fmt.Fprintf(w, "%s %s from %s to %s\n", verb, Plural(len(out.Sessions), "session", "sessions"), out.From, out.To)
+	for _, s := range out.Sessions {
+		fmt.Fprintf(w, "  %s  %s, %s rewritten\n    %s\n    -> %s\n", s.SessionID, Plural(s.Files, "file", "files"), Plural(s.FieldsChanged, "path field", "path fields"), s.From, s.To)
+	}
+	if len(out.ProjectFiles) > 0 {
+		fmt.Fprintf(w, "%s %s (memory and the like)\n", verb, Plural(len(out.ProjectFiles), "project file", "project files"))
+		for _, f := range out.ProjectFiles {
+			fmt.Fprintf(w, "  %s -> %s\n", f.From, f.To)
+		}
+	}
+	fmt.Fprintf(w, "history.jsonl: %s now under the new path; sessions-index.json: %s moved\n", Plural(out.HistoryPrompts, "prompt", "prompts"), Plural(out.IndexEntries, "entry", "entries"))
+	for _, c := range out.PathRewrites {
+		fmt.Fprintf(w, "rewrote %s\n", c)
+	}
+	for _, n := range out.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	if out.DryRun {
+		fmt.Fprintln(w, "dry run: nothing was written")
+		return nil
+	}
+	if len(out.Sessions) > 0 {
+		fmt.Fprintf(w, "resume with: %s\n", out.Sessions[len(out.Sessions)-1].ResumeCommand)
+		fmt.Fprintf(w, "undo with: %s restore %s\n", env.Self(), env.sessionArg(out.Sessions[0].SessionID, out.Sessions[0].To))
+	}
+	return nil
+}
+
+func absClean(p string) (string, error) {
+	a, err := filepath.Abs(p)
+	if err != nil {
+		return "", Errorf("bad path %s: %v", p, err)
+	}
+	return filepath.Clean(a), nil
+}
+
+// under reports whether p is inside dir (not dir itself).
+// Paths use the OS's separator, and where the file system folds case
+// (macOS, Windows) so does the comparison.
+func under(p, dir string) bool {
+	sep := string(filepath.Separator)
+	return chain.HasPrefixFor(chain.HostOS, p, strings.TrimSuffix(dir, sep)+sep)
+}
+
+// insideProjects refuses a session file outside <config-dir>/projects: a
+// move writes only there.
+func (env *Env) insideProjects(p string) error {
+	root, err := filepath.Abs(chain.ProjectsDir(env.ConfigDir))
+	if err != nil {
+		return err
+	}
+	real, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		real = root
+	}
+	if d := filepath.Dir(filepath.Dir(p)); d != root && d != real {
+		return &chain.Error{Msg: fmt.Sprintf("%s is not a session of %s", p, root), Hint: "move works on the sessions of the config dir; pass --config-dir", Code: 1}
+	}
+	return nil
+}
+
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+", r))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// undoMove puts back every file of the move that took backup b, in one
+// transaction that is itself a move (so it can be undone too): the
+// sessions' files from their backups, the project's own files as they
+// are now, history.jsonl and sessions-index.json edited back.
+func (env *Env) undoMove(b backup.Backup, force bool) error {
+	var rec moveRecord
+	if err := json.Unmarshal(b.Move, &rec); err != nil {
+		return Errorf("backup %s: bad move record: %v", b.Name, err)
+	}
+	if rec, err := backup.RecoverMoves(env.ConfigDir); err != nil {
+		return Errorf("an interrupted move could not be finished: %v", err)
+	} else {
+		for _, r := range rec {
+			fmt.Fprintf(env.Err, "ccsurgeon: %s\n", r)
+		}
+	}
+	saved := map[string]string{} // old path -> its copy in a backup
+	var sessions []backup.MoveSession
+	var moves []sessionMove
+	for _, id := range rec.Sessions {
+		list, err := backup.List(env.ConfigDir, id)
+		if err != nil {
+			return err
+		}
+		var mine *backup.Backup
+		for i := range list {
+			if bytes.Equal(list[i].Move, b.Move) {
+				mine = &list[i]
+				break
+			}
+		}
+		if mine == nil {
+			return Errorf("the backup of session %s taken by this move is gone; nothing was changed", id)
+		}
+		own := map[string]bool{} // this session's files (saved holds every session's)
+		for _, f := range mine.Files {
+			saved[f.Path] = filepath.Join(mine.Dir, filepath.FromSlash(f.Rel))
+			own[f.Path] = true
+		}
+		ms := backup.MoveSession{ID: id}
+		for _, f := range rec.Files {
+			if own[f.From] {
+				ms.Files = append(ms.Files, f.To)
+			}
+		}
+		oldMain := filepath.Join(mine.ProjectDir, id+".jsonl")
+		newMain := oldMain
+		for _, f := range rec.Files {
+			if f.From == oldMain {
+				newMain = f.To
+			}
+		}
+		ms.ProjectDir = filepath.Dir(newMain)
+		sessions = append(sessions, ms)
+		moves = append(moves, sessionMove{id: id, path: newMain, oldDir: ms.ProjectDir, dstDr: mine.ProjectDir,
+			from: rec.To, to: rec.From})
+	}
+	plan := backup.MovePlan{ConfigDir: env.ConfigDir, Sessions: sessions, Force: force}
+	back := moveRecord{From: rec.To, To: rec.From, Project: rec.Project, Sessions: rec.Sessions}
+	for _, f := range rec.Files {
+		mf := backup.MoveFile{From: f.To, To: f.From}
+		if src := saved[f.From]; src != "" {
+			mf.Render = backup.CopyFrom(src)
+		}
+		plan.Files = append(plan.Files, mf)
+		back.Files = append(back.Files, backup.Moved{From: f.To, To: f.From})
+	}
+	for _, p := range rec.Rewritten {
+		snap, err := backup.TakeSnapshot(p)
+		if err != nil {
+			return err
+		}
+		if src := saved[p]; src != "" {
+			plan.Edits = append(plan.Edits, backup.MoveEdit{Path: p, Snapshot: snap, Render: backup.CopyFrom(src), KeepTime: true})
+			back.Rewritten = append(back.Rewritten, p)
+			for i := range sessions {
+				if under(p, sessions[i].ProjectDir) {
+					sessions[i].Files = append(sessions[i].Files, p)
+				}
+			}
+		}
+	}
+	edits, _, _, err := env.sharedEdits(moves, rec.To, rec.From, rec.Project)
+	if err != nil {
+		return err
+	}
+	plan.Edits = append(plan.Edits, edits...)
+	if plan.Record, err = json.Marshal(back); err != nil {
+		return err
+	}
+	res, err := backup.Move(plan)
+	if err != nil {
+		return err
+	}
+	if env.JSON {
+		return env.printJSON(struct {
+			Restored string            `json:"restored"`
+			Sessions []string          `json:"sessions"`
+			Files    int               `json:"files"`
+			Backups  map[string]string `json:"backups"`
+		}{b.Name, rec.Sessions, len(plan.Files), res.Backups})
+	}
+	fmt.Fprintf(env.Out, "undid the move %s -> %s: %s, %s back in their old folder\n", rec.From, rec.To, Plural(len(rec.Sessions), "session", "sessions"), Plural(len(plan.Files), "file", "files"))
+	for _, w := range res.Warnings {
+		fmt.Fprintf(env.Out, "note: %s\n", w)
+	}
+	return nil
+}
+
+// markMissingProjects flags the sessions of `ls` whose project folder no
+// longer exists on disk.
+func markMissingProjects(rows []SessionSummary) {
+	gone := map[string]bool{}
+	for i := range rows {
+		p := rows[i].Project
+		if !filepath.IsAbs(p) {
+			continue // the cwd is unknown: only the folder name is
+		}
+		missing, ok := gone[p]
+		if !ok {
+			_, err := os.Stat(p)
+			missing = os.IsNotExist(err)
+			gone[p] = missing
+		}
+		rows[i].ProjectMissing = missing
+	}
+}
+
+// printMissingProjects ends `ls` with the projects whose folder is gone and
+// the command that moves their sessions.
+func (env *Env) printMissingProjects(rows []SessionSummary) {
+	n := map[string]int{}
+	var order []string
+	for _, r := range rows {
+		if r.ProjectMissing {
+			if n[r.Project] == 0 {
+				order = append(order, r.Project)
+			}
+			n[r.Project]++
+		}
+	}
+	if len(order) == 0 {
+		return
+	}
+	fmt.Fprintln(env.Out, "\nprojects whose folder no longer exists (renamed or moved?):")
+	for _, p := range order {
+		fmt.Fprintf(env.Out, "  %s (%s): ccsurgeon move --project %s --to NEW-PATH\n", p, Plural(n[p], "session", "sessions"), shellQuote(p))
+	}
+}

@@ -1,0 +1,1282 @@
+package app
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/ccsurgeon/ccsurgeon/backup"
+	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/ops"
+	"github.com/ccsurgeon/ccsurgeon/validate"
+	"github.com/google/uuid"
+	"github.com/tidwall/gjson"
+	"golang.org/x/sync/errgroup"
+)
+
+// Dest says where the result of an operation goes.
+type Dest struct {
+	Output string // -o PATH ("-" = stdout)
+	New    bool   // --new: a new session in the same project folder
+	DryRun bool   // change nothing, print a summary
+	Diff   bool   // with DryRun: print a unified line diff
+	Force  bool   // write in place even when the session looks in use; -o: replace an existing file
+	Keep   int    // backups to keep (0 = default)
+	// NoBackup changes the session in place without keeping a copy of
+	// what it was (after redact-secrets: no copy of the secrets is left).
+	NoBackup bool
+	// FreshIDs gives the result a new session id and fresh uuids, as a
+	// clone does (implied by New).
+	FreshIDs bool
+}
+
+// WriteResult is what every writing command prints with --json.
+type WriteResult struct {
+	SessionID     string                    `json:"session_id"`
+	Path          string                    `json:"path"`
+	Backup        *string                   `json:"backup"`
+	Operation     string                    `json:"operation"`
+	DryRun        bool                      `json:"dry_run"`
+	EntriesBefore int                       `json:"entries_before"`
+	EntriesAfter  int                       `json:"entries_after"`
+	Removed       int                       `json:"entries_removed"`
+	Changed       int                       `json:"entries_changed"`
+	Added         int                       `json:"entries_added"`
+	BytesBefore   int64                     `json:"bytes_before"`
+	BytesAfter    int64                     `json:"bytes_after"`
+	Counts        map[string]int            `json:"counts,omitempty"`
+	CountDetails  map[string]map[string]int `json:"count_details,omitempty"`
+	Notes         []string                  `json:"notes,omitempty"`
+	Preexisting   int                       `json:"preexisting_errors"`
+	// Redactions: the secrets redact-secrets found. A result being printed
+	// streams them from the log instead (a session can hold millions).
+	Redactions    []ops.Redaction `json:"redactions,omitempty"`
+	ResumeCommand string          `json:"resume_command,omitempty"`
+	// ResumeTokens: estimated tokens a resume sends, before and after
+	// (compress-old-turns and --target-tokens).
+	ResumeTokens *ops.TokenReport `json:"resume_tokens,omitempty"`
+	// NothingToChange: the operations found nothing to do, so nothing was
+	// written (SessionID and Path are the input's); with -o, the output
+	// is an identical copy of the session (Path is the output's).
+	NothingToChange bool `json:"nothing_to_change,omitempty"`
+	// SidecarSecretsNotWritten: with -o, the secrets of the session's
+	// tool-results/ files, which -o does not write (they are still there).
+	SidecarSecretsNotWritten int `json:"sidecar_secrets_not_written,omitempty"`
+
+	redactions *ops.RedactionLog // printed as "redactions"
+	// sidecarSecrets: the secrets found in the tool-results files
+	sidecarSecrets int
+	// notScanned: the files the operation could not read (named in notes)
+	notScanned int
+	// notWritten: the files whose secrets the result does not hold (-o
+	// FILE): their redactions are listed as not written
+	notWritten map[string]bool
+	// shareFolder: written with -o DIR/ (the session keeps its id)
+	shareFolder bool
+}
+
+// Operation builds the pipeline for an open session.
+type Operation func(s *chain.Session) (ops.Pipeline, error)
+
+// runWrite is the one path every writing command takes: load, apply the
+// pipeline, then write the result to its destination through the gate:
+// every file of the result is indexed as it is written and validated
+// against the input before the write is committed (renamed into place, or
+// printed). A result with a problem the input did not have writes nothing.
+func (env *Env) runWrite(sessionArg string, d Dest, build Operation) error {
+	return env.runWriteWith(sessionArg, d, build, nil)
+}
+
+// runWriteWith is runWrite with a hook that sees the result before it is
+// printed.
+func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook func(*WriteResult)) error {
+	if d.Output != "" && d.New {
+		return UsageErrorf("choose one destination", "-o and --new cannot be used together")
+	}
+	if d.NoBackup && d.Keep != 0 {
+		return UsageErrorf("give one of them", "--keep keeps backups and --no-backup keeps none")
+	}
+	if d.NoBackup || d.Keep != 0 {
+		flag := map[bool]string{true: "--no-backup", false: "--keep"}[d.NoBackup]
+		switch {
+		case d.Output != "":
+			return UsageErrorf("leave it out: -o changes nothing of the session, so it takes no backup", "%s is for a change in place, not -o", flag)
+		case d.New || d.FreshIDs:
+			return UsageErrorf("leave it out: a new session changes nothing of the original, so it takes no backup", "%s is for a change in place, not a new session", flag)
+		}
+	}
+	if d.Diff && env.JSON {
+		return UsageErrorf("leave out --json, or use --dry-run for a summary in JSON", "--diff prints a line diff, not JSON")
+	}
+	if d.Diff {
+		d.DryRun = true // --diff previews: it never writes
+	}
+	if err := env.refuseOutputInProjects(d); err != nil {
+		return err
+	}
+	path, err := chain.Locate(env.ConfigDir, sessionArg)
+	if err != nil {
+		return err
+	}
+	inPlace := !d.DryRun && d.Output == "" && !d.New && !d.FreshIDs
+	var lock *backup.SessionLock
+	if inPlace {
+		// one ccsurgeon writer per session, from before it is read; what
+		// a killed run left is finished or removed first
+		if lock, err = env.lockSession(path); err != nil {
+			return err
+		}
+		defer lock.Unlock()
+	}
+	snaps := map[string]*backup.Snapshot{}
+	if snaps[path], err = backup.TakeSnapshot(path); err != nil {
+		return err
+	}
+	pr := env.newProgress()
+	defer pr.Done()
+	pr.Phase("reading", snaps[path].Size)
+	s, err := chain.LoadWith(path, pr.Add)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	for _, a := range s.Subagents {
+		if snaps[a.File.Path], err = backup.TakeSnapshot(a.File.Path); err != nil {
+			return err
+		}
+	}
+	p, err := build(s)
+	if err != nil {
+		return err
+	}
+	pr.Phase(p.Name(), 0)
+	newID := ""
+	if d.New || d.FreshIDs {
+		newID = uuid.NewString()
+	}
+	var txns []*ops.Txn
+	defer func() {
+		for _, t := range txns {
+			t.Report.Redactions.Close()
+		}
+	}()
+	t, err := ops.FitWithin(s, p, func() *ops.Txn {
+		t := ops.NewTxn(s)
+		t.NewID = newID
+		txns = append(txns, t)
+		return t
+	})
+	if err != nil {
+		return err
+	}
+	if isFolderDest(d.Output) {
+		if dir := filepath.Dir(filepath.Clean(d.Output)); dir != "" {
+			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+				return Errorf("cannot write %s: folder %s does not exist", d.Output, dir)
+			}
+		}
+	} else if d.Output != "" && d.Output != "-" {
+		if dir := filepath.Dir(d.Output); dir != "" {
+			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+				return Errorf("cannot write %s: folder %s does not exist", d.Output, dir)
+			}
+		}
+		if st, err := os.Stat(d.Output); err == nil {
+			for _, f := range s.Files() {
+				if fst, err := os.Stat(f.Path); err == nil && os.SameFile(st, fst) {
+					return UsageErrorf("leave out -o to change the session in place (with a backup)", "-o names a file of the session itself: %s", f.Path)
+				}
+			}
+			if err := refuseSessionOutput(d.Output, st, s.ID); err != nil {
+				return err
+			}
+		}
+	}
+	identical := len(p) > 0 && !d.FreshIDs && !t.ChangesAnything()
+	if identical && (d.Output == "" || d.DryRun) {
+		// a selector that selected nothing: no backup, no new session
+		// (-o still writes its output: an identical copy, below)
+		pr.Done()
+		res := WriteResult{SessionID: s.ID, Path: s.Path, Operation: p.Name(), DryRun: d.DryRun,
+			EntriesBefore: len(s.Main.Entries), EntriesAfter: len(s.Main.Entries), BytesBefore: s.Main.Size, BytesAfter: s.Main.Size,
+			Notes: t.Report.Notes, NothingToChange: true, redactions: &t.Report.Redactions, sidecarSecrets: sidecarSecrets(t), notScanned: len(t.Report.NotScanned)}
+		if hook != nil {
+			hook(&res) // redact --check must see secrets it could not replace
+		}
+		return env.summaryTo(d).printNothingToChange(res)
+	}
+	j := &job{env: env, t: t, op: p.Name(), pr: pr, sizes: map[*chain.File]int64{}, lock: lock}
+	st := t.Stats()
+	out := WriteResult{
+		SessionID: s.ID, Path: s.Path, Operation: p.Name(), DryRun: d.DryRun,
+		EntriesBefore: st.EntriesBefore, EntriesAfter: st.EntriesAfter, Removed: st.Removed, Changed: st.Changed, Added: st.Added,
+		BytesBefore: s.Main.Size, Counts: t.Report.Counts, CountDetails: t.Report.CountDetails, Notes: t.Report.Notes, redactions: &t.Report.Redactions,
+		ResumeTokens: t.Report.Tokens, sidecarSecrets: sidecarSecrets(t), notScanned: len(t.Report.NotScanned),
+	}
+	if t.NewID != "" {
+		out.SessionID = t.NewID
+		out.Changed = st.EntriesAfter - st.Added
+	}
+	out.NothingToChange = identical
+	switch {
+	case d.DryRun:
+		err = j.dryRun(d.Diff)
+	case d.Output == "-":
+		err = j.toStdout()
+		out.Path = "-"
+		if note, n := onlyMainWritten(t, &out, "stdout"); n > 0 {
+			if !env.JSON { // else the summary on stderr says it
+				fmt.Fprintf(env.Err, "ccsurgeon: warning: %s\n", note)
+			}
+		}
+	case isFolderDest(d.Output):
+		out.Path, err = j.writeFolder(d.Output, d.Force)
+		out.ResumeCommand = "claude --resume " + out.SessionID
+		out.Notes = append(out.Notes, fmt.Sprintf("%s is a project folder: to resume the session, put it under a config dir's projects/ as the folder of the working directory (here %s) and run '%s'",
+			filepath.Clean(d.Output), filepath.Base(s.ProjectDir), out.ResumeCommand))
+		out.shareFolder = true
+	case d.Output != "":
+		err = backup.WriteTo(d.Output, d.Force, j.render(s.Main, d.Output))
+		out.Path = d.Output
+		if n := len(j.resultFiles()) - 1 - changedAgentsWithSecrets(t); n > 0 {
+			out.Notes = append(out.Notes, "-o writes the main transcript only: "+Plural(n, "changed subagent transcript was", "changed subagent transcripts were")+" not written (use -o DIR/ or --new to get them too)")
+		}
+		onlyMainWritten(t, &out, d.Output)
+	case d.New:
+		out.Path, err = j.writeNew()
+		out.ResumeCommand = "claude --resume " + t.NewID
+	default:
+		var res backup.Result
+		if res, err = j.writeInPlace(snaps, d); err == nil {
+			if res.BackupDir != "" {
+				out.Backup = &res.BackupDir
+			}
+			out.Notes = append(out.Notes, res.Notes...)
+			if len(res.Pruned) > 0 {
+				var names []string
+				for _, p := range res.Pruned {
+					names = append(names, filepath.Base(p))
+				}
+				out.Notes = append(out.Notes, fmt.Sprintf("removed %s: %s (kept: the %d last made, the original, within %s)",
+					Plural(len(res.Pruned), "old backup", "old backups"), strings.Join(names, ", "), keepOf(d.Keep), HumanBytes(backup.DefaultBudget)))
+			}
+			if t.Report.Redactions.Len() > 0 {
+				out.Notes = append(out.Notes, env.redactBackupNote(s, lock.Key()))
+			}
+		}
+	}
+	if err != nil {
+		pr.Done()
+		return j.explain(err, sessionArg)
+	}
+	pr.Done() // the bar goes before the summary is printed
+	out.BytesAfter = j.sizes[s.Main]
+	out.Preexisting = j.preexisting + j.unwrittenErrors()
+	if hook != nil {
+		hook(&out)
+	}
+	if d.Output == "-" && !d.DryRun { // stdout holds the session
+		if env.JSON { // the summary asked for goes to stderr
+			return env.summaryTo(d).printWriteResult(out)
+		}
+		if identical {
+			fmt.Fprintf(env.Err, "%s: no change; wrote an identical copy to stdout\n", out.Operation)
+		}
+		return nil
+	}
+	if d.DryRun { // nothing is written: -o - or not, the preview goes to stdout
+		return env.printDryRun(s, j.diff, out)
+	}
+	return env.printWriteResult(out)
+}
+
+// job writes the files of one result through the gate.
+type job struct {
+	env         *Env
+	t           *ops.Txn
+	op          string
+	pr          *progress
+	lock        *backup.SessionLock   // held for an in-place write
+	mu          sync.Mutex            // guards the three below: files are written in parallel
+	sizes       map[*chain.File]int64 // bytes written per file
+	introduced  []validate.Problem
+	had         []validate.Problem // the input's own errors, in the files with introduced ones
+	preexisting int
+	diff        []byte        // dry run with --diff: the rendered main file
+	rendered    []*chain.File // the input files whose errors preexisting counts
+}
+
+// errGate marks a write stopped by the validation gate.
+var errGate = &chain.Error{Code: 1}
+
+// explain turns a gate refusal into the user's error, after the problems.
+// On a session that already had errors, the operation met them (a tool
+// call whose result is missing, next to a call it removes, say): those
+// are named, and the way out is to repair the session first. Only on a
+// sound session is a new error a bug of ccsurgeon's.
+func (j *job) explain(err error, sessionArg string) error {
+	if len(j.introduced) == 0 {
+		return err
+	}
+	for _, pr := range j.introduced {
+		fmt.Fprintf(j.env.Err, "%s\n", pr.String())
+	}
+	if len(j.had) > 0 {
+		for _, pr := range j.had {
+			fmt.Fprintf(j.env.Err, "%s (already in the session)\n", pr.String())
+		}
+		return &chain.Error{Msg: fmt.Sprintf("%s would turn the session's own %s into %s; nothing was written",
+			j.op, Plural(len(j.had), "error", "errors"), Plural(len(j.introduced), "new error", "new errors")),
+			Hint: fmt.Sprintf("repair the session first: ccsurgeon repair %s, then run %s again", shellQuote(sessionArg), j.op), Code: 1}
+	}
+	return &chain.Error{Msg: fmt.Sprintf("%s would introduce %s into the session; nothing was written", j.op, Plural(len(j.introduced), "error", "errors")),
+		Hint: "this is a bug in ccsurgeon or an unusual session: please report it with 'ccsurgeon validate' output", Code: 1}
+}
+
+// render returns the function that writes file f of the result (named
+// name in messages). The bytes are indexed as they stream by; once all are
+// written the result is validated against the input file, and a problem
+// the input did not have fails the render, so that nothing is committed.
+func (j *job) render(f *chain.File, name string) func(io.Writer) error {
+	return func(dst io.Writer) error {
+		t := j.t
+		if f == t.S.Main {
+			j.pr.Phase("checking", 0)
+		}
+		sid, newSID := "", ""
+		if f == t.S.Main {
+			sid, newSID = t.S.ID, t.S.ID
+			if t.NewID != "" {
+				newSID = t.NewID
+			}
+		}
+		// the input's problems first: then its graph can go while the
+		// output is indexed (on a big session, the two would not fit in
+		// half the file's size)
+		before := validate.Report{Problems: validate.File(f, sid)}
+		f.ForgetGraph()
+		if f == t.S.Main {
+			j.pr.Phase("writing", 0) // the output's size is not known before it is written
+		}
+		if t.OnlyRenames(f) || t.KeepsIndex(f) || t.WritesAsIs(f) {
+			// a clone of f: the same lines with the identifiers renamed
+			// by a permutation (ops.Txn.OnlyRenames) has f's problems and
+			// no other, so it is not indexed again to be checked (on a
+			// chain of small entries that second index was a third of
+			// the work and held as much memory as the first);
+			// TestCloneHasItsOriginalsProblems holds the output to it.
+			// So does a move's result whose only change is paths in
+			// fields the index does not read (ops.Txn.KeepsIndex), and a
+			// result that is f byte for byte (ops.Txn.WritesAsIs: a
+			// strip-thinking of a session without thinking)
+			cw := &chain.CountWriter{W: j.pr.Writer(dst)}
+			if err := t.Render(f)(cw); err != nil {
+				return err
+			}
+			j.mu.Lock()
+			defer j.mu.Unlock()
+			j.sizes[f] = cw.N
+			j.preexisting += before.Errors()
+			j.rendered = append(j.rendered, f)
+			return nil
+		}
+		cw := &chain.CountWriter{W: j.pr.Writer(dst)}
+		iw := chain.NewIndexWriter(name, cw, t.LinesAfter(f))
+		err := t.Render(f)(iw)
+		idx, idxErr := iw.Close()
+		if err != nil {
+			return err
+		}
+		if idxErr != nil {
+			return idxErr
+		}
+		j.mu.Lock()
+		j.sizes[f] = cw.N
+		j.mu.Unlock()
+		idx.Sidechain = f.Sidechain
+		after := validate.Report{Problems: validate.File(idx, newSID)}
+		j.mu.Lock()
+		defer j.mu.Unlock()
+		j.preexisting += before.Errors()
+		j.rendered = append(j.rendered, f)
+		if bad := validate.Introduced(before, after); len(bad) > 0 {
+			j.introduced = append(j.introduced, bad...)
+			for _, p := range before.Problems {
+				if p.Severity == validate.Error {
+					j.had = append(j.had, p)
+				}
+			}
+			return errGate
+		}
+		return nil
+	}
+}
+
+// unwrittenErrors counts the validation errors of the input files the
+// destination did not write (render counts those of the files it writes),
+// so that the pre-existing count is the whole input session's, whatever
+// the destination.
+func (j *job) unwrittenErrors() int {
+	written := map[*chain.File]bool{}
+	for _, f := range j.rendered {
+		written[f] = true
+	}
+	n := 0
+	for _, f := range j.t.S.Files() {
+		if written[f] {
+			continue
+		}
+		sid := ""
+		if f == j.t.S.Main {
+			sid = j.t.S.ID
+		}
+		r := validate.Report{Problems: validate.File(f, sid)}
+		n += r.Errors()
+	}
+	return n
+}
+
+// resultFiles are the files of the session that the result writes: the
+// main transcript and the subagent transcripts that changed (all of them
+// for a new session).
+func (j *job) resultFiles() []*chain.File {
+	t := j.t
+	out := []*chain.File{}
+	for _, a := range t.S.Subagents {
+		if t.RemovedFiles[a.File] || (t.NewID == "" && !t.Touches(a.File)) {
+			continue
+		}
+		out = append(out, a.File)
+	}
+	return append(out, t.S.Main) // the main file last: it decides the session
+}
+
+func (j *job) dryRun(withDiff bool) error {
+	for _, f := range j.resultFiles() {
+		var w io.Writer = io.Discard
+		var buf bytes.Buffer
+		if withDiff && f == j.t.S.Main {
+			w = &buf
+		}
+		if err := j.render(f, f.Path+" (after "+j.op+")")(w); err != nil {
+			return err
+		}
+		if buf.Len() > 0 {
+			j.diff = buf.Bytes()
+		}
+	}
+	return nil
+}
+
+// writeSubagent writes the subagent transcript f of a new session to dst,
+// with its meta.json next to it.
+func (j *job) writeSubagent(f *chain.File, a *chain.Subagent, dst string, rm *ops.Remapper, ds *backup.DirSync) error {
+	if err := ds.CreateNew(dst, j.render(f, dst)); err != nil {
+		return err
+	}
+	if a.MetaPath == "" {
+		return nil
+	}
+	meta, err := os.ReadFile(a.MetaPath)
+	if err != nil {
+		return err
+	}
+	if rm != nil {
+		meta = rm.JSON(meta)
+	}
+	mdst := strings.TrimSuffix(dst, ".jsonl") + ".meta.json"
+	return ds.CreateNew(mdst, func(w io.Writer) error { _, err := w.Write(meta); return err })
+}
+
+// tasks runs functions a few at a time and keeps the first error; once one
+// failed, the rest are not started. Wait is called once, at the end.
+type tasks struct {
+	g      *errgroup.Group
+	failed context.Context // done once a function failed
+}
+
+func newTasks(n int) *tasks {
+	g, failed := errgroup.WithContext(context.Background())
+	g.SetLimit(n)
+	return &tasks{g: g, failed: failed}
+}
+
+// Go runs fn when a slot is free, unless a function failed.
+func (t *tasks) Go(fn func() error) {
+	if t.failed.Err() != nil {
+		return
+	}
+	t.g.Go(func() error {
+		if t.failed.Err() != nil {
+			return nil
+		}
+		return fn()
+	})
+}
+
+// Wait waits for the started functions and returns the first error.
+func (t *tasks) Wait() error { return t.g.Wait() }
+
+// toStdout renders to a scratch file first: nothing reaches stdout unless
+// the result passes the gate.
+func (j *job) toStdout() error {
+	tmp, err := os.CreateTemp("", "ccsurgeon-*.jsonl")
+	if err != nil {
+		return Errorf("cannot make a scratch file: %v", err)
+	}
+	defer os.Remove(tmp.Name())
+	defer tmp.Close()
+	bw := bufio.NewWriterSize(tmp, 1<<20)
+	if err := j.render(j.t.S.Main, "-")(bw); err != nil {
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	_, err = io.CopyBuffer(j.env.Out, tmp, make([]byte, 1<<20))
+	return err
+}
+
+// onlyMainWritten makes the result of a write of the main transcript
+// alone (-o FILE, -o -) say what it wrote: the secrets counted are those
+// of the main transcript; the files of the session that hold the others
+// (subagent transcripts, tool-results files) are named in a note and
+// their secrets counted as not written. It returns the note.
+func onlyMainWritten(t *ops.Txn, out *WriteResult, dest string) (string, int) {
+	var files []string
+	n := 0
+	for p, byRule := range t.Report.SecretsByFile {
+		if p == t.S.Main.Path {
+			continue
+		}
+		files = append(files, p)
+		for rule, k := range byRule {
+			n += k
+			out.Counts[ops.CountSecrets] -= k
+			if det := out.CountDetails[ops.CountSecrets]; det != nil {
+				if det[rule] -= k; det[rule] <= 0 {
+					delete(det, rule)
+				}
+			}
+		}
+	}
+	if n == 0 {
+		return "", 0
+	}
+	if out.Counts[ops.CountSecrets] <= 0 {
+		delete(out.Counts, ops.CountSecrets)
+		delete(out.CountDetails, ops.CountSecrets)
+	}
+	delete(out.Counts, ops.CountSidecarsRedacted)
+	sort.Strings(files)
+	shown := files
+	if len(shown) > 5 {
+		shown = shown[:5]
+	}
+	list := strings.Join(shown, ", ")
+	if len(files) > len(shown) {
+		list += fmt.Sprintf(" and %d more", len(files)-len(shown))
+	}
+	what := Plural(len(files), "file of the session was", "files of the session were")
+	if len(files) == len(t.Sidecars) {
+		what = Plural(len(files), "tool-results file was", "tool-results files were")
+	}
+	note := fmt.Sprintf("-o writes the main transcript only: %s not written and still %s %s, not in %s: %s; write the whole session redacted with -o DIR/ (a folder), redact it in place, or use --new",
+		what, map[bool]string{true: "holds", false: "hold"}[len(files) == 1], Plural(n, "secret", "secrets"), dest, list)
+	out.Notes = append(out.Notes, note)
+	out.SidecarSecretsNotWritten = n
+	out.notWritten = map[string]bool{}
+	for _, f := range files {
+		out.notWritten[f] = true
+	}
+	return note, n
+}
+
+// changedAgentsWithSecrets counts the subagent transcripts that changed
+// only by holding secrets (onlyMainWritten names them).
+func changedAgentsWithSecrets(t *ops.Txn) int {
+	n := 0
+	for _, a := range t.S.Subagents {
+		if t.Report.SecretsByFile[a.File.Path] != nil && t.Touches(a.File) {
+			n++
+		}
+	}
+	return n
+}
+
+// sidecarSecrets counts the secrets replaced in the tool-results files.
+func sidecarSecrets(t *ops.Txn) int {
+	n := 0
+	for _, sc := range t.Sidecars {
+		n += sc.Secrets
+	}
+	return n
+}
+
+// summaryTo is the Env a summary of a write to d is printed with: with
+// -o - stdout holds the session (or nothing), so the summary goes to stderr.
+func (env *Env) summaryTo(d Dest) *Env {
+	if d.Output != "-" || d.DryRun {
+		return env
+	}
+	e := *env
+	e.Out = env.Err
+	return &e
+}
+
+func (env *Env) printNothingToChange(out WriteResult) error {
+	if env.JSON {
+		return env.printResultJSON(out)
+	}
+	if out.DryRun {
+		fmt.Fprintf(env.Out, "dry run: %s on %s: nothing to change; nothing was written\n", out.Operation, out.Path)
+	} else {
+		fmt.Fprintf(env.Out, "%s: nothing to change in %s; nothing was written\n", out.Operation, out.Path)
+	}
+	for _, n := range out.Notes {
+		fmt.Fprintf(env.Out, "note: %s\n", n)
+	}
+	return nil
+}
+
+func (j *job) writeInPlace(snaps map[string]*backup.Snapshot, d Dest) (backup.Result, error) {
+	s, t := j.t.S, j.t
+	plan := backup.Plan{ConfigDir: j.env.ConfigDir, SessionID: s.ID, Key: j.lock.Key(), Op: j.op, ProjectDir: s.ProjectDir,
+		Force: d.Force, Keep: d.Keep, NoBackup: d.NoBackup, Lock: j.lock, Named: !j.env.Listed}
+	for _, sc := range t.Sidecars {
+		plan.Files = append(plan.Files, backup.FileWrite{Path: sc.Path, Snapshot: &backup.Snapshot{Path: sc.Path, Size: sc.Size, ModTime: sc.ModTime}, Render: writeBytes(sc.Data)})
+	}
+	for _, f := range j.resultFiles() {
+		plan.Files = append(plan.Files, backup.FileWrite{Path: f.Path, Snapshot: snaps[f.Path], Render: j.render(f, f.Path+" (after "+j.op+")")})
+	}
+	for _, a := range s.Subagents {
+		if t.RemovedFiles[a.File] {
+			plan.Files = append(plan.Files, backup.FileWrite{Path: a.File.Path, Snapshot: snaps[a.File.Path], Remove: true})
+			if a.MetaPath != "" {
+				sn, _ := backup.TakeSnapshot(a.MetaPath)
+				plan.Files = append(plan.Files, backup.FileWrite{Path: a.MetaPath, Snapshot: sn, Remove: true})
+			}
+		}
+	}
+	res, err := backup.Apply(plan)
+	if err != nil {
+		return res, err
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(j.env.Err, "ccsurgeon: warning: %s\n", w)
+	}
+	return res, nil
+}
+
+// lockSession takes the one-writer lock of the session at path and
+// finishes or removes what an interrupted run on it left behind.
+func (env *Env) lockSession(path string) (*backup.SessionLock, error) {
+	id, dir := strings.TrimSuffix(filepath.Base(path), ".jsonl"), filepath.Dir(path)
+	key := backup.KeyFor(env.ConfigDir, id, dir)
+	op := env.Command
+	if op == "" {
+		op = "change"
+	}
+	if err := backup.CheckSessionID(id); err != nil {
+		return nil, err // what the file is named says more than where its backups would go
+	}
+	l, err := backup.Lock(env.ConfigDir, key, op)
+	if err != nil {
+		return nil, err
+	}
+	did, err := backup.Recover(env.ConfigDir, key, id, dir)
+	for _, d := range did {
+		fmt.Fprintf(env.Err, "ccsurgeon: warning: an earlier run was interrupted: %s\n", d)
+	}
+	if err != nil {
+		l.Unlock()
+		return nil, err
+	}
+	return l, nil
+}
+
+func keepOf(keep int) int {
+	if keep == 0 {
+		return backup.DefaultKeep
+	}
+	return keep
+}
+
+// redactBackupNote says where copies of the redacted secrets are left:
+// every backup of the session (with --no-backup, those of earlier runs).
+func (env *Env) redactBackupNote(s *chain.Session, key string) string {
+	list, _ := backup.List(env.ConfigDir, key)
+	if len(list) == 0 {
+		return "no backup holds the secrets (none was kept)"
+	}
+	purge := "ccsurgeon backups --purge " + s.ID
+	if key != s.ID {
+		purge = "ccsurgeon backups --purge " + s.Path
+	}
+	which := fmt.Sprintf("the %d backups of this session still hold", len(list))
+	if len(list) == 1 {
+		which = "the backup of this session still holds"
+	}
+	return fmt.Sprintf("%s the secrets (in %s): remove them with '%s', or pass --no-backup to keep no copy",
+		which, filepath.Dir(list[0].Dir), purge)
+}
+
+// writeNew writes the result as a new session beside the original, with
+// its sidecars: subagent transcripts and meta files, tool-results/, and the
+// file-history backups behind /rewind. On failure what it created goes.
+func (j *job) writeNew() (path string, err error) {
+	s, t := j.t.S, j.t
+	var created []string
+	defer func() {
+		if err != nil {
+			for k := len(created) - 1; k >= 0; k-- {
+				os.RemoveAll(created[k])
+			}
+		}
+	}()
+	if err := chain.CheckConfigDir(j.env.ConfigDir); err != nil {
+		return "", err // a folder without projects/ is made no config dir
+	}
+	// where the new session's origin is noted: refused before anything is
+	// written if a link would lead the note elsewhere
+	if err := backup.CheckOwn(j.env.ConfigDir, originsFile(j.env.ConfigDir)); err != nil {
+		return "", err
+	}
+	dir, err := j.newProjectDir()
+	if err != nil {
+		return "", err
+	}
+	for _, w := range backup.SweepProject(j.env.ConfigDir, dir) {
+		fmt.Fprintf(j.env.Err, "ccsurgeon: warning: an earlier run was interrupted: %s\n", w)
+	}
+	newMain := filepath.Join(dir, t.NewID+".jsonl")
+	sidecar := filepath.Join(dir, t.NewID)
+	// the new files go into the config dir: no folder on the way may be a
+	// symlink (it would lead them anywhere)
+	if cfg, err := filepath.Abs(j.env.ConfigDir); err == nil {
+		for _, p := range []string{filepath.Join(sidecar, "subagents", "x"), filepath.Join(cfg, "file-history", t.NewID, "x")} {
+			if err := backup.RefuseSymlinks(cfg, p); err != nil {
+				return "", err
+			}
+			if err := backup.InsideConfigDir(cfg, p); err != nil {
+				return "", err // whatever way the folder was reached
+			}
+		}
+	}
+	if _, err := os.Lstat(sidecar); err == nil {
+		return "", Errorf("%s already exists", sidecar)
+	}
+	// every folder of the new session is marked until its main transcript
+	// is in place: the next run removes what a killed one left
+	nf := backup.BeginNew(newMain)
+	defer nf.Done()
+	rm := t.Remapper()
+	// Everything the main transcript refers to goes first, four files at a
+	// time (each waits on its fsync), with one folder fsync per folder at
+	// the end; the main transcript comes last, once they are all in place.
+	ds := &backup.DirSync{}
+	work := newTasks(4)
+	var written []string // the transcripts made, for the live guard
+	for _, f := range j.resultFiles() {
+		if f == s.Main {
+			continue
+		}
+		var a *chain.Subagent
+		for _, sa := range s.Subagents {
+			if sa.File == f {
+				a = sa
+			}
+		}
+		base := filepath.Base(a.File.Path)
+		dst := filepath.Join(sidecar, "subagents", base)
+		if a.Legacy {
+			dst = filepath.Join(dir, "agent-"+uuid.NewString()[:8]+"-"+strings.TrimPrefix(base, "agent-"))
+			created = append(created, dst, strings.TrimSuffix(dst, ".jsonl")+".meta.json")
+			if err := nf.File(dst); err != nil {
+				return "", err
+			}
+			if err := nf.File(strings.TrimSuffix(dst, ".jsonl") + ".meta.json"); err != nil {
+				return "", err
+			}
+		} else {
+			created = append(created, sidecar)
+			if err := nf.Folder(sidecar); err != nil {
+				return "", err
+			}
+		}
+		written = append(written, dst)
+		work.Go(func() error { return j.writeSubagent(f, a, dst, rm, ds) })
+	}
+	// tool-results/ and file-history/<id>/ are copied as they are, but for
+	// the tool-results files the result changes (redact-secrets)
+	changed := map[string][]byte{}
+	for _, sc := range t.Sidecars {
+		changed[sc.Path] = sc.Data
+	}
+	copies := map[string]string{
+		filepath.Join(s.SidecarDir(), "tool-results"):        filepath.Join(sidecar, "tool-results"),
+		filepath.Join(j.env.ConfigDir, "file-history", s.ID): filepath.Join(j.env.ConfigDir, "file-history", t.NewID),
+	}
+	for src, dst := range copies {
+		if st, err := os.Stat(src); err != nil || !st.IsDir() {
+			continue
+		}
+		created = append(created, dst, sidecar)
+		if err := nf.Folder(dst); err != nil {
+			work.Wait()
+			return "", err
+		}
+		if err := copyTree(src, dst, ds, work, changed); err != nil {
+			work.Wait()
+			return "", err
+		}
+	}
+	if err := work.Wait(); err != nil {
+		return "", err
+	}
+	if err := ds.Sync(); err != nil {
+		return "", err
+	}
+	backup.Step("new-after-sidecars")
+	created = append(created, newMain)
+	if err := backup.CreateNew(newMain, j.render(s.Main, newMain)); err != nil {
+		return "", err
+	}
+	// ccsurgeon's own write: the next command may change the new session
+	// at once, without the live guard taking it for Claude Code's
+	backup.RecordWritten(j.env.ConfigDir, backup.KeyFor(j.env.ConfigDir, t.NewID, dir), append(written, newMain))
+	if err := recordOrigin(j.env.ConfigDir, t.NewID, s.ID, j.op); err != nil {
+		fmt.Fprintf(j.env.Err, "ccsurgeon: warning: could not note where the new session came from: %v\n", err)
+	}
+	nf.Done()
+	if err := enterInIndex(s, dir, t.NewID, newMain); err != nil {
+		fmt.Fprintf(j.env.Err, "ccsurgeon: warning: could not add the new session to sessions-index.json: %v\n", err)
+	}
+	return newMain, nil
+}
+
+// newProjectDir is where a new session goes: the project folder of the
+// config dir that the client looks in for the session's working directory
+// (<config-dir>/projects/<slug of its cwd>/), so that 'claude --resume'
+// finds it; the original's folder when that is one of the config dir's.
+func (j *job) newProjectDir() (string, error) {
+	s := j.t.S
+	projects, err := filepath.Abs(chain.ProjectsDir(j.env.ConfigDir))
+	if err != nil {
+		return "", err
+	}
+	if pd, err := filepath.Abs(s.ProjectDir); err == nil && backup.InProjects(j.env.ConfigDir, pd) {
+		return pd, nil // a folder of the config dir's projects (seen through symlinks)
+	}
+	for i := range s.Main.Entries {
+		raw, err := s.Main.Raw(i)
+		if err != nil {
+			continue
+		}
+		if cwd := gjson.GetBytes(raw, "cwd"); cwd.Type == gjson.String && filepath.IsAbs(cwd.Str) {
+			return filepath.Join(projects, filepath.Base(chain.ProjectDirOf(j.env.ConfigDir, cwd.Str))), nil
+		}
+	}
+	return "", &chain.Error{Msg: fmt.Sprintf("cannot tell which project %s belongs to: no entry names its working directory (cwd)", s.Path),
+		Hint: "write the result to a file with -o PATH instead", Code: 1}
+}
+
+// writeBytes renders b.
+func writeBytes(b []byte) func(io.Writer) error {
+	return func(w io.Writer) error {
+		_, err := w.Write(b)
+		return err
+	}
+}
+
+// copyTree copies the files under src to dst (as new files, through ds),
+// each as one of the tasks; a file that changed (by its path under src)
+// gets its new bytes instead.
+func copyTree(src, dst string, ds *backup.DirSync, work *tasks, changed map[string][]byte) error {
+	st, err := os.Stat(src)
+	if err != nil || !st.IsDir() {
+		return nil
+	}
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		render := backup.CopyFrom(p)
+		if b, ok := changed[p]; ok {
+			render = writeBytes(b)
+		}
+		work.Go(func() error { return ds.CreateNew(filepath.Join(dst, rel), render) })
+		return nil
+	})
+}
+
+func (env *Env) printWriteResult(out WriteResult) error {
+	if env.JSON {
+		return env.printResultJSON(out)
+	}
+	w := env.Out
+	switch {
+	case out.shareFolder:
+		fmt.Fprintf(w, "wrote session %s with its files to %s\n", out.SessionID, filepath.Dir(out.Path))
+	case out.ResumeCommand != "":
+		fmt.Fprintf(w, "new session %s\n  %s\n", out.SessionID, out.Path)
+		fmt.Fprintf(w, "resume it with: %s\n", out.ResumeCommand)
+	case out.Backup != nil:
+		fmt.Fprintf(w, "%s: %s\n", out.Operation, out.Path)
+		undo := env.sessionArg(out.SessionID, out.Path)
+		if out.Preexisting > 0 {
+			undo = "--force " + undo // the input would not resume: restore refuses it without --force
+		}
+		fmt.Fprintf(w, "backup: %s (undo with '%s restore %s')\n", *out.Backup, env.Self(), undo)
+	case out.NothingToChange: // -o: an identical copy
+		fmt.Fprintf(w, "%s: no change; wrote an identical copy to %s\n", out.Operation, out.Path)
+		for _, n := range out.Notes {
+			fmt.Fprintf(w, "note: %s\n", n)
+		}
+		return nil
+	default:
+		fmt.Fprintf(w, "wrote %s\n", out.Path)
+	}
+	env.printSummary(out)
+	return nil
+}
+
+func (env *Env) printSummary(out WriteResult) {
+	w := env.Out
+	fmt.Fprintf(w, "entries: %d -> %d (%d removed, %d changed, %d added)\n", out.EntriesBefore, out.EntriesAfter, out.Removed, out.Changed, out.Added)
+	pct := 0.0
+	if out.BytesBefore > 0 {
+		pct = 100 * float64(out.BytesBefore-out.BytesAfter) / float64(out.BytesBefore)
+	}
+	fmt.Fprintf(w, "bytes:   %s -> %s (%.1f%% smaller)\n", HumanBytes(out.BytesBefore), HumanBytes(out.BytesAfter), pct)
+	if tk := out.ResumeTokens; tk != nil {
+		fmt.Fprintf(w, "tokens on resume (estimate): %s -> %s (%.1f%% fewer; %.0f%% of the %s-token context window)", humanTokens(tk.Before), humanTokens(tk.After),
+			100*float64(tk.Before-tk.After)/float64(max(tk.Before, 1)), 100*float64(tk.After)/float64(max(tk.ContextWindow, 1)), humanTokens(tk.ContextWindow))
+		if tk.Target > 0 {
+			fmt.Fprintf(w, "; target %s", humanTokens(tk.Target))
+		}
+		fmt.Fprintln(w)
+	}
+	for _, line := range countLines(out.Counts, out.CountDetails) {
+		fmt.Fprintf(w, "  %s\n", line)
+	}
+	for _, n := range out.Notes {
+		fmt.Fprintf(w, "note: %s\n", n)
+	}
+	env.printRedactions(out.redactions, out.notWritten)
+	if out.Preexisting > 0 {
+		fmt.Fprintf(w, "note: the input already had %s; %s not new (see 'ccsurgeon validate')\n", Plural(out.Preexisting, "validation error", "validation errors"), map[bool]string{true: "it is", false: "they are"}[out.Preexisting == 1])
+	}
+}
+
+func (env *Env) printDryRun(s *chain.Session, after []byte, out WriteResult) error {
+	if env.JSON && after == nil {
+		return env.printResultJSON(out)
+	}
+	if after != nil {
+		before, err := os.ReadFile(s.Path)
+		if err != nil {
+			return err
+		}
+		fmt.Fprint(env.Out, backup.Diff(before, after, backup.DiffOptions{NameA: s.Path, NameB: s.Path + " (after " + out.Operation + ")"}))
+		if env.JSON {
+			return nil
+		}
+	}
+	fmt.Fprintf(env.Out, "dry run: %s on %s; nothing was written\n", out.Operation, s.Path)
+	env.printSummary(out)
+	return nil
+}
+
+// countLines are the text summary's count lines, in the order of
+// ops.CountKinds (a count no kind names comes last, by key), each with
+// its breakdown sorted by name: the same lines in the same order every run.
+func countLines(counts map[string]int, details map[string]map[string]int) []string {
+	var out []string
+	line := func(key, label string) {
+		s := fmt.Sprintf("%s: %d", label, counts[key])
+		if d := details[key]; len(d) > 0 {
+			names := make([]string, 0, len(d))
+			for n := range d {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			parts := make([]string, len(names))
+			for k, n := range names {
+				parts[k] = fmt.Sprintf("%s %d", n, d[n])
+			}
+			s += " (" + strings.Join(parts, ", ") + ")"
+		}
+		out = append(out, s)
+	}
+	known := map[string]bool{}
+	for _, c := range ops.CountKinds {
+		known[c.Key] = true
+		if _, ok := counts[c.Key]; ok {
+			line(c.Key, c.Label)
+		}
+	}
+	var rest []string
+	for k := range counts {
+		if !known[k] {
+			rest = append(rest, k)
+		}
+	}
+	sort.Strings(rest)
+	for _, k := range rest {
+		line(k, strings.ReplaceAll(k, "_", " "))
+	}
+	return out
+}
+
+// printResultJSON prints a write result as one JSON object, the secrets
+// of redact-secrets streamed from their log into "redactions" (right after
+// "preexisting_errors", where the field is) one at a time.
+func (env *Env) printResultJSON(out WriteResult) error {
+	if out.redactions.Len() == 0 {
+		return env.printJSON(out)
+	}
+	if err := out.redactions.Err(); err != nil {
+		return err
+	}
+	var head bytes.Buffer
+	enc := json.NewEncoder(&head)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	out.Redactions = nil
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	b := head.Bytes()
+	const key = "\n  \"preexisting_errors\": "
+	k := bytes.Index(b, []byte(key))
+	if k < 0 {
+		return fmt.Errorf("internal: no preexisting_errors in the result")
+	}
+	eol := k + 1 + bytes.IndexByte(b[k+1:], '\n')
+	last := b[eol-1] != ','
+	w := bufio.NewWriterSize(env.Out, 1<<16)
+	w.Write(b[:eol])
+	if last {
+		w.WriteString(",")
+	}
+	w.WriteString("\n  \"redactions\": [")
+	first := true
+	var re redactionEncoder
+	err := out.redactions.Each(func(r ops.Redaction) (bool, error) {
+		if !first {
+			w.WriteString(",")
+		}
+		first = false
+		w.WriteString("\n    ")
+		_, err := w.Write(re.encode(r))
+		return err == nil, err
+	})
+	if err != nil {
+		return err
+	}
+	w.WriteString("\n  ]")
+	if !last {
+		w.WriteString(",")
+	}
+	w.Write(b[eol:])
+	return w.Flush()
+}
+
+// redactionEncoder writes a Redaction as json.MarshalIndent(r, "    ", "  ")
+// does, without reflection and with the few names of files, fields and
+// rules encoded once: a session dense with secrets lists millions of them.
+type redactionEncoder struct {
+	buf   []byte
+	names map[string]string
+}
+
+func (e *redactionEncoder) name(s string) string {
+	if v, ok := e.names[s]; ok {
+		return v
+	}
+	if e.names == nil {
+		e.names = map[string]string{}
+	}
+	v := jsonString(s)
+	e.names[s] = v
+	return v
+}
+
+func (e *redactionEncoder) encode(r ops.Redaction) []byte {
+	b := append(e.buf[:0], "{\n      \"file\": "...)
+	b = append(b, e.name(r.File)...)
+	b = append(b, ",\n      \"line\": "...)
+	b = strconv.AppendInt(b, int64(r.Line), 10)
+	b = append(b, ",\n      \"field\": "...)
+	b = append(b, e.name(r.Field)...)
+	b = append(b, ",\n      \"rule\": "...)
+	b = append(b, e.name(r.Rule)...)
+	b = append(b, ",\n      \"placeholder\": "...)
+	b = append(b, jsonString(r.Placeholder)...)
+	b = append(b, ",\n      \"fingerprint\": "...)
+	b = append(b, jsonString(r.Fingerprint)...)
+	if r.InThinking {
+		b = append(b, ",\n      \"in_thinking\": true"...)
+	}
+	b = append(b, "\n    }"...)
+	e.buf = b
+	return b
+}
+
+// isFolderDest reports whether -o names a folder: it ends in a slash (a
+// folder that exists named without one is refused, as any node that is
+// not a regular file: -o PATH names a file unless it says otherwise).
+func isFolderDest(o string) bool {
+	if o == "" || o == "-" {
+		return false
+	}
+	return strings.HasSuffix(o, "/") || strings.HasSuffix(o, string(os.PathSeparator))
+}
+
+// writeFolder writes the result as a project folder another person can
+// put under their projects/ and resume: dir/<id>.jsonl, the subagent
+// transcripts and their meta files (dir/<id>/subagents/, or dir/agent-*
+// for the 2.0.x layout) and dir/<id>/tool-results/, each as the result
+// has it (redact-secrets: redacted). The session keeps its id. Nothing in
+// dir is replaced; on failure what was created goes.
+func (j *job) writeFolder(dir string, force bool) (path string, err error) {
+	s, t := j.t.S, j.t
+	dir = filepath.Clean(dir)
+	if st, err := os.Stat(dir); err != nil {
+		if err := os.Mkdir(dir, 0o700); err != nil {
+			return "", Errorf("cannot make the folder %s: %v", dir, err)
+		}
+	} else if !st.IsDir() {
+		return "", Errorf("cannot write the session into %s: it is not a folder", dir)
+	}
+	id, rm := s.ID, (*ops.Remapper)(nil)
+	if t.NewID != "" { // a clone or fork: its new id, its files renamed alike
+		id, rm = t.NewID, t.Remapper()
+	}
+	mainDst := filepath.Join(dir, id+".jsonl")
+	side := filepath.Join(dir, id)
+	type fileOut struct {
+		f    *chain.File
+		a    *chain.Subagent
+		dest string
+	}
+	var outs []fileOut
+	for _, a := range s.Subagents {
+		if t.RemovedFiles[a.File] {
+			continue
+		}
+		dst := filepath.Join(side, "subagents", filepath.Base(a.File.Path))
+		if a.Legacy {
+			dst = filepath.Join(dir, filepath.Base(a.File.Path))
+		}
+		outs = append(outs, fileOut{a.File, a, dst})
+	}
+	for _, p := range append([]string{mainDst, side}, func() []string {
+		var l []string
+		for _, o := range outs {
+			l = append(l, o.dest)
+		}
+		return l
+	}()...) {
+		if _, err := os.Lstat(p); err == nil {
+			return "", &chain.Error{Msg: fmt.Sprintf("cannot write the session into %s: %s already exists; nothing was written", dir, p),
+				Hint: "name an empty folder, or a new one ending in '/' (e.g. -o " + filepath.Join(filepath.Dir(dir), id[:min(8, len(id))]+"-share") + "/)", Code: 1}
+		}
+	}
+	_ = force // nothing in the folder is replaced, even with --force
+	var created []string
+	defer func() {
+		if err != nil {
+			for k := len(created) - 1; k >= 0; k-- {
+				os.RemoveAll(created[k])
+			}
+		}
+	}()
+	ds := &backup.DirSync{}
+	work := newTasks(4)
+	for _, o := range outs {
+		if o.a.Legacy {
+			created = append(created, o.dest, strings.TrimSuffix(o.dest, ".jsonl")+".meta.json")
+		} else {
+			created = append(created, side)
+		}
+		work.Go(func() error { return j.writeSubagent(o.f, o.a, o.dest, rm, ds) })
+	}
+	changed := map[string][]byte{}
+	for _, sc := range t.Sidecars {
+		changed[sc.Path] = sc.Data
+	}
+	if st, err := os.Stat(ops.ToolResultsDir(s)); err == nil && st.IsDir() {
+		created = append(created, side)
+		if err := copyTree(ops.ToolResultsDir(s), filepath.Join(side, "tool-results"), ds, work, changed); err != nil {
+			work.Wait()
+			return "", err
+		}
+	}
+	if err := work.Wait(); err != nil {
+		return "", err
+	}
+	if err := ds.Sync(); err != nil {
+		return "", err
+	}
+	created = append(created, mainDst)
+	if err := backup.CreateNew(mainDst, j.render(s.Main, mainDst)); err != nil {
+		return "", err
+	}
+	return mainDst, nil
+}
+
+// refuseOutputInProjects refuses -o FILE or -o DIR/ anywhere under the
+// config dir's projects/ (through links too): there the output is a second
+// file with the session's id (or a session file named unlike its id), and
+// two files with one sessionId confuse the client. A copy in this config
+// dir is --new's job (clone and fork write one without -o).
+func (env *Env) refuseOutputInProjects(d Dest) error {
+	if d.Output == "" || d.Output == "-" || !backup.UnderProjects(env.ConfigDir, d.Output) {
+		return nil
+	}
+	projects := chain.ProjectsDir(env.ConfigDir)
+	if a, err := filepath.Abs(projects); err == nil {
+		projects = a
+	}
+	hint := "leave out -o and pass --new for a copy in this config dir (a new session id), or give -o a path outside " + projects
+	if d.FreshIDs {
+		hint = "leave out -o: the command writes a new session in this config dir; or give -o a path outside " + projects
+	}
+	return UsageErrorf(hint, "-o %s is under the config dir's projects folder: -o writes a copy for elsewhere, and there it would be a second file of the session", d.Output)
+}
+
+// refuseSessionOutput: -o never replaces a session, --force or not (one
+// under the config dir's projects/ is refused before, by
+// refuseOutputInProjects): a file that is another session's transcript,
+// wherever it is, would get this session's content under the other's
+// name. A copy of this same session (an earlier export, -o share.jsonl
+// run again) is replaced with --force, as any file.
+func refuseSessionOutput(out string, st os.FileInfo, id string) error {
+	if !st.Mode().IsRegular() || chain.IsSessionFile(out) != nil || chain.SessionIDIs(out, id) {
+		return nil
+	}
+	return &chain.Error{Msg: fmt.Sprintf("%s already exists and is another Claude Code session's transcript: -o never replaces a session", out),
+		Hint: fmt.Sprintf("give -o the name of a new file; if %s is a copy you made, remove it first (rm %s)", out, shellQuote(out)), Code: 1}
+}

@@ -1,0 +1,388 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Trial findings 3, 7 and 8: restore, backups and their undo hints, from
+// the user's side. Each test names the shape that broke.
+
+// twoCopies puts the same real session (same id) into two project folders
+// of a fresh config dir and returns the config dir and both paths.
+func twoCopies(t *testing.T) (cfg, a, b string) {
+	t.Helper()
+	cfg = t.TempDir()
+	src := "testdata/sessions/2.1.328/multi-turn.jsonl"
+	a = installSession(t, cfg, "-tmp-copy", src)
+	b = installSession(t, cfg, "-tmp-proj-b", src)
+	return cfg, a, b
+}
+
+// backupRows is `backups --json` of a session.
+func backupRows(t *testing.T, cfg, session string) []map[string]any {
+	t.Helper()
+	r := runCLI(t, "--config-dir", cfg, "--json", "backups", session)
+	require.Equal(t, 0, r.code, r.stderr)
+	var rows []map[string]any
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &rows))
+	return rows
+}
+
+// Finding 3: one session id in two project folders shared one backup key,
+// so restoring the untouched copy wrote the other copy's content into it.
+func TestRestoreSameIDInTwoProjectFoldersSeesOnlyItsOwnBackups(t *testing.T) {
+	cfg, a, b := twoCopies(t)
+	orig, err := os.ReadFile(b)
+	require.NoError(t, err)
+	r := runCLI(t, "--config-dir", cfg, "strip-thinking", a)
+	require.Equal(t, 0, r.code, r.stderr)
+	backdate(t, cfg)
+	stripped, err := os.ReadFile(a)
+	require.NoError(t, err)
+	require.NotEqual(t, string(orig), string(stripped), "strip-thinking changed the copy")
+
+	assert.Empty(t, backupRows(t, cfg, b), "backups of the untouched copy list the other copy's")
+	assert.Len(t, backupRows(t, cfg, a), 1, "the changed copy keeps its backup")
+
+	r = runCLI(t, "--config-dir", cfg, "restore", b)
+	assert.Equal(t, 1, r.code, "restore of a copy without backups of its own")
+	assert.Contains(t, r.stderr, "ccsurgeon: no backups of "+b)
+	assert.Contains(t, r.stderr, "ccsurgeon: hint: ")
+	assert.Contains(t, r.stderr, a, "the hint names the copy that has the backups")
+	got, _ := os.ReadFile(b)
+	assert.Equal(t, string(orig), string(got), "the untouched copy is unchanged")
+
+	r = runCLI(t, "--config-dir", cfg, "restore", a)
+	require.Equal(t, 0, r.code, r.stderr)
+	got, _ = os.ReadFile(a)
+	assert.Equal(t, string(orig), string(got), "the changed copy is restored")
+	got, _ = os.ReadFile(b)
+	assert.Equal(t, string(orig), string(got), "the other copy is untouched by the restore")
+
+	// purging the backups of the copy without any leaves the other's
+	r = runCLI(t, "--config-dir", cfg, "backups", "--purge", b)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Len(t, backupRows(t, cfg, a), 2, "a's backups survive the purge of b's")
+}
+
+// Finding 3: a deleted copy, named by its path, is restored from its own
+// backups; its id, whose backups are of two folders, is refused with a
+// hint naming both paths.
+func TestRestoreDeletedCopyOfAnIDInTwoFolders(t *testing.T) {
+	cfg, a, b := twoCopies(t)
+	orig, _ := os.ReadFile(b)
+	for _, p := range []string{a, b} {
+		r := runCLI(t, "--config-dir", cfg, "strip-thinking", p)
+		require.Equal(t, 0, r.code, r.stderr)
+	}
+	require.NoError(t, os.Remove(a))
+	require.NoError(t, os.Remove(b))
+	r := runCLI(t, "--config-dir", cfg, "restore", idOf(a))
+	checkRun(t, "restore of an id whose backups are of two folders", r, want{code: 2, stderr: "ccsurgeon: hint: "})
+	assert.Contains(t, r.stderr, a)
+	assert.Contains(t, r.stderr, b)
+	r = runCLI(t, "--config-dir", cfg, "restore", b)
+	require.Equal(t, 0, r.code, r.stderr)
+	got, _ := os.ReadFile(b)
+	assert.Equal(t, string(orig), string(got), "b is back from its own last backup")
+	_, err := os.Stat(a)
+	assert.True(t, os.IsNotExist(err), "a stays deleted")
+}
+
+// Finding 3: with both copies changed, each one's restore brings back its
+// own content, never the other's, and each keeps its own original.
+func TestRestoreSameIDInTwoProjectFoldersEachGetsItsOwnContent(t *testing.T) {
+	cfg, a, b := twoCopies(t)
+	// make the copies differ before ccsurgeon changes them
+	data, err := os.ReadFile(b)
+	require.NoError(t, err)
+	bData := []byte(strings.Replace(string(data), "\"type\":\"user\"", "\"type\":\"user\" ", 1))
+	require.NotEqual(t, string(data), string(bData))
+	require.NoError(t, os.WriteFile(b, bData, 0o600))
+	backdate(t, cfg)
+	aData, _ := os.ReadFile(a)
+	for _, p := range []string{a, b} {
+		r := runCLI(t, "--config-dir", cfg, "strip-thinking", p)
+		require.Equal(t, 0, r.code, r.stderr)
+	}
+	// b changed twice more, keeping one backup besides the original: the
+	// pruning after b's change must keep b's original, not a's
+	backdate(t, cfg)
+	r := runCLI(t, "--config-dir", cfg, "restore", b)
+	require.Equal(t, 0, r.code, r.stderr)
+	backdate(t, cfg)
+	r = runCLI(t, "--config-dir", cfg, "strip-thinking", "--keep", "1", b)
+	require.Equal(t, 0, r.code, r.stderr)
+	ra, rb := backupRows(t, cfg, a), backupRows(t, cfg, b)
+	require.Len(t, ra, 1, "a's backups")
+	assert.Equal(t, true, ra[0]["original"], "a's only backup is its original")
+	require.Len(t, rb, 2, "b's backups: the last made and b's original")
+	assert.Equal(t, true, rb[1]["original"], "b's oldest backup is b's original")
+
+	for _, c := range []struct {
+		path string
+		want []byte
+	}{{b, bData}, {a, aData}} {
+		r := runCLI(t, "--config-dir", cfg, "restore", c.path, lastName(t, cfg, c.path))
+		require.Equal(t, 0, r.code, r.stderr)
+		got, _ := os.ReadFile(c.path)
+		assert.Equal(t, string(c.want), string(got), "restore of %s brings back its own original", c.path)
+	}
+}
+
+// lastName is the name of a session's original (oldest) backup.
+func lastName(t *testing.T, cfg, session string) string {
+	t.Helper()
+	rows := backupRows(t, cfg, session)
+	require.NotEmpty(t, rows)
+	return rows[len(rows)-1]["name"].(string)
+}
+
+// Finding 3: a backup whose manifest names another project folder is never
+// written into this one, even when named explicitly.
+func TestRestoreNeverWritesAnotherFoldersBackup(t *testing.T) {
+	cfg, a, b := twoCopies(t)
+	orig, _ := os.ReadFile(b)
+	r := runCLI(t, "--config-dir", cfg, "strip-thinking", a)
+	require.Equal(t, 0, r.code, r.stderr)
+	backdate(t, cfg)
+	name := lastName(t, cfg, a)
+	r = runCLI(t, "--config-dir", cfg, "restore", b, name)
+	assert.Equal(t, 1, r.code, "restore of another folder's backup by name")
+	assert.Contains(t, r.stderr, "ccsurgeon: hint: ")
+	got, _ := os.ReadFile(b)
+	assert.Equal(t, string(orig), string(got))
+}
+
+// Finding 3's fix keeps the undo of a move: the move's backup names the
+// old folder, and restore of the session in its new folder still finds it
+// (and the undo of the undo, from the old folder, too).
+func TestRestoreUndoesAMoveFromTheNewFolder(t *testing.T) {
+	cfg := t.TempDir()
+	old := installSession(t, cfg, "-tmp-old", "testdata/sessions/2.1.328/multi-turn.jsonl")
+	orig, _ := os.ReadFile(old)
+	id := idOf(old)
+	to := filepath.Join(t.TempDir(), "new")
+	r := runCLI(t, "--config-dir", cfg, "move", id, "--to", to)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.Contains(t, r.stdout, "undo with: ccsurgeon --config-dir "+cfg+" restore "+id)
+	_, err := os.Stat(old)
+	require.True(t, os.IsNotExist(err), "the move took the session away")
+	backdate(t, cfg)
+	r = runCLI(t, "--config-dir", cfg, "restore", id)
+	require.Equal(t, 0, r.code, r.stderr)
+	got, _ := os.ReadFile(old)
+	assert.Equal(t, string(orig), string(got), "the session is back in its old folder")
+	backdate(t, cfg)
+	r = runCLI(t, "--config-dir", cfg, "restore", id)
+	require.Equal(t, 0, r.code, r.stderr)
+	_, err = os.Stat(old)
+	assert.True(t, os.IsNotExist(err), "the undo of the undo moved it again")
+}
+
+// A relative --config-dir (or $CLAUDE_CONFIG_DIR) is a config dir like
+// any other: move refused every session of it as "not a session of" its
+// own projects folder.
+func TestMoveWithARelativeConfigDir(t *testing.T) {
+	root := t.TempDir()
+	cfg := filepath.Join(root, "cfg")
+	old := installSession(t, cfg, "-tmp-old", "testdata/sessions/2.1.328/multi-turn.jsonl")
+	orig, _ := os.ReadFile(old)
+	id := idOf(old)
+	backdate(t, cfg)
+	t.Chdir(root)
+	to := filepath.Join(root, "new")
+	r := runCLI(t, "--config-dir", "cfg", "move", id, "--to", to, "--dry-run")
+	require.Equal(t, 0, r.code, r.stderr)
+	r = runCLI(t, "--config-dir", "cfg", "move", id, "--to", to)
+	require.Equal(t, 0, r.code, r.stderr)
+	_, err := os.Stat(old)
+	require.True(t, os.IsNotExist(err), "the move took the session away")
+	moved, err := filepath.Glob(filepath.Join(cfg, "projects", "*", id+".jsonl"))
+	require.NoError(t, err)
+	require.Len(t, moved, 1)
+	assert.Equal(t, filepath.Join(cfg, "projects", chain.ProjectSlug(to)), filepath.Dir(moved[0]))
+	backdate(t, cfg)
+	r = runCLI(t, "--config-dir", "cfg", "restore", id)
+	require.Equal(t, 0, r.code, r.stderr)
+	got, _ := os.ReadFile(old)
+	assert.Equal(t, string(orig), string(got), "the session is back in its old folder")
+}
+
+// undoHint is the argument of the printed "undo with … ccsurgeon
+// [--config-dir DIR] restore ARG" of a command's output.
+func undoHint(t *testing.T, out string) string {
+	t.Helper()
+	m := regexp.MustCompile(`undo with:? '?ccsurgeon (?:--config-dir \S+ )?restore ([^'\n)]+)`).FindStringSubmatch(out)
+	require.NotNil(t, m, "no undo hint in:\n%s", out)
+	return m[1]
+}
+
+// pasteUndo runs the undo hint of out as printed and checks that path is
+// back to want; it returns the restore's own output.
+func pasteUndo(t *testing.T, cfg, out, path string, want []byte) string {
+	t.Helper()
+	arg := undoHint(t, out)
+	backdate(t, cfg)
+	backdate(t, filepath.Dir(path))
+	r := runCLI(t, append([]string{"--config-dir", cfg, "restore"}, strings.Fields(arg)...)...)
+	require.Equal(t, 0, r.code, "pasted 'ccsurgeon restore %s': %s", arg, r.stderr)
+	got, _ := os.ReadFile(path)
+	assert.Equal(t, string(want), string(got), "'ccsurgeon restore %s' put %s back", arg, path)
+	return r.stdout
+}
+
+// Finding 7: the undo hint of a change to a file named by path (a loose
+// file outside projects/, a subagent transcript, one copy of an id that is
+// in two project folders) named the bare id, which finds no session, or
+// another one. Every printed undo hint, the restore's own included, works
+// when pasted.
+func TestUndoHintsOfFilesNamedByPathWorkWhenPasted(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "cfg")
+	data, err := os.ReadFile("testdata/sessions/2.1.328/multi-turn.jsonl")
+	require.NoError(t, err)
+	loose := filepath.Join(dir, "loose-y.jsonl")
+	require.NoError(t, os.WriteFile(loose, data, 0o600))
+	// repair's undo puts back a file that would not resume
+	torn := filepath.Join(dir, "torn.jsonl")
+	require.NoError(t, os.WriteFile(torn, append(append([]byte{}, data...), `{"type":"user","mess`...), 0o600))
+
+	sub := installSession(t, cfg, "-tmp-sub", "testdata/sessions/2.1.328/subagent.jsonl")
+	agents, _ := filepath.Glob(filepath.Join(strings.TrimSuffix(sub, ".jsonl"), "subagents", "agent-*.jsonl"))
+	require.Len(t, agents, 1)
+	agent := agents[0]
+
+	cfg2, a, b := twoCopies(t)
+	r := runCLI(t, "--config-dir", cfg2, "strip-thinking", b) // both copies have backups
+	require.Equal(t, 0, r.code, r.stderr)
+
+	for _, c := range []struct {
+		name, cfg, path string
+		args            []string
+	}{
+		{"loose file", cfg, loose, []string{"strip-thinking"}},
+		{"torn loose file repaired", cfg, torn, []string{"repair"}},
+		{"subagent transcript", cfg, agent, []string{"drop-tool-calls", "--tool", "Bash"}},
+		{"one of two copies of an id", cfg2, a, []string{"strip-thinking"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			backdate(t, c.cfg)
+			backdate(t, filepath.Dir(c.path))
+			before, _ := os.ReadFile(c.path)
+			r := runCLI(t, append(append([]string{"--config-dir", c.cfg}, c.args...), c.path)...)
+			require.Equal(t, 0, r.code, r.stderr)
+			after, _ := os.ReadFile(c.path)
+			require.NotEqual(t, string(before), string(after), "the command changed the file")
+			out := pasteUndo(t, c.cfg, r.stdout, c.path, before)
+			pasteUndo(t, c.cfg, out, c.path, after) // the undo of the restore
+		})
+	}
+}
+
+// Finding 7: restore of a deleted session by an id prefix said "no session
+// matches" where the full id worked.
+func TestRestoreDeletedSessionByIDPrefix(t *testing.T) {
+	cfg := t.TempDir()
+	p := installSession(t, cfg, "-tmp-proj", "testdata/sessions/2.1.328/multi-turn.jsonl")
+	orig, _ := os.ReadFile(p)
+	r := runCLI(t, "--config-dir", cfg, "strip-thinking", p)
+	require.Equal(t, 0, r.code, r.stderr)
+	require.NoError(t, os.Remove(p))
+	r = runCLI(t, "--config-dir", cfg, "restore", idOf(p)[:4])
+	require.Equal(t, 0, r.code, r.stderr)
+	got, _ := os.ReadFile(p)
+	assert.Equal(t, string(orig), string(got))
+}
+
+// Finding 8: two sessions with the same id under one old project path go
+// to one destination file. The dry run promised the move (exit 0, both
+// listed to the same file); the real run failed with an internal
+// "backup: … is the destination of two files". Both refuse alike now, with
+// a user's error and a hint, and nothing is written.
+func TestMoveProjectTwoSessionsToOneDestinationRefusedInDryRunToo(t *testing.T) {
+	cfg, a, b := twoCopies(t)
+	from := "/tmp/ccsurgeon-gen/2.1.328/multi-turn/work/project" // the session's cwd
+	to := filepath.Join(t.TempDir(), "new")
+	before := treeOf(t, cfg)
+	var msgs []string
+	for _, dry := range []bool{true, false} {
+		args := []string{"--config-dir", cfg, "move", "--project", from, "--to", to}
+		if dry {
+			args = append(args, "--dry-run")
+		}
+		r := runCLI(t, args...)
+		what := fmt.Sprintf("move --project (dry run %v)", dry)
+		checkRun(t, what, r, want{code: 1, stderr: "ccsurgeon: hint: "})
+		assert.NotContains(t, r.stderr, "backup:", "%s: an internal prefix", what)
+		assert.Contains(t, r.stderr, a, what)
+		assert.Contains(t, r.stderr, b, what)
+		msgs = append(msgs, r.stderr)
+	}
+	assert.Equal(t, msgs[0], msgs[1], "the dry run refuses as the real run does")
+	assert.Equal(t, before, treeOf(t, cfg), "nothing written")
+}
+
+// treeOf maps every file under root to its content.
+func treeOf(t *testing.T, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	require.NoError(t, filepath.Walk(root, func(p string, fi os.FileInfo, err error) error {
+		if err == nil && fi.Mode().IsRegular() {
+			b, _ := os.ReadFile(p)
+			out[p] = string(b)
+		}
+		return err
+	}))
+	return out
+}
+
+// Trial finding (2026-11-23): restore --json printed "removed": null when
+// it removed nothing; a list key is always a list.
+func TestRestoreJSONListsAreNeverNull(t *testing.T) {
+	m := safeEnv(t)
+	r := m.cli(t, "strip-thinking", malSession)
+	require.Equal(t, 0, r.code, r.stderr)
+	backdate(t, m.root)
+	r = m.cli(t, "--json", "restore", malSession)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.NotContains(t, r.stdout, "null,")
+	var out map[string]any
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &out))
+	assert.Equal(t, []any{}, out["removed"])
+	assert.NotEmpty(t, out["written"])
+}
+
+// TestAmbiguousBackupPrefixIsAUsageError: a BACKUP prefix that matches
+// several backups exited 1 where a session id prefix that matches several
+// sessions exits 2. Both are a bad value (exit 2, as --help documents);
+// a prefix that matches none stays 1, as a session id that matches none.
+func TestAmbiguousBackupPrefixIsAUsageError(t *testing.T) {
+	cfg := t.TempDir()
+	path := installSession(t, cfg, "-tmp-proj", example)
+	id := idOf(path)
+	for _, args := range [][]string{{"drop-tool-calls", id, "--tool", "Bash"}, {"drop-tool-calls", id, "--tool", "Edit"}} {
+		r := runCLI(t, append([]string{"--config-dir", cfg}, args...)...)
+		require.Equal(t, 0, r.code, r.stdout+r.stderr)
+		require.NotContains(t, r.stdout, "nothing to change")
+	}
+	require.Len(t, backupRows(t, cfg, id), 2)
+	backdate(t, cfg)
+	h0 := hashTree(t, cfg)
+	r := runCLI(t, "--config-dir", cfg, "restore", id, "2")
+	checkRun(t, "ambiguous backup", r, want{2, "", `"2" matches 2 backups: `})
+	assert.Contains(t, r.stderr, "ccsurgeon: hint: ")
+	r = runCLI(t, "--config-dir", cfg, "restore", id, "1999")
+	checkRun(t, "no such backup", r, want{1, "", `no backup of `})
+	assert.Empty(t, changes(h0, hashTree(t, cfg)))
+}

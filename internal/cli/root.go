@@ -1,0 +1,301 @@
+// Package cli is ccsurgeon's command layer: it builds the command tree,
+// turns flags into options and errors into words, hints and exit codes;
+// what each command does lives in package app.
+package cli
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"runtime/pprof"
+	"slices"
+	"strings"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/internal/app"
+	"github.com/ccsurgeon/ccsurgeon/ops"
+	"github.com/urfave/cli/v3"
+)
+
+// Main runs ccsurgeon with the command line args (args[0] the program) and
+// returns the exit code; the CCSURGEON_CPUPROFILE and CCSURGEON_MEMPROFILE
+// variables write profiles for developers (go tool pprof).
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if p := os.Getenv("CCSURGEON_HEAPPROFILE"); p != "" { // for developers: the heap at its largest
+		stop := startHeapProfile(p)
+		code := run(context.Background(), args, stdin, stdout, stderr)
+		stop()
+		return code
+	}
+	if p := os.Getenv("CCSURGEON_CPUPROFILE"); p != "" { // for developers: go tool pprof
+		if f, err := os.Create(p); err == nil {
+			_ = pprof.StartCPUProfile(f)
+			code := run(context.Background(), args, stdin, stdout, stderr)
+			pprof.StopCPUProfile()
+			f.Close()
+			return code
+		}
+	}
+	code := run(context.Background(), args, stdin, stdout, stderr)
+	if p := os.Getenv("CCSURGEON_MEMPROFILE"); p != "" { // for developers: go tool pprof -sample_index=alloc_space
+		if f, err := os.Create(p); err == nil {
+			runtime.GC() // the profile covers allocations up to the last GC
+			_ = pprof.Lookup("allocs").WriteTo(f, 0)
+			f.Close()
+		}
+	}
+	return code
+}
+
+// hintObserver, set by tests, sees the command line and what was written
+// on stderr of every run whose stderr is not a file (a terminal's must
+// stay one): the tests run every hint it holds (TestMain, main_hints_test.go).
+var hintObserver func(args []string, stderr string)
+
+// run executes one command line and returns the exit code.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if obs := hintObserver; obs != nil {
+		if _, isFile := stderr.(*os.File); !isFile {
+			var seen bytes.Buffer
+			code := runCommand(ctx, args, stdin, stdout, io.MultiWriter(stderr, &seen))
+			obs(args, seen.String())
+			return code
+		}
+	}
+	return runCommand(ctx, args, stdin, stdout, stderr)
+}
+
+func runCommand(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (code int) {
+	if slices.Contains(args, "--generate-shell-completion") {
+		// what the shell offers: flags described by their usage, whose
+		// backticks name the value in --help and mean nothing here
+		stdout = dropBackticks{stdout}
+	}
+	env := &app.Env{In: stdin, Out: stdout, Err: stderr}
+	root := newCommand(env)
+	root.Metadata = map[string]any{argsKey: args}
+	defer func() {
+		if r := recover(); r != nil {
+			if os.Getenv("CCSURGEON_PANIC") != "" { // for developers: the stack trace
+				panic(r)
+			}
+			fmt.Fprintf(stderr, "ccsurgeon: internal error: %v\n", r)
+			fmt.Fprintln(stderr, "ccsurgeon: hint: no file was changed; please report this with the command you ran")
+			code = 3
+		}
+	}()
+	err := root.Run(ctx, countsInFull(root, args))
+	return reportErrorAs(stderr, explain(err, root, args), env.Self())
+}
+
+// dropBackticks writes what it is given without its backticks.
+type dropBackticks struct{ w io.Writer }
+
+func (d dropBackticks) Write(p []byte) (int, error) {
+	if _, err := d.w.Write(bytes.ReplaceAll(p, []byte("`"), nil)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+func reportError(stderr io.Writer, err error) int { return reportErrorAs(stderr, err, "ccsurgeon") }
+
+// selfRe is a ccsurgeon command a hint holds, quoted or the whole hint.
+var selfRe = regexp.MustCompile(`(^|')ccsurgeon `)
+
+// reportErrorAs prints err and its hint, in which the ccsurgeon commands
+// are run as self ("ccsurgeon --config-dir DIR" when the config dir is not
+// the default one), so that they work as printed.
+func reportErrorAs(stderr io.Writer, err error, self string) int {
+	if err == nil {
+		return 0
+	}
+	err = speak(err)
+	code := 1
+	var ec interface{ ExitCode() int }
+	if errors.As(err, &ec) {
+		code = ec.ExitCode()
+	}
+	msg := err.Error()
+	if msg != "" {
+		fmt.Fprintf(stderr, "ccsurgeon: %s\n", lowerFirst(trimSentenceDot(msg)))
+	}
+	var h interface{ HintText() string }
+	if errors.As(err, &h) && h.HintText() != "" {
+		hint := h.HintText()
+		if self != "ccsurgeon" && !strings.Contains(hint, "--config-dir") {
+			hint = selfRe.ReplaceAllStringFunc(hint, func(m string) string {
+				return strings.TrimSuffix(m, "ccsurgeon ") + self + " "
+			})
+		}
+		fmt.Fprintf(stderr, "ccsurgeon: hint: %s\n", hint)
+	}
+	return code
+}
+
+// trimSentenceDot removes the period that ends a sentence, never one that
+// is part of the last word (a path or an argument such as "abc.." or "v1.").
+func trimSentenceDot(s string) string {
+	if !strings.HasSuffix(s, ".") {
+		return s
+	}
+	last := s[strings.LastIndexAny(s, " \t")+1:]
+	if strings.ContainsAny(strings.TrimSuffix(last, "."), "./\\") || strings.HasSuffix(last, "..") {
+		return s
+	}
+	return s[:len(s)-1]
+}
+
+func lowerFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	if w, _, _ := strings.Cut(s, " "); strings.ContainsAny(w, "./\\") {
+		return s // the message starts with a path or a name the user gave
+	}
+	if len(s) > 1 && s[1] >= 'A' && s[1] <= 'Z' { // an acronym: keep it
+		return s
+	}
+	return strings.ToLower(s[:1]) + s[1:]
+}
+
+func newCommand(env *app.Env) *cli.Command {
+	root := &cli.Command{
+		Name:    "ccsurgeon",
+		Usage:   "surgery on Claude Code session transcripts",
+		Version: buildVersion(),
+		Description: `ccsurgeon reads the JSONL transcripts Claude Code keeps under
+~/.claude/projects/ and changes them without breaking them: clone, fork,
+strip thinking, drop tool calls, compress old turns, redact secrets.
+
+SESSION is a session id, a unique id prefix (4+ characters), or a path to a
+session file. Ids are looked up in every folder under <config-dir>/projects/.
+With no SESSION most commands work on the newest session of this folder's
+project (the one 'claude --continue' picks); a change in place asks first
+(y/N) on a terminal and refuses elsewhere; --pick chooses one of them with
+the arrow keys. A change in place keeps the file's modification time. Most commands take several SESSIONs, --all or --project PATH
+(see each command's --help).
+
+EXIT STATUS:` + exitCodesHelp,
+		EnableShellCompletion: true,
+		ConfigureShellCompletionCommand: func(c *cli.Command) {
+			c.Hidden = false
+			c.Usage = "print a shell completion script (bash, zsh, fish, pwsh)"
+			c.UsageText = "ccsurgeon completion bash|zsh|fish|pwsh\n\nCompletes commands, flags and session ids (type a prefix, then Tab).\n\nexamples:\n   source <(ccsurgeon completion bash)                          # in ~/.bashrc\n   source <(ccsurgeon completion zsh)                           # in ~/.zshrc\n   ccsurgeon completion fish > ~/.config/fish/completions/ccsurgeon.fish\n   ccsurgeon completion pwsh > ccsurgeon.ps1                    # then run it in PowerShell"
+			c.Description = ""
+			// urfave makes this command when the tree runs, after finish
+			c.OnUsageError = onUsageError
+			for _, sub := range c.Commands {
+				sub.Usage = "print the " + sub.Name + " completion script"
+				sub.OnUsageError = onUsageError
+			}
+			c.Action = func(ctx context.Context, cmd *cli.Command) error {
+				if cmd.Args().Len() == 0 {
+					return usageError{err: errors.New("completion needs a shell"), hint: "one of " + strings.Join(shells, ", ")}
+				}
+				return usageError{err: fmt.Errorf("unknown shell %q", cmd.Args().First()), hint: "one of " + strings.Join(shells, ", ")}
+			}
+		},
+		Writer:         env.Out,
+		ErrWriter:      env.Err,
+		Reader:         env.In,
+		ExitErrHandler: func(context.Context, *cli.Command, error) {},
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "config-dir", Usage: "Claude Code config `DIR` (default $CLAUDE_CONFIG_DIR, else ~/.claude; on Windows %USERPROFILE%\\.claude)"},
+			&cli.BoolFlag{Name: "json", Usage: "print machine-readable JSON on stdout"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress output on stderr"},
+		},
+		Action: func(ctx context.Context, cmd *cli.Command) error {
+			if cmd.Args().Len() > 0 {
+				return unknownCommand(cmd, cmd.Args().First())
+			}
+			return cli.ShowRootCommandHelp(cmd)
+		},
+		Before: func(ctx context.Context, cmd *cli.Command) (context.Context, error) {
+			env.ConfigDir = cmd.String("config-dir")
+			if env.ConfigDir == "" {
+				env.ConfigDir = chain.DefaultConfigDir()
+			}
+			// one absolute path for every command: move and the backups
+			// compare the paths they write with it
+			if abs, err := filepath.Abs(env.ConfigDir); err == nil {
+				env.ConfigDir = abs
+			}
+			env.JSON = cmd.Bool("json")
+			env.Quiet = cmd.Bool("quiet")
+			return ctx, nil
+		},
+		Commands: []*cli.Command{
+			lsCommand(env),
+			infoCommand(env),
+			turnsCommand(env),
+			validateCommand(env),
+			cloneCommand(env),
+			forkCommand(env),
+			stripCommand(env),
+			dropCommand(env),
+			compressCommand(env),
+			redactCommand(env),
+			rewriteCommand(env),
+			repairCommand(env),
+			moveCommand(env),
+		},
+	}
+	root.Commands = append(root.Commands, backupCommands(env)...)
+	root.Commands = append(root.Commands, helpCommand())
+	finish(env, root)
+	return root
+}
+
+func oneSession(cmd *cli.Command) (string, error) {
+	switch cmd.Args().Len() {
+	case 1:
+		return cmd.Args().First(), nil
+	case 0:
+		return "", usageError{err: fmt.Errorf("%s needs a SESSION (an id, an id prefix or a .jsonl path)", cmd.Name)}
+	}
+	return "", usageError{err: fmt.Errorf("%s takes one SESSION, got %d arguments: %s", cmd.Name, cmd.Args().Len(), strings.Join(cmd.Args().Slice(), " "))}
+}
+
+func noArgs(cmd *cli.Command) error {
+	if cmd.Args().Len() > 0 {
+		return usageError{err: fmt.Errorf("%s takes no arguments, got %q", cmd.Name, cmd.Args().First())}
+	}
+	return nil
+}
+
+// speak words the errors the domain returns as facts: the hint that says
+// what to do, in the command line's terms (its flags and commands), and
+// the exit code.
+func speak(err error) error {
+	var cd *chain.ConfigDirError
+	var nm *chain.NoMatchError
+	var tr *ops.TurnRangeError
+	var bt *ops.BeforeTurnError
+	var oe *ops.OptionError
+	switch {
+	case errors.As(err, &tr):
+		return &chain.Error{Msg: err.Error(), Hint: "list them with 'ccsurgeon turns SESSION'", Code: 2}
+	case errors.As(err, &bt):
+		return &chain.Error{Msg: fmt.Sprintf("--before-turn %d is out of range: give 1-%d (the branch has %d turns; %d means all of them)", bt.N, bt.Turns+1, bt.Turns, bt.Turns+1), Hint: "list the turns with 'ccsurgeon turns SESSION'", Code: 2}
+	case errors.As(err, &oe):
+		flag := map[string]string{"KeepTurns": "--keep-turns", "KeepExchanges": "--keep-exchanges", "Target": "--target-tokens"}[oe.Option]
+		if flag == "" {
+			return err
+		}
+		return &chain.Error{Msg: fmt.Sprintf("%s must be %s", flag, oe.Want), Code: 2}
+	case errors.Is(err, ops.ErrNoSelector):
+		return &chain.Error{Msg: "drop-tool-calls needs a selector", Hint: "add --tool NAME, --larger-than SIZE, --turns RANGE or --failed", Code: 2}
+	case errors.As(err, &cd):
+		return &chain.Error{Msg: err.Error(), Hint: "name the folder that holds projects/ (~/.claude by default) with --config-dir DIR or $CLAUDE_CONFIG_DIR", Code: 1}
+	case errors.As(err, &nm):
+		return &chain.Error{Msg: err.Error(), Hint: "list sessions with 'ccsurgeon ls', or pass --config-dir or a path to a .jsonl file", Code: 1}
+	}
+	return err
+}

@@ -1,0 +1,132 @@
+//go:build unix
+
+package cli
+
+import (
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Finding 8: the owner changes when root rewrites another user's session.
+func TestSafetyOwnerAndModeAreKept(t *testing.T) {
+	m := safeEnv(t)
+	// as root: another user's session, owner and group both foreign. As a
+	// user, a file can only be one's own (the owner kept is not checked:
+	// it is the writer's anyway), but its group can be any group the user
+	// is in: a group other than the primary one, which a new file gets,
+	// is kept only if ccsurgeon keeps it. The mode 0640 is not what a new
+	// file of ccsurgeon gets (0600) in either case.
+	uid, gid, ownerChecked, groupChecked := 4242, 4343, true, true
+	if !isRoot() {
+		uid, gid, ownerChecked = os.Getuid(), os.Getgid(), false
+		groupChecked = false
+		groups, _ := os.Getgroups()
+		for _, g := range groups {
+			if g != os.Getgid() {
+				gid, groupChecked = g, true
+				break
+			}
+		}
+	}
+	require.NoError(t, os.Chown(m.session(), uid, gid))
+	require.NoError(t, os.Chmod(m.session(), 0o640))
+	check := func(what string) {
+		t.Helper()
+		fi, err := os.Stat(m.session())
+		require.NoError(t, err)
+		st := fi.Sys().(*syscall.Stat_t)
+		if ownerChecked {
+			assert.Equal(t, uint32(uid), st.Uid, "%s: the owner", what)
+		}
+		if groupChecked {
+			assert.Equal(t, uint32(gid), st.Gid, "%s: the group", what)
+		}
+		assert.Equal(t, os.FileMode(0o640), fi.Mode().Perm(), "%s: the mode", what)
+	}
+	require.Equal(t, 0, m.cli(t, "strip-thinking", malSession).code)
+	check("strip-thinking")
+	backdate(t, m.root)
+	require.Equal(t, 0, m.cli(t, "restore", malSession).code)
+	check("restore")
+	if !ownerChecked {
+		t.Logf("not checked: the owner (a user can own a file only as themselves; root runs that part)")
+	}
+	if !groupChecked {
+		t.Logf("not checked: the group (the user is in no group but the primary one, %d)", os.Getgid())
+	}
+}
+
+// Finding 9: a FIFO hangs ls, info and validate.
+func TestSafetyFifosNeverHang(t *testing.T) {
+	m := newMalEnv(t)
+	id, agent := copySubagentSession(t, m)
+	require.NoError(t, syscall.Mkfifo(filepath.Join(m.proj, "aaaa0000-0000-4000-8000-000000000000.jsonl"), 0o644))
+	require.NoError(t, syscall.Mkfifo(filepath.Join(filepath.Dir(agent), "agent-fifo.jsonl"), 0o644))
+	t.Cleanup(func() {
+		// unblock a reader that hung, so the test binary can end
+		for _, p := range []string{filepath.Join(m.proj, "aaaa0000-0000-4000-8000-000000000000.jsonl"), filepath.Join(filepath.Dir(agent), "agent-fifo.jsonl")} {
+			if f, err := os.OpenFile(p, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+				f.Close()
+			}
+		}
+	})
+	for _, args := range [][]string{{"ls"}, {"info", id}, {"validate", id}, {"strip-thinking", id, "--dry-run"}} {
+		done := make(chan ran, 1)
+		go func() { done <- m.cli(t, args...) }()
+		select {
+		case r := <-done:
+			assert.Equal(t, 0, r.code, "%v: %s", args, r.stderr)
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%v hangs on a fifo", args)
+		}
+	}
+}
+
+// Trial finding (2026-11-23): "-o NODE --force" replaced a device node or
+// a FIFO with a regular file (as root, the machine's /dev/null). -o names
+// a regular file: a FIFO, a socket, a character device or a folder is
+// refused, with or without --force, and stays what it was.
+func TestSafetyOutputIsNeverANode(t *testing.T) {
+	m := safeEnv(t)
+	fifo := filepath.Join(m.root, "out.fifo")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o644))
+	dir := filepath.Join(m.root, "adir")
+	require.NoError(t, os.Mkdir(dir, 0o755))
+	sock := filepath.Join(m.root, "out.sock")
+	l, err := net.Listen("unix", sock)
+	require.NoError(t, err)
+	defer l.Close()
+	nodes := map[string]string{fifo: "not a regular file", dir: "is a folder", sock: "not a regular file"}
+	if os.Getuid() == 0 { // a character device like /dev/null (making one needs root)
+		dev := filepath.Join(m.root, "nulldev")
+		require.NoError(t, syscall.Mknod(dev, syscall.S_IFCHR|0o666, 1<<8|3))
+		nodes[dev] = "not a regular file"
+	}
+	for node, msg := range nodes {
+		st0, err := os.Lstat(node)
+		require.NoError(t, err)
+		for _, force := range []bool{false, true} {
+			args := []string{"strip-thinking", malSession, "-o", node}
+			if force {
+				args = append(args, "--force")
+			}
+			h0 := hashTree(t, m.root)
+			r := m.cli(t, args...)
+			checkRun(t, strings.Join(args, " "), r, want{1, "", msg})
+			assert.Contains(t, r.stderr, "ccsurgeon: hint:", "%v", args)
+			assert.NotContains(t, r.stderr, "--force to replace", "%v: the hint must not offer --force", args)
+			st, err := os.Lstat(node)
+			require.NoError(t, err, "%v", args)
+			assert.Equal(t, st0.Mode(), st.Mode(), "%v: %s changed kind", args, node)
+			assert.Empty(t, changes(h0, hashTree(t, m.root)), "%v", args)
+		}
+	}
+}
