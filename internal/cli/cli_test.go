@@ -662,7 +662,24 @@ var numberSlip = regexp.MustCompile(`\b1 (entries|calls|errors|warnings|blocks|t
 // or "session(s)", in whatever command prints it.
 func TestCountsAgreeWithTheirNoun(t *testing.T) {
 	cfg := t.TempDir()
-	tools := installSession(t, cfg, "-tmp-gone", "testdata/sessions/2.1.328/tools.jsonl") // its cwd does not exist
+	// a session whose cwd does not exist: the cwd the client recorded is
+	// moved into a temp dir, so that whatever this machine has at the
+	// recorded path (gentestdata makes it) the session stays stranded
+	src, err := os.ReadFile("testdata/sessions/2.1.328/tools.jsonl")
+	require.NoError(t, err)
+	gone := filepath.Join(t.TempDir(), "gone", "project")
+	recorded := gjson.GetBytes(src[:bytes.IndexByte(src, '\n')], "cwd").String()
+	if recorded == "" {
+		for _, line := range bytes.Split(src, []byte("\n")) {
+			if recorded = gjson.GetBytes(line, "cwd").String(); recorded != "" {
+				break
+			}
+		}
+	}
+	require.NotEmpty(t, recorded)
+	strandedSrc := filepath.Join(t.TempDir(), "tools.jsonl")
+	require.NoError(t, os.WriteFile(strandedSrc, bytes.ReplaceAll(src, []byte(`"cwd":"`+recorded+`"`), []byte(`"cwd":"`+gone+`"`)), 0o600))
+	tools := installSession(t, cfg, "-tmp-gone", strandedSrc)
 	secrets := installSession(t, cfg, "-tmp-secrets", "testdata/sessions/2.1.328/secrets.jsonl")
 	torn := filepath.Join(t.TempDir(), "torn.jsonl") // one validation error: its last line cut short
 	b, err := os.ReadFile("testdata/sessions/2.1.328/multi-turn.jsonl")
