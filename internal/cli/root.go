@@ -179,8 +179,9 @@ session file. Ids are looked up in every folder under <config-dir>/projects/.
 With no SESSION most commands work on the newest session of this folder's
 project (the one 'claude --continue' picks); a change in place asks first
 (y/N) on a terminal and refuses elsewhere; --pick chooses one of them with
-the arrow keys. A change in place keeps the file's modification time. Most commands take several SESSIONs, --all or --project PATH
-(see each command's --help).
+the arrow keys. A change in place keeps the file's modification time. Most
+commands take several SESSIONs, --all or --project PATH (see each command's
+--help).
 
 EXIT STATUS:` + exitCodesHelp,
 		EnableShellCompletion: true,
