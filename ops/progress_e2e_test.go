@@ -14,15 +14,13 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// streamingToolsVersion writes the shape: Claude Code 2.1.37-2.1.39 with
+// TestStreamingToolsProgressBetweenCalls: Claude Code 2.1.37-2.1.39 with
 // streaming tool execution (a feature gate real users had on) start a
 // parallel call while the model still writes the next one, and record the
 // running calls' progress entries in the chain, between the tool_use
-// entries of one message.
-const streamingToolsVersion = "2.1.38"
-
-// TestStreamingToolsProgressBetweenCalls: a turn of 3 parallel Bash calls
-// made by the real 2.1.38 TUI with streaming tool execution, the model
+// entries of one message; the client of the "streaming-tools" shape
+// (internal/harness/shape-clients.txt: 2.1.38) makes it here. A turn of 3
+// parallel Bash calls made by its TUI with streaming tool execution, the model
 // taking 3 s to write the 2nd call while the 1st (sleep 7) runs: the 1st
 // call's progress entry is written before the 2nd tool_use, which hangs
 // below it; the 1st call finishes last, so the answer hangs below its
@@ -32,7 +30,7 @@ const streamingToolsVersion = "2.1.38"
 // it sends for the original, and no entry is counted as another branch.
 func TestStreamingToolsProgressBetweenCalls(t *testing.T) {
 	t.Parallel()
-	maker := harness.ClientByVersion(t, streamingToolsVersion)
+	maker := harness.ShapeClient(t, "streaming-tools")
 	env := harness.NewEnv(t)
 	require.NoError(t, env.EnableGates("tengu_streaming_tool_execution2"))
 	tui, err := env.StartTUI(maker, 200, 50, "--dangerously-skip-permissions")

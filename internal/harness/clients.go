@@ -24,6 +24,26 @@ import (
 //go:embed clients.txt
 var clientsTxt string
 
+// shapeClientsTxt names the clients that write a shape the pinned ones do
+// not, one "NAME VERSION" a line; tests make that shape at test time with
+// ShapeClient(t, NAME), and .ci/run installs the same versions.
+//
+//go:embed shape-clients.txt
+var shapeClientsTxt string
+
+// ShapeClient returns the client that writes the shape called name in
+// internal/harness/shape-clients.txt, installing it on first use.
+func ShapeClient(t testing.TB, name string) Client {
+	t.Helper()
+	for _, line := range strings.Split(shapeClientsTxt, "\n") {
+		if f := strings.Fields(line); len(f) == 2 && f[0] == name {
+			return ClientByVersion(t, f[1])
+		}
+	}
+	t.Fatalf("harness: no client for the shape %q in shape-clients.txt", name)
+	return Client{}
+}
+
 // Pinned client versions (internal/harness/clients.txt). CCSURGEON_CLIENT, when set,
 // replaces the pin of its line (a 2.0.x or 1.x version the old one, any
 // other the newest): scripts/compat.sh runs the real-client tests against
