@@ -119,7 +119,7 @@ func TestInfoNamesItsAnalysis(t *testing.T) {
 func TestDevNullIsNoTerminal(t *testing.T) {
 	f, err := os.Open(os.DevNull)
 	if err != nil {
-		t.Skip(err)
+		t.Fatal(err) // every OS the client runs on has one
 	}
 	defer f.Close()
 	if isTerminal(f) {

@@ -65,10 +65,15 @@ func TestDirFromTheVariable(t *testing.T) {
 
 // TestMissingCorpusSaysWhatToSet: without the corpus the reason names the
 // path and the variable; skipped when unset (a fresh clone), an error
-// when the variable names a folder that is not there.
+// when the variable names a folder that is not there, and in CI.
 func TestMissingCorpusSaysWhatToSet(t *testing.T) {
 	fakeRepo(t, false)
+	t.Setenv("CI", "true")
 	t.Setenv(Env, "")
+	if _, err := Dir(); missing(err) {
+		t.Fatalf("Dir() error %v: in CI a missing corpus must fail, not skip", err)
+	}
+	t.Setenv("CI", "")
 	_, err := Dir()
 	var me *MissingError
 	if !errors.As(err, &me) || !missing(err) {
