@@ -11,6 +11,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/tidwall/gjson"
 )
 
@@ -336,25 +337,8 @@ func isIDTail(s string) bool {
 	return true
 }
 
-func isUUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i := 0; i < 36; i++ {
-		c := s[i]
-		switch i {
-		case 8, 13, 18, 23:
-			if c != '-' {
-				return false
-			}
-		default:
-			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-				return false
-			}
-		}
-	}
-	return true
-}
+// isUUID: an id as the client writes it (chain.IsUUID, lowercase only).
+func isUUID(s string) bool { return chain.IsUUID(s) && strings.ToLower(s) == s }
 
 // dedupe sorts slots by offset and drops any that overlaps an earlier one.
 func dedupe(ss []slot) []slot {
