@@ -219,9 +219,12 @@ func (o FitTokens) Apply(t *Txn) error {
 
 	// 1. synthetic error entries, on the whole branch
 	var errs []int
+	var buf []byte // one buffer for the lines read (a copy of each was a third of what the rescue allocated)
 	for _, i := range p.Entries {
-		if isSyntheticError(t, f, i) {
+		if ok, b := isSyntheticError(t, f, i, buf); ok {
 			errs = append(errs, i)
+		} else if b != nil {
+			buf = b
 		}
 	}
 	// (the client does not send them: they cost file bytes, not tokens)
@@ -456,6 +459,7 @@ type turnRemover struct {
 	// detail of the note: 0 a line per turn with its prompt and tool
 	// calls, 1 a line per turn with the start of its prompt, 2 one line
 	detail int
+	buf    []byte // for the prompts read
 }
 
 type removedTurn struct {
@@ -481,7 +485,11 @@ func (r *turnRemover) remove(span []int, tn chain.Turn, anchor int) error {
 		}
 	}
 	text := ""
-	if b, err := t.Raw(f, tn.Entry); err == nil {
+	b, inBuf, err := t.rawBuf(f, tn.Entry, r.buf)
+	if inBuf {
+		r.buf = b // (gjson copies what it gives)
+	}
+	if err == nil {
 		c := gjson.GetBytes(b, "message.content")
 		if c.Type == gjson.String {
 			text = c.Str
@@ -549,11 +557,15 @@ func (r *turnRemover) remove(span []int, tn chain.Turn, anchor int) error {
 // noteLineTokens estimates one more line of the note: its text as a
 // prompt's, without the message and block framing.
 func noteLineTokens(line string) int {
-	msg := func(text string) []byte {
-		return []byte(`{"role":"user","content":` + string(EncodeString(text)) + `}`)
-	}
-	return chain.MessageTokens(msg(line)).Total() - chain.MessageTokens(msg("")).Total()
+	return chain.MessageTokens(noteLineMessage(line)).Total() - emptyNoteLine
 }
+
+func noteLineMessage(text string) []byte {
+	return []byte(`{"role":"user","content":` + string(EncodeString(text)) + `}`)
+}
+
+// emptyNoteLine is the estimate of a prompt's framing alone.
+var emptyNoteLine = chain.MessageTokens(noteLineMessage("")).Total()
 
 // line is the note's line for turn l at the current detail.
 func (r *turnRemover) line(l removedTurn) string {
@@ -729,14 +741,19 @@ func cutStep(c entryCut) func(t *Txn, f *chain.File, i int) (bool, error) {
 
 // isSyntheticError reports whether entry i is an error the client wrote
 // in place of a response (isApiErrorMessage, model "<synthetic>"): a
-// failed request such as "Prompt is too long".
-func isSyntheticError(t *Txn, f *chain.File, i int) bool {
+// failed request such as "Prompt is too long". The line is read into buf
+// when it is not edited; next is that buffer to use again (nil when it
+// was not used).
+func isSyntheticError(t *Txn, f *chain.File, i int, buf []byte) (yes bool, next []byte) {
 	e := &f.Entries[i]
 	if e.Type() != "assistant" || t.Dropped(f, i) {
-		return false
+		return false, nil
 	}
-	b, err := t.Raw(f, i)
-	return err == nil && chain.IsSyntheticError(b)
+	b, inBuf, err := t.rawBuf(f, i, buf)
+	if inBuf {
+		next = b
+	}
+	return err == nil && chain.IsSyntheticError(b), next
 }
 
 // FitWithin applies p to a transaction of s that newTxn makes. When p
