@@ -1,0 +1,49 @@
+package ops
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/tidwall/gjson"
+)
+
+// The note's line count is what the line adds to a prompt, by the count
+// info makes of the message (MessageTokens): checked on every prompt and
+// text of testdata, cut as the note cuts them, and on strings of every
+// kind of character the estimator tells apart.
+func TestNoteLineTokensIsTheMessageCount(t *testing.T) {
+	msg := func(text string) []byte {
+		return []byte(`{"role":"user","content":` + string(EncodeString(text)) + `}`)
+	}
+	want := func(text string) int {
+		return chain.MessageTokens(msg(text)).Total() - chain.MessageTokens(msg("")).Total()
+	}
+	texts := []string{"", "a", "\n", "turn 1: \"fix the build\", no tool calls", "é", "日本語のテキスト", "emoji 😀 pair", "tab\there", `quote " and \ backslash`, "\u2028 line separator", "<html>&amp;</html>", "\x01 control", strings.Repeat("x", 5000)}
+	files, _ := filepath.Glob("../testdata/sessions/*/*.jsonl")
+	for _, p := range files {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			for _, path := range []string{"message.content", "message.content.0.text", "message.content.0.content"} {
+				if v := gjson.Get(line, path); v.Type == gjson.String {
+					texts = append(texts, v.Str, clipRunes(v.Str, 60), clipRunes(v.Str, 24))
+				}
+			}
+		}
+	}
+	if len(texts) < 100 {
+		t.Fatalf("only %d texts: testdata/sessions not found", len(texts))
+	}
+	for _, s := range texts {
+		for _, line := range []string{s, "\nturn 12: " + string(EncodeString(s))} {
+			if got, w := noteLineTokens(line), want(line); got != w {
+				t.Errorf("noteLineTokens(%.80q) = %d, the message count says %d", line, got, w)
+			}
+		}
+	}
+}
