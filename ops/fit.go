@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/tidwall/gjson"
@@ -463,8 +465,40 @@ type turnRemover struct {
 }
 
 type removedTurn struct {
-	turn          int
+	turn int
+	// prompt is the head of the prompt's words (fieldsHead): one rune
+	// more than a line shows, so that it shows the prompt was longer
 	prompt, tools string
+}
+
+// promptRunes is the most of a prompt a line of the note shows.
+const promptRunes = 60
+
+// fieldsHead is strings.Join(strings.Fields(s), " ") cut to its first n
+// runes, made without splitting all of s (a removed turn's prompt may be
+// many kilobytes, of which the note shows 60 runes).
+func fieldsHead(s string, n int) string {
+	var b strings.Builder
+	space, runes := false, 0
+	for i := 0; i < len(s) && runes < n; {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsSpace(r) {
+			space = b.Len() > 0
+		} else {
+			if space {
+				b.WriteByte(' ')
+				runes++
+				space = false
+				if runes == n {
+					break
+				}
+			}
+			b.WriteString(s[i : i+size])
+			runes++
+		}
+		i += size
+	}
+	return b.String()
 }
 
 // remove removes the turn tn whose entries are span (positions in the
@@ -504,7 +538,7 @@ func (r *turnRemover) remove(span []int, tn chain.Turn, anchor int) error {
 		}
 	}
 	r.turns = append(r.turns, int32(tn.Index))
-	r.lines = append(r.lines, removedTurn{turn: tn.Index, prompt: strings.Join(strings.Fields(text), " "), tools: toolSummary(tools)})
+	r.lines = append(r.lines, removedTurn{turn: tn.Index, prompt: fieldsHead(text, promptRunes+1), tools: toolSummary(tools)})
 	if r.holder < 0 {
 		switch {
 		case anchored:
@@ -565,7 +599,7 @@ func noteLineTokens(line string) int {
 // line is the note's line for turn l at the current detail.
 func (r *turnRemover) line(l removedTurn) string {
 	if r.detail == 0 {
-		return fmt.Sprintf("\nturn %d: %q, %s", l.turn, clipRunes(l.prompt, 60), l.tools)
+		return fmt.Sprintf("\nturn %d: %q, %s", l.turn, clipRunes(l.prompt, promptRunes), l.tools)
 	}
 	return fmt.Sprintf("\nturn %d: %q", l.turn, clipRunes(l.prompt, 24))
 }

@@ -47,3 +47,36 @@ func TestNoteLineTokensIsTheMessageCount(t *testing.T) {
 		}
 	}
 }
+
+// A line of the note shows the same prompt from the head of its words
+// (fieldsHead) as from all of them: on every prompt and text of
+// testdata, and on spaces, invalid bytes and lengths around the cut.
+func TestNoteLinePromptHead(t *testing.T) {
+	texts := []string{"", " ", "a", "  lead and trail  ", "tab\tnew\nline\r\n", "nbsp\u00a0and\u2003em space", "\xe2 broken \xc2\xa0 bytes \xff", "日本語 の テキスト", strings.Repeat("é", 61), strings.Repeat("x ", 30), strings.Repeat("x ", 31), strings.Repeat("ab ", 20) + "c", strings.Repeat("w", 60) + " ", strings.Repeat("w", 60) + " z"}
+	files, _ := filepath.Glob("../testdata/sessions/*/*.jsonl")
+	for _, p := range files {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			for _, path := range []string{"message.content", "message.content.0.text", "message.content.0.content"} {
+				if v := gjson.Get(line, path); v.Type == gjson.String {
+					texts = append(texts, v.Str)
+				}
+			}
+		}
+	}
+	if len(texts) < 100 {
+		t.Fatalf("only %d texts: testdata/sessions not found", len(texts))
+	}
+	for _, s := range texts {
+		all := strings.Join(strings.Fields(s), " ")
+		head := fieldsHead(s, promptRunes+1)
+		for _, n := range []int{promptRunes, 24} {
+			if got, want := clipRunes(head, n), clipRunes(all, n); got != want {
+				t.Errorf("the note shows %q of %.80q, from all its words %q", got, s, want)
+			}
+		}
+	}
+}
