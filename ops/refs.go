@@ -161,7 +161,14 @@ func (t *Txn) relink(f *chain.File) error {
 			}
 			seen[j/64] |= 1 << (j % 64)
 			walked = append(walked, int32(j))
-			p, puuid, has := parentOf(j)
+			var p int
+			var puuid string
+			var has bool
+			if x := ed[j]; (x == nil || x.Raw == nil && x.Parent == nil) && g.Parent[j] >= 0 {
+				p = g.Parent[j] // parentOf's answer, without making the uuid's string it would not need
+			} else {
+				p, puuid, has = parentOf(j)
+			}
 			if p < 0 {
 				if has && !dropped(puuid) { // a dangling parent that was there before: keep it
 					dangling = append(dangling, puuid)
