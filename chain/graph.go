@@ -602,8 +602,8 @@ func (g *Graph) messageParts(i int, msg string) []int32 {
 		return g.parts[lo:hi]
 	}
 	// (an entry of another chain: the list is searched, in its order)
-	h := maphash.String(g.partSeed, msg)
-	key := func(k int) (uint64, string) { s := id(g.parts[k]); return maphash.String(g.partSeed, s), s }
+	h := g.partHash(msg)
+	key := func(k int) (uint32, string) { s := id(g.parts[k]); return g.partHash(s), s }
 	lo := sort.Search(len(g.parts), func(k int) bool {
 		kh, ks := key(k)
 		return kh > h || kh == h && ks >= msg
@@ -615,6 +615,10 @@ func (g *Graph) messageParts(i int, msg string) []int32 {
 	return g.parts[lo:hi]
 }
 
+// partHash is the hash messageParts are sorted by (a collision only
+// costs a comparison of the ids).
+func (g *Graph) partHash(msg string) uint32 { return uint32(maphash.String(g.partSeed, msg)) }
+
 // makeParts makes the list of messageParts: sorted by the hash of the
 // message id, then the id, then file order (comparing the ids themselves
 // took most of the sort on a chain of 200,000 entries), with the first of
@@ -622,8 +626,8 @@ func (g *Graph) messageParts(i int, msg string) []int32 {
 func (g *Graph) makeParts() {
 	g.partsDone = true
 	g.partSeed = maphash.MakeSeed()
-	type keyed struct {
-		h uint64
+	type keyed struct { // 8 bytes a part while the list is made
+		h uint32
 		i int32
 	}
 	var ks []keyed
@@ -633,7 +637,7 @@ func (g *Graph) makeParts() {
 			continue
 		}
 		if m := e.MsgID(); m != "" {
-			ks = append(ks, keyed{maphash.String(g.partSeed, m), int32(i)})
+			ks = append(ks, keyed{g.partHash(m), int32(i)})
 		}
 	}
 	id := func(i int32) string { return g.f.Entries[i].MsgID() }
