@@ -178,14 +178,18 @@ func (o FitTokens) Apply(t *Txn) error {
 		}
 	}
 	// re-estimate entry i after a cut
+	known := -1 // the estimate of the entry a cut made ahead just changed (cutsAhead)
 	update := func(i int) int {
 		was := per.get(i)
 		now := 0
 		if !t.Dropped(f, i) {
-			if b, err := t.Raw(f, i); err == nil {
+			if known >= 0 {
+				now = known
+			} else if b, err := t.Raw(f, i); err == nil {
 				now = chain.EntryTokens(b).Total()
 			}
 		}
+		known = -1
 		per.set(i, now)
 		total += now - was
 		return was - now
@@ -284,26 +288,45 @@ func (o FitTokens) Apply(t *Txn) error {
 	}
 	steps := []struct {
 		fitStep
-		on []int
+		on  []int
+		cut *entryCut // a cut made ahead on every core (cutsAhead)
 	}{
-		{fitStep{"old tool output and inputs cut to 2 KB", cutStep(entryCut{Max: DefaultMaxResult, Text: true})}, old},
-		{fitStep{"old thinking removed", thinking}, old},
-		{fitStep{"old images and documents replaced by a placeholder", cutStep(entryCut{Images: true})}, old},
-		{fitStep{"old tool output and inputs cut to 500 bytes", cutStep(entryCut{Max: 500, Text: true})}, old},
-		{fitStep{"old tool output and inputs cut to 100 bytes", cutStep(entryCut{Max: 100, Text: true})}, old},
-		{fitStep{"old attachments removed", nil}, nil},
-		{fitStep{"recent tool output and inputs cut to 2 KB", cutStep(entryCut{Max: DefaultMaxResult, Text: true})}, recent},
-		{fitStep{"recent tool output and inputs cut to 500 bytes", cutStep(entryCut{Max: 500, Text: true})}, recent},
-		{fitStep{"recent tool output and inputs cut to 100 bytes", cutStep(entryCut{Max: 100, Text: true})}, recent},
+		{fitStep{"old tool output and inputs cut to 2 KB", nil}, old, &entryCut{Max: DefaultMaxResult, Text: true}},
+		{fitStep{"old thinking removed", thinking}, old, nil},
+		{fitStep{"old images and documents replaced by a placeholder", nil}, old, &entryCut{Images: true}},
+		{fitStep{"old tool output and inputs cut to 500 bytes", nil}, old, &entryCut{Max: 500, Text: true}},
+		{fitStep{"old tool output and inputs cut to 100 bytes", nil}, old, &entryCut{Max: 100, Text: true}},
+		{fitStep{"old attachments removed", nil}, nil, nil},
+		{fitStep{"recent tool output and inputs cut to 2 KB", nil}, recent, &entryCut{Max: DefaultMaxResult, Text: true}},
+		{fitStep{"recent tool output and inputs cut to 500 bytes", nil}, recent, &entryCut{Max: 500, Text: true}},
+		{fitStep{"recent tool output and inputs cut to 100 bytes", nil}, recent, &entryCut{Max: 100, Text: true}},
 	}
 	for _, s := range steps {
-		if s.on == nil && s.what == "old attachments removed" {
+		apply := func(i int) (bool, error) { return s.apply(t, f, i) }
+		switch {
+		case s.on == nil && s.what == "old attachments removed":
 			if err := step(s.what, oldAtt, dropAttachment); err != nil {
 				return err
 			}
 			continue
+		case s.cut != nil:
+			a := &cutsAhead{t: t, f: f, c: *s.cut, entries: s.on}
+			apply = func(i int) (bool, error) {
+				r := a.get(i)
+				if r.err != nil {
+					return false, r.err
+				}
+				if r.cuts > 0 {
+					t.Count(CountShortened, r.cuts)
+				}
+				if r.changed {
+					t.Set(f, i, r.out)
+					known = r.tokens // update's estimate, made ahead
+				}
+				return r.changed, nil
+			}
 		}
-		if err := step(s.what, s.on, func(i int) (bool, error) { return s.apply(t, f, i) }); err != nil {
+		if err := step(s.what, s.on, apply); err != nil {
 			return err
 		}
 	}
@@ -415,6 +438,93 @@ func (o FitTokens) Apply(t *Txn) error {
 		hint = fmt.Sprintf("leave out %s and --keep-exchanges (--target-tokens then cuts the recent turns too), or give a --target-tokens of at least %d", flag, floor)
 	}
 	return &TargetError{Err: &chain.Error{Msg: msg, Hint: hint, Code: 1}, Floor: floor, Overhead: overhead, Last: last, Rest: kept}
+}
+
+// cutsAhead makes the cuts of one step (compressLine's, with c) to the
+// entries of the step ahead of it, on every core, about cutAheadBytes of
+// lines at a time, with the estimate of each cut line: made one after the
+// other they were most of the time a rescue took on a session of many
+// tool outputs. The step takes them in the order of entries, and stops
+// when the target is met: what was made ahead of that is dropped. The
+// cuts are made while the step waits (the edits are only read).
+type cutsAhead struct {
+	t       *Txn
+	f       *chain.File
+	c       entryCut
+	entries []int
+	// res holds the cuts of entries[from:from+len(res)]; pos is where the
+	// step is
+	res       []cutLine
+	from, pos int
+}
+
+// cutLine is the cut of one line: nothing for an entry
+// removed or with nothing to cut.
+type cutLine struct {
+	out          []byte
+	cuts, tokens int
+	changed      bool
+	err          error
+}
+
+const cutAheadBytes = 8 << 20
+
+// get is the cut of entry i, the next of entries the step takes.
+func (a *cutsAhead) get(i int) cutLine {
+	for a.pos < len(a.entries) && a.entries[a.pos] != i {
+		a.pos++
+	}
+	if a.pos == len(a.entries) { // (not one of entries: made here)
+		c, _ := a.cutInto(i, nil)
+		return c
+	}
+	if a.pos >= a.from+len(a.res) {
+		a.from = a.pos
+		end, size := a.pos, 0
+		for end < len(a.entries) && (end == a.pos || size < cutAheadBytes) {
+			size += int(a.f.Entries[a.entries[end]].Len)
+			end++
+		}
+		todo := a.entries[a.pos:end]
+		a.res = a.res[:0]
+		_ = chain.InOrder(a.f, len(todo), func(k int) int { return todo[k] }, func(lo, hi int) ([]cutLine, error) {
+			out := make([]cutLine, 0, hi-lo)
+			var buf []byte // the lines read (a cut line is a copy)
+			for _, i := range todo[lo:hi] {
+				var c cutLine
+				c, buf = a.cutInto(i, buf)
+				out = append(out, c)
+			}
+			return out, nil
+		}, func(cs []cutLine) error {
+			a.res = append(a.res, cs...)
+			return nil
+		})
+	}
+	return a.res[a.pos-a.from]
+}
+
+// cutInto is the cut of entry i (compressLine), not applied; the line is
+// read into buf when it is not edited, and next is the buffer to use
+// again.
+func (a *cutsAhead) cutInto(i int, buf []byte) (c cutLine, next []byte) {
+	t, f := a.t, a.f
+	if t.Dropped(f, i) || !needsCut(&f.Entries[i], a.c) {
+		return cutLine{}, buf
+	}
+	raw, inBuf, err := t.rawBuf(f, i, buf)
+	if err != nil {
+		return cutLine{err: err}, buf
+	}
+	if inBuf {
+		buf = raw
+	}
+	out, cuts, changed := compressLine(raw, a.c)
+	c = cutLine{out: out, cuts: cuts, changed: changed}
+	if changed {
+		c.tokens = chain.EntryTokens(out).Total()
+	}
+	return c, buf
 }
 
 // sentTokens is the estimate of each entry the client sends, by entry
@@ -797,10 +907,6 @@ func lastTurns(n int) string {
 		return "the last turn"
 	}
 	return fmt.Sprintf("the last %d turns", n)
-}
-
-func cutStep(c entryCut) func(t *Txn, f *chain.File, i int) (bool, error) {
-	return func(t *Txn, f *chain.File, i int) (bool, error) { return compressEntry(t, f, i, c) }
 }
 
 // isSyntheticError reports whether entry i is an error the client wrote
