@@ -1,11 +1,8 @@
 package ops_test
 
 import (
-	"bytes"
 	"fmt"
-	"os"
 	"testing"
-	"time"
 
 	"github.com/ccsurgeon/ccsurgeon/internal/app"
 	"github.com/ccsurgeon/ccsurgeon/internal/harness"
@@ -23,31 +20,10 @@ import (
 func TestBranchCommandSession(t *testing.T) {
 	t.Parallel()
 	env := harness.NewEnv(t)
-	tui, err := env.StartTUI(harness.Latest(t), 200, 50, "--dangerously-skip-permissions")
-	require.NoError(t, err)
-	defer tui.Close()
-	tui.CaptureDir = t.TempDir()
-	require.NoError(t, tui.WaitIdle("startup"))
-	require.NoError(t, tui.Turn("First question.", "First answer.", harness.Text("First answer.")))
-	require.NoError(t, tui.Turn("Second question.", "Second answer.", harness.Text("Second answer.")))
-	require.NoError(t, tui.Submit("/branch"))
-	time.Sleep(2 * time.Second)
-	require.NoError(t, tui.WaitIdle("after /branch"))
-	require.NoError(t, tui.Turn("Third question.", "Third answer.", harness.Text("Third answer.")))
-	require.NoError(t, tui.Exit())
-	tui.Close()
+	id := tuiShape(t, env, "branch") // the file that starts with forkedFrom
 	ids, err := env.SessionIDs()
 	require.NoError(t, err)
 	require.Len(t, ids, 2, "the original and the branch")
-	id := ""
-	for _, s := range ids {
-		data, err := os.ReadFile(env.SessionPath(s))
-		require.NoError(t, err)
-		if bytes.HasPrefix(data, []byte(`{"parentUuid":null`)) && bytes.Contains(data, []byte(`"forkedFrom":{"sessionId":"`)) {
-			id = s
-		}
-	}
-	require.NotEmpty(t, id, "a session file that starts with the copied conversation, with forkedFrom")
 	path := env.SessionPath(id)
 
 	sc, err := redact.New(redact.Options{})

@@ -1,10 +1,8 @@
 package ops_test
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/ccsurgeon/ccsurgeon/internal/app"
 	"github.com/ccsurgeon/ccsurgeon/internal/harness"
@@ -24,26 +22,7 @@ import (
 func TestCdSession(t *testing.T) {
 	t.Parallel()
 	env := harness.NewEnv(t)
-	other := filepath.Join(filepath.Dir(env.Cwd), "other")
-	require.NoError(t, os.MkdirAll(other, 0o755))
-	tui, err := env.StartTUI(harness.Latest(t), 200, 50, "--dangerously-skip-permissions")
-	require.NoError(t, err)
-	defer tui.Close()
-	tui.CaptureDir = t.TempDir()
-	require.NoError(t, tui.WaitIdle("startup"))
-	require.NoError(t, tui.Turn("First question.", "First answer.", harness.Text("First answer.")))
-	require.NoError(t, tui.Submit("/cd "+other))
-	_, err = tui.WaitText(harness.TUIStep, "Yes, move here")
-	require.NoError(t, err)
-	require.NoError(t, tui.Select("Down", "Yes, move here"))
-	require.NoError(t, tui.Keys("Enter"))
-	time.Sleep(2 * time.Second)
-	require.NoError(t, tui.WaitIdle("after /cd"))
-	require.NoError(t, tui.Turn("Second question.", "Second answer.", harness.Text("Second answer.")))
-	require.NoError(t, tui.Exit())
-	tui.Close()
-
-	env.Cwd = other // where the session lives now, and where the client resumes it
+	tuiShape(t, env, "cd") // env.Cwd is the new folder after it
 	ids, err := env.SessionIDs()
 	require.NoError(t, err)
 	require.Len(t, ids, 1, "the session's file is in the new directory's project folder")

@@ -173,11 +173,8 @@ func TestPickerAfterChangeInPlace(t *testing.T) {
 // returns their ids.
 func twoTUISessions(t *testing.T, env *harness.Env, c harness.Client, screens, prompt string, replies []harness.Reply) (first, second string) {
 	t.Helper()
-	tui, err := env.StartTUI(c, 200, 50, "--dangerously-skip-permissions")
-	require.NoError(t, err)
-	defer tui.Close()
+	tui := startTUI(t, env, c)
 	tui.CaptureDir = screens
-	require.NoError(t, tui.WaitIdle("startup"))
 	require.NoError(t, tui.Turn(prompt, "deployed it", replies...))
 	ids, err := env.SessionIDs()
 	require.NoError(t, err)

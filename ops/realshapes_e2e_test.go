@@ -254,16 +254,35 @@ func retime(t *testing.T, data []byte, at func(k int) time.Time) []byte {
 	return out
 }
 
+// startTUI starts client c's TUI in env (harness.StartReady: the size
+// and flags every TUI test uses) and waits until its start-up is over; it
+// is closed when the test ends. Screens are saved under the test's temp
+// dir when a wait fails.
+func startTUI(t *testing.T, env *harness.Env, c harness.Client) *harness.TUI {
+	t.Helper()
+	tui, err := env.StartReady(c, filepath.Join(t.TempDir(), "screens"))
+	require.NoError(t, err)
+	t.Cleanup(tui.Close)
+	return tui
+}
+
+// tuiShape plays the interactive shape called name (harness.TUIShapes,
+// the recipe cmd/gentestdata plays into testdata) with the newest client
+// in env and returns the id of the session it is about.
+func tuiShape(t *testing.T, env *harness.Env, name string) string {
+	t.Helper()
+	s, err := harness.TUIShapeByName(name)
+	require.NoError(t, err)
+	id, err := env.MakeTUIShape(harness.Latest(t), s, filepath.Join(t.TempDir(), "screens"))
+	require.NoError(t, err)
+	return id
+}
+
 // tuiSession drives the newest client's TUI in env through play and
-// returns the id of the one session it made. Screens are saved under the
-// test's temp dir when a wait fails.
+// returns the id of the one session it made.
 func tuiSession(t *testing.T, env *harness.Env, play func(tui *harness.TUI) error) string {
 	t.Helper()
-	tui, err := env.StartTUI(harness.Latest(t), 200, 50, "--dangerously-skip-permissions")
-	require.NoError(t, err)
-	defer tui.Close()
-	tui.CaptureDir = filepath.Join(t.TempDir(), "screens")
-	require.NoError(t, tui.WaitIdle("startup"))
+	tui := startTUI(t, env, harness.Latest(t))
 	require.NoError(t, play(tui))
 	require.NoError(t, tui.Exit())
 	ids, err := env.SessionIDs()

@@ -2,7 +2,6 @@ package ops_test
 
 import (
 	"testing"
-	"time"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/internal/app"
@@ -24,36 +23,7 @@ import (
 func TestRewindToBeforeClear(t *testing.T) {
 	t.Parallel()
 	env := harness.NewEnv(t)
-	tui, err := env.StartTUI(harness.Latest(t), 200, 50, "--dangerously-skip-permissions")
-	require.NoError(t, err)
-	defer tui.Close()
-	tui.CaptureDir = t.TempDir()
-	require.NoError(t, tui.WaitIdle("startup"))
-	require.NoError(t, tui.Turn("First question.", "First answer.", harness.Text("First answer.")))
-	require.NoError(t, tui.Turn("Second question.", "Second answer.", harness.Text("Second answer.")))
-	require.NoError(t, tui.Submit("/clear"))
-	time.Sleep(2 * time.Second)
-	require.NoError(t, tui.WaitIdle("after /clear"))
-	require.NoError(t, tui.Turn("Third question.", "Third answer.", harness.Text("Third answer.")))
-	require.NoError(t, tui.Type("/rewind"))
-	_, err = tui.WaitText(harness.TUIStep, "Restore")
-	require.NoError(t, err)
-	require.NoError(t, tui.Keys("Enter"))
-	_, err = tui.WaitText(harness.TUIStep, "(current)")
-	require.NoError(t, err)
-	require.NoError(t, tui.Select("Up", "/clear"))
-	require.NoError(t, tui.Keys("Enter"))
-	_, err = tui.WaitText(harness.TUIStep, "Restore conversation")
-	require.NoError(t, err)
-	require.NoError(t, tui.Select("Down", "Restore conversation"))
-	require.NoError(t, tui.Keys("Enter"))
-	require.NoError(t, tui.WaitIdle("after /rewind"))
-	require.NoError(t, tui.Keys("C-u"))
-	time.Sleep(500 * time.Millisecond)
-	require.NoError(t, tui.Turn("Another question.", "Another answer.", harness.Text("Another answer.")))
-	require.NoError(t, tui.Exit())
-	tui.Close()
-
+	tuiShape(t, env, "rewind-before-clear")
 	ids, err := env.SessionIDs()
 	require.NoError(t, err)
 	require.Len(t, ids, 2, "the session before /clear and the one after it")
