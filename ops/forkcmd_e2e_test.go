@@ -1,0 +1,106 @@
+package ops_test
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/internal/app"
+	"github.com/ccsurgeon/ccsurgeon/internal/harness"
+	"github.com/stretchr/testify/require"
+	"github.com/tidwall/gjson"
+)
+
+// TestForkCommandShapes: /fork in 2.1.332's TUI writes one of two shapes,
+// chosen by the agent view (on unless CLAUDE_CODE_DISABLE_AGENT_VIEW or the
+// disableAgentView setting): with it, the conversation is copied into a
+// background session that a background service runs (a new session file
+// holding the parent's entries with their uuids and a new sessionId, the
+// /fork prompt answered, then a <fork-source> notification the client
+// sends on its own; the parent gets /fork's local-command records and a
+// note the client sends as a user message); without it, a worker fork: a
+// subagent whose transcript opens with a fork-context-ref entry (the
+// parent's session and last entry), whose end the client reports to the
+// parent as a <task-notification> it answers. The three files are in
+// testdata (cmd/gentestdata, harness.TUIShapes "fork-session" and
+// "fork-agent"; the background service is stopped once the fork has
+// answered). Each is held to its specification in process by
+// TestSpecEveryOperationEverySession; here both clients resume clone and
+// fork-at-turn at every turn of each and send what internal/spec says, and
+// the notifications are no turns.
+func TestForkCommandShapes(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join("..", "testdata", "sessions", harness.Latest(t).Sessions, "shapes")
+	for _, sh := range []struct {
+		file    string
+		prompts []string
+	}{
+		{"fork-session.jsonl", []string{"First question.", "Second question.", "Say the forked thing."}},
+		{"fork-session-parent.jsonl", []string{"First question.", "Second question.", "Third question."}},
+		{"fork-agent.jsonl", []string{"First question.", "Second question.", "Third question."}},
+	} {
+		t.Run(sh.file, func(t *testing.T) {
+			t.Parallel()
+			src := filepath.Join(dir, sh.file)
+			f, err := chain.LoadFile(src)
+			require.NoError(t, err)
+			var prompts []string
+			for _, tn := range f.ActiveTurns().List {
+				p, err := f.PromptText(tn.Entry)
+				require.NoError(t, err)
+				prompts = append(prompts, p)
+			}
+			f.Close()
+			require.Equal(t, sh.prompts, prompts, "the turns are the prompts a person typed")
+
+			env := harness.NewEnv(t)
+			id := env.InstallSession(t, src)
+			list := []specOp{cloneOp}
+			for n := 1; n <= len(sh.prompts); n++ {
+				list = append(list, forkAt(t, n))
+			}
+			checkOps(t, env, id, list)
+		})
+	}
+}
+
+// TestForkAgentCloneKeepsContextRef: the worker fork's transcript names
+// the parent's session and its last entry before the fork
+// (fork-context-ref: parentSessionId, parentLastUuid). A clone gives the
+// session a new id and every entry a new uuid: the reference must name
+// the clone and the same entry under its new uuid.
+func TestForkAgentCloneKeepsContextRef(t *testing.T) {
+	t.Parallel()
+	env := harness.NewEnv(t)
+	src := filepath.Join("..", "testdata", "sessions", harness.Latest(t).Sessions, "shapes", "fork-agent.jsonl")
+	id := env.InstallSession(t, src)
+	// ref returns the session the reference names and the line of the
+	// session's file holding the entry it names (-1: none)
+	ref := func(sid string) (string, int) {
+		agents, err := filepath.Glob(filepath.Join(env.ProjectDir(), sid, "subagents", "agent-*.jsonl"))
+		require.NoError(t, err)
+		require.Len(t, agents, 1)
+		b, err := os.ReadFile(agents[0])
+		require.NoError(t, err)
+		line, _, _ := bytes.Cut(b, []byte("\n"))
+		require.Equal(t, "fork-context-ref", gjson.GetBytes(line, "type").Str)
+		main, err := os.ReadFile(env.SessionPath(sid))
+		require.NoError(t, err)
+		last := gjson.GetBytes(line, "parentLastUuid").Str
+		for k, l := range bytes.Split(main, []byte("\n")) {
+			if gjson.GetBytes(l, "uuid").Str == last {
+				return gjson.GetBytes(line, "parentSessionId").Str, k
+			}
+		}
+		return gjson.GetBytes(line, "parentSessionId").Str, -1
+	}
+	parent, at := ref(id)
+	require.Equal(t, id, parent)
+	require.Positive(t, at, "the reference names an entry of the session")
+	clone := (&fixture{env: env, id: id}).ccsurgeon(t, func(a *app.Env) error { return a.RunClone(id, app.BranchOptions{}, app.Dest{}) })
+	parent, cloneAt := ref(clone.SessionID)
+	require.Equal(t, clone.SessionID, parent, "the clone's fork-context-ref names the clone")
+	require.Equal(t, at, cloneAt, "the clone's fork-context-ref names the same entry, by its new uuid")
+}
