@@ -166,6 +166,9 @@ func (o ForkAtTurn) Apply(t *Txn) error {
 			drop[i] = true // metadata written after the fork point
 		}
 	}
+	if err := t.keepLastPrompt(f, drop, turn.Entry, ts.History[last]); err != nil {
+		return err
+	}
 	t.dropSubtrees(f, drop, keep)
 	// what follows the fork point in the file, and what the file holds
 	// before it that the fork leaves out (other branches, their records)
@@ -325,4 +328,54 @@ type OptionError struct {
 
 func (e *OptionError) Error() string {
 	return fmt.Sprintf("%s is %d: it must be %s", e.Option, e.Value, e.Want)
+}
+
+// keepLastPrompt: 2.1.x's picker shows a session as the lastPrompt of its
+// file's last last-prompt entry, and resumes the branch its leafUuid names
+// (the nil UUID of a rewind marker names none). When the last such entry
+// lies beyond the fork point, it is kept, saying turn N's prompt (the
+// entry at prompt) and naming the fork's last entry (leaf); else the
+// fork's last one would be whatever the client wrote before the fork
+// point, turn 1's prompt say, or none.
+func (t *Txn) keepLastPrompt(f *chain.File, drop map[int]bool, prompt, leaf int) error {
+	lp := -1
+	for i := range f.Entries {
+		if e := &f.Entries[i]; e.Kind == chain.KindEntry && e.Type() == "last-prompt" && e.LeafUUID() != nilUUID {
+			lp = i
+		}
+	}
+	if lp < 0 || !drop[lp] {
+		return nil
+	}
+	text, err := f.PromptText(prompt)
+	if err != nil {
+		return err
+	}
+	raw, err := t.Raw(f, lp)
+	if err != nil {
+		return err
+	}
+	out, err := sjson.SetRawBytes(raw, "lastPrompt", EncodeString(normalizeLastPrompt(text)))
+	if err == nil {
+		out, err = sjson.SetRawBytes(out, "leafUuid", EncodeString(f.Entries[leaf].UUID()))
+	}
+	if err != nil {
+		return err
+	}
+	delete(drop, lp)
+	t.Set(f, lp, out)
+	return nil
+}
+
+// normalizeLastPrompt is a prompt as 2.1.x writes it in a last-prompt
+// entry's lastPrompt (its normalizeLastPrompt): line breaks made spaces,
+// trimmed, and past 200 characters cut to 200 and "…" (counted here in
+// characters; the client's own count of a prompt that long was not
+// measured).
+func normalizeLastPrompt(s string) string {
+	s = strings.TrimSpace(strings.ReplaceAll(s, "\n", " "))
+	if r := []rune(s); len(r) > 200 {
+		return strings.TrimSpace(string(r[:200])) + "…"
+	}
+	return s
 }

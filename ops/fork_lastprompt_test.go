@@ -1,0 +1,75 @@
+package ops
+
+import (
+	"bytes"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/stretchr/testify/require"
+	"github.com/tidwall/gjson"
+)
+
+// TestForkSaysItsLastPrompt: 2.1.x's picker shows a session as the
+// lastPrompt of its file's last last-prompt entry, and resumes the branch
+// that entry's leafUuid names. On every session of testdata/sessions that
+// holds last-prompt entries (those of 2.1.x), fork-at-turn N at every turn
+// ends with a last-prompt entry that says turn N's prompt as the client
+// writes it (normalizeLastPrompt) and names an entry the fork keeps: the
+// fork's last one used to be whatever the client wrote before the fork
+// point (turn 1's prompt, say), or none.
+func TestForkSaysItsLastPrompt(t *testing.T) {
+	var files []string
+	require.NoError(t, filepath.WalkDir(filepath.Join("..", "testdata", "sessions"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") && filepath.Base(filepath.Dir(p)) != "subagents" {
+			files = append(files, p)
+		}
+		return err
+	}))
+	forks := 0
+	for _, src := range files {
+		s, err := chain.Load(src)
+		require.NoError(t, err)
+		has := false
+		for i := range s.Main.Entries {
+			has = has || s.Main.Entries[i].Type() == "last-prompt"
+		}
+		if !has {
+			s.Close()
+			continue
+		}
+		leaf := s.Main.Graph().ActiveLeaf()
+		turns := s.Main.ActiveTurns().List
+		for _, tn := range turns {
+			prompt, err := s.Main.PromptText(tn.Entry)
+			require.NoError(t, err)
+			tx := NewTxn(s)
+			require.NoError(t, (ForkAtTurn{N: tn.Index, Leaf: leaf}).Apply(tx))
+			var buf bytes.Buffer
+			require.NoError(t, tx.Render(s.Main)(&buf))
+			var last []byte
+			uuids := map[string]bool{}
+			for _, l := range bytes.Split(buf.Bytes(), []byte("\n")) {
+				if gjson.GetBytes(l, "type").Str == "last-prompt" {
+					last = l
+				}
+				if u := gjson.GetBytes(l, "uuid").Str; u != "" {
+					uuids[u] = true
+				}
+			}
+			require.NotNil(t, last, "%s: the fork at %d of %d keeps no last-prompt entry", src, tn.Index, len(turns))
+			if tn.Index < len(turns) {
+				require.Equal(t, normalizeLastPrompt(prompt), gjson.GetBytes(last, "lastPrompt").Str,
+					"%s: the fork at %d of %d: its last last-prompt entry", src, tn.Index, len(turns))
+			}
+			require.True(t, uuids[gjson.GetBytes(last, "leafUuid").Str] || gjson.GetBytes(last, "leafUuid").Str == nilUUID,
+				"%s: the fork at %d: its last last-prompt entry names no entry it keeps: %s", src, tn.Index, last)
+			forks++
+		}
+		s.Close()
+	}
+	require.Positive(t, forks)
+	t.Logf("%d forks checked", forks)
+}
