@@ -46,12 +46,7 @@ func TestForkCommandShapes(t *testing.T) {
 			src := filepath.Join(dir, sh.file)
 			f, err := chain.LoadFile(src)
 			require.NoError(t, err)
-			var prompts []string
-			for _, tn := range f.ActiveTurns().List {
-				p, err := f.PromptText(tn.Entry)
-				require.NoError(t, err)
-				prompts = append(prompts, p)
-			}
+			prompts := turnPrompts(t, f)
 			f.Close()
 			require.Equal(t, sh.prompts, prompts, "the turns are the prompts a person typed")
 
@@ -103,4 +98,26 @@ func TestForkAgentCloneKeepsContextRef(t *testing.T) {
 	parent, cloneAt := ref(clone.SessionID)
 	require.Equal(t, clone.SessionID, parent, "the clone's fork-context-ref names the clone")
 	require.Equal(t, at, cloneAt, "the clone's fork-context-ref names the same entry, by its new uuid")
+}
+
+// TestPickerShowsForkLastPrompt: 2.1.332's picker (claude --resume) shows
+// a session by its file's last last-prompt entry. fork-at-turn 2 of a
+// three-turn TUI session (testdata fork-agent: the client wrote
+// last-prompt entries for turn 1 and at exit) is listed by its own last
+// prompt, turn 2's, beside the original's turn 3; it used to be listed
+// by turn 1's, the last entry the client had written before the fork
+// point.
+func TestPickerShowsForkLastPrompt(t *testing.T) {
+	t.Parallel()
+	c := harness.Latest(t)
+	env := harness.NewEnv(t)
+	id := env.InstallSession(t, filepath.Join("..", "testdata", "sessions", c.Sessions, "shapes", "fork-agent.jsonl"))
+	fork := (&fixture{env: env, id: id}).ccsurgeon(t, func(a *app.Env) error { return a.RunFork(id, 2, app.BranchOptions{}, app.Dest{}) })
+	require.NotEmpty(t, fork.SessionID)
+	rows := pickerRows(t, env, c, filepath.Join(t.TempDir(), "screens"), "Third question.")
+	var titles []string
+	for _, r := range rows {
+		titles = append(titles, r.title)
+	}
+	require.ElementsMatch(t, []string{"Third question.", "Second question."}, titles, "the picker's rows: %v", rows)
 }

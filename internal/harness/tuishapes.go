@@ -95,14 +95,7 @@ var TUIShapes = []TUIShape{
 	{
 		Name: "branch", Desc: "/branch after two turns, then a third turn: the branch's file, whose entries keep their uuids and carry forkedFrom",
 		Play: func(e *Env, c Client, tui *TUI) error {
-			if err := twoTurns(tui); err != nil {
-				return err
-			}
-			if err := tui.Submit("/branch"); err != nil {
-				return err
-			}
-			time.Sleep(2 * time.Second)
-			if err := tui.WaitIdle("after /branch"); err != nil {
+			if err := twoTurnsThen(tui, "/branch"); err != nil {
 				return err
 			}
 			return tui.Turn("Third question.", "Third answer.", Text("Third answer."))
@@ -114,14 +107,7 @@ var TUIShapes = []TUIShape{
 	{
 		Name: "rewind-before-clear", Desc: "two turns, /clear, a turn, /rewind to the point before /clear and a new turn: the file after /clear holds two branches that part at the /clear records",
 		Play: func(e *Env, c Client, tui *TUI) error {
-			if err := twoTurns(tui); err != nil {
-				return err
-			}
-			if err := tui.Submit("/clear"); err != nil {
-				return err
-			}
-			time.Sleep(2 * time.Second)
-			if err := tui.WaitIdle("after /clear"); err != nil {
+			if err := twoTurnsThen(tui, "/clear"); err != nil {
 				return err
 			}
 			if err := tui.Turn("Third question.", "Third answer.", Text("Third answer.")); err != nil {
@@ -246,6 +232,19 @@ var TUIShapes = []TUIShape{
 		},
 		Session: sessionWhose("the session", func([]byte) bool { return true }),
 	},
+}
+
+// twoTurnsThen plays twoTurns, then the command cmd, and waits until the
+// client is idle after it.
+func twoTurnsThen(tui *TUI, cmd string) error {
+	if err := twoTurns(tui); err != nil {
+		return err
+	}
+	if err := tui.Submit(cmd); err != nil {
+		return err
+	}
+	time.Sleep(2 * time.Second)
+	return tui.WaitIdle("after " + cmd)
 }
 
 // twoTurns plays the two turns most shapes start with.
