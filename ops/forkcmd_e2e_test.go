@@ -32,7 +32,6 @@ import (
 // the notifications are no turns.
 func TestForkCommandShapes(t *testing.T) {
 	t.Parallel()
-	dir := filepath.Join("..", "testdata", "sessions", harness.Latest(t).Sessions, "shapes")
 	for _, sh := range []struct {
 		file    string
 		prompts []string
@@ -43,7 +42,7 @@ func TestForkCommandShapes(t *testing.T) {
 	} {
 		t.Run(sh.file, func(t *testing.T) {
 			t.Parallel()
-			src := filepath.Join(dir, sh.file)
+			src := interactiveShape(t, sh.file)
 			f, err := chain.LoadFile(src)
 			require.NoError(t, err)
 			prompts := turnPrompts(t, f)
@@ -52,11 +51,7 @@ func TestForkCommandShapes(t *testing.T) {
 
 			env := harness.NewEnv(t)
 			id := env.InstallSession(t, src)
-			list := []specOp{cloneOp}
-			for n := 1; n <= len(sh.prompts); n++ {
-				list = append(list, forkAt(t, n))
-			}
-			checkOps(t, env, id, list)
+			checkOps(t, env, id, everyTurn(t, env, id))
 		})
 	}
 }
@@ -69,8 +64,7 @@ func TestForkCommandShapes(t *testing.T) {
 func TestForkAgentCloneKeepsContextRef(t *testing.T) {
 	t.Parallel()
 	env := harness.NewEnv(t)
-	src := filepath.Join("..", "testdata", "sessions", harness.Latest(t).Sessions, "shapes", "fork-agent.jsonl")
-	id := env.InstallSession(t, src)
+	id := env.InstallSession(t, interactiveShape(t, "fork-agent.jsonl"))
 	// ref returns the session the reference names and the line of the
 	// session's file holding the entry it names (-1: none)
 	ref := func(sid string) (string, int) {
@@ -111,7 +105,7 @@ func TestPickerShowsForkLastPrompt(t *testing.T) {
 	t.Parallel()
 	c := harness.Latest(t)
 	env := harness.NewEnv(t)
-	id := env.InstallSession(t, filepath.Join("..", "testdata", "sessions", c.Sessions, "shapes", "fork-agent.jsonl"))
+	id := env.InstallSession(t, interactiveShape(t, "fork-agent.jsonl"))
 	fork := (&fixture{env: env, id: id}).ccsurgeon(t, func(a *app.Env) error { return a.RunFork(id, 2, app.BranchOptions{}, app.Dest{}) })
 	require.NotEmpty(t, fork.SessionID)
 	rows := pickerRows(t, env, c, filepath.Join(t.TempDir(), "screens"), "Third question.")
@@ -120,4 +114,24 @@ func TestPickerShowsForkLastPrompt(t *testing.T) {
 		titles = append(titles, r.title)
 	}
 	require.ElementsMatch(t, []string{"Third question.", "Second question."}, titles, "the picker's rows: %v", rows)
+}
+
+// interactiveShape is the path of an interactive shape's file in testdata
+// (harness.TUIShapes, made by the newest client through cmd/gentestdata).
+func interactiveShape(t *testing.T, file string) string {
+	return filepath.Join("..", "testdata", "sessions", harness.Latest(t).Sessions, "shapes", file)
+}
+
+// everyTurn is clone and fork-at-turn at every turn of the active branch
+// of session id in env.
+func everyTurn(t *testing.T, env *harness.Env, id string) []specOp {
+	f, err := chain.LoadFile(env.SessionPath(id))
+	require.NoError(t, err)
+	n := len(f.ActiveTurns().List)
+	f.Close()
+	list := []specOp{cloneOp}
+	for k := 1; k <= n; k++ {
+		list = append(list, forkAt(t, k))
+	}
+	return list
 }

@@ -266,18 +266,6 @@ func startTUI(t *testing.T, env *harness.Env, c harness.Client) *harness.TUI {
 	return tui
 }
 
-// tuiShape plays the interactive shape called name (harness.TUIShapes,
-// the recipe cmd/gentestdata plays into testdata) with the newest client
-// in env and returns the id of the session it is about.
-func tuiShape(t *testing.T, env *harness.Env, name string) string {
-	t.Helper()
-	s, err := harness.TUIShapeByName(name)
-	require.NoError(t, err)
-	id, err := env.MakeTUIShape(harness.Latest(t), s, filepath.Join(t.TempDir(), "screens"))
-	require.NoError(t, err)
-	return id
-}
-
 // tuiSession drives the newest client's TUI in env through play and
 // returns the id of the one session it made.
 func tuiSession(t *testing.T, env *harness.Env, play func(tui *harness.TUI) error) string {

@@ -7,7 +7,6 @@ import (
 	"github.com/ccsurgeon/ccsurgeon/internal/app"
 	"github.com/ccsurgeon/ccsurgeon/internal/harness"
 	"github.com/ccsurgeon/ccsurgeon/internal/spec"
-	"github.com/ccsurgeon/ccsurgeon/ops/redact"
 	"github.com/stretchr/testify/require"
 )
 
@@ -15,41 +14,31 @@ import (
 // (the client goes on in a new session file that starts with the /clear
 // records), a turn, then /rewind to the point before /clear and a new
 // turn: the new session's file holds two branches that part at the
-// /clear records, before any turn. Made at test time; every operation on
-// it is held to its specification in process, and with both real
+// /clear records, before any turn. The file is in testdata
+// (harness.TUIShapes "rewind-before-clear", made by cmd/gentestdata); every
+// operation on it is held to its specification in process
+// (TestSpecEveryOperationEverySession), and here with both real
 // clients clone and fork-at-turn 1 of the branch the client resumes, and
 // clone --branch of the abandoned one (what the client sends for it is
 // chain's rebuild of that branch).
 func TestRewindToBeforeClear(t *testing.T) {
 	t.Parallel()
 	env := harness.NewEnv(t)
-	tuiShape(t, env, "rewind-before-clear")
-	ids, err := env.SessionIDs()
+	id := env.InstallSession(t, interactiveShape(t, "rewind-before-clear.jsonl"))
+	abandoned := -1
+	f, err := chain.LoadFile(env.SessionPath(id))
 	require.NoError(t, err)
-	require.Len(t, ids, 2, "the session before /clear and the one after it")
-	id, abandoned := "", -1
-	for _, s := range ids {
-		f, err := chain.LoadFile(env.SessionPath(s))
-		require.NoError(t, err)
-		if b := f.Graph().Branches(); len(b) == 2 {
-			id = s
-			for k, l := range b {
-				if l != f.Graph().ActiveLeaf() {
-					abandoned = k + 1
-				}
-			}
-			require.Len(t, f.ActiveTurns().List, 1)
+	require.Len(t, f.Graph().Branches(), 2)
+	for k, l := range f.Graph().Branches() {
+		if l != f.Graph().ActiveLeaf() {
+			abandoned = k + 1
 		}
-		f.Close()
 	}
-	require.NotEmpty(t, id, "the session after /clear has two branches")
+	require.Len(t, f.ActiveTurns().List, 1)
+	f.Close()
 	path := env.SessionPath(id)
 
-	sc, err := redact.New(redact.Options{})
-	require.NoError(t, err)
-	checkSpecCases(t, path, "rewind-before-clear", sc)
-
-	f, err := chain.LoadFile(path)
+	f, err = chain.LoadFile(path)
 	require.NoError(t, err)
 	other, err := spec.Sent(f, f.Graph().Branches()[abandoned-1])
 	require.NoError(t, err)

@@ -12,8 +12,7 @@ import (
 
 // The session shapes that only the newest client's interactive UI writes:
 // each is one recipe here, played by cmd/gentestdata into testdata/sessions
-// and by the tests that make a shape at test time, so that the two make the
-// same thing.
+// (a test that makes a shape at test time plays it with MakeTUIShape too).
 
 // TUIWidth and TUIHeight are the size of the terminal the TUI shapes and
 // tests run the client in.
@@ -79,18 +78,8 @@ func (e *Env) MakeTUIShape(c Client, s TUIShape, captureDir string) (id string, 
 	return s.Session(e)
 }
 
-// TUIShapeByName returns the shape called name.
-func TUIShapeByName(name string) (TUIShape, error) {
-	for _, s := range TUIShapes {
-		if s.Name == name {
-			return s, nil
-		}
-	}
-	return TUIShape{}, fmt.Errorf("no TUI shape %q", name)
-}
-
-// TUIShapes are the interactive shapes of issue 28, in testdata and made at
-// test time.
+// TUIShapes are the interactive shapes of issue 28; cmd/gentestdata plays
+// them into testdata/sessions, where the tests read them.
 var TUIShapes = []TUIShape{
 	{
 		Name: "branch", Desc: "/branch after two turns, then a third turn: the branch's file, whose entries keep their uuids and carry forkedFrom",
