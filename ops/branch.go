@@ -39,6 +39,18 @@ func (o SelectBranch) Apply(t *Txn) error {
 	}
 	t.dropSubtrees(f, drop, keep)
 	t.Count(CountOtherBranches, len(drop))
+	// the last last-prompt entry said another branch's last prompt: it
+	// says this one's (the leafUuid of every one is set below)
+	lp := lastPromptEntry(f)
+	named, ok := -1, false
+	if lp >= 0 {
+		named, ok = g.Lookup(f.Entries[lp].LeafUUID())
+	}
+	if ts := f.TurnsOf(o.Leaf).List; lp >= 0 && len(ts) > 0 && (!ok || !keep[named]) {
+		if err := t.sayLastPrompt(f, lp, ts[len(ts)-1].Entry, o.Leaf); err != nil {
+			return err
+		}
+	}
 	// 2.1.x resumes the branch named by the last last-prompt entry
 	for i := range f.Entries {
 		e := &f.Entries[i]
@@ -338,15 +350,29 @@ func (e *OptionError) Error() string {
 // fork's last one would be whatever the client wrote before the fork
 // point, turn 1's prompt say, or none.
 func (t *Txn) keepLastPrompt(f *chain.File, drop map[int]bool, prompt, leaf int) error {
+	lp := lastPromptEntry(f)
+	if lp < 0 || !drop[lp] {
+		return nil
+	}
+	delete(drop, lp)
+	return t.sayLastPrompt(f, lp, prompt, leaf)
+}
+
+// lastPromptEntry is the file's last last-prompt entry that names an entry
+// (a rewind marker's nil UUID names none), or -1.
+func lastPromptEntry(f *chain.File) int {
 	lp := -1
 	for i := range f.Entries {
 		if e := &f.Entries[i]; e.Kind == chain.KindEntry && e.Type() == "last-prompt" && e.LeafUUID() != nilUUID {
 			lp = i
 		}
 	}
-	if lp < 0 || !drop[lp] {
-		return nil
-	}
+	return lp
+}
+
+// sayLastPrompt makes last-prompt entry lp say the prompt of entry prompt
+// as the client writes it, and name entry leaf.
+func (t *Txn) sayLastPrompt(f *chain.File, lp, prompt, leaf int) error {
 	text, err := f.PromptText(prompt)
 	if err != nil {
 		return err
@@ -362,7 +388,6 @@ func (t *Txn) keepLastPrompt(f *chain.File, drop map[int]bool, prompt, leaf int)
 	if err != nil {
 		return err
 	}
-	delete(drop, lp)
 	t.Set(f, lp, out)
 	return nil
 }

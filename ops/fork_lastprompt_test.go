@@ -73,3 +73,58 @@ func TestForkSaysItsLastPrompt(t *testing.T) {
 	require.Positive(t, forks)
 	t.Logf("%d forks checked", forks)
 }
+
+// TestCloneBranchSaysItsLastPrompt: the other operation that changes which
+// conversation a file holds, clone --branch/--leaf (SelectBranch), on
+// every branch of every testdata session with two or more branches and
+// last-prompt entries: its last last-prompt entry names the branch's leaf
+// and says the branch's last prompt (it said the last prompt of the
+// branch the client had resumed).
+func TestCloneBranchSaysItsLastPrompt(t *testing.T) {
+	var files []string
+	require.NoError(t, filepath.WalkDir(filepath.Join("..", "testdata", "sessions"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") && filepath.Base(filepath.Dir(p)) != "subagents" {
+			files = append(files, p)
+		}
+		return err
+	}))
+	clones := 0
+	for _, src := range files {
+		s, err := chain.Load(src)
+		require.NoError(t, err)
+		has := false
+		for i := range s.Main.Entries {
+			has = has || s.Main.Entries[i].Type() == "last-prompt"
+		}
+		branches := s.Main.Graph().Branches()
+		if !has || len(branches) < 2 {
+			s.Close()
+			continue
+		}
+		for k, leaf := range branches {
+			turns := s.Main.TurnsOf(leaf).List
+			if len(turns) == 0 {
+				continue
+			}
+			prompt, err := s.Main.PromptText(turns[len(turns)-1].Entry)
+			require.NoError(t, err)
+			tx := NewTxn(s)
+			require.NoError(t, (SelectBranch{Leaf: leaf}).Apply(tx))
+			var buf bytes.Buffer
+			require.NoError(t, tx.Render(s.Main)(&buf))
+			var last []byte
+			for _, l := range bytes.Split(buf.Bytes(), []byte("\n")) {
+				if gjson.GetBytes(l, "type").Str == "last-prompt" && gjson.GetBytes(l, "leafUuid").Str != nilUUID {
+					last = l
+				}
+			}
+			require.NotNil(t, last, "%s: clone --branch %d keeps no last-prompt entry", src, k+1)
+			require.Equal(t, s.Main.Entries[leaf].UUID(), gjson.GetBytes(last, "leafUuid").Str, "%s: clone --branch %d", src, k+1)
+			require.Equal(t, normalizeLastPrompt(prompt), gjson.GetBytes(last, "lastPrompt").Str, "%s: clone --branch %d: its last last-prompt entry", src, k+1)
+			clones++
+		}
+		s.Close()
+	}
+	require.Positive(t, clones)
+	t.Logf("%d clones checked", clones)
+}

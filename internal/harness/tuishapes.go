@@ -12,7 +12,7 @@ import (
 
 // The session shapes that only the newest client's interactive UI writes:
 // each is one recipe here, played by cmd/gentestdata into testdata/sessions
-// (a test that makes a shape at test time plays it with MakeTUIShape too).
+// (MakeTUIShape plays one in any Env, for a test that wants it made anew).
 
 // TUIWidth and TUIHeight are the size of the terminal the TUI shapes and
 // tests run the client in.
