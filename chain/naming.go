@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"github.com/tidwall/gjson"
 )
 
 // The client's naming rules on each OS, as pure functions of the target
@@ -107,4 +109,46 @@ func ClientCwd() (string, error) {
 		return real, nil
 	}
 	return wd, nil
+}
+
+// recordedWindow is how much of the head and of the tail of a transcript
+// the client reads to learn the session's working directory.
+const recordedWindow = 64 << 10
+
+// RecordedCwd is the working directory the client takes a session to
+// belong to, as 2.1.328 reads it (internal/harness/FINDINGS.md, "What the
+// resume picker needs"): the relocatedCwd of the last "relocated" entry in
+// the file's last 64 KB (the client writes one when /cd moves a session to
+// another project folder), else the first cwd in its first 64 KB. "" when
+// neither is there.
+func RecordedCwd(f *File) string {
+	for i := len(f.Entries) - 1; i >= 0; i-- {
+		e := &f.Entries[i]
+		if e.Off+int64(e.Len) < f.Size-recordedWindow {
+			break
+		}
+		if e.Kind != KindEntry || e.Type() != "relocated" {
+			continue
+		}
+		if raw, err := f.Raw(i); err == nil {
+			if c := gjson.GetBytes(raw, "relocatedCwd"); c.Type == gjson.String && c.Str != "" {
+				return c.Str
+			}
+		}
+	}
+	for i := range f.Entries {
+		e := &f.Entries[i]
+		if e.Off >= recordedWindow {
+			break
+		}
+		if e.Kind != KindEntry {
+			continue
+		}
+		if raw, err := f.Raw(i); err == nil {
+			if c := gjson.GetBytes(raw, "cwd"); c.Type == gjson.String && c.Str != "" {
+				return c.Str
+			}
+		}
+	}
+	return ""
 }
