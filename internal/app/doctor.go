@@ -242,7 +242,9 @@ func (env *Env) wordFinding(f doctor.Finding, c doctor.Cleanup) DoctorFinding {
 	case doctor.ProjectGone:
 		df.Message = fmt.Sprintf("project gone: %s, its working directory, no longer exists: no start of the client finds it until it is moved to the project's new place", f.Project)
 		if len(f.Candidates) > 0 {
-			df.Message += " (it may be " + strings.Join(f.Candidates, ", ") + ")"
+			df.Message += " (it may be " + strings.Join(f.Candidates, " or ") + ")"
+		}
+		if len(f.Candidates) == 1 {
 			df.Command = fmt.Sprintf("%s move --project %s --to %s", self, shellQuote(f.Project), shellQuote(f.Candidates[0]))
 		} else {
 			df.Command = fmt.Sprintf("%s move --project %s --to NEW-PATH", self, shellQuote(f.Project))
@@ -289,7 +291,7 @@ func (env *Env) wordFinding(f doctor.Finding, c doctor.Cleanup) DoctorFinding {
 // cannot mend.
 func brokenWords(f doctor.Finding) string {
 	p := f.Problems[0]
-	s := fmt.Sprintf("%s (line %d: %s): %s", Plural(len(f.Problems), "error", "errors"), p.Line, p.Message, problemCost(p.Code, p.Line))
+	s := fmt.Sprintf("%s (line %d: %s): %s", Plural(len(f.Problems), "error", "errors"), p.Line, p.Code, problemCost(p.Code, p.Line))
 	if len(f.Unfixed) > 0 {
 		var why []string
 		for _, u := range f.Unfixed {

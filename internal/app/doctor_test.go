@@ -232,7 +232,7 @@ func TestDoctorNamesEveryFinding(t *testing.T) {
 		case d.gone:
 			// the folders the client ran in (.claude.json) in the same parent
 			assert.Equal(t, []string{d.proj, d.moved}, f.Candidates)
-			assert.Contains(t, f.Command, "move --project "+f.Project+" --to "+d.proj)
+			assert.Contains(t, f.Command, "move --project "+f.Project+" --to NEW-PATH", "two guesses: the user names the place")
 		}
 	}
 	assert.Equal(t, 6, r.NeedsAttention, "the index findings cost nothing")
