@@ -235,8 +235,13 @@ func checkSession(o Options, folders []string, path string) ([]Finding, string) 
 	if err != nil {
 		return []Finding{{Kind: Unreadable, SessionID: id, Path: path, NeedsAttention: true, Error: err.Error(), Fix: Fix{Kind: FixNone}}}, ""
 	}
+	// a file named outside <config-dir>/projects/<folder>/ is nobody's
+	// project folder and no cleanup of the client reaches it
+	absPath, _ := filepath.Abs(path)
+	projects, _ := filepath.Abs(chain.ProjectsDir(o.ConfigDir))
+	filed := filepath.Dir(filepath.Dir(absPath)) == projects
 	var out []Finding
-	if f, ok := due(o, id, path, st.ModTime()); ok {
+	if f, ok := due(o, id, path, st.ModTime()); ok && filed {
 		out = append(out, f)
 	}
 	s, err := chain.Load(path)
@@ -245,7 +250,7 @@ func checkSession(o Options, folders []string, path string) ([]Finding, string) 
 	}
 	defer s.Close()
 	cwd := chain.RecordedCwd(s.Main)
-	if f, ok := place(o, folders, id, path, cwd); ok {
+	if f, ok := place(o, folders, id, path, cwd); ok && filed {
 		out = append(out, f)
 	}
 	if f, ok := broken(s, id, cwd); ok {

@@ -297,7 +297,7 @@ func brokenWords(f doctor.Finding) string {
 		for _, u := range f.Unfixed {
 			why = append(why, u.String())
 		}
-		s += "; repair cannot mend " + strings.Join(why, "; ")
+		s += "; what repair cannot mend: " + strings.Join(why, "; ")
 	}
 	return s
 }

@@ -386,3 +386,59 @@ func TestDoctorRecordedCwd(t *testing.T) {
 		}
 	}
 }
+
+// TestDoctorSaysWhatRepairCannotMend: a call answered by two results
+// (repair keeps both: which one is right is not its to decide) is named
+// with what repair leaves, and --fix leaves the session as it is.
+func TestDoctorSaysWhatRepairCannotMend(t *testing.T) {
+	d := newDoctorDir(t)
+	proj := d.dir("p")
+	orig, copyID := "", "c0ffee00-0000-4000-8000-000000000000"
+	id, _ := d.add("tools", proj, "", time.Hour, func(i int, line []byte) []byte {
+		if orig == "" && gjson.GetBytes(line, "type").Str == "user" && gjson.GetBytes(line, `message.content.#(type=="tool_result")`).Exists() {
+			orig = gjson.GetBytes(line, "uuid").Str
+			dup, _ := sjson.SetBytes(line, "uuid", copyID)
+			dup, _ = sjson.SetBytes(dup, "parentUuid", orig)
+			return append(append(line, '\n'), dup...)
+		}
+		if orig != "" && gjson.GetBytes(line, "parentUuid").Str == orig {
+			out, _ := sjson.SetBytes(line, "parentUuid", copyID)
+			return out
+		}
+		return line
+	})
+	require.NotEmpty(t, orig)
+	before := filesAndTimes(t, d.root)
+	r, _, err := d.run(DoctorOptions{Fix: true})
+	require.Error(t, err)
+	require.Len(t, r.Findings, 1, "%+v", r.Findings)
+	f := r.Findings[0]
+	assert.Equal(t, doctor.Broken, f.Kind)
+	require.NotEmpty(t, f.Unfixed, "%+v", f.Problems)
+	assert.Equal(t, doctor.FixNone, f.Fix.Kind, "nothing repair can do")
+	assert.Contains(t, f.Message, "what repair cannot mend: line ")
+	assert.Empty(t, f.Command)
+	assert.Empty(t, r.Fixed)
+	require.Len(t, r.Left, 1)
+	assert.Equal(t, id, r.Left[0].SessionID)
+	assert.Equal(t, before, filesAndTimes(t, d.root))
+}
+
+// TestDoctorOnAFileOutsideTheConfigDir: a session named by a path outside
+// <config-dir>/projects is checked for what it holds (broken, too big),
+// never called stranded or due for the client's cleanup.
+func TestDoctorOnAFileOutsideTheConfigDir(t *testing.T) {
+	d := newDoctorDir(t)
+	proj := d.dir("p")
+	_, p := d.add("multi-turn", proj, "", 60*24*time.Hour, dangle())
+	out := filepath.Join(d.root, "elsewhere", filepath.Base(p))
+	require.NoError(t, os.MkdirAll(filepath.Dir(out), 0o755))
+	require.NoError(t, os.Rename(p, out))
+	r, _, err := d.run(DoctorOptions{Sessions: []string{out}})
+	require.Error(t, err)
+	var got []doctor.Kind
+	for _, f := range r.Findings {
+		got = append(got, f.Kind)
+	}
+	assert.Equal(t, []doctor.Kind{doctor.Broken}, got)
+}
