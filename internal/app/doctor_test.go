@@ -442,3 +442,45 @@ func TestDoctorOnAFileOutsideTheConfigDir(t *testing.T) {
 	}
 	assert.Equal(t, []doctor.Kind{doctor.Broken}, got)
 }
+
+// TestDoctorStrandedByEveryNamingRule: a session filed under a folder an
+// older rule or another build gave its project (kept '.', '_', spaces or
+// non-ASCII letters; a long name not cut, as 2.0.x leaves it) is stranded,
+// and the folder it should be in is the client's slug; --fix puts it there.
+func TestDoctorStrandedByEveryNamingRule(t *testing.T) {
+	keepAll := func(p string) string { return strings.ReplaceAll(p, "/", "-") }
+	for _, c := range []struct{ name, base string }{
+		{"dot and underscore", "my.app_v2"},
+		{"space", "my app"},
+		{"non-ASCII", "café"},
+		{"long name uncut (2.0.x)", strings.Repeat("long-project-name-", 8)},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d := newDoctorDir(t)
+			proj := d.dir(c.base)
+			folder := keepAll(proj)
+			if strings.HasPrefix(c.name, "long") {
+				require.Greater(t, len(proj), 200, "a name the client cuts")
+			}
+			if len(proj) > 200 { // 2.0.x: every other character '-', never cut
+				require.LessOrEqual(t, len(proj), 255, "a folder name the file system takes")
+				folder = strings.Map(func(r rune) rune {
+					if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' {
+						return r
+					}
+					return '-'
+				}, proj)
+			}
+			require.NotEqual(t, chain.ProjectSlug(proj), folder)
+			id, _ := d.add("multi-turn", proj, folder, time.Hour, nil)
+			r, _, err := d.run(DoctorOptions{})
+			require.Error(t, err)
+			require.Len(t, r.Findings, 1, "%+v", r.Findings)
+			assert.Equal(t, doctor.Stranded, r.Findings[0].Kind)
+			assert.Equal(t, chain.ProjectSlug(proj), r.Findings[0].ExpectedFolder)
+			r, _, err = d.run(DoctorOptions{Fix: true})
+			require.NoError(t, err, "%+v", r.Fixed)
+			assert.FileExists(t, filepath.Join(d.cfg, "projects", chain.ProjectSlug(proj), id+".jsonl"))
+		})
+	}
+}
