@@ -20,7 +20,9 @@ func TestRecordedCwd(t *testing.T) {
 	pad := func(n int) string { // n bytes of lines without a cwd
 		return strings.Repeat(`{"type":"queue-operation","content":"`+strings.Repeat("x", 900)+`"}`+"\n", n/940+1)
 	}
-	reloc := func(cwd string) string { return fmt.Sprintf(`{"type":"relocated","sessionId":"s","relocatedCwd":%q}`, cwd) }
+	reloc := func(cwd string) string {
+		return fmt.Sprintf(`{"type":"relocated","sessionId":"s","relocatedCwd":%q}`, cwd)
+	}
 	for _, c := range []struct {
 		name, data, want string
 	}{
