@@ -39,7 +39,6 @@ func TestDoctorFindsAndFixes(t *testing.T) {
 	// broken: made by 2.0.50, which is the client that loses its history
 	broken := env.Turn(t, old, "", "First question.", harness.Text("First answer."))
 	env.Turn(t, old, broken, "Second question.", harness.Text("Second answer."))
-	env.Turn(t, old, broken, "Third question.", harness.Text("Third answer."))
 	orig := env.Resume(t, old, broken)
 	require.True(t, orig.OK(), "%s", orig)
 	breakFile(t, "dangling-parent", env.SessionPath(broken))

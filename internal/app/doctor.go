@@ -339,9 +339,9 @@ func (env *Env) printDoctor(r DoctorResult, fix bool) {
 		}
 		switch x.Kind {
 		case doctor.FixMove:
-			fmt.Fprintf(env.Out, "fixed: %s moved to %s (backup %s)\n", x.SessionID, x.To, x.Backup)
+			fmt.Fprintf(env.Out, "fixed: %s moved to %s (undo: %s restore %s)\n", x.SessionID, x.To, env.Self(), x.SessionID)
 		case doctor.FixRepair:
-			fmt.Fprintf(env.Out, "fixed: %s repaired (backup %s)\n", x.SessionID, x.Backup)
+			fmt.Fprintf(env.Out, "fixed: %s repaired (undo: %s restore %s)\n", x.SessionID, env.Self(), x.SessionID)
 		}
 	}
 	if fix && len(r.Left) > 0 {
@@ -349,7 +349,10 @@ func (env *Env) printDoctor(r DoctorResult, fix bool) {
 	}
 	if !env.Quiet {
 		status := "nothing needs attention"
-		if r.NeedsAttention > 0 {
+		switch {
+		case fix:
+			status = fmt.Sprintf("%d fixed, %d left for you to decide", len(r.Fixed), len(r.Left))
+		case r.NeedsAttention > 0:
 			status = Plural(r.NeedsAttention, "finding needs", "findings need") + " attention"
 		}
 		fmt.Fprintf(env.Err, "ccsurgeon: %s examined, %s\n", Plural(r.Sessions, "session", "sessions"), status)
