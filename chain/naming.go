@@ -152,3 +152,22 @@ func RecordedCwd(f *File) string {
 	}
 	return ""
 }
+
+// FolderHoldsProject reports whether the client (2.1.332) looks for the
+// sessions of cwd in the project folder named folder, on goos: the folder
+// of its slug (ProjectFolderName, case folded where goos folds case), or,
+// for a name the client cuts (over 200 characters), any folder named by
+// the same first 200 characters, '-' and another hash: the hash differs
+// between builds, and the client lists such a folder when a session in it
+// records cwd (as the session at hand does).
+func FolderHoldsProject(goos, folder, cwd string, existing []string) bool {
+	if SameName(goos, folder, ProjectFolderName(goos, cwd, existing)) {
+		return true
+	}
+	slug := ProjectSlug(cwd)
+	const maxLen = 200
+	if len(slug) <= maxLen {
+		return false
+	}
+	return HasPrefixFor(goos, folder, slug[:maxLen]+"-")
+}

@@ -279,7 +279,7 @@ func place(o Options, folders []string, id, path, cwd string) (Finding, bool) {
 		f.Kind, f.Fix = ProjectGone, Fix{Kind: FixChooseProject}
 		return f, true
 	}
-	if chain.SameName(o.GOOS, folder, expected) {
+	if chain.FolderHoldsProject(o.GOOS, folder, cwd, folders) {
 		return Finding{}, false
 	}
 	f.Kind, f.Fix = Stranded, Fix{Kind: FixMove, Lossless: true, To: cwd}

@@ -453,11 +453,15 @@ func TestDoctorStrandedByEveryNamingRule(t *testing.T) {
 		{"dot and underscore", "my.app_v2"},
 		{"space", "my app"},
 		{"non-ASCII", "café"},
-		{"long name uncut (2.0.x)", strings.Repeat("long-project-name-", 8)},
+		{"long name uncut (2.0.x)", "LONG"}, // 210 characters, a letter at 200
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			d := newDoctorDir(t)
-			proj := d.dir(c.base)
+			base := c.base
+			if base == "LONG" {
+				base = strings.Repeat("a", 210-len(d.root)-1)
+			}
+			proj := d.dir(base)
 			folder := keepAll(proj)
 			if strings.HasPrefix(c.name, "long") {
 				require.Greater(t, len(proj), 200, "a name the client cuts")
@@ -472,6 +476,10 @@ func TestDoctorStrandedByEveryNamingRule(t *testing.T) {
 				}, proj)
 			}
 			require.NotEqual(t, chain.ProjectSlug(proj), folder)
+			if len(proj) > 200 {
+				// '-' there would make it a name the client lists (below)
+				require.NotEqual(t, byte('-'), folder[200])
+			}
 			id, _ := d.add("multi-turn", proj, folder, time.Hour, nil)
 			r, _, err := d.run(DoctorOptions{})
 			require.Error(t, err)
@@ -483,4 +491,20 @@ func TestDoctorStrandedByEveryNamingRule(t *testing.T) {
 			assert.FileExists(t, filepath.Join(d.cfg, "projects", chain.ProjectSlug(proj), id+".jsonl"))
 		})
 	}
+}
+
+// TestDoctorLongNameOfAnotherBuild: the client cuts a folder name over 200
+// characters and adds a hash that differs between builds; it lists any
+// folder with the same first 200 characters, '-' and another hash whose
+// sessions record the project (2.1.332's code), so such a session is at
+// home, not stranded.
+func TestDoctorLongNameOfAnotherBuild(t *testing.T) {
+	d := newDoctorDir(t)
+	proj := d.dir(strings.Repeat("long-project-name-", 9))
+	require.Greater(t, len(proj), 200)
+	folder := chain.ProjectSlug(proj)[:200] + "-otherhash"
+	require.NotEqual(t, chain.ProjectSlug(proj), folder)
+	d.add("multi-turn", proj, folder, time.Hour, nil)
+	r, _, err := d.run(DoctorOptions{})
+	require.NoError(t, err, "%+v", r.Findings)
 }
