@@ -175,7 +175,9 @@ func (env *Env) applyFixes(fs []doctor.Finding) ([]DoctorFixed, bool) {
 	}
 	todo := []doctor.Finding{}
 	for _, f := range fs {
-		if f.Fix.Lossless && f.NeedsAttention {
+		// a file named outside the config dir is the user's to change:
+		// --fix writes only inside it
+		if f.Fix.Lossless && f.NeedsAttention && env.filed(f.Path) {
 			todo = append(todo, f)
 		}
 	}
@@ -230,10 +232,21 @@ func (env *Env) applyFixes(fs []doctor.Finding) ([]DoctorFixed, bool) {
 	return out, failed
 }
 
+// filed reports whether path is a session file of a project folder of the
+// config dir (<config-dir>/projects/<folder>/<name>.jsonl).
+func (env *Env) filed(path string) bool {
+	p, err1 := filepath.Abs(path)
+	projects, err2 := filepath.Abs(chain.ProjectsDir(env.ConfigDir))
+	return err1 == nil && err2 == nil && filepath.Dir(filepath.Dir(p)) == projects
+}
+
 // wordFinding says what a finding is, what it costs and what fixes it.
 func (env *Env) wordFinding(f doctor.Finding, c doctor.Cleanup) DoctorFinding {
 	self := env.Self()
 	id := f.SessionID
+	if !chain.IsUUID(id) || !env.filed(f.Path) {
+		id = shellQuote(f.Path) // the commands find it by its path
+	}
 	df := DoctorFinding{Finding: f}
 	switch f.Kind {
 	case doctor.Stranded:
@@ -326,7 +339,11 @@ func problemCost(code string, line int) string {
 // printDoctor prints a line per finding, then the fixes and what is left.
 func (env *Env) printDoctor(r DoctorResult, fix bool) {
 	for _, f := range r.Findings {
-		line := fmt.Sprintf("%s: %s", f.SessionID, f.Message)
+		who := f.SessionID
+		if !chain.IsUUID(who) || !env.filed(f.Path) {
+			who = f.Path
+		}
+		line := fmt.Sprintf("%s: %s", who, f.Message)
 		if f.Command != "" {
 			line += "; fix: " + f.Command
 		}

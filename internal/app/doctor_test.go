@@ -441,6 +441,16 @@ func TestDoctorOnAFileOutsideTheConfigDir(t *testing.T) {
 		got = append(got, f.Kind)
 	}
 	assert.Equal(t, []doctor.Kind{doctor.Broken}, got)
+	assert.Contains(t, r.Findings[0].Command, " repair "+out, "found by its path")
+	txt, _ := d.text(DoctorOptions{Sessions: []string{out}})
+	assert.True(t, strings.HasPrefix(txt, out+": broken: "), txt)
+	// --fix writes nothing outside the config dir: it is left to the user
+	before := filesAndTimes(t, d.root)
+	r, _, err = d.run(DoctorOptions{Sessions: []string{out}, Fix: true})
+	require.Error(t, err)
+	assert.Empty(t, r.Fixed)
+	assert.Len(t, r.Left, 1)
+	assert.Equal(t, before, filesAndTimes(t, d.root))
 }
 
 // TestDoctorStrandedByEveryNamingRule: a session filed under a folder an
