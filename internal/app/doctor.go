@@ -87,7 +87,9 @@ func (env *Env) RunDoctor(o DoctorOptions) error {
 		}
 		res.Left = []DoctorFinding{}
 		for _, df := range res.Findings {
-			if df.NeedsAttention && !done[df.SessionID+"\x00"+string(df.Kind)] {
+			// a repair that mended some errors leaves the rest to the user
+			partly := df.Kind == doctor.Broken && len(df.Unfixed) > 0
+			if df.NeedsAttention && (partly || !done[df.SessionID+"\x00"+string(df.Kind)]) {
 				res.Left = append(res.Left, df)
 			}
 		}

@@ -391,37 +391,67 @@ func TestDoctorRecordedCwd(t *testing.T) {
 // (repair keeps both: which one is right is not its to decide) is named
 // with what repair leaves, and --fix leaves the session as it is.
 func TestDoctorSaysWhatRepairCannotMend(t *testing.T) {
-	d := newDoctorDir(t)
-	proj := d.dir("p")
-	orig, copyID := "", "c0ffee00-0000-4000-8000-000000000000"
-	id, _ := d.add("tools", proj, "", time.Hour, func(i int, line []byte) []byte {
-		if orig == "" && gjson.GetBytes(line, "type").Str == "user" && gjson.GetBytes(line, `message.content.#(type=="tool_result")`).Exists() {
-			orig = gjson.GetBytes(line, "uuid").Str
-			dup, _ := sjson.SetBytes(line, "uuid", copyID)
-			dup, _ = sjson.SetBytes(dup, "parentUuid", orig)
-			return append(append(line, '\n'), dup...)
-		}
-		if orig != "" && gjson.GetBytes(line, "parentUuid").Str == orig {
-			out, _ := sjson.SetBytes(line, "parentUuid", copyID)
-			return out
-		}
-		return line
-	})
-	require.NotEmpty(t, orig)
-	before := filesAndTimes(t, d.root)
-	r, _, err := d.run(DoctorOptions{Fix: true})
-	require.Error(t, err)
-	require.Len(t, r.Findings, 1, "%+v", r.Findings)
-	f := r.Findings[0]
-	assert.Equal(t, doctor.Broken, f.Kind)
-	require.NotEmpty(t, f.Unfixed, "%+v", f.Problems)
-	assert.Equal(t, doctor.FixNone, f.Fix.Kind, "nothing repair can do")
-	assert.Contains(t, f.Message, "what repair cannot mend: line ")
-	assert.Empty(t, f.Command)
-	assert.Empty(t, r.Fixed)
-	require.Len(t, r.Left, 1)
-	assert.Equal(t, id, r.Left[0].SessionID)
-	assert.Equal(t, before, filesAndTimes(t, d.root))
+	for _, c := range []struct {
+		name    string
+		fixable bool // a broken link too, which repair mends
+		after   int  // the call answered twice is in this turn
+		extra   func(func(int, []byte) []byte) func(int, []byte) []byte
+	}{
+		{"only that", false, 1, func(f func(int, []byte) []byte) func(int, []byte) []byte { return f }},
+		{"and a broken link above it", true, 3, func(f func(int, []byte) []byte) func(int, []byte) []byte {
+			dg := dangle()
+			return func(i int, line []byte) []byte { return f(i, dg(i, line)) }
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d := newDoctorDir(t)
+			proj := d.dir("p")
+			orig, copyID := "", "c0ffee00-0000-4000-8000-000000000000"
+			prompts := 0
+			id, _ := d.add("tools", proj, "", time.Hour, c.extra(func(i int, line []byte) []byte {
+				if gjson.GetBytes(line, "type").Str == "user" && gjson.GetBytes(line, "message.content").Type == gjson.String {
+					prompts++
+				}
+				if orig == "" && prompts >= c.after && gjson.GetBytes(line, "type").Str == "user" && gjson.GetBytes(line, `message.content.#(type=="tool_result")`).Exists() {
+					orig = gjson.GetBytes(line, "uuid").Str
+					dup, _ := sjson.SetBytes(line, "uuid", copyID)
+					dup, _ = sjson.SetBytes(dup, "parentUuid", orig)
+					return append(append(line, '\n'), dup...)
+				}
+				if orig != "" && gjson.GetBytes(line, "parentUuid").Str == orig {
+					out, _ := sjson.SetBytes(line, "parentUuid", copyID)
+					return out
+				}
+				return line
+			}))
+			require.NotEmpty(t, orig)
+			before := filesAndTimes(t, d.root)
+			r, _, err := d.run(DoctorOptions{Fix: true})
+			require.Error(t, err)
+			require.Len(t, r.Findings, 1, "%+v", r.Findings)
+			f := r.Findings[0]
+			assert.Equal(t, doctor.Broken, f.Kind)
+			require.NotEmpty(t, f.Unfixed, "%+v", f.Problems)
+			assert.Contains(t, f.Message, "what repair cannot mend: line ")
+			require.Len(t, r.Left, 1, "what repair cannot mend stays the user's")
+			assert.Equal(t, id, r.Left[0].SessionID)
+			if !c.fixable {
+				assert.Equal(t, doctor.FixNone, f.Fix.Kind, "nothing repair can do")
+				assert.Empty(t, f.Command)
+				assert.Empty(t, r.Fixed)
+				assert.Equal(t, before, filesAndTimes(t, d.root))
+				return
+			}
+			assert.Equal(t, doctor.FixRepair, f.Fix.Kind, "repair mends the broken link")
+			require.Len(t, r.Fixed, 1)
+			assert.Empty(t, r.Fixed[0].Error)
+			r2, _, _ := d.run(DoctorOptions{})
+			require.Len(t, r2.Findings, 1)
+			for _, p := range r2.Findings[0].Problems {
+				assert.NotEqual(t, "dangling-parent", p.Code, "mended")
+			}
+		})
+	}
 }
 
 // TestDoctorOnAFileOutsideTheConfigDir: a session named by a path outside
