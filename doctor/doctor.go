@@ -253,10 +253,10 @@ func checkSession(o Options, folders []string, path string) ([]Finding, string) 
 	if f, ok := place(o, folders, id, path, cwd); ok && filed {
 		out = append(out, f)
 	}
-	if f, ok := broken(s, id, cwd); ok {
+	if f, ok := broken(s, id); ok {
 		out = append(out, f)
 	}
-	if f, ok := tooBig(s, id, cwd); ok {
+	if f, ok := tooBig(s, id); ok {
 		out = append(out, f)
 	}
 	for i := range out {
@@ -288,7 +288,7 @@ func place(o Options, folders []string, id, path, cwd string) (Finding, bool) {
 
 // broken reports validate's errors, with what repair leaves unfixed (the
 // repair runs on a transaction that is never written).
-func broken(s *chain.Session, id, cwd string) (Finding, bool) {
+func broken(s *chain.Session, id string) (Finding, bool) {
 	r := validate.Session(s)
 	if r.Valid() {
 		return Finding{}, false
@@ -315,7 +315,7 @@ func broken(s *chain.Session, id, cwd string) (Finding, bool) {
 
 // tooBig reports a session whose resume sends more than the window, with
 // the budget that fits it.
-func tooBig(s *chain.Session, id, cwd string) (Finding, bool) {
+func tooBig(s *chain.Session, id string) (Finding, bool) {
 	est := s.Main.ResumeTokens()
 	win := chain.ContextWindow(est.Model)
 	if est.Total() <= win {
