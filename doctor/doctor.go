@@ -187,10 +187,16 @@ func Check(o Options) []Finding {
 		}
 	}
 	known = append(known, clientProjects(o.ConfigDir)...)
+	guesses := map[string][]string{} // the sessions of a gone project share them
 	for _, fs := range per {
 		for _, f := range fs {
 			if f.Kind == ProjectGone {
-				f.Candidates = candidates(f.Project, known)
+				g, ok := guesses[f.Project]
+				if !ok {
+					g = candidates(f.Project, known)
+					guesses[f.Project] = g
+				}
+				f.Candidates = g
 			}
 			out = append(out, f)
 		}
