@@ -149,3 +149,54 @@ func configFiles(t *testing.T, cfg string) map[string]string {
 	}))
 	return out
 }
+
+// TestDoctorProjectGone: a project folder renamed after a session ran in it
+// (made by 2.1.332 at test time), and the client since started in the new
+// name: doctor says the session's project is gone and names the new place
+// from the client's own records, and the move it prints, given the new
+// place, puts the session where the client started there looks.
+func TestDoctorProjectGone(t *testing.T) {
+	t.Parallel()
+	c := harness.Latest(t)
+	env := harness.NewEnv(t)
+	oldPath := filepath.Join(filepath.Dir(env.Cwd), "oldname")
+	newPath := filepath.Join(filepath.Dir(env.Cwd), "newname")
+	require.NoError(t, os.MkdirAll(oldPath, 0o755))
+	env.Cwd = oldPath
+	id := env.Turn(t, c, "", "A question in the old place.", harness.Text("An answer."))
+	hourAgo := time.Now().Add(-time.Hour) // not being written: the move's guard lets it be
+	require.NoError(t, os.Chtimes(env.SessionPath(id), hourAgo, hourAgo))
+	require.NoError(t, os.Rename(oldPath, newPath))
+	env.Cwd = newPath
+	env.Turn(t, c, "", "A question in the new place.", harness.Text("Another answer."))
+
+	var out, errb bytes.Buffer
+	a := &app.Env{ConfigDir: env.ConfigDir, JSON: true, Quiet: true, Out: &out, Err: &errb}
+	require.Error(t, a.RunDoctor(app.DoctorOptions{}))
+	var r app.DoctorResult
+	require.NoError(t, json.Unmarshal(out.Bytes(), &r), out.String())
+	var gone *app.DoctorFinding
+	for i := range r.Findings {
+		if r.Findings[i].SessionID == id && r.Findings[i].NeedsAttention {
+			require.Nil(t, gone, "one finding: %+v", r.Findings)
+			gone = &r.Findings[i]
+		}
+	}
+	require.NotNil(t, gone, "%+v", r.Findings)
+	assert.Equal(t, doctor.ProjectGone, gone.Kind)
+	assert.Equal(t, oldPath, gone.Project)
+	// the place the client has run in since, from its own records; the
+	// harness's first working directory, a sibling the client ran in, is
+	// a guess too: the command leaves the choice to the user
+	assert.Equal(t, []string{newPath, filepath.Join(filepath.Dir(newPath), "project")}, gone.Candidates)
+	assert.False(t, gone.Fix.Lossless, "only the user knows: not applied")
+	assert.True(t, strings.HasSuffix(gone.Command, " move --project "+oldPath+" --to NEW-PATH"), gone.Command)
+	assert.Contains(t, gone.Message, newPath)
+
+	a.JSON = false
+	require.NoError(t, a.RunMove(app.MoveOptions{Project: oldPath, To: newPath}), errb.String())
+	assert.FileExists(t, filepath.Join(env.ProjectDir(), id+".jsonl"), "in the folder the client looks in from the new place")
+	out.Reset()
+	a.JSON = true
+	require.NoError(t, a.RunDoctor(app.DoctorOptions{}), out.String())
+}
