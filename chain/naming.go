@@ -117,7 +117,8 @@ const recordedWindow = 64 << 10
 
 // RecordedCwd is the working directory the client takes a session to
 // belong to, as 2.1.328 reads it (internal/harness/FINDINGS.md, "What the
-// resume picker needs"): the relocatedCwd of the last "relocated" entry in
+// resume picker needs") and 2.1.332 too (its code, read with strings:
+// iZ(tail,"relocated","relocatedCwd") ?? ISe(head,"cwd")): the relocatedCwd of the last "relocated" entry in
 // the file's last 64 KB (the client writes one when /cd moves a session to
 // another project folder), else the first cwd in its first 64 KB. "" when
 // neither is there.
