@@ -29,7 +29,7 @@ import (
 // answered). Each is held to its specification in process by
 // TestSpecEveryOperationEverySession; here both clients resume clone and
 // fork-at-turn at every turn of each and send what internal/spec says, and
-// the notifications are no turns.
+// the notifications are no turns; compress-old-turns --keep-turns 1 too.
 func TestForkCommandShapes(t *testing.T) {
 	t.Parallel()
 	for _, sh := range []struct {
@@ -51,7 +51,7 @@ func TestForkCommandShapes(t *testing.T) {
 
 			env := harness.NewEnv(t)
 			id := env.InstallSession(t, src)
-			checkOps(t, env, id, everyTurn(t, env, id))
+			checkOps(t, env, id, append(everyTurn(t, env, id), compressKeep1(len(sh.prompts))))
 		})
 	}
 }

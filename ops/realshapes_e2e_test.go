@@ -311,6 +311,17 @@ func forkAt(t *testing.T, n int) specOp {
 		})}
 }
 
+// compressKeep1 is compress-old-turns --keep-turns 1 (tool results over
+// 64 bytes shortened) on a conversation of turns turns, and its
+// specification (spec.CheckCompress).
+func compressKeep1(turns int) specOp {
+	return specOp{"compress-old-turns --keep-turns 1", func(a *app.Env, id string) error {
+		return a.RunOps(id, app.OpSpec{Compress: true, KeepTurns: 1, MaxResult: "64B"}, app.Dest{New: true})
+	}, func(t *testing.T, sent, got spec.Conversation, _ string) {
+		require.NoError(t, spec.CheckCompress(sent, got, 1, turns))
+	}}
+}
+
 var cloneOp = specOp{"clone", func(a *app.Env, id string) error { return a.RunClone(id, app.BranchOptions{}, app.Dest{}) },
 	sameAs(func(c spec.Conversation, _ string) spec.Conversation { return spec.Clone(c) })}
 
@@ -390,11 +401,7 @@ func TestRealInterruptedTurnOps(t *testing.T) {
 	// fork at the interrupted turn (kept as it happened: its prompt, the
 	// call and the interrupted result) and at the turn after it
 	list := []specOp{cloneOp, forkAt(t, 2), forkAt(t, 3),
-		{"compress-old-turns --keep-turns 1", func(a *app.Env, id string) error {
-			return a.RunOps(id, app.OpSpec{Compress: true, KeepTurns: 1, MaxResult: "64B"}, app.Dest{New: true})
-		}, func(t *testing.T, sent, got spec.Conversation, _ string) {
-			require.NoError(t, spec.CheckCompress(sent, got, 1, 3))
-		}},
+		compressKeep1(3),
 		{"strip-thinking", func(a *app.Env, id string) error {
 			return a.RunOps(id, app.OpSpec{StripThinking: true}, app.Dest{New: true})
 		}, sameAs(func(c spec.Conversation, _ string) spec.Conversation { return spec.StripThinking(c, 0) })},
