@@ -3,6 +3,7 @@ package ops
 import (
 	"bytes"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,25 +22,10 @@ import (
 // fork's last one used to be whatever the client wrote before the fork
 // point (turn 1's prompt, say), or none.
 func TestForkSaysItsLastPrompt(t *testing.T) {
-	var files []string
-	require.NoError(t, filepath.WalkDir(filepath.Join("..", "testdata", "sessions"), func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") && filepath.Base(filepath.Dir(p)) != "subagents" {
-			files = append(files, p)
-		}
-		return err
-	}))
 	forks := 0
-	for _, src := range files {
+	for _, src := range lastPromptSessions(t) {
 		s, err := chain.Load(src)
 		require.NoError(t, err)
-		has := false
-		for i := range s.Main.Entries {
-			has = has || s.Main.Entries[i].Type() == "last-prompt"
-		}
-		if !has {
-			s.Close()
-			continue
-		}
 		leaf := s.Main.Graph().ActiveLeaf()
 		turns := s.Main.ActiveTurns().List
 		for _, tn := range turns {
@@ -81,23 +67,12 @@ func TestForkSaysItsLastPrompt(t *testing.T) {
 // and says the branch's last prompt (it said the last prompt of the
 // branch the client had resumed).
 func TestCloneBranchSaysItsLastPrompt(t *testing.T) {
-	var files []string
-	require.NoError(t, filepath.WalkDir(filepath.Join("..", "testdata", "sessions"), func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") && filepath.Base(filepath.Dir(p)) != "subagents" {
-			files = append(files, p)
-		}
-		return err
-	}))
 	clones := 0
-	for _, src := range files {
+	for _, src := range lastPromptSessions(t) {
 		s, err := chain.Load(src)
 		require.NoError(t, err)
-		has := false
-		for i := range s.Main.Entries {
-			has = has || s.Main.Entries[i].Type() == "last-prompt"
-		}
 		branches := s.Main.Graph().Branches()
-		if !has || len(branches) < 2 {
+		if len(branches) < 2 {
 			s.Close()
 			continue
 		}
@@ -127,4 +102,21 @@ func TestCloneBranchSaysItsLastPrompt(t *testing.T) {
 	}
 	require.Positive(t, clones)
 	t.Logf("%d clones checked", clones)
+}
+
+// lastPromptSessions are the sessions of testdata/sessions that hold
+// last-prompt entries (those of 2.1.x).
+func lastPromptSessions(t *testing.T) []string {
+	var files []string
+	require.NoError(t, filepath.WalkDir(filepath.Join("..", "testdata", "sessions"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".jsonl") || filepath.Base(filepath.Dir(p)) == "subagents" {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		if err == nil && bytes.Contains(data, []byte(`"type":"last-prompt"`)) {
+			files = append(files, p)
+		}
+		return err
+	}))
+	return files
 }
