@@ -23,7 +23,10 @@ import (
 // note the client sends as a user message); without it, a worker fork: a
 // subagent whose transcript opens with a fork-context-ref entry (the
 // parent's session and last entry), whose end the client reports to the
-// parent as a <task-notification> it answers. The three files are in
+// parent as a <task-notification> it answers. The background session and
+// its parent are checked beside each other, as the client leaves them
+// (they share the uuids of the conversation before the fork). The three
+// files are in
 // testdata (cmd/gentestdata, harness.TUIShapes "fork-session" and
 // "fork-agent"; the background service is stopped once the fork has
 // answered). Each is held to its specification in process by
@@ -35,10 +38,14 @@ func TestForkCommandShapes(t *testing.T) {
 	for _, sh := range []struct {
 		file    string
 		prompts []string
+		// beside is installed in the same project folder first, as the
+		// client leaves it: the background session and its parent share
+		// every uuid of the conversation before the fork
+		beside string
 	}{
-		{"fork-session.jsonl", []string{"First question.", "Second question.", "Say the forked thing."}},
-		{"fork-session-parent.jsonl", []string{"First question.", "Second question.", "Third question."}},
-		{"fork-agent.jsonl", []string{"First question.", "Second question.", "Third question."}},
+		{"fork-session.jsonl", []string{"First question.", "Second question.", "Say the forked thing."}, "fork-session-parent.jsonl"},
+		{"fork-session-parent.jsonl", []string{"First question.", "Second question.", "Third question."}, "fork-session.jsonl"},
+		{"fork-agent.jsonl", []string{"First question.", "Second question.", "Third question."}, ""},
 	} {
 		t.Run(sh.file, func(t *testing.T) {
 			t.Parallel()
@@ -50,6 +57,9 @@ func TestForkCommandShapes(t *testing.T) {
 			require.Equal(t, sh.prompts, prompts, "the turns are the prompts a person typed")
 
 			env := harness.NewEnv(t)
+			if sh.beside != "" {
+				env.InstallSession(t, interactiveShape(t, sh.beside))
+			}
 			id := env.InstallSession(t, src)
 			checkOps(t, env, id, append(everyTurn(t, env, id), compressKeep1(len(sh.prompts))))
 		})
