@@ -60,7 +60,7 @@ func TestDropOnDamagedSessionNamesWhatLeadsThere(t *testing.T) {
 				if err == nil {
 					continue
 				}
-				var ce *chain.Error
+				var ce *app.Error
 				require.True(t, errors.As(err, &ce), "%s damaged by %s, drop %s: %v", src, name, tool, err)
 				if len(validErrors(t, path)) == 0 {
 					// the damage is one the validator does not see (a second
@@ -72,7 +72,7 @@ func TestDropOnDamagedSessionNamesWhatLeadsThere(t *testing.T) {
 				require.NotContains(t, ce.Hint, "bug in ccsurgeon", "%s damaged by %s, drop %s: %s\n%s", src, name, tool, ce.Msg, errb.String())
 				require.Contains(t, ce.Msg, "the session's own", "%s damaged by %s, drop %s", src, name, tool)
 				require.Contains(t, errb.String(), "(already in the session)", "the session's errors are named")
-				require.Equal(t, 1, ce.Code)
+				require.Equal(t, 1, ce.ExitCode())
 				refused[name]++
 				if name == "tool-result-entry-deleted" && strings.HasSuffix(src, filepath.Join("2.0.50", "parallel-out-of-order.jsonl")) {
 					require.Contains(t, ce.Hint, "ccsurgeon repair "+path)
