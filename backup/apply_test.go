@@ -397,7 +397,7 @@ func TestSanitizeOp(t *testing.T) {
 // bytes are carried over to the new file.
 func TestApplyCarriesOverLinesAppendedAtTheLastMoment(t *testing.T) {
 	e := newEnv(t)
-	testHook = func(step string) {
+	TestHook = func(step string) {
 		if step == "before-rename" {
 			f, err := os.OpenFile(e.main, os.O_WRONLY|os.O_APPEND, 0)
 			require.NoError(t, err)
@@ -406,7 +406,7 @@ func TestApplyCarriesOverLinesAppendedAtTheLastMoment(t *testing.T) {
 			require.NoError(t, f.Close())
 		}
 	}
-	defer func() { testHook = nil }()
+	defer func() { TestHook = nil }()
 	res, err := Apply(Plan{ConfigDir: e.configDir, SessionID: testSession, Op: "edit", Force: true,
 		Files: []FileWrite{{Path: e.main, Snapshot: snap(t, e.main), Render: str("{\"n\":1}\n")}}})
 	require.NoError(t, err)

@@ -26,13 +26,14 @@ const bufSize = 1 << 20
 // tmpMarker is part of every temp file name so leftovers are recognisable.
 const tmpMarker = ".ccsurgeon-tmp-"
 
-// testHook, when set (tests only), is called at named steps of Apply so the
-// fault-injection test can kill the process at deterministic points.
-var testHook func(step string)
+// TestHook, when set (tests only), is called at named steps of every
+// write, so that the fault-injection tests (and the CLI's kill -9 trials)
+// stop the process at deterministic points.
+var TestHook func(step string)
 
 func hook(step string) {
-	if testHook != nil {
-		testHook(step)
+	if TestHook != nil {
+		TestHook(step)
 	}
 }
 

@@ -21,20 +21,11 @@ type sessionEntry struct {
 	Kind      string `json:"kind"`
 }
 
-// CheckLive returns a *LiveError when a <configDir>/sessions/*.json entry names sessionID and
-// its pid is alive, or when the file at path (if not "") was modified less
-// than RecentWriteWindow before now. Unreadable or malformed entries are
-// ignored.
-func CheckLive(configDir, sessionID, path string, now time.Time) error {
-	var paths []string
-	if path != "" {
-		paths = []string{path}
-	}
-	return checkLive(configDir, sessionID, paths, now, KeyFor(configDir, sessionID, filepath.Dir(path)))
-}
-
-// checkLive is CheckLive for several files; a file exactly as ccsurgeon
-// itself last wrote it (for backup key key) is not taken for Claude Code's.
+// checkLive returns a *LiveError when a <configDir>/sessions/*.json entry
+// names sessionID and its pid is alive, or when one of the files at paths
+// was modified less than RecentWriteWindow before now; a file exactly as
+// ccsurgeon itself last wrote it (for backup key key) is not taken for
+// Claude Code's. Unreadable or malformed entries are ignored.
 func checkLive(configDir, sessionID string, paths []string, now time.Time, key string) error {
 	entries, _ := filepath.Glob(filepath.Join(configDir, "sessions", "*.json"))
 	for _, p := range entries {

@@ -15,10 +15,6 @@ import (
 	"github.com/ccsurgeon/ccsurgeon/chain"
 )
 
-// SetTestHook installs fn to be called at named steps of every write
-// (tests only: the CLI's kill -9 trials stop the process at these steps).
-func SetTestHook(fn func(step string)) { testHook = fn }
-
 // Step marks a named step of a write done outside this package (a new
 // session's files), for the test hook.
 func Step(name string) { hook(name) }

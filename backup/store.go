@@ -458,27 +458,11 @@ func Keys(configDir, prefix string) []string {
 	return out
 }
 
-// Find returns the backup of key key selected by which: "" means the
-// newest, otherwise an exact directory name or a unique prefix of one. It
-// sees every backup of the key; FindOf sees one session file's.
-func Find(configDir, key, which string) (Backup, error) {
-	all, err := List(configDir, key)
-	if err != nil {
-		return Backup{}, err
-	}
-	if len(all) == 0 {
-		return Backup{}, &Error{
-			Msg: fmt.Sprintf("no backups for session %s", key),
-			Err: ErrNoBackup,
-		}
-	}
-	return pick(all, "session "+key, which)
-}
-
-// FindOf is Find among the backups of one session file (see ListOf): a
-// backup of the same session id in another project folder is never
-// chosen, and when only such backups exist, or which names one, the error
-// says where they belong.
+// FindOf returns the backup of one session file (see ListOf) selected by
+// which: "" means the newest, otherwise an exact directory name or a
+// unique prefix of one. A backup of the same session id in another
+// project folder is never chosen, and when only such backups exist, or
+// which names one, the error says where they belong.
 func FindOf(configDir, key, sessionID, projectDir, which string) (Backup, error) {
 	mine, others, err := ListOf(configDir, key, sessionID, projectDir)
 	if err != nil {

@@ -56,7 +56,7 @@ func TestDropOnDamagedSessionNamesWhatLeadsThere(t *testing.T) {
 			for _, tool := range sortedKeys(tools) {
 				var out, errb bytes.Buffer
 				a := &app.Env{ConfigDir: cfg, Out: &out, Err: &errb, Quiet: true}
-				err := a.RunRewrite(app.RewriteOptions{Session: path, Dest: app.Dest{Output: filepath.Join(t.TempDir(), "out.jsonl")}, Ops: []ops.Op{ops.DropToolCalls{Tools: []string{tool}}}})
+				err := a.RunPipeline(path, ops.Pipeline{ops.DropToolCalls{Tools: []string{tool}}}, app.Dest{Output: filepath.Join(t.TempDir(), "out.jsonl")})
 				if err == nil {
 					continue
 				}
@@ -77,7 +77,7 @@ func TestDropOnDamagedSessionNamesWhatLeadsThere(t *testing.T) {
 				if name == "tool-result-entry-deleted" && strings.HasSuffix(src, filepath.Join("2.0.50", "parallel-out-of-order.jsonl")) {
 					require.Contains(t, ce.Hint, "ccsurgeon repair "+path)
 					require.NoError(t, a.RunRepair(path, app.Dest{Force: true}), errb.String())
-					require.NoError(t, a.RunRewrite(app.RewriteOptions{Session: path, Dest: app.Dest{Output: filepath.Join(t.TempDir(), "out.jsonl")}, Ops: []ops.Op{ops.DropToolCalls{Tools: []string{tool}}}}),
+					require.NoError(t, a.RunPipeline(path, ops.Pipeline{ops.DropToolCalls{Tools: []string{tool}}}, app.Dest{Output: filepath.Join(t.TempDir(), "out.jsonl")}),
 						"after repair, the same drop: %s", errb.String())
 					refused["repaired then dropped"]++
 				}

@@ -31,7 +31,7 @@ func TestRepairResultWithoutEditsIsInput(t *testing.T) {
 	}
 	require.NotEmpty(t, files)
 	for _, p := range files {
-		s, err := chain.Load(p)
+		s, err := chain.LoadWith(p, nil)
 		require.NoError(t, err)
 		f := s.Main
 		tx := NewTxn(s)

@@ -138,7 +138,14 @@ func (env *Env) RunOps(session string, spec OpSpec, d Dest) error {
 	if len(p) == 0 && d.Output == "" && !d.New {
 		return UsageErrorf("add --strip-thinking, --drop-tool-calls NAME, --compress-old-turns N, --target-tokens N or --redact-secrets, or use -o PATH for a copy", "rewrite without an operation would change nothing")
 	}
-	return spec.targetWords(env.runWrite(session, d, func(*chain.Session) (ops.Pipeline, error) { return p, nil }))
+	return spec.targetWords(env.RunPipeline(session, p, d))
+}
+
+// RunPipeline applies the operations p to a session in one pass (one
+// validation, one backup, one write) and writes the result to the
+// destination.
+func (env *Env) RunPipeline(session string, p ops.Pipeline, d Dest) error {
+	return env.runWrite(session, d, func(*chain.Session) (ops.Pipeline, error) { return p, nil })
 }
 
 // targetWords words a --target-tokens the cuts cannot meet

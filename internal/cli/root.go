@@ -1,6 +1,10 @@
-// Package cli is ccsurgeon's command layer: it builds the command tree,
-// turns flags into options and errors into words, hints and exit codes;
-// what each command does lives in package app.
+// Package cli is ccsurgeon's command layer: it builds the urfave/cli
+// command tree (a file per command: its flags, the checks of their
+// values, the options they become), and turns errors into words, hints
+// and exit codes: speak is the one mapping of the domain's typed errors
+// (chain, ops, backup) to what the user reads, reportErrorAs prints them.
+// many.go and pick.go choose the sessions a command works on; what each
+// command does lives in package app.
 package cli
 
 import (
@@ -104,8 +108,6 @@ func (d dropBackticks) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
-
-func reportError(stderr io.Writer, err error) int { return reportErrorAs(stderr, err, "ccsurgeon") }
 
 // selfRe is a ccsurgeon command a hint holds, quoted or the whole hint.
 var selfRe = regexp.MustCompile(`(^|')ccsurgeon `)
