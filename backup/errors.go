@@ -8,7 +8,19 @@
 // a guarded in-place write of a Claude Code session that first copies every
 // touched file into <config-dir>/ccsurgeon/backups/<session-id>/, listing and
 // restoring those backups, safe creation of output files, and a unified line
-// diff used to preview edits.
+// diff used to preview edits. It also holds the live-session guard, the
+// per-session lock, the recovery of an interrupted write, the move
+// transaction over several files, and every OS mechanism these need
+// (no-follow open, lock, change time, owner, writer detection, replace)
+// behind build tags (platform.go lists them).
+//
+// Its errors are facts: an *Error (a message and a hint in the file
+// system's terms) wrapping a sentinel (ErrLive, ErrChanged, ErrExists,
+// ErrNoBackup, ErrAmbiguous, ErrNoSpace, ErrSymlink, ErrLocked), or a
+// typed error carrying what the command layer needs to word a hint that
+// names a flag or a command (LiveError with the pid, SymlinkError,
+// ExistsError, NotRegularError, OutsideError, NoBackupError,
+// ElsewhereError, DamagedError, PartialError, NameError). No exit code.
 package backup
 
 import (

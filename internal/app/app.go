@@ -1,6 +1,13 @@
-// Package app holds what each ccsurgeon command does, behind the command
-// tree that main.go builds: every command reads its options from a struct
-// and writes to the Env's writers, so tests call it in-process.
+// Package app holds what each ccsurgeon command does, a file per command
+// (or per family: write.go is the one write path every rewriting command
+// takes), behind the command tree internal/cli builds: every command reads
+// its options from a struct and writes to the Env's writers, so tests call
+// it in-process. It is part of the command layer: its errors are *Error
+// (a message, a hint that may name flags and commands, the exit code),
+// and where only the command knows the words of a domain fact (the flag
+// that kept the recent turns of a --target-tokens refusal, a repair note's
+// command) it words it here; every other domain error goes up as the
+// domain returned it, for internal/cli's speak to word.
 package app
 
 import (
