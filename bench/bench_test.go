@@ -52,7 +52,7 @@ func BenchmarkLoad(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		s, err := chain.LoadWith(r.Path, nil)
+		s, err := chain.Load(r.Path)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -67,7 +67,7 @@ func BenchmarkLoadValidate(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for b.Loop() {
-		s, err := chain.LoadWith(r.Path, nil)
+		s, err := chain.Load(r.Path)
 		if err != nil {
 			b.Fatal(err)
 		}

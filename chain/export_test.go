@@ -2,9 +2,6 @@ package chain
 
 // What only the tests call.
 
-// Load is LoadWith without progress.
-func Load(path string) (*Session, error) { return LoadWith(path, nil) }
-
 // eachField calls fn with every key and raw value of the JSON object obj
 // (which must be valid JSON), until fn returns false.
 func eachField(obj string, fn func(key, raw string) bool) {

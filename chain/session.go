@@ -34,9 +34,11 @@ type Subagent struct {
 // (<project>/<session-id>/: subagents/, tool-results/).
 func (s *Session) SidecarDir() string { return filepath.Join(s.ProjectDir, s.ID) }
 
-// LoadWith reads the session whose main transcript is at path, with its
-// subagent transcripts, reporting the bytes read to progress (may be
-// nil). Close releases the files.
+// Load reads the session whose main transcript is at path, with its
+// subagent transcripts. Close releases the files.
+func Load(path string) (*Session, error) { return LoadWith(path, nil) }
+
+// LoadWith is Load reporting the bytes read to progress (may be nil).
 func LoadWith(path string, progress func(n int64)) (*Session, error) {
 	main, err := LoadFileWith(path, progress)
 	if err != nil {

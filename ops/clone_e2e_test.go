@@ -57,7 +57,7 @@ func TestCloneResumesTheSameConversation(t *testing.T) {
 					}
 				}
 				// the clone validates
-				s, err := chain.LoadWith(r.Path, nil)
+				s, err := chain.Load(r.Path)
 				require.NoError(t, err)
 				defer s.Close()
 				assert.Equal(t, len(orig.Messages), len(clone.Messages))

@@ -805,3 +805,8 @@ func WrittenTokens(t *Txn) (chain.ResumeEstimate, error) {
 	}
 	return f.ResumeTokens(), nil
 }
+
+// FitTarget is the token budget to propose for a session near or over its
+// model's context window: three quarters of the window, which leaves room
+// for the turns that follow the resume.
+func FitTarget(window int) int { return window * 3 / 4 }

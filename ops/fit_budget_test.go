@@ -37,7 +37,7 @@ func TestTargetTokensHalfTheConversation(t *testing.T) {
 	for _, path := range specSessions(t) {
 		name := strings.TrimPrefix(path, ".."+string(filepath.Separator))
 		t.Run(name, func(t *testing.T) {
-			s, err := chain.LoadWith(path, nil)
+			s, err := chain.Load(path)
 			require.NoError(t, err)
 			defer s.Close()
 			before := s.Main.ResumeTokens()
@@ -99,7 +99,7 @@ func TestTargetTokensGrownSessions(t *testing.T) {
 			require.True(t, ok)
 			res, err := sh.Generate(gen.Options{Size: 3 << 20, Seed: 5, Dir: t.TempDir()})
 			require.NoError(t, err)
-			s, err := chain.LoadWith(res.Path, nil)
+			s, err := chain.Load(res.Path)
 			require.NoError(t, err)
 			defer s.Close()
 			orig, err := spec.Active(s.Main)
@@ -143,7 +143,7 @@ func TestTargetTokensGrownSessions(t *testing.T) {
 func TestTargetTokensManyTurns(t *testing.T) {
 	res, err := gen.GenerateChain(gen.Options{Seed: 3, Dir: t.TempDir()}, 20_000)
 	require.NoError(t, err)
-	s, err := chain.LoadWith(res.Path, nil)
+	s, err := chain.Load(res.Path)
 	require.NoError(t, err)
 	defer s.Close()
 	const target = 50_000

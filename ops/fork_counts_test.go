@@ -22,7 +22,7 @@ import (
 func TestForkCountsWhatFollowsTheForkPoint(t *testing.T) {
 	cases := 0
 	for _, src := range realSessions(t) {
-		s, err := chain.LoadWith(src, nil)
+		s, err := chain.Load(src)
 		require.NoError(t, err)
 		leaf := s.Main.Graph().ActiveLeaf()
 		for _, tn := range s.Main.ActiveTurns().List {
@@ -71,7 +71,7 @@ func TestForkAtInterruptedTurnSaysSo(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, f.Entries[third].SessionID()+".jsonl")
 	require.NoError(t, os.WriteFile(p, out, 0o644))
-	s, err := chain.LoadWith(p, nil)
+	s, err := chain.Load(p)
 	require.NoError(t, err)
 	defer s.Close()
 	ts := s.Main.ActiveTurns().List
@@ -94,7 +94,7 @@ func TestForkKeepsTheSubagentRunsOfKeptTurns(t *testing.T) {
 	testcorpus.Require(t) // the sessions with inline sidechains are the corpus's (1.0.x)
 	cases, kept := 0, 0
 	for _, src := range realSessions(t) {
-		s, err := chain.LoadWith(src, nil)
+		s, err := chain.Load(src)
 		require.NoError(t, err)
 		f := s.Main
 		side := 0

@@ -55,7 +55,7 @@ func repairInPlace(t *testing.T, env *harness.Env, id string) app.RepairResult {
 // validErrors returns the validation errors of a session file by code.
 func validErrors(t *testing.T, path string) map[string]int {
 	t.Helper()
-	s, err := chain.LoadWith(path, nil)
+	s, err := chain.Load(path)
 	require.NoError(t, err)
 	defer s.Close()
 	return validate.Session(s).ErrorCounts()

@@ -79,7 +79,7 @@ func TestRedactSecretsLeavesNoSecret(t *testing.T) {
 				ph[red.Fingerprint+red.Rule] = red.Placeholder
 				assert.NotContains(t, red.Placeholder, "ghp_")
 			}
-			s, err := chain.LoadWith(r.Path, nil)
+			s, err := chain.Load(r.Path)
 			require.NoError(t, err)
 			defer s.Close()
 			assert.True(t, validate.Session(s).Valid())

@@ -60,7 +60,7 @@ func TestMoveKeepsTheIndex(t *testing.T) {
 	require.NotEmpty(t, paths)
 	mapped := 0
 	for _, p := range paths {
-		s, err := chain.LoadWith(p, nil)
+		s, err := chain.Load(p)
 		require.NoError(t, err)
 		cwd := ""
 		for i := range s.Main.Entries {
@@ -111,7 +111,7 @@ func TestMoveKeepsTheIndex(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "s.jsonl")
 	require.NoError(t, os.WriteFile(p, []byte(`{"type":"user","uuid":"00000000-0000-4000-8000-000000000001","parentUuid":null,"sessionId":"s","cwd":"/old/p","agentId":"/old/p/a","message":{"role":"user","content":"hi"}}`+"\n"), 0o644))
-	s, err := chain.LoadWith(p, nil)
+	s, err := chain.Load(p)
 	require.NoError(t, err)
 	defer s.Close()
 	tx := NewTxn(s)

@@ -35,7 +35,7 @@ type breakage struct {
 // that removals re-link children) and writes the result back.
 func rewriteSession(t *testing.T, path string, edit func(t *testing.T, f *chain.File, tx *ops.Txn)) {
 	t.Helper()
-	s, err := chain.LoadWith(path, nil)
+	s, err := chain.Load(path)
 	require.NoError(t, err)
 	tx := ops.NewTxn(s)
 	edit(t, s.Main, tx)
@@ -208,7 +208,7 @@ func TestRepairResumes(t *testing.T) {
 				path := fx.env.SessionPath(fx.id)
 				breakFile(t, b.name, path)
 
-				s, err := chain.LoadWith(path, nil)
+				s, err := chain.Load(path)
 				require.NoError(t, err)
 				rep := validate.Session(s)
 				s.Close()
@@ -248,7 +248,7 @@ func TestRepairResumes(t *testing.T) {
 					assert.True(t, codes[code], "no %s fix in %+v", code, res.Fixes)
 				}
 
-				s, err = chain.LoadWith(path, nil)
+				s, err = chain.Load(path)
 				require.NoError(t, err)
 				rep = validate.Session(s)
 				s.Close()

@@ -154,7 +154,7 @@ func TestRepairDifferentDuplicates(t *testing.T) {
 			var out bytes.Buffer
 			a := &app.Env{ConfigDir: fx.env.ConfigDir, Out: &out, Err: &out}
 			require.NoError(t, a.RunRepair(fx.id, app.Dest{Force: true}), out.String())
-			s, err := chain.LoadWith(path, nil)
+			s, err := chain.Load(path)
 			require.NoError(t, err)
 			rep := validate.Session(s)
 			s.Close()

@@ -83,7 +83,7 @@ func rpRepair(t *testing.T, data string) rpResult {
 	dir := t.TempDir()
 	p := filepath.Join(dir, rpSession+".jsonl")
 	require.NoError(t, os.WriteFile(p, []byte(data), 0o600))
-	s, err := chain.LoadWith(p, nil)
+	s, err := chain.Load(p)
 	require.NoError(t, err)
 	t.Cleanup(s.Close)
 	rep := &ops.Repair{}
@@ -94,7 +94,7 @@ func rpRepair(t *testing.T, data string) rpResult {
 	op := filepath.Join(dir, "out", rpSession+".jsonl")
 	require.NoError(t, os.MkdirAll(filepath.Dir(op), 0o700))
 	require.NoError(t, os.WriteFile(op, buf.Bytes(), 0o600))
-	res, err := chain.LoadWith(op, nil)
+	res, err := chain.Load(op)
 	require.NoError(t, err)
 	t.Cleanup(res.Close)
 	r := rpResult{rep: rep, out: buf.Bytes(), before: validate.Session(s), after: validate.Session(res), file: res.Main}
@@ -296,7 +296,7 @@ func TestTxnDropLaterDuplicateKeepsChildren(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, rpSession+".jsonl")
 	require.NoError(t, os.WriteFile(p, []byte(lines(in...)), 0o600))
-	s, err := chain.LoadWith(p, nil)
+	s, err := chain.Load(p)
 	require.NoError(t, err)
 	defer s.Close()
 	tx := ops.NewTxn(s)

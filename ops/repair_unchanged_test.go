@@ -31,7 +31,7 @@ func TestRepairResultWithoutEditsIsInput(t *testing.T) {
 	}
 	require.NotEmpty(t, files)
 	for _, p := range files {
-		s, err := chain.LoadWith(p, nil)
+		s, err := chain.Load(p)
 		require.NoError(t, err)
 		f := s.Main
 		tx := NewTxn(s)

@@ -63,7 +63,7 @@ func TestResumeWholeShapes(t *testing.T) {
 				got := fx.resume(t, fx.id)
 				harness.AssertSameConversation(t, harness.NewNormalizer(fx.env), orig, got)
 
-				s, err := chain.LoadWith(path, nil)
+				s, err := chain.Load(path)
 				require.NoError(t, err)
 				defer s.Close()
 				rep := validate.Session(s)

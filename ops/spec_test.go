@@ -268,7 +268,7 @@ func TestSpecEveryOperationEverySession(t *testing.T) {
 // only then).
 func checkSpecCases(t *testing.T, path, name string, sc *redact.Scanner) (cases, refused int, valid bool) {
 	t.Helper()
-	s, err := chain.LoadWith(path, nil)
+	s, err := chain.Load(path)
 	require.NoError(t, err)
 	defer s.Close()
 	raw, err := os.ReadFile(path)
@@ -316,7 +316,7 @@ func TestSpecCompressDocument(t *testing.T) {
 	require.Equal(t, 1, bytes.Count(raw, []byte(`"type":"document"`)), "the shape is made")
 	path := filepath.Join(t.TempDir(), "document.jsonl")
 	require.NoError(t, os.WriteFile(path, raw, 0o600))
-	s, err := chain.LoadWith(path, nil)
+	s, err := chain.Load(path)
 	require.NoError(t, err)
 	defer s.Close()
 	orig, err := spec.Active(s.Main)

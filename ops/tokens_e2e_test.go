@@ -375,7 +375,7 @@ func TestTargetTokensSmallestResumes(t *testing.T) {
 				}
 				// the client numbers no turn before its compaction: the
 				// turns removed, as the messages sent number them
-				s, err := chain.LoadWith(src, nil)
+				s, err := chain.Load(src)
 				require.NoError(t, err)
 				compacted := 0
 				for _, tn := range s.Main.ActiveTurns().List {

@@ -23,7 +23,7 @@ func TestWritesAsIsIsTheInput(t *testing.T) {
 	for _, p := range paths {
 		doc, err := os.ReadFile(p)
 		require.NoError(t, err)
-		s, err := chain.LoadWith(p, nil)
+		s, err := chain.Load(p)
 		require.NoError(t, err)
 		tx := NewTxn(s)
 		require.NoError(t, Pipeline{StripThinking{}}.Apply(tx))

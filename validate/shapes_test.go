@@ -27,7 +27,7 @@ func installShape(t *testing.T, main []byte, agents map[string][]byte) *chain.Se
 		require.NoError(t, os.MkdirAll(sub, 0o755))
 		require.NoError(t, os.WriteFile(filepath.Join(sub, name), data, 0o644))
 	}
-	s, err := chain.LoadWith(p, nil)
+	s, err := chain.Load(p)
 	require.NoError(t, err)
 	t.Cleanup(s.Close)
 	return s
@@ -156,7 +156,7 @@ func TestNoErrorOnSessionsTheClientsResumeWhole(t *testing.T) {
 		if anonymized[filepath.ToSlash(rel)] {
 			continue
 		}
-		s, err := chain.LoadWith(p, nil)
+		s, err := chain.Load(p)
 		require.NoError(t, err)
 		r := Session(s)
 		s.Close()
@@ -177,7 +177,7 @@ func TestCopyUnderAnotherNameWarnsNothing(t *testing.T) {
 	codes := func(data []byte) map[string]bool {
 		p := filepath.Join(t.TempDir(), "export.jsonl")
 		require.NoError(t, os.WriteFile(p, data, 0o644))
-		s, err := chain.LoadWith(p, nil)
+		s, err := chain.Load(p)
 		require.NoError(t, err)
 		defer s.Close()
 		out := map[string]bool{}

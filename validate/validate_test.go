@@ -110,7 +110,7 @@ func TestIntroducedCountsByCode(t *testing.T) {
 func TestHealthyGeneratedSessions(t *testing.T) {
 	for _, v := range []string{"2.1.328", "2.0.50"} {
 		for _, name := range []string{"multi-turn", "tools", "parallel-tools", "subagent", "compact", "secrets", "thinking-tool-loop"} {
-			s, err := chain.LoadWith("../testdata/sessions/"+v+"/"+name+".jsonl", nil)
+			s, err := chain.Load("../testdata/sessions/" + v + "/" + name + ".jsonl")
 			require.NoError(t, err)
 			r := Session(s)
 			s.Close()

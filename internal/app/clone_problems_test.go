@@ -74,7 +74,7 @@ func TestCloneHasItsOriginalsProblems(t *testing.T) {
 		var res WriteResult
 		require.NoError(t, json.Unmarshal(o.Bytes(), &res), o.String())
 		sid := ""
-		if s, err := chain.LoadWith(p, nil); err == nil {
+		if s, err := chain.Load(p); err == nil {
 			sid = s.ID
 			s.Close()
 		}

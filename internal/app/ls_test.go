@@ -362,7 +362,7 @@ func TestPickFigureIsInfosRecorded(t *testing.T) {
 		}
 		sum, err := summarizeOne(p, false)
 		require.NoError(t, err)
-		s, err := chain.LoadWith(p, nil)
+		s, err := chain.Load(p)
 		require.NoError(t, err)
 		defer s.Close()
 		r := Info(s, p)

@@ -347,7 +347,7 @@ func TestCloneNewWritesManySubagents(t *testing.T) {
 		_, err = os.Stat(filepath.Join(newDir, "agent-"+n+".meta.json"))
 		assert.NoError(t, err)
 	}
-	s, err := chain.LoadWith(r.Path, nil)
+	s, err := chain.Load(r.Path)
 	require.NoError(t, err)
 	defer s.Close()
 	assert.Len(t, s.Subagents, len(names))

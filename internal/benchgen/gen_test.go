@@ -22,7 +22,7 @@ func TestGenerateValid(t *testing.T) {
 	if r.Bytes < 1<<20 || r.Copies < 2 {
 		t.Fatalf("too small: %+v", r)
 	}
-	s, err := chain.LoadWith(r.Path, nil)
+	s, err := chain.Load(r.Path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,7 +109,7 @@ func TestShapesValid(t *testing.T) {
 			if r.Bytes < 400<<10 {
 				t.Errorf("%d bytes, want at least %d", r.Bytes, 400<<10)
 			}
-			s, err := chain.LoadWith(r.Path, nil)
+			s, err := chain.Load(r.Path)
 			if err != nil {
 				t.Fatal(err)
 			}

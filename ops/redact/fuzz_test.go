@@ -78,7 +78,7 @@ func FuzzPlanted(f *testing.F) {
 		if err := os.WriteFile(p, append(line, '\n'), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		s, err := chain.LoadWith(p, nil)
+		s, err := chain.Load(p)
 		if err != nil {
 			t.Fatal(err)
 		}
