@@ -103,11 +103,11 @@ func (env *Env) RunDoctor(o DoctorOptions) error {
 	}
 	switch {
 	case failed:
-		return &ExitError{Code: 1}
+		return &Error{Code: 1}
 	case o.Fix && len(res.Left) > 0:
-		return &ExitError{Code: 1}
+		return &Error{Code: 1}
 	case !o.Fix && res.NeedsAttention > 0:
-		return &ExitError{Code: 1}
+		return &Error{Code: 1}
 	}
 	return nil
 }
@@ -206,7 +206,8 @@ func (env *Env) applyFixes(fs []doctor.Finding) ([]DoctorFixed, bool) {
 					x.Backup = *r.Backup
 				}
 			}
-			if ee, ok := err.(*ExitError); ok && ee.Code == 1 && x.Backup != "" {
+			// exit 1 with nothing to say: problems were left (RunRepair)
+			if ee, ok := err.(*Error); ok && ee.Msg == "" && ee.ExitCode() == 1 && x.Backup != "" {
 				err = nil // fixed what it could; the rest is in the finding's unfixed
 			}
 		case doctor.FixMove:

@@ -157,7 +157,7 @@ func (env *Env) RunMove(o MoveOptions) error {
 		if err := chain.CheckConfigDir(env.ConfigDir); err != nil {
 			return err
 		}
-		return &chain.Error{Msg: fmt.Sprintf("no sessions of %s under %s", from, chain.ProjectsDir(env.ConfigDir)),
+		return &Error{Msg: fmt.Sprintf("no sessions of %s under %s", from, chain.ProjectsDir(env.ConfigDir)),
 			Hint: "'ccsurgeon ls' lists the projects, with those whose folder is gone", Code: 1}
 	}
 	if o.Project != "" && len(moves) == 0 {
@@ -193,7 +193,7 @@ func (env *Env) nothingToMove(o MoveOptions, from, to string) error {
 			continue
 		}
 		if len(cwds) == 0 {
-			return &chain.Error{Msg: fmt.Sprintf("no session of %s to move: its folder %s holds %s, but no entry records a working directory", from, dir, Plural(n, "session", "sessions")),
+			return &Error{Msg: fmt.Sprintf("no session of %s to move: its folder %s holds %s, but no entry records a working directory", from, dir, Plural(n, "session", "sessions")),
 				Hint: fmt.Sprintf("list them with 'ccsurgeon --config-dir %s ls --project %s', then move each by its id with --to %s", shellQuote(env.ConfigDir), shellQuote(dir), shellQuote(to)), Code: 1}
 		}
 		sort.SliceStable(cwds, func(i, j int) bool { return count[cwds[i]] > count[cwds[j]] })
@@ -210,7 +210,7 @@ func (env *Env) nothingToMove(o MoveOptions, from, to string) error {
 				hint = append(hint, f.flag)
 			}
 		}
-		return &chain.Error{Msg: fmt.Sprintf("no session of %s to move: its folder %s holds %s, whose entries record %s (copied from another machine?)", from, dir, Plural(n, "session", "sessions"), which),
+		return &Error{Msg: fmt.Sprintf("no session of %s to move: its folder %s holds %s, whose entries record %s (copied from another machine?)", from, dir, Plural(n, "session", "sessions"), which),
 			Hint: strings.Join(hint, " "), Code: 1}
 	}
 	return nil
@@ -787,7 +787,7 @@ func (env *Env) insideProjects(p string) error {
 		real = root
 	}
 	if d := filepath.Dir(filepath.Dir(p)); d != root && d != real {
-		return &chain.Error{Msg: fmt.Sprintf("%s is not a session of %s", p, root), Hint: "move works on the sessions of the config dir; pass --config-dir", Code: 1}
+		return &Error{Msg: fmt.Sprintf("%s is not a session of %s", p, root), Hint: "move works on the sessions of the config dir; pass --config-dir", Code: 1}
 	}
 	return nil
 }

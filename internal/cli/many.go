@@ -202,7 +202,7 @@ func eachSession(env *app.Env, cmd *cli.Command, fn func(env *app.Env, session s
 		fmt.Fprintln(env.Err)
 	}
 	if failed > 0 {
-		return &app.ExitError{Code: worst}
+		return &app.Error{Code: worst}
 	}
 	return nil
 }
@@ -344,7 +344,7 @@ var quotedSessionCmdRe = regexp.MustCompile(`'ccsurgeon [^']*\bSESSION\b[^']*'`)
 // ("list them with 'ccsurgeon turns SESSION'"): a hint is run as printed.
 func namedSession(env *app.Env, err error, session string) error {
 	err = speak(err)
-	var ce *chain.Error
+	var ce *app.Error
 	if !errors.As(err, &ce) || !quotedSessionCmdRe.MatchString(ce.Hint) {
 		return err
 	}
