@@ -147,5 +147,5 @@ func (env *Env) Self() string {
 	if def, err := filepath.Abs(chain.DefaultConfigDir()); err == nil && def == env.ConfigDir {
 		return "ccsurgeon"
 	}
-	return "ccsurgeon --config-dir " + shellQuote(env.ConfigDir)
+	return "ccsurgeon --config-dir " + ShellQuote(env.ConfigDir)
 }

@@ -93,7 +93,7 @@ func (env *Env) sessionArg(id, path string) string {
 	if a, err := filepath.Abs(path); err == nil {
 		path = a
 	}
-	return shellQuote(path)
+	return ShellQuote(path)
 }
 
 func sameFile(a, b string) bool {

@@ -337,7 +337,7 @@ func (j *job) explain(err error, sessionArg string) error {
 		}
 		return &Error{Msg: fmt.Sprintf("%s would turn the session's own %s into %s; nothing was written",
 			j.op, Plural(len(j.had), "error", "errors"), Plural(len(j.introduced), "new error", "new errors")),
-			Hint: fmt.Sprintf("repair the session first: ccsurgeon repair %s, then run %s again", shellQuote(sessionArg), j.op), Code: 1}
+			Hint: fmt.Sprintf("repair the session first: ccsurgeon repair %s, then run %s again", ShellQuote(sessionArg), j.op), Code: 1}
 	}
 	return &Error{Msg: fmt.Sprintf("%s would introduce %s into the session; nothing was written", j.op, Plural(len(j.introduced), "error", "errors")),
 		Hint: "this is a bug in ccsurgeon or an unusual session: please report it with 'ccsurgeon validate' output", Code: 1}
@@ -1278,7 +1278,7 @@ func refuseSessionOutput(out string, st os.FileInfo, id string) error {
 		return nil
 	}
 	return &Error{Msg: fmt.Sprintf("%s already exists and is another Claude Code session's transcript: -o never replaces a session", out),
-		Hint: fmt.Sprintf("give -o the name of a new file; if %s is a copy you made, remove it first (rm %s)", out, shellQuote(out)), Code: 1}
+		Hint: fmt.Sprintf("give -o the name of a new file; if %s is a copy you made, remove it first (rm %s)", out, ShellQuote(out)), Code: 1}
 }
 
 // noteWords are the notes of an operation as the user reads them: a note

@@ -408,5 +408,5 @@ func fitBugHint(path string) string {
 	if a, err := filepath.Abs(path); err == nil {
 		path = a
 	}
-	return "this is a bug in ccsurgeon: please report it with the output of: ccsurgeon info " + shellQuote(path)
+	return "this is a bug in ccsurgeon: please report it with the output of: ccsurgeon info " + app.ShellQuote(path)
 }
