@@ -125,7 +125,7 @@ func (o ForkAtTurn) Apply(t *Txn) error {
 	g := f.Graph()
 	ts := f.TurnsOf(o.Leaf)
 	if len(ts.List) == 0 {
-		return &chain.Error{Msg: "the session has no turns to fork at", Code: 1}
+		return &chain.Error{Msg: "the session has no turns to fork at"}
 	}
 	if o.N < 1 || o.N > len(ts.List) {
 		return turnRangeError(o.N, len(ts.List))

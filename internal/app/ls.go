@@ -209,7 +209,7 @@ func (env *Env) projectRows(paths []string, o LsOptions) ([]SessionSummary, erro
 			sort.Strings(names)
 			hint = "projects: " + strings.Join(names, ", ")
 		}
-		return nil, &chain.Error{Msg: fmt.Sprintf("no sessions of project %q", o.Project), Hint: hint, Code: 1}
+		return nil, &Error{Msg: fmt.Sprintf("no sessions of project %q", o.Project), Hint: hint, Code: 1}
 	}
 	if o.Turns {
 		return summarize(keep, true), nil
@@ -516,7 +516,7 @@ func (env *Env) AllSessions() ([]string, error) {
 		return nil, err
 	}
 	if len(paths) == 0 {
-		return nil, &chain.Error{Msg: fmt.Sprintf("no sessions under %s", chain.ProjectsDir(env.ConfigDir)), Code: 1}
+		return nil, &Error{Msg: fmt.Sprintf("no sessions under %s", chain.ProjectsDir(env.ConfigDir)), Code: 1}
 	}
 	return paths, nil
 }
@@ -558,7 +558,7 @@ func (env *Env) ContinueSession() (string, error) {
 		if err := chain.CheckConfigDir(env.ConfigDir); err != nil {
 			return "", err
 		}
-		return "", &chain.Error{Msg: fmt.Sprintf("no session to work on: this folder's project (%s) has no sessions", dir),
+		return "", &Error{Msg: fmt.Sprintf("no session to work on: this folder's project (%s) has no sessions", dir),
 			Hint: "name a SESSION (an id, an id prefix or a .jsonl path); list them with 'ccsurgeon ls'", Code: 1}
 	}
 	return best, nil
