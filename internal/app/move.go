@@ -139,7 +139,11 @@ func (env *Env) RunMove(o MoveOptions) error {
 	default:
 		return UsageErrorf("give a SESSION or --project OLD", "move needs a SESSION or --project OLD")
 	}
-	if from == to {
+	// a session of to filed under another folder (an old naming rule, a
+	// folder renamed by hand: what doctor calls stranded) moves to to's
+	// folder with its paths as they are
+	stranded := o.Session != "" && len(moves) == 1 && !chain.SameName(chain.HostOS, moves[0].oldDir, chain.ProjectDirOf(env.ConfigDir, to))
+	if from == to && !stranded {
 		return UsageErrorf("give the project's new path", "%s is already the project path", to)
 	}
 	if under(to, from) {
@@ -153,7 +157,7 @@ func (env *Env) RunMove(o MoveOptions) error {
 		if err := chain.CheckConfigDir(env.ConfigDir); err != nil {
 			return err
 		}
-		return &chain.Error{Msg: fmt.Sprintf("no sessions of %s under %s", from, chain.ProjectsDir(env.ConfigDir)),
+		return &Error{Msg: fmt.Sprintf("no sessions of %s under %s", from, chain.ProjectsDir(env.ConfigDir)),
 			Hint: "'ccsurgeon ls' lists the projects, with those whose folder is gone", Code: 1}
 	}
 	if o.Project != "" && len(moves) == 0 {
@@ -189,15 +193,15 @@ func (env *Env) nothingToMove(o MoveOptions, from, to string) error {
 			continue
 		}
 		if len(cwds) == 0 {
-			return &chain.Error{Msg: fmt.Sprintf("no session of %s to move: its folder %s holds %s, but no entry records a working directory", from, dir, Plural(n, "session", "sessions")),
-				Hint: fmt.Sprintf("list them with 'ccsurgeon --config-dir %s ls --project %s', then move each by its id with --to %s", shellQuote(env.ConfigDir), shellQuote(dir), shellQuote(to)), Code: 1}
+			return &Error{Msg: fmt.Sprintf("no session of %s to move: its folder %s holds %s, but no entry records a working directory", from, dir, Plural(n, "session", "sessions")),
+				Hint: fmt.Sprintf("list them with 'ccsurgeon --config-dir %s ls --project %s', then move each by its id with --to %s", ShellQuote(env.ConfigDir), ShellQuote(dir), ShellQuote(to)), Code: 1}
 		}
 		sort.SliceStable(cwds, func(i, j int) bool { return count[cwds[i]] > count[cwds[j]] })
 		which := "another working directory: " + cwds[0]
 		if len(cwds) > 1 {
 			which = "other working directories: " + strings.Join(cwds, ", ")
 		}
-		hint := []string{"ccsurgeon", "--config-dir", shellQuote(env.ConfigDir), "move", "--project", shellQuote(cwds[0]), "--to", shellQuote(to)}
+		hint := []string{"ccsurgeon", "--config-dir", ShellQuote(env.ConfigDir), "move", "--project", ShellQuote(cwds[0]), "--to", ShellQuote(to)}
 		for _, f := range []struct {
 			on   bool
 			flag string
@@ -206,7 +210,7 @@ func (env *Env) nothingToMove(o MoveOptions, from, to string) error {
 				hint = append(hint, f.flag)
 			}
 		}
-		return &chain.Error{Msg: fmt.Sprintf("no session of %s to move: its folder %s holds %s, whose entries record %s (copied from another machine?)", from, dir, Plural(n, "session", "sessions"), which),
+		return &Error{Msg: fmt.Sprintf("no session of %s to move: its folder %s holds %s, whose entries record %s (copied from another machine?)", from, dir, Plural(n, "session", "sessions"), which),
 			Hint: strings.Join(hint, " "), Code: 1}
 	}
 	return nil
@@ -315,7 +319,11 @@ func (env *Env) planSession(m sessionMove, from, to string, rewrite bool, out *M
 	}()
 	op := &ops.Relocate{From: from, To: to, RewritePaths: rewrite}
 	t := ops.NewTxn(s)
-	if err = (ops.Pipeline{op}).Apply(t); err != nil {
+	pipe := ops.Pipeline{op}
+	if from == to { // a stranded session put in place: no path changes
+		pipe = nil
+	}
+	if err = pipe.Apply(t); err != nil {
 		return
 	}
 	j := &job{env: env, t: t, op: "move", pr: pr, sizes: map[*chain.File]int64{}}
@@ -374,7 +382,7 @@ func (env *Env) planSession(m sessionMove, from, to string, rewrite bool, out *M
 	}
 	row := MovedSession{SessionID: m.id, From: m.path, To: filepath.Join(m.dstDr, m.id+".jsonl"), Project: m.to,
 		Files: len(ms.Files), FieldsChanged: t.Report.Counts[ops.CountPathsRewritten],
-		ResumeCommand: fmt.Sprintf("cd %s && claude --resume %s", shellQuote(m.to), m.id)}
+		ResumeCommand: fmt.Sprintf("cd %s && claude --resume %s", ShellQuote(m.to), m.id)}
 	out.Sessions = append(out.Sessions, row)
 	out.PathRewrites = append(out.PathRewrites, op.Changes...)
 	gate = func() error {
@@ -779,14 +787,17 @@ func (env *Env) insideProjects(p string) error {
 		real = root
 	}
 	if d := filepath.Dir(filepath.Dir(p)); d != root && d != real {
-		return &chain.Error{Msg: fmt.Sprintf("%s is not a session of %s", p, root), Hint: "move works on the sessions of the config dir; pass --config-dir", Code: 1}
+		return &Error{Msg: fmt.Sprintf("%s is not a session of %s", p, root), Hint: "move works on the sessions of the config dir; pass --config-dir", Code: 1}
 	}
 	return nil
 }
 
-func shellQuote(s string) string {
+// ShellQuote is s as a POSIX shell word: as it is when it holds only
+// characters no shell treats specially, else in single quotes. The one
+// quoting of a path or id in a command ccsurgeon prints to be run.
+func ShellQuote(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+", r))
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_@%+=:,./-", r))
 	}) < 0 {
 		return s
 	}
@@ -939,6 +950,6 @@ func (env *Env) printMissingProjects(rows []SessionSummary) {
 	}
 	fmt.Fprintln(env.Out, "\nprojects whose folder no longer exists (renamed or moved?):")
 	for _, p := range order {
-		fmt.Fprintf(env.Out, "  %s (%s): ccsurgeon move --project %s --to NEW-PATH\n", p, Plural(n[p], "session", "sessions"), shellQuote(p))
+		fmt.Fprintf(env.Out, "  %s (%s): ccsurgeon move --project %s --to NEW-PATH\n", p, Plural(n[p], "session", "sessions"), ShellQuote(p))
 	}
 }
