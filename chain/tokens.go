@@ -128,23 +128,53 @@ func countEntry(c *counter, raw []byte) int {
 	s := b2s(raw)
 	var typ, content, rendered string
 	seenType, seenMsg, seenRendered := false, false, false
-	Fields(s, 0, func(k string, vs, ve int) bool {
+	// one walk of the line: the message is walked for its content, not
+	// skipped over first, and the walk stops once the fields that count
+	// are read (the two were half of info's token pass on a chain of
+	// small entries)
+	fieldsTo(s, 0, func(k string, vs int) int {
+		ve := -1
 		switch {
-		case k == "type" && !seenType:
-			seenType, typ = true, strValue(s[vs:ve])
 		case k == "message" && !seenMsg:
 			seenMsg = true
-			found := false
-			Fields(s, vs, func(k string, cs, ce int) bool {
-				if k == "content" && !found {
-					found, content = true, s[cs:ce]
+			after := -1 // the end of the content
+			fieldsTo(s, vs, func(k string, cs int) int {
+				ce := skipValue(s, cs)
+				if k == "content" {
+					content, after = s[cs:ce], ce
+					return -1
 				}
-				return !found
+				return ce
 			})
+			if after >= 0 {
+				ve = skipNested(s, after, 1) // the rest of the message
+			} else {
+				ve = skipValue(s, vs) // no content, or not an object
+			}
+		case k == "type" && !seenType:
+			ve = skipValue(s, vs)
+			seenType, typ = true, strValue(s[vs:ve])
 		case k == "rendered" && !seenRendered:
+			ve = skipValue(s, vs)
 			seenRendered, rendered = true, s[vs:ve]
+		default:
+			ve = skipValue(s, vs)
 		}
-		return true
+		switch {
+		case !seenType:
+			return ve
+		case typ == "user" || typ == "assistant":
+			if seenMsg {
+				return -1 // later fields count for nothing
+			}
+		case typ == "attachment":
+			if seenRendered {
+				return -1
+			}
+		default:
+			return -1 // nothing of the line counts
+		}
+		return ve
 	})
 	switch typ {
 	case "user", "assistant":
@@ -657,6 +687,9 @@ func (f *File) ResumeTokensWith(p Path, raw RawFunc) ResumeEstimate {
 			c := counted{i: i}
 			var b []byte
 			ok := true
+			// an edited line (raw) is read for the mark; the file's own
+			// lines were marked by the index (MayBeSyntheticError)
+			maybe := raw != nil || e.MayBeSyntheticError()
 			if raw != nil {
 				b, ok = raw(i)
 			} else {
@@ -664,7 +697,7 @@ func (f *File) ResumeTokensWith(p Path, raw RawFunc) ResumeEstimate {
 				b, err = f.ReadRaw(i, buf)
 				ok, buf = err == nil, b
 			}
-			if !ok || (e.Type() == "assistant" && IsSyntheticError(b)) {
+			if !ok || (e.Type() == "assistant" && maybe && IsSyntheticError(b)) {
 				c.skip = true
 				out = append(out, c)
 				continue
