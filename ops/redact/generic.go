@@ -132,6 +132,9 @@ var keyPrevWeak = map[string]bool{
 func weakKeyIdent(ident string) bool {
 	var arr [12]string
 	words := appendWords(arr[:0], ident)
+	if len(words) >= 2 && words[len(words)-1] == "salt" && isUpperEnv(ident) {
+		return true // AUTH_SALT, NONCE_SALT: wp-config's secret salts (a random value only)
+	}
 	if len(words) < 2 || words[len(words)-1] != "key" {
 		return false
 	}
@@ -161,13 +164,24 @@ var runTogether = []struct {
 }{{"password", kindPassword}, {"passwd", kindPassword}, {"passphrase", kindPassword},
 	{"secret", kindSecret}, {"apikey", kindAPIKey}}
 
+// trailingQualifier: words after a secret's name that say which one it is
+// (API_KEY_PROD, apiKeyLive, SECRET_TOKEN_STAGING, SECRET_KEY_BASE,
+// password_b64) without making it something else.
+var trailingQualifier = map[string]bool{
+	"value": true, "b64": true, "base64": true, "plain": true, "plaintext": true, "raw": true, "base": true,
+	"prod": true, "production": true, "live": true, "dev": true, "development": true, "staging": true, "stage": true,
+	"stg": true, "test": true, "testing": true, "sandbox": true, "local": true, "qa": true, "uat": true, "preprod": true,
+	"default": true, "primary": true, "secondary": true, "backup": true, "old": true, "legacy": true, "current": true,
+	"v": true, "env": true, "str": true, "string": true,
+}
+
 // classifyIdent decides whether an identifier names a secret, and which kind.
 func classifyIdent(ident string) (int, bool) {
 	var arr [12]string
 	words := appendWords(arr[:0], ident)
 	for len(words) > 1 {
 		w := words[len(words)-1]
-		if isDigit(w[0]) || w == "value" || w == "b64" || w == "base64" || w == "plain" || w == "plaintext" || w == "raw" || w == "base" {
+		if isDigit(w[0]) || trailingQualifier[w] {
 			words = words[:len(words)-1]
 			continue
 		}
@@ -463,6 +477,12 @@ func atLineStart(text string, l int) bool {
 	return i == 0 || text[i-1] == '\n'
 }
 
+// quoteAfterComma: rest is a comma, blanks and an opening quote.
+func quoteAfterComma(rest string) bool {
+	k := skipBlanks(rest, 1)
+	return k < len(rest) && (rest[k] == '"' || rest[k] == '\'')
+}
+
 // typeThenAssign: text[j:] is a type name, a blank, then "=" (Go "token string = …",
 // TypeScript/Kotlin "token: string = …"); it returns the index after "=".
 func typeThenAssign(text string, j int) int {
@@ -553,6 +573,10 @@ func parseValue(text string, l, r int, ident string, kind int) (s, e int, quoted
 	case strings.HasPrefix(rest, ":"):
 		j++
 		sep = ":"
+	case identQuoted && strings.HasPrefix(rest, ",") && quoteAfterComma(rest):
+		// a call given the name, then the value: define('AUTH_KEY', '…'),
+		// setenv("API_TOKEN", "…"), System.setProperty("db.password", "…")
+		j++
 	case j == i && strings.HasPrefix(rest, ",") && len(rest) > 1 && !isSpace(rest[1]):
 		// CSV: apiToken,value,
 		j++

@@ -185,6 +185,7 @@ func positives() []posCase {
 		c("authorization-header", `"Authorization": "token %s"`, g.s(tHex, 40)),
 		c("curl-basic-auth", "curl -u admin:%s https://ci/api", "Zx9!kLm2Qw"),
 		c("sshpass-password", "sshpass -p '%s' ssh root@host", "hunter2horse"),
+		c("cli-password", "sqlcmd -S db1 -U sa -P %s -Q \"SELECT 1\"", "Zq8vLw3mNp2x"),
 		c("mysql-cli-password", "mysql -h db -u root -p%s app", "S3cretPw9"),
 		c("generic-password", "PASSWORD=%s", "hunter2horse"),
 		c("generic-password", "tool --password=%s --x", "Tr0ub4dor&3"),

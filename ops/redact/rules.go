@@ -278,7 +278,7 @@ func builtinRules() []*Rule {
 		{ID: "basic-auth", Anchors: []string{"basic "}, Fold: true, After: 400, Priority: prioContext,
 			Re: regexp.MustCompile(`(?i:basic)[ \t]+(?P<s>[A-Za-z0-9+/]{8,300}={0,2})`), Boundary: isB64Word, Check: checkBasic},
 		{ID: "authorization-header", Anchors: []string{"authorization"}, Fold: true, After: 400, Priority: prioContext,
-			Re:       regexp.MustCompile(`(?i:authorization)\\?["']?[ \t]*[:=][ \t]*\\?["']?(?:(?i:token|bot|apikey|api-key|api-token|sso-key|ssws|key)[ \t]+)?(?P<s>[A-Za-z0-9._~+/:@-]{8,300}=*)`),
+			Re:       regexp.MustCompile(`(?i:authorization)\\?["']?[ \t]*[:=][ \t]*\\?["']?(?:[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+){0,3}[ \t]+(?:[A-Za-z_]+=["']?)?)?(?P<s>[A-Za-z0-9._~+/:@-]{8,300}=*)`),
 			Boundary: isTokenByte, Check: checkAuthValue},
 		{ID: "curl-basic-auth", Anchors: []string{"-u ", "-u=", "--user ", "--user=", "-u'", "-u\""}, Before: 1, After: 300, Priority: prioContext,
 			Re:    regexp.MustCompile(`(?:^|[\s'"])(?:-u|--user)(?:[ \t]+|=)?["']?[^\s:"'$]*:(?P<s>[^\s"']+)`),
@@ -295,6 +295,7 @@ func builtinRules() []*Rule {
 			find: findURLCreds, emits: urlRuleIDs},
 	}
 	rules = append(rules, structuralRules()...)
+	rules = append(rules, cliPasswordRules()...)
 	rules = append(rules, providerRules()...)
 	have, anchors := map[string]bool{}, map[string]bool{}
 	for _, r := range rules {
