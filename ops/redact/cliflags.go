@@ -24,8 +24,9 @@ var cliPasswordTools = []struct {
 	// -w PASSWORD (OpenLDAP clients)
 	{[]string{"ldapsearch", "ldapmodify", "ldapadd", "ldapdelete", "ldappasswd", "ldapwhoami", "ldapcompare", "ldapmodrdn", "ldapexop"},
 		`[^\n|;&]*?[ \t]-w[ \t]+["']?(?P<s>[^\s"'-][^\s"']*)`},
-	// -pPASSWORD glued (7-Zip, RAR)
-	{[]string{"7z", "7za", "7zr", "rar", "unrar"},
+	// -pPASSWORD glued (7-Zip, RAR), named with their command: "7z " alone
+	// ends a thousand random tokens in a few MB of secret-dense text
+	{[]string{"7z a", "7z x", "7z e", "7z u", "7z t", "7za a", "7za x", "7za e", "7zr a", "7zr x", "rar a", "rar x", "rar e", "unrar x", "unrar e"},
 		`[^\n|;&]*?[ \t]-p(?P<s>[^\s"'-][^\s"']*)`},
 	// -pw PASSWORD (PuTTY tools)
 	{[]string{"plink", "pscp", "psftp"},

@@ -277,9 +277,9 @@ func builtinRules() []*Rule {
 			Boundary: isTokenByte, Check: checkBearer},
 		{ID: "basic-auth", Anchors: []string{"basic "}, Fold: true, After: 400, Priority: prioContext,
 			Re: regexp.MustCompile(`(?i:basic)[ \t]+(?P<s>[A-Za-z0-9+/]{8,300}={0,2})`), Boundary: isB64Word, Check: checkBasic},
-		{ID: "authorization-header", Anchors: []string{"authorization"}, Fold: true, After: 400, Priority: prioContext,
-			Re:       regexp.MustCompile(`(?i:authorization)\\?["']?[ \t]*[:=][ \t]*\\?["']?(?:[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+){0,3}[ \t]+(?:[A-Za-z_]+=["']?)?)?(?P<s>[A-Za-z0-9._~+/:@-]{8,300}=*)`),
-			Boundary: isTokenByte, Check: checkAuthValue},
+		// Authorization: [SCHEME [param=]]VALUE, any scheme (RFC 7235): parsed by hand
+		{ID: "authorization-header", Anchors: []string{"authorization"}, Fold: true, Priority: prioContext,
+			find: findAuthorization, emits: []string{"authorization-header"}},
 		{ID: "curl-basic-auth", Anchors: []string{"-u ", "-u=", "--user ", "--user=", "-u'", "-u\""}, Before: 1, After: 300, Priority: prioContext,
 			Re:    regexp.MustCompile(`(?:^|[\s'"])(?:-u|--user)(?:[ \t]+|=)?["']?[^\s:"'$]*:(?P<s>[^\s"']+)`),
 			Check: checkValue(kindPassword), handAll: findCurlUser},

@@ -125,7 +125,7 @@ func structuralRules() []*Rule {
 		{ID: "password-hash", Anchors: []string{"grub.pbkdf2."}, After: 600, Priority: prioPrefix,
 			Re:       regexp.MustCompile(`grub\.pbkdf2\.sha(?:256|512)\.\d+\.[A-F0-9]{32,}\.[A-F0-9]{32,}`),
 			Boundary: isAlnum, Check: checkHash},
-		{ID: "password-hash", Anchors: []string{"'*", "\"*", " *", ">*", "=*"}, After: 45, Priority: prioContext,
+		{ID: "password-hash", Anchors: []string{"'*", "\"*", "| *"}, After: 45, Priority: prioContext,
 			Re:       regexp.MustCompile(`\*(?P<s>[0-9A-F]{40})`),
 			Boundary: isAlnum, Check: checkMySQLHash},
 		{ID: "password-hash", Anchors: []string{"AQAAAA"}, After: 400, Priority: prioPrefix,
