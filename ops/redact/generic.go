@@ -314,6 +314,16 @@ func findAssignments(text string, hits []hit, emit func(s, e int, id string)) {
 			}
 			continue
 		}
+		if !weak {
+			// name: DB_PASSWORD / value: … (a secret named in one field,
+			// its value in the next)
+			if s, e, quoted := nameValuePair(text, l, r); s >= 0 {
+				if v := text[s:e]; plausibleValue(v, kind, quoted) {
+					emit(s, e, assignmentIDs[kind])
+				}
+				continue
+			}
+		}
 		s, e, quoted, prose := parseValue(text, l, r, ident, kind)
 		if s < 0 {
 			// APP_TOKEN 9f3c…, clarifai SECRET dkHL…: a random key after a blank
@@ -334,6 +344,99 @@ func findAssignments(text string, hits []hit, emit func(s, e int, id string)) {
 			emit(s, e, assignmentIDs[kind])
 		}
 	}
+}
+
+// nameFields and valueFields name the two fields of a name/value pair:
+// Kubernetes and ECS env entries ({name, value}), Postman and config
+// lists ({key, value}), CloudFormation parameters (ParameterKey,
+// ParameterValue), Terraform's helm set blocks, aws ssm put-parameter
+// (--name, --value).
+var nameFields = map[string]bool{"name": true, "key": true, "parameterkey": true, "--name": true, "-name": true}
+var valueFields = map[string]bool{"value": true, "parametervalue": true, "--value": true, "-value": true}
+
+// nameValuePair: the identifier text[l:r] (within a value such as
+// /prod/api/token) is the value of a name field, and the next field,
+// within 100 bytes and one line break, is a value field: it returns the
+// value of that field, or -1.
+func nameValuePair(text string, l, r int) (int, int, bool) {
+	// the whole value the identifier sits in
+	a := l
+	for a > 0 && l-a < 120 && !isSpace(text[a-1]) && strings.IndexByte("\"'`=:,{[(", text[a-1]) < 0 {
+		a--
+	}
+	b := r
+	for b < len(text) && b-r < 120 && !isSpace(text[b]) && strings.IndexByte("\"'`,}])", text[b]) < 0 {
+		b++
+	}
+	// back: [quote] blanks separator blanks [quote] FIELD
+	i := a
+	if i > 0 && (text[i-1] == '"' || text[i-1] == '\'') {
+		i--
+	}
+	j := i
+	for j > 0 && (text[j-1] == ' ' || text[j-1] == '\t') {
+		j--
+	}
+	flag := false
+	switch {
+	case j > 0 && (text[j-1] == ':' || text[j-1] == '='):
+		j--
+		for j > 0 && (text[j-1] == ' ' || text[j-1] == '\t') {
+			j--
+		}
+	case j < i:
+		flag = true // --name VALUE
+	default:
+		return -1, -1, false
+	}
+	if j > 0 && (text[j-1] == '"' || text[j-1] == '\'') {
+		j--
+	}
+	f := j
+	for f > 0 && j-f < 20 && (isAlnum(text[f-1]) || text[f-1] == '-' || text[f-1] == '_') {
+		f--
+	}
+	name := lowerASCII(text[f:j])
+	if !nameFields[name] || flag != strings.HasPrefix(name, "-") {
+		return -1, -1, false
+	}
+	if f > 0 && (isAlnum(text[f-1]) || text[f-1] == '_') {
+		return -1, -1, false
+	}
+	// forward: past the closing quote, separators and at most one line break, the value field
+	k := b
+	if k < len(text) && (text[k] == '"' || text[k] == '\'') {
+		k++
+	}
+	lines := 0
+	for k < len(text) && k-b < 100 && (isSpace(text[k]) || text[k] == ',' || text[k] == '"' || text[k] == '\'') {
+		if text[k] == '\n' {
+			lines++
+			if lines > 1 {
+				return -1, -1, false
+			}
+		}
+		if text[k] == '"' || text[k] == '\'' {
+			if k+1 < len(text) && isAlpha(text[k+1]) {
+				k++
+				break
+			}
+			return -1, -1, false
+		}
+		k++
+	}
+	vl := k
+	for k < len(text) && k-vl < 20 && (isAlnum(text[k]) || text[k] == '-') {
+		k++
+	}
+	if !valueFields[lowerASCII(text[vl:k])] {
+		return -1, -1, false
+	}
+	s, e, quoted, prose := parseValue(text, vl, k, text[vl:k], kindSecret)
+	if s < 0 || prose {
+		return -1, -1, false
+	}
+	return s, e, quoted
 }
 
 // proseKey: the word before " key " at p names the key (access key, api
@@ -712,6 +815,76 @@ var urlRuleIDs = []string{
 	"amqp-url-password", "ftp-url-password", "url-password",
 }
 
+// urlSecretMarkers: a URL path segment whose last word says the next
+// segments hold a secret: webhooks (/hooks/T, /webhooks/ID/TOKEN,
+// /build_hooks/ID, /IncomingWebhook/KEY), triggers, keys and tokens.
+var urlSecretMarkers = map[string]bool{
+	"hook": true, "hooks": true, "webhook": true, "webhooks": true, "incomingwebhook": true, "webhookb2": true,
+	"trigger": true, "triggers": true, "key": true, "keys": true, "token": true, "tokens": true, "secret": true, "secrets": true,
+}
+
+// urlSecretParams: query parameters that carry a key or a signature
+// without a name the keyword rules know: ?key= (Google APIs), ?code=
+// (Azure Functions keys, OAuth codes), ?sig= / ?signature= and the
+// X-Amz-/X-Goog- signatures of presigned URLs.
+var urlSecretParams = map[string]bool{
+	"key": true, "code": true, "sig": true, "signature": true, "x-amz-signature": true, "x-goog-signature": true,
+}
+
+func isURLEnd(c byte) bool {
+	return isSpace(c) || strings.IndexByte("\"'`<>\\|)]}", c) >= 0
+}
+
+// urlPathSecrets reports the random segments of a URL's path that follow
+// a marker segment (urlSecretMarkers, up to three segments on) and the
+// values of its secret query parameters (urlSecretParams); k is the end
+// of the URL's authority. A segment or value counts when it looks like a
+// generated key (strongValue), not a UUID or a number.
+func urlPathSecrets(text string, k int, emit func(s, e int, id string)) {
+	after := 0 // segments left after a marker
+	i := k
+	for i < len(text) && i-k < 2000 && text[i] == '/' {
+		a := i + 1
+		b := a
+		for b < len(text) && text[b] != '/' && text[b] != '?' && text[b] != '#' && !isURLEnd(text[b]) {
+			b++
+		}
+		seg := text[a:b]
+		if after > 0 && len(seg) >= 16 && !chain.IsUUID(seg) && strongValue(seg) {
+			emit(a, b, "url-secret")
+		}
+		after--
+		var arr [8]string
+		if w := appendWords(arr[:0], seg); len(w) > 0 && len(seg) < 40 && urlSecretMarkers[w[len(w)-1]] {
+			after = 3
+		}
+		i = b
+	}
+	if i >= len(text) || text[i] != '?' {
+		return
+	}
+	for i < len(text) && (text[i] == '?' || text[i] == '&') && i-k < 4000 {
+		a := i + 1
+		eq := a
+		for eq < len(text) && text[eq] != '=' && text[eq] != '&' && !isURLEnd(text[eq]) && eq-a < 40 {
+			eq++
+		}
+		if eq >= len(text) || text[eq] != '=' {
+			return
+		}
+		b := eq + 1
+		for b < len(text) && text[b] != '&' && text[b] != '#' && !isURLEnd(text[b]) {
+			b++
+		}
+		if urlSecretParams[lowerASCII(text[a:eq])] {
+			if v := text[eq+1 : b]; len(v) >= 16 && !chain.IsUUID(v) && strongValue(strings.TrimSuffix(v, "%3D")) {
+				emit(eq+1, b, "url-secret")
+			}
+		}
+		i = b
+	}
+}
+
 func isSchemeByte(c byte) bool { return isAlnum(c) || c == '+' || c == '.' || c == '-' }
 
 func findURLCreds(text string, hits []hit, emit func(s, e int, id string)) {
@@ -726,14 +899,7 @@ func findURLCreds(text string, hits []hit, emit func(s, e int, id string)) {
 		}
 		scheme := strings.ToLower(text[b:p])
 		j := p + 3
-		k := j
-		for k < len(text) && k-j < 512 {
-			c := text[k]
-			if c == '/' || c == '?' || c == '#' || isSpace(c) || c == '"' || c == '\'' || c == '`' || c == '<' || c == '>' || c == '\\' || c == ',' {
-				break
-			}
-			k++
-		}
+		k := authorityEnd(text, j)
 		auth := text[j:k]
 		at := strings.LastIndexByte(auth, '@')
 		if at < 0 || at == len(auth)-1 {
@@ -757,6 +923,31 @@ func findURLCreds(text string, hits []hit, emit func(s, e int, id string)) {
 			id = "url-password"
 		}
 		emit(j+c+1, j+at, id)
+	}
+}
+
+// authorityEnd: the end of a URL's authority starting at j.
+func authorityEnd(text string, j int) int {
+	k := j
+	for k < len(text) && k-j < 512 {
+		c := text[k]
+		if c == '/' || c == '?' || c == '#' || isSpace(c) || c == '"' || c == '\'' || c == '`' || c == '<' || c == '>' || c == '\\' || c == ',' {
+			break
+		}
+		k++
+	}
+	return k
+}
+
+// findURLSecrets reports the secrets in the path and query of every URL
+// (urlPathSecrets); a rule of its own, below the vendors' URL rules.
+func findURLSecrets(text string, hits []hit, emit func(s, e int, id string)) {
+	for _, h := range hits {
+		p := int(h.pos)
+		if p == 0 || !isSchemeByte(text[p-1]) {
+			continue
+		}
+		urlPathSecrets(text, authorityEnd(text, p+3), emit)
 	}
 }
 

@@ -186,6 +186,8 @@ func positives() []posCase {
 		c("curl-basic-auth", "curl -u admin:%s https://ci/api", "Zx9!kLm2Qw"),
 		c("sshpass-password", "sshpass -p '%s' ssh root@host", "hunter2horse"),
 		c("cli-password", "sqlcmd -S db1 -U sa -P %s -Q \"SELECT 1\"", "Zq8vLw3mNp2x"),
+		c("sql-password", "CREATE USER app WITH PASSWORD '%s';", "Zq8vLw3mNp2x"),
+		c("url-secret", "curl -X POST https://deploy.example.org/hooks/%s", "IsHwcMBldsocl8iuZpw3IvP91oUvdlO2"),
 		c("mysql-cli-password", "mysql -h db -u root -p%s app", "S3cretPw9"),
 		c("generic-password", "PASSWORD=%s", "hunter2horse"),
 		c("generic-password", "tool --password=%s --x", "Tr0ub4dor&3"),

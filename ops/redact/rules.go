@@ -293,6 +293,8 @@ func builtinRules() []*Rule {
 			find: findAssignments, emits: assignmentIDs[:]},
 		{ID: "url-password", Anchors: []string{"://"}, Priority: prioContext,
 			find: findURLCreds, emits: urlRuleIDs},
+		{ID: "url-secret", Anchors: []string{"://"}, Priority: prioGeneric,
+			find: findURLSecrets, emits: []string{"url-secret"}},
 	}
 	rules = append(rules, structuralRules()...)
 	rules = append(rules, cliPasswordRules()...)

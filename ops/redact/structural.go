@@ -131,11 +131,35 @@ func structuralRules() []*Rule {
 		{ID: "password-hash", Anchors: []string{"AQAAAA"}, After: 400, Priority: prioPrefix,
 			Re:       regexp.MustCompile(`AQAAAA[EI][A-Za-z0-9+/]{40,}={0,2}`),
 			Boundary: isB64, Check: checkASPNetIdentity},
+		// SQL statements that set a password: IDENTIFIED BY '…' (MySQL,
+		// Oracle), WITH PASSWORD '…' / LOGIN PASSWORD '…' (PostgreSQL),
+		// SET PASSWORD FOR u = '…' (MySQL)
+		{ID: "sql-password", Anchors: []string{"identified"}, Fold: true, After: 200, Priority: prioContext,
+			Re:    regexp.MustCompile(`(?i:identified)[ \t]+(?:(?i:with)[ \t]+\w+[ \t]+)?(?i:by|as)[ \t]+(?:(?i:password)[ \t]+)?['"](?P<s>[^'"\n]{4,200})['"]`),
+			Check: checkSQLPassword},
+		{ID: "sql-password", Anchors: []string{"password '"}, Fold: true, After: 220, Priority: prioContext,
+			Re:    regexp.MustCompile(`(?i:password) '(?P<s>[^'\n]{4,200})'`),
+			Check: checkSQLPassword},
+		{ID: "sql-password", Anchors: []string{"set password"}, Fold: true, After: 300, Priority: prioContext,
+			Re:    regexp.MustCompile(`(?i:set[ \t]+password)[ \t]+(?i:for)[ \t]+[^=\n]{1,100}=[ \t]*(?:(?i:password)\()?['"](?P<s>[^'"\n]{4,200})['"]`),
+			Check: checkSQLPassword},
 		// Mattermost (and compatible) incoming webhooks: /hooks/ + a 26-character id
 		{ID: "mattermost-webhook", Anchors: []string{"/hooks/"}, After: 30, Priority: prioContext,
 			Re:       regexp.MustCompile(`/hooks/(?P<s>[a-z0-9]{26})`),
 			Boundary: isTokenByte, Check: checkRandom(3.5, 2)},
 	}
+}
+
+// checkSQLPassword: a password in a statement that creates, alters or
+// grants to a user or role (USER, ROLE, LOGIN or GRANT before it on the
+// line), not prose ("the function identified by 'x'").
+func checkSQLPassword(text string, s, e int) bool {
+	ls := strings.LastIndexByte(text[:s], '\n') + 1
+	line := strings.ToUpper(text[ls:s])
+	if !strings.Contains(line, "USER") && !strings.Contains(line, "ROLE") && !strings.Contains(line, "LOGIN") && !strings.Contains(line, "GRANT") {
+		return false
+	}
+	return checkCLIPassword(text, s, e)
 }
 
 // checkMySQLHash: MySQL's native hash, * and the upper-case hex of a
