@@ -152,11 +152,11 @@ func structuralRules() []*Rule {
 
 // checkSQLPassword: a password in a statement that creates, alters or
 // grants to a user or role (USER, ROLE, LOGIN or GRANT before it on the
-// line), not prose ("the function identified by 'x'").
+// line, or SET PASSWORD), not prose ("the function identified by 'x'").
 func checkSQLPassword(text string, s, e int) bool {
 	ls := strings.LastIndexByte(text[:s], '\n') + 1
 	line := strings.ToUpper(text[ls:s])
-	if !strings.Contains(line, "USER") && !strings.Contains(line, "ROLE") && !strings.Contains(line, "LOGIN") && !strings.Contains(line, "GRANT") {
+	if !strings.Contains(line, "USER") && !strings.Contains(line, "ROLE") && !strings.Contains(line, "LOGIN") && !strings.Contains(line, "GRANT") && !strings.Contains(line, "SET PASSWORD") {
 		return false
 	}
 	return checkCLIPassword(text, s, e)
