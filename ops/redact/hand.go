@@ -238,8 +238,9 @@ func isUpperDigit(c byte) bool { return isUpper(c) || isDigit(c) }
 // findAuthorization reads the credentials of an Authorization header or
 // field after each "authorization" hit: `authorization` [\\]["'] blanks
 // [:=] blanks [\\]["'], then either SCHEME blanks [NAME=["']]VALUE (any
-// scheme, RFC 7235's auth-scheme and auth-param: Bearer, Token, SSWS,
-// Splunk, GenieKey, DeepL-Auth-Key, Token token=…) or VALUE alone. VALUE
+// scheme but those of ownRuleScheme, RFC 7235's auth-scheme and
+// auth-param: Token, SSWS, Splunk, GenieKey, DeepL-Auth-Key, Token
+// token=…) or VALUE alone. VALUE
 // is 8 to 300 of [A-Za-z0-9._~+/:@-] and any '=' padding, not followed by
 // a token byte, and must pass checkAuthValue; the value after a scheme is
 // tried first.
@@ -267,7 +268,7 @@ func findAuthorization(text string, hits []hit, emit func(s, e int, id string)) 
 		for b < len(text) && isAuthValueByte(text[b]) {
 			b++
 		}
-		if b < len(text) && (text[b] == ' ' || text[b] == '\t') && b > i && isAlpha(text[i]) && isSchemeWord(text[i:b]) {
+		if b < len(text) && (text[b] == ' ' || text[b] == '\t') && b > i && isAlpha(text[i]) && isSchemeWord(text[i:b]) && !ownRuleScheme[lowerASCII(text[i:b])] {
 			j := skipBlanks(text, b)
 			k := j
 			for k < len(text) && (isAlpha(text[k]) || text[k] == '_') {
@@ -293,6 +294,11 @@ func findAuthorization(text string, hits []hit, emit func(s, e int, id string)) 
 		}
 	}
 }
+
+// ownRuleScheme: schemes whose credentials other rules judge (basic-auth
+// decodes Basic's user:pass, bearer-token checks Bearer's), or that carry
+// no reusable secret (Digest's response, NTLM's handshake).
+var ownRuleScheme = map[string]bool{"basic": true, "bearer": true, "digest": true, "ntlm": true}
 
 func isAuthValueByte(c byte) bool {
 	return isAlnum(c) || c == '.' || c == '_' || c == '~' || c == '+' || c == '/' || c == ':' || c == '@' || c == '-'
