@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+
+	"github.com/tidwall/gjson"
 )
 
 // The client's naming rules on each OS, as pure functions of the target
@@ -107,4 +109,66 @@ func ClientCwd() (string, error) {
 		return real, nil
 	}
 	return wd, nil
+}
+
+// recordedWindow is how much of the head and of the tail of a transcript
+// the client reads to learn the session's working directory.
+const recordedWindow = 64 << 10
+
+// RecordedCwd is the working directory the client takes a session to
+// belong to, as 2.1.328 reads it (internal/harness/FINDINGS.md, "What the
+// resume picker needs") and 2.1.332 too (its code, read with strings:
+// iZ(tail,"relocated","relocatedCwd") ?? ISe(head,"cwd")): the relocatedCwd of the last "relocated" entry in
+// the file's last 64 KB (the client writes one when /cd moves a session to
+// another project folder), else the first cwd in its first 64 KB. "" when
+// neither is there.
+func RecordedCwd(f *File) string {
+	for i := len(f.Entries) - 1; i >= 0; i-- {
+		e := &f.Entries[i]
+		if e.Off+int64(e.Len) < f.Size-recordedWindow {
+			break
+		}
+		if e.Kind != KindEntry || e.Type() != "relocated" {
+			continue
+		}
+		if raw, err := f.Raw(i); err == nil {
+			if c := gjson.GetBytes(raw, "relocatedCwd"); c.Type == gjson.String && c.Str != "" {
+				return c.Str
+			}
+		}
+	}
+	for i := range f.Entries {
+		e := &f.Entries[i]
+		if e.Off >= recordedWindow {
+			break
+		}
+		if e.Kind != KindEntry {
+			continue
+		}
+		if raw, err := f.Raw(i); err == nil {
+			if c := gjson.GetBytes(raw, "cwd"); c.Type == gjson.String && c.Str != "" {
+				return c.Str
+			}
+		}
+	}
+	return ""
+}
+
+// FolderHoldsProject reports whether the client (2.1.332) looks for the
+// sessions of cwd in the project folder named folder, on goos: the folder
+// of its slug (ProjectFolderName, case folded where goos folds case), or,
+// for a name the client cuts (over 200 characters), any folder named by
+// the same first 200 characters, '-' and another hash: the hash differs
+// between builds, and the client lists such a folder when a session in it
+// records cwd (as the session at hand does).
+func FolderHoldsProject(goos, folder, cwd string, existing []string) bool {
+	if SameName(goos, folder, ProjectFolderName(goos, cwd, existing)) {
+		return true
+	}
+	slug := ProjectSlug(cwd)
+	const maxLen = 200
+	if len(slug) <= maxLen {
+		return false
+	}
+	return HasPrefixFor(goos, folder, slug[:maxLen]+"-")
 }

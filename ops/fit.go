@@ -808,3 +808,8 @@ func fitBugHint(path string) string {
 	}
 	return "this is a bug in ccsurgeon: please report it with the output of: ccsurgeon info " + path
 }
+
+// FitTarget is the token budget to propose for a session near or over its
+// model's context window: three quarters of the window, which leaves room
+// for the turns that follow the resume.
+func FitTarget(window int) int { return window * 3 / 4 }

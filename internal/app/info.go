@@ -195,7 +195,7 @@ func (env *Env) RunInfo(o InfoOptions) error {
 		}
 		bw.Flush()
 		if r.Resume.Tokens > r.Resume.ContextWindow*9/10 {
-			fmt.Fprintf(env.Out, "  to fit: ccsurgeon compress %s --target-tokens %d --dry-run\n", o.Session, r.Resume.ContextWindow*3/4)
+			fmt.Fprintf(env.Out, "  to fit: ccsurgeon compress %s --target-tokens %d --dry-run\n", o.Session, ops.FitTarget(r.Resume.ContextWindow))
 		}
 	}
 	if len(r.Bloat) > 0 {

@@ -139,7 +139,11 @@ func (env *Env) RunMove(o MoveOptions) error {
 	default:
 		return UsageErrorf("give a SESSION or --project OLD", "move needs a SESSION or --project OLD")
 	}
-	if from == to {
+	// a session of to filed under another folder (an old naming rule, a
+	// folder renamed by hand: what doctor calls stranded) moves to to's
+	// folder with its paths as they are
+	stranded := o.Session != "" && len(moves) == 1 && !chain.SameName(chain.HostOS, moves[0].oldDir, chain.ProjectDirOf(env.ConfigDir, to))
+	if from == to && !stranded {
 		return UsageErrorf("give the project's new path", "%s is already the project path", to)
 	}
 	if under(to, from) {
@@ -315,7 +319,11 @@ func (env *Env) planSession(m sessionMove, from, to string, rewrite bool, out *M
 	}()
 	op := &ops.Relocate{From: from, To: to, RewritePaths: rewrite}
 	t := ops.NewTxn(s)
-	if err = (ops.Pipeline{op}).Apply(t); err != nil {
+	pipe := ops.Pipeline{op}
+	if from == to { // a stranded session put in place: no path changes
+		pipe = nil
+	}
+	if err = pipe.Apply(t); err != nil {
 		return
 	}
 	j := &job{env: env, t: t, op: "move", pr: pr, sizes: map[*chain.File]int64{}}

@@ -246,6 +246,7 @@ EXIT STATUS:` + exitCodesHelp,
 			rewriteCommand(env),
 			repairCommand(env),
 			moveCommand(env),
+			doctorCommand(env),
 		},
 	}
 	root.Commands = append(root.Commands, backupCommands(env)...)

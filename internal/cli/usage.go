@@ -24,7 +24,7 @@ import (
 // exitCodesHelp is the exit status table, printed by --help and repeated
 // word for word in the README.
 const exitCodesHelp = `
-   0  success (validate, redact --check, diff: nothing found)
+   0  success (validate, redact --check, diff, doctor: nothing found)
    1  refused, invalid, or found (nothing was changed); with several
       sessions: at least one failed
    2  usage error: an unknown command or flag, a bad value (a session id

@@ -1,0 +1,332 @@
+// Package doctor looks at every session of a config dir for what the user
+// cannot see: a session the client does not find (filed under a folder it
+// does not look in, or whose project is gone), history a resume would lose
+// or a request the API would refuse, a session the client's cleanup is
+// about to delete, one too big to resume, and the resume picker's index out
+// of step with the files. It returns facts (Finding) and the fix of each as
+// data; the command layer words them.
+package doctor
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/ops"
+	"github.com/ccsurgeon/ccsurgeon/validate"
+)
+
+// Kind is what is wrong.
+type Kind string
+
+// The kinds of finding.
+const (
+	// Stranded: the session is filed under a folder that is not the one
+	// the client uses for its recorded cwd, which exists: 'claude
+	// --continue' there does not see it.
+	Stranded Kind = "stranded"
+	// ProjectGone: the recorded cwd no longer exists (a renamed or moved
+	// project, a session copied from another machine): no start of the
+	// client finds the session until it is moved to the project's new
+	// place, which only the user knows (Candidates are guesses).
+	ProjectGone Kind = "project_gone"
+	// Broken: validate finds errors: history a resume loses, a request the
+	// API refuses or a file the client cannot resume, on some version.
+	Broken Kind = "broken"
+	// DueForDeletion: the file is older than the client's cleanup period
+	// or will be within DueSoonDays; the client deletes it at a start.
+	DueForDeletion Kind = "due_for_deletion"
+	// TooBig: a resume sends more tokens than the model's context window.
+	TooBig Kind = "too_big"
+	// IndexMissingFile: sessions-index.json names a file that is not there.
+	IndexMissingFile Kind = "index_missing_file"
+	// IndexMissingSession: a session of the folder is not in its
+	// sessions-index.json.
+	IndexMissingSession Kind = "index_missing_session"
+	// Unreadable: the session could not be read at all.
+	Unreadable Kind = "unreadable"
+)
+
+// FixKind is what fixes a finding.
+type FixKind string
+
+// The fixes.
+const (
+	// FixMove moves the session to the project folder of To (lossless).
+	FixMove FixKind = "move"
+	// FixRepair repairs the session in place (lossless: a backup keeps
+	// the original, and what the client reads of it is kept).
+	FixRepair FixKind = "repair"
+	// FixChooseProject: move the session to its project's new place,
+	// which the user names (Candidates are guesses).
+	FixChooseProject FixKind = "choose_project"
+	// FixFit shortens what a resume sends to TargetTokens: it loses
+	// content, so it is the user's call.
+	FixFit FixKind = "fit"
+	// FixKeep: raise cleanupPeriodDays, or keep a copy elsewhere.
+	FixKeep FixKind = "keep"
+	// FixNone: nothing to do (the finding is for information).
+	FixNone FixKind = "none"
+)
+
+// Fix is the fix of a finding, as data.
+type Fix struct {
+	Kind FixKind `json:"kind"`
+	// Lossless fixes are applied by a fixing run; the others are left to
+	// the user.
+	Lossless bool `json:"lossless"`
+	// To is the project path the session belongs to (FixMove).
+	To string `json:"to,omitempty"`
+	// TargetTokens is the budget that fits the window (FixFit).
+	TargetTokens int `json:"target_tokens,omitempty"`
+}
+
+// Finding is one thing wrong with one session (or one index entry).
+type Finding struct {
+	Kind      Kind   `json:"kind"`
+	SessionID string `json:"session_id"`
+	Path      string `json:"path"`
+	// Project is the working directory the client takes the session to
+	// belong to (chain.RecordedCwd); "" when no entry records one.
+	Project string `json:"project,omitempty"`
+	// NeedsAttention is false for what costs the user nothing today.
+	NeedsAttention bool `json:"needs_attention"`
+
+	// Stranded, ProjectGone: the folder the session is in, the one the
+	// client looks in for Project, whether Project exists, and the
+	// existing folders the project may have become.
+	Folder         string   `json:"folder,omitempty"`
+	ExpectedFolder string   `json:"expected_folder,omitempty"`
+	Candidates     []string `json:"candidates,omitempty"`
+
+	// Broken: validate's errors, and those repair has no safe fix for.
+	Problems []validate.Problem `json:"problems,omitempty"`
+	Unfixed  []ops.Fix          `json:"unfixed,omitempty"`
+
+	// DueForDeletion: the file's modification time (what the client's
+	// cleanup compares), its age and the days left before a start of
+	// the client deletes it (negative: past the period already).
+	Modified          *time.Time `json:"modified,omitempty"`
+	AgeDays           *int       `json:"age_days,omitempty"`
+	DaysLeft          *int       `json:"days_left,omitempty"`
+	CleanupPeriodDays int        `json:"cleanup_period_days,omitempty"`
+
+	// TooBig: the estimate of what a resume sends and the window.
+	Tokens        int    `json:"tokens,omitempty"`
+	ContextWindow int    `json:"context_window,omitempty"`
+	Model         string `json:"model,omitempty"`
+
+	// Index*: the sessions-index.json at hand.
+	Index string `json:"index,omitempty"`
+
+	// Unreadable: why.
+	Error string `json:"error,omitempty"`
+
+	Fix Fix `json:"fix"`
+}
+
+// Options say what to look at and against what.
+type Options struct {
+	ConfigDir string
+	// Sessions are the main transcripts to check (chain.ListSessions or
+	// the user's choice).
+	Sessions []string
+	// Folders are the project folders whose sessions-index.json is checked.
+	Folders []string
+	// Now is the time ages are counted to (time.Now if zero).
+	Now time.Time
+	// Cleanup is the client's cleanup period (ReadCleanup); a zero
+	// Cleanup.Days means cleanup is off.
+	Cleanup Cleanup
+	// DueSoonDays: a session with this many days left or fewer is named.
+	DueSoonDays int
+	// GOOS names things as the client on that OS (chain.HostOS if "").
+	GOOS string
+}
+
+// DefaultDueSoonDays is how many days ahead a coming deletion is named.
+const DefaultDueSoonDays = 7
+
+// Check looks at every session of o and every index of o.Folders and
+// returns the findings sorted by path, then kind.
+func Check(o Options) []Finding {
+	if o.Now.IsZero() {
+		o.Now = time.Now()
+	}
+	if o.GOOS == "" {
+		o.GOOS = chain.HostOS
+	}
+	folders := projectFolderNames(o.ConfigDir)
+	per := make([][]Finding, len(o.Sessions))
+	cwds := make([]string, len(o.Sessions))
+	var wg sync.WaitGroup
+	work := make(chan int)
+	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				per[i], cwds[i] = checkSession(o, folders, o.Sessions[i])
+			}
+		}()
+	}
+	for i := range o.Sessions {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	var out []Finding
+	var known []string
+	for _, c := range cwds {
+		if c != "" {
+			known = append(known, c)
+		}
+	}
+	known = append(known, clientProjects(o.ConfigDir)...)
+	guesses := map[string][]string{} // the sessions of a gone project share them
+	for _, fs := range per {
+		for _, f := range fs {
+			if f.Kind == ProjectGone {
+				g, ok := guesses[f.Project]
+				if !ok {
+					g = candidates(f.Project, known)
+					guesses[f.Project] = g
+				}
+				f.Candidates = g
+			}
+			out = append(out, f)
+		}
+	}
+	for _, dir := range o.Folders {
+		out = append(out, checkIndex(dir)...)
+	}
+	Sort(out)
+	return out
+}
+
+// Sort orders findings by path, then kind, then the problem's line: the
+// same findings always print in the same order.
+func Sort(fs []Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		if fs[i].Path != fs[j].Path {
+			return fs[i].Path < fs[j].Path
+		}
+		return fs[i].Kind < fs[j].Kind
+	})
+}
+
+// projectFolderNames lists the names of the folders under projects/ (where
+// the OS folds case, the folder the client's slug lands in may differ from
+// the slug by case).
+func projectFolderNames(configDir string) []string {
+	des, _ := os.ReadDir(chain.ProjectsDir(configDir))
+	var out []string
+	for _, d := range des {
+		if d.IsDir() {
+			out = append(out, d.Name())
+		}
+	}
+	return out
+}
+
+// checkSession reads one session and returns its findings and recorded cwd.
+func checkSession(o Options, folders []string, path string) ([]Finding, string) {
+	id := filepath.Base(path)
+	id = id[:len(id)-len(filepath.Ext(id))]
+	st, err := os.Stat(path)
+	if err != nil {
+		return []Finding{{Kind: Unreadable, SessionID: id, Path: path, NeedsAttention: true, Error: err.Error(), Fix: Fix{Kind: FixNone}}}, ""
+	}
+	// a file named outside <config-dir>/projects/<folder>/ is nobody's
+	// project folder and no cleanup of the client reaches it
+	absPath, _ := filepath.Abs(path)
+	projects, _ := filepath.Abs(chain.ProjectsDir(o.ConfigDir))
+	filed := filepath.Dir(filepath.Dir(absPath)) == projects
+	var out []Finding
+	if f, ok := due(o, id, path, st.ModTime()); ok && filed {
+		out = append(out, f)
+	}
+	s, err := chain.Load(path)
+	if err != nil {
+		return append(out, Finding{Kind: Unreadable, SessionID: id, Path: path, NeedsAttention: true, Error: err.Error(), Fix: Fix{Kind: FixNone}}), ""
+	}
+	defer s.Close()
+	cwd := chain.RecordedCwd(s.Main)
+	if f, ok := place(o, folders, id, path, cwd); ok && filed {
+		out = append(out, f)
+	}
+	if f, ok := broken(s, id); ok {
+		out = append(out, f)
+	}
+	if f, ok := tooBig(s, id); ok {
+		out = append(out, f)
+	}
+	for i := range out {
+		out[i].Project = cwd
+	}
+	return out, cwd
+}
+
+// place finds a session the client does not look for where it is: filed
+// under another folder than its recorded cwd's (Stranded), or whose cwd is
+// gone (ProjectGone).
+func place(o Options, folders []string, id, path, cwd string) (Finding, bool) {
+	if cwd == "" {
+		return Finding{}, false // nothing says whose it is
+	}
+	folder := filepath.Base(filepath.Dir(path))
+	expected := chain.ProjectFolderName(o.GOOS, cwd, folders)
+	f := Finding{SessionID: id, Path: path, Folder: folder, ExpectedFolder: expected, NeedsAttention: true}
+	if st, err := os.Stat(cwd); err != nil || !st.IsDir() {
+		f.Kind, f.Fix = ProjectGone, Fix{Kind: FixChooseProject}
+		return f, true
+	}
+	if chain.FolderHoldsProject(o.GOOS, folder, cwd, folders) {
+		return Finding{}, false
+	}
+	f.Kind, f.Fix = Stranded, Fix{Kind: FixMove, Lossless: true, To: cwd}
+	return f, true
+}
+
+// broken reports validate's errors, with what repair leaves unfixed (the
+// repair runs on a transaction that is never written).
+func broken(s *chain.Session, id string) (Finding, bool) {
+	r := validate.Session(s)
+	if r.Valid() {
+		return Finding{}, false
+	}
+	f := Finding{Kind: Broken, SessionID: id, Path: s.Path, NeedsAttention: true, Fix: Fix{Kind: FixRepair, Lossless: true}}
+	for _, p := range r.Problems {
+		if p.Severity == validate.Error {
+			f.Problems = append(f.Problems, p)
+		}
+	}
+	rep := &ops.Repair{}
+	if err := rep.Apply(ops.NewTxn(s)); err == nil {
+		for _, fx := range rep.Fixes {
+			if !fx.Fixed {
+				f.Unfixed = append(f.Unfixed, fx)
+			}
+		}
+	}
+	if rep.Changes() == 0 {
+		f.Fix = Fix{Kind: FixNone} // repair has nothing it can mend
+	}
+	return f, true
+}
+
+// tooBig reports a session whose resume sends more than the window, with
+// the budget that fits it.
+func tooBig(s *chain.Session, id string) (Finding, bool) {
+	est := s.Main.ResumeTokens()
+	win := chain.ContextWindow(est.Model)
+	if est.Total() <= win {
+		return Finding{}, false
+	}
+	return Finding{Kind: TooBig, SessionID: id, Path: s.Path, NeedsAttention: true, Tokens: est.Total(), ContextWindow: win, Model: est.Model,
+		Fix: Fix{Kind: FixFit, TargetTokens: ops.FitTarget(win)}}, true
+}

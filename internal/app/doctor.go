@@ -1,0 +1,379 @@
+package app
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/doctor"
+)
+
+// DoctorOptions are the options of `doctor`.
+type DoctorOptions struct {
+	Sessions []string // SESSIONs named; none: every session (or Project's)
+	Project  string   // --project PATH
+	Fix      bool     // apply every fix that loses nothing
+	// ManagedSettingsDir is where the managed settings are read
+	// (doctor.ManagedSettingsDir of this OS; "" in tests: none).
+	ManagedSettingsDir string
+}
+
+// DoctorFinding is one finding as doctor --json prints it: the facts, the
+// line printed for it and the command that fixes it (or that the user may
+// run).
+type DoctorFinding struct {
+	doctor.Finding
+	Message string `json:"message"`
+	Command string `json:"command,omitempty"`
+}
+
+// DoctorFixed is a fix a --fix run applied.
+type DoctorFixed struct {
+	SessionID string          `json:"session_id"`
+	Kind      doctor.FixKind  `json:"kind"`
+	From      string          `json:"from"`
+	To        string          `json:"to"`
+	Backup    string          `json:"backup,omitempty"`
+	Error     string          `json:"error,omitempty"`
+	Finding   doctor.Kind     `json:"finding"`
+	Result    json.RawMessage `json:"result,omitempty"`
+}
+
+// DoctorResult is what doctor --json prints.
+type DoctorResult struct {
+	Sessions       int             `json:"sessions"`
+	Cleanup        doctor.Cleanup  `json:"cleanup"`
+	Findings       []DoctorFinding `json:"findings"`
+	NeedsAttention int             `json:"needs_attention"`
+	Fixed          []DoctorFixed   `json:"fixed,omitempty"`
+	// Left are the findings a --fix run leaves for the user to decide
+	Left []DoctorFinding `json:"left,omitempty"`
+}
+
+// RunDoctor looks at the sessions and prints a line per finding; --fix
+// applies the lossless fixes. Exit 1 when anything needs attention (after
+// --fix: anything left, or a fix that failed).
+func (env *Env) RunDoctor(o DoctorOptions) error {
+	paths, folders, err := env.doctorScope(o)
+	if err != nil {
+		return err
+	}
+	cleanup := doctor.ReadCleanup(env.ConfigDir, o.ManagedSettingsDir)
+	pr := env.newProgress()
+	pr.Phase("examining", 0)
+	fs := doctor.Check(doctor.Options{ConfigDir: env.ConfigDir, Sessions: paths, Folders: folders, Cleanup: cleanup, DueSoonDays: doctor.DefaultDueSoonDays})
+	pr.Done()
+	res := DoctorResult{Sessions: len(paths), Cleanup: cleanup, Findings: []DoctorFinding{}}
+	for _, f := range fs {
+		df := env.wordFinding(f, cleanup)
+		res.Findings = append(res.Findings, df)
+		if f.NeedsAttention {
+			res.NeedsAttention++
+		}
+	}
+	failed := false
+	if o.Fix {
+		res.Fixed, failed = env.applyFixes(fs)
+		done := map[string]bool{}
+		for _, x := range res.Fixed {
+			if x.Error == "" {
+				done[x.SessionID+"\x00"+string(x.Finding)] = true
+			}
+		}
+		res.Left = []DoctorFinding{}
+		for _, df := range res.Findings {
+			// a repair that mended some errors leaves the rest to the user
+			partly := df.Kind == doctor.Broken && len(df.Unfixed) > 0
+			if df.NeedsAttention && (partly || !done[df.SessionID+"\x00"+string(df.Kind)]) {
+				res.Left = append(res.Left, df)
+			}
+		}
+	}
+	if env.JSON {
+		if err := env.printJSON(res); err != nil {
+			return err
+		}
+	} else {
+		env.printDoctor(res, o.Fix)
+	}
+	switch {
+	case failed:
+		return &ExitError{Code: 1}
+	case o.Fix && len(res.Left) > 0:
+		return &ExitError{Code: 1}
+	case !o.Fix && res.NeedsAttention > 0:
+		return &ExitError{Code: 1}
+	}
+	return nil
+}
+
+// doctorScope lists the sessions to look at and the project folders whose
+// index is checked: the SESSIONs named (no index), --project's, or all.
+func (env *Env) doctorScope(o DoctorOptions) (paths, folders []string, err error) {
+	switch {
+	case len(o.Sessions) > 0 && o.Project != "":
+		return nil, nil, UsageErrorf("give SESSIONs or --project PATH", "doctor takes SESSIONs or --project, not both")
+	case len(o.Sessions) > 0:
+		for _, s := range o.Sessions {
+			p, err := chain.Locate(env.ConfigDir, s)
+			if err != nil {
+				return nil, nil, err
+			}
+			paths = append(paths, p)
+		}
+		return paths, nil, nil
+	case o.Project != "":
+		if paths, err = env.ProjectSessions(o.Project); err != nil {
+			return nil, nil, err
+		}
+		sort.Strings(paths)
+	default:
+		if err := chain.CheckConfigDir(env.ConfigDir); err != nil {
+			return nil, nil, err
+		}
+		if paths, err = chain.ListSessions(env.ConfigDir); err != nil {
+			return nil, nil, err
+		}
+		return paths, projectFolders(env.ConfigDir), nil
+	}
+	seen := map[string]bool{}
+	for _, p := range paths {
+		if d := filepath.Dir(p); !seen[d] {
+			seen[d] = true
+			folders = append(folders, d)
+		}
+	}
+	return paths, folders, nil
+}
+
+// projectFolders lists the folders under <config-dir>/projects, sorted.
+func projectFolders(configDir string) []string {
+	var out []string
+	des, _ := os.ReadDir(chain.ProjectsDir(configDir))
+	for _, d := range des {
+		if d.IsDir() { // never a link to a folder elsewhere
+			out = append(out, filepath.Join(chain.ProjectsDir(configDir), d.Name()))
+		}
+	}
+	return out
+}
+
+// applyFixes applies the lossless fixes, each session's repair before its
+// move (the move takes the repaired file along), through the repair and
+// move commands' own transactions and backups.
+func (env *Env) applyFixes(fs []doctor.Finding) ([]DoctorFixed, bool) {
+	var out []DoctorFixed
+	failed := false
+	order := func(k doctor.FixKind) int {
+		if k == doctor.FixRepair {
+			return 0
+		}
+		return 1
+	}
+	todo := []doctor.Finding{}
+	for _, f := range fs {
+		// a file named outside the config dir is the user's to change:
+		// --fix writes only inside it
+		if f.Fix.Lossless && f.NeedsAttention && env.filed(f.Path) {
+			todo = append(todo, f)
+		}
+	}
+	sort.SliceStable(todo, func(i, j int) bool {
+		if todo[i].Path != todo[j].Path {
+			return todo[i].Path < todo[j].Path
+		}
+		return order(todo[i].Fix.Kind) < order(todo[j].Fix.Kind)
+	})
+	for _, f := range todo {
+		var buf, errb bytes.Buffer
+		inner := *env
+		inner.Out, inner.Err, inner.JSON, inner.Quiet, inner.Listed = &buf, &errb, true, true, true
+		x := DoctorFixed{SessionID: f.SessionID, Kind: f.Fix.Kind, From: f.Path, Finding: f.Kind}
+		var err error
+		switch f.Fix.Kind {
+		case doctor.FixRepair:
+			inner.Command = "repair"
+			err = inner.RunRepair(f.Path, Dest{})
+			var r RepairResult
+			if json.Unmarshal(buf.Bytes(), &r) == nil {
+				x.To = r.Path
+				if r.Backup != nil {
+					x.Backup = *r.Backup
+				}
+			}
+			if ee, ok := err.(*ExitError); ok && ee.Code == 1 && x.Backup != "" {
+				err = nil // fixed what it could; the rest is in the finding's unfixed
+			}
+		case doctor.FixMove:
+			inner.Command = "move"
+			err = inner.RunMove(MoveOptions{Session: f.Path, To: f.Fix.To})
+			var r MoveResult
+			if json.Unmarshal(buf.Bytes(), &r) == nil && len(r.Sessions) == 1 {
+				x.To, x.Backup = r.Sessions[0].To, r.Sessions[0].Backup
+			}
+		}
+		if b := bytes.TrimSpace(buf.Bytes()); json.Valid(b) && len(b) > 0 {
+			x.Result = b
+		}
+		if err != nil {
+			var msg bytes.Buffer
+			fmt.Fprint(&msg, err.Error())
+			x.Error = strings.TrimSpace(msg.String())
+			if x.Error == "" {
+				x.Error = strings.TrimSpace(errb.String())
+			}
+			failed = true
+		}
+		out = append(out, x)
+	}
+	return out, failed
+}
+
+// filed reports whether path is a session file of a project folder of the
+// config dir (<config-dir>/projects/<folder>/<name>.jsonl).
+func (env *Env) filed(path string) bool {
+	p, err1 := filepath.Abs(path)
+	projects, err2 := filepath.Abs(chain.ProjectsDir(env.ConfigDir))
+	return err1 == nil && err2 == nil && filepath.Dir(filepath.Dir(p)) == projects
+}
+
+// wordFinding says what a finding is, what it costs and what fixes it.
+func (env *Env) wordFinding(f doctor.Finding, c doctor.Cleanup) DoctorFinding {
+	self := env.Self()
+	id := f.SessionID
+	if !chain.IsUUID(id) || !env.filed(f.Path) {
+		id = shellQuote(f.Path) // the commands find it by its path
+	}
+	df := DoctorFinding{Finding: f}
+	switch f.Kind {
+	case doctor.Stranded:
+		df.Message = fmt.Sprintf("stranded: filed under projects/%s, but the client looks for sessions of %s in projects/%s: 'claude --continue' and the picker there do not see it", f.Folder, f.Project, f.ExpectedFolder)
+		df.Command = fmt.Sprintf("%s move %s --to %s", self, id, shellQuote(f.Fix.To))
+	case doctor.ProjectGone:
+		df.Message = fmt.Sprintf("project gone: %s, its working directory, no longer exists: no start of the client finds it until it is moved to the project's new place", f.Project)
+		if len(f.Candidates) > 0 {
+			df.Message += " (it may be " + strings.Join(f.Candidates, " or ") + ")"
+		}
+		if len(f.Candidates) == 1 {
+			df.Command = fmt.Sprintf("%s move --project %s --to %s", self, shellQuote(f.Project), shellQuote(f.Candidates[0]))
+		} else {
+			df.Command = fmt.Sprintf("%s move --project %s --to NEW-PATH", self, shellQuote(f.Project))
+		}
+	case doctor.Broken:
+		df.Message = "broken: " + brokenWords(f)
+		if f.Fix.Kind == doctor.FixRepair {
+			df.Command = fmt.Sprintf("%s repair %s", self, id)
+		}
+	case doctor.DueForDeletion:
+		src := "the default"
+		if c.Source != "" {
+			src = c.Source
+		}
+		when := fmt.Sprintf("in %s", Plural(*f.DaysLeft, "day", "days"))
+		if *f.DaysLeft == 0 {
+			when = "within a day"
+		}
+		if *f.DaysLeft < 0 {
+			df.Message = fmt.Sprintf("due for deletion: last written %s ago, past the cleanup period (cleanupPeriodDays %d, %s): the next start of the client deletes it", Plural(*f.AgeDays, "day", "days"), f.CleanupPeriodDays, src)
+		} else {
+			df.Message = fmt.Sprintf("due for deletion: last written %s ago, a start of the client deletes it %s (cleanupPeriodDays %d, %s)", Plural(*f.AgeDays, "day", "days"), when, f.CleanupPeriodDays, src)
+		}
+		settings := c.Source
+		if settings == "" {
+			settings = filepath.Join(env.ConfigDir, "settings.json")
+		}
+		df.Message += fmt.Sprintf("; to keep it, raise cleanupPeriodDays in %s, or keep a copy outside the config dir", settings)
+		df.Command = fmt.Sprintf("%s clone %s -o %s", self, id, shellQuote(id+".jsonl"))
+	case doctor.TooBig:
+		df.Message = fmt.Sprintf("too big: a resume sends ~%s tokens, over the %s-token context window of %s: the client cannot resume or compact it; fitting it loses content, so it is yours to decide", humanTokens(f.Tokens), humanTokens(f.ContextWindow), orUnknown(f.Model))
+		df.Command = fmt.Sprintf("%s compress %s --target-tokens %d --dry-run", self, id, f.Fix.TargetTokens)
+	case doctor.IndexMissingFile:
+		df.Message = fmt.Sprintf("index: %s names %s, whose file is gone; the picker of 2.1.12-2.1.29 skips it (nothing to do)", f.Index, f.Path)
+	case doctor.IndexMissingSession:
+		df.Message = fmt.Sprintf("index: %s misses this session; the picker of 2.1.12-2.1.29 reads its file instead (nothing to do)", f.Index)
+	case doctor.Unreadable:
+		df.Message = "unreadable: " + f.Error
+	}
+	return df
+}
+
+// brokenWords says what validate found and what it costs, and what repair
+// cannot mend.
+func brokenWords(f doctor.Finding) string {
+	p := f.Problems[0]
+	s := fmt.Sprintf("%s (line %d: %s): %s", Plural(len(f.Problems), "error", "errors"), p.Line, p.Code, problemCost(p.Code, p.Line))
+	if len(f.Unfixed) > 0 {
+		var why []string
+		for _, u := range f.Unfixed {
+			why = append(why, u.String())
+		}
+		s += "; what repair cannot mend: " + strings.Join(why, "; ")
+	}
+	return s
+}
+
+// problemCost is what a validate error costs the user, by its code.
+func problemCost(code string, line int) string {
+	switch code {
+	case "dangling-parent":
+		return fmt.Sprintf("2.0.50 resumes only what follows line %d, the history above it is lost", line)
+	case "parent-cycle", "self-parent":
+		return "2.0.50 hangs on resume"
+	case "duplicate-uuid":
+		return "the client keeps one copy of the entry and may lose the history hung below another"
+	case "tool-use-without-result", "tool-result-without-use", "duplicate-tool-result", "empty-content", "empty-text-block", "consecutive-assistant":
+		return "the API refuses the resumed conversation (400) on clients that send it as it is (2.0.50)"
+	case "torn-final-line":
+		return "'claude --resume' fails on it"
+	case "invalid-json":
+		return "the client skips the line"
+	case "empty-file":
+		return "there is nothing to resume"
+	}
+	return "a resume loses history or is refused"
+}
+
+// printDoctor prints a line per finding, then the fixes and what is left.
+func (env *Env) printDoctor(r DoctorResult, fix bool) {
+	for _, f := range r.Findings {
+		who := f.SessionID
+		if !chain.IsUUID(who) || !env.filed(f.Path) {
+			who = f.Path
+		}
+		line := fmt.Sprintf("%s: %s", who, f.Message)
+		if f.Command != "" {
+			line += "; fix: " + f.Command
+		}
+		fmt.Fprintln(env.Out, line)
+	}
+	for _, x := range r.Fixed {
+		if x.Error != "" {
+			fmt.Fprintf(env.Out, "not fixed: %s (%s): %s\n", x.SessionID, x.Kind, x.Error)
+			continue
+		}
+		switch x.Kind {
+		case doctor.FixMove:
+			fmt.Fprintf(env.Out, "fixed: %s moved to %s (undo: %s restore %s)\n", x.SessionID, x.To, env.Self(), x.SessionID)
+		case doctor.FixRepair:
+			fmt.Fprintf(env.Out, "fixed: %s repaired (undo: %s restore %s)\n", x.SessionID, env.Self(), x.SessionID)
+		}
+	}
+	if fix && len(r.Left) > 0 {
+		fmt.Fprintf(env.Out, "left for you to decide: %s (their commands are above)\n", Plural(len(r.Left), "finding", "findings"))
+	}
+	if !env.Quiet {
+		status := "nothing needs attention"
+		switch {
+		case fix:
+			status = fmt.Sprintf("%d fixed, %d left for you to decide", len(r.Fixed), len(r.Left))
+		case r.NeedsAttention > 0:
+			status = Plural(r.NeedsAttention, "finding needs", "findings need") + " attention"
+		}
+		fmt.Fprintf(env.Err, "ccsurgeon: %s examined, %s\n", Plural(r.Sessions, "session", "sessions"), status)
+	}
+}

@@ -1,0 +1,202 @@
+package ops_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/doctor"
+	"github.com/ccsurgeon/ccsurgeon/internal/app"
+	"github.com/ccsurgeon/ccsurgeon/internal/harness"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestDoctorFindsAndFixes is issue 32's "done when", with sessions the real
+// clients make at test time in a project "my.app_v2": a session filed under
+// the folder an old naming rule gave ('.' and '_' kept), a session with a
+// parent link broken mid-session, one past the cleanup period and one over
+// the context window. doctor names each (exit 1) and changes nothing;
+// after --fix, 'claude --continue' in the project resumes the stranded
+// session (2.1.332 and 2.0.50), and 2.0.50 resumes the broken one whole.
+func TestDoctorFindsAndFixes(t *testing.T) {
+	t.Parallel()
+	latest, old := harness.Latest(t), harness.Old(t)
+	env := harness.NewEnv(t)
+	proj := filepath.Join(filepath.Dir(env.Cwd), "my.app_v2")
+	require.NoError(t, os.MkdirAll(proj, 0o755))
+	env.Cwd = proj
+	at := func(id string, ago time.Duration) {
+		m := time.Now().Add(-ago)
+		require.NoError(t, os.Chtimes(env.SessionPath(id), m, m))
+	}
+
+	// broken: made by 2.0.50, which is the client that loses its history
+	broken := env.Turn(t, old, "", "First question.", harness.Text("First answer."))
+	env.Turn(t, old, broken, "Second question.", harness.Text("Second answer."))
+	orig := env.Resume(t, old, broken)
+	require.True(t, orig.OK(), "%s", orig)
+	breakFile(t, "dangling-parent", env.SessionPath(broken))
+	// past the cleanup period (30 days by default)
+	past := env.Turn(t, latest, "", "An old question.", harness.Text("An old answer."))
+	// over the window: an answer of a megabyte and more
+	big := env.Turn(t, latest, "", "Paste the build log.", harness.Text(strings.Repeat("build step 0123456789 compiled with warnings\n", 30000)))
+	// stranded: the newest session, in the folder an old rule named; made
+	// by 2.0.50, as 2.1.332's --continue passes over print-mode sessions
+	// of its own (entrypoint sdk-cli)
+	stranded := env.Turn(t, old, "", "Where is the stranded session?", harness.Text("Here, once it is moved."))
+	// the ages, once no client is to start before doctor runs (a start
+	// deletes what is past the period); the stranded session the newest
+	at(broken, 4*time.Hour)
+	at(big, 3*time.Hour)
+	at(stranded, 2*time.Hour)
+	at(past, 40*24*time.Hour)
+	// 2.0.50's -p --resume leaves an empty <id>.jsonl at each run
+	// (FINDINGS.md), newer than any session: 2.1.332's --continue would
+	// take it, and find nothing to continue
+	empties, _ := filepath.Glob(filepath.Join(env.ProjectDir(), "*.jsonl"))
+	for _, p := range empties {
+		if st, err := os.Stat(p); err == nil && st.Size() == 0 {
+			require.NoError(t, os.Remove(p))
+		}
+	}
+	oldRule := strings.ReplaceAll(proj, string(filepath.Separator), "-")
+	require.NotEqual(t, chain.ProjectSlug(proj), oldRule)
+	oldDir := filepath.Join(env.ConfigDir, "projects", oldRule)
+	require.NoError(t, os.MkdirAll(oldDir, 0o700))
+	require.NoError(t, os.Rename(env.SessionPath(stranded), filepath.Join(oldDir, stranded+".jsonl")))
+	if _, err := os.Stat(filepath.Join(env.ProjectDir(), stranded)); err == nil {
+		require.NoError(t, os.Rename(filepath.Join(env.ProjectDir(), stranded), filepath.Join(oldDir, stranded)))
+	}
+
+	run := func(fix bool) (app.DoctorResult, error) {
+		var out, errb bytes.Buffer
+		a := &app.Env{ConfigDir: env.ConfigDir, JSON: true, Quiet: true, Out: &out, Err: &errb}
+		err := a.RunDoctor(app.DoctorOptions{Fix: fix})
+		var r app.DoctorResult
+		require.NoError(t, json.Unmarshal(out.Bytes(), &r), "%s\n%s", out.String(), errb.String())
+		return r, err
+	}
+	found := func(r app.DoctorResult) map[string][]doctor.Kind {
+		m := map[string][]doctor.Kind{}
+		for _, f := range r.Findings {
+			if f.NeedsAttention {
+				m[f.SessionID] = append(m[f.SessionID], f.Kind)
+			}
+		}
+		return m
+	}
+	before := configFiles(t, env.ConfigDir)
+	r, err := run(false)
+	var ee *app.ExitError
+	require.ErrorAs(t, err, &ee)
+	assert.Equal(t, 1, ee.Code)
+	k := found(r)
+	assert.Equal(t, []doctor.Kind{doctor.Stranded}, k[stranded], "stranded")
+	assert.Equal(t, []doctor.Kind{doctor.Broken}, k[broken], "broken link")
+	assert.Equal(t, []doctor.Kind{doctor.DueForDeletion}, k[past], "past the cleanup period")
+	assert.Equal(t, []doctor.Kind{doctor.TooBig}, k[big], "over the window")
+	assert.Len(t, k, 4, "nothing else needs attention: %v", k)
+	assert.Equal(t, before, configFiles(t, env.ConfigDir), "doctor alone changed the config dir")
+
+	r, err = run(true)
+	require.ErrorAs(t, err, &ee, "past and big are left to the user")
+	require.Len(t, r.Fixed, 2, "%+v", r.Fixed)
+	for _, x := range r.Fixed {
+		assert.Empty(t, x.Error, "%+v", x)
+		assert.NotEmpty(t, x.Backup)
+	}
+	left := map[string]doctor.Kind{}
+	for _, f := range r.Left {
+		left[f.SessionID] = f.Kind
+	}
+	assert.Equal(t, map[string]doctor.Kind{past: doctor.DueForDeletion, big: doctor.TooBig}, left)
+
+	// 'claude --continue' in the project resumes the stranded session
+	mp := &movedProject{env: env}
+	for _, c := range []harness.Client{latest, old} {
+		sent := mp.continueFrom(t, c, proj)
+		all := ""
+		for _, m := range sent {
+			all += string(m)
+		}
+		assert.Contains(t, all, "Where is the stranded session?", "%s --continue in the project", c.Version)
+	}
+	assert.NoFileExists(t, env.SessionPath(past), "the clients' start-up cleanup deletes what doctor said was past the period")
+	// 2.0.50 resumes the repaired session whole (after --continue: the
+	// resume leaves the file newest)
+	got := env.Resume(t, old, broken)
+	harness.AssertSameConversation(t, harness.NewNormalizer(env), orig, got)
+}
+
+// configFiles is every file of the config dir's projects/ with its bytes
+// and modification time.
+func configFiles(t *testing.T, cfg string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	require.NoError(t, filepath.Walk(filepath.Join(cfg, "projects"), func(p string, fi os.FileInfo, err error) error {
+		if err != nil || fi.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		out[p] = fi.ModTime().String() + " " + string(b)
+		return err
+	}))
+	return out
+}
+
+// TestDoctorProjectGone: a project folder renamed after a session ran in it
+// (made by 2.1.332 at test time), and the client since started in the new
+// name: doctor says the session's project is gone and names the new place
+// from the client's own records, and the move it prints, given the new
+// place, puts the session where the client started there looks.
+func TestDoctorProjectGone(t *testing.T) {
+	t.Parallel()
+	c := harness.Latest(t)
+	env := harness.NewEnv(t)
+	oldPath := filepath.Join(filepath.Dir(env.Cwd), "oldname")
+	newPath := filepath.Join(filepath.Dir(env.Cwd), "newname")
+	require.NoError(t, os.MkdirAll(oldPath, 0o755))
+	env.Cwd = oldPath
+	id := env.Turn(t, c, "", "A question in the old place.", harness.Text("An answer."))
+	hourAgo := time.Now().Add(-time.Hour) // not being written: the move's guard lets it be
+	require.NoError(t, os.Chtimes(env.SessionPath(id), hourAgo, hourAgo))
+	require.NoError(t, os.Rename(oldPath, newPath))
+	env.Cwd = newPath
+	env.Turn(t, c, "", "A question in the new place.", harness.Text("Another answer."))
+
+	var out, errb bytes.Buffer
+	a := &app.Env{ConfigDir: env.ConfigDir, JSON: true, Quiet: true, Out: &out, Err: &errb}
+	require.Error(t, a.RunDoctor(app.DoctorOptions{}))
+	var r app.DoctorResult
+	require.NoError(t, json.Unmarshal(out.Bytes(), &r), out.String())
+	var gone *app.DoctorFinding
+	for i := range r.Findings {
+		if r.Findings[i].SessionID == id && r.Findings[i].NeedsAttention {
+			require.Nil(t, gone, "one finding: %+v", r.Findings)
+			gone = &r.Findings[i]
+		}
+	}
+	require.NotNil(t, gone, "%+v", r.Findings)
+	assert.Equal(t, doctor.ProjectGone, gone.Kind)
+	assert.Equal(t, oldPath, gone.Project)
+	// the place the client has run in since, from its own records; the
+	// harness's first working directory, a sibling the client ran in, is
+	// a guess too: the command leaves the choice to the user
+	assert.Equal(t, []string{newPath, filepath.Join(filepath.Dir(newPath), "project")}, gone.Candidates)
+	assert.False(t, gone.Fix.Lossless, "only the user knows: not applied")
+	assert.True(t, strings.HasSuffix(gone.Command, " move --project "+oldPath+" --to NEW-PATH"), gone.Command)
+	assert.Contains(t, gone.Message, newPath)
+
+	a.JSON = false
+	require.NoError(t, a.RunMove(app.MoveOptions{Project: oldPath, To: newPath}), errb.String())
+	assert.FileExists(t, filepath.Join(env.ProjectDir(), id+".jsonl"), "in the folder the client looks in from the new place")
+	out.Reset()
+	a.JSON = true
+	require.NoError(t, a.RunDoctor(app.DoctorOptions{}), out.String())
+}
