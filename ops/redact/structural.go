@@ -143,6 +143,12 @@ func structuralRules() []*Rule {
 		{ID: "sql-password", Anchors: []string{"set password"}, Fold: true, After: 300, Priority: prioContext,
 			Re:    regexp.MustCompile(`(?i:set[ \t]+password)[ \t]+(?i:for)[ \t]+[^=\n]{1,100}=[ \t]*(?:(?i:password)\()?['"](?P<s>[^'"\n]{4,200})['"]`),
 			Check: checkSQLPassword},
+		// an AWS secret access key right after its key id, whatever names
+		// them: minio.New(ep, "AKIA…", "SECRET"), AKIA…:SECRET, the IAM
+		// console's credentials CSV (the pair is issued and kept together)
+		{ID: "aws-secret-key", Anchors: []string{"AKIA", "ASIA"}, After: 120, Priority: prioContext,
+			Re:       regexp.MustCompile(`(?:AKIA|ASIA)[A-Z0-9]{16}["'\x60]?[ \t]*[,:;|= \t][ \t]*["'\x60]?(?P<s>[A-Za-z0-9/+]{40})`),
+			Boundary: isB64, Check: checkRandom(4.0, 3)},
 		// Mattermost (and compatible) incoming webhooks: /hooks/ + a 26-character id
 		{ID: "mattermost-webhook", Anchors: []string{"/hooks/"}, After: 30, Priority: prioContext,
 			Re:       regexp.MustCompile(`/hooks/(?P<s>[a-z0-9]{26})`),
