@@ -314,17 +314,22 @@ func findAssignments(text string, hits []hit, emit func(s, e int, id string)) {
 			}
 			continue
 		}
-		if !weak {
+		s, e, quoted, prose := parseValue(text, l, r, ident, kind)
+		plausible, judged := false, false // plausibleValue of text[s:e], once
+		if !weak && s >= 0 && !prose {
+			plausible, judged = plausibleValue(text[s:e], kind, quoted), true
+		}
+		if !weak && (s < 0 || judged && !plausible) {
 			// name: DB_PASSWORD / value: … (a secret named in one field,
-			// its value in the next)
-			if s, e, quoted := nameValuePair(text, l, r); s >= 0 {
-				if v := text[s:e]; plausibleValue(v, kind, quoted) {
-					emit(s, e, assignmentIDs[kind])
+			// its value in the next; parseValue took nothing, or the next
+			// field's name: "DB_PASSWORD", "value")
+			if ns, ne, nq := nameValuePair(text, l, r); ns >= 0 {
+				if plausibleValue(text[ns:ne], kind, nq) {
+					emit(ns, ne, assignmentIDs[kind])
 				}
 				continue
 			}
 		}
-		s, e, quoted, prose := parseValue(text, l, r, ident, kind)
 		if s < 0 {
 			// APP_TOKEN 9f3c…, clarifai SECRET dkHL…: a random key after a blank
 			if s, e = spacedValue(text, r); s < 0 || !plausibleValue(text[s:e], kind, true) {
@@ -340,7 +345,10 @@ func findAssignments(text string, hits []hit, emit func(s, e int, id string)) {
 		if weak && !strongValue(v) {
 			continue
 		}
-		if plausibleValue(v, kind, quoted) || kind == kindPassword && (envPassword(text, l, r, ident, v, quoted) || connStringPassword(text, l, s, e)) {
+		if !judged {
+			plausible = plausibleValue(v, kind, quoted)
+		}
+		if plausible || kind == kindPassword && (envPassword(text, l, r, ident, v, quoted) || connStringPassword(text, l, s, e)) {
 			emit(s, e, assignmentIDs[kind])
 		}
 	}
