@@ -14,7 +14,13 @@ import (
 var assignmentKeywords = []string{
 	"pass", "pwd", "secret", "token", "auth", "credential", "apikey", "api_key", "api-key",
 	"accesskey", "access_key", "access-key", "privatekey", "private_key", "private-key", "_key", "-key", "presharedkey", " key ", "crumb",
+	"_private", "signature", "_sas", "creds", "_pat", "hmac",
 }
+
+// weakLastWords: a name's last word that names a secret only when its
+// value looks generated (strongValue): STRIPE_PRIVATE, webhook_signature,
+// AZURE_STORAGE_SAS, db_creds, ADO_PAT, SIGNING_HMAC.
+var weakLastWords = map[string]bool{"private": true, "signature": true, "sas": true, "cred": true, "creds": true, "pat": true, "hmac": true}
 
 var assignmentIDs = [...]string{
 	kindPassword: "generic-password",
@@ -135,6 +141,9 @@ func weakKeyIdent(ident string) bool {
 	if len(words) >= 2 && words[len(words)-1] == "salt" && isUpperEnv(ident) {
 		return true // AUTH_SALT, NONCE_SALT: wp-config's secret salts (a random value only)
 	}
+	if len(words) >= 2 && weakLastWords[words[len(words)-1]] && !keyPrevWeak[words[len(words)-2]] {
+		return true
+	}
 	if len(words) < 2 || words[len(words)-1] != "key" {
 		return false
 	}
@@ -156,6 +165,51 @@ func strongValue(v string) bool {
 		return false
 	}
 	return entropy(v) >= 3.0
+}
+
+// namesAKey: v is an identifier that itself names a key, a token or a
+// secret (testRSA2048PrivateKey, decryptionKey1024, hmac_secret_ref): a
+// reference to one in code, not its value.
+func namesAKey(v string) bool {
+	if len(v) == 0 || !isAlpha(v[0]) {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if !isAlnum(v[i]) && v[i] != '_' {
+			return false
+		}
+	}
+	if _, ok := classifyIdent(v); ok {
+		return true
+	}
+	if w := splitWords(v); len(w) > 1 && secretNouns[w[len(w)-1]] {
+		return true // hexPKCS8TestPKCS1Key
+	}
+	return weakKeyIdent(v)
+}
+
+var secretNouns = map[string]bool{"key": true, "token": true, "secret": true, "password": true, "passwd": true, "credential": true, "credentials": true}
+
+// randomBase64: a generated key in base64 (d6Fm…/nN3B…=), which
+// strongValue turns down for its '/': letters of both cases and digits,
+// nothing but base64, few slashes, none doubled or leading (not a path),
+// and the entropy of random bytes.
+func randomBase64(v string) bool {
+	if len(v) < 20 || len(v) > 300 || v[0] == '/' || strings.Contains(v, "//") {
+		return false
+	}
+	t := strings.TrimRight(v, "=")
+	slashes := 0
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		if c == '/' {
+			slashes++
+		} else if !isAlnum(c) && c != '+' {
+			return false
+		}
+	}
+	c := classOf(t)
+	return slashes*8 <= len(t) && c.upper > 0 && c.lower > 0 && c.digit > 0 && entropy(t) >= 4.0
 }
 
 var runTogether = []struct {
@@ -277,6 +331,9 @@ func findAssignments(text string, hits []hit, emit func(s, e int, id string)) {
 			l--
 		}
 		r := p + int(h.alen)
+		for r > p && !isIdentByte(text[r-1]) {
+			r-- // an anchor ending in its separator (Key:, Key=)
+		}
 		for r < len(text) && isIdentByte(text[r]) {
 			r++
 		}
@@ -332,7 +389,7 @@ func findAssignments(text string, hits []hit, emit func(s, e int, id string)) {
 		}
 		if s < 0 {
 			// APP_TOKEN 9f3c…, clarifai SECRET dkHL…: a random key after a blank
-			if s, e = spacedValue(text, r); s < 0 || !plausibleValue(text[s:e], kind, true) {
+			if s, e = spacedValue(text, r); s < 0 || kind != kindPassword && namesAKey(text[s:e]) || !plausibleValue(text[s:e], kind, true) {
 				continue
 			}
 			emit(s, e, assignmentIDs[kind])
@@ -342,8 +399,11 @@ func findAssignments(text string, hits []hit, emit func(s, e int, id string)) {
 			continue
 		}
 		v := text[s:e]
-		if weak && !strongValue(v) {
+		if weak && !strongValue(v) && !randomBase64(v) {
 			continue
+		}
+		if kind != kindPassword && namesAKey(v) {
+			continue // PrivateKey: testRSA2048PrivateKey, "decryptionKey": "decryptionKey1024"
 		}
 		if !judged {
 			plausible = plausibleValue(v, kind, quoted)

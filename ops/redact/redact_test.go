@@ -278,6 +278,11 @@ func TestEveryRuleHasAPositiveCase(t *testing.T) {
 }
 
 var hardNegatives = []string{
+	// a camelCase key assigned a name that names a key: a reference in code
+	"\t\tPrivateKey:  testRSA2048PrivateKey,\n\t}",
+	`{hexKey: hexPKCS8TestPKCS1Key, errorContains: "use ParsePKCS1PrivateKey instead"},`,
+	`"decryptionKey": "decryptionKey1024",`,
+	`webhook_signature: "sha256"`,
 	"f47ac10b-58cc-4372-a567-0e02b2c3d479",
 	`{"parentUuid":"b0500f6b-dfa8-4bc6-a6d1-e1d29c8d0a4f","token_id":"2d97ab83-95d2-4194-84f0-99bb499df8ee"}`,
 	"commit 3f2a9c1e7b4d8a6f0e5c2b1a9d8e7f6a5b4c3d2e\nAuthor: x",
