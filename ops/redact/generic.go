@@ -15,6 +15,10 @@ var assignmentKeywords = []string{
 	"pass", "pwd", "secret", "token", "auth", "credential", "apikey", "api_key", "api-key",
 	"accesskey", "access_key", "access-key", "privatekey", "private_key", "private-key", "_key", "-key", "presharedkey", " key ", "crumb",
 	"_private", "signature", "_sas", "creds", "_pat", "hmac",
+	// camelCase names ending in Key (hmacKey, EncryptionKey), anchored on
+	// the end of the name and its separator: "key" alone starts too many
+	// words, and a trigram starting "Key" passes the prefilter everywhere
+	"ey=", "ey:", "ey\"",
 }
 
 // weakLastWords: a name's last word that names a secret only when its
@@ -171,7 +175,7 @@ func strongValue(v string) bool {
 // secret (testRSA2048PrivateKey, decryptionKey1024, hmac_secret_ref): a
 // reference to one in code, not its value.
 func namesAKey(v string) bool {
-	if len(v) == 0 || !isAlpha(v[0]) {
+	if len(v) == 0 || !isAlpha(v[0]) || !hasSecretNoun(v) {
 		return false
 	}
 	for i := 0; i < len(v); i++ {
@@ -186,6 +190,49 @@ func namesAKey(v string) bool {
 		return true // hexPKCS8TestPKCS1Key
 	}
 	return weakKeyIdent(v)
+}
+
+// hasSecretNoun: v holds key, token, secret, pass or credential in any
+// case (a check without allocation, before splitting v into words).
+func hasSecretNoun(v string) bool {
+	for i := 0; i+3 <= len(v); i++ {
+		switch v[i] | 0x20 {
+		case 'k':
+			if hasFoldAt(v, i, "key") {
+				return true
+			}
+		case 't':
+			if hasFoldAt(v, i, "token") {
+				return true
+			}
+		case 's':
+			if hasFoldAt(v, i, "secret") {
+				return true
+			}
+		case 'p':
+			if hasFoldAt(v, i, "pass") {
+				return true
+			}
+		case 'c':
+			if hasFoldAt(v, i, "credential") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasFoldAt: v[i:] starts with the lower-case ASCII word w, in any case.
+func hasFoldAt(v string, i int, w string) bool {
+	if i+len(w) > len(v) {
+		return false
+	}
+	for k := 0; k < len(w); k++ {
+		if v[i+k]|0x20 != w[k] {
+			return false
+		}
+	}
+	return true
 }
 
 var secretNouns = map[string]bool{"key": true, "token": true, "secret": true, "password": true, "passwd": true, "credential": true, "credentials": true}

@@ -291,10 +291,6 @@ func builtinRules() []*Rule {
 		// keyword-context rules
 		{ID: "generic", Anchors: assignmentKeywords, Fold: true, Priority: prioGeneric,
 			find: findAssignments, emits: assignmentIDs[:]},
-		// camelCase and PascalCase names ending in Key (hmacKey, licenseKey,
-		// EncryptionKey): "key" alone starts too many words to be an anchor
-		{ID: "generic-camel-key", Anchors: []string{"Key=", "Key:", "Key ", "Key\"", "Key'"}, Priority: prioGeneric,
-			find: findAssignments, emits: assignmentIDs[:]},
 		{ID: "url-password", Anchors: []string{"://"}, Priority: prioContext,
 			find: findURLCreds, emits: urlRuleIDs},
 		{ID: "url-secret", Anchors: []string{"://"}, Priority: prioGeneric,
