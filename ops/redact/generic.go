@@ -18,7 +18,8 @@ var assignmentKeywords = []string{
 	// camelCase names ending in Key (hmacKey, EncryptionKey), anchored on
 	// the end of the name and its separator: "key" alone starts too many
 	// words, and a trigram starting "Key" passes the prefilter everywhere
-	"ey=", "ey:", "ey\"",
+	// (not ey": a quote is escaped in the raw line the prefilter reads)
+	"ey=", "ey:",
 }
 
 // weakLastWords: a name's last word that names a secret only when its
@@ -184,7 +185,8 @@ func namesAKey(v string) bool {
 	if _, ok := classifyIdent(v); ok {
 		return true
 	}
-	if w := splitWords(v); len(w) > 1 && secretNouns[w[len(w)-1]] {
+	var arr [12]string
+	if w := appendWords(arr[:0], v); len(w) > 1 && secretNouns[w[len(w)-1]] {
 		return true // hexPKCS8TestPKCS1Key
 	}
 	return weakKeyIdent(v)
