@@ -196,25 +196,9 @@ func namesAKey(v string) bool {
 // case (a check without allocation, before splitting v into words).
 func hasSecretNoun(v string) bool {
 	for i := 0; i+3 <= len(v); i++ {
-		switch v[i] | 0x20 {
-		case 'k':
-			if hasFoldAt(v, i, "key") {
-				return true
-			}
-		case 't':
-			if hasFoldAt(v, i, "token") {
-				return true
-			}
-		case 's':
-			if hasFoldAt(v, i, "secret") {
-				return true
-			}
-		case 'p':
-			if hasFoldAt(v, i, "pass") {
-				return true
-			}
-		case 'c':
-			if hasFoldAt(v, i, "credential") {
+		c := v[i] | 0x20
+		for _, w := range [...]string{"key", "token", "secret", "pass", "credential"} {
+			if c == w[0] && hasFoldAt(v, i, w) {
 				return true
 			}
 		}
