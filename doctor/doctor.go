@@ -12,12 +12,12 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
-	"sync"
 	"time"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/ops"
 	"github.com/ccsurgeon/ccsurgeon/validate"
+	"golang.org/x/sync/errgroup"
 )
 
 // Kind is what is wrong.
@@ -163,22 +163,15 @@ func Check(o Options) []Finding {
 	folders := projectFolderNames(o.ConfigDir)
 	per := make([][]Finding, len(o.Sessions))
 	cwds := make([]string, len(o.Sessions))
-	var wg sync.WaitGroup
-	work := make(chan int)
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				per[i], cwds[i] = checkSession(o, folders, o.Sessions[i])
-			}
-		}()
-	}
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i := range o.Sessions {
-		work <- i
+		g.Go(func() error {
+			per[i], cwds[i] = checkSession(o, folders, o.Sessions[i])
+			return nil // what cannot be read is a finding, not an error
+		})
 	}
-	close(work)
-	wg.Wait()
+	_ = g.Wait()
 	var out []Finding
 	var known []string
 	for _, c := range cwds {
