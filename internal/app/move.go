@@ -731,7 +731,13 @@ func (env *Env) printMove(out MoveResult) error {
 	if out.DryRun {
 		verb = "would move"
 	}
-	fmt.Fprintf(w, "%s %s from %s to %s\n", verb, Plural(len(out.Sessions), "session", "sessions"), out.From, out.To)
+	if out.From == out.To && len(out.Sessions) == 1 {
+		// a stranded session put in place: its project stays, its folder changes
+		s := out.Sessions[0]
+		fmt.Fprintf(w, "%s 1 session of %s from folder %s to %s\n", verb, out.From, filepath.Dir(s.From), filepath.Dir(s.To))
+	} else {
+		fmt.Fprintf(w, "%s %s from %s to %s\n", verb, Plural(len(out.Sessions), "session", "sessions"), out.From, out.To)
+	}
 	for _, s := range out.Sessions {
 		fmt.Fprintf(w, "  %s  %s, %s rewritten\n    %s\n    -> %s\n", s.SessionID, Plural(s.Files, "file", "files"), Plural(s.FieldsChanged, "path field", "path fields"), s.From, s.To)
 	}
@@ -903,7 +909,13 @@ func (env *Env) undoMove(b backup.Backup, force bool) error {
 			Backups  map[string]string `json:"backups"`
 		}{b.Name, rec.Sessions, len(plan.Files), res.Backups})
 	}
-	fmt.Fprintf(env.Out, "undid the move %s -> %s: %s, %s back in their old folder\n", rec.From, rec.To, Plural(len(rec.Sessions), "session", "sessions"), Plural(len(plan.Files), "file", "files"))
+	if rec.From == rec.To && len(moves) == 1 {
+		// a stranded session's move: the folders changed, not the project
+		m := moves[0]
+		fmt.Fprintf(env.Out, "undid the move of 1 session of %s from folder %s to %s: %s back in %s\n", rec.From, m.dstDr, m.oldDir, Plural(len(plan.Files), "file", "files"), m.dstDr)
+	} else {
+		fmt.Fprintf(env.Out, "undid the move %s -> %s: %s, %s back in their old folder\n", rec.From, rec.To, Plural(len(rec.Sessions), "session", "sessions"), Plural(len(plan.Files), "file", "files"))
+	}
 	for _, w := range res.Warnings {
 		fmt.Fprintf(env.Out, "note: %s\n", w)
 	}

@@ -386,3 +386,36 @@ func TestAmbiguousBackupPrefixIsAUsageError(t *testing.T) {
 	checkRun(t, "no such backup", r, want{1, "", `no backup of `})
 	assert.Empty(t, changes(h0, hashTree(t, cfg)))
 }
+
+// A stranded session put in place (move SESSION --to its own project
+// path) changes its folder, not its project: the move and its undo say
+// which folders, never "the move P -> P".
+func TestMoveAndRestoreOfAStrandedSessionNameTheFolders(t *testing.T) {
+	root := t.TempDir()
+	cfg := filepath.Join(root, "cfg")
+	proj := filepath.Join(root, "src", "my.app_v2")
+	require.NoError(t, os.MkdirAll(proj, 0o755))
+	b, err := os.ReadFile(example)
+	require.NoError(t, err)
+	src := filepath.Join(t.TempDir(), "s.jsonl")
+	require.NoError(t, os.WriteFile(src, []byte(strings.ReplaceAll(string(b), "/tmp/ccsurgeon-gen/2.1.328/tools/work/project", proj)), 0o600))
+	oldFolder := strings.ReplaceAll(proj, string(filepath.Separator), "-") // an old naming rule: '.' and '_' kept
+	old := installSession(t, cfg, oldFolder, src)
+	id := idOf(old)
+	oldDir := filepath.Dir(old)
+	newDir := filepath.Join(cfg, "projects", chain.ProjectSlug(proj))
+	backdate(t, cfg)
+
+	r := runCLI(t, "--config-dir", cfg, "move", id, "--to", proj)
+	require.Equal(t, 0, r.code, r.stderr)
+	first := strings.SplitN(r.stdout, "\n", 2)[0]
+	assert.NotContains(t, first, "from "+proj+" to "+proj, "the move names the folders, not the project twice")
+	assert.Equal(t, "moved 1 session of "+proj+" from folder "+oldDir+" to "+newDir, first)
+
+	backdate(t, cfg)
+	r = runCLI(t, "--config-dir", cfg, "restore", id)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.NotContains(t, r.stdout, proj+" -> "+proj)
+	assert.Contains(t, r.stdout, "undid the move of 1 session of "+proj+" from folder "+oldDir+" to "+newDir+": 1 file back in "+oldDir)
+	assert.FileExists(t, old)
+}
