@@ -184,7 +184,22 @@ func (env *Env) projectRows(paths []string, o LsOptions) ([]SessionSummary, erro
 		}
 	}
 	if len(keep) > 0 {
-		return summarize(keep, o.Turns), nil
+		rows := summarize(keep, o.Turns)
+		if filepath.IsAbs(clean) && !chain.SameName(chain.HostOS, o.Project, filepath.Base(filepath.Dir(keep[0]))) {
+			// a project named by its path: its folder's sessions but those
+			// the client leaves to another folder of the same slug
+			kept := rows[:0]
+			for _, r := range rows {
+				if !chain.HiddenFrom(clean, r.Project) {
+					kept = append(kept, r)
+				}
+			}
+			rows = kept
+		}
+		if len(rows) > 0 {
+			return rows, nil
+		}
+		keep = nil
 	}
 	var rows []SessionSummary
 	shown := map[string]bool{}
@@ -375,12 +390,19 @@ func summarizeOne(p string, turns bool) (SessionSummary, error) {
 			r.Turns = &n
 		}
 		describe(f, &r, true)
+		if c := chain.RecordedCwd(f); c != "" {
+			r.Project = c
+		}
 		return r, nil
 	}
+	headCwd := ""
 	for n := int64(headWindow); ; n *= 4 {
 		head, err := readLines(fh, 0, min(n, st.Size()))
 		if err != nil {
 			return r, err
+		}
+		if headCwd == "" {
+			headCwd = chain.HeadCwd(head)
 		}
 		if describe(head, &r, true) || n >= headMax || n >= st.Size() {
 			break
@@ -391,6 +413,15 @@ func summarizeOne(p string, turns bool) (SessionSummary, error) {
 		return r, err
 	}
 	describe(tail, &r, false)
+	// the project the client takes it for (chain.RecordedCwd, read from
+	// the two windows)
+	if c := chain.RelocatedCwd(tail); c != "" {
+		r.Project = c
+	} else if headCwd != "" {
+		r.Project = headCwd
+	} else if c := chain.RecordedCwdOf(p); c != "" { // a head line longer than the window
+		r.Project = c
+	}
 	return r, nil
 }
 
@@ -418,7 +449,7 @@ func readLines(fh *os.File, from, to int64) (*chain.File, error) {
 }
 
 // describe fills in r from f, the whole session or a window of its lines
-// (the head first, then the tail): the project (the first cwd), the first
+// (the head first, then the tail): the first
 // prompt (the first a person typed, in file order; from the head or the
 // whole file only), the title (the last summary or custom-title; 1.0 wrote
 // summaries at the top, 2.x appends titles; a summary whose leafUuid names
@@ -439,7 +470,6 @@ func describe(f *chain.File, r *SessionSummary, head bool) bool {
 			}
 		}
 	}
-	cwdKnown := r.Project != filepath.Base(filepath.Dir(r.Path))
 	for i := range f.Entries {
 		e := &f.Entries[i]
 		if e.Kind != chain.KindEntry {
@@ -447,7 +477,7 @@ func describe(f *chain.File, r *SessionSummary, head bool) bool {
 		}
 		meta := e.Type() == "summary" || e.Type() == "custom-title" || e.Type() == "last-prompt"
 		answer := e.Type() == "assistant"
-		if cwdKnown && !meta && !answer {
+		if !meta && !answer {
 			continue
 		}
 		raw, err := f.Raw(i)
@@ -457,11 +487,6 @@ func describe(f *chain.File, r *SessionSummary, head bool) bool {
 		if answer {
 			if n := contextTokens(raw); n > 0 {
 				r.ContextTokens = n
-			}
-		}
-		if !cwdKnown {
-			if cwd := gjson.GetBytes(raw, "cwd"); cwd.Type == gjson.String && cwd.Str != "" {
-				r.Project, cwdKnown = cwd.Str, true
 			}
 		}
 		if !meta {
@@ -531,7 +556,7 @@ func (env *Env) ContinueSession() (string, error) {
 	}
 	dir := chain.ProjectDirOf(env.ConfigDir, wd)
 	best, bestT := "", time.Time{}
-	for _, f := range chain.SessionsIn(dir) {
+	for _, f := range chain.ClientSessions(env.ConfigDir, wd) {
 		if st, err := os.Stat(f); err == nil && (best == "" || st.ModTime().After(bestT)) {
 			best, bestT = f, st.ModTime()
 		}

@@ -511,57 +511,14 @@ func legacyOfMoved(p string, moved map[string]bool) bool {
 	return false
 }
 
-// projectPathOf is the project path a session belongs to: the first cwd
-// whose slug names the session's folder, else the first cwd. It reads the
-// head of the file only (as ls does), up to headMax.
+// projectPathOf is the project path a session belongs to: the client's
+// recorded cwd (chain.RecordedCwdOf: after /cd the relocatedCwd, not the
+// cwd of the turns before it), cleaned; "" when none is recorded.
 func projectPathOf(path string) string {
-	fh, err := os.Open(path)
-	if err != nil {
-		return ""
+	if c := chain.RecordedCwdOf(path); c != "" {
+		return filepath.Clean(c)
 	}
-	defer fh.Close()
-	st, err := fh.Stat()
-	if err != nil {
-		return ""
-	}
-	for n := int64(headWindow); ; n *= 4 {
-		p, ok := headProjectPath(fh, path, min(n, st.Size()))
-		if ok || n >= headMax || n >= st.Size() {
-			return p
-		}
-	}
-}
-
-// headProjectPath looks for the project path in the first n bytes; ok
-// when a cwd naming the folder was found.
-func headProjectPath(fh *os.File, path string, n int64) (string, bool) {
-	f, err := readLines(fh, 0, n)
-	if err != nil {
-		return "", false
-	}
-	defer f.Close()
-	slug := filepath.Base(filepath.Dir(path))
-	first := ""
-	for i := range f.Entries {
-		if f.Entries[i].Kind != chain.KindEntry {
-			continue
-		}
-		raw, err := f.Raw(i)
-		if err != nil {
-			continue
-		}
-		cwd := gjson.GetBytes(raw, "cwd")
-		if cwd.Type != gjson.String || cwd.Str == "" {
-			continue
-		}
-		if chain.SameName(chain.HostOS, chain.ProjectSlug(cwd.Str), slug) {
-			return filepath.Clean(cwd.Str), true
-		}
-		if first == "" {
-			first = filepath.Clean(cwd.Str)
-		}
-	}
-	return first, false
+	return ""
 }
 
 // sharedEdits rewrites history.jsonl (the project of the moved sessions'
