@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/tidwall/gjson"
 )
@@ -295,4 +296,48 @@ func FolderHoldsProject(goos, folder, cwd string, existing []string) bool {
 		return false
 	}
 	return HasPrefixFor(goos, folder, slug[:maxLen]+"-")
+}
+
+// EmptySessionFiles lists the files of dir that 2.1.332 takes for a
+// session and that hold nothing: regular, named <uuid>.jsonl, of size 0.
+// A client start that wrote nothing leaves one (2.0.50's -p --resume
+// creates the file of a session id it never writes). Sorted by path.
+func EmptySessionFiles(dir string) []string {
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, d := range des {
+		id, ok := strings.CutSuffix(d.Name(), ".jsonl")
+		if !ok || !d.Type().IsRegular() || !IsUUID(id) {
+			continue
+		}
+		if info, err := d.Info(); err == nil && info.Size() == 0 {
+			out = append(out, filepath.Join(dir, d.Name()))
+		}
+	}
+	return out
+}
+
+// ContinuePick is the file 'claude --continue' (2.1.332) takes for a start
+// in project: the newest, by modification time, of ClientSessions and of
+// the EmptySessionFiles of project's folder (its code lists every
+// <uuid>.jsonl of the folder newest first and takes the first it does not
+// leave out; an empty file it does not leave out, and it then starts from
+// nothing). "" when there is none. 2.0.50 orders by the entries' times, so
+// an empty file is never its pick.
+func ContinuePick(configDir, project string) string {
+	return NewestOf(append(ClientSessions(configDir, project), EmptySessionFiles(ProjectDirOf(configDir, project))...))
+}
+
+// NewestOf is the newest of paths by modification time ("" if none).
+func NewestOf(paths []string) string {
+	best, bestT := "", time.Time{}
+	for _, p := range paths {
+		if st, err := os.Stat(p); err == nil && (best == "" || st.ModTime().After(bestT)) {
+			best, bestT = p, st.ModTime()
+		}
+	}
+	return best
 }

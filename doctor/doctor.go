@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
@@ -49,6 +50,13 @@ const (
 	IndexMissingSession Kind = "index_missing_session"
 	// Unreadable: the session could not be read at all.
 	Unreadable Kind = "unreadable"
+	// EmptyNewest: an empty transcript (a client start that wrote
+	// nothing: 2.0.50's -p --resume leaves one) is the newest file of a
+	// project folder: 'claude --continue' (2.1.332) in the project takes
+	// it and starts from nothing, not from Shadows, the newest session.
+	// Not fixed: the file holds nothing, but a client that is running may
+	// still write to it.
+	EmptyNewest Kind = "empty_newest"
 )
 
 // FixKind is what fixes a finding.
@@ -126,6 +134,10 @@ type Finding struct {
 	// Unreadable: why.
 	Error string `json:"error,omitempty"`
 
+	// EmptyNewest: the session 'claude --continue' would go on with but
+	// for the empty file (its path).
+	Shadows string `json:"shadows,omitempty"`
+
 	Fix Fix `json:"fix"`
 }
 
@@ -196,6 +208,9 @@ func Check(o Options) []Finding {
 	}
 	for _, dir := range o.Folders {
 		out = append(out, checkIndex(dir)...)
+		if f, ok := emptyNewest(o, folders, dir); ok {
+			out = append(out, f)
+		}
 	}
 	Sort(out)
 	return out
@@ -322,4 +337,38 @@ func tooBig(s *chain.Session, id string) (Finding, bool) {
 	}
 	return Finding{Kind: TooBig, SessionID: id, Path: s.Path, NeedsAttention: true, Tokens: est.Total(), ContextWindow: win, Model: est.Model,
 		Fix: Fix{Kind: FixFit, TargetTokens: ops.FitTarget(win)}}, true
+}
+
+// emptyNewest finds an empty transcript that 'claude --continue' takes in
+// the project of folder dir instead of its newest session: the project is
+// the recorded cwd of the newest session filed at home in dir, and the
+// client's pick there (chain.ContinuePick) is the empty file.
+func emptyNewest(o Options, folders []string, dir string) (Finding, bool) {
+	empties := chain.EmptySessionFiles(dir)
+	if len(empties) == 0 {
+		return Finding{}, false
+	}
+	sessions := chain.SessionsIn(dir)
+	mtime := map[string]time.Time{}
+	for _, p := range sessions {
+		if st, err := os.Stat(p); err == nil {
+			mtime[p] = st.ModTime()
+		}
+	}
+	sort.SliceStable(sessions, func(i, j int) bool { return mtime[sessions[i]].After(mtime[sessions[j]]) })
+	for _, s := range sessions {
+		cwd := chain.RecordedCwdOf(s)
+		if cwd == "" || !chain.FolderHoldsProject(o.GOOS, filepath.Base(dir), cwd, folders) {
+			continue
+		}
+		newest := chain.NewestOf(chain.ClientSessions(o.ConfigDir, cwd))
+		pick := chain.ContinuePick(o.ConfigDir, cwd)
+		if newest == "" || pick == newest || filepath.Dir(pick) != dir {
+			return Finding{}, false
+		}
+		id := strings.TrimSuffix(filepath.Base(pick), ".jsonl")
+		return Finding{Kind: EmptyNewest, SessionID: id, Path: pick, Project: cwd, Folder: filepath.Base(dir),
+			NeedsAttention: true, Shadows: newest, Fix: Fix{Kind: FixNone}}, true
+	}
+	return Finding{}, false
 }

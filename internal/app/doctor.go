@@ -298,6 +298,10 @@ func (env *Env) wordFinding(f doctor.Finding, c doctor.Cleanup) DoctorFinding {
 		df.Message = fmt.Sprintf("index: %s misses this session; the picker of 2.1.12-2.1.29 reads its file instead (nothing to do)", f.Index)
 	case doctor.Unreadable:
 		df.Message = "unreadable: " + f.Error
+	case doctor.EmptyNewest:
+		sid := sessionIDOf(f.Shadows)
+		df.Message = fmt.Sprintf("empty newest: an empty transcript (a client start that wrote nothing; 2.0.50's -p --resume leaves one) is the newest file of projects/%s: 'claude --continue' in %s (2.1.332) takes it and starts from nothing, not from %s, the newest session; resume that one by its id, or remove this file once no client runs in %s", f.Folder, f.Project, sid, f.Project)
+		df.Command = fmt.Sprintf("cd %s && claude --resume %s", shellQuote(f.Project), sid)
 	}
 	return df
 }

@@ -548,3 +548,31 @@ func TestDoctorLongNameOfAnotherBuild(t *testing.T) {
 	r, _, err := d.run(DoctorOptions{})
 	require.NoError(t, err, "%+v", r.Findings)
 }
+
+// TestDoctorEmptyNewest: an empty <uuid>.jsonl is named only when it is
+// the newest file of its project's folder (then 'claude --continue' takes
+// it); older than the newest session it costs nothing. --fix leaves it.
+func TestDoctorEmptyNewest(t *testing.T) {
+	d := newDoctorDir(t)
+	proj := d.dir("p")
+	id, p := d.add("multi-turn", proj, "", time.Hour, nil)
+	empty := filepath.Join(filepath.Dir(p), "0badc0de-0000-4000-8000-000000000000.jsonl")
+	require.NoError(t, os.WriteFile(empty, nil, 0o600))
+	r, _, err := d.run(DoctorOptions{Fix: true})
+	require.Error(t, err)
+	require.Len(t, r.Findings, 1, "%+v", r.Findings)
+	f := r.Findings[0]
+	assert.Equal(t, doctor.EmptyNewest, f.Kind)
+	assert.Equal(t, empty, f.Path)
+	assert.Equal(t, p, f.Shadows)
+	assert.Equal(t, "cd "+proj+" && claude --resume "+id, f.Command)
+	assert.Empty(t, r.Fixed)
+	assert.FileExists(t, empty)
+	txt, _ := d.text(DoctorOptions{})
+	assert.Contains(t, txt, "0badc0de-0000-4000-8000-000000000000: empty newest: ")
+
+	old := time.Now().Add(-2 * time.Hour)
+	require.NoError(t, os.Chtimes(empty, old, old))
+	r, _, err = d.run(DoctorOptions{})
+	assert.NoError(t, err, "%+v", r.Findings)
+}

@@ -547,19 +547,31 @@ func (env *Env) ProjectSessions(project string) ([]string, error) {
 	return out, nil
 }
 
+// ContinueEmptyError: the file 'claude --continue' takes in the current
+// folder (chain.ContinuePick) is Empty, an empty transcript newer than
+// every session: the client starts from nothing there, not from Session
+// (the newest session, the one the user likely means).
+type ContinueEmptyError struct{ Empty, Session string }
+
+func (e *ContinueEmptyError) Error() string {
+	return fmt.Sprintf("the newest file of this folder's project is %s, an empty transcript: 'claude --continue' here takes it and starts from nothing, not from %s, the newest session", e.Empty, sessionIDOf(e.Session))
+}
+
+func sessionIDOf(path string) string { return strings.TrimSuffix(filepath.Base(path), ".jsonl") }
+
 // ContinueSession is the session 'claude --continue' would pick in the
-// current folder: the newest (last modified) of the folder's project.
+// current folder: the newest (last modified) of the folder's project
+// (chain.ContinuePick); a ContinueEmptyError when that is an empty file.
 func (env *Env) ContinueSession() (string, error) {
 	wd, err := chain.ClientCwd()
 	if err != nil {
 		return "", err
 	}
 	dir := chain.ProjectDirOf(env.ConfigDir, wd)
-	best, bestT := "", time.Time{}
-	for _, f := range chain.ClientSessions(env.ConfigDir, wd) {
-		if st, err := os.Stat(f); err == nil && (best == "" || st.ModTime().After(bestT)) {
-			best, bestT = f, st.ModTime()
-		}
+	best := chain.NewestOf(chain.ClientSessions(env.ConfigDir, wd))
+	if pick := chain.ContinuePick(env.ConfigDir, wd); best != "" && pick != best {
+		// the client takes an empty transcript newer than every session
+		return "", &ContinueEmptyError{Empty: pick, Session: best}
 	}
 	if best == "" {
 		if err := chain.CheckConfigDir(env.ConfigDir); err != nil {

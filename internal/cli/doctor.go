@@ -33,6 +33,9 @@ that fixes it.
                      of it: a start of the client deletes the file
    too_big           a resume sends more than the model's context window;
                      the compress --target-tokens command that fits it
+   empty_newest      an empty <id>.jsonl (2.0.50's -p --resume leaves one) is
+                     the newest file of a project: 'claude --continue'
+                     there starts from nothing; names the session to resume
    index_*           sessions-index.json (2.1.12-2.1.29) names a missing
                      file or misses a session: the client reads the files
                      anyway, nothing to do
