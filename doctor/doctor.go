@@ -57,6 +57,11 @@ const (
 	// Not fixed: the file holds nothing, but a client that is running may
 	// still write to it.
 	EmptyNewest Kind = "empty_newest"
+	// NotAFile: an entry of a project folder named like a session that is
+	// not a regular file (a symlink, a FIFO, a folder): neither client
+	// lists it (both read the folder's regular files only). A symlink to
+	// a file needs attention: a session put there that no picker shows.
+	NotAFile Kind = "not_a_file"
 )
 
 // FixKind is what fixes a finding.
@@ -138,6 +143,11 @@ type Finding struct {
 	// for the empty file (its path).
 	Shadows string `json:"shadows,omitempty"`
 
+	// NotAFile: what the entry is ("symlink", "fifo", "folder", "other")
+	// and, for a symlink, where it points.
+	Entry  string `json:"entry,omitempty"`
+	Target string `json:"target,omitempty"`
+
 	Fix Fix `json:"fix"`
 }
 
@@ -211,6 +221,7 @@ func Check(o Options) []Finding {
 		if f, ok := emptyNewest(o, folders, dir); ok {
 			out = append(out, f)
 		}
+		out = append(out, notFiles(dir)...)
 	}
 	Sort(out)
 	return out
@@ -371,4 +382,39 @@ func emptyNewest(o Options, folders []string, dir string) (Finding, bool) {
 			NeedsAttention: true, Shadows: newest, Fix: Fix{Kind: FixNone}}, true
 	}
 	return Finding{}, false
+}
+
+// notFiles names the entries of dir that are named like a session's main
+// transcript (<name>.jsonl, not agent-*, not hidden) but are no regular
+// file. Nothing is opened: a FIFO would block.
+func notFiles(dir string) []Finding {
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []Finding
+	for _, d := range des {
+		n := d.Name()
+		id, ok := strings.CutSuffix(n, ".jsonl")
+		if !ok || d.Type().IsRegular() || strings.HasPrefix(n, "agent-") || strings.HasPrefix(n, ".") {
+			continue
+		}
+		p := filepath.Join(dir, n)
+		f := Finding{Kind: NotAFile, SessionID: id, Path: p, Fix: Fix{Kind: FixNone}}
+		switch t := d.Type(); {
+		case t&os.ModeSymlink != 0:
+			f.Entry = "symlink"
+			f.Target, _ = os.Readlink(p)
+			st, err := os.Stat(p)
+			f.NeedsAttention = err == nil && st.Mode().IsRegular()
+		case t&os.ModeNamedPipe != 0:
+			f.Entry = "fifo"
+		case t.IsDir():
+			f.Entry = "folder"
+		default:
+			f.Entry = "other"
+		}
+		out = append(out, f)
+	}
+	return out
 }

@@ -576,3 +576,74 @@ func TestDoctorEmptyNewest(t *testing.T) {
 	r, _, err = d.run(DoctorOptions{})
 	assert.NoError(t, err, "%+v", r.Findings)
 }
+
+// TestDoctorGroupsWhatOneCommandFixes: the sessions of one gone project
+// share its fix (one move --project): the text says it once, naming every
+// session, where it said the same command once per session; so do the
+// sessions one index misses. --json keeps a finding per session.
+func TestDoctorGroupsWhatOneCommandFixes(t *testing.T) {
+	d := newDoctorDir(t)
+	gone := filepath.Join(d.root, "gone")
+	var ids []string
+	for i := 0; i < 3; i++ {
+		id, _ := d.add("multi-turn", gone, "", time.Duration(i+1)*time.Hour, nil)
+		ids = append(ids, id)
+	}
+	idx, _ := json.Marshal(map[string]any{"version": 1, "entries": []map[string]any{}})
+	require.NoError(t, os.WriteFile(filepath.Join(d.cfg, "projects", chain.ProjectSlug(gone), "sessions-index.json"), idx, 0o600))
+	r, _, err := d.run(DoctorOptions{})
+	require.Error(t, err)
+	assert.Len(t, r.Findings, 6, "a finding per session and kind in --json")
+	assert.Equal(t, 3, r.NeedsAttention)
+	txt, err := d.text(DoctorOptions{})
+	require.Error(t, err)
+	lines := strings.Split(strings.TrimSpace(txt), "\n")
+	require.Len(t, lines, 2, "%s", txt)
+	cmd := "ccsurgeon --config-dir " + d.cfg + " move --project " + gone + " --to NEW-PATH"
+	assert.Equal(t, 1, strings.Count(txt, cmd), "%s", txt)
+	for _, l := range lines {
+		for _, id := range ids {
+			assert.Contains(t, l, id)
+		}
+	}
+	assert.True(t, strings.HasPrefix(lines[0], gone+": project gone: 3 sessions record it as their working directory, which no longer exists"), lines[0])
+	assert.True(t, strings.HasSuffix(lines[0], "; fix: "+cmd), lines[0])
+	assert.Contains(t, lines[1], ": index: misses 3 sessions of its folder", "what needs no attention comes last")
+}
+
+// TestDoctorNamesWhatIsNotAFile: an entry of a project folder named like
+// a session that is not a regular file is listed by neither client
+// (readdir + isFile in 2.0.50 and 2.1.332): a symlink to a session is a
+// session the user put there and never sees (needs attention); a folder
+// named like one costs nothing (named for information). Nothing is
+// opened through the link, nothing changed, --fix leaves both.
+func TestDoctorNamesWhatIsNotAFile(t *testing.T) {
+	d := newDoctorDir(t)
+	proj := d.dir("p")
+	_, p := d.add("multi-turn", proj, "", 2*time.Hour, nil)
+	elsewhere := filepath.Join(d.root, "keep", "33333333-3333-4333-8333-333333333333.jsonl")
+	require.NoError(t, os.MkdirAll(filepath.Dir(elsewhere), 0o755))
+	b, err := os.ReadFile(p)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(elsewhere, b, 0o600))
+	link := filepath.Join(filepath.Dir(p), filepath.Base(elsewhere))
+	require.NoError(t, os.Symlink(elsewhere, link))
+	dir := filepath.Join(filepath.Dir(p), "44444444-4444-4444-8444-444444444444.jsonl")
+	require.NoError(t, os.Mkdir(dir, 0o700))
+	before := filesAndTimes(t, d.root)
+	r, _, err := d.run(DoctorOptions{Fix: true})
+	require.Error(t, err)
+	require.Len(t, r.Findings, 2, "%+v", r.Findings)
+	byPath := map[string]DoctorFinding{}
+	for _, f := range r.Findings {
+		assert.Equal(t, doctor.NotAFile, f.Kind)
+		byPath[f.Path] = f
+	}
+	assert.True(t, byPath[link].NeedsAttention)
+	assert.Equal(t, elsewhere, byPath[link].Target)
+	assert.Contains(t, byPath[link].Message, "a symlink to "+elsewhere)
+	assert.False(t, byPath[dir].NeedsAttention)
+	assert.Contains(t, byPath[dir].Message, "a folder")
+	assert.Empty(t, r.Fixed)
+	assert.Equal(t, before, filesAndTimes(t, d.root))
+}
