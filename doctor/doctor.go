@@ -386,7 +386,9 @@ func emptyNewest(o Options, folders []string, dir string) (Finding, bool) {
 
 // notFiles names the entries of dir that are named like a session's main
 // transcript (<name>.jsonl, not agent-*, not hidden) but are no regular
-// file. Nothing is opened: a FIFO would block.
+// file, and the regular ones that cannot be read (chain.SessionsIn leaves
+// both out, so no other check sees them). Nothing but a regular file is
+// opened: a FIFO would block.
 func notFiles(dir string) []Finding {
 	des, err := os.ReadDir(dir)
 	if err != nil {
@@ -396,10 +398,18 @@ func notFiles(dir string) []Finding {
 	for _, d := range des {
 		n := d.Name()
 		id, ok := strings.CutSuffix(n, ".jsonl")
-		if !ok || d.Type().IsRegular() || strings.HasPrefix(n, "agent-") || strings.HasPrefix(n, ".") {
+		if !ok || strings.HasPrefix(n, "agent-") || strings.HasPrefix(n, ".") {
 			continue
 		}
 		p := filepath.Join(dir, n)
+		if d.Type().IsRegular() {
+			if fh, err := os.Open(p); err != nil {
+				out = append(out, Finding{Kind: Unreadable, SessionID: id, Path: p, NeedsAttention: true, Error: err.Error(), Fix: Fix{Kind: FixNone}})
+			} else {
+				fh.Close()
+			}
+			continue
+		}
 		f := Finding{Kind: NotAFile, SessionID: id, Path: p, Fix: Fix{Kind: FixNone}}
 		switch t := d.Type(); {
 		case t&os.ModeSymlink != 0:
