@@ -303,14 +303,9 @@ func FolderHoldsProject(goos, folder, cwd string, existing []string) bool {
 // A client start that wrote nothing leaves one (2.0.50's -p --resume
 // creates the file of a session id it never writes). Sorted by path.
 func EmptySessionFiles(dir string) []string {
-	des, err := os.ReadDir(dir)
-	if err != nil {
-		return nil
-	}
 	var out []string
-	for _, d := range des {
-		id, ok := strings.CutSuffix(d.Name(), ".jsonl")
-		if !ok || !d.Type().IsRegular() || !IsUUID(id) {
+	for _, d := range NamedLikeSessions(dir) {
+		if !d.Type().IsRegular() || !IsUUID(strings.TrimSuffix(d.Name(), ".jsonl")) {
 			continue
 		}
 		if info, err := d.Info(); err == nil && info.Size() == 0 {

@@ -390,17 +390,10 @@ func emptyNewest(o Options, folders []string, dir string) (Finding, bool) {
 // both out, so no other check sees them). Nothing but a regular file is
 // opened: a FIFO would block.
 func notFiles(dir string) []Finding {
-	des, err := os.ReadDir(dir)
-	if err != nil {
-		return nil
-	}
 	var out []Finding
-	for _, d := range des {
+	for _, d := range chain.NamedLikeSessions(dir) {
 		n := d.Name()
-		id, ok := strings.CutSuffix(n, ".jsonl")
-		if !ok || strings.HasPrefix(n, "agent-") || strings.HasPrefix(n, ".") {
-			continue
-		}
+		id := strings.TrimSuffix(n, ".jsonl")
 		p := filepath.Join(dir, n)
 		if d.Type().IsRegular() {
 			if fh, err := os.Open(p); err != nil {

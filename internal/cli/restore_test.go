@@ -391,20 +391,11 @@ func TestAmbiguousBackupPrefixIsAUsageError(t *testing.T) {
 // path) changes its folder, not its project: the move and its undo say
 // which folders, never "the move P -> P".
 func TestMoveAndRestoreOfAStrandedSessionNameTheFolders(t *testing.T) {
-	root := t.TempDir()
-	cfg := filepath.Join(root, "cfg")
-	proj := filepath.Join(root, "src", "my.app_v2")
-	require.NoError(t, os.MkdirAll(proj, 0o755))
-	b, err := os.ReadFile(example)
-	require.NoError(t, err)
-	src := filepath.Join(t.TempDir(), "s.jsonl")
-	require.NoError(t, os.WriteFile(src, []byte(strings.ReplaceAll(string(b), "/tmp/ccsurgeon-gen/2.1.328/tools/work/project", proj)), 0o600))
-	oldFolder := strings.ReplaceAll(proj, string(filepath.Separator), "-") // an old naming rule: '.' and '_' kept
-	old := installSession(t, cfg, oldFolder, src)
+	cfg, proj, put := projectSession(t)
+	old := put(strings.ReplaceAll(proj, string(filepath.Separator), "-")) // an old naming rule: '.' and '_' kept
 	id := idOf(old)
 	oldDir := filepath.Dir(old)
 	newDir := filepath.Join(cfg, "projects", chain.ProjectSlug(proj))
-	backdate(t, cfg)
 
 	r := runCLI(t, "--config-dir", cfg, "move", id, "--to", proj)
 	require.Equal(t, 0, r.code, r.stderr)
