@@ -916,6 +916,6 @@ func (env *Env) printMissingProjects(rows []SessionSummary) {
 	}
 	fmt.Fprintln(env.Out, "\nprojects whose folder no longer exists (renamed or moved?):")
 	for _, p := range order {
-		fmt.Fprintf(env.Out, "  %s (%s): ccsurgeon move --project %s --to NEW-PATH\n", p, Plural(n[p], "session", "sessions"), shellQuote(p))
+		fmt.Fprintf(env.Out, "  %s (%s): %s move --project %s --to NEW-PATH\n", p, Plural(n[p], "session", "sessions"), env.Self(), shellQuote(p))
 	}
 }
