@@ -321,12 +321,7 @@ func commit(items []item, projectDir string, res *Result) error {
 }
 
 func partialError(bdir string, err error) error {
-	return &Error{
-		Msg:  fmt.Sprintf("write failed part-way: %v", err),
-		Hint: fmt.Sprintf("the previous state is saved in %s; restore it with ccsurgeon's restore command", bdir),
-		Code: CodeFailure,
-		Err:  err,
-	}
+	return &PartialError{BackupDir: bdir, Err: err}
 }
 
 // resolveItems makes paths absolute, refuses symlinks, computes paths
@@ -397,7 +392,7 @@ func deriveProjectDir(sessionID string, files []FileWrite) (string, error) {
 }
 
 // RefuseSymlinks is the symlink policy every write, move and delete
-// follows: an *Error wrapping ErrSymlink when path, or a folder between
+// follows: a *SymlinkError when path, or a folder between
 // root and it, is a symlink.
 func RefuseSymlinks(root, path string) error { return refuseSymlinkBelow(root, path) }
 
@@ -426,7 +421,7 @@ func CheckSessionID(id string) error { return validateSessionID(id) }
 
 func validateSessionID(id string) error {
 	if id == "" || id == "." || id == ".." || strings.ContainsAny(id, `/\`) || !filepath.IsLocal(id) {
-		return fmt.Errorf("cannot keep backups of a session file named %q (the name makes no backup folder): rename it, or write the result elsewhere with -o", id+".jsonl")
+		return &NameError{Name: id + ".jsonl"}
 	}
 	return nil
 }
@@ -473,7 +468,6 @@ func checkUnchanged(items []item) error {
 		return &Error{
 			Msg:  fmt.Sprintf("session changed while ccsurgeon was working: %s %s; nothing was modified", it.target, why),
 			Hint: "another program wrote to it (Claude Code, if the session is open there): retry once it is still",
-			Code: CodeChanged,
 			Err:  ErrChanged,
 		}
 	}
@@ -508,11 +502,7 @@ func InsideConfigDir(configDir, path string) error {
 		return symlinkError(abs, target)
 	}
 	if rel, err := filepath.Rel(realPath(cfg), real); err != nil || !filepath.IsLocal(rel) {
-		return &Error{
-			Msg:  fmt.Sprintf("%s is outside the config dir %s: ccsurgeon writes there only to a file named on the command line", real, cfg),
-			Hint: "name the file by its path if you mean to change it there, or write the result elsewhere with -o",
-			Code: CodeFailure,
-		}
+		return &OutsideError{Real: real, ConfigDir: cfg}
 	}
 	return nil
 }

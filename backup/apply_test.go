@@ -75,14 +75,19 @@ func TestCheckLive(t *testing.T) {
 				return
 			}
 			require.ErrorIs(t, err, ErrLive)
-			var be *Error
-			require.ErrorAs(t, err, &be)
-			want := "close Claude Code or pass --force"
+			// the facts the command layer words (TestCLI holds the hints)
+			var le *LiveError
+			require.ErrorAs(t, err, &le)
+			assert.Equal(t, testSession, le.SessionID)
 			if tc.path != nil { // written just now: Claude Code may be done with it
-				want = "if Claude Code is done with it, try again in 5 seconds; else close Claude Code or pass --force"
+				assert.Zero(t, le.PID)
+				assert.Equal(t, path, le.Path)
+				assert.Less(t, le.Age, RecentWriteWindow)
+				assert.Contains(t, le.Error(), "was modified")
+			} else {
+				assert.Equal(t, os.Getpid(), le.PID)
+				assert.Contains(t, le.Error(), fmt.Sprintf("is open in Claude Code (pid %d", os.Getpid()))
 			}
-			assert.Equal(t, want, be.Hint)
-			assert.Equal(t, CodeLive, be.ExitCode())
 		})
 	}
 }
@@ -240,7 +245,6 @@ func TestApplyAbortsWhenSessionChanges(t *testing.T) {
 			require.ErrorAs(t, err, &be)
 			assert.True(t, strings.HasPrefix(be.Msg, "session changed while ccsurgeon was working"), be.Msg)
 			assert.Contains(t, be.Hint, "retry")
-			assert.Equal(t, CodeChanged, be.ExitCode())
 			if tc.early {
 				assert.Equal(t, before, snapshotTree(t, e.configDir))
 			}
@@ -393,7 +397,7 @@ func TestSanitizeOp(t *testing.T) {
 // bytes are carried over to the new file.
 func TestApplyCarriesOverLinesAppendedAtTheLastMoment(t *testing.T) {
 	e := newEnv(t)
-	testHook = func(step string) {
+	TestHook = func(step string) {
 		if step == "before-rename" {
 			f, err := os.OpenFile(e.main, os.O_WRONLY|os.O_APPEND, 0)
 			require.NoError(t, err)
@@ -402,7 +406,7 @@ func TestApplyCarriesOverLinesAppendedAtTheLastMoment(t *testing.T) {
 			require.NoError(t, f.Close())
 		}
 	}
-	defer func() { testHook = nil }()
+	defer func() { TestHook = nil }()
 	res, err := Apply(Plan{ConfigDir: e.configDir, SessionID: testSession, Op: "edit", Force: true,
 		Files: []FileWrite{{Path: e.main, Snapshot: snap(t, e.main), Render: str("{\"n\":1}\n")}}})
 	require.NoError(t, err)

@@ -26,13 +26,14 @@ const bufSize = 1 << 20
 // tmpMarker is part of every temp file name so leftovers are recognisable.
 const tmpMarker = ".ccsurgeon-tmp-"
 
-// testHook, when set (tests only), is called at named steps of Apply so the
-// fault-injection test can kill the process at deterministic points.
-var testHook func(step string)
+// TestHook, when set (tests only), is called at named steps of every
+// write, so that the fault-injection tests (and the CLI's kill -9 trials)
+// stop the process at deterministic points.
+var TestHook func(step string)
 
 func hook(step string) {
-	if testHook != nil {
-		testHook(step)
+	if TestHook != nil {
+		TestHook(step)
 	}
 }
 
@@ -76,22 +77,15 @@ func writeAtomic(path string, mode os.FileMode, render func(w io.Writer) error, 
 // still leaves nothing behind.
 func WriteTo(path string, force bool, render func(w io.Writer) error) error {
 	if err := refuseNode(path); err != nil {
-		var e *Error
-		if errors.As(err, &e) && errors.Is(err, ErrSymlink) {
-			target, _ := os.Readlink(path)
-			if !filepath.IsAbs(target) {
-				target = filepath.Join(filepath.Dir(path), target)
-			}
-			e.Hint = fmt.Sprintf("name the file it points to (%s), or '-o -' for standard output", target)
+		var e *SymlinkError
+		if errors.As(err, &e) {
+			e.Output = true
 		}
 		return err
 	}
 	if !force {
 		if _, err := os.Lstat(path); err == nil {
-			e := existsError(path).(*Error)
-			e.Msg = fmt.Sprintf("%s already exists", path)
-			e.Hint = "pass --force to replace it, or choose another name"
-			return e
+			return &ExistsError{Path: path}
 		}
 	}
 	return writeAtomic(path, DefaultMode, render, false)
@@ -178,12 +172,11 @@ func existsError(path string) error {
 	return &Error{
 		Msg:  fmt.Sprintf("refusing to overwrite existing file %s", path),
 		Hint: "choose another name or remove the file first",
-		Code: CodeExists,
 		Err:  ErrExists,
 	}
 }
 
-// refuseSymlink returns an *Error wrapping ErrSymlink when path is a
+// refuseSymlink returns a *SymlinkError when path is a
 // symlink: ccsurgeon never writes, replaces or deletes through one (a link
 // may lead out of the config dir), and never replaces the link itself.
 func refuseSymlink(path string) error {
@@ -207,18 +200,13 @@ func refuseNode(path string) error {
 		return refuseSymlink(path)
 	case fi.IsDir():
 		return &Error{Msg: fmt.Sprintf("%s is a folder", path),
-			Hint: "name a file, e.g. " + filepath.Join(path, "out.jsonl") + ", or end it in '" + string(filepath.Separator) + "' to write the session with its files into it", Code: CodeFailure}
+			Hint: "name a file, e.g. " + filepath.Join(path, "out.jsonl") + ", or end it in '" + string(filepath.Separator) + "' to write the session with its files into it"}
 	}
-	return &Error{Msg: fmt.Sprintf("%s is not a regular file (a device, FIFO or socket): ccsurgeon writes only regular files", path),
-		Hint: "write to a file and copy it there, or use -o - for standard output", Code: CodeFailure}
+	return &NotRegularError{Path: path}
 }
 
 func symlinkError(path, target string) error {
-	return &Error{
-		Msg:  fmt.Sprintf("%s is a symlink (to %s): ccsurgeon never writes or deletes through a symlink", path, target),
-		Hint: "replace the link with a copy of the file it names, or write the result elsewhere with -o",
-		Code: CodeFailure, Err: ErrSymlink,
-	}
+	return &SymlinkError{Path: path, Target: target}
 }
 
 // writeTemp renders into a fresh temp file next to target and fsyncs it. It
@@ -297,7 +285,6 @@ func wrapIOError(what string, err error) error {
 		return &Error{
 			Msg:  fmt.Sprintf("%s: no space left on device (the original file was not modified)", what),
 			Hint: "free some disk space and retry",
-			Code: CodeNoSpace,
 			Err:  errors.Join(ErrNoSpace, err),
 		}
 	}

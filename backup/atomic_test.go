@@ -80,7 +80,7 @@ func TestWriteFileAtomicNoSpaceError(t *testing.T) {
 	err := WriteFileAtomic(path, 0, failAfter(1, syscall.ENOSPC))
 	var e *Error
 	require.ErrorAs(t, err, &e)
-	assert.Equal(t, CodeNoSpace, e.ExitCode())
+	assert.ErrorIs(t, err, ErrNoSpace)
 	assert.Contains(t, e.Msg, "no space left on device")
 	assert.NotEmpty(t, e.Hint)
 }
@@ -148,7 +148,6 @@ func TestCreateNew(t *testing.T) {
 	require.ErrorIs(t, err, ErrExists)
 	var e *Error
 	require.ErrorAs(t, err, &e)
-	assert.Equal(t, CodeExists, e.ExitCode())
 	assert.Equal(t, "clone\n", readString(t, path))
 
 	// The file appears while rendering: the final link must refuse.
@@ -172,9 +171,10 @@ func TestErrorType(t *testing.T) {
 	e := &Error{Msg: "m", Hint: "h"}
 	assert.Equal(t, "m", e.Error())
 	assert.Equal(t, "h", e.HintText())
-	assert.Equal(t, CodeFailure, e.ExitCode())
-	wrapped := fmt.Errorf("ctx: %w", &Error{Msg: "x", Code: CodeLive, Err: ErrLive})
+	wrapped := fmt.Errorf("ctx: %w", &Error{Msg: "x", Err: ErrLive})
 	assert.ErrorIs(t, wrapped, ErrLive)
+	assert.ErrorIs(t, fmt.Errorf("ctx: %w", &LiveError{PID: 1}), ErrLive)
+	assert.ErrorIs(t, &Error{Msg: "x", Err: ErrAmbiguous}, ErrNoBackup, "an ambiguous prefix is no one backup")
 }
 
 func TestStaleTempsRemoved(t *testing.T) {

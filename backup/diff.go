@@ -14,7 +14,7 @@ import (
 	"github.com/sergi/go-diff/diffmatchpatch"
 )
 
-// DiffOptions configures Diff and DiffSummary.
+// DiffOptions configures Diff and DiffStream.
 type DiffOptions struct {
 	NameA, NameB string // labels for the "---" and "+++" lines (default "a" and "b")
 	Context      int    // context lines around changes: 0 = 3, negative = none
@@ -37,11 +37,6 @@ type DiffStats struct {
 
 // Empty reports whether the inputs were identical.
 func (s DiffStats) Empty() bool { return s.Removed == 0 && s.Added == 0 && s.Changed == 0 }
-
-// String renders e.g. "2 changed, 1 removed, 0 added".
-func (s DiffStats) String() string {
-	return fmt.Sprintf("%d changed, %d removed, %d added", s.Changed, s.Removed, s.Added)
-}
 
 const (
 	defaultContext = 3
@@ -82,12 +77,6 @@ func Diff(a, b []byte, opts DiffOptions) string {
 		return ""
 	}
 	return sb.String()
-}
-
-// DiffSummary counts the lines removed, added and changed between a and b.
-func DiffSummary(a, b []byte, opts DiffOptions) DiffStats {
-	st, _ := DiffStream(BytesOpener(a), BytesOpener(b), nil, opts)
-	return st
 }
 
 // DiffStream writes a unified diff of two inputs to w (nil: only count),

@@ -8,24 +8,26 @@
 // a guarded in-place write of a Claude Code session that first copies every
 // touched file into <config-dir>/ccsurgeon/backups/<session-id>/, listing and
 // restoring those backups, safe creation of output files, and a unified line
-// diff used to preview edits.
+// diff used to preview edits. It also holds the live-session guard, the
+// per-session lock, the recovery of an interrupted write, the move
+// transaction over several files, and every OS mechanism these need
+// (no-follow open, lock, change time, owner, writer detection, replace)
+// behind build tags (platform.go lists them).
+//
+// Its errors are facts: an *Error (a message and a hint in the file
+// system's terms) wrapping a sentinel (ErrLive, ErrChanged, ErrExists,
+// ErrNoBackup, ErrAmbiguous, ErrNoSpace, ErrSymlink, ErrLocked), or a
+// typed error carrying what the command layer needs to word a hint that
+// names a flag or a command (LiveError with the pid, SymlinkError,
+// ExistsError, NotRegularError, OutsideError, NoBackupError,
+// ElsewhereError, DamagedError, PartialError, NameError). No exit code.
 package backup
 
-import "errors"
-
-// Exit codes carried by *Error.
-// Every refusal exits 1, as the CLI promises ("exit 1 for a refused or
-// invalid result"); a bad value the user gave exits 2, as every usage
-// error does. The constants name the reasons for errors.Is-free checks in
-// tests.
-const (
-	CodeFailure   = 1 // generic failure
-	CodeLive      = 1 // session is in use by Claude Code (guard refused)
-	CodeChanged   = 1 // session changed on disk while ccsurgeon was working
-	CodeExists    = 1 // refusing to overwrite an existing file
-	CodeNoBackup  = 1 // no backup matches the request
-	CodeNoSpace   = 1 // out of disk space
-	CodeAmbiguous = 2 // a BACKUP prefix that matches several (as a session id prefix)
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"time"
 )
 
 // Sentinel errors that *Error values wrap, for use with errors.Is.
@@ -37,14 +39,18 @@ var (
 	ErrNoSpace  = errors.New("no space left on device")
 	ErrSymlink  = errors.New("symlink")
 	ErrLocked   = errors.New("session locked by another ccsurgeon")
+	// ErrAmbiguous: a backup prefix that matches several; it is also
+	// ErrNoBackup (no one backup matches)
+	ErrAmbiguous = fmt.Errorf("several backups match: %w", ErrNoBackup)
 )
 
-// Error is a user-facing error: the CLI prints "ccsurgeon: <Msg>" and, when
-// Hint is set, "ccsurgeon: hint: <Hint>", then exits with ExitCode().
+// Error is a failure or a refusal, said as a fact: a one-line message and
+// a hint in the file system's terms (never a flag or a command: the
+// command layer words those, and chooses the exit code, from the typed
+// errors below and the sentinels Err wraps).
 type Error struct {
 	Msg  string // one-line description of what went wrong
 	Hint string // what the user can do about it (may be empty)
-	Code int    // process exit code (0 means CodeFailure)
 	Err  error  // wrapped cause or sentinel (may be nil)
 }
 
@@ -57,10 +63,135 @@ func (e *Error) HintText() string { return e.Hint }
 // Unwrap returns the wrapped cause so errors.Is/As see through *Error.
 func (e *Error) Unwrap() error { return e.Err }
 
-// ExitCode returns the process exit code to use for this error (never 0).
-func (e *Error) ExitCode() int {
-	if e.Code == 0 {
-		return CodeFailure
+// LiveError is the live-session guard's refusal: session SessionID is
+// open in the Claude Code process PID (working in Cwd, when known), or,
+// with PID 0, its file Path was modified Age ago, so the client may still
+// be writing it. It is ErrLive.
+type LiveError struct {
+	SessionID string
+	PID       int
+	Cwd       string
+	Path      string
+	Age       time.Duration
+}
+
+func (e *LiveError) Error() string {
+	if e.PID > 0 {
+		where := ""
+		if e.Cwd != "" {
+			where = " in " + e.Cwd
+		}
+		return fmt.Sprintf("session %s is open in Claude Code (pid %d%s)", e.SessionID, e.PID, where)
 	}
-	return e.Code
+	return fmt.Sprintf("session file %s was modified %s ago; Claude Code may still be writing it",
+		e.Path, e.Age.Round(100*time.Millisecond))
+}
+
+func (e *LiveError) Unwrap() error { return ErrLive }
+
+// SymlinkError says that Path is a symlink (to Target, as the link reads):
+// nothing is written, replaced or deleted through one. Output: Path is the
+// output file a write was asked for (WriteTo). Hint, when set, is what to
+// do about this link in the file system's terms. It is ErrSymlink.
+type SymlinkError struct {
+	Path, Target string
+	Output       bool
+	Hint         string
+}
+
+func (e *SymlinkError) Error() string {
+	return fmt.Sprintf("%s is a symlink (to %s): ccsurgeon never writes or deletes through a symlink", e.Path, e.Target)
+}
+
+// HintText returns the hint, if the link's place gives one.
+func (e *SymlinkError) HintText() string { return e.Hint }
+
+func (e *SymlinkError) Unwrap() error { return ErrSymlink }
+
+// TargetPath is the file the link names (Target, taken from the link's
+// folder when relative).
+func (e *SymlinkError) TargetPath() string {
+	if filepath.IsAbs(e.Target) {
+		return e.Target
+	}
+	return filepath.Join(filepath.Dir(e.Path), e.Target)
+}
+
+// ExistsError is WriteTo's refusal to replace the file at Path, which
+// exists: the caller did not ask for it to be replaced. It is ErrExists.
+type ExistsError struct{ Path string }
+
+func (e *ExistsError) Error() string { return fmt.Sprintf("%s already exists", e.Path) }
+
+func (e *ExistsError) Unwrap() error { return ErrExists }
+
+// NotRegularError says that Path, where a file was to be written, is a
+// device, a FIFO or a socket: only regular files are written.
+type NotRegularError struct{ Path string }
+
+func (e *NotRegularError) Error() string {
+	return fmt.Sprintf("%s is not a regular file (a device, FIFO or socket): ccsurgeon writes only regular files", e.Path)
+}
+
+// OutsideError says that Real, where the in-place write of a session
+// found by listing (not named by the user) would land, is outside the
+// config dir ConfigDir.
+type OutsideError struct{ Real, ConfigDir string }
+
+func (e *OutsideError) Error() string {
+	return fmt.Sprintf("%s is outside the config dir %s: ccsurgeon writes there only to a file named on the command line", e.Real, e.ConfigDir)
+}
+
+// NoBackupError says that File has no backups. Other, when set, is
+// another copy of session SessionID whose backups exist (OtherThere: that
+// file is still there; else they are kept in Kept). It is ErrNoBackup.
+type NoBackupError struct {
+	File, SessionID string
+	Other           string
+	OtherThere      bool
+	Kept            string
+}
+
+func (e *NoBackupError) Error() string { return fmt.Sprintf("no backups of %s", e.File) }
+
+func (e *NoBackupError) Unwrap() error { return ErrNoBackup }
+
+// ElsewhereError says that backup Name, asked for File, was taken of
+// another file, Of: a backup goes back only to the file it was taken of.
+// It is ErrNoBackup.
+type ElsewhereError struct{ Name, Of, File string }
+
+func (e *ElsewhereError) Error() string {
+	return fmt.Sprintf("backup %s is of %s, not of %s", e.Name, e.Of, e.File)
+}
+
+func (e *ElsewhereError) Unwrap() error { return ErrNoBackup }
+
+// DamagedError says that backup Name cannot be restored: Err says why.
+type DamagedError struct {
+	Name string
+	Err  error
+}
+
+func (e *DamagedError) Error() string { return fmt.Sprintf("backup %s is damaged: %v", e.Name, e.Err) }
+
+func (e *DamagedError) Unwrap() error { return e.Err }
+
+// PartialError says that an in-place write failed part-way (Err); the
+// files as they were are saved in the backup BackupDir.
+type PartialError struct {
+	BackupDir string
+	Err       error
+}
+
+func (e *PartialError) Error() string { return fmt.Sprintf("write failed part-way: %v", e.Err) }
+
+func (e *PartialError) Unwrap() error { return e.Err }
+
+// NameError says that a session file named Name can have no backups: its
+// name makes no backup folder.
+type NameError struct{ Name string }
+
+func (e *NameError) Error() string {
+	return fmt.Sprintf("cannot keep backups of a session file named %q (the name makes no backup folder)", e.Name)
 }

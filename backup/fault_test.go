@@ -69,7 +69,7 @@ func applyHelper() {
 	cfg := os.Getenv(envHelperDir)
 	killAt := os.Getenv(envKillAt)
 	die := func() { syscall.Kill(os.Getpid(), syscall.SIGKILL) }
-	testHook = func(step string) {
+	TestHook = func(step string) {
 		if step == killAt {
 			die()
 		}

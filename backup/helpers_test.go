@@ -116,6 +116,6 @@ func snapshotTree(t *testing.T, root string) map[string]string {
 
 func setHook(t *testing.T, f func(step string)) {
 	t.Helper()
-	testHook = f
-	t.Cleanup(func() { testHook = nil })
+	TestHook = f
+	t.Cleanup(func() { TestHook = nil })
 }

@@ -2,7 +2,6 @@ package backup
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"time"
@@ -11,14 +10,6 @@ import (
 // RecentWriteWindow is how recently a session file may have been modified
 // before CheckLive assumes Claude Code is still writing it.
 const RecentWriteWindow = 5 * time.Second
-
-// liveHint is shown whenever the live-session guard refuses.
-const liveHint = "close Claude Code or pass --force"
-
-// recentHint is shown when the file was written in the last seconds: if
-// Claude Code is done with it (it just quit), waiting out
-// RecentWriteWindow is the safe answer.
-const recentHint = "if Claude Code is done with it, try again in 5 seconds; else " + liveHint
 
 // sessionEntry is one <config-dir>/sessions/<pid>.json file written by a
 // running Claude Code.
@@ -30,21 +21,11 @@ type sessionEntry struct {
 	Kind      string `json:"kind"`
 }
 
-// CheckLive returns an *Error wrapping ErrLive (hint: close Claude Code or
-// pass --force) when a <configDir>/sessions/*.json entry names sessionID and
-// its pid is alive, or when the file at path (if not "") was modified less
-// than RecentWriteWindow before now. Unreadable or malformed entries are
-// ignored.
-func CheckLive(configDir, sessionID, path string, now time.Time) error {
-	var paths []string
-	if path != "" {
-		paths = []string{path}
-	}
-	return checkLive(configDir, sessionID, paths, now, KeyFor(configDir, sessionID, filepath.Dir(path)))
-}
-
-// checkLive is CheckLive for several files; a file exactly as ccsurgeon
-// itself last wrote it (for backup key key) is not taken for Claude Code's.
+// checkLive returns a *LiveError when a <configDir>/sessions/*.json entry
+// names sessionID and its pid is alive, or when one of the files at paths
+// was modified less than RecentWriteWindow before now; a file exactly as
+// ccsurgeon itself last wrote it (for backup key key) is not taken for
+// Claude Code's. Unreadable or malformed entries are ignored.
 func checkLive(configDir, sessionID string, paths []string, now time.Time, key string) error {
 	entries, _ := filepath.Glob(filepath.Join(configDir, "sessions", "*.json"))
 	for _, p := range entries {
@@ -57,16 +38,7 @@ func checkLive(configDir, sessionID string, paths []string, now time.Time, key s
 			continue
 		}
 		if pidAlive(e.PID) {
-			where := ""
-			if e.Cwd != "" {
-				where = " in " + e.Cwd
-			}
-			return &Error{
-				Msg:  fmt.Sprintf("session %s is open in Claude Code (pid %d%s)", sessionID, e.PID, where),
-				Hint: liveHint,
-				Code: CodeLive,
-				Err:  ErrLive,
-			}
+			return &LiveError{SessionID: sessionID, PID: e.PID, Cwd: e.Cwd}
 		}
 	}
 	for _, p := range paths {
@@ -75,13 +47,7 @@ func checkLive(configDir, sessionID string, paths []string, now time.Time, key s
 			continue
 		}
 		if age := now.Sub(fi.ModTime()); age < RecentWriteWindow && !ownWrite(configDir, key, p, fi) {
-			return &Error{
-				Msg: fmt.Sprintf("session file %s was modified %s ago; Claude Code may still be writing it",
-					p, age.Round(100*time.Millisecond)),
-				Hint: recentHint,
-				Code: CodeLive,
-				Err:  ErrLive,
-			}
+			return &LiveError{SessionID: sessionID, Path: p, Age: age}
 		}
 	}
 	return nil

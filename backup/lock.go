@@ -15,10 +15,6 @@ import (
 	"github.com/ccsurgeon/ccsurgeon/chain"
 )
 
-// SetTestHook installs fn to be called at named steps of every write
-// (tests only: the CLI's kill -9 trials stop the process at these steps).
-func SetTestHook(fn func(step string)) { testHook = fn }
-
 // Step marks a named step of a write done outside this package (a new
 // session's files), for the test hook.
 func Step(name string) { hook(name) }
@@ -171,7 +167,7 @@ func Lock(configDir, key, op string) (*SessionLock, error) {
 			return nil, &Error{
 				Msg:  fmt.Sprintf("session %s is being changed by %s", key, who),
 				Hint: "wait for it to finish and retry",
-				Code: CodeLive, Err: ErrLocked,
+				Err:  ErrLocked,
 			}
 		}
 		// the holder before us removes the file as it unlocks: the lock
@@ -193,9 +189,9 @@ func Lock(configDir, key, op string) (*SessionLock, error) {
 // (O_NOFOLLOW) is refused as every symlink on a write is.
 func lockFileError(path string, err error) error {
 	if e := refuseSymlink(path); e != nil {
-		var be *Error
-		if errors.As(e, &be) {
-			be.Hint = "remove the link: ccsurgeon makes its lock file itself"
+		var se *SymlinkError
+		if errors.As(e, &se) {
+			se.Hint = "remove the link: ccsurgeon makes its lock file itself"
 		}
 		return e
 	}
@@ -203,7 +199,7 @@ func lockFileError(path string, err error) error {
 	if errors.As(err, &pe) {
 		err = pe.Err
 	}
-	return &Error{Msg: fmt.Sprintf("cannot lock the session: lock file %s: %v", path, err), Code: CodeFailure, Err: err}
+	return &Error{Msg: fmt.Sprintf("cannot lock the session: lock file %s: %v", path, err), Err: err}
 }
 
 // Unlock releases the lock and removes its file.
@@ -247,7 +243,7 @@ func removeEmptyDir(p string) {
 // be written, and purged, wherever it points.
 func refuseLinkedBackups(configDir, key string) error {
 	err := refuseSymlinkBelow(configDir, sessionBackupRoot(configDir, key))
-	var e *Error
+	var e *SymlinkError
 	if errors.As(err, &e) {
 		e.Hint = "make it a folder again: remove the link and move what it names in its place"
 	}
@@ -310,7 +306,7 @@ func AppendOwn(configDir, path string, line []byte) error {
 // config dir, or on the way to it.
 func CheckOwn(configDir, path string) error {
 	err := refuseSymlinkBelow(configDir, path)
-	var e *Error
+	var e *SymlinkError
 	if errors.As(err, &e) {
 		e.Hint = "remove the link: ccsurgeon keeps its own files in " + filepath.Join(configDir, "ccsurgeon") + " and never writes through a link"
 	}

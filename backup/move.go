@@ -293,7 +293,7 @@ func Move(p MovePlan) (res MoveResult, err error) {
 		return res, &Error{
 			Msg:  fmt.Sprintf("move failed part-way: %v", err),
 			Hint: "run the move again: it finishes what was started (the journal is " + j.path + ")",
-			Code: CodeFailure, Err: err,
+			Err:  err,
 		}
 	}
 	for _, f := range p.Files {
@@ -645,7 +645,7 @@ func checkMovePaths(cfg string, p MovePlan) error {
 		}
 		for d := filepath.Dir(path); d != cfg && d != filepath.Dir(d); d = filepath.Dir(d) {
 			if fi, err := os.Lstat(d); err == nil && fi.Mode()&os.ModeSymlink != 0 {
-				return &Error{Msg: fmt.Sprintf("%s is a symlink; ccsurgeon does not write through symlinks", d), Code: CodeFailure}
+				return &Error{Msg: fmt.Sprintf("%s is a symlink; ccsurgeon does not write through symlinks", d)}
 			}
 		}
 		return nil
@@ -663,15 +663,15 @@ func checkMovePaths(cfg string, p MovePlan) error {
 			return err
 		}
 		if !fi.Mode().IsRegular() {
-			return &Error{Msg: fmt.Sprintf("%s is not a regular file (a symlink?); ccsurgeon does not move it", f.From), Code: CodeFailure}
+			return &Error{Msg: fmt.Sprintf("%s is not a regular file (a symlink?); ccsurgeon does not move it", f.From)}
 		}
 		if _, err := os.Lstat(f.To); err == nil {
-			return &Error{Msg: fmt.Sprintf("%s already exists", f.To), Hint: "move or remove it first; ccsurgeon never overwrites a file when moving", Code: CodeExists, Err: ErrExists}
+			return &Error{Msg: fmt.Sprintf("%s already exists", f.To), Hint: "move or remove it first; ccsurgeon never overwrites a file when moving", Err: ErrExists}
 		}
 		if other, ok := seen[f.To]; ok {
 			return &Error{Msg: fmt.Sprintf("%s and %s would both move to %s", other, f.From, f.To),
 				Hint: "a move never lets one file replace another: remove the copy you do not need, or first move one of them elsewhere, naming it by its path",
-				Code: CodeExists, Err: ErrExists}
+				Err:  ErrExists}
 		}
 		seen[f.To] = f.From
 	}
@@ -680,11 +680,11 @@ func checkMovePaths(cfg string, p MovePlan) error {
 			return err
 		}
 		if fi, err := os.Lstat(e.Path); err == nil && !fi.Mode().IsRegular() {
-			return &Error{Msg: fmt.Sprintf("%s is not a regular file (a symlink?); ccsurgeon does not write it", e.Path), Code: CodeFailure}
+			return &Error{Msg: fmt.Sprintf("%s is not a regular file (a symlink?); ccsurgeon does not write it", e.Path)}
 		}
 		if _, ok := seen[e.Path]; ok {
 			return &Error{Msg: fmt.Sprintf("the move would write %s twice", e.Path),
-				Hint: "move or remove one of the files that go there first", Code: CodeExists, Err: ErrExists}
+				Hint: "move or remove one of the files that go there first", Err: ErrExists}
 		}
 		seen[e.Path] = e.Path
 	}

@@ -99,7 +99,7 @@ func (f moveFixture) plan() MovePlan {
 func moveHelper() {
 	cfg := os.Getenv(envHelperDir)
 	killAt := os.Getenv(envMoveKillAt)
-	testHook = func(step string) {
+	TestHook = func(step string) {
 		if step == killAt {
 			syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		}

@@ -218,14 +218,14 @@ func TestLockNeverHeldTwiceAcrossARelease(t *testing.T) {
 	var b *SessionLock
 	var berr error
 	taken := false
-	SetTestHook(func(step string) {
+	TestHook = func(step string) {
 		if step == "lock-file-unlinked" && !taken {
 			taken = true
 			b, berr = Lock(cfg, key, "second")
 		}
-	})
+	}
 	a.Unlock()
-	SetTestHook(nil)
+	TestHook = nil
 	require.True(t, taken, "releaseLockFile passed its step")
 	c, cerr := Lock(cfg, key, "third")
 	if b != nil && c != nil {

@@ -73,13 +73,13 @@ func retryReplace(target string, rename func() error, decide func(error) replace
 			return &Error{
 				Msg:  fmt.Sprintf("cannot replace %s: the file is read-only", target),
 				Hint: fmt.Sprintf(`clear its read-only attribute (attrib -r "%s", or untick Read-only in its Properties) and retry`, target),
-				Code: CodeFailure, Err: err,
+				Err:  err,
 			}
 		case replaceDenied:
 			return &Error{
 				Msg:  fmt.Sprintf("cannot replace %s: access denied by the file's permissions", target),
 				Hint: fmt.Sprintf(`run as a user who may change it, or grant yourself the right (see icacls "%s"), and retry`, target),
-				Code: CodeFailure, Err: err,
+				Err:  err,
 			}
 		}
 		if slept >= budget {
@@ -87,7 +87,7 @@ func retryReplace(target string, rename func() error, decide func(error) replace
 				Msg: fmt.Sprintf("cannot replace %s: another program has it open (tried for %s)",
 					target, budget.Round(time.Second)),
 				Hint: "close the program that has the file open (Claude Code, an editor, a backup or antivirus scan) and retry",
-				Code: CodeFailure, Err: err,
+				Err:  err,
 			}
 		}
 		w := min(wait, budget-slept)

@@ -84,7 +84,7 @@ func settle(items []item) error {
 			return &lateWriterError{&Error{
 				Msg:  fmt.Sprintf("%s was opened for writing by another process (%s) while ccsurgeon replaced it; it was put back as it was, with every line written since: nothing was modified", path, who),
 				Hint: "its next lines would be lost: stop it or let it close the file, then retry",
-				Code: CodeChanged, Err: ErrChanged,
+				Err:  ErrChanged,
 			}}
 		}
 		time.Sleep(5 * time.Millisecond)

@@ -458,27 +458,11 @@ func Keys(configDir, prefix string) []string {
 	return out
 }
 
-// Find returns the backup of key key selected by which: "" means the
-// newest, otherwise an exact directory name or a unique prefix of one. It
-// sees every backup of the key; FindOf sees one session file's.
-func Find(configDir, key, which string) (Backup, error) {
-	all, err := List(configDir, key)
-	if err != nil {
-		return Backup{}, err
-	}
-	if len(all) == 0 {
-		return Backup{}, &Error{
-			Msg:  fmt.Sprintf("no backups for session %s", key),
-			Code: CodeNoBackup, Err: ErrNoBackup,
-		}
-	}
-	return pick(all, "session "+key, which)
-}
-
-// FindOf is Find among the backups of one session file (see ListOf): a
-// backup of the same session id in another project folder is never
-// chosen, and when only such backups exist, or which names one, the error
-// says where they belong.
+// FindOf returns the backup of one session file (see ListOf) selected by
+// which: "" means the newest, otherwise an exact directory name or a
+// unique prefix of one. A backup of the same session id in another
+// project folder is never chosen, and when only such backups exist, or
+// which names one, the error says where they belong.
 func FindOf(configDir, key, sessionID, projectDir, which string) (Backup, error) {
 	mine, others, err := ListOf(configDir, key, sessionID, projectDir)
 	if err != nil {
@@ -489,27 +473,19 @@ func FindOf(configDir, key, sessionID, projectDir, which string) (Backup, error)
 	if which != "" {
 		for _, b := range others {
 			if b.Name == which || (strings.HasPrefix(b.Name, which) && !anyHasPrefix(mine, which)) {
-				return Backup{}, &Error{
-					Msg:  fmt.Sprintf("backup %s is of %s, not of %s", b.Name, elsewhere(b), file),
-					Hint: fmt.Sprintf("a backup goes back only to the file it was taken of; list this file's with 'ccsurgeon backups %s'", file),
-					Code: CodeNoBackup, Err: ErrNoBackup,
-				}
+				return Backup{}, &ElsewhereError{Name: b.Name, Of: elsewhere(b), File: file}
 			}
 		}
 	}
 	if len(mine) == 0 {
-		e := &Error{Msg: fmt.Sprintf("no backups of %s", file), Code: CodeNoBackup, Err: ErrNoBackup}
+		e := &NoBackupError{File: file, SessionID: sessionID}
 		if len(others) > 0 {
-			other := elsewhere(others[0])
-			if fi, err := os.Lstat(other); err == nil && fi.Mode().IsRegular() {
-				e.Hint = fmt.Sprintf("the backups of session %s are of another copy, %s: restore that one with 'ccsurgeon restore %s'",
-					sessionID, other, other)
-			} else {
-				// a restore of a file that is not there fails: say where
-				// the backups are instead of a command that cannot work
-				e.Hint = fmt.Sprintf("the backups of session %s are of another copy, %s, which is no longer there; they are kept in %s",
-					sessionID, other, filepath.Dir(others[0].Dir))
-			}
+			e.Other = elsewhere(others[0])
+			fi, err := os.Lstat(e.Other)
+			// a restore of a file that is not there fails: the error
+			// says where the backups are kept instead
+			e.OtherThere = err == nil && fi.Mode().IsRegular()
+			e.Kept = filepath.Dir(others[0].Dir)
 		}
 		return Backup{}, e
 	}
@@ -546,7 +522,7 @@ func pick(all []Backup, of, which string) (Backup, error) {
 		return Backup{}, &Error{
 			Msg:  fmt.Sprintf("no backup of %s matches %q", of, which),
 			Hint: "list the backups and pass a directory name or a unique prefix of one",
-			Code: CodeNoBackup, Err: ErrNoBackup,
+			Err:  ErrNoBackup,
 		}
 	default:
 		var names []string
@@ -556,7 +532,7 @@ func pick(all []Backup, of, which string) (Backup, error) {
 		return Backup{}, &Error{
 			Msg:  fmt.Sprintf("%q matches %d backups: %s", which, len(matches), strings.Join(names, ", ")),
 			Hint: "use a longer prefix",
-			Code: CodeAmbiguous, Err: ErrNoBackup,
+			Err:  ErrAmbiguous,
 		}
 	}
 }
@@ -608,7 +584,7 @@ func Restore(o RestoreOptions) (Result, Backup, error) {
 		return Result{}, b, err
 	}
 	damaged := func(err error) error {
-		return &Error{Msg: fmt.Sprintf("backup %s is damaged: %v", b.Name, err), Hint: "choose another backup with 'ccsurgeon backups'", Code: CodeFailure, Err: err}
+		return &DamagedError{Name: b.Name, Err: err}
 	}
 	if b.SessionID != o.SessionID {
 		return Result{}, b, damaged(fmt.Errorf("it belongs to session %q", b.SessionID))

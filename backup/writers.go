@@ -99,7 +99,7 @@ func checkWriters(items []item) error {
 		Msg: fmt.Sprintf("%s is open for writing in another process (pid %d, %s); nothing was modified",
 			path, pid, name),
 		Hint: "its next lines would be lost: stop it or let it close the file, then retry",
-		Code: CodeChanged, Err: ErrChanged,
+		Err:  ErrChanged,
 	}
 }
 

@@ -490,17 +490,6 @@ func b2s(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 const textHeadLen = 160
 
-// parseEnvelope fills e from the JSON object in line, its content blocks
-// in an array of their own: see parseEnvelopeTo.
-func parseEnvelope(e *Entry, line []byte) bool {
-	var blocks []Block
-	ok := parseEnvelopeTo(e, line, &blocks)
-	if len(blocks) > 0 && e.nblk != manyBlocks {
-		e.blk = &blocks[0]
-	}
-	return ok
-}
-
 // indexedFields are the top-level fields of an entry that parseEnvelopeTo
 // reads (IndexedField).
 var indexedFields = map[string]bool{

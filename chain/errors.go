@@ -1,13 +1,16 @@
 package chain
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
-// Error is an error meant for the user: a one-line message, an optional
-// hint, and the exit code the command should end with.
+// Error is a failure to read or find a session, said as a fact: a
+// one-line message and, when there is one, a hint that names no flag or
+// command (the command layer words those and chooses the exit code).
 type Error struct {
 	Msg  string
 	Hint string
-	Code int
 }
 
 func (e *Error) Error() string { return e.Msg }
@@ -15,12 +18,34 @@ func (e *Error) Error() string { return e.Msg }
 // HintText returns the hint line to print after the message, if any.
 func (e *Error) HintText() string { return e.Hint }
 
-// ExitCode returns the process exit code for this error.
-func (e *Error) ExitCode() int {
-	if e.Code == 0 {
-		return 1
-	}
-	return e.Code
+// ArgError says that a SESSION argument cannot name a session (blank, a
+// prefix too short, characters no id holds): Msg says why, Hint what
+// would. The argument is wrong, not the file system.
+type ArgError struct {
+	Arg  string
+	Msg  string
+	Hint string
+}
+
+func (e *ArgError) Error() string { return e.Msg }
+
+// HintText returns what kind of argument would name a session.
+func (e *ArgError) HintText() string { return e.Hint }
+
+// AmbiguousError says that the id prefix Arg matches several sessions:
+// Candidates are their paths.
+type AmbiguousError struct {
+	Arg        string
+	Candidates []string
+}
+
+func (e *AmbiguousError) Error() string {
+	return fmt.Sprintf("session id %q is ambiguous: %d sessions match", e.Arg, len(e.Candidates))
+}
+
+// HintText lists the sessions the prefix matches.
+func (e *AmbiguousError) HintText() string {
+	return "candidates: " + strings.Join(e.Candidates, ", ")
 }
 
 // ConfigDirError says that a config dir cannot hold sessions: it does not

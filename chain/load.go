@@ -46,7 +46,7 @@ func LoadFileWith(path string, progress func(n int64)) (*File, error) {
 	}
 	if st.IsDir() {
 		fh.Close()
-		return nil, &Error{Msg: fmt.Sprintf("%s is a directory, not a session file", path), Hint: "give a session id or the path of a .jsonl file", Code: 1}
+		return nil, &Error{Msg: fmt.Sprintf("%s is a directory, not a session file", path), Hint: "give a session id or the path of a .jsonl file"}
 	}
 	budgetMemory(st.Size())
 	f := &File{Path: path, Size: st.Size(), src: newBlockCache(fh), closer: fh}
@@ -691,7 +691,7 @@ func longestLine(data []byte) int {
 }
 
 func errLineTooLong(off int64) error {
-	return &Error{Msg: fmt.Sprintf("the line at byte %d is longer than 2 GB", off), Hint: "lines of up to 2 GB can be read; this file cannot be read or changed", Code: 1}
+	return &Error{Msg: fmt.Sprintf("the line at byte %d is longer than 2 GB", off), Hint: "lines of up to 2 GB can be read; this file cannot be read or changed"}
 }
 
 // splitBlocks reads r into blocks that end at a newline (or at EOF).

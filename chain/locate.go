@@ -68,17 +68,17 @@ func locate(configDir, arg string) (string, error) {
 		if arg != "" {
 			msg = fmt.Sprintf("the session argument %q is blank", arg)
 		}
-		return "", &Error{Msg: msg, Hint: "give a session id, an id prefix, or a path to a .jsonl file", Code: 2}
+		return "", &ArgError{Arg: arg, Msg: msg, Hint: "give a session id, an id prefix, or a path to a .jsonl file"}
 	}
 	if looksLikePath(arg) {
 		return locatePath(arg)
 	}
 	if len(arg) < 4 {
-		return "", &Error{Msg: fmt.Sprintf("session id prefix %q is too short", arg), Hint: "give at least 4 characters of the id", Code: 2}
+		return "", &ArgError{Arg: arg, Msg: fmt.Sprintf("session id prefix %q is too short", arg), Hint: "give at least 4 characters of the id"}
 	}
 	for _, r := range arg {
 		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '-' || r == '_') {
-			return "", &Error{Msg: fmt.Sprintf("%q is not a session id", arg), Hint: "a session id holds letters, digits and dashes; give a path to use a file", Code: 2}
+			return "", &ArgError{Arg: arg, Msg: fmt.Sprintf("%q is not a session id", arg), Hint: "a session id holds letters, digits and dashes; give a path to use a file"}
 		}
 	}
 	cands, err := FindSessions(configDir, arg)
@@ -106,11 +106,7 @@ func locate(configDir, arg string) (string, error) {
 	case 1:
 		return cands[0], nil
 	}
-	var names []string
-	for _, c := range cands {
-		names = append(names, c)
-	}
-	return "", &Error{Msg: fmt.Sprintf("session id %q is ambiguous: %d sessions match", arg, len(cands)), Hint: "candidates: " + strings.Join(names, ", "), Code: 2}
+	return "", &AmbiguousError{Arg: arg, Candidates: cands}
 }
 
 func looksLikePath(arg string) bool {
@@ -125,26 +121,26 @@ func locatePath(arg string) (string, error) {
 	st, err := os.Stat(arg)
 	if err != nil {
 		if os.IsNotExist(err) {
-			return "", &Error{Msg: fmt.Sprintf("no such file: %s", arg), Hint: "give a session id, an id prefix, or the path of an existing .jsonl file", Code: 1}
+			return "", &Error{Msg: fmt.Sprintf("no such file: %s", arg), Hint: "give a session id, an id prefix, or the path of an existing .jsonl file"}
 		}
-		return "", &Error{Msg: fmt.Sprintf("cannot read %s: %v", arg, unwrapPathErr(err)), Code: 1}
+		return "", &Error{Msg: fmt.Sprintf("cannot read %s: %v", arg, unwrapPathErr(err))}
 	}
 	if st.IsDir() {
-		return "", &Error{Msg: fmt.Sprintf("%s is a directory, not a session file", arg), Hint: "give a session id or the path of a .jsonl file", Code: 1}
+		return "", &Error{Msg: fmt.Sprintf("%s is a directory, not a session file", arg), Hint: "give a session id or the path of a .jsonl file"}
 	}
 	if !st.Mode().IsRegular() {
-		return "", &Error{Msg: fmt.Sprintf("%s is not a regular file", arg), Code: 1}
+		return "", &Error{Msg: fmt.Sprintf("%s is not a regular file", arg)}
 	}
 	real, err := filepath.EvalSymlinks(arg)
 	if err != nil {
-		return "", &Error{Msg: fmt.Sprintf("cannot resolve %s: %v", arg, unwrapPathErr(err)), Code: 1}
+		return "", &Error{Msg: fmt.Sprintf("cannot resolve %s: %v", arg, unwrapPathErr(err))}
 	}
 	if abs, err := filepath.Abs(real); err == nil {
 		real = abs
 	}
 	fh, err := os.Open(real)
 	if err != nil {
-		return "", &Error{Msg: fmt.Sprintf("cannot read %s: %v", arg, unwrapPathErr(err)), Code: 1}
+		return "", &Error{Msg: fmt.Sprintf("cannot read %s: %v", arg, unwrapPathErr(err))}
 	}
 	fh.Close()
 	return real, nil
@@ -168,15 +164,15 @@ const maxProbeLine = 1 << 20
 func IsSessionFile(path string) error {
 	fh, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		return &Error{Msg: fmt.Sprintf("cannot read %s: %v", path, unwrapPathErr(err)), Code: 1}
+		return &Error{Msg: fmt.Sprintf("cannot read %s: %v", path, unwrapPathErr(err))}
 	}
 	defer fh.Close()
 	st, err := fh.Stat()
 	if err != nil {
-		return &Error{Msg: fmt.Sprintf("cannot read %s: %v", path, unwrapPathErr(err)), Code: 1}
+		return &Error{Msg: fmt.Sprintf("cannot read %s: %v", path, unwrapPathErr(err))}
 	}
 	if !st.Mode().IsRegular() {
-		return &Error{Msg: fmt.Sprintf("%s is not a regular file", path), Code: 1}
+		return &Error{Msg: fmt.Sprintf("%s is not a regular file", path)}
 	}
 	r := bufio.NewReaderSize(fh, 64<<10)
 	var line []byte
@@ -196,11 +192,11 @@ func IsSessionFile(path string) error {
 			break
 		}
 		if err != nil {
-			return &Error{Msg: fmt.Sprintf("cannot read %s: %v", path, unwrapPathErr(err)), Code: 1}
+			return &Error{Msg: fmt.Sprintf("cannot read %s: %v", path, unwrapPathErr(err))}
 		}
 	}
 	return &Error{Msg: fmt.Sprintf("%s is not a claude code session: no line in it is a session entry", path),
-		Hint: "a session is a JSONL transcript Claude Code writes under the projects folder of its config dir", Code: 1}
+		Hint: "a session is a JSONL transcript Claude Code writes under the projects folder of its config dir"}
 }
 
 func isSessionLine(line []byte) bool {
@@ -236,7 +232,7 @@ func FindSessions(configDir, prefix string) ([]string, error) {
 		if os.IsNotExist(err) {
 			return nil, nil
 		}
-		return nil, &Error{Msg: fmt.Sprintf("cannot read %s: %v", root, unwrapPathErr(err)), Code: 1}
+		return nil, &Error{Msg: fmt.Sprintf("cannot read %s: %v", root, unwrapPathErr(err))}
 	}
 	var out []string
 	for _, p := range projects {
@@ -276,7 +272,7 @@ func ListSessions(configDir string) ([]string, error) {
 		if os.IsNotExist(err) {
 			return nil, nil
 		}
-		return nil, &Error{Msg: fmt.Sprintf("cannot read %s: %v", root, unwrapPathErr(err)), Code: 1}
+		return nil, &Error{Msg: fmt.Sprintf("cannot read %s: %v", root, unwrapPathErr(err))}
 	}
 	var out []string
 	for _, p := range projects {

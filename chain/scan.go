@@ -12,17 +12,6 @@ import (
 // skips. Envelope parsing only needs a few short fields of each entry;
 // skipping a 200 KB tool output is an IndexByte loop, not a decode.
 
-// eachField calls fn with every key and raw value of the JSON object obj
-// (which must be valid JSON), until fn returns false.
-func eachField(obj string, fn func(key, raw string) bool) {
-	Fields(obj, 0, func(k string, vs, ve int) bool { return fn(k, obj[vs:ve]) })
-}
-
-// eachElem calls fn with every raw element of the JSON array arr.
-func eachElem(arr string, fn func(raw string) bool) {
-	Elems(arr, 0, func(vs, ve int) bool { return fn(arr[vs:ve]) })
-}
-
 // Fields calls fn with every key of the JSON object that starts at s[at]
 // and the bounds of its value in s, until fn returns false. The JSON must
 // be valid (as every entry the loader accepted is); values are skipped

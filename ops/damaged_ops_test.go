@@ -56,11 +56,11 @@ func TestDropOnDamagedSessionNamesWhatLeadsThere(t *testing.T) {
 			for _, tool := range sortedKeys(tools) {
 				var out, errb bytes.Buffer
 				a := &app.Env{ConfigDir: cfg, Out: &out, Err: &errb, Quiet: true}
-				err := a.RunRewrite(app.RewriteOptions{Session: path, Dest: app.Dest{Output: filepath.Join(t.TempDir(), "out.jsonl")}, Ops: []ops.Op{ops.DropToolCalls{Tools: []string{tool}}}})
+				err := a.RunPipeline(path, ops.Pipeline{ops.DropToolCalls{Tools: []string{tool}}}, app.Dest{Output: filepath.Join(t.TempDir(), "out.jsonl")})
 				if err == nil {
 					continue
 				}
-				var ce *chain.Error
+				var ce *app.Error
 				require.True(t, errors.As(err, &ce), "%s damaged by %s, drop %s: %v", src, name, tool, err)
 				if len(validErrors(t, path)) == 0 {
 					// the damage is one the validator does not see (a second
@@ -72,12 +72,12 @@ func TestDropOnDamagedSessionNamesWhatLeadsThere(t *testing.T) {
 				require.NotContains(t, ce.Hint, "bug in ccsurgeon", "%s damaged by %s, drop %s: %s\n%s", src, name, tool, ce.Msg, errb.String())
 				require.Contains(t, ce.Msg, "the session's own", "%s damaged by %s, drop %s", src, name, tool)
 				require.Contains(t, errb.String(), "(already in the session)", "the session's errors are named")
-				require.Equal(t, 1, ce.Code)
+				require.Equal(t, 1, ce.ExitCode())
 				refused[name]++
 				if name == "tool-result-entry-deleted" && strings.HasSuffix(src, filepath.Join("2.0.50", "parallel-out-of-order.jsonl")) {
 					require.Contains(t, ce.Hint, "ccsurgeon repair "+path)
 					require.NoError(t, a.RunRepair(path, app.Dest{Force: true}), errb.String())
-					require.NoError(t, a.RunRewrite(app.RewriteOptions{Session: path, Dest: app.Dest{Output: filepath.Join(t.TempDir(), "out.jsonl")}, Ops: []ops.Op{ops.DropToolCalls{Tools: []string{tool}}}}),
+					require.NoError(t, a.RunPipeline(path, ops.Pipeline{ops.DropToolCalls{Tools: []string{tool}}}, app.Dest{Output: filepath.Join(t.TempDir(), "out.jsonl")}),
 						"after repair, the same drop: %s", errb.String())
 					refused["repaired then dropped"]++
 				}

@@ -93,7 +93,7 @@ func TestDoctorFindsAndFixes(t *testing.T) {
 	}
 	before := configFiles(t, env.ConfigDir)
 	r, err := run(false)
-	var ee *app.ExitError
+	var ee *app.Error
 	require.ErrorAs(t, err, &ee)
 	assert.Equal(t, 1, ee.Code)
 	k := found(r)

@@ -224,7 +224,7 @@ func (o DropToolCalls) Apply(t *Txn) error {
 	}
 	t.dropThinkingLeftAlone()
 	if !keepsAnyEntry(t, t.S.Main) {
-		return &chain.Error{Msg: "dropping these tool calls would leave the session without any entry", Hint: "the session holds nothing but the selected calls", Code: 1}
+		return &chain.Error{Msg: "dropping these tool calls would leave the session without any entry", Hint: "the session holds nothing but the selected calls"}
 	}
 	for name, n := range byTool {
 		t.CountOf(CountToolCalls, name, n)

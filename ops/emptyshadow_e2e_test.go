@@ -58,7 +58,7 @@ func TestEmptyNewestFileShadowsContinue(t *testing.T) {
 	a := &app.Env{ConfigDir: env.ConfigDir, JSON: true, Quiet: true, Out: &out, Err: &errb}
 	before := configFiles(t, env.ConfigDir)
 	err := a.RunDoctor(app.DoctorOptions{Fix: true})
-	var ee *app.ExitError
+	var ee *app.Error
 	require.ErrorAs(t, err, &ee, "%s", out.String())
 	var r app.DoctorResult
 	require.NoError(t, json.Unmarshal(out.Bytes(), &r))

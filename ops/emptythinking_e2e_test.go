@@ -38,7 +38,7 @@ func TestEmptyThinkingWithSignature(t *testing.T) {
 	for _, c := range harness.Clients(t) {
 		sent := spec.FromAPI(env.MustResume(t, c, id).Messages)
 		strip := (&fixture{env: env, id: id}).ccsurgeon(t, func(a *app.Env) error {
-			return a.RunRewrite(app.RewriteOptions{Session: id, Dest: app.Dest{New: true}, Ops: []ops.Op{ops.StripThinking{}}})
+			return a.RunPipeline(id, ops.Pipeline{ops.StripThinking{}}, app.Dest{New: true})
 		})
 		got := env.MustResume(t, c, strip.SessionID)
 		require.Empty(t, got.Violations)

@@ -16,6 +16,9 @@ func TestUsageErrorsAreFacts(t *testing.T) {
 		&BeforeTurnError{N: 9, Turns: 3},
 		ErrNoSelector,
 		&OptionError{Option: "KeepTurns", Value: -1, Want: "0 or more"},
+		&TargetError{Target: 100, Total: 900, Floor: 900, Overhead: 600, Last: 300},
+		&TargetError{Target: 100, Total: 900, Floor: 900, Overhead: 600, Last: 200, Rest: 100, KeptRecent: true, KeepTurns: 2, KeepExchanges: 4},
+		&OverTargetError{Target: 100, Total: 120, Path: "/p/s.jsonl"},
 	} {
 		s := err.Error()
 		if strings.Contains(s, "--") || strings.Contains(s, "ccsurgeon") || strings.Contains(s, "drop-tool-calls") || strings.Contains(s, "strip-thinking") {

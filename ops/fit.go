@@ -3,7 +3,6 @@ package ops
 import (
 	"fmt"
 	"math"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -48,12 +47,8 @@ type FitTokens struct {
 	Target        int
 	KeepTurns     int
 	KeepExchanges int // 0 = DefaultKeepExchanges
-	// KeepTurnsFlag is the flag that sets KeepTurns, for the hint of a
-	// target out of reach ("" = --keep-turns; rewrite's is
-	// --compress-old-turns)
-	KeepTurnsFlag string
-	// KeepRecent: the recent context was asked for explicitly (a
-	// --keep-turns or --keep-exchanges given): it is never cut.
+	// KeepRecent: the recent context was asked for explicitly (KeepTurns
+	// or KeepExchanges given): it is never cut.
 	KeepRecent bool
 	// Aim, when 0 < Aim < Target, is the estimate the cuts aim at: lower
 	// than Target when the estimate of the written result came out above
@@ -70,21 +65,56 @@ type fitStep struct {
 	apply func(t *Txn, f *chain.File, i int) (changed bool, err error)
 }
 
-// TargetError is a --target-tokens that cannot be met: Floor is the
-// smallest target that fits.
+// TargetError is a Target that cannot be met: Floor is the smallest
+// target that fits.
 type TargetError struct {
-	Err   *chain.Error
-	Floor int
+	Target int // the target asked for
+	Total  int // the estimate after every cut
+	Floor  int
 	// the estimate after every cut: system prompt and tools, the last
 	// prompt and its answer, the rest (what the system prompt is measured
 	// by, the note of removed turns, the recent context kept by request)
 	Overhead, Last, Rest int
+	// Measured: the overhead holds the first prompt the system prompt is
+	// measured by (cutting it would move the measure, not the request)
+	Measured bool
+	// KeptRecent: what blocks is the recent context the options asked to
+	// keep (FitTokens.KeepRecent): the last KeepTurns turns and
+	// KeepExchanges tool exchanges
+	KeptRecent               bool
+	KeepTurns, KeepExchanges int
 }
 
-func (e *TargetError) Error() string { return e.Err.Error() }
+// Error says why, with the recent context kept "by request".
+func (e *TargetError) Error() string { return e.Message("request") }
 
-// Unwrap gives the message, hint and exit code.
-func (e *TargetError) Unwrap() error { return e.Err }
+// Message says why the target cannot be met; keptBy names what keeps the
+// recent context when that is what blocks (the options that asked for
+// it, in the command layer's words).
+func (e *TargetError) Message(keptBy string) string {
+	sys := "system prompt and tools"
+	if e.Measured {
+		sys = "system prompt and tools with the first prompt they are measured by"
+	}
+	if e.KeptRecent {
+		return fmt.Sprintf("cannot fit %d tokens without touching the recent context (%s and %s, kept by %s): after every other cut the estimate is %d tokens (%s ~%d, the last prompt and its answer ~%d, the other turns ~%d); nothing was written",
+			e.Target, lastTurns(e.KeepTurns), chain.Plural(e.KeepExchanges, "tool exchange", "tool exchanges"), keptBy, e.Total, sys, e.Overhead, e.Last, e.Rest)
+	}
+	return fmt.Sprintf("cannot fit %d tokens: after every cut the estimate is %d tokens (%s ~%d, the last prompt and its answer ~%d, what is left of the other turns ~%d); nothing was written",
+		e.Target, e.Total, sys, e.Overhead, e.Last, e.Rest)
+}
+
+// OverTargetError says that the estimate of the written result of the
+// session at Path stays above Target (at Total) after FitWithin's
+// retries: a bug of the cuts or the estimate, never of the session.
+type OverTargetError struct {
+	Target, Total int
+	Path          string
+}
+
+func (e *OverTargetError) Error() string {
+	return fmt.Sprintf("the estimate of the written result stays above the target of %d tokens (%d); nothing was written", e.Target, e.Total)
+}
 
 // Apply cuts until the estimate fits.
 func (o FitTokens) Apply(t *Txn) error {
@@ -393,23 +423,8 @@ func (o FitTokens) Apply(t *Txn) error {
 	last += total - cur.Overhead - (last + measure + kept)
 	floor := total + (o.Target - goal)
 	overhead := cur.Overhead + measure // what the first response recorded: no cut changes it
-	sys := "system prompt and tools"
-	if measure > 0 {
-		sys = "system prompt and tools with the first prompt they are measured by"
-	}
-	msg := fmt.Sprintf("cannot fit %d tokens: after every cut the estimate is %d tokens (%s ~%d, the last prompt and its answer ~%d, what is left of the other turns ~%d); nothing was written",
-		o.Target, total, sys, overhead, last, kept)
-	hint := fmt.Sprintf("the system prompt and the last prompt with its answer need that much: give a --target-tokens of at least %d", floor)
-	if o.KeepRecent {
-		flag := o.KeepTurnsFlag
-		if flag == "" {
-			flag = "--keep-turns"
-		}
-		msg = fmt.Sprintf("cannot fit %d tokens without touching the recent context (%s and %s, kept by %s and --keep-exchanges): after every other cut the estimate is %d tokens (%s ~%d, the last prompt and its answer ~%d, the other turns ~%d); nothing was written",
-			o.Target, lastTurns(o.KeepTurns), chain.Plural(keepEx, "tool exchange", "tool exchanges"), flag, total, sys, overhead, last, kept)
-		hint = fmt.Sprintf("leave out %s and --keep-exchanges (--target-tokens then cuts the recent turns too), or give a --target-tokens of at least %d", flag, floor)
-	}
-	return &TargetError{Err: &chain.Error{Msg: msg, Hint: hint, Code: 1}, Floor: floor, Overhead: overhead, Last: last, Rest: kept}
+	return &TargetError{Target: o.Target, Total: total, Floor: floor, Overhead: overhead, Last: last, Rest: kept,
+		Measured: measure > 0, KeptRecent: o.KeepRecent, KeepTurns: o.KeepTurns, KeepExchanges: keepEx}
 }
 
 // sentTokens is the estimate of each entry the client sends, by entry
@@ -768,8 +783,7 @@ func FitWithin(s *chain.Session, p Pipeline, newTxn func() *Txn) (*Txn, error) {
 			aim = fit.Aim
 		}
 		if try == 4 || aim <= 1 {
-			return t, &chain.Error{Msg: fmt.Sprintf("the estimate of the written result stays above --target-tokens %d (%d); nothing was written", fit.Target, got.Total()),
-				Hint: fitBugHint(s.Path), Code: 1}
+			return t, &OverTargetError{Target: fit.Target, Total: got.Total(), Path: s.Path}
 		}
 		fit.Aim = max(1, aim-(got.Total()-fit.Target))
 		q := slices.Clone(p)
@@ -790,23 +804,6 @@ func WrittenTokens(t *Txn) (chain.ResumeEstimate, error) {
 		return chain.ResumeEstimate{}, err
 	}
 	return f.ResumeTokens(), nil
-}
-
-// fitBugHint is the hint of FitWithin's internal error: the report to
-// send is what info says of this session, named by its path (info with no
-// SESSION would read the newest session of the folder's project) and
-// quoted for the shell; the command ends the hint, whole, so it runs as
-// printed.
-func fitBugHint(path string) string {
-	if a, err := filepath.Abs(path); err == nil {
-		path = a
-	}
-	if strings.IndexFunc(path, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_@%+=:,./-", r))
-	}) >= 0 {
-		path = "'" + strings.ReplaceAll(path, "'", `'\''`) + "'"
-	}
-	return "this is a bug in ccsurgeon: please report it with the output of: ccsurgeon info " + path
 }
 
 // FitTarget is the token budget to propose for a session near or over its

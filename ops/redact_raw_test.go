@@ -11,7 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/internal/app"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -40,9 +39,9 @@ func TestRedactSecretsScansLinesThatAreNotJSON(t *testing.T) {
 			env := &app.Env{ConfigDir: filepath.Join(dir, "config"), Quiet: true, Out: io.Discard, Err: io.Discard, In: strings.NewReader("")}
 
 			err := env.RunRedactCheck(src, app.OpSpec{})
-			var ce *chain.Error
+			var ce *app.Error
 			require.True(t, errors.As(err, &ce), "--check must fail: %v", err)
-			assert.Equal(t, 1, ce.Code)
+			assert.Equal(t, 1, ce.ExitCode())
 
 			out := filepath.Join(dir, "share.jsonl")
 			require.NoError(t, env.RunOps(src, app.OpSpec{Redact: true}, app.Dest{Output: out}))
@@ -73,9 +72,9 @@ func TestRedactSecretsReportsWhatItCannotReplace(t *testing.T) {
 	var buf bytes.Buffer
 	env := &app.Env{ConfigDir: filepath.Join(dir, "config"), Quiet: true, JSON: true, Out: &buf, Err: io.Discard, In: strings.NewReader("")}
 
-	var ce *chain.Error
+	var ce *app.Error
 	require.True(t, errors.As(env.RunRedactCheck(src, app.OpSpec{}), &ce))
-	assert.Equal(t, 1, ce.Code)
+	assert.Equal(t, 1, ce.ExitCode())
 
 	buf.Reset()
 	require.NoError(t, env.RunOps(src, app.OpSpec{Redact: true}, app.Dest{Output: filepath.Join(dir, "share.jsonl")}))
@@ -184,9 +183,9 @@ func TestRedactSecretsEveryEncoding(t *testing.T) {
 			require.NoError(t, os.WriteFile(src, []byte(strings.Join(in, "")), 0o600))
 			env := &app.Env{ConfigDir: filepath.Join(dir, "config"), Quiet: true, Out: io.Discard, Err: io.Discard, In: strings.NewReader("")}
 
-			var ce *chain.Error
+			var ce *app.Error
 			require.True(t, errors.As(env.RunRedactCheck(src, app.OpSpec{}), &ce), "--check passed a session holding %s", c.secret)
-			assert.Equal(t, 1, ce.Code)
+			assert.Equal(t, 1, ce.ExitCode())
 
 			out := filepath.Join(dir, "share.jsonl")
 			var buf bytes.Buffer

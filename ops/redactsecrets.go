@@ -973,6 +973,11 @@ func replaceInString(out, tok []byte, finds []redact.Finding, placeholder func(k
 	return append(out, '"')
 }
 
+// RepairFirst ends the note on a line that is not a JSON entry and holds
+// secrets that cannot be replaced: the remedy is the repair operation,
+// whose command the command layer names after "repair the line".
+const RepairFirst = "remove or repair the line first"
+
 // redactRawLine returns a line that is not a JSON entry with its secrets
 // replaced in place (nil: nothing replaced), where that cannot change the
 // line's structure: the secret lies
@@ -991,7 +996,7 @@ func (o RedactSecrets) redactRawLine(t *Txn, f *chain.File, lh lineHits, nb *num
 		return str[fd.Start] != 0 && str[fd.Start] == str[fd.End-1] && !cont[fd.Start] && (fd.End == len(raw) || !cont[fd.End])
 	})
 	if left > 0 {
-		t.Note("line %d of %s is not a JSON entry and holds %s that cannot be replaced without changing its structure: they are still in the output; remove or repair the line (ccsurgeon repair) first", line, f.Path, chain.Plural(left, "secret", "secrets"))
+		t.Note("line %d of %s is not a JSON entry and holds %s that cannot be replaced without changing its structure: they are still in the output; %s", line, f.Path, chain.Plural(left, "secret", "secrets"), RepairFirst)
 	}
 	if out != nil {
 		t.Count(CountRawLinesRedacted, 1)

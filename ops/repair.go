@@ -24,6 +24,10 @@ type Fix struct {
 	Code    string `json:"code"`
 	Message string `json:"message"`
 	Fixed   bool   `json:"fixed"`
+	// KeepOne: left because the session holds two answers of which the
+	// user keeps one (a branch of the conversation); the command layer
+	// says how
+	KeepOne bool `json:"-"`
 }
 
 func (f Fix) String() string {
@@ -1059,7 +1063,7 @@ func (r *Repair) empties(t *Txn, f *chain.File, before []validate.Problem, byLin
 // whyNot says, for each kind of error repair leaves, why.
 var whyNot = map[string]string{
 	"empty-file":            "the file holds no entry to rebuild a conversation from",
-	"consecutive-assistant": "repair does not merge two answers into one or choose between them; keep the one you want with 'fork-at-turn' or 'clone --branch'",
+	"consecutive-assistant": "repair does not merge two answers into one or choose between them",
 	"duplicate-tool-result": "two results answer one call and repair does not choose between them; keep the one you want by hand",
 }
 
@@ -1099,7 +1103,7 @@ func (r *Repair) explain(t *Txn, f *chain.File, res *result) error {
 		if p.Line > 0 && p.Line < len(inputLine) {
 			line = inputLine[p.Line]
 		}
-		r.Fixes = append(r.Fixes, Fix{Line: line, Code: p.Code, Message: p.Message + "; " + why})
+		r.Fixes = append(r.Fixes, Fix{Line: line, Code: p.Code, Message: p.Message + "; " + why, KeepOne: p.Code == "consecutive-assistant"})
 	}
 	for _, a := range t.S.Subagents {
 		for _, p := range validate.File(a.File, "") {

@@ -70,7 +70,7 @@ func TestShapesResumeWithSpec(t *testing.T) {
 	}
 	rewrite := func(o ops.Op) func(fx *fixture, a *app.Env) error {
 		return func(fx *fixture, a *app.Env) error {
-			return a.RunRewrite(app.RewriteOptions{Session: fx.id, Dest: app.Dest{New: true}, Ops: []ops.Op{o}})
+			return a.RunPipeline(fx.id, ops.Pipeline{o}, app.Dest{New: true})
 		}
 	}
 	opsToCheck := []op{

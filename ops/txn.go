@@ -1,15 +1,23 @@
-// Package ops holds the operations that rewrite a session — clone, fork,
-// strip-thinking, drop-tool-calls, compress-old-turns, redact-secrets — and
-// the mechanics they share: pending edits, removing an entry and re-linking
-// its children, removing content blocks, remapping UUIDs.
+// Package ops holds the operations that rewrite a session — clone and its
+// branch selection, fork, strip-thinking, drop-tool-calls,
+// compress-old-turns and its token target (FitTokens, FitWithin),
+// redact-secrets, repair, and the path rewrite of a move (Relocate) — and
+// the mechanics they share: pending edits, removing an entry and
+// re-linking its children, removing content blocks, remapping UUIDs.
 //
 // An operation is a value with one method, Apply(*Txn): it reads entries
 // through the Txn and records edits in it, and writes no file of a session
 // (backup does, from the Txn). The files ops touches itself: redact-secrets
 // reads a session's tool-results/ folder, and spills its log of
-// redactions to an unnamed temporary file (redactlog.go). Some error
-// messages still name a flag or a command (issue 29: to become typed
-// errors the command layer words).
+// redactions to an unnamed temporary file (redactlog.go).
+//
+// Operations take typed values, never flags, and return facts: typed
+// errors (TurnRangeError, BeforeTurnError, OptionError, ErrNoSelector,
+// TargetError with what blocks a token target, OverTargetError), reports
+// and notes that name no flag, command or exit code; the command layer
+// (internal/cli's speak, internal/app) words them. A remedy that is a
+// command is a fact too: Fix.KeepOne, a note ending in RepairFirst.
+//
 // Operations compose in a Pipeline; Txn.Finish re-links the chain once,
 // after all of them.
 package ops

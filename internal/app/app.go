@@ -1,6 +1,13 @@
-// Package app holds what each ccsurgeon command does, behind the command
-// tree that main.go builds: every command reads its options from a struct
-// and writes to the Env's writers, so tests call it in-process.
+// Package app holds what each ccsurgeon command does, a file per command
+// (or per family: write.go is the one write path every rewriting command
+// takes), behind the command tree internal/cli builds: every command reads
+// its options from a struct and writes to the Env's writers, so tests call
+// it in-process. It is part of the command layer: its errors are *Error
+// (a message, a hint that may name flags and commands, the exit code),
+// and where only the command knows the words of a domain fact (the flag
+// that kept the recent turns of a --target-tokens refusal, a repair note's
+// command) it words it here; every other domain error goes up as the
+// domain returned it, for internal/cli's speak to word.
 package app
 
 import (
@@ -33,24 +40,49 @@ type Env struct {
 	Listed bool
 }
 
+// Error is the command layer's one error: the message the user reads
+// (none when the command has already printed what went wrong, e.g.
+// validation problems), a hint that may name flags and commands, and the
+// exit code (0 means 1). The domain packages return facts and typed
+// errors; internal/app and internal/cli (speak) word them as an *Error.
+type Error struct {
+	Msg  string
+	Hint string
+	Code int
+	Err  error // the domain error it words (may be nil)
+}
+
+func (e *Error) Error() string { return e.Msg }
+
+// HintText returns the hint line to print after the message, if any.
+func (e *Error) HintText() string { return e.Hint }
+
+// ExitCode is the process exit code (never 0).
+func (e *Error) ExitCode() int {
+	if e.Code == 0 {
+		return 1
+	}
+	return e.Code
+}
+
+// Unwrap returns the domain error, so errors.Is and errors.As see it.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Reword returns the message of err with the words of inner, an error of
+// its chain, in place of inner's own: what wraps inner says the same.
+func Reword(err, inner error, words string) string {
+	return strings.Replace(err.Error(), inner.Error(), words, 1)
+}
+
 // Errorf returns a user-facing error with exit code 1.
 func Errorf(format string, args ...any) error {
-	return &chain.Error{Msg: fmt.Sprintf(format, args...), Code: 1}
+	return &Error{Msg: fmt.Sprintf(format, args...), Code: 1}
 }
 
 // UsageErrorf returns a user-facing error with exit code 2 and a hint.
 func UsageErrorf(hint, format string, args ...any) error {
-	return &chain.Error{Msg: fmt.Sprintf(format, args...), Hint: hint, Code: 2}
+	return &Error{Msg: fmt.Sprintf(format, args...), Hint: hint, Code: 2}
 }
-
-// ExitError carries an exit code without a message of its own (the command
-// has already printed what went wrong, e.g. validation problems).
-type ExitError struct{ Code int }
-
-func (e *ExitError) Error() string { return "" }
-
-// ExitCode is the process exit code.
-func (e *ExitError) ExitCode() int { return e.Code }
 
 // OpenSession locates and loads SESSION.
 func (env *Env) OpenSession(arg string) (*chain.Session, error) {
@@ -66,7 +98,7 @@ func (env *Env) OpenSession(arg string) (*chain.Session, error) {
 	pr.Done()
 	if err != nil {
 		if os.IsPermission(err) {
-			return nil, &chain.Error{Msg: fmt.Sprintf("cannot read %s: permission denied", p), Code: 1}
+			return nil, &Error{Msg: fmt.Sprintf("cannot read %s: permission denied", p), Code: 1}
 		}
 		return nil, err
 	}
@@ -115,5 +147,5 @@ func (env *Env) Self() string {
 	if def, err := filepath.Abs(chain.DefaultConfigDir()); err == nil && def == env.ConfigDir {
 		return "ccsurgeon"
 	}
-	return "ccsurgeon --config-dir " + shellQuote(env.ConfigDir)
+	return "ccsurgeon --config-dir " + ShellQuote(env.ConfigDir)
 }

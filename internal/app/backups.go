@@ -47,7 +47,7 @@ func (env *Env) sessionIdentity(arg string) (id, projectDir, key string, err err
 	}
 	keys := backup.Keys(env.ConfigDir, arg)
 	if len(keys) > 1 {
-		return "", "", "", &chain.Error{Msg: fmt.Sprintf("session id prefix %q matches the backups of %d sessions: %s", arg, len(keys), strings.Join(keys, ", ")),
+		return "", "", "", &Error{Msg: fmt.Sprintf("session id prefix %q matches the backups of %d sessions: %s", arg, len(keys), strings.Join(keys, ", ")),
 			Hint: "give more of the id", Code: 2}
 	}
 	if len(keys) == 0 {
@@ -72,12 +72,12 @@ func (env *Env) sessionIdentity(arg string) (id, projectDir, key string, err err
 			paths = append(paths, filepath.Join(f, id+".jsonl"))
 		}
 		sort.Strings(paths)
-		return "", "", "", &chain.Error{Msg: fmt.Sprintf("the backups of session %s are of %d files in different project folders: %s", id, len(paths), strings.Join(paths, ", ")),
+		return "", "", "", &Error{Msg: fmt.Sprintf("the backups of session %s are of %d files in different project folders: %s", id, len(paths), strings.Join(paths, ", ")),
 			Hint: "name the one to restore by its path: 'ccsurgeon restore " + paths[0] + "'", Code: 2}
 	}
 	pd := folders[0]
 	if filepath.Dir(pd) != projects {
-		return "", "", "", &chain.Error{Msg: fmt.Sprintf("the backups of %s name a folder outside %s: %s", id, projects, pd),
+		return "", "", "", &Error{Msg: fmt.Sprintf("the backups of %s name a folder outside %s: %s", id, projects, pd),
 			Hint: "restore writes only into the project folders of the config dir", Code: 1}
 	}
 	return id, pd, id, nil
@@ -93,7 +93,7 @@ func (env *Env) sessionArg(id, path string) string {
 	if a, err := filepath.Abs(path); err == nil {
 		path = a
 	}
-	return shellQuote(path)
+	return ShellQuote(path)
 }
 
 func sameFile(a, b string) bool {
@@ -204,7 +204,7 @@ func (env *Env) RunRestore(session, which string, force bool) error {
 			return nil
 		}
 		if err := chain.IsSessionFile(src); err != nil {
-			return &chain.Error{Msg: fmt.Sprintf("backup file %s is not a session: %v", f.Rel, err), Hint: "choose another backup with 'ccsurgeon backups'", Code: 1}
+			return &Error{Msg: fmt.Sprintf("backup file %s is not a session: %v", f.Rel, err), Hint: "choose another backup with 'ccsurgeon backups'", Code: 1}
 		}
 		if force || f.Rel != id+".jsonl" {
 			return nil
@@ -221,7 +221,7 @@ func (env *Env) RunRestore(session, which string, force bool) error {
 			}
 		}
 		if len(errs) > 0 {
-			return &chain.Error{Msg: fmt.Sprintf("the backup of %s would not resume: %s, the first: %s", f.Rel, Plural(len(errs), "validation error", "validation errors"), errs[0].Message),
+			return &Error{Msg: fmt.Sprintf("the backup of %s would not resume: %s, the first: %s", f.Rel, Plural(len(errs), "validation error", "validation errors"), errs[0].Message),
 				Hint: "check it with 'ccsurgeon validate " + src + "'; pass --force to restore it anyway", Code: 1}
 		}
 		return nil
@@ -231,9 +231,9 @@ func (env *Env) RunRestore(session, which string, force bool) error {
 	}
 	res, b, err := backup.Restore(backup.RestoreOptions{ConfigDir: env.ConfigDir, SessionID: id, Key: key, ProjectDir: projectDir,
 		Which: which, Force: force, Check: check, Named: !env.Listed})
-	var be *backup.Error
-	if errors.As(err, &be) && errors.Is(be.Err, backup.ErrNoBackup) && be.Hint == "" && which == "" {
-		be.Hint = "nothing to undo: ccsurgeon backs a session up before each change in place; this one was never changed by it, or only with --no-backup, or its backups were purged"
+	var nb *backup.NoBackupError
+	if errors.As(err, &nb) && nb.Other == "" && which == "" {
+		return &Error{Msg: err.Error(), Hint: "nothing to undo: ccsurgeon backs a session up before each change in place; this one was never changed by it, or only with --no-backup, or its backups were purged", Code: 1, Err: err}
 	}
 	if err != nil {
 		return err
@@ -290,7 +290,7 @@ func (env *Env) RunDiff(o DiffOptions) error {
 	if o.B == "" { // the newest backup against the session as it is
 		b, err := backup.FindOf(env.ConfigDir, backup.KeyFor(env.ConfigDir, idb, filepath.Dir(pb)), idb, filepath.Dir(pb), "")
 		if err != nil {
-			return &chain.Error{Msg: fmt.Sprintf("no backups of session %s", idb), Hint: "name a second session or file to compare it with", Code: 1}
+			return &Error{Msg: fmt.Sprintf("no backups of session %s", idb), Hint: "name a second session or file to compare it with", Code: 1}
 		}
 		for _, f := range b.Files {
 			if filepath.Clean(f.Path) == filepath.Clean(pb) {
@@ -298,7 +298,7 @@ func (env *Env) RunDiff(o DiffOptions) error {
 			}
 		}
 		if pa == "" {
-			return &chain.Error{Msg: fmt.Sprintf("the newest backup of %s (%s) holds no copy of %s", idb, b.Name, pb), Hint: "list the backups with 'ccsurgeon backups " + env.sessionArg(idb, pb) + "'", Code: 1}
+			return &Error{Msg: fmt.Sprintf("the newest backup of %s (%s) holds no copy of %s", idb, b.Name, pb), Hint: "list the backups with 'ccsurgeon backups " + env.sessionArg(idb, pb) + "'", Code: 1}
 		}
 		ida = idb
 	} else {
@@ -333,7 +333,7 @@ func (env *Env) RunDiff(o DiffOptions) error {
 		fmt.Fprintf(env.Err, "ccsurgeon: note: %s shortened around the first difference; --whole-lines shows them whole\n", Plural(st.Shortened, "long line", "long lines"))
 	}
 	if !st.Empty() {
-		return &ExitError{Code: 1}
+		return &Error{Code: 1}
 	}
 	return nil
 }

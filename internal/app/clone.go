@@ -23,19 +23,19 @@ func (b BranchOptions) resolve(f *chain.File) (int, error) {
 	case b.Leaf != "":
 		i, ok := g.Lookup(b.Leaf)
 		if !ok {
-			return 0, &chain.Error{Msg: fmt.Sprintf("no entry with uuid %s in %s", b.Leaf, f.Path), Hint: "list branches and their leaves with 'ccsurgeon turns SESSION --all'", Code: 2}
+			return 0, &Error{Msg: fmt.Sprintf("no entry with uuid %s in %s", b.Leaf, f.Path), Hint: "list branches and their leaves with 'ccsurgeon turns SESSION --all'", Code: 2}
 		}
 		return i, nil
 	case b.Branch != 0:
 		br := g.Branches()
 		if b.Branch < 1 || b.Branch > len(br) {
-			return 0, &chain.Error{Msg: fmt.Sprintf("branch %d is out of range: the session has branches 1-%d", b.Branch, len(br)), Hint: "list them with 'ccsurgeon turns SESSION --all'", Code: 2}
+			return 0, &Error{Msg: fmt.Sprintf("branch %d is out of range: the session has branches 1-%d", b.Branch, len(br)), Hint: "list them with 'ccsurgeon turns SESSION --all'", Code: 2}
 		}
 		return br[b.Branch-1], nil
 	}
 	l := g.ActiveLeaf()
 	if l < 0 {
-		return 0, &chain.Error{Msg: "the session has no conversation to work on", Code: 1}
+		return 0, &Error{Msg: "the session has no conversation to work on", Code: 1}
 	}
 	return l, nil
 }

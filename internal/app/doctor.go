@@ -103,11 +103,11 @@ func (env *Env) RunDoctor(o DoctorOptions) error {
 	}
 	switch {
 	case failed:
-		return &ExitError{Code: 1}
+		return &Error{Code: 1}
 	case o.Fix && len(res.Left) > 0:
-		return &ExitError{Code: 1}
+		return &Error{Code: 1}
 	case !o.Fix && res.NeedsAttention > 0:
-		return &ExitError{Code: 1}
+		return &Error{Code: 1}
 	}
 	return nil
 }
@@ -206,7 +206,8 @@ func (env *Env) applyFixes(fs []doctor.Finding) ([]DoctorFixed, bool) {
 					x.Backup = *r.Backup
 				}
 			}
-			if ee, ok := err.(*ExitError); ok && ee.Code == 1 && x.Backup != "" {
+			// exit 1 with nothing to say: problems were left (RunRepair)
+			if ee, ok := err.(*Error); ok && ee.Msg == "" && ee.ExitCode() == 1 && x.Backup != "" {
 				err = nil // fixed what it could; the rest is in the finding's unfixed
 			}
 		case doctor.FixMove:
@@ -247,22 +248,22 @@ func (env *Env) wordFinding(f doctor.Finding, c doctor.Cleanup) DoctorFinding {
 	self := env.Self()
 	id := f.SessionID
 	if !chain.IsUUID(id) || !env.filed(f.Path) {
-		id = shellQuote(f.Path) // the commands find it by its path
+		id = ShellQuote(f.Path) // the commands find it by its path
 	}
 	df := DoctorFinding{Finding: f}
 	switch f.Kind {
 	case doctor.Stranded:
 		df.Message = fmt.Sprintf("stranded: filed under projects/%s, but the client looks for sessions of %s in projects/%s: 'claude --continue' and the picker there do not see it", f.Folder, f.Project, f.ExpectedFolder)
-		df.Command = fmt.Sprintf("%s move %s --to %s", self, id, shellQuote(f.Fix.To))
+		df.Command = fmt.Sprintf("%s move %s --to %s", self, id, ShellQuote(f.Fix.To))
 	case doctor.ProjectGone:
 		df.Message = fmt.Sprintf("project gone: %s, its working directory, no longer exists: no start of the client finds it until it is moved to the project's new place", f.Project)
 		if len(f.Candidates) > 0 {
 			df.Message += " (it may be " + strings.Join(f.Candidates, " or ") + ")"
 		}
 		if len(f.Candidates) == 1 {
-			df.Command = fmt.Sprintf("%s move --project %s --to %s", self, shellQuote(f.Project), shellQuote(f.Candidates[0]))
+			df.Command = fmt.Sprintf("%s move --project %s --to %s", self, ShellQuote(f.Project), ShellQuote(f.Candidates[0]))
 		} else {
-			df.Command = fmt.Sprintf("%s move --project %s --to NEW-PATH", self, shellQuote(f.Project))
+			df.Command = fmt.Sprintf("%s move --project %s --to NEW-PATH", self, ShellQuote(f.Project))
 		}
 	case doctor.Broken:
 		df.Message = "broken: " + brokenWords(f)
@@ -288,7 +289,7 @@ func (env *Env) wordFinding(f doctor.Finding, c doctor.Cleanup) DoctorFinding {
 			settings = filepath.Join(env.ConfigDir, "settings.json")
 		}
 		df.Message += fmt.Sprintf("; to keep it, raise cleanupPeriodDays in %s, or keep a copy outside the config dir", settings)
-		df.Command = fmt.Sprintf("%s clone %s -o %s", self, id, shellQuote(id+".jsonl"))
+		df.Command = fmt.Sprintf("%s clone %s -o %s", self, id, ShellQuote(id+".jsonl"))
 	case doctor.TooBig:
 		df.Message = fmt.Sprintf("too big: a resume sends ~%s tokens, over the %s-token context window of %s: the client cannot resume or compact it; fitting it loses content, so it is yours to decide", humanTokens(f.Tokens), humanTokens(f.ContextWindow), orUnknown(f.Model))
 		df.Command = fmt.Sprintf("%s compress %s --target-tokens %d --dry-run", self, id, f.Fix.TargetTokens)
@@ -309,7 +310,7 @@ func (env *Env) wordFinding(f doctor.Finding, c doctor.Cleanup) DoctorFinding {
 	case doctor.EmptyNewest:
 		sid := sessionIDOf(f.Shadows)
 		df.Message = fmt.Sprintf("empty newest: an empty transcript (a client start that wrote nothing; 2.0.50's -p --resume leaves one) is the newest file of projects/%s: 'claude --continue' in %s (2.1.332) takes it and starts from nothing, not from %s, the newest session; resume that one by its id, or remove this file once no client runs in %s", f.Folder, f.Project, sid, f.Project)
-		df.Command = fmt.Sprintf("cd %s && claude --resume %s", shellQuote(f.Project), sid)
+		df.Command = fmt.Sprintf("cd %s && claude --resume %s", ShellQuote(f.Project), sid)
 	}
 	return df
 }

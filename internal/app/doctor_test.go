@@ -191,7 +191,7 @@ func TestDoctorNamesEveryFinding(t *testing.T) {
 	d := newSickDir(t)
 	before := filesAndTimes(t, d.root)
 	r, _, err := d.run(DoctorOptions{})
-	var ee *ExitError
+	var ee *Error
 	require.ErrorAs(t, err, &ee)
 	assert.Equal(t, 1, ee.Code)
 	k := kinds(r)
@@ -256,7 +256,7 @@ func TestDoctorFixAppliesTheLosslessFixes(t *testing.T) {
 	d := newSickDir(t)
 	before := filesAndTimes(t, d.root)
 	r, _, err := d.run(DoctorOptions{Fix: true})
-	var ee *ExitError
+	var ee *Error
 	require.ErrorAs(t, err, &ee, "left: due, too big, gone")
 	require.Len(t, r.Fixed, 2, "%+v", r.Fixed)
 	for _, x := range r.Fixed {

@@ -1,6 +1,7 @@
 package app
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -81,7 +82,7 @@ func (env *Env) Pipeline(spec OpSpec) (ops.Pipeline, error) {
 		if spec.MaxResult != "" {
 			return nil, UsageErrorf("--target-tokens picks the cuts itself", "--max-result cannot be used with --target-tokens")
 		}
-		return append(p, ops.FitTokens{Target: spec.TargetTokens, KeepTurns: spec.KeepTurns, KeepExchanges: spec.KeepExchanges, KeepTurnsFlag: spec.KeepTurnsFlag, KeepRecent: spec.KeepRecent}), nil
+		return append(p, ops.FitTokens{Target: spec.TargetTokens, KeepTurns: spec.KeepTurns, KeepExchanges: spec.KeepExchanges, KeepRecent: spec.KeepRecent}), nil
 	}
 	if spec.Compress {
 		c := ops.CompressOldTurns{KeepTurns: spec.KeepTurns, KeepExchanges: spec.KeepExchanges}
@@ -137,7 +138,33 @@ func (env *Env) RunOps(session string, spec OpSpec, d Dest) error {
 	if len(p) == 0 && d.Output == "" && !d.New {
 		return UsageErrorf("add --strip-thinking, --drop-tool-calls NAME, --compress-old-turns N, --target-tokens N or --redact-secrets, or use -o PATH for a copy", "rewrite without an operation would change nothing")
 	}
+	return spec.targetWords(env.RunPipeline(session, p, d))
+}
+
+// RunPipeline applies the operations p to a session in one pass (one
+// validation, one backup, one write) and writes the result to the
+// destination.
+func (env *Env) RunPipeline(session string, p ops.Pipeline, d Dest) error {
 	return env.runWrite(session, d, func(*chain.Session) (ops.Pipeline, error) { return p, nil })
+}
+
+// targetWords words a --target-tokens the cuts cannot meet
+// (ops.TargetError), naming the flags of this command that keep the
+// recent context, when they are what blocks.
+func (spec OpSpec) targetWords(err error) error {
+	var te *ops.TargetError
+	if !errors.As(err, &te) {
+		return err
+	}
+	hint := fmt.Sprintf("the system prompt and the last prompt with its answer need that much: give a --target-tokens of at least %d", te.Floor)
+	flag := spec.KeepTurnsFlag
+	if flag == "" {
+		flag = "--keep-turns"
+	}
+	if te.KeptRecent {
+		hint = fmt.Sprintf("leave out %s and --keep-exchanges (--target-tokens then cuts the recent turns too), or give a --target-tokens of at least %d", flag, te.Floor)
+	}
+	return &Error{Msg: Reword(err, te, te.Message(flag+" and --keep-exchanges")), Hint: hint, Code: 1, Err: err}
 }
 
 // RunRedactCheck scans without writing and exits 1 when a secret is found,
@@ -170,10 +197,10 @@ func (env *Env) RunRedactCheck(session string, spec OpSpec) error {
 		if unread != "" {
 			msg += ", and " + unread
 		}
-		return &chain.Error{Msg: msg + "; nothing was written", Hint: hint, Code: 1}
+		return &Error{Msg: msg + "; nothing was written", Hint: hint, Code: 1}
 	}
 	if unread != "" {
-		return &chain.Error{Msg: unread + ", so the session is not known to be clean; nothing was written",
+		return &Error{Msg: unread + ", so the session is not known to be clean; nothing was written",
 			Hint: "only regular files are read there, never through a symlink: put the file a link names in its place (or remove what is not a file) and check again", Code: 1}
 	}
 	return nil

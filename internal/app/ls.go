@@ -46,6 +46,10 @@ type SessionSummary struct {
 	// names no entry of that window, in file order: the entry may
 	// be in the tail; if it is nowhere, the summary is another session's.
 	otherTitles []otherTitle
+	// aiTitle is the last ai-title entry's: the title when the session
+	// has no summary or custom title (2.1.332's picker shows a custom
+	// title before it, wherever either lies in the file)
+	aiTitle string
 }
 
 type otherTitle struct{ leaf, title string }
@@ -220,7 +224,7 @@ func (env *Env) projectRows(paths []string, o LsOptions) ([]SessionSummary, erro
 			sort.Strings(names)
 			hint = "projects: " + strings.Join(names, ", ")
 		}
-		return nil, &chain.Error{Msg: fmt.Sprintf("no sessions of project %q", o.Project), Hint: hint, Code: 1}
+		return nil, &Error{Msg: fmt.Sprintf("no sessions of project %q", o.Project), Hint: hint, Code: 1}
 	}
 	if o.Turns {
 		return summarize(keep, true), nil
@@ -393,7 +397,7 @@ func summarizeOne(p string, turns bool) (SessionSummary, error) {
 		if c := chain.RecordedCwd(f); c != "" {
 			r.Project = c
 		}
-		return r, nil
+		return r.withAITitle(), nil
 	}
 	headCwd := ""
 	for n := int64(headWindow); ; n *= 4 {
@@ -422,7 +426,17 @@ func summarizeOne(p string, turns bool) (SessionSummary, error) {
 	} else if c := chain.RecordedCwdOf(p); c != "" { // a head line longer than the window
 		r.Project = c
 	}
-	return r, nil
+	return r.withAITitle(), nil
+}
+
+// withAITitle is r with the client's AI-made title (2.1.332's ai-title
+// entry, e.g. "⑂ PROMPT" for a /fork background session) as its title
+// when it has no summary or custom title.
+func (r SessionSummary) withAITitle() SessionSummary {
+	if r.Title == "" {
+		r.Title = r.aiTitle
+	}
+	return r
 }
 
 // readLines indexes the whole lines of fh between from and to: a line cut
@@ -451,7 +465,8 @@ func readLines(fh *os.File, from, to int64) (*chain.File, error) {
 // describe fills in r from f, the whole session or a window of its lines
 // (the head first, then the tail): the first
 // prompt (the first a person typed, in file order; from the head or the
-// whole file only), the title (the last summary or custom-title; 1.0 wrote
+// whole file only), the title (the last summary or custom-title, else the
+// last ai-title; 1.0 wrote
 // summaries at the top, 2.x appends titles; a summary whose leafUuid names
 // an entry of another session is that session's) and the last prompt. It
 // reports whether the first prompt is known.
@@ -475,7 +490,7 @@ func describe(f *chain.File, r *SessionSummary, head bool) bool {
 		if e.Kind != chain.KindEntry {
 			continue
 		}
-		meta := e.Type() == "summary" || e.Type() == "custom-title" || e.Type() == "last-prompt"
+		meta := e.Type() == "summary" || e.Type() == "custom-title" || e.Type() == "last-prompt" || e.Type() == "ai-title"
 		answer := e.Type() == "assistant"
 		if !meta && !answer {
 			continue
@@ -509,6 +524,9 @@ func describe(f *chain.File, r *SessionSummary, head bool) bool {
 		if t := gjson.GetBytes(raw, "lastPrompt"); t.Type == gjson.String && t.Str != "" {
 			r.LastPrompt = t.Str
 		}
+		if t := gjson.GetBytes(raw, "aiTitle"); e.Type() == "ai-title" && t.Type == gjson.String && t.Str != "" {
+			r.aiTitle = t.Str
+		}
 	}
 	return r.FirstPrompt != ""
 }
@@ -523,7 +541,7 @@ func (env *Env) AllSessions() ([]string, error) {
 		return nil, err
 	}
 	if len(paths) == 0 {
-		return nil, &chain.Error{Msg: fmt.Sprintf("no sessions under %s", chain.ProjectsDir(env.ConfigDir)), Code: 1}
+		return nil, &Error{Msg: fmt.Sprintf("no sessions under %s", chain.ProjectsDir(env.ConfigDir)), Code: 1}
 	}
 	return paths, nil
 }
@@ -577,7 +595,7 @@ func (env *Env) ContinueSession() (string, error) {
 		if err := chain.CheckConfigDir(env.ConfigDir); err != nil {
 			return "", err
 		}
-		return "", &chain.Error{Msg: fmt.Sprintf("no session to work on: this folder's project (%s) has no sessions", dir),
+		return "", &Error{Msg: fmt.Sprintf("no session to work on: this folder's project (%s) has no sessions", dir),
 			Hint: "name a SESSION (an id, an id prefix or a .jsonl path); list them with 'ccsurgeon ls'", Code: 1}
 	}
 	return best, nil

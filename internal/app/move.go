@@ -157,7 +157,7 @@ func (env *Env) RunMove(o MoveOptions) error {
 		if err := chain.CheckConfigDir(env.ConfigDir); err != nil {
 			return err
 		}
-		return &chain.Error{Msg: fmt.Sprintf("no sessions of %s under %s", from, chain.ProjectsDir(env.ConfigDir)),
+		return &Error{Msg: fmt.Sprintf("no sessions of %s under %s", from, chain.ProjectsDir(env.ConfigDir)),
 			Hint: "'ccsurgeon ls' lists the projects, with those whose folder is gone", Code: 1}
 	}
 	if o.Project != "" && len(moves) == 0 {
@@ -193,15 +193,15 @@ func (env *Env) nothingToMove(o MoveOptions, from, to string) error {
 			continue
 		}
 		if len(cwds) == 0 {
-			return &chain.Error{Msg: fmt.Sprintf("no session of %s to move: its folder %s holds %s, but no entry records a working directory", from, dir, Plural(n, "session", "sessions")),
-				Hint: fmt.Sprintf("list them with 'ccsurgeon --config-dir %s ls --project %s', then move each by its id with --to %s", shellQuote(env.ConfigDir), shellQuote(dir), shellQuote(to)), Code: 1}
+			return &Error{Msg: fmt.Sprintf("no session of %s to move: its folder %s holds %s, but no entry records a working directory", from, dir, Plural(n, "session", "sessions")),
+				Hint: fmt.Sprintf("list them with 'ccsurgeon --config-dir %s ls --project %s', then move each by its id with --to %s", ShellQuote(env.ConfigDir), ShellQuote(dir), ShellQuote(to)), Code: 1}
 		}
 		sort.SliceStable(cwds, func(i, j int) bool { return count[cwds[i]] > count[cwds[j]] })
 		which := "another working directory: " + cwds[0]
 		if len(cwds) > 1 {
 			which = "other working directories: " + strings.Join(cwds, ", ")
 		}
-		hint := []string{"ccsurgeon", "--config-dir", shellQuote(env.ConfigDir), "move", "--project", shellQuote(cwds[0]), "--to", shellQuote(to)}
+		hint := []string{"ccsurgeon", "--config-dir", ShellQuote(env.ConfigDir), "move", "--project", ShellQuote(cwds[0]), "--to", ShellQuote(to)}
 		for _, f := range []struct {
 			on   bool
 			flag string
@@ -210,7 +210,7 @@ func (env *Env) nothingToMove(o MoveOptions, from, to string) error {
 				hint = append(hint, f.flag)
 			}
 		}
-		return &chain.Error{Msg: fmt.Sprintf("no session of %s to move: its folder %s holds %s, whose entries record %s (copied from another machine?)", from, dir, Plural(n, "session", "sessions"), which),
+		return &Error{Msg: fmt.Sprintf("no session of %s to move: its folder %s holds %s, whose entries record %s (copied from another machine?)", from, dir, Plural(n, "session", "sessions"), which),
 			Hint: strings.Join(hint, " "), Code: 1}
 	}
 	return nil
@@ -382,7 +382,7 @@ func (env *Env) planSession(m sessionMove, from, to string, rewrite bool, out *M
 	}
 	row := MovedSession{SessionID: m.id, From: m.path, To: filepath.Join(m.dstDr, m.id+".jsonl"), Project: m.to,
 		Files: len(ms.Files), FieldsChanged: t.Report.Counts[ops.CountPathsRewritten],
-		ResumeCommand: fmt.Sprintf("cd %s && claude --resume %s", shellQuote(m.to), m.id)}
+		ResumeCommand: fmt.Sprintf("cd %s && claude --resume %s", ShellQuote(m.to), m.id)}
 	out.Sessions = append(out.Sessions, row)
 	out.PathRewrites = append(out.PathRewrites, op.Changes...)
 	gate = func() error {
@@ -750,14 +750,17 @@ func (env *Env) insideProjects(p string) error {
 		real = root
 	}
 	if d := filepath.Dir(filepath.Dir(p)); d != root && d != real {
-		return &chain.Error{Msg: fmt.Sprintf("%s is not a session of %s", p, root), Hint: "move works on the sessions of the config dir; pass --config-dir", Code: 1}
+		return &Error{Msg: fmt.Sprintf("%s is not a session of %s", p, root), Hint: "move works on the sessions of the config dir; pass --config-dir", Code: 1}
 	}
 	return nil
 }
 
-func shellQuote(s string) string {
+// ShellQuote is s as a POSIX shell word: as it is when it holds only
+// characters no shell treats specially, else in single quotes. The one
+// quoting of a path or id in a command ccsurgeon prints to be run.
+func ShellQuote(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("/._-+", r))
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_@%+=:,./-", r))
 	}) < 0 {
 		return s
 	}
@@ -916,6 +919,6 @@ func (env *Env) printMissingProjects(rows []SessionSummary) {
 	}
 	fmt.Fprintln(env.Out, "\nprojects whose folder no longer exists (renamed or moved?):")
 	for _, p := range order {
-		fmt.Fprintf(env.Out, "  %s (%s): %s move --project %s --to NEW-PATH\n", p, Plural(n[p], "session", "sessions"), env.Self(), shellQuote(p))
+		fmt.Fprintf(env.Out, "  %s (%s): %s move --project %s --to NEW-PATH\n", p, Plural(n[p], "session", "sessions"), env.Self(), ShellQuote(p))
 	}
 }

@@ -38,7 +38,7 @@ func (env *Env) PickSession() (string, error) {
 		if err := chain.CheckConfigDir(env.ConfigDir); err != nil {
 			return "", err
 		}
-		return "", &chain.Error{Msg: fmt.Sprintf("no session to pick: this folder's project (%s) has no sessions", slug), Hint: "name a SESSION; list them with 'ccsurgeon ls'", Code: 1}
+		return "", &Error{Msg: fmt.Sprintf("no session to pick: this folder's project (%s) has no sessions", slug), Hint: "name a SESSION; list them with 'ccsurgeon ls'", Code: 1}
 	}
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].Modified.After(rows[j].Modified) })
 	origins := readOrigins(env.ConfigDir)
@@ -238,12 +238,12 @@ func pickWithKeys(in io.Reader, w io.Writer, header string, lines []string, heig
 				return cur, nil
 			case keyCancel:
 				erase()
-				return 0, &chain.Error{Msg: "no session picked", Code: 1}
+				return 0, &Error{Msg: "no session picked", Code: 1}
 			}
 		}
 		if err != nil {
 			erase()
-			return 0, &chain.Error{Msg: "no session picked: the terminal closed", Code: 1}
+			return 0, &Error{Msg: "no session picked: the terminal closed", Code: 1}
 		}
 		top = min(max(top, cur-view+1), cur)
 		draw()

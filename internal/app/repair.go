@@ -55,7 +55,7 @@ func (env *Env) RunRepair(session string, d Dest) error {
 		path, id = s.Path, s.ID
 		return ops.Pipeline{repairOnce{rep}}, nil
 	})
-	fixes := rep.Fixes
+	fixes := fixWords(rep.Fixes)
 	if errors.Is(err, errNothingToFix) {
 		if len(fixes) == 0 && d.Output != "" && !d.DryRun {
 			return env.copyUnchanged(id, path, d) // -o always writes its output
@@ -69,7 +69,7 @@ func (env *Env) RunRepair(session string, d Dest) error {
 	var left error
 	for _, fx := range fixes {
 		if !fx.Fixed {
-			left = &ExitError{Code: 1}
+			left = &Error{Code: 1}
 		}
 	}
 	if d.Output == "-" { // the result went to stdout: the fixes go to stderr
@@ -111,7 +111,7 @@ func (env *Env) printNothingToFix(id, path string, found []ops.Fix) error {
 	// problems left: exit 1, as validate does on them
 	var left error
 	if len(found) > 0 {
-		left = &ExitError{Code: 1}
+		left = &Error{Code: 1}
 	}
 	if env.JSON {
 		if found == nil {
@@ -186,4 +186,15 @@ func (env *Env) copyUnchanged(id, path string, d Dest) error {
 		return err
 	}
 	return report(env.Out, d.Output)
+}
+
+// fixWords are repair's fixes as the user reads them: one left because
+// the user keeps one of two answers says with which commands.
+func fixWords(fixes []ops.Fix) []ops.Fix {
+	for i := range fixes {
+		if fixes[i].KeepOne {
+			fixes[i].Message += "; keep the one you want with 'fork-at-turn' or 'clone --branch'"
+		}
+	}
+	return fixes
 }

@@ -80,7 +80,7 @@ func (env *Env) RunValidate(o ValidateOptions) error {
 		}
 	}
 	if !all.Valid() || firstErr != nil {
-		return &ExitError{Code: 1}
+		return &Error{Code: 1}
 	}
 	return nil
 }

@@ -209,7 +209,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		pr.Done()
 		res := WriteResult{SessionID: s.ID, Path: s.Path, Operation: p.Name(), DryRun: d.DryRun,
 			EntriesBefore: len(s.Main.Entries), EntriesAfter: len(s.Main.Entries), BytesBefore: s.Main.Size, BytesAfter: s.Main.Size,
-			Notes: t.Report.Notes, NothingToChange: true, redactions: &t.Report.Redactions, sidecarSecrets: sidecarSecrets(t), notScanned: len(t.Report.NotScanned)}
+			Notes: noteWords(t.Report.Notes), NothingToChange: true, redactions: &t.Report.Redactions, sidecarSecrets: sidecarSecrets(t), notScanned: len(t.Report.NotScanned)}
 		if hook != nil {
 			hook(&res) // redact --check must see secrets it could not replace
 		}
@@ -220,7 +220,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	out := WriteResult{
 		SessionID: s.ID, Path: s.Path, Operation: p.Name(), DryRun: d.DryRun,
 		EntriesBefore: st.EntriesBefore, EntriesAfter: st.EntriesAfter, Removed: st.Removed, Changed: st.Changed, Added: st.Added,
-		BytesBefore: s.Main.Size, Counts: t.Report.Counts, CountDetails: t.Report.CountDetails, Notes: t.Report.Notes, redactions: &t.Report.Redactions,
+		BytesBefore: s.Main.Size, Counts: t.Report.Counts, CountDetails: t.Report.CountDetails, Notes: noteWords(t.Report.Notes), redactions: &t.Report.Redactions,
 		ResumeTokens: t.Report.Tokens, sidecarSecrets: sidecarSecrets(t), notScanned: len(t.Report.NotScanned),
 	}
 	if t.NewID != "" {
@@ -317,7 +317,7 @@ type job struct {
 }
 
 // errGate marks a write stopped by the validation gate.
-var errGate = &chain.Error{Code: 1}
+var errGate = &Error{Code: 1}
 
 // explain turns a gate refusal into the user's error, after the problems.
 // On a session that already had errors, the operation met them (a tool
@@ -335,11 +335,11 @@ func (j *job) explain(err error, sessionArg string) error {
 		for _, pr := range j.had {
 			fmt.Fprintf(j.env.Err, "%s (already in the session)\n", pr.String())
 		}
-		return &chain.Error{Msg: fmt.Sprintf("%s would turn the session's own %s into %s; nothing was written",
+		return &Error{Msg: fmt.Sprintf("%s would turn the session's own %s into %s; nothing was written",
 			j.op, Plural(len(j.had), "error", "errors"), Plural(len(j.introduced), "new error", "new errors")),
-			Hint: fmt.Sprintf("repair the session first: ccsurgeon repair %s, then run %s again", shellQuote(sessionArg), j.op), Code: 1}
+			Hint: fmt.Sprintf("repair the session first: ccsurgeon repair %s, then run %s again", ShellQuote(sessionArg), j.op), Code: 1}
 	}
-	return &chain.Error{Msg: fmt.Sprintf("%s would introduce %s into the session; nothing was written", j.op, Plural(len(j.introduced), "error", "errors")),
+	return &Error{Msg: fmt.Sprintf("%s would introduce %s into the session; nothing was written", j.op, Plural(len(j.introduced), "error", "errors")),
 		Hint: "this is a bug in ccsurgeon or an unusual session: please report it with 'ccsurgeon validate' output", Code: 1}
 }
 
@@ -895,7 +895,7 @@ func (j *job) newProjectDir() (string, error) {
 			return filepath.Join(projects, filepath.Base(chain.ProjectDirOf(j.env.ConfigDir, cwd.Str))), nil
 		}
 	}
-	return "", &chain.Error{Msg: fmt.Sprintf("cannot tell which project %s belongs to: no entry names its working directory (cwd)", s.Path),
+	return "", &Error{Msg: fmt.Sprintf("cannot tell which project %s belongs to: no entry names its working directory (cwd)", s.Path),
 		Hint: "write the result to a file with -o PATH instead", Code: 1}
 }
 
@@ -1205,7 +1205,7 @@ func (j *job) writeFolder(dir string, force bool) (path string, err error) {
 		return l
 	}()...) {
 		if _, err := os.Lstat(p); err == nil {
-			return "", &chain.Error{Msg: fmt.Sprintf("cannot write the session into %s: %s already exists; nothing was written", dir, p),
+			return "", &Error{Msg: fmt.Sprintf("cannot write the session into %s: %s already exists; nothing was written", dir, p),
 				Hint: "name an empty folder, or a new one ending in '/' (e.g. -o " + filepath.Join(filepath.Dir(dir), id[:min(8, len(id))]+"-share") + "/)", Code: 1}
 		}
 	}
@@ -1282,6 +1282,16 @@ func refuseSessionOutput(out string, st os.FileInfo, id string) error {
 	if !st.Mode().IsRegular() || chain.IsSessionFile(out) != nil || chain.SessionIDIs(out, id) {
 		return nil
 	}
-	return &chain.Error{Msg: fmt.Sprintf("%s already exists and is another Claude Code session's transcript: -o never replaces a session", out),
-		Hint: fmt.Sprintf("give -o the name of a new file; if %s is a copy you made, remove it first (rm %s)", out, shellQuote(out)), Code: 1}
+	return &Error{Msg: fmt.Sprintf("%s already exists and is another Claude Code session's transcript: -o never replaces a session", out),
+		Hint: fmt.Sprintf("give -o the name of a new file; if %s is a copy you made, remove it first (rm %s)", out, ShellQuote(out)), Code: 1}
+}
+
+// noteWords are the notes of an operation as the user reads them: a note
+// whose remedy is the repair operation names its command.
+func noteWords(notes []string) []string {
+	var out []string
+	for _, n := range notes {
+		out = append(out, strings.Replace(n, ops.RepairFirst, "remove or repair the line (ccsurgeon repair) first", 1))
+	}
+	return out
 }

@@ -39,7 +39,7 @@ examples:
 				if cmd.Args().Len() < 1 || cmd.Args().Len() > 2 {
 					hint := "name the session to put back (its id, an id prefix or its path); 'ccsurgeon ls' lists the sessions"
 					if _, err := chain.Locate(env.ConfigDir, cmd.Args().First()); err == nil {
-						hint = fmt.Sprintf("give one SESSION and at most one BACKUP; 'ccsurgeon backups %s' lists the backups of the first", shellQuote(cmd.Args().First()))
+						hint = fmt.Sprintf("give one SESSION and at most one BACKUP; 'ccsurgeon backups %s' lists the backups of the first", app.ShellQuote(cmd.Args().First()))
 					}
 					return usageError{err: fmt.Errorf("restore needs SESSION and optionally BACKUP"), hint: hint}
 				}

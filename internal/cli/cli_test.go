@@ -719,7 +719,7 @@ func TestCountsAgreeWithTheirNoun(t *testing.T) {
 		fromCorpus = append(fromCorpus, countCase{[]string{"strip-thinking", loop, "--dry-run"}, "kept 1 thinking block of the last turn"})
 	}
 	for _, tc := range append([]countCase{
-		{[]string{"ls"}, "(1 session): ccsurgeon --config-dir "+cfg+" move --project"},
+		{[]string{"ls"}, "(1 session): ccsurgeon --config-dir " + cfg + " move --project"},
 		{[]string{"move", tools, "--to", dest, "--dry-run"}, "would move 1 session from"},
 		{[]string{"compress", tools, "--keep-turns", "1", "--keep-exchanges", "1", "--target-tokens", "1000", "--dry-run"}, "(the last turn and 1 tool exchange, kept by --keep-turns and --keep-exchanges)"},
 		{[]string{"redact", secrets, "--force"}, "the backup of this session still holds the secrets"},

@@ -27,7 +27,7 @@ example:
 		Action: func(ctx context.Context, cmd *cli.Command) error {
 			turns := "list the turns of this folder's newest session with 'ccsurgeon turns'"
 			if cmd.Args().Len() > 0 {
-				turns = fmt.Sprintf("list the turns with 'ccsurgeon turns %s'", shellQuote(cmd.Args().First()))
+				turns = fmt.Sprintf("list the turns with 'ccsurgeon turns %s'", app.ShellQuote(cmd.Args().First()))
 			}
 			if cmd.Args().Len() != 2 {
 				return usageError{err: fmt.Errorf("fork-at-turn needs SESSION and a turn number N (1 or more)"), hint: turns}

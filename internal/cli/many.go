@@ -94,7 +94,7 @@ func sessionsOf(env *app.Env, cmd *cli.Command) ([]string, error) {
 	var empty *app.ContinueEmptyError
 	if errors.As(err, &empty) {
 		// say so, and name the session the user likely meant
-		return nil, &chain.Error{Msg: err.Error(), Hint: commandNaming(env, cmd, strings.TrimSuffix(filepath.Base(empty.Session), ".jsonl"), empty.Session), Code: 1}
+		return nil, &app.Error{Msg: err.Error(), Hint: commandNaming(env, cmd, strings.TrimSuffix(filepath.Base(empty.Session), ".jsonl"), empty.Session), Code: 1}
 	}
 	if err != nil {
 		return nil, err
@@ -207,7 +207,7 @@ func eachSession(env *app.Env, cmd *cli.Command, fn func(env *app.Env, session s
 		fmt.Fprintln(env.Err)
 	}
 	if failed > 0 {
-		return &app.ExitError{Code: worst}
+		return &app.Error{Code: worst}
 	}
 	return nil
 }
@@ -312,33 +312,23 @@ func commandNaming(env *app.Env, cmd *cli.Command, id, path string) string {
 	placed := false
 	for i := 1; i < len(args); i++ {
 		a := args[i]
-		out = append(out, shellQuote(a))
+		out = append(out, app.ShellQuote(a))
 		switch {
 		case placed:
 		case a == "--config-dir" || a == "-config-dir":
 			if i+1 < len(args) {
 				i++
-				out = append(out, shellQuote(args[i]))
+				out = append(out, app.ShellQuote(args[i]))
 			}
 		case !strings.HasPrefix(a, "-"): // the command's name
-			out = append(out, shellQuote(name))
+			out = append(out, app.ShellQuote(name))
 			placed = true
 		}
 	}
 	if !placed {
-		out = append(out, cmd.Name, shellQuote(name))
+		out = append(out, cmd.Name, app.ShellQuote(name))
 	}
 	return strings.Join(out, " ")
-}
-
-// shellQuote quotes s for a POSIX shell when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_@%+=:,./-", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // quotedSessionCmdRe is a command quoted in a hint that names SESSION.
@@ -349,16 +339,16 @@ var quotedSessionCmdRe = regexp.MustCompile(`'ccsurgeon [^']*\bSESSION\b[^']*'`)
 // ("list them with 'ccsurgeon turns SESSION'"): a hint is run as printed.
 func namedSession(env *app.Env, err error, session string) error {
 	err = speak(err)
-	var ce *chain.Error
+	var ce *app.Error
 	if !errors.As(err, &ce) || !quotedSessionCmdRe.MatchString(ce.Hint) {
 		return err
 	}
 	name := session
-	if shellQuote(name) != name {
+	if app.ShellQuote(name) != name {
 		id := strings.TrimSuffix(filepath.Base(session), ".jsonl")
 		if p, lerr := chain.Locate(env.ConfigDir, id); lerr == nil && sameFile(p, session) {
 			name = id
-		} else if abs, aerr := filepath.Abs(session); aerr == nil && shellQuote(abs) == abs {
+		} else if abs, aerr := filepath.Abs(session); aerr == nil && app.ShellQuote(abs) == abs {
 			name = abs
 		} else {
 			return err // no way to write it inside the quotes

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/internal/app"
 	"github.com/urfave/cli/v3"
 )
@@ -44,5 +43,5 @@ func confirmNewest(env *app.Env, cmd *cli.Command, path string) error {
 	if a := strings.ToLower(strings.TrimSpace(answer)); a == "y" || a == "yes" {
 		return nil
 	}
-	return &chain.Error{Msg: "nothing was changed", Hint: hint, Code: 1}
+	return &app.Error{Msg: "nothing was changed", Hint: hint, Code: 1}
 }

@@ -78,7 +78,7 @@ func checkTakesNoWrite(env *app.Env, cmd *cli.Command) error {
 	}
 	line := []string{env.Self(), cmd.Name}
 	for _, a := range cmd.Args().Slice() {
-		line = append(line, shellQuote(a))
+		line = append(line, app.ShellQuote(a))
 	}
 	for _, f := range cmd.Flags {
 		name := f.Names()[0]
@@ -94,10 +94,10 @@ func checkTakesNoWrite(env *app.Env, cmd *cli.Command) error {
 			line = append(line, flag)
 		case *cli.StringSliceFlag:
 			for _, v := range cmd.StringSlice(name) {
-				line = append(line, flag, shellQuote(v))
+				line = append(line, flag, app.ShellQuote(v))
 			}
 		default:
-			line = append(line, flag, shellQuote(fmt.Sprint(cmd.Value(name))))
+			line = append(line, flag, app.ShellQuote(fmt.Sprint(cmd.Value(name))))
 		}
 	}
 	return app.UsageErrorf(strings.Join(line, " "), "--check writes nothing; it cannot take %s", given)

@@ -1,6 +1,10 @@
-// Package cli is ccsurgeon's command layer: it builds the command tree,
-// turns flags into options and errors into words, hints and exit codes;
-// what each command does lives in package app.
+// Package cli is ccsurgeon's command layer: it builds the urfave/cli
+// command tree (a file per command: its flags, the checks of their
+// values, the options they become), and turns errors into words, hints
+// and exit codes: speak is the one mapping of the domain's typed errors
+// (chain, ops, backup) to what the user reads, reportErrorAs prints them.
+// many.go and pick.go choose the sessions a command works on; what each
+// command does lives in package app.
 package cli
 
 import (
@@ -17,6 +21,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/ccsurgeon/ccsurgeon/backup"
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/internal/app"
 	"github.com/ccsurgeon/ccsurgeon/ops"
@@ -103,8 +108,6 @@ func (d dropBackticks) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
-
-func reportError(stderr io.Writer, err error) int { return reportErrorAs(stderr, err, "ccsurgeon") }
 
 // selfRe is a ccsurgeon command a hint holds, quoted or the whole hint.
 var selfRe = regexp.MustCompile(`(^|')ccsurgeon `)
@@ -274,30 +277,136 @@ func noArgs(cmd *cli.Command) error {
 
 // speak words the errors the domain returns as facts: the hint that says
 // what to do, in the command line's terms (its flags and commands), and
-// the exit code.
+// the exit code (2 for a bad value or argument the user gave, as for every
+// usage error; 1 for a refusal or a failure). It words the outermost error
+// of the chain it knows; an error that already carries a hint of its own
+// (an *app.Error, a domain error whose hint is a fact) is left as it is.
 func speak(err error) error {
-	var cd *chain.ConfigDirError
-	var nm *chain.NoMatchError
-	var tr *ops.TurnRangeError
-	var bt *ops.BeforeTurnError
-	var oe *ops.OptionError
-	switch {
-	case errors.As(err, &tr):
-		return &chain.Error{Msg: err.Error(), Hint: "list them with 'ccsurgeon turns SESSION'", Code: 2}
-	case errors.As(err, &bt):
-		return &chain.Error{Msg: fmt.Sprintf("--before-turn %d is out of range: give 1-%d (the branch has %d turns; %d means all of them)", bt.N, bt.Turns+1, bt.Turns, bt.Turns+1), Hint: "list the turns with 'ccsurgeon turns SESSION'", Code: 2}
-	case errors.As(err, &oe):
-		flag := map[string]string{"KeepTurns": "--keep-turns", "KeepExchanges": "--keep-exchanges", "Target": "--target-tokens"}[oe.Option]
-		if flag == "" {
-			return err
+	out := err
+	walkErrors(err, func(e error) bool {
+		w, done := speakOne(err, e)
+		if done {
+			out = w
 		}
-		return &chain.Error{Msg: fmt.Sprintf("%s must be %s", flag, oe.Want), Code: 2}
-	case errors.Is(err, ops.ErrNoSelector):
-		return &chain.Error{Msg: "drop-tool-calls needs a selector", Hint: "add --tool NAME, --larger-than SIZE, --turns RANGE or --failed", Code: 2}
-	case errors.As(err, &cd):
-		return &chain.Error{Msg: err.Error(), Hint: "name the folder that holds projects/ (~/.claude by default) with --config-dir DIR or $CLAUDE_CONFIG_DIR", Code: 1}
-	case errors.As(err, &nm):
-		return &chain.Error{Msg: err.Error(), Hint: "list sessions with 'ccsurgeon ls', or pass --config-dir or a path to a .jsonl file", Code: 1}
+		return done
+	})
+	return out
+}
+
+// walkErrors calls f on err and what it wraps, outermost first, in the
+// order errors.As looks, until f returns true.
+func walkErrors(err error, f func(error) bool) bool {
+	for err != nil {
+		if f(err) {
+			return true
+		}
+		switch u := err.(type) {
+		case interface{ Unwrap() []error }:
+			for _, e := range u.Unwrap() {
+				if walkErrors(e, f) {
+					return true
+				}
+			}
+			return false
+		case interface{ Unwrap() error }:
+			err = u.Unwrap()
+		default:
+			return false
+		}
 	}
-	return err
+	return false
+}
+
+// speakOne words e, one error of err's chain; done is false when e is not
+// one to word (the search goes on inside it).
+func speakOne(err, e error) (worded error, done bool) {
+	words := func(hint string, code int) (error, bool) {
+		return &app.Error{Msg: err.Error(), Hint: hint, Code: code, Err: err}, true
+	}
+	const force = "close Claude Code or pass --force"
+	switch t := e.(type) {
+	case *chain.ArgError:
+		return words(t.Hint, 2)
+	case *chain.AmbiguousError:
+		return words(t.HintText(), 2)
+	case *chain.ConfigDirError:
+		return words("name the folder that holds projects/ (~/.claude by default) with --config-dir DIR or $CLAUDE_CONFIG_DIR", 1)
+	case *chain.NoMatchError:
+		return words("list sessions with 'ccsurgeon ls', or pass --config-dir or a path to a .jsonl file", 1)
+	case *ops.TurnRangeError:
+		return words("list them with 'ccsurgeon turns SESSION'", 2)
+	case *ops.BeforeTurnError:
+		return &app.Error{Msg: fmt.Sprintf("--before-turn %d is out of range: give 1-%d (the branch has %d turns; %d means all of them)", t.N, t.Turns+1, t.Turns, t.Turns+1), Hint: "list the turns with 'ccsurgeon turns SESSION'", Code: 2, Err: err}, true
+	case *ops.OptionError:
+		flag := map[string]string{"KeepTurns": "--keep-turns", "KeepExchanges": "--keep-exchanges", "Target": "--target-tokens"}[t.Option]
+		if flag == "" {
+			return err, true
+		}
+		return &app.Error{Msg: fmt.Sprintf("%s must be %s", flag, t.Want), Code: 2, Err: err}, true
+	case *ops.OverTargetError:
+		return &app.Error{Msg: app.Reword(err, e, fmt.Sprintf("the estimate of the written result stays above --target-tokens %d (%d); nothing was written", t.Target, t.Total)),
+			Hint: fitBugHint(t.Path), Code: 1, Err: err}, true
+	case *backup.LiveError:
+		if t.PID > 0 {
+			return words(force, 1)
+		}
+		// written in the last seconds: if the client just quit, waiting
+		// out backup.RecentWriteWindow is the safe answer
+		return words("if Claude Code is done with it, try again in 5 seconds; else "+force, 1)
+	case *backup.SymlinkError:
+		switch {
+		case t.Hint != "":
+			return words(t.Hint, 1)
+		case t.Output:
+			return words(fmt.Sprintf("name the file it points to (%s), or '-o -' for standard output", t.TargetPath()), 1)
+		}
+		return words("replace the link with a copy of the file it names, or write the result elsewhere with -o", 1)
+	case *backup.NameError:
+		return &app.Error{Msg: app.Reword(err, e, e.Error()+": rename it, or write the result elsewhere with -o"), Code: 1, Err: err}, true
+	case *backup.ExistsError:
+		return words("pass --force to replace it, or choose another name", 1)
+	case *backup.NotRegularError:
+		return words("write to a file and copy it there, or use -o - for standard output", 1)
+	case *backup.OutsideError:
+		return words("name the file by its path if you mean to change it there, or write the result elsewhere with -o", 1)
+	case *backup.NoBackupError:
+		switch {
+		case t.Other == "":
+			return err, true // the command says why, if it can (restore)
+		case t.OtherThere:
+			return words(fmt.Sprintf("the backups of session %s are of another copy, %s: restore that one with 'ccsurgeon restore %s'", t.SessionID, t.Other, t.Other), 1)
+		}
+		// a restore of a file that is not there fails: say where the
+		// backups are instead of a command that cannot work
+		return words(fmt.Sprintf("the backups of session %s are of another copy, %s, which is no longer there; they are kept in %s", t.SessionID, t.Other, t.Kept), 1)
+	case *backup.ElsewhereError:
+		return words(fmt.Sprintf("a backup goes back only to the file it was taken of; list this file's with 'ccsurgeon backups %s'", t.File), 1)
+	case *backup.DamagedError:
+		return words("choose another backup with 'ccsurgeon backups'", 1)
+	case *backup.PartialError:
+		return words(fmt.Sprintf("the previous state is saved in %s; restore it with ccsurgeon's restore command", t.BackupDir), 1)
+	case *backup.Error:
+		if errors.Is(t.Err, backup.ErrAmbiguous) {
+			return words(t.Hint, 2) // as an ambiguous session id prefix
+		}
+	}
+	if e == ops.ErrNoSelector {
+		return &app.Error{Msg: "drop-tool-calls needs a selector", Hint: "add --tool NAME, --larger-than SIZE, --turns RANGE or --failed", Code: 2, Err: err}, true
+	}
+	if _, ok := e.(interface{ HintText() string }); ok {
+		return err, true // worded already: its own hint (or none) and exit code
+	}
+	return nil, false
+}
+
+// fitBugHint is the hint of ops.OverTargetError, a bug: the report to
+// send is what info says of this session, named by its path (info with no
+// SESSION would read the newest session of the folder's project) and
+// quoted for the shell; the command ends the hint, whole, so it runs as
+// printed.
+func fitBugHint(path string) string {
+	if a, err := filepath.Abs(path); err == nil {
+		path = a
+	}
+	return "this is a bug in ccsurgeon: please report it with the output of: ccsurgeon info " + app.ShellQuote(path)
 }

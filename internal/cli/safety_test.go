@@ -418,7 +418,7 @@ func TestSafetyHelperProcess(t *testing.T) {
 	pause := os.Getenv("CCSURGEON_SAFETY_PAUSE")    // a file to make at step, then wait to be killed
 	killAt := os.Getenv("CCSURGEON_SAFETY_KILL_AT") // with a pause at step: the later step to be killed at
 	if step != "-" {
-		backup.SetTestHook(func(s string) {
+		backup.TestHook = func(s string) {
 			if s == killAt {
 				killSelf()
 			}
@@ -438,7 +438,7 @@ func TestSafetyHelperProcess(t *testing.T) {
 			if s == step {
 				killSelf()
 			}
-		})
+		}
 	}
 	args := strings.Split(os.Getenv("CCSURGEON_SAFETY_ARGS"), "\x1f")
 	os.Exit(run(t.Context(), append([]string{"ccsurgeon"}, args...), strings.NewReader(""), os.Stdout, os.Stderr))

@@ -425,7 +425,7 @@ func unknownCommand(root *cli.Command, name string) error {
 	} else if near := nearest(name, names); near != "" {
 		hint = fmt.Sprintf("did you mean '%s'?", near)
 	}
-	return &chain.Error{Msg: fmt.Sprintf("unknown command %q", name), Hint: hint, Code: 2}
+	return &app.Error{Msg: fmt.Sprintf("unknown command %q", name), Hint: hint, Code: 2}
 }
 
 // isCompletion reports whether the command line runs 'completion'.

@@ -207,12 +207,10 @@ func asciiString(rs []rune) (string, bool) {
 	return string(b), true
 }
 
-// match returns what regexp's FindStringSubmatchIndex returns for the
+// matchInto returns what regexp's FindStringSubmatchIndex returns for the
 // regexp anchored at the start of text: nil, or the offsets of the match
-// and of each group (-1 for a group that took no part).
-func (m *fastMatcher) match(text string) []int { return m.matchInto(nil, text) }
-
-// matchInto is match using buf for the result when it is big enough.
+// and of each group (-1 for a group that took no part), using buf for the
+// result when it is big enough.
 func (m *fastMatcher) matchInto(buf []int, text string) []int {
 	out := buf
 	if n := 2 + 2*m.groups; cap(out) >= n {

@@ -25,11 +25,9 @@ var assignmentIDs = [...]string{
 
 func isIdentByte(c byte) bool { return isAlnum(c) || c == '_' || c == '-' || c == '.' }
 
-// splitWords splits an identifier into lower-case words at _ - . , camelCase
-// humps and letter/digit changes.
-func splitWords(id string) []string { return appendWords(nil, id) }
-
-// appendWords appends the words of id (splitWords) to words. The words are
+// appendWords appends the words of id to words: an identifier split into
+// lower-case words at _ - . , camelCase humps and letter/digit changes.
+// The words are
 // ASCII letters and digits only, so they are cut from one lower-cased copy
 // of id rather than lower-cased one by one.
 func appendWords(words []string, id string) []string {

@@ -486,15 +486,12 @@ func (s *Scanner) allHits(text string) []hit {
 	return hits
 }
 
-// findAnchors is the prefilter: one pass over the bytes, a bigram bitset
-// lookup per position, then (on a bigram hit) a hashed trigram bitset
-// lookup, and a full comparison only on trigram hits. With a few hundred
-// anchors most common English bigrams start one, so the trigram step is what
-// keeps prose cheap.
-func (s *Scanner) findAnchors(text string) []hit { return s.appendAnchors(nil, text, false) }
-
-// appendAnchors appends the anchor hits of text to hits (after the first
-// one found, when first is set).
+// appendAnchors is the prefilter: it appends the anchor hits of text to
+// hits (after the first one found, when first is set). One pass over the
+// bytes, a bigram bitset lookup per position, then (on a bigram hit) a
+// hashed trigram bitset lookup, and a full comparison only on trigram
+// hits. With a few hundred anchors most common English bigrams start one,
+// so the trigram step is what keeps prose cheap.
 func (s *Scanner) appendAnchors(hits []hit, text string, first bool) []hit {
 	n := len(text)
 	if n < 2 || s.byBi == nil {

@@ -1,4 +1,4 @@
-package ops
+package cli
 
 import (
 	"regexp"
@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-// The hint of FitWithin's internal error said "report it with 'ccsurgeon
+// The hint of ops.OverTargetError (FitWithin's internal error) said "report it with 'ccsurgeon
 // info' output": info with no SESSION is the newest session of the
 // folder's project, not the one at hand. It names the session by its
 // path (runnable without --config-dir), quoted where the shell needs it,

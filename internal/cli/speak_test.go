@@ -1,0 +1,76 @@
+package cli
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/ccsurgeon/ccsurgeon/backup"
+	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/ops"
+	"github.com/stretchr/testify/assert"
+)
+
+// TestSpeakWordsEveryDomainError: each typed error of the domain reads as
+// it did when the domain worded it itself (the words below are those the
+// domain packages wrote before issue 29 moved them here), with the same
+// exit code; a wrapper's words stay, and a hint the error carries of its
+// own is kept over the one speak would give what it wraps.
+func TestSpeakWordsEveryDomainError(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		out  string
+		code int
+	}{
+		{&chain.ArgError{Arg: "ab", Msg: `session id prefix "ab" is too short`, Hint: "give at least 4 characters of the id"},
+			"ccsurgeon: session id prefix \"ab\" is too short\nccsurgeon: hint: give at least 4 characters of the id\n", 2},
+		{&chain.AmbiguousError{Arg: "abcd", Candidates: []string{"/p/abcd1.jsonl", "/p/abcd2.jsonl"}},
+			"ccsurgeon: session id \"abcd\" is ambiguous: 2 sessions match\nccsurgeon: hint: candidates: /p/abcd1.jsonl, /p/abcd2.jsonl\n", 2},
+		{&chain.Error{Msg: "no such file: x.jsonl", Hint: "give a session id, an id prefix, or the path of an existing .jsonl file"},
+			"ccsurgeon: no such file: x.jsonl\nccsurgeon: hint: give a session id, an id prefix, or the path of an existing .jsonl file\n", 1},
+		{&backup.LiveError{SessionID: "s1", PID: 42, Cwd: "/w"},
+			"ccsurgeon: session s1 is open in Claude Code (pid 42 in /w)\nccsurgeon: hint: close Claude Code or pass --force\n", 1},
+		{fmt.Errorf("move: %w", &backup.LiveError{SessionID: "s1", Path: "/p/s1.jsonl", Age: 1234 * time.Millisecond}),
+			"ccsurgeon: move: session file /p/s1.jsonl was modified 1.2s ago; Claude Code may still be writing it\nccsurgeon: hint: if Claude Code is done with it, try again in 5 seconds; else close Claude Code or pass --force\n", 1},
+		{&backup.SymlinkError{Path: "/p/s.jsonl", Target: "/q/s.jsonl"},
+			"ccsurgeon: /p/s.jsonl is a symlink (to /q/s.jsonl): ccsurgeon never writes or deletes through a symlink\nccsurgeon: hint: replace the link with a copy of the file it names, or write the result elsewhere with -o\n", 1},
+		{&backup.SymlinkError{Path: "/o/out.jsonl", Target: "real.jsonl", Output: true},
+			"ccsurgeon: /o/out.jsonl is a symlink (to real.jsonl): ccsurgeon never writes or deletes through a symlink\nccsurgeon: hint: name the file it points to (/o/real.jsonl), or '-o -' for standard output\n", 1},
+		{&backup.SymlinkError{Path: "/c/l", Target: "/x", Hint: "remove the link: ccsurgeon makes its lock file itself"},
+			"ccsurgeon: /c/l is a symlink (to /x): ccsurgeon never writes or deletes through a symlink\nccsurgeon: hint: remove the link: ccsurgeon makes its lock file itself\n", 1},
+		{&backup.ExistsError{Path: "/o/out.jsonl"},
+			"ccsurgeon: /o/out.jsonl already exists\nccsurgeon: hint: pass --force to replace it, or choose another name\n", 1},
+		{&backup.NotRegularError{Path: "/dev/fifo"},
+			"ccsurgeon: /dev/fifo is not a regular file (a device, FIFO or socket): ccsurgeon writes only regular files\nccsurgeon: hint: write to a file and copy it there, or use -o - for standard output\n", 1},
+		{&backup.OutsideError{Real: "/x/s.jsonl", ConfigDir: "/c"},
+			"ccsurgeon: /x/s.jsonl is outside the config dir /c: ccsurgeon writes there only to a file named on the command line\nccsurgeon: hint: name the file by its path if you mean to change it there, or write the result elsewhere with -o\n", 1},
+		{&backup.NoBackupError{File: "/p/s.jsonl", SessionID: "s"},
+			"ccsurgeon: no backups of /p/s.jsonl\n", 1},
+		{&backup.NoBackupError{File: "/p/s.jsonl", SessionID: "s", Other: "/q/s.jsonl", OtherThere: true, Kept: "/c/b"},
+			"ccsurgeon: no backups of /p/s.jsonl\nccsurgeon: hint: the backups of session s are of another copy, /q/s.jsonl: restore that one with 'ccsurgeon restore /q/s.jsonl'\n", 1},
+		{&backup.NoBackupError{File: "/p/s.jsonl", SessionID: "s", Other: "/q/s.jsonl", Kept: "/c/b"},
+			"ccsurgeon: no backups of /p/s.jsonl\nccsurgeon: hint: the backups of session s are of another copy, /q/s.jsonl, which is no longer there; they are kept in /c/b\n", 1},
+		{&backup.ElsewhereError{Name: "20261127T000000Z-strip", Of: "/q/s.jsonl", File: "/p/s.jsonl"},
+			"ccsurgeon: backup 20261127T000000Z-strip is of /q/s.jsonl, not of /p/s.jsonl\nccsurgeon: hint: a backup goes back only to the file it was taken of; list this file's with 'ccsurgeon backups /p/s.jsonl'\n", 1},
+		{&backup.DamagedError{Name: "b1", Err: errors.New(`it belongs to session "x"`)},
+			"ccsurgeon: backup b1 is damaged: it belongs to session \"x\"\nccsurgeon: hint: choose another backup with 'ccsurgeon backups'\n", 1},
+		{&backup.PartialError{BackupDir: "/c/b/1", Err: errors.New("boom")},
+			"ccsurgeon: write failed part-way: boom\nccsurgeon: hint: the previous state is saved in /c/b/1; restore it with ccsurgeon's restore command\n", 1},
+		{&backup.Error{Msg: `"2026" matches 2 backups: a, b`, Hint: "use a longer prefix", Err: backup.ErrAmbiguous},
+			"ccsurgeon: \"2026\" matches 2 backups: a, b\nccsurgeon: hint: use a longer prefix\n", 2},
+		{&backup.NameError{Name: "..jsonl"},
+			"ccsurgeon: cannot keep backups of a session file named \"..jsonl\" (the name makes no backup folder): rename it, or write the result elsewhere with -o\n", 1},
+		{&ops.OverTargetError{Target: 100, Total: 120, Path: "/p/s.jsonl"},
+			"ccsurgeon: the estimate of the written result stays above --target-tokens 100 (120); nothing was written\nccsurgeon: hint: this is a bug in ccsurgeon: please report it with the output of: ccsurgeon info /p/s.jsonl\n", 1},
+		// a hint of its own, outside what speak words, is the one printed
+		{&backup.Error{Msg: "outer", Hint: "its own", Err: &backup.LiveError{SessionID: "s", PID: 1}},
+			"ccsurgeon: outer\nccsurgeon: hint: its own\n", 1},
+	} {
+		var b bytes.Buffer
+		code := reportError(&b, c.err)
+		assert.Equal(t, c.out, b.String(), "%T", c.err)
+		assert.Equal(t, c.code, code, "%T: %s", c.err, c.out)
+	}
+}
