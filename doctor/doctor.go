@@ -115,6 +115,9 @@ type Finding struct {
 	Folder         string   `json:"folder,omitempty"`
 	ExpectedFolder string   `json:"expected_folder,omitempty"`
 	Candidates     []string `json:"candidates,omitempty"`
+	// ProjectGone: the existing project the client lists the session in
+	// all the same (it is filed under that project's folder); "" if none.
+	ListedIn string `json:"listed_in,omitempty"`
 
 	// Broken: validate's errors, and those repair has no safe fix for.
 	Problems []validate.Problem `json:"problems,omitempty"`
@@ -212,6 +215,7 @@ func Check(o Options) []Finding {
 					guesses[f.Project] = g
 				}
 				f.Candidates = g
+				f.ListedIn = listedIn(o.GOOS, f.Folder, known, folders)
 			}
 			out = append(out, f)
 		}
@@ -420,4 +424,31 @@ func notFiles(dir string) []Finding {
 		out = append(out, f)
 	}
 	return out
+}
+
+// listedIn is the one existing project, among those the client knows,
+// whose folder is folder: the client started there lists a session filed
+// in it whose own working directory is gone (chain.HiddenFrom hides only
+// one that exists). "" when there is none, or several (same slug).
+func listedIn(goos, folder string, known, folders []string) string {
+	found := ""
+	seen := map[string]bool{}
+	for _, k := range known {
+		k = filepath.Clean(k)
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		if !chain.FolderHoldsProject(goos, folder, k, folders) {
+			continue
+		}
+		if st, err := os.Stat(k); err != nil || !st.IsDir() {
+			continue
+		}
+		if found != "" {
+			return ""
+		}
+		found = k
+	}
+	return found
 }

@@ -260,7 +260,10 @@ func (env *Env) wordFinding(f doctor.Finding, c doctor.Cleanup) DoctorFinding {
 		if len(f.Candidates) > 0 {
 			df.Message += " (it may be " + strings.Join(f.Candidates, " or ") + ")"
 		}
-		if len(f.Candidates) == 1 {
+		if f.ListedIn != "" {
+			df.Message = fmt.Sprintf("project gone: %s, its working directory, no longer exists; the client lists it in %s, whose folder it is filed under, but its recorded paths still name the old place", f.Project, f.ListedIn)
+			df.Command = fmt.Sprintf("%s move --project %s --to %s", self, ShellQuote(f.Project), ShellQuote(f.ListedIn))
+		} else if len(f.Candidates) == 1 {
 			df.Command = fmt.Sprintf("%s move --project %s --to %s", self, ShellQuote(f.Project), ShellQuote(f.Candidates[0]))
 		} else {
 			df.Command = fmt.Sprintf("%s move --project %s --to NEW-PATH", self, ShellQuote(f.Project))
@@ -417,7 +420,7 @@ func (env *Env) printDoctor(r DoctorResult, fix bool) {
 func groupKey(f doctor.Finding) string {
 	switch f.Kind {
 	case doctor.ProjectGone:
-		return string(f.Kind) + "\x00" + f.Project
+		return string(f.Kind) + "\x00" + f.Project + "\x00" + f.ListedIn
 	case doctor.IndexMissingSession, doctor.IndexMissingFile:
 		return string(f.Kind) + "\x00" + f.Index
 	}
@@ -439,6 +442,9 @@ func (env *Env) groupLine(g []DoctorFinding) string {
 		line = fmt.Sprintf("%s: project gone: %d sessions record it as their working directory, which no longer exists (%s): no start of the client finds them until they are moved to the project's new place", f.Project, len(g), list)
 		if len(f.Candidates) > 0 {
 			line += " (it may be " + strings.Join(f.Candidates, " or ") + ")"
+		}
+		if f.ListedIn != "" {
+			line = fmt.Sprintf("%s: project gone: %d sessions record it as their working directory, which no longer exists (%s); the client lists them in %s, whose folder they are filed under, but their recorded paths still name the old place", f.Project, len(g), list, f.ListedIn)
 		}
 	case doctor.IndexMissingSession:
 		line = fmt.Sprintf("%s: index: misses %d sessions of its folder (%s); the picker of 2.1.12-2.1.29 reads their files instead (nothing to do)", f.Index, len(g), list)

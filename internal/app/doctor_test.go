@@ -667,3 +667,27 @@ func TestDoctorNamesAnUnreadableSession(t *testing.T) {
 	assert.Equal(t, doctor.Unreadable, r.Findings[0].Kind)
 	assert.Contains(t, r.Findings[0].Message, "permission denied")
 }
+
+// TestDoctorGoneProjectFiledUnderAnExistingOne: a session whose working
+// directory is gone but that is filed under the folder of a project the
+// client knows and that exists (the project renamed and its folder under
+// projects/ renamed by hand) is listed by the client there: doctor says
+// so, not "no start of the client finds it", and the move it names goes
+// to that project.
+func TestDoctorGoneProjectFiledUnderAnExistingOne(t *testing.T) {
+	d := newDoctorDir(t)
+	now := d.dir("new")
+	gone := filepath.Join(d.root, "old")
+	d.add("tools", now, "", time.Hour, nil) // the client has run in new
+	id, _ := d.add("multi-turn", gone, chain.ProjectSlug(now), 2*time.Hour, nil)
+	r, _, err := d.run(DoctorOptions{})
+	require.Error(t, err)
+	require.Len(t, r.Findings, 1, "%+v", r.Findings)
+	f := r.Findings[0]
+	assert.Equal(t, doctor.ProjectGone, f.Kind)
+	assert.Equal(t, id, f.SessionID)
+	assert.Equal(t, now, f.ListedIn)
+	assert.NotContains(t, f.Message, "no start of the client finds it")
+	assert.Contains(t, f.Message, "the client lists it in "+now)
+	assert.True(t, strings.HasSuffix(f.Command, " move --project "+gone+" --to "+now), f.Command)
+}
