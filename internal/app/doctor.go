@@ -372,7 +372,7 @@ func (env *Env) printDoctor(r DoctorResult, fix bool) {
 			}
 			if g := groups[groupKey(f.Finding)]; len(g) > 1 {
 				if g[0].SessionID == f.SessionID && g[0].Path == f.Path {
-					fmt.Fprintln(env.Out, env.groupLine(g))
+					fmt.Fprintln(env.Out, env.groupLine(g, r.Cleanup))
 				}
 				continue
 			}
@@ -423,13 +423,18 @@ func groupKey(f doctor.Finding) string {
 		return string(f.Kind) + "\x00" + f.Project + "\x00" + f.ListedIn
 	case doctor.IndexMissingSession, doctor.IndexMissingFile:
 		return string(f.Kind) + "\x00" + f.Index
+	case doctor.DueForDeletion:
+		if *f.DaysLeft < 0 {
+			return string(f.Kind) + "\x00past"
+		}
+		return string(f.Kind) + "\x00soon"
 	}
 	return ""
 }
 
 // groupLine says a group of findings (groupKey) on one line: what they
 // share, every session's id, and the one command.
-func (env *Env) groupLine(g []DoctorFinding) string {
+func (env *Env) groupLine(g []DoctorFinding, c doctor.Cleanup) string {
 	var ids []string
 	for _, f := range g {
 		ids = append(ids, f.SessionID)
@@ -446,6 +451,22 @@ func (env *Env) groupLine(g []DoctorFinding) string {
 		if f.ListedIn != "" {
 			line = fmt.Sprintf("%s: project gone: %d sessions record it as their working directory, which no longer exists (%s); the client lists them in %s, whose folder they are filed under, but their recorded paths still name the old place", f.Project, len(g), list, f.ListedIn)
 		}
+	case doctor.DueForDeletion:
+		settings, src := c.Source, c.Source
+		if settings == "" {
+			settings, src = filepath.Join(env.ConfigDir, "settings.json"), "the default"
+		}
+		if *f.DaysLeft < 0 {
+			line = fmt.Sprintf("%s: due for deletion: %d sessions past the cleanup period (cleanupPeriodDays %d, %s): %s: the next start of the client deletes them", settings, len(g), f.CleanupPeriodDays, src, list)
+		} else {
+			most := 0
+			for _, x := range g {
+				most = max(most, *x.DaysLeft)
+			}
+			line = fmt.Sprintf("%s: due for deletion: %d sessions reach the cleanup period within %s (cleanupPeriodDays %d, %s): %s: a start of the client then deletes them", settings, len(g), Plural(most, "day", "days"), f.CleanupPeriodDays, src, list)
+		}
+		line += fmt.Sprintf("; to keep them, raise cleanupPeriodDays in %s, or keep copies outside the config dir (each session's command is in --json)", settings)
+		return line
 	case doctor.IndexMissingSession:
 		line = fmt.Sprintf("%s: index: misses %d sessions of its folder (%s); the picker of 2.1.12-2.1.29 reads their files instead (nothing to do)", f.Index, len(g), list)
 	case doctor.IndexMissingFile:

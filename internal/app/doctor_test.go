@@ -691,3 +691,33 @@ func TestDoctorGoneProjectFiledUnderAnExistingOne(t *testing.T) {
 	assert.Contains(t, f.Message, "the client lists it in "+now)
 	assert.True(t, strings.HasSuffix(f.Command, " move --project "+gone+" --to "+now), f.Command)
 }
+
+// TestDoctorGroupsSessionsDueForDeletion: many sessions past the cleanup
+// period (a config dir used for months) share one fix, raising
+// cleanupPeriodDays: one line names the settings file and every session,
+// where each printed the same advice; those only near it share another.
+func TestDoctorGroupsSessionsDueForDeletion(t *testing.T) {
+	d := newDoctorDir(t)
+	proj := d.dir("p")
+	var past []string
+	for i := 0; i < 3; i++ {
+		id, _ := d.add("multi-turn", proj, "", time.Duration(40+i)*24*time.Hour, nil)
+		past = append(past, id)
+	}
+	soon1, _ := d.add("multi-turn", proj, "", 26*24*time.Hour, nil)
+	soon2, _ := d.add("multi-turn", proj, "", 27*24*time.Hour, nil)
+	r, _, _ := d.run(DoctorOptions{})
+	assert.Len(t, r.Findings, 5, "a finding per session in --json")
+	txt, err := d.text(DoctorOptions{})
+	require.Error(t, err)
+	lines := strings.Split(strings.TrimSpace(txt), "\n")
+	require.Len(t, lines, 2, "%s", txt)
+	settings := filepath.Join(d.cfg, "settings.json")
+	assert.True(t, strings.HasPrefix(lines[0], settings+": due for deletion: 3 sessions past the cleanup period"), lines[0])
+	for _, id := range past {
+		assert.Contains(t, lines[0], id)
+	}
+	assert.True(t, strings.HasPrefix(lines[1], settings+": due for deletion: 2 sessions reach the cleanup period within 3 days"), lines[1])
+	assert.Contains(t, lines[1], soon1)
+	assert.Contains(t, lines[1], soon2)
+}

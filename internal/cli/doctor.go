@@ -41,7 +41,8 @@ that fixes it.
    index_*           sessions-index.json (2.1.12-2.1.29) names a missing
                      file or misses a session: the client reads the files
                      anyway, nothing to do
-The sessions of one gone project (or of one index) share one line.
+The sessions of one gone project, of one index, or past (or near) the
+cleanup period share one line.
 --fix applies the fixes that lose nothing (repair, then move; each with a
 backup, as those commands make) and lists what it leaves for you.
 Exit 1 when anything needs attention (after --fix: anything left).
