@@ -220,12 +220,16 @@ func Check(o Options) []Finding {
 			out = append(out, f)
 		}
 	}
+	listed := map[string]bool{} // read already: readable
+	for _, p := range o.Sessions {
+		listed[p] = true
+	}
 	for _, dir := range o.Folders {
 		out = append(out, checkIndex(dir)...)
 		if f, ok := emptyNewest(o, folders, dir); ok {
 			out = append(out, f)
 		}
-		out = append(out, notFiles(dir)...)
+		out = append(out, notFiles(dir, listed)...)
 	}
 	Sort(out)
 	return out
@@ -393,13 +397,16 @@ func emptyNewest(o Options, folders []string, dir string) (Finding, bool) {
 // file, and the regular ones that cannot be read (chain.SessionsIn leaves
 // both out, so no other check sees them). Nothing but a regular file is
 // opened: a FIFO would block.
-func notFiles(dir string) []Finding {
+func notFiles(dir string, listed map[string]bool) []Finding {
 	var out []Finding
 	for _, d := range chain.NamedLikeSessions(dir) {
 		n := d.Name()
 		id := strings.TrimSuffix(n, ".jsonl")
 		p := filepath.Join(dir, n)
 		if d.Type().IsRegular() {
+			if listed[p] {
+				continue
+			}
 			if fh, err := os.Open(p); err != nil {
 				out = append(out, Finding{Kind: Unreadable, SessionID: id, Path: p, NeedsAttention: true, Error: err.Error(), Fix: Fix{Kind: FixNone}})
 			} else {
