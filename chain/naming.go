@@ -253,7 +253,7 @@ func RecordedCwdOf(path string) string {
 // session is rec's (2.1.332: "filtered from /resume: recorded cwd is a
 // different directory with the same project slug", in both).
 func HiddenFrom(project, rec string) bool {
-	if rec == "" || rec == project || ProjectSlug(rec) != ProjectSlug(project) {
+	if !filepath.IsAbs(rec) || rec == project || ProjectSlug(rec) != ProjectSlug(project) {
 		return false
 	}
 	real, err := filepath.EvalSymlinks(rec)
