@@ -487,7 +487,7 @@ func (j *job) writeSubagent(f *chain.File, a *chain.Subagent, dst string, rm *op
 	if a.MetaPath == "" {
 		return nil
 	}
-	meta, err := os.ReadFile(a.MetaPath)
+	meta, err := chain.ReadSideFile(a.MetaPath)
 	if err != nil {
 		return err
 	}

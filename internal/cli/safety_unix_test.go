@@ -130,3 +130,73 @@ func TestSafetyOutputIsNeverANode(t *testing.T) {
 		}
 	}
 }
+
+// Attack finding (2026-11-27), family "a file the client keeps beside a
+// session, read by its name": a subagent's meta.json, the registry of
+// running clients sessions/<pid>.json and a project's sessions-index.json
+// were read whole with os.ReadFile, so a FIFO at that name (or a link to
+// one, or to a device) hung every command that reads it: info and doctor
+// (meta.json), every in-place write (the live-client guard reads the
+// registry), clone and move (the index). Each member is named by the file
+// and the command that hung; each command still does its work.
+func TestSafetyFilesBesideASessionThatAreFifosNeverHang(t *testing.T) {
+	type member struct {
+		name  string
+		fifo  func(m *malEnv, id, agent string) string // where the FIFO goes
+		args  func(m *malEnv, id string) []string
+		wants int
+	}
+	members := []member{
+		{"subagent meta.json read by info", func(m *malEnv, id, agent string) string {
+			p := strings.TrimSuffix(agent, ".jsonl") + ".meta.json"
+			require.NoError(t, os.Remove(p))
+			return p
+		}, func(m *malEnv, id string) []string { return []string{"info", id} }, 0},
+		{"subagent meta.json read by doctor", func(m *malEnv, id, agent string) string {
+			p := strings.TrimSuffix(agent, ".jsonl") + ".meta.json"
+			require.NoError(t, os.Remove(p))
+			return p
+		}, func(m *malEnv, id string) []string { return []string{"doctor", id} }, -1},
+		{"registry sessions/<pid>.json read by the live guard of an in-place write", func(m *malEnv, id, agent string) string {
+			require.NoError(t, os.MkdirAll(filepath.Join(m.cfg, "sessions"), 0o700))
+			return filepath.Join(m.cfg, "sessions", "4242.json")
+		}, func(m *malEnv, id string) []string { return []string{"compress", id} }, 0},
+		{"sessions-index.json read by clone", func(m *malEnv, id, agent string) string {
+			return filepath.Join(m.proj, "sessions-index.json")
+		}, func(m *malEnv, id string) []string { return []string{"clone", id} }, 0},
+		{"sessions-index.json read by move", func(m *malEnv, id, agent string) string {
+			return filepath.Join(m.proj, "sessions-index.json")
+		}, func(m *malEnv, id string) []string {
+			return []string{"move", id, "--to", filepath.Join(m.root, "elsewhere")}
+		}, 0},
+	}
+	for _, mb := range members {
+		t.Run(mb.name, func(t *testing.T) {
+			m := newMalEnv(t)
+			id, agent := copySubagentSession(t, m)
+			backdate(t, m.root)
+			fifo := mb.fifo(m, id, agent)
+			require.NoError(t, syscall.Mkfifo(fifo, 0o644))
+			t.Cleanup(func() { // unblock a reader that hung, so the test binary can end
+				if f, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+					f.Close()
+				}
+			})
+			args := mb.args(m, id)
+			done := make(chan ran, 1)
+			go func() { done <- m.cli(t, args...) }()
+			select {
+			case r := <-done:
+				if mb.wants >= 0 {
+					assert.Equal(t, mb.wants, r.code, "%v: %s", args, r.stderr)
+				}
+				assert.NotContains(t, r.stderr, "panic")
+			case <-time.After(10 * time.Second):
+				t.Fatalf("%s: %v hangs on a FIFO at %s", mb.name, args, fifo)
+			}
+			st, err := os.Lstat(fifo)
+			require.NoError(t, err, "%s: the FIFO is gone", mb.name)
+			assert.Equal(t, os.ModeNamedPipe, st.Mode().Type(), "%s: the FIFO was replaced", mb.name)
+		})
+	}
+}
