@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
 )
 
 // A move puts files of the config dir in other places (a session and its
@@ -353,7 +355,7 @@ func (j *journal) sweepDirs() {
 }
 
 func readJournal(p string) (*journal, error) {
-	b, err := os.ReadFile(p)
+	b, err := chain.ReadSideFile(p)
 	if err != nil {
 		return nil, err
 	}

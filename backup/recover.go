@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
 )
 
 // journalName is the file in a backup directory that lists the renames
@@ -63,7 +65,7 @@ func finishJournal(bdir string, keep bool) error {
 // rollForward finishes the change a journal describes: temps still there
 // are renamed into place, files to remove are removed.
 func rollForward(bdir string) error {
-	b, err := os.ReadFile(filepath.Join(bdir, journalName))
+	b, err := chain.ReadSideFile(filepath.Join(bdir, journalName))
 	if err != nil {
 		return err
 	}
@@ -311,7 +313,7 @@ func SweepProject(configDir, projectDir string) []string {
 	did := sweepTemps(projectDir)
 	lists, _ := filepath.Glob(filepath.Join(projectDir, ".*"+newFilesSuffix))
 	for _, l := range lists {
-		b, err := os.ReadFile(l)
+		b, err := chain.ReadSideFile(l)
 		if err != nil {
 			continue
 		}
@@ -338,7 +340,7 @@ func SweepProject(configDir, projectDir string) []string {
 				continue
 			}
 			dir := filepath.Join(parent, e.Name())
-			b, err := os.ReadFile(filepath.Join(dir, incompleteMarker))
+			b, err := chain.ReadSideFile(filepath.Join(dir, incompleteMarker))
 			if err != nil {
 				// a run killed as it wrote the marker left its temp (nothing
 				// else: the marker comes first), and the folder it made

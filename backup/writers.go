@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
 )
 
 // openOld opens every original that will be replaced, so that after the
@@ -144,7 +146,7 @@ func ownWrite(configDir, key, p string, fi os.FileInfo) bool {
 	if key == "" {
 		return false
 	}
-	b, err := os.ReadFile(writtenPath(configDir, key))
+	b, err := chain.ReadSideFile(writtenPath(configDir, key))
 	if err != nil {
 		return false
 	}

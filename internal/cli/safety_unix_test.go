@@ -161,6 +161,14 @@ func TestSafetyFilesBesideASessionThatAreFifosNeverHang(t *testing.T) {
 			require.NoError(t, os.MkdirAll(filepath.Join(m.cfg, "sessions"), 0o700))
 			return filepath.Join(m.cfg, "sessions", "4242.json")
 		}, func(m *malEnv, id string) []string { return []string{"compress", id} }, 0},
+		{"ccsurgeon's list of a killed run's new files (.*.ccsurgeon-files) in a project folder, read by the sweep of a clone", func(m *malEnv, id, agent string) string {
+			return filepath.Join(m.proj, ".x.ccsurgeon-files")
+		}, func(m *malEnv, id string) []string { return []string{"clone", id} }, 0},
+		{"ccsurgeon's marker of an incomplete folder (.ccsurgeon-incomplete) in a project folder, read by the sweep of a clone", func(m *malEnv, id, agent string) string {
+			d := filepath.Join(m.proj, "aaaa0000-0000-4000-8000-000000000001")
+			require.NoError(t, os.MkdirAll(d, 0o700))
+			return filepath.Join(d, ".ccsurgeon-incomplete")
+		}, func(m *malEnv, id string) []string { return []string{"clone", id} }, 0},
 		{"sessions-index.json read by clone", func(m *malEnv, id, agent string) string {
 			return filepath.Join(m.proj, "sessions-index.json")
 		}, func(m *malEnv, id string) []string { return []string{"clone", id} }, 0},
