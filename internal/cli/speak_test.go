@@ -2,8 +2,12 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,6 +15,7 @@ import (
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/ops"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestSpeakWordsEveryDomainError: each typed error of the domain reads as
@@ -72,5 +77,50 @@ func TestSpeakWordsEveryDomainError(t *testing.T) {
 		code := reportError(&b, c.err)
 		assert.Equal(t, c.out, b.String(), "%T", c.err)
 		assert.Equal(t, c.code, code, "%T: %s", c.err, c.out)
+	}
+}
+
+// Attack finding (2026-11-27), family "a hint's ccsurgeon command under a
+// config dir that is not the default": the hint of a SESSION that matches
+// nothing mentions the --config-dir flag in its prose, which was taken for
+// a command already run as self, so its 'ccsurgeon ls' stayed bare: run as
+// printed it lists ~/.claude, not the folder that was searched. Each
+// member (one SESSION, a SESSION of a --json batch) is named; the command
+// of the hint, run as printed, lists the session of the config dir given.
+func TestHintCommandsRunInTheConfigDirGiven(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "cfg")
+	path := installSession(t, cfg, "-work-p", example)
+	id := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	t.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(t.TempDir(), "default")) // the default is elsewhere
+	quoted := regexp.MustCompile(`'(ccsurgeon [^']*)'`)
+	for _, mb := range []struct {
+		name string
+		args []string
+		hint func(stdout, stderr string) string
+	}{
+		{"one SESSION that matches nothing", []string{"info", "0000aaaa-0000-4000-8000-000000000000"}, func(_, e string) string { return e }},
+		{"a SESSION of a --json batch that matches nothing", []string{"--json", "strip-thinking", id, "0000aaaa-0000-4000-8000-000000000000"}, func(o, _ string) string {
+			var r struct {
+				Sessions []struct {
+					Error string `json:"error"`
+				} `json:"sessions"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(o), &r), o)
+			require.Len(t, r.Sessions, 2)
+			return r.Sessions[1].Error
+		}},
+	} {
+		t.Run(mb.name, func(t *testing.T) {
+			out, errs, code := cliRun(t, append([]string{"--config-dir", cfg}, mb.args...)...)
+			require.Equal(t, 1, code, "%s%s", out, errs)
+			hint := mb.hint(out, errs)
+			m := quoted.FindStringSubmatch(hint)
+			require.NotNil(t, m, "%s: no command in the hint: %s", mb.name, hint)
+			args, err := splitShell(m[1])
+			require.NoError(t, err)
+			lsOut, lsErr, code := cliRun(t, args[1:]...)
+			require.Equal(t, 0, code, "%s: %s: %s", mb.name, m[1], lsErr)
+			assert.Contains(t, lsOut, id[:8], "%s: the hint's %q, run as printed, does not list the sessions of %s", mb.name, m[1], cfg)
+		})
 	}
 }
