@@ -279,6 +279,21 @@ func Move(p MovePlan) (res MoveResult, err error) {
 	if err := checkMoveUnchanged(p); err != nil {
 		return res, err
 	}
+	// a process holding an old copy (or a file edited by renaming over
+	// it) open for writing would write its next lines to the removed
+	// file, lost: refused whatever Force, as an in-place change is
+	var held []string
+	for _, f := range p.Files {
+		held = append(held, f.From)
+	}
+	for _, e := range p.Edits {
+		if e.Snapshot != nil {
+			held = append(held, e.Path)
+		}
+	}
+	if err := refuseWriters(held); err != nil {
+		return res, err
+	}
 
 	// (4) the point of no return
 	j.State = stateCommit

@@ -90,6 +90,12 @@ func checkWriters(items []item) error {
 			paths = append(paths, it.target)
 		}
 	}
+	return refuseWriters(paths)
+}
+
+// refuseWriters refuses (ErrChanged) when another process holds one of
+// paths open for writing (Linux; elsewhere it finds nothing).
+func refuseWriters(paths []string) error {
 	if len(paths) == 0 {
 		return nil
 	}
