@@ -294,6 +294,12 @@ func Move(p MovePlan) (res MoveResult, err error) {
 	if err := refuseWriters(held); err != nil {
 		return res, err
 	}
+	// a folder the move removes a file from (or renames an edit into)
+	// that this user may not change would fail the move after its point
+	// of no return, with the session in two places: refused now
+	if err := checkDirsChangeable(p); err != nil {
+		return res, err
+	}
 
 	// (4) the point of no return
 	j.State = stateCommit
@@ -728,4 +734,31 @@ func IsMoveTemp(name string) bool {
 type Moved struct {
 	From string `json:"from"`
 	To   string `json:"to"`
+}
+
+// checkDirsChangeable refuses a move out of (or an edit in) a folder this
+// user may not change (a read-only folder or file system).
+func checkDirsChangeable(p MovePlan) error {
+	dirs := map[string]bool{}
+	for _, f := range p.Files {
+		dirs[filepath.Dir(f.From)] = true
+	}
+	for _, e := range p.Edits {
+		dirs[filepath.Dir(e.Path)] = true
+	}
+	var sorted []string
+	for d := range dirs {
+		sorted = append(sorted, d)
+	}
+	sort.Strings(sorted)
+	for _, d := range sorted {
+		if err := canChangeDir(d); err != nil {
+			return &Error{
+				Msg:  fmt.Sprintf("cannot move out of %s: this user may not remove files there (%v); nothing was modified", d, err),
+				Hint: "give this user write permission on that folder (or move the session as its owner), then retry",
+				Err:  err,
+			}
+		}
+	}
+	return nil
 }

@@ -3,14 +3,17 @@
 package cli
 
 import (
+	"bytes"
 	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -205,6 +208,96 @@ func TestSafetyFilesBesideASessionThatAreFifosNeverHang(t *testing.T) {
 			st, err := os.Lstat(fifo)
 			require.NoError(t, err, "%s: the FIFO is gone", mb.name)
 			assert.Equal(t, os.ModeNamedPipe, st.Mode().Type(), "%s: the FIFO was replaced", mb.name)
+		})
+	}
+}
+
+// Attack finding (2026-11-27), family "a move the file system will not
+// let finish": a session in a project folder the user cannot write (a
+// read-only folder) was copied to its new folder, the move marked
+// committed, and only then did removing the old copy fail: the session
+// was left twice (one id, two files: every command naming it by its id
+// became ambiguous) and the committed journal made every later move fail
+// on finishing it. Members: move SESSION --to, and doctor --fix moving a
+// stranded session it picked itself. The move is refused before anything
+// changes: exit 1, the session where it was (byte for byte), no copy
+// elsewhere, and a later move works. As root (whom permissions do not
+// stop), the commands run as another user on files that user owns.
+func TestSafetyMoveFromAFolderThatCannotBeWrittenChangesNothing(t *testing.T) {
+	asUser := os.Geteuid() == 0
+	for _, mb := range []struct {
+		name string
+		args func(cfg, proj, id string) []string
+	}{
+		{"move SESSION --to", func(cfg, proj, id string) []string { return []string{"move", id, "--to", proj} }},
+		{"doctor --fix moving a stranded session", func(cfg, proj, id string) []string { return []string{"doctor", "--fix"} }},
+	} {
+		t.Run(mb.name, func(t *testing.T) {
+			root := t.TempDir()
+			cfg := filepath.Join(root, "cfg")
+			proj := filepath.Join(root, "src", "proj")
+			require.NoError(t, os.MkdirAll(proj, 0o755))
+			b, err := os.ReadFile(example)
+			require.NoError(t, err)
+			b = bytes.ReplaceAll(b, []byte("/tmp/ccsurgeon-gen/2.1.328/tools/work/project"), []byte(proj))
+			src := filepath.Join(t.TempDir(), "s.jsonl")
+			require.NoError(t, os.WriteFile(src, b, 0o600))
+			path := installSession(t, cfg, "-stranded", src)
+			id := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+			ro := filepath.Dir(path)
+			bin := filepath.Join(root, "ccsurgeon.test") // where the other user can run it
+			run := func(args ...string) ran {
+				args = append([]string{"--config-dir=" + cfg}, args...)
+				if !asUser {
+					return runCLI(t, args...)
+				}
+				cmd := exec.Command(bin, "-test.run=^TestSafetyHelperProcess$", "-test.count=1")
+				cmd.Env = append(os.Environ(), "CCSURGEON_SAFETY_HELPER=-", "CCSURGEON_SAFETY_ARGS="+strings.Join(args, "\x1f"))
+				cmd.Dir = root
+				cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+				var out, errb bytes.Buffer
+				cmd.Stdout, cmd.Stderr = &out, &errb
+				err := cmd.Run()
+				code := 0
+				if ee, ok := err.(*exec.ExitError); ok {
+					code = ee.ExitCode()
+				} else {
+					require.NoError(t, err)
+				}
+				return ran{stdout: out.String(), stderr: errb.String(), code: code}
+			}
+			if asUser {
+				self, err := os.ReadFile(os.Args[0])
+				require.NoError(t, err)
+				require.NoError(t, os.WriteFile(bin, self, 0o755))
+				for d := root; d != "/" && d != os.TempDir(); d = filepath.Dir(d) {
+					require.NoError(t, os.Chmod(d, 0o755)) // the other user reaches the tree
+				}
+				require.NoError(t, filepath.Walk(root, func(p string, _ os.FileInfo, err error) error {
+					if err != nil {
+						return err
+					}
+					return os.Lchown(p, 65534, 65534)
+				}))
+			}
+			require.NoError(t, os.Chmod(ro, 0o555))
+			t.Cleanup(func() { _ = os.Chmod(ro, 0o755) })
+
+			r := run(mb.args(cfg, proj, id)...)
+			assert.Equal(t, 1, r.code, "%s: %s%s", mb.name, r.stdout, r.stderr)
+			got, err := os.ReadFile(path)
+			require.NoError(t, err, "%s: the session is gone from its folder", mb.name)
+			assert.True(t, bytes.Equal(b, got), "%s: the session changed", mb.name)
+			sessions, err := chain.FindSessions(cfg, id)
+			require.NoError(t, err)
+			assert.Equal(t, []string{path}, sessions, "%s: the session is now in two places: %s%s", mb.name, r.stdout, r.stderr)
+
+			// nothing pending: a later move (here, back where it is) is not
+			// stopped by a half-done one
+			require.NoError(t, os.Chmod(ro, 0o755))
+			r = run("move", id, "--to", proj)
+			assert.Equal(t, 0, r.code, "%s: the move once the folder is writable: %s%s", mb.name, r.stdout, r.stderr)
+			assert.NotContains(t, r.stderr, "interrupted", mb.name)
 		})
 	}
 }
