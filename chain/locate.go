@@ -117,6 +117,9 @@ func looksLikePath(arg string) bool {
 	return err == nil
 }
 
+// notRegularHint is the hint of a SESSION that is not a regular file.
+const notRegularHint = "a session is a regular .jsonl file (a FIFO, socket or device is never read): give its path or its session id"
+
 func locatePath(arg string) (string, error) {
 	st, err := os.Stat(arg)
 	if err != nil {
@@ -129,7 +132,7 @@ func locatePath(arg string) (string, error) {
 		return "", &Error{Msg: fmt.Sprintf("%s is a directory, not a session file", arg), Hint: "give a session id or the path of a .jsonl file"}
 	}
 	if !st.Mode().IsRegular() {
-		return "", &Error{Msg: fmt.Sprintf("%s is not a regular file", arg)}
+		return "", &Error{Msg: fmt.Sprintf("%s is not a regular file", arg), Hint: notRegularHint}
 	}
 	real, err := filepath.EvalSymlinks(arg)
 	if err != nil {
@@ -172,7 +175,7 @@ func IsSessionFile(path string) error {
 		return &Error{Msg: fmt.Sprintf("cannot read %s: %v", path, unwrapPathErr(err))}
 	}
 	if !st.Mode().IsRegular() {
-		return &Error{Msg: fmt.Sprintf("%s is not a regular file", path)}
+		return &Error{Msg: fmt.Sprintf("%s is not a regular file", path), Hint: notRegularHint}
 	}
 	r := bufio.NewReaderSize(fh, 64<<10)
 	var line []byte

@@ -182,13 +182,13 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	if isFolderDest(d.Output) {
 		if dir := filepath.Dir(filepath.Clean(d.Output)); dir != "" {
 			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-				return Errorf("cannot write %s: folder %s does not exist", d.Output, dir)
+				return noFolderError(d.Output, dir)
 			}
 		}
 	} else if d.Output != "" && d.Output != "-" {
 		if dir := filepath.Dir(d.Output); dir != "" {
 			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-				return Errorf("cannot write %s: folder %s does not exist", d.Output, dir)
+				return noFolderError(d.Output, dir)
 			}
 		}
 		if st, err := os.Stat(d.Output); err == nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -121,6 +122,63 @@ func TestHintCommandsRunInTheConfigDirGiven(t *testing.T) {
 			lsOut, lsErr, code := cliRun(t, args[1:]...)
 			require.Equal(t, 0, code, "%s: %s: %s", mb.name, m[1], lsErr)
 			assert.Contains(t, lsOut, id[:8], "%s: the hint's %q, run as printed, does not list the sessions of %s", mb.name, m[1], cfg)
+		})
+	}
+}
+
+// Attack finding (2026-11-27), family "an error about the file or folder
+// the user named has no hint": a SESSION that is a FIFO (alone or in a
+// --json batch) and an -o whose folder does not exist said what was wrong
+// and nothing about what to do. Each member is named; each error has a
+// hint line, and the -o hint's command, run as printed, makes the command
+// work.
+func TestErrorsAboutANamedFileHaveAHint(t *testing.T) {
+	root := t.TempDir()
+	cfg := filepath.Join(root, "cfg")
+	path := installSession(t, cfg, "-work-p", example)
+	id := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	fifo := filepath.Join(root, "f.jsonl")
+	mkfifo(t, fifo)
+	missing := filepath.Join(root, "no such dir")
+	for _, mb := range []struct {
+		name  string
+		args  []string
+		batch bool
+		// the hint holds a command that makes args work
+		runs bool
+	}{
+		{"a SESSION that is a FIFO", []string{"info", fifo}, false, false},
+		{"a SESSION that is a FIFO, in a --json batch", []string{"--json", "info", id, fifo}, true, false},
+		{"-o FILE in a folder that does not exist (strip-thinking)", []string{"strip-thinking", id, "-o", filepath.Join(missing, "a.jsonl")}, false, true},
+		{"-o DIR/ in a folder that does not exist (redact-secrets)", []string{"redact-secrets", id, "-o", filepath.Join(missing, "b", "sub") + "/"}, false, true},
+		{"-o FILE in a folder that does not exist (repair)", []string{"repair", id, "-o", filepath.Join(missing+" 2", "c.jsonl")}, false, true},
+	} {
+		t.Run(mb.name, func(t *testing.T) {
+			args := append([]string{"--config-dir", cfg}, mb.args...)
+			out, errs, code := cliRun(t, args...)
+			require.NotEqual(t, 0, code, "%s: %s%s", mb.name, out, errs)
+			text := errs
+			if mb.batch {
+				var r struct {
+					Sessions []struct {
+						Error string `json:"error"`
+					} `json:"sessions"`
+				}
+				require.NoError(t, json.Unmarshal([]byte(out), &r), out)
+				text = r.Sessions[len(r.Sessions)-1].Error
+			}
+			lines := strings.Split(strings.TrimSpace(text), "\n")
+			require.Len(t, lines, 2, "%s: one error line and one hint line: %s", mb.name, text)
+			assert.Regexp(t, `^ccsurgeon: [^A-Z]`, lines[0], mb.name)
+			require.True(t, strings.HasPrefix(lines[1], "ccsurgeon: hint: "), "%s: no hint: %s", mb.name, text)
+			if !mb.runs {
+				return
+			}
+			cmd := regexp.MustCompile(`'?(mkdir -p .*)$`).FindStringSubmatch(strings.TrimPrefix(lines[1], "ccsurgeon: hint: "))
+			require.NotNil(t, cmd, "%s: the hint names no command: %s", mb.name, lines[1])
+			require.NoError(t, exec.Command("sh", "-c", cmd[1]).Run(), "%s: %s", mb.name, cmd[1])
+			_, errs, code = cliRun(t, args...)
+			assert.Equal(t, 0, code, "%s: after %s: %s", mb.name, cmd[1], errs)
 		})
 	}
 }
