@@ -158,12 +158,19 @@ var sessionKeys = []string{"type", "sessionId", "uuid", "leafUuid", "messageId"}
 // the envelope fields, which the client writes before the content.
 const maxProbeLine = 1 << 20
 
+// maxProbe is how far into a file IsSessionFile looks for a session line:
+// the client's first lines are small (a queue-operation, a snapshot, a
+// summary), and the API takes no message near this size, so a file with
+// none in its first 64 MB (a disk image or a core dump named *.jsonl) is
+// not a session, and is not read to its end to say so.
+const maxProbe = 64 << 20
+
 // IsSessionFile returns nil when path is a regular file with at least one
 // line that is a session entry: a JSON object with a string "type" and a
 // string "sessionId", "uuid", "leafUuid" or "messageId". Otherwise an
 // *Error says why it is not a session. It reads lines until the first
-// session entry (the first line, in a file the client wrote) and never
-// blocks on a FIFO.
+// session entry (the first line, in a file the client wrote), no further
+// than maxProbe bytes, and never blocks on a FIFO.
 func IsSessionFile(path string) error {
 	fh, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
@@ -177,7 +184,7 @@ func IsSessionFile(path string) error {
 	if !st.Mode().IsRegular() {
 		return &Error{Msg: fmt.Sprintf("%s is not a regular file", path), Hint: notRegularHint}
 	}
-	r := bufio.NewReaderSize(fh, 64<<10)
+	r := bufio.NewReaderSize(io.LimitReader(fh, maxProbe), 64<<10)
 	var line []byte
 	for {
 		chunk, err := r.ReadSlice('\n')

@@ -301,3 +301,33 @@ func TestSafetyMoveFromAFolderThatCannotBeWrittenChangesNothing(t *testing.T) {
 		})
 	}
 }
+
+// Attack finding (2026-11-27), family "a file named like a session that
+// is not one": a FIFO is never opened (TestSafetyFifosNeverHang), but a
+// huge file with no session line (a disk image, a core dump named
+// *.jsonl; here 1 TB, sparse) was read to its end by every listing before
+// it was skipped: doctor took 12 s on a 4 GB one, ls 2 s, and a listing of
+// 1 TB ran for minutes. Each member (ls, doctor, an id prefix that names
+// the real session) is named; each finishes quickly and lists only the
+// real session.
+func TestSafetyHugeFileThatIsNoSessionIsNotReadToItsEnd(t *testing.T) {
+	m := newMalEnv(t)
+	m.write(t, join(malLines(), "\n"))
+	backdate(t, m.root)
+	huge := filepath.Join(m.proj, "aaaa0000-0000-4000-8000-000000000000.jsonl")
+	f, err := os.Create(huge)
+	require.NoError(t, err)
+	require.NoError(t, f.Truncate(1<<40))
+	require.NoError(t, f.Close())
+	for _, args := range [][]string{{"ls"}, {"doctor"}, {"info", malSession[:8]}} {
+		done := make(chan ran, 1)
+		go func() { done <- m.cli(t, args...) }()
+		select {
+		case r := <-done:
+			assert.Equal(t, 0, r.code, "%v: %s", args, r.stderr)
+			assert.NotContains(t, r.stdout, "aaaa0000", "%v lists a file that is no session", args)
+		case <-time.After(20 * time.Second):
+			t.Fatalf("%v reads a 1 TB file that holds no session line to its end", args)
+		}
+	}
+}
