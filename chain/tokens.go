@@ -269,6 +269,13 @@ func countContent(c *counter, content string, text TokenKind) {
 	})
 }
 
+// TextTokens is the estimate of one JSON string value (its JSON text,
+// quotes included) sent as a prompt's text: what it adds to the
+// MessageTokens of a user message, without the message's framing.
+func TextTokens(raw []byte) int {
+	return int(rawTokens(b2s(raw), TokText) + 0.5)
+}
+
 // rawTokens estimates the tokens of a JSON value as the client sends it,
 // from its JSON text: a string as its decoded text (an escape is one
 // character), any other value as compact JSON (whitespace outside strings

@@ -39,6 +39,18 @@ func (o SelectBranch) Apply(t *Txn) error {
 	}
 	t.dropSubtrees(f, drop, keep)
 	t.Count(CountOtherBranches, len(drop))
+	// the last last-prompt entry said another branch's last prompt: it
+	// says this one's (the leafUuid of every one is set below)
+	lp := lastPromptEntry(f)
+	named, ok := -1, false
+	if lp >= 0 {
+		named, ok = g.Lookup(f.Entries[lp].LeafUUID())
+	}
+	if ts := f.TurnsOf(o.Leaf).List; lp >= 0 && len(ts) > 0 && (!ok || !keep[named]) {
+		if err := t.sayLastPrompt(f, lp, ts[len(ts)-1].Entry, o.Leaf); err != nil {
+			return err
+		}
+	}
 	// 2.1.x resumes the branch named by the last last-prompt entry
 	for i := range f.Entries {
 		e := &f.Entries[i]
@@ -165,6 +177,9 @@ func (o ForkAtTurn) Apply(t *Txn) error {
 		case e.Off > lastOff:
 			drop[i] = true // metadata written after the fork point
 		}
+	}
+	if err := t.keepLastPrompt(f, drop, turn.Entry, ts.History[last]); err != nil {
+		return err
 	}
 	t.dropSubtrees(f, drop, keep)
 	// what follows the fork point in the file, and what the file holds
@@ -325,4 +340,67 @@ type OptionError struct {
 
 func (e *OptionError) Error() string {
 	return fmt.Sprintf("%s is %d: it must be %s", e.Option, e.Value, e.Want)
+}
+
+// keepLastPrompt: 2.1.x's picker shows a session as the lastPrompt of its
+// file's last last-prompt entry, and resumes the branch its leafUuid names
+// (the nil UUID of a rewind marker names none). When the last such entry
+// lies beyond the fork point, it is kept, saying turn N's prompt (the
+// entry at prompt) and naming the fork's last entry (leaf); else the
+// fork's last one would be whatever the client wrote before the fork
+// point, turn 1's prompt say, or none.
+func (t *Txn) keepLastPrompt(f *chain.File, drop map[int]bool, prompt, leaf int) error {
+	lp := lastPromptEntry(f)
+	if lp < 0 || !drop[lp] {
+		return nil
+	}
+	delete(drop, lp)
+	return t.sayLastPrompt(f, lp, prompt, leaf)
+}
+
+// lastPromptEntry is the file's last last-prompt entry that names an entry
+// (a rewind marker's nil UUID names none), or -1.
+func lastPromptEntry(f *chain.File) int {
+	lp := -1
+	for i := range f.Entries {
+		if e := &f.Entries[i]; e.Kind == chain.KindEntry && e.Type() == "last-prompt" && e.LeafUUID() != nilUUID {
+			lp = i
+		}
+	}
+	return lp
+}
+
+// sayLastPrompt makes last-prompt entry lp say the prompt of entry prompt
+// as the client writes it, and name entry leaf.
+func (t *Txn) sayLastPrompt(f *chain.File, lp, prompt, leaf int) error {
+	text, err := f.PromptText(prompt)
+	if err != nil {
+		return err
+	}
+	raw, err := t.Raw(f, lp)
+	if err != nil {
+		return err
+	}
+	out, err := sjson.SetRawBytes(raw, "lastPrompt", EncodeString(normalizeLastPrompt(text)))
+	if err == nil {
+		out, err = sjson.SetRawBytes(out, "leafUuid", EncodeString(f.Entries[leaf].UUID()))
+	}
+	if err != nil {
+		return err
+	}
+	t.Set(f, lp, out)
+	return nil
+}
+
+// normalizeLastPrompt is a prompt as 2.1.x writes it in a last-prompt
+// entry's lastPrompt (its normalizeLastPrompt): line breaks made spaces,
+// trimmed, and past 200 characters cut to 200 and "…" (counted here in
+// characters; the client's own count of a prompt that long was not
+// measured).
+func normalizeLastPrompt(s string) string {
+	s = strings.TrimSpace(strings.ReplaceAll(s, "\n", " "))
+	if r := []rune(s); len(r) > 200 {
+		return strings.TrimSpace(string(r[:200])) + "…"
+	}
+	return s
 }

@@ -257,7 +257,7 @@ func compressLate(t *Txn, f *chain.File, lines []int, c entryCut) error {
 	return nil
 }
 
-// entryCut says what compressEntry shortens.
+// entryCut says what compressLine shortens.
 type entryCut struct {
 	Max    int  // cut strings longer than this
 	Text   bool // tool results and tool inputs (and the toolUseResult copies)
@@ -297,27 +297,6 @@ func needsCut(e *chain.Entry, c entryCut) bool {
 		}
 	}
 	return false
-}
-
-// compressEntry cuts the large parts of one message entry now (the
-// step-by-step cuts of FitTokens, which re-estimate after each) and
-// reports whether it changed.
-func compressEntry(t *Txn, f *chain.File, i int, c entryCut) (bool, error) {
-	if !needsCut(&f.Entries[i], c) {
-		return false, nil
-	}
-	raw, err := t.Raw(f, i)
-	if err != nil {
-		return false, err
-	}
-	out, cuts, changed := compressLine(raw, c)
-	if cuts > 0 {
-		t.Count(CountShortened, cuts)
-	}
-	if changed {
-		t.Set(f, i, out)
-	}
-	return changed, nil
 }
 
 // compressLine returns the line raw with its large parts cut (c): long

@@ -135,7 +135,7 @@ func TestPickerAfterChangeInPlace(t *testing.T) {
 			require.NoError(t, err)
 			assert.True(t, fi.ModTime().Equal(day), "the change moved the time of %s to %s", old, fi.ModTime())
 
-			rows := pickerRows(t, env, c, screens)
+			rows := pickerRows(t, env, c, screens, "OLD-MARK", "NEW-MARK")
 			require.Len(t, rows, 2, "the picker lists the two sessions: %v", rows)
 			assert.Contains(t, rows[0].title, "NEW-MARK", "the newest session is no longer first: %v", rows)
 			changed := rows[1]
@@ -156,7 +156,7 @@ func TestPickerAfterChangeInPlace(t *testing.T) {
 			// used to
 			now := time.Now()
 			require.NoError(t, os.Chtimes(env.SessionPath(old), now, now))
-			rows = pickerRows(t, env, c, screens)
+			rows = pickerRows(t, env, c, screens, "OLD-MARK", "NEW-MARK")
 			require.Len(t, rows, 2, "%v", rows)
 			if c.IsOld() {
 				assert.Contains(t, rows[0].title, "NEW-MARK", "2.0.50's picker went by the file time: %v", rows)
@@ -173,11 +173,8 @@ func TestPickerAfterChangeInPlace(t *testing.T) {
 // returns their ids.
 func twoTUISessions(t *testing.T, env *harness.Env, c harness.Client, screens, prompt string, replies []harness.Reply) (first, second string) {
 	t.Helper()
-	tui, err := env.StartTUI(c, 200, 50, "--dangerously-skip-permissions")
-	require.NoError(t, err)
-	defer tui.Close()
+	tui := startTUI(t, env, c)
 	tui.CaptureDir = screens
-	require.NoError(t, tui.WaitIdle("startup"))
 	require.NoError(t, tui.Turn(prompt, "deployed it", replies...))
 	ids, err := env.SessionIDs()
 	require.NoError(t, err)
@@ -209,9 +206,9 @@ type pickerRow struct{ title, meta string }
 var pickerMeta = regexp.MustCompile(`^(now|\d+ (second|minute|hour|day|week|month|year)s? ago) · `)
 
 // pickerRows opens the picker of client c in env's cwd, waits until it
-// lists both marked sessions and has been still for 2 s, and returns its
-// rows from the top; the client is quit before it returns.
-func pickerRows(t *testing.T, env *harness.Env, c harness.Client, screens string) []pickerRow {
+// shows every mark (the text of a row) and has been still for 2 s, and
+// returns its rows from the top; the client is quit before it returns.
+func pickerRows(t *testing.T, env *harness.Env, c harness.Client, screens string, marks ...string) []pickerRow {
 	t.Helper()
 	tui, err := env.StartTUI(c, 200, 50, "--resume")
 	require.NoError(t, err)
@@ -227,7 +224,12 @@ func pickerRows(t *testing.T, env *harness.Env, c harness.Client, screens string
 		tui.Close()
 	}()
 	s, err := tui.WaitStable("picker", 90*time.Second, 2*time.Second, func(s string) bool {
-		return strings.Contains(s, "OLD-MARK") && strings.Contains(s, "NEW-MARK")
+		for _, m := range marks {
+			if !strings.Contains(s, m) {
+				return false
+			}
+		}
+		return true
 	})
 	require.NoError(t, err)
 	tui.Snapshot("picker")

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/tidwall/gjson"
@@ -206,14 +208,18 @@ func (o FitTokens) Apply(t *Txn) error {
 		}
 	}
 	// re-estimate entry i after a cut
+	known := -1 // the estimate of the entry a cut made ahead just changed (cutsAhead)
 	update := func(i int) int {
 		was := per.get(i)
 		now := 0
 		if !t.Dropped(f, i) {
-			if b, err := t.Raw(f, i); err == nil {
+			if known >= 0 {
+				now = known
+			} else if b, err := t.Raw(f, i); err == nil {
 				now = chain.EntryTokens(b).Total()
 			}
 		}
+		known = -1
 		per.set(i, now)
 		total += now - was
 		return was - now
@@ -249,9 +255,12 @@ func (o FitTokens) Apply(t *Txn) error {
 
 	// 1. synthetic error entries, on the whole branch
 	var errs []int
+	var buf []byte // one buffer for the lines read (a copy of each was a third of what the rescue allocated)
 	for _, i := range p.Entries {
-		if isSyntheticError(t, f, i) {
+		if ok, b := isSyntheticError(t, f, i, buf); ok {
 			errs = append(errs, i)
+		} else if b != nil {
+			buf = b
 		}
 	}
 	// (the client does not send them: they cost file bytes, not tokens)
@@ -309,26 +318,45 @@ func (o FitTokens) Apply(t *Txn) error {
 	}
 	steps := []struct {
 		fitStep
-		on []int
+		on  []int
+		cut *entryCut // a cut made ahead on every core (cutsAhead)
 	}{
-		{fitStep{"old tool output and inputs cut to 2 KB", cutStep(entryCut{Max: DefaultMaxResult, Text: true})}, old},
-		{fitStep{"old thinking removed", thinking}, old},
-		{fitStep{"old images and documents replaced by a placeholder", cutStep(entryCut{Images: true})}, old},
-		{fitStep{"old tool output and inputs cut to 500 bytes", cutStep(entryCut{Max: 500, Text: true})}, old},
-		{fitStep{"old tool output and inputs cut to 100 bytes", cutStep(entryCut{Max: 100, Text: true})}, old},
-		{fitStep{"old attachments removed", nil}, nil},
-		{fitStep{"recent tool output and inputs cut to 2 KB", cutStep(entryCut{Max: DefaultMaxResult, Text: true})}, recent},
-		{fitStep{"recent tool output and inputs cut to 500 bytes", cutStep(entryCut{Max: 500, Text: true})}, recent},
-		{fitStep{"recent tool output and inputs cut to 100 bytes", cutStep(entryCut{Max: 100, Text: true})}, recent},
+		{fitStep{"old tool output and inputs cut to 2 KB", nil}, old, &entryCut{Max: DefaultMaxResult, Text: true}},
+		{fitStep{"old thinking removed", thinking}, old, nil},
+		{fitStep{"old images and documents replaced by a placeholder", nil}, old, &entryCut{Images: true}},
+		{fitStep{"old tool output and inputs cut to 500 bytes", nil}, old, &entryCut{Max: 500, Text: true}},
+		{fitStep{"old tool output and inputs cut to 100 bytes", nil}, old, &entryCut{Max: 100, Text: true}},
+		{fitStep{"old attachments removed", nil}, nil, nil},
+		{fitStep{"recent tool output and inputs cut to 2 KB", nil}, recent, &entryCut{Max: DefaultMaxResult, Text: true}},
+		{fitStep{"recent tool output and inputs cut to 500 bytes", nil}, recent, &entryCut{Max: 500, Text: true}},
+		{fitStep{"recent tool output and inputs cut to 100 bytes", nil}, recent, &entryCut{Max: 100, Text: true}},
 	}
 	for _, s := range steps {
-		if s.on == nil && s.what == "old attachments removed" {
+		apply := func(i int) (bool, error) { return s.apply(t, f, i) }
+		switch {
+		case s.on == nil && s.what == "old attachments removed":
 			if err := step(s.what, oldAtt, dropAttachment); err != nil {
 				return err
 			}
 			continue
+		case s.cut != nil:
+			a := &cutsAhead{t: t, f: f, c: *s.cut, entries: s.on}
+			apply = func(i int) (bool, error) {
+				r := a.get(i)
+				if r.err != nil {
+					return false, r.err
+				}
+				if r.cuts > 0 {
+					t.Count(CountShortened, r.cuts)
+				}
+				if r.changed {
+					t.Set(f, i, r.out)
+					known = r.tokens // update's estimate, made ahead
+				}
+				return r.changed, nil
+			}
 		}
-		if err := step(s.what, s.on, func(i int) (bool, error) { return s.apply(t, f, i) }); err != nil {
+		if err := step(s.what, s.on, apply); err != nil {
 			return err
 		}
 	}
@@ -344,7 +372,7 @@ func (o FitTokens) Apply(t *Txn) error {
 			boundary = k
 		}
 	}
-	rm := &turnRemover{o: o, t: t, f: f, per: per, update: update, add: func(n int) { total += n }, cap: max(300, goal/20)}
+	rm := &turnRemover{o: o, t: t, f: f, per: per, update: update, add: func(n int) { total += n }, cap: max(300, goal/20), list: ts.List}
 	for n, tn := range ts.List {
 		if total <= goal || n == len(ts.List)-1 {
 			break
@@ -364,7 +392,7 @@ func (o FitTokens) Apply(t *Txn) error {
 		if start >= end {
 			continue
 		}
-		if err := rm.remove(h[start:end], tn, anchor-start); err != nil {
+		if err := rm.remove(h[start:end], n, anchor-start); err != nil {
 			return err
 		}
 	}
@@ -427,6 +455,93 @@ func (o FitTokens) Apply(t *Txn) error {
 		Measured: measure > 0, KeptRecent: o.KeepRecent, KeepTurns: o.KeepTurns, KeepExchanges: keepEx}
 }
 
+// cutsAhead makes the cuts of one step (compressLine's, with c) to the
+// entries of the step ahead of it, on every core, about cutAheadBytes of
+// lines at a time, with the estimate of each cut line: made one after the
+// other they were most of the time a rescue took on a session of many
+// tool outputs. The step takes them in the order of entries, and stops
+// when the target is met: what was made ahead of that is dropped. The
+// cuts are made while the step waits (the edits are only read).
+type cutsAhead struct {
+	t       *Txn
+	f       *chain.File
+	c       entryCut
+	entries []int
+	// res holds the cuts of entries[from:from+len(res)]; pos is where the
+	// step is
+	res       []cutLine
+	from, pos int
+}
+
+// cutLine is the cut of one line: nothing for an entry
+// removed or with nothing to cut.
+type cutLine struct {
+	out          []byte
+	cuts, tokens int
+	changed      bool
+	err          error
+}
+
+const cutAheadBytes = 8 << 20
+
+// get is the cut of entry i, the next of entries the step takes.
+func (a *cutsAhead) get(i int) cutLine {
+	for a.pos < len(a.entries) && a.entries[a.pos] != i {
+		a.pos++
+	}
+	if a.pos == len(a.entries) { // (not one of entries: made here)
+		c, _ := a.cutInto(i, nil)
+		return c
+	}
+	if a.pos >= a.from+len(a.res) {
+		a.from = a.pos
+		end, size := a.pos, 0
+		for end < len(a.entries) && (end == a.pos || size < cutAheadBytes) {
+			size += int(a.f.Entries[a.entries[end]].Len)
+			end++
+		}
+		todo := a.entries[a.pos:end]
+		a.res = a.res[:0]
+		_ = chain.InOrder(a.f, len(todo), func(k int) int { return todo[k] }, func(lo, hi int) ([]cutLine, error) {
+			out := make([]cutLine, 0, hi-lo)
+			var buf []byte // the lines read (a cut line is a copy)
+			for _, i := range todo[lo:hi] {
+				var c cutLine
+				c, buf = a.cutInto(i, buf)
+				out = append(out, c)
+			}
+			return out, nil
+		}, func(cs []cutLine) error {
+			a.res = append(a.res, cs...)
+			return nil
+		})
+	}
+	return a.res[a.pos-a.from]
+}
+
+// cutInto is the cut of entry i (compressLine), not applied; the line is
+// read into buf when it is not edited, and next is the buffer to use
+// again.
+func (a *cutsAhead) cutInto(i int, buf []byte) (c cutLine, next []byte) {
+	t, f := a.t, a.f
+	if t.Dropped(f, i) || !needsCut(&f.Entries[i], a.c) {
+		return cutLine{}, buf
+	}
+	raw, inBuf, err := t.rawBuf(f, i, buf)
+	if err != nil {
+		return cutLine{err: err}, buf
+	}
+	if inBuf {
+		buf = raw
+	}
+	out, cuts, changed := compressLine(raw, a.c)
+	c = cutLine{out: out, cuts: cuts, changed: changed}
+	if changed {
+		c.tokens = chain.EntryTokens(out).Total()
+	}
+	return c, buf
+}
+
 // sentTokens is the estimate of each entry the client sends, by entry
 // index (-1: not sent): four bytes an entry, where a map of a
 // million entries' Tokens took over a hundred.
@@ -471,18 +586,105 @@ type turnRemover struct {
 	// detail of the note: 0 a line per turn with its prompt and tool
 	// calls, 1 a line per turn with the start of its prompt, 2 one line
 	detail int
+	// list is the turns; heads the heads of the prompts (fieldsHead) of
+	// list[headsFrom:], read ahead on every core
+	list      []chain.Turn
+	heads     []string
+	headsFrom int
+}
+
+// promptBatch is how many prompts promptHead reads ahead: a removed
+// turn's prompt read, decoded and cut one after the other was a third of
+// the time the removals took on a chain of 250,000 short turns.
+const promptBatch = 8192
+
+// promptHead is the head of the words of turn list[n]'s prompt ("" when
+// it cannot be read): its first text, as a string content or its first
+// text block.
+func (r *turnRemover) promptHead(n int) string {
+	if n >= r.headsFrom && n < r.headsFrom+len(r.heads) {
+		return r.heads[n-r.headsFrom]
+	}
+	t, f := r.t, r.f
+	r.headsFrom = n
+	r.heads = r.heads[:0]
+	todo := r.list[n:min(n+promptBatch, len(r.list))]
+	// (the workers read the edits: none is made until the pass is done)
+	_ = chain.InOrder(f, len(todo), func(k int) int { return todo[k].Entry }, func(lo, hi int) ([]string, error) {
+		heads := make([]string, 0, hi-lo)
+		var buf []byte
+		for _, tn := range todo[lo:hi] {
+			text := ""
+			b, inBuf, err := t.rawBuf(f, tn.Entry, buf)
+			if inBuf {
+				buf = b // (gjson copies what it gives)
+			}
+			if err == nil {
+				c := gjson.GetBytes(b, "message.content")
+				if c.Type == gjson.String {
+					text = c.Str
+				} else {
+					c.ForEach(func(_, bl gjson.Result) bool {
+						if bl.Get("type").Str == "text" {
+							text = bl.Get("text").Str
+							return false
+						}
+						return true
+					})
+				}
+			}
+			heads = append(heads, fieldsHead(text, promptRunes+1))
+		}
+		return heads, nil
+	}, func(hs []string) error {
+		r.heads = append(r.heads, hs...)
+		return nil
+	})
+	return r.heads[0]
 }
 
 type removedTurn struct {
-	turn          int
+	turn int
+	// prompt is the head of the prompt's words (fieldsHead): one rune
+	// more than a line shows, so that it shows the prompt was longer
 	prompt, tools string
+}
+
+// promptRunes is the most of a prompt a line of the note shows.
+const promptRunes = 60
+
+// fieldsHead is strings.Join(strings.Fields(s), " ") cut to its first n
+// runes, made without splitting all of s (a removed turn's prompt may be
+// many kilobytes, of which the note shows 60 runes).
+func fieldsHead(s string, n int) string {
+	var b strings.Builder
+	space, runes := false, 0
+	for i := 0; i < len(s) && runes < n; {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsSpace(r) {
+			space = b.Len() > 0
+		} else {
+			if space {
+				b.WriteByte(' ')
+				runes++
+				space = false
+				if runes == n {
+					break
+				}
+			}
+			b.WriteString(s[i : i+size])
+			runes++
+		}
+		i += size
+	}
+	return b.String()
 }
 
 // remove removes the turn tn whose entries are span (positions in the
 // history, from the turn's prompt message); anchor is the position in
 // span of the first response recording usage (or outside span).
-func (r *turnRemover) remove(span []int, tn chain.Turn, anchor int) error {
-	t, f := r.t, r.f
+func (r *turnRemover) remove(span []int, n int, anchor int) error {
+	t, f, tn := r.t, r.f, r.list[n]
 	if len(r.turns) == 0 {
 		r.holder = -1
 	}
@@ -495,23 +697,8 @@ func (r *turnRemover) remove(span []int, tn chain.Turn, anchor int) error {
 			}
 		}
 	}
-	text := ""
-	if b, err := t.Raw(f, tn.Entry); err == nil {
-		c := gjson.GetBytes(b, "message.content")
-		if c.Type == gjson.String {
-			text = c.Str
-		} else {
-			c.ForEach(func(_, bl gjson.Result) bool {
-				if bl.Get("type").Str == "text" {
-					text = bl.Get("text").Str
-					return false
-				}
-				return true
-			})
-		}
-	}
+	r.lines = append(r.lines, removedTurn{turn: tn.Index, prompt: r.promptHead(n), tools: toolSummary(tools)})
 	r.turns = append(r.turns, int32(tn.Index))
-	r.lines = append(r.lines, removedTurn{turn: tn.Index, prompt: strings.Join(strings.Fields(text), " "), tools: toolSummary(tools)})
 	if r.holder < 0 {
 		switch {
 		case anchored:
@@ -540,9 +727,9 @@ func (r *turnRemover) remove(span []int, tn chain.Turn, anchor int) error {
 		t.Drop(f, i)
 		r.update(i)
 	}
-	n := noteLineTokens(r.line(r.lines[len(r.lines)-1]))
-	r.lineTok = append(r.lineTok, n)
-	r.shown += n
+	tk := noteLineTokens(r.line(r.lines[len(r.lines)-1]))
+	r.lineTok = append(r.lineTok, tk)
+	r.shown += tk
 	// the note lists the last turns removed, as many as fit its share of
 	// the budget; the range in its first line names them all
 	for r.shown > r.cap && len(r.lines) > 1 {
@@ -562,18 +749,17 @@ func (r *turnRemover) remove(span []int, tn chain.Turn, anchor int) error {
 }
 
 // noteLineTokens estimates one more line of the note: its text as a
-// prompt's, without the message and block framing.
+// prompt's, without the message and block framing (chain.TextTokens: a
+// message made and parsed for each line was a third of the cost of
+// removing a turn; TestNoteLineTokensIsTheMessageCount).
 func noteLineTokens(line string) int {
-	msg := func(text string) []byte {
-		return []byte(`{"role":"user","content":` + string(EncodeString(text)) + `}`)
-	}
-	return chain.MessageTokens(msg(line)).Total() - chain.MessageTokens(msg("")).Total()
+	return chain.TextTokens(EncodeString(line))
 }
 
 // line is the note's line for turn l at the current detail.
 func (r *turnRemover) line(l removedTurn) string {
 	if r.detail == 0 {
-		return fmt.Sprintf("\nturn %d: %q, %s", l.turn, clipRunes(l.prompt, 60), l.tools)
+		return fmt.Sprintf("\nturn %d: %q, %s", l.turn, clipRunes(l.prompt, promptRunes), l.tools)
 	}
 	return fmt.Sprintf("\nturn %d: %q", l.turn, clipRunes(l.prompt, 24))
 }
@@ -738,20 +924,21 @@ func lastTurns(n int) string {
 	return fmt.Sprintf("the last %d turns", n)
 }
 
-func cutStep(c entryCut) func(t *Txn, f *chain.File, i int) (bool, error) {
-	return func(t *Txn, f *chain.File, i int) (bool, error) { return compressEntry(t, f, i, c) }
-}
-
 // isSyntheticError reports whether entry i is an error the client wrote
 // in place of a response (isApiErrorMessage, model "<synthetic>"): a
-// failed request such as "Prompt is too long".
-func isSyntheticError(t *Txn, f *chain.File, i int) bool {
+// failed request such as "Prompt is too long". The line is read into buf
+// when it is not edited; next is that buffer to use again (nil when it
+// was not used).
+func isSyntheticError(t *Txn, f *chain.File, i int, buf []byte) (yes bool, next []byte) {
 	e := &f.Entries[i]
 	if e.Type() != "assistant" || t.Dropped(f, i) {
-		return false
+		return false, nil
 	}
-	b, err := t.Raw(f, i)
-	return err == nil && chain.IsSyntheticError(b)
+	b, inBuf, err := t.rawBuf(f, i, buf)
+	if inBuf {
+		next = b
+	}
+	return err == nil && chain.IsSyntheticError(b), next
 }
 
 // FitWithin applies p to a transaction of s that newTxn makes. When p

@@ -2,7 +2,6 @@ package ops_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -33,11 +32,7 @@ func TestStreamingToolsProgressBetweenCalls(t *testing.T) {
 	maker := harness.ShapeClient(t, "streaming-tools")
 	env := harness.NewEnv(t)
 	require.NoError(t, env.EnableGates("tengu_streaming_tool_execution2"))
-	tui, err := env.StartTUI(maker, 200, 50, "--dangerously-skip-permissions")
-	require.NoError(t, err)
-	defer tui.Close()
-	tui.CaptureDir = filepath.Join(t.TempDir(), "screens")
-	require.NoError(t, tui.WaitIdle("startup"))
+	tui := startTUI(t, env, maker)
 	blocks := []harness.Block{harness.TextBlock("I will run these at once.")}
 	for pos, secs := range []int{7, 1, 1} {
 		b := harness.ToolUse("Bash", map[string]any{"command": fmt.Sprintf("sleep %d && echo call-%d", secs, pos+1), "description": fmt.Sprintf("call %d", pos+1)})

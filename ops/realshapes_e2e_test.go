@@ -254,16 +254,23 @@ func retime(t *testing.T, data []byte, at func(k int) time.Time) []byte {
 	return out
 }
 
+// startTUI starts client c's TUI in env (harness.StartReady: the size
+// and flags every TUI test uses) and waits until its start-up is over; it
+// is closed when the test ends. Screens are saved under the test's temp
+// dir when a wait fails.
+func startTUI(t *testing.T, env *harness.Env, c harness.Client) *harness.TUI {
+	t.Helper()
+	tui, err := env.StartReady(c, filepath.Join(t.TempDir(), "screens"))
+	require.NoError(t, err)
+	t.Cleanup(tui.Close)
+	return tui
+}
+
 // tuiSession drives the newest client's TUI in env through play and
-// returns the id of the one session it made. Screens are saved under the
-// test's temp dir when a wait fails.
+// returns the id of the one session it made.
 func tuiSession(t *testing.T, env *harness.Env, play func(tui *harness.TUI) error) string {
 	t.Helper()
-	tui, err := env.StartTUI(harness.Latest(t), 200, 50, "--dangerously-skip-permissions")
-	require.NoError(t, err)
-	defer tui.Close()
-	tui.CaptureDir = filepath.Join(t.TempDir(), "screens")
-	require.NoError(t, tui.WaitIdle("startup"))
+	tui := startTUI(t, env, harness.Latest(t))
 	require.NoError(t, play(tui))
 	require.NoError(t, tui.Exit())
 	ids, err := env.SessionIDs()
@@ -302,6 +309,17 @@ func forkAt(t *testing.T, n int) specOp {
 			defer f.Close()
 			return spec.Fork(heldTurn(t, f, f.ActiveTurns(), c, n), n)
 		})}
+}
+
+// compressKeep1 is compress-old-turns --keep-turns 1 (tool results over
+// 64 bytes shortened) on a conversation of turns turns, and its
+// specification (spec.CheckCompress).
+func compressKeep1(turns int) specOp {
+	return specOp{"compress-old-turns --keep-turns 1", func(a *app.Env, id string) error {
+		return a.RunOps(id, app.OpSpec{Compress: true, KeepTurns: 1, MaxResult: "64B"}, app.Dest{New: true})
+	}, func(t *testing.T, sent, got spec.Conversation, _ string) {
+		require.NoError(t, spec.CheckCompress(sent, got, 1, turns))
+	}}
 }
 
 var cloneOp = specOp{"clone", func(a *app.Env, id string) error { return a.RunClone(id, app.BranchOptions{}, app.Dest{}) },
@@ -383,11 +401,7 @@ func TestRealInterruptedTurnOps(t *testing.T) {
 	// fork at the interrupted turn (kept as it happened: its prompt, the
 	// call and the interrupted result) and at the turn after it
 	list := []specOp{cloneOp, forkAt(t, 2), forkAt(t, 3),
-		{"compress-old-turns --keep-turns 1", func(a *app.Env, id string) error {
-			return a.RunOps(id, app.OpSpec{Compress: true, KeepTurns: 1, MaxResult: "64B"}, app.Dest{New: true})
-		}, func(t *testing.T, sent, got spec.Conversation, _ string) {
-			require.NoError(t, spec.CheckCompress(sent, got, 1, 3))
-		}},
+		compressKeep1(3),
 		{"strip-thinking", func(a *app.Env, id string) error {
 			return a.RunOps(id, app.OpSpec{StripThinking: true}, app.Dest{New: true})
 		}, sameAs(func(c spec.Conversation, _ string) spec.Conversation { return spec.StripThinking(c, 0) })},

@@ -47,12 +47,7 @@ func TestTaskNotificationIsNoTurn(t *testing.T) {
 			notes++
 		}
 	}
-	var prompts []string
-	for _, tn := range f.ActiveTurns().List {
-		p, err := f.PromptText(tn.Entry)
-		require.NoError(t, err)
-		prompts = append(prompts, p)
-	}
+	prompts := turnPrompts(t, f)
 	f.Close()
 	require.Equal(t, 1, notes, "the client sent one notification")
 	require.Equal(t, []string{"Start the job in the background.", "Thanks."}, prompts, "the notification is no turn")
@@ -68,4 +63,17 @@ func TestTaskNotificationIsNoTurn(t *testing.T) {
 		require.Equal(t, spec.Fork(sent, n).Key(), sentKey(env.MustResume(t, c, r.SessionID)), "fork-at-turn %d: what %s sends", n, c)
 	}
 	require.Contains(t, spec.Fork(sent, 1).Key(), `assistant: text("The job finished.")`, "turn 1 holds the notification's answer")
+}
+
+// turnPrompts is the prompt of every turn of f's active branch, as turns
+// numbers them.
+func turnPrompts(t *testing.T, f *chain.File) []string {
+	t.Helper()
+	var prompts []string
+	for _, tn := range f.ActiveTurns().List {
+		p, err := f.PromptText(tn.Entry)
+		require.NoError(t, err)
+		prompts = append(prompts, p)
+	}
+	return prompts
 }

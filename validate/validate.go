@@ -305,7 +305,7 @@ func (c *checker) activeBranch() {
 	if leaf < 0 {
 		return
 	}
-	path := g.PathTo(leaf)
+	path := g.ActivePath()
 	msgs := f.Messages(path)
 	for k := 1; k < len(msgs); k++ {
 		if msgs[k].Role == "assistant" && msgs[k-1].Role == "assistant" {

@@ -34,14 +34,14 @@ func init() {
 	})
 }
 
-const (
-	tuiWidth, tuiHeight = 200, 50
-	tuiStep             = harness.TUIStep
-)
+const tuiStep = harness.TUIStep
 
-// tuiCaptureDir is where screens are saved when a wait fails.
-func tuiCaptureDir(g *gen) string {
-	return filepath.Join(os.TempDir(), "ccsurgeon-gen-captures", g.c.Version, "rewind")
+// tuiCaptureDir is where the screens of scenario name are saved when a
+// wait fails (emptied first).
+func tuiCaptureDir(g *gen, name string) string {
+	dir := filepath.Join(os.TempDir(), "ccsurgeon-gen-captures", g.c.Version, name)
+	_ = os.RemoveAll(dir)
+	return dir
 }
 
 func runRewind(g *gen, compact bool) (sid string, err error) {
@@ -50,22 +50,17 @@ func runRewind(g *gen, compact bool) (sid string, err error) {
 		return "", fmt.Errorf("-rewind-restore: want both or conversation, got %q", *rewindRestore)
 	}
 	f := filepath.Join(g.env.Cwd, "notes.txt")
-	tui, err := g.env.StartTUI(g.c, tuiWidth, tuiHeight, "--dangerously-skip-permissions")
+	captures := tuiCaptureDir(g, "rewind")
+	defer func() {
+		if err != nil {
+			err = fmt.Errorf("%w\n(screen captures in %s)", err, captures)
+		}
+	}()
+	tui, err := g.env.StartReady(g.c, captures)
 	if err != nil {
 		return "", err
 	}
 	defer tui.Close()
-	tui.CaptureDir = tuiCaptureDir(g)
-	_ = os.RemoveAll(tui.CaptureDir)
-	defer func() {
-		if err != nil {
-			err = fmt.Errorf("%w\n(screen captures in %s)", err, tui.CaptureDir)
-		}
-	}()
-
-	if err := tui.WaitIdle("startup"); err != nil {
-		return "", err
-	}
 	turn := tui.Turn
 	if err := turn("Create notes.txt", "Created notes.txt.",
 		harness.Write(f, "first line\n"), harness.Text("Created notes.txt.")); err != nil {

@@ -55,6 +55,17 @@ func init() {
 			}
 			return sid, nil
 		}}),
+		shape(scenario{name: "empty-thinking", onlyNew: true, desc: "two turns whose answers start with a thinking block of empty text and a signature (as newer models write them), the second inside a tool loop", run: func(g *gen) (string, error) {
+			sid, err := g.turn("", "Plan it.", []harness.Reply{harness.Blocks(harness.ThinkingBlock(""), harness.TextBlock("Planned."))})
+			if err != nil {
+				return "", err
+			}
+			_, err = g.turn(sid, "Run it.", []harness.Reply{
+				harness.Blocks(harness.ThinkingBlock(""), harness.ToolUse("Bash", map[string]any{"command": "echo ran", "description": "run"})),
+				harness.Text("Ran it."),
+			})
+			return sid, err
+		}}),
 		shape(scenario{name: "subagents-at-once", desc: "two Agent/Task calls in one message: two subagents run at once, each answering with text", run: func(g *gen) (string, error) {
 			g.env.Mock.EnqueueSubagent(harness.Text("Report one."), harness.Text("Report two."))
 			agent := func(d string) harness.Block {

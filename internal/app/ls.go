@@ -46,6 +46,10 @@ type SessionSummary struct {
 	// names no entry of that window, in file order: the entry may
 	// be in the tail; if it is nowhere, the summary is another session's.
 	otherTitles []otherTitle
+	// aiTitle is the last ai-title entry's: the title when the session
+	// has no summary or custom title (2.1.332's picker shows a custom
+	// title before it, wherever either lies in the file)
+	aiTitle string
 }
 
 type otherTitle struct{ leaf, title string }
@@ -375,7 +379,7 @@ func summarizeOne(p string, turns bool) (SessionSummary, error) {
 			r.Turns = &n
 		}
 		describe(f, &r, true)
-		return r, nil
+		return r.withAITitle(), nil
 	}
 	for n := int64(headWindow); ; n *= 4 {
 		head, err := readLines(fh, 0, min(n, st.Size()))
@@ -391,7 +395,17 @@ func summarizeOne(p string, turns bool) (SessionSummary, error) {
 		return r, err
 	}
 	describe(tail, &r, false)
-	return r, nil
+	return r.withAITitle(), nil
+}
+
+// withAITitle is r with the client's AI-made title (2.1.332's ai-title
+// entry, e.g. "⑂ PROMPT" for a /fork background session) as its title
+// when it has no summary or custom title.
+func (r SessionSummary) withAITitle() SessionSummary {
+	if r.Title == "" {
+		r.Title = r.aiTitle
+	}
+	return r
 }
 
 // readLines indexes the whole lines of fh between from and to: a line cut
@@ -420,7 +434,8 @@ func readLines(fh *os.File, from, to int64) (*chain.File, error) {
 // describe fills in r from f, the whole session or a window of its lines
 // (the head first, then the tail): the project (the first cwd), the first
 // prompt (the first a person typed, in file order; from the head or the
-// whole file only), the title (the last summary or custom-title; 1.0 wrote
+// whole file only), the title (the last summary or custom-title, else the
+// last ai-title; 1.0 wrote
 // summaries at the top, 2.x appends titles; a summary whose leafUuid names
 // an entry of another session is that session's) and the last prompt. It
 // reports whether the first prompt is known.
@@ -445,7 +460,7 @@ func describe(f *chain.File, r *SessionSummary, head bool) bool {
 		if e.Kind != chain.KindEntry {
 			continue
 		}
-		meta := e.Type() == "summary" || e.Type() == "custom-title" || e.Type() == "last-prompt"
+		meta := e.Type() == "summary" || e.Type() == "custom-title" || e.Type() == "last-prompt" || e.Type() == "ai-title"
 		answer := e.Type() == "assistant"
 		if cwdKnown && !meta && !answer {
 			continue
@@ -483,6 +498,9 @@ func describe(f *chain.File, r *SessionSummary, head bool) bool {
 		}
 		if t := gjson.GetBytes(raw, "lastPrompt"); t.Type == gjson.String && t.Str != "" {
 			r.LastPrompt = t.Str
+		}
+		if t := gjson.GetBytes(raw, "aiTitle"); e.Type() == "ai-title" && t.Type == gjson.String && t.Str != "" {
+			r.aiTitle = t.Str
 		}
 	}
 	return r.FirstPrompt != ""

@@ -374,3 +374,35 @@ func TestPickFigureIsInfosRecorded(t *testing.T) {
 	}))
 	require.NotZero(t, n)
 }
+
+// TestLsTitleFromAITitle: 2.1.332 writes ai-title entries (a /fork
+// background session's "⑂ PROMPT"), and its picker lists the session by
+// that title, but by a custom title (/rename) before it wherever that
+// lies in the file (measured: a custom-title line first or last in the
+// testdata fork-session file, both listed by it). ls's title is the same,
+// read whole (--turns) and by head and tail windows alike.
+func TestLsTitleFromAITitle(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("..", "..", "testdata", "sessions", "2.1.328", "shapes", "fork-session.jsonl"))
+	require.NoError(t, err)
+	pad := strings.Repeat(`{"type":"queue-operation","operation":"remove","sessionId":"33333333-3333-4333-8333-333333333333"}`+"\n", 3*headWindow/100)
+	rename := `{"type":"custom-title","customTitle":"renamed","sessionId":"33333333-3333-4333-8333-333333333333"}` + "\n"
+	for _, c := range []struct {
+		name, data, want string
+	}{
+		{"as written", string(src), "⑂ Say the forked thing."},
+		{"big", pad + string(src), "⑂ Say the forked thing."},
+		{"renamed at the top", rename + string(src), "renamed"},
+		{"renamed at the end", string(src) + rename, "renamed"},
+		{"big, renamed at the top", rename + pad + string(src), "renamed"},
+	} {
+		cfg := t.TempDir()
+		dir := filepath.Join(cfg, "projects", "-p")
+		require.NoError(t, os.MkdirAll(dir, 0o700))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "33333333-3333-4333-8333-333333333333.jsonl"), []byte(c.data), 0o600))
+		for _, turns := range []bool{false, true} {
+			rs := lsJSON(t, cfg, LsOptions{Turns: turns})
+			require.Len(t, rs, 1)
+			assert.Equal(t, c.want, rs[0].Title, "%s (turns=%v)", c.name, turns)
+		}
+	}
+}

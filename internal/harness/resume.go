@@ -253,8 +253,11 @@ func StripPrompt(msgs []json.RawMessage, prompt string) []json.RawMessage {
 			}
 		}
 		// Reminders the client injected for the new prompt (e.g. 2.0.50's TodoWrite
-		// reminder) sit right before it in the same message: drop them too.
-		for len(blocks) > 0 && isReminderBlock(blocks[len(blocks)-1]) {
+		// reminder) sit right before it in the same message: drop them too. A
+		// notification the file ends in (2.1.332's <task-notification>, which
+		// it wraps in a reminder when it sends it) is part of the
+		// conversation, not of the new prompt: it stays.
+		for len(blocks) > 0 && isReminderBlock(blocks[len(blocks)-1]) && !strings.Contains(string(blocks[len(blocks)-1]), "<task-notification>") {
 			blocks = blocks[:len(blocks)-1]
 		}
 		if len(blocks) == 0 {

@@ -558,7 +558,9 @@ func IsTypedPrompt(t string) bool {
 	t = strings.TrimSpace(t)
 	return t != "" && !strings.HasPrefix(t, "<") && !strings.HasPrefix(t, "This session is being continued") &&
 		!strings.HasPrefix(t, "[Request interrupted") && !strings.HasPrefix(t, "Caveat:") &&
-		!strings.HasPrefix(t, "Stop hook feedback:") && !strings.HasPrefix(t, "[Image: source:")
+		!strings.HasPrefix(t, "Stop hook feedback:") && !strings.HasPrefix(t, "[Image: source:") &&
+		// 2.1.332's note after /fork (an isMeta user entry it sends with the next prompt)
+		!strings.HasPrefix(t, "The fork runs as its own separate session")
 }
 
 func clip(s string) string {
