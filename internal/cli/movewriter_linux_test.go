@@ -44,12 +44,7 @@ func TestMoveNeverLosesWhatAHeldDescriptorWrites(t *testing.T) {
 			proj, other := filepath.Join(root, "src", "proj"), filepath.Join(root, "src", "other")
 			require.NoError(t, os.MkdirAll(proj, 0o755))
 			require.NoError(t, os.MkdirAll(other, 0o755))
-			b, err := os.ReadFile(example)
-			require.NoError(t, err)
-			b = bytes.ReplaceAll(b, []byte("/tmp/ccsurgeon-gen/2.1.328/tools/work/project"), []byte(proj))
-			src := filepath.Join(t.TempDir(), "s.jsonl")
-			require.NoError(t, os.WriteFile(src, b, 0o600))
-			path := installSession(t, cfg, mb.folder(proj, other), src)
+			path, _ := installSessionOf(t, cfg, mb.folder(proj, other), proj)
 			id := strings.TrimSuffix(filepath.Base(path), ".jsonl")
 
 			// the idle writer: its descriptor is open, its next line comes later

@@ -237,12 +237,7 @@ func TestSafetyMoveFromAFolderThatCannotBeWrittenChangesNothing(t *testing.T) {
 			cfg := filepath.Join(root, "cfg")
 			proj := filepath.Join(root, "src", "proj")
 			require.NoError(t, os.MkdirAll(proj, 0o755))
-			b, err := os.ReadFile(example)
-			require.NoError(t, err)
-			b = bytes.ReplaceAll(b, []byte("/tmp/ccsurgeon-gen/2.1.328/tools/work/project"), []byte(proj))
-			src := filepath.Join(t.TempDir(), "s.jsonl")
-			require.NoError(t, os.WriteFile(src, b, 0o600))
-			path := installSession(t, cfg, "-stranded", src)
+			path, b := installSessionOf(t, cfg, "-stranded", proj)
 			id := strings.TrimSuffix(filepath.Base(path), ".jsonl")
 			ro := filepath.Dir(path)
 			bin := filepath.Join(root, "ccsurgeon.test") // where the other user can run it
