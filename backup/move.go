@@ -339,6 +339,13 @@ func RecoverMoves(configDir string) ([]string, error) {
 			errs = append(errs, err)
 			continue
 		}
+		// a journal that names a file outside this config dir is another
+		// config dir's (this one copied, or restored, with a move
+		// pending): finishing or rolling it back would change that one
+		if far := j.outside(configDir); far != "" {
+			out = append(out, fmt.Sprintf("left the move journal %s as it is: it names %s, outside this config dir (another config dir's journal, copied here?); remove it once that move is finished", p, far))
+			continue
+		}
 		switch j.State {
 		case stateCommit:
 			warnings, err := j.finish()
@@ -761,4 +768,31 @@ func checkDirsChangeable(p MovePlan) error {
 		}
 	}
 	return nil
+}
+
+// outside returns the first file j names that a move of configDir never
+// touches ("" if none): a move's transcripts, temps and indexes are under
+// <config-dir>/projects, its history.jsonl at the config dir's root, its
+// backups under <config-dir>/ccsurgeon/backups.
+func (j *journal) outside(configDir string) string {
+	var far string
+	check := func(root, p string) {
+		if far == "" && !under(root, p) {
+			far = p
+		}
+	}
+	projects := filepath.Join(configDir, "projects")
+	for _, f := range j.Files {
+		check(projects, f.From)
+		check(projects, f.To)
+		check(projects, f.Tmp)
+	}
+	for _, e := range j.Edits {
+		check(configDir, e.Path)
+		check(configDir, e.Tmp)
+	}
+	for _, b := range j.Backups {
+		check(BackupsRoot(configDir), b)
+	}
+	return far
 }

@@ -326,3 +326,33 @@ func TestSafetyHugeFileThatIsNoSessionIsNotReadToItsEnd(t *testing.T) {
 		}
 	}
 }
+
+// Attack finding (2026-11-27), family "our own bookkeeping names a path
+// outside the config dir": the journal of an interrupted move names its
+// files by absolute path, and the next move of the config dir finishes or
+// rolls it back without asking whose they are. A config dir copied (or
+// restored from a backup) with a journal pending made a move in the copy
+// finish the move in the original, or remove the original's backups and
+// temps. Each member is the step the original's move was killed at; a
+// move in the copy changes nothing in the original, names the journal it
+// left alone, and does its own work.
+func TestSafetyAJournalOfAnotherConfigDirIsNotActedOn(t *testing.T) {
+	for _, step := range []string{"move-after-backup", "move-after-temps", "move-after-commit-mark"} {
+		t.Run(step, func(t *testing.T) {
+			root := t.TempDir()
+			m := &malEnv{root: root, cfg: filepath.Join(root, "cfg")}
+			proj := filepath.Join(root, "src", "proj")
+			require.NoError(t, os.MkdirAll(proj, 0o755))
+			path, _ := installSessionOf(t, m.cfg, chain.ProjectSlug(proj), proj)
+			id := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+			require.True(t, runKilled(t, m, step, "move", id, "--to", filepath.Join(root, "new")), "the move was not killed at %s", step)
+			cp := filepath.Join(root, "copy")
+			require.NoError(t, copyTreeKeepingTimes(m.cfg, cp))
+			before := hashTree(t, m.cfg)
+			r := runCLI(t, "--config-dir="+cp, "move", id, "--to", filepath.Join(root, "elsewhere"))
+			assert.Equal(t, before, hashTree(t, m.cfg), "%s: a move in the copy changed the original config dir: %s%s", step, r.stdout, r.stderr)
+			assert.Equal(t, 0, r.code, "%s: %s", step, r.stderr)
+			assert.Contains(t, r.stderr, filepath.Join(cp, "ccsurgeon", "journal"), "%s: the journal left alone is not named", step)
+		})
+	}
+}
