@@ -356,3 +356,35 @@ func TestSafetyAJournalOfAnotherConfigDirIsNotActedOn(t *testing.T) {
 		})
 	}
 }
+
+// The same family, the journal of an in-place change (commit.json in the
+// session's backups): a change of two files killed between its renames,
+// in a config dir then copied, was finished by the next change of the
+// session in the copy by renaming the original's temp over the original's
+// file. The original is not touched; the copy's journal is named.
+func TestSafetyACommitJournalOfAnotherConfigDirIsNotActedOn(t *testing.T) {
+	m := newMalEnv(t)
+	id, agent := copySubagentSession(t, m)
+	// a thinking block in the main transcript and in the subagent's: a
+	// change of two files, so that it can be killed between its renames
+	for _, p := range []string{filepath.Join(m.proj, id+".jsonl"), agent} {
+		b, err := os.ReadFile(p)
+		require.NoError(t, err)
+		var out []string
+		for _, l := range strings.SplitAfter(string(b), "\n") {
+			if strings.Contains(l, `"role":"assistant"`) {
+				l = strings.Replace(l, `"message":{"content":[`, `"message":{"content":[{"type":"thinking","thinking":"hm","signature":"c2ln"},`, 1)
+			}
+			out = append(out, l)
+		}
+		require.NoError(t, os.WriteFile(p, []byte(strings.Join(out, "")), 0o644))
+	}
+	backdate(t, m.root)
+	require.True(t, runKilled(t, m, "between-renames", "strip-thinking", id), "the change was not killed between its renames")
+	cp := filepath.Join(m.root, "copy")
+	require.NoError(t, copyTreeKeepingTimes(m.cfg, cp))
+	before := hashTree(t, m.cfg)
+	r := runCLI(t, "--config-dir="+cp, "strip-thinking", id, "--force")
+	assert.Equal(t, before, hashTree(t, m.cfg), "a change in the copy changed the original config dir: %s%s", r.stdout, r.stderr)
+	assert.Contains(t, r.stderr, filepath.Join(cp, "ccsurgeon", "backups"), "the journal left alone is not named")
+}
