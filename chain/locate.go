@@ -302,19 +302,33 @@ func ListSessions(configDir string) ([]string, error) {
 // device or a folder — and hold a session entry (IsSessionFile). Nothing
 // here opens what is not a regular file.
 func SessionsIn(dir string) []string {
+	var out []string
+	for _, f := range NamedLikeSessions(dir) {
+		if !f.Type().IsRegular() {
+			continue
+		}
+		p := filepath.Join(dir, f.Name())
+		if IsSessionFile(p) == nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// NamedLikeSessions lists the entries of dir named like a session's main
+// transcript (<name>.jsonl, not agent-*.jsonl, not hidden), whatever they
+// are (a regular file, a symlink, a FIFO, a folder), sorted by name; it
+// opens none. SessionsIn keeps the sessions among them; doctor names the
+// rest.
+func NamedLikeSessions(dir string) []os.DirEntry {
 	files, err := os.ReadDir(dir)
 	if err != nil {
 		return nil
 	}
-	var out []string
+	var out []os.DirEntry
 	for _, f := range files {
-		n := f.Name()
-		if !f.Type().IsRegular() || !strings.HasSuffix(n, ".jsonl") || strings.HasPrefix(n, "agent-") || strings.HasPrefix(n, ".") {
-			continue
-		}
-		p := filepath.Join(dir, n)
-		if IsSessionFile(p) == nil {
-			out = append(out, p)
+		if n := f.Name(); strings.HasSuffix(n, ".jsonl") && !strings.HasPrefix(n, "agent-") && !strings.HasPrefix(n, ".") {
+			out = append(out, f)
 		}
 	}
 	return out

@@ -881,6 +881,11 @@ func (j *job) newProjectDir() (string, error) {
 	if pd, err := filepath.Abs(s.ProjectDir); err == nil && backup.InProjects(j.env.ConfigDir, pd) {
 		return pd, nil // a folder of the config dir's projects (seen through symlinks)
 	}
+	// the project the client takes it for (after /cd, the new one), else
+	// the first cwd further on
+	if cwd := chain.RecordedCwd(s.Main); filepath.IsAbs(cwd) {
+		return filepath.Join(projects, filepath.Base(chain.ProjectDirOf(j.env.ConfigDir, cwd))), nil
+	}
 	for i := range s.Main.Entries {
 		raw, err := s.Main.Raw(i)
 		if err != nil {
