@@ -12,12 +12,13 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
-	"sync"
+	"strings"
 	"time"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/ops"
 	"github.com/ccsurgeon/ccsurgeon/validate"
+	"golang.org/x/sync/errgroup"
 )
 
 // Kind is what is wrong.
@@ -49,6 +50,18 @@ const (
 	IndexMissingSession Kind = "index_missing_session"
 	// Unreadable: the session could not be read at all.
 	Unreadable Kind = "unreadable"
+	// EmptyNewest: an empty transcript (a client start that wrote
+	// nothing: 2.0.50's -p --resume leaves one) is the newest file of a
+	// project folder: 'claude --continue' (2.1.332) in the project takes
+	// it and starts from nothing, not from Shadows, the newest session.
+	// Not fixed: the file holds nothing, but a client that is running may
+	// still write to it.
+	EmptyNewest Kind = "empty_newest"
+	// NotAFile: an entry of a project folder named like a session that is
+	// not a regular file (a symlink, a FIFO, a folder): neither client
+	// lists it (both read the folder's regular files only). A symlink to
+	// a file needs attention: a session put there that no picker shows.
+	NotAFile Kind = "not_a_file"
 )
 
 // FixKind is what fixes a finding.
@@ -102,6 +115,9 @@ type Finding struct {
 	Folder         string   `json:"folder,omitempty"`
 	ExpectedFolder string   `json:"expected_folder,omitempty"`
 	Candidates     []string `json:"candidates,omitempty"`
+	// ProjectGone: the existing project the client lists the session in
+	// all the same (it is filed under that project's folder); "" if none.
+	ListedIn string `json:"listed_in,omitempty"`
 
 	// Broken: validate's errors, and those repair has no safe fix for.
 	Problems []validate.Problem `json:"problems,omitempty"`
@@ -125,6 +141,15 @@ type Finding struct {
 
 	// Unreadable: why.
 	Error string `json:"error,omitempty"`
+
+	// EmptyNewest: the session 'claude --continue' would go on with but
+	// for the empty file (its path).
+	Shadows string `json:"shadows,omitempty"`
+
+	// NotAFile: what the entry is ("symlink", "fifo", "folder", "other")
+	// and, for a symlink, where it points.
+	Entry  string `json:"entry,omitempty"`
+	Target string `json:"target,omitempty"`
 
 	Fix Fix `json:"fix"`
 }
@@ -163,22 +188,15 @@ func Check(o Options) []Finding {
 	folders := projectFolderNames(o.ConfigDir)
 	per := make([][]Finding, len(o.Sessions))
 	cwds := make([]string, len(o.Sessions))
-	var wg sync.WaitGroup
-	work := make(chan int)
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				per[i], cwds[i] = checkSession(o, folders, o.Sessions[i])
-			}
-		}()
-	}
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i := range o.Sessions {
-		work <- i
+		g.Go(func() error {
+			per[i], cwds[i] = checkSession(o, folders, o.Sessions[i])
+			return nil // what cannot be read is a finding, not an error
+		})
 	}
-	close(work)
-	wg.Wait()
+	_ = g.Wait()
 	var out []Finding
 	var known []string
 	for _, c := range cwds {
@@ -197,12 +215,21 @@ func Check(o Options) []Finding {
 					guesses[f.Project] = g
 				}
 				f.Candidates = g
+				f.ListedIn = listedIn(o.GOOS, f.Folder, known, folders)
 			}
 			out = append(out, f)
 		}
 	}
+	listed := map[string]bool{} // read already: readable
+	for _, p := range o.Sessions {
+		listed[p] = true
+	}
 	for _, dir := range o.Folders {
 		out = append(out, checkIndex(dir)...)
+		if f, ok := emptyNewest(o, folders, dir); ok {
+			out = append(out, f)
+		}
+		out = append(out, notFiles(dir, listed)...)
 	}
 	Sort(out)
 	return out
@@ -329,4 +356,106 @@ func tooBig(s *chain.Session, id string) (Finding, bool) {
 	}
 	return Finding{Kind: TooBig, SessionID: id, Path: s.Path, NeedsAttention: true, Tokens: est.Total(), ContextWindow: win, Model: est.Model,
 		Fix: Fix{Kind: FixFit, TargetTokens: ops.FitTarget(win)}}, true
+}
+
+// emptyNewest finds an empty transcript that 'claude --continue' takes in
+// the project of folder dir instead of its newest session: the project is
+// the recorded cwd of the newest session filed at home in dir, and the
+// client's pick there (chain.ContinuePick) is the empty file.
+func emptyNewest(o Options, folders []string, dir string) (Finding, bool) {
+	empties := chain.EmptySessionFiles(dir)
+	if len(empties) == 0 {
+		return Finding{}, false
+	}
+	sessions := chain.SessionsIn(dir)
+	mtime := map[string]time.Time{}
+	for _, p := range sessions {
+		if st, err := os.Stat(p); err == nil {
+			mtime[p] = st.ModTime()
+		}
+	}
+	sort.SliceStable(sessions, func(i, j int) bool { return mtime[sessions[i]].After(mtime[sessions[j]]) })
+	for _, s := range sessions {
+		cwd := chain.RecordedCwdOf(s)
+		if cwd == "" || !chain.FolderHoldsProject(o.GOOS, filepath.Base(dir), cwd, folders) {
+			continue
+		}
+		newest := chain.NewestOf(chain.ClientSessions(o.ConfigDir, cwd))
+		pick := chain.ContinuePick(o.ConfigDir, cwd)
+		if newest == "" || pick == newest || filepath.Dir(pick) != dir {
+			return Finding{}, false
+		}
+		id := strings.TrimSuffix(filepath.Base(pick), ".jsonl")
+		return Finding{Kind: EmptyNewest, SessionID: id, Path: pick, Project: cwd, Folder: filepath.Base(dir),
+			NeedsAttention: true, Shadows: newest, Fix: Fix{Kind: FixNone}}, true
+	}
+	return Finding{}, false
+}
+
+// notFiles names the entries of dir that are named like a session's main
+// transcript (<name>.jsonl, not agent-*, not hidden) but are no regular
+// file, and the regular ones that cannot be read (chain.SessionsIn leaves
+// both out, so no other check sees them). Nothing but a regular file is
+// opened: a FIFO would block.
+func notFiles(dir string, listed map[string]bool) []Finding {
+	var out []Finding
+	for _, d := range chain.NamedLikeSessions(dir) {
+		n := d.Name()
+		id := strings.TrimSuffix(n, ".jsonl")
+		p := filepath.Join(dir, n)
+		if d.Type().IsRegular() {
+			if listed[p] {
+				continue
+			}
+			if fh, err := os.Open(p); err != nil {
+				out = append(out, Finding{Kind: Unreadable, SessionID: id, Path: p, NeedsAttention: true, Error: err.Error(), Fix: Fix{Kind: FixNone}})
+			} else {
+				fh.Close()
+			}
+			continue
+		}
+		f := Finding{Kind: NotAFile, SessionID: id, Path: p, Fix: Fix{Kind: FixNone}}
+		switch t := d.Type(); {
+		case t&os.ModeSymlink != 0:
+			f.Entry = "symlink"
+			f.Target, _ = os.Readlink(p)
+			st, err := os.Stat(p)
+			f.NeedsAttention = err == nil && st.Mode().IsRegular()
+		case t&os.ModeNamedPipe != 0:
+			f.Entry = "fifo"
+		case t.IsDir():
+			f.Entry = "folder"
+		default:
+			f.Entry = "other"
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// listedIn is the one existing project, among those the client knows,
+// whose folder is folder: the client started there lists a session filed
+// in it whose own working directory is gone (chain.HiddenFrom hides only
+// one that exists). "" when there is none, or several (same slug).
+func listedIn(goos, folder string, known, folders []string) string {
+	found := ""
+	seen := map[string]bool{}
+	for _, k := range known {
+		k = filepath.Clean(k)
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		if !chain.FolderHoldsProject(goos, folder, k, folders) {
+			continue
+		}
+		if st, err := os.Stat(k); err != nil || !st.IsDir() {
+			continue
+		}
+		if found != "" {
+			return ""
+		}
+		found = k
+	}
+	return found
 }

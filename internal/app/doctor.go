@@ -260,7 +260,10 @@ func (env *Env) wordFinding(f doctor.Finding, c doctor.Cleanup) DoctorFinding {
 		if len(f.Candidates) > 0 {
 			df.Message += " (it may be " + strings.Join(f.Candidates, " or ") + ")"
 		}
-		if len(f.Candidates) == 1 {
+		if f.ListedIn != "" {
+			df.Message = fmt.Sprintf("project gone: %s, its working directory, no longer exists; the client lists it in %s, whose folder it is filed under, but its recorded paths still name the old place", f.Project, f.ListedIn)
+			df.Command = fmt.Sprintf("%s move --project %s --to %s", self, ShellQuote(f.Project), ShellQuote(f.ListedIn))
+		} else if len(f.Candidates) == 1 {
 			df.Command = fmt.Sprintf("%s move --project %s --to %s", self, ShellQuote(f.Project), ShellQuote(f.Candidates[0]))
 		} else {
 			df.Command = fmt.Sprintf("%s move --project %s --to NEW-PATH", self, ShellQuote(f.Project))
@@ -299,6 +302,18 @@ func (env *Env) wordFinding(f doctor.Finding, c doctor.Cleanup) DoctorFinding {
 		df.Message = fmt.Sprintf("index: %s misses this session; the picker of 2.1.12-2.1.29 reads its file instead (nothing to do)", f.Index)
 	case doctor.Unreadable:
 		df.Message = "unreadable: " + f.Error
+	case doctor.NotAFile:
+		what := map[string]string{"symlink": "a symlink to " + f.Target, "fifo": "a FIFO", "folder": "a folder", "other": "not a regular file"}[f.Entry]
+		df.Message = fmt.Sprintf("not a file: %s, named like a session: neither client lists it (2.0.50 and 2.1.332 read only the regular files of a project folder) and ccsurgeon does not read it", what)
+		if f.NeedsAttention {
+			df.Message += "; to have it listed here, put a copy of the file in place of the link"
+		} else {
+			df.Message += " (nothing lost)"
+		}
+	case doctor.EmptyNewest:
+		sid := sessionIDOf(f.Shadows)
+		df.Message = fmt.Sprintf("empty newest: an empty transcript (a client start that wrote nothing; 2.0.50's -p --resume leaves one) is the newest file of projects/%s: 'claude --continue' in %s (2.1.332) takes it and starts from nothing, not from %s, the newest session; resume that one by its id, or remove this file once no client runs in %s", f.Folder, f.Project, sid, f.Project)
+		df.Command = fmt.Sprintf("cd %s && claude --resume %s", ShellQuote(f.Project), sid)
 	}
 	return df
 }
@@ -341,16 +356,36 @@ func problemCost(code string, line int) string {
 
 // printDoctor prints a line per finding, then the fixes and what is left.
 func (env *Env) printDoctor(r DoctorResult, fix bool) {
+	// what needs attention first, then what is for information; findings
+	// one command fixes together (the sessions of one gone project, those
+	// of one index) are said once, on the line of the first of them
+	groups := map[string][]DoctorFinding{}
 	for _, f := range r.Findings {
-		who := f.SessionID
-		if !chain.IsUUID(who) || !env.filed(f.Path) {
-			who = f.Path
+		if k := groupKey(f.Finding); k != "" {
+			groups[k] = append(groups[k], f)
 		}
-		line := fmt.Sprintf("%s: %s", who, f.Message)
-		if f.Command != "" {
-			line += "; fix: " + f.Command
+	}
+	for _, attention := range []bool{true, false} {
+		for _, f := range r.Findings {
+			if f.NeedsAttention != attention {
+				continue
+			}
+			if g := groups[groupKey(f.Finding)]; len(g) > 1 {
+				if g[0].SessionID == f.SessionID && g[0].Path == f.Path {
+					fmt.Fprintln(env.Out, env.groupLine(g, r.Cleanup))
+				}
+				continue
+			}
+			who := f.SessionID
+			if !chain.IsUUID(who) || !env.filed(f.Path) {
+				who = f.Path
+			}
+			line := fmt.Sprintf("%s: %s", who, f.Message)
+			if f.Command != "" {
+				line += "; fix: " + f.Command
+			}
+			fmt.Fprintln(env.Out, line)
 		}
-		fmt.Fprintln(env.Out, line)
 	}
 	for _, x := range r.Fixed {
 		if x.Error != "" {
@@ -377,4 +412,68 @@ func (env *Env) printDoctor(r DoctorResult, fix bool) {
 		}
 		fmt.Fprintf(env.Err, "ccsurgeon: %s examined, %s\n", Plural(r.Sessions, "session", "sessions"), status)
 	}
+}
+
+// groupKey names the findings that one command fixes (or one sentence
+// says) together: the sessions of one gone project, the sessions one
+// index misses, the files one index names that are gone; "" for the rest.
+func groupKey(f doctor.Finding) string {
+	switch f.Kind {
+	case doctor.ProjectGone:
+		return string(f.Kind) + "\x00" + f.Project + "\x00" + f.ListedIn
+	case doctor.IndexMissingSession, doctor.IndexMissingFile:
+		return string(f.Kind) + "\x00" + f.Index
+	case doctor.DueForDeletion:
+		if *f.DaysLeft < 0 {
+			return string(f.Kind) + "\x00past"
+		}
+		return string(f.Kind) + "\x00soon"
+	}
+	return ""
+}
+
+// groupLine says a group of findings (groupKey) on one line: what they
+// share, every session's id, and the one command.
+func (env *Env) groupLine(g []DoctorFinding, c doctor.Cleanup) string {
+	var ids []string
+	for _, f := range g {
+		ids = append(ids, f.SessionID)
+	}
+	list := strings.Join(ids, ", ")
+	f := g[0]
+	var line string
+	switch f.Kind {
+	case doctor.ProjectGone:
+		line = fmt.Sprintf("%s: project gone: %d sessions record it as their working directory, which no longer exists (%s): no start of the client finds them until they are moved to the project's new place", f.Project, len(g), list)
+		if len(f.Candidates) > 0 {
+			line += " (it may be " + strings.Join(f.Candidates, " or ") + ")"
+		}
+		if f.ListedIn != "" {
+			line = fmt.Sprintf("%s: project gone: %d sessions record it as their working directory, which no longer exists (%s); the client lists them in %s, whose folder they are filed under, but their recorded paths still name the old place", f.Project, len(g), list, f.ListedIn)
+		}
+	case doctor.DueForDeletion:
+		settings, src := c.Source, c.Source
+		if settings == "" {
+			settings, src = filepath.Join(env.ConfigDir, "settings.json"), "the default"
+		}
+		if *f.DaysLeft < 0 {
+			line = fmt.Sprintf("%s: due for deletion: %d sessions past the cleanup period (cleanupPeriodDays %d, %s): %s: the next start of the client deletes them", settings, len(g), f.CleanupPeriodDays, src, list)
+		} else {
+			most := 0
+			for _, x := range g {
+				most = max(most, *x.DaysLeft)
+			}
+			line = fmt.Sprintf("%s: due for deletion: %d sessions reach the cleanup period within %s (cleanupPeriodDays %d, %s): %s: a start of the client then deletes them", settings, len(g), Plural(most, "day", "days"), f.CleanupPeriodDays, src, list)
+		}
+		line += fmt.Sprintf("; to keep them, raise cleanupPeriodDays in %s, or keep copies outside the config dir (each session's command is in --json)", settings)
+		return line
+	case doctor.IndexMissingSession:
+		line = fmt.Sprintf("%s: index: misses %d sessions of its folder (%s); the picker of 2.1.12-2.1.29 reads their files instead (nothing to do)", f.Index, len(g), list)
+	case doctor.IndexMissingFile:
+		line = fmt.Sprintf("%s: index: names %d sessions whose file is gone (%s); the picker of 2.1.12-2.1.29 skips them (nothing to do)", f.Index, len(g), list)
+	}
+	if f.Command != "" {
+		line += "; fix: " + f.Command
+	}
+	return line
 }

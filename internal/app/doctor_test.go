@@ -548,3 +548,176 @@ func TestDoctorLongNameOfAnotherBuild(t *testing.T) {
 	r, _, err := d.run(DoctorOptions{})
 	require.NoError(t, err, "%+v", r.Findings)
 }
+
+// TestDoctorEmptyNewest: an empty <uuid>.jsonl is named only when it is
+// the newest file of its project's folder (then 'claude --continue' takes
+// it); older than the newest session it costs nothing. --fix leaves it.
+func TestDoctorEmptyNewest(t *testing.T) {
+	d := newDoctorDir(t)
+	proj := d.dir("p")
+	id, p := d.add("multi-turn", proj, "", time.Hour, nil)
+	empty := filepath.Join(filepath.Dir(p), "0badc0de-0000-4000-8000-000000000000.jsonl")
+	require.NoError(t, os.WriteFile(empty, nil, 0o600))
+	r, _, err := d.run(DoctorOptions{Fix: true})
+	require.Error(t, err)
+	require.Len(t, r.Findings, 1, "%+v", r.Findings)
+	f := r.Findings[0]
+	assert.Equal(t, doctor.EmptyNewest, f.Kind)
+	assert.Equal(t, empty, f.Path)
+	assert.Equal(t, p, f.Shadows)
+	assert.Equal(t, "cd "+proj+" && claude --resume "+id, f.Command)
+	assert.Empty(t, r.Fixed)
+	assert.FileExists(t, empty)
+	txt, _ := d.text(DoctorOptions{})
+	assert.Contains(t, txt, "0badc0de-0000-4000-8000-000000000000: empty newest: ")
+
+	old := time.Now().Add(-2 * time.Hour)
+	require.NoError(t, os.Chtimes(empty, old, old))
+	r, _, err = d.run(DoctorOptions{})
+	assert.NoError(t, err, "%+v", r.Findings)
+}
+
+// TestDoctorGroupsWhatOneCommandFixes: the sessions of one gone project
+// share its fix (one move --project): the text says it once, naming every
+// session, where it said the same command once per session; so do the
+// sessions one index misses. --json keeps a finding per session.
+func TestDoctorGroupsWhatOneCommandFixes(t *testing.T) {
+	d := newDoctorDir(t)
+	gone := filepath.Join(d.root, "gone")
+	var ids []string
+	for i := 0; i < 3; i++ {
+		id, _ := d.add("multi-turn", gone, "", time.Duration(i+1)*time.Hour, nil)
+		ids = append(ids, id)
+	}
+	idx, _ := json.Marshal(map[string]any{"version": 1, "entries": []map[string]any{}})
+	require.NoError(t, os.WriteFile(filepath.Join(d.cfg, "projects", chain.ProjectSlug(gone), "sessions-index.json"), idx, 0o600))
+	r, _, err := d.run(DoctorOptions{})
+	require.Error(t, err)
+	assert.Len(t, r.Findings, 6, "a finding per session and kind in --json")
+	assert.Equal(t, 3, r.NeedsAttention)
+	txt, err := d.text(DoctorOptions{})
+	require.Error(t, err)
+	lines := strings.Split(strings.TrimSpace(txt), "\n")
+	require.Len(t, lines, 2, "%s", txt)
+	cmd := "ccsurgeon --config-dir " + d.cfg + " move --project " + gone + " --to NEW-PATH"
+	assert.Equal(t, 1, strings.Count(txt, cmd), "%s", txt)
+	for _, l := range lines {
+		for _, id := range ids {
+			assert.Contains(t, l, id)
+		}
+	}
+	assert.True(t, strings.HasPrefix(lines[0], gone+": project gone: 3 sessions record it as their working directory, which no longer exists"), lines[0])
+	assert.True(t, strings.HasSuffix(lines[0], "; fix: "+cmd), lines[0])
+	assert.Contains(t, lines[1], ": index: misses 3 sessions of its folder", "what needs no attention comes last")
+}
+
+// TestDoctorNamesWhatIsNotAFile: an entry of a project folder named like
+// a session that is not a regular file is listed by neither client
+// (readdir + isFile in 2.0.50 and 2.1.332): a symlink to a session is a
+// session the user put there and never sees (needs attention); a folder
+// named like one costs nothing (named for information). Nothing is
+// opened through the link, nothing changed, --fix leaves both.
+func TestDoctorNamesWhatIsNotAFile(t *testing.T) {
+	d := newDoctorDir(t)
+	proj := d.dir("p")
+	_, p := d.add("multi-turn", proj, "", 2*time.Hour, nil)
+	elsewhere := filepath.Join(d.root, "keep", "33333333-3333-4333-8333-333333333333.jsonl")
+	require.NoError(t, os.MkdirAll(filepath.Dir(elsewhere), 0o755))
+	b, err := os.ReadFile(p)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(elsewhere, b, 0o600))
+	link := filepath.Join(filepath.Dir(p), filepath.Base(elsewhere))
+	require.NoError(t, os.Symlink(elsewhere, link))
+	dir := filepath.Join(filepath.Dir(p), "44444444-4444-4444-8444-444444444444.jsonl")
+	require.NoError(t, os.Mkdir(dir, 0o700))
+	before := filesAndTimes(t, d.root)
+	r, _, err := d.run(DoctorOptions{Fix: true})
+	require.Error(t, err)
+	require.Len(t, r.Findings, 2, "%+v", r.Findings)
+	byPath := map[string]DoctorFinding{}
+	for _, f := range r.Findings {
+		assert.Equal(t, doctor.NotAFile, f.Kind)
+		byPath[f.Path] = f
+	}
+	assert.True(t, byPath[link].NeedsAttention)
+	assert.Equal(t, elsewhere, byPath[link].Target)
+	assert.Contains(t, byPath[link].Message, "a symlink to "+elsewhere)
+	assert.False(t, byPath[dir].NeedsAttention)
+	assert.Contains(t, byPath[dir].Message, "a folder")
+	assert.Empty(t, r.Fixed)
+	assert.Equal(t, before, filesAndTimes(t, d.root))
+}
+
+// TestDoctorNamesAnUnreadableSession: a session file the user cannot read
+// (mode 000) is left out of every listing (chain.SessionsIn): doctor still
+// names it, with the error. As root every file reads, so the test needs
+// another user.
+func TestDoctorNamesAnUnreadableSession(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root reads a file of mode 000")
+	}
+	d := newDoctorDir(t)
+	proj := d.dir("p")
+	_, p := d.add("multi-turn", proj, "", 2*time.Hour, nil)
+	require.NoError(t, os.Chmod(p, 0))
+	t.Cleanup(func() { _ = os.Chmod(p, 0o600) })
+	r, _, err := d.run(DoctorOptions{})
+	require.Error(t, err)
+	require.Len(t, r.Findings, 1, "%+v", r.Findings)
+	assert.Equal(t, doctor.Unreadable, r.Findings[0].Kind)
+	assert.Contains(t, r.Findings[0].Message, "permission denied")
+}
+
+// TestDoctorGoneProjectFiledUnderAnExistingOne: a session whose working
+// directory is gone but that is filed under the folder of a project the
+// client knows and that exists (the project renamed and its folder under
+// projects/ renamed by hand) is listed by the client there: doctor says
+// so, not "no start of the client finds it", and the move it names goes
+// to that project.
+func TestDoctorGoneProjectFiledUnderAnExistingOne(t *testing.T) {
+	d := newDoctorDir(t)
+	now := d.dir("new")
+	gone := filepath.Join(d.root, "old")
+	d.add("tools", now, "", time.Hour, nil) // the client has run in new
+	id, _ := d.add("multi-turn", gone, chain.ProjectSlug(now), 2*time.Hour, nil)
+	r, _, err := d.run(DoctorOptions{})
+	require.Error(t, err)
+	require.Len(t, r.Findings, 1, "%+v", r.Findings)
+	f := r.Findings[0]
+	assert.Equal(t, doctor.ProjectGone, f.Kind)
+	assert.Equal(t, id, f.SessionID)
+	assert.Equal(t, now, f.ListedIn)
+	assert.NotContains(t, f.Message, "no start of the client finds it")
+	assert.Contains(t, f.Message, "the client lists it in "+now)
+	assert.True(t, strings.HasSuffix(f.Command, " move --project "+gone+" --to "+now), f.Command)
+}
+
+// TestDoctorGroupsSessionsDueForDeletion: many sessions past the cleanup
+// period (a config dir used for months) share one fix, raising
+// cleanupPeriodDays: one line names the settings file and every session,
+// where each printed the same advice; those only near it share another.
+func TestDoctorGroupsSessionsDueForDeletion(t *testing.T) {
+	d := newDoctorDir(t)
+	proj := d.dir("p")
+	var past []string
+	for i := 0; i < 3; i++ {
+		id, _ := d.add("multi-turn", proj, "", time.Duration(40+i)*24*time.Hour, nil)
+		past = append(past, id)
+	}
+	soon1, _ := d.add("multi-turn", proj, "", 26*24*time.Hour, nil)
+	soon2, _ := d.add("multi-turn", proj, "", 27*24*time.Hour, nil)
+	r, _, _ := d.run(DoctorOptions{})
+	assert.Len(t, r.Findings, 5, "a finding per session in --json")
+	txt, err := d.text(DoctorOptions{})
+	require.Error(t, err)
+	lines := strings.Split(strings.TrimSpace(txt), "\n")
+	require.Len(t, lines, 2, "%s", txt)
+	settings := filepath.Join(d.cfg, "settings.json")
+	assert.True(t, strings.HasPrefix(lines[0], settings+": due for deletion: 3 sessions past the cleanup period"), lines[0])
+	for _, id := range past {
+		assert.Contains(t, lines[0], id)
+	}
+	assert.True(t, strings.HasPrefix(lines[1], settings+": due for deletion: 2 sessions reach the cleanup period within 3 days"), lines[1])
+	assert.Contains(t, lines[1], soon1)
+	assert.Contains(t, lines[1], soon2)
+}
