@@ -1,13 +1,10 @@
 package chain
 
 import (
-	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/ccsurgeon/ccsurgeon/internal/testcorpus"
 	"github.com/stretchr/testify/require"
 )
 
@@ -32,18 +29,10 @@ func TestMayBeSyntheticErrorIsWhatTheLineSays(t *testing.T) {
 	doc := []byte(strings.Join(lines, "\n") + "\n")
 	var files [][]byte
 	files = append(files, doc)
-	for _, root := range []string{testcorpus.Optional(t), filepath.Join("..", "testdata")} {
-		if root == "" {
-			continue
-		}
-		require.NoError(t, filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
-				b, err := os.ReadFile(p)
-				files = append(files, b)
-				return err
-			}
-			return err
-		}))
+	for _, p := range corpusFiles(t) {
+		b, err := os.ReadFile(p)
+		require.NoError(t, err)
+		files = append(files, b)
 	}
 	yes, marked := 0, 0
 	for _, b := range files {

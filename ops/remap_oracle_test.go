@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/aes"
 	"encoding/json"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -121,18 +120,7 @@ func TestRemapLineMatchesOracle(t *testing.T) {
 		`{}`,
 		`{"\u0075uid":"` + sid + `","m\u0065ssage":"` + sid + `"}`,
 	}
-	var files []string
-	for _, root := range []string{testcorpus.Optional(t), filepath.Join("..", "testdata")} {
-		if root == "" {
-			continue
-		}
-		require.NoError(t, filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
-				files = append(files, p)
-			}
-			return err
-		}))
-	}
+	files := testcorpus.JSONLFiles(t, filepath.Join("..", "testdata"))
 	for _, p := range files {
 		b, err := os.ReadFile(p)
 		require.NoError(t, err)
