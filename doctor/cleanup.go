@@ -3,8 +3,9 @@ package doctor
 import (
 	"encoding/json"
 	"math"
-	"os"
 	"path/filepath"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
 	"time"
 )
 
@@ -45,7 +46,7 @@ func ReadCleanup(configDir, managedDir string) Cleanup {
 	}
 	files = append(files, filepath.Join(configDir, "settings.json"))
 	for _, p := range files {
-		b, err := os.ReadFile(p)
+		b, err := chain.ReadSideFile(p)
 		if err != nil {
 			continue
 		}

@@ -407,7 +407,7 @@ func notFiles(dir string, listed map[string]bool) []Finding {
 			if listed[p] {
 				continue
 			}
-			if fh, err := os.Open(p); err != nil {
+			if fh, _, err := chain.OpenSideFile(p); err != nil { // never blocks on a FIFO put there since
 				out = append(out, Finding{Kind: Unreadable, SessionID: id, Path: p, NeedsAttention: true, Error: err.Error(), Fix: Fix{Kind: FixNone}})
 			} else {
 				fh.Close()
