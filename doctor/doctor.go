@@ -164,9 +164,9 @@ type Options struct {
 	Folders []string
 	// Now is the time ages are counted to (time.Now if zero).
 	Now time.Time
-	// Cleanup is the client's cleanup period (ReadCleanup); a zero
-	// Cleanup.Days means cleanup is off.
-	Cleanup Cleanup
+	// Cleanup is the client's cleanup period (ReadCleanup); nil: not
+	// looked at (Days 0 is a period: 2.0.50 then deletes every session).
+	Cleanup *Cleanup
 	// DueSoonDays: a session with this many days left or fewer is named.
 	DueSoonDays int
 	// GOOS names things as the client on that OS (chain.HostOS if "").

@@ -66,7 +66,7 @@ func (env *Env) RunDoctor(o DoctorOptions) error {
 	cleanup := doctor.ReadCleanup(env.ConfigDir, o.ManagedSettingsDir)
 	pr := env.newProgress()
 	pr.Phase("examining", 0)
-	fs := doctor.Check(doctor.Options{ConfigDir: env.ConfigDir, Sessions: paths, Folders: folders, Cleanup: cleanup, DueSoonDays: doctor.DefaultDueSoonDays})
+	fs := doctor.Check(doctor.Options{ConfigDir: env.ConfigDir, Sessions: paths, Folders: folders, Cleanup: &cleanup, DueSoonDays: doctor.DefaultDueSoonDays})
 	pr.Done()
 	res := DoctorResult{Sessions: len(paths), Cleanup: cleanup, Findings: []DoctorFinding{}}
 	for _, f := range fs {
@@ -282,7 +282,9 @@ func (env *Env) wordFinding(f doctor.Finding, c doctor.Cleanup) DoctorFinding {
 		if *f.DaysLeft == 0 {
 			when = "within a day"
 		}
-		if *f.DaysLeft < 0 {
+		if f.CleanupPeriodDays == 0 {
+			df.Message = fmt.Sprintf("due for deletion: cleanupPeriodDays is 0 (%s): 2.0.50 deletes every session at its next start (2.1.332 refuses 0 and skips its cleanup)", src)
+		} else if *f.DaysLeft < 0 {
 			df.Message = fmt.Sprintf("due for deletion: last written %s ago, past the cleanup period (cleanupPeriodDays %d, %s): the next start of the client deletes it", Plural(*f.AgeDays, "day", "days"), f.CleanupPeriodDays, src)
 		} else {
 			df.Message = fmt.Sprintf("due for deletion: last written %s ago, a start of the client deletes it %s (cleanupPeriodDays %d, %s)", Plural(*f.AgeDays, "day", "days"), when, f.CleanupPeriodDays, src)
@@ -291,6 +293,7 @@ func (env *Env) wordFinding(f doctor.Finding, c doctor.Cleanup) DoctorFinding {
 		if settings == "" {
 			settings = filepath.Join(env.ConfigDir, "settings.json")
 		}
+		df.Message += refusedWords(c)
 		df.Message += fmt.Sprintf("; to keep it, raise cleanupPeriodDays in %s, or keep a copy outside the config dir", settings)
 		df.Command = fmt.Sprintf("%s clone %s -o %s", self, id, ShellQuote(id+".jsonl"))
 	case doctor.TooBig:
@@ -316,6 +319,15 @@ func (env *Env) wordFinding(f doctor.Finding, c doctor.Cleanup) DoctorFinding {
 		df.Command = fmt.Sprintf("cd %s && claude --resume %s", ShellQuote(f.Project), sid)
 	}
 	return df
+}
+
+// refusedWords says which settings files set a cleanupPeriodDays the
+// clients refuse ("" when none).
+func refusedWords(c doctor.Cleanup) string {
+	if len(c.Refused) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%s sets cleanupPeriodDays to a value neither client takes: 2.0.50 ignores the file, 2.1.332 skips its cleanup)", strings.Join(c.Refused, " and "))
 }
 
 // brokenWords says what validate found and what it costs, and what repair
@@ -456,7 +468,9 @@ func (env *Env) groupLine(g []DoctorFinding, c doctor.Cleanup) string {
 		if settings == "" {
 			settings, src = filepath.Join(env.ConfigDir, "settings.json"), "the default"
 		}
-		if *f.DaysLeft < 0 {
+		if f.CleanupPeriodDays == 0 {
+			line = fmt.Sprintf("%s: due for deletion: cleanupPeriodDays is 0 (%s): 2.0.50 deletes every session at its next start, these %d: %s (2.1.332 refuses 0 and skips its cleanup)", settings, src, len(g), list)
+		} else if *f.DaysLeft < 0 {
 			line = fmt.Sprintf("%s: due for deletion: %d sessions past the cleanup period (cleanupPeriodDays %d, %s): %s: the next start of the client deletes them", settings, len(g), f.CleanupPeriodDays, src, list)
 		} else {
 			most := 0
@@ -465,6 +479,7 @@ func (env *Env) groupLine(g []DoctorFinding, c doctor.Cleanup) string {
 			}
 			line = fmt.Sprintf("%s: due for deletion: %d sessions reach the cleanup period within %s (cleanupPeriodDays %d, %s): %s: a start of the client then deletes them", settings, len(g), Plural(most, "day", "days"), f.CleanupPeriodDays, src, list)
 		}
+		line += refusedWords(c)
 		line += fmt.Sprintf("; to keep them, raise cleanupPeriodDays in %s, or keep copies outside the config dir (each session's command is in --json)", settings)
 		return line
 	case doctor.IndexMissingSession:

@@ -298,8 +298,12 @@ func TestDoctorFixAppliesTheLosslessFixes(t *testing.T) {
 }
 
 // TestDoctorCleanupPeriodFromSettings: cleanupPeriodDays is read from the
-// user's settings.json, the managed settings win over it, 0 turns the
-// cleanup off, and a value the client would refuse is not used.
+// user's settings.json, the managed settings win over it, and every form
+// of the value is taken as the clients take it (2.0.50's cli.js: a file
+// whose value is not a whole number >= 0 is ignored whole, 0 makes its
+// start-up delete every transcript, its cutoff being now; 2.1.332 wants
+// a whole number >= 1 and skips its cleanup on another): the subtest
+// names the form that was misread.
 func TestDoctorCleanupPeriodFromSettings(t *testing.T) {
 	d := newDoctorDir(t)
 	proj := d.dir("p")
@@ -310,13 +314,21 @@ func TestDoctorCleanupPeriodFromSettings(t *testing.T) {
 		name, user, managed string
 		days                int
 		left                int // -100: not named
+		invalid             bool
 	}{
-		{"default", "", "", 30, -100},
-		{"user", `{"cleanupPeriodDays": 15}`, "", 15, 2},
-		{"managed wins", `{"cleanupPeriodDays": 15}`, `{"cleanupPeriodDays": 10}`, 10, -3},
-		{"off", `{"cleanupPeriodDays": 0}`, "", 0, -100},
-		{"refused value", `{"cleanupPeriodDays": -4}`, "", 30, -100},
-		{"not JSON", `{cleanupPeriodDays: 5`, "", 30, -100},
+		{"default", "", "", 30, -100, false},
+		{"user", `{"cleanupPeriodDays": 15}`, "", 15, 2, false},
+		{"managed wins", `{"cleanupPeriodDays": 15}`, `{"cleanupPeriodDays": 10}`, 10, -3, false},
+		{"zero: 2.0.50 deletes every session", `{"cleanupPeriodDays": 0}`, "", 0, -13, false},
+		{"whole number written as a float", `{"cleanupPeriodDays": 15.0}`, "", 15, 2, false},
+		{"large: the days overflow a duration", `{"cleanupPeriodDays": 106752}`, "", 106752, -100, false},
+		{"larger than any date", `{"cleanupPeriodDays": 1e300}`, "", doctor.MaxCleanupDays, -100, false},
+		{"negative", `{"cleanupPeriodDays": -4}`, "", 30, -100, true},
+		{"not whole", `{"cleanupPeriodDays": 1.5}`, "", 30, -100, true},
+		{"a string", `{"cleanupPeriodDays": "5"}`, "", 30, -100, true},
+		{"null", `{"cleanupPeriodDays": null}`, "", 30, -100, true},
+		{"managed refused, user's taken", `{"cleanupPeriodDays": 15}`, `{"cleanupPeriodDays": -1}`, 15, 2, true},
+		{"not JSON", `{cleanupPeriodDays: 5`, "", 30, -100, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			write := func(p, s string) {
@@ -330,6 +342,7 @@ func TestDoctorCleanupPeriodFromSettings(t *testing.T) {
 			write(filepath.Join(managed, "managed-settings.json"), c.managed)
 			r, _, _ := d.run(DoctorOptions{ManagedSettingsDir: managed})
 			assert.Equal(t, c.days, r.Cleanup.Days)
+			assert.Equal(t, c.invalid, len(r.Cleanup.Refused) > 0, "%+v", r.Cleanup)
 			var f *DoctorFinding
 			for i := range r.Findings {
 				if r.Findings[i].SessionID == id && r.Findings[i].Kind == doctor.DueForDeletion {
@@ -342,6 +355,9 @@ func TestDoctorCleanupPeriodFromSettings(t *testing.T) {
 			}
 			require.NotNil(t, f)
 			assert.Equal(t, c.left, *f.DaysLeft)
+			if c.days == 0 {
+				assert.Contains(t, f.Message, "2.0.50 deletes every session at its next start")
+			}
 		})
 	}
 }
