@@ -7,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/doctor"
@@ -53,6 +55,61 @@ type DoctorResult struct {
 	Fixed          []DoctorFixed   `json:"fixed,omitempty"`
 	// Left are the findings a --fix run leaves for the user to decide
 	Left []DoctorFinding `json:"left,omitempty"`
+
+	shared map[string]bool // sharedIDs
+}
+
+// sharedIDs are the ids (as the OS compares file names) that name a
+// session file in more than one project folder: a command given such an
+// id finds two sessions (ambiguous), so doctor names those by path.
+func (env *Env) sharedIDs() map[string]bool {
+	all, _ := chain.ListSessions(env.ConfigDir)
+	n := map[string]int{}
+	for _, p := range all {
+		n[idKey(sessionIDOf(p))]++
+	}
+	out := map[string]bool{}
+	for id, c := range n {
+		if c > 1 {
+			out[id] = true
+		}
+	}
+	return out
+}
+
+// idKey is id as the host OS compares file names.
+func idKey(id string) string {
+	if chain.FoldsCase(chain.HostOS) {
+		return strings.ToLower(id)
+	}
+	return id
+}
+
+// doctorName is how doctor's commands and lines name the session of f:
+// its id when the id finds it, else its path.
+func (env *Env) doctorName(f doctor.Finding, shared map[string]bool) string {
+	if !chain.IsUUID(f.SessionID) || !env.filed(f.Path) || shared[idKey(f.SessionID)] {
+		return f.Path
+	}
+	return f.SessionID
+}
+
+// printable writes the control characters of s (a newline in a recorded
+// path) as escapes: a finding stays on its one line.
+func printable(s string) string {
+	if !strings.ContainsFunc(s, unicode.IsControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // RunDoctor looks at the sessions and prints a line per finding; --fix
@@ -69,8 +126,10 @@ func (env *Env) RunDoctor(o DoctorOptions) error {
 	fs := doctor.Check(doctor.Options{ConfigDir: env.ConfigDir, Sessions: paths, Folders: folders, Cleanup: &cleanup, DueSoonDays: doctor.DefaultDueSoonDays})
 	pr.Done()
 	res := DoctorResult{Sessions: len(paths), Cleanup: cleanup, Findings: []DoctorFinding{}}
+	shared := env.sharedIDs()
+	res.shared = shared
 	for _, f := range fs {
-		df := env.wordFinding(f, cleanup)
+		df := env.wordFinding(f, cleanup, shared)
 		res.Findings = append(res.Findings, df)
 		if f.NeedsAttention {
 			res.NeedsAttention++
@@ -244,12 +303,9 @@ func (env *Env) filed(path string) bool {
 }
 
 // wordFinding says what a finding is, what it costs and what fixes it.
-func (env *Env) wordFinding(f doctor.Finding, c doctor.Cleanup) DoctorFinding {
+func (env *Env) wordFinding(f doctor.Finding, c doctor.Cleanup, shared map[string]bool) DoctorFinding {
 	self := env.Self()
-	id := f.SessionID
-	if !chain.IsUUID(id) || !env.filed(f.Path) {
-		id = ShellQuote(f.Path) // the commands find it by its path
-	}
+	id := ShellQuote(env.doctorName(f, shared))
 	df := DoctorFinding{Finding: f}
 	switch f.Kind {
 	case doctor.Stranded:
@@ -295,7 +351,7 @@ func (env *Env) wordFinding(f doctor.Finding, c doctor.Cleanup) DoctorFinding {
 		}
 		df.Message += refusedWords(c)
 		df.Message += fmt.Sprintf("; to keep it, raise cleanupPeriodDays in %s, or keep a copy outside the config dir", settings)
-		df.Command = fmt.Sprintf("%s clone %s -o %s", self, id, ShellQuote(id+".jsonl"))
+		df.Command = fmt.Sprintf("%s clone %s -o %s", self, id, ShellQuote(keepCopyPath(env.ConfigDir, f.Path)))
 	case doctor.TooBig:
 		df.Message = fmt.Sprintf("too big: a resume sends ~%s tokens, over the %s-token context window of %s: the client cannot resume or compact it; fitting it loses content, so it is yours to decide", humanTokens(f.Tokens), humanTokens(f.ContextWindow), orUnknown(f.Model))
 		df.Command = fmt.Sprintf("%s compress %s --target-tokens %d --dry-run", self, id, f.Fix.TargetTokens)
@@ -328,6 +384,18 @@ func refusedWords(c doctor.Cleanup) string {
 		return ""
 	}
 	return fmt.Sprintf(" (%s sets cleanupPeriodDays to a value neither client takes: 2.0.50 ignores the file, 2.1.332 skips its cleanup)", strings.Join(c.Refused, " and "))
+}
+
+// keepCopyPath is where the keep-a-copy command of a session due for
+// deletion puts it: beside the config dir (~/ for ~/.claude), a folder
+// that exists, outside what the client's cleanup empties, under the
+// session file's own name.
+func keepCopyPath(configDir, path string) string {
+	dir, err := filepath.Abs(configDir)
+	if err != nil {
+		dir = configDir
+	}
+	return filepath.Join(filepath.Dir(dir), filepath.Base(path))
 }
 
 // brokenWords says what validate found and what it costs, and what repair
@@ -384,19 +452,15 @@ func (env *Env) printDoctor(r DoctorResult, fix bool) {
 			}
 			if g := groups[groupKey(f.Finding)]; len(g) > 1 {
 				if g[0].SessionID == f.SessionID && g[0].Path == f.Path {
-					fmt.Fprintln(env.Out, env.groupLine(g, r.Cleanup))
+					fmt.Fprintln(env.Out, printable(env.groupLine(g, r.Cleanup)))
 				}
 				continue
 			}
-			who := f.SessionID
-			if !chain.IsUUID(who) || !env.filed(f.Path) {
-				who = f.Path
-			}
-			line := fmt.Sprintf("%s: %s", who, f.Message)
+			line := fmt.Sprintf("%s: %s", env.doctorName(f.Finding, r.shared), f.Message)
 			if f.Command != "" {
 				line += "; fix: " + f.Command
 			}
-			fmt.Fprintln(env.Out, line)
+			fmt.Fprintln(env.Out, printable(line))
 		}
 	}
 	for _, x := range r.Fixed {
