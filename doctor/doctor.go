@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -57,6 +58,12 @@ const (
 	// Not fixed: the file holds nothing, but a client that is running may
 	// still write to it.
 	EmptyNewest Kind = "empty_newest"
+	// UnclearCwd: the recorded working directory is relative or not in
+	// its clean form (a "." or ".." element): no path the client writes
+	// (its cwd is absolute and clean), so which project the session
+	// belongs to is not known; never resolved from the directory doctor
+	// runs in, never a move target.
+	UnclearCwd Kind = "unclear_cwd"
 	// NotAFile: an entry of a project folder named like a session that is
 	// not a regular file (a symlink, a FIFO, a folder): neither client
 	// lists it (both read the folder's regular files only). A symlink to
@@ -200,12 +207,11 @@ func Check(o Options) []Finding {
 	var out []Finding
 	var known []string
 	for _, c := range cwds {
-		if c != "" {
-			known = append(known, c)
-		}
+		known = append(known, c)
 	}
 	known = append(known, clientProjects(o.ConfigDir)...)
-	guesses := map[string][]string{} // the sessions of a gone project share them
+	known = slices.DeleteFunc(known, func(k string) bool { return !clearPath(k) }) // never resolved from where doctor runs
+	guesses := map[string][]string{}                                               // the sessions of a gone project share them
 	for _, fs := range per {
 		for _, f := range fs {
 			if f.Kind == ProjectGone {
@@ -306,6 +312,9 @@ func place(o Options, folders []string, id, path, cwd string) (Finding, bool) {
 		return Finding{}, false // nothing says whose it is
 	}
 	folder := filepath.Base(filepath.Dir(path))
+	if !clearPath(cwd) {
+		return Finding{Kind: UnclearCwd, SessionID: id, Path: path, Folder: folder, NeedsAttention: true, Fix: Fix{Kind: FixNone}}, true
+	}
 	expected := chain.ProjectFolderName(o.GOOS, cwd, folders)
 	f := Finding{SessionID: id, Path: path, Folder: folder, ExpectedFolder: expected, NeedsAttention: true}
 	if st, err := os.Stat(cwd); err != nil || !st.IsDir() {
@@ -317,6 +326,23 @@ func place(o Options, folders []string, id, path, cwd string) (Finding, bool) {
 	}
 	f.Kind, f.Fix = Stranded, Fix{Kind: FixMove, Lossless: true, To: cwd}
 	return f, true
+}
+
+// clearPath reports whether p is a path the client records as a working
+// directory: absolute (on some OS: "/...", "C:\\...", "\\\\server\\...")
+// and with no "." or ".." element.
+func clearPath(p string) bool {
+	abs := strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\\`) ||
+		len(p) >= 3 && p[1] == ':' && (p[2] == '\\' || p[2] == '/') && (p[0]|0x20 >= 'a' && p[0]|0x20 <= 'z')
+	if !abs {
+		return false
+	}
+	for _, e := range strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' }) {
+		if e == "." || e == ".." {
+			return false
+		}
+	}
+	return true
 }
 
 // broken reports validate's errors, with what repair leaves unfixed (the
@@ -377,7 +403,7 @@ func emptyNewest(o Options, folders []string, dir string) (Finding, bool) {
 	sort.SliceStable(sessions, func(i, j int) bool { return mtime[sessions[i]].After(mtime[sessions[j]]) })
 	for _, s := range sessions {
 		cwd := chain.RecordedCwdOf(s)
-		if cwd == "" || !chain.FolderHoldsProject(o.GOOS, filepath.Base(dir), cwd, folders) {
+		if !clearPath(cwd) || !chain.FolderHoldsProject(o.GOOS, filepath.Base(dir), cwd, folders) {
 			continue
 		}
 		newest := chain.NewestOf(chain.ClientSessions(o.ConfigDir, cwd))

@@ -324,6 +324,8 @@ func (env *Env) wordFinding(f doctor.Finding, c doctor.Cleanup, shared map[strin
 		} else {
 			df.Command = fmt.Sprintf("%s move --project %s --to NEW-PATH", self, ShellQuote(f.Project))
 		}
+	case doctor.UnclearCwd:
+		df.Message = fmt.Sprintf("unclear working directory: it records %s, which is not a clean absolute path (the client records one): which project it belongs to would depend on where one stands, so doctor moves it nowhere; once you know its project, move it there with 'move SESSION --to DIR'", strconv.Quote(f.Project))
 	case doctor.Broken:
 		df.Message = "broken: " + brokenWords(f)
 		if f.Fix.Kind == doctor.FixRepair {

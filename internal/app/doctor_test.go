@@ -737,3 +737,39 @@ func TestDoctorGroupsSessionsDueForDeletion(t *testing.T) {
 	assert.Contains(t, lines[1], soon1)
 	assert.Contains(t, lines[1], soon2)
 }
+
+// TestDoctorUnclearRecordedCwd: a recorded working directory that is
+// relative ("proj") or not in its clean form ("/x/a/../p") is no path the
+// client writes (process.cwd() is absolute and clean): doctor does not
+// resolve it from the directory it runs in, and never moves the session
+// by it (a relative one moved the session into the project of the shell's
+// directory; one with ".." was reported stranded, its move failing for
+// ever): it is named, with no fix. The subtest names the form.
+func TestDoctorUnclearRecordedCwd(t *testing.T) {
+	for _, c := range []struct{ name, cwd string }{
+		{"relative", "proj"},
+		{"relative with a dot", "./proj"},
+		{"with ..", "ROOT/a/../proj"},
+		{"with .", "ROOT/./proj"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d := newDoctorDir(t)
+			d.dir("proj")
+			d.dir("a")
+			cwd := strings.Replace(c.cwd, "ROOT", d.root, 1)
+			id, _ := d.add("multi-turn", cwd, "-somewhere", time.Hour, nil)
+			t.Chdir(d.root) // where "proj" exists
+			before := filesAndTimes(t, d.cfg)
+			r, _, err := d.run(DoctorOptions{Fix: true})
+			require.Error(t, err, "needs attention")
+			assert.Equal(t, []doctor.Kind{doctor.UnclearCwd}, kinds(r)[id])
+			assert.Empty(t, r.Fixed)
+			assert.Equal(t, before, filesAndTimes(t, d.cfg), "--fix moved a session by a cwd that is no clean absolute path")
+			for _, f := range r.Findings {
+				assert.Empty(t, f.Command)
+				assert.Equal(t, doctor.FixNone, f.Fix.Kind)
+				assert.Contains(t, f.Message, cwd)
+			}
+		})
+	}
+}
