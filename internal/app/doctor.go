@@ -36,14 +36,17 @@ type DoctorFinding struct {
 
 // DoctorFixed is a fix a --fix run applied.
 type DoctorFixed struct {
-	SessionID string          `json:"session_id"`
-	Kind      doctor.FixKind  `json:"kind"`
-	From      string          `json:"from"`
-	To        string          `json:"to"`
-	Backup    string          `json:"backup,omitempty"`
-	Error     string          `json:"error,omitempty"`
-	Finding   doctor.Kind     `json:"finding"`
-	Result    json.RawMessage `json:"result,omitempty"`
+	SessionID string         `json:"session_id"`
+	Kind      doctor.FixKind `json:"kind"`
+	From      string         `json:"from"`
+	To        string         `json:"to"`
+	Backup    string         `json:"backup,omitempty"`
+	Error     string         `json:"error,omitempty"`
+	// Command is the finding's command: run alone, it says why a fix
+	// that failed did (the error with its hint)
+	Command string          `json:"command,omitempty"`
+	Finding doctor.Kind     `json:"finding"`
+	Result  json.RawMessage `json:"result,omitempty"`
 }
 
 // DoctorResult is what doctor --json prints.
@@ -137,7 +140,7 @@ func (env *Env) RunDoctor(o DoctorOptions) error {
 	}
 	failed := false
 	if o.Fix {
-		res.Fixed, failed = env.applyFixes(fs)
+		res.Fixed, failed = env.applyFixes(res.Findings)
 		done := map[string]bool{}
 		for _, x := range res.Fixed {
 			if x.Error == "" {
@@ -225,7 +228,7 @@ func projectFolders(configDir string) []string {
 // applyFixes applies the lossless fixes, each session's repair before its
 // move (the move takes the repaired file along), through the repair and
 // move commands' own transactions and backups.
-func (env *Env) applyFixes(fs []doctor.Finding) ([]DoctorFixed, bool) {
+func (env *Env) applyFixes(fs []DoctorFinding) ([]DoctorFixed, bool) {
 	var out []DoctorFixed
 	failed := false
 	order := func(k doctor.FixKind) int {
@@ -234,7 +237,7 @@ func (env *Env) applyFixes(fs []doctor.Finding) ([]DoctorFixed, bool) {
 		}
 		return 1
 	}
-	todo := []doctor.Finding{}
+	todo := []DoctorFinding{}
 	for _, f := range fs {
 		// a file named outside the config dir is the user's to change:
 		// --fix writes only inside it
@@ -252,7 +255,7 @@ func (env *Env) applyFixes(fs []doctor.Finding) ([]DoctorFixed, bool) {
 		var buf, errb bytes.Buffer
 		inner := *env
 		inner.Out, inner.Err, inner.JSON, inner.Quiet, inner.Listed = &buf, &errb, true, true, true
-		x := DoctorFixed{SessionID: f.SessionID, Kind: f.Fix.Kind, From: f.Path, Finding: f.Kind}
+		x := DoctorFixed{SessionID: f.SessionID, Kind: f.Fix.Kind, From: f.Path, Finding: f.Kind, Command: f.Command}
 		var err error
 		switch f.Fix.Kind {
 		case doctor.FixRepair:
@@ -447,6 +450,7 @@ func (env *Env) printDoctor(r DoctorResult, fix bool) {
 			groups[k] = append(groups[k], f)
 		}
 	}
+	lines := 0 // that need attention
 	for _, attention := range []bool{true, false} {
 		for _, f := range r.Findings {
 			if f.NeedsAttention != attention {
@@ -455,6 +459,9 @@ func (env *Env) printDoctor(r DoctorResult, fix bool) {
 			if g := groups[groupKey(f.Finding)]; len(g) > 1 {
 				if g[0].SessionID == f.SessionID && g[0].Path == f.Path {
 					fmt.Fprintln(env.Out, printable(env.groupLine(g, r.Cleanup)))
+					if attention {
+						lines++
+					}
 				}
 				continue
 			}
@@ -463,11 +470,14 @@ func (env *Env) printDoctor(r DoctorResult, fix bool) {
 				line += "; fix: " + f.Command
 			}
 			fmt.Fprintln(env.Out, printable(line))
+			if attention {
+				lines++
+			}
 		}
 	}
 	for _, x := range r.Fixed {
 		if x.Error != "" {
-			fmt.Fprintf(env.Out, "not fixed: %s (%s): %s\n", x.SessionID, x.Kind, x.Error)
+			fmt.Fprintln(env.Out, printable(fmt.Sprintf("not fixed: %s (%s): %s; hint: to see why: %s", x.SessionID, x.Kind, x.Error, x.Command)))
 			continue
 		}
 		switch x.Kind {
@@ -484,9 +494,29 @@ func (env *Env) printDoctor(r DoctorResult, fix bool) {
 		status := "nothing needs attention"
 		switch {
 		case fix:
-			status = fmt.Sprintf("%d fixed, %d left for you to decide", len(r.Fixed), len(r.Left))
+			failed := 0
+			for _, x := range r.Fixed {
+				if x.Error != "" {
+					failed++
+				}
+			}
+			status = fmt.Sprintf("%d fixed, ", len(r.Fixed)-failed)
+			if failed > 0 {
+				status += fmt.Sprintf("%d not fixed, ", failed)
+			}
+			status += Plural(len(r.Left), "finding", "findings") + " left for you to decide"
 		case r.NeedsAttention > 0:
-			status = Plural(r.NeedsAttention, "finding needs", "findings need") + " attention"
+			sessions := map[string]bool{}
+			for _, f := range r.Findings {
+				if f.NeedsAttention {
+					sessions[f.Path] = true
+				}
+			}
+			verb := "needs"
+			if len(sessions) > 1 {
+				verb = "need"
+			}
+			status = fmt.Sprintf("%s on %s %s attention, in %s", Plural(r.NeedsAttention, "finding", "findings"), Plural(len(sessions), "session", "sessions"), verb, Plural(lines, "line", "lines"))
 		}
 		fmt.Fprintf(env.Err, "ccsurgeon: %s examined, %s\n", Plural(r.Sessions, "session", "sessions"), status)
 	}

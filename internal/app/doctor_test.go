@@ -773,3 +773,41 @@ func TestDoctorUnclearRecordedCwd(t *testing.T) {
 		})
 	}
 }
+
+// TestDoctorSummaryCountsWhatItSays: the stderr summary counts what it
+// names: fixes that were made (not those tried), the fixes that failed
+// (each "not fixed" line with the command that shows why), the findings
+// and the sessions they are about, and the lines they take (grouped
+// findings share one).
+func TestDoctorSummaryCountsWhatItSays(t *testing.T) {
+	d := newDoctorDir(t)
+	proj := d.dir("my.app")
+	// stranded, but where it belongs is a file, not a folder: the move fails
+	id, _ := d.add("multi-turn", proj, "-elsewhere", time.Hour, nil)
+	require.NoError(t, os.WriteFile(filepath.Join(d.cfg, "projects", chain.ProjectSlug(proj)), nil, 0o600))
+	for i := 0; i < 3; i++ {
+		d.add("multi-turn", d.dir("p"), "", time.Duration(40+i)*24*time.Hour, nil)
+	}
+	summary := func(o DoctorOptions) (string, string) {
+		var out, errb bytes.Buffer
+		env := &Env{ConfigDir: d.cfg, Out: &out, Err: &errb}
+		require.Error(t, env.RunDoctor(o))
+		return out.String(), errb.String()
+	}
+	out, errs := summary(DoctorOptions{})
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	require.Len(t, lines, 2, out)
+	assert.Equal(t, "ccsurgeon: 4 sessions examined, 4 findings on 4 sessions need attention, in 2 lines\n", errs)
+
+	out, errs = summary(DoctorOptions{Fix: true})
+	assert.Equal(t, "ccsurgeon: 4 sessions examined, 0 fixed, 1 not fixed, 4 findings left for you to decide\n", errs)
+	var notFixed string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "not fixed: ") {
+			notFixed = l
+		}
+	}
+	require.NotEmpty(t, notFixed, out)
+	assert.Contains(t, notFixed, id)
+	assert.Regexp(t, `; hint: to see why: ccsurgeon --config-dir \S+ move `+id+` --to \S+$`, notFixed)
+}
