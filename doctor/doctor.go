@@ -122,6 +122,9 @@ type Finding struct {
 	Folder         string   `json:"folder,omitempty"`
 	ExpectedFolder string   `json:"expected_folder,omitempty"`
 	Candidates     []string `json:"candidates,omitempty"`
+	// Stranded: a file of the same name in the folder the client looks in
+	// (a copy): the session cannot be moved there.
+	Twin string `json:"twin,omitempty"`
 	// ProjectGone: the existing project the client lists the session in
 	// all the same (it is filed under that project's folder); "" if none.
 	ListedIn string `json:"listed_in,omitempty"`
@@ -325,6 +328,10 @@ func place(o Options, folders []string, id, path, cwd string) (Finding, bool) {
 		return Finding{}, false
 	}
 	f.Kind, f.Fix = Stranded, Fix{Kind: FixMove, Lossless: true, To: cwd}
+	twin := filepath.Join(chain.ProjectsDir(o.ConfigDir), expected, filepath.Base(path))
+	if st, err := os.Lstat(twin); err == nil && st.Mode().IsRegular() {
+		f.Twin, f.Fix = twin, Fix{Kind: FixNone}
+	}
 	return f, true
 }
 

@@ -313,7 +313,11 @@ func (env *Env) wordFinding(f doctor.Finding, c doctor.Cleanup, shared map[strin
 	switch f.Kind {
 	case doctor.Stranded:
 		df.Message = fmt.Sprintf("stranded: filed under projects/%s, but the client looks for sessions of %s in projects/%s: 'claude --continue' and the picker there do not see it", f.Folder, f.Project, f.ExpectedFolder)
-		df.Command = fmt.Sprintf("%s move %s --to %s", self, id, ShellQuote(f.Fix.To))
+		if f.Twin != "" {
+			df.Message += fmt.Sprintf(", and %s, a file of the same name, is there already (a copy?): compare the two and keep one; doctor moves neither", f.Twin)
+		} else {
+			df.Command = fmt.Sprintf("%s move %s --to %s", self, id, ShellQuote(f.Fix.To))
+		}
 	case doctor.ProjectGone:
 		df.Message = fmt.Sprintf("project gone: %s, its working directory, no longer exists: no start of the client finds it until it is moved to the project's new place", f.Project)
 		if len(f.Candidates) > 0 {

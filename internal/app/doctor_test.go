@@ -811,3 +811,33 @@ func TestDoctorSummaryCountsWhatItSays(t *testing.T) {
 	assert.Contains(t, notFixed, id)
 	assert.Regexp(t, `; hint: to see why: ccsurgeon --config-dir \S+ move `+id+` --to \S+$`, notFixed)
 }
+
+// TestDoctorStrandedWithATwinWhereItBelongs: a stranded session whose id
+// is already a file in the folder the client looks in (a copy made by
+// hand) cannot be moved there (move refuses a file already in place): it
+// is named with the twin, with no move offered and none tried by --fix.
+func TestDoctorStrandedWithATwinWhereItBelongs(t *testing.T) {
+	d := newDoctorDir(t)
+	proj := d.dir("my.app")
+	id, p := d.add("multi-turn", proj, "-elsewhere", time.Hour, nil)
+	twin := filepath.Join(d.cfg, "projects", chain.ProjectSlug(proj), id+".jsonl")
+	require.NoError(t, os.MkdirAll(filepath.Dir(twin), 0o700))
+	b, err := os.ReadFile(p)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(twin, b, 0o600))
+	r, _, err := d.run(DoctorOptions{Fix: true})
+	require.Error(t, err)
+	assert.Empty(t, r.Fixed, "a move that cannot be made was tried")
+	var f *DoctorFinding
+	for i := range r.Findings {
+		if r.Findings[i].Path == p {
+			f = &r.Findings[i]
+		}
+	}
+	require.NotNil(t, f, "%+v", r.Findings)
+	assert.Equal(t, doctor.Stranded, f.Kind)
+	assert.Equal(t, twin, f.Twin)
+	assert.Equal(t, doctor.FixNone, f.Fix.Kind)
+	assert.Empty(t, f.Command)
+	assert.Contains(t, f.Message, twin)
+}
