@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -840,4 +841,23 @@ func TestDoctorStrandedWithATwinWhereItBelongs(t *testing.T) {
 	assert.Equal(t, doctor.FixNone, f.Fix.Kind)
 	assert.Empty(t, f.Command)
 	assert.Contains(t, f.Message, twin)
+}
+
+// TestContinueFindsALongNameOfAnotherBuild: a project whose folder name
+// is cut (over 200 characters) and hashed by another build is one
+// 2.1.332 lists for the project (chain.FolderHoldsProject, which doctor
+// follows): --continue takes its session, as the client would.
+func TestContinueFindsALongNameOfAnotherBuild(t *testing.T) {
+	d := newDoctorDir(t)
+	proj := d.dir(strings.Repeat("long-project-name-", 9))
+	folder := chain.ProjectSlug(proj)[:200] + "-otherhash"
+	_, p := d.add("multi-turn", proj, folder, time.Hour, nil)
+	// a newer session of another project under such a folder is not its
+	other := d.dir(strings.Repeat("long-project-name-", 9) + "x")
+	d.add("multi-turn", other, folder, 0, nil)
+	t.Chdir(proj)
+	env := &Env{ConfigDir: d.cfg, Out: io.Discard, Err: io.Discard, Quiet: true}
+	got, err := env.ContinueSession()
+	require.NoError(t, err)
+	assert.Equal(t, p, got, "the newest, but another project's")
 }
