@@ -450,7 +450,7 @@ func folderProjectPath(dir, from string) string {
 			return p
 		}
 	}
-	if b, err := os.ReadFile(filepath.Join(dir, "sessions-index.json")); err == nil {
+	if b, err := chain.ReadSideFile(filepath.Join(dir, "sessions-index.json")); err == nil {
 		if p := gjson.GetBytes(b, "originalPath").Str; p != "" {
 			return p
 		}
@@ -602,7 +602,7 @@ func indexEdits(moves []sessionMove, from, to string) ([]backup.MoveEdit, int, e
 			return x, nil
 		}
 		x := &index{path: filepath.Join(dir, "sessions-index.json"), removed: map[string]bool{}}
-		if b, err := os.ReadFile(x.path); err == nil && gjson.ValidBytes(b) && gjson.GetBytes(b, "entries").IsArray() {
+		if b, err := chain.ReadSideFile(x.path); err == nil && gjson.ValidBytes(b) && gjson.GetBytes(b, "entries").IsArray() {
 			x.doc = b
 			var err error
 			if x.snap, err = backup.TakeSnapshot(x.path); err != nil {
