@@ -215,11 +215,15 @@ func MutationNames() []string {
 	return out
 }
 
-// DamageBy damages a session file's bytes by the named mutation, for the
+// DamageBy damages a session file's bytes by the named mutation (or
+// family of moreDamage), for the
 // real-client tests (package ops_test), which damage a session the client
 // made at test time; nil when the session has nothing to damage that way.
 func DamageBy(name, path string, data []byte) ([]byte, error) {
 	m, ok := mutations[name]
+	if !ok {
+		m, ok = moreDamage[name]
+	}
 	if !ok {
 		return nil, fmt.Errorf("no mutation %q", name)
 	}
