@@ -71,8 +71,12 @@ func gateTurns(n int) []int {
 	return out
 }
 
+// session stands for the session in gateOp.args; where it is not given,
+// the session comes after them.
+const session = "SESSION"
+
 // gateOp is one operation as a user runs it: its name (the family the
-// coverage is counted by), the arguments after the session, and the check
+// coverage is counted by), its arguments, and the check
 // of a written result against the specification (nil: validate only).
 type gateOp struct {
 	kind  string
@@ -115,7 +119,7 @@ func gateOps(t *testing.T, f *chain.File, orig spec.Conversation) []gateOp {
 	}
 	for _, n := range gateTurns(turns) {
 		out = append(out,
-			gateOp{kind: "fork-at-turn", args: []string{"fork-at-turn", strconv.Itoa(n)}, check: eq(spec.Fork(heldTurn(t, f, ts, orig, n), n))},
+			gateOp{kind: "fork-at-turn", args: []string{"fork-at-turn", session, strconv.Itoa(n)}, check: eq(spec.Fork(heldTurn(t, f, ts, orig, n), n))},
 			gateOp{kind: "drop-tool-calls --turns", args: []string{"drop-tool-calls", "--turns", strconv.Itoa(n)},
 				check: eq(spec.DropToolCalls(orig, func(_ spec.Block, turn int) bool { return turn == n }))})
 	}
@@ -125,6 +129,23 @@ func gateOps(t *testing.T, f *chain.File, orig spec.Conversation) []gateOp {
 	}
 	return out
 }
+
+// on returns the command line of op on the session path, then more.
+func (op gateOp) on(path string, more ...string) []string {
+	var out []string
+	for _, a := range op.args {
+		if a == session {
+			a = path
+		}
+		out = append(out, a)
+	}
+	if !slices.Contains(op.args, session) {
+		out = append(out, path)
+	}
+	return append(out, more...)
+}
+
+var floorHint = regexp.MustCompile(`give a --target-tokens of at least (\d+)`)
 
 var anyUUID = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 
@@ -199,7 +220,7 @@ func TestNoOperationEndsInABugOnDamage(t *testing.T) {
 				what := fmt.Sprintf("%s on %s: ccsurgeon %s", dmg, name, strings.Join(op.args, " "))
 				out := filepath.Join(outDir, "out.jsonl")
 				os.Remove(out)
-				code, stderr := runCLI(cfg, append(append([]string{}, op.args...), path, "-o", out)...)
+				code, stderr := runCLI(cfg, op.on(path, "-o", out)...)
 				runs++
 				key := dmg + "|" + op.kind
 				pairs[key]++
@@ -218,6 +239,22 @@ func TestNoOperationEndsInABugOnDamage(t *testing.T) {
 					bugs = append(bugs, fmt.Sprintf("%s: exit %d\n%s", what, code, stderr))
 					continue
 				}
+				if m := floorHint.FindStringSubmatch(stderr); m != nil && !hintTried[key+"|floor"] {
+					// the hint as printed: the target it names is met
+					hintTried[key+"|floor"] = true
+					args := slices.Clone(op.args)
+					args[slices.Index(args, "--target-tokens")+1] = m[1]
+					code, stderr := runCLI(cfg, gateOp{args: args}.on(path, "-o", out)...)
+					if code == 0 {
+						checkGateResult(t, what+" (the hint's target)", path, out, before, orig, gateOp{})
+					} else {
+						require.NotContains(t, stderr, "bug in ccsurgeon", "%s: with the hint's target %s", what, m[1])
+						require.NotContains(t, stderr, "give a --target-tokens", "%s: with the hint's target %s", what, m[1])
+					}
+				}
+				if strings.Contains(stderr, "would turn the session's own") && !strings.Contains(stderr, "(already in the session)") {
+					t.Errorf("%s: the gate's refusal names the errors the session had: %s", what, stderr)
+				}
 				if strings.Contains(stderr, "hint: repair the session first") && !hintTried[key] {
 					hintTried[key] = true
 					repaired := filepath.Join(proj, "d1d1d1d1-0000-4000-8000-000000000002.jsonl")
@@ -229,7 +266,7 @@ func TestNoOperationEndsInABugOnDamage(t *testing.T) {
 					rc, rerr := runCLI(cfg, "repair", repaired)
 					require.Equal(t, 0, rc, "%s: the hint's repair: %s", what, rerr)
 					os.Remove(out)
-					code, stderr := runCLI(cfg, append(append([]string{}, op.args...), repaired, "-o", out)...)
+					code, stderr := runCLI(cfg, op.on(repaired, "-o", out)...)
 					if code != 0 {
 						require.NotContains(t, stderr, "repair the session first", "%s: after the hint's repair", what)
 						require.NotContains(t, stderr, "bug in ccsurgeon", "%s: after the hint's repair", what)
@@ -250,7 +287,8 @@ func TestNoOperationEndsInABugOnDamage(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d runs (%d damage families × %d operations) in %s; refused, by damage|operation: %v", runs, len(ops.DamageNames()), len(kinds), time.Since(start).Round(time.Millisecond), refused)
+	t.Logf("%d runs (%d damage families × %d operations) in %s; sessions damaged, by damage: %v; refused, by damage|operation: %v; repair-first hints followed: %d",
+		runs, len(ops.DamageNames()), len(kinds), time.Since(start).Round(time.Millisecond), applied, refused, len(hintTried))
 	if len(bugs) > 0 {
 		t.Fatalf("%d runs end in a bug of ccsurgeon's:\n%s", len(bugs), strings.Join(bugs, "\n"))
 	}
