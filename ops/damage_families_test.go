@@ -75,27 +75,6 @@ var moreDamage = map[string]mutation{
 		}
 		return out
 	}},
-	// a call whose result is in another branch: the result hangs off the
-	// call's parent, beside the call, and the conversation goes on from
-	// the result
-	"result-in-other-branch": {"", func(f *chain.File, lines [][]byte) [][]byte {
-		p := activeWith(f, func(e *chain.Entry) bool { return e.IsToolResult() })
-		if len(p) == 0 {
-			return nil
-		}
-		r := p[0]
-		var use = -1
-		for i := range f.Entries {
-			if f.Entries[i].UUID() == f.Entries[r].ParentUUID() && f.Entries[r].ParentUUID() != "" {
-				use = i
-			}
-		}
-		if use < 0 || !f.Entries[use].HasParent {
-			return nil
-		}
-		lines[r] = setLine(lines[r], "parentUuid", f.Entries[use].ParentUUID())
-		return lines
-	}},
 	// a tool_result after a compaction whose call is before it (the
 	// summary replaced the call): a copy of a result from before the
 	// boundary, inserted after the compact summary

@@ -27,6 +27,8 @@ import (
 //     message (the client sends the call with the message, by its id);
 //     strip-thinking removed that part, and the result went up to the
 //     prompt, away from any part of the message: a result without its call.
+//     2.0.50 gets a 400 on the damaged file itself (validate's
+//     result-beside-call); after repair, both send what the newest sent.
 func TestRealDamageTheGateMet(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
@@ -45,8 +47,9 @@ func TestRealDamageTheGateMet(t *testing.T) {
 		{"result-in-other-branch", "2.1.328/shapes/empty-thinking.jsonl", []string{"strip-thinking"}, func(c spec.Conversation) spec.Conversation {
 			return spec.StripThinking(c, 0)
 		}, true},
+		{"result-in-other-branch", "2.1.328/shapes/empty-thinking.jsonl", []string{"repair"}, spec.Repair, true},
 	} {
-		t.Run(tc.damage, func(t *testing.T) {
+		t.Run(tc.damage+"/"+tc.args[0], func(t *testing.T) {
 			t.Parallel()
 			src := filepath.Join("..", "testdata", "sessions", filepath.FromSlash(tc.src))
 			data, err := os.ReadFile(src)

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/validate"
@@ -718,6 +719,9 @@ func (r *Repair) toolPairs(t *Txn, f *chain.File) error {
 	if err := lineUpResults(t, f, nf, kept, path.Entries, msgs); err != nil {
 		return err
 	}
+	if err := r.resultsBelowCalls(t, f, nf, kept, leaf, msgs); err != nil {
+		return err
+	}
 	// an API message left with nothing but thinking is no answer: it goes
 	// (the entries of each such message are gathered in one pass: a
 	// damaged file has thousands of them)
@@ -824,6 +828,74 @@ func lineUpResults(t *Txn, f, nf *chain.File, kept, path []int, msgs []chain.Mes
 				break
 			}
 		}
+	}
+	return nil
+}
+
+// resultsBelowCalls re-links each tool result of the branch whose call
+// is not above it (validate's result-beside-call: the call is a part of
+// its message on a side branch, which the newest client sends with the
+// message and 2.0.x does not) below the last entry of the message that
+// made the call: the newest client sends the same, and 2.0.x, walking the
+// parents up from the leaf, now meets the call. nf is f as fixed so far,
+// kept[k] the entry of f that nf's entry k is, leaf nf's active leaf and
+// msgs the messages of its path.
+func (r *Repair) resultsBelowCalls(t *Txn, f, nf *chain.File, kept []int, leaf int, msgs []chain.Message) error {
+	ng := nf.Graph()
+	msgOf := map[int]int{}
+	for k, m := range msgs {
+		for _, j := range m.Entries {
+			msgOf[j] = k
+		}
+	}
+	anc, _ := ng.Ancestors(leaf)
+	calls := map[string]bool{}
+	for _, j := range anc {
+		e := &nf.Entries[j]
+		for _, id := range e.ToolUseIDs() {
+			calls[id] = true
+		}
+		if !e.IsToolResult() || t.Changed(f, kept[j]) {
+			continue
+		}
+		var beside []string
+		for _, id := range e.ToolResultIDs() {
+			if !calls[id] {
+				beside = append(beside, id)
+			}
+		}
+		k, ok := msgOf[j]
+		if len(beside) == 0 || !ok || k == 0 || msgs[k-1].Role != "assistant" {
+			continue
+		}
+		prev := msgs[k-1].Entries
+		made := map[string]bool{}
+		for _, a := range prev {
+			for _, id := range nf.Entries[a].ToolUseIDs() {
+				made[id] = true
+			}
+		}
+		if slices.ContainsFunc(beside, func(id string) bool { return !made[id] }) {
+			continue // a result without its call: toolPairs' part
+		}
+		last := prev[len(prev)-1]
+		if above, cycle := ng.Ancestors(last); cycle || slices.Contains(above, j) {
+			continue
+		}
+		raw, err := t.Raw(f, kept[j])
+		if err != nil {
+			return err
+		}
+		out, err := setTopLevel(raw, "parentUuid", EncodeString(nf.Entries[last].UUID()))
+		if err != nil {
+			return err
+		}
+		t.Set(f, kept[j], out)
+		for id := range made {
+			calls[id] = true
+		}
+		sort.Strings(beside)
+		r.add(f, kept[j], true, "result-beside-call", "moved the tool_result for %s below its call (it hung beside it, where Claude Code before 2.1 does not send the call)", strings.Join(beside, ", "))
 	}
 	return nil
 }

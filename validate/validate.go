@@ -355,4 +355,33 @@ func (c *checker) activeBranch() {
 			c.add(u.Entry, Error, "tool-result-without-use", "tool_result for %s has no tool_use in the message before it: the API rejects it", u.ID)
 		}
 	}
+	c.resultsBesideCalls(leaf, unpaired)
+}
+
+// resultsBesideCalls reports the tool results of the branch from the root
+// to leaf whose call is not above them on it: the newest client sends the
+// call with its message (a part of the message on a side branch, found by
+// its id), but clients before 2.1 send the entries above the leaf only
+// (2.0.50 walks the parents up from the leaf), the result without its
+// call, and the API rejects it. Results the newest client already leaves
+// unpaired (unpaired) are reported as tool-result-without-use.
+func (c *checker) resultsBesideCalls(leaf int, unpaired []chain.UnpairedTool) {
+	f, g := c.f, c.g
+	anc, _ := g.Ancestors(leaf)
+	calls := map[string]bool{}
+	for _, i := range anc {
+		e := &f.Entries[i]
+		for _, id := range e.ToolUseIDs() {
+			calls[id] = true
+		}
+		if !e.IsToolResult() {
+			continue
+		}
+		for _, id := range e.ToolResultIDs() {
+			if calls[id] || slices.ContainsFunc(unpaired, func(u chain.UnpairedTool) bool { return u.Result && u.Entry == i && u.ID == id }) {
+				continue
+			}
+			c.add(i, Error, "result-beside-call", "tool_result for %s is on the branch but its tool_use is not above it (it hangs on a side branch): Claude Code before 2.1 sends the result without its call and the API rejects it", id)
+		}
+	}
 }
