@@ -848,24 +848,12 @@ func (r *Repair) resultsBelowCalls(t *Txn, f, nf *chain.File, kept []int, leaf i
 			msgOf[j] = k
 		}
 	}
-	anc, _ := ng.Ancestors(leaf)
-	calls := map[string]bool{}
-	for _, j := range anc {
-		e := &nf.Entries[j]
-		for _, id := range e.ToolUseIDs() {
-			calls[id] = true
-		}
-		if !e.IsToolResult() || t.Changed(f, kept[j]) {
-			continue
-		}
-		var beside []string
-		for _, id := range e.ToolResultIDs() {
-			if !calls[id] {
-				beside = append(beside, id)
-			}
-		}
+	moved := map[string]bool{} // calls above the results moved so far
+	for _, b := range nf.ResultsBesideCalls(leaf) {
+		j := b.Entry
+		beside := slices.DeleteFunc(slices.Clone(b.IDs), func(id string) bool { return moved[id] })
 		k, ok := msgOf[j]
-		if len(beside) == 0 || !ok || k == 0 || msgs[k-1].Role != "assistant" {
+		if len(beside) == 0 || t.Changed(f, kept[j]) || !ok || k == 0 || msgs[k-1].Role != "assistant" {
 			continue
 		}
 		prev := msgs[k-1].Entries
@@ -882,17 +870,11 @@ func (r *Repair) resultsBelowCalls(t *Txn, f, nf *chain.File, kept []int, leaf i
 		if above, cycle := ng.Ancestors(last); cycle || slices.Contains(above, j) {
 			continue
 		}
-		raw, err := t.Raw(f, kept[j])
-		if err != nil {
+		if err := t.SetParent(f, kept[j], nf.Entries[last].UUID()); err != nil {
 			return err
 		}
-		out, err := setTopLevel(raw, "parentUuid", EncodeString(nf.Entries[last].UUID()))
-		if err != nil {
-			return err
-		}
-		t.Set(f, kept[j], out)
 		for id := range made {
-			calls[id] = true
+			moved[id] = true
 		}
 		sort.Strings(beside)
 		r.add(f, kept[j], true, "result-beside-call", "moved the tool_result for %s below its call (it hung beside it, where Claude Code before 2.1 does not send the call)", strings.Join(beside, ", "))

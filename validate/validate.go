@@ -366,22 +366,21 @@ func (c *checker) activeBranch() {
 // call, and the API rejects it. Results the newest client already leaves
 // unpaired (unpaired) are reported as tool-result-without-use.
 func (c *checker) resultsBesideCalls(leaf int, unpaired []chain.UnpairedTool) {
-	f, g := c.f, c.g
-	anc, _ := g.Ancestors(leaf)
-	calls := map[string]bool{}
-	for _, i := range anc {
-		e := &f.Entries[i]
-		for _, id := range e.ToolUseIDs() {
-			calls[id] = true
+	type result struct {
+		entry int
+		id    string
+	}
+	reported := map[result]bool{}
+	for _, u := range unpaired {
+		if u.Result {
+			reported[result{u.Entry, u.ID}] = true
 		}
-		if !e.IsToolResult() {
-			continue
-		}
-		for _, id := range e.ToolResultIDs() {
-			if calls[id] || slices.ContainsFunc(unpaired, func(u chain.UnpairedTool) bool { return u.Result && u.Entry == i && u.ID == id }) {
-				continue
+	}
+	for _, b := range c.f.ResultsBesideCalls(leaf) {
+		for _, id := range b.IDs {
+			if !reported[result{b.Entry, id}] {
+				c.add(b.Entry, Error, "result-beside-call", "tool_result for %s is on the branch but its tool_use is not above it (it hangs on a side branch): Claude Code before 2.1 sends the result without its call and the API rejects it", id)
 			}
-			c.add(i, Error, "result-beside-call", "tool_result for %s is on the branch but its tool_use is not above it (it hangs on a side branch): Claude Code before 2.1 sends the result without its call and the API rejects it", id)
 		}
 	}
 }
