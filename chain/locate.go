@@ -117,6 +117,9 @@ func looksLikePath(arg string) bool {
 	return err == nil
 }
 
+// notRegularHint is the hint of a SESSION that is not a regular file.
+const notRegularHint = "a session is a regular .jsonl file (a FIFO, socket or device is never read): give its path or its session id"
+
 func locatePath(arg string) (string, error) {
 	st, err := os.Stat(arg)
 	if err != nil {
@@ -129,7 +132,7 @@ func locatePath(arg string) (string, error) {
 		return "", &Error{Msg: fmt.Sprintf("%s is a directory, not a session file", arg), Hint: "give a session id or the path of a .jsonl file"}
 	}
 	if !st.Mode().IsRegular() {
-		return "", &Error{Msg: fmt.Sprintf("%s is not a regular file", arg)}
+		return "", &Error{Msg: fmt.Sprintf("%s is not a regular file", arg), Hint: notRegularHint}
 	}
 	real, err := filepath.EvalSymlinks(arg)
 	if err != nil {
@@ -155,12 +158,19 @@ var sessionKeys = []string{"type", "sessionId", "uuid", "leafUuid", "messageId"}
 // the envelope fields, which the client writes before the content.
 const maxProbeLine = 1 << 20
 
+// maxProbe is how far into a file IsSessionFile looks for a session line:
+// the client's first lines are small (a queue-operation, a snapshot, a
+// summary), and the API takes no message near this size, so a file with
+// none in its first 64 MB (a disk image or a core dump named *.jsonl) is
+// not a session, and is not read to its end to say so.
+const maxProbe = 64 << 20
+
 // IsSessionFile returns nil when path is a regular file with at least one
 // line that is a session entry: a JSON object with a string "type" and a
 // string "sessionId", "uuid", "leafUuid" or "messageId". Otherwise an
 // *Error says why it is not a session. It reads lines until the first
-// session entry (the first line, in a file the client wrote) and never
-// blocks on a FIFO.
+// session entry (the first line, in a file the client wrote), no further
+// than maxProbe bytes, and never blocks on a FIFO.
 func IsSessionFile(path string) error {
 	fh, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
@@ -172,9 +182,9 @@ func IsSessionFile(path string) error {
 		return &Error{Msg: fmt.Sprintf("cannot read %s: %v", path, unwrapPathErr(err))}
 	}
 	if !st.Mode().IsRegular() {
-		return &Error{Msg: fmt.Sprintf("%s is not a regular file", path)}
+		return &Error{Msg: fmt.Sprintf("%s is not a regular file", path), Hint: notRegularHint}
 	}
-	r := bufio.NewReaderSize(fh, 64<<10)
+	r := bufio.NewReaderSize(io.LimitReader(fh, maxProbe), 64<<10)
 	var line []byte
 	for {
 		chunk, err := r.ReadSlice('\n')
@@ -292,19 +302,33 @@ func ListSessions(configDir string) ([]string, error) {
 // device or a folder — and hold a session entry (IsSessionFile). Nothing
 // here opens what is not a regular file.
 func SessionsIn(dir string) []string {
+	var out []string
+	for _, f := range NamedLikeSessions(dir) {
+		if !f.Type().IsRegular() {
+			continue
+		}
+		p := filepath.Join(dir, f.Name())
+		if IsSessionFile(p) == nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// NamedLikeSessions lists the entries of dir named like a session's main
+// transcript (<name>.jsonl, not agent-*.jsonl, not hidden), whatever they
+// are (a regular file, a symlink, a FIFO, a folder), sorted by name; it
+// opens none. SessionsIn keeps the sessions among them; doctor names the
+// rest.
+func NamedLikeSessions(dir string) []os.DirEntry {
 	files, err := os.ReadDir(dir)
 	if err != nil {
 		return nil
 	}
-	var out []string
+	var out []os.DirEntry
 	for _, f := range files {
-		n := f.Name()
-		if !f.Type().IsRegular() || !strings.HasSuffix(n, ".jsonl") || strings.HasPrefix(n, "agent-") || strings.HasPrefix(n, ".") {
-			continue
-		}
-		p := filepath.Join(dir, n)
-		if IsSessionFile(p) == nil {
-			out = append(out, p)
+		if n := f.Name(); strings.HasSuffix(n, ".jsonl") && !strings.HasPrefix(n, "agent-") && !strings.HasPrefix(n, ".") {
+			out = append(out, f)
 		}
 	}
 	return out

@@ -1,11 +1,15 @@
 package chain
 
 import (
+	"bytes"
 	"os"
 	"path"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
+	"syscall"
+	"time"
 
 	"github.com/tidwall/gjson"
 )
@@ -121,8 +125,19 @@ const recordedWindow = 64 << 10
 // iZ(tail,"relocated","relocatedCwd") ?? ISe(head,"cwd")): the relocatedCwd of the last "relocated" entry in
 // the file's last 64 KB (the client writes one when /cd moves a session to
 // another project folder), else the first cwd in its first 64 KB. "" when
-// neither is there.
+// neither is there. It is the one rule for which project a session is
+// of: doctor, ls' PROJECT, --project, move, the default session and the
+// picker all ask it (RecordedCwdOf reads only the two windows).
 func RecordedCwd(f *File) string {
+	if c := RelocatedCwd(f); c != "" {
+		return c
+	}
+	return HeadCwd(f)
+}
+
+// RelocatedCwd is the relocatedCwd of the last "relocated" entry in the
+// last 64 KB of f ("" if none): f may be the whole file or its tail.
+func RelocatedCwd(f *File) string {
 	for i := len(f.Entries) - 1; i >= 0; i-- {
 		e := &f.Entries[i]
 		if e.Off+int64(e.Len) < f.Size-recordedWindow {
@@ -137,6 +152,12 @@ func RecordedCwd(f *File) string {
 			}
 		}
 	}
+	return ""
+}
+
+// HeadCwd is the first cwd of an entry in the first 64 KB of f ("" if
+// none): f may be the whole file or its head.
+func HeadCwd(f *File) string {
 	for i := range f.Entries {
 		e := &f.Entries[i]
 		if e.Off >= recordedWindow {
@@ -152,6 +173,136 @@ func RecordedCwd(f *File) string {
 		}
 	}
 	return ""
+}
+
+// headLineMax bounds how far RecordedCwdOf reads to finish a line that
+// starts in the head window.
+const headLineMax = 1 << 20
+
+// RecordedCwdOf is RecordedCwd of the session file at path, reading only
+// its head and tail windows (a 1 GB session costs as little as a small
+// one); "" when neither records one or the file cannot be read.
+func RecordedCwdOf(path string) string {
+	fh, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0) // a FIFO named like a session never blocks it
+	if err != nil {
+		return ""
+	}
+	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return ""
+	}
+	size := st.Size()
+	if size <= 2*recordedWindow { // the windows cover it
+		b := make([]byte, size)
+		if k, _ := fh.ReadAt(b, 0); int64(k) < size {
+			return ""
+		}
+		f, err := LoadBytes(path, b)
+		if err != nil {
+			return ""
+		}
+		defer f.Close()
+		return RecordedCwd(f)
+	}
+	// the tail's whole lines: a line cut by the window's start is left
+	// out (it starts before the last 64 KB)
+	from := size - recordedWindow
+	b := make([]byte, size-from+1)
+	if n, _ := fh.ReadAt(b, from-1); n == len(b) {
+		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+			if f, err := LoadBytes(path, b[i+1:]); err == nil {
+				c := RelocatedCwd(f)
+				f.Close()
+				if c != "" {
+					return c
+				}
+			}
+		}
+	}
+	// the head: every line that starts in the first 64 KB, whole (up to
+	// headLineMax)
+	n := int64(recordedWindow)
+	b = make([]byte, n, n+4096)
+	if k, _ := fh.ReadAt(b, 0); int64(k) < n {
+		return ""
+	}
+	for int64(len(b)) < size && b[len(b)-1] != '\n' && len(b) < headLineMax {
+		chunk := make([]byte, min(64<<10, size-int64(len(b))))
+		k, _ := fh.ReadAt(chunk, int64(len(b)))
+		if k == 0 {
+			break
+		}
+		if i := bytes.IndexByte(chunk[:k], '\n'); i >= 0 {
+			b = append(b, chunk[:i+1]...)
+			break
+		}
+		b = append(b, chunk[:k]...)
+	}
+	f, err := LoadBytes(path, b)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	return HeadCwd(f)
+}
+
+// HiddenFrom reports whether the client, started in project, leaves out
+// of its picker and of --continue a session of project's folder whose
+// recorded cwd is rec: rec is another folder that exists and has the
+// same slug ("my.app" and "my-app" share a project folder); such a
+// session is rec's (2.1.332: "filtered from /resume: recorded cwd is a
+// different directory with the same project slug", in both).
+func HiddenFrom(project, rec string) bool {
+	if !filepath.IsAbs(rec) || rec == project || ProjectSlug(rec) != ProjectSlug(project) {
+		return false
+	}
+	real, err := filepath.EvalSymlinks(rec)
+	if err != nil {
+		return false // gone: the client keeps it where it is filed
+	}
+	if p, err := filepath.EvalSymlinks(project); err == nil {
+		project = p
+	}
+	return !SameName(HostOS, filepath.Clean(real), filepath.Clean(project))
+}
+
+// ClientSessions are the sessions the client lists for a start in
+// project (a real path, as ClientCwd gives): those of project's folder
+// (ProjectDirOf) that it does not leave out (HiddenFrom), sorted by path.
+//
+// For a project whose folder name the client cuts (over 200 characters,
+// with a hash that differs between builds), the sessions of the other
+// folders that FolderHoldsProject names and that record project are
+// listed too, as 2.1.332 lists them.
+func ClientSessions(configDir, project string) []string {
+	dir := ProjectDirOf(configDir, project)
+	var out []string
+	for _, p := range SessionsIn(dir) {
+		if !HiddenFrom(project, RecordedCwdOf(p)) {
+			out = append(out, p)
+		}
+	}
+	if len(ProjectSlug(project)) <= 200 {
+		return out
+	}
+	des, _ := os.ReadDir(ProjectsDir(configDir))
+	var names []string
+	for _, d := range des {
+		names = append(names, d.Name())
+	}
+	for _, d := range des {
+		if !d.IsDir() || SameName(HostOS, d.Name(), filepath.Base(dir)) || !FolderHoldsProject(HostOS, d.Name(), project, names) {
+			continue
+		}
+		for _, p := range SessionsIn(filepath.Join(ProjectsDir(configDir), d.Name())) {
+			if rec := RecordedCwdOf(p); rec != "" && SameName(HostOS, filepath.Clean(rec), filepath.Clean(project)) {
+				out = append(out, p)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // FolderHoldsProject reports whether the client (2.1.332) looks for the
@@ -171,4 +322,43 @@ func FolderHoldsProject(goos, folder, cwd string, existing []string) bool {
 		return false
 	}
 	return HasPrefixFor(goos, folder, slug[:maxLen]+"-")
+}
+
+// EmptySessionFiles lists the files of dir that 2.1.332 takes for a
+// session and that hold nothing: regular, named <uuid>.jsonl, of size 0.
+// A client start that wrote nothing leaves one (2.0.50's -p --resume
+// creates the file of a session id it never writes). Sorted by path.
+func EmptySessionFiles(dir string) []string {
+	var out []string
+	for _, d := range NamedLikeSessions(dir) {
+		if !d.Type().IsRegular() || !IsUUID(strings.TrimSuffix(d.Name(), ".jsonl")) {
+			continue
+		}
+		if info, err := d.Info(); err == nil && info.Size() == 0 {
+			out = append(out, filepath.Join(dir, d.Name()))
+		}
+	}
+	return out
+}
+
+// ContinuePick is the file 'claude --continue' (2.1.332) takes for a start
+// in project: the newest, by modification time, of ClientSessions and of
+// the EmptySessionFiles of project's folder (its code lists every
+// <uuid>.jsonl of the folder newest first and takes the first it does not
+// leave out; an empty file it does not leave out, and it then starts from
+// nothing). "" when there is none. 2.0.50 orders by the entries' times, so
+// an empty file is never its pick.
+func ContinuePick(configDir, project string) string {
+	return NewestOf(append(ClientSessions(configDir, project), EmptySessionFiles(ProjectDirOf(configDir, project))...))
+}
+
+// NewestOf is the newest of paths by modification time ("" if none).
+func NewestOf(paths []string) string {
+	best, bestT := "", time.Time{}
+	for _, p := range paths {
+		if st, err := os.Stat(p); err == nil && (best == "" || st.ModTime().After(bestT)) {
+			best, bestT = p, st.ModTime()
+		}
+	}
+	return best
 }

@@ -2,6 +2,8 @@ package chain
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -32,11 +34,17 @@ func TestRecordedCwd(t *testing.T) {
 		{"relocation before the tail", entry(1, "/a") + "\n" + reloc("/b") + "\n" + pad(70<<10), "/a"},
 		{"cwd after the head", pad(70<<10) + entry(1, "/a") + "\n", ""},
 		{"none", `{"type":"summary","summary":"x"}` + "\n", ""},
+		{"a first line longer than the head", strings.Replace(entry(1, "/a"), `"q"`, `"`+strings.Repeat("q", 100<<10)+`"`, 1) + "\n" + pad(70<<10), "/a"},
+		{"relocated after a long tail", entry(1, "/a") + "\n" + pad(200<<10) + reloc("/b") + "\n", "/b"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f, err := LoadBytes("s.jsonl", []byte(c.data))
 			require.NoError(t, err)
 			assert.Equal(t, c.want, RecordedCwd(f))
+			// read from the head and tail windows alone, the same
+			p := filepath.Join(t.TempDir(), "s.jsonl")
+			require.NoError(t, os.WriteFile(p, []byte(c.data), 0o600))
+			assert.Equal(t, c.want, RecordedCwdOf(p), "RecordedCwdOf")
 		})
 	}
 }

@@ -11,13 +11,15 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
-	"sync"
+	"strings"
 	"time"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/ops"
 	"github.com/ccsurgeon/ccsurgeon/validate"
+	"golang.org/x/sync/errgroup"
 )
 
 // Kind is what is wrong.
@@ -49,6 +51,24 @@ const (
 	IndexMissingSession Kind = "index_missing_session"
 	// Unreadable: the session could not be read at all.
 	Unreadable Kind = "unreadable"
+	// EmptyNewest: an empty transcript (a client start that wrote
+	// nothing: 2.0.50's -p --resume leaves one) is the newest file of a
+	// project folder: 'claude --continue' (2.1.332) in the project takes
+	// it and starts from nothing, not from Shadows, the newest session.
+	// Not fixed: the file holds nothing, but a client that is running may
+	// still write to it.
+	EmptyNewest Kind = "empty_newest"
+	// UnclearCwd: the recorded working directory is relative or not in
+	// its clean form (a "." or ".." element): no path the client writes
+	// (its cwd is absolute and clean), so which project the session
+	// belongs to is not known; never resolved from the directory doctor
+	// runs in, never a move target.
+	UnclearCwd Kind = "unclear_cwd"
+	// NotAFile: an entry of a project folder named like a session that is
+	// not a regular file (a symlink, a FIFO, a folder): neither client
+	// lists it (both read the folder's regular files only). A symlink to
+	// a file needs attention: a session put there that no picker shows.
+	NotAFile Kind = "not_a_file"
 )
 
 // FixKind is what fixes a finding.
@@ -102,6 +122,12 @@ type Finding struct {
 	Folder         string   `json:"folder,omitempty"`
 	ExpectedFolder string   `json:"expected_folder,omitempty"`
 	Candidates     []string `json:"candidates,omitempty"`
+	// Stranded: a file of the same name in the folder the client looks in
+	// (a copy): the session cannot be moved there.
+	Twin string `json:"twin,omitempty"`
+	// ProjectGone: the existing project the client lists the session in
+	// all the same (it is filed under that project's folder); "" if none.
+	ListedIn string `json:"listed_in,omitempty"`
 
 	// Broken: validate's errors, and those repair has no safe fix for.
 	Problems []validate.Problem `json:"problems,omitempty"`
@@ -126,6 +152,15 @@ type Finding struct {
 	// Unreadable: why.
 	Error string `json:"error,omitempty"`
 
+	// EmptyNewest: the session 'claude --continue' would go on with but
+	// for the empty file (its path).
+	Shadows string `json:"shadows,omitempty"`
+
+	// NotAFile: what the entry is ("symlink", "fifo", "folder", "other")
+	// and, for a symlink, where it points.
+	Entry  string `json:"entry,omitempty"`
+	Target string `json:"target,omitempty"`
+
 	Fix Fix `json:"fix"`
 }
 
@@ -139,9 +174,9 @@ type Options struct {
 	Folders []string
 	// Now is the time ages are counted to (time.Now if zero).
 	Now time.Time
-	// Cleanup is the client's cleanup period (ReadCleanup); a zero
-	// Cleanup.Days means cleanup is off.
-	Cleanup Cleanup
+	// Cleanup is the client's cleanup period (ReadCleanup); nil: not
+	// looked at (Days 0 is a period: 2.0.50 then deletes every session).
+	Cleanup *Cleanup
 	// DueSoonDays: a session with this many days left or fewer is named.
 	DueSoonDays int
 	// GOOS names things as the client on that OS (chain.HostOS if "").
@@ -163,31 +198,23 @@ func Check(o Options) []Finding {
 	folders := projectFolderNames(o.ConfigDir)
 	per := make([][]Finding, len(o.Sessions))
 	cwds := make([]string, len(o.Sessions))
-	var wg sync.WaitGroup
-	work := make(chan int)
-	for w := 0; w < runtime.GOMAXPROCS(0); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range work {
-				per[i], cwds[i] = checkSession(o, folders, o.Sessions[i])
-			}
-		}()
-	}
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i := range o.Sessions {
-		work <- i
+		g.Go(func() error {
+			per[i], cwds[i] = checkSession(o, folders, o.Sessions[i])
+			return nil // what cannot be read is a finding, not an error
+		})
 	}
-	close(work)
-	wg.Wait()
+	_ = g.Wait()
 	var out []Finding
 	var known []string
 	for _, c := range cwds {
-		if c != "" {
-			known = append(known, c)
-		}
+		known = append(known, c)
 	}
 	known = append(known, clientProjects(o.ConfigDir)...)
-	guesses := map[string][]string{} // the sessions of a gone project share them
+	known = slices.DeleteFunc(known, func(k string) bool { return !clearPath(k) }) // never resolved from where doctor runs
+	guesses := map[string][]string{}                                               // the sessions of a gone project share them
 	for _, fs := range per {
 		for _, f := range fs {
 			if f.Kind == ProjectGone {
@@ -197,12 +224,21 @@ func Check(o Options) []Finding {
 					guesses[f.Project] = g
 				}
 				f.Candidates = g
+				f.ListedIn = listedIn(o.GOOS, f.Folder, known, folders)
 			}
 			out = append(out, f)
 		}
 	}
+	listed := map[string]bool{} // read already: readable
+	for _, p := range o.Sessions {
+		listed[p] = true
+	}
 	for _, dir := range o.Folders {
 		out = append(out, checkIndex(dir)...)
+		if f, ok := emptyNewest(o, folders, dir); ok {
+			out = append(out, f)
+		}
+		out = append(out, notFiles(dir, listed)...)
 	}
 	Sort(out)
 	return out
@@ -279,6 +315,9 @@ func place(o Options, folders []string, id, path, cwd string) (Finding, bool) {
 		return Finding{}, false // nothing says whose it is
 	}
 	folder := filepath.Base(filepath.Dir(path))
+	if !clearPath(cwd) {
+		return Finding{Kind: UnclearCwd, SessionID: id, Path: path, Folder: folder, NeedsAttention: true, Fix: Fix{Kind: FixNone}}, true
+	}
 	expected := chain.ProjectFolderName(o.GOOS, cwd, folders)
 	f := Finding{SessionID: id, Path: path, Folder: folder, ExpectedFolder: expected, NeedsAttention: true}
 	if st, err := os.Stat(cwd); err != nil || !st.IsDir() {
@@ -289,7 +328,28 @@ func place(o Options, folders []string, id, path, cwd string) (Finding, bool) {
 		return Finding{}, false
 	}
 	f.Kind, f.Fix = Stranded, Fix{Kind: FixMove, Lossless: true, To: cwd}
+	twin := filepath.Join(chain.ProjectsDir(o.ConfigDir), expected, filepath.Base(path))
+	if st, err := os.Lstat(twin); err == nil && st.Mode().IsRegular() {
+		f.Twin, f.Fix = twin, Fix{Kind: FixNone}
+	}
 	return f, true
+}
+
+// clearPath reports whether p is a path the client records as a working
+// directory: absolute (on some OS: "/...", "C:\\...", "\\\\server\\...")
+// and with no "." or ".." element.
+func clearPath(p string) bool {
+	abs := strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\\`) ||
+		len(p) >= 3 && p[1] == ':' && (p[2] == '\\' || p[2] == '/') && (p[0]|0x20 >= 'a' && p[0]|0x20 <= 'z')
+	if !abs {
+		return false
+	}
+	for _, e := range strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' }) {
+		if e == "." || e == ".." {
+			return false
+		}
+	}
+	return true
 }
 
 // broken reports validate's errors, with what repair leaves unfixed (the
@@ -329,4 +389,106 @@ func tooBig(s *chain.Session, id string) (Finding, bool) {
 	}
 	return Finding{Kind: TooBig, SessionID: id, Path: s.Path, NeedsAttention: true, Tokens: est.Total(), ContextWindow: win, Model: est.Model,
 		Fix: Fix{Kind: FixFit, TargetTokens: ops.FitTarget(win)}}, true
+}
+
+// emptyNewest finds an empty transcript that 'claude --continue' takes in
+// the project of folder dir instead of its newest session: the project is
+// the recorded cwd of the newest session filed at home in dir, and the
+// client's pick there (chain.ContinuePick) is the empty file.
+func emptyNewest(o Options, folders []string, dir string) (Finding, bool) {
+	empties := chain.EmptySessionFiles(dir)
+	if len(empties) == 0 {
+		return Finding{}, false
+	}
+	sessions := chain.SessionsIn(dir)
+	mtime := map[string]time.Time{}
+	for _, p := range sessions {
+		if st, err := os.Stat(p); err == nil {
+			mtime[p] = st.ModTime()
+		}
+	}
+	sort.SliceStable(sessions, func(i, j int) bool { return mtime[sessions[i]].After(mtime[sessions[j]]) })
+	for _, s := range sessions {
+		cwd := chain.RecordedCwdOf(s)
+		if !clearPath(cwd) || !chain.FolderHoldsProject(o.GOOS, filepath.Base(dir), cwd, folders) {
+			continue
+		}
+		newest := chain.NewestOf(chain.ClientSessions(o.ConfigDir, cwd))
+		pick := chain.ContinuePick(o.ConfigDir, cwd)
+		if newest == "" || pick == newest || filepath.Dir(pick) != dir {
+			return Finding{}, false
+		}
+		id := strings.TrimSuffix(filepath.Base(pick), ".jsonl")
+		return Finding{Kind: EmptyNewest, SessionID: id, Path: pick, Project: cwd, Folder: filepath.Base(dir),
+			NeedsAttention: true, Shadows: newest, Fix: Fix{Kind: FixNone}}, true
+	}
+	return Finding{}, false
+}
+
+// notFiles names the entries of dir that are named like a session's main
+// transcript (<name>.jsonl, not agent-*, not hidden) but are no regular
+// file, and the regular ones that cannot be read (chain.SessionsIn leaves
+// both out, so no other check sees them). Nothing but a regular file is
+// opened: a FIFO would block.
+func notFiles(dir string, listed map[string]bool) []Finding {
+	var out []Finding
+	for _, d := range chain.NamedLikeSessions(dir) {
+		n := d.Name()
+		id := strings.TrimSuffix(n, ".jsonl")
+		p := filepath.Join(dir, n)
+		if d.Type().IsRegular() {
+			if listed[p] {
+				continue
+			}
+			if fh, _, err := chain.OpenSideFile(p); err != nil { // never blocks on a FIFO put there since
+				out = append(out, Finding{Kind: Unreadable, SessionID: id, Path: p, NeedsAttention: true, Error: err.Error(), Fix: Fix{Kind: FixNone}})
+			} else {
+				fh.Close()
+			}
+			continue
+		}
+		f := Finding{Kind: NotAFile, SessionID: id, Path: p, Fix: Fix{Kind: FixNone}}
+		switch t := d.Type(); {
+		case t&os.ModeSymlink != 0:
+			f.Entry = "symlink"
+			f.Target, _ = os.Readlink(p)
+			st, err := os.Stat(p)
+			f.NeedsAttention = err == nil && st.Mode().IsRegular()
+		case t&os.ModeNamedPipe != 0:
+			f.Entry = "fifo"
+		case t.IsDir():
+			f.Entry = "folder"
+		default:
+			f.Entry = "other"
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// listedIn is the one existing project, among those the client knows,
+// whose folder is folder: the client started there lists a session filed
+// in it whose own working directory is gone (chain.HiddenFrom hides only
+// one that exists). "" when there is none, or several (same slug).
+func listedIn(goos, folder string, known, folders []string) string {
+	found := ""
+	seen := map[string]bool{}
+	for _, k := range known {
+		k = filepath.Clean(k)
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		if !chain.FolderHoldsProject(goos, folder, k, folders) {
+			continue
+		}
+		if st, err := os.Stat(k); err != nil || !st.IsDir() {
+			continue
+		}
+		if found != "" {
+			return ""
+		}
+		found = k
+	}
+	return found
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -298,8 +299,12 @@ func TestDoctorFixAppliesTheLosslessFixes(t *testing.T) {
 }
 
 // TestDoctorCleanupPeriodFromSettings: cleanupPeriodDays is read from the
-// user's settings.json, the managed settings win over it, 0 turns the
-// cleanup off, and a value the client would refuse is not used.
+// user's settings.json, the managed settings win over it, and every form
+// of the value is taken as the clients take it (2.0.50's cli.js: a file
+// whose value is not a whole number >= 0 is ignored whole, 0 makes its
+// start-up delete every transcript, its cutoff being now; 2.1.332 wants
+// a whole number >= 1 and skips its cleanup on another): the subtest
+// names the form that was misread.
 func TestDoctorCleanupPeriodFromSettings(t *testing.T) {
 	d := newDoctorDir(t)
 	proj := d.dir("p")
@@ -310,13 +315,21 @@ func TestDoctorCleanupPeriodFromSettings(t *testing.T) {
 		name, user, managed string
 		days                int
 		left                int // -100: not named
+		invalid             bool
 	}{
-		{"default", "", "", 30, -100},
-		{"user", `{"cleanupPeriodDays": 15}`, "", 15, 2},
-		{"managed wins", `{"cleanupPeriodDays": 15}`, `{"cleanupPeriodDays": 10}`, 10, -3},
-		{"off", `{"cleanupPeriodDays": 0}`, "", 0, -100},
-		{"refused value", `{"cleanupPeriodDays": -4}`, "", 30, -100},
-		{"not JSON", `{cleanupPeriodDays: 5`, "", 30, -100},
+		{"default", "", "", 30, -100, false},
+		{"user", `{"cleanupPeriodDays": 15}`, "", 15, 2, false},
+		{"managed wins", `{"cleanupPeriodDays": 15}`, `{"cleanupPeriodDays": 10}`, 10, -3, false},
+		{"zero: 2.0.50 deletes every session", `{"cleanupPeriodDays": 0}`, "", 0, -13, false},
+		{"whole number written as a float", `{"cleanupPeriodDays": 15.0}`, "", 15, 2, false},
+		{"large: the days overflow a duration", `{"cleanupPeriodDays": 106752}`, "", 106752, -100, false},
+		{"larger than any date", `{"cleanupPeriodDays": 1e300}`, "", doctor.MaxCleanupDays, -100, false},
+		{"negative", `{"cleanupPeriodDays": -4}`, "", 30, -100, true},
+		{"not whole", `{"cleanupPeriodDays": 1.5}`, "", 30, -100, true},
+		{"a string", `{"cleanupPeriodDays": "5"}`, "", 30, -100, true},
+		{"null", `{"cleanupPeriodDays": null}`, "", 30, -100, true},
+		{"managed refused, user's taken", `{"cleanupPeriodDays": 15}`, `{"cleanupPeriodDays": -1}`, 15, 2, true},
+		{"not JSON", `{cleanupPeriodDays: 5`, "", 30, -100, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			write := func(p, s string) {
@@ -330,6 +343,7 @@ func TestDoctorCleanupPeriodFromSettings(t *testing.T) {
 			write(filepath.Join(managed, "managed-settings.json"), c.managed)
 			r, _, _ := d.run(DoctorOptions{ManagedSettingsDir: managed})
 			assert.Equal(t, c.days, r.Cleanup.Days)
+			assert.Equal(t, c.invalid, len(r.Cleanup.Refused) > 0, "%+v", r.Cleanup)
 			var f *DoctorFinding
 			for i := range r.Findings {
 				if r.Findings[i].SessionID == id && r.Findings[i].Kind == doctor.DueForDeletion {
@@ -342,6 +356,9 @@ func TestDoctorCleanupPeriodFromSettings(t *testing.T) {
 			}
 			require.NotNil(t, f)
 			assert.Equal(t, c.left, *f.DaysLeft)
+			if c.days == 0 {
+				assert.Contains(t, f.Message, "2.0.50 deletes every session at its next start")
+			}
 		})
 	}
 }
@@ -547,4 +564,300 @@ func TestDoctorLongNameOfAnotherBuild(t *testing.T) {
 	d.add("multi-turn", proj, folder, time.Hour, nil)
 	r, _, err := d.run(DoctorOptions{})
 	require.NoError(t, err, "%+v", r.Findings)
+}
+
+// TestDoctorEmptyNewest: an empty <uuid>.jsonl is named only when it is
+// the newest file of its project's folder (then 'claude --continue' takes
+// it); older than the newest session it costs nothing. --fix leaves it.
+func TestDoctorEmptyNewest(t *testing.T) {
+	d := newDoctorDir(t)
+	proj := d.dir("p")
+	id, p := d.add("multi-turn", proj, "", time.Hour, nil)
+	empty := filepath.Join(filepath.Dir(p), "0badc0de-0000-4000-8000-000000000000.jsonl")
+	require.NoError(t, os.WriteFile(empty, nil, 0o600))
+	r, _, err := d.run(DoctorOptions{Fix: true})
+	require.Error(t, err)
+	require.Len(t, r.Findings, 1, "%+v", r.Findings)
+	f := r.Findings[0]
+	assert.Equal(t, doctor.EmptyNewest, f.Kind)
+	assert.Equal(t, empty, f.Path)
+	assert.Equal(t, p, f.Shadows)
+	assert.Equal(t, "cd "+proj+" && claude --resume "+id, f.Command)
+	assert.Empty(t, r.Fixed)
+	assert.FileExists(t, empty)
+	txt, _ := d.text(DoctorOptions{})
+	assert.Contains(t, txt, "0badc0de-0000-4000-8000-000000000000: empty newest: ")
+
+	old := time.Now().Add(-2 * time.Hour)
+	require.NoError(t, os.Chtimes(empty, old, old))
+	r, _, err = d.run(DoctorOptions{})
+	assert.NoError(t, err, "%+v", r.Findings)
+}
+
+// TestDoctorGroupsWhatOneCommandFixes: the sessions of one gone project
+// share its fix (one move --project): the text says it once, naming every
+// session, where it said the same command once per session; so do the
+// sessions one index misses. --json keeps a finding per session.
+func TestDoctorGroupsWhatOneCommandFixes(t *testing.T) {
+	d := newDoctorDir(t)
+	gone := filepath.Join(d.root, "gone")
+	var ids []string
+	for i := 0; i < 3; i++ {
+		id, _ := d.add("multi-turn", gone, "", time.Duration(i+1)*time.Hour, nil)
+		ids = append(ids, id)
+	}
+	idx, _ := json.Marshal(map[string]any{"version": 1, "entries": []map[string]any{}})
+	require.NoError(t, os.WriteFile(filepath.Join(d.cfg, "projects", chain.ProjectSlug(gone), "sessions-index.json"), idx, 0o600))
+	r, _, err := d.run(DoctorOptions{})
+	require.Error(t, err)
+	assert.Len(t, r.Findings, 6, "a finding per session and kind in --json")
+	assert.Equal(t, 3, r.NeedsAttention)
+	txt, err := d.text(DoctorOptions{})
+	require.Error(t, err)
+	lines := strings.Split(strings.TrimSpace(txt), "\n")
+	require.Len(t, lines, 2, "%s", txt)
+	cmd := "ccsurgeon --config-dir " + d.cfg + " move --project " + gone + " --to NEW-PATH"
+	assert.Equal(t, 1, strings.Count(txt, cmd), "%s", txt)
+	for _, l := range lines {
+		for _, id := range ids {
+			assert.Contains(t, l, id)
+		}
+	}
+	assert.True(t, strings.HasPrefix(lines[0], gone+": project gone: 3 sessions record it as their working directory, which no longer exists"), lines[0])
+	assert.True(t, strings.HasSuffix(lines[0], "; fix: "+cmd), lines[0])
+	assert.Contains(t, lines[1], ": index: misses 3 sessions of its folder", "what needs no attention comes last")
+}
+
+// TestDoctorNamesWhatIsNotAFile: an entry of a project folder named like
+// a session that is not a regular file is listed by neither client
+// (readdir + isFile in 2.0.50 and 2.1.332): a symlink to a session is a
+// session the user put there and never sees (needs attention); a folder
+// named like one costs nothing (named for information). Nothing is
+// opened through the link, nothing changed, --fix leaves both.
+func TestDoctorNamesWhatIsNotAFile(t *testing.T) {
+	d := newDoctorDir(t)
+	proj := d.dir("p")
+	_, p := d.add("multi-turn", proj, "", 2*time.Hour, nil)
+	elsewhere := filepath.Join(d.root, "keep", "33333333-3333-4333-8333-333333333333.jsonl")
+	require.NoError(t, os.MkdirAll(filepath.Dir(elsewhere), 0o755))
+	b, err := os.ReadFile(p)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(elsewhere, b, 0o600))
+	link := filepath.Join(filepath.Dir(p), filepath.Base(elsewhere))
+	require.NoError(t, os.Symlink(elsewhere, link))
+	dir := filepath.Join(filepath.Dir(p), "44444444-4444-4444-8444-444444444444.jsonl")
+	require.NoError(t, os.Mkdir(dir, 0o700))
+	before := filesAndTimes(t, d.root)
+	r, _, err := d.run(DoctorOptions{Fix: true})
+	require.Error(t, err)
+	require.Len(t, r.Findings, 2, "%+v", r.Findings)
+	byPath := map[string]DoctorFinding{}
+	for _, f := range r.Findings {
+		assert.Equal(t, doctor.NotAFile, f.Kind)
+		byPath[f.Path] = f
+	}
+	assert.True(t, byPath[link].NeedsAttention)
+	assert.Equal(t, elsewhere, byPath[link].Target)
+	assert.Contains(t, byPath[link].Message, "a symlink to "+elsewhere)
+	assert.False(t, byPath[dir].NeedsAttention)
+	assert.Contains(t, byPath[dir].Message, "a folder")
+	assert.Empty(t, r.Fixed)
+	assert.Equal(t, before, filesAndTimes(t, d.root))
+}
+
+// TestDoctorNamesAnUnreadableSession: a session file the user cannot read
+// (mode 000) is left out of every listing (chain.SessionsIn): doctor still
+// names it, with the error. As root every file reads, so the test needs
+// another user.
+func TestDoctorNamesAnUnreadableSession(t *testing.T) {
+	if os.Geteuid() == 0 {
+		t.Skip("root reads a file of mode 000")
+	}
+	d := newDoctorDir(t)
+	proj := d.dir("p")
+	_, p := d.add("multi-turn", proj, "", 2*time.Hour, nil)
+	require.NoError(t, os.Chmod(p, 0))
+	t.Cleanup(func() { _ = os.Chmod(p, 0o600) })
+	r, _, err := d.run(DoctorOptions{})
+	require.Error(t, err)
+	require.Len(t, r.Findings, 1, "%+v", r.Findings)
+	assert.Equal(t, doctor.Unreadable, r.Findings[0].Kind)
+	assert.Contains(t, r.Findings[0].Message, "permission denied")
+}
+
+// TestDoctorGoneProjectFiledUnderAnExistingOne: a session whose working
+// directory is gone but that is filed under the folder of a project the
+// client knows and that exists (the project renamed and its folder under
+// projects/ renamed by hand) is listed by the client there: doctor says
+// so, not "no start of the client finds it", and the move it names goes
+// to that project.
+func TestDoctorGoneProjectFiledUnderAnExistingOne(t *testing.T) {
+	d := newDoctorDir(t)
+	now := d.dir("new")
+	gone := filepath.Join(d.root, "old")
+	d.add("tools", now, "", time.Hour, nil) // the client has run in new
+	id, _ := d.add("multi-turn", gone, chain.ProjectSlug(now), 2*time.Hour, nil)
+	r, _, err := d.run(DoctorOptions{})
+	require.Error(t, err)
+	require.Len(t, r.Findings, 1, "%+v", r.Findings)
+	f := r.Findings[0]
+	assert.Equal(t, doctor.ProjectGone, f.Kind)
+	assert.Equal(t, id, f.SessionID)
+	assert.Equal(t, now, f.ListedIn)
+	assert.NotContains(t, f.Message, "no start of the client finds it")
+	assert.Contains(t, f.Message, "the client lists it in "+now)
+	assert.True(t, strings.HasSuffix(f.Command, " move --project "+gone+" --to "+now), f.Command)
+}
+
+// TestDoctorGroupsSessionsDueForDeletion: many sessions past the cleanup
+// period (a config dir used for months) share one fix, raising
+// cleanupPeriodDays: one line names the settings file and every session,
+// where each printed the same advice; those only near it share another.
+func TestDoctorGroupsSessionsDueForDeletion(t *testing.T) {
+	d := newDoctorDir(t)
+	proj := d.dir("p")
+	var past []string
+	for i := 0; i < 3; i++ {
+		id, _ := d.add("multi-turn", proj, "", time.Duration(40+i)*24*time.Hour, nil)
+		past = append(past, id)
+	}
+	soon1, _ := d.add("multi-turn", proj, "", 26*24*time.Hour, nil)
+	soon2, _ := d.add("multi-turn", proj, "", 27*24*time.Hour, nil)
+	r, _, _ := d.run(DoctorOptions{})
+	assert.Len(t, r.Findings, 5, "a finding per session in --json")
+	txt, err := d.text(DoctorOptions{})
+	require.Error(t, err)
+	lines := strings.Split(strings.TrimSpace(txt), "\n")
+	require.Len(t, lines, 2, "%s", txt)
+	settings := filepath.Join(d.cfg, "settings.json")
+	assert.True(t, strings.HasPrefix(lines[0], settings+": due for deletion: 3 sessions past the cleanup period"), lines[0])
+	for _, id := range past {
+		assert.Contains(t, lines[0], id)
+	}
+	assert.True(t, strings.HasPrefix(lines[1], settings+": due for deletion: 2 sessions reach the cleanup period within 3 days"), lines[1])
+	assert.Contains(t, lines[1], soon1)
+	assert.Contains(t, lines[1], soon2)
+}
+
+// TestDoctorUnclearRecordedCwd: a recorded working directory that is
+// relative ("proj") or not in its clean form ("/x/a/../p") is no path the
+// client writes (process.cwd() is absolute and clean): doctor does not
+// resolve it from the directory it runs in, and never moves the session
+// by it (a relative one moved the session into the project of the shell's
+// directory; one with ".." was reported stranded, its move failing for
+// ever): it is named, with no fix. The subtest names the form.
+func TestDoctorUnclearRecordedCwd(t *testing.T) {
+	for _, c := range []struct{ name, cwd string }{
+		{"relative", "proj"},
+		{"relative with a dot", "./proj"},
+		{"with ..", "ROOT/a/../proj"},
+		{"with .", "ROOT/./proj"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d := newDoctorDir(t)
+			d.dir("proj")
+			d.dir("a")
+			cwd := strings.Replace(c.cwd, "ROOT", d.root, 1)
+			id, _ := d.add("multi-turn", cwd, "-somewhere", time.Hour, nil)
+			t.Chdir(d.root) // where "proj" exists
+			before := filesAndTimes(t, d.cfg)
+			r, _, err := d.run(DoctorOptions{Fix: true})
+			require.Error(t, err, "needs attention")
+			assert.Equal(t, []doctor.Kind{doctor.UnclearCwd}, kinds(r)[id])
+			assert.Empty(t, r.Fixed)
+			assert.Equal(t, before, filesAndTimes(t, d.cfg), "--fix moved a session by a cwd that is no clean absolute path")
+			for _, f := range r.Findings {
+				assert.Empty(t, f.Command)
+				assert.Equal(t, doctor.FixNone, f.Fix.Kind)
+				assert.Contains(t, f.Message, cwd)
+			}
+		})
+	}
+}
+
+// TestDoctorSummaryCountsWhatItSays: the stderr summary counts what it
+// names: fixes that were made (not those tried), the fixes that failed
+// (each "not fixed" line with the command that shows why), the findings
+// and the sessions they are about, and the lines they take (grouped
+// findings share one).
+func TestDoctorSummaryCountsWhatItSays(t *testing.T) {
+	d := newDoctorDir(t)
+	proj := d.dir("my.app")
+	// stranded, but where it belongs is a file, not a folder: the move fails
+	id, _ := d.add("multi-turn", proj, "-elsewhere", time.Hour, nil)
+	require.NoError(t, os.WriteFile(filepath.Join(d.cfg, "projects", chain.ProjectSlug(proj)), nil, 0o600))
+	for i := 0; i < 3; i++ {
+		d.add("multi-turn", d.dir("p"), "", time.Duration(40+i)*24*time.Hour, nil)
+	}
+	summary := func(o DoctorOptions) (string, string) {
+		var out, errb bytes.Buffer
+		env := &Env{ConfigDir: d.cfg, Out: &out, Err: &errb}
+		require.Error(t, env.RunDoctor(o))
+		return out.String(), errb.String()
+	}
+	out, errs := summary(DoctorOptions{})
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	require.Len(t, lines, 2, out)
+	assert.Equal(t, "ccsurgeon: 4 sessions examined, 4 findings on 4 sessions need attention, in 2 lines\n", errs)
+
+	out, errs = summary(DoctorOptions{Fix: true})
+	assert.Equal(t, "ccsurgeon: 4 sessions examined, 0 fixed, 1 not fixed, 4 findings left for you to decide\n", errs)
+	var notFixed string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "not fixed: ") {
+			notFixed = l
+		}
+	}
+	require.NotEmpty(t, notFixed, out)
+	assert.Contains(t, notFixed, id)
+	assert.Regexp(t, `; hint: to see why: ccsurgeon --config-dir \S+ move `+id+` --to \S+$`, notFixed)
+}
+
+// TestDoctorStrandedWithATwinWhereItBelongs: a stranded session whose id
+// is already a file in the folder the client looks in (a copy made by
+// hand) cannot be moved there (move refuses a file already in place): it
+// is named with the twin, with no move offered and none tried by --fix.
+func TestDoctorStrandedWithATwinWhereItBelongs(t *testing.T) {
+	d := newDoctorDir(t)
+	proj := d.dir("my.app")
+	id, p := d.add("multi-turn", proj, "-elsewhere", time.Hour, nil)
+	twin := filepath.Join(d.cfg, "projects", chain.ProjectSlug(proj), id+".jsonl")
+	require.NoError(t, os.MkdirAll(filepath.Dir(twin), 0o700))
+	b, err := os.ReadFile(p)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(twin, b, 0o600))
+	r, _, err := d.run(DoctorOptions{Fix: true})
+	require.Error(t, err)
+	assert.Empty(t, r.Fixed, "a move that cannot be made was tried")
+	var f *DoctorFinding
+	for i := range r.Findings {
+		if r.Findings[i].Path == p {
+			f = &r.Findings[i]
+		}
+	}
+	require.NotNil(t, f, "%+v", r.Findings)
+	assert.Equal(t, doctor.Stranded, f.Kind)
+	assert.Equal(t, twin, f.Twin)
+	assert.Equal(t, doctor.FixNone, f.Fix.Kind)
+	assert.Empty(t, f.Command)
+	assert.Contains(t, f.Message, twin)
+}
+
+// TestContinueFindsALongNameOfAnotherBuild: a project whose folder name
+// is cut (over 200 characters) and hashed by another build is one
+// 2.1.332 lists for the project (chain.FolderHoldsProject, which doctor
+// follows): --continue takes its session, as the client would.
+func TestContinueFindsALongNameOfAnotherBuild(t *testing.T) {
+	d := newDoctorDir(t)
+	proj := d.dir(strings.Repeat("long-project-name-", 9))
+	folder := chain.ProjectSlug(proj)[:200] + "-otherhash"
+	_, p := d.add("multi-turn", proj, folder, time.Hour, nil)
+	// a newer session of another project under such a folder is not its
+	other := d.dir(strings.Repeat("long-project-name-", 9) + "x")
+	d.add("multi-turn", other, folder, 0, nil)
+	t.Chdir(proj)
+	env := &Env{ConfigDir: d.cfg, Out: io.Discard, Err: io.Discard, Quiet: true}
+	got, err := env.ContinueSession()
+	require.NoError(t, err)
+	assert.Equal(t, p, got, "the newest, but another project's")
 }

@@ -188,7 +188,22 @@ func (env *Env) projectRows(paths []string, o LsOptions) ([]SessionSummary, erro
 		}
 	}
 	if len(keep) > 0 {
-		return summarize(keep, o.Turns), nil
+		rows := summarize(keep, o.Turns)
+		if filepath.IsAbs(clean) && !chain.SameName(chain.HostOS, o.Project, filepath.Base(filepath.Dir(keep[0]))) {
+			// a project named by its path: its folder's sessions but those
+			// the client leaves to another folder of the same slug
+			kept := rows[:0]
+			for _, r := range rows {
+				if !chain.HiddenFrom(clean, r.Project) {
+					kept = append(kept, r)
+				}
+			}
+			rows = kept
+		}
+		if len(rows) > 0 {
+			return rows, nil
+		}
+		keep = nil
 	}
 	var rows []SessionSummary
 	shown := map[string]bool{}
@@ -318,7 +333,7 @@ func recordOrigin(configDir, id, from, op string) error {
 // readOrigins reads the origins ccsurgeon noted, by session id.
 func readOrigins(configDir string) map[string]*Origin {
 	out := map[string]*Origin{}
-	b, err := os.ReadFile(originsFile(configDir))
+	b, err := chain.ReadSideFile(originsFile(configDir))
 	if err != nil {
 		return out
 	}
@@ -379,12 +394,19 @@ func summarizeOne(p string, turns bool) (SessionSummary, error) {
 			r.Turns = &n
 		}
 		describe(f, &r, true)
+		if c := chain.RecordedCwd(f); c != "" {
+			r.Project = c
+		}
 		return r.withAITitle(), nil
 	}
+	headCwd := ""
 	for n := int64(headWindow); ; n *= 4 {
 		head, err := readLines(fh, 0, min(n, st.Size()))
 		if err != nil {
 			return r, err
+		}
+		if headCwd == "" {
+			headCwd = chain.HeadCwd(head)
 		}
 		if describe(head, &r, true) || n >= headMax || n >= st.Size() {
 			break
@@ -395,6 +417,15 @@ func summarizeOne(p string, turns bool) (SessionSummary, error) {
 		return r, err
 	}
 	describe(tail, &r, false)
+	// the project the client takes it for (chain.RecordedCwd, read from
+	// the two windows)
+	if c := chain.RelocatedCwd(tail); c != "" {
+		r.Project = c
+	} else if headCwd != "" {
+		r.Project = headCwd
+	} else if c := chain.RecordedCwdOf(p); c != "" { // a head line longer than the window
+		r.Project = c
+	}
 	return r.withAITitle(), nil
 }
 
@@ -432,7 +463,7 @@ func readLines(fh *os.File, from, to int64) (*chain.File, error) {
 }
 
 // describe fills in r from f, the whole session or a window of its lines
-// (the head first, then the tail): the project (the first cwd), the first
+// (the head first, then the tail): the first
 // prompt (the first a person typed, in file order; from the head or the
 // whole file only), the title (the last summary or custom-title, else the
 // last ai-title; 1.0 wrote
@@ -454,7 +485,6 @@ func describe(f *chain.File, r *SessionSummary, head bool) bool {
 			}
 		}
 	}
-	cwdKnown := r.Project != filepath.Base(filepath.Dir(r.Path))
 	for i := range f.Entries {
 		e := &f.Entries[i]
 		if e.Kind != chain.KindEntry {
@@ -462,7 +492,7 @@ func describe(f *chain.File, r *SessionSummary, head bool) bool {
 		}
 		meta := e.Type() == "summary" || e.Type() == "custom-title" || e.Type() == "last-prompt" || e.Type() == "ai-title"
 		answer := e.Type() == "assistant"
-		if cwdKnown && !meta && !answer {
+		if !meta && !answer {
 			continue
 		}
 		raw, err := f.Raw(i)
@@ -472,11 +502,6 @@ func describe(f *chain.File, r *SessionSummary, head bool) bool {
 		if answer {
 			if n := contextTokens(raw); n > 0 {
 				r.ContextTokens = n
-			}
-		}
-		if !cwdKnown {
-			if cwd := gjson.GetBytes(raw, "cwd"); cwd.Type == gjson.String && cwd.Str != "" {
-				r.Project, cwdKnown = cwd.Str, true
 			}
 		}
 		if !meta {
@@ -540,19 +565,31 @@ func (env *Env) ProjectSessions(project string) ([]string, error) {
 	return out, nil
 }
 
+// ContinueEmptyError: the file 'claude --continue' takes in the current
+// folder (chain.ContinuePick) is Empty, an empty transcript newer than
+// every session: the client starts from nothing there, not from Session
+// (the newest session, the one the user likely means).
+type ContinueEmptyError struct{ Empty, Session string }
+
+func (e *ContinueEmptyError) Error() string {
+	return fmt.Sprintf("the newest file of this folder's project is %s, an empty transcript: 'claude --continue' here takes it and starts from nothing, not from %s, the newest session", e.Empty, sessionIDOf(e.Session))
+}
+
+func sessionIDOf(path string) string { return strings.TrimSuffix(filepath.Base(path), ".jsonl") }
+
 // ContinueSession is the session 'claude --continue' would pick in the
-// current folder: the newest (last modified) of the folder's project.
+// current folder: the newest (last modified) of the folder's project
+// (chain.ContinuePick); a ContinueEmptyError when that is an empty file.
 func (env *Env) ContinueSession() (string, error) {
 	wd, err := chain.ClientCwd()
 	if err != nil {
 		return "", err
 	}
 	dir := chain.ProjectDirOf(env.ConfigDir, wd)
-	best, bestT := "", time.Time{}
-	for _, f := range chain.SessionsIn(dir) {
-		if st, err := os.Stat(f); err == nil && (best == "" || st.ModTime().After(bestT)) {
-			best, bestT = f, st.ModTime()
-		}
+	best := chain.NewestOf(chain.ClientSessions(env.ConfigDir, wd))
+	if pick := chain.ContinuePick(env.ConfigDir, wd); best != "" && pick != best {
+		// the client takes an empty transcript newer than every session
+		return "", &ContinueEmptyError{Empty: pick, Session: best}
 	}
 	if best == "" {
 		if err := chain.CheckConfigDir(env.ConfigDir); err != nil {

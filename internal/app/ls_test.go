@@ -273,8 +273,9 @@ func TestFitWidth(t *testing.T) {
 
 // TestFilesThatAreNotSessionsAreNotListed: an empty .jsonl, a stray file
 // and a symlink to a file that is not a session, in a project folder, are
-// not sessions (README: Safety): ls, --all, --pick and the default session
-// pass them by, and they are the newest files of the folder; a SESSION
+// not sessions (README: Safety): ls, --all and --pick pass them by, and
+// they are the newest files of the folder; the default session passes by
+// all but the empty one, which the client's --continue takes; a SESSION
 // named by the stray file's id still says why it is not one.
 func TestFilesThatAreNotSessionsAreNotListed(t *testing.T) {
 	cfg, dir := workingDirProject(t)
@@ -303,6 +304,17 @@ func TestFilesThatAreNotSessionsAreNotListed(t *testing.T) {
 	all, err := env.AllSessions()
 	require.NoError(t, err)
 	assert.Equal(t, []string{real}, all)
+	// the empty one is what 2.1.332's --continue takes (and starts from
+	// nothing: TestEmptyNewestFileShadowsContinue): the default says so
+	// instead of taking another session than the client
+	_, err = env.ContinueSession()
+	var ce *ContinueEmptyError
+	require.ErrorAs(t, err, &ce)
+	assert.Equal(t, filepath.Join(dir, "22222222-0000-4000-8000-000000000000.jsonl"), ce.Empty)
+	assert.Equal(t, real, ce.Session)
+	// the other strays are passed by, as before (a symlink the client
+	// does not list either; the file of no JSON: not checked with it)
+	require.NoError(t, os.Remove(ce.Empty))
 	got, err := env.ContinueSession()
 	require.NoError(t, err)
 	assert.Equal(t, real, got, "the newest session, not the newest file")

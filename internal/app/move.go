@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/ccsurgeon/ccsurgeon/backup"
 	"github.com/ccsurgeon/ccsurgeon/chain"
@@ -450,7 +451,7 @@ func folderProjectPath(dir, from string) string {
 			return p
 		}
 	}
-	if b, err := os.ReadFile(filepath.Join(dir, "sessions-index.json")); err == nil {
+	if b, err := chain.ReadSideFile(filepath.Join(dir, "sessions-index.json")); err == nil {
 		if p := gjson.GetBytes(b, "originalPath").Str; p != "" {
 			return p
 		}
@@ -511,57 +512,14 @@ func legacyOfMoved(p string, moved map[string]bool) bool {
 	return false
 }
 
-// projectPathOf is the project path a session belongs to: the first cwd
-// whose slug names the session's folder, else the first cwd. It reads the
-// head of the file only (as ls does), up to headMax.
+// projectPathOf is the project path a session belongs to: the client's
+// recorded cwd (chain.RecordedCwdOf: after /cd the relocatedCwd, not the
+// cwd of the turns before it), cleaned; "" when none is recorded.
 func projectPathOf(path string) string {
-	fh, err := os.Open(path)
-	if err != nil {
-		return ""
+	if c := chain.RecordedCwdOf(path); c != "" {
+		return filepath.Clean(c)
 	}
-	defer fh.Close()
-	st, err := fh.Stat()
-	if err != nil {
-		return ""
-	}
-	for n := int64(headWindow); ; n *= 4 {
-		p, ok := headProjectPath(fh, path, min(n, st.Size()))
-		if ok || n >= headMax || n >= st.Size() {
-			return p
-		}
-	}
-}
-
-// headProjectPath looks for the project path in the first n bytes; ok
-// when a cwd naming the folder was found.
-func headProjectPath(fh *os.File, path string, n int64) (string, bool) {
-	f, err := readLines(fh, 0, n)
-	if err != nil {
-		return "", false
-	}
-	defer f.Close()
-	slug := filepath.Base(filepath.Dir(path))
-	first := ""
-	for i := range f.Entries {
-		if f.Entries[i].Kind != chain.KindEntry {
-			continue
-		}
-		raw, err := f.Raw(i)
-		if err != nil {
-			continue
-		}
-		cwd := gjson.GetBytes(raw, "cwd")
-		if cwd.Type != gjson.String || cwd.Str == "" {
-			continue
-		}
-		if chain.SameName(chain.HostOS, chain.ProjectSlug(cwd.Str), slug) {
-			return filepath.Clean(cwd.Str), true
-		}
-		if first == "" {
-			first = filepath.Clean(cwd.Str)
-		}
-	}
-	return first, false
+	return ""
 }
 
 // sharedEdits rewrites history.jsonl (the project of the moved sessions'
@@ -645,7 +603,7 @@ func indexEdits(moves []sessionMove, from, to string) ([]backup.MoveEdit, int, e
 			return x, nil
 		}
 		x := &index{path: filepath.Join(dir, "sessions-index.json"), removed: map[string]bool{}}
-		if b, err := os.ReadFile(x.path); err == nil && gjson.ValidBytes(b) && gjson.GetBytes(b, "entries").IsArray() {
+		if b, err := chain.ReadSideFile(x.path); err == nil && gjson.ValidBytes(b) && gjson.GetBytes(b, "entries").IsArray() {
 			x.doc = b
 			var err error
 			if x.snap, err = backup.TakeSnapshot(x.path); err != nil {
@@ -731,7 +689,13 @@ func (env *Env) printMove(out MoveResult) error {
 	if out.DryRun {
 		verb = "would move"
 	}
-	fmt.Fprintf(w, "%s %s from %s to %s\n", verb, Plural(len(out.Sessions), "session", "sessions"), out.From, out.To)
+	if out.From == out.To && len(out.Sessions) == 1 {
+		// a stranded session put in place: its project stays, its folder changes
+		s := out.Sessions[0]
+		fmt.Fprintf(w, "%s 1 session of %s from folder %s to %s\n", verb, out.From, filepath.Dir(s.From), filepath.Dir(s.To))
+	} else {
+		fmt.Fprintf(w, "%s %s from %s to %s\n", verb, Plural(len(out.Sessions), "session", "sessions"), out.From, out.To)
+	}
 	for _, s := range out.Sessions {
 		fmt.Fprintf(w, "  %s  %s, %s rewritten\n    %s\n    -> %s\n", s.SessionID, Plural(s.Files, "file", "files"), Plural(s.FieldsChanged, "path field", "path fields"), s.From, s.To)
 	}
@@ -800,6 +764,33 @@ func ShellQuote(s string) string {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_@%+=:,./-", r))
 	}) < 0 {
 		return s
+	}
+	if strings.ContainsFunc(s, unicode.IsControl) {
+		// a newline or another control character: bash's $'...', which
+		// keeps the command on one line
+		var b strings.Builder
+		b.WriteString("$'")
+		for _, r := range s {
+			switch {
+			case r == '\\' || r == '\'':
+				b.WriteByte('\\')
+				b.WriteRune(r)
+			case r == '\n':
+				b.WriteString(`\n`)
+			case r == '\t':
+				b.WriteString(`\t`)
+			case r == '\r':
+				b.WriteString(`\r`)
+			case unicode.IsControl(r) && r < 0x80:
+				fmt.Fprintf(&b, `\x%02x`, r)
+			case unicode.IsControl(r):
+				fmt.Fprintf(&b, `\u%04x`, r)
+			default:
+				b.WriteRune(r)
+			}
+		}
+		b.WriteByte('\'')
+		return b.String()
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
@@ -906,7 +897,13 @@ func (env *Env) undoMove(b backup.Backup, force bool) error {
 			Backups  map[string]string `json:"backups"`
 		}{b.Name, rec.Sessions, len(plan.Files), res.Backups})
 	}
-	fmt.Fprintf(env.Out, "undid the move %s -> %s: %s, %s back in their old folder\n", rec.From, rec.To, Plural(len(rec.Sessions), "session", "sessions"), Plural(len(plan.Files), "file", "files"))
+	if rec.From == rec.To && len(moves) == 1 {
+		// a stranded session's move: the folders changed, not the project
+		m := moves[0]
+		fmt.Fprintf(env.Out, "undid the move of 1 session of %s from folder %s to %s: %s back in %s\n", rec.From, m.dstDr, m.oldDir, Plural(len(plan.Files), "file", "files"), m.dstDr)
+	} else {
+		fmt.Fprintf(env.Out, "undid the move %s -> %s: %s, %s back in their old folder\n", rec.From, rec.To, Plural(len(rec.Sessions), "session", "sessions"), Plural(len(plan.Files), "file", "files"))
+	}
 	for _, w := range res.Warnings {
 		fmt.Fprintf(env.Out, "note: %s\n", w)
 	}
@@ -950,6 +947,6 @@ func (env *Env) printMissingProjects(rows []SessionSummary) {
 	}
 	fmt.Fprintln(env.Out, "\nprojects whose folder no longer exists (renamed or moved?):")
 	for _, p := range order {
-		fmt.Fprintf(env.Out, "  %s (%s): ccsurgeon move --project %s --to NEW-PATH\n", p, Plural(n[p], "session", "sessions"), ShellQuote(p))
+		fmt.Fprintf(env.Out, "  %s (%s): %s move --project %s --to NEW-PATH\n", p, Plural(n[p], "session", "sessions"), env.Self(), ShellQuote(p))
 	}
 }

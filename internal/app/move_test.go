@@ -200,7 +200,8 @@ func TestLsShowsProjectsWhoseFolderIsGone(t *testing.T) {
 	}
 	out, rows := ls()
 	assert.Contains(t, out, "projects whose folder no longer exists")
-	assert.Contains(t, out, "ccsurgeon move --project '"+e.old+"' --to NEW-PATH")
+	// the command runs as printed: it names the config dir ls was given
+	assert.Contains(t, out, "ccsurgeon --config-dir "+e.cfg+" move --project '"+e.old+"' --to NEW-PATH")
 	require.Len(t, rows, 1)
 	assert.True(t, rows[0].ProjectMissing)
 

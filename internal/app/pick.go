@@ -33,7 +33,7 @@ func (env *Env) PickSession() (string, error) {
 	}
 	dir := chain.ProjectDirOf(env.ConfigDir, wd)
 	slug := filepath.Base(dir)
-	rows := summarize(chain.SessionsIn(dir), false)
+	rows := summarize(chain.ClientSessions(env.ConfigDir, wd), false)
 	if len(rows) == 0 {
 		if err := chain.CheckConfigDir(env.ConfigDir); err != nil {
 			return "", err

@@ -182,13 +182,13 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	if isFolderDest(d.Output) {
 		if dir := filepath.Dir(filepath.Clean(d.Output)); dir != "" {
 			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-				return Errorf("cannot write %s: folder %s does not exist", d.Output, dir)
+				return noFolderError(d.Output, dir)
 			}
 		}
 	} else if d.Output != "" && d.Output != "-" {
 		if dir := filepath.Dir(d.Output); dir != "" {
 			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-				return Errorf("cannot write %s: folder %s does not exist", d.Output, dir)
+				return noFolderError(d.Output, dir)
 			}
 		}
 		if st, err := os.Stat(d.Output); err == nil {
@@ -487,7 +487,7 @@ func (j *job) writeSubagent(f *chain.File, a *chain.Subagent, dst string, rm *op
 	if a.MetaPath == "" {
 		return nil
 	}
-	meta, err := os.ReadFile(a.MetaPath)
+	meta, err := chain.ReadSideFile(a.MetaPath)
 	if err != nil {
 		return err
 	}
@@ -880,6 +880,11 @@ func (j *job) newProjectDir() (string, error) {
 	}
 	if pd, err := filepath.Abs(s.ProjectDir); err == nil && backup.InProjects(j.env.ConfigDir, pd) {
 		return pd, nil // a folder of the config dir's projects (seen through symlinks)
+	}
+	// the project the client takes it for (after /cd, the new one), else
+	// the first cwd further on
+	if cwd := chain.RecordedCwd(s.Main); filepath.IsAbs(cwd) {
+		return filepath.Join(projects, filepath.Base(chain.ProjectDirOf(j.env.ConfigDir, cwd))), nil
 	}
 	for i := range s.Main.Entries {
 		raw, err := s.Main.Raw(i)

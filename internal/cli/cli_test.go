@@ -225,6 +225,19 @@ func sessionID(t *testing.T, b []byte) string {
 // any) into the project folder project of a config dir, its mtime an hour
 // back so that in-place writes pass the live-session guard. It returns
 // the session's path.
+// installSessionOf installs the example session, made in the project
+// at proj (its recorded cwd), under the project folder folder, and returns
+// its path and bytes.
+func installSessionOf(t *testing.T, cfg, folder, proj string) (string, []byte) {
+	t.Helper()
+	b, err := os.ReadFile(example)
+	require.NoError(t, err)
+	b = bytes.ReplaceAll(b, []byte("/tmp/ccsurgeon-gen/2.1.328/tools/work/project"), []byte(proj))
+	src := filepath.Join(t.TempDir(), "s.jsonl")
+	require.NoError(t, os.WriteFile(src, b, 0o600))
+	return installSession(t, cfg, folder, src), b
+}
+
 func installSession(t *testing.T, cfg, project, src string) string {
 	t.Helper()
 	b, err := os.ReadFile(src)
@@ -622,6 +635,29 @@ func TestNoSessionMeansThisProject(t *testing.T) {
 	assert.Regexp(t, `^ccsurgeon: using `+idOf(newer)+`, the newest session of this folder's project\n`, errs)
 }
 
+// TestNoSessionAndAnEmptyNewestFile: an empty <uuid>.jsonl newer than
+// every session of this folder's project is what 'claude --continue'
+// (2.1.332) takes, starting from nothing; the default session refuses to
+// take another one quietly: it names both, exit 1, and the hint, the
+// command with the session's id, works as printed.
+func TestNoSessionAndAnEmptyNewestFile(t *testing.T) {
+	cfg := t.TempDir()
+	wd, err := os.Getwd()
+	require.NoError(t, err)
+	slug := regexp.MustCompile(`[^A-Za-z0-9]`).ReplaceAllString(wd, "-")
+	s := installSession(t, cfg, slug, "testdata/sessions/2.1.328/multi-turn.jsonl")
+	empty := filepath.Join(cfg, "projects", slug, "0badc0de-0000-4000-8000-000000000000.jsonl")
+	require.NoError(t, os.WriteFile(empty, nil, 0o600))
+	_, errs, code := cliRun(t, "--config-dir", cfg, "info")
+	assert.Equal(t, 1, code, errs)
+	assert.Regexp(t, `^ccsurgeon: the newest file of this folder's project is `+regexp.QuoteMeta(empty)+`, an empty transcript: 'claude --continue' here takes it and starts from nothing, not from `+idOf(s)+`, the newest session\nccsurgeon: hint: ccsurgeon --config-dir \S+ info `+idOf(s)+"\n$", errs)
+	hint := strings.TrimPrefix(strings.Split(strings.TrimSpace(errs), "\n")[1], "ccsurgeon: hint: ")
+	args := strings.Fields(hint)
+	out, errs, code := cliRun(t, args[1:]...)
+	assert.Equal(t, 0, code, errs)
+	assert.Contains(t, out, s)
+}
+
 // TestDiffAgainstNewestBackup: 'diff SESSION' alone diffs the newest backup
 // against the session; long lines are shortened with a note saying how to
 // see them whole.
@@ -696,7 +732,7 @@ func TestCountsAgreeWithTheirNoun(t *testing.T) {
 		fromCorpus = append(fromCorpus, countCase{[]string{"strip-thinking", loop, "--dry-run"}, "kept 1 thinking block of the last turn"})
 	}
 	for _, tc := range append([]countCase{
-		{[]string{"ls"}, "(1 session): ccsurgeon move --project"},
+		{[]string{"ls"}, "(1 session): ccsurgeon --config-dir " + cfg + " move --project"},
 		{[]string{"move", tools, "--to", dest, "--dry-run"}, "would move 1 session from"},
 		{[]string{"compress", tools, "--keep-turns", "1", "--keep-exchanges", "1", "--target-tokens", "1000", "--dry-run"}, "(the last turn and 1 tool exchange, kept by --keep-turns and --keep-exchanges)"},
 		{[]string{"redact", secrets, "--force"}, "the backup of this session still holds the secrets"},

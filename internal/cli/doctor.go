@@ -25,6 +25,8 @@ that fixes it.
                      a folder renamed by hand); fix: move
    project_gone      its working directory no longer exists (a renamed or
                      moved project); names the folders it may have become
+   unclear_cwd       its recorded working directory is relative or holds
+                     "." or "..": not resolved, not moved; yours to place
    broken            what validate finds that loses history or makes the
                      API refuse a resume; fix: repair (what repair cannot
                      mend is said)
@@ -33,9 +35,16 @@ that fixes it.
                      of it: a start of the client deletes the file
    too_big           a resume sends more than the model's context window;
                      the compress --target-tokens command that fits it
+   empty_newest      an empty <id>.jsonl (2.0.50's -p --resume leaves one) is
+                     the newest file of a project: 'claude --continue'
+                     there starts from nothing; names the session to resume
+   not_a_file        a symlink, FIFO or folder named like a session: no
+                     client lists it
    index_*           sessions-index.json (2.1.12-2.1.29) names a missing
                      file or misses a session: the client reads the files
                      anyway, nothing to do
+The sessions of one gone project, of one index, or past (or near) the
+cleanup period share one line.
 --fix applies the fixes that lose nothing (repair, then move; each with a
 backup, as those commands make) and lists what it leaves for you.
 Exit 1 when anything needs attention (after --fix: anything left).

@@ -19,21 +19,7 @@ import (
 // (and --json) gives works as printed, after which doctor is content; two
 // ways of naming the sessions at once is a usage error (exit 2).
 func TestDoctorCommand(t *testing.T) {
-	root := t.TempDir()
-	cfg := filepath.Join(root, "cfg")
-	proj := filepath.Join(root, "src", "my.app_v2")
-	require.NoError(t, os.MkdirAll(proj, 0o755))
-	b, err := os.ReadFile(example)
-	require.NoError(t, err)
-	b = bytes.ReplaceAll(b, []byte("/tmp/ccsurgeon-gen/2.1.328/tools/work/project"), []byte(proj))
-	put := func(folder string) string {
-		src := filepath.Join(t.TempDir(), "s.jsonl")
-		require.NoError(t, os.WriteFile(src, b, 0o600))
-		p := installSession(t, cfg, folder, src)
-		old := time.Now().Add(-time.Hour)
-		require.NoError(t, os.Chtimes(p, old, old))
-		return p
-	}
+	cfg, proj, put := projectSession(t)
 	put(chain.ProjectSlug(proj))
 	out, errs, code := cliRun(t, "--config-dir", cfg, "doctor")
 	require.Equal(t, 0, code, "%s%s", out, errs)
@@ -70,5 +56,26 @@ func TestDoctorCommand(t *testing.T) {
 		_, errs, code = cliRun(t, append([]string{"--config-dir", cfg}, a...)...)
 		assert.Equal(t, 2, code, "%v: %s", a, errs)
 		assert.Regexp(t, `^ccsurgeon: `, errs)
+	}
+}
+
+// projectSession is a config dir and a project "my.app_v2" that exists;
+// put installs the example session, run in the project, under folder and
+// an hour old, and returns its path.
+func projectSession(t *testing.T) (cfg, proj string, put func(folder string) string) {
+	root := t.TempDir()
+	cfg = filepath.Join(root, "cfg")
+	proj = filepath.Join(root, "src", "my.app_v2")
+	require.NoError(t, os.MkdirAll(proj, 0o755))
+	b, err := os.ReadFile(example)
+	require.NoError(t, err)
+	b = bytes.ReplaceAll(b, []byte("/tmp/ccsurgeon-gen/2.1.328/tools/work/project"), []byte(proj))
+	return cfg, proj, func(folder string) string {
+		src := filepath.Join(t.TempDir(), "s.jsonl")
+		require.NoError(t, os.WriteFile(src, b, 0o600))
+		p := installSession(t, cfg, folder, src)
+		old := time.Now().Add(-time.Hour)
+		require.NoError(t, os.Chtimes(p, old, old))
+		return p
 	}
 }

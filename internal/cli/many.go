@@ -91,6 +91,11 @@ func sessionsOf(env *app.Env, cmd *cli.Command) ([]string, error) {
 		return args, nil
 	}
 	s, err := env.ContinueSession()
+	var empty *app.ContinueEmptyError
+	if errors.As(err, &empty) {
+		// say so, and name the session the user likely meant
+		return nil, &app.Error{Msg: err.Error(), Hint: commandNaming(env, cmd, strings.TrimSuffix(filepath.Base(empty.Session), ".jsonl"), empty.Session), Code: 1}
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -386,3 +386,27 @@ func TestAmbiguousBackupPrefixIsAUsageError(t *testing.T) {
 	checkRun(t, "no such backup", r, want{1, "", `no backup of `})
 	assert.Empty(t, changes(h0, hashTree(t, cfg)))
 }
+
+// A stranded session put in place (move SESSION --to its own project
+// path) changes its folder, not its project: the move and its undo say
+// which folders, never "the move P -> P".
+func TestMoveAndRestoreOfAStrandedSessionNameTheFolders(t *testing.T) {
+	cfg, proj, put := projectSession(t)
+	old := put(strings.ReplaceAll(proj, string(filepath.Separator), "-")) // an old naming rule: '.' and '_' kept
+	id := idOf(old)
+	oldDir := filepath.Dir(old)
+	newDir := filepath.Join(cfg, "projects", chain.ProjectSlug(proj))
+
+	r := runCLI(t, "--config-dir", cfg, "move", id, "--to", proj)
+	require.Equal(t, 0, r.code, r.stderr)
+	first := strings.SplitN(r.stdout, "\n", 2)[0]
+	assert.NotContains(t, first, "from "+proj+" to "+proj, "the move names the folders, not the project twice")
+	assert.Equal(t, "moved 1 session of "+proj+" from folder "+oldDir+" to "+newDir, first)
+
+	backdate(t, cfg)
+	r = runCLI(t, "--config-dir", cfg, "restore", id)
+	require.Equal(t, 0, r.code, r.stderr)
+	assert.NotContains(t, r.stdout, proj+" -> "+proj)
+	assert.Contains(t, r.stdout, "undid the move of 1 session of "+proj+" from folder "+oldDir+" to "+newDir+": 1 file back in "+oldDir)
+	assert.FileExists(t, old)
+}

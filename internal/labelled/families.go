@@ -20,9 +20,9 @@ var families = []struct {
 		"generic-password-*", "http-header-credential", "frontend-env", "kubernetes-secret-yaml", "sidekiq-secret",
 		"generic-assignment-*", "frontend-env-prefix"}},
 	{"connection-string", []string{"odbc-connection-string", "jdbc-url", "postgres-uri", "mongodb-uri", "redis-uri", "amqp-uri",
-		"azure-storage-connection-string", "azure-service-bus-connection-string", "azure-sas", "sidekiq-sensitive-url", "planetscale-password", "connection-string-forms"}},
-	{"cli-and-http-auth", []string{"curl-*", "psexec-password", "mysql-password-flag", "sshpass", "cli-flag", "http-header"}},
-	{"password-hash-and-files", []string{"htpasswd", "shadow", "bcrypt", "ntlm", "kerberos-keytab", "filezilla", "netrc", "pgpass", "ansible-vault-token", "password-hash-forms"}},
+		"azure-storage-connection-string", "azure-service-bus-connection-string", "azure-sas", "sidekiq-sensitive-url", "planetscale-password", "connection-string-forms", "connection-string-forms/*"}},
+	{"cli-and-http-auth", []string{"curl-*", "psexec-password", "mysql-password-flag", "sshpass", "cli-flag", "http-header", "cli-flag/*", "http-header/*"}},
+	{"password-hash-and-files", []string{"htpasswd", "shadow", "bcrypt", "ntlm", "kerberos-keytab", "filezilla", "netrc", "pgpass", "ansible-vault-token", "password-hash-forms", "password-hash-forms/*"}},
 	{"key-material", []string{"private-key*", "age-secret-key", "jwt", "gcp-service-account-key", "google-service-account"}},
 	{"ai-provider", []string{"anthropic-*", "openai-*", "groq-*", "perplexity-*", "cohere-*", "huggingface-*", "langsmith-*", "together-ai",
 		"cerebras", "baseten", "runway", "ollama", "privateai-*", "claude-code-*", "ai-provider-keys"}},
@@ -40,6 +40,16 @@ var families = []struct {
 		"shippo-*", "duffel-*", "freemius-*", "lob-*", "blind-payment"}},
 	{"observability-analytics", []string{"datadog", "datadog-*", "new-relic-*", "newrelic", "grafana-*", "sentry-*", "dynatrace-*",
 		"sumologic-*", "looker-*", "launchdarkly-*", "meraki-*", "analytics"}},
+	// Four families named only by the kinds of blind-20261127.txt
+	// (FAMILY/SHAPE): tools' own credential files (netrc, pgpass, pip.conf,
+	// settings.xml, kubeconfig, rclone...), secrets written encoded (base64,
+	// URL and JSON escapes, a token as a key), logs and API responses that
+	// print a credential, and OAuth tokens, client secrets and session
+	// cookies.
+	{"credential-file", nil},
+	{"encoded", nil},
+	{"log-and-response", nil},
+	{"oauth-session", nil},
 }
 
 // FamilyOther holds the kinds no family names (SaaS APIs with their own
@@ -57,8 +67,51 @@ var HeldOut = map[string]bool{
 	FamilyOther:                true,
 }
 
-// Family returns the family of a kind.
+// BlindSets are labelled sets written before they were first run and never
+// used to write rules, whatever families their kinds belong to: every one
+// of their examples is held out (heldout-families.txt holds the families
+// issue 31 names, which the other sets develop against).
+var BlindSets = map[string]bool{
+	"heldout31":        true,
+	"heldout-families": true,
+	"blind-20261127":   true,
+}
+
+// IsHeldOut reports whether an example is judged apart and never developed
+// against: its family is held out, or its set is blind. The evaluation
+// never prints the misses of such an example, nor its kind's row.
+func IsHeldOut(e Example) bool {
+	return HeldOut[Family(e.Kind)] || BlindSets[e.Set]
+}
+
+// Splits are the three ways an example is used, in the order reports
+// print them: developed against, held out by family, held out by set.
+var Splits = []string{"dev", "held-out", "blind"}
+
+// Split names how an example is used (one of Splits).
+func Split(e Example) string {
+	switch {
+	case BlindSets[e.Set]:
+		return "blind"
+	case HeldOut[Family(e.Kind)]:
+		return "held-out"
+	}
+	return "dev"
+}
+
+// Family returns the family of a kind. A kind written FAMILY/SHAPE (the
+// blind sets name their kinds so) belongs to FAMILY.
 func Family(kind string) string {
+	if fam, _, ok := strings.Cut(kind, "/"); ok {
+		for _, f := range families {
+			if f.name == fam {
+				return fam
+			}
+		}
+		if fam == FamilyOther {
+			return fam
+		}
+	}
 	for _, f := range families {
 		for _, k := range f.kinds {
 			if k == kind || strings.HasSuffix(k, "*") && strings.HasPrefix(kind, strings.TrimSuffix(k, "*")) {

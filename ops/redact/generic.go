@@ -14,7 +14,18 @@ import (
 var assignmentKeywords = []string{
 	"pass", "pwd", "secret", "token", "auth", "credential", "apikey", "api_key", "api-key",
 	"accesskey", "access_key", "access-key", "privatekey", "private_key", "private-key", "_key", "-key", "presharedkey", " key ", "crumb",
+	"_private", "signature", "_sas", "creds", "_pat", "hmac",
+	// camelCase names ending in Key (hmacKey, EncryptionKey), anchored on
+	// the end of the name and its separator: "key" alone starts too many
+	// words, and a trigram starting "Key" passes the prefilter everywhere
+	// (not ey": a quote is escaped in the raw line the prefilter reads)
+	"ey=", "ey:",
 }
+
+// weakLastWords: a name's last word that names a secret only when its
+// value looks generated (strongValue): STRIPE_PRIVATE, webhook_signature,
+// AZURE_STORAGE_SAS, db_creds, ADO_PAT, SIGNING_HMAC.
+var weakLastWords = map[string]bool{"private": true, "signature": true, "sas": true, "cred": true, "creds": true, "pat": true, "hmac": true}
 
 var assignmentIDs = [...]string{
 	kindPassword: "generic-password",
@@ -130,6 +141,12 @@ var keyPrevWeak = map[string]bool{
 func weakKeyIdent(ident string) bool {
 	var arr [12]string
 	words := appendWords(arr[:0], ident)
+	if len(words) >= 2 && words[len(words)-1] == "salt" && isUpperEnv(ident) {
+		return true // AUTH_SALT, NONCE_SALT: wp-config's secret salts (a random value only)
+	}
+	if len(words) >= 2 && weakLastWords[words[len(words)-1]] && !keyPrevWeak[words[len(words)-2]] {
+		return true
+	}
 	if len(words) < 2 || words[len(words)-1] != "key" {
 		return false
 	}
@@ -153,11 +170,95 @@ func strongValue(v string) bool {
 	return entropy(v) >= 3.0
 }
 
+// namesAKey: v is an identifier that itself names a key, a token or a
+// secret (testRSA2048PrivateKey, decryptionKey1024, hmac_secret_ref): a
+// reference to one in code, not its value.
+func namesAKey(v string) bool {
+	if len(v) == 0 || !isAlpha(v[0]) || !hasSecretNoun(v) {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if !isAlnum(v[i]) && v[i] != '_' {
+			return false
+		}
+	}
+	if _, ok := classifyIdent(v); ok {
+		return true
+	}
+	var arr [12]string
+	if w := appendWords(arr[:0], v); len(w) > 1 && secretNouns[w[len(w)-1]] {
+		return true // hexPKCS8TestPKCS1Key
+	}
+	return weakKeyIdent(v)
+}
+
+// hasSecretNoun: v holds key, token, secret, pass or credential in any
+// case (a check without allocation, before splitting v into words).
+func hasSecretNoun(v string) bool {
+	for i := 0; i+3 <= len(v); i++ {
+		c := v[i] | 0x20
+		for _, w := range [...]string{"key", "token", "secret", "pass", "credential"} {
+			if c == w[0] && hasFoldAt(v, i, w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasFoldAt: v[i:] starts with the lower-case ASCII word w, in any case.
+func hasFoldAt(v string, i int, w string) bool {
+	if i+len(w) > len(v) {
+		return false
+	}
+	for k := 0; k < len(w); k++ {
+		if v[i+k]|0x20 != w[k] {
+			return false
+		}
+	}
+	return true
+}
+
+var secretNouns = map[string]bool{"key": true, "token": true, "secret": true, "password": true, "passwd": true, "credential": true, "credentials": true}
+
+// randomBase64: a generated key in base64 (d6Fm…/nN3B…=), which
+// strongValue turns down for its '/': letters of both cases and digits,
+// nothing but base64, few slashes, none doubled or leading (not a path),
+// and the entropy of random bytes.
+func randomBase64(v string) bool {
+	if len(v) < 20 || len(v) > 300 || v[0] == '/' || strings.Contains(v, "//") {
+		return false
+	}
+	t := strings.TrimRight(v, "=")
+	slashes := 0
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		if c == '/' {
+			slashes++
+		} else if !isAlnum(c) && c != '+' {
+			return false
+		}
+	}
+	c := classOf(t)
+	return slashes*8 <= len(t) && c.upper > 0 && c.lower > 0 && c.digit > 0 && entropy(t) >= 4.0
+}
+
 var runTogether = []struct {
 	s    string
 	kind int
 }{{"password", kindPassword}, {"passwd", kindPassword}, {"passphrase", kindPassword},
 	{"secret", kindSecret}, {"apikey", kindAPIKey}}
+
+// trailingQualifier: words after a secret's name that say which one it is
+// (API_KEY_PROD, apiKeyLive, SECRET_TOKEN_STAGING, SECRET_KEY_BASE,
+// password_b64) without making it something else.
+var trailingQualifier = map[string]bool{
+	"value": true, "b64": true, "base64": true, "plain": true, "plaintext": true, "raw": true, "base": true,
+	"prod": true, "production": true, "live": true, "dev": true, "development": true, "staging": true, "stage": true,
+	"stg": true, "test": true, "testing": true, "sandbox": true, "local": true, "qa": true, "uat": true, "preprod": true,
+	"default": true, "primary": true, "secondary": true, "backup": true, "old": true, "legacy": true, "current": true,
+	"v": true, "env": true, "str": true, "string": true,
+}
 
 // classifyIdent decides whether an identifier names a secret, and which kind.
 func classifyIdent(ident string) (int, bool) {
@@ -165,7 +266,7 @@ func classifyIdent(ident string) (int, bool) {
 	words := appendWords(arr[:0], ident)
 	for len(words) > 1 {
 		w := words[len(words)-1]
-		if isDigit(w[0]) || w == "value" || w == "b64" || w == "base64" || w == "plain" || w == "plaintext" || w == "raw" || w == "base" {
+		if isDigit(w[0]) || trailingQualifier[w] {
 			words = words[:len(words)-1]
 			continue
 		}
@@ -261,6 +362,9 @@ func findAssignments(text string, hits []hit, emit func(s, e int, id string)) {
 			l--
 		}
 		r := p + int(h.alen)
+		for r > p && !isIdentByte(text[r-1]) {
+			r-- // an anchor ending in its separator (Key:, Key=)
+		}
 		for r < len(text) && isIdentByte(text[r]) {
 			r++
 		}
@@ -299,9 +403,24 @@ func findAssignments(text string, hits []hit, emit func(s, e int, id string)) {
 			continue
 		}
 		s, e, quoted, prose := parseValue(text, l, r, ident, kind)
+		plausible, judged := false, false // plausibleValue of text[s:e], once
+		if !weak && s >= 0 && !prose {
+			plausible, judged = plausibleValue(text[s:e], kind, quoted), true
+		}
+		if !weak && (s < 0 || judged && !plausible) {
+			// name: DB_PASSWORD / value: … (a secret named in one field,
+			// its value in the next; parseValue took nothing, or the next
+			// field's name: "DB_PASSWORD", "value")
+			if ns, ne, nq := nameValuePair(text, l, r); ns >= 0 {
+				if plausibleValue(text[ns:ne], kind, nq) {
+					emit(ns, ne, assignmentIDs[kind])
+				}
+				continue
+			}
+		}
 		if s < 0 {
 			// APP_TOKEN 9f3c…, clarifai SECRET dkHL…: a random key after a blank
-			if s, e = spacedValue(text, r); s < 0 || !plausibleValue(text[s:e], kind, true) {
+			if s, e = spacedValue(text, r); s < 0 || kind != kindPassword && namesAKey(text[s:e]) || !plausibleValue(text[s:e], kind, true) {
 				continue
 			}
 			emit(s, e, assignmentIDs[kind])
@@ -311,13 +430,112 @@ func findAssignments(text string, hits []hit, emit func(s, e int, id string)) {
 			continue
 		}
 		v := text[s:e]
-		if weak && !strongValue(v) {
+		if weak && !strongValue(v) && !randomBase64(v) {
 			continue
 		}
-		if plausibleValue(v, kind, quoted) || kind == kindPassword && (envPassword(text, l, r, ident, v, quoted) || connStringPassword(text, l, s, e)) {
+		if kind != kindPassword && namesAKey(v) {
+			continue // PrivateKey: testRSA2048PrivateKey, "decryptionKey": "decryptionKey1024"
+		}
+		if !judged {
+			plausible = plausibleValue(v, kind, quoted)
+		}
+		if plausible || kind == kindPassword && (envPassword(text, l, r, ident, v, quoted) || connStringPassword(text, l, s, e)) {
 			emit(s, e, assignmentIDs[kind])
 		}
 	}
+}
+
+// nameFields and valueFields name the two fields of a name/value pair:
+// Kubernetes and ECS env entries ({name, value}), Postman and config
+// lists ({key, value}), CloudFormation parameters (ParameterKey,
+// ParameterValue), Terraform's helm set blocks, aws ssm put-parameter
+// (--name, --value).
+var nameFields = map[string]bool{"name": true, "key": true, "parameterkey": true, "--name": true, "-name": true}
+var valueFields = map[string]bool{"value": true, "parametervalue": true, "--value": true, "-value": true}
+
+// nameValuePair: the identifier text[l:r] (within a value such as
+// /prod/api/token) is the value of a name field, and the next field,
+// within 100 bytes and one line break, is a value field: it returns the
+// value of that field, or -1.
+func nameValuePair(text string, l, r int) (int, int, bool) {
+	// the whole value the identifier sits in
+	a := l
+	for a > 0 && l-a < 120 && !isSpace(text[a-1]) && strings.IndexByte("\"'`=:,{[(", text[a-1]) < 0 {
+		a--
+	}
+	b := r
+	for b < len(text) && b-r < 120 && !isSpace(text[b]) && strings.IndexByte("\"'`,}])", text[b]) < 0 {
+		b++
+	}
+	// back: [quote] blanks separator blanks [quote] FIELD
+	i := a
+	if i > 0 && (text[i-1] == '"' || text[i-1] == '\'') {
+		i--
+	}
+	j := i
+	for j > 0 && (text[j-1] == ' ' || text[j-1] == '\t') {
+		j--
+	}
+	flag := false
+	switch {
+	case j > 0 && (text[j-1] == ':' || text[j-1] == '='):
+		j--
+		for j > 0 && (text[j-1] == ' ' || text[j-1] == '\t') {
+			j--
+		}
+	case j < i:
+		flag = true // --name VALUE
+	default:
+		return -1, -1, false
+	}
+	if j > 0 && (text[j-1] == '"' || text[j-1] == '\'') {
+		j--
+	}
+	f := j
+	for f > 0 && j-f < 20 && (isAlnum(text[f-1]) || text[f-1] == '-' || text[f-1] == '_') {
+		f--
+	}
+	name := lowerASCII(text[f:j])
+	if !nameFields[name] || flag != strings.HasPrefix(name, "-") {
+		return -1, -1, false
+	}
+	if f > 0 && (isAlnum(text[f-1]) || text[f-1] == '_') {
+		return -1, -1, false
+	}
+	// forward: past the closing quote, separators and at most one line break, the value field
+	k := b
+	if k < len(text) && (text[k] == '"' || text[k] == '\'') {
+		k++
+	}
+	lines := 0
+	for k < len(text) && k-b < 100 && (isSpace(text[k]) || text[k] == ',' || text[k] == '"' || text[k] == '\'') {
+		if text[k] == '\n' {
+			lines++
+			if lines > 1 {
+				return -1, -1, false
+			}
+		}
+		if text[k] == '"' || text[k] == '\'' {
+			if k+1 < len(text) && isAlpha(text[k+1]) {
+				k++
+				break
+			}
+			return -1, -1, false
+		}
+		k++
+	}
+	vl := k
+	for k < len(text) && k-vl < 20 && (isAlnum(text[k]) || text[k] == '-') {
+		k++
+	}
+	if !valueFields[lowerASCII(text[vl:k])] {
+		return -1, -1, false
+	}
+	s, e, quoted, prose := parseValue(text, vl, k, text[vl:k], kindSecret)
+	if s < 0 || prose {
+		return -1, -1, false
+	}
+	return s, e, quoted
 }
 
 // proseKey: the word before " key " at p names the key (access key, api
@@ -461,6 +679,12 @@ func atLineStart(text string, l int) bool {
 	return i == 0 || text[i-1] == '\n'
 }
 
+// quoteAfterComma: rest is a comma, blanks and an opening quote.
+func quoteAfterComma(rest string) bool {
+	k := skipBlanks(rest, 1)
+	return k < len(rest) && (rest[k] == '"' || rest[k] == '\'')
+}
+
 // typeThenAssign: text[j:] is a type name, a blank, then "=" (Go "token string = …",
 // TypeScript/Kotlin "token: string = …"); it returns the index after "=".
 func typeThenAssign(text string, j int) int {
@@ -551,6 +775,10 @@ func parseValue(text string, l, r int, ident string, kind int) (s, e int, quoted
 	case strings.HasPrefix(rest, ":"):
 		j++
 		sep = ":"
+	case identQuoted && strings.HasPrefix(rest, ",") && quoteAfterComma(rest):
+		// a call given the name, then the value: define('AUTH_KEY', '…'),
+		// setenv("API_TOKEN", "…"), System.setProperty("db.password", "…")
+		j++
 	case j == i && strings.HasPrefix(rest, ",") && len(rest) > 1 && !isSpace(rest[1]):
 		// CSV: apiToken,value,
 		j++
@@ -686,6 +914,76 @@ var urlRuleIDs = []string{
 	"amqp-url-password", "ftp-url-password", "url-password",
 }
 
+// urlSecretMarkers: a URL path segment whose last word says the next
+// segments hold a secret: webhooks (/hooks/T, /webhooks/ID/TOKEN,
+// /build_hooks/ID, /IncomingWebhook/KEY), triggers, keys and tokens.
+var urlSecretMarkers = map[string]bool{
+	"hook": true, "hooks": true, "webhook": true, "webhooks": true, "incomingwebhook": true, "webhookb2": true,
+	"trigger": true, "triggers": true, "key": true, "keys": true, "token": true, "tokens": true, "secret": true, "secrets": true,
+}
+
+// urlSecretParams: query parameters that carry a key or a signature
+// without a name the keyword rules know: ?key= (Google APIs), ?code=
+// (Azure Functions keys, OAuth codes), ?sig= / ?signature= and the
+// X-Amz-/X-Goog- signatures of presigned URLs.
+var urlSecretParams = map[string]bool{
+	"key": true, "code": true, "sig": true, "signature": true, "x-amz-signature": true, "x-goog-signature": true,
+}
+
+func isURLEnd(c byte) bool {
+	return isSpace(c) || strings.IndexByte("\"'`<>\\|)]}", c) >= 0
+}
+
+// urlPathSecrets reports the random segments of a URL's path that follow
+// a marker segment (urlSecretMarkers, up to three segments on) and the
+// values of its secret query parameters (urlSecretParams); k is the end
+// of the URL's authority. A segment or value counts when it looks like a
+// generated key (strongValue), not a UUID or a number.
+func urlPathSecrets(text string, k int, emit func(s, e int, id string)) {
+	after := 0 // segments left after a marker
+	i := k
+	for i < len(text) && i-k < 2000 && text[i] == '/' {
+		a := i + 1
+		b := a
+		for b < len(text) && text[b] != '/' && text[b] != '?' && text[b] != '#' && !isURLEnd(text[b]) {
+			b++
+		}
+		seg := text[a:b]
+		if after > 0 && len(seg) >= 16 && !chain.IsUUID(seg) && strongValue(seg) {
+			emit(a, b, "url-secret")
+		}
+		after--
+		var arr [8]string
+		if w := appendWords(arr[:0], seg); len(w) > 0 && len(seg) < 40 && urlSecretMarkers[w[len(w)-1]] {
+			after = 3
+		}
+		i = b
+	}
+	if i >= len(text) || text[i] != '?' {
+		return
+	}
+	for i < len(text) && (text[i] == '?' || text[i] == '&') && i-k < 4000 {
+		a := i + 1
+		eq := a
+		for eq < len(text) && text[eq] != '=' && text[eq] != '&' && !isURLEnd(text[eq]) && eq-a < 40 {
+			eq++
+		}
+		if eq >= len(text) || text[eq] != '=' {
+			return
+		}
+		b := eq + 1
+		for b < len(text) && text[b] != '&' && text[b] != '#' && !isURLEnd(text[b]) {
+			b++
+		}
+		if urlSecretParams[lowerASCII(text[a:eq])] {
+			if v := text[eq+1 : b]; len(v) >= 16 && !chain.IsUUID(v) && strongValue(strings.TrimSuffix(v, "%3D")) {
+				emit(eq+1, b, "url-secret")
+			}
+		}
+		i = b
+	}
+}
+
 func isSchemeByte(c byte) bool { return isAlnum(c) || c == '+' || c == '.' || c == '-' }
 
 func findURLCreds(text string, hits []hit, emit func(s, e int, id string)) {
@@ -700,14 +998,7 @@ func findURLCreds(text string, hits []hit, emit func(s, e int, id string)) {
 		}
 		scheme := strings.ToLower(text[b:p])
 		j := p + 3
-		k := j
-		for k < len(text) && k-j < 512 {
-			c := text[k]
-			if c == '/' || c == '?' || c == '#' || isSpace(c) || c == '"' || c == '\'' || c == '`' || c == '<' || c == '>' || c == '\\' || c == ',' {
-				break
-			}
-			k++
-		}
+		k := authorityEnd(text, j)
 		auth := text[j:k]
 		at := strings.LastIndexByte(auth, '@')
 		if at < 0 || at == len(auth)-1 {
@@ -731,6 +1022,31 @@ func findURLCreds(text string, hits []hit, emit func(s, e int, id string)) {
 			id = "url-password"
 		}
 		emit(j+c+1, j+at, id)
+	}
+}
+
+// authorityEnd: the end of a URL's authority starting at j.
+func authorityEnd(text string, j int) int {
+	k := j
+	for k < len(text) && k-j < 512 {
+		c := text[k]
+		if c == '/' || c == '?' || c == '#' || isSpace(c) || c == '"' || c == '\'' || c == '`' || c == '<' || c == '>' || c == '\\' || c == ',' {
+			break
+		}
+		k++
+	}
+	return k
+}
+
+// findURLSecrets reports the secrets in the path and query of every URL
+// (urlPathSecrets); a rule of its own, below the vendors' URL rules.
+func findURLSecrets(text string, hits []hit, emit func(s, e int, id string)) {
+	for _, h := range hits {
+		p := int(h.pos)
+		if p == 0 || !isSchemeByte(text[p-1]) {
+			continue
+		}
+		urlPathSecrets(text, authorityEnd(text, p+3), emit)
 	}
 }
 

@@ -234,3 +234,103 @@ func matchAWSKeyID(win string) []int {
 }
 
 func isUpperDigit(c byte) bool { return isUpper(c) || isDigit(c) }
+
+// findAuthorization reads the credentials of an Authorization header or
+// field after each "authorization" hit: `authorization` [\\]["'] blanks
+// [:=] blanks [\\]["'], then either SCHEME blanks [NAME=["']]VALUE (any
+// scheme but those of ownRuleScheme, RFC 7235's auth-scheme and
+// auth-param: Token, SSWS, Splunk, GenieKey, DeepL-Auth-Key, Token
+// token=…) or VALUE alone. VALUE
+// is 8 to 300 of [A-Za-z0-9._~+/:@-] and any '=' padding, not followed by
+// a token byte, and must pass checkAuthValue; the value after a scheme is
+// tried first.
+func findAuthorization(text string, hits []hit, emit func(s, e int, id string)) {
+	for _, h := range hits {
+		i := int(h.pos) + int(h.alen)
+		if i < len(text) && text[i] == '\\' {
+			i++
+		}
+		if i < len(text) && (text[i] == '"' || text[i] == '\'') {
+			i++
+		}
+		i = skipBlanks(text, i)
+		if i >= len(text) || text[i] != ':' && text[i] != '=' {
+			continue
+		}
+		i = skipBlanks(text, i+1)
+		if i < len(text) && text[i] == '\\' {
+			i++
+		}
+		if i < len(text) && (text[i] == '"' || text[i] == '\'') {
+			i++
+		}
+		b := i
+		for b < len(text) && isAuthValueByte(text[b]) {
+			b++
+		}
+		if b < len(text) && (text[b] == ' ' || text[b] == '\t') && b > i && isAlpha(text[i]) && isSchemeWord(text[i:b]) && !ownRuleScheme[lowerASCII(text[i:b])] {
+			j := skipBlanks(text, b)
+			k := j
+			for k < len(text) && (isAlpha(text[k]) || text[k] == '_') {
+				k++
+			}
+			if k > j && k < len(text) && text[k] == '=' {
+				k++
+				if k < len(text) && (text[k] == '"' || text[k] == '\'') {
+					k++
+				}
+				if s, e := authValueAt(text, k); s >= 0 && checkAuthValue(text, s, e) {
+					emit(s, e, "authorization-header")
+					continue
+				}
+			}
+			if s, e := authValueAt(text, j); s >= 0 && checkAuthValue(text, s, e) {
+				emit(s, e, "authorization-header")
+				continue
+			}
+		}
+		if s, e := authValueAt(text, i); s >= 0 && checkAuthValue(text, s, e) {
+			emit(s, e, "authorization-header")
+		}
+	}
+}
+
+// ownRuleScheme: schemes whose credentials other rules judge (basic-auth
+// decodes Basic's user:pass, bearer-token checks Bearer's), or that carry
+// no reusable secret (Digest's response, NTLM's handshake).
+var ownRuleScheme = map[string]bool{"basic": true, "bearer": true, "digest": true, "ntlm": true}
+
+func isAuthValueByte(c byte) bool {
+	return isAlnum(c) || c == '.' || c == '_' || c == '~' || c == '+' || c == '/' || c == ':' || c == '@' || c == '-'
+}
+
+func isAlpha(c byte) bool { return isLower(c) || isUpper(c) }
+
+// isSchemeWord: an auth scheme's shape, letters, digits and dashes.
+func isSchemeWord(w string) bool {
+	for i := 0; i < len(w); i++ {
+		if !isAlnum(w[i]) && w[i] != '-' {
+			return false
+		}
+	}
+	return true
+}
+
+// authValueAt: the credentials starting at i (8 to 300 value bytes, then
+// '=' padding, not followed by a token byte), or -1.
+func authValueAt(text string, i int) (int, int) {
+	e := i
+	for e < len(text) && isAuthValueByte(text[e]) {
+		e++
+	}
+	if e-i < 8 || e-i > 300 {
+		return -1, -1
+	}
+	for e < len(text) && text[e] == '=' {
+		e++
+	}
+	if e < len(text) && isTokenByte(text[e]) {
+		return -1, -1
+	}
+	return i, e
+}

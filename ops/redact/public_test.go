@@ -24,7 +24,6 @@ var knownMisses = map[string]string{
 	"gitleaks/database-password/xml":             "a password holding '<' inside an XML element",
 	"gitleaks/database-password/xml-multiline":   "the same",
 	"issue14/ntlm/template":                      "NetNTLMv2 (user::DOMAIN:challenge:hmac:blob): no anchor that code does not also hold",
-	"issue14/gradle/template":                    "gradle.publish.secret beside the key: the key is found, the example's secret is the key",
 }
 
 // publicSets are the labelled files of the evaluation (cmd/redacteval
@@ -41,6 +40,9 @@ var publicSets = []struct {
 	{"testdata/issue14.txt", "issue14", 97.7, 0},
 	{"testdata/issue31.txt", "issue31", 97.7, 0},
 	{"testdata/heldout31.txt", "heldout31", 98.8, 0},
+	{"testdata/dev-families.txt", "dev-families", 100, 0},
+	{"testdata/heldout-families.txt", "heldout-families", 94.0, 0},
+	{"testdata/blind-20261127.txt", "blind-20261127", 94.3, 4},
 }
 
 func TestPublicSetFloors(t *testing.T) {
@@ -56,7 +58,9 @@ func TestPublicSetFloors(t *testing.T) {
 			if !e.TP {
 				if out != e.Text {
 					fp++
-					t.Logf("%s: non-secret %s reported: %q", ps.set, e.Kind, out)
+					if !labelled.IsHeldOut(e) { // a blind set's non-secrets are not looked at either
+						t.Logf("%s: non-secret %s reported: %q", ps.set, e.Kind, out)
+					}
 				}
 				continue
 			}
@@ -139,15 +143,15 @@ func redactAll(s *Scanner, text string) string {
 	return b.String()
 }
 
-// TestFamilySplitFloors holds the recall of the development and the
-// held-out families (labelled.HeldOut) of the labelled sets at what they
-// reach (and logs each family's). A held-out split failing here
-// says only that it dropped: its misses are not listed (they are not
-// looked at to write rules).
+// TestFamilySplitFloors holds the recall of the three splits of the
+// labelled sets (labelled.Split: development families, held-out families,
+// blind sets) at what they reach, and logs each family's. A held-out or
+// blind split failing here says only that it dropped: its misses are not
+// listed (they are not looked at to write rules).
 func TestFamilySplitFloors(t *testing.T) {
 	s := mustNew(t, Options{})
 	type st struct{ n, found int }
-	split := map[bool]*st{false: {}, true: {}}
+	split := map[string]*st{}
 	fam := map[string]*st{}
 	for _, ps := range publicSets {
 		exs, err := labelled.Load(ps.path, ps.set)
@@ -158,30 +162,37 @@ func TestFamilySplitFloors(t *testing.T) {
 			if !e.TP {
 				continue
 			}
-			f := labelled.Family(e.Kind)
-			if fam[f] == nil {
-				fam[f] = &st{}
+			sp, key := labelled.Split(e), labelled.Split(e)+" "+labelled.Family(e.Kind)
+			if split[sp] == nil {
+				split[sp] = &st{}
 			}
-			held := labelled.HeldOut[f]
-			split[held].n++
-			fam[f].n++
+			if fam[key] == nil {
+				fam[key] = &st{}
+			}
+			split[sp].n++
+			fam[key].n++
 			if labelled.Caught(e, redactAll(s, e.Text)) {
-				split[held].found++
-				fam[f].found++
+				split[sp].found++
+				fam[key].found++
 			}
 		}
 	}
 	pct := func(x *st) float64 { return 100 * float64(x.found) / float64(x.n) }
-	t.Logf("development families %.1f%% (%d of %d), held-out families %.1f%% (%d of %d)", pct(split[false]), split[false].found, split[false].n, pct(split[true]), split[true].found, split[true].n)
-	if pct(split[false]) < 98.0-0.05 {
-		t.Errorf("development families: recall %.1f%%, below its floor 98.0%%", pct(split[false]))
-	}
-	if pct(split[true]) < 99.9-0.05 {
-		t.Errorf("held-out families: recall %.1f%%, below its floor 99.9%%", pct(split[true]))
-	}
-	for _, f := range labelled.Families() {
-		if x := fam[f]; x != nil {
-			t.Logf("family %-28s held-out %-5v %5.1f%% (%d of %d)", f, labelled.HeldOut[f], pct(x), x.found, x.n)
+	floors := map[string]float64{"dev": 98.1, "held-out": 99.9, "blind": 94.8} // blind: 95.3 before blind-20261127 (94.3% alone) joined it
+	for _, sp := range labelled.Splits {
+		x := split[sp]
+		if x == nil {
+			t.Errorf("split %s: no examples", sp)
+			continue
+		}
+		t.Logf("%-8s %.1f%% (%d of %d)", sp, pct(x), x.found, x.n)
+		if pct(x) < floors[sp]-0.05 {
+			t.Errorf("%s: recall %.1f%%, below its floor %.1f%%", sp, pct(x), floors[sp])
+		}
+		for _, f := range labelled.Families() {
+			if x := fam[sp+" "+f]; x != nil {
+				t.Logf("  %-8s %-28s %5.1f%% (%d of %d)", sp, f, pct(x), x.found, x.n)
+			}
 		}
 	}
 }

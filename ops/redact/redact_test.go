@@ -185,6 +185,9 @@ func positives() []posCase {
 		c("authorization-header", `"Authorization": "token %s"`, g.s(tHex, 40)),
 		c("curl-basic-auth", "curl -u admin:%s https://ci/api", "Zx9!kLm2Qw"),
 		c("sshpass-password", "sshpass -p '%s' ssh root@host", "hunter2horse"),
+		c("cli-password", "sqlcmd -S db1 -U sa -P %s -Q \"SELECT 1\"", "Zq8vLw3mNp2x"),
+		c("sql-password", "CREATE USER app WITH PASSWORD '%s';", "Zq8vLw3mNp2x"),
+		c("url-secret", "curl -X POST https://deploy.example.org/hooks/%s", "IsHwcMBldsocl8iuZpw3IvP91oUvdlO2"),
 		c("mysql-cli-password", "mysql -h db -u root -p%s app", "S3cretPw9"),
 		c("generic-password", "PASSWORD=%s", "hunter2horse"),
 		c("generic-password", "tool --password=%s --x", "Tr0ub4dor&3"),
@@ -275,6 +278,11 @@ func TestEveryRuleHasAPositiveCase(t *testing.T) {
 }
 
 var hardNegatives = []string{
+	// a camelCase key assigned a name that names a key: a reference in code
+	"\t\tPrivateKey:  testRSA2048PrivateKey,\n\t}",
+	`{hexKey: hexPKCS8TestPKCS1Key, errorContains: "use ParsePKCS1PrivateKey instead"},`,
+	`"decryptionKey": "decryptionKey1024",`,
+	`webhook_signature: "sha256"`,
 	"f47ac10b-58cc-4372-a567-0e02b2c3d479",
 	`{"parentUuid":"b0500f6b-dfa8-4bc6-a6d1-e1d29c8d0a4f","token_id":"2d97ab83-95d2-4194-84f0-99bb499df8ee"}`,
 	"commit 3f2a9c1e7b4d8a6f0e5c2b1a9d8e7f6a5b4c3d2e\nAuthor: x",

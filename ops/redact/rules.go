@@ -277,9 +277,9 @@ func builtinRules() []*Rule {
 			Boundary: isTokenByte, Check: checkBearer},
 		{ID: "basic-auth", Anchors: []string{"basic "}, Fold: true, After: 400, Priority: prioContext,
 			Re: regexp.MustCompile(`(?i:basic)[ \t]+(?P<s>[A-Za-z0-9+/]{8,300}={0,2})`), Boundary: isB64Word, Check: checkBasic},
-		{ID: "authorization-header", Anchors: []string{"authorization"}, Fold: true, After: 400, Priority: prioContext,
-			Re:       regexp.MustCompile(`(?i:authorization)\\?["']?[ \t]*[:=][ \t]*\\?["']?(?:(?i:token|bot|apikey|api-key|api-token|sso-key|ssws|key)[ \t]+)?(?P<s>[A-Za-z0-9._~+/:@-]{8,300}=*)`),
-			Boundary: isTokenByte, Check: checkAuthValue},
+		// Authorization: [SCHEME [param=]]VALUE, any scheme (RFC 7235): parsed by hand
+		{ID: "authorization-header", Anchors: []string{"authorization"}, Fold: true, Priority: prioContext,
+			find: findAuthorization, emits: []string{"authorization-header"}},
 		{ID: "curl-basic-auth", Anchors: []string{"-u ", "-u=", "--user ", "--user=", "-u'", "-u\""}, Before: 1, After: 300, Priority: prioContext,
 			Re:    regexp.MustCompile(`(?:^|[\s'"])(?:-u|--user)(?:[ \t]+|=)?["']?[^\s:"'$]*:(?P<s>[^\s"']+)`),
 			Check: checkValue(kindPassword), handAll: findCurlUser},
@@ -293,8 +293,11 @@ func builtinRules() []*Rule {
 			find: findAssignments, emits: assignmentIDs[:]},
 		{ID: "url-password", Anchors: []string{"://"}, Priority: prioContext,
 			find: findURLCreds, emits: urlRuleIDs},
+		{ID: "url-secret", Anchors: []string{"://"}, Priority: prioGeneric,
+			find: findURLSecrets, emits: []string{"url-secret"}},
 	}
 	rules = append(rules, structuralRules()...)
+	rules = append(rules, cliPasswordRules()...)
 	rules = append(rules, providerRules()...)
 	have, anchors := map[string]bool{}, map[string]bool{}
 	for _, r := range rules {

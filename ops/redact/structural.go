@@ -96,11 +96,96 @@ func structuralRules() []*Rule {
 		{ID: "buildconfig-field-secret", Anchors: []string{"buildConfigField"}, After: 300, Priority: prioContext,
 			Re:    regexp.MustCompile(`buildConfigField[ \t(]*['"]String['"][ \t]*,[ \t]*['"](?P<n>[A-Za-z0-9_]+)['"][ \t]*,[ \t]*['"]\\?"?(?P<s>[^"'\\\s]+)`),
 			Check: checkBuildConfig},
+		// password hashes by the structure their libraries write, beyond
+		// crypt(3): Django (algorithm$iterations$salt$hash), Werkzeug
+		// (method$salt$hexhash), phpass/phpBB/WordPress ($P$/$H$ + 31),
+		// Drupal 7 ($S$ + 52), passlib ($sha512$rounds$salt$hash),
+		// PostgreSQL (SCRAM-SHA-256$iter:salt$stored:server, md5 + 32
+		// hex), GRUB (grub.pbkdf2.sha512.iter.salt.hash), MySQL's native
+		// hash (* + 40 upper-case hex) and ASP.NET Identity (base64 of
+		// version 1 or 0, PRF, iterations, salt length)
+		{ID: "password-hash", Anchors: []string{"pbkdf2_sha", "scrypt$", "bcrypt_sha256$"}, After: 300, Priority: prioPrefix,
+			Re:       regexp.MustCompile(`(?:pbkdf2_sha(?:1|256|512)\$\d{3,8}\$[A-Za-z0-9./+]{4,}\$[A-Za-z0-9+/]{20,}={0,2}|scrypt\$[A-Za-z0-9./+]{4,}\$\d+\$\d+\$\d+\$[A-Za-z0-9+/]{20,}={0,2}|bcrypt_sha256\$\$2[abxy]\$\d\d\$[./A-Za-z0-9]{53})`),
+			Boundary: isAlnum, Check: checkHash},
+		{ID: "password-hash", Anchors: []string{"pbkdf2:sha", "scrypt:"}, After: 400, Priority: prioPrefix,
+			Re:       regexp.MustCompile(`(?:pbkdf2:sha(?:1|256|512)(?::\d+)?|scrypt:\d+:\d+:\d+)\$[A-Za-z0-9./+]{4,}\$[a-f0-9]{40,}`),
+			Boundary: isAlnum, Check: checkHash},
+		{ID: "password-hash", Anchors: []string{"$P$", "$H$", "$S$"}, After: 80, Priority: prioPrefix,
+			Re:       regexp.MustCompile(`\$[PH]\$[./A-Za-z0-9]{31}|\$S\$[./A-Za-z0-9]{52,}`),
+			Boundary: isB64Word, Check: checkHash},
+		{ID: "password-hash", Anchors: []string{"$sha512$", "$sha256$", "$sha1$"}, After: 300, Priority: prioPrefix,
+			Re:       regexp.MustCompile(`\$sha(?:1|256|512)\$\d+\$[A-Za-z0-9./+]{4,}\$[A-Za-z0-9./+]{20,}={0,2}`),
+			Boundary: isAlnum, Check: checkHash},
+		{ID: "password-hash", Anchors: []string{"SCRAM-SHA-256$", "SCRAM-SHA-1$"}, After: 300, Priority: prioPrefix,
+			Re:       regexp.MustCompile(`SCRAM-SHA-(?:256|1)\$\d+:[A-Za-z0-9+/]+={0,2}\$[A-Za-z0-9+/]+={0,2}:[A-Za-z0-9+/]+={0,2}`),
+			Boundary: isB64Word, Check: checkHash},
+		{ID: "password-hash", Anchors: []string{"md5"}, After: 40, Priority: prioPrefix,
+			Re:       regexp.MustCompile(`md5[a-f0-9]{32}`),
+			Boundary: isAlnum, Check: checkHash},
+		{ID: "password-hash", Anchors: []string{"grub.pbkdf2."}, After: 600, Priority: prioPrefix,
+			Re:       regexp.MustCompile(`grub\.pbkdf2\.sha(?:256|512)\.\d+\.[A-F0-9]{32,}\.[A-F0-9]{32,}`),
+			Boundary: isAlnum, Check: checkHash},
+		{ID: "password-hash", Anchors: []string{"'*", "\"*", "| *"}, After: 45, Priority: prioContext,
+			Re:       regexp.MustCompile(`\*(?P<s>[0-9A-F]{40})`),
+			Boundary: isAlnum, Check: checkMySQLHash},
+		{ID: "password-hash", Anchors: []string{"AQAAAA"}, After: 400, Priority: prioPrefix,
+			Re:       regexp.MustCompile(`AQAAAA[EI][A-Za-z0-9+/]{40,}={0,2}`),
+			Boundary: isB64, Check: checkASPNetIdentity},
+		// SQL statements that set a password: IDENTIFIED BY '…' (MySQL,
+		// Oracle), WITH PASSWORD '…' / LOGIN PASSWORD '…' (PostgreSQL),
+		// SET PASSWORD FOR u = '…' (MySQL)
+		{ID: "sql-password", Anchors: []string{"identified"}, Fold: true, After: 200, Priority: prioContext,
+			Re:    regexp.MustCompile(`(?i:identified)[ \t]+(?:(?i:with)[ \t]+\w+[ \t]+)?(?i:by|as)[ \t]+(?:(?i:password)[ \t]+)?['"](?P<s>[^'"\n]{4,200})['"]`),
+			Check: checkSQLPassword},
+		{ID: "sql-password", Anchors: []string{"password '"}, Fold: true, After: 220, Priority: prioContext,
+			Re:    regexp.MustCompile(`(?i:password) '(?P<s>[^'\n]{4,200})'`),
+			Check: checkSQLPassword},
+		{ID: "sql-password", Anchors: []string{"set password"}, Fold: true, After: 300, Priority: prioContext,
+			Re:    regexp.MustCompile(`(?i:set[ \t]+password)[ \t]+(?i:for)[ \t]+[^=\n]{1,100}=[ \t]*(?:(?i:password)\()?['"](?P<s>[^'"\n]{4,200})['"]`),
+			Check: checkSQLPassword},
+		// an AWS secret access key right after its key id, whatever names
+		// them: minio.New(ep, "AKIA…", "SECRET"), AKIA…:SECRET, the IAM
+		// console's credentials CSV (the pair is issued and kept together)
+		{ID: "aws-secret-key", Anchors: []string{"AKIA", "ASIA"}, After: 120, Priority: prioContext,
+			Re:       regexp.MustCompile(`(?:AKIA|ASIA)[A-Z0-9]{16}["'\x60]?[ \t]*[,:;|= \t][ \t]*["'\x60]?(?P<s>[A-Za-z0-9/+]{40})`),
+			Boundary: isB64, Check: checkRandom(4.0, 3)},
 		// Mattermost (and compatible) incoming webhooks: /hooks/ + a 26-character id
 		{ID: "mattermost-webhook", Anchors: []string{"/hooks/"}, After: 30, Priority: prioContext,
 			Re:       regexp.MustCompile(`/hooks/(?P<s>[a-z0-9]{26})`),
 			Boundary: isTokenByte, Check: checkRandom(3.5, 2)},
 	}
+}
+
+// checkSQLPassword: a password in a statement that creates, alters or
+// grants to a user or role (USER, ROLE, LOGIN or GRANT before it on the
+// line, or SET PASSWORD), not prose ("the function identified by 'x'").
+func checkSQLPassword(text string, s, e int) bool {
+	ls := strings.LastIndexByte(text[:s], '\n') + 1
+	line := strings.ToUpper(text[ls:s])
+	if !strings.Contains(line, "USER") && !strings.Contains(line, "ROLE") && !strings.Contains(line, "LOGIN") && !strings.Contains(line, "GRANT") && !strings.Contains(line, "SET PASSWORD") {
+		return false
+	}
+	return checkCLIPassword(text, s, e)
+}
+
+// checkMySQLHash: MySQL's native hash, * and the upper-case hex of a
+// SHA-1 (not a run of one digit, not all digits).
+func checkMySQLHash(text string, s, e int) bool {
+	c := classOf(text[s:e])
+	return c.upper >= 4 && c.digit >= 4 && entropy(text[s:e]) >= 3.0
+}
+
+// checkASPNetIdentity: ASP.NET Core Identity's version-3 hash: 0x01, the
+// PRF (0-2), the iteration count, a salt length of 8 to 64 bytes, then
+// salt and subkey (RFC 2898).
+func checkASPNetIdentity(text string, s, e int) bool {
+	n := min(e-s, 24) / 4 * 4
+	b, err := base64.StdEncoding.DecodeString(text[s : s+n])
+	if err != nil || len(b) < 13 || b[0] != 1 || b[1]|b[2]|b[3] != 0 || b[4] > 2 {
+		return false
+	}
+	salt := int(b[9])<<24 | int(b[10])<<16 | int(b[11])<<8 | int(b[12])
+	return salt >= 8 && salt <= 64 && entropy(text[s:e]) >= 4
 }
 
 // checkHash: a real hash, not a format example ($6$salt$hash).
