@@ -478,11 +478,9 @@ func replayCuts(dst, raw []byte, parts []cutAt, c entryCut) (out []byte, ok bool
 		out = append(out, raw[pos:p.start]...)
 		switch p.kind {
 		case cutStr:
-			cut, ok := cutRawString(s[p.start:p.end], c.Max)
-			if !ok {
+			if out, ok = appendCutRaw(out, s[p.start:p.end], c.Max); !ok {
 				return nil, false
 			}
-			out = append(out, cut...)
 		case cutMedia:
 			out = append(out, placeholder(gjson.Parse(s[p.start:p.end]))...)
 		case cutCopies:
