@@ -3,6 +3,7 @@ package app
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -268,8 +269,8 @@ func (env *Env) applyFixes(fs []DoctorFinding) ([]DoctorFixed, bool) {
 					x.Backup = *r.Backup
 				}
 			}
-			// exit 1 with nothing to say: problems were left (RunRepair)
-			if ee, ok := err.(*Error); ok && ee.Msg == "" && ee.ExitCode() == 1 && x.Backup != "" {
+			// problems were left (RunRepair) after what it fixed and wrote
+			if errors.Is(err, errProblemsLeft) && x.Backup != "" {
 				err = nil // fixed what it could; the rest is in the finding's unfixed
 			}
 		case doctor.FixMove:
