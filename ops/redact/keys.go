@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // Key material and secrets hidden by an encoding, recognised by the
@@ -51,7 +52,49 @@ func keyRules() []*Rule {
 		// Secret's .dockerconfigjson): {"auths": … with a credential
 		tok("docker-config-auth", `(?:eyJhdXRocyI6|ewogICJhdXRocyI6|ewoJImF1dGhzIjog|eyAiYXV0aHMiOi)[A-Za-z0-9+/]{20,}={0,2}`,
 			"eyJhdXRocyI6", "ewogICJhdXRocyI6", "ewoJImF1dGhzIjog", "eyAiYXV0aHMiOi").after(20000).bound(isB64).check(checkDockerConfigB64),
+		// base64 that the structure declares, decoded and scanned: the
+		// data values of a Kubernetes Secret (YAML or JSON) and what is
+		// piped to base64 -d; the encoded span is the secret
+		{ID: "encoded-secret", Anchors: []string{"kind: secret", `"kind": "secret"`, `"kind":"secret"`}, Fold: true, Before: 4000, After: 16000, Priority: prioContext,
+			Re:       regexp.MustCompile(`(?m)(?:^[ \t]+[\w.-]+:[ \t]+|"[\w.-]+"[ \t]*:[ \t]*")(?P<s>[A-Za-z0-9+/]{12,}={0,2})(?:[ \t]*$|")`),
+			Boundary: isB64Word, Check: checkDecodedHoldsSecret},
+		{ID: "encoded-secret", Anchors: []string{"base64 -d", "base64 --decode", "base64 -D"}, Before: 1200, After: 0, Priority: prioContext,
+			Re:       regexp.MustCompile(`\becho[ \t]+(?:-[neE][ \t]+)?["']?(?P<s>[A-Za-z0-9+/]{12,}={0,2})["']?[ \t]*\|[ \t]*base64[ \t]+(?:-d|--decode|-D)`),
+			Boundary: isB64Word, Check: checkDecodedHoldsSecret},
 	}
+}
+
+// plainScanner scans what an encoded span decodes to, with the built-in
+// rules, compiled on first use (set in init: the rules refer to it).
+var plainScanner func() *Scanner
+
+func init() {
+	plainScanner = sync.OnceValue(func() *Scanner {
+		s, err := New(Options{})
+		if err != nil {
+			panic(err) // the built-in rules compile (TestPositives)
+		}
+		return s
+	})
+}
+
+// checkDecodedHoldsSecret: text[s:e] is standard base64 of text (not of
+// binary data: a certificate's DER) in which the built-in rules find a
+// secret.
+func checkDecodedHoldsSecret(text string, s, e int) bool {
+	if (e-s)%4 != 0 || e-s > 16000 {
+		return false
+	}
+	b, err := base64.StdEncoding.DecodeString(text[s:e])
+	if err != nil || len(b) < 8 {
+		return false
+	}
+	for _, c := range b {
+		if c < 0x20 && c != '\n' && c != '\r' && c != '\t' || c == 0x7f {
+			return false
+		}
+	}
+	return len(plainScanner().Scan(string(b))) > 0
 }
 
 // checkPPK: the private lines of a PuTTY key file (its first line names

@@ -51,6 +51,9 @@ func keyFormatCases() []struct{ name, rule, text, secret string } {
 		{"dockerconfigjson compact", "docker-config-auth", ".dockerconfigjson: %s", dockerJSON},
 		{"dockerconfigjson tab-indented", "docker-config-auth", `{".dockerconfigjson":"%s"}`, dockerPretty},
 		{"percent-encoded URL password starting with %24", "mongodb-url-password", "mongodb+srv://svc:%s@c0.mongodb.net/prod", urlPass},
+		{"kubernetes Secret data, YAML, neutral name", "encoded-secret", "apiVersion: v1\nkind: Secret\ndata:\n  config.json: %s\n", b64(`{"user":"svc","password":"` + g.s(tAlnum, 16) + `"}`)},
+		{"kubernetes Secret data, JSON", "encoded-secret", `{"kind": "Secret", "data": {".env": "%s"}}`, b64("STRIPE_SECRET_KEY=sk_live_" + g.s(tAlnum, 24) + "\n")},
+		{"echo | base64 -d", "encoded-secret", "echo %s | base64 -d > token", b64("glpat-" + g.s(tAlnum, 20))},
 		{"key name with a _B64 qualifier", "generic-api-key", "MASTER_KEY_B64=%s", g.s(tB64, 43) + "="},
 		{"key name with a _HEX qualifier", "generic-api-key", "SIGNING_KEY_HEX=%s", g.s(tHex, 64)},
 	}
@@ -83,6 +86,9 @@ var keyFormatNegatives = []string{
 	"eyJhdXRocyI6eyJnaGNyLmlvIjp7fX0sImNyZWRzU3RvcmUiOiJkZXNrdG9wIn0=", // {"auths":{"ghcr.io":{}},"credsStore":"desktop"}
 	"postgres://app:%24%7BDB_PASSWORD%7D@db:5432/app",
 	"COLOR_HEX=ff00aa",
+	"kind: Secret\ndata:\n  username: YWRtaW4=\n  host: ZGIuZXhhbXBsZS5vcmc=\n",                  // admin, db.example.org
+	"kind: ConfigMap\ndata:\n  GITHUB: Z2hwX05xVndZUzgxVlA3SGIxRFg4cFBkNWtoeEUzcHlJZ0twYVVuQQ==", // not a Secret: data is plain
+	"echo aGVsbG8gd29ybGQgZnJvbSB0aGUgZG9jcw== | base64 -d",                                      // hello world from the docs
 	"wg genkey | tee privatekey | wg pubkey > publickey; wg set wg0 private-key ./privatekey",
 }
 

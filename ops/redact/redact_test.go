@@ -98,6 +98,7 @@ func positives() []posCase {
 		c("putty-private-key", "%s", "PuTTY-User-Key-File-2: ssh-rsa\nEncryption: none\nComment: x\nPublic-Lines: 1\n"+g.s(tB64, 64)+"\nPrivate-Lines: 2\n"+g.s(tB64, 64)+"\n"+g.s(tB64, 40)+"\n"),
 		c("age-secret-key", "%s", "AGE-SECRET-KEY-1"+g.s("QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L", 58)),
 		c("private-key-pkcs12", `$pfx = [Convert]::FromBase64String("%s")`, "MIIKPAIBAzCCCfYGCSqGSIb3DQEHAaCCCecEggnjMIIJ3zCC"+g.s(tB64, 120)),
+		c("encoded-secret", "kind: Secret\ndata:\n  GITHUB: %s\n", base64.StdEncoding.EncodeToString([]byte("ghp_"+g.s(tAlnum, 36)))),
 		c("docker-config-auth", ".dockerconfigjson: %s", base64.StdEncoding.EncodeToString([]byte(`{"auths":{"ghcr.io":{"auth":"`+basic+`"}}}`))),
 		c("azure-storage-account-key", "DefaultEndpointsProtocol=https;AccountName=a;AccountKey=%s;EndpointSuffix=core.windows.net", g.s(tB64, 86)+"=="),
 		c("azure-sas-key", "Endpoint=sb://x.servicebus.windows.net/;SharedAccessKeyName=Root;SharedAccessKey=%s", g.s(tB64, 43)+"="),
