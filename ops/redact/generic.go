@@ -417,7 +417,11 @@ func findAssignments(text string, hits []hit, emit func(s, e int, id string)) {
 			// name: DB_PASSWORD / value: … (a secret named in one field,
 			// its value in the next; parseValue took nothing, or the next
 			// field's name: "DB_PASSWORD", "value")
-			if ns, ne, nq := nameValuePair(text, l, r); ns >= 0 {
+			ns, ne, nq := nameValuePair(text, l, r)
+			if ns < 0 {
+				ns, ne, nq = hclVariableDefault(text, l, r)
+			}
+			if ns >= 0 {
 				if plausibleValue(text[ns:ne], kind, nq) {
 					emit(ns, ne, assignmentIDs[kind])
 				}
@@ -694,6 +698,11 @@ func quoteAfterComma(rest string) bool {
 // typeThenAssign: text[j:] is a type name, a blank, then "=" (Go "token string = …",
 // TypeScript/Kotlin "token: string = …"); it returns the index after "=".
 func typeThenAssign(text string, j int) int {
+	if strings.HasPrefix(text[j:], "&'static ") {
+		j += len("&'static ") // Rust: const API_KEY: &'static str = …
+	} else if j < len(text) && text[j] == '&' {
+		j++ // const API_KEY: &str = …
+	}
 	k := j
 	for k < len(text) && (isIdentByte(text[k]) || text[k] == '[' || text[k] == ']' || text[k] == '<' || text[k] == '>' || text[k] == '*') && k-j < 40 {
 		k++

@@ -61,6 +61,11 @@ func keyRules() []*Rule {
 		{ID: "encoded-secret", Anchors: []string{"base64 -d", "base64 --decode", "base64 -D"}, Before: 1200, After: 0, Priority: prioContext,
 			Re:       regexp.MustCompile(`\becho[ \t]+(?:-[neE][ \t]+)?["']?(?P<s>[A-Za-z0-9+/]{12,}={0,2})["']?[ \t]*\|[ \t]*base64[ \t]+(?:-d|--decode|-D)`),
 			Boundary: isB64Word, Check: checkDecodedHoldsSecret},
+		// Telegram's Bot API URL (https://api.telegram.org/bot<token>/METHOD):
+		// the token glued to "bot", which the token rule's boundary refuses
+		{ID: "telegram-bot-token", Anchors: []string{"/bot"}, After: 60, Priority: prioPrefix,
+			Re:    regexp.MustCompile(`/bot(?P<s>[0-9]{5,16}:A[A-Za-z0-9_-]{33,34})`),
+			Check: func(text string, s, e int) bool { return e == len(text) || !isTokenByte(text[e]) }},
 	}
 }
 
@@ -198,4 +203,40 @@ func unhex(c byte) byte {
 		return c - 'A' + 10
 	}
 	return c - '0'
+}
+
+// hclVariableDefault: the identifier text[l:r] is the quoted label of a
+// Terraform/HCL variable block (variable "db_password" {), whose default
+// within the block (before its closing brace, 400 bytes at most) is the
+// value: it returns the default's quoted value, or -1.
+func hclVariableDefault(text string, l, r int) (int, int, bool) {
+	if l < 10 || r >= len(text) || text[l-1] != '"' || text[r] != '"' || !strings.HasSuffix(text[:l-1], "variable ") {
+		return -1, -1, false
+	}
+	k := skipBlanks(text, r+1)
+	if k >= len(text) || text[k] != '{' {
+		return -1, -1, false
+	}
+	block := text[k+1 : min(len(text), k+400)]
+	if c := strings.IndexByte(block, '}'); c >= 0 {
+		block = block[:c]
+	}
+	d := strings.Index(block, "default")
+	if d < 0 {
+		return -1, -1, false
+	}
+	q := skipBlanks(block, d+len("default"))
+	if q >= len(block) || block[q] != '=' {
+		return -1, -1, false
+	}
+	q = skipBlanks(block, q+1)
+	if q >= len(block) || block[q] != '"' {
+		return -1, -1, false
+	}
+	end := strings.IndexByte(block[q+1:], '"')
+	if end <= 0 {
+		return -1, -1, false
+	}
+	base := k + 1 + q + 1
+	return base, base + end, true
 }

@@ -54,6 +54,10 @@ func keyFormatCases() []struct{ name, rule, text, secret string } {
 		{"kubernetes Secret data, YAML, neutral name", "encoded-secret", "apiVersion: v1\nkind: Secret\ndata:\n  config.json: %s\n", b64(`{"user":"svc","password":"` + g.s(tAlnum, 16) + `"}`)},
 		{"kubernetes Secret data, JSON", "encoded-secret", `{"kind": "Secret", "data": {".env": "%s"}}`, b64("STRIPE_SECRET_KEY=sk_live_" + g.s(tAlnum, 24) + "\n")},
 		{"echo | base64 -d", "encoded-secret", "echo %s | base64 -d > token", b64("glpat-" + g.s(tAlnum, 20))},
+		{"telegram Bot API URL", "telegram-bot-token", "curl https://api.telegram.org/bot%s/getUpdates", "7123456789:AA" + g.s(tB64url, 33)},
+		{"terraform variable default", "generic-password", "variable \"db_password\" {\n  type      = string\n  sensitive = true\n  default   = \"%s\"\n}", g.s(tAlnum, 16)},
+		{"rust typed const", "generic-api-key", `const API_KEY: &str = "%s";`, g.s(tAlnum, 32)},
+		{"rust static lifetime", "generic-api-key", `static API_KEY: &'static str = "%s";`, g.s(tAlnum, 32)},
 		{"key name with a _B64 qualifier", "generic-api-key", "MASTER_KEY_B64=%s", g.s(tB64, 43) + "="},
 		{"key name with a _HEX qualifier", "generic-api-key", "SIGNING_KEY_HEX=%s", g.s(tHex, 64)},
 	}
@@ -86,6 +90,8 @@ var keyFormatNegatives = []string{
 	"eyJhdXRocyI6eyJnaGNyLmlvIjp7fX0sImNyZWRzU3RvcmUiOiJkZXNrdG9wIn0=", // {"auths":{"ghcr.io":{}},"credsStore":"desktop"}
 	"postgres://app:%24%7BDB_PASSWORD%7D@db:5432/app",
 	"COLOR_HEX=ff00aa",
+	"variable \"db_password\" {\n  type = string\n}\nvariable \"region\" {\n  default = \"eu-west-1\"\n}",
+	"variable \"db_password\" {\n  default = \"\"\n}",
 	"kind: Secret\ndata:\n  username: YWRtaW4=\n  host: ZGIuZXhhbXBsZS5vcmc=\n",                  // admin, db.example.org
 	"kind: ConfigMap\ndata:\n  GITHUB: Z2hwX05xVndZUzgxVlA3SGIxRFg4cFBkNWtoeEUzcHlJZ0twYVVuQQ==", // not a Secret: data is plain
 	"echo aGVsbG8gd29ybGQgZnJvbSB0aGUgZG9jcw== | base64 -d",                                      // hello world from the docs
