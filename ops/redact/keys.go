@@ -53,11 +53,15 @@ func keyRules() []*Rule {
 		tok("docker-config-auth", `(?:eyJhdXRocyI6|ewogICJhdXRocyI6|ewoJImF1dGhzIjog|eyAiYXV0aHMiOi)[A-Za-z0-9+/]{20,}={0,2}`,
 			"eyJhdXRocyI6", "ewogICJhdXRocyI6", "ewoJImF1dGhzIjog", "eyAiYXV0aHMiOi").after(20000).bound(isB64).check(checkDockerConfigB64),
 		// base64 that the structure declares, decoded and scanned: the
-		// data values of a Kubernetes Secret (YAML or JSON) and what is
-		// piped to base64 -d; the encoded span is the secret
+		// data values of a Kubernetes Secret (YAML or JSON), a value whose
+		// name ends in _B64/_BASE64, and what is piped to base64 -d; the
+		// encoded span is the secret
 		{ID: "encoded-secret", Anchors: []string{"kind: secret", `"kind": "secret"`, `"kind":"secret"`}, Fold: true, Before: 4000, After: 16000, Priority: prioContext,
 			Re:       regexp.MustCompile(`(?m)(?:^[ \t]+[\w.-]+:[ \t]+|"[\w.-]+"[ \t]*:[ \t]*")(?P<s>[A-Za-z0-9+/]{12,}={0,2})(?:[ \t]*$|")`),
 			Boundary: isB64Word, Check: checkDecodedHoldsSecret},
+		{ID: "encoded-secret", Anchors: []string{"_b64", "_base64", "-b64", "-base64"}, Fold: true, Before: 60, After: 16000, Priority: prioContext,
+			Re:       regexp.MustCompile(`[A-Za-z0-9]+[_-](?i:b64|base64)["']?[ \t]*(?::=|=|:)[ \t]*["']?(?P<s>[A-Za-z0-9+/]{12,}={0,2})`),
+			Boundary: isB64, Check: checkDecodedHoldsSecret},
 		{ID: "encoded-secret", Anchors: []string{"base64 -d", "base64 --decode", "base64 -D"}, Before: 1200, After: 0, Priority: prioContext,
 			Re:       regexp.MustCompile(`\becho[ \t]+(?:-[neE][ \t]+)?["']?(?P<s>[A-Za-z0-9+/]{12,}={0,2})["']?[ \t]*\|[ \t]*base64[ \t]+(?:-d|--decode|-D)`),
 			Boundary: isB64Word, Check: checkDecodedHoldsSecret},

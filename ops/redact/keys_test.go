@@ -53,6 +53,7 @@ func keyFormatCases() []struct{ name, rule, text, secret string } {
 		{"percent-encoded URL password starting with %24", "mongodb-url-password", "mongodb+srv://svc:%s@c0.mongodb.net/prod", urlPass},
 		{"kubernetes Secret data, YAML, neutral name", "encoded-secret", "apiVersion: v1\nkind: Secret\ndata:\n  config.json: %s\n", b64(`{"user":"svc","password":"` + g.s(tAlnum, 16) + `"}`)},
 		{"kubernetes Secret data, JSON", "encoded-secret", `{"kind": "Secret", "data": {".env": "%s"}}`, b64("STRIPE_SECRET_KEY=sk_live_" + g.s(tAlnum, 24) + "\n")},
+		{"a name ending in _BASE64", "encoded-secret", "GH_TOKEN_JSON_BASE64=%s", b64(`{"token":"ghp_` + g.s(tAlnum, 36) + `"}`)},
 		{"echo | base64 -d", "encoded-secret", "echo %s | base64 -d > token", b64("glpat-" + g.s(tAlnum, 20))},
 		{"telegram Bot API URL", "telegram-bot-token", "curl https://api.telegram.org/bot%s/getUpdates", "7123456789:AA" + g.s(tB64url, 33)},
 		{"terraform variable default", "generic-password", "variable \"db_password\" {\n  type      = string\n  sensitive = true\n  default   = \"%s\"\n}", g.s(tAlnum, 16)},
