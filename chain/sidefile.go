@@ -22,18 +22,11 @@ const MaxSideFile = 64 << 20
 // folder, or a link to one) or is larger is an *Error saying so, read no
 // further: the callers take it as a file that is not there.
 func ReadSideFile(path string) ([]byte, error) {
-	fh, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	fh, st, err := OpenSideFile(path)
 	if err != nil {
 		return nil, err
 	}
 	defer fh.Close()
-	st, err := fh.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, &Error{Msg: fmt.Sprintf("%s is not a regular file", path)}
-	}
 	if st.Size() > MaxSideFile {
 		return nil, &Error{Msg: fmt.Sprintf("%s is %d bytes, more than the %d read of a file beside the sessions", path, st.Size(), MaxSideFile)}
 	}
@@ -45,4 +38,24 @@ func ReadSideFile(path string) ([]byte, error) {
 		return nil, &Error{Msg: fmt.Sprintf("%s grew past the %d read of a file beside the sessions", path, MaxSideFile)}
 	}
 	return b, nil
+}
+
+// OpenSideFile opens a side file as ReadSideFile does (a regular file
+// only, without blocking on a FIFO) for a caller that streams it, with no
+// bound on its size: the client's history.jsonl grows with every prompt.
+func OpenSideFile(path string) (*os.File, os.FileInfo, error) {
+	fh, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	st, err := fh.Stat()
+	if err != nil {
+		fh.Close()
+		return nil, nil, err
+	}
+	if !st.Mode().IsRegular() {
+		fh.Close()
+		return nil, nil, &Error{Msg: fmt.Sprintf("%s is not a regular file", path)}
+	}
+	return fh, st, nil
 }
