@@ -186,7 +186,7 @@ func percentDecoded(v string) string {
 			b.WriteByte(v[i])
 			continue
 		}
-		if i+2 >= len(v) || !isHexByte(v[i+1]) || !isHexByte(v[i+2]) {
+		if i+2 >= len(v) || !isHex(v[i+1]) || !isHex(v[i+2]) {
 			return v
 		}
 		b.WriteByte(unhex(v[i+1])<<4 | unhex(v[i+2]))
@@ -195,9 +195,6 @@ func percentDecoded(v string) string {
 	return b.String()
 }
 
-func isHexByte(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
-}
 
 func unhex(c byte) byte {
 	switch {
