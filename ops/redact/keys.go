@@ -195,7 +195,6 @@ func percentDecoded(v string) string {
 	return b.String()
 }
 
-
 func unhex(c byte) byte {
 	switch {
 	case c >= 'a':
