@@ -175,26 +175,34 @@ func prefixLooksReal(sec string) bool {
 	return len(sec) < 16 || entropy(sec) >= 3.0
 }
 
+// randomShape is prefixLooksReal(sec) && entropy(sec) >= minEntropy &&
+// classOf(sec).kinds() >= minKinds with the entropy taken once (the checks
+// of a secret-dense text spend a share of their time on it).
+func randomShape(sec string, minEntropy float64, minKinds int) bool {
+	if emptyPlaceholder(sec) {
+		return false
+	}
+	h := entropy(sec)
+	if len(sec) >= 16 && h < 3.0 || h < minEntropy {
+		return false
+	}
+	return classOf(sec).kinds() >= minKinds
+}
+
 func checkToken(text string, s, e int) bool { return prefixLooksReal(text[s:e]) }
 
 // checkRandom: a token found by context or by a prefix: require a
 // random-looking shape. Fake-looking values (EXAMPLE…) are accepted.
 func checkRandom(minEntropy float64, minKinds int) func(string, int, int) bool {
-	return func(text string, s, e int) bool {
-		sec := text[s:e]
-		if !prefixLooksReal(sec) || entropy(sec) < minEntropy {
-			return false
-		}
-		return classOf(sec).kinds() >= minKinds
-	}
+	return func(text string, s, e int) bool { return randomShape(text[s:e], minEntropy, minKinds) }
 }
 
 // checkRandomStrict is checkRandom that also rejects EXAMPLE, 0123456789,
 // abcdefgh…: for shapes whose prefix proves nothing (generic "sk-").
 func checkRandomStrict(minEntropy float64, minKinds int) func(string, int, int) bool {
-	loose := checkRandom(minEntropy, minKinds)
 	return func(text string, s, e int) bool {
-		return tokenLooksReal(text[s:e]) && loose(text, s, e)
+		sec := text[s:e]
+		return !fakeMarkerSet.in(sec) && randomShape(sec, minEntropy, minKinds)
 	}
 }
 

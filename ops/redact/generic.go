@@ -197,7 +197,10 @@ func namesAKey(v string) bool {
 func hasSecretNoun(v string) bool {
 	for i := 0; i+3 <= len(v); i++ {
 		c := v[i] | 0x20
-		for _, w := range [...]string{"key", "token", "secret", "pass", "credential"} {
+		if !secretNounFirst[c] {
+			continue // most bytes start none of them
+		}
+		for _, w := range secretNounWords {
 			if c == w[0] && hasFoldAt(v, i, w) {
 				return true
 			}
@@ -205,6 +208,16 @@ func hasSecretNoun(v string) bool {
 	}
 	return false
 }
+
+var secretNounWords = [...]string{"key", "token", "secret", "pass", "credential"}
+
+// secretNounFirst: the first bytes of secretNounWords.
+var secretNounFirst = func() (t [256]bool) {
+	for _, w := range secretNounWords {
+		t[w[0]] = true
+	}
+	return
+}()
 
 // hasFoldAt: v[i:] starts with the lower-case ASCII word w, in any case.
 func hasFoldAt(v string, i int, w string) bool {

@@ -725,15 +725,7 @@ func (s *Scanner) resolve(text string, cands []cand) []Finding {
 	// taken. Candidates that overlap nothing before them, in the order of
 	// their start, begin a new group: no candidate of one group overlaps
 	// one of another, so each group is decided on its own (most hold one).
-	for i := range cands {
-		cands[i].ord = i
-	}
-	slices.SortFunc(cands, func(a, b cand) int {
-		if a.Start != b.Start {
-			return cmp.Compare(a.Start, b.Start)
-		}
-		return cmp.Compare(a.ord, b.ord)
-	})
+	sortByStart(cands)
 	out := make([]Finding, 0, len(cands))
 	for i := 0; i < len(cands); {
 		j, end := i+1, cands[i].End
@@ -764,6 +756,38 @@ func (s *Scanner) resolve(text string, cands []cand) []Finding {
 		i = j
 	}
 	return out
+}
+
+// sortByStart numbers cands in the order they were found (ord) and sorts
+// them by start, then ord. It sorts packed integer keys and moves each
+// candidate once: comparing and swapping the candidates themselves was a
+// twentieth of the scan of a secret-dense text.
+func sortByStart(cands []cand) {
+	for i := range cands {
+		cands[i].ord = i
+	}
+	if len(cands) < 2 {
+		return
+	}
+	keys := make([]uint64, len(cands))
+	for i, c := range cands {
+		if c.Start < 0 || c.Start >= 1<<31 || i >= 1<<31 {
+			slices.SortFunc(cands, func(a, b cand) int { // beyond the packed keys' range
+				if a.Start != b.Start {
+					return cmp.Compare(a.Start, b.Start)
+				}
+				return cmp.Compare(a.ord, b.ord)
+			})
+			return
+		}
+		keys[i] = uint64(c.Start)<<32 | uint64(i)
+	}
+	slices.Sort(keys)
+	sorted := make([]cand, len(cands))
+	for i, k := range keys {
+		sorted[i] = cands[uint32(k)]
+	}
+	copy(cands, sorted)
 }
 
 // betterCand orders candidates for resolve: higher priority, then longer,

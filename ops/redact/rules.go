@@ -324,9 +324,9 @@ var b64Tab = func() (t [256]bool) {
 // characters.
 func checkBearer(text string, s, e int) bool {
 	if e-s >= 16 {
-		return checkRandom(3.2, 2)(text, s, e)
+		return randomShape(text[s:e], 3.2, 2)
 	}
-	return checkRandom(3.2, 4)(text, s, e)
+	return randomShape(text[s:e], 3.2, 4)
 }
 
 func checkPEMBody(text string, s, e int) bool {
