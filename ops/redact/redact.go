@@ -158,7 +158,7 @@ func New(opts Options) (*Scanner, error) {
 	}
 	idx := map[string]int{}
 	for ri, r := range s.rules {
-		if r.Re != nil && r.find == nil && r.Before == 0 && len(r.Anchors) > 0 && r.Priority < 10 && startsWithAnchor(r) {
+		if r.Re != nil && r.find == nil && r.handAll == nil && r.Before == 0 && len(r.Anchors) > 0 && r.Priority < 10 && startsWithAnchor(r) {
 			r.at = regexp.MustCompile(`^(?:` + r.Re.String() + `)`)
 			r.fast = compileFast(r.Re.String())
 		}
@@ -261,37 +261,16 @@ func (s *Scanner) triSlot(key uint32) int {
 
 // startsWithAnchor: every match of r.Re begins with one of its anchors
 // (each way the regexp can start is a literal that starts with an anchor),
-// so a match always starts at an anchor hit.
+// so a match always starts at an anchor hit. The literals are followed
+// through a concatenation and its alternations of literals:
+// sk_(?:live|test|prod)_… starts with sk_live_, sk_test_ or sk_prod_.
 func startsWithAnchor(r *Rule) bool {
 	p, err := syntax.Parse(r.Re.String(), syntax.Perl)
 	if err != nil {
 		return false
 	}
-	var starts []string
-	var walk func(p *syntax.Regexp) bool
-	walk = func(p *syntax.Regexp) bool {
-		switch p.Op {
-		case syntax.OpLiteral:
-			if p.Flags&syntax.FoldCase != 0 && !r.Fold {
-				return false
-			}
-			starts = append(starts, string(p.Rune))
-			return true
-		case syntax.OpCapture:
-			return walk(p.Sub[0])
-		case syntax.OpConcat:
-			return len(p.Sub) > 0 && walk(p.Sub[0])
-		case syntax.OpAlternate:
-			for _, s := range p.Sub {
-				if !walk(s) {
-					return false
-				}
-			}
-			return true
-		}
-		return false
-	}
-	if !walk(p) {
+	starts, _, ok := literalStarts(p, r.Fold)
+	if !ok {
 		return false
 	}
 	for _, l := range starts {
@@ -307,6 +286,58 @@ func startsWithAnchor(r *Rule) bool {
 		}
 	}
 	return true
+}
+
+// literalStarts returns the literals every match of p starts with (one per
+// way p can start, at most 64), whole when they are all of p's matches; ok
+// false when p can start with something other than a literal (or a
+// case-folded literal and fold is false).
+func literalStarts(p *syntax.Regexp, fold bool) (starts []string, whole, ok bool) {
+	switch p.Op {
+	case syntax.OpLiteral:
+		if p.Flags&syntax.FoldCase != 0 && !fold {
+			return nil, false, false
+		}
+		return []string{string(p.Rune)}, true, true
+	case syntax.OpCapture:
+		return literalStarts(p.Sub[0], fold)
+	case syntax.OpAlternate:
+		whole = true
+		for _, sub := range p.Sub {
+			ss, w, ok := literalStarts(sub, fold)
+			if !ok {
+				return nil, false, false
+			}
+			starts, whole = append(starts, ss...), whole && w
+		}
+		return starts, whole, len(starts) <= 64
+	case syntax.OpConcat:
+		if len(p.Sub) == 0 {
+			return nil, false, false
+		}
+		starts, whole, ok = literalStarts(p.Sub[0], fold)
+		if !ok {
+			return nil, false, false
+		}
+		for _, sub := range p.Sub[1:] {
+			if !whole {
+				break
+			}
+			ss, w, ok := literalStarts(sub, fold)
+			if !ok || len(starts)*len(ss) > 64 {
+				return starts, false, true // the literals end here
+			}
+			var next []string
+			for _, a := range starts {
+				for _, b := range ss {
+					next = append(next, a+b)
+				}
+			}
+			starts, whole = next, w
+		}
+		return starts, whole, true
+	}
+	return nil, false, false
 }
 
 func validRuleName(n string) bool {
