@@ -409,6 +409,8 @@ type scratch struct {
 	sorted []hit
 	count  []int32
 	cands  []cand
+	keys   []uint64 // sortByStart's
+	byPos  []cand   // sortByStart's
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -420,7 +422,7 @@ func (s *Scanner) Scan(text string) []Finding {
 	}
 	sc := scratchPool.Get().(*scratch)
 	defer func() {
-		if cap(sc.hits) <= 1<<16 && cap(sc.cands) <= 1<<14 {
+		if cap(sc.hits) <= 1<<16 && cap(sc.cands) <= 1<<14 && cap(sc.byPos) <= 1<<14 {
 			scratchPool.Put(sc)
 		}
 	}()
@@ -484,7 +486,7 @@ func (s *Scanner) Scan(text string) []Finding {
 	if len(cands) == 0 {
 		return nil
 	}
-	return s.resolve(text, cands)
+	return s.resolve(text, cands, sc)
 }
 
 func (s *Scanner) allHits(text string) []hit {
@@ -733,7 +735,7 @@ func (s *Scanner) emitMatch(r *Rule, text string, base int, m []int, emit func(i
 	return base + m[1]
 }
 
-func (s *Scanner) resolve(text string, cands []cand) []Finding {
+func (s *Scanner) resolve(text string, cands []cand, sc *scratch) []Finding {
 	if len(s.allow) > 0 {
 		kept := cands[:0]
 		for _, c := range cands {
@@ -756,7 +758,7 @@ func (s *Scanner) resolve(text string, cands []cand) []Finding {
 	// taken. Candidates that overlap nothing before them, in the order of
 	// their start, begin a new group: no candidate of one group overlaps
 	// one of another, so each group is decided on its own (most hold one).
-	sortByStart(cands)
+	sortByStart(cands, sc)
 	out := make([]Finding, 0, len(cands))
 	for i := 0; i < len(cands); {
 		j, end := i+1, cands[i].End
@@ -793,14 +795,15 @@ func (s *Scanner) resolve(text string, cands []cand) []Finding {
 // them by start, then ord. It sorts packed integer keys and moves each
 // candidate once: comparing and swapping the candidates themselves was a
 // twentieth of the scan of a secret-dense text.
-func sortByStart(cands []cand) {
+func sortByStart(cands []cand, sc *scratch) {
 	for i := range cands {
 		cands[i].ord = i
 	}
 	if len(cands) < 2 {
 		return
 	}
-	keys := make([]uint64, len(cands))
+	keys := slices.Grow(sc.keys[:0], len(cands))[:len(cands)]
+	sc.keys = keys
 	for i, c := range cands {
 		if c.Start < 0 || c.Start >= 1<<31 || i >= 1<<31 {
 			slices.SortFunc(cands, func(a, b cand) int { // beyond the packed keys' range
@@ -814,7 +817,8 @@ func sortByStart(cands []cand) {
 		keys[i] = uint64(c.Start)<<32 | uint64(i)
 	}
 	slices.Sort(keys)
-	sorted := make([]cand, len(cands))
+	sorted := slices.Grow(sc.byPos[:0], len(cands))[:len(cands)]
+	sc.byPos = sorted
 	for i, k := range keys {
 		sorted[i] = cands[uint32(k)]
 	}

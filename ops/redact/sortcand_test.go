@@ -34,7 +34,7 @@ func TestSortByStartSameOrder(t *testing.T) {
 			}
 			return cmp.Compare(a.ord, b.ord)
 		})
-		sortByStart(cands)
+		sortByStart(cands, new(scratch))
 		require.Equal(t, want, cands, "round %d", round)
 	}
 }
