@@ -477,26 +477,36 @@ func isIdentPath(v string) bool {
 	if !strings.ContainsAny(v, ".:>") {
 		return false
 	}
-	parts := strings.FieldsFunc(v, func(r rune) bool { return r == '.' || r == ':' || r == '-' || r == '>' })
-	if len(parts) < 2 {
-		return false
-	}
-	for _, p := range parts {
-		if p == "" || isDigit(p[0]) {
+	// the parts between the separators . : - > (empty ones skipped), read
+	// in place: two or more, each an identifier that does not start with a
+	// digit and holds at most two (code identifiers are rarely mixed with
+	// many digits)
+	parts := 0
+	for i := 0; i < len(v); {
+		if identPathSep(v[i]) {
+			i++
+			continue
+		}
+		if isDigit(v[i]) {
 			return false
 		}
-		for i := 0; i < len(p); i++ {
-			if !(isAlnum(p[i]) || p[i] == '_') {
+		digits := 0
+		for ; i < len(v) && !identPathSep(v[i]); i++ {
+			if c := v[i]; isDigit(c) {
+				digits++
+			} else if !isAlnum(c) && c != '_' {
 				return false
 			}
 		}
-		// code identifiers are rarely mixed with many digits
-		if classOf(p).digit > 2 {
+		if digits > 2 {
 			return false
 		}
+		parts++
 	}
-	return true
+	return parts >= 2
 }
+
+func identPathSep(c byte) bool { return c == '.' || c == ':' || c == '-' || c == '>' }
 
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {

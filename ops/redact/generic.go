@@ -174,13 +174,16 @@ func strongValue(v string) bool {
 // secret (testRSA2048PrivateKey, decryptionKey1024, hmac_secret_ref): a
 // reference to one in code, not its value.
 func namesAKey(v string) bool {
-	if len(v) == 0 || !isAlpha(v[0]) || !hasSecretNoun(v) {
+	if len(v) == 0 || !isAlpha(v[0]) {
 		return false
 	}
 	for i := 0; i < len(v); i++ {
 		if !isAlnum(v[i]) && v[i] != '_' {
 			return false
 		}
+	}
+	if !hasSecretNoun(v) {
+		return false
 	}
 	if _, ok := classifyIdent(v); ok {
 		return true
