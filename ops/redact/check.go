@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/bits"
 	"strings"
+	"sync/atomic"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 )
@@ -30,6 +31,9 @@ func entropy(s string) float64 {
 	}
 	if len(s) < len(plogpTab) {
 		return entropyShort(s)
+	}
+	if len(s) < plogpLongMax {
+		return entropyRow(s, plogpLong(len(s)))
 	}
 	var cnt [256]int
 	for i := 0; i < len(s); i++ {
@@ -61,15 +65,40 @@ var plogpTab = func() (t [129][]float64) {
 	return
 }()
 
-func entropyShort(s string) float64 {
-	var cnt [256]uint8
+// plogpLongMax bounds the lengths whose rows of p*log2(p) are made when
+// first asked for (plogpLong): the values the checks judge are at most 512
+// bytes (plausibleValue), JWTs and PEM bodies among them.
+const plogpLongMax = 1024
+
+var plogpRows [plogpLongMax]atomic.Pointer[[]float64]
+
+// plogpLong is plogpTab's row for n (len(plogpTab) <= n < plogpLongMax),
+// made on first use: the same floats, computed the same way.
+func plogpLong(n int) []float64 {
+	if r := plogpRows[n].Load(); r != nil {
+		return *r
+	}
+	row := make([]float64, n+1)
+	for c := 1; c <= n; c++ {
+		p := float64(c) / float64(n)
+		row[c] = float64(p * math.Log2(p))
+	}
+	plogpRows[n].CompareAndSwap(nil, &row)
+	return *plogpRows[n].Load()
+}
+
+func entropyShort(s string) float64 { return entropyRow(s, plogpTab[len(s)]) }
+
+// entropyRow is entropy with the terms of row (row[c] = p*log2(p) for
+// p = c/len(s)), added in the order of the byte values.
+func entropyRow(s string, row []float64) float64 {
+	var cnt [256]uint16
 	var seen [4]uint64
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		cnt[c]++
 		seen[c>>6] |= 1 << (c & 63)
 	}
-	row := plogpTab[len(s)]
 	h := 0.0
 	for w, bitsw := range seen {
 		for bitsw != 0 {
@@ -538,10 +567,15 @@ func looksLikePathOrURLFold(v string) bool {
 	if !isASCII(v) {
 		return looksLikePathOrURL(strings.ToLower(v))
 	}
-	for _, p := range pathPrefixes {
-		if hasPrefixFold(v, p) {
-			return true
+	if v != "" && pathPrefixFirst[lowerTab[v[0]]] {
+		for _, p := range pathPrefixes {
+			if hasPrefixFold(v, p) {
+				return true
+			}
 		}
+	}
+	if !dotInTail(v, pathSuffixMax) {
+		return false // every suffix starts with its dot
 	}
 	for _, ext := range pathSuffixes {
 		if len(v) >= len(ext) && hasPrefixFold(v[len(v)-len(ext):], ext) {
@@ -549,6 +583,26 @@ func looksLikePathOrURLFold(v string) bool {
 		}
 	}
 	return false
+}
+
+// pathPrefixFirst: the first bytes of pathPrefixes; pathSuffixMax: the
+// length of the longest of pathSuffixes (each starts with a dot).
+var pathPrefixFirst, pathSuffixMax = func() (t [256]bool, longest int) {
+	for _, p := range pathPrefixes {
+		t[p[0]] = true
+	}
+	for _, ext := range pathSuffixes {
+		if ext[0] != '.' {
+			panic("redact: a path suffix without its dot: " + ext)
+		}
+		longest = max(longest, len(ext))
+	}
+	return
+}()
+
+// dotInTail: one of the last n bytes of v is a dot.
+func dotInTail(v string, n int) bool {
+	return strings.IndexByte(v[max(0, len(v)-n):], '.') >= 0
 }
 
 var (
