@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
 )
 
 // RecentWriteWindow is how recently a session file may have been modified
@@ -29,7 +31,7 @@ type sessionEntry struct {
 func checkLive(configDir, sessionID string, paths []string, now time.Time, key string) error {
 	entries, _ := filepath.Glob(filepath.Join(configDir, "sessions", "*.json"))
 	for _, p := range entries {
-		data, err := os.ReadFile(p)
+		data, err := chain.ReadSideFile(p)
 		if err != nil {
 			continue
 		}

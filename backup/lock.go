@@ -58,8 +58,14 @@ func InProjects(configDir, projectDir string) bool {
 // whatever the case of its letters where the file system folds case. p
 // need not exist: its nearest existing folder is resolved.
 func UnderProjects(configDir, p string) bool {
+	return under(filepath.Join(configDir, "projects"), p)
+}
+
+// under reports whether p is root or anything under it, as UnderProjects
+// for <config-dir>/projects.
+func under(root, p string) bool {
 	abs, err1 := filepath.Abs(p)
-	pr, err2 := filepath.Abs(filepath.Join(configDir, "projects"))
+	pr, err2 := filepath.Abs(root)
 	if err1 != nil || err2 != nil {
 		return false
 	}

@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
 )
 
 // A move puts files of the config dir in other places (a session and its
@@ -277,6 +279,27 @@ func Move(p MovePlan) (res MoveResult, err error) {
 	if err := checkMoveUnchanged(p); err != nil {
 		return res, err
 	}
+	// a process holding an old copy (or a file edited by renaming over
+	// it) open for writing would write its next lines to the removed
+	// file, lost: refused whatever Force, as an in-place change is
+	var held []string
+	for _, f := range p.Files {
+		held = append(held, f.From)
+	}
+	for _, e := range p.Edits {
+		if e.Snapshot != nil {
+			held = append(held, e.Path)
+		}
+	}
+	if err := refuseWriters(held); err != nil {
+		return res, err
+	}
+	// a folder the move removes a file from (or renames an edit into)
+	// that this user may not change would fail the move after its point
+	// of no return, with the session in two places: refused now
+	if err := checkDirsChangeable(p); err != nil {
+		return res, err
+	}
 
 	// (4) the point of no return
 	j.State = stateCommit
@@ -316,6 +339,13 @@ func RecoverMoves(configDir string) ([]string, error) {
 			errs = append(errs, err)
 			continue
 		}
+		// a journal that names a file outside this config dir is another
+		// config dir's (this one copied, or restored, with a move
+		// pending): finishing or rolling it back would change that one
+		if far := j.outside(configDir); far != "" {
+			out = append(out, fmt.Sprintf("left the move journal %s as it is: it names %s, outside this config dir (another config dir's journal, copied here?); remove it once that move is finished", p, far))
+			continue
+		}
 		switch j.State {
 		case stateCommit:
 			warnings, err := j.finish()
@@ -353,7 +383,7 @@ func (j *journal) sweepDirs() {
 }
 
 func readJournal(p string) (*journal, error) {
-	b, err := os.ReadFile(p)
+	b, err := chain.ReadSideFile(p)
 	if err != nil {
 		return nil, err
 	}
@@ -711,4 +741,58 @@ func IsMoveTemp(name string) bool {
 type Moved struct {
 	From string `json:"from"`
 	To   string `json:"to"`
+}
+
+// checkDirsChangeable refuses a move out of (or an edit in) a folder this
+// user may not change (a read-only folder or file system).
+func checkDirsChangeable(p MovePlan) error {
+	dirs := map[string]bool{}
+	for _, f := range p.Files {
+		dirs[filepath.Dir(f.From)] = true
+	}
+	for _, e := range p.Edits {
+		dirs[filepath.Dir(e.Path)] = true
+	}
+	var sorted []string
+	for d := range dirs {
+		sorted = append(sorted, d)
+	}
+	sort.Strings(sorted)
+	for _, d := range sorted {
+		if err := canChangeDir(d); err != nil {
+			return &Error{
+				Msg:  fmt.Sprintf("cannot move out of %s: this user may not remove files there (%v); nothing was modified", d, err),
+				Hint: "give this user write permission on that folder (or move the session as its owner), then retry",
+				Err:  err,
+			}
+		}
+	}
+	return nil
+}
+
+// outside returns the first file j names that a move of configDir never
+// touches ("" if none): a move's transcripts, temps and indexes are under
+// <config-dir>/projects, its history.jsonl at the config dir's root, its
+// backups under <config-dir>/ccsurgeon/backups.
+func (j *journal) outside(configDir string) string {
+	var far string
+	check := func(root, p string) {
+		if far == "" && !under(root, p) {
+			far = p
+		}
+	}
+	projects := filepath.Join(configDir, "projects")
+	for _, f := range j.Files {
+		check(projects, f.From)
+		check(projects, f.To)
+		check(projects, f.Tmp)
+	}
+	for _, e := range j.Edits {
+		check(configDir, e.Path)
+		check(configDir, e.Tmp)
+	}
+	for _, b := range j.Backups {
+		check(BackupsRoot(configDir), b)
+	}
+	return far
 }

@@ -24,3 +24,6 @@ package backup
 //     MoveFileEx with MOVEFILE_REPLACE_EXISTING, retried for a bounded
 //     time while another program holds the target open).
 //   - isNoSpace tells a full disk or quota from other write errors.
+//   - canChangeDir tells whether this user may remove and create names in
+//     a folder (unix: faccessat with the effective ids; windows: nil,
+//     the ACL is only known by trying).

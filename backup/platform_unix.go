@@ -92,3 +92,9 @@ func replaceFile(tmp, target string) error {
 func isNoSpace(err error) bool {
 	return errors.Is(err, unix.ENOSPC) || errors.Is(err, unix.EDQUOT)
 }
+
+// canChangeDir reports whether this process (its effective user) may
+// create and remove names in dir: nil, or why not (EACCES, EROFS).
+func canChangeDir(dir string) error {
+	return unix.Faccessat(unix.AT_FDCWD, dir, unix.W_OK|unix.X_OK, unix.AT_EACCESS)
+}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
 )
 
 // journalName is the file in a backup directory that lists the renames
@@ -63,7 +65,7 @@ func finishJournal(bdir string, keep bool) error {
 // rollForward finishes the change a journal describes: temps still there
 // are renamed into place, files to remove are removed.
 func rollForward(bdir string) error {
-	b, err := os.ReadFile(filepath.Join(bdir, journalName))
+	b, err := chain.ReadSideFile(filepath.Join(bdir, journalName))
 	if err != nil {
 		return err
 	}
@@ -133,6 +135,13 @@ func Recover(configDir, key, sessionID, projectDir string) ([]string, error) {
 		// the temp of a journal or manifest a killed run was saving
 		did = append(did, sweepTemps(dir)...)
 		if _, err := os.Lstat(filepath.Join(dir, journalName)); err == nil {
+			// a journal naming a file outside the session's folder is
+			// another config dir's (this one copied with a change
+			// pending): finishing it would change that one
+			if far := journalOutside(dir, projectDir); far != "" {
+				did = append(did, fmt.Sprintf("left the interrupted change %s as it is: it names %s, outside the session's folder %s (another config dir's, copied here?)", dir, far, projectDir))
+				continue
+			}
 			if err := rollForward(dir); err != nil {
 				return did, fmt.Errorf("finish the interrupted change of %s: %w", dir, err)
 			}
@@ -311,7 +320,7 @@ func SweepProject(configDir, projectDir string) []string {
 	did := sweepTemps(projectDir)
 	lists, _ := filepath.Glob(filepath.Join(projectDir, ".*"+newFilesSuffix))
 	for _, l := range lists {
-		b, err := os.ReadFile(l)
+		b, err := chain.ReadSideFile(l)
 		if err != nil {
 			continue
 		}
@@ -338,7 +347,7 @@ func SweepProject(configDir, projectDir string) []string {
 				continue
 			}
 			dir := filepath.Join(parent, e.Name())
-			b, err := os.ReadFile(filepath.Join(dir, incompleteMarker))
+			b, err := chain.ReadSideFile(filepath.Join(dir, incompleteMarker))
 			if err != nil {
 				// a run killed as it wrote the marker left its temp (nothing
 				// else: the marker comes first), and the folder it made
@@ -369,4 +378,27 @@ func SweepProject(configDir, projectDir string) []string {
 		}
 	}
 	return did
+}
+
+// journalOutside returns the first file the journal of the backup bdir
+// names outside projectDir, the folder of the session it is recovered
+// for ("" if none, or if the journal cannot be read: rollForward says
+// why). An in-place change writes only under its session's folder.
+func journalOutside(bdir, projectDir string) string {
+	b, err := chain.ReadSideFile(filepath.Join(bdir, journalName))
+	if err != nil || projectDir == "" {
+		return ""
+	}
+	var steps []journalStep
+	if json.Unmarshal(b, &steps) != nil {
+		return ""
+	}
+	for _, s := range steps {
+		for _, p := range []string{s.Target, s.Tmp, s.Hold} {
+			if p != "" && !under(projectDir, p) {
+				return p
+			}
+		}
+	}
+	return ""
 }

@@ -181,7 +181,7 @@ func copyFileSynced(src, dst string) (bf BackupFile, err error) {
 // readBackup loads the manifest of one backup directory.
 func readBackup(dir string) (Backup, error) {
 	var b Backup
-	data, err := os.ReadFile(filepath.Join(dir, manifestName))
+	data, err := chain.ReadSideFile(filepath.Join(dir, manifestName))
 	if err != nil {
 		return b, err
 	}

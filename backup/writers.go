@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
 )
 
 // openOld opens every original that will be replaced, so that after the
@@ -88,6 +90,12 @@ func checkWriters(items []item) error {
 			paths = append(paths, it.target)
 		}
 	}
+	return refuseWriters(paths)
+}
+
+// refuseWriters refuses (ErrChanged) when another process holds one of
+// paths open for writing (Linux; elsewhere it finds nothing).
+func refuseWriters(paths []string) error {
 	if len(paths) == 0 {
 		return nil
 	}
@@ -144,7 +152,7 @@ func ownWrite(configDir, key, p string, fi os.FileInfo) bool {
 	if key == "" {
 		return false
 	}
-	b, err := os.ReadFile(writtenPath(configDir, key))
+	b, err := chain.ReadSideFile(writtenPath(configDir, key))
 	if err != nil {
 		return false
 	}

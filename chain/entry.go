@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unique"
 	"unsafe"
+
+	"github.com/tidwall/gjson"
 )
 
 // Kind says what a line of a session file is.
@@ -108,6 +110,7 @@ const (
 	flagStrID                 // the uuid is x.uuid (not in canonical form)
 	flagStrParent             // the parentUuid is x.parent
 	flagByClient              // a user message the client wrote on its own (ByClient)
+	flagAPIError              // the first isApiErrorMessage field is true (MayBeSyntheticError)
 )
 
 // entryExtra holds the envelope fields that only some entries have, so
@@ -446,6 +449,13 @@ func (e *Entry) ByClient() bool { return e.flags&flagByClient != 0 }
 // IsChain reports whether the entry takes part in the parentUuid chain.
 func (e *Entry) IsChain() bool { return e.Kind == KindEntry && e.flags&(flagUUID|flagStrID) != 0 }
 
+// MayBeSyntheticError reports whether the entry's line may be an error
+// the client wrote in place of a response (IsSyntheticError): when it is
+// false, IsSyntheticError of the line is false, and the line need not be
+// read to know it. (Its first isApiErrorMessage field is true: the line
+// still has to say it in those very bytes, IsSyntheticError decides.)
+func (e *Entry) MayBeSyntheticError() bool { return e.flags&flagAPIError != 0 }
+
 // IsMessage reports whether the entry is a user or assistant message.
 func (e *Entry) IsMessage() bool {
 	return e.Kind == KindEntry && (e.Type() == "user" || e.Type() == "assistant") && e.HasMessage
@@ -496,7 +506,7 @@ var indexedFields = map[string]bool{
 	"message": true, "toolUseResult": true, "compactMetadata": true, "type": true, "subtype": true,
 	"uuid": true, "parentUuid": true, "logicalParentUuid": true, "sessionId": true, "timestamp": true,
 	"agentId": true, "isSidechain": true, "isMeta": true, "isCompactSummary": true, "toolUseID": true,
-	"parentToolUseID": true, "leafUuid": true, "messageId": true,
+	"parentToolUseID": true, "leafUuid": true, "messageId": true, "isApiErrorMessage": true,
 }
 
 // IndexedField reports whether the index reads the top-level field k of
@@ -535,6 +545,7 @@ func parseEnvelopeTo(e *Entry, line []byte, blocks *[]Block) bool {
 		}
 	}
 	st := msgState{blocks: blocks, base: len(*blocks)}
+	seenAPIError := false
 	end := vFields(line, i, 0, ctl, func(k string, vs int) int {
 		switch k {
 		case "message":
@@ -615,6 +626,14 @@ func parseEnvelopeTo(e *Entry, line []byte, blocks *[]Block) bool {
 			e.setX(xLeafUUID, str(v))
 		case "messageId":
 			e.setX(xMessageID, str(v))
+		case "isApiErrorMessage":
+			// the first one, read as IsSyntheticError reads it
+			if !seenAPIError {
+				seenAPIError = true
+				if gjson.Parse(v).Bool() {
+					e.flags |= flagAPIError
+				}
+			}
 		case "promptSource":
 			if strValue(v) == "system" {
 				e.flags |= flagByClient

@@ -117,6 +117,9 @@ func looksLikePath(arg string) bool {
 	return err == nil
 }
 
+// notRegularHint is the hint of a SESSION that is not a regular file.
+const notRegularHint = "a session is a regular .jsonl file (a FIFO, socket or device is never read): give its path or its session id"
+
 func locatePath(arg string) (string, error) {
 	st, err := os.Stat(arg)
 	if err != nil {
@@ -129,7 +132,7 @@ func locatePath(arg string) (string, error) {
 		return "", &Error{Msg: fmt.Sprintf("%s is a directory, not a session file", arg), Hint: "give a session id or the path of a .jsonl file"}
 	}
 	if !st.Mode().IsRegular() {
-		return "", &Error{Msg: fmt.Sprintf("%s is not a regular file", arg)}
+		return "", &Error{Msg: fmt.Sprintf("%s is not a regular file", arg), Hint: notRegularHint}
 	}
 	real, err := filepath.EvalSymlinks(arg)
 	if err != nil {
@@ -155,12 +158,19 @@ var sessionKeys = []string{"type", "sessionId", "uuid", "leafUuid", "messageId"}
 // the envelope fields, which the client writes before the content.
 const maxProbeLine = 1 << 20
 
+// maxProbe is how far into a file IsSessionFile looks for a session line:
+// the client's first lines are small (a queue-operation, a snapshot, a
+// summary), and the API takes no message near this size, so a file with
+// none in its first 64 MB (a disk image or a core dump named *.jsonl) is
+// not a session, and is not read to its end to say so.
+const maxProbe = 64 << 20
+
 // IsSessionFile returns nil when path is a regular file with at least one
 // line that is a session entry: a JSON object with a string "type" and a
 // string "sessionId", "uuid", "leafUuid" or "messageId". Otherwise an
 // *Error says why it is not a session. It reads lines until the first
-// session entry (the first line, in a file the client wrote) and never
-// blocks on a FIFO.
+// session entry (the first line, in a file the client wrote), no further
+// than maxProbe bytes, and never blocks on a FIFO.
 func IsSessionFile(path string) error {
 	fh, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
@@ -172,9 +182,9 @@ func IsSessionFile(path string) error {
 		return &Error{Msg: fmt.Sprintf("cannot read %s: %v", path, unwrapPathErr(err))}
 	}
 	if !st.Mode().IsRegular() {
-		return &Error{Msg: fmt.Sprintf("%s is not a regular file", path)}
+		return &Error{Msg: fmt.Sprintf("%s is not a regular file", path), Hint: notRegularHint}
 	}
-	r := bufio.NewReaderSize(fh, 64<<10)
+	r := bufio.NewReaderSize(io.LimitReader(fh, maxProbe), 64<<10)
 	var line []byte
 	for {
 		chunk, err := r.ReadSlice('\n')

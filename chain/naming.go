@@ -6,6 +6,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 	"syscall"
 	"time"
@@ -269,13 +270,38 @@ func HiddenFrom(project, rec string) bool {
 // ClientSessions are the sessions the client lists for a start in
 // project (a real path, as ClientCwd gives): those of project's folder
 // (ProjectDirOf) that it does not leave out (HiddenFrom), sorted by path.
+//
+// For a project whose folder name the client cuts (over 200 characters,
+// with a hash that differs between builds), the sessions of the other
+// folders that FolderHoldsProject names and that record project are
+// listed too, as 2.1.332 lists them.
 func ClientSessions(configDir, project string) []string {
+	dir := ProjectDirOf(configDir, project)
 	var out []string
-	for _, p := range SessionsIn(ProjectDirOf(configDir, project)) {
+	for _, p := range SessionsIn(dir) {
 		if !HiddenFrom(project, RecordedCwdOf(p)) {
 			out = append(out, p)
 		}
 	}
+	if len(ProjectSlug(project)) <= 200 {
+		return out
+	}
+	des, _ := os.ReadDir(ProjectsDir(configDir))
+	var names []string
+	for _, d := range des {
+		names = append(names, d.Name())
+	}
+	for _, d := range des {
+		if !d.IsDir() || SameName(HostOS, d.Name(), filepath.Base(dir)) || !FolderHoldsProject(HostOS, d.Name(), project, names) {
+			continue
+		}
+		for _, p := range SessionsIn(filepath.Join(ProjectsDir(configDir), d.Name())) {
+			if rec := RecordedCwdOf(p); rec != "" && SameName(HostOS, filepath.Clean(rec), filepath.Clean(project)) {
+				out = append(out, p)
+			}
+		}
+	}
+	sort.Strings(out)
 	return out
 }
 

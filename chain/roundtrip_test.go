@@ -2,7 +2,6 @@ package chain
 
 import (
 	"bytes"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,18 +14,7 @@ import (
 // corpusFiles returns every .jsonl file in testdata/ and ../shared/corpus.
 func corpusFiles(t *testing.T) []string {
 	t.Helper()
-	var out []string
-	for _, root := range []string{"../testdata", testcorpus.Optional(t)} {
-		if root == "" {
-			continue
-		}
-		_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
-				out = append(out, p)
-			}
-			return nil
-		})
-	}
+	out := testcorpus.JSONLFiles(t, "../testdata")
 	require.NotEmpty(t, out)
 	return out
 }

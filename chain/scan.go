@@ -17,15 +17,32 @@ import (
 // be valid (as every entry the loader accepted is); values are skipped
 // over, never decoded.
 func Fields(s string, at int, fn func(key string, vs, ve int) bool) {
+	fieldsTo(s, at, func(key string, vs int) int {
+		ve := skipValue(s, vs)
+		if !fn(key, vs, ve) {
+			return -1
+		}
+		return ve
+	})
+}
+
+// fieldsTo calls fn with every key of the JSON object at s[at] and the
+// start of its value; fn returns the value's end (skipValue's, or its own
+// when it walked the value: a value is then read once, not skipped over
+// and walked again), or -1 to stop. It returns the object's end, or -1.
+func fieldsTo(s string, at int, fn func(key string, vs int) int) int {
 	i := skipSpace(s, at)
 	if i >= len(s) || s[i] != '{' {
-		return
+		return -1
 	}
 	i++
 	for {
 		i = skipSpace(s, i)
-		if i >= len(s) || s[i] == '}' {
-			return
+		if i >= len(s) {
+			return -1
+		}
+		if s[i] == '}' {
+			return i + 1
 		}
 		if s[i] == ',' {
 			i++
@@ -35,14 +52,12 @@ func Fields(s string, at int, fn func(key string, vs, ve int) bool) {
 		key := strValue(s[i:kEnd])
 		i = skipSpace(s, kEnd)
 		if i >= len(s) || s[i] != ':' {
-			return
+			return -1
 		}
 		i = skipSpace(s, i+1)
-		vEnd := skipValue(s, i)
-		if !fn(key, i, vEnd) {
-			return
+		if i = fn(key, i); i < 0 {
+			return -1
 		}
-		i = vEnd
 	}
 }
 
@@ -111,21 +126,7 @@ func skipValue(s string, i int) int {
 	case '"':
 		return skipString(s, i)
 	case '{', '[':
-		depth := 0
-		for j := i; j < len(s); j++ {
-			switch s[j] {
-			case '"':
-				j = skipString(s, j) - 1
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return j + 1
-				}
-			}
-		}
-		return len(s)
+		return skipNested(s, i, 0)
 	default:
 		j := i
 		for j < len(s) && s[j] != ',' && s[j] != '}' && s[j] != ']' && s[j] != ' ' && s[j] != '\n' && s[j] != '\t' && s[j] != '\r' {
@@ -133,6 +134,25 @@ func skipValue(s string, i int) int {
 		}
 		return j
 	}
+}
+
+// skipNested returns the index after the object or array that s[i:] ends
+// at depth levels in (0 when s[i] opens it, 1 inside it).
+func skipNested(s string, i, depth int) int {
+	for j := i; j < len(s); j++ {
+		switch s[j] {
+		case '"':
+			j = skipString(s, j) - 1
+		case '{', '[':
+			depth++
+		case '}', ']':
+			depth--
+			if depth == 0 {
+				return j + 1
+			}
+		}
+	}
+	return len(s)
 }
 
 // strValue decodes a raw JSON string token; other tokens give "".

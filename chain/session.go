@@ -87,7 +87,7 @@ func (s *Session) loadSubagents() error {
 			return err
 		}
 		meta := strings.TrimSuffix(p, ".jsonl") + ".meta.json"
-		if b, err := os.ReadFile(meta); err == nil {
+		if b, err := ReadSideFile(meta); err == nil {
 			a.MetaPath = meta
 			var m struct {
 				ToolUseID string `json:"toolUseId"`

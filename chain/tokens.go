@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/tidwall/gjson"
 )
@@ -128,23 +129,53 @@ func countEntry(c *counter, raw []byte) int {
 	s := b2s(raw)
 	var typ, content, rendered string
 	seenType, seenMsg, seenRendered := false, false, false
-	Fields(s, 0, func(k string, vs, ve int) bool {
+	// one walk of the line: the message is walked for its content, not
+	// skipped over first, and the walk stops once the fields that count
+	// are read (the two were half of info's token pass on a chain of
+	// small entries)
+	fieldsTo(s, 0, func(k string, vs int) int {
+		ve := -1
 		switch {
-		case k == "type" && !seenType:
-			seenType, typ = true, strValue(s[vs:ve])
 		case k == "message" && !seenMsg:
 			seenMsg = true
-			found := false
-			Fields(s, vs, func(k string, cs, ce int) bool {
-				if k == "content" && !found {
-					found, content = true, s[cs:ce]
+			after := -1 // the end of the content
+			fieldsTo(s, vs, func(k string, cs int) int {
+				ce := skipValue(s, cs)
+				if k == "content" {
+					content, after = s[cs:ce], ce
+					return -1
 				}
-				return !found
+				return ce
 			})
+			if after >= 0 {
+				ve = skipNested(s, after, 1) // the rest of the message
+			} else {
+				ve = skipValue(s, vs) // no content, or not an object
+			}
+		case k == "type" && !seenType:
+			ve = skipValue(s, vs)
+			seenType, typ = true, strValue(s[vs:ve])
 		case k == "rendered" && !seenRendered:
+			ve = skipValue(s, vs)
 			seenRendered, rendered = true, s[vs:ve]
+		default:
+			ve = skipValue(s, vs)
 		}
-		return true
+		switch {
+		case !seenType:
+			return ve
+		case typ == "user" || typ == "assistant":
+			if seenMsg {
+				return -1 // later fields count for nothing
+			}
+		case typ == "attachment":
+			if seenRendered {
+				return -1
+			}
+		default:
+			return -1 // nothing of the line counts
+		}
+		return ve
 	})
 	switch typ {
 	case "user", "assistant":
@@ -286,7 +317,18 @@ func rawTokens(raw string, k TokenKind) float64 {
 	}
 	ascii, other := 0, 0
 	if raw[0] == '"' {
-		for i := 1; i < len(raw)-1; {
+		end := len(raw) - 1
+		for i := 1; i < end; {
+			// eight bytes at a time while they are plain ASCII (no
+			// backslash): each is one ASCII character (most of a tool
+			// output's text, counted byte by byte before)
+			if i+8 <= end {
+				if w := plainASCII8(raw, i); w {
+					ascii += 8
+					i += 8
+					continue
+				}
+			}
 			ch := raw[i]
 			switch {
 			case ch == '\\' && i+1 < len(raw) && raw[i+1] == 'u' && i+6 <= len(raw):
@@ -334,6 +376,15 @@ func rawTokens(raw string, k TokenKind) float64 {
 		}
 	}
 	return float64(ascii)/bytesPerToken[k] + float64(other)*nonASCIITokens
+}
+
+// plainASCII8 reports whether the eight bytes at s[i:] are ASCII and none
+// is a backslash.
+func plainASCII8(s string, i int) bool {
+	w := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	x := w ^ ('\\' * lo) // a zero byte where w has a backslash
+	return (w|(x-lo)&^x)&hi == 0
 }
 
 // ImageTokens estimates the tokens of an image block's source by the API's
@@ -657,6 +708,9 @@ func (f *File) ResumeTokensWith(p Path, raw RawFunc) ResumeEstimate {
 			c := counted{i: i}
 			var b []byte
 			ok := true
+			// an edited line (raw) is read for the mark; the file's own
+			// lines were marked by the index (MayBeSyntheticError)
+			maybe := raw != nil || e.MayBeSyntheticError()
 			if raw != nil {
 				b, ok = raw(i)
 			} else {
@@ -664,7 +718,7 @@ func (f *File) ResumeTokensWith(p Path, raw RawFunc) ResumeEstimate {
 				b, err = f.ReadRaw(i, buf)
 				ok, buf = err == nil, b
 			}
-			if !ok || (e.Type() == "assistant" && IsSyntheticError(b)) {
+			if !ok || (e.Type() == "assistant" && maybe && IsSyntheticError(b)) {
 				c.skip = true
 				out = append(out, c)
 				continue

@@ -147,6 +147,14 @@ func TestCountEntryMatchesGjsonOracle(t *testing.T) {
 		`{"type":"user","message":{"content":"   <command-name>/review</command-name><command-args>a long argument list</command-args>"}}`,
 		`{"type":"assistant","isApiErrorMessage":true,"message":{"model":"<synthetic>"}}`,
 		`{"type":"assistant","isApiErrorMessage":false,"message":{"content":"isApiErrorMessage"}}`,
+		// the walk stops once what counts is read: fields after it, in every order
+		`{"message":{"content":"a","usage":{"x":[1,{"y":"}"}]}},"type":"assistant","message":{"content":"bbbb"},"type":"user"}`,
+		`{"type":"user","message":{"meta":{"content":"no"},"content":"yes","tail":"}]"},"rendered":[{"content":"zz"}]}`,
+		`{"rendered":[{"content":"x"}],"type":"attachment","rendered":[{"content":"yyyy"}],"message":{"content":"m"}}`,
+		`{"type":"attachment","message":{"content":"m"},"rendered":[{"content":"x"}]}`,
+		`{"type":"system","message":{"content":"s"},"type":"user"}`,
+		`{"message":{"content":"before any type"}}`,
+		`{"type":"user","message":{"content":"c","content":"dd"},"type":"assistant"}`,
 	}
 	check := func(where string, raw []byte) {
 		u, ok := EntryUsage(raw)

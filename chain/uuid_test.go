@@ -28,3 +28,20 @@ func TestIsUUIDIsWhatUUIDParses(t *testing.T) {
 		}
 	}
 }
+
+// TestIsUUIDEveryByteEverywhere: every byte value at every place of a
+// uuid, in both cases: IsUUID agrees with uuid.Parse on each.
+func TestIsUUIDEveryByteEverywhere(t *testing.T) {
+	for _, base := range []string{"3f2a9c1e-0b1d-4c2e-9f3a-1b2c3d4e5f60", "3F2A9C1E-0B1D-4C2E-9F3A-1B2C3D4E5F60"} {
+		for i := 0; i < 36; i++ {
+			for c := 0; c < 256; c++ {
+				b := []byte(base)
+				b[i] = byte(c)
+				_, err := uuid.ParseBytes(b)
+				if got := IsUUID(b); got != (err == nil) {
+					t.Fatalf("IsUUID(%q) = %v, uuid.Parse says %v", b, got, err == nil)
+				}
+			}
+		}
+	}
+}

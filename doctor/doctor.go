@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -57,6 +58,12 @@ const (
 	// Not fixed: the file holds nothing, but a client that is running may
 	// still write to it.
 	EmptyNewest Kind = "empty_newest"
+	// UnclearCwd: the recorded working directory is relative or not in
+	// its clean form (a "." or ".." element): no path the client writes
+	// (its cwd is absolute and clean), so which project the session
+	// belongs to is not known; never resolved from the directory doctor
+	// runs in, never a move target.
+	UnclearCwd Kind = "unclear_cwd"
 	// NotAFile: an entry of a project folder named like a session that is
 	// not a regular file (a symlink, a FIFO, a folder): neither client
 	// lists it (both read the folder's regular files only). A symlink to
@@ -115,6 +122,9 @@ type Finding struct {
 	Folder         string   `json:"folder,omitempty"`
 	ExpectedFolder string   `json:"expected_folder,omitempty"`
 	Candidates     []string `json:"candidates,omitempty"`
+	// Stranded: a file of the same name in the folder the client looks in
+	// (a copy): the session cannot be moved there.
+	Twin string `json:"twin,omitempty"`
 	// ProjectGone: the existing project the client lists the session in
 	// all the same (it is filed under that project's folder); "" if none.
 	ListedIn string `json:"listed_in,omitempty"`
@@ -164,9 +174,9 @@ type Options struct {
 	Folders []string
 	// Now is the time ages are counted to (time.Now if zero).
 	Now time.Time
-	// Cleanup is the client's cleanup period (ReadCleanup); a zero
-	// Cleanup.Days means cleanup is off.
-	Cleanup Cleanup
+	// Cleanup is the client's cleanup period (ReadCleanup); nil: not
+	// looked at (Days 0 is a period: 2.0.50 then deletes every session).
+	Cleanup *Cleanup
 	// DueSoonDays: a session with this many days left or fewer is named.
 	DueSoonDays int
 	// GOOS names things as the client on that OS (chain.HostOS if "").
@@ -200,12 +210,11 @@ func Check(o Options) []Finding {
 	var out []Finding
 	var known []string
 	for _, c := range cwds {
-		if c != "" {
-			known = append(known, c)
-		}
+		known = append(known, c)
 	}
 	known = append(known, clientProjects(o.ConfigDir)...)
-	guesses := map[string][]string{} // the sessions of a gone project share them
+	known = slices.DeleteFunc(known, func(k string) bool { return !clearPath(k) }) // never resolved from where doctor runs
+	guesses := map[string][]string{}                                               // the sessions of a gone project share them
 	for _, fs := range per {
 		for _, f := range fs {
 			if f.Kind == ProjectGone {
@@ -306,6 +315,9 @@ func place(o Options, folders []string, id, path, cwd string) (Finding, bool) {
 		return Finding{}, false // nothing says whose it is
 	}
 	folder := filepath.Base(filepath.Dir(path))
+	if !clearPath(cwd) {
+		return Finding{Kind: UnclearCwd, SessionID: id, Path: path, Folder: folder, NeedsAttention: true, Fix: Fix{Kind: FixNone}}, true
+	}
 	expected := chain.ProjectFolderName(o.GOOS, cwd, folders)
 	f := Finding{SessionID: id, Path: path, Folder: folder, ExpectedFolder: expected, NeedsAttention: true}
 	if st, err := os.Stat(cwd); err != nil || !st.IsDir() {
@@ -316,7 +328,28 @@ func place(o Options, folders []string, id, path, cwd string) (Finding, bool) {
 		return Finding{}, false
 	}
 	f.Kind, f.Fix = Stranded, Fix{Kind: FixMove, Lossless: true, To: cwd}
+	twin := filepath.Join(chain.ProjectsDir(o.ConfigDir), expected, filepath.Base(path))
+	if st, err := os.Lstat(twin); err == nil && st.Mode().IsRegular() {
+		f.Twin, f.Fix = twin, Fix{Kind: FixNone}
+	}
 	return f, true
+}
+
+// clearPath reports whether p is a path the client records as a working
+// directory: absolute (on some OS: "/...", "C:\\...", "\\\\server\\...")
+// and with no "." or ".." element.
+func clearPath(p string) bool {
+	abs := strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\\`) ||
+		len(p) >= 3 && p[1] == ':' && (p[2] == '\\' || p[2] == '/') && (p[0]|0x20 >= 'a' && p[0]|0x20 <= 'z')
+	if !abs {
+		return false
+	}
+	for _, e := range strings.FieldsFunc(p, func(r rune) bool { return r == '/' || r == '\\' }) {
+		if e == "." || e == ".." {
+			return false
+		}
+	}
+	return true
 }
 
 // broken reports validate's errors, with what repair leaves unfixed (the
@@ -377,7 +410,7 @@ func emptyNewest(o Options, folders []string, dir string) (Finding, bool) {
 	sort.SliceStable(sessions, func(i, j int) bool { return mtime[sessions[i]].After(mtime[sessions[j]]) })
 	for _, s := range sessions {
 		cwd := chain.RecordedCwdOf(s)
-		if cwd == "" || !chain.FolderHoldsProject(o.GOOS, filepath.Base(dir), cwd, folders) {
+		if !clearPath(cwd) || !chain.FolderHoldsProject(o.GOOS, filepath.Base(dir), cwd, folders) {
 			continue
 		}
 		newest := chain.NewestOf(chain.ClientSessions(o.ConfigDir, cwd))
@@ -407,7 +440,7 @@ func notFiles(dir string, listed map[string]bool) []Finding {
 			if listed[p] {
 				continue
 			}
-			if fh, err := os.Open(p); err != nil {
+			if fh, _, err := chain.OpenSideFile(p); err != nil { // never blocks on a FIFO put there since
 				out = append(out, Finding{Kind: Unreadable, SessionID: id, Path: p, NeedsAttention: true, Error: err.Error(), Fix: Fix{Kind: FixNone}})
 			} else {
 				fh.Close()

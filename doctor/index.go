@@ -1,6 +1,7 @@
 package doctor
 
 import (
+	"bufio"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -21,7 +22,7 @@ import (
 // 2.1.332 do not read the file at all.
 func checkIndex(dir string) []Finding {
 	idx := filepath.Join(dir, "sessions-index.json")
-	b, err := os.ReadFile(idx)
+	b, err := chain.ReadSideFile(idx)
 	if err != nil {
 		return nil
 	}
@@ -63,7 +64,7 @@ func checkIndex(dir string) []Finding {
 func clientProjects(configDir string) []string {
 	var out []string
 	for _, p := range []string{filepath.Join(configDir, ".claude.json"), filepath.Join(filepath.Dir(configDir), ".claude.json")} {
-		b, err := os.ReadFile(p)
+		b, err := chain.ReadSideFile(p)
 		if err != nil {
 			continue
 		}
@@ -76,12 +77,16 @@ func clientProjects(configDir string) []string {
 			}
 		}
 	}
-	if b, err := os.ReadFile(filepath.Join(configDir, "history.jsonl")); err == nil {
-		for _, line := range strings.Split(string(b), "\n") {
+	// history.jsonl grows with every prompt: read a line at a time
+	if fh, _, err := chain.OpenSideFile(filepath.Join(configDir, "history.jsonl")); err == nil {
+		defer fh.Close()
+		sc := bufio.NewScanner(fh)
+		sc.Buffer(make([]byte, 64<<10), chain.MaxSideFile)
+		for sc.Scan() {
 			var h struct {
 				Project string `json:"project"`
 			}
-			if json.Unmarshal([]byte(line), &h) == nil && h.Project != "" {
+			if json.Unmarshal(sc.Bytes(), &h) == nil && h.Project != "" {
 				out = append(out, h.Project)
 			}
 		}

@@ -2,10 +2,8 @@ package ops
 
 import (
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"sort"
-	"strings"
 	"testing"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
@@ -139,18 +137,7 @@ func oracleCompress(e *chain.Entry, raw []byte, c entryCut) (out []byte, cuts in
 // testdata and ../shared/corpus, for every kind of cut compress and
 // --target-tokens make.
 func TestCompressLineMatchesGjsonOracle(t *testing.T) {
-	var files []string
-	for _, root := range []string{testcorpus.Optional(t), filepath.Join("..", "testdata")} {
-		if root == "" {
-			continue
-		}
-		require.NoError(t, filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
-				files = append(files, p)
-			}
-			return err
-		}))
-	}
+	files := testcorpus.JSONLFiles(t, filepath.Join("..", "testdata"))
 	cuts := []entryCut{
 		{Max: DefaultMaxResult, Text: true, Images: true},
 		{Max: DefaultMaxResult, Text: true},

@@ -118,7 +118,7 @@ func structuralPathSpans(raw, from []byte, fn func(key string, at, end int)) int
 	}
 	n := 0
 	chain.Fields(str, i, func(key string, vs, ve int) bool {
-		if contentKeys[key] {
+		if isContentKey(key) {
 			return true
 		}
 		v := raw[vs:ve]

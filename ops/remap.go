@@ -28,7 +28,11 @@ type Remapper struct {
 	mu     sync.Mutex            // guards other
 	other  map[[36]byte][36]byte // uuids written with capitals: a fresh one each
 	oldIDs map[[36]byte]bool     // session ids to map to NewID (read-only once made)
-	newID  [36]byte
+	// the session ids of oldIDs in canonical form, parsed: a uuid of a
+	// line is parsed anyway, and its 16 bytes compared with these few
+	// instead of hashing its 36 (made by index)
+	oldParsed []chain.ID
+	newID     [36]byte
 }
 
 func key(s string) (k [36]byte, ok bool) {
@@ -62,20 +66,48 @@ func NewRemapper(s *chain.Session, newID string) *Remapper {
 			add(f.Entries[i].SessionID())
 		}
 	}
+	r.index()
 	return r
 }
 
-var nilKey, _ = key(nilUUID)
+// index makes oldParsed from oldIDs: when there are more than a few
+// session ids, it stays empty and mapKey looks every uuid up in oldIDs.
+func (r *Remapper) index() {
+	r.oldParsed = nil
+	if len(r.oldIDs) > maxParsedIDs {
+		return
+	}
+	for k := range r.oldIDs {
+		if id, ok := chain.ParseID(unsafe.String(&k[0], len(k))); ok {
+			r.oldParsed = append(r.oldParsed, id)
+		}
+	}
+}
 
-// mapKey returns the new identifier for the 36-byte old one.
+// maxParsedIDs: up to this many session ids, a uuid is compared with each
+// of them (a session has one, a continued one a few).
+const maxParsedIDs = 8
+
+// mapKey returns the new identifier for the 36-byte old one. A uuid in
+// canonical form (every one the client writes) is parsed once: the nil
+// uuid stays, a session id becomes NewID, any other its image under the
+// permutation. Others (capitals) go through oldIDs and get a fresh one each.
 func (r *Remapper) mapKey(old [36]byte) [36]byte {
-	if old == nilKey {
-		return old
-	}
-	if r.oldIDs[old] {
-		return r.newID
-	}
 	if id, ok := chain.ParseID(unsafe.String(&old[0], len(old))); ok {
+		if id == (chain.ID{}) {
+			return old // the nil uuid
+		}
+		if len(r.oldIDs) > maxParsedIDs {
+			if r.oldIDs[old] {
+				return r.newID
+			}
+		} else {
+			for _, s := range r.oldParsed {
+				if s == id {
+					return r.newID
+				}
+			}
+		}
 		var n chain.ID
 		r.perm.Encrypt(n[:], id[:])
 		n[6] = n[6]&0x0f | 0x40
@@ -83,6 +115,9 @@ func (r *Remapper) mapKey(old [36]byte) [36]byte {
 		var out [36]byte
 		n.Put(out[:])
 		return out
+	}
+	if r.oldIDs[old] {
+		return r.newID
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -108,10 +143,8 @@ func (r *Remapper) Map(old string) string {
 // length, so nothing else moves) and returns it.
 func (r *Remapper) Line(raw []byte) []byte {
 	uuidTokens(raw, func(off int) {
-		var k [36]byte
-		copy(k[:], raw[off:off+36])
-		n := r.mapKey(k)
-		copy(raw[off:off+36], n[:])
+		k := (*[36]byte)(raw[off : off+36])
+		*k = r.mapKey(*k)
 	})
 	return raw
 }

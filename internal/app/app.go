@@ -79,6 +79,12 @@ func Errorf(format string, args ...any) error {
 	return &Error{Msg: fmt.Sprintf(format, args...), Code: 1}
 }
 
+// noFolderError says that the folder -o names its file in (or the
+// folder of -o DIR/) does not exist; the hint's command makes it.
+func noFolderError(output, dir string) error {
+	return &Error{Msg: fmt.Sprintf("cannot write %s: folder %s does not exist", output, dir), Hint: "create it first: mkdir -p " + ShellQuote(dir), Code: 1}
+}
+
 // UsageErrorf returns a user-facing error with exit code 2 and a hint.
 func UsageErrorf(hint, format string, args ...any) error {
 	return &Error{Msg: fmt.Sprintf(format, args...), Hint: hint, Code: 2}

@@ -7,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/doctor"
@@ -34,14 +36,17 @@ type DoctorFinding struct {
 
 // DoctorFixed is a fix a --fix run applied.
 type DoctorFixed struct {
-	SessionID string          `json:"session_id"`
-	Kind      doctor.FixKind  `json:"kind"`
-	From      string          `json:"from"`
-	To        string          `json:"to"`
-	Backup    string          `json:"backup,omitempty"`
-	Error     string          `json:"error,omitempty"`
-	Finding   doctor.Kind     `json:"finding"`
-	Result    json.RawMessage `json:"result,omitempty"`
+	SessionID string         `json:"session_id"`
+	Kind      doctor.FixKind `json:"kind"`
+	From      string         `json:"from"`
+	To        string         `json:"to"`
+	Backup    string         `json:"backup,omitempty"`
+	Error     string         `json:"error,omitempty"`
+	// Command is the finding's command: run alone, it says why a fix
+	// that failed did (the error with its hint)
+	Command string          `json:"command,omitempty"`
+	Finding doctor.Kind     `json:"finding"`
+	Result  json.RawMessage `json:"result,omitempty"`
 }
 
 // DoctorResult is what doctor --json prints.
@@ -53,6 +58,61 @@ type DoctorResult struct {
 	Fixed          []DoctorFixed   `json:"fixed,omitempty"`
 	// Left are the findings a --fix run leaves for the user to decide
 	Left []DoctorFinding `json:"left,omitempty"`
+
+	shared map[string]bool // sharedIDs
+}
+
+// sharedIDs are the ids (as the OS compares file names) that name a
+// session file in more than one project folder: a command given such an
+// id finds two sessions (ambiguous), so doctor names those by path.
+func (env *Env) sharedIDs() map[string]bool {
+	all, _ := chain.ListSessions(env.ConfigDir)
+	n := map[string]int{}
+	for _, p := range all {
+		n[idKey(sessionIDOf(p))]++
+	}
+	out := map[string]bool{}
+	for id, c := range n {
+		if c > 1 {
+			out[id] = true
+		}
+	}
+	return out
+}
+
+// idKey is id as the host OS compares file names.
+func idKey(id string) string {
+	if chain.FoldsCase(chain.HostOS) {
+		return strings.ToLower(id)
+	}
+	return id
+}
+
+// doctorName is how doctor's commands and lines name the session of f:
+// its id when the id finds it, else its path.
+func (env *Env) doctorName(f doctor.Finding, shared map[string]bool) string {
+	if !chain.IsUUID(f.SessionID) || !env.filed(f.Path) || shared[idKey(f.SessionID)] {
+		return f.Path
+	}
+	return f.SessionID
+}
+
+// printable writes the control characters of s (a newline in a recorded
+// path) as escapes: a finding stays on its one line.
+func printable(s string) string {
+	if !strings.ContainsFunc(s, unicode.IsControl) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // RunDoctor looks at the sessions and prints a line per finding; --fix
@@ -66,11 +126,13 @@ func (env *Env) RunDoctor(o DoctorOptions) error {
 	cleanup := doctor.ReadCleanup(env.ConfigDir, o.ManagedSettingsDir)
 	pr := env.newProgress()
 	pr.Phase("examining", 0)
-	fs := doctor.Check(doctor.Options{ConfigDir: env.ConfigDir, Sessions: paths, Folders: folders, Cleanup: cleanup, DueSoonDays: doctor.DefaultDueSoonDays})
+	fs := doctor.Check(doctor.Options{ConfigDir: env.ConfigDir, Sessions: paths, Folders: folders, Cleanup: &cleanup, DueSoonDays: doctor.DefaultDueSoonDays})
 	pr.Done()
 	res := DoctorResult{Sessions: len(paths), Cleanup: cleanup, Findings: []DoctorFinding{}}
+	shared := env.sharedIDs()
+	res.shared = shared
 	for _, f := range fs {
-		df := env.wordFinding(f, cleanup)
+		df := env.wordFinding(f, cleanup, shared)
 		res.Findings = append(res.Findings, df)
 		if f.NeedsAttention {
 			res.NeedsAttention++
@@ -78,7 +140,7 @@ func (env *Env) RunDoctor(o DoctorOptions) error {
 	}
 	failed := false
 	if o.Fix {
-		res.Fixed, failed = env.applyFixes(fs)
+		res.Fixed, failed = env.applyFixes(res.Findings)
 		done := map[string]bool{}
 		for _, x := range res.Fixed {
 			if x.Error == "" {
@@ -166,7 +228,7 @@ func projectFolders(configDir string) []string {
 // applyFixes applies the lossless fixes, each session's repair before its
 // move (the move takes the repaired file along), through the repair and
 // move commands' own transactions and backups.
-func (env *Env) applyFixes(fs []doctor.Finding) ([]DoctorFixed, bool) {
+func (env *Env) applyFixes(fs []DoctorFinding) ([]DoctorFixed, bool) {
 	var out []DoctorFixed
 	failed := false
 	order := func(k doctor.FixKind) int {
@@ -175,7 +237,7 @@ func (env *Env) applyFixes(fs []doctor.Finding) ([]DoctorFixed, bool) {
 		}
 		return 1
 	}
-	todo := []doctor.Finding{}
+	todo := []DoctorFinding{}
 	for _, f := range fs {
 		// a file named outside the config dir is the user's to change:
 		// --fix writes only inside it
@@ -193,7 +255,7 @@ func (env *Env) applyFixes(fs []doctor.Finding) ([]DoctorFixed, bool) {
 		var buf, errb bytes.Buffer
 		inner := *env
 		inner.Out, inner.Err, inner.JSON, inner.Quiet, inner.Listed = &buf, &errb, true, true, true
-		x := DoctorFixed{SessionID: f.SessionID, Kind: f.Fix.Kind, From: f.Path, Finding: f.Kind}
+		x := DoctorFixed{SessionID: f.SessionID, Kind: f.Fix.Kind, From: f.Path, Finding: f.Kind, Command: f.Command}
 		var err error
 		switch f.Fix.Kind {
 		case doctor.FixRepair:
@@ -244,17 +306,18 @@ func (env *Env) filed(path string) bool {
 }
 
 // wordFinding says what a finding is, what it costs and what fixes it.
-func (env *Env) wordFinding(f doctor.Finding, c doctor.Cleanup) DoctorFinding {
+func (env *Env) wordFinding(f doctor.Finding, c doctor.Cleanup, shared map[string]bool) DoctorFinding {
 	self := env.Self()
-	id := f.SessionID
-	if !chain.IsUUID(id) || !env.filed(f.Path) {
-		id = ShellQuote(f.Path) // the commands find it by its path
-	}
+	id := ShellQuote(env.doctorName(f, shared))
 	df := DoctorFinding{Finding: f}
 	switch f.Kind {
 	case doctor.Stranded:
 		df.Message = fmt.Sprintf("stranded: filed under projects/%s, but the client looks for sessions of %s in projects/%s: 'claude --continue' and the picker there do not see it", f.Folder, f.Project, f.ExpectedFolder)
-		df.Command = fmt.Sprintf("%s move %s --to %s", self, id, ShellQuote(f.Fix.To))
+		if f.Twin != "" {
+			df.Message += fmt.Sprintf(", and %s, a file of the same name, is there already (a copy?): compare the two and keep one; doctor moves neither", f.Twin)
+		} else {
+			df.Command = fmt.Sprintf("%s move %s --to %s", self, id, ShellQuote(f.Fix.To))
+		}
 	case doctor.ProjectGone:
 		df.Message = fmt.Sprintf("project gone: %s, its working directory, no longer exists: no start of the client finds it until it is moved to the project's new place", f.Project)
 		if len(f.Candidates) > 0 {
@@ -268,6 +331,8 @@ func (env *Env) wordFinding(f doctor.Finding, c doctor.Cleanup) DoctorFinding {
 		} else {
 			df.Command = fmt.Sprintf("%s move --project %s --to NEW-PATH", self, ShellQuote(f.Project))
 		}
+	case doctor.UnclearCwd:
+		df.Message = fmt.Sprintf("unclear working directory: it records %s, which is not a clean absolute path (the client records one): which project it belongs to would depend on where one stands, so doctor moves it nowhere; once you know its project, move it there with 'move SESSION --to DIR'", strconv.Quote(f.Project))
 	case doctor.Broken:
 		df.Message = "broken: " + brokenWords(f)
 		if f.Fix.Kind == doctor.FixRepair {
@@ -282,7 +347,9 @@ func (env *Env) wordFinding(f doctor.Finding, c doctor.Cleanup) DoctorFinding {
 		if *f.DaysLeft == 0 {
 			when = "within a day"
 		}
-		if *f.DaysLeft < 0 {
+		if f.CleanupPeriodDays == 0 {
+			df.Message = fmt.Sprintf("due for deletion: cleanupPeriodDays is 0 (%s): 2.0.50 deletes every session at its next start (2.1.332 refuses 0 and skips its cleanup)", src)
+		} else if *f.DaysLeft < 0 {
 			df.Message = fmt.Sprintf("due for deletion: last written %s ago, past the cleanup period (cleanupPeriodDays %d, %s): the next start of the client deletes it", Plural(*f.AgeDays, "day", "days"), f.CleanupPeriodDays, src)
 		} else {
 			df.Message = fmt.Sprintf("due for deletion: last written %s ago, a start of the client deletes it %s (cleanupPeriodDays %d, %s)", Plural(*f.AgeDays, "day", "days"), when, f.CleanupPeriodDays, src)
@@ -291,8 +358,9 @@ func (env *Env) wordFinding(f doctor.Finding, c doctor.Cleanup) DoctorFinding {
 		if settings == "" {
 			settings = filepath.Join(env.ConfigDir, "settings.json")
 		}
+		df.Message += refusedWords(c)
 		df.Message += fmt.Sprintf("; to keep it, raise cleanupPeriodDays in %s, or keep a copy outside the config dir", settings)
-		df.Command = fmt.Sprintf("%s clone %s -o %s", self, id, ShellQuote(id+".jsonl"))
+		df.Command = fmt.Sprintf("%s clone %s -o %s", self, id, ShellQuote(keepCopyPath(env.ConfigDir, f.Path)))
 	case doctor.TooBig:
 		df.Message = fmt.Sprintf("too big: a resume sends ~%s tokens, over the %s-token context window of %s: the client cannot resume or compact it; fitting it loses content, so it is yours to decide", humanTokens(f.Tokens), humanTokens(f.ContextWindow), orUnknown(f.Model))
 		df.Command = fmt.Sprintf("%s compress %s --target-tokens %d --dry-run", self, id, f.Fix.TargetTokens)
@@ -316,6 +384,27 @@ func (env *Env) wordFinding(f doctor.Finding, c doctor.Cleanup) DoctorFinding {
 		df.Command = fmt.Sprintf("cd %s && claude --resume %s", ShellQuote(f.Project), sid)
 	}
 	return df
+}
+
+// refusedWords says which settings files set a cleanupPeriodDays the
+// clients refuse ("" when none).
+func refusedWords(c doctor.Cleanup) string {
+	if len(c.Refused) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (%s sets cleanupPeriodDays to a value neither client takes: 2.0.50 ignores the file, 2.1.332 skips its cleanup)", strings.Join(c.Refused, " and "))
+}
+
+// keepCopyPath is where the keep-a-copy command of a session due for
+// deletion puts it: beside the config dir (~/ for ~/.claude), a folder
+// that exists, outside what the client's cleanup empties, under the
+// session file's own name.
+func keepCopyPath(configDir, path string) string {
+	dir, err := filepath.Abs(configDir)
+	if err != nil {
+		dir = configDir
+	}
+	return filepath.Join(filepath.Dir(dir), filepath.Base(path))
 }
 
 // brokenWords says what validate found and what it costs, and what repair
@@ -365,6 +454,7 @@ func (env *Env) printDoctor(r DoctorResult, fix bool) {
 			groups[k] = append(groups[k], f)
 		}
 	}
+	lines := 0 // that need attention
 	for _, attention := range []bool{true, false} {
 		for _, f := range r.Findings {
 			if f.NeedsAttention != attention {
@@ -372,24 +462,26 @@ func (env *Env) printDoctor(r DoctorResult, fix bool) {
 			}
 			if g := groups[groupKey(f.Finding)]; len(g) > 1 {
 				if g[0].SessionID == f.SessionID && g[0].Path == f.Path {
-					fmt.Fprintln(env.Out, env.groupLine(g, r.Cleanup))
+					fmt.Fprintln(env.Out, printable(env.groupLine(g, r.Cleanup)))
+					if attention {
+						lines++
+					}
 				}
 				continue
 			}
-			who := f.SessionID
-			if !chain.IsUUID(who) || !env.filed(f.Path) {
-				who = f.Path
-			}
-			line := fmt.Sprintf("%s: %s", who, f.Message)
+			line := fmt.Sprintf("%s: %s", env.doctorName(f.Finding, r.shared), f.Message)
 			if f.Command != "" {
 				line += "; fix: " + f.Command
 			}
-			fmt.Fprintln(env.Out, line)
+			fmt.Fprintln(env.Out, printable(line))
+			if attention {
+				lines++
+			}
 		}
 	}
 	for _, x := range r.Fixed {
 		if x.Error != "" {
-			fmt.Fprintf(env.Out, "not fixed: %s (%s): %s\n", x.SessionID, x.Kind, x.Error)
+			fmt.Fprintln(env.Out, printable(fmt.Sprintf("not fixed: %s (%s): %s; hint: to see why: %s", x.SessionID, x.Kind, x.Error, x.Command)))
 			continue
 		}
 		switch x.Kind {
@@ -406,9 +498,29 @@ func (env *Env) printDoctor(r DoctorResult, fix bool) {
 		status := "nothing needs attention"
 		switch {
 		case fix:
-			status = fmt.Sprintf("%d fixed, %d left for you to decide", len(r.Fixed), len(r.Left))
+			failed := 0
+			for _, x := range r.Fixed {
+				if x.Error != "" {
+					failed++
+				}
+			}
+			status = fmt.Sprintf("%d fixed, ", len(r.Fixed)-failed)
+			if failed > 0 {
+				status += fmt.Sprintf("%d not fixed, ", failed)
+			}
+			status += Plural(len(r.Left), "finding", "findings") + " left for you to decide"
 		case r.NeedsAttention > 0:
-			status = Plural(r.NeedsAttention, "finding needs", "findings need") + " attention"
+			sessions := map[string]bool{}
+			for _, f := range r.Findings {
+				if f.NeedsAttention {
+					sessions[f.Path] = true
+				}
+			}
+			verb := "needs"
+			if len(sessions) > 1 {
+				verb = "need"
+			}
+			status = fmt.Sprintf("%s on %s %s attention, in %s", Plural(r.NeedsAttention, "finding", "findings"), Plural(len(sessions), "session", "sessions"), verb, Plural(lines, "line", "lines"))
 		}
 		fmt.Fprintf(env.Err, "ccsurgeon: %s examined, %s\n", Plural(r.Sessions, "session", "sessions"), status)
 	}
@@ -456,7 +568,9 @@ func (env *Env) groupLine(g []DoctorFinding, c doctor.Cleanup) string {
 		if settings == "" {
 			settings, src = filepath.Join(env.ConfigDir, "settings.json"), "the default"
 		}
-		if *f.DaysLeft < 0 {
+		if f.CleanupPeriodDays == 0 {
+			line = fmt.Sprintf("%s: due for deletion: cleanupPeriodDays is 0 (%s): 2.0.50 deletes every session at its next start, these %d: %s (2.1.332 refuses 0 and skips its cleanup)", settings, src, len(g), list)
+		} else if *f.DaysLeft < 0 {
 			line = fmt.Sprintf("%s: due for deletion: %d sessions past the cleanup period (cleanupPeriodDays %d, %s): %s: the next start of the client deletes them", settings, len(g), f.CleanupPeriodDays, src, list)
 		} else {
 			most := 0
@@ -465,6 +579,7 @@ func (env *Env) groupLine(g []DoctorFinding, c doctor.Cleanup) string {
 			}
 			line = fmt.Sprintf("%s: due for deletion: %d sessions reach the cleanup period within %s (cleanupPeriodDays %d, %s): %s: a start of the client then deletes them", settings, len(g), Plural(most, "day", "days"), f.CleanupPeriodDays, src, list)
 		}
+		line += refusedWords(c)
 		line += fmt.Sprintf("; to keep them, raise cleanupPeriodDays in %s, or keep copies outside the config dir (each session's command is in --json)", settings)
 		return line
 	case doctor.IndexMissingSession:

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -298,8 +299,12 @@ func TestDoctorFixAppliesTheLosslessFixes(t *testing.T) {
 }
 
 // TestDoctorCleanupPeriodFromSettings: cleanupPeriodDays is read from the
-// user's settings.json, the managed settings win over it, 0 turns the
-// cleanup off, and a value the client would refuse is not used.
+// user's settings.json, the managed settings win over it, and every form
+// of the value is taken as the clients take it (2.0.50's cli.js: a file
+// whose value is not a whole number >= 0 is ignored whole, 0 makes its
+// start-up delete every transcript, its cutoff being now; 2.1.332 wants
+// a whole number >= 1 and skips its cleanup on another): the subtest
+// names the form that was misread.
 func TestDoctorCleanupPeriodFromSettings(t *testing.T) {
 	d := newDoctorDir(t)
 	proj := d.dir("p")
@@ -310,13 +315,21 @@ func TestDoctorCleanupPeriodFromSettings(t *testing.T) {
 		name, user, managed string
 		days                int
 		left                int // -100: not named
+		invalid             bool
 	}{
-		{"default", "", "", 30, -100},
-		{"user", `{"cleanupPeriodDays": 15}`, "", 15, 2},
-		{"managed wins", `{"cleanupPeriodDays": 15}`, `{"cleanupPeriodDays": 10}`, 10, -3},
-		{"off", `{"cleanupPeriodDays": 0}`, "", 0, -100},
-		{"refused value", `{"cleanupPeriodDays": -4}`, "", 30, -100},
-		{"not JSON", `{cleanupPeriodDays: 5`, "", 30, -100},
+		{"default", "", "", 30, -100, false},
+		{"user", `{"cleanupPeriodDays": 15}`, "", 15, 2, false},
+		{"managed wins", `{"cleanupPeriodDays": 15}`, `{"cleanupPeriodDays": 10}`, 10, -3, false},
+		{"zero: 2.0.50 deletes every session", `{"cleanupPeriodDays": 0}`, "", 0, -13, false},
+		{"whole number written as a float", `{"cleanupPeriodDays": 15.0}`, "", 15, 2, false},
+		{"large: the days overflow a duration", `{"cleanupPeriodDays": 106752}`, "", 106752, -100, false},
+		{"larger than any date", `{"cleanupPeriodDays": 1e300}`, "", doctor.MaxCleanupDays, -100, false},
+		{"negative", `{"cleanupPeriodDays": -4}`, "", 30, -100, true},
+		{"not whole", `{"cleanupPeriodDays": 1.5}`, "", 30, -100, true},
+		{"a string", `{"cleanupPeriodDays": "5"}`, "", 30, -100, true},
+		{"null", `{"cleanupPeriodDays": null}`, "", 30, -100, true},
+		{"managed refused, user's taken", `{"cleanupPeriodDays": 15}`, `{"cleanupPeriodDays": -1}`, 15, 2, true},
+		{"not JSON", `{cleanupPeriodDays: 5`, "", 30, -100, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			write := func(p, s string) {
@@ -330,6 +343,7 @@ func TestDoctorCleanupPeriodFromSettings(t *testing.T) {
 			write(filepath.Join(managed, "managed-settings.json"), c.managed)
 			r, _, _ := d.run(DoctorOptions{ManagedSettingsDir: managed})
 			assert.Equal(t, c.days, r.Cleanup.Days)
+			assert.Equal(t, c.invalid, len(r.Cleanup.Refused) > 0, "%+v", r.Cleanup)
 			var f *DoctorFinding
 			for i := range r.Findings {
 				if r.Findings[i].SessionID == id && r.Findings[i].Kind == doctor.DueForDeletion {
@@ -342,6 +356,9 @@ func TestDoctorCleanupPeriodFromSettings(t *testing.T) {
 			}
 			require.NotNil(t, f)
 			assert.Equal(t, c.left, *f.DaysLeft)
+			if c.days == 0 {
+				assert.Contains(t, f.Message, "2.0.50 deletes every session at its next start")
+			}
 		})
 	}
 }
@@ -720,4 +737,127 @@ func TestDoctorGroupsSessionsDueForDeletion(t *testing.T) {
 	assert.True(t, strings.HasPrefix(lines[1], settings+": due for deletion: 2 sessions reach the cleanup period within 3 days"), lines[1])
 	assert.Contains(t, lines[1], soon1)
 	assert.Contains(t, lines[1], soon2)
+}
+
+// TestDoctorUnclearRecordedCwd: a recorded working directory that is
+// relative ("proj") or not in its clean form ("/x/a/../p") is no path the
+// client writes (process.cwd() is absolute and clean): doctor does not
+// resolve it from the directory it runs in, and never moves the session
+// by it (a relative one moved the session into the project of the shell's
+// directory; one with ".." was reported stranded, its move failing for
+// ever): it is named, with no fix. The subtest names the form.
+func TestDoctorUnclearRecordedCwd(t *testing.T) {
+	for _, c := range []struct{ name, cwd string }{
+		{"relative", "proj"},
+		{"relative with a dot", "./proj"},
+		{"with ..", "ROOT/a/../proj"},
+		{"with .", "ROOT/./proj"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			d := newDoctorDir(t)
+			d.dir("proj")
+			d.dir("a")
+			cwd := strings.Replace(c.cwd, "ROOT", d.root, 1)
+			id, _ := d.add("multi-turn", cwd, "-somewhere", time.Hour, nil)
+			t.Chdir(d.root) // where "proj" exists
+			before := filesAndTimes(t, d.cfg)
+			r, _, err := d.run(DoctorOptions{Fix: true})
+			require.Error(t, err, "needs attention")
+			assert.Equal(t, []doctor.Kind{doctor.UnclearCwd}, kinds(r)[id])
+			assert.Empty(t, r.Fixed)
+			assert.Equal(t, before, filesAndTimes(t, d.cfg), "--fix moved a session by a cwd that is no clean absolute path")
+			for _, f := range r.Findings {
+				assert.Empty(t, f.Command)
+				assert.Equal(t, doctor.FixNone, f.Fix.Kind)
+				assert.Contains(t, f.Message, cwd)
+			}
+		})
+	}
+}
+
+// TestDoctorSummaryCountsWhatItSays: the stderr summary counts what it
+// names: fixes that were made (not those tried), the fixes that failed
+// (each "not fixed" line with the command that shows why), the findings
+// and the sessions they are about, and the lines they take (grouped
+// findings share one).
+func TestDoctorSummaryCountsWhatItSays(t *testing.T) {
+	d := newDoctorDir(t)
+	proj := d.dir("my.app")
+	// stranded, but where it belongs is a file, not a folder: the move fails
+	id, _ := d.add("multi-turn", proj, "-elsewhere", time.Hour, nil)
+	require.NoError(t, os.WriteFile(filepath.Join(d.cfg, "projects", chain.ProjectSlug(proj)), nil, 0o600))
+	for i := 0; i < 3; i++ {
+		d.add("multi-turn", d.dir("p"), "", time.Duration(40+i)*24*time.Hour, nil)
+	}
+	summary := func(o DoctorOptions) (string, string) {
+		var out, errb bytes.Buffer
+		env := &Env{ConfigDir: d.cfg, Out: &out, Err: &errb}
+		require.Error(t, env.RunDoctor(o))
+		return out.String(), errb.String()
+	}
+	out, errs := summary(DoctorOptions{})
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	require.Len(t, lines, 2, out)
+	assert.Equal(t, "ccsurgeon: 4 sessions examined, 4 findings on 4 sessions need attention, in 2 lines\n", errs)
+
+	out, errs = summary(DoctorOptions{Fix: true})
+	assert.Equal(t, "ccsurgeon: 4 sessions examined, 0 fixed, 1 not fixed, 4 findings left for you to decide\n", errs)
+	var notFixed string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "not fixed: ") {
+			notFixed = l
+		}
+	}
+	require.NotEmpty(t, notFixed, out)
+	assert.Contains(t, notFixed, id)
+	assert.Regexp(t, `; hint: to see why: ccsurgeon --config-dir \S+ move `+id+` --to \S+$`, notFixed)
+}
+
+// TestDoctorStrandedWithATwinWhereItBelongs: a stranded session whose id
+// is already a file in the folder the client looks in (a copy made by
+// hand) cannot be moved there (move refuses a file already in place): it
+// is named with the twin, with no move offered and none tried by --fix.
+func TestDoctorStrandedWithATwinWhereItBelongs(t *testing.T) {
+	d := newDoctorDir(t)
+	proj := d.dir("my.app")
+	id, p := d.add("multi-turn", proj, "-elsewhere", time.Hour, nil)
+	twin := filepath.Join(d.cfg, "projects", chain.ProjectSlug(proj), id+".jsonl")
+	require.NoError(t, os.MkdirAll(filepath.Dir(twin), 0o700))
+	b, err := os.ReadFile(p)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(twin, b, 0o600))
+	r, _, err := d.run(DoctorOptions{Fix: true})
+	require.Error(t, err)
+	assert.Empty(t, r.Fixed, "a move that cannot be made was tried")
+	var f *DoctorFinding
+	for i := range r.Findings {
+		if r.Findings[i].Path == p {
+			f = &r.Findings[i]
+		}
+	}
+	require.NotNil(t, f, "%+v", r.Findings)
+	assert.Equal(t, doctor.Stranded, f.Kind)
+	assert.Equal(t, twin, f.Twin)
+	assert.Equal(t, doctor.FixNone, f.Fix.Kind)
+	assert.Empty(t, f.Command)
+	assert.Contains(t, f.Message, twin)
+}
+
+// TestContinueFindsALongNameOfAnotherBuild: a project whose folder name
+// is cut (over 200 characters) and hashed by another build is one
+// 2.1.332 lists for the project (chain.FolderHoldsProject, which doctor
+// follows): --continue takes its session, as the client would.
+func TestContinueFindsALongNameOfAnotherBuild(t *testing.T) {
+	d := newDoctorDir(t)
+	proj := d.dir(strings.Repeat("long-project-name-", 9))
+	folder := chain.ProjectSlug(proj)[:200] + "-otherhash"
+	_, p := d.add("multi-turn", proj, folder, time.Hour, nil)
+	// a newer session of another project under such a folder is not its
+	other := d.dir(strings.Repeat("long-project-name-", 9) + "x")
+	d.add("multi-turn", other, folder, 0, nil)
+	t.Chdir(proj)
+	env := &Env{ConfigDir: d.cfg, Out: io.Discard, Err: io.Discard, Quiet: true}
+	got, err := env.ContinueSession()
+	require.NoError(t, err)
+	assert.Equal(t, p, got, "the newest, but another project's")
 }

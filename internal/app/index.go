@@ -20,7 +20,7 @@ import (
 // prompt, message count, branch) with the new id, path and times.
 func enterInIndex(s *chain.Session, dir, newID, newPath string) error {
 	idx := filepath.Join(dir, "sessions-index.json")
-	b, err := os.ReadFile(idx)
+	b, err := chain.ReadSideFile(idx)
 	if err != nil {
 		return nil // no index: nothing to keep in step
 	}

@@ -339,7 +339,8 @@ func bloat(s *chain.Session, turns chain.Turns, id string, tokens int) []BloatIt
 	var small []int // read on every core: a chain of small turns has hundreds of thousands
 	for i := range f.Entries {
 		e := &f.Entries[i]
-		if e.Type() == "assistant" && e.Len <= 4096 && len(e.Blocks()) == 1 && e.Blocks()[0].Kind == chain.BlockText {
+		// only the lines the index marked are read (most are none)
+		if e.Type() == "assistant" && e.MayBeSyntheticError() && e.Len <= 4096 && len(e.Blocks()) == 1 && e.Blocks()[0].Kind == chain.BlockText {
 			small = append(small, i)
 		}
 	}

@@ -333,7 +333,7 @@ func recordOrigin(configDir, id, from, op string) error {
 // readOrigins reads the origins ccsurgeon noted, by session id.
 func readOrigins(configDir string) map[string]*Origin {
 	out := map[string]*Origin{}
-	b, err := os.ReadFile(originsFile(configDir))
+	b, err := chain.ReadSideFile(originsFile(configDir))
 	if err != nil {
 		return out
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/ccsurgeon/ccsurgeon/backup"
 	"github.com/ccsurgeon/ccsurgeon/chain"
@@ -450,7 +451,7 @@ func folderProjectPath(dir, from string) string {
 			return p
 		}
 	}
-	if b, err := os.ReadFile(filepath.Join(dir, "sessions-index.json")); err == nil {
+	if b, err := chain.ReadSideFile(filepath.Join(dir, "sessions-index.json")); err == nil {
 		if p := gjson.GetBytes(b, "originalPath").Str; p != "" {
 			return p
 		}
@@ -602,7 +603,7 @@ func indexEdits(moves []sessionMove, from, to string) ([]backup.MoveEdit, int, e
 			return x, nil
 		}
 		x := &index{path: filepath.Join(dir, "sessions-index.json"), removed: map[string]bool{}}
-		if b, err := os.ReadFile(x.path); err == nil && gjson.ValidBytes(b) && gjson.GetBytes(b, "entries").IsArray() {
+		if b, err := chain.ReadSideFile(x.path); err == nil && gjson.ValidBytes(b) && gjson.GetBytes(b, "entries").IsArray() {
 			x.doc = b
 			var err error
 			if x.snap, err = backup.TakeSnapshot(x.path); err != nil {
@@ -763,6 +764,33 @@ func ShellQuote(s string) string {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_@%+=:,./-", r))
 	}) < 0 {
 		return s
+	}
+	if strings.ContainsFunc(s, unicode.IsControl) {
+		// a newline or another control character: bash's $'...', which
+		// keeps the command on one line
+		var b strings.Builder
+		b.WriteString("$'")
+		for _, r := range s {
+			switch {
+			case r == '\\' || r == '\'':
+				b.WriteByte('\\')
+				b.WriteRune(r)
+			case r == '\n':
+				b.WriteString(`\n`)
+			case r == '\t':
+				b.WriteString(`\t`)
+			case r == '\r':
+				b.WriteString(`\r`)
+			case unicode.IsControl(r) && r < 0x80:
+				fmt.Fprintf(&b, `\x%02x`, r)
+			case unicode.IsControl(r):
+				fmt.Fprintf(&b, `\u%04x`, r)
+			default:
+				b.WriteRune(r)
+			}
+		}
+		b.WriteByte('\'')
+		return b.String()
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -175,7 +175,7 @@ func (env *Env) copyUnchanged(id, path string, d Dest) error {
 		return report(env.Err, "stdout")
 	}
 	if st, err := os.Stat(filepath.Dir(d.Output)); err != nil || !st.IsDir() {
-		return Errorf("cannot write %s: folder %s does not exist", d.Output, filepath.Dir(d.Output))
+		return noFolderError(d.Output, filepath.Dir(d.Output))
 	}
 	if ost, err := os.Stat(d.Output); err == nil {
 		if sst, err := os.Stat(path); err == nil && os.SameFile(ost, sst) {

@@ -182,13 +182,13 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	if isFolderDest(d.Output) {
 		if dir := filepath.Dir(filepath.Clean(d.Output)); dir != "" {
 			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-				return Errorf("cannot write %s: folder %s does not exist", d.Output, dir)
+				return noFolderError(d.Output, dir)
 			}
 		}
 	} else if d.Output != "" && d.Output != "-" {
 		if dir := filepath.Dir(d.Output); dir != "" {
 			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-				return Errorf("cannot write %s: folder %s does not exist", d.Output, dir)
+				return noFolderError(d.Output, dir)
 			}
 		}
 		if st, err := os.Stat(d.Output); err == nil {
@@ -487,7 +487,7 @@ func (j *job) writeSubagent(f *chain.File, a *chain.Subagent, dst string, rm *op
 	if a.MetaPath == "" {
 		return nil
 	}
-	meta, err := os.ReadFile(a.MetaPath)
+	meta, err := chain.ReadSideFile(a.MetaPath)
 	if err != nil {
 		return err
 	}

@@ -38,6 +38,10 @@ var boundaryAllowed = map[[2]string]string{
 	{"ops/redact/structural.go", `(?:-a|--pass)`}:              "redis-cli's option in a pasted command line",
 	{"ops/redact/generic.go", `"--no-"`}:                       "a --no-X switch in pasted text takes no value",
 	{"ops/redact/hand.go", `"--user"`}:                         "the hand-written matcher of the curl rule",
+	{"ops/redact/cliflags.go", `--user(?:name)?`}:              "Samba clients' option in a pasted command line",
+	{"ops/redact/cliflags.go", `--stdin`}:                      "passwd's option in a pasted command line",
+	{"ops/redact/generic.go", `"--name"`}:                      "aws ssm put-parameter's option in a pasted command line",
+	{"ops/redact/generic.go", `"--value"`}:                     "aws ssm put-parameter's option in a pasted command line",
 	// text ccsurgeon writes into the sessions it changes, which the
 	// client sends to the model (internal/spec checks it)
 	{"ops/fit.go", `[ccsurgeon removed %s of this conversation to fit --target-tokens %d`}: "the note written in place of the removed turns",

@@ -225,6 +225,19 @@ func sessionID(t *testing.T, b []byte) string {
 // any) into the project folder project of a config dir, its mtime an hour
 // back so that in-place writes pass the live-session guard. It returns
 // the session's path.
+// installSessionOf installs the example session, made in the project
+// at proj (its recorded cwd), under the project folder folder, and returns
+// its path and bytes.
+func installSessionOf(t *testing.T, cfg, folder, proj string) (string, []byte) {
+	t.Helper()
+	b, err := os.ReadFile(example)
+	require.NoError(t, err)
+	b = bytes.ReplaceAll(b, []byte("/tmp/ccsurgeon-gen/2.1.328/tools/work/project"), []byte(proj))
+	src := filepath.Join(t.TempDir(), "s.jsonl")
+	require.NoError(t, os.WriteFile(src, b, 0o600))
+	return installSession(t, cfg, folder, src), b
+}
+
 func installSession(t *testing.T, cfg, project, src string) string {
 	t.Helper()
 	b, err := os.ReadFile(src)

@@ -25,6 +25,8 @@ that fixes it.
                      a folder renamed by hand); fix: move
    project_gone      its working directory no longer exists (a renamed or
                      moved project); names the folders it may have become
+   unclear_cwd       its recorded working directory is relative or holds
+                     "." or "..": not resolved, not moved; yours to place
    broken            what validate finds that loses history or makes the
                      API refuse a resume; fix: repair (what repair cannot
                      mend is said)

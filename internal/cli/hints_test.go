@@ -20,6 +20,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -222,6 +223,24 @@ func splitShell(line string) ([]string, error) {
 			w.WriteByte(c)
 		case c == '\'':
 			in, inWord = true, true
+		case c == '$' && i+1 < len(line) && line[i+1] == '\'':
+			// $'...': bash's quoting of control characters
+			j := i + 2
+			for ; j < len(line) && line[j] != '\''; j++ {
+				if line[j] == '\\' && j+1 < len(line) {
+					j++
+				}
+			}
+			if j >= len(line) {
+				return nil, fmt.Errorf("unterminated quote in %q", line)
+			}
+			body := strings.NewReplacer(`\'`, `'`, `"`, `\"`).Replace(line[i+2 : j])
+			u, err := strconv.Unquote(`"` + body + `"`)
+			if err != nil {
+				return nil, fmt.Errorf("%q: %v", line[i:j+1], err)
+			}
+			w.WriteString(u)
+			i, inWord = j, true
 		case c == '\\' && i+1 < len(line):
 			i++
 			w.WriteByte(line[i])

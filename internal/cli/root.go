@@ -109,8 +109,9 @@ func (d dropBackticks) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-// selfRe is a ccsurgeon command a hint holds, quoted or the whole hint.
-var selfRe = regexp.MustCompile(`(^|')ccsurgeon `)
+// selfRe is a ccsurgeon command a hint holds, quoted or the whole hint,
+// with the --config-dir it names already, if any.
+var selfRe = regexp.MustCompile(`(^|')ccsurgeon (--config-dir )?`)
 
 // reportErrorAs prints err and its hint, in which the ccsurgeon commands
 // are run as self ("ccsurgeon --config-dir DIR" when the config dir is not
@@ -132,8 +133,13 @@ func reportErrorAs(stderr io.Writer, err error, self string) int {
 	var h interface{ HintText() string }
 	if errors.As(err, &h) && h.HintText() != "" {
 		hint := h.HintText()
-		if self != "ccsurgeon" && !strings.Contains(hint, "--config-dir") {
+		if self != "ccsurgeon" {
+			// each command is run as self, unless it names its config dir
+			// already (a hint's prose may name the flag: that is no command)
 			hint = selfRe.ReplaceAllStringFunc(hint, func(m string) string {
+				if strings.HasSuffix(m, "--config-dir ") {
+					return m
+				}
 				return strings.TrimSuffix(m, "ccsurgeon ") + self + " "
 			})
 		}

@@ -2,8 +2,13 @@ package cli
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,6 +16,7 @@ import (
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/ops"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestSpeakWordsEveryDomainError: each typed error of the domain reads as
@@ -72,5 +78,107 @@ func TestSpeakWordsEveryDomainError(t *testing.T) {
 		code := reportError(&b, c.err)
 		assert.Equal(t, c.out, b.String(), "%T", c.err)
 		assert.Equal(t, c.code, code, "%T: %s", c.err, c.out)
+	}
+}
+
+// Attack finding (2026-11-27), family "a hint's ccsurgeon command under a
+// config dir that is not the default": the hint of a SESSION that matches
+// nothing mentions the --config-dir flag in its prose, which was taken for
+// a command already run as self, so its 'ccsurgeon ls' stayed bare: run as
+// printed it lists ~/.claude, not the folder that was searched. Each
+// member (one SESSION, a SESSION of a --json batch) is named; the command
+// of the hint, run as printed, lists the session of the config dir given.
+func TestHintCommandsRunInTheConfigDirGiven(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "cfg")
+	path := installSession(t, cfg, "-work-p", example)
+	id := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	t.Setenv("CLAUDE_CONFIG_DIR", filepath.Join(t.TempDir(), "default")) // the default is elsewhere
+	quoted := regexp.MustCompile(`'(ccsurgeon [^']*)'`)
+	for _, mb := range []struct {
+		name string
+		args []string
+		hint func(stdout, stderr string) string
+	}{
+		{"one SESSION that matches nothing", []string{"info", "0000aaaa-0000-4000-8000-000000000000"}, func(_, e string) string { return e }},
+		{"a SESSION of a --json batch that matches nothing", []string{"--json", "strip-thinking", id, "0000aaaa-0000-4000-8000-000000000000"}, func(o, _ string) string {
+			var r struct {
+				Sessions []struct {
+					Error string `json:"error"`
+				} `json:"sessions"`
+			}
+			require.NoError(t, json.Unmarshal([]byte(o), &r), o)
+			require.Len(t, r.Sessions, 2)
+			return r.Sessions[1].Error
+		}},
+	} {
+		t.Run(mb.name, func(t *testing.T) {
+			out, errs, code := cliRun(t, append([]string{"--config-dir", cfg}, mb.args...)...)
+			require.Equal(t, 1, code, "%s%s", out, errs)
+			hint := mb.hint(out, errs)
+			m := quoted.FindStringSubmatch(hint)
+			require.NotNil(t, m, "%s: no command in the hint: %s", mb.name, hint)
+			args, err := splitShell(m[1])
+			require.NoError(t, err)
+			lsOut, lsErr, code := cliRun(t, args[1:]...)
+			require.Equal(t, 0, code, "%s: %s: %s", mb.name, m[1], lsErr)
+			assert.Contains(t, lsOut, id[:8], "%s: the hint's %q, run as printed, does not list the sessions of %s", mb.name, m[1], cfg)
+		})
+	}
+}
+
+// Attack finding (2026-11-27), family "an error about the file or folder
+// the user named has no hint": a SESSION that is a FIFO (alone or in a
+// --json batch) and an -o whose folder does not exist said what was wrong
+// and nothing about what to do. Each member is named; each error has a
+// hint line, and the -o hint's command, run as printed, makes the command
+// work.
+func TestErrorsAboutANamedFileHaveAHint(t *testing.T) {
+	root := t.TempDir()
+	cfg := filepath.Join(root, "cfg")
+	path := installSession(t, cfg, "-work-p", example)
+	id := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	fifo := filepath.Join(root, "f.jsonl")
+	mkfifo(t, fifo)
+	missing := filepath.Join(root, "no such dir")
+	for _, mb := range []struct {
+		name  string
+		args  []string
+		batch bool
+		// the hint holds a command that makes args work
+		runs bool
+	}{
+		{"a SESSION that is a FIFO", []string{"info", fifo}, false, false},
+		{"a SESSION that is a FIFO, in a --json batch", []string{"--json", "info", id, fifo}, true, false},
+		{"-o FILE in a folder that does not exist (strip-thinking)", []string{"strip-thinking", id, "-o", filepath.Join(missing, "a.jsonl")}, false, true},
+		{"-o DIR/ in a folder that does not exist (redact-secrets)", []string{"redact-secrets", id, "-o", filepath.Join(missing, "b", "sub") + "/"}, false, true},
+		{"-o FILE in a folder that does not exist (repair)", []string{"repair", id, "-o", filepath.Join(missing+" 2", "c.jsonl")}, false, true},
+	} {
+		t.Run(mb.name, func(t *testing.T) {
+			args := append([]string{"--config-dir", cfg}, mb.args...)
+			out, errs, code := cliRun(t, args...)
+			require.NotEqual(t, 0, code, "%s: %s%s", mb.name, out, errs)
+			text := errs
+			if mb.batch {
+				var r struct {
+					Sessions []struct {
+						Error string `json:"error"`
+					} `json:"sessions"`
+				}
+				require.NoError(t, json.Unmarshal([]byte(out), &r), out)
+				text = r.Sessions[len(r.Sessions)-1].Error
+			}
+			lines := strings.Split(strings.TrimSpace(text), "\n")
+			require.Len(t, lines, 2, "%s: one error line and one hint line: %s", mb.name, text)
+			assert.Regexp(t, `^ccsurgeon: [^A-Z]`, lines[0], mb.name)
+			require.True(t, strings.HasPrefix(lines[1], "ccsurgeon: hint: "), "%s: no hint: %s", mb.name, text)
+			if !mb.runs {
+				return
+			}
+			cmd := regexp.MustCompile(`'?(mkdir -p .*)$`).FindStringSubmatch(strings.TrimPrefix(lines[1], "ccsurgeon: hint: "))
+			require.NotNil(t, cmd, "%s: the hint names no command: %s", mb.name, lines[1])
+			require.NoError(t, exec.Command("sh", "-c", cmd[1]).Run(), "%s: %s", mb.name, cmd[1])
+			_, errs, code = cliRun(t, args...)
+			assert.Equal(t, 0, code, "%s: after %s: %s", mb.name, cmd[1], errs)
+		})
 	}
 }

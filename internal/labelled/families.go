@@ -40,6 +40,16 @@ var families = []struct {
 		"shippo-*", "duffel-*", "freemius-*", "lob-*", "blind-payment"}},
 	{"observability-analytics", []string{"datadog", "datadog-*", "new-relic-*", "newrelic", "grafana-*", "sentry-*", "dynatrace-*",
 		"sumologic-*", "looker-*", "launchdarkly-*", "meraki-*", "analytics"}},
+	// Four families named only by the kinds of blind-20261127.txt
+	// (FAMILY/SHAPE): tools' own credential files (netrc, pgpass, pip.conf,
+	// settings.xml, kubeconfig, rclone...), secrets written encoded (base64,
+	// URL and JSON escapes, a token as a key), logs and API responses that
+	// print a credential, and OAuth tokens, client secrets and session
+	// cookies.
+	{"credential-file", nil},
+	{"encoded", nil},
+	{"log-and-response", nil},
+	{"oauth-session", nil},
 }
 
 // FamilyOther holds the kinds no family names (SaaS APIs with their own
@@ -64,6 +74,7 @@ var HeldOut = map[string]bool{
 var BlindSets = map[string]bool{
 	"heldout31":        true,
 	"heldout-families": true,
+	"blind-20261127":   true,
 }
 
 // IsHeldOut reports whether an example is judged apart and never developed

@@ -9,8 +9,10 @@ package testcorpus
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ccsurgeon/ccsurgeon/internal/harness"
@@ -123,4 +125,26 @@ func Name(p string) string {
 		return p
 	}
 	return filepath.ToSlash(filepath.Join("corpus", rel))
+}
+
+// JSONLFiles lists every .jsonl file under testdata (the repository's
+// testdata folder as the test names it) and under the corpus, when it is
+// there (Optional).
+func JSONLFiles(t *testing.T, testdata string) []string {
+	t.Helper()
+	var out []string
+	for _, root := range []string{testdata, Optional(t)} {
+		if root == "" {
+			continue
+		}
+		if err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
+				out = append(out, p)
+			}
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
 }

@@ -42,6 +42,7 @@ var publicSets = []struct {
 	{"testdata/heldout31.txt", "heldout31", 98.8, 0},
 	{"testdata/dev-families.txt", "dev-families", 100, 0},
 	{"testdata/heldout-families.txt", "heldout-families", 94.0, 0},
+	{"testdata/blind-20261127.txt", "blind-20261127", 94.3, 4},
 }
 
 func TestPublicSetFloors(t *testing.T) {
@@ -57,7 +58,9 @@ func TestPublicSetFloors(t *testing.T) {
 			if !e.TP {
 				if out != e.Text {
 					fp++
-					t.Logf("%s: non-secret %s reported: %q", ps.set, e.Kind, out)
+					if !labelled.IsHeldOut(e) { // a blind set's non-secrets are not looked at either
+						t.Logf("%s: non-secret %s reported: %q", ps.set, e.Kind, out)
+					}
 				}
 				continue
 			}
@@ -175,7 +178,7 @@ func TestFamilySplitFloors(t *testing.T) {
 		}
 	}
 	pct := func(x *st) float64 { return 100 * float64(x.found) / float64(x.n) }
-	floors := map[string]float64{"dev": 98.1, "held-out": 99.9, "blind": 95.3}
+	floors := map[string]float64{"dev": 98.1, "held-out": 99.9, "blind": 94.8} // blind: 95.3 before blind-20261127 (94.3% alone) joined it
 	for _, sp := range labelled.Splits {
 		x := split[sp]
 		if x == nil {
