@@ -307,6 +307,7 @@ var placeholderPartSet = newPartSet(placeholderParts)
 // partSet answers "does v contain any of these strings" in one pass over
 // v: only the bytes that start one of them are looked at further.
 type partSet struct {
+	start   [256]bool     // bytes that are a part or start one
 	one     [256]bool     // bytes that are a whole part
 	bi      [1024]uint64  // first two bytes of the longer parts
 	byFirst [256][]string // the longer parts, by first byte
@@ -315,6 +316,7 @@ type partSet struct {
 func newPartSet(parts []string) *partSet {
 	ps := &partSet{}
 	for _, p := range parts {
+		ps.start[p[0]] = true
 		if len(p) == 1 {
 			ps.one[p[0]] = true
 			continue
@@ -329,6 +331,9 @@ func newPartSet(parts []string) *partSet {
 // in reports whether v contains one of the parts (strings.Contains of each).
 func (ps *partSet) in(v string) bool {
 	for i := 0; i < len(v); i++ {
+		if !ps.start[v[i]] {
+			continue // most bytes start no part
+		}
 		if ps.one[v[i]] {
 			return true
 		}
@@ -357,10 +362,15 @@ func hasPlaceholderPart(v string) bool {
 		return true
 	}
 	// a format verb (%s, %v, %d) ends at a non-letter: "%vE" in s8%vEUv13 is not one
-	for i := 0; i+1 < len(v); i++ {
-		if v[i] == '%' && strings.IndexByte("svdq", v[i+1]) >= 0 && (i+2 == len(v) || !isAlnum(v[i+2])) {
+	for i := strings.IndexByte(v, '%'); i >= 0 && i+1 < len(v); {
+		if strings.IndexByte("svdq", v[i+1]) >= 0 && (i+2 == len(v) || !isAlnum(v[i+2])) {
 			return true
 		}
+		k := strings.IndexByte(v[i+1:], '%')
+		if k < 0 {
+			break
+		}
+		i += 1 + k
 	}
 	return v != "" && (v[0] == '<' || v[len(v)-1] == '>')
 }
