@@ -533,8 +533,7 @@ func (g *Graph) withParallelResults(path []int) []int {
 				if onPath[c] {
 					continue
 				}
-				ce := &g.f.Entries[c]
-				if ce.IsToolResult() && anyIn(ce.ToolResultIDs(), ids) {
+				if g.AnswersCallOf(c, i) {
 					extra = append(extra, c)
 				}
 			}
@@ -546,6 +545,15 @@ func (g *Graph) withParallelResults(path []int) []int {
 		out = append(out, extra...)
 	}
 	return out
+}
+
+// AnswersCallOf reports whether entry c is a tool result that answers a
+// call of entry i: hanging below i off the conversation's path, it is sent
+// with i's message (withParallelResults); below an entry whose calls it
+// does not answer, it is not.
+func (g *Graph) AnswersCallOf(c, i int) bool {
+	ce := &g.f.Entries[c]
+	return ce.IsToolResult() && anyIn(ce.ToolResultIDs(), g.f.Entries[i].ToolUseIDs())
 }
 
 // sideParts returns, in file order, the assistant entries of the same API

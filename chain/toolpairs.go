@@ -70,3 +70,41 @@ func (f *File) UnpairedTools(msgs []Message) []UnpairedTool {
 	}
 	return out
 }
+
+// BesideCall is a tool result on the branch from the root to a leaf whose
+// call is not above it there (File.ResultsBesideCalls).
+type BesideCall struct {
+	Entry int      // the entry holding the results
+	IDs   []string // the tool_use ids whose call is not above it
+}
+
+// ResultsBesideCalls lists, root first, the entries of tool results on the
+// branch from the root to leaf (its parents, as 2.0.x walks them up from
+// the leaf) whose call is not above them: the one rule validate reports
+// (result-beside-call) and repair fixes. The newest client sends such a
+// call with its message when a part of the message is above (it finds the
+// parts by the message id); 2.0.x sends the result without its call.
+func (f *File) ResultsBesideCalls(leaf int) []BesideCall {
+	anc, _ := f.Graph().Ancestors(leaf)
+	var out []BesideCall
+	calls := map[string]bool{}
+	for _, j := range anc {
+		e := &f.Entries[j]
+		for _, id := range e.ToolUseIDs() {
+			calls[id] = true
+		}
+		if !e.IsToolResult() {
+			continue
+		}
+		var ids []string
+		for _, id := range e.ToolResultIDs() {
+			if !calls[id] {
+				ids = append(ids, id)
+			}
+		}
+		if len(ids) > 0 {
+			out = append(out, BesideCall{Entry: j, IDs: ids})
+		}
+	}
+	return out
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/doctor"
 	"github.com/ccsurgeon/ccsurgeon/internal/app"
+	"github.com/ccsurgeon/ccsurgeon/internal/cli"
 	"github.com/ccsurgeon/ccsurgeon/internal/harness"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -199,4 +200,130 @@ func TestDoctorProjectGone(t *testing.T) {
 	out.Reset()
 	a.JSON = true
 	require.NoError(t, a.RunDoctor(app.DoctorOptions{}), out.String())
+}
+
+// TestDoctorTooBigResumesAfterItsCommand: issue 32's "too big to resume",
+// with the mock refusing, as the API does, a request over the window doctor
+// assumes (counted by the estimator's rules, as info counts). A ~1M-token
+// session of the entries the real client wrote: (a) the newest client's
+// resume fails with "Prompt is too long", (b) doctor names it too_big
+// (exit 1) with a command, (c) that command runs as printed (a plan that
+// writes nothing) and, without --dry-run, writes the session, which (d)
+// the client resumes under the limit, and (e) doctor no longer names.
+func TestDoctorTooBigResumesAfterItsCommand(t *testing.T) {
+	t.Parallel()
+	c := harness.Latest(t)
+	fx := installAgentic(t, c, agenticOpts{Prompts: 5, Exchanges: 100, ResultBytes: 5500, Seed: 21})
+	cfg := fx.env.ConfigDir
+	// the entries record the working directory of the client run that
+	// wrote the templates: made in this project, they record its own
+	// (else doctor rightly names the session stranded as well)
+	path := fx.env.SessionPath(fx.id)
+	b, err := os.ReadFile(path)
+	require.NoError(t, err)
+	from := chain.RecordedCwdOf(path)
+	require.NotEmpty(t, from)
+	require.NotEqual(t, fx.env.Cwd, from)
+	qf, _ := json.Marshal(from)
+	qt, _ := json.Marshal(fx.env.Cwd)
+	require.NoError(t, os.WriteFile(path, bytes.ReplaceAll(b, qf, qt), 0o600))
+	doctorRun := func() (app.DoctorResult, int) {
+		out, errs, code := ccsurgeonCLI(t, "ccsurgeon", "--config-dir", cfg, "--json", "doctor")
+		var r app.DoctorResult
+		require.NoError(t, json.Unmarshal([]byte(out), &r), "%s\n%s", out, errs)
+		return r, code
+	}
+
+	// (b) doctor names it, with the window it assumes and a command
+	r, code := doctorRun()
+	assert.Equal(t, 1, code, "doctor exits 1 when a session needs attention")
+	var big *app.DoctorFinding
+	for i, f := range r.Findings {
+		if f.NeedsAttention {
+			require.Nil(t, big, "one finding needs attention: %+v", r.Findings)
+			big = &r.Findings[i]
+		}
+	}
+	require.NotNil(t, big, "%+v", r.Findings)
+	require.Equal(t, doctor.TooBig, big.Kind)
+	require.Equal(t, fx.id, big.SessionID)
+	require.Greater(t, big.Tokens, big.ContextWindow)
+	require.NotEmpty(t, big.Command)
+	t.Logf("doctor: ~%d tokens, window %d: %s", big.Tokens, big.ContextWindow, big.Command)
+
+	// the API's limit at that window, counted as info counts a resume
+	fx.env.Mock.SetContextLimit(big.ContextWindow, func(rec *harness.RecordedRequest) int {
+		return sentTokens(rec.Messages()) + chain.DefaultOverhead
+	})
+
+	// (a) what the user sees today
+	orig := fx.env.Resume(t, c, fx.id)
+	require.NotNil(t, orig.Request, "the client sent its request: %s", orig)
+	assert.Equal(t, 400, orig.Request.Status, "the mock refused the request over the window")
+	assert.False(t, orig.OK(), "%s", orig)
+	assert.Contains(t, orig.Run.Result+orig.Run.Stderr, "Prompt is too long", "%s", orig)
+	assert.True(t, orig.Run.IsError && orig.Run.ExitCode != 0, "%s", orig)
+	// 2.1.332 summarizes the oldest part in pieces under the window the
+	// error names and sends the rest again, twice, before it gives up
+	for _, rq := range orig.Requests {
+		if strings.HasPrefix(rq.Path, "/v1/messages") && !strings.Contains(rq.Path, "count_tokens") {
+			t.Logf("resume: %s %d: %d messages, %d tokens", rq.Kind, rq.Status, len(rq.Messages()), sentTokens(rq.Messages())+chain.DefaultOverhead)
+		}
+	}
+	t.Logf("resume: exit %d, is_error %v, result %q", orig.Run.ExitCode, orig.Run.IsError, orig.Run.Result)
+
+	// the user runs doctor's command later: the file's time is not the
+	// harness's restoring it (a write this recent is refused as the
+	// client's, with a hint to wait)
+	old := time.Now().Add(-time.Minute)
+	require.NoError(t, os.Chtimes(path, old, old))
+
+	// (c) the command as printed: a plan, nothing written
+	args := plainFields(t, big.Command)
+	require.Equal(t, "ccsurgeon", args[0], big.Command)
+	require.Equal(t, "--dry-run", args[len(args)-1], big.Command)
+	before := configFiles(t, cfg)
+	out, errs, code := ccsurgeonCLI(t, args...)
+	require.Equal(t, 0, code, "%s: %s", big.Command, errs)
+	t.Logf("%s:\n%s", big.Command, out)
+	assert.Equal(t, before, configFiles(t, cfg), "the printed command is a dry run")
+	// the user's decision: the same command without --dry-run
+	out, errs, code = ccsurgeonCLI(t, append([]string{args[0], "--json"}, args[1:len(args)-1]...)...)
+	require.Equal(t, 0, code, "%s without --dry-run: %s", big.Command, errs)
+	var w app.WriteResult
+	require.NoError(t, json.Unmarshal([]byte(out), &w), "%s", out)
+	require.NotNil(t, w.ResumeTokens)
+	t.Logf("written %s: %d -> %d tokens (estimate)", w.SessionID, w.ResumeTokens.Before, w.ResumeTokens.After)
+	require.LessOrEqual(t, w.ResumeTokens.After, big.Fix.TargetTokens)
+
+	// (d) the client resumes what it wrote, under the limit
+	got := fx.env.Resume(t, c, w.SessionID)
+	require.True(t, got.OK(), "%s", got)
+	sent := sentTokens(got.Request.Messages()) + chain.DefaultOverhead
+	t.Logf("the client sent %d tokens by the estimator's rules, window %d", sent, big.ContextWindow)
+	assert.LessOrEqual(t, sent, big.ContextWindow)
+
+	// (e) doctor no longer names it too big
+	r, _ = doctorRun()
+	for _, f := range r.Findings {
+		assert.False(t, f.Kind == doctor.TooBig, "%+v", f)
+	}
+}
+
+// ccsurgeonCLI runs a ccsurgeon command line (args[0] the program) in
+// process, as main does.
+func ccsurgeonCLI(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = cli.Main(args, strings.NewReader(""), &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+// plainFields splits a command line as a shell does, for a line that
+// holds no quoting, expansion or operator (the test fails otherwise): its
+// words are then the shell's.
+func plainFields(t *testing.T, line string) []string {
+	t.Helper()
+	require.False(t, strings.ContainsAny(line, "'\"\\$`*?[;&|<>(){}~#\n"), "the command needs a shell's parsing: %q", line)
+	return strings.Fields(line)
 }

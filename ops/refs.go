@@ -205,6 +205,7 @@ func (t *Txn) relink(f *chain.File) error {
 		r, _ := keptAncestor(i)
 		return r, true
 	}
+	sent := &keepSent{f: f, g: g, ed: ed}
 	for i := range f.Entries {
 		if ed.Dropped(i) {
 			continue
@@ -231,7 +232,11 @@ func (t *Txn) relink(f *chain.File) error {
 		out := append([]byte(nil), raw...)
 		if dropped(parent) {
 			p, _ := g.Lookup(parent)
-			if r, ok := keptAncestor(p); ok {
+			r, ok := keptAncestor(p)
+			if ok {
+				r = sent.parentFor(i, p, r, keptAncestor)
+			}
+			if ok {
 				out, err = sjson.SetBytes(out, "parentUuid", r)
 			} else {
 				out, err = sjson.SetRawBytes(out, "parentUuid", []byte("null"))
@@ -265,6 +270,95 @@ func (t *Txn) relink(f *chain.File) error {
 		}
 	}
 	return nil
+}
+
+// keepSent chooses, for an entry whose parent is removed, a new parent
+// under which the client sends what it sent before, no more and no less,
+// where the nearest kept ancestor would not (on damaged files):
+//   - a tool_result that the client does not send (a second result of a
+//     call, on a side branch below an entry whose calls it does not
+//     answer) does not go below the call it answers, where the client
+//     would send it with the call: a second result, which the API rejects.
+//     It goes above the entries that make that call.
+//   - an entry below a removed part of an assistant message whose other
+//     parts hang on a side branch (the client sends them with the message
+//     by its id, found from the part on the path) goes below the last kept
+//     part of that message: below the removed part's kept ancestor, no part
+//     of the message would be on the path, and the side parts (a call, say,
+//     whose result the entry is) would no longer be sent.
+type keepSent struct {
+	f  *chain.File
+	g  *chain.Graph
+	ed chain.Edits
+	// sentResult: the entry that holds the sent result of each call, on
+	// the path the client resumes (made on first use)
+	sentResult map[string]int
+	// lastPart: the last kept entry of each assistant message id, in file
+	// order (made on first use)
+	lastPart map[string]int
+}
+
+// parentFor returns the uuid of the parent for entry i, whose parent p is
+// removed; r is the uuid of p's nearest kept ancestor (keptAncestor).
+func (k *keepSent) parentFor(i, p int, r string, keptAncestor func(int) (string, bool)) string {
+	e, pe := &k.f.Entries[i], &k.f.Entries[p]
+	if e.IsToolResult() && !k.g.AnswersCallOf(i, p) && k.unsentSecond(i) {
+		for ri, ok := k.g.Lookup(r); ok && k.g.AnswersCallOf(i, ri); ri, ok = k.g.Lookup(r) {
+			if r, ok = keptAncestor(ri); !ok {
+				return ""
+			}
+		}
+		return r
+	}
+	if m := pe.MsgID(); m != "" && pe.Type() == "assistant" && !(e.Type() == "assistant" && e.MsgID() == m) {
+		if q, ok := k.lastKeptPart(m); ok && q != i && !k.below(q, i) {
+			if ri, ok := k.g.Lookup(r); !ok || k.f.Entries[ri].MsgID() != m {
+				return k.f.Entries[q].UUID()
+			}
+		}
+	}
+	return r
+}
+
+// unsentSecond reports whether the tool result i is not on the path the
+// client resumes while another entry there holds the result of its call.
+func (k *keepSent) unsentSecond(i int) bool {
+	if k.sentResult == nil {
+		k.sentResult = map[string]int{}
+		for _, j := range k.g.ActivePath().Entries {
+			for _, id := range k.f.Entries[j].ToolResultIDs() {
+				k.sentResult[id] = j
+			}
+		}
+	}
+	for _, id := range k.f.Entries[i].ToolResultIDs() {
+		if j, ok := k.sentResult[id]; !ok || j == i {
+			return false
+		}
+	}
+	return true
+}
+
+// lastKeptPart returns the last kept entry, in file order, of the
+// assistant message m.
+func (k *keepSent) lastKeptPart(m string) (int, bool) {
+	if k.lastPart == nil {
+		k.lastPart = map[string]int{}
+		for j := range k.f.Entries {
+			if e := &k.f.Entries[j]; e.Type() == "assistant" && e.MsgID() != "" && e.IsChain() && !k.ed.Dropped(j) {
+				k.lastPart[e.MsgID()] = j
+			}
+		}
+	}
+	q, ok := k.lastPart[m]
+	return q, ok
+}
+
+// below reports whether entry q descends from entry i (in the file as
+// read): i cannot take q as its parent.
+func (k *keepSent) below(q, i int) bool {
+	anc, _ := k.g.Ancestors(q)
+	return slices.Contains(anc, i)
 }
 
 func contains(xs []string, x string) bool {

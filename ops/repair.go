@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/validate"
@@ -718,6 +719,9 @@ func (r *Repair) toolPairs(t *Txn, f *chain.File) error {
 	if err := lineUpResults(t, f, nf, kept, path.Entries, msgs); err != nil {
 		return err
 	}
+	if err := r.resultsBelowCalls(t, f, nf, kept, leaf, msgs); err != nil {
+		return err
+	}
 	// an API message left with nothing but thinking is no answer: it goes
 	// (the entries of each such message are gathered in one pass: a
 	// damaged file has thousands of them)
@@ -824,6 +828,56 @@ func lineUpResults(t *Txn, f, nf *chain.File, kept, path []int, msgs []chain.Mes
 				break
 			}
 		}
+	}
+	return nil
+}
+
+// resultsBelowCalls re-links each tool result of the branch whose call
+// is not above it (validate's result-beside-call: the call is a part of
+// its message on a side branch, which the newest client sends with the
+// message and 2.0.x does not) below the last entry of the message that
+// made the call: the newest client sends the same, and 2.0.x, walking the
+// parents up from the leaf, now meets the call. nf is f as fixed so far,
+// kept[k] the entry of f that nf's entry k is, leaf nf's active leaf and
+// msgs the messages of its path.
+func (r *Repair) resultsBelowCalls(t *Txn, f, nf *chain.File, kept []int, leaf int, msgs []chain.Message) error {
+	ng := nf.Graph()
+	msgOf := map[int]int{}
+	for k, m := range msgs {
+		for _, j := range m.Entries {
+			msgOf[j] = k
+		}
+	}
+	moved := map[string]bool{} // calls above the results moved so far
+	for _, b := range nf.ResultsBesideCalls(leaf) {
+		j := b.Entry
+		beside := slices.DeleteFunc(slices.Clone(b.IDs), func(id string) bool { return moved[id] })
+		k, ok := msgOf[j]
+		if len(beside) == 0 || t.Changed(f, kept[j]) || !ok || k == 0 || msgs[k-1].Role != "assistant" {
+			continue
+		}
+		prev := msgs[k-1].Entries
+		made := map[string]bool{}
+		for _, a := range prev {
+			for _, id := range nf.Entries[a].ToolUseIDs() {
+				made[id] = true
+			}
+		}
+		if slices.ContainsFunc(beside, func(id string) bool { return !made[id] }) {
+			continue // a result without its call: toolPairs' part
+		}
+		last := prev[len(prev)-1]
+		if above, cycle := ng.Ancestors(last); cycle || slices.Contains(above, j) {
+			continue
+		}
+		if err := t.SetParent(f, kept[j], nf.Entries[last].UUID()); err != nil {
+			return err
+		}
+		for id := range made {
+			moved[id] = true
+		}
+		sort.Strings(beside)
+		r.add(f, kept[j], true, "result-beside-call", "moved the tool_result for %s below its call (it hung beside it, where Claude Code before 2.1 does not send the call)", strings.Join(beside, ", "))
 	}
 	return nil
 }

@@ -172,6 +172,28 @@ var mutations = map[string]mutation{
 		}
 		return insertAfter(lines, p[0], setLine(lines[p[0]], "uuid", harness.NowhereUUID))
 	}},
+	// a call whose result is in another branch: the result hangs off the
+	// call's parent, beside the call, and the conversation goes on from
+	// the result (where the call's message has a part above the result,
+	// the newest client still sends the call with it; 2.0.50 does not)
+	"result-in-other-branch": {"result-beside-call", func(f *chain.File, lines [][]byte) [][]byte {
+		p := activeWith(f, func(e *chain.Entry) bool { return e.IsToolResult() })
+		if len(p) == 0 {
+			return nil
+		}
+		r := p[0]
+		var use = -1
+		for i := range f.Entries {
+			if f.Entries[i].UUID() == f.Entries[r].ParentUUID() && f.Entries[r].ParentUUID() != "" {
+				use = i
+			}
+		}
+		if use < 0 || !f.Entries[use].HasParent {
+			return nil
+		}
+		lines[r] = setLine(lines[r], "parentUuid", f.Entries[use].ParentUUID())
+		return lines
+	}},
 	"empty-text-block": {"empty-text-block", func(f *chain.File, lines [][]byte) [][]byte {
 		p := activeWith(f, func(e *chain.Entry) bool { return e.Type() == "assistant" && e.HasBlock(chain.BlockText) })
 		if len(p) < 2 {
@@ -215,11 +237,15 @@ func MutationNames() []string {
 	return out
 }
 
-// DamageBy damages a session file's bytes by the named mutation, for the
+// DamageBy damages a session file's bytes by the named mutation (or
+// family of moreDamage), for the
 // real-client tests (package ops_test), which damage a session the client
 // made at test time; nil when the session has nothing to damage that way.
 func DamageBy(name, path string, data []byte) ([]byte, error) {
 	m, ok := mutations[name]
+	if !ok {
+		m, ok = moreDamage[name]
+	}
 	if !ok {
 		return nil, fmt.Errorf("no mutation %q", name)
 	}

@@ -355,4 +355,32 @@ func (c *checker) activeBranch() {
 			c.add(u.Entry, Error, "tool-result-without-use", "tool_result for %s has no tool_use in the message before it: the API rejects it", u.ID)
 		}
 	}
+	c.resultsBesideCalls(leaf, unpaired)
+}
+
+// resultsBesideCalls reports the tool results of the branch from the root
+// to leaf whose call is not above them on it: the newest client sends the
+// call with its message (a part of the message on a side branch, found by
+// its id), but clients before 2.1 send the entries above the leaf only
+// (2.0.50 walks the parents up from the leaf), the result without its
+// call, and the API rejects it. Results the newest client already leaves
+// unpaired (unpaired) are reported as tool-result-without-use.
+func (c *checker) resultsBesideCalls(leaf int, unpaired []chain.UnpairedTool) {
+	type result struct {
+		entry int
+		id    string
+	}
+	reported := map[result]bool{}
+	for _, u := range unpaired {
+		if u.Result {
+			reported[result{u.Entry, u.ID}] = true
+		}
+	}
+	for _, b := range c.f.ResultsBesideCalls(leaf) {
+		for _, id := range b.IDs {
+			if !reported[result{b.Entry, id}] {
+				c.add(b.Entry, Error, "result-beside-call", "tool_result for %s is on the branch but its tool_use is not above it (it hangs on a side branch): Claude Code before 2.1 sends the result without its call and the API rejects it", id)
+			}
+		}
+	}
 }

@@ -133,6 +133,10 @@ type MockServer struct {
 	idCounter atomic.Int64
 	// CheckRules enables API-rule validation of main/subagent/compact requests (default true).
 	CheckRules bool
+	// contextMax and contextCount: the context window SetContextLimit set
+	// (0: none, the default).
+	contextMax   int
+	contextCount func(*RecordedRequest) int
 }
 
 // NewMockServer starts a mock on 127.0.0.1:0; it is closed at test cleanup.
@@ -186,6 +190,45 @@ func (m *MockServer) SetHandler(h func(*RecordedRequest) (Reply, bool)) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.handler = h
+}
+
+// SetContextLimit makes the mock refuse, as the Messages API does, every
+// messages request whose prompt is over a context window of max tokens:
+// status 400, an invalid_request_error "prompt is too long: N tokens > max
+// maximum" (the wording the clients match: 2.0.50 and 2.1.332 show
+// "Prompt is too long"). count gives a request's tokens; the harness has
+// no tokenizer of its own, so the caller chooses the rules (ccsurgeon's
+// estimator, for the window its own commands assume). max 0 removes the
+// limit, which is the default.
+func (m *MockServer) SetContextLimit(max int, count func(*RecordedRequest) int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.contextMax, m.contextCount = max, count
+	if max <= 0 || count == nil {
+		m.contextMax, m.contextCount = 0, nil
+	}
+}
+
+// ContextLimit returns the window SetContextLimit set (0: none).
+func (m *MockServer) ContextLimit() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.contextMax
+}
+
+// tooLong is the API's refusal of a request over the context window, if
+// a limit is set and the request is over it.
+func (m *MockServer) tooLong(rec *RecordedRequest) (string, bool) {
+	m.mu.Lock()
+	max, count := m.contextMax, m.contextCount
+	m.mu.Unlock()
+	if max == 0 || rec.Parsed == nil {
+		return "", false
+	}
+	if n := count(rec); n > max {
+		return fmt.Sprintf("prompt is too long: %d tokens > %d maximum", n, max), true
+	}
+	return "", false
 }
 
 // Pending returns how many scripted replies of a kind are still queued.
@@ -330,6 +373,14 @@ func (m *MockServer) serve(w http.ResponseWriter, r *http.Request) {
 			writeError(w, 400, vs[0].Message)
 			return
 		}
+	}
+
+	if msg, over := m.tooLong(rec); over {
+		m.mu.Lock()
+		rec.Status = 400
+		m.mu.Unlock()
+		writeError(w, 400, msg)
+		return
 	}
 
 	reply := m.next(rec)

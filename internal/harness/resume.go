@@ -162,12 +162,12 @@ func (e *Env) inputFiles() (map[string]string, error) {
 }
 
 // resumeKey is what a resume depends on: the client, its arguments and
-// environment, the signatures the mock accepts, and the input files but
+// environment, the signatures the mock accepts, its context limit, and the input files but
 // those the client itself wrote on an earlier resume in this env (2.0.x
 // leaves a subagent transcript per run) and are as it left them.
 func (e *Env) resumeKey(c Client, args []string, files map[string]string) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%q\x00%q\x00%q\x00%v\x00", c.Version, c.Argv, args, e.Environ(), e.Mock.CheckRules)
+	fmt.Fprintf(h, "%s\x00%q\x00%q\x00%q\x00%v\x00%d\x00", c.Version, c.Argv, args, e.Environ(), e.Mock.CheckRules, e.Mock.ContextLimit())
 	sigs := e.Mock.Signatures()
 	for _, k := range sortedKeys(sigs) {
 		fmt.Fprintf(h, "sig\x00%s\x00%s\x00", k, sigs[k])
