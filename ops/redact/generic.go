@@ -140,7 +140,7 @@ var keyPrevWeak = map[string]bool{
 // its value is a random key (strongValue), which the caller checks.
 func weakKeyIdent(ident string) bool {
 	var arr [12]string
-	words := appendWords(arr[:0], ident)
+	words := trimQualifiers(appendWords(arr[:0], ident))
 	if len(words) >= 2 && words[len(words)-1] == "salt" && isUpperEnv(ident) {
 		return true // AUTH_SALT, NONCE_SALT: wp-config's secret salts (a random value only)
 	}
@@ -174,13 +174,16 @@ func strongValue(v string) bool {
 // secret (testRSA2048PrivateKey, decryptionKey1024, hmac_secret_ref): a
 // reference to one in code, not its value.
 func namesAKey(v string) bool {
-	if len(v) == 0 || !isAlpha(v[0]) || !hasSecretNoun(v) {
+	if len(v) == 0 || !isAlpha(v[0]) {
 		return false
 	}
 	for i := 0; i < len(v); i++ {
 		if !isAlnum(v[i]) && v[i] != '_' {
 			return false
 		}
+	}
+	if !hasSecretNoun(v) {
+		return false
 	}
 	if _, ok := classifyIdent(v); ok {
 		return true
@@ -197,7 +200,10 @@ func namesAKey(v string) bool {
 func hasSecretNoun(v string) bool {
 	for i := 0; i+3 <= len(v); i++ {
 		c := v[i] | 0x20
-		for _, w := range [...]string{"key", "token", "secret", "pass", "credential"} {
+		if !secretNounFirst[c] {
+			continue // most bytes start none of them
+		}
+		for _, w := range secretNounWords {
 			if c == w[0] && hasFoldAt(v, i, w) {
 				return true
 			}
@@ -205,6 +211,16 @@ func hasSecretNoun(v string) bool {
 	}
 	return false
 }
+
+var secretNounWords = [...]string{"key", "token", "secret", "pass", "credential"}
+
+// secretNounFirst: the first bytes of secretNounWords.
+var secretNounFirst = func() (t [256]bool) {
+	for _, w := range secretNounWords {
+		t[w[0]] = true
+	}
+	return
+}()
 
 // hasFoldAt: v[i:] starts with the lower-case ASCII word w, in any case.
 func hasFoldAt(v string, i int, w string) bool {
@@ -257,21 +273,27 @@ var trailingQualifier = map[string]bool{
 	"prod": true, "production": true, "live": true, "dev": true, "development": true, "staging": true, "stage": true,
 	"stg": true, "test": true, "testing": true, "sandbox": true, "local": true, "qa": true, "uat": true, "preprod": true,
 	"default": true, "primary": true, "secondary": true, "backup": true, "old": true, "legacy": true, "current": true,
-	"v": true, "env": true, "str": true, "string": true,
+	"v": true, "env": true, "str": true, "string": true, "hex": true, "encoded": true, "b": true,
+}
+
+// trimQualifiers drops the words after a secret's name that say which
+// one it is or how it is written (MASTER_KEY_B64, API_KEY_PROD, TOKEN_2),
+// keeping at least one word: every test of the name reads its last word.
+func trimQualifiers(words []string) []string {
+	for len(words) > 1 {
+		w := words[len(words)-1]
+		if !isDigit(w[0]) && !trailingQualifier[w] {
+			break
+		}
+		words = words[:len(words)-1]
+	}
+	return words
 }
 
 // classifyIdent decides whether an identifier names a secret, and which kind.
 func classifyIdent(ident string) (int, bool) {
 	var arr [12]string
-	words := appendWords(arr[:0], ident)
-	for len(words) > 1 {
-		w := words[len(words)-1]
-		if isDigit(w[0]) || trailingQualifier[w] {
-			words = words[:len(words)-1]
-			continue
-		}
-		break
-	}
+	words := trimQualifiers(appendWords(arr[:0], ident))
 	if len(words) == 0 {
 		return 0, false
 	}
@@ -411,7 +433,11 @@ func findAssignments(text string, hits []hit, emit func(s, e int, id string)) {
 			// name: DB_PASSWORD / value: … (a secret named in one field,
 			// its value in the next; parseValue took nothing, or the next
 			// field's name: "DB_PASSWORD", "value")
-			if ns, ne, nq := nameValuePair(text, l, r); ns >= 0 {
+			ns, ne, nq := nameValuePair(text, l, r)
+			if ns < 0 {
+				ns, ne, nq = hclVariableDefault(text, l, r)
+			}
+			if ns >= 0 {
 				if plausibleValue(text[ns:ne], kind, nq) {
 					emit(ns, ne, assignmentIDs[kind])
 				}
@@ -688,6 +714,11 @@ func quoteAfterComma(rest string) bool {
 // typeThenAssign: text[j:] is a type name, a blank, then "=" (Go "token string = …",
 // TypeScript/Kotlin "token: string = …"); it returns the index after "=".
 func typeThenAssign(text string, j int) int {
+	if strings.HasPrefix(text[j:], "&'static ") {
+		j += len("&'static ") // Rust: const API_KEY: &'static str = …
+	} else if j < len(text) && text[j] == '&' {
+		j++ // const API_KEY: &str = …
+	}
 	k := j
 	for k < len(text) && (isIdentByte(text[k]) || text[k] == '[' || text[k] == ']' || text[k] == '<' || text[k] == '>' || text[k] == '*') && k-j < 40 {
 		k++
@@ -1051,6 +1082,12 @@ func findURLSecrets(text string, hits []hit, emit func(s, e int, id string)) {
 }
 
 func plausibleURLPassword(user, pass string) bool {
+	escaped := false // RFC 3986: a password's reserved characters are written %XX
+	if strings.IndexByte(pass, '%') >= 0 {
+		if d := percentDecoded(pass); d != pass {
+			pass, escaped = d, pass[0] == '%'
+		}
+	}
 	if len(pass) < 4 || len(pass) > 256 || pass == user {
 		return false
 	}
@@ -1059,7 +1096,9 @@ func plausibleURLPassword(user, pass string) bool {
 	}
 	switch pass[0] {
 	case '$', '{', '<', '[', '*', '%':
-		return false
+		if !escaped || strings.HasPrefix(pass, "${") || strings.HasPrefix(pass, "{{") {
+			return false // $PASS, %s; not %24 (a $ the password holds)
+		}
 	}
 	for _, p := range []string{"${", "{{", "<", ">", "***", "xxx", "XXX", "...", "…", "your", "YOUR", "example", "EXAMPLE", "placeholder", "changeme", "CHANGEME", "redacted", "REDACTED", "$(", "%s", "password", "PASSWORD", "secret", "SECRET"} {
 		if strings.Contains(pass, p) {
