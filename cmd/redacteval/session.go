@@ -34,6 +34,7 @@ var publicSets = []struct{ set, path, about string }{
 	{"issue31", "ops/redact/testdata/issue31.txt", "the shapes issue 31 names (assignments in every syntax, CLI flags, headers, connection strings, providers), written for ccsurgeon"},
 	{"heldout31", "ops/redact/testdata/heldout31.txt", "blind held-out set: providers' documented formats in held-out families, written before it was first run, never tuned on"},
 	{"dev-families", "ops/redact/testdata/dev-families.txt", "development examples of the family mechanisms (hash structures, connection-string keywords, CLI tools' password flags, HTTP auth schemes, qualified names), written for ccsurgeon"},
+	{"dev-keys-encoded", "ops/redact/testdata/dev-keys-encoded.txt", "development examples of key material (PEM, PPK, JWK, age, WireGuard, Tor, minisign, PKCS#12) and of secrets hidden by an encoding (Basic, docker auth, .npmrc, Kubernetes data, percent-encoding, JWT), written for ccsurgeon from the formats' descriptions"},
 	{"heldout-families", "ops/redact/testdata/heldout-families.txt", "blind held-out set: the families issue 31 names, written from the formats' public descriptions before it was first run, never tuned on"},
 	{"blind-20261127", "ops/redact/testdata/blind-20261127.txt", "blind set written by an engineer who had not read the scanner: 16 families from providers' token docs, config-file and shell conventions, logs and API responses, with labelled non-secrets; committed before it was first run, never tuned on"},
 }

@@ -140,7 +140,7 @@ var keyPrevWeak = map[string]bool{
 // its value is a random key (strongValue), which the caller checks.
 func weakKeyIdent(ident string) bool {
 	var arr [12]string
-	words := appendWords(arr[:0], ident)
+	words := trimQualifiers(appendWords(arr[:0], ident))
 	if len(words) >= 2 && words[len(words)-1] == "salt" && isUpperEnv(ident) {
 		return true // AUTH_SALT, NONCE_SALT: wp-config's secret salts (a random value only)
 	}
@@ -257,21 +257,27 @@ var trailingQualifier = map[string]bool{
 	"prod": true, "production": true, "live": true, "dev": true, "development": true, "staging": true, "stage": true,
 	"stg": true, "test": true, "testing": true, "sandbox": true, "local": true, "qa": true, "uat": true, "preprod": true,
 	"default": true, "primary": true, "secondary": true, "backup": true, "old": true, "legacy": true, "current": true,
-	"v": true, "env": true, "str": true, "string": true,
+	"v": true, "env": true, "str": true, "string": true, "hex": true, "encoded": true, "b": true,
+}
+
+// trimQualifiers drops the words after a secret's name that say which
+// one it is or how it is written (MASTER_KEY_B64, API_KEY_PROD, TOKEN_2),
+// keeping at least one word: every test of the name reads its last word.
+func trimQualifiers(words []string) []string {
+	for len(words) > 1 {
+		w := words[len(words)-1]
+		if !isDigit(w[0]) && !trailingQualifier[w] {
+			break
+		}
+		words = words[:len(words)-1]
+	}
+	return words
 }
 
 // classifyIdent decides whether an identifier names a secret, and which kind.
 func classifyIdent(ident string) (int, bool) {
 	var arr [12]string
-	words := appendWords(arr[:0], ident)
-	for len(words) > 1 {
-		w := words[len(words)-1]
-		if isDigit(w[0]) || trailingQualifier[w] {
-			words = words[:len(words)-1]
-			continue
-		}
-		break
-	}
+	words := trimQualifiers(appendWords(arr[:0], ident))
 	if len(words) == 0 {
 		return 0, false
 	}
@@ -411,7 +417,11 @@ func findAssignments(text string, hits []hit, emit func(s, e int, id string)) {
 			// name: DB_PASSWORD / value: … (a secret named in one field,
 			// its value in the next; parseValue took nothing, or the next
 			// field's name: "DB_PASSWORD", "value")
-			if ns, ne, nq := nameValuePair(text, l, r); ns >= 0 {
+			ns, ne, nq := nameValuePair(text, l, r)
+			if ns < 0 {
+				ns, ne, nq = hclVariableDefault(text, l, r)
+			}
+			if ns >= 0 {
 				if plausibleValue(text[ns:ne], kind, nq) {
 					emit(ns, ne, assignmentIDs[kind])
 				}
@@ -688,6 +698,11 @@ func quoteAfterComma(rest string) bool {
 // typeThenAssign: text[j:] is a type name, a blank, then "=" (Go "token string = …",
 // TypeScript/Kotlin "token: string = …"); it returns the index after "=".
 func typeThenAssign(text string, j int) int {
+	if strings.HasPrefix(text[j:], "&'static ") {
+		j += len("&'static ") // Rust: const API_KEY: &'static str = …
+	} else if j < len(text) && text[j] == '&' {
+		j++ // const API_KEY: &str = …
+	}
 	k := j
 	for k < len(text) && (isIdentByte(text[k]) || text[k] == '[' || text[k] == ']' || text[k] == '<' || text[k] == '>' || text[k] == '*') && k-j < 40 {
 		k++
@@ -1051,6 +1066,12 @@ func findURLSecrets(text string, hits []hit, emit func(s, e int, id string)) {
 }
 
 func plausibleURLPassword(user, pass string) bool {
+	escaped := false // RFC 3986: a password's reserved characters are written %XX
+	if strings.IndexByte(pass, '%') >= 0 {
+		if d := percentDecoded(pass); d != pass {
+			pass, escaped = d, pass[0] == '%'
+		}
+	}
 	if len(pass) < 4 || len(pass) > 256 || pass == user {
 		return false
 	}
@@ -1059,7 +1080,9 @@ func plausibleURLPassword(user, pass string) bool {
 	}
 	switch pass[0] {
 	case '$', '{', '<', '[', '*', '%':
-		return false
+		if !escaped || strings.HasPrefix(pass, "${") || strings.HasPrefix(pass, "{{") {
+			return false // $PASS, %s; not %24 (a $ the password holds)
+		}
 	}
 	for _, p := range []string{"${", "{{", "<", ">", "***", "xxx", "XXX", "...", "…", "your", "YOUR", "example", "EXAMPLE", "placeholder", "changeme", "CHANGEME", "redacted", "REDACTED", "$(", "%s", "password", "PASSWORD", "secret", "SECRET"} {
 		if strings.Contains(pass, p) {

@@ -297,6 +297,7 @@ func builtinRules() []*Rule {
 			find: findURLSecrets, emits: []string{"url-secret"}},
 	}
 	rules = append(rules, structuralRules()...)
+	rules = append(rules, keyRules()...)
 	rules = append(rules, cliPasswordRules()...)
 	rules = append(rules, providerRules()...)
 	have, anchors := map[string]bool{}, map[string]bool{}
