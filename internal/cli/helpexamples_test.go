@@ -89,52 +89,92 @@ func hex8(v uint32) string {
 	return string(b)
 }
 
-// TestHelpExamplesRun: every example of every command's --help runs as
-// printed (issue 34's README package): on a config dir where the ids the
-// examples name (3f2a9c1e, a clone of it 7be01d44, its backup
-// 20261121T101500) are those of real sessions and backups, the paths
-// (~/src/…, ./x.jsonl, -o FILE) real places, each example works in a copy
-// of that config dir of its own, with the exit status its help promises:
-// 0, or 1 where 1 is what it finds (a diff that differs). A usage error,
-// an internal error or a refusal of a session the example names is an
-// example a user copies and sees fail.
-func TestHelpExamplesRun(t *testing.T) {
-	home := t.TempDir()
-	t.Setenv("HOME", home)
+// exampleEnv is a config dir where the ids, backup names and paths the
+// examples of --help and of the README name are real: 3f2a9c1e is a session
+// of 150 turns with tool calls recorded in ~/src/app, 7be01d44 a clone of
+// it, 20261121T101500 its backup, ~/src/myapp and ~/src/oldname projects
+// with a session each (HOME a temp dir), ./x.jsonl a session file.
+type exampleEnv struct {
+	home, cfg, files string
+	id, clone, old   string // the session, its clone, the session of ~/src/oldname
+	backup           string
+}
+
+func newExampleEnv(t *testing.T) *exampleEnv {
+	t.Helper()
+	e := &exampleEnv{home: t.TempDir(), files: t.TempDir()}
+	t.Setenv("HOME", e.home)
 	for _, d := range []string{"src/myapp", "src/oldname", "src/newname", "src/app"} {
-		require.NoError(t, os.MkdirAll(filepath.Join(home, d), 0o755))
+		require.NoError(t, os.MkdirAll(filepath.Join(e.home, d), 0o755))
 	}
-	base := t.TempDir()
-	cfg := filepath.Join(base, "cfg")
-	require.NoError(t, os.MkdirAll(filepath.Join(cfg, "projects"), 0o700))
+	e.cfg = filepath.Join(t.TempDir(), "cfg")
+	require.NoError(t, os.MkdirAll(filepath.Join(e.cfg, "projects"), 0o700))
 	const tools = "testdata/sessions/2.1.328/tools.jsonl"
-	// the session the examples name: 150 turns, tool calls, in ~/src/app
-	main := withCwd(t, cfg, "testdata/sessions/2.1.328/inprocess/long-turns.jsonl", filepath.Join(home, "src/app"))
-	withCwd(t, cfg, tools, filepath.Join(home, "src/myapp"))
-	withCwd(t, cfg, "testdata/sessions/2.1.328/multi-turn.jsonl", filepath.Join(home, "src/oldname"))
-	backdate(t, cfg)
-	id := idOf(main)
+	e.id = idOf(withCwd(t, e.cfg, "testdata/sessions/2.1.328/inprocess/long-turns.jsonl", filepath.Join(e.home, "src/app")))
+	withCwd(t, e.cfg, tools, filepath.Join(e.home, "src/myapp"))
+	e.old = idOf(withCwd(t, e.cfg, "testdata/sessions/2.1.328/multi-turn.jsonl", filepath.Join(e.home, "src/oldname")))
+	backdate(t, e.cfg)
 	// its backup (a change in place) and its clone
-	_, errs, code := cliRun(t, "--config-dir", cfg, "--json", "compress", id)
+	_, errs, code := cliRun(t, "--config-dir", e.cfg, "--json", "compress", e.id)
 	require.Equal(t, 0, code, errs)
-	out, errs, code := cliRun(t, "--config-dir", cfg, "--json", "backups", id)
+	out, errs, code := cliRun(t, "--config-dir", e.cfg, "--json", "backups", e.id)
 	require.Equal(t, 0, code, errs)
 	backup := regexp.MustCompile(`"name": ?"(\d{8}T\d{6})`).FindStringSubmatch(out)
 	require.NotNil(t, backup, out)
-	out, errs, code = cliRun(t, "--config-dir", cfg, "--json", "clone", id)
+	e.backup = backup[1]
+	out, errs, code = cliRun(t, "--config-dir", e.cfg, "--json", "clone", e.id)
 	require.Equal(t, 0, code, errs)
 	clone := regexp.MustCompile(`"session_id": ?"([0-9a-f-]{36})"`).FindStringSubmatch(out)
 	require.NotNil(t, clone, out)
-	backdate(t, cfg)
+	e.clone = clone[1]
+	backdate(t, e.cfg)
 	// the files the examples name by a relative path
-	files := t.TempDir()
 	for _, f := range []string{"session.jsonl", "other.jsonl", "edited.jsonl", "broken.jsonl"} {
 		b, err := os.ReadFile(tools)
 		require.NoError(t, err)
-		require.NoError(t, os.WriteFile(filepath.Join(files, f), b, 0o600))
+		require.NoError(t, os.WriteFile(filepath.Join(e.files, f), b, 0o600))
 	}
-	backdate(t, files)
+	backdate(t, e.files)
+	return e
+}
 
+// args is the command line of example ex, in config dir cfg, its ids,
+// names and paths made the environment's; a file it writes (-o FILE, or
+// a relative .jsonl path) is one of dir.
+func (e *exampleEnv) args(t *testing.T, ex, cfg, dir string) []string {
+	t.Helper()
+	words, err := splitShell(strings.ReplaceAll(ex, "~/", e.home+"/"))
+	require.NoError(t, err, ex)
+	require.Equal(t, "ccsurgeon", words[0], ex)
+	for i, w := range words {
+		switch {
+		case w == "3f2a9c1e":
+			words[i] = e.id[:8]
+		case w == "7be01d44":
+			words[i] = e.clone[:8]
+		case w == "20261121T101500":
+			words[i] = e.backup
+		case strings.HasPrefix(w, "./"):
+			words[i] = filepath.Join(e.files, w[2:])
+		case i > 0 && (words[i-1] == "-o" || words[i-1] == "--output") && w != "-" && !filepath.IsAbs(w),
+			strings.HasSuffix(w, ".jsonl") && !filepath.IsAbs(w):
+			words[i] = filepath.Join(dir, w)
+			if strings.HasSuffix(w, "/") {
+				words[i] += string(filepath.Separator) // -o DIR/: a folder
+			}
+		}
+	}
+	return append([]string{"--config-dir", cfg}, words[1:]...)
+}
+
+// TestHelpExamplesRun: every example of every command's --help runs as
+// printed (issue 34's README package): in a newExampleEnv, each example
+// works in a copy of that config dir of its own, with the exit status its
+// help promises: 0, or 1 where 1 is what it finds (a diff that differs).
+// A usage error, an internal error or a refusal of a session the example
+// names is an example a user copies and sees fail.
+func TestHelpExamplesRun(t *testing.T) {
+	e := newExampleEnv(t)
 	// the exit status each example promises but 0
 	want := map[string]int{
 		"ccsurgeon diff 3f2a9c1e":                1, // the last change did something
@@ -163,31 +203,69 @@ func TestHelpExamplesRun(t *testing.T) {
 		for _, ex := range examples {
 			n++
 			t.Run(ex, func(t *testing.T) {
-				words, err := splitShell(strings.ReplaceAll(ex, "~/", home+"/"))
-				require.NoError(t, err, ex)
-				require.Equal(t, "ccsurgeon", words[0], ex)
 				run := t.TempDir()
 				cp := filepath.Join(run, "cfg")
-				require.NoError(t, copyTreeKeepingTimes(cfg, cp))
-				for i, w := range words {
-					switch {
-					case w == "3f2a9c1e":
-						words[i] = id[:8]
-					case w == "7be01d44":
-						words[i] = clone[1][:8]
-					case w == "20261121T101500":
-						words[i] = backup[1]
-					case strings.HasPrefix(w, "./"):
-						words[i] = filepath.Join(files, w[2:])
-					case i > 0 && (words[i-1] == "-o" || words[i-1] == "--output") && w != "-" && !filepath.IsAbs(w):
-						words[i] = filepath.Join(run, w)
-					}
-				}
-				args := append([]string{"--config-dir", cp}, words[1:]...)
+				require.NoError(t, copyTreeKeepingTimes(e.cfg, cp))
+				args := e.args(t, ex, cp, run)
 				stdout, stderr, code := cliRun(t, args...)
 				assert.Equal(t, want[ex], code, "%s\n(ran: %s)\nstdout:\n%s\nstderr:\n%s", ex, strings.Join(args, " "), stdout, stderr)
 			})
 		}
 	}
 	assert.GreaterOrEqual(t, n, 30, "the examples found")
+}
+
+// TestReadmeRecipesRun: the README's Recipes run as printed, one after the
+// other in one config dir as a user would (the move, then its restore),
+// each with the exit status and the output its comment promises. ~/src/oldname
+// is gone, as in the recipe (renamed); lines of the client (claude, cd) are
+// not ccsurgeon's and are left out.
+func TestReadmeRecipesRun(t *testing.T) {
+	e := newExampleEnv(t)
+	require.NoError(t, os.RemoveAll(filepath.Join(e.home, "src/oldname")))
+	readme, err := os.ReadFile("README.md")
+	require.NoError(t, err)
+	r := string(readme)
+	i := strings.Index(r, "## Recipes")
+	require.GreaterOrEqual(t, i, 0)
+	block := r[i:]
+	block = block[strings.Index(block, "```sh")+len("```sh"):]
+	block = block[:strings.Index(block, "```")]
+	// what a line's comment promises: the exit status but 0, and the output
+	want := map[string]struct {
+		code int
+		out  string // regexp of stdout
+	}{
+		"ccsurgeon clone 3f2a9c1e":            {0, `resume it with: claude --resume [0-9a-f-]{36}`},
+		"ccsurgeon ls":                        {0, `projects whose folder no longer exists`},
+		"ccsurgeon doctor":                    {1, `fix: ccsurgeon `},
+		"ccsurgeon doctor --fix":              {1, ``},
+		"ccsurgeon info 3f2a9c1e":             {0, `what a resume sends`},
+		"ccsurgeon turns 3f2a9c1e":            {0, `(?m)^\s+4\s`},
+		"ccsurgeon validate 3f2a9c1e":         {0, ``},
+		"ccsurgeon redact 3f2a9c1e -o share/": {0, `with its files to `},
+	}
+	run := t.TempDir()
+	n := 0
+	for _, line := range strings.Split(block, "\n") {
+		if j := strings.Index(line, "#"); j >= 0 {
+			line = line[:j]
+		}
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, "ccsurgeon ") {
+			continue
+		}
+		for _, ex := range strings.Split(line, " && ") {
+			ex = strings.ReplaceAll(strings.TrimSpace(ex), "<any moved session id>", e.old)
+			n++
+			args := e.args(t, ex, e.cfg, run)
+			stdout, stderr, code := cliRun(t, args...)
+			w := want[ex]
+			if assert.Equal(t, w.code, code, "%s\n(ran: %s)\nstdout:\n%s\nstderr:\n%s", ex, strings.Join(args, " "), stdout, stderr) {
+				assert.Regexp(t, w.out, stdout, ex)
+			}
+			backdate(t, e.cfg) // the next line is a later minute, past the live-session guard
+		}
+	}
+	assert.GreaterOrEqual(t, n, 20, "the recipes' command lines")
 }
