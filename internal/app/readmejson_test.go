@@ -57,7 +57,8 @@ var (
 )
 
 // TestReadmeJSONShapesAreWhatIsPrinted: the README's --json shapes of the
-// reading commands, doctor, move, backups, restore and diff name every key
+// reading commands, doctor, move, backups, restore, diff and the changing
+// commands (whose object repair's holds whole) name every key
 // the command can print (a key only some sessions give, behind omitempty,
 // included: the types printed are walked, not one run's output), and every
 // key a shape names in braces is one the command prints. `info` printed
@@ -88,6 +89,8 @@ func TestReadmeJSONShapesAreWhatIsPrinted(t *testing.T) {
 		{"diff", [][2]string{{"`diff` →", "`move` →"}}, []any{DiffJSON{}}},
 		{"move", [][2]string{{"`move` →", "The changing commands' object"}}, []any{MoveResult{}}},
 		{"doctor", [][2]string{{"`--json` → `{sessions", "## Changing"}}, []any{DoctorResult{}}},
+		{"the changing commands'", [][2]string{{"With `--json` every changing command prints one object", "| key | label |"},
+			{"`resume_tokens.turns_removed` lists", "writing command that compresses"}}, []any{RepairResult{}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			printed := map[string]bool{}
