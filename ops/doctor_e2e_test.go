@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -207,9 +208,11 @@ func TestDoctorProjectGone(t *testing.T) {
 // assumes (counted by the estimator's rules, as info counts). A ~1M-token
 // session of the entries the real client wrote: (a) the newest client's
 // resume fails with "Prompt is too long", (b) doctor names it too_big
-// (exit 1) with a command, (c) that command runs as printed (a plan that
-// writes nothing) and, without --dry-run, writes the session, which (d)
-// the client resumes under the limit, and (e) doctor no longer names.
+// (exit 1) with a command, (c) that command runs as printed and writes the
+// fitted session as a new one, the original left as it was, and says how
+// to resume it, (d) the client resumes the new session under the limit,
+// and (e) doctor does not name the new one (the original, as it was, it
+// still names).
 func TestDoctorTooBigResumesAfterItsCommand(t *testing.T) {
 	t.Parallel()
 	c := harness.Latest(t)
@@ -278,36 +281,45 @@ func TestDoctorTooBigResumesAfterItsCommand(t *testing.T) {
 	old := time.Now().Add(-time.Minute)
 	require.NoError(t, os.Chtimes(path, old, old))
 
-	// (c) the command as printed: a plan, nothing written
+	// (c) the command as printed: the fitted session written as a new
+	// one, the original left as it was, and the words say how to resume
 	args := plainFields(t, big.Command)
 	require.Equal(t, "ccsurgeon", args[0], big.Command)
-	require.Equal(t, "--dry-run", args[len(args)-1], big.Command)
-	before := configFiles(t, cfg)
+	require.NotContains(t, args, "--dry-run", "the printed command does something: %s", big.Command)
+	before, err := os.ReadFile(path)
+	require.NoError(t, err)
 	out, errs, code := ccsurgeonCLI(t, args...)
 	require.Equal(t, 0, code, "%s: %s", big.Command, errs)
 	t.Logf("%s:\n%s", big.Command, out)
-	assert.Equal(t, before, configFiles(t, cfg), "the printed command is a dry run")
-	// the user's decision: the same command without --dry-run
-	out, errs, code = ccsurgeonCLI(t, append([]string{args[0], "--json"}, args[1:len(args)-1]...)...)
-	require.Equal(t, 0, code, "%s without --dry-run: %s", big.Command, errs)
-	var w app.WriteResult
-	require.NoError(t, json.Unmarshal([]byte(out), &w), "%s", out)
-	require.NotNil(t, w.ResumeTokens)
-	t.Logf("written %s: %d -> %d tokens (estimate)", w.SessionID, w.ResumeTokens.Before, w.ResumeTokens.After)
-	require.LessOrEqual(t, w.ResumeTokens.After, big.Fix.TargetTokens)
+	after, err := os.ReadFile(path)
+	require.NoError(t, err)
+	assert.True(t, bytes.Equal(before, after), "the original is as it was")
+	m := regexp.MustCompile(`(?m)^resume it with: claude --resume (\S+)$`).FindStringSubmatch(out)
+	require.NotNil(t, m, "the command says how to resume what it wrote: %s", out)
+	newID := m[1]
+	require.NotEqual(t, fx.id, newID)
+	assert.Contains(t, big.Message, "claude --resume", "the finding says the user resumes the new session")
+	nb, err := os.ReadFile(filepath.Join(filepath.Dir(path), newID+".jsonl"))
+	require.NoError(t, err, "the new session is beside the original, where 'claude --resume' in its project finds it")
+	require.NotEmpty(t, nb)
 
-	// (d) the client resumes what it wrote, under the limit
-	got := fx.env.Resume(t, c, w.SessionID)
+	// (d) the client resumes the new session, under the limit
+	got := fx.env.Resume(t, c, newID)
 	require.True(t, got.OK(), "%s", got)
 	sent := sentTokens(got.Request.Messages()) + chain.DefaultOverhead
 	t.Logf("the client sent %d tokens by the estimator's rules, window %d", sent, big.ContextWindow)
 	assert.LessOrEqual(t, sent, big.ContextWindow)
 
-	// (e) doctor no longer names it too big
+	// (e) doctor does not name the new session too big; the original,
+	// left as it was, still is
 	r, _ = doctorRun()
+	var still []string
 	for _, f := range r.Findings {
-		assert.False(t, f.Kind == doctor.TooBig, "%+v", f)
+		if f.Kind == doctor.TooBig {
+			still = append(still, f.SessionID)
+		}
 	}
+	assert.Equal(t, []string{fx.id}, still)
 }
 
 // ccsurgeonCLI runs a ccsurgeon command line (args[0] the program) in

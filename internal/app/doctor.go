@@ -3,6 +3,7 @@ package app
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -268,8 +269,8 @@ func (env *Env) applyFixes(fs []DoctorFinding) ([]DoctorFixed, bool) {
 					x.Backup = *r.Backup
 				}
 			}
-			// exit 1 with nothing to say: problems were left (RunRepair)
-			if ee, ok := err.(*Error); ok && ee.Msg == "" && ee.ExitCode() == 1 && x.Backup != "" {
+			// problems were left (RunRepair) after what it fixed and wrote
+			if errors.Is(err, errProblemsLeft) && x.Backup != "" {
 				err = nil // fixed what it could; the rest is in the finding's unfixed
 			}
 		case doctor.FixMove:
@@ -362,8 +363,8 @@ func (env *Env) wordFinding(f doctor.Finding, c doctor.Cleanup, shared map[strin
 		df.Message += fmt.Sprintf("; to keep it, raise cleanupPeriodDays in %s, or keep a copy outside the config dir", settings)
 		df.Command = fmt.Sprintf("%s clone %s -o %s", self, id, ShellQuote(keepCopyPath(env.ConfigDir, f.Path)))
 	case doctor.TooBig:
-		df.Message = fmt.Sprintf("too big: a resume sends ~%s tokens, over the %s-token context window of %s: the client cannot resume or compact it; fitting it loses content, so it is yours to decide", humanTokens(f.Tokens), humanTokens(f.ContextWindow), orUnknown(f.Model))
-		df.Command = fmt.Sprintf("%s compress %s --target-tokens %d --dry-run", self, id, f.Fix.TargetTokens)
+		df.Message = fmt.Sprintf("too big: a resume sends ~%s tokens, over the %s-token context window of %s: the client cannot resume or compact it; fitting it loses content, so it is yours to decide: the command writes the fitted session as a new session in its project's folder, the original left as it is, and prints the new id: resume that one ('claude --resume NEW-ID' in %s)", humanTokens(f.Tokens), humanTokens(f.ContextWindow), orUnknown(f.Model), f.Project)
+		df.Command = fmt.Sprintf("%s compress %s --target-tokens %d --new", self, id, f.Fix.TargetTokens)
 	case doctor.IndexMissingFile:
 		df.Message = fmt.Sprintf("index: %s names %s, whose file is gone; the picker of 2.1.12-2.1.29 skips it (nothing to do)", f.Index, f.Path)
 	case doctor.IndexMissingSession:

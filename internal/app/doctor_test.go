@@ -229,7 +229,12 @@ func TestDoctorNamesEveryFinding(t *testing.T) {
 			assert.Equal(t, 200_000, f.ContextWindow)
 			assert.Equal(t, 150_000, f.Fix.TargetTokens)
 			assert.False(t, f.Fix.Lossless)
-			assert.Contains(t, f.Command, "compress "+d.big+" --target-tokens 150000")
+			// the fit is written as a new session: the original stays as
+			// it was, and the command does something when run as printed
+			assert.True(t, strings.HasSuffix(f.Command, "compress "+d.big+" --target-tokens 150000 --new"), f.Command)
+			assert.NotContains(t, f.Command, "--dry-run")
+			assert.Contains(t, f.Message, "as a new session", "the line says what the command writes")
+			assert.Contains(t, f.Message, "claude --resume", "the line says how the user goes on")
 		case d.gone:
 			// the folders the client ran in (.claude.json) in the same parent
 			assert.Equal(t, []string{d.proj, d.moved}, f.Candidates)

@@ -21,6 +21,11 @@ type RepairResult struct {
 	WriteResult
 }
 
+// errProblemsLeft is behind the error of a repair that leaves problems it
+// has no safe fix for (repairLeft): doctor --fix takes it for a repair
+// that did what it could.
+var errProblemsLeft = errors.New("problems left that repair has no safe fix for")
+
 // errNothingToFix stops the write path when a session needs no repair.
 var errNothingToFix = errors.New("nothing to fix")
 
@@ -66,12 +71,7 @@ func (env *Env) RunRepair(session string, d Dest) error {
 		return err // 'repair --dry-run' lists what would be fixed
 	}
 	// errors that stay after the fixes: exit 1, as with nothing to fix
-	var left error
-	for _, fx := range fixes {
-		if !fx.Fixed {
-			left = &Error{Code: 1}
-		}
-	}
+	left := env.repairLeft(id, path, fixes, d.DryRun)
 	if d.Output == "-" { // the result went to stdout: the fixes go to stderr
 		if !env.Quiet {
 			for _, fx := range fixes {
@@ -107,12 +107,37 @@ func (env *Env) RunRepair(session string, d Dest) error {
 	return left
 }
 
+// repairLeft is the error of a repair that leaves problems it has no safe
+// fix for (nil when none is left): exit 1, said on stderr with the
+// command that shows each with what it costs, whatever stdout holds.
+func (env *Env) repairLeft(id, path string, fixes []ops.Fix, dryRun bool) error {
+	left, fixed := 0, 0
+	for _, fx := range fixes {
+		if fx.Fixed {
+			fixed++
+		} else {
+			left++
+		}
+	}
+	if left == 0 {
+		return nil
+	}
+	msg := Plural(left, "problem", "problems") + " left that repair has no safe fix for"
+	switch {
+	case fixed == 0:
+		msg += "; nothing was written"
+	case dryRun:
+		msg += " (" + Plural(fixed, "other", "others") + " would be fixed)"
+	default:
+		msg += " (" + Plural(fixed, "other", "others") + " fixed)"
+	}
+	// the command layer runs 'ccsurgeon' as this run's (its --config-dir)
+	return &Error{Msg: msg, Hint: "see each with what it costs: 'ccsurgeon validate " + env.sessionArg(id, path) + "'", Code: 1, Err: errProblemsLeft}
+}
+
 func (env *Env) printNothingToFix(id, path string, found []ops.Fix) error {
 	// problems left: exit 1, as validate does on them
-	var left error
-	if len(found) > 0 {
-		left = &Error{Code: 1}
-	}
+	left := env.repairLeft(id, path, found, false)
 	if env.JSON {
 		if found == nil {
 			found = []ops.Fix{}

@@ -34,7 +34,10 @@ that fixes it.
                      <config-dir>/settings.json, else 30), or within 7 days
                      of it: a start of the client deletes the file
    too_big           a resume sends more than the model's context window;
-                     the compress --target-tokens command that fits it
+                     fix: compress --target-tokens N --new, which writes
+                     the fitted session as a new one (the original stays)
+                     and prints the 'claude --resume' of it (not applied
+                     by --fix: it cuts content)
    empty_newest      an empty <id>.jsonl (2.0.50's -p --resume leaves one) is
                      the newest file of a project: 'claude --continue'
                      there starts from nothing; names the session to resume

@@ -33,7 +33,9 @@ brings history with a problem of its own onto the branch is left alone,
 the others are made). --dry-run lists
 the fixes ('line N: what'); what repair leaves is listed as 'not fixed:'
 with the reason; a session with nothing to fix is left
-alone (exit 1 when errors stay that repair has no safe fix for).
+alone. Exit 1 when errors stay that repair has no safe fix for (fixed
+and written or not), with 'ccsurgeon: N problems left that repair has
+no safe fix for' and a hint on stderr.
 
 examples:
    ccsurgeon repair 3f2a9c1e --dry-run

@@ -2,7 +2,9 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
+	"slices"
 	"testing"
 	"time"
 
@@ -21,7 +23,7 @@ func TestRepairCommandSaysWhatItCannotFix(t *testing.T) {
 	require.NoError(t, os.Chtimes(p, old, old))
 	h0 := hashTree(t, m.root)
 	r := runWithRepair(t, "--config-dir", m.cfg, "repair", malSession)
-	checkRun(t, "repair", r, want{1, "line 4: not fixed: two assistant messages in a row", ""})
+	checkRun(t, "repair", r, want{1, "line 4: not fixed: two assistant messages in a row", "ccsurgeon: 1 problem left that repair has no safe fix for; nothing was written"})
 	assert.Contains(t, r.stdout, "repair has no safe fix for the 1 problem above")
 	assert.Empty(t, changes(h0, hashTree(t, m.root)), "repair changed a file")
 }
@@ -104,5 +106,51 @@ func TestRepairExitsOneWhenErrorsStayAfterFixing(t *testing.T) {
 			assert.Contains(t, r.stdout, "not fixed: two assistant messages in a row", args)
 		}
 		assert.NotEmpty(t, changes(h0, hashTree(t, m.root)), "%v: the torn line is fixed and written", args)
+	}
+}
+
+// Issue 28's repair remark: repair that leaves errors it has no safe fix
+// for exits 1, and an exit 1 is an error: one 'ccsurgeon: …' line on
+// stderr saying how many are left, and a hint that runs as printed (the
+// hint checker runs it), whatever else is asked (--json, -q, -o -,
+// --dry-run), with nothing fixed (nothing written) or some fixed. stdout
+// is as it was: scripts read it.
+func TestRepairLeftErrorsSayItOnStderr(t *testing.T) {
+	clean := malLines()
+	twoAnswers := malLine("assistant", 5, 3, `[{"type":"text","text":"done"}]`)
+	sessions := map[string]string{
+		"none fixed": join([]string{clean[0], clean[1], clean[2], twoAnswers}, "\n"),
+		"some fixed": join([]string{clean[0], clean[1], clean[2], twoAnswers, `{"type":"user","mess`}, "\n"),
+	}
+	for _, shape := range []string{"none fixed", "some fixed"} {
+		for _, args := range [][]string{
+			{"repair", malSession}, {"--json", "repair", malSession}, {"-q", "repair", malSession},
+			{"repair", malSession, "-o", "-"}, {"repair", malSession, "--dry-run"},
+		} {
+			what := fmt.Sprintf("%s: %v", shape, args)
+			m := newMalEnv(t)
+			p := m.write(t, sessions[shape])
+			old := time.Now().Add(-time.Hour)
+			require.NoError(t, os.Chtimes(p, old, old))
+			h0 := hashTree(t, m.root)
+			r := m.cli(t, args...)
+			checkRun(t, what, r, want{1, "", "ccsurgeon: 1 problem left that repair has no safe fix for"})
+			assert.Regexp(t, `(?m)^ccsurgeon: hint: .*'ccsurgeon [^']+'`, r.stderr, "%s: a hint with a command", what)
+			switch {
+			case args[0] == "--json":
+				var out map[string]any
+				require.NoError(t, json.Unmarshal([]byte(r.stdout), &out), "%s: stdout is the JSON it was", what)
+				assert.Contains(t, r.stdout, `"fixed": false`, what)
+			case args[len(args)-1] == "-":
+				// the session on stdout, the fixes on stderr (unless -q)
+				assert.Contains(t, r.stderr, "not fixed: two assistant messages in a row", what)
+			default:
+				assert.Contains(t, r.stdout, "not fixed: two assistant messages in a row", what)
+			}
+			written := len(changes(h0, hashTree(t, m.root))) > 0
+			inPlace := !slices.Contains(args, "-o") && !slices.Contains(args, "--dry-run")
+			wantWritten := shape == "some fixed" && inPlace
+			assert.Equal(t, wantWritten, written, "%s: written", what)
+		}
 	}
 }

@@ -25,8 +25,9 @@ import (
 // word for word in the README.
 const exitCodesHelp = `
    0  success (validate, redact --check, diff, doctor: nothing found)
-   1  refused, invalid, or found (nothing was changed); with several
-      sessions: at least one failed
+   1  refused, invalid, or found (nothing was changed, but what repair
+      and doctor --fix fixed before they found what they cannot fix);
+      with several sessions: at least one failed
    2  usage error: an unknown command or flag, a bad value (a session id
       or BACKUP prefix that matches several)
    3  internal error: a bug in ccsurgeon (nothing was changed)

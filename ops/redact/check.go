@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/bits"
 	"strings"
+	"sync/atomic"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 )
@@ -30,6 +31,9 @@ func entropy(s string) float64 {
 	}
 	if len(s) < len(plogpTab) {
 		return entropyShort(s)
+	}
+	if len(s) < plogpLongMax {
+		return entropyRow(s, plogpLong(len(s)))
 	}
 	var cnt [256]int
 	for i := 0; i < len(s); i++ {
@@ -61,15 +65,40 @@ var plogpTab = func() (t [129][]float64) {
 	return
 }()
 
-func entropyShort(s string) float64 {
-	var cnt [256]uint8
+// plogpLongMax bounds the lengths whose rows of p*log2(p) are made when
+// first asked for (plogpLong): the values the checks judge are at most 512
+// bytes (plausibleValue), JWTs and PEM bodies among them.
+const plogpLongMax = 1024
+
+var plogpRows [plogpLongMax]atomic.Pointer[[]float64]
+
+// plogpLong is plogpTab's row for n (len(plogpTab) <= n < plogpLongMax),
+// made on first use: the same floats, computed the same way.
+func plogpLong(n int) []float64 {
+	if r := plogpRows[n].Load(); r != nil {
+		return *r
+	}
+	row := make([]float64, n+1)
+	for c := 1; c <= n; c++ {
+		p := float64(c) / float64(n)
+		row[c] = float64(p * math.Log2(p))
+	}
+	plogpRows[n].CompareAndSwap(nil, &row)
+	return *plogpRows[n].Load()
+}
+
+func entropyShort(s string) float64 { return entropyRow(s, plogpTab[len(s)]) }
+
+// entropyRow is entropy with the terms of row (row[c] = p*log2(p) for
+// p = c/len(s)), added in the order of the byte values.
+func entropyRow(s string, row []float64) float64 {
+	var cnt [256]uint16
 	var seen [4]uint64
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		cnt[c]++
 		seen[c>>6] |= 1 << (c & 63)
 	}
-	row := plogpTab[len(s)]
 	h := 0.0
 	for w, bitsw := range seen {
 		for bitsw != 0 {
@@ -175,26 +204,34 @@ func prefixLooksReal(sec string) bool {
 	return len(sec) < 16 || entropy(sec) >= 3.0
 }
 
+// randomShape is prefixLooksReal(sec) && entropy(sec) >= minEntropy &&
+// classOf(sec).kinds() >= minKinds with the entropy taken once (the checks
+// of a secret-dense text spend a share of their time on it).
+func randomShape(sec string, minEntropy float64, minKinds int) bool {
+	if emptyPlaceholder(sec) {
+		return false
+	}
+	h := entropy(sec)
+	if len(sec) >= 16 && h < 3.0 || h < minEntropy {
+		return false
+	}
+	return classOf(sec).kinds() >= minKinds
+}
+
 func checkToken(text string, s, e int) bool { return prefixLooksReal(text[s:e]) }
 
 // checkRandom: a token found by context or by a prefix: require a
 // random-looking shape. Fake-looking values (EXAMPLE…) are accepted.
 func checkRandom(minEntropy float64, minKinds int) func(string, int, int) bool {
-	return func(text string, s, e int) bool {
-		sec := text[s:e]
-		if !prefixLooksReal(sec) || entropy(sec) < minEntropy {
-			return false
-		}
-		return classOf(sec).kinds() >= minKinds
-	}
+	return func(text string, s, e int) bool { return randomShape(text[s:e], minEntropy, minKinds) }
 }
 
 // checkRandomStrict is checkRandom that also rejects EXAMPLE, 0123456789,
 // abcdefgh…: for shapes whose prefix proves nothing (generic "sk-").
 func checkRandomStrict(minEntropy float64, minKinds int) func(string, int, int) bool {
-	loose := checkRandom(minEntropy, minKinds)
 	return func(text string, s, e int) bool {
-		return tokenLooksReal(text[s:e]) && loose(text, s, e)
+		sec := text[s:e]
+		return !fakeMarkerSet.in(sec) && randomShape(sec, minEntropy, minKinds)
 	}
 }
 
@@ -270,6 +307,7 @@ var placeholderPartSet = newPartSet(placeholderParts)
 // partSet answers "does v contain any of these strings" in one pass over
 // v: only the bytes that start one of them are looked at further.
 type partSet struct {
+	start   [256]bool     // bytes that are a part or start one
 	one     [256]bool     // bytes that are a whole part
 	bi      [1024]uint64  // first two bytes of the longer parts
 	byFirst [256][]string // the longer parts, by first byte
@@ -278,6 +316,7 @@ type partSet struct {
 func newPartSet(parts []string) *partSet {
 	ps := &partSet{}
 	for _, p := range parts {
+		ps.start[p[0]] = true
 		if len(p) == 1 {
 			ps.one[p[0]] = true
 			continue
@@ -292,6 +331,9 @@ func newPartSet(parts []string) *partSet {
 // in reports whether v contains one of the parts (strings.Contains of each).
 func (ps *partSet) in(v string) bool {
 	for i := 0; i < len(v); i++ {
+		if !ps.start[v[i]] {
+			continue // most bytes start no part
+		}
 		if ps.one[v[i]] {
 			return true
 		}
@@ -320,10 +362,15 @@ func hasPlaceholderPart(v string) bool {
 		return true
 	}
 	// a format verb (%s, %v, %d) ends at a non-letter: "%vE" in s8%vEUv13 is not one
-	for i := 0; i+1 < len(v); i++ {
-		if v[i] == '%' && strings.IndexByte("svdq", v[i+1]) >= 0 && (i+2 == len(v) || !isAlnum(v[i+2])) {
+	for i := strings.IndexByte(v, '%'); i >= 0 && i+1 < len(v); {
+		if strings.IndexByte("svdq", v[i+1]) >= 0 && (i+2 == len(v) || !isAlnum(v[i+2])) {
 			return true
 		}
+		k := strings.IndexByte(v[i+1:], '%')
+		if k < 0 {
+			break
+		}
+		i += 1 + k
 	}
 	return v != "" && (v[0] == '<' || v[len(v)-1] == '>')
 }
@@ -469,26 +516,36 @@ func isIdentPath(v string) bool {
 	if !strings.ContainsAny(v, ".:>") {
 		return false
 	}
-	parts := strings.FieldsFunc(v, func(r rune) bool { return r == '.' || r == ':' || r == '-' || r == '>' })
-	if len(parts) < 2 {
-		return false
-	}
-	for _, p := range parts {
-		if p == "" || isDigit(p[0]) {
+	// the parts between the separators . : - > (empty ones skipped), read
+	// in place: two or more, each an identifier that does not start with a
+	// digit and holds at most two (code identifiers are rarely mixed with
+	// many digits)
+	parts := 0
+	for i := 0; i < len(v); {
+		if identPathSep(v[i]) {
+			i++
+			continue
+		}
+		if isDigit(v[i]) {
 			return false
 		}
-		for i := 0; i < len(p); i++ {
-			if !(isAlnum(p[i]) || p[i] == '_') {
+		digits := 0
+		for ; i < len(v) && !identPathSep(v[i]); i++ {
+			if c := v[i]; isDigit(c) {
+				digits++
+			} else if !isAlnum(c) && c != '_' {
 				return false
 			}
 		}
-		// code identifiers are rarely mixed with many digits
-		if classOf(p).digit > 2 {
+		if digits > 2 {
 			return false
 		}
+		parts++
 	}
-	return true
+	return parts >= 2
 }
+
+func identPathSep(c byte) bool { return c == '.' || c == ':' || c == '-' || c == '>' }
 
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
@@ -520,10 +577,15 @@ func looksLikePathOrURLFold(v string) bool {
 	if !isASCII(v) {
 		return looksLikePathOrURL(strings.ToLower(v))
 	}
-	for _, p := range pathPrefixes {
-		if hasPrefixFold(v, p) {
-			return true
+	if v != "" && pathPrefixFirst[lowerTab[v[0]]] {
+		for _, p := range pathPrefixes {
+			if hasPrefixFold(v, p) {
+				return true
+			}
 		}
+	}
+	if !dotInTail(v, pathSuffixMax) {
+		return false // every suffix starts with its dot
 	}
 	for _, ext := range pathSuffixes {
 		if len(v) >= len(ext) && hasPrefixFold(v[len(v)-len(ext):], ext) {
@@ -531,6 +593,26 @@ func looksLikePathOrURLFold(v string) bool {
 		}
 	}
 	return false
+}
+
+// pathPrefixFirst: the first bytes of pathPrefixes; pathSuffixMax: the
+// length of the longest of pathSuffixes (each starts with a dot).
+var pathPrefixFirst, pathSuffixMax = func() (t [256]bool, longest int) {
+	for _, p := range pathPrefixes {
+		t[p[0]] = true
+	}
+	for _, ext := range pathSuffixes {
+		if ext[0] != '.' {
+			panic("redact: a path suffix without its dot: " + ext)
+		}
+		longest = max(longest, len(ext))
+	}
+	return
+}()
+
+// dotInTail: one of the last n bytes of v is a dot.
+func dotInTail(v string, n int) bool {
+	return strings.IndexByte(v[max(0, len(v)-n):], '.') >= 0
 }
 
 var (

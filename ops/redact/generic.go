@@ -174,13 +174,16 @@ func strongValue(v string) bool {
 // secret (testRSA2048PrivateKey, decryptionKey1024, hmac_secret_ref): a
 // reference to one in code, not its value.
 func namesAKey(v string) bool {
-	if len(v) == 0 || !isAlpha(v[0]) || !hasSecretNoun(v) {
+	if len(v) == 0 || !isAlpha(v[0]) {
 		return false
 	}
 	for i := 0; i < len(v); i++ {
 		if !isAlnum(v[i]) && v[i] != '_' {
 			return false
 		}
+	}
+	if !hasSecretNoun(v) {
+		return false
 	}
 	if _, ok := classifyIdent(v); ok {
 		return true
@@ -197,7 +200,10 @@ func namesAKey(v string) bool {
 func hasSecretNoun(v string) bool {
 	for i := 0; i+3 <= len(v); i++ {
 		c := v[i] | 0x20
-		for _, w := range [...]string{"key", "token", "secret", "pass", "credential"} {
+		if !secretNounFirst[c] {
+			continue // most bytes start none of them
+		}
+		for _, w := range secretNounWords {
 			if c == w[0] && hasFoldAt(v, i, w) {
 				return true
 			}
@@ -205,6 +211,16 @@ func hasSecretNoun(v string) bool {
 	}
 	return false
 }
+
+var secretNounWords = [...]string{"key", "token", "secret", "pass", "credential"}
+
+// secretNounFirst: the first bytes of secretNounWords.
+var secretNounFirst = func() (t [256]bool) {
+	for _, w := range secretNounWords {
+		t[w[0]] = true
+	}
+	return
+}()
 
 // hasFoldAt: v[i:] starts with the lower-case ASCII word w, in any case.
 func hasFoldAt(v string, i int, w string) bool {

@@ -118,6 +118,10 @@ func isRESpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == 
 func findCurlUser(win string) [][]int {
 	var out [][]int
 	for i := 0; i < len(win); {
+		if i > 0 && !curlUserStart[win[i]] {
+			i++ // only the start of win, a blank or a quote starts a match
+			continue
+		}
 		if m := curlUserAt(win, i); m != nil {
 			out = append(out, m)
 			i = m[1]
@@ -127,6 +131,15 @@ func findCurlUser(win string) [][]int {
 	}
 	return out
 }
+
+// curlUserStart: the bytes a match of findCurlUser starts at (after the
+// start of its window): \s of RE2 and the quotes.
+var curlUserStart = func() (t [256]bool) {
+	for _, c := range []byte(" \t\n\f\r'\"") {
+		t[c] = true
+	}
+	return
+}()
 
 // curlUserAt is the match of findCurlUser's regexp that starts at i, or nil.
 // Each part has one way to match: the blanks of [ \t]+ are all taken (a

@@ -158,7 +158,7 @@ func (m *fastMatcher) eachAfterSeparator(win string, f func(st, en int) bool) {
 // a word, an identifier or a placeholder.
 func checkKeyed(text string, s, e int) bool {
 	sec := text[s:e]
-	if !prefixLooksReal(sec) || entropy(sec) < 3.0 {
+	if !randomShape(sec, 3.0, 0) {
 		return false
 	}
 	c := classOf(sec)

@@ -62,7 +62,7 @@ func TestResolveMatchesOracle(t *testing.T) {
 			}
 		}
 		want := resolveOracle(cands)
-		got := s.resolve("", slices.Clone(cands))
+		got := s.resolve("", slices.Clone(cands), new(scratch))
 		if len(want) == 0 {
 			require.Empty(t, got)
 			continue

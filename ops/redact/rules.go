@@ -42,15 +42,24 @@ func (r *Rule) prio(p int) *Rule   { r.Priority = p; return r }
 
 // findAllByHand: the rule's regexp, run across windows, has a hand-written
 // anchored matcher (hand.go).
-func (r *Rule) findAllByHand(at func(string) []int) *Rule { r.handAll = findAllAt(at); return r }
+// starts holds the bytes a match can start with.
+func (r *Rule) findAllByHand(starts string, at func(string) []int) *Rule {
+	r.handAll = findAllAt(starts, at)
+	return r
+}
 
 // findAllAt is FindAllStringSubmatchIndex for an anchored matcher that
-// never matches empty and only starts at an ASCII byte: the matcher tried
-// at each byte, and after a match at its end.
-func findAllAt(at func(string) []int) func(string) [][]int {
+// never matches empty and only starts at an ASCII byte of starts: the
+// matcher tried at each such byte, and after a match at its end.
+func findAllAt(starts string, at func(string) []int) func(string) [][]int {
 	return func(win string) [][]int {
 		var out [][]int
 		for i := 0; i < len(win); {
+			k := strings.IndexAny(win[i:], starts)
+			if k < 0 {
+				break
+			}
+			i += k
 			if m := at(win[i:]); m != nil {
 				for k := range m {
 					if m[k] >= 0 {
@@ -124,7 +133,7 @@ func builtinRules() []*Rule {
 		tok("openrouter-api-key", `sk-or-v1-[a-f0-9]{64}`, "sk-or-v1-").prio(prioSpecific),
 		tok("generic-sk-key", `sk-[A-Za-z0-9_-]{32,200}`, "sk-").check(checkRandomStrict(3.3, 2)).prio(prioContext),
 		// AWS
-		tok("aws-access-key-id", `(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}`, "A3T", "AKIA", "ASIA", "ABIA", "ACCA").after(20).findAllByHand(matchAWSKeyID),
+		tok("aws-access-key-id", `(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}`, "A3T", "AKIA", "ASIA", "ABIA", "ACCA").after(20).findAllByHand("A", matchAWSKeyID),
 		ctx("aws-secret-key", `[A-Za-z0-9/+]{40}`, 0, 120, checkRandom(4.0, 3),
 			"aws_secret", "aws-secret", "awssecret", "aws secret", "secretaccesskey", "secret_access_key",
 			"secret-access-key", "secret access key").bound(isB64),
@@ -287,7 +296,7 @@ func builtinRules() []*Rule {
 			Re: regexp.MustCompile(`sshpass[ \t]+-p[ \t]*["']?(?P<s>[^\s"']+)`), Check: checkValue(kindPassword)},
 		{ID: "mysql-cli-password", Anchors: []string{"mysql", "mariadb"}, After: 300, Priority: prioContext,
 			Re:    regexp.MustCompile(`(?:mysql|mysqldump|mysqladmin|mariadb)[ \t][^\n|;&]*?[ \t]-p(?P<s>[^\s'"-][^\s'"]*)`),
-			Check: checkValue(kindPassword), handAll: findAllAt(matchMySQL)},
+			Check: checkValue(kindPassword), handAll: findAllAt("m", matchMySQL)},
 		// keyword-context rules
 		{ID: "generic", Anchors: assignmentKeywords, Fold: true, Priority: prioGeneric,
 			find: findAssignments, emits: assignmentIDs[:]},
@@ -325,9 +334,9 @@ var b64Tab = func() (t [256]bool) {
 // characters.
 func checkBearer(text string, s, e int) bool {
 	if e-s >= 16 {
-		return checkRandom(3.2, 2)(text, s, e)
+		return randomShape(text[s:e], 3.2, 2)
 	}
-	return checkRandom(3.2, 4)(text, s, e)
+	return randomShape(text[s:e], 3.2, 4)
 }
 
 func checkPEMBody(text string, s, e int) bool {
