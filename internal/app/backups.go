@@ -107,6 +107,30 @@ func sameFile(a, b string) bool {
 	return ca == cb
 }
 
+// PurgeJSON is what `backups --purge --json` prints.
+type PurgeJSON struct {
+	SessionID string   `json:"session_id"`
+	Removed   []string `json:"removed"`
+}
+
+// RestoreJSON is what `restore --json` prints (but for a move's backup:
+// MoveUndoJSON).
+type RestoreJSON struct {
+	SessionID string   `json:"session_id"`
+	Restored  string   `json:"restored"`
+	Backup    *string  `json:"backup"`
+	Written   []string `json:"written"`
+	Removed   []string `json:"removed"`
+}
+
+// DiffJSON is what `diff --json` prints (line counts).
+type DiffJSON struct {
+	Identical bool `json:"identical"`
+	Removed   int  `json:"removed"`
+	Added     int  `json:"added"`
+	Changed   int  `json:"changed"`
+}
+
 // BackupJSON is one row of `backups --json`.
 type BackupJSON struct {
 	Name      string    `json:"name"`
@@ -145,10 +169,7 @@ func (env *Env) RunBackups(session string, purge bool) error {
 			return err
 		}
 		if env.JSON {
-			return env.printJSON(struct {
-				SessionID string   `json:"session_id"`
-				Removed   []string `json:"removed"`
-			}{id, append([]string{}, removed...)})
+			return env.printJSON(PurgeJSON{id, append([]string{}, removed...)})
 		}
 		fmt.Fprintf(env.Out, "removed %s of %s\n", Plural(len(removed), "backup", "backups"), id)
 		for _, r := range removed {
@@ -243,13 +264,7 @@ func (env *Env) RunRestore(session, which string, force bool) error {
 		if res.BackupDir != "" {
 			bk = &res.BackupDir
 		}
-		return env.printJSON(struct {
-			SessionID string   `json:"session_id"`
-			Restored  string   `json:"restored"`
-			Backup    *string  `json:"backup"`
-			Written   []string `json:"written"`
-			Removed   []string `json:"removed"`
-		}{id, b.Name, bk, append([]string{}, res.Written...), append([]string{}, res.Removed...)}) // lists, never null
+		return env.printJSON(RestoreJSON{id, b.Name, bk, append([]string{}, res.Written...), append([]string{}, res.Removed...)}) // lists, never null
 	}
 	fmt.Fprintf(env.Out, "restored %s from %s (%s)\n", id, b.Name, b.Op)
 	for _, p := range res.Written {
@@ -320,12 +335,7 @@ func (env *Env) RunDiff(o DiffOptions) error {
 		return Errorf("diff: %v", err)
 	}
 	if env.JSON {
-		if err := env.printJSON(struct {
-			Identical bool `json:"identical"`
-			Removed   int  `json:"removed"`
-			Added     int  `json:"added"`
-			Changed   int  `json:"changed"`
-		}{st.Empty(), st.Removed, st.Added, st.Changed}); err != nil {
+		if err := env.printJSON(DiffJSON{st.Empty(), st.Removed, st.Added, st.Changed}); err != nil {
 			return err
 		}
 	}

@@ -45,6 +45,15 @@ type MoveResult struct {
 	Backups        map[string]string `json:"backups,omitempty"`
 }
 
+// MoveUndoJSON is what `restore --json` prints when the backup it puts
+// back is a move's: the whole move undone.
+type MoveUndoJSON struct {
+	Restored string            `json:"restored"`
+	Sessions []string          `json:"sessions"`
+	Files    int               `json:"files"`
+	Backups  map[string]string `json:"backups"`
+}
+
 // MovedSession is one session of a move.
 type MovedSession struct {
 	SessionID     string `json:"session_id"`
@@ -890,12 +899,7 @@ func (env *Env) undoMove(b backup.Backup, force bool) error {
 		return err
 	}
 	if env.JSON {
-		return env.printJSON(struct {
-			Restored string            `json:"restored"`
-			Sessions []string          `json:"sessions"`
-			Files    int               `json:"files"`
-			Backups  map[string]string `json:"backups"`
-		}{b.Name, rec.Sessions, len(plan.Files), res.Backups})
+		return env.printJSON(MoveUndoJSON{b.Name, rec.Sessions, len(plan.Files), res.Backups})
 	}
 	if rec.From == rec.To && len(moves) == 1 {
 		// a stranded session's move: the folders changed, not the project

@@ -11,6 +11,13 @@ type ValidateOptions struct{ Sessions []string }
 
 // validatedFile is one session's line in validate --json: valid or not,
 // its counts, or why it could not be read.
+// ValidateJSON is what `validate --json` prints.
+type ValidateJSON struct {
+	Valid    bool               `json:"valid"`
+	Problems []validate.Problem `json:"problems"`
+	Files    []validatedFile    `json:"files"`
+}
+
 type validatedFile struct {
 	File     string `json:"file"`
 	Valid    bool   `json:"valid"`
@@ -71,11 +78,7 @@ func (env *Env) RunValidate(o ValidateOptions) error {
 		fmt.Fprintln(env.Err)
 	}
 	if env.JSON {
-		if err := env.printJSON(struct {
-			Valid    bool               `json:"valid"`
-			Problems []validate.Problem `json:"problems"`
-			Files    []validatedFile    `json:"files"`
-		}{all.Valid() && firstErr == nil, all.Problems, files}); err != nil {
+		if err := env.printJSON(ValidateJSON{all.Valid() && firstErr == nil, all.Problems, files}); err != nil {
 			return err
 		}
 	}
