@@ -91,7 +91,7 @@ func FuzzLoadRoundTrip(f *testing.F) {
 		if !bytes.Equal(buf.Bytes(), data) {
 			t.Fatalf("round trip differs:\n in: %q\nout: %q", data, buf.Bytes())
 		}
-		ed := Edits{}
+		ed := NewEdits()
 		for i := range fl.Entries {
 			raw, err := fl.Raw(i)
 			if err != nil {

@@ -252,15 +252,15 @@ func TestIndexWriterTakesUnchangedLinesFromTheirIndex(t *testing.T) {
 			// (the new lines have content blocks of their own, placed
 			// among those of the copied ones)
 			for _, every := range []int{2, 3, 7} {
-				edits := Edits{}
+				edits := NewEdits()
 				for i := range f.Entries {
 					switch {
 					case i%every == 1:
-						edits[i] = &Edit{Drop: true}
+						edits.Set(i, &Edit{Drop: true})
 					case i%(every*2) == 0 && i > 0:
-						edits[i] = &Edit{Raw: []byte(`{"type":"user","uuid":"x` + strconv.Itoa(i) + `","message":{"role":"user","content":[{"type":"text","text":"r"},{"type":"tool_result","tool_use_id":"t","content":"c"}]}}`)}
+						edits.Set(i, &Edit{Raw: []byte(`{"type":"user","uuid":"x` + strconv.Itoa(i) + `","message":{"role":"user","content":[{"type":"text","text":"r"},{"type":"tool_result","tool_use_id":"t","content":"c"}]}}`)})
 					case i%(every*3) == 2:
-						edits[i] = &Edit{After: [][]byte{[]byte(`{"type":"assistant","uuid":"y` + strconv.Itoa(i) + `","message":{"role":"assistant","content":[{"type":"thinking","thinking":"t","signature":"s"},{"type":"tool_use","id":"t","name":"Bash","input":{}}]}}`)}}
+						edits.Set(i, &Edit{After: [][]byte{[]byte(`{"type":"assistant","uuid":"y` + strconv.Itoa(i) + `","message":{"role":"assistant","content":[{"type":"thinking","thinking":"t","signature":"s"},{"type":"tool_use","id":"t","name":"Bash","input":{}}]}}`)}})
 					}
 				}
 				var sink bytes.Buffer

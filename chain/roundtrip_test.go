@@ -33,7 +33,7 @@ func TestRoundTripCorpus(t *testing.T) {
 			require.Equal(t, int64(len(orig)), n)
 			require.True(t, bytes.Equal(orig, out.Bytes()), "round trip changed bytes")
 			// and with every line rewritten through an edit that keeps it
-			ed := Edits{}
+			ed := NewEdits()
 			for i := range f.Entries {
 				raw, err := f.Raw(i)
 				require.NoError(t, err)
@@ -94,7 +94,7 @@ func TestWriteMappedIsWriteTransformed(t *testing.T) {
 		require.NoError(t, err)
 		// no edits; every third line dropped and every fifth replaced
 		// (a fork, a clone of a branch); the first and last lines dropped
-		edits := []Edits{nil, {}, {}}
+		edits := []*Edits{nil, NewEdits(), NewEdits()}
 		for i := range f.Entries {
 			switch {
 			case i%3 == 1:

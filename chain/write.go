@@ -26,42 +26,132 @@ type Edit struct {
 // called once per Late line, in order.
 type LineFunc func(i int) ([]byte, error)
 
-// Edits maps entry indices to their edits. Entries without an edit are
-// written back byte-for-byte.
-type Edits map[int]*Edit
+// Edits holds the edits of a file's lines by entry index. Entries without
+// an edit are written back byte-for-byte. A line's state is one byte
+// indexed by the line (none, only dropped, or an edit held in a map), so
+// that the question asked of every line, "is it left out", is an index and
+// not a map lookup, and a line that is only left out costs that byte: an
+// operation that removes half a million lines (compress --target-tokens on
+// a chain of small turns) makes no map entry for each. The nil *Edits has
+// no edit; its methods that only read may be called on it.
+type Edits struct {
+	state []byte        // by line: editNone, editDropOnly, editHeld
+	held  map[int]*Edit // the edits of the lines in state editHeld
+	n     int           // lines with an edit
+}
+
+const (
+	editNone     byte = iota
+	editDropOnly      // left out, nothing else: At gives the shared dropOnly
+	editHeld          // its edit is held[i]
+)
+
+// NewEdits returns an empty set of edits.
+func NewEdits() *Edits { return &Edits{} }
+
+// Len is the number of lines with an edit.
+func (ed *Edits) Len() int {
+	if ed == nil {
+		return 0
+	}
+	return ed.n
+}
+
+// At returns the edit of entry i, nil if it has none. The edit of a line
+// only dropped is shared: change a line's edit through Get.
+func (ed *Edits) At(i int) *Edit {
+	if ed == nil || i >= len(ed.state) {
+		return nil
+	}
+	switch ed.state[i] {
+	case editDropOnly:
+		return dropOnly
+	case editHeld:
+		return ed.held[i]
+	}
+	return nil
+}
+
+// Set makes e the edit of entry i.
+func (ed *Edits) Set(i int, e *Edit) {
+	ed.grow(i)
+	if ed.state[i] == editNone {
+		ed.n++
+	}
+	if ed.held == nil {
+		ed.held = map[int]*Edit{}
+	}
+	ed.state[i] = editHeld
+	ed.held[i] = e
+}
+
+func (ed *Edits) grow(i int) {
+	if i < len(ed.state) {
+		return
+	}
+	n := max(2*len(ed.state), i+1, 64)
+	ed.state = append(ed.state, make([]byte, n-len(ed.state))...)
+}
+
+// All yields the lines with an edit and their edits, in the order of the
+// lines.
+func (ed *Edits) All() func(yield func(int, *Edit) bool) {
+	return func(yield func(int, *Edit) bool) {
+		if ed == nil {
+			return
+		}
+		for i, s := range ed.state {
+			if s != editNone && !yield(i, ed.At(i)) {
+				return
+			}
+		}
+	}
+}
 
 // Get returns the edit of entry i, creating it (the line's own: one that
 // was only dropped gets its own copy of the shared edit).
-func (ed Edits) Get(i int) *Edit {
-	e := ed[i]
+func (ed *Edits) Get(i int) *Edit {
+	e := ed.At(i)
 	switch e {
 	case nil:
 		e = &Edit{}
-		ed[i] = e
+		ed.Set(i, e)
 	case dropOnly:
 		e = &Edit{Drop: true}
-		ed[i] = e
+		ed.Set(i, e)
 	}
 	return e
 }
 
-// dropOnly is the edit of every line that is only left out, shared: an
-// operation that removes half a million lines (compress --target-tokens
-// on a chain of small turns) makes no edit of 64 bytes for each. Get
-// gives a line its own before it is changed.
+// dropOnly is the edit At gives of every line that is only left out,
+// shared. Get gives a line its own before it is changed.
 var dropOnly = &Edit{Drop: true}
 
 // Drop leaves entry i out.
-func (ed Edits) Drop(i int) {
-	if e := ed[i]; e == nil {
-		ed[i] = dropOnly
-	} else if e != dropOnly {
-		e.Drop = true
+func (ed *Edits) Drop(i int) {
+	ed.grow(i)
+	switch ed.state[i] {
+	case editNone:
+		ed.state[i] = editDropOnly
+		ed.n++
+	case editHeld:
+		ed.held[i].Drop = true
 	}
 }
 
 // Dropped reports whether entry i is left out.
-func (ed Edits) Dropped(i int) bool { e := ed[i]; return e != nil && e.Drop }
+func (ed *Edits) Dropped(i int) bool {
+	if ed == nil || i >= len(ed.state) {
+		return false
+	}
+	switch ed.state[i] {
+	case editDropOnly:
+		return true
+	case editHeld:
+		return ed.held[i].Drop
+	}
+	return false
+}
 
 var eols = [...]string{"", "\n", "\r\n"}
 
@@ -73,12 +163,12 @@ type Transform func(raw []byte) []byte
 // Write streams the file with edits applied to w: runs of untouched lines
 // are copied from the source as they are. With a transform, every kept
 // line passes through it. It returns the bytes written.
-func (f *File) Write(w io.Writer, edits Edits, tr Transform) (int64, error) {
+func (f *File) Write(w io.Writer, edits *Edits, tr Transform) (int64, error) {
 	return f.WriteWith(w, edits, tr, nil)
 }
 
 // WriteWith is Write with the maker of the Late lines' bytes.
-func (f *File) WriteWith(w io.Writer, edits Edits, tr Transform, late LineFunc) (int64, error) {
+func (f *File) WriteWith(w io.Writer, edits *Edits, tr Transform, late LineFunc) (int64, error) {
 	if tr != nil && mappable(edits) {
 		return f.writeMapped(w, edits, tr)
 	}
@@ -104,7 +194,7 @@ func (f *File) WriteWith(w io.Writer, edits Edits, tr Transform, late LineFunc) 
 	}
 	for i := range f.Entries {
 		e := &f.Entries[i]
-		ed := edits[i]
+		ed := edits.At(i)
 		if ed == nil || (!ed.Drop && ed.Raw == nil && !ed.Late && len(ed.After) == 0) {
 			if runStart < 0 {
 				runStart, runFirst = e.Off, i
@@ -182,8 +272,8 @@ func lateLine(late LineFunc, i int) ([]byte, error) {
 
 // mappable reports whether edits only drop lines or replace them (no line
 // made late, none added after another): writeMapped can write them.
-func mappable(edits Edits) bool {
-	for _, ed := range edits {
+func mappable(edits *Edits) bool {
+	for _, ed := range edits.All() {
 		if ed != nil && (ed.Late || len(ed.After) > 0) {
 			return false
 		}
@@ -197,7 +287,7 @@ func mappable(edits Edits) bool {
 // order, so the transform does not hold up the writer. A batch of
 // untouched lines is their bytes as they lie in the file, each line
 // transformed where it lies.
-func (f *File) writeMapped(w io.Writer, edits Edits, tr Transform) (int64, error) {
+func (f *File) writeMapped(w io.Writer, edits *Edits, tr Transform) (int64, error) {
 	cw := &CountWriter{W: w}
 	type batch struct{ b []byte }
 	free := make(chan []byte, 2*runtime.GOMAXPROCS(0)+2) // buffers handed back by the writer
@@ -230,7 +320,7 @@ func (f *File) writeMapped(w io.Writer, edits Edits, tr Transform) (int64, error
 			e := &f.Entries[i]
 			a := e.Off - start
 			body := buf[a : a+int64(e.Len) : a+int64(e.Len)]
-			ed := edits[i]
+			ed := edits.At(i)
 			if ed != nil && ed.Drop {
 				if out == nil {
 					out = append(make([]byte, 0, len(buf)), buf[:a]...)
@@ -270,7 +360,7 @@ func (f *File) writeMapped(w io.Writer, edits Edits, tr Transform) (int64, error
 	return cw.N, err
 }
 
-func (f *File) writeTransformed(w io.Writer, edits Edits, tr Transform, late LineFunc) (int64, error) {
+func (f *File) writeTransformed(w io.Writer, edits *Edits, tr Transform, late LineFunc) (int64, error) {
 	cw := &CountWriter{W: w}
 	br := bufio.NewReaderSize(io.NewSectionReader(f.src, 0, f.Size), 1<<20)
 	var long, scratch []byte
@@ -296,7 +386,7 @@ func (f *File) writeTransformed(w io.Writer, edits Edits, tr Transform, late Lin
 				return cw.N, err
 			}
 		}
-		ed := edits[i]
+		ed := edits.At(i)
 		if ed != nil && ed.Drop && len(ed.After) == 0 {
 			continue
 		}

@@ -201,8 +201,9 @@ func (o CompressOldTurns) Apply(t *Txn) error {
 
 // compressLate cuts the entries of lines that need it, on every core: each
 // line is cut once to count what changes and estimate its tokens, and the
-// result is made again as it is written (SetLate), so no cut line is held
-// in memory.
+// result is made again as it is written (SetLate) from the plan of that
+// cut (where each part lies and how it is cut, no byte of the result), so
+// no cut line is held in memory and no line is walked twice.
 func compressLate(t *Txn, f *chain.File, lines []int, c entryCut) error {
 	var todo []int
 	for _, i := range lines {
@@ -213,6 +214,8 @@ func compressLate(t *Txn, f *chain.File, lines []int, c entryCut) error {
 	type result struct {
 		i      int
 		cuts   int
+		parts  []cutAt
+		n      int // the length of the line cut
 		tokens chain.Tokens
 	}
 	work := func(lo, hi int) ([]result, error) {
@@ -226,15 +229,11 @@ func compressLate(t *Txn, f *chain.File, lines []int, c entryCut) error {
 			if inBuf {
 				in = raw
 			}
-			if b, cuts, changed := compressLineInto(cutBuf[:0], raw, c); changed {
-				out = append(out, result{i, cuts, chain.EntryTokens(b)})
+			if b, cuts, parts, changed := planCuts(cutBuf[:0], raw, c, true); changed {
+				out = append(out, result{i, cuts, parts, len(raw), chain.EntryTokens(b)})
 				cutBuf = b
 			}
 		}
-		return out, nil
-	}
-	late := func(_ int, raw []byte) ([]byte, error) {
-		out, _, _ := compressLineInto(lineBuf(len(raw)/2), raw, c)
 		return out, nil
 	}
 	// the workers read the edits: they change once the pass is done
@@ -248,6 +247,18 @@ func compressLate(t *Txn, f *chain.File, lines []int, c entryCut) error {
 	for _, r := range cut {
 		if r.cuts > 0 {
 			t.Count(CountShortened, r.cuts)
+		}
+		parts, n := r.parts, r.n
+		late := func(_ int, raw []byte) ([]byte, error) {
+			// the line the plan was made of (Txn gives the late edit the
+			// bytes the pass read); anything else is cut anew
+			if len(raw) == n {
+				if out, ok := replayCuts(lineBuf(len(raw)/2), raw, parts, c); ok {
+					return out, nil
+				}
+			}
+			out, _, _ := compressLineInto(lineBuf(len(raw)/2), raw, c)
+			return out, nil
 		}
 		if err := t.SetLate(f, r.i, late); err != nil {
 			return err
@@ -311,21 +322,47 @@ func compressLine(raw []byte, c entryCut) (out []byte, cuts int, changed bool) {
 
 // compressLineInto is compressLine appending the cut line to dst.
 func compressLineInto(dst, raw []byte, c entryCut) (out []byte, cuts int, changed bool) {
+	out, cuts, _, changed = planCuts(dst, raw, c, false)
+	return out, cuts, changed
+}
+
+// cutKind is how a part of a line is cut: what replayCuts makes again.
+type cutKind uint8
+
+const (
+	cutStr    cutKind = iota // a long JSON string to its head and tail (cutRawString)
+	cutMedia                 // an image or a document to a text placeholder
+	cutCopies                // the toolUseResult object without its copies of file contents
+)
+
+// cutAt is one part of a line that compress cuts, by where it lies in the
+// line and how: the plan of a line, kept between the pass that counts and
+// the write, that holds no byte of what it makes (a cut string is ~2 KB;
+// the plans of every cut line are ~24 B a part).
+type cutAt struct {
+	start, end int
+	kind       cutKind
+}
+
+// planCuts walks the line raw and cuts it (c) into dst, as compressLine;
+// with plan, it also returns the parts it cut, in order, for replayCuts.
+func planCuts(dst, raw []byte, c entryCut, plan bool) (out []byte, cuts int, parts []cutAt, changed bool) {
 	s := unsafe.String(unsafe.SliceData(raw), len(raw))
 	max := c.Max
 	type splice struct {
 		start, end int
 		with       []byte
+		kind       cutKind
 	}
 	var edits []splice
-	replace := func(vs, ve int, with []byte) { edits = append(edits, splice{vs, ve, with}) }
+	replace := func(vs, ve int, with []byte, kind cutKind) { edits = append(edits, splice{vs, ve, with, kind}) }
 	// cutString cuts the JSON string s[vs:ve] when it is longer than max
 	cutString := func(vs, ve int) {
 		if ve-vs <= max || s[vs] != '"' {
 			return
 		}
 		if cut, ok := cutRawString(s[vs:ve], max); ok {
-			replace(vs, ve, cut)
+			replace(vs, ve, cut, cutStr)
 		}
 	}
 	isMedia := func(typ string) bool { return typ == "image" || typ == "document" }
@@ -353,7 +390,7 @@ func compressLineInto(dst, raw []byte, c entryCut) (out []byte, cuts int, change
 					if c.Images {
 						eachValueAt(s, cs, ce, func(vs, ve int) {
 							if isMedia(typeAt(s, vs)) {
-								replace(vs, ve, placeholder(gjson.Parse(s[vs:ve])))
+								replace(vs, ve, placeholder(gjson.Parse(s[vs:ve])), cutMedia)
 							}
 						})
 					}
@@ -370,7 +407,7 @@ func compressLineInto(dst, raw []byte, c entryCut) (out []byte, cuts int, change
 								cutString(ts, te)
 							}
 						case isMedia(typ) && c.Images:
-							replace(vs, ve, placeholder(gjson.Parse(s[vs:ve])))
+							replace(vs, ve, placeholder(gjson.Parse(s[vs:ve])), cutMedia)
 						}
 						return true
 					})
@@ -384,7 +421,7 @@ func compressLineInto(dst, raw []byte, c entryCut) (out []byte, cuts int, change
 				}
 			case "image", "document":
 				if c.Images {
-					replace(bs, be, placeholder(gjson.Parse(s[bs:be])))
+					replace(bs, be, placeholder(gjson.Parse(s[bs:be])), cutMedia)
 				}
 			}
 			return true
@@ -398,12 +435,12 @@ func compressLineInto(dst, raw []byte, c entryCut) (out []byte, cuts int, change
 			cutString(turAt, te)
 		case '{':
 			if obj, dropped := withoutFields(s[turAt:te], toolUseResultCopies); dropped {
-				replace(turAt, te, []byte(obj))
+				replace(turAt, te, []byte(obj), cutCopies)
 			}
 		}
 	}
 	if len(edits) == 0 {
-		return raw, 0, false
+		return raw, 0, nil, false
 	}
 	sort.Slice(edits, func(i, j int) bool { return edits[i].start < edits[j].start })
 	out = dst
@@ -418,9 +455,44 @@ func compressLineInto(dst, raw []byte, c entryCut) (out []byte, cuts int, change
 		out = append(out, raw[pos:e.start]...)
 		out = append(out, e.with...)
 		pos = e.end
+		if plan {
+			parts = append(parts, cutAt{e.start, e.end, e.kind})
+		}
 	}
 	out = append(out, raw[pos:]...)
-	return out, cuts, true
+	return out, cuts, parts, true
+}
+
+// replayCuts makes again, into dst, the cut planCuts made of the same line
+// raw with the plan it returned, without walking the line: each part is
+// cut again where it lies. ok is false when the plan does not fit raw (a
+// part that no longer cuts): the caller then cuts the line anew.
+func replayCuts(dst, raw []byte, parts []cutAt, c entryCut) (out []byte, ok bool) {
+	s := unsafe.String(unsafe.SliceData(raw), len(raw))
+	out = dst
+	pos := 0
+	for _, p := range parts {
+		if p.start < pos || p.end > len(s) {
+			return nil, false
+		}
+		out = append(out, raw[pos:p.start]...)
+		switch p.kind {
+		case cutStr:
+			if out, ok = appendCutRaw(out, s[p.start:p.end], c.Max); !ok {
+				return nil, false
+			}
+		case cutMedia:
+			out = append(out, placeholder(gjson.Parse(s[p.start:p.end]))...)
+		case cutCopies:
+			obj, dropped := withoutFields(s[p.start:p.end], toolUseResultCopies)
+			if !dropped {
+				return nil, false
+			}
+			out = append(out, obj...)
+		}
+		pos = p.end
+	}
+	return append(out, raw[pos:]...), true
 }
 
 // fieldAt returns the bounds of the value of the first field named key of

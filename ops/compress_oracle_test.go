@@ -147,6 +147,7 @@ func TestCompressLineMatchesGjsonOracle(t *testing.T) {
 		{Max: 10, Text: true, Images: true},
 	}
 	n, changed := 0, 0
+	kinds := map[cutKind]int{}
 	for _, p := range files {
 		f, err := chain.LoadFile(p)
 		require.NoError(t, err)
@@ -167,6 +168,17 @@ func TestCompressLineMatchesGjsonOracle(t *testing.T) {
 					got = raw
 				}
 				where := fmt.Sprintf("%s line %d, cut %+v", p, e.Line, c)
+				if gotChanged {
+					// the write replays the plan of the counting pass:
+					// the same bytes, without walking the line again
+					_, _, parts, _ := planCuts(nil, raw, c, true)
+					replayed, ok := replayCuts(nil, raw, parts, c)
+					require.True(t, ok, where)
+					require.Equal(t, string(got), string(replayed), where+": replayed plan")
+					for _, part := range parts {
+						kinds[part.kind]++
+					}
+				}
 				require.Equal(t, wantChanged, gotChanged, where)
 				require.Equal(t, wantCuts, gotCuts, where)
 				require.Equal(t, string(want), string(got), where)
@@ -178,8 +190,11 @@ func TestCompressLineMatchesGjsonOracle(t *testing.T) {
 		}
 		f.Close()
 	}
-	t.Logf("%d (entry, cut) pairs the same, %d of them cut", n, changed)
+	t.Logf("%d (entry, cut) pairs the same, %d of them cut; parts replayed by kind (string, media, copies): %d %d %d", n, changed, kinds[cutStr], kinds[cutMedia], kinds[cutCopies])
 	require.Greater(t, changed, 100)
+	for _, k := range []cutKind{cutStr, cutMedia, cutCopies} {
+		require.Positive(t, kinds[k], "no part of kind %d replayed: the test does not reach it", k)
+	}
 }
 
 var _ = sort.Ints

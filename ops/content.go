@@ -2,9 +2,11 @@ package ops
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/tidwall/gjson"
@@ -102,24 +104,34 @@ func appendEscaped(b []byte, s string) []byte {
 // It returns s unchanged when it is not longer than max, or when the marker
 // would be longer than what it replaces.
 func CutMiddle(s string, max int) (string, bool) {
-	if len(s) <= max || max <= 0 {
+	headN, tailStart, marker, ok := cutMiddleAt(s, max)
+	if !ok {
 		return s, false
 	}
-	headN := max * 2 / 3
+	return s[:headN] + marker + s[tailStart:], true
+}
+
+// cutMiddleAt is where CutMiddle cuts s: it keeps s[:headN] and
+// s[tailStart:] around marker.
+func cutMiddleAt(s string, max int) (headN, tailStart int, marker string, ok bool) {
+	if len(s) <= max || max <= 0 {
+		return 0, 0, "", false
+	}
+	headN = max * 2 / 3
 	tailN := max - headN
 	for headN > 0 && !utf8.RuneStart(s[headN]) {
 		headN--
 	}
-	tailStart := len(s) - tailN
+	tailStart = len(s) - tailN
 	for tailStart < len(s) && !utf8.RuneStart(s[tailStart]) {
 		tailStart++
 	}
 	removed := s[headN:tailStart]
-	marker := cutMarker(len(removed), strings.Count(removed, "\n"))
+	marker = cutMarker(len(removed), strings.Count(removed, "\n"))
 	if len(marker) >= len(removed) {
-		return s, false // the marker would make it longer: a cut must only shorten
+		return 0, 0, "", false // the marker would make it longer: a cut must only shorten
 	}
-	return s[:headN] + marker + s[tailStart:], true
+	return headN, tailStart, marker, true
 }
 
 // cutMarker is what CutMiddle puts in place of what it removes.
@@ -132,13 +144,21 @@ func cutMarker(bytes, lines int) string {
 // only the head and tail it keeps are decoded (a long tool output is
 // measured in one pass over its raw text, not decoded whole).
 func cutRawString(raw string, max int) ([]byte, bool) {
+	out, ok := appendCutRaw(nil, raw, max)
+	return out, ok
+}
+
+// appendCutRaw is cutRawString appending the cut string to dst (dst as it
+// was when ok is false): the head, the marker and the tail are escaped
+// into it as they are, with no string made of them.
+func appendCutRaw(dst []byte, raw string, max int) ([]byte, bool) {
 	inner := raw[1 : len(raw)-1]
 	if strings.IndexByte(inner, '\\') < 0 {
-		s, ok := CutMiddle(inner, max)
+		headN, tailStart, marker, ok := cutMiddleAt(inner, max)
 		if !ok {
-			return nil, false
+			return dst, false
 		}
-		return EncodeString(s), true
+		return appendQuoted(dst, inner[:headN], marker, inner[tailStart:]), true
 	}
 	n, lines := 0, 0
 	chain.EachDecoded(inner, func(c string) {
@@ -146,24 +166,26 @@ func cutRawString(raw string, max int) ([]byte, bool) {
 		lines += strings.Count(c, "\n")
 	})
 	if n <= max || max <= 0 {
-		return nil, false
+		return dst, false
 	}
 	// the decoded bytes [0, headN] and [n-tailN, n): what CutMiddle looks at
 	headN := max * 2 / 3
 	tailN := max - headN
 	from := n - tailN
-	head := make([]byte, 0, headN+1)
-	tail := make([]byte, 0, tailN)
+	buf := make([]byte, 0, headN+1+tailN)
 	pos := 0
 	chain.EachDecoded(inner, func(c string) {
 		if pos <= headN {
-			head = append(head, c[:min(len(c), headN+1-pos)]...)
+			buf = append(buf, c[:min(len(c), headN+1-pos)]...)
 		}
 		if end := pos + len(c); end > from {
-			tail = append(tail, c[from-min(pos, from):]...)
+			buf = append(buf, c[from-min(pos, from):]...)
 		}
 		pos += len(c)
 	})
+	// buf is the head's headN+1 bytes then the tail's tailN (max > n-max
+	// is ruled out above: n > max, so from >= headN+1 and they do not overlap)
+	head, tail := buf[:headN+1], buf[headN+1:]
 	for headN > 0 && !utf8.RuneStart(head[headN]) {
 		headN--
 	}
@@ -172,10 +194,22 @@ func cutRawString(raw string, max int) ([]byte, bool) {
 		skip++
 	}
 	removed := from + skip - headN
-	kept := strings.Count(string(head[:headN]), "\n") + strings.Count(string(tail[skip:]), "\n")
+	hs, ts := unsafe.String(unsafe.SliceData(head), headN), unsafe.String(unsafe.SliceData(tail[skip:]), len(tail)-skip)
+	kept := strings.Count(hs, "\n") + strings.Count(ts, "\n")
 	marker := cutMarker(removed, lines-kept)
 	if len(marker) >= removed {
-		return nil, false
+		return dst, false
 	}
-	return EncodeString(string(head[:headN]) + marker + string(tail[skip:])), true
+	return appendQuoted(dst, hs, marker, ts), true
+}
+
+// appendQuoted appends the JSON string of head+marker+tail (EncodeString's
+// escaping, which is byte by byte, so the parts are escaped one by one).
+func appendQuoted(dst []byte, head, marker, tail string) []byte {
+	dst = slices.Grow(dst, len(head)+len(marker)+len(tail)+len(head)/8+8)
+	dst = append(dst, '"')
+	dst = appendEscaped(dst, head)
+	dst = appendEscaped(dst, marker)
+	dst = appendEscaped(dst, tail)
+	return append(dst, '"')
 }

@@ -934,7 +934,7 @@ func isSyntheticError(t *Txn, f *chain.File, i int, buf []byte) (yes bool, next 
 	if e.Type() != "assistant" || t.Dropped(f, i) {
 		return false, nil
 	}
-	if t.edits[f][i] == nil && !e.MayBeSyntheticError() {
+	if t.edits[f].At(i) == nil && !e.MayBeSyntheticError() {
 		return false, nil // the file's line, which the index did not mark
 	}
 	b, inBuf, err := t.rawBuf(f, i, buf)

@@ -28,9 +28,9 @@ type lateBatch struct {
 
 var errLateStopped = errors.New("the writer stopped")
 
-func startLate(f *chain.File, edits chain.Edits, fn LateFunc) *latePipe {
+func startLate(f *chain.File, edits *chain.Edits, fn LateFunc) *latePipe {
 	var lines []int
-	for i, ed := range edits {
+	for i, ed := range edits.All() {
 		if ed.Late && !ed.Drop {
 			lines = append(lines, i)
 		}

@@ -73,7 +73,7 @@ const nilUUID = "00000000-0000-0000-0000-000000000000"
 // records of removed messages go with them.
 func (t *Txn) relink(f *chain.File) error {
 	ed := t.edits[f]
-	if len(ed) == 0 {
+	if ed.Len() == 0 {
 		return nil
 	}
 	g := f.Graph()
@@ -83,7 +83,7 @@ func (t *Txn) relink(f *chain.File) error {
 	gone := make([]uint64, (len(f.Entries)+63)/64)
 	isGone := func(h int) bool { return h >= 0 && gone[h/64]&(1<<(h%64)) != 0 }
 	some := false
-	for i, e := range ed {
+	for i, e := range ed.All() {
 		if e.Drop && f.Entries[i].IsChain() {
 			if h := g.Holder(i); h >= 0 {
 				gone[h/64] |= 1 << (h % 64)
@@ -115,7 +115,7 @@ func (t *Txn) relink(f *chain.File) error {
 	parentOf := func(j int) (int, string, bool) {
 		e := &f.Entries[j]
 		uuid, has := e.ParentUUID(), e.HasParent
-		switch x := ed[j]; {
+		switch x := ed.At(j); {
 		case x == nil:
 			return g.Parent[j], uuid, has
 		case x.Raw != nil:
@@ -168,7 +168,7 @@ func (t *Txn) relink(f *chain.File) error {
 			var p int
 			var puuid string
 			var has bool
-			if x := ed[j]; (x == nil || x.Raw == nil && x.Parent == nil) && g.Parent[j] >= 0 {
+			if x := ed.At(j); (x == nil || x.Raw == nil && x.Parent == nil) && g.Parent[j] >= 0 {
 				p = g.Parent[j] // parentOf's answer, without making the uuid's string it would not need
 			} else {
 				p, puuid, has = parentOf(j)
@@ -289,7 +289,7 @@ func (t *Txn) relink(f *chain.File) error {
 type keepSent struct {
 	f  *chain.File
 	g  *chain.Graph
-	ed chain.Edits
+	ed *chain.Edits
 	// sentResult: the entry that holds the sent result of each call, on
 	// the path the client resumes (made on first use)
 	sentResult map[string]int
@@ -377,7 +377,7 @@ func contains(xs []string, x string) bool {
 // a row (which the API rejects).
 func (t *Txn) joinAssistants(f *chain.File) error {
 	ed := t.edits[f]
-	if len(ed) == 0 {
+	if ed.Len() == 0 {
 		return nil
 	}
 	g := f.Graph()

@@ -193,7 +193,7 @@ func (t *Txn) Render(f *chain.File) func(w io.Writer) error {
 // the output to it.
 func (t *Txn) KeepsIndex(f *chain.File) bool {
 	m := t.mapped[f]
-	return m != nil && m.keepsIndex && t.remapper == nil && len(t.edits[f]) == 0 && len(t.late[f]) == 0
+	return m != nil && m.keepsIndex && t.remapper == nil && t.edits[f].Len() == 0 && len(t.late[f]) == 0
 }
 
 // WritesAsIs reports whether the result's file f is f byte for byte: no
@@ -214,5 +214,5 @@ func (t *Txn) Remapper() *Remapper { return t.remapper }
 // session ids by the new one: every link resolves, or fails to, as in f,
 // and every line is JSON exactly when f's is.
 func (t *Txn) OnlyRenames(f *chain.File) bool {
-	return t.remapper != nil && len(t.edits[f]) == 0 && len(t.late[f]) == 0 && t.mapped[f] == nil
+	return t.remapper != nil && t.edits[f].Len() == 0 && len(t.late[f]) == 0 && t.mapped[f] == nil
 }

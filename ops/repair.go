@@ -205,7 +205,7 @@ func wholeEntryAfter(raw []byte) int {
 // savepoint is the edits of a transaction and the number of fixes at a
 // stage of repair, to back off the fixes made after it.
 type savepoint struct {
-	edits map[*chain.File]chain.Edits
+	edits map[*chain.File]*chain.Edits
 	late  map[*chain.File]map[int]LateFunc
 	fixes int
 }
@@ -938,13 +938,13 @@ func (t *Txn) cloneLate() map[*chain.File]map[int]LateFunc {
 	return out
 }
 
-func (t *Txn) cloneEdits() map[*chain.File]chain.Edits {
-	out := make(map[*chain.File]chain.Edits, len(t.edits))
+func (t *Txn) cloneEdits() map[*chain.File]*chain.Edits {
+	out := make(map[*chain.File]*chain.Edits, len(t.edits))
 	for f, ed := range t.edits {
-		c := make(chain.Edits, len(ed))
-		for i, e := range ed {
+		c := chain.NewEdits()
+		for i, e := range ed.All() {
 			cp := *e
-			c[i] = &cp
+			c.Set(i, &cp)
 		}
 		out[f] = c
 	}
@@ -1083,7 +1083,7 @@ func resultProblems(t *Txn, f *chain.File, before []validate.Problem) (after []v
 // input's index is the result's, and a second one (on a session of many
 // small entries, as big as the first) need not be made.
 func unchanged(t *Txn, f *chain.File) bool {
-	return len(t.edits[f]) == 0 && len(t.late[f]) == 0 && t.remapper == nil && t.mapped[f] == nil
+	return t.edits[f].Len() == 0 && len(t.late[f]) == 0 && t.remapper == nil && t.mapped[f] == nil
 }
 
 // empties removes the empty text blocks and the messages with empty

@@ -43,7 +43,7 @@ func EstimateAfter(t *Txn, before chain.ResumeEstimate) chain.ResumeEstimate {
 	changed := map[int]chain.Tokens{}
 	gone := map[int]bool{}
 	var redo []int
-	for i := range t.edits[f] {
+	for i := range t.edits[f].All() {
 		if _, sent := before.Entry(i); !sent || !t.Changed(f, i) {
 			continue
 		}

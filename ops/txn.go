@@ -68,7 +68,7 @@ func (p Pipeline) Apply(t *Txn) error {
 // subagent files to remove, and the report of what was done.
 type Txn struct {
 	S      *chain.Session
-	edits  map[*chain.File]chain.Edits
+	edits  map[*chain.File]*chain.Edits
 	Report Report
 	// NewID, when set, is the session id of the result (clone, fork, --new):
 	// every identifier of the session is remapped to a fresh one.
@@ -205,14 +205,14 @@ func (t *Txn) Note(format string, args ...any) {
 
 // NewTxn starts a transaction on s.
 func NewTxn(s *chain.Session) *Txn {
-	return &Txn{S: s, edits: map[*chain.File]chain.Edits{}, RemovedFiles: map[*chain.File]bool{}}
+	return &Txn{S: s, edits: map[*chain.File]*chain.Edits{}, RemovedFiles: map[*chain.File]bool{}}
 }
 
 // Edits returns the pending edits of f.
-func (t *Txn) Edits(f *chain.File) chain.Edits {
+func (t *Txn) Edits(f *chain.File) *chain.Edits {
 	e := t.edits[f]
 	if e == nil {
-		e = chain.Edits{}
+		e = chain.NewEdits()
 		t.edits[f] = e
 	}
 	return e
@@ -221,7 +221,7 @@ func (t *Txn) Edits(f *chain.File) chain.Edits {
 // Raw returns the current bytes of entry i of f: edited, or as in the file.
 // It is safe to call from several goroutines while no edit is made.
 func (t *Txn) Raw(f *chain.File, i int) ([]byte, error) {
-	ed := t.edits[f][i]
+	ed := t.edits[f].At(i)
 	if ed != nil && ed.Raw != nil {
 		return ed.Raw, nil
 	}
@@ -240,7 +240,7 @@ func (t *Txn) Raw(f *chain.File, i int) ([]byte, error) {
 // (valid until buf is used again): an edited line's bytes are the edit's
 // own, and must be neither kept nor used as the next buffer.
 func (t *Txn) rawBuf(f *chain.File, i int, buf []byte) (raw []byte, inBuf bool, err error) {
-	if ed := t.edits[f][i]; ed != nil && (ed.Raw != nil || ed.Late) {
+	if ed := t.edits[f].At(i); ed != nil && (ed.Raw != nil || ed.Late) {
 		raw, err = t.Raw(f, i)
 		return raw, false, err
 	}
@@ -311,7 +311,7 @@ func (t *Txn) Dropped(f *chain.File, i int) bool { return t.edits[f].Dropped(i) 
 
 // Changed reports whether entry i of f is edited or removed.
 func (t *Txn) Changed(f *chain.File, i int) bool {
-	ed := t.edits[f][i]
+	ed := t.edits[f].At(i)
 	return ed != nil && (ed.Drop || ed.Raw != nil || ed.Late || len(ed.After) > 0) || t.mapChanges(f, i)
 }
 
@@ -359,7 +359,7 @@ func (t *Txn) LinesAfter(f *chain.File) int { return t.statsOf(f).EntriesAfter }
 
 func (t *Txn) statsOf(f *chain.File) Stats {
 	st := Stats{EntriesBefore: len(f.Entries)}
-	for i, ed := range t.edits[f] {
+	for i, ed := range t.edits[f].All() {
 		switch {
 		case ed.Drop:
 			st.Removed++
@@ -373,7 +373,7 @@ func (t *Txn) statsOf(f *chain.File) Stats {
 	if m := t.mapped[f]; m != nil {
 		for w, word := range m.changes {
 			for ; word != 0; word &= word - 1 {
-				if t.edits[f][w*64+bits.TrailingZeros64(word)] == nil {
+				if t.edits[f].At(w*64+bits.TrailingZeros64(word)) == nil {
 					st.Changed++
 				}
 			}
@@ -403,7 +403,7 @@ func (t *Txn) Touches(f *chain.File) bool {
 	if t.MapsLines(f) {
 		return true
 	}
-	for i, ed := range t.edits[f] {
+	for i, ed := range t.edits[f].All() {
 		if ed.Drop || ed.Late || len(ed.After) > 0 {
 			return true
 		}

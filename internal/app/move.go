@@ -553,7 +553,7 @@ func (env *Env) sharedEdits(moves []sessionMove, from, to string, project bool) 
 		if err != nil {
 			return nil, 0, 0, err
 		}
-		ed := chain.Edits{}
+		ed := chain.NewEdits()
 		for i := range f.Entries {
 			if f.Entries[i].Kind != chain.KindEntry {
 				continue
