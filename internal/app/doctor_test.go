@@ -670,26 +670,6 @@ func TestDoctorNamesWhatIsNotAFile(t *testing.T) {
 	assert.Equal(t, before, filesAndTimes(t, d.root))
 }
 
-// TestDoctorNamesAnUnreadableSession: a session file the user cannot read
-// (mode 000) is left out of every listing (chain.SessionsIn): doctor still
-// names it, with the error. As root every file reads, so the test needs
-// another user.
-func TestDoctorNamesAnUnreadableSession(t *testing.T) {
-	if os.Geteuid() == 0 {
-		t.Skip("root reads a file of mode 000")
-	}
-	d := newDoctorDir(t)
-	proj := d.dir("p")
-	_, p := d.add("multi-turn", proj, "", 2*time.Hour, nil)
-	require.NoError(t, os.Chmod(p, 0))
-	t.Cleanup(func() { _ = os.Chmod(p, 0o600) })
-	r, _, err := d.run(DoctorOptions{})
-	require.Error(t, err)
-	require.Len(t, r.Findings, 1, "%+v", r.Findings)
-	assert.Equal(t, doctor.Unreadable, r.Findings[0].Kind)
-	assert.Contains(t, r.Findings[0].Message, "permission denied")
-}
-
 // TestDoctorGoneProjectFiledUnderAnExistingOne: a session whose working
 // directory is gone but that is filed under the folder of a project the
 // client knows and that exists (the project renamed and its folder under

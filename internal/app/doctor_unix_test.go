@@ -3,13 +3,18 @@
 package app
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/doctor"
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -51,4 +56,57 @@ func TestDoctorSideFileIsAFIFO(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestDoctorNamesAnUnreadableSession: a session file the user cannot read
+// (mode 000) is left out of every listing (chain.SessionsIn): doctor still
+// names it, with the error. Root reads every file, so as root (CI) doctor
+// runs as another user (nobody, 65534) on a config dir given to that user:
+// the test runs wherever it runs, not skipped.
+func TestDoctorNamesAnUnreadableSession(t *testing.T) {
+	if cfg := os.Getenv("CCSURGEON_DOCTOR_AS_USER"); cfg != "" {
+		// the other user's side: doctor on the config dir the test made,
+		// its JSON on stdout and nothing else (exit before the test's own
+		// output)
+		var out, errb bytes.Buffer
+		_ = (&Env{ConfigDir: cfg, Out: &out, Err: &errb, Quiet: true, JSON: true}).RunDoctor(DoctorOptions{})
+		_, _ = os.Stdout.Write(out.Bytes())
+		os.Exit(0)
+	}
+	d := newDoctorDir(t)
+	proj := d.dir("p")
+	_, p := d.add("multi-turn", proj, "", 2*time.Hour, nil)
+	require.NoError(t, os.Chmod(p, 0))
+	t.Cleanup(func() { _ = os.Chmod(p, 0o600) })
+	var r DoctorResult
+	if os.Geteuid() != 0 {
+		var err error
+		r, _, err = d.run(DoctorOptions{})
+		require.Error(t, err)
+	} else {
+		bin := filepath.Join(d.root, "app.test") // where the other user can run it
+		self, err := os.ReadFile(os.Args[0])
+		require.NoError(t, err)
+		require.NoError(t, os.WriteFile(bin, self, 0o755))
+		for dir := d.root; dir != "/" && dir != filepath.Clean(os.TempDir()); dir = filepath.Dir(dir) {
+			require.NoError(t, os.Chmod(dir, 0o755)) // the other user reaches the tree
+		}
+		require.NoError(t, filepath.Walk(d.root, func(q string, _ os.FileInfo, err error) error {
+			if err != nil {
+				return err
+			}
+			return os.Lchown(q, 65534, 65534)
+		}))
+		cmd := exec.Command(bin, "-test.run=^TestDoctorNamesAnUnreadableSession$", "-test.count=1")
+		cmd.Env = append(os.Environ(), "CCSURGEON_DOCTOR_AS_USER="+d.cfg)
+		cmd.Dir = d.root
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: 65534, Gid: 65534}}
+		var out, errb bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &errb
+		require.NoError(t, cmd.Run(), errb.String())
+		require.NoError(t, json.Unmarshal(out.Bytes(), &r), "%s%s", out.String(), errb.String())
+	}
+	require.Len(t, r.Findings, 1, "%+v", r.Findings)
+	assert.Equal(t, doctor.Unreadable, r.Findings[0].Kind)
+	assert.Contains(t, r.Findings[0].Message, "permission denied")
 }
