@@ -76,6 +76,15 @@ func TestDoctorFindsAndFixes(t *testing.T) {
 		require.NoError(t, os.Rename(filepath.Join(env.ProjectDir(), stranded), filepath.Join(oldDir, stranded)))
 	}
 
+	// the picker's index out of step: it names a session whose file is
+	// gone and none of the folder's sessions (2.1.12-2.1.29 wrote it; the
+	// pinned clients do not read it, which the --continue below shows)
+	const gone = "0dead000-0000-4000-8000-000000000000"
+	indexPath := filepath.Join(env.ProjectDir(), "sessions-index.json")
+	index := `{"version":1,"entries":[{"sessionId":"` + gone + `","fullPath":"` + filepath.Join(env.ProjectDir(), gone+".jsonl") +
+		`","fileMtime":1,"firstPrompt":"a session since deleted","messageCount":2,"created":"2026-01-01T00:00:00.000Z","modified":"2026-01-01T00:00:00.000Z","projectPath":"` + proj + `","isSidechain":false}],"originalPath":"` + proj + `"}`
+	require.NoError(t, os.WriteFile(indexPath, []byte(index), 0o600))
+
 	run := func(fix bool) (app.DoctorResult, error) {
 		var out, errb bytes.Buffer
 		a := &app.Env{ConfigDir: env.ConfigDir, JSON: true, Quiet: true, Out: &out, Err: &errb}
@@ -104,6 +113,17 @@ func TestDoctorFindsAndFixes(t *testing.T) {
 	assert.Equal(t, []doctor.Kind{doctor.DueForDeletion}, k[past], "past the cleanup period")
 	assert.Equal(t, []doctor.Kind{doctor.TooBig}, k[big], "over the window")
 	assert.Len(t, k, 4, "nothing else needs attention: %v", k)
+	info := map[string]doctor.Kind{}
+	for _, f := range r.Findings {
+		if f.Kind == doctor.IndexMissingFile || f.Kind == doctor.IndexMissingSession {
+			assert.False(t, f.NeedsAttention, "the index is for information: %+v", f)
+			info[f.SessionID] = f.Kind
+		}
+	}
+	assert.Equal(t, doctor.IndexMissingFile, info[gone], "the index names a file that is gone: %v", info)
+	for _, id := range []string{broken, big, past} {
+		assert.Equal(t, doctor.IndexMissingSession, info[id], "the index misses %s: %v", id, info)
+	}
 	assert.Equal(t, before, configFiles(t, env.ConfigDir), "doctor alone changed the config dir")
 
 	r, err = run(true)
@@ -129,6 +149,11 @@ func TestDoctorFindsAndFixes(t *testing.T) {
 		}
 		assert.Contains(t, all, "Where is the stranded session?", "%s --continue in the project", c.Version)
 	}
+	// the index, left as it was by --fix, misled neither client: the
+	// stranded session it does not name was the one they continued
+	idx, err := os.ReadFile(indexPath)
+	require.NoError(t, err)
+	assert.Equal(t, index, string(idx), "--fix leaves the index alone")
 	assert.NoFileExists(t, env.SessionPath(past), "the clients' start-up cleanup deletes what doctor said was past the period")
 	// 2.0.50 resumes the repaired session whole (after --continue: the
 	// resume leaves the file newest)
