@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccsurgeon/ccsurgeon/internal/testcorpus"
 	"github.com/stretchr/testify/require"
 )
 
@@ -54,7 +55,13 @@ func TestMayBeSyntheticErrorIsWhatTheLineSays(t *testing.T) {
 			}
 		}
 	}
-	require.Greater(t, yes, 10, "too few synthetic errors to hold the mark to")
+	// doc's own six lines that say true, and with the corpus (absent in a
+	// fresh clone) its synthetic errors too
+	want := 6
+	if _, err := testcorpus.Dir(); err == nil {
+		want = 11
+	}
+	require.GreaterOrEqual(t, yes, want, "too few synthetic errors to hold the mark to")
 	// the mark is no wider than the first field: the lines that say false
 	// (or nothing) are not marked, so they are not read
 	f, err := LoadBytes("x.jsonl", doc)
