@@ -12,7 +12,7 @@ import (
 // families). Each rule keeps a literal anchor of its format, and a window
 // no larger than the container.
 func keyRules() []*Rule {
-	return []*Rule{
+	return append(append([]*Rule{
 		// PuTTY .ppk (versions 2 and 3): the private blob is the base64
 		// lines after "Private-Lines: N", wherever the header lines
 		// (public lines, Argon2 parameters) put it
@@ -70,7 +70,7 @@ func keyRules() []*Rule {
 		{ID: "telegram-bot-token", Anchors: []string{"/bot"}, After: 60, Priority: prioPrefix,
 			Re:    regexp.MustCompile(`/bot(?P<s>[0-9]{5,16}:A[A-Za-z0-9_-]{33,34})`),
 			Check: func(text string, s, e int) bool { return e == len(text) || !isTokenByte(text[e]) }},
-	}
+	}, keyRules2()...), encodedRules()...) // keys2.go, encoded.go
 }
 
 // plainScanner scans what an encoded span decodes to, with the built-in

@@ -1,0 +1,442 @@
+package redact
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/base64"
+	"encoding/hex"
+	"io"
+	"regexp"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// Secrets under an encoding that the structure around them names (issue
+// 31, the encoded family, second round): what the encoding hides is
+// decoded, scanned with the built-in rules where it stands (the name in
+// front of it kept: DB_PASSWORD_ENCODED=<base64 of a password> is judged as
+// DB_PASSWORD_ENCODED=<the password>), and the encoded span is reported.
+// Every rule here is anchored on a literal of its structure: a JSON or
+// gzip header in base64, a decoding call, a name's encoding qualifier, a
+// JSON escape.
+func encodedRules() []*Rule {
+	return []*Rule{
+		// JSON in base64 or base64url (RFC 4648 §4, §5): {" {\n {\t { "
+		// encoded; not a JWT's segment (a dot beside it)
+		{ID: "encoded-secret", Anchors: []string{"eyJ", "ewo", "ewk", "eyAi"}, After: 16000, Priority: prioContext,
+			Re:       regexp.MustCompile(`(?:eyJ|ewo|ewk|eyAi)[A-Za-z0-9+/_-]{16,}={0,2}`),
+			Boundary: isB64URLOrDot, Check: checkB64JSONHoldsSecret},
+		// a URL in base64 whose scheme carries credentials (postgres://,
+		// mysql://, mongodb://, redis://, amqp://, mssql://, http(s)://)
+		{ID: "encoded-secret", Anchors: b64URLAnchors, After: 4000, Priority: prioContext,
+			Re:       regexp.MustCompile(`(?:` + strings.Join(b64URLAnchors, "|") + `)[A-Za-z0-9+/_-]{8,}={0,2}`),
+			Boundary: isB64URLOrDot, Check: checkB64JSONHoldsSecret},
+		// gzip (RFC 1952: 1f 8b 08) in base64, decompressed (64 KB at most)
+		{ID: "encoded-secret", Anchors: []string{"H4sI"}, After: 16000, Priority: prioContext,
+			Re:       regexp.MustCompile(`H4sI[A-Za-z0-9+/_-]{16,}={0,2}`),
+			Boundary: isB64URLOrDot, Check: checkGzipHoldsSecret},
+		// a literal given to a decoding call: base64.b64decode("…"),
+		// atob('…'), Buffer.from("…", "base64"|"hex"), base64.StdEncoding.
+		// DecodeString("…"), hex.DecodeString, Convert.FromBase64String,
+		// Base64.getDecoder().decode, Base64.decode64, base64_decode,
+		// bytes.fromhex, unhexlify, hex2bin, base64 -d <<< "…"
+		{ID: "encoded-secret", Anchors: decodeCallAnchors, Fold: true, Priority: prioContext,
+			find: findDecodeCalls, emits: []string{"encoded-secret"}},
+		// a value under a name that says it is encoded: *_ENCODED,
+		// *Encoded, camelCase *Base64 / *B64 (the _B64/_BASE64 forms have
+		// their rule in keys.go)
+		{ID: "encoded-secret", Anchors: []string{"encoded", "base64", "b64"}, Fold: true, Priority: prioContext,
+			find: findEncodedNames, emits: []string{"encoded-secret"}},
+		// JSON text inside a JSON string (a tool result holding JSON): its
+		// escapes \uXXXX and \\\" are decoded, the text scanned again
+		{ID: "encoded-secret", Anchors: []string{`\u00`, `\\\"`}, Priority: prioContext,
+			find: findEscapedJSON, emits: []string{"encoded-secret"}},
+		// a Kubernetes Secret's stringData: every value is a secret's
+		// plain text, under whatever name (also inside a block scalar)
+		{ID: "generic-secret", Anchors: []string{"stringdata:", `"stringdata":`}, Fold: true, Priority: prioGeneric,
+			find: findStringData, emits: []string{"generic-secret"}},
+	}
+}
+
+// b64URLAnchors: the base64 of URL schemes that carry a user and
+// password, as a value's first bytes encode them.
+var b64URLAnchors = []string{"cG9zdGdyZX", "bXlzcWw6Ly", "bWFyaWFkYjovL", "bW9uZ29kYi", "cmVkaXM6Ly", "cmVkaXNzOi8v",
+	"YW1xcDovL", "YW1xcHM6Ly", "bXNzcWw6Ly", "c3Fsc2VydmVyOi8v", "aHR0cHM6Ly", "aHR0cDovL", "ZnRwOi8v"}
+
+func isB64URLOrDot(c byte) bool { return isB64(c) || c == '-' || c == '_' || c == '.' }
+
+// decodeB64 decodes standard or URL-safe base64, padded or not.
+func decodeB64(v string) ([]byte, bool) {
+	v = strings.TrimRight(v, "=")
+	if len(v)%4 == 1 || len(v) > 1<<16 {
+		return nil, false
+	}
+	enc := base64.RawStdEncoding
+	if strings.ContainsAny(v, "-_") {
+		if strings.ContainsAny(v, "+/") {
+			return nil, false
+		}
+		enc = base64.RawURLEncoding
+	}
+	b, err := enc.DecodeString(v)
+	return b, err == nil
+}
+
+// printableText: b is text (UTF-8, no control byte but blanks).
+func printableText(b []byte) bool {
+	if len(b) == 0 || !utf8.Valid(b) {
+		return false
+	}
+	for _, c := range b {
+		if c < 0x20 && c != '\n' && c != '\r' && c != '\t' || c == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// holdsSecret: the built-in rules find a secret in what pre+dec+post
+// reads, that overlaps dec (pre and post are the text around the encoded
+// value, its name in front: the name is evidence too).
+func holdsSecret(pre, dec, post string) bool {
+	view := pre + dec + post
+	for _, f := range plainScanner().Scan(view) {
+		if f.End > len(pre) && f.Start < len(pre)+len(dec) {
+			return true
+		}
+	}
+	return false
+}
+
+// linePrefix is the line of text before i, 160 bytes at most.
+func linePrefix(text string, i int) string {
+	lo := max(0, i-160)
+	if n := strings.LastIndexByte(text[lo:i], '\n'); n >= 0 {
+		lo += n + 1
+	}
+	return text[lo:i]
+}
+
+func checkB64JSONHoldsSecret(text string, s, e int) bool {
+	b, ok := decodeB64(text[s:e])
+	if !ok || len(b) < 12 || !printableText(b) {
+		return false
+	}
+	return holdsSecret(linePrefix(text, s), string(b), "")
+}
+
+func checkGzipHoldsSecret(text string, s, e int) bool {
+	b, ok := decodeB64(text[s:e])
+	if !ok || len(b) < 18 {
+		return false
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		return false
+	}
+	plain, err := io.ReadAll(io.LimitReader(zr, 64<<10))
+	if err != nil && err != io.ErrUnexpectedEOF || !printableText(plain) {
+		return false
+	}
+	return holdsSecret(linePrefix(text, s), string(plain), "")
+}
+
+// decodeCallAnchors are the decoding calls whose literal argument is read.
+var decodeCallAnchors = []string{"b64decode(", "atob(", "buffer.from(", "decodestring(", "frombase64string(",
+	"getdecoder().decode(", "getmimedecoder().decode(", "decode64(", "base64_decode(", "fromhex(", "unhexlify(",
+	"hex2bin(", "<<<"}
+
+// findDecodeCalls: the quoted literal given to a decoding call, decoded
+// (base64, or hex for the hex calls and Buffer.from(…, "hex")) and judged
+// as the literal the call returns: NAME = decode("…") is read as
+// NAME = "<decoded>".
+func findDecodeCalls(text string, hits []hit, emit func(s, e int, id string)) {
+	for _, h := range hits {
+		p, end := int(h.pos), int(h.pos+h.alen)
+		call := strings.ToLower(text[p:end])
+		if call == "<<<" && !strings.HasSuffix(strings.TrimRight(text[max(0, p-20):p], " \t"), "-d") &&
+			!strings.HasSuffix(strings.TrimRight(text[max(0, p-20):p], " \t"), "--decode") &&
+			!strings.HasSuffix(strings.TrimRight(text[max(0, p-20):p], " \t"), "-D") {
+			continue
+		}
+		q := skipBlanks(text, end)
+		if q >= len(text) || text[q] != '"' && text[q] != '\'' && text[q] != '`' {
+			continue
+		}
+		lit := q + 1
+		close := strings.IndexByte(text[lit:min(len(text), lit+16000)], text[q])
+		if close < 12 {
+			continue
+		}
+		v := text[lit : lit+close]
+		isHexCall := call == "fromhex(" || call == "unhexlify(" || call == "hex2bin(" ||
+			call == "decodestring(" && strings.HasSuffix(strings.ToLower(text[max(0, p-8):p]), "hex.")
+		if call == "buffer.from(" {
+			arg := strings.ToLower(text[lit+close+1 : min(len(text), lit+close+16)])
+			switch {
+			case strings.Contains(arg, "hex"):
+				isHexCall = true
+			case !strings.Contains(arg, "base64"):
+				continue // Buffer.from("…") is the string's own bytes
+			}
+		}
+		var b []byte
+		var ok bool
+		if isHexCall {
+			var err error
+			b, err = hex.DecodeString(v)
+			ok = err == nil
+		} else {
+			b, ok = decodeB64(v)
+		}
+		if !ok || len(b) < 6 || !printableText(b) {
+			continue
+		}
+		// the expression the call begins: back over the callee's name
+		st := p
+		for st > 0 && (isTokenByte(text[st-1]) || text[st-1] == '.' || text[st-1] == '$') {
+			st--
+		}
+		if call == "<<<" {
+			st = p
+		}
+		if holdsSecret(linePrefix(text, st), `"`+string(b)+`"`, "") {
+			emit(lit, lit+close, "encoded-secret")
+		}
+	}
+}
+
+// findEncodedNames: NAME_ENCODED=…, nameEncoded: …, apiTokenBase64 = "…",
+// SECRET_B64: … — a base64 value under a name whose last word says it is
+// encoded, decoded and judged under the name.
+func findEncodedNames(text string, hits []hit, emit func(s, e int, id string)) {
+	for _, h := range hits {
+		end := int(h.pos + h.alen)
+		if end < len(text) && isTokenByte(text[end]) {
+			continue // the qualifier ends the name
+		}
+		if h.pos == 0 || !isTokenByte(text[h.pos-1]) {
+			continue // a name before it
+		}
+		i := end
+		if i < len(text) && (text[i] == '"' || text[i] == '\'') {
+			i++
+		}
+		i = skipBlanks(text, i)
+		switch {
+		case strings.HasPrefix(text[i:], ":="):
+			i += 2
+		case i < len(text) && (text[i] == '=' || text[i] == ':'):
+			i++
+		default:
+			continue
+		}
+		i = skipBlanks(text, i)
+		if i < len(text) && (text[i] == '"' || text[i] == '\'') {
+			i++
+		}
+		j := i
+		for j < len(text) && j-i < 16000 && (isB64(text[j]) || text[j] == '-' || text[j] == '_') {
+			j++
+		}
+		for j < len(text) && text[j] == '=' && j-i < 16002 {
+			j++
+		}
+		if j-i < 12 || j < len(text) && isTokenByte(text[j]) {
+			continue
+		}
+		b, ok := decodeB64(text[i:j])
+		if !ok || len(b) < 6 || !printableText(b) {
+			continue
+		}
+		if holdsSecret(linePrefix(text, i), string(b), "") {
+			emit(i, j, "encoded-secret")
+		}
+	}
+}
+
+// findEscapedJSON: a JSON text written inside a JSON string keeps its
+// escapes once more (\u0067hp_…, {\\\"password\\\": …}): the line around
+// each escape is decoded once (RFC 8259 §7) and scanned; a secret found
+// there is reported over the bytes that wrote it.
+func findEscapedJSON(text string, hits []hit, emit func(s, e int, id string)) {
+	done := 0
+	for _, h := range hits {
+		p := int(h.pos)
+		if p < done {
+			continue
+		}
+		lo, hi := max(0, p-600), min(len(text), p+600)
+		if n := strings.LastIndexByte(text[lo:p], '\n'); n >= 0 {
+			lo += n + 1
+		}
+		if n := strings.IndexByte(text[p:hi], '\n'); n >= 0 {
+			hi = p + n
+		}
+		done = hi
+		plain, src := unescapeJSON(text[lo:hi])
+		if plain == "" {
+			continue
+		}
+		for _, f := range plainScanner().Scan(plain) {
+			s, e := lo+src[f.Start], lo+src[f.End]
+			if strings.Contains(text[s:e], `\`) {
+				emit(s, e, "encoded-secret")
+			} else {
+				emit(s, e, f.Rule) // the escapes were around it, not in it
+			}
+		}
+	}
+}
+
+// unescapeJSON decodes the escapes of s once; src[i] is the offset in s
+// of the byte that wrote plain[i] (src[len(plain)] = len(s)). "" when
+// nothing was decoded.
+func unescapeJSON(s string) (string, []int) {
+	var b []byte
+	var src []int
+	put := func(c byte, at int) { b = append(b, c); src = append(src, at) }
+	changed := false
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c != '\\' || i+1 >= len(s) {
+			put(c, i)
+			i++
+			continue
+		}
+		switch d := s[i+1]; d {
+		case '"', '\\', '/':
+			put(d, i)
+			i += 2
+		case 'n', 't', 'r':
+			put(map[byte]byte{'n': '\n', 't': '\t', 'r': '\r'}[d], i)
+			i += 2
+		case 'u':
+			r, n := unescapeU(s[i:])
+			if n == 0 {
+				put(c, i)
+				i++
+				continue
+			}
+			var buf [4]byte
+			for _, x := range buf[:utf8.EncodeRune(buf[:], r)] {
+				put(x, i)
+			}
+			i += n
+		default:
+			put(c, i)
+			i++
+			continue
+		}
+		changed = true
+	}
+	if !changed {
+		return "", nil
+	}
+	src = append(src, len(s))
+	return string(b), src
+}
+
+// unescapeU reads \uXXXX (and a surrogate pair) at the start of s: the
+// rune and the bytes read, 0 when malformed.
+func unescapeU(s string) (rune, int) {
+	hex4 := func(t string) (rune, bool) {
+		if len(t) < 6 || t[0] != '\\' || t[1] != 'u' {
+			return 0, false
+		}
+		var r rune
+		for _, c := range []byte(t[2:6]) {
+			if !isHex(c) {
+				return 0, false
+			}
+			r = r<<4 | rune(unhex(c))
+		}
+		return r, true
+	}
+	r, ok := hex4(s)
+	if !ok {
+		return 0, 0
+	}
+	if utf16.IsSurrogate(r) {
+		if r2, ok := hex4(s[6:]); ok {
+			if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
+				return d, 12
+			}
+		}
+		return utf8.RuneError, 6
+	}
+	return r, 6
+}
+
+// findStringData: the values of a Kubernetes Secret's stringData (the
+// manifest says kind: Secret): each `name: value` line deeper than
+// stringData:, also inside a block scalar, whose value looks generated.
+func findStringData(text string, hits []hit, emit func(s, e int, id string)) {
+	for _, h := range hits {
+		p := int(h.pos)
+		around := strings.ToLower(text[max(0, p-4000):min(len(text), p+4000)])
+		if !strings.Contains(around, "kind: secret") && !strings.Contains(around, `"kind": "secret"`) && !strings.Contains(around, `"kind":"secret"`) {
+			continue
+		}
+		if text[p] == '"' {
+			findStringDataJSON(text, p, emit)
+			continue
+		}
+		ls := strings.LastIndexByte(text[:p], '\n') + 1
+		indent := p - ls
+		i := strings.IndexByte(text[p:], '\n')
+		if i < 0 {
+			continue
+		}
+		for i = p + i + 1; i < len(text) && i < p+16000; {
+			le := strings.IndexByte(text[i:], '\n')
+			if le < 0 {
+				le = len(text) - i
+			}
+			line := text[i : i+le]
+			ind := len(line) - len(strings.TrimLeft(line, " \t"))
+			if strings.TrimSpace(line) != "" && ind <= indent {
+				break
+			}
+			if c := strings.Index(line, ": "); c > 0 {
+				v := strings.TrimSpace(line[c+2:])
+				v = strings.Trim(v, `"'`)
+				if strongValue(v) {
+					vs := i + c + 2 + strings.Index(line[c+2:], v)
+					emit(vs, vs+len(v), "generic-secret")
+				}
+			}
+			i += le + 1
+		}
+	}
+}
+
+// findStringDataJSON: "stringData": {"name": "value", …}.
+func findStringDataJSON(text string, p int, emit func(s, e int, id string)) {
+	o := strings.IndexByte(text[p:min(len(text), p+40)], '{')
+	if o < 0 {
+		return
+	}
+	i := p + o + 1
+	c := strings.IndexByte(text[i:min(len(text), i+16000)], '}')
+	if c < 0 {
+		return
+	}
+	obj := text[i : i+c]
+	for k := 0; k < len(obj); {
+		col := strings.Index(obj[k:], `": "`)
+		if col < 0 {
+			break
+		}
+		vs := k + col + 4
+		ve := strings.IndexByte(obj[vs:], '"')
+		if ve < 0 {
+			break
+		}
+		if strongValue(obj[vs : vs+ve]) {
+			emit(i+vs, i+vs+ve, "generic-secret")
+		}
+		k = vs + ve + 1
+	}
+}

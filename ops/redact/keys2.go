@@ -1,0 +1,282 @@
+package redact
+
+import (
+	"crypto/sha256"
+	_ "embed"
+	"encoding/base64"
+	"math/big"
+	"regexp"
+	"strings"
+	"sync"
+)
+
+// Key material, second round (issue 31): private keys written without
+// armor, by their own encodings. A DER private key in base64 of any size
+// (short-form lengths: Ed25519 and EC keys), Java keystores in base64,
+// and the keys of cryptocurrency wallets (hex, WIF, BIP-32 extended
+// private keys, Solana keypairs, BIP-39 seed phrases).
+func keyRules2() []*Rule {
+	return []*Rule{
+		// DER private keys whose length takes one byte (Ed25519 PKCS#8:
+		// MC4CAQAw…, EC SEC1: MHcCAQEE…) or two (30 81 LL: P-256 PKCS#8
+		// MIGHAgEA…); the MII… ones (30 82 LL LL) are private-key-der's
+		{ID: "private-key-der", Anchors: []string{"AQAw", "AQEw", "AQEE", "AgEA", "AgEB"}, Priority: prioSpecific,
+			find: findShortDER, emits: []string{"private-key-der"}},
+		// Java keystores in base64: JKS (magic FEEDFEED) and JCEKS
+		// (CECECECE), version 1 or 2; they hold private keys
+		tok("java-keystore", `(?:/u3\+7Q|zs7Ozg)AAAA[EI][A-Za-z0-9+/]{80,}={0,2}`, "/u3+7Q", "zs7Ozg").after(20000).bound(isB64).check(nil),
+		// BIP-32 extended private keys (xprv, tprv, and BIP-49/84's yprv,
+		// zprv, uprv, vprv): 111 base58 characters
+		tok("crypto-wallet-key", `[xtyzuv]prv[1-9A-HJ-NP-Za-km-z]{100,112}`, "xprv", "tprv", "yprv", "zprv", "uprv", "vprv").prio(prioSpecific).check(nil),
+		// a wallet's private key or seed phrase after a name or call that
+		// takes one: hex (Ethereum, 0x + 64), WIF (5…, K…, L…, c…, 9…),
+		// Solana's base58 or JSON keypair, BIP-39 words
+		{ID: "crypto-wallet-key", Anchors: walletAnchors, Fold: true, Priority: prioContext,
+			find: findWalletKeys, emits: []string{"crypto-wallet-key", "crypto-seed-phrase"}},
+	}
+}
+
+// findShortDER: at a hit of the INTEGER version's base64, the base64 run
+// that begins 4 characters before it decodes to SEQUENCE { INTEGER 0|1,
+// SEQUENCE (PKCS#8's algorithm) | OCTET STRING (SEC1's key) } of exactly
+// the length its header says: a private key, not a certificate or a
+// public key (whose SEQUENCE starts with another SEQUENCE).
+func findShortDER(text string, hits []hit, emit func(s, e int, id string)) {
+	for _, h := range hits {
+		st := int(h.pos) - 4
+		if st < 0 || text[st] != 'M' || st > 0 && (isB64(text[st-1]) || text[st-1] == '-' || text[st-1] == '_') {
+			continue
+		}
+		e := st
+		for e < len(text) && e-st < 4000 && isB64(text[e]) {
+			e++
+		}
+		for e < len(text) && text[e] == '=' && e-st < 4003 {
+			e++
+		}
+		if e-st < 64 || e < len(text) && (isB64(text[e]) || text[e] == '-' || text[e] == '_') {
+			continue
+		}
+		b, err := base64.StdEncoding.DecodeString(text[st:e])
+		if err != nil || len(b) < 40 || b[0] != 0x30 {
+			continue
+		}
+		n, i := int(b[1]), 2
+		if b[1] == 0x81 {
+			n, i = int(b[2]), 3
+		} else if b[1] >= 0x80 {
+			continue
+		}
+		if i+n != len(b) || b[i] != 0x02 || b[i+1] != 0x01 || b[i+2] > 1 {
+			continue
+		}
+		if next := b[i+3]; next == 0x30 || next == 0x04 {
+			emit(st, e, "private-key-der")
+		}
+	}
+}
+
+// walletAnchors name a wallet's private key or seed phrase, or a call
+// given one.
+var walletAnchors = []string{"wif", "privkey", "priv_key", "private", "wallet", "keypair", "signer", "mnemonic",
+	"seed", "phrase", "accounts", "from_key(", "fromsecretkey(", "importprivkey", "id.json", "solana"}
+
+var (
+	reHexKey    = regexp.MustCompile(`^(?:0x)?[0-9a-fA-F]{64}$`)
+	reBase58Run = regexp.MustCompile(`^[1-9A-HJ-NP-Za-km-z]+$`)
+)
+
+// findWalletKeys: within the line after the anchor (a newline more for a
+// YAML value, 200 bytes at most), the first value that is a wallet's
+// key: a quoted or bare token, a JSON array of 64 bytes, or a run of
+// BIP-39 words. A base58check WIF with a valid checksum counts anywhere
+// on the line; the other forms only after separators, quotes and an
+// opening call or list (NAME=, NAME: , "name": ", Wallet(", [").
+func findWalletKeys(text string, hits []hit, emit func(s, e int, id string)) {
+	for _, h := range hits {
+		p := int(h.pos + h.alen)
+		hi := min(len(text), p+200)
+		seed := strings.Contains("mnemonicseedphrase", strings.ToLower(text[h.pos:p]))
+		if n := strings.IndexByte(text[p:hi], '\n'); n >= 0 {
+			if rest := strings.TrimSpace(text[p : p+n]); rest == ":" || rest == "" {
+				// the value on the next line (YAML, a file's content)
+				if n2 := strings.IndexByte(text[p+n+1:hi], '\n'); n2 >= 0 {
+					hi = p + n + 1 + n2
+				}
+			} else {
+				hi = p + n
+			}
+		}
+		// the rest of the name, then separators
+		i := p
+		for i < hi && (isTokenByte(text[i]) || text[i] == '.') {
+			i++
+		}
+		gapOK := true
+		j := i
+		for j < hi && strings.IndexByte(" \t\"'`:=([{,>\n", text[j]) >= 0 {
+			j++
+		}
+		if j-i > 24 {
+			gapOK = false
+		}
+		if seed {
+			if s, e, ok := seedPhraseAt(text, j, hi); ok && gapOK {
+				emit(s, e, "crypto-seed-phrase")
+			}
+			continue
+		}
+		if j < hi && text[j] == '[' || j > i && text[j-1] == '[' {
+			if j < hi && text[j] == '[' {
+				j++
+			}
+			if e, ok := byteArray64(text, j); ok && gapOK {
+				emit(j, e, "crypto-wallet-key")
+				continue
+			}
+		}
+		// the tokens of the line: the first after the separators, or a
+		// checksummed WIF anywhere
+		for k := j; k < hi; {
+			for k < hi && !isAlnum(text[k]) {
+				k++
+			}
+			e := k
+			for e < hi && isAlnum(text[e]) {
+				e++
+			}
+			if e == k {
+				break
+			}
+			tokv := text[k:e]
+			if k > 0 && (text[k-1] == '_' || text[k-1] == '-') || e < len(text) && (text[e] == '_' || text[e] == '-') {
+				k = e
+				continue
+			}
+			first := k == j
+			switch {
+			case first && gapOK && reHexKey.MatchString(tokv) && entropy(strings.TrimPrefix(tokv, "0x")) >= 3.0:
+				emit(k, e, "crypto-wallet-key")
+			case (len(tokv) == 51 || len(tokv) == 52) && reBase58Run.MatchString(tokv) && strings.IndexByte("5KLc9", tokv[0]) >= 0 &&
+				(validWIF(tokv) || first && gapOK):
+				emit(k, e, "crypto-wallet-key")
+			case first && gapOK && (len(tokv) == 87 || len(tokv) == 88) && reBase58Run.MatchString(tokv) && base58Len(tokv) == 64:
+				emit(k, e, "crypto-wallet-key")
+			default:
+				k = e
+				continue
+			}
+			break
+		}
+	}
+}
+
+// byteArray64: text[i:] is 64 integers 0–255 separated by commas and a
+// closing ']' (a Solana keypair file); it returns the end before ']'.
+func byteArray64(text string, i int) (int, bool) {
+	n := 0
+	for i < len(text) && n <= 64 {
+		for i < len(text) && (text[i] == ' ' || text[i] == '\n' || text[i] == '\t') {
+			i++
+		}
+		v, d := 0, 0
+		for i < len(text) && isDigit(text[i]) && d < 4 {
+			v = v*10 + int(text[i]-'0')
+			i++
+			d++
+		}
+		if d == 0 || v > 255 {
+			return 0, false
+		}
+		n++
+		for i < len(text) && (text[i] == ' ' || text[i] == '\n' || text[i] == '\t') {
+			i++
+		}
+		if i < len(text) && text[i] == ']' {
+			return i, n == 64
+		}
+		if i >= len(text) || text[i] != ',' {
+			return 0, false
+		}
+		i++
+	}
+	return 0, false
+}
+
+const base58Alphabet = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz"
+
+// base58Decode decodes Bitcoin's base58; nil when a byte is not of it.
+func base58Decode(s string) []byte {
+	x := new(big.Int)
+	b58 := big.NewInt(58)
+	for i := 0; i < len(s); i++ {
+		d := strings.IndexByte(base58Alphabet, s[i])
+		if d < 0 {
+			return nil
+		}
+		x.Mul(x, b58).Add(x, big.NewInt(int64(d)))
+	}
+	out := x.Bytes()
+	for i := 0; i < len(s) && s[i] == '1'; i++ {
+		out = append([]byte{0}, out...)
+	}
+	return out
+}
+
+func base58Len(s string) int { return len(base58Decode(s)) }
+
+// validWIF: s is base58check of 0x80 (mainnet) or 0xef (testnet), a
+// 32-byte key and an optional 0x01, with its checksum.
+func validWIF(s string) bool {
+	b := base58Decode(s)
+	if len(b) != 37 && len(b) != 38 || b[0] != 0x80 && b[0] != 0xef {
+		return false
+	}
+	if len(b) == 38 && b[33] != 1 {
+		return false
+	}
+	sum := sha256.Sum256(b[:len(b)-4])
+	sum = sha256.Sum256(sum[:])
+	return string(sum[:4]) == string(b[len(b)-4:])
+}
+
+//go:embed catalogue/bip39-english.txt
+var bip39English string
+
+var bip39Words = sync.OnceValue(func() map[string]bool {
+	m := make(map[string]bool, 2048)
+	for _, w := range strings.Fields(bip39English) {
+		m[w] = true
+	}
+	return m
+})
+
+// seedPhraseAt: from i, 12, 15, 18, 21 or 24 words of the BIP-39 English
+// list separated by single blanks, ending the value (a quote, the line's
+// end or a separator after it).
+func seedPhraseAt(text string, i, hi int) (int, int, bool) {
+	words := bip39Words()
+	n, k, last := 0, i, i
+	for k < hi && n < 25 {
+		e := k
+		for e < hi && text[e] >= 'a' && text[e] <= 'z' {
+			e++
+		}
+		if e == k || !words[text[k:e]] {
+			break
+		}
+		n++
+		last = e
+		if e >= hi || text[e] != ' ' {
+			break
+		}
+		k = e + 1
+	}
+	if n < 12 || n%3 != 0 || n > 24 {
+		return 0, 0, false
+	}
+	if last < len(text) && (isAlnum(text[last]) || text[last] == ' ' && last+1 < len(text) && isAlnum(text[last+1])) {
+		return 0, 0, false
+	}
+	return i, last, true
+}
