@@ -6,7 +6,6 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"io"
-	"regexp"
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -22,20 +21,13 @@ import (
 // JSON escape.
 func encodedRules() []*Rule {
 	return []*Rule{
-		// JSON in base64 or base64url (RFC 4648 §4, §5): {" {\n {\t { "
-		// encoded; not a JWT's segment (a dot beside it)
-		{ID: "encoded-secret", Anchors: []string{"eyJ", "ewo", "ewk", "eyAi"}, After: 16000, Priority: prioContext,
-			Re:       regexp.MustCompile(`(?:eyJ|ewo|ewk|eyAi)[A-Za-z0-9+/_-]{16,}={0,2}`),
-			Boundary: isB64URLOrDot, Check: checkB64JSONHoldsSecret},
-		// a URL in base64 whose scheme carries credentials (postgres://,
-		// mysql://, mongodb://, redis://, amqp://, mssql://, http(s)://)
-		{ID: "encoded-secret", Anchors: b64URLAnchors, After: 4000, Priority: prioContext,
-			Re:       regexp.MustCompile(`(?:` + strings.Join(b64URLAnchors, "|") + `)[A-Za-z0-9+/_-]{8,}={0,2}`),
-			Boundary: isB64URLOrDot, Check: checkB64JSONHoldsSecret},
-		// gzip (RFC 1952: 1f 8b 08) in base64, decompressed (64 KB at most)
-		{ID: "encoded-secret", Anchors: []string{"H4sI"}, After: 16000, Priority: prioContext,
-			Re:       regexp.MustCompile(`H4sI[A-Za-z0-9+/_-]{16,}={0,2}`),
-			Boundary: isB64URLOrDot, Check: checkGzipHoldsSecret},
+		// base64 or base64url (RFC 4648 §4, §5) whose first bytes say
+		// what it holds: JSON ({" {\n {\t { "), a URL whose scheme carries a
+		// user and password (postgres://, mysql://, mongodb://, redis://,
+		// amqp://, mssql://, http(s)://, ftp://), gzip (RFC 1952: 1f 8b 08,
+		// decompressed, 64 KB at most); not a JWT's segment (a dot beside it)
+		{ID: "encoded-secret", Anchors: b64TextAnchors, Priority: prioContext,
+			find: findB64Text, emits: []string{"encoded-secret"}},
 		// a literal given to a decoding call: base64.b64decode("…"),
 		// atob('…'), Buffer.from("…", "base64"|"hex"), base64.StdEncoding.
 		// DecodeString("…"), hex.DecodeString, Convert.FromBase64String,
@@ -59,10 +51,42 @@ func encodedRules() []*Rule {
 	}
 }
 
-// b64URLAnchors: the base64 of URL schemes that carry a user and
-// password, as a value's first bytes encode them.
-var b64URLAnchors = []string{"cG9zdGdyZX", "bXlzcWw6Ly", "bWFyaWFkYjovL", "bW9uZ29kYi", "cmVkaXM6Ly", "cmVkaXNzOi8v",
+// b64TextAnchors: the base64 of a value's first bytes that say it is
+// JSON, a URL with credentials or gzip.
+var b64TextAnchors = []string{"eyJ", "ewo", "ewk", "eyAi", "H4sI",
+	"cG9zdGdyZX", "bXlzcWw6Ly", "bWFyaWFkYjovL", "bW9uZ29kYi", "cmVkaXM6Ly", "cmVkaXNzOi8v",
 	"YW1xcDovL", "YW1xcHM6Ly", "bXNzcWw6Ly", "c3Fsc2VydmVyOi8v", "aHR0cHM6Ly", "aHR0cDovL", "ZnRwOi8v"}
+
+// findB64Text: at each anchor, the base64 run it begins (a whole token:
+// no base64, '-', '_' or '.' beside it, so a JWT's segments are not
+// taken), decoded (gunzipped after H4sI) and judged where it stands.
+func findB64Text(text string, hits []hit, emit func(s, e int, id string)) {
+	for _, h := range hits {
+		s := int(h.pos)
+		if s > 0 && isB64URLOrDot(text[s-1]) {
+			continue
+		}
+		e := s + int(h.alen)
+		for e < len(text) && e-s < 16000 && (isB64(text[e]) || text[e] == '-' || text[e] == '_') {
+			e++
+		}
+		for e < len(text) && text[e] == '=' && e-s < 16002 {
+			e++
+		}
+		if e-s < 20 || e < len(text) && isB64URLOrDot(text[e]) {
+			continue
+		}
+		var ok bool
+		if text[s] == 'H' {
+			ok = checkGzipHoldsSecret(text, s, e)
+		} else {
+			ok = checkB64TextHoldsSecret(text, s, e)
+		}
+		if ok {
+			emit(s, e, "encoded-secret")
+		}
+	}
+}
 
 func isB64URLOrDot(c byte) bool { return isB64(c) || c == '-' || c == '_' || c == '.' }
 
@@ -118,7 +142,7 @@ func linePrefix(text string, i int) string {
 	return text[lo:i]
 }
 
-func checkB64JSONHoldsSecret(text string, s, e int) bool {
+func checkB64TextHoldsSecret(text string, s, e int) bool {
 	b, ok := decodeB64(text[s:e])
 	if !ok || len(b) < 12 || !printableText(b) {
 		return false

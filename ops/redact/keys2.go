@@ -95,8 +95,12 @@ var (
 func findWalletKeys(text string, hits []hit, emit func(s, e int, id string)) {
 	for _, h := range hits {
 		p := int(h.pos + h.alen)
+		a := text[h.pos:p]
+		if len(a) == 7 && strings.EqualFold(a, "private") && !privateNamesAKey(text, p) {
+			continue // private in prose, a PEM label, a private repo
+		}
 		hi := min(len(text), p+200)
-		seed := strings.Contains("mnemonicseedphrase", strings.ToLower(text[h.pos:p]))
+		seed := strings.EqualFold(a, "mnemonic") || strings.EqualFold(a, "seed") || strings.EqualFold(a, "phrase")
 		if n := strings.IndexByte(text[p:hi], '\n'); n >= 0 {
 			if rest := strings.TrimSpace(text[p : p+n]); rest == ":" || rest == "" {
 				// the value on the next line (YAML, a file's content)
@@ -155,7 +159,7 @@ func findWalletKeys(text string, hits []hit, emit func(s, e int, id string)) {
 			}
 			first := k == j
 			switch {
-			case first && gapOK && reHexKey.MatchString(tokv) && entropy(strings.TrimPrefix(tokv, "0x")) >= 3.0:
+			case first && gapOK && (len(tokv) == 64 || len(tokv) == 66) && reHexKey.MatchString(tokv) && entropy(strings.TrimPrefix(tokv, "0x")) >= 3.0:
 				emit(k, e, "crypto-wallet-key")
 			case (len(tokv) == 51 || len(tokv) == 52) && reBase58Run.MatchString(tokv) && strings.IndexByte("5KLc9", tokv[0]) >= 0 &&
 				(validWIF(tokv) || first && gapOK):
@@ -279,4 +283,13 @@ func seedPhraseAt(text string, i, hi int) (int, int, bool) {
 		return 0, 0, false
 	}
 	return i, last, true
+}
+
+// privateNamesAKey: "private" at p is followed by key, _key, -key or Key
+// (private_key, privateKey, PRIVATE-KEY), the name of a wallet's key.
+func privateNamesAKey(text string, p int) bool {
+	if p < len(text) && (text[p] == '_' || text[p] == '-') {
+		p++
+	}
+	return p+3 <= len(text) && strings.EqualFold(text[p:p+3], "key")
 }
