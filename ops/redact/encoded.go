@@ -304,12 +304,7 @@ func findEscapedJSON(text string, hits []hit, emit func(s, e int, id string)) {
 			continue
 		}
 		for _, f := range plainScanner().Scan(plain) {
-			s, e := lo+src[f.Start], lo+src[f.End]
-			if strings.Contains(text[s:e], `\`) {
-				emit(s, e, "encoded-secret")
-			} else {
-				emit(s, e, f.Rule) // the escapes were around it, not in it
-			}
+			emit(lo+src[f.Start], lo+src[f.End], "encoded-secret")
 		}
 	}
 }
