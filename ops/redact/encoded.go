@@ -66,13 +66,7 @@ func findB64Text(text string, hits []hit, emit func(s, e int, id string)) {
 		if s > 0 && isB64URLOrDot(text[s-1]) {
 			continue
 		}
-		e := s + int(h.alen)
-		for e < len(text) && e-s < 16000 && (isB64(text[e]) || text[e] == '-' || text[e] == '_') {
-			e++
-		}
-		for e < len(text) && text[e] == '=' && e-s < 16002 {
-			e++
-		}
+		e := b64RunEnd(text, s)
 		if e-s < 20 || e < len(text) && isB64URLOrDot(text[e]) {
 			continue
 		}
@@ -86,6 +80,19 @@ func findB64Text(text string, hits []hit, emit func(s, e int, id string)) {
 			emit(s, e, "encoded-secret")
 		}
 	}
+}
+
+// b64RunEnd: the end of the base64 or base64url run at i (16 KB at most)
+// and its padding.
+func b64RunEnd(text string, i int) int {
+	e := i
+	for e < len(text) && e-i < 16000 && (isB64(text[e]) || text[e] == '-' || text[e] == '_') {
+		e++
+	}
+	for e < len(text) && text[e] == '=' && e-i < 16002 {
+		e++
+	}
+	return e
 }
 
 func isB64URLOrDot(c byte) bool { return isB64(c) || c == '-' || c == '_' || c == '.' }
@@ -260,13 +267,7 @@ func findEncodedNames(text string, hits []hit, emit func(s, e int, id string)) {
 		if i < len(text) && (text[i] == '"' || text[i] == '\'') {
 			i++
 		}
-		j := i
-		for j < len(text) && j-i < 16000 && (isB64(text[j]) || text[j] == '-' || text[j] == '_') {
-			j++
-		}
-		for j < len(text) && text[j] == '=' && j-i < 16002 {
-			j++
-		}
+		j := b64RunEnd(text, i)
 		if j-i < 12 || j < len(text) && isTokenByte(text[j]) {
 			continue
 		}

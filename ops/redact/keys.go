@@ -103,7 +103,7 @@ func checkDecodedHoldsSecret(text string, s, e int) bool {
 			return false
 		}
 	}
-	return len(plainScanner().Scan(string(b))) > 0
+	return holdsSecret(linePrefix(text, s), string(b), "") // judged under its name (encoded.go)
 }
 
 // checkPPK: the private lines of a PuTTY key file (its first line names

@@ -121,18 +121,7 @@ func keyFormatCases2() []struct{ name, rule, text, secret string } {
 }
 
 func TestKeyMaterialAndEncodedFormats2(t *testing.T) {
-	s := mustNew(t, Options{})
-	for _, c := range keyFormatCases2() {
-		text := strings.Replace(c.text, "%s", c.secret, 1)
-		start := strings.Index(text, c.secret)
-		covered := false
-		for _, f := range s.Scan(text) {
-			if f.Start <= start && f.End >= start+len(c.secret) && f.Rule == c.rule {
-				covered = true
-			}
-		}
-		assert.True(t, covered, "%s: %s not found as %s in %q: %v", c.name, c.secret, c.rule, text, describe(text, s.Scan(text)))
-	}
+	assertFormatCases(t, mustNew(t, Options{}), keyFormatCases2())
 }
 
 // keyFormatNegatives2: the public halves, hashes and look-alikes of the
