@@ -6,7 +6,9 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"io"
+	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -44,6 +46,16 @@ func encodedRules() []*Rule {
 		// escapes \uXXXX and \\\" are decoded, the text scanned again
 		{ID: "encoded-secret", Anchors: []string{`\u00`, `\\\"`}, Priority: prioContext,
 			find: findEscapedJSON, emits: []string{"encoded-secret"}},
+		// a value percent-encoded once more (WHATWG urlencoded: a JSON
+		// object in a query string, a form inside a form), decoded and
+		// scanned again, reported over the bytes that wrote the secret
+		{ID: "encoded-secret", Anchors: []string{"%22", "%3d"}, Fold: true, Priority: prioContext,
+			find: findPercentEncoded, emits: []string{"encoded-secret"}},
+		// a password a tool stores encrypted, in base64 between braces:
+		// Jenkins' hudson.util.Secret ({AQAAABAAAA…}), Maven's
+		// settings.xml <password>{…}</password>
+		{ID: "generic-password", Anchors: []string{"{AQAAABAAAA", "<password>{"}, Fold: true, Priority: prioContext,
+			find: findBracedPasswords, emits: []string{"generic-password"}},
 		// a Kubernetes Secret's stringData: every value is a secret's
 		// plain text, under whatever name (also inside a block scalar)
 		{ID: "generic-secret", Anchors: []string{"stringdata:", `"stringdata":`}, Fold: true, Priority: prioGeneric,
@@ -459,4 +471,86 @@ func findStringDataJSON(text string, p int, emit func(s, e int, id string)) {
 		}
 		k = vs + ve + 1
 	}
+}
+
+// findBracedPasswords: the braced base64 of its regexp (either group),
+// braces included.
+func findBracedPasswords(text string, hits []hit, emit func(s, e int, id string)) {
+	r := bracedPasswordRe()
+	done := 0
+	for _, h := range hits {
+		lo := max(done, int(h.pos)-11)
+		hi := min(len(text), int(h.pos+h.alen)+400)
+		if lo >= hi {
+			continue
+		}
+		for _, m := range r.FindAllStringSubmatchIndex(text[lo:hi], -1) {
+			for g := 1; g <= 2; g++ {
+				if m[2*g] >= 0 {
+					emit(lo+m[2*g], lo+m[2*g+1], "generic-password")
+				}
+			}
+		}
+		done = hi
+	}
+}
+
+var bracedPasswordRe = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(\{AQAAABAAAA[A-Za-z0-9+/]{16,}={0,2}\})|(?i:<password>)(\{[A-Za-z0-9+/]{16,}={0,2}\})(?i:</password>)`)
+})
+
+// findPercentEncoded: the run of URL bytes around each %22 or %3D,
+// percent-decoded (RFC 3986; '+' kept: base64 holds it) and scanned
+// again; a secret found there is reported over the bytes that wrote it.
+func findPercentEncoded(text string, hits []hit, emit func(s, e int, id string)) {
+	done := 0
+	for _, h := range hits {
+		p := int(h.pos)
+		if p < done {
+			continue
+		}
+		lo, hi := p, p
+		for lo > 0 && p-lo < 4000 && isURLByte(text[lo-1]) {
+			lo--
+		}
+		for hi < len(text) && hi-p < 4000 && isURLByte(text[hi]) {
+			hi++
+		}
+		done = hi
+		plain, src := unpercent(text[lo:hi])
+		if plain == "" {
+			continue
+		}
+		for _, f := range plainScanner().Scan(plain) {
+			emit(lo+src[f.Start], lo+src[f.End], "encoded-secret")
+		}
+	}
+}
+
+// isURLByte: a byte a URL or a form body holds unencoded.
+func isURLByte(c byte) bool {
+	return c > ' ' && c < 0x7f && c != '"' && c != '\'' && c != '<' && c != '>' && c != '`' && c != '\\'
+}
+
+// unpercent decodes the %XX escapes of s; src[i] is the offset in s of the
+// byte that wrote plain[i] (src[len(plain)] = len(s)). "" when nothing
+// was decoded.
+func unpercent(s string) (string, []int) {
+	var b []byte
+	var src []int
+	for i := 0; i < len(s); {
+		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+			b = append(b, unhex(s[i+1])<<4|unhex(s[i+2]))
+			src = append(src, i)
+			i += 3
+			continue
+		}
+		b = append(b, s[i])
+		src = append(src, i)
+		i++
+	}
+	if len(b) == len(s) {
+		return "", nil
+	}
+	return string(b), append(src, len(s))
 }

@@ -28,6 +28,21 @@ func keyRules2() []*Rule {
 		// BIP-32 extended private keys (xprv, tprv, and BIP-49/84's yprv,
 		// zprv, uprv, vprv): 111 base58 characters
 		tok("crypto-wallet-key", `[xtyzuv]prv[1-9A-HJ-NP-Za-km-z]{100,112}`, "xprv", "tprv", "yprv", "zprv", "uprv", "vprv").prio(prioSpecific).check(nil),
+		// OpenVPN's static key (openvpn --genkey: tls-auth, tls-crypt,
+		// secret): the hex lines after its BEGIN line, also with \n escapes
+		{ID: "private-key", Anchors: []string{"-----BEGIN OpenVPN Static key"}, After: 1200, Priority: prioSpecific,
+			Re: regexp.MustCompile(`-----BEGIN OpenVPN Static key V\d-----(?:\r?\n|(?:\\r)?\\n)(?P<s>(?:[0-9a-fA-F]{16,}(?:\r?\n|(?:\\r)?\\n))*[0-9a-fA-F]{16,})`)},
+		// the SSH2 private key of ssh.com's tools (RFC 4716's framing,
+		// "---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----"): the base64 lines
+		// after its Header: value lines
+		{ID: "private-key", Anchors: []string{"---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----", "---- BEGIN SSH2 PRIVATE KEY ----"}, After: 8000, Priority: prioSpecific,
+			Re: regexp.MustCompile(`---- BEGIN SSH2 (?:ENCRYPTED )?PRIVATE KEY ----(?:\r?\n|(?:\\r)?\\n)(?:[A-Za-z][\w-]*: [^\n\\]*(?:\r?\n|(?:\\r)?\\n))*(?P<s>(?:[A-Za-z0-9+/=]{16,}(?:\r?\n|(?:\\r)?\\n))*[A-Za-z0-9+/=]{16,})`)},
+		// a Tendermint/CometBFT priv_validator_key.json's private key
+		{ID: "private-key", Anchors: []string{"PrivKeyEd25519", "PrivKeySecp256k1"}, After: 200, Priority: prioSpecific,
+			Re:       regexp.MustCompile(`PrivKey(?:Ed25519|Secp256k1)\\?"[ \t]*,[ \t]*\\?"value\\?"[ \t]*:[ \t]*\\?"(?P<s>[A-Za-z0-9+/]{40,}={0,2})`),
+			Boundary: isB64Word},
+		// a Nostr private key (NIP-19: bech32 of 32 bytes after nsec1)
+		tok("nostr-private-key", `nsec1[02-9ac-hj-np-z]{58}`, "nsec1").prio(prioSpecific).check(nil),
 		// a wallet's private key or seed phrase after a name or call that
 		// takes one: hex (Ethereum, 0x + 64), WIF (5…, K…, L…, c…, 9…),
 		// Solana's base58 or JSON keypair, BIP-39 words

@@ -116,6 +116,14 @@ func keyFormatCases2() []struct{ name, rule, text, secret string } {
 		{"camelCase Base64 name", "encoded-secret", `apiTokenBase64 = "%s"`, b64(glpat)},
 		{"\\u escape in a token", "encoded-secret", `{"token": "%s"}`, `\u0067hp_` + g.s(tAlnum, 36)},
 		{"JSON text in a JSON string", "encoded-secret", `{"content": "{\\\"password\\\": \\\"%s\\\"}"}`, g.s(tAlnum, 20)},
+		{"OpenVPN static key", "private-key", "-----BEGIN OpenVPN Static key V1-----\n%s\n-----END OpenVPN Static key V1-----", g.s(tHex, 32) + "\n" + g.s(tHex, 32)},
+		{"OpenVPN static key, escaped newlines", "private-key", `"-----BEGIN OpenVPN Static key V1-----\n%s\n-----END OpenVPN Static key V1-----"`, g.s(tHex, 32) + `\n` + g.s(tHex, 32)},
+		{"SSH2 encrypted private key", "private-key", "---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----\nComment: \"k\"\n%s\n---- END SSH2 ENCRYPTED PRIVATE KEY ----", "P2/56wAAAi4AAAA3" + g.s(tB64, 50) + "\n" + g.s(tB64, 40)},
+		{"Tendermint priv_validator_key", "private-key", `"priv_key": {"type": "tendermint/PrivKeyEd25519", "value": "%s"}`, g.s(tB64, 86) + "=="},
+		{"Nostr nsec in prose", "nostr-private-key", "my key is %s keep it", "nsec1" + g.s("023456789acdefghjklmnpqrstuvwxyz", 58)},
+		{"percent-encoded JSON in a query", "encoded-secret", "GET /cb?state=%7B%22token%22%3A%22%s%22%7D HTTP/1.1", "ghp_" + g.s(tAlnum, 36)},
+		{"Jenkins encrypted secret", "generic-password", "<password>%s</password>", "{AQAAABAAAAAQ" + g.s(tB64, 40) + "=}"},
+		{"Maven encrypted password", "generic-password", "<server><password>%s</password></server>", "{" + g.s(tB64, 22) + "=}"},
 		{"kubernetes stringData in a block scalar", "generic-secret", "kind: Secret\nstringData:\n  config.yaml: |\n    key: %s\n", g.s(tAlnum, 32)},
 	}
 }
@@ -143,6 +151,11 @@ var keyFormatNegatives2 = []string{
 	`{"message": "\\u0048ello \\u0077orld, the token count is 4096"}`,
 	"kind: Secret\nstringData:\n  LOG_LEVEL: debug\n  REGION: eu-west-1\n",
 	"ICON_BASE64=iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAAGXRFWHRTb2Z0d2FyZQ",
+	"-----BEGIN OpenVPN Static key V1-----\n<paste your ta.key here>\n-----END OpenVPN Static key V1-----",
+	"---- BEGIN SSH2 PUBLIC KEY ----\nComment: \"k\"\nAAAAB3NzaC1yc2EAAAABJQAAAIEAiPWx6WM4lhHNedGfBpPJNPpZ7yKu+dnn1SJejgt4\n---- END SSH2 PUBLIC KEY ----",
+	"npub1sn0wdenkukak0d9dfczzeacvhkrgz92ak56egt7vdgzn8pv2wfqqhrjdv9",
+	"GET /search?q=%22hello+world%22&page=2&sig=abc%3D HTTP/1.1",
+	"<password>{{ vault_password }}</password>",
 	"REDIRECT_ENCODED=aHR0cHM6Ly9leGFtcGxlLm9yZy9jYWxsYmFjaw==", // https://example.org/callback
 }
 
