@@ -45,7 +45,11 @@ func encodedRules() []*Rule {
 		// JSON text inside a JSON string (a tool result holding JSON): its
 		// escapes \uXXXX and \\\" are decoded, the text scanned again
 		{ID: "encoded-secret", Anchors: []string{`\u00`, `\\\"`}, Priority: prioContext,
-			find: findEscapedJSON, emits: []string{"encoded-secret"}},
+			find: findDecodedLines(unescapeJSON), emits: []string{"encoded-secret"}},
+		// JSON written HTML-escaped in a page (a data attribute, an
+		// embedded state script): &quot; &amp; &lt; &gt; &#39; &#x27;
+		{ID: "encoded-secret", Anchors: []string{"&quot;"}, Priority: prioContext,
+			find: findDecodedLines(unescapeHTML), emits: []string{"encoded-secret"}},
 		// a value percent-encoded once more (WHATWG urlencoded: a JSON
 		// object in a query string, a form inside a form), decoded and
 		// scanned again, reported over the bytes that wrote the secret
@@ -293,11 +297,17 @@ func findEncodedNames(text string, hits []hit, emit func(s, e int, id string)) {
 	}
 }
 
-// findEscapedJSON: a JSON text written inside a JSON string keeps its
-// escapes once more (\u0067hp_…, {\\\"password\\\": …}): the line around
-// each escape is decoded once (RFC 8259 §7) and scanned; a secret found
-// there is reported over the bytes that wrote it.
-func findEscapedJSON(text string, hits []hit, emit func(s, e int, id string)) {
+// findDecodedLines: text written with one more level of escapes (JSON
+// text inside a JSON string: \u0067hp_…, {\\\"password\\\": …}; JSON in
+// HTML: &quot;): the line around each escape is decoded once and scanned;
+// a secret found there is reported over the bytes that wrote it.
+func findDecodedLines(decode func(string) (string, []int)) func(string, []hit, func(int, int, string)) {
+	return func(text string, hits []hit, emit func(s, e int, id string)) {
+		findDecodedLinesWith(decode, text, hits, emit)
+	}
+}
+
+func findDecodedLinesWith(decode func(string) (string, []int), text string, hits []hit, emit func(s, e int, id string)) {
 	done := 0
 	for _, h := range hits {
 		p := int(h.pos)
@@ -312,7 +322,7 @@ func findEscapedJSON(text string, hits []hit, emit func(s, e int, id string)) {
 			hi = p + n
 		}
 		done = hi
-		plain, src := unescapeJSON(text[lo:hi])
+		plain, src := decode(text[lo:hi])
 		if plain == "" {
 			continue
 		}
@@ -550,6 +560,37 @@ func unpercent(s string) (string, []int) {
 		i++
 	}
 	if len(b) == len(s) {
+		return "", nil
+	}
+	return string(b), append(src, len(s))
+}
+
+// htmlRefs are the character references JSON written in HTML uses.
+var htmlRefs = []struct{ ref, c string }{{"&quot;", `"`}, {"&amp;", "&"}, {"&lt;", "<"}, {"&gt;", ">"}, {"&#39;", "'"}, {"&#x27;", "'"}, {"&#34;", `"`}, {"&#x22;", `"`}}
+
+// unescapeHTML decodes htmlRefs in s; src as unescapeJSON's.
+func unescapeHTML(s string) (string, []int) {
+	var b []byte
+	var src []int
+	changed := false
+next:
+	for i := 0; i < len(s); {
+		if s[i] == '&' {
+			for _, r := range htmlRefs {
+				if strings.HasPrefix(s[i:], r.ref) {
+					b = append(b, r.c[0])
+					src = append(src, i)
+					i += len(r.ref)
+					changed = true
+					continue next
+				}
+			}
+		}
+		b = append(b, s[i])
+		src = append(src, i)
+		i++
+	}
+	if !changed {
 		return "", nil
 	}
 	return string(b), append(src, len(s))

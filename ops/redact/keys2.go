@@ -55,7 +55,8 @@ func keyRules2() []*Rule {
 // that begins 4 characters before it decodes to SEQUENCE { INTEGER 0|1,
 // SEQUENCE (PKCS#8's algorithm) | OCTET STRING (SEC1's key) } of exactly
 // the length its header says: a private key, not a certificate or a
-// public key (whose SEQUENCE starts with another SEQUENCE).
+// public key (whose SEQUENCE starts with another SEQUENCE), under a name
+// that names a key (namedAsKey).
 func findShortDER(text string, hits []hit, emit func(s, e int, id string)) {
 	for _, h := range hits {
 		st := int(h.pos) - 4
@@ -73,22 +74,47 @@ func findShortDER(text string, hits []hit, emit func(s, e int, id string)) {
 			continue
 		}
 		b, err := base64.StdEncoding.DecodeString(text[st:e])
-		if err != nil || len(b) < 40 || b[0] != 0x30 {
-			continue
-		}
-		n, i := int(b[1]), 2
-		if b[1] == 0x81 {
-			n, i = int(b[2]), 3
-		} else if b[1] >= 0x80 {
-			continue
-		}
-		if i+n != len(b) || b[i] != 0x02 || b[i+1] != 0x01 || b[i+2] > 1 {
-			continue
-		}
-		if next := b[i+3]; next == 0x30 || next == 0x04 {
+		if err == nil && isDERPrivateKey(b) && namedAsKey(linePrefix(text, st)) {
 			emit(st, e, "private-key-der")
 		}
 	}
+}
+
+// namedAsKey: the line before a bare DER key names a key or a secret
+// (ED25519_KEY=, "signingKey": ", private_key: , APPLE_P8=): a key under
+// another armor's label (-----BEGIN TESTING KEY----- on the line above)
+// or in a list of test vectors is not reported.
+func namedAsKey(pre string) bool {
+	if hasSecretNoun(pre) {
+		return true
+	}
+	l := strings.ToLower(pre)
+	return strings.Contains(l, "priv") || strings.Contains(l, "p8") || strings.Contains(l, "pkcs8")
+}
+
+// isDERPrivateKey: b is one DER SEQUENCE, exactly as long as its header
+// says, whose first element is INTEGER 0 or 1 and whose second is a
+// SEQUENCE (PKCS#8's algorithm), an OCTET STRING (SEC1's key) or, in a
+// long one, an INTEGER (PKCS#1's modulus). A certificate or a public key
+// starts SEQUENCE { SEQUENCE }.
+func isDERPrivateKey(b []byte) bool {
+	if len(b) < 40 || b[0] != 0x30 {
+		return false
+	}
+	n, i := int(b[1]), 2
+	switch {
+	case b[1] == 0x81:
+		n, i = int(b[2]), 3
+	case b[1] == 0x82:
+		n, i = int(b[2])<<8|int(b[3]), 4
+	case b[1] >= 0x80:
+		return false
+	}
+	if i+n != len(b) || b[i] != 0x02 || b[i+1] != 0x01 || b[i+2] > 1 {
+		return false
+	}
+	next := b[i+3]
+	return next == 0x30 || next == 0x04 || next == 0x02 && i == 4
 }
 
 // walletAnchors name a wallet's private key or seed phrase, or a call
