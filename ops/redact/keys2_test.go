@@ -124,6 +124,7 @@ func keyFormatCases2() []struct{ name, rule, text, secret string } {
 		{"percent-encoded JSON in a query", "encoded-secret", "GET /cb?state=%7B%22token%22%3A%22%s%22%7D HTTP/1.1", "ghp_" + g.s(tAlnum, 36)},
 		{"Jenkins encrypted secret", "generic-password", "<password>%s</password>", "{AQAAABAAAAAQ" + g.s(tB64, 40) + "=}"},
 		{"Maven encrypted password", "generic-password", "<server><password>%s</password></server>", "{" + g.s(tB64, 22) + "=}"},
+		{"JSON HTML-escaped in a data attribute", "encoded-secret", `<div data-config="{&quot;apiKey&quot;:&quot;%s&quot;}"></div>`, g.s(tAlnum, 32)},
 		{"kubernetes stringData in a block scalar", "generic-secret", "kind: Secret\nstringData:\n  config.yaml: |\n    key: %s\n", g.s(tAlnum, 32)},
 	}
 }
@@ -156,6 +157,8 @@ var keyFormatNegatives2 = []string{
 	"npub1sn0wdenkukak0d9dfczzeacvhkrgz92ak56egt7vdgzn8pv2wfqqhrjdv9",
 	"GET /search?q=%22hello+world%22&page=2&sig=abc%3D HTTP/1.1",
 	"<password>{{ vault_password }}</password>",
+	"var testingKey = testingKey(`-----BEGIN TESTING KEY-----\nMC4CAQAwBQYDK2VwBCIEIIQGUYPvZah+1TCmJ0XrSxdvUICz3r/+mJcM59SXjjdE\n-----END TESTING KEY-----`)",
+	`<div data-config="{&quot;theme&quot;:&quot;dark&quot;,&quot;lang&quot;:&quot;en&quot;}"></div>`,
 	"REDIRECT_ENCODED=aHR0cHM6Ly9leGFtcGxlLm9yZy9jYWxsYmFjaw==", // https://example.org/callback
 }
 
