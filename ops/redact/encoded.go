@@ -40,7 +40,7 @@ func encodedRules() []*Rule {
 		// a value under a name that says it is encoded: *_ENCODED,
 		// *Encoded, camelCase *Base64 / *B64 (the _B64/_BASE64 forms have
 		// their rule in keys.go)
-		{ID: "encoded-secret", Anchors: []string{"encoded", "base64", "b64"}, Fold: true, Priority: prioContext,
+		{ID: "encoded-secret", Anchors: []string{"ncoded", "base64", "b64"}, Fold: true, Priority: prioContext,
 			find: findEncodedNames, emits: []string{"encoded-secret"}},
 		// JSON text inside a JSON string (a tool result holding JSON): its
 		// escapes \uXXXX and \\\" are decoded, the text scanned again
@@ -62,7 +62,8 @@ func encodedRules() []*Rule {
 			find: findBracedPasswords, emits: []string{"generic-password"}},
 		// a Kubernetes Secret's stringData: every value is a secret's
 		// plain text, under whatever name (also inside a block scalar)
-		{ID: "generic-secret", Anchors: []string{"stringdata:", `"stringdata":`}, Fold: true, Priority: prioGeneric,
+		// (anchored on gdata: — "str" is in every other line of code)
+		{ID: "generic-secret", Anchors: []string{"gdata:", `gdata":`}, Fold: true, Priority: prioGeneric,
 			find: findStringData, emits: []string{"generic-secret"}},
 	}
 }
@@ -190,9 +191,14 @@ func checkGzipHoldsSecret(text string, s, e int) bool {
 }
 
 // decodeCallAnchors are the decoding calls whose literal argument is read.
-var decodeCallAnchors = []string{"b64decode(", "atob(", "buffer.from(", "decodestring(", "frombase64string(",
-	"getdecoder().decode(", "getmimedecoder().decode(", "decode64(", "base64_decode(", "fromhex(", "unhexlify(",
-	"hex2bin(", "<<<"}
+var decodeCallAnchors = []string{"b64decode(", "atob(", "buffer.from(", "decodestring(", "base64string(",
+	"r().decode(", "de64(", "base64_decode(", "omhex(", "unhexlify(", "hex2bin(", "<<<"}
+
+// Each decoding call's anchor starts at a byte trigram prose and code rarely
+// hold (the prefilter lets every position of an anchor's first three
+// bytes through): fromhex( is found by "omhex(", FromBase64String( by
+// "base64string(", getDecoder().decode( by "r().decode(", decode64( by
+// "de64(".
 
 // findDecodeCalls: the quoted literal given to a decoding call, decoded
 // (base64, or hex for the hex calls and Buffer.from(…, "hex")) and judged
@@ -217,7 +223,7 @@ func findDecodeCalls(text string, hits []hit, emit func(s, e int, id string)) {
 			continue
 		}
 		v := text[lit : lit+close]
-		isHexCall := call == "fromhex(" || call == "unhexlify(" || call == "hex2bin(" ||
+		isHexCall := call == "omhex(" || call == "unhexlify(" || call == "hex2bin(" ||
 			call == "decodestring(" && strings.HasSuffix(strings.ToLower(text[max(0, p-8):p]), "hex.")
 		if call == "buffer.from(" {
 			arg := strings.ToLower(text[lit+close+1 : min(len(text), lit+close+16)])
@@ -263,7 +269,14 @@ func findEncodedNames(text string, hits []hit, emit func(s, e int, id string)) {
 		if end < len(text) && isTokenByte(text[end]) {
 			continue // the qualifier ends the name
 		}
-		if h.pos == 0 || !isTokenByte(text[h.pos-1]) {
+		st := int(h.pos)
+		if h.alen == 6 && text[h.pos]|0x20 == 'n' { // ncoded: the anchor of encoded
+			if st == 0 || text[st-1]|0x20 != 'e' {
+				continue
+			}
+			st--
+		}
+		if st == 0 || !isTokenByte(text[st-1]) {
 			continue // a name before it
 		}
 		i := end
@@ -416,7 +429,13 @@ func unescapeU(s string) (rune, int) {
 // stringData:, also inside a block scalar, whose value looks generated.
 func findStringData(text string, hits []hit, emit func(s, e int, id string)) {
 	for _, h := range hits {
-		p := int(h.pos)
+		p := int(h.pos) - len("strin")
+		if p < 0 || !strings.EqualFold(text[p:h.pos], "strin") {
+			continue
+		}
+		if p > 0 && text[p-1] == '"' {
+			p-- // the JSON form's quote
+		}
 		around := strings.ToLower(text[max(0, p-4000):min(len(text), p+4000)])
 		if !strings.Contains(around, "kind: secret") && !strings.Contains(around, `"kind": "secret"`) && !strings.Contains(around, `"kind":"secret"`) {
 			continue

@@ -42,7 +42,9 @@ func keyRules2() []*Rule {
 			Re:       regexp.MustCompile(`PrivKey(?:Ed25519|Secp256k1)\\?"[ \t]*,[ \t]*\\?"value\\?"[ \t]*:[ \t]*\\?"(?P<s>[A-Za-z0-9+/]{40,}={0,2})`),
 			Boundary: isB64Word},
 		// a Nostr private key (NIP-19: bech32 of 32 bytes after nsec1)
-		tok("nostr-private-key", `nsec1[02-9ac-hj-np-z]{58}`, "nsec1").prio(prioSpecific).check(nil),
+		// (anchored on "ec1": "nse" is in every response and license)
+		{ID: "nostr-private-key", Anchors: []string{"ec1"}, Before: 2, After: 60, Priority: prioSpecific,
+			Re: regexp.MustCompile(`nsec1[02-9ac-hj-np-z]{58}`), Boundary: isAlnum},
 		// a wallet's private key or seed phrase after a name or call that
 		// takes one: hex (Ethereum, 0x + 64), WIF (5…, K…, L…, c…, 9…),
 		// Solana's base58 or JSON keypair, BIP-39 words
@@ -119,8 +121,10 @@ func isDERPrivateKey(b []byte) bool {
 
 // walletAnchors name a wallet's private key or seed phrase, or a call
 // given one.
-var walletAnchors = []string{"wif", "privkey", "priv_key", "private", "wallet", "keypair", "signer", "mnemonic",
-	"seed", "phrase", "accounts", "from_key(", "fromsecretkey(", "importprivkey", "id.json", "solana"}
+// (keypair by "eypair" and from_key( by "m_key(": "key" and "fro" are
+// trigrams of every other line, and the prefilter lets each through)
+var walletAnchors = []string{"wif", "privkey", "priv_key", "private", "wallet", "eypair", "signer", "mnemonic",
+	"seed", "phrase", "accounts", "m_key(", "id.json"}
 
 var (
 	reHexKey    = regexp.MustCompile(`^(?:0x)?[0-9a-fA-F]{64}$`)
@@ -162,7 +166,17 @@ func findWalletKeys(text string, hits []hit, emit func(s, e int, id string)) {
 		for j < hi && strings.IndexByte(" \t\"'`:=([{,>\n", text[j]) >= 0 {
 			j++
 		}
-		if j-i > 24 {
+		// one wrapping call (bs58.decode(, Buffer.from(, hexToBytes()
+		if k := j; k < hi && isAlpha(text[k]) {
+			for k < hi && (isTokenByte(text[k]) || text[k] == '.') {
+				k++
+			}
+			if k < hi && text[k] == '(' && k-j <= 24 {
+				for j = k; j < hi && strings.IndexByte(" \t\"'`([", text[j]) >= 0; j++ {
+				}
+			}
+		}
+		if j-i > 48 {
 			gapOK = false
 		}
 		if seed {
