@@ -48,7 +48,7 @@ func encodedRules() []*Rule {
 			find: findDecodedLines(unescapeJSON), emits: []string{"encoded-secret"}},
 		// JSON written HTML-escaped in a page (a data attribute, an
 		// embedded state script): &quot; &amp; &lt; &gt; &#39; &#x27;
-		{ID: "encoded-secret", Anchors: []string{"&quot;"}, Priority: prioContext,
+		{ID: "encoded-secret", Anchors: []string{"&quot;", "&#34;"}, Priority: prioContext,
 			find: findDecodedLines(unescapeHTML), emits: []string{"encoded-secret"}},
 		// a value percent-encoded once more (WHATWG urlencoded: a JSON
 		// object in a query string, a form inside a form), decoded and
@@ -60,6 +60,20 @@ func encodedRules() []*Rule {
 		// settings.xml <password>{…}</password>
 		{ID: "generic-password", Anchors: []string{"{AQAAABAAAA", "<password>{"}, Fold: true, Priority: prioContext,
 			find: findBracedPasswords, emits: []string{"generic-password"}},
+		// a literal given to a template's decoding filter: {{ "…" | b64dec }}
+		// (Helm, Go templates), {{ '…' | b64decode }} (Ansible, Jinja)
+		{ID: "encoded-secret", Anchors: []string{"b64dec"}, Fold: true, Priority: prioContext,
+			find: findDecodeFilters, emits: []string{"encoded-secret"}},
+		// YAML's !!binary tag (base64, YAML 1.1's type repository)
+		{ID: "encoded-secret", Anchors: []string{"!!binary"}, Priority: prioContext,
+			find: findYAMLBinary, emits: []string{"encoded-secret"}},
+		// hex piped to xxd -r -p
+		{ID: "encoded-secret", Anchors: []string{"xxd -r -p"}, Before: 1200, Priority: prioContext,
+			Re:       regexp.MustCompile(`\b(?:echo|printf)[ \t]+(?:-n[ \t]+)?["']?(?P<s>[0-9a-fA-F]{16,})["']?[ \t]*\|[ \t]*xxd -r -p`),
+			Boundary: isAlnum, Check: checkHexHoldsSecret},
+		// quoted-printable (RFC 2045 §6.7): =3D is the '=' of NAME=VALUE
+		{ID: "encoded-secret", Anchors: []string{"=3d"}, Fold: true, Priority: prioContext,
+			find: findDecodedLines(unescapeQP), emits: []string{"encoded-secret"}},
 		// a Kubernetes Secret's stringData: every value is a secret's
 		// plain text, under whatever name (also inside a block scalar)
 		// (anchored on gdata: — "str" is in every other line of code)
@@ -192,7 +206,8 @@ func checkGzipHoldsSecret(text string, s, e int) bool {
 
 // decodeCallAnchors are the decoding calls whose literal argument is read.
 var decodeCallAnchors = []string{"b64decode(", "atob(", "buffer.from(", "decodestring(", "base64string(",
-	"r().decode(", "de64(", "base64_decode(", "omhex(", "unhexlify(", "hex2bin(", "<<<"}
+	"r().decode(", "de64(", "base64_decode(", "omhex(", "unhexlify(", "hex2bin(", "<<<",
+	"base64decode(", "base64binary(", "decodebytes("}
 
 // Each decoding call's anchor starts at a byte trigram prose and code rarely
 // hold (the prefilter lets every position of an anchor's first three
@@ -208,12 +223,23 @@ func findDecodeCalls(text string, hits []hit, emit func(s, e int, id string)) {
 	for _, h := range hits {
 		p, end := int(h.pos), int(h.pos+h.alen)
 		call := strings.ToLower(text[p:end])
-		if call == "<<<" && !strings.HasSuffix(strings.TrimRight(text[max(0, p-20):p], " \t"), "-d") &&
-			!strings.HasSuffix(strings.TrimRight(text[max(0, p-20):p], " \t"), "--decode") &&
-			!strings.HasSuffix(strings.TrimRight(text[max(0, p-20):p], " \t"), "-D") {
-			continue
+		isHexCall := call == "omhex(" || call == "unhexlify(" || call == "hex2bin(" ||
+			call == "decodestring(" && strings.HasSuffix(strings.ToLower(text[max(0, p-8):p]), "hex.")
+		if call == "<<<" {
+			// base64 -d <<< "…", base64 --decode, base64 -D, xxd -r -p <<< "…"
+			cmd := strings.TrimRight(text[max(0, p-24):p], " \t")
+			switch {
+			case strings.HasSuffix(cmd, "xxd -r -p"):
+				isHexCall = true
+			case strings.HasSuffix(cmd, "-d"), strings.HasSuffix(cmd, "--decode"), strings.HasSuffix(cmd, "-D"):
+			default:
+				continue
+			}
 		}
 		q := skipBlanks(text, end)
+		if q+1 < len(text) && strings.IndexByte("bBuUrR", text[q]) >= 0 && (text[q+1] == '"' || text[q+1] == '\'') {
+			q++ // a Python bytes or string prefix: b"…"
+		}
 		if q >= len(text) || text[q] != '"' && text[q] != '\'' && text[q] != '`' {
 			continue
 		}
@@ -223,8 +249,6 @@ func findDecodeCalls(text string, hits []hit, emit func(s, e int, id string)) {
 			continue
 		}
 		v := text[lit : lit+close]
-		isHexCall := call == "omhex(" || call == "unhexlify(" || call == "hex2bin(" ||
-			call == "decodestring(" && strings.HasSuffix(strings.ToLower(text[max(0, p-8):p]), "hex.")
 		if call == "buffer.from(" {
 			arg := strings.ToLower(text[lit+close+1 : min(len(text), lit+close+16)])
 			switch {
@@ -564,11 +588,17 @@ func isURLByte(c byte) bool {
 // unpercent decodes the %XX escapes of s; src[i] is the offset in s of the
 // byte that wrote plain[i] (src[len(plain)] = len(s)). "" when nothing
 // was decoded.
-func unpercent(s string) (string, []int) {
+func unpercent(s string) (string, []int) { return unhexEscapes(s, '%') }
+
+// unescapeQP decodes quoted-printable's =XX escapes (a soft line break
+// ends the line the decoder is given).
+func unescapeQP(s string) (string, []int) { return unhexEscapes(s, '=') }
+
+func unhexEscapes(s string, esc byte) (string, []int) {
 	var b []byte
 	var src []int
 	for i := 0; i < len(s); {
-		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+		if s[i] == esc && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
 			b = append(b, unhex(s[i+1])<<4|unhex(s[i+2]))
 			src = append(src, i)
 			i += 3
@@ -613,4 +643,78 @@ next:
 		return "", nil
 	}
 	return string(b), append(src, len(s))
+}
+
+// checkHexHoldsSecret: text[s:e] is hex of text in which the built-in
+// rules find a secret, judged on its line.
+func checkHexHoldsSecret(text string, s, e int) bool {
+	b, err := hex.DecodeString(text[s:e])
+	if err != nil || len(b) < 6 || !printableText(b) {
+		return false
+	}
+	return holdsSecret(linePrefix(text, s), string(b), "")
+}
+
+// findDecodeFilters: "…" | b64dec (or b64decode) inside {{ }}: the quoted
+// literal before the filter, decoded and judged as the value of the name
+// in front of the template expression.
+func findDecodeFilters(text string, hits []hit, emit func(s, e int, id string)) {
+	for _, h := range hits {
+		i := int(h.pos)
+		for i > 0 && (text[i-1] == ' ' || text[i-1] == '\t') {
+			i--
+		}
+		if i == 0 || text[i-1] != '|' {
+			continue
+		}
+		i--
+		for i > 0 && (text[i-1] == ' ' || text[i-1] == '\t') {
+			i--
+		}
+		if i == 0 || text[i-1] != '"' && text[i-1] != '\'' {
+			continue
+		}
+		e := i - 1
+		st := strings.LastIndexByte(text[max(0, e-16000):e], text[e])
+		if st < 0 {
+			continue
+		}
+		st += max(0, e-16000) + 1
+		b, ok := decodeB64(text[st:e])
+		if !ok || len(b) < 6 || !printableText(b) {
+			continue
+		}
+		pre := linePrefix(text, st)
+		if k := strings.LastIndex(pre, "{{"); k >= 0 {
+			pre = strings.TrimRight(pre[:k], " \t\"'")
+		}
+		if holdsSecret(pre+` "`, string(b), `"`) {
+			emit(st, e, "encoded-secret")
+		}
+	}
+}
+
+// findYAMLBinary: NAME: !!binary BASE64 (on the line, or the lines of a
+// block scalar after it), decoded and judged under NAME.
+func findYAMLBinary(text string, hits []hit, emit func(s, e int, id string)) {
+	for _, h := range hits {
+		i := skipBlanks(text, int(h.pos+h.alen))
+		if i < len(text) && text[i] == '|' {
+			i++
+			for i < len(text) && (text[i] == '\n' || text[i] == ' ' || text[i] == '\t' || text[i] == '-') {
+				i++
+			}
+		}
+		e := b64RunEnd(text, i)
+		if e-i < 8 || e < len(text) && isTokenByte(text[e]) {
+			continue
+		}
+		b, ok := decodeB64(text[i:e])
+		if !ok || len(b) < 6 || !printableText(b) {
+			continue
+		}
+		if holdsSecret(linePrefix(text, int(h.pos)), string(b), "") {
+			emit(i, e, "encoded-secret")
+		}
+	}
 }

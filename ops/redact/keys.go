@@ -63,7 +63,7 @@ func keyRules() []*Rule {
 			Re:       regexp.MustCompile(`[A-Za-z0-9]+[_-](?i:b64|base64)["']?[ \t]*(?::=|=|:)[ \t]*["']?(?P<s>[A-Za-z0-9+/]{12,}={0,2})`),
 			Boundary: isB64, Check: checkDecodedHoldsSecret},
 		{ID: "encoded-secret", Anchors: []string{"base64 -d", "base64 --decode", "base64 -D"}, Before: 1200, After: 0, Priority: prioContext,
-			Re:       regexp.MustCompile(`\b(?:echo|printf)[ \t]+(?:-[neE][ \t]+|["']%s(?:\\n)?["'][ \t]+)?["']?(?P<s>[A-Za-z0-9+/]{12,}={0,2})["']?[ \t]*\|[ \t]*base64[ \t]+(?:-d|--decode|-D)`),
+			Re:       regexp.MustCompile(`\b(?:echo|printf)[ \t]+(?:-[neE][ \t]+|["']%s(?:\\n)?["'][ \t]+)?["']?(?P<s>[A-Za-z0-9+/]{12,}={0,2})["']?[ \t]*\|[ \t]*(?:openssl[ \t]+(?:enc[ \t]+)?-?)?base64[ \t]+(?:-d|--decode|-D)`),
 			Boundary: isB64Word, Check: checkDecodedHoldsSecret},
 		// Telegram's Bot API URL (https://api.telegram.org/bot<token>/METHOD):
 		// the token glued to "bot", which the token rule's boundary refuses

@@ -22,6 +22,10 @@ func keyRules2() []*Rule {
 		// MIGHAgEA…); the MII… ones (30 82 LL LL) are private-key-der's
 		{ID: "private-key-der", Anchors: []string{"AQAw", "AQEw", "AQEE", "AgEA", "AgEB"}, Priority: prioSpecific,
 			find: findShortDER, emits: []string{"private-key-der"}},
+		// .NET's RSA key XML (RSA.ToXmlString(true)): the private members
+		// of an <RSAKeyValue>
+		{ID: "private-key", Anchors: []string{"<RSAKeyValue>"}, Priority: prioSpecific,
+			find: findRSAKeyValue, emits: []string{"private-key"}},
 		// Java keystores in base64: JKS (magic FEEDFEED) and JCEKS
 		// (CECECECE), version 1 or 2; they hold private keys
 		tok("java-keystore", `(?:/u3\+7Q|zs7Ozg)AAAA[EI][A-Za-z0-9+/]{80,}={0,2}`, "/u3+7Q", "zs7Ozg").after(20000).bound(isB64).check(nil),
@@ -347,4 +351,22 @@ func privateNamesAKey(text string, p int) bool {
 		p++
 	}
 	return p+3 <= len(text) && strings.EqualFold(text[p:p+3], "key")
+}
+
+var rsaXMLPrivate = regexp.MustCompile(`<(P|Q|DP|DQ|InverseQ|D)>\s*([A-Za-z0-9+/]{16,}={0,2})\s*</(?:P|Q|DP|DQ|InverseQ|D)>`)
+
+// findRSAKeyValue: the base64 values of <P>, <Q>, <DP>, <DQ>, <InverseQ>
+// and <D> up to </RSAKeyValue> (a public key has only Modulus and
+// Exponent).
+func findRSAKeyValue(text string, hits []hit, emit func(s, e int, id string)) {
+	for _, h := range hits {
+		lo := int(h.pos)
+		hi := min(len(text), lo+16000)
+		if c := strings.Index(text[lo:hi], "</RSAKeyValue>"); c >= 0 {
+			hi = lo + c
+		}
+		for _, m := range rsaXMLPrivate.FindAllStringSubmatchIndex(text[lo:hi], -1) {
+			emit(lo+m[4], lo+m[5], "private-key")
+		}
+	}
 }

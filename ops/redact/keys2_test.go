@@ -125,6 +125,15 @@ func keyFormatCases2() []struct{ name, rule, text, secret string } {
 		{"Jenkins encrypted secret", "generic-password", "<password>%s</password>", "{AQAAABAAAAAQ" + g.s(tB64, 40) + "=}"},
 		{"Maven encrypted password", "generic-password", "<server><password>%s</password></server>", "{" + g.s(tB64, 22) + "=}"},
 		{"JSON HTML-escaped in a data attribute", "encoded-secret", `<div data-config="{&quot;apiKey&quot;:&quot;%s&quot;}"></div>`, g.s(tAlnum, 32)},
+		{".NET RSAKeyValue private member", "private-key", "<RSAKeyValue><Modulus>" + g.s(tB64, 86) + "==</Modulus><Exponent>AQAB</Exponent><D>%s</D></RSAKeyValue>", g.s(tB64, 86) + "=="},
+		{"Helm b64dec filter", "encoded-secret", `  password: {{ "%s" | b64dec }}`, b64(g.s(tAlnum, 16))},
+		{"Terraform base64decode", "encoded-secret", `  token = base64decode("%s")`, b64(glpat)},
+		{"Python decodebytes of a bytes literal", "encoded-secret", `api_token = base64.decodebytes(b"%s").decode()`, b64(glpat)},
+		{"openssl enc -base64 -d pipe", "encoded-secret", "echo %s | openssl enc -base64 -d", b64(glpat)},
+		{"xxd -r -p pipe", "encoded-secret", "echo %s | xxd -r -p", hex.EncodeToString([]byte(glpat))},
+		{"YAML !!binary", "encoded-secret", "password: !!binary %s", b64(g.s(tAlnum, 16))},
+		{"quoted-printable =3D", "encoded-secret", "Your new key: api_key=3D%s\nKeep it safe.", g.s(tAlnum, 32)},
+		{"numeric HTML references", "encoded-secret", `<input value="{&#34;password&#34;:&#34;%s&#34;}">`, g.s(tAlnum, 18)},
 		{"kubernetes stringData in a block scalar", "generic-secret", "kind: Secret\nstringData:\n  config.yaml: |\n    key: %s\n", g.s(tAlnum, 32)},
 	}
 }
@@ -159,6 +168,10 @@ var keyFormatNegatives2 = []string{
 	"<password>{{ vault_password }}</password>",
 	"var testingKey = testingKey(`-----BEGIN TESTING KEY-----\nMC4CAQAwBQYDK2VwBCIEIIQGUYPvZah+1TCmJ0XrSxdvUICz3r/+mJcM59SXjjdE\n-----END TESTING KEY-----`)",
 	`<div data-config="{&quot;theme&quot;:&quot;dark&quot;,&quot;lang&quot;:&quot;en&quot;}"></div>`,
+	"<RSAKeyValue><Modulus>0vx7agoebGcQSuuPiLJXZptN9nndrQmbXEps2aiAFbWhM78LhWx4cbbfAAtVT86zwu1RK7aPFFxuhDR1L6tSoc</Modulus><Exponent>AQAB</Exponent></RSAKeyValue>",
+	"logo: !!binary iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAAGXRFWHRTb2Z0d2FyZQ==",
+	`  name: {{ "aGVsbG8td29ybGQ=" | b64dec }}`,
+	"The meeting is at 10=3A30, see you there.",
 	"REDIRECT_ENCODED=aHR0cHM6Ly9leGFtcGxlLm9yZy9jYWxsYmFjaw==", // https://example.org/callback
 }
 
