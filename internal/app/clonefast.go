@@ -90,15 +90,15 @@ func (env *Env) cloneFast(sessionArg string, d Dest) (bool, error) {
 
 // fastClone is one plain clone being written.
 type fastClone struct {
-	env              *Env
-	path, id, newID  string
-	subs             []chain.SubagentFile
-	pr               *progress
-	mu               sync.Mutex
-	ids              []string // the session ids the entries carry, as far as known
-	unknown          []string // those an attempt met that its Remapper did not know
-	main             ops.StreamResult
-	subResults       []ops.StreamResult // read this attempt: one per subagent
+	env             *Env
+	path, id, newID string
+	subs            []chain.SubagentFile
+	pr              *progress
+	mu              sync.Mutex
+	ids             []string // the session ids the entries carry, as far as known
+	unknown         []string // those an attempt met that its Remapper did not know
+	main            ops.StreamResult
+	subResults      []ops.StreamResult // read this attempt: one per subagent
 }
 
 // lineErrors are the validation errors of a file that one read of its
