@@ -238,6 +238,7 @@ func longestLine(data []byte) int {
 func (r *Remapper) renameBlock(b *cloneBlock) {
 	data := b.data
 	var offs []int
+	var seen idCache
 	for pos := 0; pos < len(data); {
 		end := bytes.IndexByte(data[pos:], '\n')
 		next := len(data)
@@ -254,7 +255,7 @@ func (r *Remapper) renameBlock(b *cloneBlock) {
 		b.lines++
 		var id [36]byte
 		var kind chain.Kind
-		offs, kind, id = r.renameLine(body, b.first && pos == 0, offs[:0])
+		offs, kind, id = r.renameLine(body, b.first && pos == 0, offs[:0], &seen)
 		switch {
 		case kind == chain.KindInvalid:
 			b.damaged++
@@ -272,7 +273,7 @@ func (r *Remapper) renameBlock(b *cloneBlock) {
 // entry, as Line does (offs is scratch space, returned for reuse). It
 // returns the line's kind and the entry's session id when the Remapper
 // does not know it (else zero).
-func (r *Remapper) renameLine(body []byte, first bool, offs []int) ([]int, chain.Kind, [36]byte) {
+func (r *Remapper) renameLine(body []byte, first bool, offs []int, seen *idCache) ([]int, chain.Kind, [36]byte) {
 	var sid []byte
 	kind := chain.EntryFields(body, first, func(k string, vs, ve int) {
 		if k == "sessionId" {
@@ -293,7 +294,33 @@ func (r *Remapper) renameLine(body []byte, first bool, offs []int) ([]int, chain
 	}
 	for _, off := range offs {
 		k := (*[36]byte)(body[off : off+36])
-		*k = r.mapKey(*k)
+		*k = seen.mapKey(r, *k)
 	}
 	return offs, kind, unknown
+}
+
+// idCache holds the last few ids a pass renamed and their new ones: the
+// lines of a session name the same few again and again (the session id
+// on every line, a parentUuid the uuid of the line before, a promptId the
+// prompt's), and a comparison costs less than parsing and enciphering.
+type idCache struct {
+	old, new [4][36]byte
+	n        int
+}
+
+func (c *idCache) mapKey(r *Remapper, old [36]byte) [36]byte {
+	for k := range c.n {
+		if c.old[k] == old {
+			return c.new[k]
+		}
+	}
+	n := r.mapKey(old)
+	k := c.n
+	if k == len(c.old) {
+		k = int(old[0]+old[35]) % len(c.old) // one of them goes
+	} else {
+		c.n++
+	}
+	c.old[k], c.new[k] = old, n
+	return n
 }
