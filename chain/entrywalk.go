@@ -1,6 +1,9 @@
 package chain
 
-import "bytes"
+import (
+	"bytes"
+	"os"
+)
 
 // EntryFields reads one line of a transcript (its terminator excluded;
 // first marks the file's first line, where a byte order mark may stand)
@@ -53,3 +56,7 @@ func LineTooLong(off int64) error { return errLineTooLong(off) }
 // index reads it (Entry.SessionID): a string's text, "" for any other
 // value.
 func SessionIDOf(raw []byte) string { return strValue(b2s(raw)) }
+
+// OpenShared opens a transcript for reading as the loader does (on
+// Windows, sharing delete access: the client may rename it meanwhile).
+func OpenShared(path string) (*os.File, error) { return openShared(path) }

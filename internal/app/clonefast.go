@@ -114,7 +114,7 @@ func (c *fastClone) lineErrors(r ops.StreamResult) int {
 // stream renames the file at p into w with rm, noting the session ids it
 // met that rm did not know.
 func (c *fastClone) stream(rm *ops.Remapper, p string, w io.Writer) (ops.StreamResult, error) {
-	fh, err := os.Open(p)
+	fh, err := chain.OpenShared(p)
 	if err != nil {
 		return ops.StreamResult{}, err
 	}
