@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -157,13 +158,19 @@ func (c *fastClone) again() bool {
 func (c *fastClone) writeTo(d Dest) error {
 	for {
 		rm := ops.NewRemapperFor(c.newID, c.ids...)
-		c.subResults = c.subResults[:0]
-		for _, a := range c.subs {
-			r, err := c.stream(rm, a.Path, io.Discard)
-			if err != nil && !isUnknownIDs(err) {
-				return err
-			}
-			c.subResults = append(c.subResults, r)
+		c.subResults = make([]ops.StreamResult, len(c.subs))
+		work := newTasks(runtime.GOMAXPROCS(0))
+		for k, a := range c.subs {
+			work.Go(func() error {
+				var err error
+				if c.subResults[k], err = c.stream(rm, a.Path, io.Discard); err != nil && !isUnknownIDs(err) {
+					return err
+				}
+				return nil
+			})
+		}
+		if err := work.Wait(); err != nil {
+			return err
 		}
 		if c.again() {
 			continue // the main file is read with every subagent's ids known
