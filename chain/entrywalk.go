@@ -52,6 +52,15 @@ const MaxLine = maxLine
 // starting at byte off.
 func LineTooLong(off int64) error { return errLineTooLong(off) }
 
+// CheckLines is the loader's refusal of a block of lines (starting at byte
+// off of its file) one of which is longer than MaxLine.
+func CheckLines(data []byte, off int64) error {
+	if len(data) > maxLine && longestLine(data) > maxLine {
+		return errLineTooLong(off)
+	}
+	return nil
+}
+
 // SessionIDOf decodes the raw JSON value of a sessionId field as the
 // index reads it (Entry.SessionID): a string's text, "" for any other
 // value.

@@ -210,8 +210,8 @@ func splitLines(src io.ReaderAt, size int64, free chan []byte, emit func(*cloneB
 		if len(data) == 0 {
 			continue
 		}
-		if int64(len(data)) > chain.MaxLine && longestLine(data) > chain.MaxLine {
-			return chain.LineTooLong(off)
+		if err := chain.CheckLines(data, off); err != nil {
+			return err
 		}
 		if !emit(&cloneBlock{data: data, first: off == 0, off: off, done: make(chan struct{})}) {
 			return nil
@@ -219,19 +219,6 @@ func splitLines(src io.ReaderAt, size int64, free chan []byte, emit func(*cloneB
 		off += int64(len(data))
 	}
 	return nil
-}
-
-func longestLine(data []byte) int {
-	longest := 0
-	for len(data) > 0 {
-		n := bytes.IndexByte(data, '\n')
-		if n < 0 {
-			n = len(data)
-		}
-		longest = max(longest, n)
-		data = data[min(n+1, len(data)):]
-	}
-	return longest
 }
 
 // renameBlock renames the entry lines of b in place.
