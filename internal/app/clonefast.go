@@ -140,16 +140,15 @@ func (c *fastClone) stream(rm *ops.Remapper, p string, w io.Writer) (ops.StreamR
 // again reports whether the attempt just made met session ids its
 // Remapper did not know: they are then known, for the next attempt.
 func (c *fastClone) again() bool {
-	if len(c.unknown) == 0 {
-		return false
-	}
+	added := false
 	for _, id := range c.unknown {
 		if !slices.Contains(c.ids, id) {
 			c.ids = append(c.ids, id)
+			added = true
 		}
 	}
 	c.unknown = nil
-	return true
+	return added // (an attempt that learnt nothing would fail the same way again)
 }
 
 // writeTo writes the main transcript to -o FILE. The Remapper must know
