@@ -111,7 +111,7 @@ func TestFastCloneIsTheFullClone(t *testing.T) {
 				require.NoError(t, os.WriteFile(subs[0], bytes.ReplaceAll(sb, []byte(`"sessionId":"`+id+`"`), []byte(`"sessionId":"`+other+`"`)), 0o644))
 			}})
 
-	compared, withSidecars, damaged := 0, 0, 0
+	compared, withSidecars, damaged, legacy := 0, 0, 0, 0
 	for _, src := range sources {
 		cfg := t.TempDir()
 		path := placeSession(t, cfg, src.from, src.data, src.as)
@@ -165,14 +165,20 @@ func TestFastCloneIsTheFullClone(t *testing.T) {
 		if len(full) > 1 {
 			withSidecars++
 		}
+		for name := range full {
+			if strings.HasPrefix(filepath.Base(name), "agent-X-") {
+				legacy++
+			}
+		}
 		origins := readFile(t, filepath.Join(cfg, "ccsurgeon", "origins.jsonl"))
 		require.Contains(t, string(origins), `"session":"`+fastID+`"`, src.name)
 		compared++
 	}
-	t.Logf("%d sessions cloned both ways (%d with sidecars, %d with damaged lines)", compared, withSidecars, damaged)
+	t.Logf("%d sessions cloned both ways (%d with sidecars, %d with damaged lines, %d older clients' agent files)", compared, withSidecars, damaged, legacy)
 	require.Greater(t, compared, 60)
 	require.Greater(t, withSidecars, 3)
 	require.Greater(t, damaged, 5)
+	require.Greater(t, legacy, 0)
 }
 
 // placeSession writes data as a session of a config dir, under id ("": the
@@ -199,8 +205,11 @@ func placeSession(t *testing.T, cfg, from string, data []byte, id string) string
 	if st, err := os.Stat(side); err == nil && st.IsDir() {
 		require.NoError(t, os.CopyFS(filepath.Join(proj, id), os.DirFS(side)))
 	}
+	// older clients' subagent files lie beside the main transcript (testdata
+	// keeps them in the session's folder)
 	agents, _ := filepath.Glob(filepath.Join(filepath.Dir(from), "agent-*.jsonl"))
-	for _, a := range agents {
+	inFolder, _ := filepath.Glob(filepath.Join(side, "agent-*.jsonl"))
+	for _, a := range append(agents, inFolder...) {
 		require.NoError(t, os.WriteFile(filepath.Join(proj, filepath.Base(a)), readFile(t, a), 0o644))
 	}
 	return path
