@@ -388,8 +388,14 @@ func unescapeJSON(s string) (string, []int) {
 		case '"', '\\', '/':
 			put(d, i)
 			i += 2
-		case 'n', 't', 'r':
-			put(map[byte]byte{'n': '\n', 't': '\t', 'r': '\r'}[d], i)
+		case 'n':
+			put('\n', i)
+			i += 2
+		case 't':
+			put('\t', i)
+			i += 2
+		case 'r':
+			put('\r', i)
 			i += 2
 		case 'u':
 			r, n := unescapeU(s[i:])

@@ -20,7 +20,10 @@ func keyRules2() []*Rule {
 		// DER private keys whose length takes one byte (Ed25519 PKCS#8:
 		// MC4CAQAw…, EC SEC1: MHcCAQEE…) or two (30 81 LL: P-256 PKCS#8
 		// MIGHAgEA…); the MII… ones (30 82 LL LL) are private-key-der's
-		{ID: "private-key-der", Anchors: []string{"AQAw", "AQEw", "AQEE", "AgEA", "AgEB"}, Priority: prioSpecific,
+		// (anchored on the version's base64 and what follows it: AQAw,
+		// AQEw, AQEE 4 characters in; gEAM, gEBB 5 in — "age" would let
+		// every message and page through the prefilter)
+		{ID: "private-key-der", Anchors: []string{"AQAw", "AQEw", "AQEE", "gEAM", "gEBB"}, Priority: prioSpecific,
 			find: findShortDER, emits: []string{"private-key-der"}},
 		// .NET's RSA key XML (RSA.ToXmlString(true)): the private members
 		// of an <RSAKeyValue>
@@ -66,6 +69,9 @@ func keyRules2() []*Rule {
 func findShortDER(text string, hits []hit, emit func(s, e int, id string)) {
 	for _, h := range hits {
 		st := int(h.pos) - 4
+		if text[h.pos] == 'g' {
+			st-- // AgEA, AgEB: the anchor starts at its g
+		}
 		if st < 0 || text[st] != 'M' || st > 0 && (isB64(text[st-1]) || text[st-1] == '-' || text[st-1] == '_') {
 			continue
 		}
