@@ -171,6 +171,9 @@ func findWalletKeys(text string, hits []hit, emit func(s, e int, id string)) {
 		for i < hi && (isTokenByte(text[i]) || text[i] == '.') {
 			i++
 		}
+		if !seed && nameNamesNoKey(text[h.pos:i]) {
+			continue // private_key_hash, walletAddress, privateKeyPath: not the key
+		}
 		gapOK := true
 		j := i
 		for j < hi && strings.IndexByte(" \t\"'`:=([{,>\n", text[j]) >= 0 {
@@ -375,4 +378,27 @@ func findRSAKeyValue(text string, hits []hit, emit func(s, e int, id string)) {
 			emit(lo+m[4], lo+m[5], "private-key")
 		}
 	}
+}
+
+// walletNameDeny are the words after a key's name that make it name
+// something else: its hash, its fingerprint, its id, its path, its
+// public half, an address.
+var walletNameDeny = []string{"hash", "fingerprint", "digest", "sha", "checksum", "id", "path", "file", "pub", "address", "name", "url", "len", "size", "type"}
+
+// nameNamesNoKey: the identifier (the anchor and the rest of its name)
+// goes on past the key with a word of walletNameDeny.
+func nameNamesNoKey(ident string) bool {
+	l := strings.ToLower(ident)
+	for _, w := range []string{"privkey", "priv_key", "private_key", "private-key", "privatekey", "wif", "wallet", "eypair", "signer", "accounts", "m_key(", "id.json"} {
+		if i := strings.Index(l, w); i >= 0 {
+			l = l[i+len(w):]
+			break
+		}
+	}
+	for _, w := range walletNameDeny {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
 }

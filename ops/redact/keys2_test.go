@@ -172,6 +172,9 @@ var keyFormatNegatives2 = []string{
 	"logo: !!binary iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAAGXRFWHRTb2Z0d2FyZQ==",
 	`  name: {{ "aGVsbG8td29ybGQ=" | b64dec }}`,
 	"The meeting is at 10=3A30, see you there.",
+	`private_key_hash = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"`,
+	"privateKeyFingerprint: 5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
+	"wallet_tx_hash: 0x88e96d4537bea4d9c05d12549907b32561d3bf31f45aae734cdc119f13406cb6",
 	"REDIRECT_ENCODED=aHR0cHM6Ly9leGFtcGxlLm9yZy9jYWxsYmFjaw==", // https://example.org/callback
 }
 
