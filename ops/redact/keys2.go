@@ -29,6 +29,11 @@ func keyRules2() []*Rule {
 		// of an <RSAKeyValue>
 		{ID: "private-key", Anchors: []string{"<RSAKeyValue>"}, Priority: prioSpecific,
 			find: findRSAKeyValue, emits: []string{"private-key"}},
+		// a keystore or PKCS#12 file in base64 under its name (a CI
+		// variable: ANDROID_KEYSTORE_BASE64, SIGNING_CERT_P12, "pfx"):
+		// binary, 150 bytes at least, whatever its first bytes
+		{ID: "java-keystore", Anchors: []string{"eystore", "p12", "pfx", "jks"}, Fold: true, Priority: prioContext,
+			find: findNamedKeystores, emits: []string{"java-keystore", "private-key-pkcs12"}},
 		// Java keystores in base64: JKS (magic FEEDFEED) and JCEKS
 		// (CECECECE), version 1 or 2; they hold private keys
 		tok("java-keystore", `(?:/u3\+7Q|zs7Ozg)AAAA[EI][A-Za-z0-9+/]{80,}={0,2}`, "/u3+7Q", "zs7Ozg").after(20000).bound(isB64).check(nil),
@@ -401,4 +406,64 @@ func nameNamesNoKey(ident string) bool {
 		}
 	}
 	return false
+}
+
+// keystoreNameDeny: words of a keystore's name that make it name
+// something else than the file: its password, alias, path, type.
+var keystoreNameDeny = []string{"pass", "pwd", "alias", "path", "file", "type", "name", "dir", "url", "trust"}
+
+// findNamedKeystores: NAME[:=] BASE64 where NAME holds keystore, jks,
+// p12 or pfx (and no word of keystoreNameDeny), the value a base64 run of
+// 200 characters or more (also on the line after a block scalar's |)
+// that decodes to binary data.
+func findNamedKeystores(text string, hits []hit, emit func(s, e int, id string)) {
+	for _, h := range hits {
+		l, r := int(h.pos), int(h.pos+h.alen)
+		for l > 0 && isTokenByte(text[l-1]) {
+			l--
+		}
+		for r < len(text) && (isTokenByte(text[r]) || text[r] == '.') {
+			r++
+		}
+		name := strings.ToLower(text[l:r])
+		if l > 0 && (text[l-1] == '/' || text[l-1] == '.') {
+			continue // a path or a file name
+		}
+		deny := false
+		for _, w := range keystoreNameDeny {
+			deny = deny || strings.Contains(name, w)
+		}
+		if deny {
+			continue
+		}
+		i := r
+		if i < len(text) && (text[i] == '"' || text[i] == '\'') {
+			i++
+		}
+		i = skipBlanks(text, i)
+		if i >= len(text) || text[i] != '=' && text[i] != ':' {
+			continue
+		}
+		i = skipBlanks(text, i+1)
+		if i < len(text) && text[i] == '|' {
+			for i++; i < len(text) && (text[i] == '\n' || text[i] == ' ' || text[i] == '\t' || text[i] == '-'); i++ {
+			}
+		}
+		if i < len(text) && (text[i] == '"' || text[i] == '\'') {
+			i++
+		}
+		e := b64RunEnd(text, i)
+		if e-i < 200 || e < len(text) && isTokenByte(text[e]) {
+			continue
+		}
+		b, ok := decodeB64(text[i:e])
+		if !ok || len(b) < 150 || printableText(b) {
+			continue
+		}
+		id := "java-keystore"
+		if strings.Contains(name, "p12") || strings.Contains(name, "pfx") {
+			id = "private-key-pkcs12"
+		}
+		emit(i, e, id)
+	}
 }

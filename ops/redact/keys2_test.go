@@ -134,6 +134,8 @@ func keyFormatCases2() []struct{ name, rule, text, secret string } {
 		{"YAML !!binary", "encoded-secret", "password: !!binary %s", b64(g.s(tAlnum, 16))},
 		{"quoted-printable =3D", "encoded-secret", "Your new key: api_key=3D%s\nKeep it safe.", g.s(tAlnum, 32)},
 		{"numeric HTML references", "encoded-secret", `<input value="{&#34;password&#34;:&#34;%s&#34;}">`, g.s(tAlnum, 18)},
+		{"keystore under its CI name, any first bytes", "java-keystore", "ANDROID_KEYSTORE_BASE64=%s", b64("\x00\x01\xfe" + g.s(tAlnum, 200) + "\xff\xfe")},
+		{"PKCS#12 under its name", "private-key-pkcs12", "SIGNING_CERT_P12: %s", b64("\x30\x82\xfe" + g.s(tAlnum, 200) + "\xff\xfe")},
 		{"kubernetes stringData in a block scalar", "generic-secret", "kind: Secret\nstringData:\n  config.yaml: |\n    key: %s\n", g.s(tAlnum, 32)},
 	}
 }
@@ -175,6 +177,8 @@ var keyFormatNegatives2 = []string{
 	`private_key_hash = "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08"`,
 	"privateKeyFingerprint: 5c504ed432cb51138bcf09aa5e8a410dd4a1e204ef84bfed1be16dfba1b22060",
 	"wallet_tx_hash: 0x88e96d4537bea4d9c05d12549907b32561d3bf31f45aae734cdc119f13406cb6",
+	"KEYSTORE_PATH=/app/release.jks\nKEYSTORE_ALIAS=upload",
+	"keytool -genkey -v -keystore my-release-key.jks -alias upload",
 	"REDIRECT_ENCODED=aHR0cHM6Ly9leGFtcGxlLm9yZy9jYWxsYmFjaw==", // https://example.org/callback
 }
 
