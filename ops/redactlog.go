@@ -254,12 +254,19 @@ func (l *RedactionLog) WriteEach(w io.Writer, newEnc func() func(b []byte, k int
 	workers := runtime.GOMAXPROCS(0)
 	todo := make(chan *batch)
 	order := make(chan *batch, 2*workers)
+	// the written batches' buffers are used again (as many as can be in
+	// flight): a million secrets make hundreds of MB of report
+	free := make(chan []byte, 3*workers+1)
 	for range workers {
 		go func() {
 			enc := newEnc()
 			var r RedactionRec
 			for bt := range todo {
-				b := make([]byte, 0, len(bt.recs)/redactRecLen*320)
+				var b []byte
+				select {
+				case b = <-free:
+				default:
+				}
 				for off := 0; off < len(bt.recs); off += redactRecLen {
 					l.decode(&r, bt.recs[off:])
 					b = enc(b, bt.k+off/redactRecLen, &r)
@@ -286,6 +293,10 @@ func (l *RedactionLog) WriteEach(w io.Writer, newEnc func() func(b []byte, k int
 		b := <-bt.out
 		if werr == nil {
 			_, werr = w.Write(b)
+		}
+		select {
+		case free <- b[:0]:
+		default:
 		}
 	}
 	if err := <-readErr; err != nil {
