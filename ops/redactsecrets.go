@@ -2,9 +2,9 @@ package ops
 
 import (
 	"bytes"
-	"errors"
 	"crypto/sha256"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
