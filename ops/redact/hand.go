@@ -347,3 +347,64 @@ func authValueAt(text string, i int) (int, int) {
 	}
 	return i, e
 }
+
+// matchAWSPair is the anchored regexp of the rule that takes an AWS secret
+// access key right after its key id,
+// (?:AKIA|ASIA)[A-Z0-9]{16}["'`]?[ \t]*[,:;|= \t][ \t]*["'`]?(?P<s>[A-Za-z0-9/+]{40}),
+// its choices (a quote or none, how many blanks before the separator and
+// after it) tried in the order the regexp engine tries them: on the
+// secrets shape every key id is followed by a line break, and the engine
+// was started for nothing at each one.
+func matchAWSPair(win string) []int {
+	if len(win) < 20 || win[:4] != "AKIA" && win[:4] != "ASIA" {
+		return nil
+	}
+	for k := 4; k < 20; k++ {
+		if !isUpperDigit(win[k]) {
+			return nil
+		}
+	}
+	// quoted(i): where the secret may start after an optional quote at i,
+	// the quote taken first
+	quoted := func(i int) (int, int) {
+		if i < len(win) && (win[i] == '"' || win[i] == '\'' || win[i] == '`') {
+			return i + 1, i
+		}
+		return i, -1
+	}
+	blanks := func(i int) int {
+		for i < len(win) && (win[i] == ' ' || win[i] == '\t') {
+			i++
+		}
+		return i
+	}
+	q1, q1b := quoted(20)
+	for _, a := range [2]int{q1, q1b} {
+		if a < 0 {
+			break
+		}
+		for b := blanks(a); b >= a; b-- { // [ \t]* gives back a blank at a time
+			if b >= len(win) || strings.IndexByte(",:;|= \t", win[b]) < 0 {
+				continue
+			}
+			for d := blanks(b + 1); d >= b+1; d-- {
+				e, eb := quoted(d)
+				for _, st := range [2]int{e, eb} {
+					if st >= 0 && st+40 <= len(win) && isB64Run(win[st:st+40]) {
+						return []int{0, st + 40, st, st + 40}
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func isB64Run(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(isAlnum(c) || c == '/' || c == '+') {
+			return false
+		}
+	}
+	return true
+}

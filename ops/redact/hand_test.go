@@ -3,6 +3,7 @@ package redact
 import (
 	"math"
 	"math/rand"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -381,4 +382,35 @@ func TestSplitWordsSameAsBefore(t *testing.T) {
 		id := string(b)
 		require.Equal(t, splitWordsRef(id), splitWords(id), id)
 	}
+}
+
+// The AWS key id and secret pair (id, quote or not, blanks, a separator,
+// blanks, quote or not, 40 characters of base64) is matched by hand as the
+// regexp matches it, on texts made of those parts in every order and
+// number: blanks that are the separator themselves, quotes on either side,
+// secrets one character short or long, other separators and line breaks.
+func TestAWSPairByHandAsTheRegexp(t *testing.T) {
+	at := regexp.MustCompile(`^(?:(?:AKIA|ASIA)[A-Z0-9]{16}["'\x60]?[ \t]*[,:;|= \t][ \t]*["'\x60]?(?P<s>[A-Za-z0-9/+]{40}))`)
+	secret := "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY+aB9"
+	pieces := []string{"\"", "'", "`", " ", "\t", "  ", ",", ":", ";", "|", "=", "\n", "\r\n", "-", "x", "/", secret[:39], secret[:40], secret[:41], secret[:10]}
+	r := rand.New(rand.NewSource(41))
+	matched := 0
+	for n := 0; n < 30000; n++ {
+		var b strings.Builder
+		b.WriteString([]string{"AKIA", "ASIA", "AKIB", "akia"}[r.Intn(4)])
+		b.WriteString([]string{"IOSFODNN7EXAMPLE", "IOSFODNN7EXAMPL", "IOSFODNN7EXAMPLEQ"}[r.Intn(4)%3]) // 16 characters, or one short or long
+		for k := r.Intn(5); k >= 0; k-- {
+			b.WriteString(pieces[r.Intn(len(pieces))])
+		}
+		if r.Intn(2) == 0 {
+			b.WriteString(secret[:40])
+		}
+		text := b.String()
+		want := at.FindStringSubmatchIndex(text)
+		if want != nil {
+			matched++
+		}
+		require.Equal(t, want, matchAWSPair(text), "%q", text)
+	}
+	assert.Greater(t, matched, 1000, "the texts match often")
 }
