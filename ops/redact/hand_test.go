@@ -414,3 +414,35 @@ func TestAWSPairByHandAsTheRegexp(t *testing.T) {
 	}
 	assert.Greater(t, matched, 1000, "the texts match often")
 }
+
+// The JWK private members are found by hand as the regexp finds them
+// (FindAll over a window), on texts made of member names (private, public,
+// cut), quotes escaped or not, blanks, colons, values one short of 16
+// characters and longer, braces and "kty".
+func TestJWKMembersByHandAsTheRegexp(t *testing.T) {
+	re := regexp.MustCompile(`\\?"(?:d|p|q|dp|dq|qi|k)\\?"[ \t]*:[ \t]*\\?"(?P<s>[A-Za-z0-9_-]{16,})\\?"`)
+	find := findAllAt(`\"`, matchJWKMember)
+	pieces := []string{`"`, `\"`, `\`, "d", "p", "q", "dp", "dq", "qi", "k", "n", "e", "x", "dx", ":", " ", "\t", ",", "{", "}",
+		`"kty"`, `\"kty\"`, "RSA", "0123456789abcdef", "0123456789abcde", "-_", "=", "\n"}
+	r := rand.New(rand.NewSource(43))
+	pick := func(xs ...string) string { return xs[r.Intn(len(xs))] }
+	matched := 0
+	for n := 0; n < 30000; n++ {
+		var b strings.Builder
+		for k := r.Intn(4); k >= 0; k-- {
+			// a member, each of its parts right or wrong, then some noise
+			q := pick(`"`, `"`, `\"`, `\`, "")
+			b.WriteString(q + pick("d", "p", "q", "dp", "dq", "qi", "k", "n", "e", "dx", "") + pick(q, `"`, `\"`, ""))
+			b.WriteString(pick("", " ", "\t ") + pick(":", ":", ",", "") + pick("", " ", "  "))
+			b.WriteString(pick(`"`, `\"`, "") + pick("0123456789abcdef", "0123456789abcdef-_XYZ", "0123456789abcde", "") + pick(`"`, `\"`, "=", ""))
+			for j := r.Intn(3); j > 0; j-- {
+				b.WriteString(pieces[r.Intn(len(pieces))])
+			}
+		}
+		text := b.String()
+		want := re.FindAllStringSubmatchIndex(text, -1)
+		matched += len(want)
+		require.Equal(t, want, find(text), "%q", text)
+	}
+	assert.Greater(t, matched, 1000, "the texts match often")
+}
