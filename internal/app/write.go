@@ -126,7 +126,29 @@ func (env *Env) prepareWrite(sessionArg string, d Dest) (string, Dest, error) {
 		return "", d, err
 	}
 	path, err := chain.Locate(env.ConfigDir, sessionArg)
-	return path, d, err
+	if err != nil {
+		return path, d, err
+	}
+	return path, d, outputRefusedEarly(d, path)
+}
+
+// outputRefusedEarly refuses, before the session is read and worked on, a
+// -o that the write would refuse at its end: a folder that does not exist,
+// the session file itself, an existing file without --force. (A file that
+// is a session's transcript is left to checkOutput, which knows the id; and
+// checkOutput and the write check again, as the file system may change in
+// between.)
+func outputRefusedEarly(d Dest, path string) error {
+	if err := checkOutput(d, []string{path}, ""); err != nil {
+		return err
+	}
+	if d.DryRun || d.Output == "" || d.Output == "-" || isFolderDest(d.Output) {
+		return nil
+	}
+	if st, err := os.Lstat(d.Output); err == nil && st.Mode().IsRegular() && chain.IsSessionFile(d.Output) == nil {
+		return nil
+	}
+	return backup.CheckWriteTo(d.Output, d.Force)
 }
 
 // runWriteWith is runWrite with a hook that sees the result before it is
@@ -317,6 +339,9 @@ func checkOutput(d Dest, files []string, id string) error {
 			if fst, err := os.Stat(p); err == nil && os.SameFile(st, fst) {
 				return UsageErrorf("leave out -o to change the session in place (with a backup)", "-o names a file of the session itself: %s", p)
 			}
+		}
+		if id == "" { // not known yet (outputRefusedEarly): checked again once it is
+			return nil
 		}
 		if err := refuseSessionOutput(d.Output, st, id); err != nil {
 			return err
