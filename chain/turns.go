@@ -107,7 +107,7 @@ func (g *Graph) compactedBefore(top int) int {
 	}
 	for j := top - 1; j >= 0; j-- {
 		c := &g.f.Entries[j]
-		if c.IsChain() && c.IsSidechain == g.f.Sidechain && isConversational(c) && g.Holds(j) {
+		if c.IsChain() && c.IsSidechain() == g.f.Sidechain && isConversational(c) && g.Holds(j) {
 			return j
 		}
 	}
@@ -158,7 +158,7 @@ func (f *File) FirstPrompt() (int, bool) {
 // isHumanPrompt reports whether entry i is a prompt a person typed.
 func (f *File) isHumanPrompt(i int) bool {
 	e := &f.Entries[i]
-	if e.Type() != "user" || !e.HasMessage || e.IsMeta || e.IsCompactSummary || e.IsSidechain || e.IsToolResult() || e.ByClient() {
+	if e.Type() != "user" || !e.HasMessage() || e.IsMeta() || e.IsCompactSummary() || e.IsSidechain() || e.IsToolResult() || e.ByClient() {
 		return false // (ByClient: a message the client sent on its own, part of the turn it arrived in)
 	}
 	if !e.HasBlock(BlockText) && !e.HasBlock(BlockImage) && !e.HasBlock(BlockDocument) {
@@ -185,7 +185,7 @@ func (f *File) isHumanPrompt(i int) bool {
 				return false
 			}
 		}
-		if e.HasBlock(BlockText) && !e.IsMeta && isBuiltinLocal(head) {
+		if e.HasBlock(BlockText) && !e.IsMeta() && isBuiltinLocal(head) {
 			return false
 		}
 	}
