@@ -816,21 +816,56 @@ func verbatimEntry(runs *[]verbatim, j *int, off int64, n int) (*Entry, bool) {
 }
 
 // placeBlocks copies the content blocks of entries (gathered in their
-// order) into one array of their number and points each entry at its own.
+// order) into one array and points each entry at its own. An entry whose
+// one block names nothing (a text or thinking block: no tool id, no tool
+// name) shares it with the entries of the stretch whose block is the same
+// (same kind and size): blocks never change once indexed, and on a chain
+// of short messages most blocks are alike, where each took 48 bytes of
+// every entry.
 func placeBlocks(entries []Entry, blocks []Block, copied []bool) {
 	if len(blocks) == 0 {
 		return
 	}
-	arena := make([]Block, len(blocks))
-	copy(arena, blocks)
+	type plain struct {
+		size, images int32
+		kind         BlockKind
+		isError      bool
+		empty        bool
+	}
+	var seen map[plain]int32 // where in the arena a shared block is
+	// what goes to the arena, every block but a repeated one, is moved
+	// to the front of blocks (never ahead of what is still to be read)
+	w := 0
+	at := make([]int32, 0, len(entries)) // where each entry's blocks start (-1: none)
 	k := 0
 	for i := range entries {
-		if copied != nil && copied[i] {
-			continue // its blocks are its file's
+		n := entries[i].nblk
+		if (copied != nil && copied[i]) || n == 0 || n == manyBlocks {
+			at = append(at, -1) // its blocks are its file's, or none, or in x
+			continue
 		}
-		if n := entries[i].nblk; n > 0 && n != manyBlocks {
-			entries[i].blk = &arena[k]
-			k += int(n)
+		bs := blocks[k : k+int(n)]
+		k += int(n)
+		if n == 1 && bs[0].ID == "" && bs[0].Name == "" {
+			b := bs[0]
+			p := plain{b.Size, b.Images, b.Kind, b.IsError, b.Empty}
+			if seen == nil {
+				seen = map[plain]int32{}
+			}
+			if j, ok := seen[p]; ok {
+				at = append(at, j)
+				continue
+			}
+			seen[p] = int32(w)
+		}
+		at = append(at, int32(w))
+		w += copy(blocks[w:], bs)
+	}
+	arena := make([]Block, w)
+	copy(arena, blocks[:w])
+	for i, j := range at {
+		if j >= 0 {
+			entries[i].blk = &arena[j]
 		}
 	}
 }
