@@ -350,7 +350,13 @@ func (o FitTokens) Apply(t *Txn) error {
 					t.Count(CountShortened, r.cuts)
 				}
 				if r.changed {
-					t.Set(f, i, r.out)
+					// the line is made again from the plan as it is
+					// written (or read by a later step): holding the cut
+					// lines was most of the rescue's memory on a session
+					// of many tool outputs
+					if err := t.SetLate(f, i, cutLate(r.parts, r.n, a.c)); err != nil {
+						return false, err
+					}
 					known = r.tokens // update's estimate, made ahead
 				}
 				return r.changed, nil
@@ -476,7 +482,8 @@ type cutsAhead struct {
 // cutLine is the cut of one line: nothing for an entry
 // removed or with nothing to cut.
 type cutLine struct {
-	out          []byte
+	parts        []cutAt // the plan of the cut (planCuts)
+	n            int     // the length of the line the plan was made of
 	cuts, tokens int
 	changed      bool
 	err          error
@@ -534,10 +541,14 @@ func (a *cutsAhead) cutInto(i int, buf []byte) (c cutLine, next []byte) {
 	if inBuf {
 		buf = raw
 	}
-	out, cuts, changed := compressLine(raw, a.c)
-	c = cutLine{out: out, cuts: cuts, changed: changed}
+	out, cuts, parts, changed := planCuts(lineBuf(len(raw)), raw, a.c, true)
+	c = cutLine{parts: parts, n: len(raw), cuts: cuts, changed: changed}
 	if changed {
 		c.tokens = chain.EntryTokens(out).Total()
+		putLineBuf(out)
+	}
+	if ed := t.edits[f].At(i); !inBuf && ed != nil && ed.Late && ed.Raw == nil {
+		putLineBuf(raw) // made by an earlier step's late edit for this read alone
 	}
 	return c, buf
 }

@@ -226,11 +226,15 @@ func (t *Txn) Raw(f *chain.File, i int) ([]byte, error) {
 		return ed.Raw, nil
 	}
 	if ed != nil && ed.Late {
-		raw, err := f.Raw(i)
+		raw, err := f.ReadRaw(i, lineBuf(int(f.Entries[i].Len)))
 		if err != nil {
 			return nil, err
 		}
-		return t.late[f][i](i, raw)
+		out, err := t.late[f][i](i, raw)
+		if !overlaps(out, raw) { // the line read is no one's: the next read takes it
+			putLineBuf(raw)
+		}
+		return out, err
 	}
 	return f.Raw(i)
 }
@@ -291,7 +295,11 @@ func (t *Txn) SetLate(f *chain.File, i int, fn LateFunc) error {
 			if err != nil {
 				return nil, err
 			}
-			return fn(i, mid)
+			out, err := fn(i, mid)
+			if !overlaps(mid, raw) && !overlaps(out, mid) { // made for fn alone
+				putLineBuf(mid)
+			}
+			return out, err
 		}
 	} else {
 		t.late[f][i] = fn
