@@ -997,14 +997,10 @@ func FitWithin(s *chain.Session, p Pipeline, newTxn func() *Txn) (*Txn, error) {
 }
 
 // WrittenTokens is the estimate `info` makes of the main transcript t
-// writes: the result is rendered into memory and read back
-// (chain.LoadWritten: indexed as it is rendered, its bytes held once).
+// writes: the result is rendered and each line counted as it passes
+// (chain.WrittenResumeTokens: indexed as it is rendered, no byte held).
 func WrittenTokens(t *Txn) (chain.ResumeEstimate, error) {
-	f, err := chain.LoadWritten(t.S.Main.Path, t.LinesAfter(t.S.Main), t.Render(t.S.Main))
-	if err != nil {
-		return chain.ResumeEstimate{}, err
-	}
-	return f.ResumeTokens(), nil
+	return chain.WrittenResumeTokens(t.S.Main.Path, t.LinesAfter(t.S.Main), t.Render(t.S.Main))
 }
 
 // FitTarget is the token budget to propose for a session near or over its
