@@ -191,14 +191,37 @@ func planCutRaw(raw string, max int) (rawCut, bool) {
 	}
 	// one pass measures the string (n decoded bytes, lines newlines) and
 	// keeps where the last chunks start (the tail lies in them)
+	// (from escape to escape: the runs between them are their own length)
 	var ring chunkRing
 	n, lines := 0, 0
-	eachDecodedAt(inner, func(c string, at int, _ bool) bool {
-		ring.push(n, at)
-		n += len(c)
-		lines += strings.Count(c, "\n")
-		return true
-	})
+	for pos := 0; ; {
+		k := strings.IndexByte(inner[pos:], '\\')
+		if k < 0 {
+			n += len(inner) - pos
+			break
+		}
+		n += k
+		pos += k
+		ring.push(n, pos)
+		switch {
+		case pos+1 >= len(inner): // a backslash at the end: itself
+			n++
+			pos++
+		case inner[pos+1] != 'u': // one byte
+			if inner[pos+1] == 'n' {
+				lines++
+			}
+			n++
+			pos += 2
+		default:
+			m := chain.EscapeLen(inner[pos:])
+			chain.EachDecoded(inner[pos:pos+m], func(c string) {
+				n += len(c)
+				lines += strings.Count(c, "\n")
+			})
+			pos += m
+		}
+	}
 	if n <= max || max <= 0 {
 		return rawCut{}, false
 	}
@@ -338,8 +361,24 @@ func (r *chunkRing) at(pos int) (chunkStart, bool) {
 			return chunkStart{d, r.raw[k%len(r.raw)]}, true
 		}
 	}
-	return chunkStart{}, r.n == 0
+	if r.n <= len(r.dec) { // every escape is kept, and pos is before the first: all before it is as it lies
+		return chunkStart{pos, pos}, true
+	}
+	return chunkStart{}, false
 }
+
+// escaped is what the escape of each byte but u decodes to (a byte
+// escaped for no reason is itself).
+var escaped = func() (t [256]string) {
+	for c := range t {
+		t[c] = string(rune(c))
+		if c >= 0x80 {
+			t[c] = string([]byte{byte(c)})
+		}
+	}
+	t['n'], t['t'], t['r'], t['b'], t['f'] = "\n", "\t", "\r", "\b", "\f"
+	return t
+}()
 
 // eachDecodedAt is chain.EachDecoded giving, with each chunk, where it
 // starts in s and whether it is s's own bytes (literal) or an escape
@@ -356,6 +395,13 @@ func eachDecodedAt(s string, fn func(chunk string, at int, literal bool) bool) {
 			return
 		}
 		pos += k
+		if pos+1 < len(s) && s[pos+1] != 'u' { // one byte
+			if !fn(escaped[s[pos+1]], pos, false) {
+				return
+			}
+			pos += 2
+			continue
+		}
 		n := chain.EscapeLen(s[pos:])
 		goOn := true
 		chain.EachDecoded(s[pos:pos+n], func(c string) { goOn = fn(c, pos, false) })
