@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/tidwall/gjson"
@@ -631,18 +632,8 @@ func (r *turnRemover) promptHead(n int) string {
 				buf = b // (gjson copies what it gives)
 			}
 			if err == nil {
-				c := gjson.GetBytes(b, "message.content")
-				if c.Type == gjson.String {
-					text = c.Str
-				} else {
-					c.ForEach(func(_, bl gjson.Result) bool {
-						if bl.Get("type").Str == "text" {
-							text = bl.Get("text").Str
-							return false
-						}
-						return true
-					})
-				}
+				heads = append(heads, promptLineHead(b, promptRunes+1))
+				continue
 			}
 			heads = append(heads, fieldsHead(text, promptRunes+1))
 		}
@@ -664,13 +655,130 @@ type removedTurn struct {
 // promptRunes is the most of a prompt a line of the note shows.
 const promptRunes = 60
 
+// promptLineHead is fieldsHead(text, n) of the prompt of the line b: its
+// first text (a string content, or its first text block). Only the head of
+// the text is decoded (a prompt of kilobytes, decoded whole by gjson, was
+// most of what the rescue spent on the secrets shape); where the head
+// holds what the fast way does not read as gjson does (a \u escape, an
+// escape JSON does not have, bytes that are not UTF-8), or the line is
+// not an object with a message, the text is read by gjson.
+func promptLineHead(b []byte, n int) string {
+	if h, ok := promptLineHeadFast(b, n); ok {
+		return h
+	}
+	text := ""
+	c := gjson.GetBytes(b, "message.content")
+	if c.Type == gjson.String {
+		text = c.Str
+	} else {
+		c.ForEach(func(_, bl gjson.Result) bool {
+			if bl.Get("type").Str == "text" {
+				text = bl.Get("text").Str
+				return false
+			}
+			return true
+		})
+	}
+	return fieldsHead(text, n)
+}
+
+// promptHeadBytes is how much of a prompt's text promptLineHeadFast
+// decodes at first.
+const promptHeadBytes = 1024
+
+func promptLineHeadFast(b []byte, n int) (string, bool) {
+	s := unsafe.String(unsafe.SliceData(b), len(b))
+	if len(s) == 0 || s[0] != '{' {
+		return "", false
+	}
+	ms, _ := fieldAt(s, 0, "message")
+	if ms < 0 || s[ms] != '{' {
+		return "", false
+	}
+	cs, ce := fieldAt(s, ms, "content")
+	if cs < 0 {
+		return "", false
+	}
+	raw := ""
+	switch s[cs] {
+	case '"':
+		raw = s[cs:ce]
+	case '[':
+		found, ok := false, true
+		chain.Elems(s, cs, func(vs, ve int) bool {
+			if s[vs] != '{' {
+				ok = false // (gjson reads the type of what is not an object its own way)
+				return false
+			}
+			if typeAt(s, vs) != "text" {
+				return true
+			}
+			found = true
+			if ts, te := fieldAt(s, vs, "text"); ts >= 0 && s[ts] == '"' {
+				raw = s[ts:te]
+			} else {
+				ok = false
+			}
+			return false
+		})
+		if !ok {
+			return "", false
+		}
+		if !found {
+			return fieldsHead("", n), true
+		}
+	default:
+		return "", false
+	}
+	if len(raw) < 2 || raw[len(raw)-1] != '"' {
+		return "", false
+	}
+	inner := raw[1 : len(raw)-1]
+	var buf [promptHeadBytes + 8]byte
+	text := buf[:0]
+	whole, ok := true, true
+	eachDecodedAt(inner, func(c string, at int, literal bool) bool {
+		if !literal && !strings.ContainsRune(`ntrbf"\/`, rune(inner[at+1])) {
+			ok = false // \u, or an escape JSON does not have
+			return false
+		}
+		if len(text)+len(c) > promptHeadBytes {
+			text = append(text, c[:promptHeadBytes-len(text)]...)
+			whole = false
+			return false
+		}
+		text = append(text, c...)
+		return true
+	})
+	if !ok {
+		return "", false
+	}
+	t := unsafe.String(unsafe.SliceData(text), len(text))
+	h, used, full := fieldsHeadAt(t, n)
+	if !utf8.ValidString(t[:used]) {
+		return "", false
+	}
+	if !whole && !(full && used <= len(t)-utf8.UTFMax) {
+		return "", false // the head reads further than what was decoded
+	}
+	return h, true
+}
+
 // fieldsHead is strings.Join(strings.Fields(s), " ") cut to its first n
 // runes, made without splitting all of s (a removed turn's prompt may be
 // many kilobytes, of which the note shows 60 runes).
 func fieldsHead(s string, n int) string {
+	h, _, _ := fieldsHeadAt(s, n)
+	return h
+}
+
+// fieldsHeadAt is fieldsHead, with the bytes of s it read and whether it
+// stopped at n runes (full) rather than at the end of s.
+func fieldsHeadAt(s string, n int) (head string, used int, full bool) {
 	var b strings.Builder
 	space, runes := false, 0
-	for i := 0; i < len(s) && runes < n; {
+	i := 0
+	for i < len(s) && runes < n {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if unicode.IsSpace(r) {
 			space = b.Len() > 0
@@ -688,7 +796,7 @@ func fieldsHead(s string, n int) string {
 		}
 		i += size
 	}
-	return b.String()
+	return b.String(), i, runes == n
 }
 
 // remove removes the turn tn whose entries are span (positions in the
