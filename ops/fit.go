@@ -666,6 +666,13 @@ func promptLineHead(b []byte, n int) string {
 	if h, ok := promptLineHeadFast(b, n); ok {
 		return h
 	}
+	return promptLineHeadGjson(b, n)
+}
+
+// promptLineHeadGjson is promptLineHead with the text decoded whole by
+// gjson (what the note read before the fast way, and reads where that one
+// does not read as gjson does).
+func promptLineHeadGjson(b []byte, n int) string {
 	text := ""
 	c := gjson.GetBytes(b, "message.content")
 	if c.Type == gjson.String {

@@ -9,27 +9,7 @@ import (
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/internal/testcorpus"
 	"github.com/stretchr/testify/require"
-	"github.com/tidwall/gjson"
 )
-
-// oraclePromptHead is how the note of removed turns read a prompt's head
-// before promptLineHead: the text decoded whole by gjson.
-func oraclePromptHead(b []byte, n int) string {
-	text := ""
-	c := gjson.GetBytes(b, "message.content")
-	if c.Type == gjson.String {
-		text = c.Str
-	} else {
-		c.ForEach(func(_, bl gjson.Result) bool {
-			if bl.Get("type").Str == "text" {
-				text = bl.Get("text").Str
-				return false
-			}
-			return true
-		})
-	}
-	return fieldsHead(text, n)
-}
 
 // TestPromptLineHeadMatchesGjsonOracle: the head of a prompt read from
 // the head of its raw text is the one of the text decoded whole, on every
@@ -45,7 +25,7 @@ func TestPromptLineHeadMatchesGjsonOracle(t *testing.T) {
 	lines, fast := 0, 0
 	check := func(b []byte, what string) {
 		for _, n := range []int{1, 5, promptRunes + 1, 400} {
-			want := oraclePromptHead(b, n)
+			want := promptLineHeadGjson(b, n) // the text decoded whole
 			require.Equal(t, want, promptLineHead(b, n), "%s (n %d): %.300s", what, n, b)
 			if _, ok := promptLineHeadFast(b, n); ok {
 				fast++
