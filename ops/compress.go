@@ -199,6 +199,20 @@ func (o CompressOldTurns) Apply(t *Txn) error {
 	return nil
 }
 
+// ApplyEstimates applies o to t and returns the estimates of what a
+// resume sends before and after it (ResumeEstimates), made once: Apply
+// makes them for its report, and info, which shows them entry by entry,
+// made the estimate after again (a serial tenth of info on a session of
+// many tool outputs).
+func (o CompressOldTurns) ApplyEstimates(t *Txn) (before, after chain.ResumeEstimate, err error) {
+	t.after = nil
+	if err = o.Apply(t); err == nil && t.after != nil && t.before != nil {
+		return *t.before, *t.after, nil
+	}
+	before, after = ResumeEstimates(t)
+	return before, after, err
+}
+
 // compressLate cuts the entries of lines that need it, on every core: each
 // line is cut once to count what changes and estimate its tokens, and the
 // result is made again as it is written (SetLate) from the plan of that

@@ -84,6 +84,9 @@ type Txn struct {
 	Sidecars []SidecarEdit
 	// before caches the token estimate of the session as read (tokens.go)
 	before *chain.ResumeEstimate
+	// after is the estimate after the edits the last report of the
+	// tokens saw (reportResumeTokens), for CompressOldTurns.ApplyEstimates
+	after *chain.ResumeEstimate
 	// late makes the bytes of the Late lines of a file (SetLate)
 	late map[*chain.File]map[int]LateFunc
 	// known holds the token estimate of a line's current bytes when the
