@@ -24,7 +24,7 @@ func keyRules() []*Rule {
 		// that has "kty"
 		{ID: "private-key", Anchors: []string{"kty"}, Before: 6000, After: 6000, Priority: prioSpecific,
 			Re:       regexp.MustCompile(`\\?"(?:d|p|q|dp|dq|qi|k)\\?"[ \t]*:[ \t]*\\?"(?P<s>[A-Za-z0-9_-]{16,})\\?"`),
-			Boundary: isTokenByte, Check: checkJWKMember},
+			Boundary: isTokenByte, Check: checkJWKMember, handAll: findAllAt(`\"`, matchJWKMember)},
 		// WireGuard: wg set IFACE private-key <(echo KEY), preshared-key
 		{ID: "private-key", Anchors: []string{"private-key", "preshared-key"}, After: 120, Priority: prioSpecific,
 			Re:       regexp.MustCompile(`(?:private|preshared)-key[ \t]+(?:<\([ \t]*echo[ \t]+)?["']?(?P<s>[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=)`),
