@@ -22,17 +22,12 @@ func TestWrittenResumeTokensIsLoadWrittens(t *testing.T) {
 		"bom first":     []byte("\ufeff{\"type\":\"user\",\"uuid\":\"a\",\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\n{\"type\":\"assistant\",\"uuid\":\"b\",\"parentUuid\":\"a\",\"message\":{\"role\":\"assistant\",\"model\":\"m\",\"content\":[{\"type\":\"text\",\"text\":\"yo\"}],\"usage\":{\"input_tokens\":9000}}}\n"),
 		"crlf and junk": []byte("{\"type\":\"user\",\"uuid\":\"a\",\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\r\nnot json\n\n{\"uuid\":\"b\"}\r\n{\"uuid\":\"c\"}\n{\"uuid\":\"d\"}"),
 	}
-	globs := []string{"../testdata/sessions/*/*.jsonl"}
-	if corpus := testcorpus.Optional(t); corpus != "" {
-		globs = append(globs, filepath.Join(corpus, "*", "*.jsonl"))
-	}
-	for _, glob := range globs {
-		m, _ := filepath.Glob(glob)
-		for _, p := range m {
-			b, err := os.ReadFile(p)
-			require.NoError(t, err)
-			docs[p] = b
-		}
+	paths, _ := filepath.Glob("../testdata/sessions/*/*.jsonl")
+	paths = append(paths, testcorpus.JSONLFiles(t, "")...) // every file of the corpus, at any depth
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		require.NoError(t, err)
+		docs[p] = b
 	}
 	require.Greater(t, len(docs), 10)
 	defer func(n int) { blockSize = n }(blockSize)
