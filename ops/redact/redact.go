@@ -220,6 +220,7 @@ func New(opts Options) (*Scanner, error) {
 		}
 	}
 	s.splitLists()
+	keepIfDefault(s, opts) // plainScanner (keys.go) uses it
 	return s, nil
 }
 
