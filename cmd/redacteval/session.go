@@ -37,6 +37,7 @@ var publicSets = []struct{ set, path, about string }{
 	{"dev-keys-encoded", "ops/redact/testdata/dev-keys-encoded.txt", "development examples of key material (PEM, PPK, JWK, age, WireGuard, Tor, minisign, PKCS#12) and of secrets hidden by an encoding (Basic, docker auth, .npmrc, Kubernetes data, percent-encoding, JWT), written for ccsurgeon from the formats' descriptions"},
 	{"heldout-families", "ops/redact/testdata/heldout-families.txt", "blind held-out set: the families issue 31 names, written from the formats' public descriptions before it was first run, never tuned on"},
 	{"blind-20261127", "ops/redact/testdata/blind-20261127.txt", "blind set written by an engineer who had not read the scanner: 16 families from providers' token docs, config-file and shell conventions, logs and API responses, with labelled non-secrets; committed before it was first run, never tuned on"},
+	{"blind-20261127b", "ops/redact/testdata/blind-20261127b.txt", "second blind set by an engineer who had not read the scanner: weighted to key material (every private-key container and way of pasting one) and encoded secrets, 16 families, over 100 labelled non-secrets; committed before it was first run, never tuned on"},
 }
 
 // fpDirs are real sessions: every finding in them is a false positive.

@@ -75,6 +75,7 @@ var BlindSets = map[string]bool{
 	"heldout31":        true,
 	"heldout-families": true,
 	"blind-20261127":   true,
+	"blind-20261127b":  true,
 }
 
 // IsHeldOut reports whether an example is judged apart and never developed

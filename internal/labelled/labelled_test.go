@@ -3,6 +3,7 @@ package labelled
 import (
 	"math/rand"
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -42,5 +43,45 @@ func TestGenRegexpMatches(t *testing.T) {
 				t.Fatalf("%s generated %q, which it does not match", re, s)
 			}
 		}
+	}
+}
+
+// TestBlindSetBHasItsComposition loads blind-20261127b.txt and checks
+// what its header promises: every kind names one of the families (a
+// misspelt family would silently fall to other-saas), every generated
+// secret is in its text, at least 40 examples of key material and of
+// encoded secrets, 15 of every other family, and 100 labelled
+// non-secrets. It does not run the scanner: the set stays blind.
+func TestBlindSetBHasItsComposition(t *testing.T) {
+	exs, err := Load("../../ops/redact/testdata/blind-20261127b.txt", "blind-20261127b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tps, fps := map[string]int{}, 0
+	for _, e := range exs {
+		fam, _, _ := strings.Cut(e.Kind, "/")
+		if Family(e.Kind) != fam {
+			t.Errorf("kind %q: family %q is not one of internal/labelled's", e.Kind, fam)
+		}
+		if !e.TP {
+			fps++
+			continue
+		}
+		tps[fam]++
+		if e.Secret == "" || !strings.Contains(e.Text, e.Secret) {
+			t.Errorf("kind %q: the secret %q is not in its text", e.Kind, e.Secret)
+		}
+	}
+	for _, fam := range Families() {
+		want := 15
+		if fam == "key-material" || fam == "encoded" {
+			want = 40
+		}
+		if tps[fam] < want {
+			t.Errorf("%s: %d secrets, want at least %d", fam, tps[fam], want)
+		}
+	}
+	if fps < 100 {
+		t.Errorf("%d labelled non-secrets, want at least 100", fps)
 	}
 }
