@@ -23,6 +23,11 @@ const dirMode os.FileMode = 0o700
 // bufSize is the write buffer used when streaming rendered output.
 const bufSize = 1 << 20
 
+// writers are the write buffers of the files being written, reused: a new
+// session with a thousand sidecar files made a megabyte of buffer for each
+// (a tenth of the CPU of such a clone, in allocating and zeroing them).
+var writers = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, bufSize) }}
+
 // tmpMarker is part of every temp file name so leftovers are recognisable.
 const tmpMarker = ".ccsurgeon-tmp-"
 
@@ -96,7 +101,7 @@ func WriteTo(path string, force bool, render func(w io.Writer) error) error {
 // exists — also if it appears while rendering: the finished temp file is
 // hard-linked to the final name, which the kernel refuses if it exists.
 func CreateNew(path string, render func(w io.Writer) error) error {
-	if err := createNew(path, render); err != nil {
+	if err := createNew(path, render, true); err != nil {
 		return err
 	}
 	return syncDir(filepath.Dir(path))
@@ -108,12 +113,27 @@ func CreateNew(path string, render func(w io.Writer) error) error {
 type DirSync struct {
 	mu   sync.Mutex
 	dirs map[string]bool
+	made map[string]bool // folders its CreateNew made (no killed run left a temp file there)
 }
 
 // CreateNew is CreateNew without the folder's fsync: the file's data is
 // durable when it returns, its name once Sync has run.
 func (d *DirSync) CreateNew(path string, render func(w io.Writer) error) error {
-	if err := createNew(path, render); err != nil {
+	dir := filepath.Dir(path)
+	d.mu.Lock()
+	if d.made == nil {
+		d.made = map[string]bool{}
+	}
+	if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {
+		if err := os.MkdirAll(dir, dirMode); err != nil {
+			d.mu.Unlock()
+			return fmt.Errorf("create directory %s: %w", dir, err)
+		}
+		d.made[dir] = true
+	}
+	made := d.made[dir]
+	d.mu.Unlock()
+	if err := createNew(path, render, !made); err != nil {
 		return err
 	}
 	d.mu.Lock()
@@ -121,7 +141,7 @@ func (d *DirSync) CreateNew(path string, render func(w io.Writer) error) error {
 	if d.dirs == nil {
 		d.dirs = map[string]bool{}
 	}
-	d.dirs[filepath.Dir(path)] = true
+	d.dirs[dir] = true
 	return nil
 }
 
@@ -138,7 +158,7 @@ func (d *DirSync) Sync() error {
 	return nil
 }
 
-func createNew(path string, render func(w io.Writer) error) error {
+func createNew(path string, render func(w io.Writer) error, sweep bool) error {
 	if _, err := os.Lstat(path); err == nil {
 		return existsError(path)
 	}
@@ -146,7 +166,7 @@ func createNew(path string, render func(w io.Writer) error) error {
 	if err := os.MkdirAll(dir, dirMode); err != nil {
 		return fmt.Errorf("create directory %s: %w", dir, err)
 	}
-	tmp, err := writeTemp(path, DefaultMode, render, true)
+	tmp, err := writeTempLike(path, nil, DefaultMode, render, true, sweep)
 	if err != nil {
 		return err
 	}
@@ -215,13 +235,16 @@ func symlinkError(path, target string) error {
 // owner is the existing target's, else the folder's (when ccsurgeon runs as
 // root, so that the user whose session it is can still append to it).
 func writeTemp(target string, mode os.FileMode, render func(w io.Writer) error, sync bool) (tmpPath string, err error) {
-	return writeTempLike(target, nil, mode, render, sync)
+	return writeTempLike(target, nil, mode, render, sync, true)
 }
 
 // writeTempLike is writeTemp for a file that takes the owner and mode of
 // like (when not nil) rather than of what is at target: a file a move puts
-// in a new place is its old file's.
-func writeTempLike(target string, like os.FileInfo, mode os.FileMode, render func(w io.Writer) error, sync bool) (tmpPath string, err error) {
+// in a new place is its old file's. sweep: first remove the temp files of
+// target that killed runs left (a folder this run made has none: reading
+// it for each of a thousand new files made a new session's sidecars
+// quadratic).
+func writeTempLike(target string, like os.FileInfo, mode os.FileMode, render func(w io.Writer) error, sync, sweep bool) (tmpPath string, err error) {
 	owner, serr := os.Lstat(target)
 	if like != nil {
 		owner, serr = like, nil
@@ -231,7 +254,9 @@ func writeTempLike(target string, like os.FileInfo, mode os.FileMode, render fun
 	} else if mode == 0 {
 		mode = DefaultMode
 	}
-	removeStaleTemps(target)
+	if sweep {
+		removeStaleTemps(target)
+	}
 	dir, base := filepath.Split(target)
 	if dir == "" {
 		dir = "."
@@ -260,7 +285,12 @@ func writeTempLike(target string, like os.FileInfo, mode os.FileMode, render fun
 	if sync {
 		out = &writeBehind{f: f}
 	}
-	bw := bufio.NewWriterSize(out, bufSize)
+	bw := writers.Get().(*bufio.Writer)
+	bw.Reset(out)
+	defer func() {
+		bw.Reset(nil) // holds no file
+		writers.Put(bw)
+	}()
 	if err = render(bw); err != nil {
 		return "", wrapIOError(fmt.Sprintf("write %s", target), err)
 	}

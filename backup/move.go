@@ -607,7 +607,7 @@ func removeEmptyDirs(dir string) {
 // renderTo writes a new file at path (which must not exist), fsynced,
 // with the owner and mode of like (nil: mode, owned as its folder).
 func renderTo(path string, like os.FileInfo, mode os.FileMode, render func(io.Writer) error) error {
-	tmp, err := writeTempLike(path, like, mode, render, true)
+	tmp, err := writeTempLike(path, like, mode, render, true, true)
 	if err != nil {
 		return err
 	}

@@ -77,45 +77,64 @@ func (s *Session) Files() []*File {
 }
 
 func (s *Session) loadSubagents() error {
-	// 2.1.x: <session>/subagents/agent-*.jsonl with meta files
-	matches, _ := filepath.Glob(filepath.Join(s.SidecarDir(), "subagents", "agent-*.jsonl"))
-	matches = regularOnly(matches)
-	sort.Strings(matches)
-	for _, p := range matches {
-		a, err := s.loadSubagent(p, false)
+	for _, sf := range SubagentFiles(s.Path) {
+		a, err := s.loadSubagent(sf.Path, sf.Legacy)
 		if err != nil {
 			return err
 		}
-		meta := strings.TrimSuffix(p, ".jsonl") + ".meta.json"
-		if b, err := ReadSideFile(meta); err == nil {
-			a.MetaPath = meta
+		if sf.MetaPath != "" {
+			a.MetaPath = sf.MetaPath
 			var m struct {
 				ToolUseID string `json:"toolUseId"`
 			}
-			if json.Unmarshal(b, &m) == nil {
+			if json.Unmarshal(sf.meta, &m) == nil {
 				a.ToolUseID = m.ToolUseID
 			}
 		}
 		s.Subagents = append(s.Subagents, a)
 	}
+	s.linkSubagents()
+	return nil
+}
+
+// SubagentFile is a subagent transcript of a session, found but not read.
+type SubagentFile struct {
+	Path     string
+	MetaPath string // its meta.json, "" when absent
+	Legacy   bool   // an older agent-*.jsonl beside the main file
+	meta     []byte
+}
+
+// SubagentFiles finds the subagent transcripts of the session whose main
+// transcript is at path, in the order Load reads them: the one rule of
+// which files are a session's subagents.
+func SubagentFiles(path string) []SubagentFile {
+	id, dir := strings.TrimSuffix(filepath.Base(path), ".jsonl"), filepath.Dir(path)
+	var out []SubagentFile
+	// 2.1.x: <session>/subagents/agent-*.jsonl with meta files
+	matches, _ := filepath.Glob(filepath.Join(dir, id, "subagents", "agent-*.jsonl"))
+	matches = regularOnly(matches)
+	sort.Strings(matches)
+	for _, p := range matches {
+		sf := SubagentFile{Path: p}
+		meta := strings.TrimSuffix(p, ".jsonl") + ".meta.json"
+		if b, err := ReadSideFile(meta); err == nil {
+			sf.MetaPath, sf.meta = meta, b
+		}
+		out = append(out, sf)
+	}
 	// older clients: agent-*.jsonl beside the main file, carrying our sessionId
-	if s.ID != "" && !strings.HasPrefix(s.ID, "agent-") {
-		legacy, _ := filepath.Glob(filepath.Join(s.ProjectDir, "agent-*.jsonl"))
+	if id != "" && !strings.HasPrefix(id, "agent-") {
+		legacy, _ := filepath.Glob(filepath.Join(dir, "agent-*.jsonl"))
 		legacy = regularOnly(legacy)
 		sort.Strings(legacy)
 		for _, p := range legacy {
-			if !firstSessionIDIs(p, s.ID) {
-				continue
+			if firstSessionIDIs(p, id) {
+				out = append(out, SubagentFile{Path: p, Legacy: true})
 			}
-			a, err := s.loadSubagent(p, true)
-			if err != nil {
-				return err
-			}
-			s.Subagents = append(s.Subagents, a)
 		}
 	}
-	s.linkSubagents()
-	return nil
+	return out
 }
 
 func (s *Session) loadSubagent(p string, legacy bool) (*Subagent, error) {

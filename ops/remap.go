@@ -45,6 +45,32 @@ func key(s string) (k [36]byte, ok bool) {
 
 // NewRemapper prepares a remapping of s to the session id newID.
 func NewRemapper(s *chain.Session, newID string) *Remapper {
+	r := newRemapper(newID)
+	r.addID(s.ID)
+	for _, f := range s.Files() {
+		for i := range f.Entries {
+			r.addID(f.Entries[i].SessionID())
+		}
+	}
+	r.index()
+	return r
+}
+
+// NewRemapperFor prepares a remapping to the session id newID of a session
+// whose entries carry the session ids ids (its file name's and each
+// entry's; repeats and ids that are no uuid are fine).
+func NewRemapperFor(newID string, ids ...string) *Remapper {
+	r := newRemapper(newID)
+	for _, id := range ids {
+		r.addID(id)
+	}
+	r.index()
+	return r
+}
+
+// newRemapper makes a Remapper with a random permutation and no session
+// ids yet (addID them, then index).
+func newRemapper(newID string) *Remapper {
 	var k [16]byte
 	if _, err := rand.Read(k[:]); err != nil {
 		panic(err) // crypto/rand does not fail on Linux
@@ -55,19 +81,15 @@ func NewRemapper(s *chain.Session, newID string) *Remapper {
 	}
 	r := &Remapper{NewID: newID, perm: perm, other: map[[36]byte][36]byte{}, oldIDs: map[[36]byte]bool{}}
 	r.newID, _ = key(newID)
-	add := func(id string) {
-		if k, ok := key(id); ok {
-			r.oldIDs[k] = true
-		}
-	}
-	add(s.ID)
-	for _, f := range s.Files() {
-		for i := range f.Entries {
-			add(f.Entries[i].SessionID())
-		}
-	}
-	r.index()
 	return r
+}
+
+// addID adds a session id to map to NewID (one that is no 36-byte string
+// names nothing a line can hold).
+func (r *Remapper) addID(id string) {
+	if k, ok := key(id); ok {
+		r.oldIDs[k] = true
+	}
 }
 
 // index makes oldParsed from oldIDs: when there are more than a few

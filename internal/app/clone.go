@@ -46,6 +46,26 @@ func (env *Env) RunClone(session string, b BranchOptions, d Dest) error {
 		d.New = true
 	}
 	d.FreshIDs = true
+	if b.Leaf == "" && b.Branch == 0 {
+		if done, err := env.cloneFast(session, d); done {
+			return err
+		}
+	}
+	return env.runCloneFull(session, b, d)
+}
+
+// RunCloneFull is RunClone by the full path (load, index, pipeline, gate)
+// on every destination: what a plain clone to -o FILE or as a new session
+// skips (cloneFast). TestFastCloneIsTheFullClone holds the one to the other.
+func (env *Env) RunCloneFull(session string, b BranchOptions, d Dest) error {
+	if d.Output == "" {
+		d.New = true
+	}
+	d.FreshIDs = true
+	return env.runCloneFull(session, b, d)
+}
+
+func (env *Env) runCloneFull(session string, b BranchOptions, d Dest) error {
 	return env.runWrite(session, d, func(s *chain.Session) (ops.Pipeline, error) {
 		if b.Leaf == "" && b.Branch == 0 {
 			return ops.Pipeline{ops.Clone{}}, nil

@@ -18,7 +18,7 @@ import (
 // which the resume picker of some 2.1.x clients reads. Where the file does
 // not exist nothing is written. The new entry copies the original's (first
 // prompt, message count, branch) with the new id, path and times.
-func enterInIndex(s *chain.Session, dir, newID, newPath string) error {
+func enterInIndex(from string, firstPrompt func() (string, bool), dir, newID, newPath string) error {
 	idx := filepath.Join(dir, "sessions-index.json")
 	b, err := chain.ReadSideFile(idx)
 	if err != nil {
@@ -29,7 +29,7 @@ func enterInIndex(s *chain.Session, dir, newID, newPath string) error {
 	}
 	entry := []byte(`{}`)
 	gjson.GetBytes(b, "entries").ForEach(func(_, e gjson.Result) bool {
-		if e.Get("sessionId").Str == s.ID {
+		if e.Get("sessionId").Str == from {
 			entry = []byte(e.Raw)
 			return false
 		}
@@ -54,10 +54,8 @@ func enterInIndex(s *chain.Session, dir, newID, newPath string) error {
 		}
 	}
 	if !gjson.GetBytes(entry, "firstPrompt").Exists() {
-		if ts := s.Main.ActiveTurns(); len(ts.List) > 0 {
-			if p, err := s.Main.PromptText(ts.List[0].Entry); err == nil {
-				entry, _ = sjson.SetBytes(entry, "firstPrompt", p)
-			}
+		if p, ok := firstPrompt(); ok {
+			entry, _ = sjson.SetBytes(entry, "firstPrompt", p)
 		}
 	}
 	if !gjson.GetBytes(entry, "isSidechain").Exists() {
@@ -72,4 +70,14 @@ func enterInIndex(s *chain.Session, dir, newID, newPath string) error {
 		return err
 	}
 	return backup.WriteFileAtomic(idx, 0o600, func(w io.Writer) error { _, err := w.Write(out); return err })
+}
+
+// firstPrompt is the text of the first prompt of f's resumed branch.
+func firstPrompt(f *chain.File) (string, bool) {
+	if ts := f.ActiveTurns(); len(ts.List) > 0 {
+		if p, err := f.PromptText(ts.List[0].Entry); err == nil {
+			return p, true
+		}
+	}
+	return "", false
 }

@@ -97,34 +97,41 @@ func (env *Env) runWrite(sessionArg string, d Dest, build Operation) error {
 	return env.runWriteWith(sessionArg, d, build, nil)
 }
 
-// runWriteWith is runWrite with a hook that sees the result before it is
-// printed.
-func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook func(*WriteResult)) error {
+// prepareWrite checks the destination's flags and finds the session:
+// what every writing command does before it reads the session.
+func (env *Env) prepareWrite(sessionArg string, d Dest) (string, Dest, error) {
 	if d.Output != "" && d.New {
-		return UsageErrorf("choose one destination", "-o and --new cannot be used together")
+		return "", d, UsageErrorf("choose one destination", "-o and --new cannot be used together")
 	}
 	if d.NoBackup && d.Keep != 0 {
-		return UsageErrorf("give one of them", "--keep keeps backups and --no-backup keeps none")
+		return "", d, UsageErrorf("give one of them", "--keep keeps backups and --no-backup keeps none")
 	}
 	if d.NoBackup || d.Keep != 0 {
 		flag := map[bool]string{true: "--no-backup", false: "--keep"}[d.NoBackup]
 		switch {
 		case d.Output != "":
-			return UsageErrorf("leave it out: -o changes nothing of the session, so it takes no backup", "%s is for a change in place, not -o", flag)
+			return "", d, UsageErrorf("leave it out: -o changes nothing of the session, so it takes no backup", "%s is for a change in place, not -o", flag)
 		case d.New || d.FreshIDs:
-			return UsageErrorf("leave it out: a new session changes nothing of the original, so it takes no backup", "%s is for a change in place, not a new session", flag)
+			return "", d, UsageErrorf("leave it out: a new session changes nothing of the original, so it takes no backup", "%s is for a change in place, not a new session", flag)
 		}
 	}
 	if d.Diff && env.JSON {
-		return UsageErrorf("leave out --json, or use --dry-run for a summary in JSON", "--diff prints a line diff, not JSON")
+		return "", d, UsageErrorf("leave out --json, or use --dry-run for a summary in JSON", "--diff prints a line diff, not JSON")
 	}
 	if d.Diff {
 		d.DryRun = true // --diff previews: it never writes
 	}
 	if err := env.refuseOutputInProjects(d); err != nil {
-		return err
+		return "", d, err
 	}
 	path, err := chain.Locate(env.ConfigDir, sessionArg)
+	return path, d, err
+}
+
+// runWriteWith is runWrite with a hook that sees the result before it is
+// printed.
+func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook func(*WriteResult)) error {
+	path, d, err := env.prepareWrite(sessionArg, d)
 	if err != nil {
 		return err
 	}
@@ -179,28 +186,12 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	if err != nil {
 		return err
 	}
-	if isFolderDest(d.Output) {
-		if dir := filepath.Dir(filepath.Clean(d.Output)); dir != "" {
-			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-				return noFolderError(d.Output, dir)
-			}
-		}
-	} else if d.Output != "" && d.Output != "-" {
-		if dir := filepath.Dir(d.Output); dir != "" {
-			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-				return noFolderError(d.Output, dir)
-			}
-		}
-		if st, err := os.Stat(d.Output); err == nil {
-			for _, f := range s.Files() {
-				if fst, err := os.Stat(f.Path); err == nil && os.SameFile(st, fst) {
-					return UsageErrorf("leave out -o to change the session in place (with a backup)", "-o names a file of the session itself: %s", f.Path)
-				}
-			}
-			if err := refuseSessionOutput(d.Output, st, s.ID); err != nil {
-				return err
-			}
-		}
+	var files []string
+	for _, f := range s.Files() {
+		files = append(files, f.Path)
+	}
+	if err := checkOutput(d, files, s.ID); err != nil {
+		return err
 	}
 	identical := len(p) > 0 && !d.FreshIDs && !t.ChangesAnything()
 	if identical && (d.Output == "" || d.DryRun) {
@@ -298,6 +289,39 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		return env.printDryRun(s, j.diff, out)
 	}
 	return env.printWriteResult(out)
+}
+
+// checkOutput checks the destination -o before anything is written: its
+// folder exists, and a file it names is none of the session's own files
+// (files) nor another session's transcript.
+func checkOutput(d Dest, files []string, id string) error {
+	if isFolderDest(d.Output) {
+		if dir := filepath.Dir(filepath.Clean(d.Output)); dir != "" {
+			if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+				return noFolderError(d.Output, dir)
+			}
+		}
+		return nil
+	}
+	if d.Output == "" || d.Output == "-" {
+		return nil
+	}
+	if dir := filepath.Dir(d.Output); dir != "" {
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return noFolderError(d.Output, dir)
+		}
+	}
+	if st, err := os.Stat(d.Output); err == nil {
+		for _, p := range files {
+			if fst, err := os.Stat(p); err == nil && os.SameFile(st, fst) {
+				return UsageErrorf("leave out -o to change the session in place (with a backup)", "-o names a file of the session itself: %s", p)
+			}
+		}
+		if err := refuseSessionOutput(d.Output, st, id); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // job writes the files of one result through the gate.
@@ -478,24 +502,24 @@ func (j *job) dryRun(withDiff bool) error {
 	return nil
 }
 
-// writeSubagent writes the subagent transcript f of a new session to dst,
-// with its meta.json next to it.
-func (j *job) writeSubagent(f *chain.File, a *chain.Subagent, dst string, rm *ops.Remapper, ds *backup.DirSync) error {
-	if err := ds.CreateNew(dst, j.render(f, dst)); err != nil {
+// writeSubagent writes a subagent transcript of a new session to dst (by
+// render), with its meta.json (at meta, "" for none) next to it.
+func writeSubagent(render func(io.Writer) error, meta, dst string, rm *ops.Remapper, ds *backup.DirSync) error {
+	if err := ds.CreateNew(dst, render); err != nil {
 		return err
 	}
-	if a.MetaPath == "" {
+	if meta == "" {
 		return nil
 	}
-	meta, err := chain.ReadSideFile(a.MetaPath)
+	b, err := chain.ReadSideFile(meta)
 	if err != nil {
 		return err
 	}
 	if rm != nil {
-		meta = rm.JSON(meta)
+		b = rm.JSON(b)
 	}
 	mdst := strings.TrimSuffix(dst, ".jsonl") + ".meta.json"
-	return ds.CreateNew(mdst, func(w io.Writer) error { _, err := w.Write(meta); return err })
+	return ds.CreateNew(mdst, func(w io.Writer) error { _, err := w.Write(b); return err })
 }
 
 // tasks runs functions a few at a time and keeps the first error; once one
@@ -739,6 +763,56 @@ func (env *Env) redactBackupNote(s *chain.Session, key string) string {
 // file-history backups behind /rewind. On failure what it created goes.
 func (j *job) writeNew() (path string, err error) {
 	s, t := j.t.S, j.t
+	plan := newSession{
+		from: s.ID, sidecarDir: s.SidecarDir(), newID: t.NewID, op: j.op, rm: t.Remapper(),
+		projectDir: j.newProjectDir, main: func(dst string) func(io.Writer) error { return j.render(s.Main, dst) },
+		firstPrompt: func() (string, bool) { return firstPrompt(s.Main) },
+		changed:     map[string][]byte{},
+	}
+	for _, f := range j.resultFiles() {
+		if f == s.Main {
+			continue
+		}
+		for _, a := range s.Subagents {
+			if a.File == f {
+				plan.subagents = append(plan.subagents, newSubagent{path: f.Path, meta: a.MetaPath, legacy: a.Legacy,
+					render: func(dst string) func(io.Writer) error { return j.render(f, dst) }})
+			}
+		}
+	}
+	for _, sc := range t.Sidecars {
+		plan.changed[sc.Path] = sc.Data
+	}
+	return j.env.writeNewSession(plan)
+}
+
+// newSession is what writeNewSession writes: a new session made from the
+// session from (its sidecars in sidecarDir) by the operation op.
+type newSession struct {
+	from, sidecarDir, newID, op string
+	rm                          *ops.Remapper // renames the subagents' meta files
+	// projectDir is the folder the new session goes in
+	projectDir func() (string, error)
+	// main renders the main transcript written at dst
+	main      func(dst string) func(io.Writer) error
+	subagents []newSubagent
+	// changed: tool-results files whose bytes the result changes (by path)
+	changed map[string][]byte
+	// firstPrompt is the text of the first prompt (for sessions-index.json)
+	firstPrompt func() (string, bool)
+}
+
+// newSubagent is a subagent transcript of a new session.
+type newSubagent struct {
+	path, meta string
+	legacy     bool
+	render     func(dst string) func(io.Writer) error
+}
+
+// writeNewSession writes a new session with its sidecars: subagent
+// transcripts and meta files, tool-results/, and the file-history backups
+// behind /rewind. On failure what it created goes.
+func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 	var created []string
 	defer func() {
 		if err != nil {
@@ -747,27 +821,27 @@ func (j *job) writeNew() (path string, err error) {
 			}
 		}
 	}()
-	if err := chain.CheckConfigDir(j.env.ConfigDir); err != nil {
+	if err := chain.CheckConfigDir(env.ConfigDir); err != nil {
 		return "", err // a folder without projects/ is made no config dir
 	}
 	// where the new session's origin is noted: refused before anything is
 	// written if a link would lead the note elsewhere
-	if err := backup.CheckOwn(j.env.ConfigDir, originsFile(j.env.ConfigDir)); err != nil {
+	if err := backup.CheckOwn(env.ConfigDir, originsFile(env.ConfigDir)); err != nil {
 		return "", err
 	}
-	dir, err := j.newProjectDir()
+	dir, err := ns.projectDir()
 	if err != nil {
 		return "", err
 	}
-	for _, w := range backup.SweepProject(j.env.ConfigDir, dir) {
-		fmt.Fprintf(j.env.Err, "ccsurgeon: warning: an earlier run was interrupted: %s\n", w)
+	for _, w := range backup.SweepProject(env.ConfigDir, dir) {
+		fmt.Fprintf(env.Err, "ccsurgeon: warning: an earlier run was interrupted: %s\n", w)
 	}
-	newMain := filepath.Join(dir, t.NewID+".jsonl")
-	sidecar := filepath.Join(dir, t.NewID)
+	newMain := filepath.Join(dir, ns.newID+".jsonl")
+	sidecar := filepath.Join(dir, ns.newID)
 	// the new files go into the config dir: no folder on the way may be a
 	// symlink (it would lead them anywhere)
-	if cfg, err := filepath.Abs(j.env.ConfigDir); err == nil {
-		for _, p := range []string{filepath.Join(sidecar, "subagents", "x"), filepath.Join(cfg, "file-history", t.NewID, "x")} {
+	if cfg, err := filepath.Abs(env.ConfigDir); err == nil {
+		for _, p := range []string{filepath.Join(sidecar, "subagents", "x"), filepath.Join(cfg, "file-history", ns.newID, "x")} {
 			if err := backup.RefuseSymlinks(cfg, p); err != nil {
 				return "", err
 			}
@@ -783,26 +857,16 @@ func (j *job) writeNew() (path string, err error) {
 	// is in place: the next run removes what a killed one left
 	nf := backup.BeginNew(newMain)
 	defer nf.Done()
-	rm := t.Remapper()
 	// Everything the main transcript refers to goes first, four files at a
 	// time (each waits on its fsync), with one folder fsync per folder at
 	// the end; the main transcript comes last, once they are all in place.
 	ds := &backup.DirSync{}
 	work := newTasks(4)
 	var written []string // the transcripts made, for the live guard
-	for _, f := range j.resultFiles() {
-		if f == s.Main {
-			continue
-		}
-		var a *chain.Subagent
-		for _, sa := range s.Subagents {
-			if sa.File == f {
-				a = sa
-			}
-		}
-		base := filepath.Base(a.File.Path)
+	for _, a := range ns.subagents {
+		base := filepath.Base(a.path)
 		dst := filepath.Join(sidecar, "subagents", base)
-		if a.Legacy {
+		if a.legacy {
 			dst = filepath.Join(dir, "agent-"+uuid.NewString()[:8]+"-"+strings.TrimPrefix(base, "agent-"))
 			created = append(created, dst, strings.TrimSuffix(dst, ".jsonl")+".meta.json")
 			if err := nf.File(dst); err != nil {
@@ -818,17 +882,13 @@ func (j *job) writeNew() (path string, err error) {
 			}
 		}
 		written = append(written, dst)
-		work.Go(func() error { return j.writeSubagent(f, a, dst, rm, ds) })
+		work.Go(func() error { return writeSubagent(a.render(dst), a.meta, dst, ns.rm, ds) })
 	}
 	// tool-results/ and file-history/<id>/ are copied as they are, but for
 	// the tool-results files the result changes (redact-secrets)
-	changed := map[string][]byte{}
-	for _, sc := range t.Sidecars {
-		changed[sc.Path] = sc.Data
-	}
 	copies := map[string]string{
-		filepath.Join(s.SidecarDir(), "tool-results"):        filepath.Join(sidecar, "tool-results"),
-		filepath.Join(j.env.ConfigDir, "file-history", s.ID): filepath.Join(j.env.ConfigDir, "file-history", t.NewID),
+		filepath.Join(ns.sidecarDir, "tool-results"):          filepath.Join(sidecar, "tool-results"),
+		filepath.Join(env.ConfigDir, "file-history", ns.from): filepath.Join(env.ConfigDir, "file-history", ns.newID),
 	}
 	for src, dst := range copies {
 		if st, err := os.Stat(src); err != nil || !st.IsDir() {
@@ -839,7 +899,7 @@ func (j *job) writeNew() (path string, err error) {
 			work.Wait()
 			return "", err
 		}
-		if err := copyTree(src, dst, ds, work, changed); err != nil {
+		if err := copyTree(src, dst, ds, work, ns.changed); err != nil {
 			work.Wait()
 			return "", err
 		}
@@ -852,18 +912,18 @@ func (j *job) writeNew() (path string, err error) {
 	}
 	backup.Step("new-after-sidecars")
 	created = append(created, newMain)
-	if err := backup.CreateNew(newMain, j.render(s.Main, newMain)); err != nil {
+	if err := backup.CreateNew(newMain, ns.main(newMain)); err != nil {
 		return "", err
 	}
 	// ccsurgeon's own write: the next command may change the new session
 	// at once, without the live guard taking it for Claude Code's
-	backup.RecordWritten(j.env.ConfigDir, backup.KeyFor(j.env.ConfigDir, t.NewID, dir), append(written, newMain))
-	if err := recordOrigin(j.env.ConfigDir, t.NewID, s.ID, j.op); err != nil {
-		fmt.Fprintf(j.env.Err, "ccsurgeon: warning: could not note where the new session came from: %v\n", err)
+	backup.RecordWritten(env.ConfigDir, backup.KeyFor(env.ConfigDir, ns.newID, dir), append(written, newMain))
+	if err := recordOrigin(env.ConfigDir, ns.newID, ns.from, ns.op); err != nil {
+		fmt.Fprintf(env.Err, "ccsurgeon: warning: could not note where the new session came from: %v\n", err)
 	}
 	nf.Done()
-	if err := enterInIndex(s, dir, t.NewID, newMain); err != nil {
-		fmt.Fprintf(j.env.Err, "ccsurgeon: warning: could not add the new session to sessions-index.json: %v\n", err)
+	if err := enterInIndex(ns.from, ns.firstPrompt, dir, ns.newID, newMain); err != nil {
+		fmt.Fprintf(env.Err, "ccsurgeon: warning: could not add the new session to sessions-index.json: %v\n", err)
 	}
 	return newMain, nil
 }
@@ -878,8 +938,8 @@ func (j *job) newProjectDir() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if pd, err := filepath.Abs(s.ProjectDir); err == nil && backup.InProjects(j.env.ConfigDir, pd) {
-		return pd, nil // a folder of the config dir's projects (seen through symlinks)
+	if pd, ok := j.env.ownProjectDir(s.ProjectDir); ok {
+		return pd, nil
 	}
 	// the project the client takes it for (after /cd, the new one), else
 	// the first cwd further on
@@ -897,6 +957,16 @@ func (j *job) newProjectDir() (string, error) {
 	}
 	return "", &Error{Msg: fmt.Sprintf("cannot tell which project %s belongs to: no entry names its working directory (cwd)", s.Path),
 		Hint: "write the result to a file with -o PATH instead", Code: 1}
+}
+
+// ownProjectDir returns the absolute path of projectDir when it is a folder
+// of the config dir's projects (seen through symlinks): a new session made
+// from a session there goes beside it.
+func (env *Env) ownProjectDir(projectDir string) (string, bool) {
+	if pd, err := filepath.Abs(projectDir); err == nil && backup.InProjects(env.ConfigDir, pd) {
+		return pd, true
+	}
+	return "", false
 }
 
 // writeBytes renders b.
@@ -1226,7 +1296,7 @@ func (j *job) writeFolder(dir string, force bool) (path string, err error) {
 		} else {
 			created = append(created, side)
 		}
-		work.Go(func() error { return j.writeSubagent(o.f, o.a, o.dest, rm, ds) })
+		work.Go(func() error { return writeSubagent(j.render(o.f, o.dest), o.a.MetaPath, o.dest, rm, ds) })
 	}
 	changed := map[string][]byte{}
 	for _, sc := range t.Sidecars {

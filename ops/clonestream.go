@@ -1,0 +1,313 @@
+package ops
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"runtime"
+	"sort"
+	"sync"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
+)
+
+// A plain clone (no branch chosen) renames the identifiers of every entry
+// line and changes nothing else: its output is the input with each uuid
+// outside content replaced by its image under the Remapper, line for line.
+// Stream writes it without indexing the input: one pass that reads the
+// file in large blocks, checks each line as the loader does (an entry is a
+// valid JSON object; any other line is copied byte for byte, as a write
+// over the index does), renames the entries' identifiers on every core,
+// and writes the blocks in order.
+
+// UnknownSessionIDsError: the file's entries carry session ids the
+// Remapper was not made with (a continued session, a merged file). Their
+// uuids were renamed as entry ids, not as the session's: the output is
+// wrong and must be made again by a Remapper that knows them (IDs).
+type UnknownSessionIDsError struct {
+	IDs []string
+}
+
+func (e *UnknownSessionIDsError) Error() string {
+	return fmt.Sprintf("the file carries %d session ids the renaming did not know", len(e.IDs))
+}
+
+// StreamResult is what a Stream wrote.
+type StreamResult struct {
+	Lines int   // lines of the file: the entries of its index, damaged and blank ones too
+	Bytes int64 // bytes written (the input's size: uuids keep their length)
+	// Damaged: the lines that are neither entries nor blank (each an
+	// error of validate: invalid-json, or torn-final-line when last)
+	Damaged int
+	// Entries: the lines that are entries (none: validate's empty-file)
+	Entries int
+}
+
+// streamBlock is the size of the blocks Stream reads and renames.
+const streamBlock = 2 << 20
+
+type cloneBlock struct {
+	data    []byte
+	first   bool // holds the file's first line
+	off     int64
+	lines   int
+	damaged int
+	entries int
+	ids     [][36]byte // session ids of entries the Remapper does not know
+	done    chan struct{}
+}
+
+// Stream writes the file src (size bytes) to w with the identifiers of
+// its entry lines renamed (Line's rule on every line the loader takes for
+// an entry). When entries carry session ids the Remapper does not know,
+// the whole file is still written, then an *UnknownSessionIDsError names
+// them: nothing written may be kept.
+func (r *Remapper) Stream(w io.Writer, src io.ReaderAt, size int64) (StreamResult, error) {
+	if size <= streamBlock {
+		return r.streamSmall(w, src, size)
+	}
+	workers := runtime.GOMAXPROCS(0)
+	q := make(chan *cloneBlock, 2*workers)
+	free := make(chan []byte, 2*workers+2)
+	sem := make(chan struct{}, workers)
+	stop := make(chan struct{})
+	readErr := make(chan error, 1)
+	go func() {
+		defer close(q)
+		readErr <- splitLines(src, size, free, func(b *cloneBlock) bool {
+			select {
+			case q <- b:
+			case <-stop:
+				return false
+			}
+			select {
+			case sem <- struct{}{}:
+			case <-stop:
+				return false
+			}
+			go func() {
+				defer func() { <-sem }()
+				r.renameBlock(b)
+				close(b.done)
+			}()
+			return true
+		})
+	}()
+	var res StreamResult
+	var unknown [][36]byte
+	var werr error
+	for b := range q {
+		<-b.done
+		if werr != nil {
+			continue
+		}
+		res.Lines += b.lines
+		res.Damaged += b.damaged
+		res.Entries += b.entries
+		unknown = append(unknown, b.ids...)
+		n, err := w.Write(b.data)
+		res.Bytes += int64(n)
+		if err != nil {
+			werr = err
+			close(stop)
+			continue
+		}
+		select {
+		case free <- b.data[:0]:
+		default:
+		}
+	}
+	if werr != nil {
+		<-readErr
+		return res, werr
+	}
+	if err := <-readErr; err != nil {
+		return res, err
+	}
+	return res, unknownIDs(unknown)
+}
+
+// streamSmall is Stream of a file of one block (a subagent transcript, a
+// small session): read, renamed and written in this goroutine, in a buffer
+// of a pool that the many small files of a session share.
+func (r *Remapper) streamSmall(w io.Writer, src io.ReaderAt, size int64) (StreamResult, error) {
+	bp := smallBufs.Get().(*[]byte)
+	defer smallBufs.Put(bp)
+	if int64(cap(*bp)) < size {
+		*bp = make([]byte, size)
+	}
+	data := (*bp)[:size]
+	if n, err := src.ReadAt(data, 0); err != nil && !(err == io.EOF && int64(n) == size) {
+		return StreamResult{}, err
+	}
+	b := &cloneBlock{data: data, first: true}
+	r.renameBlock(b)
+	n, err := w.Write(data)
+	res := StreamResult{Lines: b.lines, Bytes: int64(n), Damaged: b.damaged, Entries: b.entries}
+	if err != nil {
+		return res, err
+	}
+	return res, unknownIDs(b.ids)
+}
+
+var smallBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+// unknownIDs is the error that names the session ids ids (nil for none).
+func unknownIDs(ids [][36]byte) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	set := map[string]bool{}
+	for _, id := range ids {
+		set[string(id[:])] = true
+	}
+	e := &UnknownSessionIDsError{}
+	for id := range set {
+		e.IDs = append(e.IDs, id)
+	}
+	sort.Strings(e.IDs)
+	return e
+}
+
+// splitLines reads src in blocks that end at a newline (or at the end of
+// the file) and hands each to emit, which returns false to stop. A line
+// longer than a block makes the block grow to hold it; one longer than
+// the loader reads is refused as the loader refuses it.
+func splitLines(src io.ReaderAt, size int64, free chan []byte, emit func(*cloneBlock) bool) error {
+	var carry []byte
+	var off, pos int64
+	for pos < size || len(carry) > 0 {
+		want := max(streamBlock, 2*len(carry))
+		var buf []byte
+		select {
+		case buf = <-free:
+		default:
+		}
+		if cap(buf) < want {
+			buf = make([]byte, 0, want)
+		}
+		buf = append(buf[:0], carry...)
+		n := min(int64(want-len(buf)), size-pos)
+		buf = buf[:len(buf)+int(n)]
+		if _, err := src.ReadAt(buf[len(carry):], pos); err != nil && !(err == io.EOF && pos+n == size) {
+			return err
+		}
+		pos += n
+		data := buf
+		carry = nil
+		if pos < size {
+			cut := bytes.LastIndexByte(data, '\n')
+			if cut < 0 {
+				if int64(len(data)) > chain.MaxLine {
+					return chain.LineTooLong(off)
+				}
+				carry = data // no line end yet: read more
+				continue
+			}
+			carry = append([]byte(nil), data[cut+1:]...)
+			data = data[:cut+1]
+		}
+		if len(data) == 0 {
+			continue
+		}
+		if err := chain.CheckLines(data, off); err != nil {
+			return err
+		}
+		if !emit(&cloneBlock{data: data, first: off == 0, off: off, done: make(chan struct{})}) {
+			return nil
+		}
+		off += int64(len(data))
+	}
+	return nil
+}
+
+// renameBlock renames the entry lines of b in place.
+func (r *Remapper) renameBlock(b *cloneBlock) {
+	data := b.data
+	var offs []int
+	var seen idCache
+	for pos := 0; pos < len(data); {
+		end := bytes.IndexByte(data[pos:], '\n')
+		next := len(data)
+		if end >= 0 {
+			end += pos
+			next = end + 1
+		} else {
+			end = len(data)
+		}
+		body := data[pos:end]
+		if n := len(body); n > 0 && body[n-1] == '\r' && end < len(data) {
+			body = body[:n-1]
+		}
+		b.lines++
+		var id [36]byte
+		var kind chain.Kind
+		offs, kind, id = r.renameLine(body, b.first && pos == 0, offs[:0], &seen)
+		switch {
+		case kind == chain.KindInvalid:
+			b.damaged++
+		case kind == chain.KindEntry:
+			b.entries++
+			if id != ([36]byte{}) && (len(b.ids) == 0 || b.ids[len(b.ids)-1] != id) {
+				b.ids = append(b.ids, id)
+			}
+		}
+		pos = next
+	}
+}
+
+// renameLine renames the identifiers of one line in place when it is an
+// entry, as Line does (offs is scratch space, returned for reuse). It
+// returns the line's kind and the entry's session id when the Remapper
+// does not know it (else zero).
+func (r *Remapper) renameLine(body []byte, first bool, offs []int, seen *idCache) ([]int, chain.Kind, [36]byte) {
+	var sid []byte
+	kind := chain.EntryFields(body, first, func(k string, vs, ve int) {
+		if k == "sessionId" {
+			sid = body[vs:ve] // the last one is the entry's, as the index reads it
+		}
+		if !isContentKey(k) {
+			scanUUIDStrings(body[vs:ve], func(off int) { offs = append(offs, vs+off) })
+		}
+	})
+	var unknown [36]byte
+	if kind != chain.KindEntry {
+		return offs, kind, unknown
+	}
+	if sid != nil {
+		if k, isKey := key(chain.SessionIDOf(sid)); isKey && !r.oldIDs[k] {
+			unknown = k
+		}
+	}
+	for _, off := range offs {
+		k := (*[36]byte)(body[off : off+36])
+		*k = seen.mapKey(r, *k)
+	}
+	return offs, kind, unknown
+}
+
+// idCache holds the last few ids a pass renamed and their new ones: the
+// lines of a session name the same few again and again (the session id
+// on every line, a parentUuid the uuid of the line before, a promptId the
+// prompt's), and a comparison costs less than parsing and enciphering.
+type idCache struct {
+	old, new [4][36]byte
+	n        int
+}
+
+func (c *idCache) mapKey(r *Remapper, old [36]byte) [36]byte {
+	for k := range c.n {
+		if c.old[k] == old {
+			return c.new[k]
+		}
+	}
+	n := r.mapKey(old)
+	k := c.n
+	if k == len(c.old) {
+		k = int(old[0]+old[35]) % len(c.old) // one of them goes
+	} else {
+		c.n++
+	}
+	c.old[k], c.new[k] = old, n
+	return n
+}
