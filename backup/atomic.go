@@ -81,6 +81,16 @@ func writeAtomic(path string, mode os.FileMode, render func(w io.Writer) error, 
 // one cp writes (the session itself is not touched), and a render that fails
 // still leaves nothing behind.
 func WriteTo(path string, force bool, render func(w io.Writer) error) error {
+	if err := CheckWriteTo(path, force); err != nil {
+		return err
+	}
+	return writeAtomic(path, DefaultMode, render, false)
+}
+
+// CheckWriteTo is what WriteTo refuses before it writes (a symlink or
+// other node that is not a regular file; an existing file unless force),
+// for a caller that checks its destination before the work.
+func CheckWriteTo(path string, force bool) error {
 	if err := refuseNode(path); err != nil {
 		var e *SymlinkError
 		if errors.As(err, &e) {
@@ -93,7 +103,7 @@ func WriteTo(path string, force bool, render func(w io.Writer) error) error {
 			return &ExistsError{Path: path}
 		}
 	}
-	return writeAtomic(path, DefaultMode, render, false)
+	return nil
 }
 
 // CreateNew writes render's output to a new file at path (mode 0600, parent

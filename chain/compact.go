@@ -73,18 +73,23 @@ func (id ID) Put(b []byte) {
 // its table is full (a file with tens of thousands of distinct types).
 const nameInX = 1<<16 - 1
 
+// nameInX8 is nameInX for the tables whose codes are a byte (types,
+// subtypes, roles).
+const nameInX8 = 1<<8 - 1
+
 // nameTable gives codes to the names that repeat on every line (types,
 // subtypes, roles, session ids), shared by every file of the process.
 // Code 0 is "". Reading a name is lock-free; new names are rare.
 type nameTable struct {
 	mu     sync.Mutex
+	full   uint16                            // the code that says the table is full (nameInX or nameInX8)
 	codes  atomic.Pointer[map[string]uint16] // replaced, never changed, when a name is added
 	n      int
 	chunks [256]atomic.Pointer[[256]string]
 }
 
-func newNameTable(names ...string) *nameTable {
-	t := &nameTable{}
+func newNameTable(full uint16, names ...string) *nameTable {
+	t := &nameTable{full: full}
 	m := map[string]uint16{}
 	t.codes.Store(&m)
 	t.n = 1
@@ -95,7 +100,7 @@ func newNameTable(names ...string) *nameTable {
 	return t
 }
 
-// code returns the code of s, adding s to the table when new; nameInX
+// code returns the code of s, adding s to the table when new; t.full
 // when the table is full.
 func (t *nameTable) code(s string) uint16 {
 	if s == "" {
@@ -110,8 +115,8 @@ func (t *nameTable) code(s string) uint16 {
 	if c, ok := old[s]; ok {
 		return c
 	}
-	if t.n >= nameInX {
-		return nameInX
+	if t.n >= int(t.full) {
+		return t.full
 	}
 	c := uint16(t.n)
 	t.n++
@@ -141,10 +146,10 @@ func (t *nameTable) name(c uint16) string {
 }
 
 var (
-	types    = newNameTable("user", "assistant", "system", "attachment", "progress", "summary", "last-prompt", "file-history-snapshot", "queue-operation", "custom-title")
-	subtypes = newNameTable("compact_boundary", "local_command", "api_error", "informational")
-	roles    = newNameTable("user", "assistant")
-	sessions = newNameTable()
+	types    = newNameTable(nameInX8, "user", "assistant", "system", "attachment", "progress", "summary", "last-prompt", "file-history-snapshot", "queue-operation", "custom-title")
+	subtypes = newNameTable(nameInX8, "compact_boundary", "local_command", "api_error", "informational")
+	roles    = newNameTable(nameInX8, "user", "assistant")
+	sessions = newNameTable(nameInX)
 )
 
 // parseMillis reads a timestamp of the form 2026-01-05T09:00:00.000Z (what

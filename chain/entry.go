@@ -70,29 +70,28 @@ type Entry struct {
 
 	ToolUseResult int32 // bytes of toolUseResult
 
-	typ, subtype, role, session uint16 // codes into the name tables (0: absent)
+	session uint16 // code into the sessions table (0: absent)
+	// codes into the name tables (0: absent): a byte each, as these
+	// tables hold a handful of names (more go to the extra fields)
+	typ, subtype, role uint8
 
 	EOL  uint8 // terminator: 0 none, 1 "\n", 2 "\r\n"
 	Kind Kind
 
-	HasParent        bool // parentUuid is present and not null
-	IsSidechain      bool
-	IsMeta           bool
-	IsCompactSummary bool
-	HasMessage       bool
-	StringContent    bool // message.content is a string
-	ContentEmpty     bool // message.content is "" or []
-
+	bits  uint8 // the envelope's booleans (the bit* bits; HasParent ...)
 	flags uint8 // which of uuid, parent, ts hold a value (the flag* bits)
+	strn  uint8 // the length of the string at strp
 	// nblk is the number of content blocks, at blk (manyBlocks: in x)
 	nblk uint16
 
 	ts     int64 // timestamp: milliseconds since 1970 (flagTS)
 	uuid   ID    // flagUUID
 	parent ID    // flagParent
-	// str is message.id for an entry with flagMsgID, else the text head
-	// (the first bytes of a user message's text, for turn detection)
-	str string
+	// strp is message.id for an entry with flagMsgID, else the text head
+	// (the first bytes of a user message's text, for turn detection), of
+	// strn bytes: a pointer and a byte, where a string header took 16
+	// bytes of every entry (a longer one is in the extra fields)
+	strp *byte
 	// blk is the first of the entry's content blocks: the blocks of the
 	// entries of one indexed stretch of the file are one array (a slice
 	// here took 24 bytes of every entry and an allocation of its own)
@@ -100,6 +99,70 @@ type Entry struct {
 
 	// x holds the fields few entries have; most entries share none.
 	x *entryExtra
+}
+
+// The booleans of the envelope, one bit each of Entry.bits (seven bool
+// fields took seven bytes of every entry).
+const (
+	bitHasParent = 1 << iota
+	bitIsSidechain
+	bitIsMeta
+	bitIsCompactSummary
+	bitHasMessage
+	bitStringContent
+	bitContentEmpty
+)
+
+func (e *Entry) bit(b uint8) bool { return e.bits&b != 0 }
+
+func (e *Entry) setBit(b uint8, on bool) {
+	if on {
+		e.bits |= b
+	} else {
+		e.bits &^= b
+	}
+}
+
+// HasParent reports whether parentUuid is present and not null.
+func (e *Entry) HasParent() bool { return e.bit(bitHasParent) }
+
+// IsSidechain is the entry's isSidechain.
+func (e *Entry) IsSidechain() bool { return e.bit(bitIsSidechain) }
+
+// IsMeta is the entry's isMeta.
+func (e *Entry) IsMeta() bool { return e.bit(bitIsMeta) }
+
+// IsCompactSummary is the entry's isCompactSummary.
+func (e *Entry) IsCompactSummary() bool { return e.bit(bitIsCompactSummary) }
+
+// HasMessage reports whether the entry has a message object.
+func (e *Entry) HasMessage() bool { return e.bit(bitHasMessage) }
+
+// StringContent reports whether message.content is a string.
+func (e *Entry) StringContent() bool { return e.bit(bitStringContent) }
+
+// ContentEmpty reports whether message.content is "" or [].
+func (e *Entry) ContentEmpty() bool { return e.bit(bitContentEmpty) }
+
+// str is the string at strp ("" when none).
+func (e *Entry) str() string {
+	if e.strn == 0 {
+		return ""
+	}
+	return unsafe.String(e.strp, int(e.strn))
+}
+
+// setStr points strp at s, which must stay unchanged (a copy or an
+// interned string); false when s is too long for strn.
+func (e *Entry) setStr(s string) bool {
+	if len(s) > 255 {
+		return false
+	}
+	e.strp, e.strn = unsafe.StringData(s), uint8(len(s))
+	if len(s) == 0 {
+		e.strp = nil
+	}
+	return true
 }
 
 const (
@@ -166,6 +229,7 @@ const (
 	xRole
 	xSession
 	xMsgID
+	xTextHead // a text head too long for strn (not a message id: those are xMsgID)
 )
 
 // get returns extra field k ("" when absent).
@@ -206,26 +270,26 @@ func (e *Entry) setX(k xField, v string) {
 
 // Type is the entry's type ("user", "assistant", "system", ...).
 func (e *Entry) Type() string {
-	if e.typ == nameInX {
+	if e.typ == nameInX8 {
 		return e.get(xTyp)
 	}
-	return types.name(e.typ)
+	return types.name(uint16(e.typ))
 }
 
 // Subtype is the entry's subtype (system entries).
 func (e *Entry) Subtype() string {
-	if e.subtype == nameInX {
+	if e.subtype == nameInX8 {
 		return e.get(xSubtype)
 	}
-	return subtypes.name(e.subtype)
+	return subtypes.name(uint16(e.subtype))
 }
 
 // Role is message.role.
 func (e *Entry) Role() string {
-	if e.role == nameInX {
+	if e.role == nameInX8 {
 		return e.get(xRole)
 	}
-	return roles.name(e.role)
+	return roles.name(uint16(e.role))
 }
 
 // SessionID is the entry's sessionId.
@@ -269,7 +333,7 @@ func (e *Entry) Timestamp() string {
 // MsgID is message.id (the API message id of an assistant entry).
 func (e *Entry) MsgID() string {
 	if e.flags&flagMsgID != 0 {
-		return e.str
+		return e.str()
 	}
 	return e.get(xMsgID)
 }
@@ -279,7 +343,10 @@ func (e *Entry) TextHead() string {
 	if e.flags&flagMsgID != 0 {
 		return ""
 	}
-	return e.str
+	if e.strn == 0 && e.x != nil {
+		return e.get(xTextHead)
+	}
+	return e.str()
 }
 
 // key is how the graph finds an entry by uuid: the binary id, or for a
@@ -379,13 +446,20 @@ func (st *msgState) store(e *Entry) {
 		e.nblk = uint16(n)
 	}
 	e.flags &^= flagMsgID
-	e.str = ""
+	e.strp, e.strn = nil, 0
+	e.setX(xTextHead, "")
 	switch {
 	case st.msgID != "" && st.textHead == "":
-		e.str, e.flags = strings.Clone(st.msgID), e.flags|flagMsgID
+		if id := strings.Clone(st.msgID); e.setStr(id) {
+			e.flags |= flagMsgID
+		} else {
+			e.setX(xMsgID, id)
+		}
 	case st.textHead != "":
 		// prompts repeat (the same command, the same reminder): one copy
-		e.str = unique.Make(st.textHead).Value()
+		if head := unique.Make(st.textHead).Value(); !e.setStr(head) {
+			e.setX(xTextHead, head)
+		}
 		if st.msgID != "" {
 			e.setX(xMsgID, strings.Clone(st.msgID))
 		}
@@ -458,7 +532,7 @@ func (e *Entry) MayBeSyntheticError() bool { return e.flags&flagAPIError != 0 }
 
 // IsMessage reports whether the entry is a user or assistant message.
 func (e *Entry) IsMessage() bool {
-	return e.Kind == KindEntry && (e.Type() == "user" || e.Type() == "assistant") && e.HasMessage
+	return e.Kind == KindEntry && (e.Type() == "user" || e.Type() == "assistant") && e.HasMessage()
 }
 
 // HasBlock reports whether the entry's content holds a block of kind k.
@@ -535,10 +609,10 @@ func parseEnvelopeTo(e *Entry, line []byte, blocks *[]Block) bool {
 	str := func(raw string) string { return strings.Clone(strValue(raw)) }
 	// values that repeat on every line share one copy
 	common := func(raw string) string { return unique.Make(strValue(raw)).Value() }
-	setName := func(t *nameTable, code *uint16, field xField, raw string) {
+	setName := func(t *nameTable, code *uint8, field xField, raw string) {
 		v := strValue(raw)
-		*code = t.code(v)
-		if *code == nameInX {
+		*code = uint8(t.code(v))
+		if *code == nameInX8 {
 			e.setX(field, strings.Clone(v))
 		} else {
 			e.setX(field, "")
@@ -550,7 +624,7 @@ func parseEnvelopeTo(e *Entry, line []byte, blocks *[]Block) bool {
 		switch k {
 		case "message":
 			if line[vs] == '{' {
-				e.HasMessage = true
+				e.setBit(bitHasMessage, true)
 				return parseMessage(e, &st, line, vs, ctl)
 			}
 		case "toolUseResult":
@@ -602,22 +676,27 @@ func parseEnvelopeTo(e *Entry, line []byte, blocks *[]Block) bool {
 		case "parentUuid":
 			if v[0] == '"' {
 				e.setParent(strValue(v))
-				e.HasParent = true
+				e.setBit(bitHasParent, true)
 			}
 		case "logicalParentUuid":
 			e.setX(xLogicalParentUUID, str(v))
 		case "sessionId":
-			setName(sessions, &e.session, xSession, v)
+			v := strValue(v)
+			if e.session = sessions.code(v); e.session == nameInX {
+				e.setX(xSession, strings.Clone(v))
+			} else {
+				e.setX(xSession, "")
+			}
 		case "timestamp":
 			e.setTimestamp(strValue(v))
 		case "agentId":
 			e.setX(xAgentID, common(v))
 		case "isSidechain":
-			e.IsSidechain = isTrue(v)
+			e.setBit(bitIsSidechain, isTrue(v))
 		case "isMeta":
-			e.IsMeta = isTrue(v)
+			e.setBit(bitIsMeta, isTrue(v))
 		case "isCompactSummary":
-			e.IsCompactSummary = isTrue(v)
+			e.setBit(bitIsCompactSummary, isTrue(v))
 		case "toolUseID":
 			e.setX(xToolUseID, str(v))
 		case "parentToolUseID":
@@ -675,7 +754,7 @@ func parseMessage(e *Entry, st *msgState, line []byte, at int, ctl bool) int {
 				*st.blocks = append(*st.blocks, blk)
 				return be
 			})
-			e.ContentEmpty = n == 0
+			e.setBit(bitContentEmpty, n == 0)
 			return ve
 		}
 		ve := vSkip(line, vs, 2, ctl)
@@ -686,7 +765,7 @@ func parseMessage(e *Entry, st *msgState, line []byte, at int, ctl bool) int {
 		switch k {
 		case "role":
 			v := strValue(v)
-			if e.role = roles.code(v); e.role == nameInX {
+			if e.role = uint8(roles.code(v)); e.role == nameInX8 {
 				e.setX(xRole, strings.Clone(v))
 			} else if e.x != nil {
 				e.setX(xRole, "")
@@ -695,8 +774,8 @@ func parseMessage(e *Entry, st *msgState, line []byte, at int, ctl bool) int {
 			st.msgID = strValue(v)
 		case "content":
 			if v[0] == '"' {
-				e.StringContent = true
-				e.ContentEmpty = v == `""`
+				e.setBit(bitStringContent, true)
+				e.setBit(bitContentEmpty, v == `""`)
 				st.textHead = strHead(v, textHeadLen)
 				*st.blocks = append((*st.blocks)[:st.base], Block{Kind: BlockText, Empty: v == `""`, Size: int32(len(v))})
 			}

@@ -87,7 +87,7 @@ func buildGraph(f *File) *Graph {
 			}
 			continue
 		}
-		if !e.HasParent {
+		if !e.HasParent() {
 			g.Roots = append(g.Roots, i)
 			continue
 		}
@@ -119,7 +119,7 @@ func buildGraph(f *File) *Graph {
 	}
 	for i := range f.Entries {
 		e := &f.Entries[i]
-		if !e.IsChain() || e.IsSidechain != f.Sidechain || hasChild[i] {
+		if !e.IsChain() || e.IsSidechain() != f.Sidechain || hasChild[i] {
 			continue
 		}
 		if k, _ := e.uuidKey(); g.holder(k) == i {
@@ -439,7 +439,7 @@ func (g *Graph) PathTo(leaf int) Path {
 	p := Path{Cycle: cycle}
 	if len(anc) > 0 {
 		top := &g.f.Entries[anc[0]]
-		p.Dangling = top.HasParent && !cycle
+		p.Dangling = top.HasParent() && !cycle
 	}
 	p.Entries = g.withParallelResults(g.withPreserved(anc))
 	return p
@@ -641,7 +641,7 @@ func (g *Graph) makeParts() {
 	var ks []keyed
 	for i := range g.f.Entries {
 		e := &g.f.Entries[i]
-		if e.Type() != "assistant" || !e.IsChain() || e.IsSidechain != g.f.Sidechain || !g.Holds(i) {
+		if e.Type() != "assistant" || !e.IsChain() || e.IsSidechain() != g.f.Sidechain || !g.Holds(i) {
 			continue
 		}
 		if m := e.MsgID(); m != "" {

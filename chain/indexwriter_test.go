@@ -228,13 +228,11 @@ func TestIndexWriterTakesUnchangedLinesFromTheirIndex(t *testing.T) {
 	}
 	var paths []string
 	globs := []string{"../testdata/sessions/*/*.jsonl"}
-	if corpus := testcorpus.Optional(t); corpus != "" {
-		globs = append(globs, filepath.Join(corpus, "*", "*.jsonl"))
-	}
 	for _, glob := range globs {
 		m, _ := filepath.Glob(glob)
 		paths = append(paths, m...)
 	}
+	paths = append(paths, testcorpus.JSONLFiles(t, "")...) // every file of the corpus, at any depth
 	require.NotEmpty(t, paths)
 	for _, p := range paths {
 		b, err := os.ReadFile(p)

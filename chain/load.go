@@ -66,19 +66,21 @@ func LoadFileWith(path string, progress func(n int64)) (*File, error) {
 	return f, nil
 }
 
-// budgetMemory asks the garbage collector to keep the heap under about
-// 0.42 of the size of the biggest file loaded (and at least 64 MB), so
-// that a command on a big session peaks at less than half the file: by
-// default the heap may grow to twice what is live before a collection,
-// and the index of a big session is most of what is live. It is a soft
-// limit (the collector works harder near it, never fails), and a
-// GOMEMLIMIT set by the user wins.
+// budgetMemory asks the garbage collector to keep the heap under 0.40 of
+// the size of the biggest file loaded (and at least 32 MB), so that a
+// command on a big session peaks at less than half the file: by default
+// the heap may grow to twice what is live before a collection, and the
+// index of a big session is most of what is live. It is a soft limit (the
+// collector works harder near it, never fails), and a GOMEMLIMIT set by
+// the user wins. (The floor was 64 MB: on a file of 114 MB that let every
+// command grow its heap past half the file.)
 //
 // When what is live comes near the limit (two indexes of a session of
 // many small entries: the input and the output a writer validates), a
 // limit held there makes the collector run without pause for no memory
-// saved; a watcher then raises it to a quarter above what is live (or to
-// 0.46 of the file, while that leaves a tenth of it free).
+// saved; a watcher then raises it to a quarter above what is live, but
+// not past half the file less what the process holds outside the heap
+// (outsideHeap) while that leaves a tenth of it free.
 func budgetMemory(size int64) {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return
@@ -86,12 +88,17 @@ func budgetMemory(size int64) {
 	memMu.Lock()
 	defer memMu.Unlock()
 	memSize = max(memSize, size)
-	if limit := max(64<<20, size/100*42); limit > memLimit {
+	if limit := max(32<<20, size/100*40); limit > memLimit {
 		memLimit = limit
 		debug.SetMemoryLimit(limit)
 	}
 	memWatch.Do(func() { go watchMemory() })
 }
+
+// outsideHeap is about what a ccsurgeon process holds in memory outside
+// what the memory limit counts: the program's code and data pages (peak
+// RSS of 'ccsurgeon ls' on an empty folder: 9-10 MB on linux/amd64).
+const outsideHeap = 12 << 20
 
 var (
 	memMu    sync.Mutex
@@ -117,7 +124,7 @@ func watchMemory() {
 			// while what is live leaves a tenth of the budget's ceiling
 			// free, the limit stays under it: the command still peaks
 			// under half the file, at the cost of more collections
-			if ceiling := memSize / 100 * 46; limit > ceiling && live < ceiling/100*90 {
+			if ceiling := max(memLimit, memSize/2-outsideHeap); limit > ceiling && live < ceiling/100*90 {
 				limit = ceiling
 			}
 			if limit > memLimit {
@@ -326,20 +333,29 @@ var blockSize = 1 << 20 // a variable only so that tests can make blocks tiny
 
 // blockPool recycles block buffers: indexing a big file then touches the
 // same few megabytes of memory instead of fresh pages.
-var blockPool = sync.Pool{New: func() any { return make([]byte, blockSize*2) }}
+//
+// A buffer holds a block and the start of the line that goes on past it
+// (blockCap): up to a dozen of them are in flight while a file is indexed
+// or written, and at twice the block size they were 12 MB of the heap of
+// a command on a file of 114 MB.
+var blockPool = sync.Pool{New: func() any { return make([]byte, blockCap()) }}
 
-// getBlock returns an empty block buffer of capacity 2*blockSize.
+// blockCap is the capacity of a pooled block buffer: a block and a
+// quarter (a longer carried line gets a buffer of its own).
+func blockCap() int { return blockSize + blockSize/4 }
+
+// getBlock returns an empty block buffer of capacity blockCap().
 func getBlock() []byte {
 	b := blockPool.Get().([]byte)
-	if cap(b) != blockSize*2 { // made for another block size (tests)
-		b = make([]byte, 0, blockSize*2)
+	if cap(b) != blockCap() { // made for another block size (tests)
+		b = make([]byte, 0, blockCap())
 	}
 	return b[:0]
 }
 
 // putBlock gives a block buffer back (others are left to the GC).
 func putBlock(b []byte) {
-	if cap(b) == blockSize*2 {
+	if cap(b) == blockCap() {
 		blockPool.Put(b[:0]) //nolint:staticcheck // a slice header is fine here
 	}
 }
@@ -700,14 +716,11 @@ func splitBlocks(r io.Reader, emit func(*block)) error {
 	var off int64
 	first := true
 	for {
-		want := blockSize
-		if len(carry) > want {
-			want = len(carry) // a long line: double the read
-		}
 		var data []byte
-		if len(carry)+want <= blockSize*2 {
-			data = getBlock()[:len(carry)+want]
+		if len(carry) <= blockCap()-blockSize {
+			data = getBlock()[:blockCap()] // reads a block or more after carry
 		} else {
+			want := max(blockSize, len(carry)) // a long line: double the read
 			data = make([]byte, len(carry)+want)
 		}
 		copy(data, carry)
@@ -816,21 +829,56 @@ func verbatimEntry(runs *[]verbatim, j *int, off int64, n int) (*Entry, bool) {
 }
 
 // placeBlocks copies the content blocks of entries (gathered in their
-// order) into one array of their number and points each entry at its own.
+// order) into one array and points each entry at its own. An entry whose
+// one block names nothing (a text or thinking block: no tool id, no tool
+// name) shares it with the entries of the stretch whose block is the same
+// (same kind and size): blocks never change once indexed, and on a chain
+// of short messages most blocks are alike, where each took 48 bytes of
+// every entry.
 func placeBlocks(entries []Entry, blocks []Block, copied []bool) {
 	if len(blocks) == 0 {
 		return
 	}
-	arena := make([]Block, len(blocks))
-	copy(arena, blocks)
+	type plain struct {
+		size, images int32
+		kind         BlockKind
+		isError      bool
+		empty        bool
+	}
+	var seen map[plain]int32 // where in the arena a shared block is
+	// what goes to the arena, every block but a repeated one, is moved
+	// to the front of blocks (never ahead of what is still to be read)
+	w := 0
+	at := make([]int32, 0, len(entries)) // where each entry's blocks start (-1: none)
 	k := 0
 	for i := range entries {
-		if copied != nil && copied[i] {
-			continue // its blocks are its file's
+		n := entries[i].nblk
+		if (copied != nil && copied[i]) || n == 0 || n == manyBlocks {
+			at = append(at, -1) // its blocks are its file's, or none, or in x
+			continue
 		}
-		if n := entries[i].nblk; n > 0 && n != manyBlocks {
-			entries[i].blk = &arena[k]
-			k += int(n)
+		bs := blocks[k : k+int(n)]
+		k += int(n)
+		if n == 1 && bs[0].ID == "" && bs[0].Name == "" {
+			b := bs[0]
+			p := plain{b.Size, b.Images, b.Kind, b.IsError, b.Empty}
+			if seen == nil {
+				seen = map[plain]int32{}
+			}
+			if j, ok := seen[p]; ok {
+				at = append(at, j)
+				continue
+			}
+			seen[p] = int32(w)
+		}
+		at = append(at, int32(w))
+		w += copy(blocks[w:], bs)
+	}
+	arena := make([]Block, w)
+	copy(arena, blocks[:w])
+	for i, j := range at {
+		if j >= 0 {
+			entries[i].blk = &arena[j]
 		}
 	}
 }

@@ -52,3 +52,40 @@ func differentResponse(f *File, m Message, e *Entry) bool {
 	last := &f.Entries[m.Entries[len(m.Entries)-1]]
 	return last.MsgID() != "" && e.MsgID() != "" && last.MsgID() != e.MsgID()
 }
+
+// MessagesFrom returns the messages of p from the one that holds its
+// entry s (or the first message entry after s) to the end: the tail of
+// Messages(p), the same values, without grouping the whole path. It is
+// for what looks at the last messages only (a branch of a million
+// entries made 24 MB of messages for the few at its end).
+func (f *File) MessagesFrom(p Path, s int) []Message {
+	s = max(0, min(s, len(p.Entries)))
+	role := func(e *Entry) string {
+		if r := e.Role(); r != "" {
+			return r
+		}
+		return e.Type()
+	}
+	// the first message entry at or after s
+	for s < len(p.Entries) && !f.Entries[p.Entries[s]].IsMessage() {
+		s++
+	}
+	// back to the first entry of its message: while the message entry
+	// before it is one Messages merges it with
+	for s < len(p.Entries) {
+		q := s - 1
+		for q >= 0 && !f.Entries[p.Entries[q]].IsMessage() {
+			q--
+		}
+		if q < 0 {
+			break
+		}
+		a, b := &f.Entries[p.Entries[q]], &f.Entries[p.Entries[s]]
+		r := role(a)
+		if r != role(b) || (r == "assistant" && a.MsgID() != "" && b.MsgID() != "" && a.MsgID() != b.MsgID()) {
+			break
+		}
+		s = q
+	}
+	return f.Messages(Path{Entries: p.Entries[s:]})
+}

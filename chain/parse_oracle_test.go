@@ -75,8 +75,8 @@ type plainEntry struct {
 }
 
 func plain(e *Entry) plainEntry {
-	return plainEntry{HasParent: e.HasParent, IsSidechain: e.IsSidechain, IsMeta: e.IsMeta, IsCompactSummary: e.IsCompactSummary,
-		HasMessage: e.HasMessage, StringContent: e.StringContent, ContentEmpty: e.ContentEmpty, ByClient: e.ByClient(),
+	return plainEntry{HasParent: e.HasParent(), IsSidechain: e.IsSidechain(), IsMeta: e.IsMeta(), IsCompactSummary: e.IsCompactSummary(),
+		HasMessage: e.HasMessage(), StringContent: e.StringContent(), ContentEmpty: e.ContentEmpty(), ByClient: e.ByClient(),
 		Type: e.Type(), Subtype: e.Subtype(), UUID: e.UUID(), ParentUUID: e.ParentUUID(), SessionID: e.SessionID(),
 		Timestamp: e.Timestamp(), Role: e.Role(), MsgID: e.MsgID(), TextHead: e.TextHead(), Blocks: e.Blocks(), ToolUseResult: e.ToolUseResult,
 		LogicalParentUUID: e.LogicalParentUUID(), AgentID: e.AgentID(), ToolUseID: e.ToolUseID(), ParentToolUseID: e.ParentToolUseID(),

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/base64"
 	"encoding/binary"
+	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -663,6 +664,12 @@ func (f *File) ResumeTokens() ResumeEstimate {
 // are read and counted on every core, and the results folded in the order
 // of the path.
 func (f *File) ResumeTokensWith(p Path, raw RawFunc) ResumeEstimate {
+	return f.resumeTokens(p, raw, nil)
+}
+
+// resumeTokens is ResumeTokensWith; with counts, each line's count is
+// taken from it instead of read and counted (WrittenResumeTokens).
+func (f *File) resumeTokens(p Path, raw RawFunc, counts *lineCounts) ResumeEstimate {
 	var r ResumeEstimate
 	var firstUsage Usage
 	var before Tokens // estimate of what was sent before the first usage
@@ -702,6 +709,26 @@ func (f *File) ResumeTokensWith(p Path, raw RawFunc) ResumeEstimate {
 	}
 	work := func(lo, hi int) ([]counted, error) {
 		out := make([]counted, 0, hi-lo)
+		if counts != nil {
+			for _, i := range sent[lo:hi] {
+				e := &f.Entries[i]
+				lc := counts.at(i)
+				c := counted{i: i, bytes: int(lc.bytes)}
+				if e.Type() == "assistant" && e.MayBeSyntheticError() && lc.synthetic {
+					c.skip = true
+					out = append(out, c)
+					continue
+				}
+				for k, n := range lc.tokens {
+					c.tokens[k] = int(n)
+				}
+				if e.Type() == "assistant" {
+					c.usage, c.hasUsage, c.model = lc.usage, lc.hasUsage, lc.model
+				}
+				out = append(out, c)
+			}
+			return out, nil
+		}
 		var buf []byte
 		for k, i := range sent[lo:hi] {
 			e := &f.Entries[i]
@@ -790,6 +817,131 @@ func (f *File) ResumeTokensWith(p Path, raw RawFunc) ResumeEstimate {
 	}
 	return r
 }
+
+// WrittenResumeTokens is the estimate ResumeTokens makes of the file
+// write writes (LoadWritten(name, lines, write).ResumeTokens()), made
+// without keeping its bytes: each line is counted as it passes (what the
+// estimate reads of it: its tokens, whether it is a synthetic error, the
+// usage and model an assistant line records), and the estimate is made of
+// those counts once the index says which lines are sent. Holding the
+// written result was most of a rescue's memory when it keeps most of the
+// session (a damaged session under its target: 0.86x the file). write is
+// called again, the bytes kept, in the case the counts cannot be matched
+// to the index's lines.
+func WrittenResumeTokens(name string, lines int, write func(io.Writer) error) (ResumeEstimate, error) {
+	lc := &lineCounts{}
+	iw := NewIndexWriter(name, lc, lines)
+	err := write(iw)
+	f, cerr := iw.Close()
+	if err != nil {
+		return ResumeEstimate{}, err
+	}
+	if cerr != nil {
+		return ResumeEstimate{}, cerr
+	}
+	if lc.matches(f) {
+		return f.resumeTokens(f.Graph().ActivePath(), nil, lc), nil
+	}
+	g, err := LoadWritten(name, lines, write)
+	if err != nil {
+		return ResumeEstimate{}, err
+	}
+	return g.ResumeTokens(), nil
+}
+
+// lineCount is what the estimate reads of one line.
+type lineCount struct {
+	off       int64
+	len       int32
+	bytes     int32
+	tokens    [NumTokenKinds]int32
+	synthetic bool
+	hasUsage  bool
+	usage     Usage
+	model     string
+}
+
+// lineCounts counts the lines written to it (whole lines, as an
+// IndexWriter passes them on), each block on two cores.
+type lineCounts struct {
+	lines  []lineCount
+	off    int64
+	models map[string]string // one copy of each model name
+}
+
+func (c *lineCounts) Write(p []byte) (int, error) {
+	n := len(p)
+	// the block's lines, split in two halves counted at once
+	var starts []int
+	for at := 0; at < len(p); {
+		starts = append(starts, at)
+		k := bytes.IndexByte(p[at:], '\n')
+		if k < 0 {
+			break
+		}
+		at += k + 1
+	}
+	out := make([]lineCount, len(starts))
+	count := func(lo, hi int) {
+		for k := lo; k < hi; k++ {
+			end := len(p)
+			if k+1 < len(starts) {
+				end = starts[k+1] - 1 // its newline
+			} else if end > starts[k] && p[end-1] == '\n' {
+				end--
+			}
+			line := p[starts[k]:end]
+			lc := &out[k]
+			lc.off, lc.len = c.off+int64(starts[k]), int32(len(line))
+			var cn counter
+			lc.bytes = int32(countEntry(&cn, line))
+			for j, v := range cn.tokens() {
+				lc.tokens[j] = int32(v)
+			}
+			lc.synthetic = IsSyntheticError(line)
+			if bytes.Contains(line, []byte(`"assistant"`)) { // (every assistant line: the fold reads only those)
+				lc.usage, lc.hasUsage = EntryUsage(line)
+				lc.model = gjson.Get(b2s(line), "message.model").Str
+			}
+		}
+	}
+	half := len(starts) / 2
+	done := make(chan struct{})
+	go func() { count(half, len(starts)); close(done) }()
+	count(0, half)
+	<-done
+	if c.models == nil {
+		c.models = map[string]string{}
+	}
+	for k := range out {
+		if m := out[k].model; m != "" {
+			if kept, ok := c.models[m]; ok {
+				out[k].model = kept
+			} else {
+				kept = strings.Clone(m)
+				c.models[kept], out[k].model = kept, kept
+			}
+		}
+	}
+	c.lines = append(c.lines, out...)
+	c.off += int64(n)
+	return n, nil
+}
+
+// matches reports whether the lines counted are f's entries, one for one.
+func (c *lineCounts) matches(f *File) bool {
+	if len(c.lines) != len(f.Entries) {
+		return false
+	}
+	for i := range f.Entries {
+		if e := &f.Entries[i]; e.Off != c.lines[i].off || e.Len != c.lines[i].len {
+			return false
+		}
+	}
+	return true
+}
+
+func (c *lineCounts) at(i int) *lineCount { return &c.lines[i] }
 
 // IsSyntheticError reports whether the assistant entry raw is an error
 // the client wrote in place of a response (isApiErrorMessage: "Prompt is

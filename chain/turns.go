@@ -2,6 +2,7 @@ package chain
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -22,8 +23,20 @@ type Turn struct {
 // Turns is the numbered turns of one branch.
 type Turns struct {
 	Leaf    int
-	History []int // the branch's entries across compactions, oldest first
+	History []int // the branch's entries across compactions, oldest first (may be the path's own: not to be changed)
 	List    []Turn
+}
+
+// distinct reports whether no entry is twice in es, marking each in seen
+// (which it leaves marked).
+func distinct(es []int, seen []bool) bool {
+	for _, i := range es {
+		if seen[i] {
+			return false
+		}
+		seen[i] = true
+	}
+	return true
 }
 
 // TurnsOf numbers the human turns of the branch ending at leaf, counting
@@ -45,20 +58,32 @@ func (f *File) TurnsOf(leaf int) Turns {
 	}
 	// the history first, noting where prompts stand; then the turns, in a
 	// slice of their number (no growing on a million-entry branch)
-	if size > 0 {
+	if size > 0 && len(segs) > 1 {
 		t.History = make([]int, 0, size)
 	}
 	var prompts []int32
-	for _, seg := range segs {
-		for _, i := range seg.Entries {
-			if seen[i] {
-				continue // a preserved segment, already counted before the compaction
-			}
-			seen[i] = true
+	if len(segs) == 1 && distinct(segs[0].Entries, seen) {
+		// one segment, no entry twice: the history is the path itself,
+		// shared (a copy was 8 bytes an entry of the branch)
+		t.History = slices.Clip(segs[0].Entries)
+		for h, i := range t.History {
 			if f.isHumanPrompt(i) {
-				prompts = append(prompts, int32(len(t.History)))
+				prompts = append(prompts, int32(h))
 			}
-			t.History = append(t.History, i)
+		}
+	} else {
+		clear(seen)
+		for _, seg := range segs {
+			for _, i := range seg.Entries {
+				if seen[i] {
+					continue // a preserved segment, already counted before the compaction
+				}
+				seen[i] = true
+				if f.isHumanPrompt(i) {
+					prompts = append(prompts, int32(len(t.History)))
+				}
+				t.History = append(t.History, i)
+			}
 		}
 	}
 	if len(prompts) > 0 {
@@ -107,7 +132,7 @@ func (g *Graph) compactedBefore(top int) int {
 	}
 	for j := top - 1; j >= 0; j-- {
 		c := &g.f.Entries[j]
-		if c.IsChain() && c.IsSidechain == g.f.Sidechain && isConversational(c) && g.Holds(j) {
+		if c.IsChain() && c.IsSidechain() == g.f.Sidechain && isConversational(c) && g.Holds(j) {
 			return j
 		}
 	}
@@ -158,7 +183,7 @@ func (f *File) FirstPrompt() (int, bool) {
 // isHumanPrompt reports whether entry i is a prompt a person typed.
 func (f *File) isHumanPrompt(i int) bool {
 	e := &f.Entries[i]
-	if e.Type() != "user" || !e.HasMessage || e.IsMeta || e.IsCompactSummary || e.IsSidechain || e.IsToolResult() || e.ByClient() {
+	if e.Type() != "user" || !e.HasMessage() || e.IsMeta() || e.IsCompactSummary() || e.IsSidechain() || e.IsToolResult() || e.ByClient() {
 		return false // (ByClient: a message the client sent on its own, part of the turn it arrived in)
 	}
 	if !e.HasBlock(BlockText) && !e.HasBlock(BlockImage) && !e.HasBlock(BlockDocument) {
@@ -185,7 +210,7 @@ func (f *File) isHumanPrompt(i int) bool {
 				return false
 			}
 		}
-		if e.HasBlock(BlockText) && !e.IsMeta && isBuiltinLocal(head) {
+		if e.HasBlock(BlockText) && !e.IsMeta() && isBuiltinLocal(head) {
 			return false
 		}
 	}

@@ -161,7 +161,7 @@ func (o ForkAtTurn) Apply(t *Txn) error {
 			continue
 		}
 		switch {
-		case e.IsSidechain && e.Off < lastOff:
+		case e.IsSidechain() && e.Off < lastOff:
 			// a subagent's run kept inline (1.0.x), written during the kept
 			// turns: it stays, as a 2.1.x fork keeps the subagent files of
 			// the calls it keeps (the client sends no sidechain entry)

@@ -199,6 +199,20 @@ func (o CompressOldTurns) Apply(t *Txn) error {
 	return nil
 }
 
+// ApplyEstimates applies o to t and returns the estimates of what a
+// resume sends before and after it (ResumeEstimates), made once: Apply
+// makes them for its report, and info, which shows them entry by entry,
+// made the estimate after again (a serial tenth of info on a session of
+// many tool outputs).
+func (o CompressOldTurns) ApplyEstimates(t *Txn) (before, after chain.ResumeEstimate, err error) {
+	t.after = nil
+	if err = o.Apply(t); err == nil && t.after != nil && t.before != nil {
+		return *t.before, *t.after, nil
+	}
+	before, after = ResumeEstimates(t)
+	return before, after, err
+}
+
 // compressLate cuts the entries of lines that need it, on every core: each
 // line is cut once to count what changes and estimate its tokens, and the
 // result is made again as it is written (SetLate) from the plan of that
@@ -248,24 +262,40 @@ func compressLate(t *Txn, f *chain.File, lines []int, c entryCut) error {
 		if r.cuts > 0 {
 			t.Count(CountShortened, r.cuts)
 		}
-		parts, n := r.parts, r.n
-		late := func(_ int, raw []byte) ([]byte, error) {
-			// the line the plan was made of (Txn gives the late edit the
-			// bytes the pass read); anything else is cut anew
-			if len(raw) == n {
-				if out, ok := replayCuts(lineBuf(len(raw)/2), raw, parts, c); ok {
-					return out, nil
-				}
-			}
-			out, _, _ := compressLineInto(lineBuf(len(raw)/2), raw, c)
-			return out, nil
-		}
-		if err := t.SetLate(f, r.i, late); err != nil {
+		if err := t.SetLate(f, r.i, cutLate(r.parts, r.n, c)); err != nil {
 			return err
 		}
 		t.knownTokens(f, r.i, r.tokens)
 	}
 	return nil
+}
+
+// cutLate is the late edit (SetLate) that makes the cut c of a line of n
+// bytes from parts, the plan planCuts made of it: only the plan is held
+// until the line is written.
+func cutLate(parts []cutAt, n int, c entryCut) LateFunc {
+	return func(_ int, raw []byte) ([]byte, error) {
+		// the line the plan was made of (Txn gives the late edit the
+		// bytes the pass read); anything else is cut anew
+		if len(raw) == n {
+			if out, ok := replayCuts(lineBuf(cutSize(n, parts)), raw, parts, c); ok {
+				return out, nil
+			}
+		}
+		out, _, _ := compressLineInto(lineBuf(len(raw)/2), raw, c)
+		return out, nil
+	}
+}
+
+// cutSize is about the length of the line of n bytes cut by parts (its
+// buffer, made once).
+func cutSize(n int, parts []cutAt) int {
+	for _, p := range parts {
+		if p.kind == cutStr {
+			n -= int(p.str.tail-p.str.head) - 96 // the marker, and escapes the head and tail may gain
+		}
+	}
+	return max(n, 64)
 }
 
 // entryCut says what compressLine shortens.
@@ -342,6 +372,7 @@ const (
 type cutAt struct {
 	start, end int
 	kind       cutKind
+	str        rawCut // cutStr: where the string is cut (made again in O(kept bytes))
 }
 
 // planCuts walks the line raw and cuts it (c) into dst, as compressLine;
@@ -353,16 +384,19 @@ func planCuts(dst, raw []byte, c entryCut, plan bool) (out []byte, cuts int, par
 		start, end int
 		with       []byte
 		kind       cutKind
+		str        rawCut // cutStr: with is made from it as the line is
 	}
 	var edits []splice
-	replace := func(vs, ve int, with []byte, kind cutKind) { edits = append(edits, splice{vs, ve, with, kind}) }
+	replace := func(vs, ve int, with []byte, kind cutKind) {
+		edits = append(edits, splice{start: vs, end: ve, with: with, kind: kind})
+	}
 	// cutString cuts the JSON string s[vs:ve] when it is longer than max
 	cutString := func(vs, ve int) {
 		if ve-vs <= max || s[vs] != '"' {
 			return
 		}
-		if cut, ok := cutRawString(s[vs:ve], max); ok {
-			replace(vs, ve, cut, cutStr)
+		if p, ok := planCutRaw(s[vs:ve], max); ok {
+			edits = append(edits, splice{start: vs, end: ve, kind: cutStr, str: p})
 		}
 	}
 	isMedia := func(typ string) bool { return typ == "image" || typ == "document" }
@@ -453,10 +487,14 @@ func planCuts(dst, raw []byte, c entryCut, plan bool) (out []byte, cuts int, par
 			continue
 		}
 		out = append(out, raw[pos:e.start]...)
-		out = append(out, e.with...)
+		if e.kind == cutStr {
+			out = e.str.append(out, s[e.start:e.end])
+		} else {
+			out = append(out, e.with...)
+		}
 		pos = e.end
 		if plan {
-			parts = append(parts, cutAt{e.start, e.end, e.kind})
+			parts = append(parts, cutAt{e.start, e.end, e.kind, e.str})
 		}
 	}
 	out = append(out, raw[pos:]...)
@@ -478,9 +516,10 @@ func replayCuts(dst, raw []byte, parts []cutAt, c entryCut) (out []byte, ok bool
 		out = append(out, raw[pos:p.start]...)
 		switch p.kind {
 		case cutStr:
-			if out, ok = appendCutRaw(out, s[p.start:p.end], c.Max); !ok {
+			if p.str.head < 1 || int(p.str.tail) > p.end-p.start-1 || p.str.head > p.str.tail {
 				return nil, false
 			}
+			out = p.str.append(out, s[p.start:p.end])
 		case cutMedia:
 			out = append(out, placeholder(gjson.Parse(s[p.start:p.end]))...)
 		case cutCopies:

@@ -2,6 +2,7 @@ package ops
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -152,43 +153,107 @@ func cutRawString(raw string, max int) ([]byte, bool) {
 // was when ok is false): the head, the marker and the tail are escaped
 // into it as they are, with no string made of them.
 func appendCutRaw(dst []byte, raw string, max int) ([]byte, bool) {
+	p, ok := planCutRaw(raw, max)
+	if !ok {
+		return dst, false
+	}
+	return p.append(dst, raw), true
+}
+
+// rawCut is where CutMiddle cuts a raw JSON string, in its raw bytes: it
+// keeps raw[1:head] and raw[tail:len(raw)-1] (decoded), around the marker
+// of removed bytes and lines. Made once by the pass that measures the
+// string, it makes the cut again in O(kept bytes): the long middle is
+// neither decoded nor counted again.
+type rawCut struct {
+	head, tail     int32
+	removed, lines int32
+	// verbatim: the raw head and tail are spelt as EncodeString spells
+	// their text (only the escapes it makes), so they are copied as they
+	// are instead of decoded and escaped again
+	verbatim bool
+}
+
+// planCutRaw is where appendCutRaw cuts raw (ok false: it does not).
+func planCutRaw(raw string, max int) (rawCut, bool) {
 	inner := raw[1 : len(raw)-1]
 	if strings.IndexByte(inner, '\\') < 0 {
-		headN, tailStart, marker, ok := cutMiddleAt(inner, max)
-		if !ok {
-			return dst, false
+		headN, tailStart, _, ok := cutMiddleAt(inner, max)
+		if !ok || len(raw) > math.MaxInt32 {
+			return rawCut{}, false
 		}
-		return appendQuoted(dst, inner[:headN], marker, inner[tailStart:]), true
+		removed := inner[headN:tailStart]
+		return rawCut{head: int32(1 + headN), tail: int32(1 + tailStart), removed: int32(len(removed)), lines: int32(strings.Count(removed, "\n")),
+			verbatim: asEncoded(inner[:headN]) && asEncoded(inner[tailStart:])}, true
 	}
+	if len(raw) > math.MaxInt32 {
+		return rawCut{}, false
+	}
+	// one pass measures the string (n decoded bytes, lines newlines) and
+	// keeps where the last chunks start (the tail lies in them)
+	// (from escape to escape: the runs between them are their own length)
+	var ring chunkRing
 	n, lines := 0, 0
-	chain.EachDecoded(inner, func(c string) {
-		n += len(c)
-		lines += strings.Count(c, "\n")
-	})
+	for pos := 0; ; {
+		k := strings.IndexByte(inner[pos:], '\\')
+		if k < 0 {
+			n += len(inner) - pos
+			break
+		}
+		n += k
+		pos += k
+		ring.push(n, pos)
+		switch {
+		case pos+1 >= len(inner): // a backslash at the end: itself
+			n++
+			pos++
+		case inner[pos+1] != 'u': // one byte
+			if inner[pos+1] == 'n' {
+				lines++
+			}
+			n++
+			pos += 2
+		default:
+			m := chain.EscapeLen(inner[pos:])
+			chain.EachDecoded(inner[pos:pos+m], func(c string) {
+				n += len(c)
+				lines += strings.Count(c, "\n")
+			})
+			pos += m
+		}
+	}
 	if n <= max || max <= 0 {
-		return dst, false
+		return rawCut{}, false
 	}
 	// the decoded bytes [0, headN] and [n-tailN, n): what CutMiddle looks at
 	headN := max * 2 / 3
 	tailN := max - headN
 	from := n - tailN
-	buf := make([]byte, 0, headN+1+tailN)
-	pos := 0
-	chain.EachDecoded(inner, func(c string) {
-		if pos <= headN {
-			buf = append(buf, c[:min(len(c), headN+1-pos)]...)
-		}
-		if end := pos + len(c); end > from {
-			buf = append(buf, c[from-min(pos, from):]...)
-		}
-		pos += len(c)
+	// the head: headN+1 bytes from the start, moved back to a rune start
+	head := make([]byte, 0, headN+1)
+	eachDecodedAt(inner, func(c string, _ int, _ bool) bool {
+		head = append(head, c[:min(len(c), headN+1-len(head))]...)
+		return len(head) <= headN
 	})
-	// buf is the head's headN+1 bytes then the tail's tailN (max > n-max
-	// is ruled out above: n > max, so from >= headN+1 and they do not overlap)
-	head, tail := buf[:headN+1], buf[headN+1:]
 	for headN > 0 && !utf8.RuneStart(head[headN]) {
 		headN--
 	}
+	// the tail: the decoded bytes [from, n), from the chunk where they
+	// start (the pass kept it, unless more chunks than the ring holds
+	// follow: then from the start)
+	dec0, raw0 := 0, 0
+	if k, ok := ring.at(from); ok {
+		dec0, raw0 = k.dec, k.raw
+	}
+	tail := make([]byte, 0, tailN)
+	pos := dec0
+	eachDecodedAt(inner[raw0:], func(c string, _ int, _ bool) bool {
+		if pos+len(c) > from {
+			tail = append(tail, c[from-min(pos, from):]...)
+		}
+		pos += len(c)
+		return true
+	})
 	skip := 0 // tail bytes that are not a rune start
 	for skip < len(tail) && !utf8.RuneStart(tail[skip]) {
 		skip++
@@ -196,11 +261,155 @@ func appendCutRaw(dst []byte, raw string, max int) ([]byte, bool) {
 	removed := from + skip - headN
 	hs, ts := unsafe.String(unsafe.SliceData(head), headN), unsafe.String(unsafe.SliceData(tail[skip:]), len(tail)-skip)
 	kept := strings.Count(hs, "\n") + strings.Count(ts, "\n")
-	marker := cutMarker(removed, lines-kept)
-	if len(marker) >= removed {
-		return dst, false
+	if len(cutMarker(removed, lines-kept)) >= removed {
+		return rawCut{}, false
 	}
-	return appendQuoted(dst, hs, marker, ts), true
+	h, t := rawAt(inner, 0, 0, headN), rawAt(inner, raw0, dec0, from+skip)
+	return rawCut{head: int32(1 + h), tail: int32(1 + t), removed: int32(removed), lines: int32(lines - kept),
+		verbatim: asEncoded(inner[:h]) && asEncoded(inner[t:])}, true
+}
+
+// asEncoded reports whether the raw inside of a JSON string s is what
+// EncodeString makes of its text: no byte it escapes left as it is, and
+// no escape but the ones it makes (\", \\, \n, \r, \t and \u00xx, in
+// lower case, for the other control characters).
+func asEncoded(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' {
+			continue
+		}
+		if c != '\\' || i+1 >= len(s) {
+			return false
+		}
+		switch s[i+1] {
+		case '"', '\\', 'n', 'r', 't':
+			i++
+		case 'u':
+			const hx = "0123456789abcdef"
+			if i+5 >= len(s) || s[i+2] != '0' || s[i+3] != '0' || (s[i+4] != '0' && s[i+4] != '1') || strings.IndexByte(hx, s[i+5]) < 0 {
+				return false
+			}
+			if v := (s[i+4]-'0')<<4 | byte(strings.IndexByte(hx, s[i+5])); v == '\n' || v == '\r' || v == '\t' {
+				return false
+			}
+			i += 5
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// append appends the cut of raw (the string p was planned on) to dst.
+func (p rawCut) append(dst []byte, raw string) []byte {
+	head, tail := raw[1:p.head], raw[p.tail:len(raw)-1]
+	marker := cutMarker(int(p.removed), int(p.lines))
+	dst = slices.Grow(dst, len(head)+len(marker)+len(tail)+len(head)/8+8)
+	dst = append(dst, '"')
+	if p.verbatim {
+		dst = append(dst, head...)
+		dst = appendEscaped(dst, marker)
+		dst = append(dst, tail...)
+		return append(dst, '"')
+	}
+	chain.EachDecoded(head, func(c string) { dst = appendEscaped(dst, c) })
+	dst = appendEscaped(dst, marker)
+	chain.EachDecoded(tail, func(c string) { dst = appendEscaped(dst, c) })
+	return append(dst, '"')
+}
+
+// rawAt is the offset in inner (the raw inside of a JSON string) of the
+// decoded position pos, walking from inner[from:], which decodes from the
+// decoded position dec; pos is a rune start (or the end), which never
+// falls inside an escape.
+func rawAt(inner string, from, dec, pos int) int {
+	at := len(inner)
+	eachDecodedAt(inner[from:], func(c string, off int, literal bool) bool {
+		switch {
+		case pos <= dec: // (pos < dec: inside an escape, which a rune start never is)
+			at = from + off
+			return false
+		case pos < dec+len(c) && literal:
+			at = from + off + pos - dec
+			return false
+		}
+		dec += len(c)
+		return true
+	})
+	return at
+}
+
+// chunkRing keeps where the last chunks of a decoded string start.
+type chunkRing struct {
+	dec, raw [64]int
+	n        int
+}
+
+type chunkStart struct{ dec, raw int }
+
+func (r *chunkRing) push(dec, raw int) {
+	r.dec[r.n%len(r.dec)], r.raw[r.n%len(r.raw)] = dec, raw
+	r.n++
+}
+
+// at is the last chunk kept that starts at or before the decoded position
+// pos; ok is false when the ring no longer holds it.
+func (r *chunkRing) at(pos int) (chunkStart, bool) {
+	for k := r.n - 1; k >= 0 && k >= r.n-len(r.dec); k-- {
+		if d := r.dec[k%len(r.dec)]; d <= pos {
+			return chunkStart{d, r.raw[k%len(r.raw)]}, true
+		}
+	}
+	if r.n <= len(r.dec) { // every escape is kept, and pos is before the first: all before it is as it lies
+		return chunkStart{pos, pos}, true
+	}
+	return chunkStart{}, false
+}
+
+// escaped is what the escape of each byte but u decodes to (a byte
+// escaped for no reason is itself).
+var escaped = func() (t [256]string) {
+	for c := range t {
+		t[c] = string(rune(c))
+		if c >= 0x80 {
+			t[c] = string([]byte{byte(c)})
+		}
+	}
+	t['n'], t['t'], t['r'], t['b'], t['f'] = "\n", "\t", "\r", "\b", "\f"
+	return t
+}()
+
+// eachDecodedAt is chain.EachDecoded giving, with each chunk, where it
+// starts in s and whether it is s's own bytes (literal) or an escape
+// decoded; fn returns false to stop.
+func eachDecodedAt(s string, fn func(chunk string, at int, literal bool) bool) {
+	pos := 0
+	for pos < len(s) {
+		k := strings.IndexByte(s[pos:], '\\')
+		if k < 0 {
+			fn(s[pos:], pos, true)
+			return
+		}
+		if k > 0 && !fn(s[pos:pos+k], pos, true) {
+			return
+		}
+		pos += k
+		if pos+1 < len(s) && s[pos+1] != 'u' { // one byte
+			if !fn(escaped[s[pos+1]], pos, false) {
+				return
+			}
+			pos += 2
+			continue
+		}
+		n := chain.EscapeLen(s[pos:])
+		goOn := true
+		chain.EachDecoded(s[pos:pos+n], func(c string) { goOn = fn(c, pos, false) })
+		if !goOn {
+			return
+		}
+		pos += n
+	}
 }
 
 // appendQuoted appends the JSON string of head+marker+tail (EncodeString's

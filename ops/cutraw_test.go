@@ -89,3 +89,31 @@ func TestReplaceInStringMatchesDecodeReplaceEncode(t *testing.T) {
 	}
 	t.Logf("%d strings the same", n)
 }
+
+// TestAsEncodedIsWhatEncodeStringWrites: a raw string is copied as it is
+// by the cut (rawCut.verbatim) exactly when decoding and encoding it again
+// gives the same bytes, for every escape JSON has, in both cases of hex,
+// and the bytes EncodeString escapes.
+func TestAsEncodedIsWhatEncodeStringWrites(t *testing.T) {
+	pieces := []string{"a", "\\n", "\\r", "\\t", "\\\"", "\\\\", "\\/", "\\b", "\\f", "é", "\\u00e9", "\\u0001", "\\u001f", "\\u001F",
+		"\\u000a", "\\u000d", "\\u0009", "\\u0008", "\\u000c", "\\u0020", "\\u0041", "\\ud83d\\ude42", "\\u00", "\\", "<&>"}
+	rng := rand.New(rand.NewSource(3))
+	yes := 0
+	for k := 0; k < 20000; k++ {
+		var b strings.Builder
+		for m := rng.Intn(4); m >= 0; m-- {
+			b.WriteString(pieces[rng.Intn(len(pieces))])
+		}
+		s := b.String()
+		want := string(EncodeString(chain.StrValue(`"`+s+`"`))) == `"`+s+`"`
+		if got := asEncoded(s); got != want {
+			t.Fatalf("asEncoded(%q) = %v, want %v", s, got, want)
+		}
+		if want {
+			yes++
+		}
+	}
+	if yes < 1000 {
+		t.Fatalf("only %d strings as encoded: the test does not exercise both answers", yes)
+	}
+}

@@ -62,7 +62,7 @@ var moreDamage = map[string]mutation{
 			switch {
 			case k == use:
 				res := setLine(lines[r], "parentUuid", f.Entries[use].ParentUUID())
-				if !f.Entries[use].HasParent {
+				if !f.Entries[use].HasParent() {
 					res = setLine(lines[r], "parentUuid", nil)
 				}
 				out = append(out, res, setLine(l, "parentUuid", f.Entries[r].UUID()))

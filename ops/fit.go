@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/tidwall/gjson"
@@ -350,7 +351,13 @@ func (o FitTokens) Apply(t *Txn) error {
 					t.Count(CountShortened, r.cuts)
 				}
 				if r.changed {
-					t.Set(f, i, r.out)
+					// the line is made again from the plan as it is
+					// written (or read by a later step): holding the cut
+					// lines was most of the rescue's memory on a session
+					// of many tool outputs
+					if err := t.SetLate(f, i, cutLate(r.parts, r.n, a.c)); err != nil {
+						return false, err
+					}
 					known = r.tokens // update's estimate, made ahead
 				}
 				return r.changed, nil
@@ -476,7 +483,8 @@ type cutsAhead struct {
 // cutLine is the cut of one line: nothing for an entry
 // removed or with nothing to cut.
 type cutLine struct {
-	out          []byte
+	parts        []cutAt // the plan of the cut (planCuts)
+	n            int     // the length of the line the plan was made of
 	cuts, tokens int
 	changed      bool
 	err          error
@@ -534,10 +542,14 @@ func (a *cutsAhead) cutInto(i int, buf []byte) (c cutLine, next []byte) {
 	if inBuf {
 		buf = raw
 	}
-	out, cuts, changed := compressLine(raw, a.c)
-	c = cutLine{out: out, cuts: cuts, changed: changed}
+	out, cuts, parts, changed := planCuts(lineBuf(len(raw)), raw, a.c, true)
+	c = cutLine{parts: parts, n: len(raw), cuts: cuts, changed: changed}
 	if changed {
 		c.tokens = chain.EntryTokens(out).Total()
+		putLineBuf(out)
+	}
+	if ed := t.edits[f].At(i); !inBuf && ed != nil && ed.Late && ed.Raw == nil {
+		putLineBuf(raw) // made by an earlier step's late edit for this read alone
 	}
 	return c, buf
 }
@@ -620,18 +632,8 @@ func (r *turnRemover) promptHead(n int) string {
 				buf = b // (gjson copies what it gives)
 			}
 			if err == nil {
-				c := gjson.GetBytes(b, "message.content")
-				if c.Type == gjson.String {
-					text = c.Str
-				} else {
-					c.ForEach(func(_, bl gjson.Result) bool {
-						if bl.Get("type").Str == "text" {
-							text = bl.Get("text").Str
-							return false
-						}
-						return true
-					})
-				}
+				heads = append(heads, promptLineHead(b, promptRunes+1))
+				continue
 			}
 			heads = append(heads, fieldsHead(text, promptRunes+1))
 		}
@@ -653,13 +655,137 @@ type removedTurn struct {
 // promptRunes is the most of a prompt a line of the note shows.
 const promptRunes = 60
 
+// promptLineHead is fieldsHead(text, n) of the prompt of the line b: its
+// first text (a string content, or its first text block). Only the head of
+// the text is decoded (a prompt of kilobytes, decoded whole by gjson, was
+// most of what the rescue spent on the secrets shape); where the head
+// holds what the fast way does not read as gjson does (a \u escape, an
+// escape JSON does not have, bytes that are not UTF-8), or the line is
+// not an object with a message, the text is read by gjson.
+func promptLineHead(b []byte, n int) string {
+	if h, ok := promptLineHeadFast(b, n); ok {
+		return h
+	}
+	return promptLineHeadGjson(b, n)
+}
+
+// promptLineHeadGjson is promptLineHead with the text decoded whole by
+// gjson (what the note read before the fast way, and reads where that one
+// does not read as gjson does).
+func promptLineHeadGjson(b []byte, n int) string {
+	text := ""
+	c := gjson.GetBytes(b, "message.content")
+	if c.Type == gjson.String {
+		text = c.Str
+	} else {
+		c.ForEach(func(_, bl gjson.Result) bool {
+			if bl.Get("type").Str == "text" {
+				text = bl.Get("text").Str
+				return false
+			}
+			return true
+		})
+	}
+	return fieldsHead(text, n)
+}
+
+// promptHeadBytes is how much of a prompt's text promptLineHeadFast
+// decodes at first.
+const promptHeadBytes = 1024
+
+func promptLineHeadFast(b []byte, n int) (string, bool) {
+	s := unsafe.String(unsafe.SliceData(b), len(b))
+	if len(s) == 0 || s[0] != '{' {
+		return "", false
+	}
+	ms, _ := fieldAt(s, 0, "message")
+	if ms < 0 || s[ms] != '{' {
+		return "", false
+	}
+	cs, ce := fieldAt(s, ms, "content")
+	if cs < 0 {
+		return "", false
+	}
+	raw := ""
+	switch s[cs] {
+	case '"':
+		raw = s[cs:ce]
+	case '[':
+		found, ok := false, true
+		chain.Elems(s, cs, func(vs, ve int) bool {
+			if s[vs] != '{' {
+				ok = false // (gjson reads the type of what is not an object its own way)
+				return false
+			}
+			if typeAt(s, vs) != "text" {
+				return true
+			}
+			found = true
+			if ts, te := fieldAt(s, vs, "text"); ts >= 0 && s[ts] == '"' {
+				raw = s[ts:te]
+			} else {
+				ok = false
+			}
+			return false
+		})
+		if !ok {
+			return "", false
+		}
+		if !found {
+			return fieldsHead("", n), true
+		}
+	default:
+		return "", false
+	}
+	if len(raw) < 2 || raw[len(raw)-1] != '"' {
+		return "", false
+	}
+	inner := raw[1 : len(raw)-1]
+	var buf [promptHeadBytes + 8]byte
+	text := buf[:0]
+	whole, ok := true, true
+	eachDecodedAt(inner, func(c string, at int, literal bool) bool {
+		if !literal && !strings.ContainsRune(`ntrbf"\/`, rune(inner[at+1])) {
+			ok = false // \u, or an escape JSON does not have
+			return false
+		}
+		if len(text)+len(c) > promptHeadBytes {
+			text = append(text, c[:promptHeadBytes-len(text)]...)
+			whole = false
+			return false
+		}
+		text = append(text, c...)
+		return true
+	})
+	if !ok {
+		return "", false
+	}
+	t := unsafe.String(unsafe.SliceData(text), len(text))
+	h, used, full := fieldsHeadAt(t, n)
+	if !utf8.ValidString(t[:used]) {
+		return "", false
+	}
+	if !whole && !(full && used <= len(t)-utf8.UTFMax) {
+		return "", false // the head reads further than what was decoded
+	}
+	return h, true
+}
+
 // fieldsHead is strings.Join(strings.Fields(s), " ") cut to its first n
 // runes, made without splitting all of s (a removed turn's prompt may be
 // many kilobytes, of which the note shows 60 runes).
 func fieldsHead(s string, n int) string {
+	h, _, _ := fieldsHeadAt(s, n)
+	return h
+}
+
+// fieldsHeadAt is fieldsHead, with the bytes of s it read and whether it
+// stopped at n runes (full) rather than at the end of s.
+func fieldsHeadAt(s string, n int) (head string, used int, full bool) {
 	var b strings.Builder
 	space, runes := false, 0
-	for i := 0; i < len(s) && runes < n; {
+	i := 0
+	for i < len(s) && runes < n {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if unicode.IsSpace(r) {
 			space = b.Len() > 0
@@ -677,7 +803,7 @@ func fieldsHead(s string, n int) string {
 		}
 		i += size
 	}
-	return b.String()
+	return b.String(), i, runes == n
 }
 
 // remove removes the turn tn whose entries are span (positions in the
@@ -986,14 +1112,10 @@ func FitWithin(s *chain.Session, p Pipeline, newTxn func() *Txn) (*Txn, error) {
 }
 
 // WrittenTokens is the estimate `info` makes of the main transcript t
-// writes: the result is rendered into memory and read back
-// (chain.LoadWritten: indexed as it is rendered, its bytes held once).
+// writes: the result is rendered and each line counted as it passes
+// (chain.WrittenResumeTokens: indexed as it is rendered, no byte held).
 func WrittenTokens(t *Txn) (chain.ResumeEstimate, error) {
-	f, err := chain.LoadWritten(t.S.Main.Path, t.LinesAfter(t.S.Main), t.Render(t.S.Main))
-	if err != nil {
-		return chain.ResumeEstimate{}, err
-	}
-	return f.ResumeTokens(), nil
+	return chain.WrittenResumeTokens(t.S.Main.Path, t.LinesAfter(t.S.Main), t.Render(t.S.Main))
 }
 
 // FitTarget is the token budget to propose for a session near or over its

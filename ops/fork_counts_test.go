@@ -99,7 +99,7 @@ func TestForkKeepsTheSubagentRunsOfKeptTurns(t *testing.T) {
 		f := s.Main
 		side := 0
 		for i := range f.Entries {
-			if f.Entries[i].IsSidechain {
+			if f.Entries[i].IsSidechain() {
 				side++
 			}
 		}
@@ -115,12 +115,12 @@ func TestForkKeepsTheSubagentRunsOfKeptTurns(t *testing.T) {
 			}
 			lastKept := -1
 			for i := range f.Entries {
-				if e := &f.Entries[i]; !tx.Dropped(f, i) && e.IsMessage() && !e.IsSidechain {
+				if e := &f.Entries[i]; !tx.Dropped(f, i) && e.IsMessage() && !e.IsSidechain() {
 					lastKept = i
 				}
 			}
 			for i := 0; i < lastKept; i++ {
-				if e := &f.Entries[i]; e.IsSidechain && e.Kind == chain.KindEntry {
+				if e := &f.Entries[i]; e.IsSidechain() && e.Kind == chain.KindEntry {
 					assert.False(t, tx.Dropped(f, i), "%s turn %d: sidechain line %d dropped", src, tn.Index, e.Line)
 					kept++
 				}

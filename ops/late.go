@@ -3,6 +3,7 @@ package ops
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"sort"
 	"sync"
 	"unsafe"
@@ -99,24 +100,36 @@ func (p *latePipe) next(i int) ([]byte, error) {
 
 // lineBufs recycles the buffers of lines made as they are written: a pass
 // over a big session then reuses a few buffers instead of allocating one
-// per line (and the collector has less to do).
-var lineBufs sync.Pool
+// per line (and the collector has less to do). A pool per power of two of
+// room: one pool of every size gave the line read next a buffer too small
+// (a cut line's) as often as not, and a new one was made.
+var lineBufs [lineBufClasses]sync.Pool
+
+const (
+	lineBufMin     = 10 // the smallest class: 1 KB
+	lineBufClasses = 15 // up to 16 MB
+)
 
 // lineBuf returns an empty buffer with room for n bytes, for the result of
 // a LateFunc.
 func lineBuf(n int) []byte {
-	if p, ok := lineBufs.Get().(*[]byte); ok && cap(*p) >= n {
+	c := max(0, bits.Len(uint(max(n, 1)-1))-lineBufMin) // the class whose room is at least n
+	if c >= lineBufClasses {
+		return make([]byte, 0, n)
+	}
+	if p, ok := lineBufs[c].Get().(*[]byte); ok {
 		return (*p)[:0]
 	}
-	return make([]byte, 0, n)
+	return make([]byte, 0, 1<<(c+lineBufMin))
 }
 
 // putLineBuf gives a buffer no one uses any more back to lineBuf.
 func putLineBuf(b []byte) {
-	if cap(b) == 0 || cap(b) > 16<<20 {
+	c := bits.Len(uint(cap(b))) - 1 - lineBufMin // the class whose room it has
+	if c < 0 || c >= lineBufClasses {
 		return
 	}
-	lineBufs.Put(&b)
+	lineBufs[c].Put(&b)
 }
 
 // overlaps reports whether a and b share bytes of memory.

@@ -2,6 +2,7 @@ package ops_test
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -168,6 +169,11 @@ func TestRedactSecretsEveryEncoding(t *testing.T) {
 		{"object key with an escape", "toolUseResult", `{"\u0067` + ghp[1:] + `":1}`, ghp, `{"[REDACTED:github-pat:1]":1}`},
 		{"nested key", "toolUseResult", `{"a":[{"b":{"` + ghp + `":"x"}}]}`, ghp, `{"a":[{"b":{"[REDACTED:github-pat:1]":"x"}}]}`},
 		{"document block with a text source", "message.content", `[{"type":"document","source":{"type":"text","media_type":"text/plain","data":"token ` + ghp + `"}}]`, ghp, `[{"type":"document","source":{"type":"text","media_type":"text/plain","data":"token [REDACTED:github-pat:1]"}}]`},
+		// encodings inside the decoded string (issue 31, ops/redact/encoded.go): the encoded
+		// span is replaced
+		{"JSON text with a \\u escape inside a string", "toolUseResult", `"{\"token\": \"\\u0067` + ghp[1:] + `\"}"`, ghp, `"{\"token\": \"[REDACTED:encoded-secret:1]\"}"`},
+		{"base64 of a JSON credential", "message.content", `"GCP_SA_KEY=` + base64.StdEncoding.EncodeToString([]byte(`{"user":"ci","token":"`+ghp+`"}`)) + `"`, ghp, `"GCP_SA_KEY=[REDACTED:encoded-secret:1]"`},
+		{"JSON percent-encoded in a URL", "message.content", `"GET /cb?state=%7B%22token%22%3A%22` + ghp + `%22%7D"`, ghp, `"GET /cb?state=%7B%22token%22%3A%22[REDACTED:encoded-secret:1]%22%7D"`},
 		{"structural field: reported, not replaced", "cwd", `"/home/u/` + ghp + `"`, ghp, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {

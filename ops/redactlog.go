@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"strconv"
 )
 
@@ -130,6 +131,83 @@ func (l *RedactionLog) Err() error {
 	return l.err
 }
 
+// RedactionRec is a secret of the list as it is kept: its strings are the
+// list's own (not copied), its placeholder and fingerprint numbers (see
+// AppendPlaceholder; Number 0: not replaced).
+type RedactionRec struct {
+	File, Field, Rule string
+	Line              int
+	Number            uint32
+	Fingerprint       [4]byte // the first bytes of the secret's SHA-256
+	InThinking        bool
+}
+
+// AppendPlaceholder appends the placeholder that replaced the secret
+// (nothing if it was left in place).
+func (r *RedactionRec) AppendPlaceholder(b []byte) []byte {
+	if r.Number == 0 {
+		return b
+	}
+	return appendPlaceholder(b, r.Rule, int(r.Number))
+}
+
+// Redaction is the record as a report value.
+func (r *RedactionRec) Redaction() Redaction {
+	out := Redaction{File: r.File, Field: r.Field, Rule: r.Rule, Line: r.Line,
+		Fingerprint: hex.EncodeToString(r.Fingerprint[:]), InThinking: r.InThinking}
+	if r.Number > 0 {
+		out.Placeholder = placeholderOf(r.Rule, int(r.Number))
+	}
+	return out
+}
+
+func (l *RedactionLog) decode(r *RedactionRec, rec []byte) {
+	*r = RedactionRec{
+		File:       l.strs[binary.LittleEndian.Uint32(rec[0:])],
+		Field:      l.strs[binary.LittleEndian.Uint32(rec[4:])],
+		Rule:       l.strs[binary.LittleEndian.Uint32(rec[8:])],
+		Line:       int(binary.LittleEndian.Uint32(rec[12:])),
+		Number:     binary.LittleEndian.Uint32(rec[16:]),
+		InThinking: rec[24] == 1,
+	}
+	copy(r.Fingerprint[:], rec[20:24])
+}
+
+// chunks calls fn with the records of the list in order, a few at a time
+// (whole records; fn may keep the slice).
+func (l *RedactionLog) chunks(per int, fn func(recs []byte) (bool, error)) error {
+	if l.spill != nil {
+		if err := l.spillW.Flush(); err != nil {
+			return fmt.Errorf("cannot write the list of redactions to a scratch file: %w", err)
+		}
+		br := bufio.NewReaderSize(io.NewSectionReader(l.spill, 0, 1<<62), 1<<16)
+		for {
+			recs := make([]byte, per*redactRecLen)
+			n, err := io.ReadFull(br, recs)
+			if n%redactRecLen != 0 || err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+				if err == nil || err == io.EOF || err == io.ErrUnexpectedEOF {
+					err = io.ErrUnexpectedEOF
+				}
+				return fmt.Errorf("cannot read the list of redactions back: %w", err)
+			}
+			if n > 0 {
+				if more, err := fn(recs[:n]); err != nil || !more {
+					return err
+				}
+			}
+			if n < len(recs) {
+				break
+			}
+		}
+	}
+	for k := 0; k < len(l.buf); k += per * redactRecLen {
+		if more, err := fn(l.buf[k:min(len(l.buf), k+per*redactRecLen)]); err != nil || !more {
+			return err
+		}
+	}
+	return nil
+}
+
 // Each calls fn with every secret of the list, in the order they were
 // added, until fn returns false or an error.
 func (l *RedactionLog) Each(fn func(Redaction) (bool, error)) error {
@@ -139,43 +217,92 @@ func (l *RedactionLog) Each(fn func(Redaction) (bool, error)) error {
 	if l.err != nil {
 		return l.err
 	}
-	dec := func(rec []byte) Redaction {
-		r := Redaction{
-			File:        l.strs[binary.LittleEndian.Uint32(rec[0:])],
-			Field:       l.strs[binary.LittleEndian.Uint32(rec[4:])],
-			Rule:        l.strs[binary.LittleEndian.Uint32(rec[8:])],
-			Line:        int(binary.LittleEndian.Uint32(rec[12:])),
-			Fingerprint: hex.EncodeToString(rec[20:24]),
-			InThinking:  rec[24] == 1,
-		}
-		if num := binary.LittleEndian.Uint32(rec[16:]); num > 0 {
-			r.Placeholder = placeholderOf(r.Rule, int(num))
-		}
-		return r
-	}
-	if l.spill != nil {
-		if err := l.spillW.Flush(); err != nil {
-			return fmt.Errorf("cannot write the list of redactions to a scratch file: %w", err)
-		}
-		br := bufio.NewReaderSize(io.NewSectionReader(l.spill, 0, 1<<62), 1<<16)
-		var rec [redactRecLen]byte
-		for {
-			if _, err := io.ReadFull(br, rec[:]); err == io.EOF {
-				break
-			} else if err != nil {
-				return fmt.Errorf("cannot read the list of redactions back: %w", err)
-			}
-			if more, err := fn(dec(rec[:])); err != nil || !more {
-				return err
+	var r RedactionRec
+	return l.chunks(1024, func(recs []byte) (bool, error) {
+		for k := 0; k < len(recs); k += redactRecLen {
+			l.decode(&r, recs[k:])
+			if more, err := fn(r.Redaction()); err != nil || !more {
+				return false, err
 			}
 		}
+		return true, nil
+	})
+}
+
+// redactWriteBatch is how many records WriteEach hands a goroutine at a
+// time (a variable so that tests can make it small).
+var redactWriteBatch = 2048
+
+// WriteEach writes to w what an encoder makes of every secret of the list,
+// in the order they were added (k: the record's place in the list, from
+// 0). The records are encoded on every core, a batch at a time, each
+// goroutine with its own encoder from newEnc: a session dense with secrets
+// lists millions of them, and its report was the serial tail of the
+// command.
+func (l *RedactionLog) WriteEach(w io.Writer, newEnc func() func(b []byte, k int, r *RedactionRec) []byte) error {
+	if l == nil {
+		return nil
 	}
-	for k := 0; k+redactRecLen <= len(l.buf); k += redactRecLen {
-		if more, err := fn(dec(l.buf[k : k+redactRecLen])); err != nil || !more {
-			return err
+	if l.err != nil {
+		return l.err
+	}
+	type batch struct {
+		k    int
+		recs []byte
+		out  chan []byte
+	}
+	workers := runtime.GOMAXPROCS(0)
+	todo := make(chan *batch)
+	order := make(chan *batch, 2*workers)
+	// the written batches' buffers are used again (as many as can be in
+	// flight): a million secrets make hundreds of MB of report
+	free := make(chan []byte, 3*workers+1)
+	for range workers {
+		go func() {
+			enc := newEnc()
+			var r RedactionRec
+			for bt := range todo {
+				var b []byte
+				select {
+				case b = <-free:
+				default:
+				}
+				for off := 0; off < len(bt.recs); off += redactRecLen {
+					l.decode(&r, bt.recs[off:])
+					b = enc(b, bt.k+off/redactRecLen, &r)
+				}
+				bt.out <- b
+			}
+		}()
+	}
+	readErr := make(chan error, 1)
+	go func() {
+		defer close(order)
+		defer close(todo)
+		k := 0
+		readErr <- l.chunks(redactWriteBatch, func(recs []byte) (bool, error) {
+			bt := &batch{k, recs, make(chan []byte, 1)}
+			order <- bt // the writer takes the batches in this order
+			todo <- bt
+			k += len(recs) / redactRecLen
+			return true, nil
+		})
+	}()
+	var werr error
+	for bt := range order {
+		b := <-bt.out
+		if werr == nil {
+			_, werr = w.Write(b)
+		}
+		select {
+		case free <- b[:0]:
+		default:
 		}
 	}
-	return nil
+	if err := <-readErr; err != nil {
+		return err
+	}
+	return werr
 }
 
 // Slice returns the whole list as values (for small sessions and tests).

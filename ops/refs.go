@@ -114,7 +114,7 @@ func (t *Txn) relink(f *chain.File) error {
 	// for none in the file), its uuid, and whether it has one
 	parentOf := func(j int) (int, string, bool) {
 		e := &f.Entries[j]
-		uuid, has := e.ParentUUID(), e.HasParent
+		uuid, has := e.ParentUUID(), e.HasParent()
 		switch x := ed.At(j); {
 		case x == nil:
 			return g.Parent[j], uuid, has

@@ -339,7 +339,7 @@ func (r *Repair) structural(t *Txn, f *chain.File, save func(), skip map[int]str
 			prevOf = candidatesBefore(t, f, g)
 		}
 		sc := 0
-		if f.Entries[i].IsSidechain {
+		if f.Entries[i].IsSidechain() {
 			sc = 1
 		}
 		for k := range 2 {
@@ -541,7 +541,7 @@ func candidatesBefore(t *Txn, f *chain.File, g *chain.Graph) [2][2][]int32 {
 		if isChainConversation(c) {
 			k = 0
 		}
-		if c.IsSidechain {
+		if c.IsSidechain() {
 			sc = 1
 		}
 		last[k][sc] = int32(j)

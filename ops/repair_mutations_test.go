@@ -78,7 +78,7 @@ func relinkDrop(f *chain.File, lines [][]byte, i int) [][]byte {
 			continue
 		}
 		if f.Entries[k].IsChain() && f.Entries[k].ParentUUID() == e.UUID() && e.UUID() != "" {
-			if e.HasParent {
+			if e.HasParent() {
 				l = setLine(l, "parentUuid", e.ParentUUID())
 			} else {
 				l = setLine(l, "parentUuid", nil)
@@ -188,7 +188,7 @@ var mutations = map[string]mutation{
 				use = i
 			}
 		}
-		if use < 0 || !f.Entries[use].HasParent {
+		if use < 0 || !f.Entries[use].HasParent() {
 			return nil
 		}
 		lines[r] = setLine(lines[r], "parentUuid", f.Entries[use].ParentUUID())

@@ -77,9 +77,28 @@ func isThinking(b gjson.Result) bool {
 func unfinishedLoop(f *chain.File) map[int]bool {
 	g := f.Graph()
 	p := g.ActivePath()
-	msgs := f.Messages(p)
+	// the messages of the branch's end only (chain.MessagesFrom), more of
+	// them while the walk back does not reach the prompt: grouping every
+	// message of a long branch held 24 MB on half a million entries
+	for tail := unfinishedTail; ; tail *= 8 {
+		from := max(0, len(p.Entries)-tail)
+		out, found := unfinishedIn(f, f.MessagesFrom(p, from))
+		if found || from == 0 {
+			return out
+		}
+	}
+}
+
+// unfinishedTail is the number of entries at the branch's end unfinishedLoop
+// groups first (a variable for tests).
+var unfinishedTail = 64
+
+// unfinishedIn is unfinishedLoop on the last messages of the branch;
+// found is false when the walk back reached the first of msgs without
+// meeting the prompt (more messages are needed to know).
+func unfinishedIn(f *chain.File, msgs []chain.Message) (out map[int]bool, found bool) {
 	if len(msgs) == 0 {
-		return nil
+		return nil, false
 	}
 	last := msgs[len(msgs)-1]
 	open := false
@@ -90,9 +109,9 @@ func unfinishedLoop(f *chain.File) map[int]bool {
 		}
 	}
 	if !open {
-		return nil
+		return nil, true
 	}
-	out := map[int]bool{}
+	out = map[int]bool{}
 	// walk back to the prompt that started the turn
 	for k := len(msgs) - 1; k >= 0; k-- {
 		m := msgs[k]
@@ -104,7 +123,7 @@ func unfinishedLoop(f *chain.File) map[int]bool {
 				}
 			}
 			if !isResult {
-				break
+				return out, true
 			}
 			continue
 		}
@@ -112,7 +131,7 @@ func unfinishedLoop(f *chain.File) map[int]bool {
 			out[i] = true
 		}
 	}
-	return out
+	return out, false
 }
 
 // entriesBeforeTurn returns the entries of the active branch's history that

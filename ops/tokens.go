@@ -107,5 +107,6 @@ func (t *Txn) reportResumeTokens() {
 
 func resumeTokens(t *Txn) *TokenReport {
 	b, a := ResumeEstimates(t)
+	t.after = &a
 	return &TokenReport{Before: b.Total(), After: a.Total(), ContextWindow: chain.ContextWindow(b.Model)}
 }

@@ -84,6 +84,9 @@ type Txn struct {
 	Sidecars []SidecarEdit
 	// before caches the token estimate of the session as read (tokens.go)
 	before *chain.ResumeEstimate
+	// after is the estimate after the edits the last report of the
+	// tokens saw (reportResumeTokens), for CompressOldTurns.ApplyEstimates
+	after *chain.ResumeEstimate
 	// late makes the bytes of the Late lines of a file (SetLate)
 	late map[*chain.File]map[int]LateFunc
 	// known holds the token estimate of a line's current bytes when the
@@ -226,11 +229,15 @@ func (t *Txn) Raw(f *chain.File, i int) ([]byte, error) {
 		return ed.Raw, nil
 	}
 	if ed != nil && ed.Late {
-		raw, err := f.Raw(i)
+		raw, err := f.ReadRaw(i, lineBuf(int(f.Entries[i].Len)))
 		if err != nil {
 			return nil, err
 		}
-		return t.late[f][i](i, raw)
+		out, err := t.late[f][i](i, raw)
+		if !overlaps(out, raw) { // the line read is no one's: the next read takes it
+			putLineBuf(raw)
+		}
+		return out, err
 	}
 	return f.Raw(i)
 }
@@ -291,7 +298,11 @@ func (t *Txn) SetLate(f *chain.File, i int, fn LateFunc) error {
 			if err != nil {
 				return nil, err
 			}
-			return fn(i, mid)
+			out, err := fn(i, mid)
+			if !overlaps(mid, raw) && !overlaps(out, mid) { // made for fn alone
+				putLineBuf(mid)
+			}
+			return out, err
 		}
 	} else {
 		t.late[f][i] = fn

@@ -245,7 +245,7 @@ func (c *checker) references(sessionID string) {
 				c.add(i, Warning, "dangling-snapshot", "file-history-snapshot messageId %s resolves to no entry", e.MessageID())
 			}
 		}
-		if e.IsChain() && !e.HasParent && !(e.Type() == "system" && e.Subtype() == "compact_boundary") {
+		if e.IsChain() && !e.HasParent() && !(e.Type() == "system" && e.Subtype() == "compact_boundary") {
 			roots++
 		}
 		if ts, err := time.Parse(time.RFC3339Nano, e.Timestamp()); err == nil && e.IsChain() {
@@ -274,7 +274,7 @@ func onlySidechain(f *chain.File) bool {
 	n := 0
 	for i := range f.Entries {
 		if e := &f.Entries[i]; e.IsChain() {
-			if !e.IsSidechain {
+			if !e.IsSidechain() {
 				return false
 			}
 			n++
@@ -289,7 +289,7 @@ func onlySidechain(f *chain.File) bool {
 func firstConversational(f *chain.File, side bool) int {
 	for i := range f.Entries {
 		e := &f.Entries[i]
-		if e.IsChain() && e.IsSidechain == side {
+		if e.IsChain() && e.IsSidechain() == side {
 			switch e.Type() {
 			case "user", "assistant", "system", "attachment":
 				return i
@@ -330,11 +330,11 @@ func (c *checker) activeBranch() {
 		isLast := k == len(msgs)-1
 		for _, i := range m.Entries {
 			e := &f.Entries[i]
-			if e.ContentEmpty && !(isLast && m.Role == "assistant") {
+			if e.ContentEmpty() && !(isLast && m.Role == "assistant") {
 				c.add(i, Error, "empty-content", "%s message has empty content: the API rejects it", m.Role)
 			}
 			for _, b := range e.Blocks() {
-				if b.Kind == chain.BlockText && b.Empty && !e.StringContent {
+				if b.Kind == chain.BlockText && b.Empty && !e.StringContent() {
 					c.add(i, Error, "empty-text-block", "text content block is empty: the API rejects it")
 				}
 			}

@@ -53,9 +53,6 @@ type InfoReport struct {
 // it, for the commands the report suggests.
 func Info(s *chain.Session, ref string) InfoReport {
 	r := InfoReport{SessionID: s.ID, Path: s.Path, ByType: map[string]Count{}, ByTool: map[string]Count{}}
-	for _, f := range s.Files() {
-		addFileStats(&r, f)
-	}
 	r.Entries = len(s.Main.Entries)
 	r.Bytes = s.Main.Size
 	for _, a := range s.Subagents {
@@ -63,16 +60,31 @@ func Info(s *chain.Session, ref string) InfoReport {
 		r.Subagents.Bytes += a.File.Size
 	}
 	turns := s.Main.ActiveTurns()
+	// the counts by type and tool and the validation run beside the
+	// estimate (one core each while it is on one): they only read the
+	// index, once what each file makes on first use (its graph, its
+	// active path) is made, and set fields of r the rest does not touch
+	for _, f := range s.Files() {
+		f.Graph().ActivePath()
+	}
+	aside := make(chan struct{})
+	go func() {
+		defer close(aside)
+		for _, f := range s.Files() {
+			addFileStats(&r, f)
+		}
+		v := validate.Session(s)
+		r.Valid = v.Valid()
+		r.Errors = v.Errors()
+		r.Warnings = len(v.Problems) - r.Errors
+	}()
 	r.Turns = len(turns.List)
 	r.Resume, r.TokenSources = resumeReport(s, ref)
 	r.ResumeTokens = r.Resume.Tokens
 	r.RecordedTokens = recordedTokens(s.Main)
 	r.Bloat = bloat(s, turns, ref, r.ResumeTokens)
 	r.Branches = len(s.Main.Graph().Branches())
-	v := validate.Session(s)
-	r.Valid = v.Valid()
-	r.Errors = v.Errors()
-	r.Warnings = len(v.Problems) - r.Errors
+	<-aside
 	return r
 }
 

@@ -40,8 +40,7 @@ func resumeReport(s *chain.Session, ref string) (ResumeInfo, []TokenSource) {
 	p := f.Graph().ActivePath()
 	t := ops.NewTxn(s)
 	// compress with its defaults: what it shortens, entry by entry
-	_ = (ops.CompressOldTurns{KeepTurns: ops.DefaultKeepTurns}).Apply(t)
-	before, after := ops.ResumeEstimates(t)
+	before, after, _ := (ops.CompressOldTurns{KeepTurns: ops.DefaultKeepTurns}).ApplyEstimates(t)
 	win := chain.ContextWindow(before.Model)
 	ri := ResumeInfo{Tokens: before.Total(), ByKind: map[string]int{}, Overhead: before.Overhead, OverheadMeasured: before.OverheadMeasured,
 		Messages: before.Messages, Model: before.Model, ContextWindow: win, WindowShare: float64(before.Total()) / float64(win),

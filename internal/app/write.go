@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -125,7 +126,29 @@ func (env *Env) prepareWrite(sessionArg string, d Dest) (string, Dest, error) {
 		return "", d, err
 	}
 	path, err := chain.Locate(env.ConfigDir, sessionArg)
-	return path, d, err
+	if err != nil {
+		return path, d, err
+	}
+	return path, d, outputRefusedEarly(d, path)
+}
+
+// outputRefusedEarly refuses, before the session is read and worked on, a
+// -o that the write would refuse at its end: a folder that does not exist,
+// the session file itself, an existing file without --force. (A file that
+// is a session's transcript is left to checkOutput, which knows the id; and
+// checkOutput and the write check again, as the file system may change in
+// between.)
+func outputRefusedEarly(d Dest, path string) error {
+	if err := checkOutput(d, []string{path}, ""); err != nil {
+		return err
+	}
+	if d.DryRun || d.Output == "" || d.Output == "-" || isFolderDest(d.Output) {
+		return nil
+	}
+	if st, err := os.Lstat(d.Output); err == nil && st.Mode().IsRegular() && chain.IsSessionFile(d.Output) == nil {
+		return nil
+	}
+	return backup.CheckWriteTo(d.Output, d.Force)
 }
 
 // runWriteWith is runWrite with a hook that sees the result before it is
@@ -316,6 +339,9 @@ func checkOutput(d Dest, files []string, id string) error {
 			if fst, err := os.Stat(p); err == nil && os.SameFile(st, fst) {
 				return UsageErrorf("leave out -o to change the session in place (with a backup)", "-o names a file of the session itself: %s", p)
 			}
+		}
+		if id == "" { // not known yet (outputRefusedEarly): checked again once it is
+			return nil
 		}
 		if err := refuseSessionOutput(d.Output, st, id); err != nil {
 			return err
@@ -1156,16 +1182,15 @@ func (env *Env) printResultJSON(out WriteResult) error {
 		w.WriteString(",")
 	}
 	w.WriteString("\n  \"redactions\": [")
-	first := true
-	var re redactionEncoder
-	err := out.redactions.Each(func(r ops.Redaction) (bool, error) {
-		if !first {
-			w.WriteString(",")
+	err := out.redactions.WriteEach(w, func() func([]byte, int, *ops.RedactionRec) []byte {
+		var re redactionEncoder
+		return func(b []byte, k int, r *ops.RedactionRec) []byte {
+			if k > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, "\n    "...)
+			return re.encode(b, r)
 		}
-		first = false
-		w.WriteString("\n    ")
-		_, err := w.Write(re.encode(r))
-		return err == nil, err
 	})
 	if err != nil {
 		return err
@@ -1178,12 +1203,14 @@ func (env *Env) printResultJSON(out WriteResult) error {
 	return w.Flush()
 }
 
-// redactionEncoder writes a Redaction as json.MarshalIndent(r, "    ", "  ")
-// does, without reflection and with the few names of files, fields and
-// rules encoded once: a session dense with secrets lists millions of them.
+// redactionEncoder writes a secret of the list as json.MarshalIndent of
+// its ops.Redaction with prefix "    " and indent "  " does, without
+// reflection, with the few names of files, fields and rules encoded once
+// and the placeholder and fingerprint made in place: a session dense with
+// secrets lists millions of them.
 type redactionEncoder struct {
-	buf   []byte
 	names map[string]string
+	ph    []byte
 }
 
 func (e *redactionEncoder) name(s string) string {
@@ -1198,8 +1225,9 @@ func (e *redactionEncoder) name(s string) string {
 	return v
 }
 
-func (e *redactionEncoder) encode(r ops.Redaction) []byte {
-	b := append(e.buf[:0], "{\n      \"file\": "...)
+// encode appends the secret r to b.
+func (e *redactionEncoder) encode(b []byte, r *ops.RedactionRec) []byte {
+	b = append(b, "{\n      \"file\": "...)
 	b = append(b, e.name(r.File)...)
 	b = append(b, ",\n      \"line\": "...)
 	b = strconv.AppendInt(b, int64(r.Line), 10)
@@ -1208,15 +1236,22 @@ func (e *redactionEncoder) encode(r ops.Redaction) []byte {
 	b = append(b, ",\n      \"rule\": "...)
 	b = append(b, e.name(r.Rule)...)
 	b = append(b, ",\n      \"placeholder\": "...)
-	b = append(b, jsonString(r.Placeholder)...)
-	b = append(b, ",\n      \"fingerprint\": "...)
-	b = append(b, jsonString(r.Fingerprint)...)
+	e.ph = r.AppendPlaceholder(e.ph[:0])
+	if q := e.name(r.Rule); len(q) == len(r.Rule)+2 {
+		// a rule's name without characters to escape: nor has its placeholder
+		b = append(b, '"')
+		b = append(b, e.ph...)
+		b = append(b, '"')
+	} else {
+		b = append(b, jsonString(string(e.ph))...)
+	}
+	b = append(b, ",\n      \"fingerprint\": \""...)
+	b = hex.AppendEncode(b, r.Fingerprint[:])
+	b = append(b, '"')
 	if r.InThinking {
 		b = append(b, ",\n      \"in_thinking\": true"...)
 	}
-	b = append(b, "\n    }"...)
-	e.buf = b
-	return b
+	return append(b, "\n    }"...)
 }
 
 // isFolderDest reports whether -o names a folder: it ends in a slash (a

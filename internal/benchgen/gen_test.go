@@ -45,7 +45,7 @@ func TestGenerateValid(t *testing.T) {
 		if e.SessionID() != "" && e.SessionID() != r.SessionID {
 			t.Fatalf("line %d: sessionId %s", e.Line, e.SessionID())
 		}
-		if e.IsChain() && !e.HasParent {
+		if e.IsChain() && !e.HasParent() {
 			roots++
 		}
 	}
@@ -139,7 +139,7 @@ func TestShapesValid(t *testing.T) {
 			}
 			roots := 0
 			for i := range s.Main.Entries {
-				if e := &s.Main.Entries[i]; e.IsChain() && !e.HasParent {
+				if e := &s.Main.Entries[i]; e.IsChain() && !e.HasParent() {
 					roots++
 				}
 			}

@@ -305,20 +305,23 @@ var placeholderParts = []string{
 var placeholderPartSet = newPartSet(placeholderParts)
 
 // partSet answers "does v contain any of these strings" in one pass over
-// v: only the bytes that start one of them are looked at further.
+// v: a position is looked at further only when its two bytes start a part
+// (a one-byte part starts every pair it begins).
 type partSet struct {
-	start   [256]bool     // bytes that are a part or start one
 	one     [256]bool     // bytes that are a whole part
-	bi      [1024]uint64  // first two bytes of the longer parts
+	bi      [1024]uint64  // the pairs of bytes that start a part
 	byFirst [256][]string // the longer parts, by first byte
 }
 
 func newPartSet(parts []string) *partSet {
 	ps := &partSet{}
 	for _, p := range parts {
-		ps.start[p[0]] = true
 		if len(p) == 1 {
 			ps.one[p[0]] = true
+			for c := range 256 {
+				k := uint16(p[0])<<8 | uint16(c)
+				ps.bi[k>>6] |= 1 << (k & 63)
+			}
 			continue
 		}
 		k := uint16(p[0])<<8 | uint16(p[1])
@@ -328,20 +331,20 @@ func newPartSet(parts []string) *partSet {
 	return ps
 }
 
-// in reports whether v contains one of the parts (strings.Contains of each).
+// in reports whether v contains one of the parts (strings.Contains of
+// each). One test per position, on the set of pairs, which few pairs of a
+// random value pass (testing the first byte alone let most letters through,
+// on a branch the processor could not predict).
 func (ps *partSet) in(v string) bool {
-	for i := 0; i < len(v); i++ {
-		if !ps.start[v[i]] {
-			continue // most bytes start no part
+	if len(v) == 0 {
+		return false
+	}
+	for i := 0; i+1 < len(v); i++ {
+		if k := uint16(v[i])<<8 | uint16(v[i+1]); ps.bi[k>>6]&(1<<(k&63)) == 0 {
+			continue
 		}
 		if ps.one[v[i]] {
 			return true
-		}
-		if i+1 == len(v) {
-			break
-		}
-		if k := uint16(v[i])<<8 | uint16(v[i+1]); ps.bi[k>>6]&(1<<(k&63)) == 0 {
-			continue
 		}
 		for _, p := range ps.byFirst[v[i]] {
 			if len(v)-i >= len(p) && v[i:i+len(p)] == p {
@@ -349,7 +352,7 @@ func (ps *partSet) in(v string) bool {
 			}
 		}
 	}
-	return false
+	return ps.one[v[len(v)-1]]
 }
 
 // hasPlaceholderPart: v holds a placeholder part, or a <…> span (a lone
@@ -396,6 +399,13 @@ func plausibleValue(v string, kind int, quoted bool) bool {
 	if len(v) < minLen || len(v) > 512 {
 		return false
 	}
+	// one pass over v for its classes of characters and the punctuation
+	// the checks below look for (they were a pass each): every check up
+	// to the UUID's answers false, so the blank one may come first
+	c, marks := valueProfile(v)
+	if marks&markBlank != 0 {
+		return false
+	}
 	if isPlaceholderWord(v) {
 		return false
 	}
@@ -414,7 +424,7 @@ func plausibleValue(v string, kind int, quoted bool) bool {
 		}
 	case '@', '*', '!', '&', '#', '~':
 		// YAML anchors/tags/comments, pointers, decorators... unless clearly random
-		if len(v) < 10 || classOf(v).kinds() < 3 || entropy(v) < 3.3 || isIdentPath(v[1:]) || strings.ContainsAny(v, "{}") {
+		if len(v) < 10 || c.kinds() < 3 || entropy(v) < 3.3 || isIdentPath(v[1:]) || marks&markBrace != 0 {
 			return false
 		}
 	}
@@ -430,10 +440,7 @@ func plausibleValue(v string, kind int, quoted bool) bool {
 	if nestedAssignment(v) {
 		return false
 	}
-	if strings.ContainsAny(v, " \t\r\n") {
-		return false
-	}
-	if !quoted && (strings.ContainsAny(v, "()[]") || strings.ContainsAny(v, "{}") && !(kind == kindPassword && classOf(v).kinds() >= 4) || isLowerCamelIdent(v)) {
+	if !quoted && (marks&markParen != 0 || marks&markBrace != 0 && !(kind == kindPassword && c.kinds() >= 4) || isLowerCamelIdent(v)) {
 		return false // code (f(x), a[i], {…}); a password may hold a brace among all four kinds of characters
 	}
 	if !quoted {
@@ -448,7 +455,7 @@ func plausibleValue(v string, kind int, quoted bool) bool {
 		// a password or a bare "auth" is not expected to be a UUID
 		return quoted && kind != kindPassword
 	}
-	if isIdentPath(v) || looksLikePathOrURLFold(v) {
+	if marks&markIdentSep != 0 && isIdentPath(v) || looksLikePathOrURLFold(v) {
 		return false
 	}
 	// runs of a single character (****, xxxxxx, 000000)
@@ -462,7 +469,6 @@ func plausibleValue(v string, kind int, quoted bool) bool {
 	if same {
 		return false
 	}
-	c := classOf(v)
 	letters := c.lower + c.upper
 	if c.digit == 0 && c.other == 0 {
 		// letters only: words, type names, identifiers. Accept long random-looking
@@ -485,6 +491,41 @@ func plausibleValue(v string, kind int, quoted bool) bool {
 		return false
 	}
 	return true
+}
+
+// The marks of valueProfile: the bytes plausibleValue looks for.
+const (
+	markBlank    = 1 << iota // ' ', \t, \r, \n
+	markParen                // ( ) [ ]
+	markBrace                // { }
+	markIdentSep             // . : > (isIdentPath needs one)
+)
+
+var markTab = func() (t [256]uint8) {
+	for _, c := range " \t\r\n" {
+		t[c] |= markBlank
+	}
+	for _, c := range "()[]" {
+		t[c] |= markParen
+	}
+	for _, c := range "{}" {
+		t[c] |= markBrace
+	}
+	for _, c := range ".:>" {
+		t[c] |= markIdentSep
+	}
+	return
+}()
+
+// valueProfile is classOf(v) and the marks of the bytes of v, in one pass.
+func valueProfile(v string) (classes, uint8) {
+	var n [4]int
+	var m uint8
+	for i := 0; i < len(v); i++ {
+		n[classTab[v[i]]]++
+		m |= markTab[v[i]]
+	}
+	return classes{n[0], n[1], n[2], n[3]}, m
 }
 
 func onlyIdentPunct(v string) bool {

@@ -347,3 +347,128 @@ func authValueAt(text string, i int) (int, int) {
 	}
 	return i, e
 }
+
+// matchAWSPair is the anchored regexp of the rule that takes an AWS secret
+// access key right after its key id,
+// (?:AKIA|ASIA)[A-Z0-9]{16}["'`]?[ \t]*[,:;|= \t][ \t]*["'`]?(?P<s>[A-Za-z0-9/+]{40}),
+// its choices (a quote or none, how many blanks before the separator and
+// after it) tried in the order the regexp engine tries them: on the
+// secrets shape every key id is followed by a line break, and the engine
+// was started for nothing at each one.
+func matchAWSPair(win string) []int {
+	if len(win) < 20 || win[:4] != "AKIA" && win[:4] != "ASIA" {
+		return nil
+	}
+	for k := 4; k < 20; k++ {
+		if !isUpperDigit(win[k]) {
+			return nil
+		}
+	}
+	// quoted(i): where the secret may start after an optional quote at i,
+	// the quote taken first
+	quoted := func(i int) (int, int) {
+		if i < len(win) && (win[i] == '"' || win[i] == '\'' || win[i] == '`') {
+			return i + 1, i
+		}
+		return i, -1
+	}
+	blanks := func(i int) int {
+		for i < len(win) && (win[i] == ' ' || win[i] == '\t') {
+			i++
+		}
+		return i
+	}
+	q1, q1b := quoted(20)
+	for _, a := range [2]int{q1, q1b} {
+		if a < 0 {
+			break
+		}
+		for b := blanks(a); b >= a; b-- { // [ \t]* gives back a blank at a time
+			if b >= len(win) || strings.IndexByte(",:;|= \t", win[b]) < 0 {
+				continue
+			}
+			for d := blanks(b + 1); d >= b+1; d-- {
+				e, eb := quoted(d)
+				for _, st := range [2]int{e, eb} {
+					if st >= 0 && st+40 <= len(win) && isB64Run(win[st:st+40]) {
+						return []int{0, st + 40, st, st + 40}
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func isB64Run(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(isAlnum(c) || c == '/' || c == '+') {
+			return false
+		}
+	}
+	return true
+}
+
+// jwkNames are the private members of a JWK, in the order of the
+// regexp's alternation.
+var jwkNames = [...]string{"d", "p", "q", "dp", "dq", "qi", "k"}
+
+// matchJWKMember is the anchored regexp of the JWK private-member rule,
+// \\?"(?:d|p|q|dp|dq|qi|k)\\?"[ \t]*:[ \t]*\\?"(?P<s>[A-Za-z0-9_-]{16,})\\?".
+// Every choice it has is decided by the next byte (a name is followed by
+// its quote, the run by a byte outside its class), so a forward pass finds
+// its match. The rule reads 6,000 bytes on either side of every "kty",
+// which base64 holds by chance (the regexp, having no literal to look
+// for, walked each of those windows in its slowest mode).
+func matchJWKMember(win string) []int {
+	quote := func(i int) int { // after \\?" at i, or -1
+		if i < len(win) && win[i] == '\\' {
+			i++
+		}
+		if i < len(win) && win[i] == '"' {
+			return i + 1
+		}
+		return -1
+	}
+	i := quote(0)
+	if i < 0 {
+		return nil
+	}
+	named := -1
+	for _, n := range jwkNames {
+		if strings.HasPrefix(win[i:], n) {
+			if named = quote(i + len(n)); named >= 0 {
+				break
+			}
+		}
+	}
+	if named < 0 {
+		return nil
+	}
+	i = named
+	for i < len(win) && (win[i] == ' ' || win[i] == '\t') {
+		i++
+	}
+	if i >= len(win) || win[i] != ':' {
+		return nil
+	}
+	i++
+	for i < len(win) && (win[i] == ' ' || win[i] == '\t') {
+		i++
+	}
+	if i = quote(i); i < 0 {
+		return nil
+	}
+	s := i
+	for i < len(win) && (isAlnum(win[i]) || win[i] == '_' || win[i] == '-') {
+		i++
+	}
+	e := i
+	if e-s < 16 {
+		return nil
+	}
+	if i = quote(i); i < 0 {
+		return nil
+	}
+	return []int{0, i, s, e}
+}

@@ -3,6 +3,7 @@ package redact
 import (
 	"math"
 	"math/rand"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -381,4 +382,67 @@ func TestSplitWordsSameAsBefore(t *testing.T) {
 		id := string(b)
 		require.Equal(t, splitWordsRef(id), splitWords(id), id)
 	}
+}
+
+// The AWS key id and secret pair (id, quote or not, blanks, a separator,
+// blanks, quote or not, 40 characters of base64) is matched by hand as the
+// regexp matches it, on texts made of those parts in every order and
+// number: blanks that are the separator themselves, quotes on either side,
+// secrets one character short or long, other separators and line breaks.
+func TestAWSPairByHandAsTheRegexp(t *testing.T) {
+	at := regexp.MustCompile(`^(?:(?:AKIA|ASIA)[A-Z0-9]{16}["'\x60]?[ \t]*[,:;|= \t][ \t]*["'\x60]?(?P<s>[A-Za-z0-9/+]{40}))`)
+	secret := "wJalrXUtnFEMI/K7MDENG/bPxRfiCYzEXAMPLEKEY+aB9"
+	pieces := []string{"\"", "'", "`", " ", "\t", "  ", ",", ":", ";", "|", "=", "\n", "\r\n", "-", "x", "/", secret[:39], secret[:40], secret[:41], secret[:10]}
+	r := rand.New(rand.NewSource(41))
+	matched := 0
+	for n := 0; n < 30000; n++ {
+		var b strings.Builder
+		b.WriteString([]string{"AKIA", "ASIA", "AKIB", "akia"}[r.Intn(4)])
+		b.WriteString([]string{"IOSFODNN7EXAMPLE", "IOSFODNN7EXAMPL", "IOSFODNN7EXAMPLEQ"}[r.Intn(4)%3]) // 16 characters, or one short or long
+		for k := r.Intn(5); k >= 0; k-- {
+			b.WriteString(pieces[r.Intn(len(pieces))])
+		}
+		if r.Intn(2) == 0 {
+			b.WriteString(secret[:40])
+		}
+		text := b.String()
+		want := at.FindStringSubmatchIndex(text)
+		if want != nil {
+			matched++
+		}
+		require.Equal(t, want, matchAWSPair(text), "%q", text)
+	}
+	assert.Greater(t, matched, 1000, "the texts match often")
+}
+
+// The JWK private members are found by hand as the regexp finds them
+// (FindAll over a window), on texts made of member names (private, public,
+// cut), quotes escaped or not, blanks, colons, values one short of 16
+// characters and longer, braces and "kty".
+func TestJWKMembersByHandAsTheRegexp(t *testing.T) {
+	re := regexp.MustCompile(`\\?"(?:d|p|q|dp|dq|qi|k)\\?"[ \t]*:[ \t]*\\?"(?P<s>[A-Za-z0-9_-]{16,})\\?"`)
+	find := findAllAt(`\"`, matchJWKMember)
+	pieces := []string{`"`, `\"`, `\`, "d", "p", "q", "dp", "dq", "qi", "k", "n", "e", "x", "dx", ":", " ", "\t", ",", "{", "}",
+		`"kty"`, `\"kty\"`, "RSA", "0123456789abcdef", "0123456789abcde", "-_", "=", "\n"}
+	r := rand.New(rand.NewSource(43))
+	pick := func(xs ...string) string { return xs[r.Intn(len(xs))] }
+	matched := 0
+	for n := 0; n < 30000; n++ {
+		var b strings.Builder
+		for k := r.Intn(4); k >= 0; k-- {
+			// a member, each of its parts right or wrong, then some noise
+			q := pick(`"`, `"`, `\"`, `\`, "")
+			b.WriteString(q + pick("d", "p", "q", "dp", "dq", "qi", "k", "n", "e", "dx", "") + pick(q, `"`, `\"`, ""))
+			b.WriteString(pick("", " ", "\t ") + pick(":", ":", ",", "") + pick("", " ", "  "))
+			b.WriteString(pick(`"`, `\"`, "") + pick("0123456789abcdef", "0123456789abcdef-_XYZ", "0123456789abcde", "") + pick(`"`, `\"`, "=", ""))
+			for j := r.Intn(3); j > 0; j-- {
+				b.WriteString(pieces[r.Intn(len(pieces))])
+			}
+		}
+		text := b.String()
+		want := re.FindAllStringSubmatchIndex(text, -1)
+		matched += len(want)
+		require.Equal(t, want, find(text), "%q", text)
+	}
+	assert.Greater(t, matched, 1000, "the texts match often")
 }

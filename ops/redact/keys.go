@@ -4,7 +4,7 @@ import (
 	"encoding/base64"
 	"regexp"
 	"strings"
-	"sync"
+	"sync/atomic"
 )
 
 // Key material and secrets hidden by an encoding, recognised by the
@@ -12,7 +12,7 @@ import (
 // families). Each rule keeps a literal anchor of its format, and a window
 // no larger than the container.
 func keyRules() []*Rule {
-	return []*Rule{
+	return append(append([]*Rule{
 		// PuTTY .ppk (versions 2 and 3): the private blob is the base64
 		// lines after "Private-Lines: N", wherever the header lines
 		// (public lines, Argon2 parameters) put it
@@ -24,7 +24,7 @@ func keyRules() []*Rule {
 		// that has "kty"
 		{ID: "private-key", Anchors: []string{"kty"}, Before: 6000, After: 6000, Priority: prioSpecific,
 			Re:       regexp.MustCompile(`\\?"(?:d|p|q|dp|dq|qi|k)\\?"[ \t]*:[ \t]*\\?"(?P<s>[A-Za-z0-9_-]{16,})\\?"`),
-			Boundary: isTokenByte, Check: checkJWKMember},
+			Boundary: isTokenByte, Check: checkJWKMember, handAll: findAllAt(`\"`, matchJWKMember)},
 		// WireGuard: wg set IFACE private-key <(echo KEY), preshared-key
 		{ID: "private-key", Anchors: []string{"private-key", "preshared-key"}, After: 120, Priority: prioSpecific,
 			Re:       regexp.MustCompile(`(?:private|preshared)-key[ \t]+(?:<\([ \t]*echo[ \t]+)?["']?(?P<s>[A-Za-z0-9+/]{42}[AEIMQUYcgkosw048]=)`),
@@ -63,28 +63,39 @@ func keyRules() []*Rule {
 			Re:       regexp.MustCompile(`[A-Za-z0-9]+[_-](?i:b64|base64)["']?[ \t]*(?::=|=|:)[ \t]*["']?(?P<s>[A-Za-z0-9+/]{12,}={0,2})`),
 			Boundary: isB64, Check: checkDecodedHoldsSecret},
 		{ID: "encoded-secret", Anchors: []string{"base64 -d", "base64 --decode", "base64 -D"}, Before: 1200, After: 0, Priority: prioContext,
-			Re:       regexp.MustCompile(`\becho[ \t]+(?:-[neE][ \t]+)?["']?(?P<s>[A-Za-z0-9+/]{12,}={0,2})["']?[ \t]*\|[ \t]*base64[ \t]+(?:-d|--decode|-D)`),
+			Re:       regexp.MustCompile(`\b(?:echo|printf)[ \t]+(?:-[neE][ \t]+|["']%s(?:\\n)?["'][ \t]+)?["']?(?P<s>[A-Za-z0-9+/]{12,}={0,2})["']?[ \t]*\|[ \t]*(?:openssl[ \t]+(?:enc[ \t]+)?-?)?base64[ \t]+(?:-d|--decode|-D)`),
 			Boundary: isB64Word, Check: checkDecodedHoldsSecret},
 		// Telegram's Bot API URL (https://api.telegram.org/bot<token>/METHOD):
 		// the token glued to "bot", which the token rule's boundary refuses
 		{ID: "telegram-bot-token", Anchors: []string{"/bot"}, After: 60, Priority: prioPrefix,
 			Re:    regexp.MustCompile(`/bot(?P<s>[0-9]{5,16}:A[A-Za-z0-9_-]{33,34})`),
 			Check: func(text string, s, e int) bool { return e == len(text) || !isTokenByte(text[e]) }},
-	}
+	}, keyRules2()...), encodedRules()...) // keys2.go, encoded.go
 }
 
 // plainScanner scans what an encoded span decodes to, with the built-in
-// rules, compiled on first use (set in init: the rules refer to it).
-var plainScanner func() *Scanner
+// rules: the first scanner New made with them alone (the redactor's own,
+// when it has no user rules), else one compiled on first use. A second
+// compile cost redact-secrets 20-200 ms and 10 MB of garbage.
+var defaultScanner atomic.Pointer[Scanner]
 
-func init() {
-	plainScanner = sync.OnceValue(func() *Scanner {
-		s, err := New(Options{})
-		if err != nil {
-			panic(err) // the built-in rules compile (TestPositives)
-		}
+func plainScanner() *Scanner {
+	if s := defaultScanner.Load(); s != nil {
 		return s
-	})
+	}
+	s, err := New(Options{})
+	if err != nil {
+		panic(err) // the built-in rules compile (TestPositives)
+	}
+	return s
+}
+
+// keepIfDefault: s becomes plainScanner's when opts adds nothing to the
+// built-in rules and none was kept yet.
+func keepIfDefault(s *Scanner, opts Options) {
+	if len(opts.ExtraRules) == 0 && len(opts.Allow) == 0 && !opts.DisableDefaults {
+		defaultScanner.CompareAndSwap(nil, s)
+	}
 }
 
 // checkDecodedHoldsSecret: text[s:e] is standard base64 of text (not of
@@ -103,7 +114,7 @@ func checkDecodedHoldsSecret(text string, s, e int) bool {
 			return false
 		}
 	}
-	return len(plainScanner().Scan(string(b))) > 0
+	return holdsSecret(linePrefix(text, s), string(b), "") // judged under its name (encoded.go)
 }
 
 // checkPPK: the private lines of a PuTTY key file (its first line names

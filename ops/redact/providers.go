@@ -81,15 +81,15 @@ func kwFast(shape string) *fastMatcher {
 		return nil
 	}
 	m := compileFastAny(shape)
-	if m == nil {
-		return nil
+	if m == nil || len(m.or) > 0 {
+		return nil // (an alternation of sequences: not counted below)
 	}
 	minLen := 0
 	for _, it := range m.items {
 		if it.cls != nil {
 			minLen += it.min
-		} else {
-			minLen++ // alternatives are never empty
+		} else if !it.opt {
+			minLen++ // alternatives are never empty (an optional one may be absent)
 		}
 	}
 	if minLen == 0 {

@@ -220,6 +220,7 @@ func New(opts Options) (*Scanner, error) {
 		}
 	}
 	s.splitLists()
+	keepIfDefault(s, opts) // plainScanner (keys.go) uses it
 	return s, nil
 }
 
@@ -540,10 +541,13 @@ func (s *Scanner) appendAnchors(hits []hit, text string, first bool) []hit {
 	// collision) is caught by byBi; the last position, with no third
 	// byte, can only start a 2-byte anchor.
 	tri := &s.trigram
-	k := uint16(lowerTab[text[0]])
+	// each byte is lowered once: it is the third byte of one position's
+	// trigram, then the second of the next one's bigram
+	k, next := uint16(lowerTab[text[0]]), lowerTab[text[1]]
 	for i := 1; i < n-1; i++ {
-		k = k<<8 | uint16(lowerTab[text[i]])
-		h := triHash(k, lowerTab[text[i+1]])
+		k = k<<8 | uint16(next)
+		next = lowerTab[text[i+1]]
+		h := triHash(k, next)
 		if tri[h>>6&(triWords-1)]>>(h&63)&1 == 0 || bi[k] == 0 {
 			continue
 		}

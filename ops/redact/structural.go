@@ -148,7 +148,7 @@ func structuralRules() []*Rule {
 		// console's credentials CSV (the pair is issued and kept together)
 		{ID: "aws-secret-key", Anchors: []string{"AKIA", "ASIA"}, After: 120, Priority: prioContext,
 			Re:       regexp.MustCompile(`(?:AKIA|ASIA)[A-Z0-9]{16}["'\x60]?[ \t]*[,:;|= \t][ \t]*["'\x60]?(?P<s>[A-Za-z0-9/+]{40})`),
-			Boundary: isB64, Check: checkRandom(4.0, 3)},
+			Boundary: isB64, Check: checkRandom(4.0, 3), hand: matchAWSPair},
 		// Mattermost (and compatible) incoming webhooks: /hooks/ + a 26-character id
 		{ID: "mattermost-webhook", Anchors: []string{"/hooks/"}, After: 30, Priority: prioContext,
 			Re:       regexp.MustCompile(`/hooks/(?P<s>[a-z0-9]{26})`),
