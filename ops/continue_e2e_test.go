@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -137,19 +136,19 @@ func TestPickerAfterChangeInPlace(t *testing.T) {
 
 			rows := pickerRows(t, env, c, screens, "OLD-MARK", "NEW-MARK")
 			require.Len(t, rows, 2, "the picker lists the two sessions: %v", rows)
-			assert.Contains(t, rows[0].title, "NEW-MARK", "the newest session is no longer first: %v", rows)
+			assert.Contains(t, rows[0].Title, "NEW-MARK", "the newest session is no longer first: %v", rows)
 			changed := rows[1]
-			require.Contains(t, changed.title, "OLD-MARK", "the changed session is not second: %v", rows)
-			assert.NotContains(t, changed.title, secret, "the picker shows the secret ccsurgeon removed")
-			assert.Contains(t, changed.title, "GITHUB_TOKEN=[REDACTED:github-pat:1] OLD-MARK", "the picker does not show the changed first prompt")
+			require.Contains(t, changed.Title, "OLD-MARK", "the changed session is not second: %v", rows)
+			assert.NotContains(t, changed.Title, secret, "the picker shows the secret ccsurgeon removed")
+			assert.Contains(t, changed.Title, "GITHUB_TOKEN=[REDACTED:github-pat:1] OLD-MARK", "the picker does not show the changed first prompt")
 			if c.IsOld() {
 				// prompt, call, result, answer before; the call's pair dropped
-				assert.Contains(t, changed.meta, "· 2 messages ·", "the picker does not count the changed messages")
+				assert.Contains(t, changed.Meta, "· 2 messages ·", "the picker does not count the changed messages")
 			} else {
-				assert.True(t, strings.HasPrefix(changed.meta, "1 day ago ·"), "the picker shows another time: %q", changed.meta)
+				assert.True(t, strings.HasPrefix(changed.Meta, "1 day ago ·"), "the picker shows another time: %q", changed.Meta)
 				size := pickerSize(fileSize(t, env.SessionPath(old)))
 				require.NotEqual(t, pickerSize(sizeBefore), size, "the change does not show in the size")
-				assert.True(t, strings.HasSuffix(changed.meta, "· "+size), "the picker does not show the changed size %s: %q", size, changed.meta)
+				assert.True(t, strings.HasSuffix(changed.Meta, "· "+size), "the picker does not show the changed size %s: %q", size, changed.Meta)
 			}
 
 			// the control: the file's time set to now, as a change in place
@@ -159,10 +158,10 @@ func TestPickerAfterChangeInPlace(t *testing.T) {
 			rows = pickerRows(t, env, c, screens, "OLD-MARK", "NEW-MARK")
 			require.Len(t, rows, 2, "%v", rows)
 			if c.IsOld() {
-				assert.Contains(t, rows[0].title, "NEW-MARK", "2.0.50's picker went by the file time: %v", rows)
+				assert.Contains(t, rows[0].Title, "NEW-MARK", "2.0.50's picker went by the file time: %v", rows)
 			} else {
-				assert.Contains(t, rows[0].title, "OLD-MARK", "the picker's order does not follow the file time, the test proves nothing: %v", rows)
-				assert.False(t, strings.HasPrefix(rows[0].meta, "1 day ago ·"), "%q", rows[0].meta)
+				assert.Contains(t, rows[0].Title, "OLD-MARK", "the picker's order does not follow the file time, the test proves nothing: %v", rows)
+				assert.False(t, strings.HasPrefix(rows[0].Meta, "1 day ago ·"), "%q", rows[0].Meta)
 			}
 		})
 	}
@@ -198,52 +197,14 @@ func twoTUISessions(t *testing.T, env *harness.Env, c harness.Client, screens, p
 	return first, second
 }
 
-// pickerRow is a session as the picker lists it: its title (the first
-// prompt or a title) and the line below it (time · … ).
-type pickerRow struct{ title, meta string }
-
-// pickerMeta starts the line below a picker row's title: the time.
-var pickerMeta = regexp.MustCompile(`^(now|\d+ (second|minute|hour|day|week|month|year)s? ago) · `)
-
-// pickerRows opens the picker of client c in env's cwd, waits until it
-// shows every mark (the text of a row) and has been still for 2 s, and
-// returns its rows from the top; the client is quit before it returns.
-func pickerRows(t *testing.T, env *harness.Env, c harness.Client, screens string, marks ...string) []pickerRow {
+// pickerRows opens the picker of client c in env's cwd, waits until it is
+// settled for marks (harness.WaitPicker: each mark's row parses, the
+// screen still) and returns its rows from the top; the client is quit
+// before it returns.
+func pickerRows(t *testing.T, env *harness.Env, c harness.Client, screens string, marks ...string) []harness.PickerRow {
 	t.Helper()
-	tui, err := env.StartTUI(c, 200, 50, "--resume")
+	rows, _, err := env.Picker(c, screens, 90*time.Second, marks...)
 	require.NoError(t, err)
-	tui.CaptureDir = screens
-	defer func() {
-		// let the client exit before the next start: 2.0.50 writes the
-		// titles it asked for while it quits
-		_ = tui.Keys("Escape")
-		if tui.WaitExit(20*time.Second) != nil {
-			tui.Close()
-			time.Sleep(2 * time.Second)
-		}
-		tui.Close()
-	}()
-	s, err := tui.WaitStable("picker", 90*time.Second, 2*time.Second, func(s string) bool {
-		for _, m := range marks {
-			if !strings.Contains(s, m) {
-				return false
-			}
-		}
-		return true
-	})
-	require.NoError(t, err)
-	tui.Snapshot("picker")
-	var rows []pickerRow
-	prev := ""
-	for _, l := range strings.Split(s, "\n") {
-		l = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(l), "❯"))
-		if pickerMeta.MatchString(l) {
-			rows = append(rows, pickerRow{prev, l})
-		}
-		if l != "" {
-			prev = l
-		}
-	}
 	return rows
 }
 

@@ -118,10 +118,10 @@ func TestPickerShowsForkLastPrompt(t *testing.T) {
 	id := env.InstallSession(t, interactiveShape(t, "fork-agent.jsonl"))
 	fork := (&fixture{env: env, id: id}).ccsurgeon(t, func(a *app.Env) error { return a.RunFork(id, 2, app.BranchOptions{}, app.Dest{}) })
 	require.NotEmpty(t, fork.SessionID)
-	rows := pickerRows(t, env, c, filepath.Join(t.TempDir(), "screens"), "Third question.")
+	rows := pickerRows(t, env, c, filepath.Join(t.TempDir(), "screens"), "Third question.", "Second question.")
 	var titles []string
 	for _, r := range rows {
-		titles = append(titles, r.title)
+		titles = append(titles, r.Title)
 	}
 	require.ElementsMatch(t, []string{"Third question.", "Second question."}, titles, "the picker's rows: %v", rows)
 }

@@ -50,10 +50,24 @@ func interruptTurn(t *testing.T, tui *harness.TUI, env *harness.Env, prompt, run
 func TestForkKeepsTurnsAsTheyHappened(t *testing.T) {
 	t.Parallel()
 	clients := harness.Clients(t)
-	check := func(t *testing.T, env *harness.Env, id string, turns []int) {
+	// check forks session id of env at each of turns and resumes every fork
+	// with both clients; src, when not "", is the testdata file the session
+	// was installed from, unchanged, by maker's line: maker's resume of it
+	// is the package's shared one (fixture.original), taken before a fork
+	// is written (TestCompatibilityWithRealClient and the clone test resume
+	// the same file).
+	check := func(t *testing.T, env *harness.Env, id string, maker harness.Client, src string, turns []int) {
 		t.Helper()
+		shared := map[string]harness.ResumeResult{}
+		if src != "" {
+			shared[maker.Version] = (&fixture{env: env, client: maker, id: id, src: src}).original(t)
+		}
 		for _, c := range clients {
-			sent := spec.FromAPI(env.MustResume(t, c, id).Messages)
+			orig, ok := shared[c.Version]
+			if !ok {
+				orig = env.MustResume(t, c, id)
+			}
+			sent := spec.FromAPI(orig.Messages)
 			for _, n := range turns {
 				r := (&fixture{env: env, id: id}).ccsurgeon(t, func(a *app.Env) error { return a.RunFork(id, n, app.BranchOptions{}, app.Dest{}) })
 				got := env.MustResume(t, c, r.SessionID)
@@ -79,22 +93,23 @@ func TestForkKeepsTurnsAsTheyHappened(t *testing.T) {
 		f.Close()
 		require.Len(t, ts.List, 2)
 		require.True(t, ts.List[0].Interrupted && !ts.List[1].Interrupted, "turn 1 was interrupted: %+v", ts.List)
-		check(t, env, id, []int{1, 2})
+		check(t, env, id, harness.Client{}, "", []int{1, 2})
 	})
 	t.Run("interrupted-for-tool-use", func(t *testing.T) {
 		t.Parallel()
 		for _, c := range clients {
 			env := harness.NewEnv(t)
 			id := env.InstallSession(t, filepath.Join("..", "testdata", "sessions", c.Sessions, "shapes", "interrupted.jsonl"))
-			check(t, env, id, []int{2})
+			check(t, env, id, c, "", []int{2})
 		}
 	})
 	t.Run("unfinished", func(t *testing.T) {
 		t.Parallel()
 		for _, c := range clients {
 			env := harness.NewEnv(t)
-			id := env.InstallSession(t, filepath.Join("..", "testdata", "sessions", c.Sessions, "thinking-tool-loop.jsonl"))
-			check(t, env, id, []int{2})
+			src := filepath.Join("..", "testdata", "sessions", c.Sessions, "thinking-tool-loop.jsonl")
+			id := env.InstallSession(t, src)
+			check(t, env, id, c, src, []int{2})
 		}
 	})
 }

@@ -323,28 +323,15 @@ func TestMovedSessionInPicker(t *testing.T) {
 				name, title = "multi-turn", "What is a JSONL file?"
 			}
 			mp := newMovedProject(t, c, name)
-			picker := func(want string) string {
-				tui, err := mp.env.StartTUI(c, 160, 40, "--resume")
-				require.NoError(t, err)
-				defer func() {
-					// let the client exit before the temp dir goes: 2.0.50
-					// still writes to the project folder while it quits
-					_ = tui.Keys("Escape")
-					if tui.WaitExit(20*time.Second) != nil {
-						tui.Close()
-						time.Sleep(2 * time.Second)
-					}
-					tui.Close()
-				}()
-				s, err := tui.WaitFor("picker", 90*time.Second, func(s string) bool { return strings.Contains(s, want) })
-				require.NoError(t, err)
-				return s
-			}
+			screens := filepath.Join(t.TempDir(), "screens")
 			if !c.IsOld() {
-				picker("No sessions in this project yet")
+				_, _, err := mp.env.Picker(c, screens, 90*time.Second, harness.PickerEmpty)
+				require.NoError(t, err)
 			}
 			mp.move(t, app.MoveOptions{Project: mp.old, To: mp.new})
-			picker(title)
+			rows, _, err := mp.env.Picker(c, screens, 90*time.Second, title)
+			require.NoError(t, err)
+			require.Len(t, rows, 1, "the picker lists the moved session alone: %v", rows)
 		})
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/internal/harness"
@@ -95,8 +94,8 @@ func TestAnonymizedCorpusFilesDoNotResume(t *testing.T) {
 				env.InstallSessionBytes(t, id, data)
 				if c.IsOld() {
 					// 2.0.x hangs on the self-parent the placeholders make
-					timedOut, out := execFor(env, c, 15*time.Second, "-p", harness.ResumePrompt, "--output-format", "json", "--dangerously-skip-permissions", "--resume", id)
-					assert.True(t, timedOut, "2.0.50 ended with: %s", out)
+					hung, out := hangs(t, env, c, id)
+					assert.True(t, hung, "2.0.50 ended with: %s", out)
 					return
 				}
 				r := env.Resume(t, c, id)

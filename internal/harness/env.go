@@ -293,6 +293,7 @@ type RunResult struct {
 	Stderr    string         `json:"-"`
 	ExitCode  int            `json:"-"` // -1 if killed by the timeout
 	TimedOut  bool           `json:"-"`
+	Hung      bool           `json:"-"` // ExecHangs killed it: it spun without a main request
 	Duration  time.Duration  `json:"-"`
 }
 
@@ -313,6 +314,50 @@ func (e *Env) ExecArgs(c Client, args ...string) (RunResult, error) {
 // (a test that expects the client to hang waits less), logged in
 // $CCSURGEON_RUN_LOG like every run.
 func (e *Env) ExecWithin(c Client, timeout time.Duration, args ...string) (RunResult, error) {
+	return e.exec(c, timeout, nil, args)
+}
+
+// HangCPU is the CPU time after which ExecHangs takes a client that has
+// sent no request of the main conversation for a hung one. 2.0.50 hangs
+// on a parent cycle (or a self-parent) in a spin: it sends its start-up
+// requests (aux), then none, and its CPU time grows as long as it runs.
+// A whole 2.0.50 run of the test sessions, main request and exit
+// included, took at most 1.80 s of CPU (median 1.27 s, 205 runs of go test
+// ./ops on a busy machine, $CCSURGEON_RUN_LOG, 2026-11-27), and sends its
+// main request at about 1 s; HangCPU is 1.7 times the slowest whole run.
+// The fixed 15-20 s windows of before cost that much CPU on a quiet
+// machine (a spin takes a core) and 2.5-3.3 s on that busy one.
+var HangCPU = 3 * time.Second
+
+// HangWall is ExecHangs's wait where the process's CPU time cannot be read
+// (not Linux): the fixed window the hang tests used before (15-20 s).
+var HangWall = 20 * time.Second
+
+// ExecHangs runs the client with args as ExecArgs does and reports whether
+// it hangs: it is still running, has sent no request of the main
+// conversation and has spent HangCPU of CPU time (where that cannot be
+// read: still running after HangWall); it is killed then, and the result
+// says Hung. A client that sends the main request or exits is waited for
+// (RunTimeout) and reported as not hung. Before, the hang tests waited a
+// fixed 15-20 s of wall time, spinning a core all along.
+func (e *Env) ExecHangs(c Client, args ...string) (hung bool, res RunResult, err error) {
+	before := len(e.Mock.RequestsOf(KindMain))
+	start := time.Now()
+	res, err = e.exec(c, RunTimeout, func(pid int) bool {
+		if len(e.Mock.RequestsOf(KindMain)) > before {
+			return false
+		}
+		if cpu, ok := processCPU(pid); ok {
+			return cpu >= HangCPU
+		}
+		return time.Since(start) >= HangWall
+	}, args)
+	return res.Hung, res, err
+}
+
+// exec runs the client; stop, when not nil, is asked every 100 ms while
+// the client runs whether to kill it (RunResult.Hung).
+func (e *Env) exec(c Client, timeout time.Duration, stop func(pid int) bool, args []string) (RunResult, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := c.Command(ctx, args...)
@@ -332,13 +377,42 @@ func (e *Env) ExecWithin(c Client, timeout time.Duration, args ...string) (RunRe
 		in = e.inputHash() + "\t" + e.canonicalHash(args)
 	}
 	start := time.Now()
-	err := cmd.Run()
+	var stopped atomic.Bool
+	err := cmd.Start()
+	if err == nil {
+		done := make(chan struct{})
+		if stop != nil {
+			go func() {
+				tick := time.NewTicker(100 * time.Millisecond)
+				defer tick.Stop()
+				for {
+					select {
+					case <-done:
+						return
+					case <-tick.C:
+						if stop(cmd.Process.Pid) {
+							stopped.Store(true)
+							cancel()
+							return
+						}
+					}
+				}
+			}()
+		}
+		err = cmd.Wait()
+		close(done)
+	}
 	res := RunResult{Stdout: stdout.String(), Stderr: stderr.String(), Duration: time.Since(start)}
 	var cpu time.Duration
 	if cmd.ProcessState != nil {
 		cpu = cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
 	}
 	logRun(c, in, label, args, res.Duration, cpu)
+	if stopped.Load() {
+		res.Hung = true
+		res.ExitCode = -1
+		return res, nil
+	}
 	if ctx.Err() == context.DeadlineExceeded {
 		res.TimedOut = true
 		res.ExitCode = -1

@@ -131,3 +131,25 @@ func TestOldClientDanglingParentDropsHistory(t *testing.T) {
 	assert.Equal(t, RuleFirstNotUser, r.Violations[0].Rule, "%s\n%s", r, MessageSummary(r.Messages))
 	assert.NotContains(t, string(r.Request.Body), "Run some shell commands.", "history above the dangling entry is dropped")
 }
+
+// TestExecHangsNotOnAWholeRun: ExecHangs, which the hang tests of ops
+// take 2.0.50's spin on a parent cycle with, does not take a client that
+// resumes and answers for a hung one: the control of those tests.
+func TestExecHangsNotOnAWholeRun(t *testing.T) {
+	t.Parallel()
+	c := Old(t)
+	e := NewEnv(t)
+	id := e.InstallSession(t, filepath.Join(testdataDir(t, c), "multi-turn.jsonl"))
+	hung, res, err := e.ExecHangs(c, "-p", ResumePrompt, "--output-format", "json", "--dangerously-skip-permissions", "--resume", id)
+	require.NoError(t, err)
+	assert.False(t, hung, "a whole run taken for a hang: %s", res.Stderr)
+	assert.Equal(t, 0, res.ExitCode, res.Stderr)
+	assert.Equal(t, id, res.SessionID)
+	assert.NotEmpty(t, e.Mock.RequestsOf(KindMain))
+}
+
+func testdataDir(t *testing.T, c Client) string {
+	root, err := RepoRoot()
+	require.NoError(t, err)
+	return filepath.Join(root, "testdata", "sessions", c.Sessions)
+}
