@@ -23,6 +23,7 @@ import (
 var devKeySets = []struct{ path, set string }{
 	{"testdata/dev-keys-encoded.txt", "dev-keys-encoded"},
 	{"testdata/dev-keys-encoded2.txt", "dev-keys-encoded2"},
+	{"testdata/dev-encoded3.txt", "dev-encoded3"},
 }
 
 func TestDevKeysEncodedEveryExample(t *testing.T) {
