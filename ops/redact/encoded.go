@@ -79,6 +79,7 @@ func encodedRules() []*Rule {
 		// (anchored on gdata: — "str" is in every other line of code)
 		{ID: "generic-secret", Anchors: []string{"gdata:", `gdata":`}, Fold: true, Priority: prioGeneric,
 			find: findStringData, emits: []string{"generic-secret"}},
+		cEscapeRule(), // anywhere.go
 	}
 }
 
