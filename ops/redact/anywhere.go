@@ -49,10 +49,10 @@ var encClass = func() (t [256]bool) {
 	return
 }()
 
-// sweepEncoded finds the encoded runs of text that decode to text holding
-// a secret. probe: report (true) the first run whose first bytes decode to
-// printable text, without decoding it whole (MayHold).
-func (s *Scanner) sweepEncoded(text string, probe bool, emit func(st, en int, id string)) bool {
+// sweepEncoded appends to *out the encoded runs of text that decode to
+// text holding a secret. probe: report (true) the first run whose first
+// bytes decode to printable text, without decoding it whole (MayHold).
+func (s *Scanner) sweepEncoded(text string, probe bool, out *[]Finding) bool {
 	if !s.sweep || len(text) < minEncodedRun {
 		return false
 	}
@@ -80,6 +80,9 @@ func (s *Scanner) sweepEncoded(text string, probe bool, emit func(st, en int, id
 		if e-st < minEncodedRun {
 			continue
 		}
+		if !quickText(text[st:e]) {
+			continue // (a wrapped block's next lines are runs of their own)
+		}
 		segs, en := wrappedRun(text, st, e)
 		i = en
 		if en-st > maxEncodedRun || dottedToken(text, st, en) || nonTextDataURI(text, st) {
@@ -97,10 +100,10 @@ func (s *Scanner) sweepEncoded(text string, probe bool, emit func(st, en int, id
 		}
 		switch {
 		case s.holdsEncodedSecret(v):
-			emit(st, en, "encoded-secret")
+			*out = append(*out, Finding{st, en, "encoded-secret"})
 		case len(segs) > 1 && s.holdsEncodedSecret(segs[0]):
 			// a line that only looked like the first of a block
-			emit(st, st+len(segs[0]), "encoded-secret")
+			*out = append(*out, Finding{st, st + len(segs[0]), "encoded-secret"})
 		}
 	}
 	return false
@@ -111,6 +114,58 @@ func (s *Scanner) sweepEncoded(text string, probe bool, emit func(st, en int, id
 func (s *Scanner) holdsEncodedSecret(v string) bool {
 	dec, ok := decodeRun(v)
 	return ok && s.inner != nil && len(s.inner.Scan(dec)) > 0
+}
+
+// b64Val: the value of a base64 or base64url digit, -1 for another byte.
+var b64Val = func() (t [256]int8) {
+	for i := range t {
+		t[i] = -1
+	}
+	for i, c := range "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/" {
+		t[c] = int8(i)
+	}
+	t['-'], t['_'] = 62, 63
+	return
+}()
+
+// quickText: the first 4 bytes of a base64 run decode to 3 bytes that text
+// can start with (printable, a blank, NUL for UTF-16, a BOM's 0xfe/0xff):
+// random base64 passes one time in twenty, and nothing is allocated. Hex,
+// base32 and percent runs pass.
+func quickText(v string) bool {
+	if strings.IndexByte(v[:min(len(v), 48)], '%') >= 0 {
+		return true
+	}
+	a, b, c, d := b64Val[v[0]], b64Val[v[1]], b64Val[v[2]], b64Val[v[3]]
+	if a < 0 || b < 0 || c < 0 || d < 0 {
+		return true // hex 0x…, or percent-encoding: judged by prefixPrintable
+	}
+	w := uint32(a)<<18 | uint32(b)<<12 | uint32(c)<<6 | uint32(d)
+	for _, x := range [3]byte{byte(w >> 16), byte(w >> 8), byte(w)} {
+		if !(x >= 0x20 && x < 0x7f || x == '\t' || x == '\n' || x == '\r' || x == 0 || x >= 0xfe) {
+			return isHexRun(v) || isB32Run(v)
+		}
+	}
+	return true
+}
+
+func isHexRun(v string) bool {
+	v = strings.TrimPrefix(v, "0x")
+	for i := 0; i < min(len(v), 16); i++ {
+		if !isHex(v[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isB32Run(v string) bool {
+	for i := 0; i < min(len(v), 16); i++ {
+		if c := v[i]; !(c >= 'A' && c <= 'Z' || c >= '2' && c <= '7') {
+			return false
+		}
+	}
+	return true
 }
 
 // wrappedRun: the run text[st:e] with its padding, and, when it is a line
@@ -204,7 +259,7 @@ func runKind(v string) byte {
 	}
 	h := strings.TrimPrefix(v, "0x")
 	hexOnly, b32 := len(h)%2 == 0, len(v)%8 == 0
-	for i := 0; i < len(v); i++ {
+	for i := 0; i < len(v) && (hexOnly || b32); i++ {
 		c := v[i]
 		if i < len(h) && !isHex(h[i]) {
 			hexOnly = false
@@ -239,6 +294,12 @@ func prefixPrintable(v string) bool {
 	case '2':
 		b, _ = base32.StdEncoding.DecodeString(v[:min(len(v), 32)])
 	default:
+		// the first byte of text is 0x20-0x7e (its base64 starts I-Z or
+		// a-f), a UTF-16BE NUL (A) or a BOM (+, /): a token, a word or a
+		// path is passed over before any decoding
+		if c := v[0]; !(c >= 'I' && c <= 'Z' || c >= 'a' && c <= 'f' || c == 'A' || c == '+' || c == '/') {
+			return false
+		}
 		b, _ = decodeB64(v[:min(len(v), 32)/4*4])
 	}
 	if len(b) < 8 || strings.HasPrefix(string(b), "%PDF") {

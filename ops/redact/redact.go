@@ -423,6 +423,7 @@ type scratch struct {
 	cands  []cand
 	keys   []uint64 // sortByStart's
 	byPos  []cand   // sortByStart's
+	swept  []Finding
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -445,9 +446,10 @@ func (s *Scanner) Scan(text string) []Finding {
 		hits = s.appendAnchors(sc.hits[:0], text, false)
 		sc.hits = hits
 	}
-	// a run of an encoding whose first bytes decode to text (anywhere.go)
-	swept := s.sweepEncoded(text, true, nil)
-	if len(hits) == 0 && len(s.always) == 0 && !swept {
+	// the runs of an encoding that decode to text holding a secret (anywhere.go)
+	sc.swept = sc.swept[:0]
+	s.sweepEncoded(text, false, &sc.swept)
+	if len(hits) == 0 && len(s.always) == 0 && len(sc.swept) == 0 {
 		return nil
 	}
 	cands := sc.cands[:0]
@@ -458,8 +460,8 @@ func (s *Scanner) Scan(text string) []Finding {
 		}
 		cands = append(cands, cand{Finding: Finding{st, en, id}, prio: prio})
 	}
-	if swept {
-		s.sweepEncoded(text, false, emit)
+	for _, f := range sc.swept {
+		emit(f.Start, f.End, f.Rule)
 	}
 	if len(hits) > 0 {
 		// no rule has two hits at one position (its anchors are distinct
