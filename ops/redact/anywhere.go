@@ -98,6 +98,16 @@ func (s *Scanner) sweepEncoded(text string, probe bool, out *[]Finding) bool {
 		if probe {
 			return true
 		}
+		if len(segs) <= 1 && runKind(v) == '%' && s.inner != nil {
+			// percent-encoding maps byte to bytes: the secret's own bytes
+			// are reported, the rest of the run (%7B%22token%22%3A%22) kept
+			if plain, src := unpercent(v); plain != "" {
+				for _, f := range s.inner.Scan(plain) {
+					*out = append(*out, Finding{st + src[f.Start], st + src[f.End], "encoded-secret"})
+				}
+			}
+			continue
+		}
 		switch {
 		case s.holdsEncodedSecret(v):
 			*out = append(*out, Finding{st, en, "encoded-secret"})
