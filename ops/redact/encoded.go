@@ -80,6 +80,7 @@ func encodedRules() []*Rule {
 		// gdata\": is the key of JSON text inside a JSON string)
 		{ID: "generic-secret", Anchors: []string{"gdata:", `gdata":`, `gdata\":`}, Fold: true, Priority: prioGeneric,
 			find: findStringData, emits: []string{"generic-secret"}},
+		cEscapeRule(), // anywhere.go
 	}
 }
 
