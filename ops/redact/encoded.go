@@ -76,9 +76,11 @@ func encodedRules() []*Rule {
 			find: findDecodedLines(unescapeQP), emits: []string{"encoded-secret"}},
 		// a Kubernetes Secret's stringData: every value is a secret's
 		// plain text, under whatever name (also inside a block scalar)
-		// (anchored on gdata: — "str" is in every other line of code)
-		{ID: "generic-secret", Anchors: []string{"gdata:", `gdata":`}, Fold: true, Priority: prioGeneric,
+		// (anchored on gdata: — "str" is in every other line of code;
+		// gdata\": is the key of JSON text inside a JSON string)
+		{ID: "generic-secret", Anchors: []string{"gdata:", `gdata":`, `gdata\":`}, Fold: true, Priority: prioGeneric,
 			find: findStringData, emits: []string{"generic-secret"}},
+		cEscapeRule(), // anywhere.go
 	}
 }
 

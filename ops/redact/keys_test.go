@@ -98,9 +98,9 @@ var keyFormatNegatives = []string{
 	"COLOR_HEX=ff00aa",
 	"variable \"db_password\" {\n  type = string\n}\nvariable \"region\" {\n  default = \"eu-west-1\"\n}",
 	"variable \"db_password\" {\n  default = \"\"\n}",
-	"kind: Secret\ndata:\n  username: YWRtaW4=\n  host: ZGIuZXhhbXBsZS5vcmc=\n",                  // admin, db.example.org
-	"kind: ConfigMap\ndata:\n  GITHUB: Z2hwX05xVndZUzgxVlA3SGIxRFg4cFBkNWtoeEUzcHlJZ0twYVVuQQ==", // not a Secret: data is plain
-	"echo aGVsbG8gd29ybGQgZnJvbSB0aGUgZG9jcw== | base64 -d",                                      // hello world from the docs
+	"kind: Secret\ndata:\n  username: YWRtaW4=\n  host: ZGIuZXhhbXBsZS5vcmc=\n",      // admin, db.example.org
+	"kind: ConfigMap\ndata:\n  GITHUB: cmVsZWFzZS0yMDI2LjExLXN0YWJsZS1idWlsZC1ldQ==", // not a Secret, and its value decodes to no secret (base64 of a token is found anywhere: anywhere.go)
+	"echo aGVsbG8gd29ybGQgZnJvbSB0aGUgZG9jcw== | base64 -d",                          // hello world from the docs
 	"wg genkey | tee privatekey | wg pubkey > publickey; wg set wg0 private-key ./privatekey",
 }
 

@@ -111,6 +111,11 @@ type Scanner struct {
 	noPre    bool // testing: run every rule on the whole text
 	// testing: run the regexps, not the fast and hand-written matchers
 	regexpOnly bool
+	// sweep: every run of an encoding's alphabet is decoded and scanned
+	// (anywhere.go) with inner, the scanner one level deeper (nil, and no
+	// sweep, two levels down)
+	sweep bool
+	inner *Scanner
 }
 
 var lowerTab = func() (t [256]byte) {
@@ -220,6 +225,12 @@ func New(opts Options) (*Scanner, error) {
 		}
 	}
 	s.splitLists()
+	if !opts.DisableDefaults {
+		d2 := *s
+		d1 := *s
+		d1.sweep, d1.inner = true, &d2
+		s.sweep, s.inner = true, &d1
+	}
 	keepIfDefault(s, opts) // plainScanner (keys.go) uses it
 	return s, nil
 }
@@ -401,7 +412,7 @@ func (s *Scanner) MayHold(text string) bool {
 	sc.hits = s.appendAnchors(sc.hits[:0], text, true)
 	found := len(sc.hits) > 0
 	scratchPool.Put(sc)
-	return found
+	return found || s.sweepEncoded(text, true, nil)
 }
 
 // scratch holds the slices one Scan works in, kept for the next.
@@ -412,6 +423,7 @@ type scratch struct {
 	cands  []cand
 	keys   []uint64 // sortByStart's
 	byPos  []cand   // sortByStart's
+	swept  []Finding
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -434,16 +446,22 @@ func (s *Scanner) Scan(text string) []Finding {
 		hits = s.appendAnchors(sc.hits[:0], text, false)
 		sc.hits = hits
 	}
-	if len(hits) == 0 && len(s.always) == 0 {
+	// the runs of an encoding that decode to text holding a secret (anywhere.go)
+	sc.swept = sc.swept[:0]
+	s.sweepEncoded(text, false, &sc.swept)
+	if len(hits) == 0 && len(s.always) == 0 && len(sc.swept) == 0 {
 		return nil
 	}
 	cands := sc.cands[:0]
-	prio := 0
+	prio := prioContext
 	emit := func(st, en int, id string) {
 		if st < 0 || en > len(text) || st >= en {
 			return
 		}
 		cands = append(cands, cand{Finding: Finding{st, en, id}, prio: prio})
+	}
+	for _, f := range sc.swept {
+		emit(f.Start, f.End, f.Rule)
 	}
 	if len(hits) > 0 {
 		// no rule has two hits at one position (its anchors are distinct
