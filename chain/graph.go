@@ -502,10 +502,13 @@ func (g *Graph) withParallelResults(path []int) []int {
 		if e.Type() != "assistant" {
 			continue
 		}
-		// at the end of a run of one API message's entries?
-		if k+1 < len(path) {
-			n := &g.f.Entries[path[k+1]]
-			if n.Type() == "assistant" && n.MsgID() == e.MsgID() && e.MsgID() != "" {
+		// at the end of a run of one API message's entries? Entries that
+		// are no messages (progress) do not end it: with streaming tool
+		// execution (2.1.37-2.1.39) a call's progress entries come between
+		// two tool_use entries of the message on the path, and the client
+		// still sends one message, the results after its last part
+		if n := g.nextMessage(path, k); n >= 0 {
+			if ne := &g.f.Entries[path[n]]; ne.Type() == "assistant" && ne.MsgID() == e.MsgID() && e.MsgID() != "" {
 				continue
 			}
 		}
@@ -514,6 +517,9 @@ func (g *Graph) withParallelResults(path []int) []int {
 		run := []int{}
 		for r := k; r >= 0; r-- {
 			a := &g.f.Entries[path[r]]
+			if r < k && !a.IsMessage() {
+				continue
+			}
 			if a.Type() != "assistant" || (r < k && (a.MsgID() != e.MsgID() || e.MsgID() == "")) {
 				break
 			}
@@ -545,6 +551,17 @@ func (g *Graph) withParallelResults(path []int) []int {
 		out = append(out, extra...)
 	}
 	return out
+}
+
+// nextMessage returns the position in path of the first message entry
+// after position k (the entries Messages groups), or -1.
+func (g *Graph) nextMessage(path []int, k int) int {
+	for n := k + 1; n < len(path); n++ {
+		if g.f.Entries[path[n]].IsMessage() {
+			return n
+		}
+	}
+	return -1
 }
 
 // AnswersCallOf reports whether entry c is a tool result that answers a

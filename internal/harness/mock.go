@@ -41,6 +41,11 @@ type Block struct {
 	// write its next parallel call, so that the calls already streamed run
 	// (and write progress entries) meanwhile.
 	Delay time.Duration
+	// Until, if set, pauses the stream before this block (before Delay)
+	// until it reports true, polled every 100 ms, for at most a minute: a
+	// model that writes its next call only once the client has started the
+	// one before, however long a busy machine takes to start it.
+	Until func() bool
 }
 
 // Reply is one scripted response of the mock.
@@ -447,6 +452,8 @@ type apiMessage struct {
 	Usage        map[string]any   `json:"usage"`
 	// delays[i] is Block.Delay of Content[i] (streamed replies only)
 	delays []time.Duration
+	// untils[i] is Block.Until of Content[i] (streamed replies only)
+	untils []func() bool
 }
 
 func (m *MockServer) newID(prefix string) string {
@@ -470,6 +477,7 @@ func (m *MockServer) buildMessage(r Reply, model string, rec *RecordedRequest) a
 		case "text":
 			msg.Content = append(msg.Content, map[string]any{"type": "text", "text": b.Text})
 			msg.delays = append(msg.delays, b.Delay)
+			msg.untils = append(msg.untils, b.Until)
 		case "thinking":
 			sig := b.Signature
 			if sig == "" {
@@ -480,6 +488,7 @@ func (m *MockServer) buildMessage(r Reply, model string, rec *RecordedRequest) a
 			m.mu.Unlock()
 			msg.Content = append(msg.Content, map[string]any{"type": "thinking", "thinking": b.Thinking, "signature": sig})
 			msg.delays = append(msg.delays, b.Delay)
+			msg.untils = append(msg.untils, b.Until)
 		case "tool_use":
 			hasTool = true
 			id := b.ID
@@ -492,6 +501,7 @@ func (m *MockServer) buildMessage(r Reply, model string, rec *RecordedRequest) a
 			}
 			msg.Content = append(msg.Content, map[string]any{"type": "tool_use", "id": id, "name": b.Name, "input": in})
 			msg.delays = append(msg.delays, b.Delay)
+			msg.untils = append(msg.untils, b.Until)
 		}
 	}
 	msg.StopReason = r.StopReason
@@ -529,6 +539,11 @@ func (m *MockServer) writeSSE(w http.ResponseWriter, msg apiMessage) {
 			"cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}}
 	send("message_start", map[string]any{"type": "message_start", "message": startMap})
 	for i, c := range msg.Content {
+		if i < len(msg.untils) && msg.untils[i] != nil {
+			for deadline := time.Now().Add(time.Minute); !msg.untils[i]() && time.Now().Before(deadline); {
+				time.Sleep(100 * time.Millisecond)
+			}
+		}
 		if i < len(msg.delays) && msg.delays[i] > 0 {
 			time.Sleep(msg.delays[i])
 		}
