@@ -117,22 +117,45 @@ func CreateNew(path string, render func(w io.Writer) error) error {
 	return syncDir(filepath.Dir(path))
 }
 
-// DirSync gathers the folders that new files were linked into, so that a
-// batch of new files pays one folder fsync per folder instead of one per
-// file. It is safe for concurrent use.
+// DirSync writes a batch of new files (the sidecars of a new session or of
+// a share folder) and makes them durable together, so that a batch of
+// hundreds of files does not wait on one fsync after another: each file is
+// rendered into its temp file by the caller, and its fsync, close and link
+// to its name run in the background, up to syncsInFlight at a time (ext4
+// commits concurrent fsyncs in one journal commit; a file's name appears
+// only once its bytes are on disk, as with CreateNew). Last writes the file
+// that makes the batch visible (a new session's main transcript): it is
+// linked into place only once every file of the batch and every folder
+// they were linked into is durable. Every file of a batch is new: a crash
+// can leave part of the batch, never a changed or removed file. It is safe
+// for concurrent use. After a failure, Wait (or Last) must be called before
+// what the batch made is removed: the background links may still run.
 type DirSync struct {
 	mu   sync.Mutex
 	dirs map[string]bool
 	made map[string]bool // folders its CreateNew made (no killed run left a temp file there)
+	err  error           // the first failure of a background step
+	wg   sync.WaitGroup
+	sem  chan struct{}
 }
 
-// CreateNew is CreateNew without the folder's fsync: the file's data is
-// durable when it returns, its name once Sync has run.
+// syncsInFlight is how many files of a DirSync are fsynced at once.
+const syncsInFlight = 32
+
+// CreateNew writes a new file at path as CreateNew does, but returns once
+// its bytes are written: they are durable, and its name is there, once
+// Wait has returned nil.
 func (d *DirSync) CreateNew(path string, render func(w io.Writer) error) error {
 	dir := filepath.Dir(path)
 	d.mu.Lock()
+	if d.err != nil {
+		err := d.err
+		d.mu.Unlock()
+		return err
+	}
 	if d.made == nil {
 		d.made = map[string]bool{}
+		d.sem = make(chan struct{}, syncsInFlight)
 	}
 	if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {
 		if err := os.MkdirAll(dir, dirMode); err != nil {
@@ -143,22 +166,45 @@ func (d *DirSync) CreateNew(path string, render func(w io.Writer) error) error {
 	}
 	made := d.made[dir]
 	d.mu.Unlock()
-	if err := createNew(path, render, !made); err != nil {
+	if _, err := os.Lstat(path); err == nil {
+		return existsError(path)
+	}
+	f, err := renderTemp(path, nil, DefaultMode, render, true, !made)
+	if err != nil {
 		return err
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.dirs == nil {
-		d.dirs = map[string]bool{}
-	}
-	d.dirs[dir] = true
+	d.sem <- struct{}{}
+	d.wg.Add(1)
+	go func() {
+		defer d.wg.Done()
+		defer func() { <-d.sem }()
+		err := finishNew(f, path)
+		d.mu.Lock()
+		defer d.mu.Unlock()
+		if err != nil {
+			if d.err == nil {
+				d.err = err
+			}
+			return
+		}
+		if d.dirs == nil {
+			d.dirs = map[string]bool{}
+		}
+		d.dirs[dir] = true
+	}()
 	return nil
 }
 
-// Sync fsyncs every folder a file was created in.
-func (d *DirSync) Sync() error {
+// Wait waits for the background steps of every file written so far, then
+// fsyncs every folder a file was linked into: the files written are then
+// durable under their names. It returns the first failure.
+func (d *DirSync) Wait() error {
+	d.wg.Wait()
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if d.err != nil {
+		return d.err
+	}
 	for dir := range d.dirs {
 		if err := syncDir(dir); err != nil {
 			return err
@@ -166,6 +212,42 @@ func (d *DirSync) Sync() error {
 	}
 	d.dirs = nil
 	return nil
+}
+
+// Last writes the new file at path that makes the batch visible (a new
+// session's main transcript, which the client lists): its bytes are
+// rendered and fsynced while the batch's fsyncs run, and it is linked
+// into place (then its folder fsynced) only once Wait has made the whole
+// batch durable. A crash leaves either no file at path, or the file whole
+// with every file of the batch.
+func (d *DirSync) Last(path string, render func(w io.Writer) error) error {
+	if _, err := os.Lstat(path); err == nil {
+		d.Wait()
+		return existsError(path)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), dirMode); err != nil {
+		d.Wait()
+		return fmt.Errorf("create directory %s: %w", filepath.Dir(path), err)
+	}
+	f, err := renderTemp(path, nil, DefaultMode, render, true, true)
+	if err != nil {
+		d.Wait()
+		return err
+	}
+	tmp, err := finishTemp(f, path, true)
+	if err != nil {
+		d.Wait()
+		return err
+	}
+	defer os.Remove(tmp)
+	if err := d.Wait(); err != nil {
+		return err
+	}
+	hook("create-before-link")
+	if err := linkNew(tmp, path); err != nil {
+		return err
+	}
+	return syncDir(filepath.Dir(path))
 }
 
 func createNew(path string, render func(w io.Writer) error, sweep bool) error {
@@ -182,6 +264,25 @@ func createNew(path string, render func(w io.Writer) error, sweep bool) error {
 	}
 	defer os.Remove(tmp)
 	hook("create-before-link")
+	return linkNew(tmp, path)
+}
+
+// finishNew fsyncs and closes the rendered temp file f and links it to
+// path, which must not exist; the temp file goes in every case.
+func finishNew(f *os.File, path string) error {
+	tmp, err := finishTemp(f, path, true)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp)
+	hook("create-before-link")
+	return linkNew(tmp, path)
+}
+
+// linkNew gives the finished temp file tmp the name path, refusing
+// (ErrExists) when path exists, also if it appeared meanwhile: the kernel
+// refuses a hard link over an existing name.
+func linkNew(tmp, path string) error {
 	if err := os.Link(tmp, path); err != nil {
 		if errors.Is(err, os.ErrExist) {
 			return existsError(path)
@@ -255,6 +356,17 @@ func writeTemp(target string, mode os.FileMode, render func(w io.Writer) error, 
 // it for each of a thousand new files made a new session's sidecars
 // quadratic).
 func writeTempLike(target string, like os.FileInfo, mode os.FileMode, render func(w io.Writer) error, sync, sweep bool) (tmpPath string, err error) {
+	f, err := renderTemp(target, like, mode, render, sync, sweep)
+	if err != nil {
+		return "", err
+	}
+	return finishTemp(f, target, sync)
+}
+
+// renderTemp is writeTempLike up to the render: it returns the temp file
+// open, its bytes written but not fsynced (when sync, they are being
+// written out as they come: writeBehind). On error nothing is left behind.
+func renderTemp(target string, like os.FileInfo, mode os.FileMode, render func(w io.Writer) error, sync, sweep bool) (f *os.File, err error) {
 	owner, serr := os.Lstat(target)
 	if like != nil {
 		owner, serr = like, nil
@@ -274,9 +386,9 @@ func writeTempLike(target string, like os.FileInfo, mode os.FileMode, render fun
 	if serr != nil {
 		owner, _ = os.Stat(dir)
 	}
-	f, err := os.CreateTemp(dir, tempPrefix(base)+"*")
+	f, err = os.CreateTemp(dir, tempPrefix(base)+"*")
 	if err != nil {
-		return "", wrapIOError(fmt.Sprintf("create temp file for %s", target), err)
+		return nil, wrapIOError(fmt.Sprintf("create temp file for %s", target), err)
 	}
 	name := f.Name()
 	defer func() {
@@ -286,10 +398,10 @@ func writeTempLike(target string, like os.FileInfo, mode os.FileMode, render fun
 		}
 	}()
 	if err = keepOwner(f, owner); err != nil {
-		return "", fmt.Errorf("chown %s: %w", name, err)
+		return nil, fmt.Errorf("chown %s: %w", name, err)
 	}
 	if err = f.Chmod(mode.Perm()); err != nil {
-		return "", fmt.Errorf("chmod %s: %w", name, err)
+		return nil, fmt.Errorf("chmod %s: %w", name, err)
 	}
 	var out io.Writer = f
 	if sync {
@@ -302,17 +414,27 @@ func writeTempLike(target string, like os.FileInfo, mode os.FileMode, render fun
 		writers.Put(bw)
 	}()
 	if err = render(bw); err != nil {
-		return "", wrapIOError(fmt.Sprintf("write %s", target), err)
+		return nil, wrapIOError(fmt.Sprintf("write %s", target), err)
 	}
 	if err = bw.Flush(); err != nil {
-		return "", wrapIOError(fmt.Sprintf("write %s", target), err)
+		return nil, wrapIOError(fmt.Sprintf("write %s", target), err)
 	}
+	return f, nil
+}
+
+// finishTemp fsyncs (when sync) and closes the temp file f that
+// renderTemp wrote, and returns its path; on error it is removed.
+func finishTemp(f *os.File, target string, sync bool) (string, error) {
+	name := f.Name()
 	if sync {
-		if err = f.Sync(); err != nil {
+		if err := f.Sync(); err != nil {
+			f.Close()
+			os.Remove(name)
 			return "", wrapIOError(fmt.Sprintf("fsync %s", target), err)
 		}
 	}
-	if err = f.Close(); err != nil {
+	if err := f.Close(); err != nil {
+		os.Remove(name)
 		return "", wrapIOError(fmt.Sprintf("close %s", target), err)
 	}
 	return name, nil

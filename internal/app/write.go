@@ -840,8 +840,12 @@ type newSubagent struct {
 // behind /rewind. On failure what it created goes.
 func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 	var created []string
+	// the new files are made durable together (backup.DirSync), the main
+	// transcript last, once every other file is on disk
+	ds := &backup.DirSync{}
 	defer func() {
 		if err != nil {
+			ds.Wait() // no background link may come after the removal
 			for k := len(created) - 1; k >= 0; k-- {
 				os.RemoveAll(created[k])
 			}
@@ -883,10 +887,12 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 	// is in place: the next run removes what a killed one left
 	nf := backup.BeginNew(newMain)
 	defer nf.Done()
-	// Everything the main transcript refers to goes first, four files at a
-	// time (each waits on its fsync), with one folder fsync per folder at
-	// the end; the main transcript comes last, once they are all in place.
-	ds := &backup.DirSync{}
+	// Everything the main transcript refers to goes first, rendered four
+	// files at a time, their fsyncs in the background (DirSync); the main
+	// transcript comes last and is linked into place once they are all on
+	// disk. Every file is new: a crash (power lost) before that leaves no
+	// main transcript, and what was written goes at the next run (the
+	// folders are marked); after it, the whole session.
 	work := newTasks(4)
 	var written []string // the transcripts made, for the live guard
 	for _, a := range ns.subagents {
@@ -933,12 +939,9 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 	if err := work.Wait(); err != nil {
 		return "", err
 	}
-	if err := ds.Sync(); err != nil {
-		return "", err
-	}
 	backup.Step("new-after-sidecars")
 	created = append(created, newMain)
-	if err := backup.CreateNew(newMain, ns.main(newMain)); err != nil {
+	if err := ds.Last(newMain, ns.main(newMain)); err != nil {
 		return "", err
 	}
 	// ccsurgeon's own write: the next command may change the new session
@@ -1316,14 +1319,15 @@ func (j *job) writeFolder(dir string, force bool) (path string, err error) {
 	}
 	_ = force // nothing in the folder is replaced, even with --force
 	var created []string
+	ds := &backup.DirSync{} // the main transcript last, as for a new session
 	defer func() {
 		if err != nil {
+			ds.Wait() // no background link may come after the removal
 			for k := len(created) - 1; k >= 0; k-- {
 				os.RemoveAll(created[k])
 			}
 		}
 	}()
-	ds := &backup.DirSync{}
 	work := newTasks(4)
 	for _, o := range outs {
 		if o.a.Legacy {
@@ -1347,11 +1351,8 @@ func (j *job) writeFolder(dir string, force bool) (path string, err error) {
 	if err := work.Wait(); err != nil {
 		return "", err
 	}
-	if err := ds.Sync(); err != nil {
-		return "", err
-	}
 	created = append(created, mainDst)
-	if err := backup.CreateNew(mainDst, j.render(s.Main, mainDst)); err != nil {
+	if err := ds.Last(mainDst, j.render(s.Main, mainDst)); err != nil {
 		return "", err
 	}
 	return mainDst, nil
