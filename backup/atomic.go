@@ -211,38 +211,46 @@ func (d *DirSync) Wait() error {
 
 // Last writes the new file at path that makes the batch visible (a new
 // session's main transcript, which the client lists): its bytes are
-// rendered and fsynced while the batch's fsyncs run, and it is linked
-// into place (then its folder fsynced) only once Wait has made the whole
-// batch durable. A crash leaves either no file at path, or the file whole
-// with every file of the batch.
-func (d *DirSync) Last(path string, render func(w io.Writer) error) error {
+// rendered and fsynced while the rest of the batch is still being written
+// (written returns once the caller has handed every other file to
+// CreateNew: it is called after the render, on every path) and while the
+// batch's fsyncs run, and it is linked into place (then its folder
+// fsynced) only once Wait has made the whole batch durable. A crash leaves
+// either no file at path, or the file whole with every file of the batch.
+// When Last returns, written has returned and the background steps are
+// over, whatever the outcome.
+func (d *DirSync) Last(path string, render func(w io.Writer) error, written func() error) (err error) {
+	var tmp string
+	defer func() {
+		werr := written()
+		if err == nil {
+			err = werr
+		}
+		if serr := d.Wait(); err == nil {
+			err = serr
+		}
+		if err == nil {
+			hook("create-before-link")
+			if err = linkNew(tmp, path); err == nil {
+				err = syncDir(filepath.Dir(path))
+			}
+		}
+		if tmp != "" {
+			os.Remove(tmp)
+		}
+	}()
 	if _, err := os.Lstat(path); err == nil {
-		d.Wait()
 		return existsError(path)
 	}
 	if err := os.MkdirAll(filepath.Dir(path), dirMode); err != nil {
-		d.Wait()
 		return fmt.Errorf("create directory %s: %w", filepath.Dir(path), err)
 	}
 	f, err := renderTemp(path, nil, DefaultMode, render, true, true)
 	if err != nil {
-		d.Wait()
 		return err
 	}
-	tmp, err := finishTemp(f, path, true)
-	if err != nil {
-		d.Wait()
-		return err
-	}
-	defer os.Remove(tmp)
-	if err := d.Wait(); err != nil {
-		return err
-	}
-	hook("create-before-link")
-	if err := linkNew(tmp, path); err != nil {
-		return err
-	}
-	return syncDir(filepath.Dir(path))
+	tmp, err = finishTemp(f, path, true)
+	return err
 }
 
 func createNew(path string, render func(w io.Writer) error, sweep bool) error {

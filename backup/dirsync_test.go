@@ -38,10 +38,17 @@ func TestDirSyncLastComesAfterTheWholeBatch(t *testing.T) {
 	defer func() { TestHook = nil }()
 	ds := &DirSync{}
 	const files = 100
+	// the main file is rendered while the batch is still being written
+	queued := make(chan struct{})
+	last := make(chan error, 1)
+	go func() {
+		last <- ds.Last(filepath.Join(dir, "main.jsonl"), bytesRender("main\n"), func() error { <-queued; return nil })
+	}()
 	for k := range files {
 		require.NoError(t, ds.CreateNew(filepath.Join(dir, "side", fmt.Sprintf("a%03d.jsonl", k)), bytesRender(fmt.Sprintf("file %d\n", k))))
 	}
-	require.NoError(t, ds.Last(filepath.Join(dir, "main.jsonl"), bytesRender("main\n")))
+	close(queued)
+	require.NoError(t, <-last)
 	require.Equal(t, []int{files}, atLink, "the main file was linked before every file of the batch was fsynced")
 	for k := range files {
 		b, err := os.ReadFile(filepath.Join(dir, "side", fmt.Sprintf("a%03d.jsonl", k)))
@@ -71,7 +78,21 @@ func TestDirSyncBackgroundFailureStopsLast(t *testing.T) {
 	ds.mu.Lock()
 	ds.err = ErrNoSpace // as finishNew records a failed fsync
 	ds.mu.Unlock()
-	err = ds.Last(filepath.Join(dir, "main.jsonl"), bytesRender("main\n"))
+	err = ds.Last(filepath.Join(dir, "main.jsonl"), bytesRender("main\n"), func() error { return nil })
+	assert.True(t, errors.Is(err, ErrNoSpace), "%v", err)
+	_, serr := os.Lstat(filepath.Join(dir, "main.jsonl"))
+	assert.True(t, errors.Is(serr, os.ErrNotExist), "the main file was linked after a failure")
+	left, _ := filepath.Glob(filepath.Join(dir, ".*"))
+	assert.Empty(t, left, "temp files left")
+}
+
+// A failure of the caller's part of the batch (written) fails Last too,
+// which links nothing and leaves no temp file.
+func TestDirSyncLastFailsWithTheBatch(t *testing.T) {
+	dir := t.TempDir()
+	ds := &DirSync{}
+	require.NoError(t, ds.CreateNew(filepath.Join(dir, "side", "a.jsonl"), bytesRender("a\n")))
+	err := ds.Last(filepath.Join(dir, "main.jsonl"), bytesRender("main\n"), func() error { return ErrNoSpace })
 	assert.True(t, errors.Is(err, ErrNoSpace), "%v", err)
 	_, serr := os.Lstat(filepath.Join(dir, "main.jsonl"))
 	assert.True(t, errors.Is(serr, os.ErrNotExist), "the main file was linked after a failure")
