@@ -122,11 +122,12 @@ func CreateNew(path string, render func(w io.Writer) error) error {
 // hundreds of files does not wait on one fsync after another: the caller
 // writes each file under its name (O_EXCL: never over an existing file),
 // and its fsync and close run in the background, up to syncsInFlight at a
-// time (a journalling file system commits concurrent fsyncs together).
-// No temp file: the batch is not visible until Last, so a file need not
-// appear whole, and a temp file's unlink per file made each create of
-// the next slower on ext4 without a journal (its inode allocator steps
-// over recently freed inodes: 40% of a clone of dense). Last writes the
+// time (their waits on the disk overlap; a journalling file system can
+// commit them together). No temp file: the batch is not visible until
+// Last, so a file need not appear whole, and an unlinked temp file per
+// file made the next creates slower on ext4 without a journal (its inode
+// allocator steps over recently freed inodes: up to 42% of the samples of
+// a clone of dense in one profile, BENCHMARKS.md). Last writes the
 // file that makes the batch visible (a new session's main transcript)
 // through a temp file, and links it into place only once every file of the
 // batch and every folder they are in is durable. Every file of a batch is
