@@ -40,9 +40,6 @@ var cliPasswordTools = []struct {
 	// openssl enc -k PASSWORD (the legacy pass phrase argument)
 	{[]string{"openssl enc", "openssl aes-128-cbc", "openssl aes-256-cbc", "openssl des3"},
 		`[^\n|;&]*?[ \t]-k[ \t]+["']?(?P<s>[^\s"'-][^\s"']*)`},
-	// HTTPie: http -a USER:PASSWORD, --auth USER:PASSWORD
-	{[]string{"http", "https"},
-		`[^\n|;&]*?[ \t](?:-a|--auth)[ \t=]+["']?[^\s:"']+:(?P<s>[^\s"']+)`},
 	// FreeRDP: /p:PASSWORD
 	{[]string{"xfreerdp", "wlfreerdp", "sdl-freerdp", "freerdp"},
 		`[^\n|;&]*?[ \t]/p:["']?(?P<s>[^\s"']+)`},

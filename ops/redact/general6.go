@@ -46,7 +46,7 @@ func generalRules() []*Rule {
 		{ID: "generic-password", Anchors: directiveAnchors, Fold: true, Priority: prioGeneric,
 			find: findPasswordDirectives, emits: []string{"generic-password"}},
 		// .netrc's default entry: default login USER password PASS
-		{ID: "netrc-password", Anchors: []string{"default login", "default\tlogin"}, After: 300, Priority: prioContext,
+		{ID: "netrc-password", Anchors: []string{"ult login", "ult\tlogin"}, Before: 4, After: 300, Priority: prioContext,
 			Re:    regexp.MustCompile(`\bdefault\s+login\s+\S+\s+(?:account\s+\S+\s+)?password\s+(?P<s>\S+)`),
 			Check: checkValue(kindPassword)},
 		{ID: "session-cookie", Anchors: sessionCookieAnchors, Priority: prioContext,
@@ -60,16 +60,33 @@ func generalRules() []*Rule {
 			find: findCredentialCalls, emits: []string{"code-credentials-password"}},
 		{ID: "generic-password", Anchors: proseAnchors, Fold: true, Priority: prioGeneric,
 			find: findProsePasswords, emits: []string{"generic-password", "generic-api-key"}},
+		// HTTPie: http -a USER:PASSWORD (anchored on the option: "http" is in
+		// every URL; the command is read back from the hit)
+		{ID: "curl-basic-auth", Anchors: []string{"-a ", "--auth ", "--auth="}, Before: 200, After: 200, Priority: prioContext,
+			Re:    regexp.MustCompile(`\bhttps?[ \t](?:[^\n|;&]*?[ \t])?(?:-a|--auth)[ \t=]+["']?[^\s:"']+:(?P<s>[^\s"']+)`),
+			Check: checkValue(kindPassword)},
 		// WordPress 6.8+: bcrypt of the password's HMAC, written $wp$2y$…
 		{ID: "password-hash", Anchors: []string{"$wp$2"}, After: 80, Priority: prioPrefix,
 			Re: regexp.MustCompile(`\$wp\$2[abxy]\$\d\d\$[./A-Za-z0-9]{53}`), Boundary: isAlnum, Check: checkHash},
 		// Cisco IOS type 7: a reversible encoding of the password (two
 		// decimal digits of offset, then hex pairs)
-		{ID: "password-hash", Anchors: []string{"password 7 ", "secret 7 ", "key 7 "}, After: 120, Priority: prioContext,
+		{ID: "password-hash", Anchors: cisco7Anchors, Before: 8, After: 120, Priority: prioContext,
 			Re:       regexp.MustCompile(`(?:password|secret|key) 7 (?P<s>[0-9]{2}(?:[0-9A-F]{2}){3,})`),
 			Boundary: isAlnum},
 	}
 }
+
+// cisco7Anchors: the last letter of password, secret or key, the type,
+// and the offset's first digit (anchored so: "key" and "password" start
+// too many words)
+var cisco7Anchors = func() (a []string) {
+	for _, c := range "dty" {
+		for d := '0'; d <= '5'; d++ {
+			a = append(a, string(c)+" 7 "+string(d))
+		}
+	}
+	return
+}()
 
 // ---- password directives
 
@@ -79,7 +96,9 @@ func generalRules() []*Rule {
 // (psk), and any *_pw name (ldap_bind_pw, ADMIN_PW).
 var directiveWords = map[string]bool{"pw": true, "psk": true, "requirepass": true, "masterauth": true, "bindpw": true, "rootpw": true}
 
-var directiveAnchors = []string{"requirepass", "masterauth", "bindpw", "rootpw", "psk", "_pw", "pw =", "pw=", "pw:", "auth_pass",
+// (anchored past a common first trigram: uirepass, ndpw, otpw; the name
+// is read back from the hit)
+var directiveAnchors = []string{"uirepass", "masterauth", "ndpw", "otpw", "psk", "_pw", "pw =", "pw=", "pw:", "auth_pass",
 	"pass: '", `pass: "`, `pass: \"`, "pass:'", `pass:"`, `pass:\"`, "pass = '", `pass = "`, `pass = \"`}
 
 // findPasswordDirectives: at a directive's name (or any name of a password
@@ -162,10 +181,13 @@ func directiveValue(text string, r int) (int, int, bool) {
 // sessionCookieAnchors: the session cookies of common frameworks, by the
 // name they give them (case-sensitive: "sessionId" is a JSON field of
 // every client transcript, "sessionid" Django's cookie).
+// The anchors are the names' rarer parts (the prefilter passes every
+// position whose first three bytes an anchor starts with: "ses", "con",
+// "exp" start thousands of words); the whole name is read back from the
+// hit.
 var sessionCookieAnchors = []string{
-	"sessionid", "JSESSIONID", "PHPSESSID", "ASP.NET_SessionId", ".AspNetCore.", "connect.sid", "_session=", `_session":`, `_session\":`,
-	"express:sess", "session-token", "PLAY_SESSION", "rack.session", "remember_user_token", "remember_web_", "CAKEPHP=",
-	"ci_session", "laravel_session", "_gitlab_session",
+	"ssionid", "SSIONID", "_SessionId", "HPSESSID", ".sid=", `.sid":`, `.sid\":`, "_session=", `_session":`, `_session\":`, "_SESSION=", "pNetCore.", ":sess=",
+	"on-token=", `on-token":`, `on-token\":`, "k.session=", "mber_user_token=", "CAKEPHP=",
 }
 
 // findSessionCookies: a session cookie's value after its name, written
@@ -229,7 +251,8 @@ func isCookieValueByte(c byte) bool {
 
 // ---- OAuth parameters
 
-var oauthParamAnchors = []string{"device_code", "devicecode", "code_verifier", "codeverifier", "client_assertion", "samlresponse", "id_token_hint", "?code=", "&code="}
+// (anchored on the names' rarer parts; the name is read back from the hit)
+var oauthParamAnchors = []string{"ce_code", "cecode", "e_verifier", "t_assertion", "mlresponse", "token_hint", "?code=", "&code="}
 
 // oauthParams: the parameters that carry a credential (lower case) and
 // the least length of their value.
@@ -254,13 +277,14 @@ func findOAuthParams(text string, hits []hit, emit func(s, e int, id string)) {
 		l := p
 		if text[l] == '?' || text[l] == '&' {
 			l++
+		} else {
+			for l > 0 && (isAlnum(text[l-1]) || text[l-1] == '_') {
+				l--
+			}
 		}
 		r := l
 		for r < len(text) && (isAlnum(text[r]) || text[r] == '_') {
 			r++
-		}
-		if l > 0 && (isAlnum(text[l-1]) || text[l-1] == '_') {
-			continue
 		}
 		name := lowerASCII(text[l:r])
 		minLen, ok := oauthParams[name]
@@ -321,7 +345,7 @@ func oauthCodeContext(text string, p, e int) bool {
 
 // ---- credential calls
 
-var credentialCallAnchors = []string{"login(", "auth=(", "auth = (", "basicauth(", "getconnection(", "passwordauthentication(",
+var credentialCallAnchors = []string{"ogin(", "auth=(", "auth = (", "basicauth(", "tconnection(", "passwordauthentication(",
 	"passwordcredentials(", "creds = (", "credentials = ("}
 
 // findCredentialCalls: a call (or tuple) whose arguments are a user and a
@@ -336,7 +360,7 @@ func findCredentialCalls(text string, hits []hit, emit func(s, e int, id string)
 			continue
 		}
 		pos := 1
-		if hasPrefixFold(text[p:], "getconnection(") {
+		if hasPrefixFold(text[p:], "tconnection(") {
 			pos = 2
 		}
 		type arg struct {
@@ -411,11 +435,17 @@ func literalPassword(v string) bool {
 // proseAnchors: the word for a password in other languages (the English
 // "password is X" is the keyword rules'), and English phrasings that give
 // one: "password to X", "password was X", "api key is X", "token is X".
+// (some anchored past a common first trigram: traseña, enha, asło)
 var proseAnchors = []string{
-	"mot de passe", "contraseña", "contrasena", "passwort", "senha", "wachtwoord", "パスワード", "密码", "密碼", "пароль",
-	"hasło", "lösenord", "salasana", "adgangskode", "heslo", "jelszó", "şifre", "비밀번호", "mật khẩu", "parola d'ordine",
-	"la password", "password to", "password was", "key is", "token is", "token was", "secret is", "cookie is", "cookie was",
+	"mot de passe", "traseña", "passwort", "enha", "wachtwoord", "パスワード", "密码", "密碼", "пароль",
+	"asło", "lösenord", "asana", "adgangskode", "eslo", "jelszó", "şifre", "비밀번호", "mật khẩu",
+	"password è", "password to", "password was", "key is", "token is", "token was",
+	"secret is", "cookie is", "cookie was",
 }
+
+// proseWordHead: the letters a word anchored past its first trigram
+// starts with (senha, heslo, hasło, salasana, contraseña).
+var proseWordHead = map[string]string{"enha": "s", "eslo": "h", "asło": "h", "asana": "sal", "traseña": "con"}
 
 // proseCopulas: what may stand between the word and the value.
 var proseCopulas = []string{"est", "es", "ist", "lautet", "é", "è", "is", "was", "to", "era", "war", "je", "jest", "är", "on", "er", "è:", "は", "是", "为", "為", "は:", "=", ":", "：", "—", "-"}
@@ -433,16 +463,18 @@ func findProsePasswords(text string, hits []hit, emit func(s, e int, id string))
 			continue
 		}
 		anchor := text[p : p+int(h.alen)]
+		// the anchor starts a word, or ends the head of one (s+enha)
+		w := p - len(proseWordHead[lowerASCII(anchor)])
+		if w < 0 || lowerASCII(text[w:p]) != proseWordHead[lowerASCII(anchor)] || w > 0 && isAlpha(text[w-1]) {
+			continue
+		}
 		kind := kindPassword
 		j := p + int(h.alen)
-		if la := lowerASCII(anchor); strings.HasSuffix(la, " to") || strings.HasSuffix(la, " is") || strings.HasSuffix(la, " was") {
+		if la := lowerASCII(anchor); strings.HasSuffix(la, " to") || strings.HasSuffix(la, " is") || strings.HasSuffix(la, " was") || strings.HasSuffix(la, " è") {
 			if !strings.HasPrefix(la, "password") {
 				kind = kindAPIKey
 			}
 		} else {
-			if p > 0 && isAlpha(text[p-1]) && text[p] < 0x80 {
-				continue // inside a word
-			}
 			// the rest of the word (Passworts, contraseñas) and up to one copula
 			for j < len(text) && isAlpha(text[j]) {
 				j++

@@ -35,8 +35,9 @@ func TestGeneralRulesEachPrinciple(t *testing.T) {
 			[]string{`server.login("alerts@example.com", "«Vx8#qLm2!Rt»")`, `requests.get(u, auth=("admin", "«p9Kz$2mQwL»"))`, `DriverManager.getConnection(url, "app", "«Gh7!tRe4#Wq»")`},
 			[]string{"server.login(user, password)", `auth=("admin", password)`, `smtp.login("user", "%s")`}},
 		{"a password named in prose, in several languages",
-			[]string{"le mot de passe est «s56g*B~.ewfO»", "Das Passwort lautet «Kq7!mZ2#pL»", "パスワードは «T4q=q2eo.-#N» です", "my api key is «Q2PL1C6uuhsDOqok9nmi8l2eVOxuZK2Z» ok", "I set the DB password to «f7k5RJ!?Rq2» yesterday"},
-			[]string{"le mot de passe est trop court", "das Passwort ist falsch", "change your password to something stronger", "the key is to retry twice", "the token is stored in ~/.config/gh/hosts.yml"}},
+			[]string{"le mot de passe est «s56g*B~.ewfO»", "Das Passwort lautet «Kq7!mZ2#pL»", "パスワードは «T4q=q2eo.-#N» です", "my api key is «Q2PL1C6uuhsDOqok9nmi8l2eVOxuZK2Z» ok", "I set the DB password to «f7k5RJ!?Rq2» yesterday", "la contraseña es «Xq7#mL2p!Z»", "a senha é «Wz8!kP3q#R»"},
+			[]string{"le mot de passe est trop court", "das Passwort ist falsch", "change your password to something stronger", "the key is to retry twice", "the token is stored in ~/.config/gh/hosts.yml",
+				"nCodeSlots:   uint32(nhashes),", "http2ErrCodeEnhanceYourCalm    http2ErrCode = 0xb"}},
 		{"hash forms: WordPress $wp$, Cisco type 7; the empty password's NTLM hashes are none",
 			[]string{"user_pass = «$wp$2y$10$O3J0VLT5fQ17cy0s2f86ypbR9FjiIKcrgf6bAJi4KlEOaGX64gkl5»", "username netops password 7 «0822455D0A16544541»"},
 			[]string{"Guest:501:aad3b435b51404eeaad3b435b51404ee:31d6cfe0d16ae931b73c59d7e0c089c0:::", "root:*:19694:0:99999:7:::"}},
@@ -50,8 +51,8 @@ func TestGeneralRulesEachPrinciple(t *testing.T) {
 			[]string{"export CONSUL_HTTP_TOKEN=«5831350e-fc3b-48fb-8fe7-f99fe5cf9439»"},
 			[]string{"export CONSUL_HTTP_ADDR=127.0.0.1:8500", `{"request_id": "5831350e-fc3b-48fb-8fe7-f99fe5cf9439"}`, "TRACE_ID=5831350e-fc3b-48fb-8fe7-f99fe5cf9439"}},
 		{"tools' password options (openssl enc -k, HTTPie -a)",
-			[]string{"openssl enc -aes-256-cbc -in a -out b -k «nAEgG7mqc2a9»", "http -a admin:«R2DFj0+h^jrB» GET https://api.example.com"},
-			[]string{"openssl enc -aes-256-cbc -in a -out b -k $PASS", "http -a admin GET https://api.example.com"}},
+			[]string{"openssl enc -aes-256-cbc -in a -out b -k «nAEgG7mqc2a9»", "http -a admin:«R2DFj0+h^jrB» GET https://api.example.com", "https --verify=no POST example.org --auth ci:«Gq7!vR2#mLp»"},
+			[]string{"openssl enc -aes-256-cbc -in a -out b -k $PASS", "http -a admin GET https://api.example.com", "ls -a https://x.example.com"}},
 	}
 	for _, c := range cases {
 		for _, in := range c.find {
