@@ -755,20 +755,7 @@ func parseValue(text string, l, r int, ident string, kind int) (s, e int, quoted
 		if k >= 0 && k <= 600 && hasPrefixFold(text[i+1+k:], "<value>") && strings.TrimSpace(text[i+1:i+1+k]) == "" {
 			return elementText(text, i+1+k+len("<value>")) // <Password><Value>…</Value> (general6.go)
 		}
-		if k < 0 || k > 600 || !strings.HasPrefix(text[i+1+k:], "</") {
-			return -1, -1, false, false
-		}
-		a, b := i+1, i+1+k
-		for a < b && isSpace(text[a]) {
-			a++
-		}
-		for b > a && isSpace(text[b-1]) {
-			b--
-		}
-		if a == b {
-			return -1, -1, false, false
-		}
-		return a, b, true, false
+		return elementText(text, i+1)
 	}
 	identQuoted := false
 	if ql := l; ql > 0 {
