@@ -326,18 +326,33 @@ func dropBookkeeping(t *Txn, f *chain.File, leaf int) {
 }
 
 // needsCut reports, from the index alone, whether entry e has anything c
-// may cut: a block or a toolUseResult longer than c.Max, an image or a
-// document.
+// may cut: a toolUseResult, a block longer than c.Max that is not one the
+// cut leaves as it is (a text or thinking block: a prompt or an answer),
+// an image or a document. Only those lines are read and walked: on a
+// session of 8 KB prompts every prompt was read for nothing, once by
+// compress-old-turns and by each cut of --target-tokens
+// (TestCutReadsOnlyLinesItMayCut). The kind is the index's (the last
+// "type" of a block, where the walk reads the first): the two differ only
+// on a block that names two types, which no client writes.
 func needsCut(e *chain.Entry, c entryCut) bool {
 	if c.Text && e.ToolUseResult > 0 {
 		return true
 	}
 	for _, b := range e.Blocks() {
-		if (c.Text && int(b.Size) > c.Max) || (c.Images && (b.Kind == chain.BlockImage || b.Images > 0 || b.Kind == chain.BlockDocument)) {
+		if c.Images && (b.Kind == chain.BlockImage || b.Images > 0 || b.Kind == chain.BlockDocument) {
+			return true
+		}
+		if c.Text && int(b.Size) > c.Max && !neverCut(b.Kind) {
 			return true
 		}
 	}
 	return false
+}
+
+// neverCut: the content blocks whose text the cut of compress never
+// shortens (it cuts tool results, tool inputs and media).
+func neverCut(k chain.BlockKind) bool {
+	return k == chain.BlockText || k == chain.BlockThinking || k == chain.BlockRedactedThinking
 }
 
 // compressLine returns the line raw with its large parts cut (c): long
