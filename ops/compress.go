@@ -66,6 +66,12 @@ func withoutFields(obj string, drop map[string]bool) (string, bool) {
 }
 
 func withoutFieldsAt(obj string, drop map[string]bool, prefix string) (string, bool) {
+	if !dropsAny(obj, drop, prefix) {
+		// (built and thrown away, the copy was most of what a cut of a
+		// line already cut cost: the rescue cuts each old tool output
+		// three times)
+		return obj, false
+	}
 	var b strings.Builder
 	b.WriteByte('{')
 	any, n := false, 0
@@ -76,7 +82,7 @@ func withoutFieldsAt(obj string, drop map[string]bool, prefix string) (string, b
 			any = true
 			return true
 		}
-		if v[0] == '{' {
+		if v[0] == '{' && nests(drop, name) {
 			if inner, ok := withoutFieldsAt(v, drop, name+"."); ok {
 				v, any = inner, true
 			}
@@ -95,6 +101,32 @@ func withoutFieldsAt(obj string, drop map[string]bool, prefix string) (string, b
 		return obj, false
 	}
 	return b.String(), true
+}
+
+// dropsAny reports whether withoutFieldsAt drops a field of obj: it walks
+// the fields without building anything, and stops at the first dropped.
+func dropsAny(obj string, drop map[string]bool, prefix string) bool {
+	found := false
+	chain.Fields(obj, 0, func(k string, vs, ve int) bool {
+		name := prefix + k
+		if drop[name] || (obj[vs] == '{' && nests(drop, name) && dropsAny(obj[vs:ve], drop, name+".")) {
+			found = true
+			return false
+		}
+		return true
+	})
+	return found
+}
+
+// nests reports whether drop names a field inside the object name
+// ("file.content" inside "file"): only then is the object walked.
+func nests(drop map[string]bool, name string) bool {
+	for k := range drop {
+		if len(k) > len(name) && k[len(name)] == '.' && strings.HasPrefix(k, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // CompressCut returns the position in the active branch's history
