@@ -12,3 +12,14 @@ func CutReadForTest(e *chain.Entry, raw []byte, max int, text, images bool) (rea
 	_, _, _, changed = planCuts(nil, raw, c, false)
 	return needsCut(e, c), changed
 }
+
+// SetChainCuts turns the chained cuts of --target-tokens on or off (the
+// later cuts of a chain made by its first step) and returns what it was.
+func SetChainCuts(on bool) bool {
+	was := chainCuts
+	chainCuts = on
+	return was
+}
+
+// ChainsMade is how many entries' later cuts the chains have made so far.
+func ChainsMade() int64 { return chainsMade.Load() }
