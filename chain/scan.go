@@ -86,6 +86,42 @@ func Elems(s string, at int, fn func(vs, ve int) bool) {
 	}
 }
 
+// FieldsTo calls fn with every key of the JSON object at s[at] and the
+// start of its value; fn returns the value's end (SkipValue's, or its own
+// when it walked the value: a value is then read once, not skipped over
+// and walked again), or -1 to stop. It returns the object's end, or -1.
+func FieldsTo(s string, at int, fn func(key string, vs int) int) int { return fieldsTo(s, at, fn) }
+
+// ElemsTo calls fn with the start of every element of the JSON array at
+// s[at]; fn returns the element's end (as FieldsTo's does), or -1 to
+// stop. It returns the array's end, or -1.
+func ElemsTo(s string, at int, fn func(vs int) int) int {
+	i := skipSpace(s, at)
+	if i >= len(s) || s[i] != '[' {
+		return -1
+	}
+	i++
+	for {
+		i = skipSpace(s, i)
+		if i >= len(s) {
+			return -1
+		}
+		if s[i] == ']' {
+			return i + 1
+		}
+		if s[i] == ',' {
+			i++
+			continue
+		}
+		if i = fn(i); i < 0 {
+			return -1
+		}
+	}
+}
+
+// SkipValue returns the index after the JSON value that starts at s[i].
+func SkipValue(s string, i int) int { return skipValue(s, i) }
+
 // StrValue decodes a raw JSON string token; other tokens give "".
 func StrValue(raw string) string { return strValue(raw) }
 

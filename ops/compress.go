@@ -447,67 +447,105 @@ func planCuts(dst, raw []byte, c entryCut, plan bool) (out []byte, cuts int, par
 		}
 	}
 	isMedia := func(typ string) bool { return typ == "image" || typ == "document" }
-	contentAt, turAt, turEnd := -1, -1, -1
+	// block cuts the content block at s[bs:be]: typ is its first "type",
+	// cs, ce its first "content" and is, ie its first "input" (-1: none)
+	block := func(bs, be int, typ string, cs, ce, is, ie int) {
+		switch typ {
+		case "tool_result":
+			if cs < 0 {
+				return
+			}
+			if !c.Text {
+				if c.Images {
+					eachValueAt(s, cs, ce, func(vs, ve int) {
+						if isMedia(typeAt(s, vs)) {
+							replace(vs, ve, placeholder(gjson.Parse(s[vs:ve])), cutMedia)
+						}
+					})
+				}
+				return
+			}
+			switch s[cs] {
+			case '"':
+				cutString(cs, ce)
+			case '[':
+				chain.Elems(s, cs, func(vs, ve int) bool {
+					switch typ := typeAt(s, vs); {
+					case typ == "text":
+						if ts, te := fieldAt(s, vs, "text"); ts >= 0 {
+							cutString(ts, te)
+						}
+					case isMedia(typ) && c.Images:
+						replace(vs, ve, placeholder(gjson.Parse(s[vs:ve])), cutMedia)
+					}
+					return true
+				})
+			}
+		case "tool_use":
+			if c.Text && is >= 0 {
+				eachValueAt(s, is, ie, func(vs, ve int) { cutString(vs, ve) })
+			}
+		case "image", "document":
+			if c.Images {
+				replace(bs, be, placeholder(gjson.Parse(s[bs:be])), cutMedia)
+			}
+		}
+	}
+	// the line is walked once: the message's content is walked where it
+	// lies, each block once (the fields a cut needs noted as they pass),
+	// where a walk of the line, one of the message to its content, one
+	// of the content's blocks and one of each block to its content each
+	// skipped over the same tool output (most of a cut's time)
+	content := func(at int) int {
+		return chain.ElemsTo(s, at, func(bs int) int {
+			if s[bs] != '{' {
+				return chain.SkipValue(s, bs)
+			}
+			typ, seenType := "", false
+			cs, ce, is, ie := -1, -1, -1, -1
+			be := chain.FieldsTo(s, bs, func(k string, vs int) int {
+				ve := chain.SkipValue(s, vs)
+				switch {
+				case k == "type" && !seenType:
+					typ, seenType = chain.StrValue(s[vs:ve]), true
+				case k == "content" && cs < 0:
+					cs, ce = vs, ve
+				case k == "input" && is < 0:
+					is, ie = vs, ve
+				}
+				return ve
+			})
+			if be >= 0 {
+				block(bs, be, typ, cs, ce, is, ie)
+			}
+			return be
+		})
+	}
+	turAt, turEnd := -1, -1
 	seenMsg := false
-	chain.Fields(s, 0, func(k string, vs, ve int) bool {
+	chain.FieldsTo(s, 0, func(k string, vs int) int {
 		switch {
 		case k == "message" && !seenMsg:
 			seenMsg = true
-			contentAt, _ = fieldAt(s, vs, "content")
-		case k == "toolUseResult" && turAt < 0:
-			turAt, turEnd = vs, ve
-		}
-		return true
-	})
-	if contentAt >= 0 && s[contentAt] == '[' {
-		chain.Elems(s, contentAt, func(bs, be int) bool {
-			switch typeAt(s, bs) {
-			case "tool_result":
-				cs, ce := fieldAt(s, bs, "content")
-				if cs < 0 {
-					return true
-				}
-				if !c.Text {
-					if c.Images {
-						eachValueAt(s, cs, ce, func(vs, ve int) {
-							if isMedia(typeAt(s, vs)) {
-								replace(vs, ve, placeholder(gjson.Parse(s[vs:ve])), cutMedia)
-							}
-						})
-					}
-					return true
-				}
-				switch s[cs] {
-				case '"':
-					cutString(cs, ce)
-				case '[':
-					chain.Elems(s, cs, func(vs, ve int) bool {
-						switch typ := typeAt(s, vs); {
-						case typ == "text":
-							if ts, te := fieldAt(s, vs, "text"); ts >= 0 {
-								cutString(ts, te)
-							}
-						case isMedia(typ) && c.Images:
-							replace(vs, ve, placeholder(gjson.Parse(s[vs:ve])), cutMedia)
-						}
-						return true
-					})
-				}
-			case "tool_use":
-				if !c.Text {
-					return true
-				}
-				if is, ie := fieldAt(s, bs, "input"); is >= 0 {
-					eachValueAt(s, is, ie, func(vs, ve int) { cutString(vs, ve) })
-				}
-			case "image", "document":
-				if c.Images {
-					replace(bs, be, placeholder(gjson.Parse(s[bs:be])), cutMedia)
-				}
+			if s[vs] != '{' {
+				break
 			}
-			return true
-		})
-	}
+			seenContent := false
+			return chain.FieldsTo(s, vs, func(k string, cs int) int {
+				if k == "content" && !seenContent {
+					seenContent = true
+					if s[cs] == '[' {
+						return content(cs)
+					}
+				}
+				return chain.SkipValue(s, cs)
+			})
+		case k == "toolUseResult" && turAt < 0:
+			turAt, turEnd = vs, chain.SkipValue(s, vs)
+			return turEnd
+		}
+		return chain.SkipValue(s, vs)
+	})
 	cuts = len(edits)
 	if c.Text && turAt >= 0 {
 		te := turEnd
