@@ -66,56 +66,70 @@ func withoutFields(obj string, drop map[string]bool) (string, bool) {
 }
 
 func withoutFieldsAt(obj string, drop map[string]bool, prefix string) (string, bool) {
-	if !dropsAny(obj, drop, prefix) {
-		// (built and thrown away, the copy was most of what a cut of a
-		// line already cut cost: the rescue cuts each old tool output
-		// three times)
-		return obj, false
-	}
-	var b strings.Builder
-	b.WriteByte('{')
-	any, n := false, 0
-	chain.Fields(obj, 0, func(k string, vs, ve int) bool {
-		name := prefix + k
-		v := obj[vs:ve]
-		if drop[name] {
-			any = true
-			return true
-		}
-		if v[0] == '{' && nests(drop, name) {
-			if inner, ok := withoutFieldsAt(v, drop, name+"."); ok {
-				v, any = inner, true
-			}
-		}
+	// one walk: nothing is built until a field goes (then the fields
+	// before it are written, walked again); built and thrown away, the
+	// copy was most of what a cut of a line already cut cost (the rescue
+	// cuts each old tool output three times), and a walk to look for a
+	// field to drop before the walk that builds skipped every kept value
+	// twice
+	var out []byte
+	building := false
+	n, m := 0, 0 // fields written; fields walked before the first change
+	put := func(k, v string) {
 		if n > 0 {
-			b.WriteByte(',')
+			out = append(out, ',')
 		}
 		n++
-		b.Write(EncodeString(k))
-		b.WriteByte(':')
-		b.WriteString(v)
-		return true
-	})
-	b.WriteByte('}')
-	if !any {
-		return obj, false
+		out = append(out, '"')
+		out = appendEscaped(out, k)
+		out = append(out, '"', ':')
+		out = append(out, v...)
 	}
-	return b.String(), true
-}
-
-// dropsAny reports whether withoutFieldsAt drops a field of obj: it walks
-// the fields without building anything, and stops at the first dropped.
-func dropsAny(obj string, drop map[string]bool, prefix string) bool {
-	found := false
 	chain.Fields(obj, 0, func(k string, vs, ve int) bool {
-		name := prefix + k
-		if drop[name] || (obj[vs] == '{' && nests(drop, name) && dropsAny(obj[vs:ve], drop, name+".")) {
-			found = true
-			return false
+		name := k
+		if prefix != "" {
+			name = prefix + k
+		}
+		v := obj[vs:ve]
+		dropped := drop[name]
+		changed := dropped
+		if !dropped && v[0] == '{' && nests(drop, name) {
+			if inner, ok := withoutFieldsAt(v, drop, name+"."); ok {
+				v, changed = inner, true
+			}
+		}
+		if !building {
+			if !changed {
+				m++
+				return true
+			}
+			building = true
+			size := len(obj) // (what goes is not made room for: the copy of a tool's output is most of the object)
+			if dropped {
+				size -= ve - vs
+			}
+			out = make([]byte, 0, size)
+			out = append(out, '{')
+			j := 0
+			chain.Fields(obj, 0, func(k string, vs, ve int) bool {
+				if j == m {
+					return false
+				}
+				j++
+				put(k, obj[vs:ve])
+				return true
+			})
+		}
+		if !dropped {
+			put(k, v)
 		}
 		return true
 	})
-	return found
+	if !building {
+		return obj, false
+	}
+	out = append(out, '}')
+	return unsafe.String(unsafe.SliceData(out), len(out)), true
 }
 
 // nests reports whether drop names a field inside the object name
