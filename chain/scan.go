@@ -64,26 +64,13 @@ func fieldsTo(s string, at int, fn func(key string, vs int) int) int {
 // Elems calls fn with the bounds of every element of the JSON array that
 // starts at s[at].
 func Elems(s string, at int, fn func(vs, ve int) bool) {
-	i := skipSpace(s, at)
-	if i >= len(s) || s[i] != '[' {
-		return
-	}
-	i++
-	for {
-		i = skipSpace(s, i)
-		if i >= len(s) || s[i] == ']' {
-			return
+	ElemsTo(s, at, func(vs int) int {
+		ve := skipValue(s, vs)
+		if !fn(vs, ve) {
+			return -1
 		}
-		if s[i] == ',' {
-			i++
-			continue
-		}
-		end := skipValue(s, i)
-		if !fn(i, end) {
-			return
-		}
-		i = end
-	}
+		return ve
+	})
 }
 
 // FieldsTo calls fn with every key of the JSON object at s[at] and the
