@@ -512,15 +512,20 @@ type cutsAhead struct {
 // their plans (a third of what a rescue's cuts cost on a session of many
 // tool outputs). They are made only when every step of the chain will
 // run to its end (the target cannot be met before: nothing is made for
-// nothing), and only for an entry no step between them changes (no
-// thinking, no image or document) that is once in the entries (the
-// position names it).
+// nothing), and only for a line of kilobytes (chainMinLine) no step
+// between them changes (no thinking, no image or document) that is once
+// in the entries (the position names it), as many as a twentieth of the
+// file's bytes holds.
 type chainedCuts struct {
 	then []entryCut
 	// res: by position in the entries, the cuts of the later levels
 	// (res[p][level-1]); nil when the chain is not made
 	res  map[int32][]cutLine
 	once []uint64 // entries found once in the entries (a bit each)
+	// left: how many more entries' cuts res may hold; full once none
+	// (read by the workers, which then make no more)
+	left int
+	full atomic.Bool
 }
 
 // chainCuts: the chains are made (a switch for the test that holds them
@@ -556,13 +561,25 @@ func (c *chainedCuts) begin(f *chain.File, entries []int, then []entryCut, total
 		c.once[i/64] |= 1 << (i % 64)
 	}
 	c.then, c.res = then, map[int32][]cutLine{}
+	c.left = int(f.Size / 20 / chainEntryBytes)
 }
+
+// chainMinLine is the shortest line whose later cuts a chain makes (a
+// shorter one is cheap to read and cut again), and chainEntryBytes about
+// what the plans of one entry's later cuts hold until they are used: a
+// chain holds those of at most a twentieth of the file's bytes
+// (chainedCuts.left), the first entries' (on agentic 300 MB: 38,000
+// lines, ~3 MB more at the peak, which is the index's and the write's).
+const (
+	chainMinLine    = 2048
+	chainEntryBytes = 400
+)
 
 // chains reports whether the first step makes the later cuts of entry i.
 func (c *chainedCuts) chains(f *chain.File, i int) bool {
 	e := &f.Entries[i]
-	return c.once[i/64]&(1<<(i%64)) != 0 && !e.HasBlock(chain.BlockThinking) && !e.HasBlock(chain.BlockRedactedThinking) &&
-		!needsCut(e, entryCut{Images: true})
+	return e.Len >= chainMinLine && !c.full.Load() && c.once[i/64]&(1<<(i%64)) != 0 && !e.HasBlock(chain.BlockThinking) &&
+		!e.HasBlock(chain.BlockRedactedThinking) && !needsCut(e, entryCut{Images: true})
 }
 
 // cutLine is the cut of one line: nothing for an entry
@@ -628,9 +645,12 @@ func (a *cutsAhead) get(i int) cutLine {
 			return out, nil
 		}, func(ms []made) error {
 			for _, m := range ms {
-				if m.then != nil {
+				if m.then != nil && ch.left > 0 { // (else the later steps make them)
 					ch.res[int32(from+len(a.res))] = m.then
 					chainsMade.Add(1)
+					if ch.left--; ch.left == 0 {
+						ch.full.Store(true)
+					}
 				}
 				a.res = append(a.res, m.c)
 			}
