@@ -880,8 +880,12 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 			}
 		}
 	}
-	if _, err := os.Lstat(sidecar); err == nil {
-		return "", Errorf("%s already exists", sidecar)
+	// every path the new session takes must be free: the clean-up of a
+	// failed attempt removes them, and must never remove what it did not make
+	for _, p := range []string{newMain, sidecar, filepath.Join(env.ConfigDir, "file-history", ns.newID)} {
+		if _, err := os.Lstat(p); err == nil {
+			return "", Errorf("%s already exists", p)
+		}
 	}
 	// every folder of the new session is marked until its main transcript
 	// is in place: the next run removes what a killed one left
