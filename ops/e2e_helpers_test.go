@@ -178,3 +178,23 @@ func collectStrings(v any, fn func(string)) {
 		}
 	}
 }
+
+// requireRenamed requires the session file clone to be the session file
+// orig renamed: byte for byte the same once one bijection maps its quoted
+// uuids back (unrename.same), with no uuid it renamed left anywhere
+// outside message content (a link to an old id would be a link to
+// nothing). The client rebuilds the same conversation from a renamed
+// file: TestCloneResumesTheSameConversation resumes the clone of every
+// generated session with both clients and holds that.
+func requireRenamed(t *testing.T, name, orig, clone string) {
+	t.Helper()
+	m := newUnrename()
+	m.same(t, name, readFile(t, orig), readFile(t, clone))
+	require.NotEmpty(t, m.toFast, "%s: the clone renames the session's ids", name)
+	for s, where := range structuralStrings(t, clone) {
+		for _, id := range uuidRe.FindAllString(s, -1) {
+			_, renamed := m.toFast[id]
+			require.False(t, renamed, "%s: the clone keeps the renamed id %s at %s", name, id, where)
+		}
+	}
+}
