@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -32,13 +34,48 @@ import (
 // its path and its bytes.
 func threeTurns(t *testing.T, env *harness.Env, c harness.Client) (id, path string, data []byte) {
 	t.Helper()
-	id = env.Turn(t, c, "", "What is a JSONL file?", harness.Thinking("One JSON value per line.", "JSONL is JSON Lines: one JSON value per line."))
-	env.Turn(t, c, id, "Why do session logs use it?", harness.Thinking("Appending is cheap.", "Because appending a line is cheap and crash-safe."))
-	env.Turn(t, c, id, "Give one drawback.", harness.Thinking("A torn last line.", "A write cut short leaves a torn last line."))
-	path = env.SessionPath(id)
+	v, _ := threeTurnsMade.LoadOrStore(c.Version, &madeSession{})
+	m := v.(*madeSession)
+	m.once.Do(func() {
+		maker := harness.NewEnv(t)
+		m.id = maker.Turn(t, c, "", "What is a JSONL file?", harness.Thinking("One JSON value per line.", "JSONL is JSON Lines: one JSON value per line."))
+		maker.Turn(t, c, m.id, "Why do session logs use it?", harness.Thinking("Appending is cheap.", "Because appending a line is cheap and crash-safe."))
+		maker.Turn(t, c, m.id, "Give one drawback.", harness.Thinking("A torn last line.", "A write cut short leaves a torn last line."))
+		m.files = map[string][]byte{}
+		require.NoError(t, filepath.WalkDir(maker.ProjectDir(), func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			rel, err := filepath.Rel(maker.ProjectDir(), p)
+			if err == nil {
+				m.files[rel], err = os.ReadFile(p)
+			}
+			return err
+		}))
+	})
+	require.NotEmpty(t, m.id, "the session of %s was not made (see the first test that asked for it)", c)
+	for rel, b := range m.files {
+		p := filepath.Join(env.ProjectDir(), rel)
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		require.NoError(t, os.WriteFile(p, b, 0o644))
+	}
+	path = env.SessionPath(m.id)
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
-	return id, path, data
+	return m.id, path, data
+}
+
+// threeTurnsMade holds the session threeTurns makes with each client, the
+// files of its project folder: TestRealCutOffWriteRepaired and
+// TestRealLostPromptAnswerJoined damage the same session made the same
+// way, each its own copy; making it once per client and not once per
+// test saves 3 client runs of each.
+var threeTurnsMade sync.Map // client version -> *madeSession
+
+type madeSession struct {
+	once  sync.Once
+	id    string
+	files map[string][]byte // path in the project folder -> bytes
 }
 
 // repairInPlace runs repair on the session in place and returns its fixes.
