@@ -64,27 +64,50 @@ func fieldsTo(s string, at int, fn func(key string, vs int) int) int {
 // Elems calls fn with the bounds of every element of the JSON array that
 // starts at s[at].
 func Elems(s string, at int, fn func(vs, ve int) bool) {
+	ElemsTo(s, at, func(vs int) int {
+		ve := skipValue(s, vs)
+		if !fn(vs, ve) {
+			return -1
+		}
+		return ve
+	})
+}
+
+// FieldsTo calls fn with every key of the JSON object at s[at] and the
+// start of its value; fn returns the value's end (SkipValue's, or its own
+// when it walked the value: a value is then read once, not skipped over
+// and walked again), or -1 to stop. It returns the object's end, or -1.
+func FieldsTo(s string, at int, fn func(key string, vs int) int) int { return fieldsTo(s, at, fn) }
+
+// ElemsTo calls fn with the start of every element of the JSON array at
+// s[at]; fn returns the element's end (as FieldsTo's does), or -1 to
+// stop. It returns the array's end, or -1.
+func ElemsTo(s string, at int, fn func(vs int) int) int {
 	i := skipSpace(s, at)
 	if i >= len(s) || s[i] != '[' {
-		return
+		return -1
 	}
 	i++
 	for {
 		i = skipSpace(s, i)
-		if i >= len(s) || s[i] == ']' {
-			return
+		if i >= len(s) {
+			return -1
+		}
+		if s[i] == ']' {
+			return i + 1
 		}
 		if s[i] == ',' {
 			i++
 			continue
 		}
-		end := skipValue(s, i)
-		if !fn(i, end) {
-			return
+		if i = fn(i); i < 0 {
+			return -1
 		}
-		i = end
 	}
 }
+
+// SkipValue returns the index after the JSON value that starts at s[i].
+func SkipValue(s string, i int) int { return skipValue(s, i) }
 
 // StrValue decodes a raw JSON string token; other tokens give "".
 func StrValue(raw string) string { return strValue(raw) }

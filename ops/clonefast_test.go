@@ -311,20 +311,35 @@ func newUnrename() *unrename {
 // ids records that the fast clone's id b is the full clone's a.
 func (m *unrename) ids(t *testing.T, name, a, b string) {
 	t.Helper()
-	if x, ok := m.toFull[b]; ok {
-		require.Equal(t, a, x, "%s: %s is two ids of the full clone", name, b)
+	require.NoError(t, m.match(name, a, b))
+}
+
+// match records that the fast clone's id b is the full clone's a, or says
+// why it cannot be (one of them is already another's).
+func (m *unrename) match(name, a, b string) error {
+	if x, ok := m.toFull[b]; ok && x != a {
+		return fmt.Errorf("%s: %s is two ids of the full clone", name, b)
 	}
-	if x, ok := m.toFast[a]; ok {
-		require.Equal(t, b, x, "%s: %s is two ids of the fast clone", name, a)
+	if x, ok := m.toFast[a]; ok && x != b {
+		return fmt.Errorf("%s: %s is two ids of the fast clone", name, a)
 	}
 	m.toFull[b], m.toFast[a] = a, b
+	return nil
 }
 
 // same requires fast to be full once every quoted uuid where they differ
 // is mapped back.
 func (m *unrename) same(t *testing.T, name string, full, fast []byte) {
 	t.Helper()
-	require.Equal(t, len(full), len(fast), "%s: the sizes", name)
+	require.NoError(t, m.compare(name, full, fast))
+}
+
+// compare is same's check: nil when fast is full once every quoted uuid
+// where they differ is mapped back, else where they differ.
+func (m *unrename) compare(name string, full, fast []byte) error {
+	if len(full) != len(fast) {
+		return fmt.Errorf("%s: the sizes differ: %d and %d bytes", name, len(full), len(fast))
+	}
 	for i := 0; i < len(full); i++ {
 		if full[i] == fast[i] {
 			continue
@@ -338,9 +353,12 @@ func (m *unrename) same(t *testing.T, name string, full, fast []byte) {
 		}
 		if j < max(1, i-35) {
 			lo, hi := max(0, i-80), min(len(full), i+80)
-			require.Failf(t, "the clones differ", "%s at byte %d:\nfull: %q\nfast: %q", name, i, full[lo:hi], fast[lo:hi])
+			return fmt.Errorf("%s: the clones differ at byte %d:\nfull: %q\nfast: %q", name, i, full[lo:hi], fast[lo:hi])
 		}
-		m.ids(t, name, string(full[j:j+36]), string(fast[j:j+36]))
+		if err := m.match(name, string(full[j:j+36]), string(fast[j:j+36])); err != nil {
+			return err
+		}
 		i = j + 35
 	}
+	return nil
 }

@@ -66,35 +66,81 @@ func withoutFields(obj string, drop map[string]bool) (string, bool) {
 }
 
 func withoutFieldsAt(obj string, drop map[string]bool, prefix string) (string, bool) {
-	var b strings.Builder
-	b.WriteByte('{')
-	any, n := false, 0
-	chain.Fields(obj, 0, func(k string, vs, ve int) bool {
-		name := prefix + k
-		v := obj[vs:ve]
-		if drop[name] {
-			any = true
-			return true
-		}
-		if v[0] == '{' {
-			if inner, ok := withoutFieldsAt(v, drop, name+"."); ok {
-				v, any = inner, true
-			}
-		}
+	// one walk: nothing is built until a field goes (then the fields
+	// before it are written, walked again); built and thrown away, the
+	// copy was most of what a cut of a line already cut cost (the rescue
+	// cuts each old tool output three times), and a walk to look for a
+	// field to drop before the walk that builds skipped every kept value
+	// twice
+	var out []byte
+	building := false
+	n, m := 0, 0 // fields written; fields walked before the first change
+	put := func(k, v string) {
 		if n > 0 {
-			b.WriteByte(',')
+			out = append(out, ',')
 		}
 		n++
-		b.Write(EncodeString(k))
-		b.WriteByte(':')
-		b.WriteString(v)
+		out = append(out, '"')
+		out = appendEscaped(out, k)
+		out = append(out, '"', ':')
+		out = append(out, v...)
+	}
+	chain.Fields(obj, 0, func(k string, vs, ve int) bool {
+		name := k
+		if prefix != "" {
+			name = prefix + k
+		}
+		v := obj[vs:ve]
+		dropped := drop[name]
+		changed := dropped
+		if !dropped && v[0] == '{' && nests(drop, name) {
+			if inner, ok := withoutFieldsAt(v, drop, name+"."); ok {
+				v, changed = inner, true
+			}
+		}
+		if !building {
+			if !changed {
+				m++
+				return true
+			}
+			building = true
+			size := len(obj) // (what goes is not made room for: the copy of a tool's output is most of the object)
+			if dropped {
+				size -= ve - vs
+			}
+			out = make([]byte, 0, size)
+			out = append(out, '{')
+			j := 0
+			chain.Fields(obj, 0, func(k string, vs, ve int) bool {
+				if j == m {
+					return false
+				}
+				j++
+				put(k, obj[vs:ve])
+				return true
+			})
+		}
+		if !dropped {
+			put(k, v)
+		}
 		return true
 	})
-	b.WriteByte('}')
-	if !any {
+	if !building {
 		return obj, false
 	}
-	return b.String(), true
+	out = append(out, '}')
+	return unsafe.String(unsafe.SliceData(out), len(out)), true
+}
+
+// nests reports whether drop names a field inside the object name
+// ("file.content" inside "file"): only then is the object walked.
+func nests(drop map[string]bool, name string) bool {
+	for k := range drop {
+		if len(k) > len(name) && k[len(name)] == '.' && strings.HasPrefix(k, name) {
+			return true
+		}
+	}
+	return false
 }
 
 // CompressCut returns the position in the active branch's history
@@ -326,18 +372,33 @@ func dropBookkeeping(t *Txn, f *chain.File, leaf int) {
 }
 
 // needsCut reports, from the index alone, whether entry e has anything c
-// may cut: a block or a toolUseResult longer than c.Max, an image or a
-// document.
+// may cut: a toolUseResult, a block longer than c.Max that is not one the
+// cut leaves as it is (a text or thinking block: a prompt or an answer),
+// an image or a document. Only those lines are read and walked: on a
+// session of 8 KB prompts every prompt was read for nothing, once by
+// compress-old-turns and by each cut of --target-tokens
+// (TestCutReadsOnlyLinesItMayCut). The kind is the index's (the last
+// "type" of a block, where the walk reads the first): the two differ only
+// on a block that names two types, which no client writes.
 func needsCut(e *chain.Entry, c entryCut) bool {
 	if c.Text && e.ToolUseResult > 0 {
 		return true
 	}
 	for _, b := range e.Blocks() {
-		if (c.Text && int(b.Size) > c.Max) || (c.Images && (b.Kind == chain.BlockImage || b.Images > 0 || b.Kind == chain.BlockDocument)) {
+		if c.Images && (b.Kind == chain.BlockImage || b.Images > 0 || b.Kind == chain.BlockDocument) {
+			return true
+		}
+		if c.Text && int(b.Size) > c.Max && !neverCut(b.Kind) {
 			return true
 		}
 	}
 	return false
+}
+
+// neverCut: the content blocks whose text the cut of compress never
+// shortens (it cuts tool results, tool inputs and media).
+func neverCut(k chain.BlockKind) bool {
+	return k == chain.BlockText || k == chain.BlockThinking || k == chain.BlockRedactedThinking
 }
 
 // compressLine returns the line raw with its large parts cut (c): long
@@ -400,67 +461,105 @@ func planCuts(dst, raw []byte, c entryCut, plan bool) (out []byte, cuts int, par
 		}
 	}
 	isMedia := func(typ string) bool { return typ == "image" || typ == "document" }
-	contentAt, turAt, turEnd := -1, -1, -1
+	// block cuts the content block at s[bs:be]: typ is its first "type",
+	// cs, ce its first "content" and is, ie its first "input" (-1: none)
+	block := func(bs, be int, typ string, cs, ce, is, ie int) {
+		switch typ {
+		case "tool_result":
+			if cs < 0 {
+				return
+			}
+			if !c.Text {
+				if c.Images {
+					eachValueAt(s, cs, ce, func(vs, ve int) {
+						if isMedia(typeAt(s, vs)) {
+							replace(vs, ve, placeholder(gjson.Parse(s[vs:ve])), cutMedia)
+						}
+					})
+				}
+				return
+			}
+			switch s[cs] {
+			case '"':
+				cutString(cs, ce)
+			case '[':
+				chain.Elems(s, cs, func(vs, ve int) bool {
+					switch typ := typeAt(s, vs); {
+					case typ == "text":
+						if ts, te := fieldAt(s, vs, "text"); ts >= 0 {
+							cutString(ts, te)
+						}
+					case isMedia(typ) && c.Images:
+						replace(vs, ve, placeholder(gjson.Parse(s[vs:ve])), cutMedia)
+					}
+					return true
+				})
+			}
+		case "tool_use":
+			if c.Text && is >= 0 {
+				eachValueAt(s, is, ie, func(vs, ve int) { cutString(vs, ve) })
+			}
+		case "image", "document":
+			if c.Images {
+				replace(bs, be, placeholder(gjson.Parse(s[bs:be])), cutMedia)
+			}
+		}
+	}
+	// the line is walked once: the message's content is walked where it
+	// lies, each block once (the fields a cut needs noted as they pass),
+	// where a walk of the line, one of the message to its content, one
+	// of the content's blocks and one of each block to its content each
+	// skipped over the same tool output (most of a cut's time)
+	content := func(at int) int {
+		return chain.ElemsTo(s, at, func(bs int) int {
+			if s[bs] != '{' {
+				return chain.SkipValue(s, bs)
+			}
+			typ, seenType := "", false
+			cs, ce, is, ie := -1, -1, -1, -1
+			be := chain.FieldsTo(s, bs, func(k string, vs int) int {
+				ve := chain.SkipValue(s, vs)
+				switch {
+				case k == "type" && !seenType:
+					typ, seenType = chain.StrValue(s[vs:ve]), true
+				case k == "content" && cs < 0:
+					cs, ce = vs, ve
+				case k == "input" && is < 0:
+					is, ie = vs, ve
+				}
+				return ve
+			})
+			if be >= 0 {
+				block(bs, be, typ, cs, ce, is, ie)
+			}
+			return be
+		})
+	}
+	turAt, turEnd := -1, -1
 	seenMsg := false
-	chain.Fields(s, 0, func(k string, vs, ve int) bool {
+	chain.FieldsTo(s, 0, func(k string, vs int) int {
 		switch {
 		case k == "message" && !seenMsg:
 			seenMsg = true
-			contentAt, _ = fieldAt(s, vs, "content")
-		case k == "toolUseResult" && turAt < 0:
-			turAt, turEnd = vs, ve
-		}
-		return true
-	})
-	if contentAt >= 0 && s[contentAt] == '[' {
-		chain.Elems(s, contentAt, func(bs, be int) bool {
-			switch typeAt(s, bs) {
-			case "tool_result":
-				cs, ce := fieldAt(s, bs, "content")
-				if cs < 0 {
-					return true
-				}
-				if !c.Text {
-					if c.Images {
-						eachValueAt(s, cs, ce, func(vs, ve int) {
-							if isMedia(typeAt(s, vs)) {
-								replace(vs, ve, placeholder(gjson.Parse(s[vs:ve])), cutMedia)
-							}
-						})
-					}
-					return true
-				}
-				switch s[cs] {
-				case '"':
-					cutString(cs, ce)
-				case '[':
-					chain.Elems(s, cs, func(vs, ve int) bool {
-						switch typ := typeAt(s, vs); {
-						case typ == "text":
-							if ts, te := fieldAt(s, vs, "text"); ts >= 0 {
-								cutString(ts, te)
-							}
-						case isMedia(typ) && c.Images:
-							replace(vs, ve, placeholder(gjson.Parse(s[vs:ve])), cutMedia)
-						}
-						return true
-					})
-				}
-			case "tool_use":
-				if !c.Text {
-					return true
-				}
-				if is, ie := fieldAt(s, bs, "input"); is >= 0 {
-					eachValueAt(s, is, ie, func(vs, ve int) { cutString(vs, ve) })
-				}
-			case "image", "document":
-				if c.Images {
-					replace(bs, be, placeholder(gjson.Parse(s[bs:be])), cutMedia)
-				}
+			if s[vs] != '{' {
+				break
 			}
-			return true
-		})
-	}
+			seenContent := false
+			return chain.FieldsTo(s, vs, func(k string, cs int) int {
+				if k == "content" && !seenContent {
+					seenContent = true
+					if s[cs] == '[' {
+						return content(cs)
+					}
+				}
+				return chain.SkipValue(s, cs)
+			})
+		case k == "toolUseResult" && turAt < 0:
+			turAt, turEnd = vs, chain.SkipValue(s, vs)
+			return turEnd
+		}
+		return chain.SkipValue(s, vs)
+	})
 	cuts = len(edits)
 	if c.Text && turAt >= 0 {
 		te := turEnd

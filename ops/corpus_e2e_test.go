@@ -101,8 +101,9 @@ func corpusRepresentatives(t *testing.T) []string {
 // TestCorpusOperationsResume applies every operation, their combination,
 // clone and fork to one real transcript of each kind in the corpus (Claude
 // Code 1.0.98-2.1.38, see corpusRepresentatives): each result passes the
-// validation gate, and when the client resumes the original, it resumes
-// the clone (with the same messages), the forks' gate holds, and the
+// validation gate, the clone is the original renamed (one bijection of
+// its uuids, nothing else changed), the forks' gate holds, and when the
+// client resumes the original, the
 // results of every operation at once and of dropping every tool call
 // resume too, under the API rules, with both pinned clients. Each
 // operation alone is held to its specification on every corpus session in
@@ -160,16 +161,17 @@ func TestCorpusOperationsResume(t *testing.T) {
 					require.NoError(t, err, "fork at turn %d: %s", tn.Index, errb.String())
 				}
 			})
+			// the clone is the original renamed (requireRenamed): the
+			// same graph, from which the client rebuilds the same
+			// conversation; the resume of each representative's clone with each client
+			// here (20 client runs, 19 s of CPU in the run log) proved
+			// nothing the renaming check does not.
 			t.Run(c.Version+"/"+rel+"/clone", func(t *testing.T) {
 				t.Parallel()
 				fx := newFixture(t, c, src)
-				orig := fx.originalResult(t)
 				clone := fx.ccsurgeon(t, func(a *app.Env) error { return a.RunClone(fx.id, app.BranchOptions{}, app.Dest{}) })
-				if orig.OK() {
-					got := fx.env.Resume(t, c, clone.SessionID)
-					require.True(t, got.OK(), "clone: %s", got)
-					harness.AssertSameConversation(t, sameNormalizer(fx.env, fx.id, clone.SessionID), orig, got)
-				}
+				require.NotEqual(t, fx.id, clone.SessionID)
+				requireRenamed(t, rel, fx.env.SessionPath(fx.id), clone.Path)
 			})
 		}
 	}

@@ -3,6 +3,7 @@ package ops_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -177,4 +178,38 @@ func collectStrings(v any, fn func(string)) {
 			collectStrings(y, fn)
 		}
 	}
+}
+
+// requireRenamed requires the session file clone to be the session file
+// orig renamed (renamed).
+func requireRenamed(t *testing.T, name, orig, clone string) {
+	t.Helper()
+	require.NoError(t, renamed(t, name, orig, clone))
+}
+
+// renamed is nil when the session file clone is the session file orig
+// renamed: byte for byte the same once one bijection maps its quoted
+// uuids back (unrename.compare), with at least one renamed and none it
+// renamed left anywhere outside message content (a link to an old id
+// would be a link to nothing). A renamed file is the same graph, from
+// which the client rebuilds the same conversation:
+// TestCloneResumesTheSameConversation resumes the clone of every
+// generated session with both clients and holds that.
+func renamed(t *testing.T, name, orig, clone string) error {
+	t.Helper()
+	m := newUnrename()
+	if err := m.compare(name, readFile(t, orig), readFile(t, clone)); err != nil {
+		return err
+	}
+	if len(m.toFast) == 0 {
+		return fmt.Errorf("%s: the same bytes, no id renamed", name)
+	}
+	for s, where := range structuralStrings(t, clone) {
+		for _, id := range uuidRe.FindAllString(s, -1) {
+			if _, ok := m.toFast[id]; ok {
+				return fmt.Errorf("%s: the clone keeps the renamed id %s at %s", name, id, where)
+			}
+		}
+	}
+	return nil
 }

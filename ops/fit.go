@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 	"unsafe"
@@ -317,20 +318,28 @@ func (o FitTokens) Apply(t *Txn) error {
 		t.Count(CountThinking, n)
 		return n > 0, err
 	}
+	// the 2 KB, 500- and 100-byte cuts of the same entries form a chain:
+	// when every one of them will run to its end (chainedCuts.begin), the
+	// first makes the later ones too, from the line it cuts, in memory
+	oldChain, recentChain := &chainedCuts{}, &chainedCuts{}
 	steps := []struct {
 		fitStep
 		on  []int
 		cut *entryCut // a cut made ahead on every core (cutsAhead)
+		// chain: the chain the cut belongs to, level its place in it (0:
+		// the first, which makes the later ones)
+		chain *chainedCuts
+		level int
 	}{
-		{fitStep{"old tool output and inputs cut to 2 KB", nil}, old, &entryCut{Max: DefaultMaxResult, Text: true}},
-		{fitStep{"old thinking removed", thinking}, old, nil},
-		{fitStep{"old images and documents replaced by a placeholder", nil}, old, &entryCut{Images: true}},
-		{fitStep{"old tool output and inputs cut to 500 bytes", nil}, old, &entryCut{Max: 500, Text: true}},
-		{fitStep{"old tool output and inputs cut to 100 bytes", nil}, old, &entryCut{Max: 100, Text: true}},
-		{fitStep{"old attachments removed", nil}, nil, nil},
-		{fitStep{"recent tool output and inputs cut to 2 KB", nil}, recent, &entryCut{Max: DefaultMaxResult, Text: true}},
-		{fitStep{"recent tool output and inputs cut to 500 bytes", nil}, recent, &entryCut{Max: 500, Text: true}},
-		{fitStep{"recent tool output and inputs cut to 100 bytes", nil}, recent, &entryCut{Max: 100, Text: true}},
+		{fitStep{"old tool output and inputs cut to 2 KB", nil}, old, &entryCut{Max: DefaultMaxResult, Text: true}, oldChain, 0},
+		{fitStep{"old thinking removed", thinking}, old, nil, nil, 0},
+		{fitStep{"old images and documents replaced by a placeholder", nil}, old, &entryCut{Images: true}, nil, 0},
+		{fitStep{"old tool output and inputs cut to 500 bytes", nil}, old, &entryCut{Max: 500, Text: true}, oldChain, 1},
+		{fitStep{"old tool output and inputs cut to 100 bytes", nil}, old, &entryCut{Max: 100, Text: true}, oldChain, 2},
+		{fitStep{"old attachments removed", nil}, nil, nil, nil, 0},
+		{fitStep{"recent tool output and inputs cut to 2 KB", nil}, recent, &entryCut{Max: DefaultMaxResult, Text: true}, recentChain, 0},
+		{fitStep{"recent tool output and inputs cut to 500 bytes", nil}, recent, &entryCut{Max: 500, Text: true}, recentChain, 1},
+		{fitStep{"recent tool output and inputs cut to 100 bytes", nil}, recent, &entryCut{Max: 100, Text: true}, recentChain, 2},
 	}
 	for _, s := range steps {
 		apply := func(i int) (bool, error) { return s.apply(t, f, i) }
@@ -342,6 +351,18 @@ func (o FitTokens) Apply(t *Txn) error {
 			continue
 		case s.cut != nil:
 			a := &cutsAhead{t: t, f: f, c: *s.cut, entries: s.on}
+			if s.chain != nil && s.level == 0 {
+				var then []entryCut
+				for _, n := range steps {
+					if n.chain == s.chain && n.level > 0 {
+						then = append(then, *n.cut)
+					}
+				}
+				s.chain.begin(f, s.on, then, total, goal, per)
+			}
+			if s.chain != nil && s.chain.res != nil {
+				a.chain, a.level = s.chain, s.level
+			}
 			apply = func(i int) (bool, error) {
 				r := a.get(i)
 				if r.err != nil {
@@ -478,6 +499,87 @@ type cutsAhead struct {
 	// step is
 	res       []cutLine
 	from, pos int
+	// chain: the chain of cuts of the same entries this one is level of
+	// (nil: none); level 0 makes the cuts of the later levels
+	chain *chainedCuts
+	level int
+}
+
+// chainedCuts are the cuts of the later steps of a chain (the 500- and
+// 100-byte cuts after the 2 KB one, of the same entries), made by the
+// first step's pass from the line it cuts, in memory: made by each step
+// in turn, the line was read again and the cuts before made again from
+// their plans (a third of what a rescue's cuts cost on a session of many
+// tool outputs). They are made only when every step of the chain will
+// run to its end (the target cannot be met before: nothing is made for
+// nothing), and only for a line of kilobytes (chainMinLine) no step
+// between them changes (no thinking, no image or document) that is once
+// in the entries (the position names it), as many as a twentieth of the
+// file's bytes holds.
+type chainedCuts struct {
+	then []entryCut
+	// res: by position in the entries, the cuts of the later levels
+	// (res[p][level-1]); nil when the chain is not made
+	res  map[int32][]cutLine
+	once []uint64 // entries found once in the entries (a bit each)
+	// left: how many more entries' cuts res may hold; full once none
+	// (read by the workers, which then make no more)
+	left int
+	full atomic.Bool
+}
+
+// chainCuts: the chains are made (a switch for the test that holds them
+// to the cuts made step by step).
+var chainCuts = true
+
+// chainsMade counts the entries whose later cuts a chain made (for the
+// test that holds them to the steps' cuts: it must reach them).
+var chainsMade atomic.Int64
+
+// begin decides, as the first step of the chain starts, whether it makes
+// the later cuts: when the estimate without any of the entries (total,
+// less what per gives them) is still over goal, no step of the chain can
+// meet the target before its end.
+func (c *chainedCuts) begin(f *chain.File, entries []int, then []entryCut, total, goal int, per sentTokens) {
+	if len(then) == 0 || len(entries) == 0 || !chainCuts {
+		return
+	}
+	for _, i := range entries {
+		total -= per.get(i)
+	}
+	if total <= goal {
+		return
+	}
+	seen := make([]uint64, (len(f.Entries)+63)/64)
+	c.once = make([]uint64, len(seen))
+	for _, i := range entries {
+		if seen[i/64]&(1<<(i%64)) != 0 {
+			c.once[i/64] &^= 1 << (i % 64)
+			continue
+		}
+		seen[i/64] |= 1 << (i % 64)
+		c.once[i/64] |= 1 << (i % 64)
+	}
+	c.then, c.res = then, map[int32][]cutLine{}
+	c.left = int(f.Size / 20 / chainEntryBytes)
+}
+
+// chainMinLine is the shortest line whose later cuts a chain makes (a
+// shorter one is cheap to read and cut again), and chainEntryBytes about
+// what the plans of one entry's later cuts hold until they are used: a
+// chain holds those of at most a twentieth of the file's bytes
+// (chainedCuts.left), the first entries' (on agentic 300 MB: 38,000
+// lines, ~3 MB more at the peak, which is the index's and the write's).
+const (
+	chainMinLine    = 2048
+	chainEntryBytes = 400
+)
+
+// chains reports whether the first step makes the later cuts of entry i.
+func (c *chainedCuts) chains(f *chain.File, i int) bool {
+	e := &f.Entries[i]
+	return e.Len >= chainMinLine && !c.full.Load() && c.once[i/64]&(1<<(i%64)) != 0 && !e.HasBlock(chain.BlockThinking) &&
+		!e.HasBlock(chain.BlockRedactedThinking) && !needsCut(e, entryCut{Images: true})
 }
 
 // cutLine is the cut of one line: nothing for an entry
@@ -501,6 +603,15 @@ func (a *cutsAhead) get(i int) cutLine {
 		c, _ := a.cutInto(i, nil)
 		return c
 	}
+	ch := a.chain
+	if ch != nil && a.level > 0 {
+		if r, ok := ch.res[int32(a.pos)]; ok { // made by the first step
+			if a.level == len(r) {
+				delete(ch.res, int32(a.pos))
+			}
+			return r[a.level-1]
+		}
+	}
 	if a.pos >= a.from+len(a.res) {
 		a.from = a.pos
 		end, size := a.pos, 0
@@ -508,23 +619,108 @@ func (a *cutsAhead) get(i int) cutLine {
 			size += int(a.f.Entries[a.entries[end]].Len)
 			end++
 		}
+		from := a.pos
 		todo := a.entries[a.pos:end]
 		a.res = a.res[:0]
-		_ = chain.InOrder(a.f, len(todo), func(k int) int { return todo[k] }, func(lo, hi int) ([]cutLine, error) {
-			out := make([]cutLine, 0, hi-lo)
+		type made struct {
+			c    cutLine
+			then []cutLine // the later levels' (chainedCuts), or nil
+		}
+		_ = chain.InOrder(a.f, len(todo), func(k int) int { return todo[k] }, func(lo, hi int) ([]made, error) {
+			out := make([]made, 0, hi-lo)
 			var buf []byte // the lines read (a cut line is a copy)
-			for _, i := range todo[lo:hi] {
-				var c cutLine
-				c, buf = a.cutInto(i, buf)
-				out = append(out, c)
+			for k, i := range todo[lo:hi] {
+				var m made
+				switch {
+				case ch != nil && a.level == 0 && ch.chains(a.f, i):
+					m.c, m.then, buf = a.chainInto(i, buf)
+				case ch != nil && a.level > 0 && ch.res[int32(from+lo+k)] != nil:
+					// made by the first step (the map is only read while
+					// the pass runs)
+				default:
+					m.c, buf = a.cutInto(i, buf)
+				}
+				out = append(out, m)
 			}
 			return out, nil
-		}, func(cs []cutLine) error {
-			a.res = append(a.res, cs...)
+		}, func(ms []made) error {
+			for _, m := range ms {
+				if m.then != nil && ch.left > 0 { // (else the later steps make them)
+					ch.res[int32(from+len(a.res))] = m.then
+					chainsMade.Add(1)
+					if ch.left--; ch.left == 0 {
+						ch.full.Store(true)
+					}
+				}
+				a.res = append(a.res, m.c)
+			}
 			return nil
 		})
 	}
 	return a.res[a.pos-a.from]
+}
+
+// chainInto is cutInto(i, buf) with, in then, the cuts the later levels
+// of the chain make of the line it leaves (each of the line the level
+// before leaves), as each would make it in its turn (nil: nothing for
+// them to cut, or the line could not be read: they make it themselves).
+func (a *cutsAhead) chainInto(i int, buf []byte) (c cutLine, then []cutLine, next []byte) {
+	t, f := a.t, a.f
+	e := &f.Entries[i]
+	if t.Dropped(f, i) {
+		return cutLine{}, nil, buf
+	}
+	need, later := needsCut(e, a.c), false
+	for _, lc := range a.chain.then {
+		later = later || needsCut(e, lc)
+	}
+	if !later {
+		c, buf = a.cutInto(i, buf)
+		return c, nil, buf
+	}
+	raw, inBuf, err := t.rawBuf(f, i, buf)
+	if err != nil {
+		if need {
+			return cutLine{err: err}, nil, buf
+		}
+		return cutLine{}, nil, buf
+	}
+	if inBuf {
+		buf = raw
+	}
+	line := raw
+	var owned []byte // the cut line of the level before, when it is ours
+	then = make([]cutLine, len(a.chain.then))
+	for k := -1; k < len(a.chain.then); k++ {
+		lc := a.c
+		if k >= 0 {
+			lc = a.chain.then[k]
+		}
+		var r cutLine
+		if needsCut(e, lc) {
+			out, cuts, parts, changed := planCuts(lineBuf(len(line)), line, lc, true)
+			r = cutLine{parts: parts, n: len(line), cuts: cuts, changed: changed}
+			if changed {
+				r.tokens = chain.EntryTokens(out).Total()
+				if owned != nil {
+					putLineBuf(owned)
+				}
+				owned, line = out, out
+			}
+		}
+		if k < 0 {
+			c = r
+		} else {
+			then[k] = r
+		}
+	}
+	if owned != nil {
+		putLineBuf(owned)
+	}
+	if ed := t.edits[f].At(i); !inBuf && ed != nil && ed.Late && ed.Raw == nil {
+		putLineBuf(raw) // made by an earlier step's late edit for this read alone
+	}
+	return c, then, buf
 }
 
 // cutInto is the cut of entry i (compressLine), not applied; the line is

@@ -333,6 +333,9 @@ var HangCPU = 3 * time.Second
 // (not Linux): the fixed window the hang tests used before (15-20 s).
 var HangWall = 20 * time.Second
 
+// pollEvery is how often exec asks its stop function.
+var pollEvery = 100 * time.Millisecond
+
 // ExecHangs runs the client with args as ExecArgs does and reports whether
 // it hangs: it is still running, has sent no request of the main
 // conversation and has spent HangCPU of CPU time (where that cannot be
@@ -383,7 +386,7 @@ func (e *Env) exec(c Client, timeout time.Duration, stop func(pid int) bool, arg
 		done := make(chan struct{})
 		if stop != nil {
 			go func() {
-				tick := time.NewTicker(100 * time.Millisecond)
+				tick := time.NewTicker(pollEvery)
 				defer tick.Stop()
 				for {
 					select {
