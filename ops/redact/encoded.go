@@ -564,6 +564,11 @@ var bracedPasswordRe = sync.OnceValue(func() *regexp.Regexp {
 // percent-decoded (RFC 3986; '+' kept: base64 holds it) and scanned
 // again; a secret found there is reported over the bytes that wrote it.
 func findPercentEncoded(text string, hits []hit, emit func(s, e int, id string)) {
+	findPercentRuns(unpercent, text, hits, emit)
+}
+
+// findPercentRuns: findPercentEncoded with the decoder given.
+func findPercentRuns(unpercent func(string) (string, []int), text string, hits []hit, emit func(s, e int, id string)) {
 	done := 0
 	for _, h := range hits {
 		p := int(h.pos)

@@ -24,6 +24,7 @@ var devKeySets = []struct{ path, set string }{
 	{"testdata/dev-keys-encoded.txt", "dev-keys-encoded"},
 	{"testdata/dev-keys-encoded2.txt", "dev-keys-encoded2"},
 	{"testdata/dev-encoded3.txt", "dev-encoded3"},
+	{"testdata/dev-encoded4.txt", "dev-encoded4"},
 }
 
 func TestDevKeysEncodedEveryExample(t *testing.T) {
@@ -66,6 +67,10 @@ var devMisses = map[string]map[string]string{
 	"dev-encoded3": {
 		"GET /auth/return?state=": "decodes to a form body user=ops&password=Zq8#…&remember=1, which the generic rules do not read",
 		"note: NRXW":              "decodes to prose 'login admin password Tr0ub4dor&3xK9' (no separator after password)",
+	},
+	"dev-encoded4": {
+		`{"data":"cGFzc3dvcmQ9`:   "base64 broken by \\n escapes at uneven widths: only fixed-width wrapping is joined (an anchor on \\n would cost every escaped string)",
+		"redirect_uri=https%253A": "the password holds '&': decoded twice, the form's & and the password's are one byte, so the value ends early",
 	},
 }
 
