@@ -48,3 +48,51 @@ func TestIndexOfSmallEntriesFitsItsBudget(t *testing.T) {
 	}
 	runtime.KeepAlive(f)
 }
+
+// TestResumeEstimateOfSmallEntriesFitsItsBudget holds the per-entry token
+// rows of a resume estimate (what info, compress and the rescue keep beside
+// the index while they look at every entry) to what each entry sent may
+// cost: on the chain of a million 571-byte entries they were 32 bytes an
+// entry held, and the slice of the entries sent grown by doubling came on
+// top at the estimate's peak, which made info and the rescue pass half the
+// file. It measures the live heap the estimate holds, per entry sent.
+func TestResumeEstimateOfSmallEntriesFitsItsBudget(t *testing.T) {
+	const n = 40_000
+	dir := t.TempDir()
+	r, err := gen.GenerateChain(gen.Options{Seed: 1, Dir: dir, Templates: filepath.Join("..", "testdata", "sessions", "2.0.50")}, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := func() uint64 {
+		var m runtime.MemStats
+		runtime.GC()
+		runtime.GC()
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	f, err := chain.LoadFile(r.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	p := f.Graph().ActivePath()
+	// a first estimate fills what the file keeps of its reads (the block
+	// cache); the second one's cost is the estimate's own
+	runtime.KeepAlive(f.ResumeTokensWith(p, nil))
+	before := live()
+	est := f.ResumeTokensWith(p, nil)
+	held := live() - before
+	sent := 0
+	est.Each(func(int, chain.Tokens) { sent++ })
+	if sent < n*9/10 {
+		t.Fatalf("%d of %d entries sent: not the chain of messages this measures", sent, n)
+	}
+	perEntry := float64(held) / float64(sent)
+	t.Logf("%d entries sent: the estimate holds %.1f bytes an entry", sent, perEntry)
+	// an entry's index (4 bytes) and its seven counts, each in 2 bytes
+	// when it fits (a count over 65,535 tokens goes to a map)
+	if perEntry > 19 {
+		t.Errorf("the estimate holds %.1f bytes an entry sent, over the 19 it may", perEntry)
+	}
+	runtime.KeepAlive(est)
+}
