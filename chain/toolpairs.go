@@ -23,15 +23,15 @@ type UnpairedTool struct {
 // messages of a path of f), in the order of msgs, then of entries, then of
 // blocks: the one rule validate reports and repair fixes. A tool_use is
 // listed once for each entry holding it.
-func (f *File) UnpairedTools(msgs []Message) []UnpairedTool {
+func (f *File) UnpairedTools(msgs MessageList) []UnpairedTool {
 	var out []UnpairedTool
-	for k, m := range msgs {
+	for k, m := range msgs.All() {
 		switch m.Role {
 		case "assistant":
-			last := k == len(msgs)-1
+			last := k == msgs.Len()-1
 			var got map[string]int
-			if !last && msgs[k+1].Role == "user" {
-				for _, j := range msgs[k+1].Entries {
+			if !last && msgs.At(k+1).Role == "user" {
+				for _, j := range msgs.At(k + 1).Entries {
 					for _, id := range f.Entries[j].ToolResultIDs() {
 						if got == nil {
 							got = map[string]int{}
@@ -53,8 +53,8 @@ func (f *File) UnpairedTools(msgs []Message) []UnpairedTool {
 				for _, id := range f.Entries[j].ToolResultIDs() {
 					if prev == nil {
 						prev = map[string]bool{}
-						if k > 0 && msgs[k-1].Role == "assistant" {
-							for _, a := range msgs[k-1].Entries {
+						if k > 0 && msgs.At(k-1).Role == "assistant" {
+							for _, a := range msgs.At(k - 1).Entries {
 								for _, u := range f.Entries[a].ToolUseIDs() {
 									prev[u] = true
 								}

@@ -678,8 +678,8 @@ func (r *Repair) toolPairs(t *Txn, f *chain.File) error {
 		switch {
 		case u.Result:
 			mark(dropResult, kept[u.Entry], u.ID)
-			if k := u.Message; k > 0 && msgs[k-1].Role == "assistant" {
-				for _, a := range msgs[k-1].Entries {
+			if k := u.Message; k > 0 && msgs.At(k-1).Role == "assistant" {
+				for _, a := range msgs.At(k - 1).Entries {
 					answered[nf.Entries[a].MsgID()] = true
 				}
 			}
@@ -765,7 +765,7 @@ func (r *Repair) toolPairs(t *Txn, f *chain.File) error {
 // is how 2.0.x writes them, every client sends them all. nf is f as fixed
 // so far, kept[k] the entry of f that nf's entry k is, path the active
 // path of nf and msgs its messages.
-func lineUpResults(t *Txn, f, nf *chain.File, kept, path []int, msgs []chain.Message) error {
+func lineUpResults(t *Txn, f, nf *chain.File, kept, path []int, msgs chain.MessageList) error {
 	ng := nf.Graph()
 	// pos[j] is the position of nf's entry j in path, made the first time
 	// a message lost an entry: on a path where none did it is not needed
@@ -787,8 +787,8 @@ func lineUpResults(t *Txn, f, nf *chain.File, kept, path []int, msgs []chain.Mes
 		t.Set(f, kept[j], out)
 		return nil
 	}
-	for k, m := range msgs {
-		if m.Role != "user" || k == 0 || msgs[k-1].Role != "assistant" {
+	for k, m := range msgs.All() {
+		if m.Role != "user" || k == 0 || msgs.At(k-1).Role != "assistant" {
 			continue
 		}
 		lost := false
@@ -855,7 +855,7 @@ func lineUpResults(t *Txn, f, nf *chain.File, kept, path []int, msgs []chain.Mes
 // parents up from the leaf, now meets the call. nf is f as fixed so far,
 // kept[k] the entry of f that nf's entry k is, leaf nf's active leaf and
 // msgs the messages of its path.
-func (r *Repair) resultsBelowCalls(t *Txn, f, nf *chain.File, kept []int, leaf int, msgs []chain.Message) error {
+func (r *Repair) resultsBelowCalls(t *Txn, f, nf *chain.File, kept []int, leaf int, msgs chain.MessageList) error {
 	ng := nf.Graph()
 	// msgOf[j] is the message of nf's entry j (-1: none), made for the
 	// first result found beside its call: a sound session has none (a map
@@ -870,17 +870,17 @@ func (r *Repair) resultsBelowCalls(t *Txn, f, nf *chain.File, kept []int, leaf i
 			for i := range msgOf {
 				msgOf[i] = -1
 			}
-			for k, m := range msgs {
+			for k, m := range msgs.All() {
 				for _, j := range m.Entries {
 					msgOf[j] = int32(k)
 				}
 			}
 		}
 		k, ok := int(msgOf[j]), msgOf[j] >= 0
-		if len(beside) == 0 || t.Changed(f, kept[j]) || !ok || k == 0 || msgs[k-1].Role != "assistant" {
+		if len(beside) == 0 || t.Changed(f, kept[j]) || !ok || k == 0 || msgs.At(k-1).Role != "assistant" {
 			continue
 		}
-		prev := msgs[k-1].Entries
+		prev := msgs.At(k - 1).Entries
 		made := map[string]bool{}
 		for _, a := range prev {
 			for _, id := range nf.Entries[a].ToolUseIDs() {
