@@ -96,3 +96,41 @@ func TestResumeEstimateOfSmallEntriesFitsItsBudget(t *testing.T) {
 	}
 	runtime.KeepAlive(est)
 }
+
+// TestMessagesOfSmallEntriesFitTheirBudget holds the API messages of a
+// chain of small entries (one message an entry: what repair, validate and
+// info's validation group) to what each may cost: a []Message was 40
+// bytes a message and 8 an entry, made at once, 20 MB on the chain of
+// 500,000 entries.
+func TestMessagesOfSmallEntriesFitTheirBudget(t *testing.T) {
+	const n = 40_000
+	r, err := gen.GenerateChain(gen.Options{Seed: 1, Dir: t.TempDir(), Templates: filepath.Join("..", "testdata", "sessions", "2.0.50")}, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := chain.LoadFile(r.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	p := f.Graph().ActivePath()
+	var m runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m)
+	before := m.HeapAlloc
+	msgs := f.Messages(p)
+	runtime.GC()
+	runtime.ReadMemStats(&m)
+	held := m.HeapAlloc - before
+	if msgs.Len() < n/2 {
+		t.Fatalf("%d messages of %d entries: not the chain this measures", msgs.Len(), n)
+	}
+	per := float64(held) / float64(msgs.Len())
+	t.Logf("%d messages of %d entries: %.1f bytes a message", msgs.Len(), n, per)
+	// an entry's index (8 bytes), where the message starts (4) and its
+	// role (2)
+	if per > 16 {
+		t.Errorf("the messages hold %.1f bytes a message, over the 16 they may", per)
+	}
+	runtime.KeepAlive(msgs)
+}
