@@ -248,7 +248,7 @@ func (c *checker) references(sessionID string) {
 		if e.IsChain() && !e.HasParent() && !(e.Type() == "system" && e.Subtype() == "compact_boundary") {
 			roots++
 		}
-		if ts, err := time.Parse(time.RFC3339Nano, e.Timestamp()); err == nil && e.IsChain() {
+		if ts, ok := e.Time(); ok && e.IsChain() {
 			if !prevTS.IsZero() && ts.Before(prevTS.Add(-time.Minute)) {
 				c.add(i, Warning, "time-backwards", "timestamp %s is more than a minute earlier than the entry before it", e.Timestamp())
 			}
