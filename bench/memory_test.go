@@ -18,18 +18,7 @@ import (
 // top). It measures the live heap a loaded index holds, per line.
 func TestIndexOfSmallEntriesFitsItsBudget(t *testing.T) {
 	const n = 40_000
-	dir := t.TempDir()
-	r, err := gen.GenerateChain(gen.Options{Seed: 1, Dir: dir, Templates: filepath.Join("..", "testdata", "sessions", "2.0.50")}, n)
-	if err != nil {
-		t.Fatal(err)
-	}
-	live := func() uint64 {
-		var m runtime.MemStats
-		runtime.GC()
-		runtime.GC()
-		runtime.ReadMemStats(&m)
-		return m.HeapAlloc
-	}
+	r := smallChain(t, n)
 	before := live()
 	f, err := chain.LoadFile(r.Path)
 	if err != nil {
@@ -58,24 +47,7 @@ func TestIndexOfSmallEntriesFitsItsBudget(t *testing.T) {
 // file. It measures the live heap the estimate holds, per entry sent.
 func TestResumeEstimateOfSmallEntriesFitsItsBudget(t *testing.T) {
 	const n = 40_000
-	dir := t.TempDir()
-	r, err := gen.GenerateChain(gen.Options{Seed: 1, Dir: dir, Templates: filepath.Join("..", "testdata", "sessions", "2.0.50")}, n)
-	if err != nil {
-		t.Fatal(err)
-	}
-	live := func() uint64 {
-		var m runtime.MemStats
-		runtime.GC()
-		runtime.GC()
-		runtime.ReadMemStats(&m)
-		return m.HeapAlloc
-	}
-	f, err := chain.LoadFile(r.Path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	p := f.Graph().ActivePath()
+	f, p := loadedChain(t, n)
 	// a first estimate fills what the file keeps of its reads (the block
 	// cache); the second one's cost is the estimate's own
 	runtime.KeepAlive(f.ResumeTokensWith(p, nil))
@@ -104,24 +76,10 @@ func TestResumeEstimateOfSmallEntriesFitsItsBudget(t *testing.T) {
 // 500,000 entries.
 func TestMessagesOfSmallEntriesFitTheirBudget(t *testing.T) {
 	const n = 40_000
-	r, err := gen.GenerateChain(gen.Options{Seed: 1, Dir: t.TempDir(), Templates: filepath.Join("..", "testdata", "sessions", "2.0.50")}, n)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := chain.LoadFile(r.Path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	p := f.Graph().ActivePath()
-	var m runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&m)
-	before := m.HeapAlloc
+	f, p := loadedChain(t, n)
+	before := live()
 	msgs := f.Messages(p)
-	runtime.GC()
-	runtime.ReadMemStats(&m)
-	held := m.HeapAlloc - before
+	held := live() - before
 	if msgs.Len() < n/2 {
 		t.Fatalf("%d messages of %d entries: not the chain this measures", msgs.Len(), n)
 	}
@@ -133,4 +91,36 @@ func TestMessagesOfSmallEntriesFitTheirBudget(t *testing.T) {
 		t.Errorf("the messages hold %.1f bytes a message, over the 16 they may", per)
 	}
 	runtime.KeepAlive(msgs)
+}
+
+// smallChain writes a chain of n entries of the 571-byte lines of the
+// 2.0.50 templates (the shape issue 30 measured).
+func smallChain(t *testing.T, n int) *gen.Result {
+	t.Helper()
+	r, err := gen.GenerateChain(gen.Options{Seed: 1, Dir: t.TempDir(), Templates: filepath.Join("..", "testdata", "sessions", "2.0.50")}, n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// live is the live heap after a full collection.
+func live() uint64 {
+	var m runtime.MemStats
+	runtime.GC()
+	runtime.GC()
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+// loadedChain is smallChain loaded, with its active path (closed when the
+// test ends).
+func loadedChain(t *testing.T, n int) (*chain.File, chain.Path) {
+	t.Helper()
+	f, err := chain.LoadFile(smallChain(t, n).Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return f, f.Graph().ActivePath()
 }

@@ -23,10 +23,7 @@ func TestLineUpResultsOfASoundChainAllocatesNothingALine(t *testing.T) {
 	f, s := soundChain(t, n)
 	defer s.Close()
 	tx := NewTxn(s)
-	kept := make([]int, len(f.Entries))
-	for i := range kept {
-		kept[i] = i
-	}
+	kept := identity(len(f.Entries))
 	path := f.Graph().ActivePath()
 	msgs := f.Messages(path)
 	var m0, m1 runtime.MemStats
@@ -52,10 +49,7 @@ func TestResultsBelowCallsOfASoundChainAddsNothingALine(t *testing.T) {
 	f, s := soundChain(t, 20_000)
 	defer s.Close()
 	tx := NewTxn(s)
-	kept := make([]int, len(f.Entries))
-	for i := range kept {
-		kept[i] = i
-	}
+	kept := identity(len(f.Entries))
 	leaf := f.Graph().ActiveLeaf()
 	msgs := f.Messages(f.Graph().ActivePath())
 	allocated := func(fn func()) uint64 {
@@ -119,4 +113,14 @@ func soundChain(t *testing.T, n int) (*chain.File, *chain.Session) {
 		t.Fatalf("the chain is not sound: %v", v[0])
 	}
 	return s.Main, s
+}
+
+// identity is kept when no line was dropped: entry k of the file as fixed
+// is entry k of the input.
+func identity(n int) []int {
+	kept := make([]int, n)
+	for i := range kept {
+		kept[i] = i
+	}
+	return kept
 }
