@@ -124,3 +124,27 @@ func loadedChain(t *testing.T, n int) (*chain.File, chain.Path) {
 	t.Cleanup(func() { f.Close() })
 	return f, f.Graph().ActivePath()
 }
+
+// TestGraphOfSmallEntriesFitsItsBudget holds the graph of a chain of small
+// entries (every command that walks the branch builds it beside the
+// index) to what each entry may cost: its parent (8 bytes), where its
+// children start (4), the child itself (4: it was 8, an int, and the graph
+// 27 bytes an entry), and the uuid table (8 a slot, a slot and a half an
+// entry).
+func TestGraphOfSmallEntriesFitsItsBudget(t *testing.T) {
+	const n = 40_000
+	f, err := chain.LoadFile(smallChain(t, n).Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	before := live()
+	g := f.Graph()
+	held := live() - before
+	per := float64(held) / n
+	t.Logf("%d entries: the graph holds %.1f bytes an entry", n, per)
+	if per > 25 {
+		t.Errorf("the graph holds %.1f bytes an entry, over the 25 it may", per)
+	}
+	runtime.KeepAlive(g)
+}

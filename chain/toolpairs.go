@@ -85,10 +85,11 @@ type BesideCall struct {
 // call with its message when a part of the message is above (it finds the
 // parts by the message id); 2.0.x sends the result without its call.
 func (f *File) ResultsBesideCalls(leaf int) []BesideCall {
-	anc, _ := f.Graph().Ancestors(leaf)
+	anc, _ := ancestors[int32](f.Graph(), leaf)
 	var out []BesideCall
 	calls := map[string]bool{}
-	for _, j := range anc {
+	for _, j32 := range anc {
+		j := int(j32)
 		e := &f.Entries[j]
 		for _, id := range e.ToolUseIDs() {
 			calls[id] = true
