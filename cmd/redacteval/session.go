@@ -40,6 +40,7 @@ var publicSets = []struct{ set, path, about string }{
 	{"heldout-families", "ops/redact/testdata/heldout-families.txt", "blind held-out set: the families issue 31 names, written from the formats' public descriptions before it was first run, never tuned on"},
 	{"blind-20261127", "ops/redact/testdata/blind-20261127.txt", "blind set written by an engineer who had not read the scanner: 16 families from providers' token docs, config-file and shell conventions, logs and API responses, with labelled non-secrets; committed before it was first run, never tuned on"},
 	{"blind-20261127b", "ops/redact/testdata/blind-20261127b.txt", "second blind set by an engineer who had not read the scanner: weighted to key material (every private-key container and way of pasting one) and encoded secrets, 16 families, over 100 labelled non-secrets; committed before it was first run, never tuned on"},
+	{"blind-20261127c", "ops/redact/testdata/blind-20261127c.txt", "third blind set by an engineer who had not read the scanner: 16 families of at least 25 secrets each, weighted to the long tail of providers (regional clouds, smaller SaaS, CI tools, registries, payment and crypto, mail, maps, flags, CDN and DNS), in transcript contexts (cat of config files, env and docker inspect, logs and stack traces, API responses, code in many languages, encoded forms), with over 120 labelled non-secrets; committed before it was first run, never tuned on"},
 }
 
 // fpDirs are real sessions: every finding in them is a false positive.

@@ -76,6 +76,7 @@ var BlindSets = map[string]bool{
 	"heldout-families": true,
 	"blind-20261127":   true,
 	"blind-20261127b":  true,
+	"blind-20261127c":  true,
 }
 
 // IsHeldOut reports whether an example is judged apart and never developed

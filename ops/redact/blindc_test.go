@@ -1,0 +1,56 @@
+package redact_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ccsurgeon/ccsurgeon/internal/labelled"
+)
+
+// TestBlindSetCHasItsComposition loads blind-20261127c.txt and checks
+// what its header promises: every kind names one of the sixteen families
+// (a misspelt family would silently fall to other-saas), every generated
+// secret is in its text, at least 25 secrets in every family and 450 in
+// all, and at least 120 labelled non-secrets. It does not run the
+// scanner: the set stays blind.
+func TestBlindSetCHasItsComposition(t *testing.T) {
+	exs, err := labelled.Load("testdata/blind-20261127c.txt", "blind-20261127c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tps, fps, all := map[string]int{}, 0, 0
+	for _, e := range exs {
+		fam, _, _ := strings.Cut(e.Kind, "/")
+		if labelled.Family(e.Kind) != fam {
+			t.Errorf("kind %q: family %q is not one of internal/labelled's", e.Kind, fam)
+		}
+		if !e.TP {
+			fps++
+			continue
+		}
+		tps[fam]++
+		all++
+		if e.Secret == "" || !strings.Contains(e.Text, e.Secret) {
+			t.Errorf("kind %q: the secret %q is not in its text", e.Kind, e.Secret)
+		}
+	}
+	if n := len(labelled.Families()); n != 16 {
+		t.Errorf("%d families, want 16", n)
+	}
+	for _, fam := range labelled.Families() {
+		t.Logf("%-26s %3d secrets", fam, tps[fam])
+		if tps[fam] < 25 {
+			t.Errorf("%s: %d secrets, want at least 25", fam, tps[fam])
+		}
+	}
+	t.Logf("%d secrets, %d labelled non-secrets", all, fps)
+	if all < 450 {
+		t.Errorf("%d secrets in all, want at least 450", all)
+	}
+	if fps < 120 {
+		t.Errorf("%d labelled non-secrets, want at least 120", fps)
+	}
+	if !labelled.BlindSets["blind-20261127c"] {
+		t.Errorf("blind-20261127c is not in labelled.BlindSets: its misses would be printed")
+	}
+}
