@@ -117,48 +117,90 @@ func CreateNew(path string, render func(w io.Writer) error) error {
 	return syncDir(filepath.Dir(path))
 }
 
-// DirSync gathers the folders that new files were linked into, so that a
-// batch of new files pays one folder fsync per folder instead of one per
-// file. It is safe for concurrent use.
+// DirSync writes a batch of new files (the sidecars of a new session or of
+// a share folder) and makes them durable together, so that a batch of
+// hundreds of files does not wait on one fsync after another: the caller
+// writes each file under its name (O_EXCL: never over an existing file),
+// and its fsync and close run in the background, up to syncsInFlight at a
+// time (their waits on the disk overlap; a journalling file system can
+// commit them together). No temp file: the batch is not visible until
+// Last, so a file need not appear whole, and an unlinked temp file per
+// file made the next creates slower on ext4 without a journal (its inode
+// allocator steps over recently freed inodes: up to 42% of the samples of
+// a clone of dense in one profile, BENCHMARKS.md). Last writes the
+// file that makes the batch visible (a new session's main transcript)
+// through a temp file, and links it into place only once every file of the
+// batch and every folder they are in is durable. Every file of a batch is
+// new: a crash can leave part of the batch, without its last file, never
+// a changed or removed file. It is safe for concurrent use. After a
+// failure, Wait (or Last) must be called before what the batch made is
+// removed: the background steps may still run.
 type DirSync struct {
 	mu   sync.Mutex
 	dirs map[string]bool
-	made map[string]bool // folders its CreateNew made (no killed run left a temp file there)
+	err  error // the first failure of a background step
+	wg   sync.WaitGroup
+	sem  chan struct{}
 }
 
-// CreateNew is CreateNew without the folder's fsync: the file's data is
-// durable when it returns, its name once Sync has run.
+// syncsInFlight is how many files of a DirSync are fsynced at once.
+const syncsInFlight = 32
+
+// CreateNew writes a new file at path (ErrExists if there is one, also
+// if it appears meanwhile) and returns once its bytes are written: they
+// are durable once Wait has returned nil.
 func (d *DirSync) CreateNew(path string, render func(w io.Writer) error) error {
 	dir := filepath.Dir(path)
 	d.mu.Lock()
-	if d.made == nil {
-		d.made = map[string]bool{}
+	if d.err != nil {
+		err := d.err
+		d.mu.Unlock()
+		return err
 	}
-	if _, err := os.Lstat(dir); errors.Is(err, os.ErrNotExist) {
+	if d.sem == nil {
+		d.sem = make(chan struct{}, syncsInFlight)
+	}
+	if d.dirs == nil {
+		d.dirs = map[string]bool{}
+	}
+	if !d.dirs[dir] {
 		if err := os.MkdirAll(dir, dirMode); err != nil {
 			d.mu.Unlock()
 			return fmt.Errorf("create directory %s: %w", dir, err)
 		}
-		d.made[dir] = true
+		d.dirs[dir] = true // fsynced by Wait
 	}
-	made := d.made[dir]
 	d.mu.Unlock()
-	if err := createNew(path, render, !made); err != nil {
+	f, err := renderNew(path, render)
+	if err != nil {
 		return err
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if d.dirs == nil {
-		d.dirs = map[string]bool{}
-	}
-	d.dirs[dir] = true
+	d.sem <- struct{}{}
+	d.wg.Add(1)
+	go func() {
+		defer d.wg.Done()
+		defer func() { <-d.sem }()
+		if err := finishNew(f, path); err != nil {
+			d.mu.Lock()
+			if d.err == nil {
+				d.err = err
+			}
+			d.mu.Unlock()
+		}
+	}()
 	return nil
 }
 
-// Sync fsyncs every folder a file was created in.
-func (d *DirSync) Sync() error {
+// Wait waits for the background steps of every file written so far, then
+// fsyncs every folder a file was linked into: the files written are then
+// durable under their names. It returns the first failure.
+func (d *DirSync) Wait() error {
+	d.wg.Wait()
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	if d.err != nil {
+		return d.err
+	}
 	for dir := range d.dirs {
 		if err := syncDir(dir); err != nil {
 			return err
@@ -166,6 +208,50 @@ func (d *DirSync) Sync() error {
 	}
 	d.dirs = nil
 	return nil
+}
+
+// Last writes the new file at path that makes the batch visible (a new
+// session's main transcript, which the client lists): its bytes are
+// rendered and fsynced while the rest of the batch is still being written
+// (written returns once the caller has handed every other file to
+// CreateNew: it is called after the render, on every path) and while the
+// batch's fsyncs run, and it is linked into place (then its folder
+// fsynced) only once Wait has made the whole batch durable. A crash leaves
+// either no file at path, or the file whole with every file of the batch.
+// When Last returns, written has returned and the background steps are
+// over, whatever the outcome.
+func (d *DirSync) Last(path string, render func(w io.Writer) error, written func() error) (err error) {
+	var tmp string
+	defer func() {
+		werr := written()
+		if err == nil {
+			err = werr
+		}
+		if serr := d.Wait(); err == nil {
+			err = serr
+		}
+		if err == nil {
+			hook("create-before-link")
+			if err = linkNew(tmp, path); err == nil {
+				err = syncDir(filepath.Dir(path))
+			}
+		}
+		if tmp != "" {
+			os.Remove(tmp)
+		}
+	}()
+	if _, err := os.Lstat(path); err == nil {
+		return existsError(path)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), dirMode); err != nil {
+		return fmt.Errorf("create directory %s: %w", filepath.Dir(path), err)
+	}
+	f, err := renderTemp(path, nil, DefaultMode, render, true, true)
+	if err != nil {
+		return err
+	}
+	tmp, err = finishTemp(f, path, true)
+	return err
 }
 
 func createNew(path string, render func(w io.Writer) error, sweep bool) error {
@@ -182,6 +268,31 @@ func createNew(path string, render func(w io.Writer) error, sweep bool) error {
 	}
 	defer os.Remove(tmp)
 	hook("create-before-link")
+	return linkNew(tmp, path)
+}
+
+// finishNew fsyncs and closes the new file f at path; on error the file
+// is removed (it is the batch's: renderNew made it).
+func finishNew(f *os.File, path string) error {
+	err := f.Sync()
+	if err != nil {
+		err = wrapIOError(fmt.Sprintf("fsync %s", path), err)
+	}
+	if cerr := f.Close(); cerr != nil && err == nil {
+		err = wrapIOError(fmt.Sprintf("close %s", path), cerr)
+	}
+	if err != nil {
+		os.Remove(path)
+		return err
+	}
+	hook("new-file-synced")
+	return nil
+}
+
+// linkNew gives the finished temp file tmp the name path, refusing
+// (ErrExists) when path exists, also if it appeared meanwhile: the kernel
+// refuses a hard link over an existing name.
+func linkNew(tmp, path string) error {
 	if err := os.Link(tmp, path); err != nil {
 		if errors.Is(err, os.ErrExist) {
 			return existsError(path)
@@ -255,6 +366,17 @@ func writeTemp(target string, mode os.FileMode, render func(w io.Writer) error, 
 // it for each of a thousand new files made a new session's sidecars
 // quadratic).
 func writeTempLike(target string, like os.FileInfo, mode os.FileMode, render func(w io.Writer) error, sync, sweep bool) (tmpPath string, err error) {
+	f, err := renderTemp(target, like, mode, render, sync, sweep)
+	if err != nil {
+		return "", err
+	}
+	return finishTemp(f, target, sync)
+}
+
+// renderTemp is writeTempLike up to the render: it returns the temp file
+// open, its bytes written but not fsynced (when sync, they are being
+// written out as they come: writeBehind). On error nothing is left behind.
+func renderTemp(target string, like os.FileInfo, mode os.FileMode, render func(w io.Writer) error, sync, sweep bool) (f *os.File, err error) {
 	owner, serr := os.Lstat(target)
 	if like != nil {
 		owner, serr = like, nil
@@ -274,22 +396,26 @@ func writeTempLike(target string, like os.FileInfo, mode os.FileMode, render fun
 	if serr != nil {
 		owner, _ = os.Stat(dir)
 	}
-	f, err := os.CreateTemp(dir, tempPrefix(base)+"*")
+	f, err = os.CreateTemp(dir, tempPrefix(base)+"*")
 	if err != nil {
-		return "", wrapIOError(fmt.Sprintf("create temp file for %s", target), err)
+		return nil, wrapIOError(fmt.Sprintf("create temp file for %s", target), err)
 	}
-	name := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(name)
-		}
-	}()
-	if err = keepOwner(f, owner); err != nil {
-		return "", fmt.Errorf("chown %s: %w", name, err)
+	if err = fill(f, target, owner, mode, render, sync); err != nil {
+		f.Close()
+		os.Remove(f.Name())
+		return nil, err
 	}
-	if err = f.Chmod(mode.Perm()); err != nil {
-		return "", fmt.Errorf("chmod %s: %w", name, err)
+	return f, nil
+}
+
+// fill gives the new file f (to be target) the owner of owner and mode,
+// and writes render's output into it.
+func fill(f *os.File, target string, owner os.FileInfo, mode os.FileMode, render func(w io.Writer) error, sync bool) error {
+	if err := keepOwner(f, owner); err != nil {
+		return fmt.Errorf("chown %s: %w", f.Name(), err)
+	}
+	if err := f.Chmod(mode.Perm()); err != nil {
+		return fmt.Errorf("chmod %s: %w", f.Name(), err)
 	}
 	var out io.Writer = f
 	if sync {
@@ -301,18 +427,49 @@ func writeTempLike(target string, like os.FileInfo, mode os.FileMode, render fun
 		bw.Reset(nil) // holds no file
 		writers.Put(bw)
 	}()
-	if err = render(bw); err != nil {
-		return "", wrapIOError(fmt.Sprintf("write %s", target), err)
+	if err := render(bw); err != nil {
+		return wrapIOError(fmt.Sprintf("write %s", target), err)
 	}
-	if err = bw.Flush(); err != nil {
-		return "", wrapIOError(fmt.Sprintf("write %s", target), err)
+	if err := bw.Flush(); err != nil {
+		return wrapIOError(fmt.Sprintf("write %s", target), err)
 	}
+	return nil
+}
+
+// renderNew creates the file path, which must not exist (O_EXCL: nor
+// appear meanwhile, nor be a link), owned as its folder, mode DefaultMode,
+// and writes render's output into it; it returns the file open, not
+// fsynced. On error what it made is removed.
+func renderNew(path string, render func(w io.Writer) error) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, DefaultMode)
+	if err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return nil, existsError(path)
+		}
+		return nil, wrapIOError(fmt.Sprintf("create %s", path), err)
+	}
+	owner, _ := os.Stat(filepath.Dir(path))
+	if err := fill(f, path, owner, DefaultMode, render, true); err != nil {
+		f.Close()
+		os.Remove(path)
+		return nil, err
+	}
+	return f, nil
+}
+
+// finishTemp fsyncs (when sync) and closes the temp file f that
+// renderTemp wrote, and returns its path; on error it is removed.
+func finishTemp(f *os.File, target string, sync bool) (string, error) {
+	name := f.Name()
 	if sync {
-		if err = f.Sync(); err != nil {
+		if err := f.Sync(); err != nil {
+			f.Close()
+			os.Remove(name)
 			return "", wrapIOError(fmt.Sprintf("fsync %s", target), err)
 		}
 	}
-	if err = f.Close(); err != nil {
+	if err := f.Close(); err != nil {
+		os.Remove(name)
 		return "", wrapIOError(fmt.Sprintf("close %s", target), err)
 	}
 	return name, nil

@@ -143,7 +143,11 @@ func recordWritten(configDir, key string, paths []string) {
 	if err != nil {
 		return
 	}
-	_ = WriteFileAtomic(writtenPath(configDir, key), DefaultMode, func(w io.Writer) error { _, err := w.Write(b); return err })
+	// replaced whole (a reader never sees half of it) but not fsynced: it
+	// only spares the next few seconds' change the live guard, and a
+	// crash that loses it makes that guard stricter, nothing worse: two
+	// fsyncs (the file's, its folder's) for a hint were not worth a wait
+	_ = writeAtomic(writtenPath(configDir, key), DefaultMode, func(w io.Writer) error { _, err := w.Write(b); return err }, false)
 }
 
 // ownWrite reports whether the file at p is exactly as ccsurgeon last

@@ -840,8 +840,12 @@ type newSubagent struct {
 // behind /rewind. On failure what it created goes.
 func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 	var created []string
+	// the new files are made durable together (backup.DirSync), the main
+	// transcript last, once every other file is on disk
+	ds := &backup.DirSync{}
 	defer func() {
 		if err != nil {
+			ds.Wait() // no background link may come after the removal
 			for k := len(created) - 1; k >= 0; k-- {
 				os.RemoveAll(created[k])
 			}
@@ -876,69 +880,90 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 			}
 		}
 	}
-	if _, err := os.Lstat(sidecar); err == nil {
-		return "", Errorf("%s already exists", sidecar)
+	// every path the new session takes must be free: the clean-up of a
+	// failed attempt removes them, and must never remove what it did not make
+	for _, p := range []string{newMain, sidecar, filepath.Join(env.ConfigDir, "file-history", ns.newID)} {
+		if _, err := os.Lstat(p); err == nil {
+			return "", Errorf("%s already exists", p)
+		}
 	}
 	// every folder of the new session is marked until its main transcript
 	// is in place: the next run removes what a killed one left
 	nf := backup.BeginNew(newMain)
 	defer nf.Done()
-	// Everything the main transcript refers to goes first, four files at a
-	// time (each waits on its fsync), with one folder fsync per folder at
-	// the end; the main transcript comes last, once they are all in place.
-	ds := &backup.DirSync{}
+	// Everything the main transcript refers to is written four files at a
+	// time, their fsyncs in the background (DirSync); the main transcript
+	// is linked into place last, once they are all on disk. Every file is
+	// new: a crash (power lost) before that leaves no main transcript, and
+	// what was written goes at the next run (the folders are marked);
+	// after it, the whole session.
 	work := newTasks(4)
 	var written []string // the transcripts made, for the live guard
-	for _, a := range ns.subagents {
-		base := filepath.Base(a.path)
-		dst := filepath.Join(sidecar, "subagents", base)
-		if a.legacy {
-			dst = filepath.Join(dir, "agent-"+uuid.NewString()[:8]+"-"+strings.TrimPrefix(base, "agent-"))
-			created = append(created, dst, strings.TrimSuffix(dst, ".jsonl")+".meta.json")
-			if err := nf.File(dst); err != nil {
-				return "", err
+	queue := func() error {
+		for _, a := range ns.subagents {
+			base := filepath.Base(a.path)
+			dst := filepath.Join(sidecar, "subagents", base)
+			if a.legacy {
+				dst = filepath.Join(dir, "agent-"+uuid.NewString()[:8]+"-"+strings.TrimPrefix(base, "agent-"))
+				created = append(created, dst, strings.TrimSuffix(dst, ".jsonl")+".meta.json")
+				if err := nf.File(dst); err != nil {
+					return err
+				}
+				if err := nf.File(strings.TrimSuffix(dst, ".jsonl") + ".meta.json"); err != nil {
+					return err
+				}
+			} else {
+				created = append(created, sidecar)
+				if err := nf.Folder(sidecar); err != nil {
+					return err
+				}
 			}
-			if err := nf.File(strings.TrimSuffix(dst, ".jsonl") + ".meta.json"); err != nil {
-				return "", err
+			written = append(written, dst)
+			work.Go(func() error { return writeSubagent(a.render(dst), a.meta, dst, ns.rm, ds) })
+		}
+		// tool-results/ and file-history/<id>/ are copied as they are, but
+		// for the tool-results files the result changes (redact-secrets)
+		copies := map[string]string{
+			filepath.Join(ns.sidecarDir, "tool-results"):          filepath.Join(sidecar, "tool-results"),
+			filepath.Join(env.ConfigDir, "file-history", ns.from): filepath.Join(env.ConfigDir, "file-history", ns.newID),
+		}
+		for src, dst := range copies {
+			if st, err := os.Stat(src); err != nil || !st.IsDir() {
+				continue
 			}
-		} else {
-			created = append(created, sidecar)
-			if err := nf.Folder(sidecar); err != nil {
-				return "", err
+			created = append(created, dst, sidecar)
+			if err := nf.Folder(dst); err != nil {
+				return err
+			}
+			if err := copyTree(src, dst, ds, work, ns.changed); err != nil {
+				return err
 			}
 		}
-		written = append(written, dst)
-		work.Go(func() error { return writeSubagent(a.render(dst), a.meta, dst, ns.rm, ds) })
+		return nil
 	}
-	// tool-results/ and file-history/<id>/ are copied as they are, but for
-	// the tool-results files the result changes (redact-secrets)
-	copies := map[string]string{
-		filepath.Join(ns.sidecarDir, "tool-results"):          filepath.Join(sidecar, "tool-results"),
-		filepath.Join(env.ConfigDir, "file-history", ns.from): filepath.Join(env.ConfigDir, "file-history", ns.newID),
-	}
-	for src, dst := range copies {
-		if st, err := os.Stat(src); err != nil || !st.IsDir() {
-			continue
-		}
-		created = append(created, dst, sidecar)
-		if err := nf.Folder(dst); err != nil {
-			work.Wait()
-			return "", err
-		}
-		if err := copyTree(src, dst, ds, work, ns.changed); err != nil {
-			work.Wait()
-			return "", err
-		}
-	}
-	if err := work.Wait(); err != nil {
-		return "", err
-	}
-	if err := ds.Sync(); err != nil {
-		return "", err
-	}
-	backup.Step("new-after-sidecars")
+	// The main transcript is rendered at the same time (on this file
+	// system a create waits on the folder's lock and its inode search, not
+	// on a core), and linked once every other file is on disk.
 	created = append(created, newMain)
-	if err := backup.CreateNew(newMain, ns.main(newMain)); err != nil {
+	queued := make(chan struct{})
+	var queueErr error
+	mainErr := make(chan error, 1)
+	go func() {
+		mainErr <- ds.Last(newMain, ns.main(newMain), func() error {
+			<-queued
+			werr := work.Wait()
+			if queueErr != nil {
+				return queueErr
+			}
+			if werr == nil {
+				backup.Step("new-after-sidecars")
+			}
+			return werr
+		})
+	}()
+	queueErr = queue()
+	close(queued)
+	if err := <-mainErr; err != nil {
 		return "", err
 	}
 	// ccsurgeon's own write: the next command may change the new session
@@ -1316,14 +1341,15 @@ func (j *job) writeFolder(dir string, force bool) (path string, err error) {
 	}
 	_ = force // nothing in the folder is replaced, even with --force
 	var created []string
+	ds := &backup.DirSync{} // the main transcript last, as for a new session
 	defer func() {
 		if err != nil {
+			ds.Wait() // no background link may come after the removal
 			for k := len(created) - 1; k >= 0; k-- {
 				os.RemoveAll(created[k])
 			}
 		}
 	}()
-	ds := &backup.DirSync{}
 	work := newTasks(4)
 	for _, o := range outs {
 		if o.a.Legacy {
@@ -1347,11 +1373,8 @@ func (j *job) writeFolder(dir string, force bool) (path string, err error) {
 	if err := work.Wait(); err != nil {
 		return "", err
 	}
-	if err := ds.Sync(); err != nil {
-		return "", err
-	}
 	created = append(created, mainDst)
-	if err := backup.CreateNew(mainDst, j.render(s.Main, mainDst)); err != nil {
+	if err := ds.Last(mainDst, j.render(s.Main, mainDst), work.Wait); err != nil {
 		return "", err
 	}
 	return mainDst, nil

@@ -416,8 +416,14 @@ func plausibleValue(v string, kind int, quoted bool) bool {
 		return false
 	}
 	switch v[0] {
-	case '$', '%', '{', '<', '[', '(', '-', '/', '\\', '.', ':', '=', '|', '>', ',':
+	case '%':
+		return percentLedPassword(v, kind, quoted) // general6.go
+	case '$', '{', '<', '[', '(', '/', '\\':
 		return false
+	case '-', '.', ':', '=', '|', '>', ',':
+		if !punctLedPassword(v) { // general6.go
+			return false
+		}
 	case '\'', '"':
 		if len(v) > 1 && (v[1] == '$' || v[1] == '%') {
 			return false // a quoted reference inside the quotes: "'$DB_PASSWORD'"
@@ -451,9 +457,10 @@ func plausibleValue(v string, kind int, quoted bool) bool {
 		}
 	}
 	if chain.IsUUID(v) {
-		// a UUID named as a token or key (HEROKU_API_KEY, apikey: …) is one;
+		// a UUID named as a token or key (HEROKU_API_KEY, apikey: …,
+		// CONSUL_HTTP_TOKEN=…, quoted or not: Consul, Nomad, Postmark) is one;
 		// a password or a bare "auth" is not expected to be a UUID
-		return quoted && kind != kindPassword
+		return kind != kindPassword
 	}
 	if marks&markIdentSep != 0 && isIdentPath(v) || looksLikePathOrURLFold(v) {
 		return false

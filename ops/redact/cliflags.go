@@ -37,6 +37,9 @@ var cliPasswordTools = []struct {
 	// OpenSSL pass phrase arguments: -passin pass:X, -passout pass:X
 	{[]string{"openssl"},
 		`[^\n|;&]*?[ \t]-(?:passin|passout|pass|password|kpass)[ \t]+["']?pass:(?P<s>[^\s"']+)`},
+	// openssl enc -k PASSWORD (the legacy pass phrase argument)
+	{[]string{"openssl enc", "openssl aes-128-cbc", "openssl aes-256-cbc", "openssl des3"},
+		`[^\n|;&]*?[ \t]-k[ \t]+["']?(?P<s>[^\s"'-][^\s"']*)`},
 	// FreeRDP: /p:PASSWORD
 	{[]string{"xfreerdp", "wlfreerdp", "sdl-freerdp", "freerdp"},
 		`[^\n|;&]*?[ \t]/p:["']?(?P<s>[^\s"']+)`},

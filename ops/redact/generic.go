@@ -407,6 +407,9 @@ func findAssignments(text string, hits []hit, emit func(s, e int, id string)) {
 			continue
 		}
 		ident := text[l:r]
+		if l >= 2 && text[l-2] == '$' && text[l-1] == '{' && r < len(text) && (text[r] == '?' || strings.HasPrefix(text[r:], ":?")) {
+			continue // ${DB_PASSWORD:?missing}: the shell's error message
+		}
 		kind, ok := classifyIdent(ident)
 		if !ok && shortPasswordName(text, l, r, ident) {
 			kind, ok = kindPassword, true
@@ -749,20 +752,10 @@ func parseValue(text string, l, r int, ident string, kind int) (s, e int, quoted
 	}
 	if l > 0 && text[l-1] == '<' && i < len(text) && text[i] == '>' {
 		k := strings.IndexByte(text[i+1:], '<')
-		if k < 0 || k > 600 || !strings.HasPrefix(text[i+1+k:], "</") {
-			return -1, -1, false, false
+		if k >= 0 && k <= 600 && hasPrefixFold(text[i+1+k:], "<value>") && strings.TrimSpace(text[i+1:i+1+k]) == "" {
+			return elementText(text, i+1+k+len("<value>")) // <Password><Value>…</Value> (general6.go)
 		}
-		a, b := i+1, i+1+k
-		for a < b && isSpace(text[a]) {
-			a++
-		}
-		for b > a && isSpace(text[b-1]) {
-			b--
-		}
-		if a == b {
-			return -1, -1, false, false
-		}
-		return a, b, true, false
+		return elementText(text, i+1)
 	}
 	identQuoted := false
 	if ql := l; ql > 0 {
@@ -792,6 +785,9 @@ func parseValue(text string, l, r int, ident string, kind int) (s, e int, quoted
 		// <add key="Password" value="…" />
 		j += strings.IndexByte(rest, '=') + 1
 		sep = "="
+	case identQuoted && j == i && strings.HasPrefix(rest, ">") && namedByAttribute(text, l):
+		// <property name="db.password">…</property> (general6.go)
+		return elementText(text, j+1)
 	case strings.HasPrefix(rest, ":::="):
 		j += 4
 	case strings.HasPrefix(rest, "::="):

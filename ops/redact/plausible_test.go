@@ -30,8 +30,14 @@ func plausibleValueRef(v string, kind int, quoted bool) bool {
 		return false
 	}
 	switch v[0] {
-	case '$', '%', '{', '<', '[', '(', '-', '/', '\\', '.', ':', '=', '|', '>', ',':
+	case '%':
+		return percentLedPassword(v, kind, quoted) // general6.go
+	case '$', '{', '<', '[', '(', '/', '\\':
 		return false
+	case '-', '.', ':', '=', '|', '>', ',':
+		if !punctLedPassword(v) {
+			return false
+		}
 	case '\'', '"':
 		if len(v) > 1 && (v[1] == '$' || v[1] == '%') {
 			return false // a quoted reference inside the quotes: "'$DB_PASSWORD'"
@@ -70,7 +76,7 @@ func plausibleValueRef(v string, kind int, quoted bool) bool {
 	if chain.IsUUID(v) {
 		// a UUID named as a token or key (HEROKU_API_KEY, apikey: …) is one;
 		// a password or a bare "auth" is not expected to be a UUID
-		return quoted && kind != kindPassword
+		return kind != kindPassword
 	}
 	if isIdentPath(v) || looksLikePathOrURLFold(v) {
 		return false

@@ -309,6 +309,7 @@ func builtinRules() []*Rule {
 	rules = append(rules, keyRules()...)
 	rules = append(rules, cliPasswordRules()...)
 	rules = append(rules, providerRules()...)
+	rules = append(rules, generalRules()...) // general6.go
 	have, anchors := map[string]bool{}, map[string]bool{}
 	for _, r := range rules {
 		have[r.ID] = true

@@ -23,11 +23,12 @@ func structuralRules() []*Rule {
 			Check: checkHash},
 		// NTLM dumps (pwdump, secretsdump): user:rid:LM:NT:::
 		{ID: "ntlm-hash", Anchors: []string{":::"}, Before: 120, After: 3, Priority: prioPrefix,
-			Re: regexp.MustCompile(`(?m)[^\s:]+:\d+:(?P<s>[a-fA-F0-9]{32}:[a-fA-F0-9]{32}):::`)},
+			Re:    regexp.MustCompile(`(?m)[^\s:]+:\d+:(?P<s>[a-fA-F0-9]{32}:[a-fA-F0-9]{32}):::`),
+			Check: ntlmNotEmpty},
 		// .pgpass: host:port:database:user:password
 		{ID: "pgpass-password", Anchors: []string{":5432:", ":*:", ":5433:"}, Before: 200, After: 300, Priority: prioContext,
 			Re:    regexp.MustCompile(`(?m)^[ \t]*[\w.*-]+:(?:\d{2,5}|\*):[\w.*-]+:[\w.*@-]+:(?P<s>[^\s:]\S*)[ \t]*$`),
-			Check: checkValue(kindPassword)},
+			Check: pgpassField},
 		// .netrc: machine HOST login USER password PASS
 		{ID: "netrc-password", Anchors: []string{"machine"}, After: 400, Priority: prioContext,
 			Re: regexp.MustCompile(`\bmachine\s+\S+\s+(?:login\s+\S+\s+)?(?:account\s+\S+\s+)?password\s+(?P<s>\S+)`),
