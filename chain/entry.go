@@ -2,6 +2,7 @@ package chain
 
 import (
 	"strings"
+	"time"
 	"unique"
 	"unsafe"
 
@@ -328,6 +329,18 @@ func (e *Entry) Timestamp() string {
 		return formatMillis(e.ts)
 	}
 	return e.get(xTimestamp)
+}
+
+// Time is the timestamp as a time, and whether it is one (RFC 3339): the
+// same as parsing Timestamp, without making the string of every entry
+// (validate reads the time of each: on 500,000 entries, 16 MB of strings
+// made and parsed again).
+func (e *Entry) Time() (time.Time, bool) {
+	if e.flags&flagTS != 0 {
+		return time.UnixMilli(e.ts).UTC(), true
+	}
+	ts, err := time.Parse(time.RFC3339Nano, e.get(xTimestamp))
+	return ts, err == nil
 }
 
 // MsgID is message.id (the API message id of an assistant entry).

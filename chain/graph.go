@@ -24,7 +24,7 @@ type Graph struct {
 	// children of entry i, in file order, are childList[childStart[i]:childStart[i+1]]
 	// (one array for all: a million entries do not make a million slices)
 	childStart []int32
-	childList  []int
+	childList  []int32
 	// Roots are chain entries with parentUuid null.
 	Roots []int
 	// Dangling are chain entries whose parentUuid resolves to no entry.
@@ -109,11 +109,11 @@ func buildGraph(f *File) *Graph {
 	for i := 0; i < n; i++ {
 		g.childStart[i+1] += g.childStart[i]
 	}
-	g.childList = make([]int, g.childStart[n])
+	g.childList = make([]int32, g.childStart[n])
 	fill := make([]int32, n)
 	for i, p := range g.Parent {
 		if p >= 0 {
-			g.childList[g.childStart[p]+fill[p]] = i
+			g.childList[g.childStart[p]+fill[p]] = int32(i)
 			fill[p]++
 		}
 	}
@@ -206,7 +206,7 @@ func (g *Graph) Holds(i int) bool {
 func (f *File) ForgetGraph() { f.graph, f.active = nil, nil }
 
 // ChildrenOf returns the entries whose parent is entry i, in file order.
-func (g *Graph) ChildrenOf(i int) []int { return g.childList[g.childStart[i]:g.childStart[i+1]] }
+func (g *Graph) ChildrenOf(i int) []int32 { return g.childList[g.childStart[i]:g.childStart[i+1]] }
 
 // Lookup returns the entry index holding uuid.
 func (g *Graph) Lookup(uuid string) (int, bool) {
@@ -218,13 +218,17 @@ func (g *Graph) Lookup(uuid string) (int, bool) {
 
 // Ancestors walks from entry i up the parentUuid links and returns the
 // path root-first. cycle reports a parent loop (the walk stops there).
-func (g *Graph) Ancestors(i int) (path []int, cycle bool) {
+func (g *Graph) Ancestors(i int) (path []int, cycle bool) { return ancestors[int](g, i) }
+
+// ancestors is Ancestors in entry numbers of type T (int32 for what is
+// only looked at: half the memory on a branch of a million entries).
+func ancestors[T int | int32](g *Graph, i int) (path []T, cycle bool) {
 	// count the steps first, then fill the path from its end: a
 	// million-entry chain makes one slice, not twenty doublings
 	n, cycle := g.walkUp(i, func(int) {})
-	path = make([]int, n)
+	path = make([]T, n)
 	k := n
-	g.walkUp(i, func(j int) { k--; path[k] = j })
+	g.walkUp(i, func(j int) { k--; path[k] = T(j) })
 	return path, cycle
 }
 
@@ -306,7 +310,8 @@ func (g *Graph) isParallelSibling(i int) bool {
 	// message: a later tool_use entry, or a result that has children.
 	prev := i
 	for q := p; q >= 0 && g.f.Entries[q].Type() == "assistant" && g.f.Entries[q].MsgID() == msg && msg != ""; q = g.Parent[q] {
-		for _, c := range g.ChildrenOf(q) {
+		for _, c32 := range g.ChildrenOf(q) {
+			c := int(c32)
 			if c == prev {
 				continue
 			}
@@ -535,7 +540,8 @@ func (g *Graph) withParallelResults(path []int) []int {
 			if len(ids) == 0 {
 				continue
 			}
-			for _, c := range g.ChildrenOf(i) {
+			for _, c32 := range g.ChildrenOf(i) {
+				c := int(c32)
 				if onPath[c] {
 					continue
 				}

@@ -20,7 +20,7 @@ func TestMessagesFromIsTheTailOfMessages(t *testing.T) {
 		all := f.Messages(p)
 		// the message holding each entry of the path (-1: none)
 		holder := make(map[int]int)
-		for k, m := range all {
+		for k, m := range all.All() {
 			for _, i := range m.Entries {
 				holder[i] = k
 			}
@@ -32,7 +32,7 @@ func TestMessagesFromIsTheTailOfMessages(t *testing.T) {
 			if s%step != 0 && s < len(p.Entries)-64 {
 				continue
 			}
-			want := len(all)
+			want := all.Len()
 			for j := s; j < len(p.Entries); j++ {
 				if k, ok := holder[p.Entries[j]]; ok {
 					want = k
@@ -40,10 +40,13 @@ func TestMessagesFromIsTheTailOfMessages(t *testing.T) {
 				}
 			}
 			got := f.MessagesFrom(p, s)
-			if !slices.EqualFunc(got, all[want:], func(a, b Message) bool {
-				return a.Role == b.Role && slices.Equal(a.Entries, b.Entries)
-			}) {
-				t.Fatalf("%s: MessagesFrom(p, %d) = %d messages, want the last %d of Messages(p)", path, s, len(got), len(all)-want)
+			same := got.Len() == all.Len()-want
+			for k := 0; same && k < got.Len(); k++ {
+				a, b := got.At(k), all.At(want+k)
+				same = a.Role == b.Role && slices.Equal(a.Entries, b.Entries)
+			}
+			if !same {
+				t.Fatalf("%s: MessagesFrom(p, %d) = %d messages, want the last %d of Messages(p)", path, s, got.Len(), all.Len()-want)
 			}
 			n++
 		}

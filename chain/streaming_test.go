@@ -27,7 +27,8 @@ func TestStreamingCallsSplitByProgress(t *testing.T) {
 		ids  []string // tool_use ids of an assistant message, tool_result ids of a user one
 	}
 	var got []sent
-	for _, m := range msgs[:3] {
+	for k := range 3 {
+		m := msgs.At(k)
 		s := sent{role: m.Role}
 		for _, j := range m.Entries {
 			if m.Role == "assistant" {
@@ -40,6 +41,6 @@ func TestStreamingCallsSplitByProgress(t *testing.T) {
 	}
 	calls := []string{"toolu_mock000000000000000002", "toolu_mock000000000000000003", "toolu_mock000000000000000004"}
 	require.Equal(t, []sent{{"user", nil}, {"assistant", calls}, {"user", calls}}, got, "what 2.1.332 sends: one assistant message with the 3 calls, then their 3 results")
-	require.Equal(t, "assistant", msgs[3].Role)
+	require.Equal(t, "assistant", msgs.At(3).Role)
 	require.Empty(t, f.UnpairedTools(msgs))
 }

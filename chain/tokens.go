@@ -530,48 +530,72 @@ type ResumeEstimate struct {
 	gone    map[int]bool
 }
 
-// perEntry holds the estimates of a path's entries in rows of 32 bytes,
-// in entry order (a map of a million entries' Tokens took about 90 bytes
-// each); an estimate a row cannot hold is kept in big.
+// perEntry holds the estimates of a path's entries in entry order: each
+// entry's index (4 bytes) and its counts by kind, 2 bytes each (a map of a
+// million entries' Tokens took about 90 bytes each, rows of int32 counts
+// 32: on the chain of a million small entries they were what put info and
+// the rescue over half the file); an estimate a row cannot hold (a count
+// over 65,535 tokens) is kept in big.
 type perEntry struct {
+	idx  []int32
 	rows []tokenRow
 	big  map[int]Tokens
 }
 
-type tokenRow struct {
-	i int32
-	n [NumTokenKinds]int32
-}
+type tokenRow [NumTokenKinds]uint16
 
 // add records entry i's estimate (rows are sorted by seal).
 func (p *perEntry) add(i int, tk Tokens) {
-	row := tokenRow{i: int32(i)}
+	var row tokenRow
 	for k, v := range tk {
-		if v != int(int32(v)) {
+		if v != int(uint16(v)) {
 			if p.big == nil {
 				p.big = map[int]Tokens{}
 			}
 			p.big[i] = tk
 			return
 		}
-		row.n[k] = int32(v)
+		row[k] = uint16(v)
 	}
+	p.idx = append(p.idx, int32(i))
 	p.rows = append(p.rows, row)
 }
 
 // seal puts the rows in entry order, one per entry, and gives back the
 // spare capacity.
 func (p *perEntry) seal() {
-	slices.SortStableFunc(p.rows, func(a, b tokenRow) int { return cmp.Compare(a.i, b.i) })
-	p.rows = slices.CompactFunc(p.rows, func(a, b tokenRow) bool { return a.i == b.i })
-	p.rows = slices.Clip(p.rows)
+	if !slices.IsSorted(p.idx) {
+		order := make([]int, len(p.idx))
+		for k := range order {
+			order[k] = k
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(p.idx[a], p.idx[b]) })
+		idx, rows := make([]int32, len(order)), make([]tokenRow, len(order))
+		for k, o := range order {
+			idx[k], rows[k] = p.idx[o], p.rows[o]
+		}
+		p.idx, p.rows = idx, rows
+	}
+	// one row per entry: the first of each
+	w := 0
+	for k := range p.idx {
+		if k > 0 && p.idx[k] == p.idx[w-1] {
+			continue
+		}
+		p.idx[w], p.rows[w] = p.idx[k], p.rows[k]
+		w++
+	}
+	p.idx, p.rows = slices.Clip(p.idx[:w]), slices.Clip(p.rows[:w])
 }
 
 func (p *perEntry) get(i int) (Tokens, bool) {
 	if tk, ok := p.big[i]; ok {
 		return tk, true
 	}
-	k, ok := slices.BinarySearchFunc(p.rows, int32(i), func(r tokenRow, i int32) int { return cmp.Compare(r.i, i) })
+	if i != int(int32(i)) {
+		return Tokens{}, false
+	}
+	k, ok := slices.BinarySearch(p.idx, int32(i))
 	if !ok {
 		return Tokens{}, false
 	}
@@ -579,7 +603,7 @@ func (p *perEntry) get(i int) (Tokens, bool) {
 }
 
 func (r *tokenRow) tokens() (tk Tokens) {
-	for k, v := range r.n {
+	for k, v := range r {
 		tk[k] = int(v)
 	}
 	return tk
@@ -587,7 +611,7 @@ func (r *tokenRow) tokens() (tk Tokens) {
 
 func (p *perEntry) each(fn func(i int, tk Tokens)) {
 	for k := range p.rows {
-		fn(int(p.rows[k].i), p.rows[k].tokens())
+		fn(int(p.idx[k]), p.rows[k].tokens())
 	}
 	for i, tk := range p.big {
 		fn(i, tk)
@@ -677,11 +701,19 @@ func (f *File) resumeTokens(p Path, raw RawFunc, counts *lineCounts) ResumeEstim
 	lastRole := ""
 	endsOnPrompt := false
 	// the entries the client sends: messages and (2.1.x) attachments
-	var sent []int
+	// (counted first, then made once: grown by doubling, with its
+	// copies, it was 16 bytes an entry at the estimate's peak)
+	isSent := func(e *Entry) bool { return e.Kind == KindEntry && (e.IsMessage() || e.Type() == "attachment") }
+	nsent := 0
 	for _, i := range p.Entries {
-		e := &f.Entries[i]
-		if e.Kind == KindEntry && (e.IsMessage() || e.Type() == "attachment") {
-			sent = append(sent, i)
+		if isSent(&f.Entries[i]) {
+			nsent++
+		}
+	}
+	sent := make([]int32, 0, nsent)
+	for _, i := range p.Entries {
+		if isSent(&f.Entries[i]) {
+			sent = append(sent, int32(i))
 		}
 	}
 	type counted struct {
@@ -710,7 +742,8 @@ func (f *File) resumeTokens(p Path, raw RawFunc, counts *lineCounts) ResumeEstim
 	work := func(lo, hi int) ([]counted, error) {
 		out := make([]counted, 0, hi-lo)
 		if counts != nil {
-			for _, i := range sent[lo:hi] {
+			for _, i32 := range sent[lo:hi] {
+				i := int(i32)
 				e := &f.Entries[i]
 				lc := counts.at(i)
 				c := counted{i: i, bytes: int(lc.bytes)}
@@ -730,7 +763,8 @@ func (f *File) resumeTokens(p Path, raw RawFunc, counts *lineCounts) ResumeEstim
 			return out, nil
 		}
 		var buf []byte
-		for k, i := range sent[lo:hi] {
+		for k, i32 := range sent[lo:hi] {
+			i := int(i32)
 			e := &f.Entries[i]
 			c := counted{i: i}
 			var b []byte
@@ -772,8 +806,9 @@ func (f *File) resumeTokens(p Path, raw RawFunc, counts *lineCounts) ResumeEstim
 	}
 	// one row per entry sent, made once (grown by doubling, the rows of
 	// half a million entries held half as much again, and their copies)
+	r.own.idx = make([]int32, 0, len(sent))
 	r.own.rows = make([]tokenRow, 0, len(sent))
-	_ = InOrder(f, len(sent), func(k int) int { return sent[k] }, work, func(cs []counted) error {
+	_ = InOrder(f, len(sent), func(k int) int { return int(sent[k]) }, work, func(cs []counted) error {
 		for _, c := range cs {
 			if c.skip {
 				continue

@@ -23,15 +23,15 @@ type UnpairedTool struct {
 // messages of a path of f), in the order of msgs, then of entries, then of
 // blocks: the one rule validate reports and repair fixes. A tool_use is
 // listed once for each entry holding it.
-func (f *File) UnpairedTools(msgs []Message) []UnpairedTool {
+func (f *File) UnpairedTools(msgs MessageList) []UnpairedTool {
 	var out []UnpairedTool
-	for k, m := range msgs {
+	for k, m := range msgs.All() {
 		switch m.Role {
 		case "assistant":
-			last := k == len(msgs)-1
+			last := k == msgs.Len()-1
 			var got map[string]int
-			if !last && msgs[k+1].Role == "user" {
-				for _, j := range msgs[k+1].Entries {
+			if !last && msgs.At(k+1).Role == "user" {
+				for _, j := range msgs.At(k + 1).Entries {
 					for _, id := range f.Entries[j].ToolResultIDs() {
 						if got == nil {
 							got = map[string]int{}
@@ -53,8 +53,8 @@ func (f *File) UnpairedTools(msgs []Message) []UnpairedTool {
 				for _, id := range f.Entries[j].ToolResultIDs() {
 					if prev == nil {
 						prev = map[string]bool{}
-						if k > 0 && msgs[k-1].Role == "assistant" {
-							for _, a := range msgs[k-1].Entries {
+						if k > 0 && msgs.At(k-1).Role == "assistant" {
+							for _, a := range msgs.At(k - 1).Entries {
 								for _, u := range f.Entries[a].ToolUseIDs() {
 									prev[u] = true
 								}
@@ -85,10 +85,11 @@ type BesideCall struct {
 // call with its message when a part of the message is above (it finds the
 // parts by the message id); 2.0.x sends the result without its call.
 func (f *File) ResultsBesideCalls(leaf int) []BesideCall {
-	anc, _ := f.Graph().Ancestors(leaf)
+	anc, _ := ancestors[int32](f.Graph(), leaf)
 	var out []BesideCall
 	calls := map[string]bool{}
-	for _, j := range anc {
+	for _, j32 := range anc {
+		j := int(j32)
 		e := &f.Entries[j]
 		for _, id := range e.ToolUseIDs() {
 			calls[id] = true

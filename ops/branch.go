@@ -81,7 +81,8 @@ func (t *Txn) dropSubtrees(f *chain.File, drop, keep map[int]bool) {
 	for len(queue) > 0 {
 		i := queue[len(queue)-1]
 		queue = queue[:len(queue)-1]
-		for _, c := range g.ChildrenOf(i) {
+		for _, c32 := range g.ChildrenOf(i) {
+			c := int(c32)
 			if !keep[c] && !drop[c] {
 				drop[c] = true
 				queue = append(queue, c)

@@ -78,7 +78,7 @@ func isTypedPrompt(t string) bool {
 // projectChain builds the same projection from what chain reconstructs.
 func projectChain(t *testing.T, f *chain.File) []string {
 	var msgs []json.RawMessage
-	for _, m := range f.Messages(f.Graph().ActivePath()) {
+	for _, m := range f.Messages(f.Graph().ActivePath()).All() {
 		var content []json.RawMessage
 		for _, i := range m.Entries {
 			raw, err := f.Raw(i)

@@ -633,7 +633,14 @@ func cyclesOf(parent []int) []int {
 func (r *Repair) toolPairs(t *Txn, f *chain.File) error {
 	// the file as fixed so far, loaded again; kept[k] is the input entry of
 	// its entry k (the fixes so far drop lines and change lines, never add)
-	var kept []int
+	// (made once: grown by doubling it took twice its size at the peak)
+	nkept := 0
+	for i := range f.Entries {
+		if !t.Dropped(f, i) {
+			nkept++
+		}
+	}
+	kept := make([]int, 0, nkept)
 	for i := range f.Entries {
 		if !t.Dropped(f, i) {
 			kept = append(kept, i)
@@ -671,8 +678,8 @@ func (r *Repair) toolPairs(t *Txn, f *chain.File) error {
 		switch {
 		case u.Result:
 			mark(dropResult, kept[u.Entry], u.ID)
-			if k := u.Message; k > 0 && msgs[k-1].Role == "assistant" {
-				for _, a := range msgs[k-1].Entries {
+			if k := u.Message; k > 0 && msgs.At(k-1).Role == "assistant" {
+				for _, a := range msgs.At(k - 1).Entries {
 					answered[nf.Entries[a].MsgID()] = true
 				}
 			}
@@ -758,12 +765,12 @@ func (r *Repair) toolPairs(t *Txn, f *chain.File) error {
 // is how 2.0.x writes them, every client sends them all. nf is f as fixed
 // so far, kept[k] the entry of f that nf's entry k is, path the active
 // path of nf and msgs its messages.
-func lineUpResults(t *Txn, f, nf *chain.File, kept, path []int, msgs []chain.Message) error {
+func lineUpResults(t *Txn, f, nf *chain.File, kept, path []int, msgs chain.MessageList) error {
 	ng := nf.Graph()
-	pos := make(map[int]int, len(path))
-	for k, j := range path {
-		pos[j] = k
-	}
+	// pos[j] is the position of nf's entry j in path, made the first time
+	// a message lost an entry: on a path where none did it is not needed
+	// (a map of the path was 23 MB of repair's peak on a million entries)
+	var pos []int32
 	gone := func(q int) bool { return t.Dropped(f, kept[path[q]]) }
 	setParent := func(j, p int) error {
 		if ng.Parent[j] == p {
@@ -780,18 +787,26 @@ func lineUpResults(t *Txn, f, nf *chain.File, kept, path []int, msgs []chain.Mes
 		t.Set(f, kept[j], out)
 		return nil
 	}
-	for k, m := range msgs {
-		if m.Role != "user" || k == 0 || msgs[k-1].Role != "assistant" {
+	for k, m := range msgs.All() {
+		if m.Role != "user" || k == 0 || msgs.At(k-1).Role != "assistant" {
 			continue
 		}
 		lost := false
-		lo, hi := len(path), -1
 		for _, j := range m.Entries {
 			lost = lost || t.Dropped(f, kept[j])
-			lo, hi = min(lo, pos[j]), max(hi, pos[j])
 		}
 		if !lost {
 			continue
+		}
+		if pos == nil {
+			pos = make([]int32, len(nf.Entries))
+			for k, j := range path {
+				pos[j] = int32(k)
+			}
+		}
+		lo, hi := len(path), -1
+		for _, j := range m.Entries {
+			lo, hi = min(lo, int(pos[j])), max(hi, int(pos[j]))
 		}
 		var line []int
 		for q := lo; q <= hi; q++ {
@@ -840,23 +855,32 @@ func lineUpResults(t *Txn, f, nf *chain.File, kept, path []int, msgs []chain.Mes
 // parents up from the leaf, now meets the call. nf is f as fixed so far,
 // kept[k] the entry of f that nf's entry k is, leaf nf's active leaf and
 // msgs the messages of its path.
-func (r *Repair) resultsBelowCalls(t *Txn, f, nf *chain.File, kept []int, leaf int, msgs []chain.Message) error {
+func (r *Repair) resultsBelowCalls(t *Txn, f, nf *chain.File, kept []int, leaf int, msgs chain.MessageList) error {
 	ng := nf.Graph()
-	msgOf := map[int]int{}
-	for k, m := range msgs {
-		for _, j := range m.Entries {
-			msgOf[j] = k
-		}
-	}
+	// msgOf[j] is the message of nf's entry j (-1: none), made for the
+	// first result found beside its call: a sound session has none (a map
+	// of every entry was 19 MB of repair's peak on 500,000 entries)
+	var msgOf []int32
 	moved := map[string]bool{} // calls above the results moved so far
 	for _, b := range nf.ResultsBesideCalls(leaf) {
 		j := b.Entry
 		beside := slices.DeleteFunc(slices.Clone(b.IDs), func(id string) bool { return moved[id] })
-		k, ok := msgOf[j]
-		if len(beside) == 0 || t.Changed(f, kept[j]) || !ok || k == 0 || msgs[k-1].Role != "assistant" {
+		if msgOf == nil {
+			msgOf = make([]int32, len(nf.Entries))
+			for i := range msgOf {
+				msgOf[i] = -1
+			}
+			for k, m := range msgs.All() {
+				for _, j := range m.Entries {
+					msgOf[j] = int32(k)
+				}
+			}
+		}
+		k, ok := int(msgOf[j]), msgOf[j] >= 0
+		if len(beside) == 0 || t.Changed(f, kept[j]) || !ok || k == 0 || msgs.At(k-1).Role != "assistant" {
 			continue
 		}
-		prev := msgs[k-1].Entries
+		prev := msgs.At(k - 1).Entries
 		made := map[string]bool{}
 		for _, a := range prev {
 			for _, id := range nf.Entries[a].ToolUseIDs() {

@@ -96,11 +96,11 @@ var unfinishedTail = 64
 // unfinishedIn is unfinishedLoop on the last messages of the branch;
 // found is false when the walk back reached the first of msgs without
 // meeting the prompt (more messages are needed to know).
-func unfinishedIn(f *chain.File, msgs []chain.Message) (out map[int]bool, found bool) {
-	if len(msgs) == 0 {
+func unfinishedIn(f *chain.File, msgs chain.MessageList) (out map[int]bool, found bool) {
+	if msgs.Len() == 0 {
 		return nil, false
 	}
-	last := msgs[len(msgs)-1]
+	last := msgs.At(msgs.Len() - 1)
 	open := false
 	for _, i := range last.Entries {
 		e := &f.Entries[i]
@@ -113,8 +113,8 @@ func unfinishedIn(f *chain.File, msgs []chain.Message) (out map[int]bool, found 
 	}
 	out = map[int]bool{}
 	// walk back to the prompt that started the turn
-	for k := len(msgs) - 1; k >= 0; k-- {
-		m := msgs[k]
+	for k := msgs.Len() - 1; k >= 0; k-- {
+		m := msgs.At(k)
 		if m.Role == "user" {
 			isResult := false
 			for _, i := range m.Entries {

@@ -94,6 +94,10 @@ func (t *Txn) knownTokens(f *chain.File, i int, tk chain.Tokens) {
 	t.known[f][i] = tk
 }
 
+// forgetEstimates lets the cached estimates go (with their per-entry
+// rows): a later ResumeEstimates makes them again.
+func (t *Txn) forgetEstimates() { t.before, t.after = nil, nil }
+
 // reportResumeTokens sets the estimate of what a resume sends before and
 // after the transaction, when it changes anything: a transaction that
 // changes nothing is not written and prints no estimate, and the estimate

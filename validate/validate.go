@@ -248,7 +248,7 @@ func (c *checker) references(sessionID string) {
 		if e.IsChain() && !e.HasParent() && !(e.Type() == "system" && e.Subtype() == "compact_boundary") {
 			roots++
 		}
-		if ts, err := time.Parse(time.RFC3339Nano, e.Timestamp()); err == nil && e.IsChain() {
+		if ts, ok := e.Time(); ok && e.IsChain() {
 			if !prevTS.IsZero() && ts.Before(prevTS.Add(-time.Minute)) {
 				c.add(i, Warning, "time-backwards", "timestamp %s is more than a minute earlier than the entry before it", e.Timestamp())
 			}
@@ -307,9 +307,9 @@ func (c *checker) activeBranch() {
 	}
 	path := g.ActivePath()
 	msgs := f.Messages(path)
-	for k := 1; k < len(msgs); k++ {
-		if msgs[k].Role == "assistant" && msgs[k-1].Role == "assistant" {
-			c.add(msgs[k].Entries[0], Error, "consecutive-assistant", "two assistant messages in a row (message %s after %s): the API rejects the resumed conversation", f.Entries[msgs[k].Entries[0]].MsgID(), f.Entries[msgs[k-1].Entries[0]].MsgID())
+	for k := 1; k < msgs.Len(); k++ {
+		if m, prev := msgs.At(k), msgs.At(k-1); m.Role == "assistant" && prev.Role == "assistant" {
+			c.add(m.Entries[0], Error, "consecutive-assistant", "two assistant messages in a row (message %s after %s): the API rejects the resumed conversation", f.Entries[m.Entries[0]].MsgID(), f.Entries[prev.Entries[0]].MsgID())
 		}
 	}
 	// the tool calls each message leaves unpaired, one problem per id (at
@@ -326,8 +326,8 @@ func (c *checker) activeBranch() {
 		}
 		callsOf[u.Message] = append(calls, u)
 	}
-	for k, m := range msgs {
-		isLast := k == len(msgs)-1
+	for k, m := range msgs.All() {
+		isLast := k == msgs.Len()-1
 		for _, i := range m.Entries {
 			e := &f.Entries[i]
 			if e.ContentEmpty() && !(isLast && m.Role == "assistant") {

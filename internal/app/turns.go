@@ -223,7 +223,7 @@ func realBranches(f *chain.File, active int) (shown []branchInfo, hidden []int) 
 // content of every entry, not ids or times.
 func messagesSignature(f *chain.File, p chain.Path) [32]byte {
 	h := sha256.New()
-	for _, m := range f.Messages(p) {
+	for _, m := range f.Messages(p).All() {
 		h.Write([]byte(m.Role))
 		h.Write([]byte{0})
 		for _, i := range m.Entries {

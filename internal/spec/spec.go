@@ -53,7 +53,7 @@ func Sent(f *chain.File, leaf int) (Conversation, error) {
 		prompts[t.Entry] = t.Index
 	}
 	var c Conversation
-	for _, m := range f.Messages(g.PathTo(leaf)) {
+	for _, m := range f.Messages(g.PathTo(leaf)).All() {
 		msg := Message{Role: m.Role}
 		for _, i := range m.Entries {
 			raw, err := f.Raw(i)
