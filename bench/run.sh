@@ -288,7 +288,7 @@ if want clone-new; then
 	CPR_WALL=$M_WALL
 	measure clone-new rm_clone -- "$BIN" "${CFG[@]}" "${W[@]}" clone "$ID"
 	row "clone ID (new session, then deleted)" cp3 "≤ 3× cp of the same file" "$BYTES"
-	NOTES+=("clone as a new session writes the transcript, its $(find "$DIR/projects/-bench/$ID" -type f 2>/dev/null | wc -l) sidecar files (subagents, tool results) and fsyncs each; \`cp\` of the same files followed by \`sync\` of each took ${CPR_WALL} s in this run: clone (new session) = $(awk -v t="$M_WALL" -v c="$CPR_WALL" 'BEGIN{printf "%.1f", t/c}')× that.")
+	NOTES+=("clone as a new session writes the transcript, its $(find "$DIR/projects/-bench/$ID" -type f 2>/dev/null | wc -l) sidecar files (subagents, tool results) and fsyncs every one (in the background, the transcript last); \`cp\` of the same files followed by \`sync\` of each took ${CPR_WALL} s in this run: clone (new session) = $(awk -v t="$M_WALL" -v c="$CPR_WALL" 'BEGIN{printf "%.1f", t/c}')× that.")
 fi
 if want fork-at-turn && [ "${TURNS:-0}" = 0 ]; then
 	NOTES+=("fork-at-turn not run: the session's active branch has no turns (a damaged session, before repair)")
