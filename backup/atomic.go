@@ -136,11 +136,16 @@ func CreateNew(path string, render func(w io.Writer) error) error {
 // failure, Wait (or Last) must be called before what the batch made is
 // removed: the background steps may still run.
 type DirSync struct {
-	mu   sync.Mutex
-	dirs map[string]bool
-	err  error // the first failure of a background step
-	wg   sync.WaitGroup
-	sem  chan struct{}
+	// Roots are folders the batch made itself (a new session's own
+	// folders): every folder below one is made by CreateNew one level at a
+	// time and never reached through a link (*SymlinkError), so that a
+	// link planted in one after it was made leads no file elsewhere.
+	Roots []string
+	mu    sync.Mutex
+	dirs  map[string]bool
+	err   error // the first failure of a background step
+	wg    sync.WaitGroup
+	sem   chan struct{}
 }
 
 // syncsInFlight is how many files of a DirSync are fsynced at once.
@@ -164,9 +169,9 @@ func (d *DirSync) CreateNew(path string, render func(w io.Writer) error) error {
 		d.dirs = map[string]bool{}
 	}
 	if !d.dirs[dir] {
-		if err := os.MkdirAll(dir, dirMode); err != nil {
+		if err := d.mkdir(dir); err != nil {
 			d.mu.Unlock()
-			return fmt.Errorf("create directory %s: %w", dir, err)
+			return err
 		}
 		d.dirs[dir] = true // fsynced by Wait
 	}
@@ -188,6 +193,49 @@ func (d *DirSync) CreateNew(path string, render func(w io.Writer) error) error {
 			d.mu.Unlock()
 		}
 	}()
+	return nil
+}
+
+// mkdir makes the folder dir: below one of d.Roots one level at a time,
+// refusing a link or a node that is not a folder on the way; elsewhere as
+// os.MkdirAll does.
+func (d *DirSync) mkdir(dir string) error {
+	for _, root := range d.Roots {
+		rel, err := filepath.Rel(root, dir)
+		if err != nil || !filepath.IsLocal(rel) && rel != "." {
+			continue
+		}
+		p := root
+		for _, c := range append([]string{""}, strings.Split(rel, string(filepath.Separator))...) {
+			if c != "." {
+				p = filepath.Join(p, c)
+			}
+			fi, err := os.Lstat(p)
+			if os.IsNotExist(err) {
+				if err = os.Mkdir(p, dirMode); err == nil {
+					continue
+				}
+				if !errors.Is(err, os.ErrExist) {
+					return fmt.Errorf("create directory %s: %w", p, err)
+				}
+				fi, err = os.Lstat(p) // made meanwhile: checked as any
+			}
+			if err != nil {
+				return fmt.Errorf("create directory %s: %w", p, err)
+			}
+			if fi.Mode()&os.ModeSymlink != 0 {
+				target, _ := os.Readlink(p)
+				return symlinkError(p, target)
+			}
+			if !fi.IsDir() {
+				return fmt.Errorf("create directory %s: %w", p, syscall.ENOTDIR)
+			}
+		}
+		return nil
+	}
+	if err := os.MkdirAll(dir, dirMode); err != nil {
+		return fmt.Errorf("create directory %s: %w", dir, err)
+	}
 	return nil
 }
 

@@ -882,11 +882,15 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 	}
 	// every path the new session takes must be free: the clean-up of a
 	// failed attempt removes them, and must never remove what it did not make
-	for _, p := range []string{newMain, sidecar, filepath.Join(env.ConfigDir, "file-history", ns.newID)} {
+	fileHistory := filepath.Join(env.ConfigDir, "file-history", ns.newID)
+	for _, p := range []string{newMain, sidecar, fileHistory} {
 		if _, err := os.Lstat(p); err == nil {
 			return "", Errorf("%s already exists", p)
 		}
 	}
+	// the new session's own folders: every folder below them is made by
+	// the writer, never reached through a link planted after this check
+	ds.Roots = []string{sidecar, fileHistory}
 	// every folder of the new session is marked until its main transcript
 	// is in place: the next run removes what a killed one left
 	nf := backup.BeginNew(newMain)
@@ -904,7 +908,16 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 			base := filepath.Base(a.path)
 			dst := filepath.Join(sidecar, "subagents", base)
 			if a.legacy {
-				dst = filepath.Join(dir, "agent-"+uuid.NewString()[:8]+"-"+strings.TrimPrefix(base, "agent-"))
+				// a random name beside the main transcript: one whose
+				// transcript or meta file is taken is passed over, so
+				// that neither the clean-up of a failure nor the next
+				// run's sweep removes a file this run did not make
+				for {
+					dst = filepath.Join(dir, "agent-"+uuid.NewString()[:8]+"-"+strings.TrimPrefix(base, "agent-"))
+					if !pathTaken(dst) && !pathTaken(strings.TrimSuffix(dst, ".jsonl")+".meta.json") {
+						break
+					}
+				}
 				created = append(created, dst, strings.TrimSuffix(dst, ".jsonl")+".meta.json")
 				if err := nf.File(dst); err != nil {
 					return err
@@ -913,29 +926,31 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 					return err
 				}
 			} else {
-				created = append(created, sidecar)
 				if err := nf.Folder(sidecar); err != nil {
 					return err
 				}
+				created = append(created, sidecar) // made by Folder: never before
 			}
 			written = append(written, dst)
 			work.Go(func() error { return writeSubagent(a.render(dst), a.meta, dst, ns.rm, ds) })
 		}
 		// tool-results/ and file-history/<id>/ are copied as they are, but
 		// for the tool-results files the result changes (redact-secrets)
-		copies := map[string]string{
-			filepath.Join(ns.sidecarDir, "tool-results"):          filepath.Join(sidecar, "tool-results"),
-			filepath.Join(env.ConfigDir, "file-history", ns.from): filepath.Join(env.ConfigDir, "file-history", ns.newID),
+		// into the folder the sweep looks at (the sidecar folder, not its
+		// tool-results/: a killed run's copy was never swept)
+		copies := []struct{ src, dst, own string }{
+			{filepath.Join(ns.sidecarDir, "tool-results"), filepath.Join(sidecar, "tool-results"), sidecar},
+			{filepath.Join(env.ConfigDir, "file-history", ns.from), fileHistory, fileHistory},
 		}
-		for src, dst := range copies {
-			if st, err := os.Stat(src); err != nil || !st.IsDir() {
+		for _, c := range copies {
+			if st, err := os.Stat(c.src); err != nil || !st.IsDir() {
 				continue
 			}
-			created = append(created, dst, sidecar)
-			if err := nf.Folder(dst); err != nil {
+			if err := nf.Folder(c.own); err != nil {
 				return err
 			}
-			if err := copyTree(src, dst, ds, work, ns.changed); err != nil {
+			created = append(created, c.own) // made by Folder: never before
+			if err := copyTree(c.src, c.dst, ds, work, ns.changed); err != nil {
 				return err
 			}
 		}
@@ -1422,4 +1437,10 @@ func noteWords(notes []string) []string {
 		out = append(out, strings.Replace(n, ops.RepairFirst, "remove or repair the line (ccsurgeon repair) first", 1))
 	}
 	return out
+}
+
+// pathTaken reports whether something (a file, a folder, a link) is at p.
+func pathTaken(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
 }
