@@ -4,11 +4,13 @@ package app
 
 import (
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/ccsurgeon/ccsurgeon/backup"
 	"github.com/stretchr/testify/require"
@@ -84,4 +86,54 @@ func TestNewSessionCrashHelper(t *testing.T) {
 	env := &Env{ConfigDir: f.cfg, Out: io.Discard, Err: io.Discard, Quiet: true}
 	_, err := env.writeNewSession(ns)
 	t.Fatalf("not killed at %s (err %v)", step, err)
+}
+
+// TestNewSessionCopiesNoNodeButFiles: a sidecar folder the new session
+// copies (tool-results/, file-history/<id>/) holding a node that is not a
+// regular file — a link to a file outside the config dir, a named pipe —
+// is never read through: the outside file's bytes never land in the
+// config dir, and the writer never waits forever on a pipe. A member per
+// node and folder.
+func TestNewSessionCopiesNoNodeButFiles(t *testing.T) {
+	for _, folder := range []string{"tool-results", "file-history"} {
+		for _, node := range []string{"link-to-outside", "named-pipe"} {
+			t.Run(folder+"/"+node, func(t *testing.T) {
+				f := newAttackFixture(t, false)
+				secret := filepath.Join(f.outside, "secret.txt")
+				require.NoError(t, os.WriteFile(secret, []byte("OUTSIDE-SECRET"), 0o600))
+				in := filepath.Join(f.dir, f.src, "tool-results")
+				if folder == "file-history" {
+					in = filepath.Join(f.cfg, "file-history", f.src)
+				}
+				p := filepath.Join(in, "x")
+				if node == "link-to-outside" {
+					require.NoError(t, os.Symlink(secret, p))
+				} else {
+					require.NoError(t, syscall.Mkfifo(p, 0o600))
+				}
+				done := make(chan error, 1)
+				go func() {
+					env := &Env{ConfigDir: f.cfg, Out: io.Discard, Err: io.Discard, Quiet: true}
+					_, err := env.writeNewSession(f.plan(nil, nil))
+					done <- err
+				}()
+				select {
+				case <-done:
+				case <-time.After(10 * time.Second):
+					// let the writer go, so that the test can end
+					if w, err := os.OpenFile(p, os.O_WRONLY, 0); err == nil {
+						w.Close()
+					}
+					t.Fatalf("the new session waited on the named pipe %s", p)
+				}
+				_ = filepath.WalkDir(f.cfg, func(q string, d fs.DirEntry, err error) error {
+					if err == nil && d.Type().IsRegular() {
+						b, _ := os.ReadFile(q)
+						require.NotContains(t, string(b), "OUTSIDE-SECRET", "%s holds the bytes of a file outside the config dir", q)
+					}
+					return nil
+				})
+			})
+		}
+	}
 }
