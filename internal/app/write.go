@@ -903,6 +903,8 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 	// after it, the whole session.
 	work := newTasks(4)
 	var written []string // the transcripts made, for the live guard
+	var skipped []string // what the copies left out (not regular files)
+	defer func() { env.warnSkipped(skipped) }()
 	queue := func() error {
 		for _, a := range ns.subagents {
 			base := filepath.Base(a.path)
@@ -950,7 +952,9 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 				return err
 			}
 			created = append(created, c.own) // made by Folder: never before
-			if err := copyTree(c.src, c.dst, ds, work, ns.changed); err != nil {
+			left, err := copyTree(c.src, c.dst, ds, work, ns.changed)
+			skipped = append(skipped, left...)
+			if err != nil {
 				return err
 			}
 		}
@@ -1045,17 +1049,24 @@ func writeBytes(b []byte) func(io.Writer) error {
 
 // copyTree copies the files under src to dst (as new files, through ds),
 // each as one of the tasks; a file that changed (by its path under src)
-// gets its new bytes instead.
-func copyTree(src, dst string, ds *backup.DirSync, work *tasks, changed map[string][]byte) error {
+// gets its new bytes instead. A node that is not a regular file (a link,
+// a named pipe, a device) is not read through: it would copy the bytes of
+// a file outside the config dir, or wait forever. It is left out, and
+// named in the list returned.
+func copyTree(src, dst string, ds *backup.DirSync, work *tasks, changed map[string][]byte) (skipped []string, err error) {
 	st, err := os.Stat(src)
 	if err != nil || !st.IsDir() {
-		return nil
+		return nil, nil
 	}
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if d.IsDir() {
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			skipped = append(skipped, p)
 			return nil
 		}
 		rel, err := filepath.Rel(src, p)
@@ -1069,6 +1080,14 @@ func copyTree(src, dst string, ds *backup.DirSync, work *tasks, changed map[stri
 		work.Go(func() error { return ds.CreateNew(filepath.Join(dst, rel), render) })
 		return nil
 	})
+	return skipped, err
+}
+
+// warnSkipped says which nodes a copy left out (copyTree).
+func (env *Env) warnSkipped(skipped []string) {
+	for _, p := range skipped {
+		fmt.Fprintf(env.Err, "ccsurgeon: warning: not copied: %s is not a regular file (a link, a pipe or a device)\n", p)
+	}
 }
 
 func (env *Env) printWriteResult(out WriteResult) error {
@@ -1380,10 +1399,12 @@ func (j *job) writeFolder(dir string, force bool) (path string, err error) {
 	}
 	if st, err := os.Stat(ops.ToolResultsDir(s)); err == nil && st.IsDir() {
 		created = append(created, side)
-		if err := copyTree(ops.ToolResultsDir(s), filepath.Join(side, "tool-results"), ds, work, changed); err != nil {
+		skipped, err := copyTree(ops.ToolResultsDir(s), filepath.Join(side, "tool-results"), ds, work, changed)
+		if err != nil {
 			work.Wait()
 			return "", err
 		}
+		defer j.env.warnSkipped(skipped)
 	}
 	if err := work.Wait(); err != nil {
 		return "", err
