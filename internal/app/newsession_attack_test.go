@@ -327,3 +327,47 @@ func (f *attackFixture) dropToolResults(t *testing.T) {
 func (f *attackFixture) dropFileHistory(t *testing.T) {
 	require.NoError(t, os.RemoveAll(filepath.Join(f.cfg, "file-history", f.src)))
 }
+
+// TestNewSessionNeverRemovesWhatAppearedMeanwhile: a file someone puts, while
+// the new session is being written, at a path the new session was about
+// to take (its main transcript, a 2.0.x agent meta file beside it) fails
+// the new session, and the clean-up leaves that file as it was. The file
+// appears as the path's neighbour is rendered; a member per path.
+func TestNewSessionNeverRemovesWhatAppearedMeanwhile(t *testing.T) {
+	for _, member := range []string{"main-transcript", "legacy-agent-meta"} {
+		t.Run(member, func(t *testing.T) {
+			f := newAttackFixture(t, member == "legacy-agent-meta")
+			f.dropToolResults(t)
+			f.dropFileHistory(t)
+			var theirs string
+			plant := func(p string) {
+				theirs = p
+				require.NoError(t, os.WriteFile(p, []byte("the user's bytes\n"), 0o600))
+			}
+			ns := f.plan(nil, nil)
+			if member == "main-transcript" {
+				ns.main = func(dst string) func(io.Writer) error {
+					return func(w io.Writer) error {
+						plant(dst)
+						_, err := io.WriteString(w, "{}\n")
+						return err
+					}
+				}
+			} else {
+				ns.subagents[0].render = func(dst string) func(io.Writer) error {
+					return func(w io.Writer) error {
+						plant(strings.TrimSuffix(dst, ".jsonl") + ".meta.json")
+						_, err := io.WriteString(w, "{}\n")
+						return err
+					}
+				}
+			}
+			env := &Env{ConfigDir: f.cfg, Out: io.Discard, Err: io.Discard, Quiet: true}
+			_, err := env.writeNewSession(ns)
+			require.Error(t, err, "the new session went over %s", theirs)
+			b, rerr := os.ReadFile(theirs)
+			require.NoError(t, rerr, "the clean-up removed %s, which it did not make", theirs)
+			require.Equal(t, "the user's bytes\n", string(b))
+		})
+	}
+}
