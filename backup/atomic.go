@@ -267,7 +267,8 @@ func (d *DirSync) Wait() error {
 // fsynced) only once Wait has made the whole batch durable. A crash leaves
 // either no file at path, or the file whole with every file of the batch.
 // When Last returns, written has returned and the background steps are
-// over, whatever the outcome.
+// over, whatever the outcome; on a failure Last has left nothing at path
+// (and a file that is there is not its: the caller must not remove it).
 func (d *DirSync) Last(path string, render func(w io.Writer) error, written func() error) (err error) {
 	var tmp string
 	defer func() {
@@ -281,7 +282,9 @@ func (d *DirSync) Last(path string, render func(w io.Writer) error, written func
 		if err == nil {
 			hook("create-before-link")
 			if err = linkNew(tmp, path); err == nil {
-				err = syncDir(filepath.Dir(path))
+				if err = syncDir(filepath.Dir(path)); err != nil {
+					os.Remove(path) // this call's link: on a failure nothing is left at path
+				}
 			}
 		}
 		if tmp != "" {

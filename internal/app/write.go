@@ -529,11 +529,13 @@ func (j *job) dryRun(withDiff bool) error {
 }
 
 // writeSubagent writes a subagent transcript of a new session to dst (by
-// render), with its meta.json (at meta, "" for none) next to it.
-func writeSubagent(render func(io.Writer) error, meta, dst string, rm *ops.Remapper, ds *backup.DirSync) error {
+// render), with its meta.json (at meta, "" for none) next to it; made
+// (when not nil) is told each file once it is made.
+func writeSubagent(render func(io.Writer) error, meta, dst string, rm *ops.Remapper, ds *backup.DirSync, made *madeList) error {
 	if err := ds.CreateNew(dst, render); err != nil {
 		return err
 	}
+	made.add(dst)
 	if meta == "" {
 		return nil
 	}
@@ -545,7 +547,38 @@ func writeSubagent(render func(io.Writer) error, meta, dst string, rm *ops.Remap
 		b = rm.JSON(b)
 	}
 	mdst := strings.TrimSuffix(dst, ".jsonl") + ".meta.json"
-	return ds.CreateNew(mdst, func(w io.Writer) error { _, err := w.Write(b); return err })
+	if err := ds.CreateNew(mdst, func(w io.Writer) error { _, err := w.Write(b); return err }); err != nil {
+		return err
+	}
+	made.add(mdst)
+	return nil
+}
+
+// madeList is what a creation has made, for the clean-up of a failure,
+// which removes those paths and only those: a path is added once it is
+// made (a file that was there, or appeared meanwhile, never is). Safe for
+// concurrent use; a nil list records nothing.
+type madeList struct {
+	mu    sync.Mutex
+	paths []string
+}
+
+func (m *madeList) add(p string) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	m.paths = append(m.paths, p)
+	m.mu.Unlock()
+}
+
+// removeAll removes what was made, the last made first.
+func (m *madeList) removeAll() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for k := len(m.paths) - 1; k >= 0; k-- {
+		os.RemoveAll(m.paths[k])
+	}
 }
 
 // tasks runs functions a few at a time and keeps the first error; once one
@@ -839,16 +872,14 @@ type newSubagent struct {
 // transcripts and meta files, tool-results/, and the file-history backups
 // behind /rewind. On failure what it created goes.
 func (env *Env) writeNewSession(ns newSession) (path string, err error) {
-	var created []string
+	var created madeList
 	// the new files are made durable together (backup.DirSync), the main
 	// transcript last, once every other file is on disk
 	ds := &backup.DirSync{}
 	defer func() {
 		if err != nil {
 			ds.Wait() // no background link may come after the removal
-			for k := len(created) - 1; k >= 0; k-- {
-				os.RemoveAll(created[k])
-			}
+			created.removeAll()
 		}
 	}()
 	if err := chain.CheckConfigDir(env.ConfigDir); err != nil {
@@ -920,7 +951,6 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 						break
 					}
 				}
-				created = append(created, dst, strings.TrimSuffix(dst, ".jsonl")+".meta.json")
 				if err := nf.File(dst); err != nil {
 					return err
 				}
@@ -931,10 +961,14 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 				if err := nf.Folder(sidecar); err != nil {
 					return err
 				}
-				created = append(created, sidecar) // made by Folder: never before
+				created.add(sidecar) // made by Folder: never before
 			}
 			written = append(written, dst)
-			work.Go(func() error { return writeSubagent(a.render(dst), a.meta, dst, ns.rm, ds) })
+			made := &created
+			if !a.legacy {
+				made = nil // in the sidecar folder, listed whole
+			}
+			work.Go(func() error { return writeSubagent(a.render(dst), a.meta, dst, ns.rm, ds, made) })
 		}
 		// tool-results/ and file-history/<id>/ are copied as they are, but
 		// for the tool-results files the result changes (redact-secrets)
@@ -951,7 +985,7 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 			if err := nf.Folder(c.own); err != nil {
 				return err
 			}
-			created = append(created, c.own) // made by Folder: never before
+			created.add(c.own) // made by Folder: never before
 			left, err := copyTree(c.src, c.dst, ds, work, ns.changed)
 			skipped = append(skipped, left...)
 			if err != nil {
@@ -963,7 +997,8 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 	// The main transcript is rendered at the same time (on this file
 	// system a create waits on the folder's lock and its inode search, not
 	// on a core), and linked once every other file is on disk.
-	created = append(created, newMain)
+	// (the main transcript is not listed: Last leaves nothing at its path
+	// on a failure, and a file that appeared there is not this run's)
 	queued := make(chan struct{})
 	var queueErr error
 	mainErr := make(chan error, 1)
@@ -1374,31 +1409,51 @@ func (j *job) writeFolder(dir string, force bool) (path string, err error) {
 		}
 	}
 	_ = force // nothing in the folder is replaced, even with --force
-	var created []string
+	var created madeList
 	ds := &backup.DirSync{} // the main transcript last, as for a new session
 	defer func() {
 		if err != nil {
 			ds.Wait() // no background link may come after the removal
-			for k := len(created) - 1; k >= 0; k-- {
-				os.RemoveAll(created[k])
-			}
+			created.removeAll()
 		}
 	}()
+	// the session's own folder, made here (not if it appeared since the
+	// check): the clean-up removes it whole, and no link put in it
+	// meanwhile leads a file elsewhere
+	sideMade := false
+	mkSide := func() error {
+		if sideMade {
+			return nil
+		}
+		if err := os.Mkdir(side, 0o700); err != nil {
+			return Errorf("cannot write the session into %s: %v; nothing was written", dir, err)
+		}
+		sideMade = true
+		created.add(side)
+		ds.Roots = []string{side}
+		return nil
+	}
 	work := newTasks(4)
 	for _, o := range outs {
-		if o.a.Legacy {
-			created = append(created, o.dest, strings.TrimSuffix(o.dest, ".jsonl")+".meta.json")
-		} else {
-			created = append(created, side)
+		made := &created
+		if !o.a.Legacy {
+			if err := mkSide(); err != nil {
+				work.Wait()
+				return "", err
+			}
+			made = nil // in the session's folder, listed whole
 		}
-		work.Go(func() error { return writeSubagent(j.render(o.f, o.dest), o.a.MetaPath, o.dest, rm, ds) })
+		work.Go(func() error { return writeSubagent(j.render(o.f, o.dest), o.a.MetaPath, o.dest, rm, ds, made) })
 	}
 	changed := map[string][]byte{}
 	for _, sc := range t.Sidecars {
 		changed[sc.Path] = sc.Data
 	}
 	if st, err := os.Stat(ops.ToolResultsDir(s)); err == nil && st.IsDir() {
-		created = append(created, side)
+		if err := mkSide(); err != nil {
+			work.Wait()
+			return "", err
+		}
 		skipped, err := copyTree(ops.ToolResultsDir(s), filepath.Join(side, "tool-results"), ds, work, changed)
 		if err != nil {
 			work.Wait()
@@ -1409,7 +1464,6 @@ func (j *job) writeFolder(dir string, force bool) (path string, err error) {
 	if err := work.Wait(); err != nil {
 		return "", err
 	}
-	created = append(created, mainDst)
 	if err := ds.Last(mainDst, j.render(s.Main, mainDst), work.Wait); err != nil {
 		return "", err
 	}
