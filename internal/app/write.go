@@ -1417,43 +1417,22 @@ func (j *job) writeFolder(dir string, force bool) (path string, err error) {
 			created.removeAll()
 		}
 	}()
-	// the session's own folder, made here (not if it appeared since the
-	// check): the clean-up removes it whole, and no link put in it
-	// meanwhile leads a file elsewhere
-	sideMade := false
-	mkSide := func() error {
-		if sideMade {
-			return nil
-		}
-		if err := os.Mkdir(side, 0o700); err != nil {
-			return Errorf("cannot write the session into %s: %v; nothing was written", dir, err)
-		}
-		sideMade = true
-		created.add(side)
-		ds.Roots = []string{side}
-		return nil
-	}
 	work := newTasks(4)
 	for _, o := range outs {
-		made := &created
-		if !o.a.Legacy {
-			if err := mkSide(); err != nil {
-				work.Wait()
-				return "", err
-			}
-			made = nil // in the session's folder, listed whole
+		if o.a.Legacy {
+			created.add(o.dest)
+			created.add(strings.TrimSuffix(o.dest, ".jsonl") + ".meta.json")
+		} else {
+			created.add(side)
 		}
-		work.Go(func() error { return writeSubagent(j.render(o.f, o.dest), o.a.MetaPath, o.dest, rm, ds, made) })
+		work.Go(func() error { return writeSubagent(j.render(o.f, o.dest), o.a.MetaPath, o.dest, rm, ds, nil) })
 	}
 	changed := map[string][]byte{}
 	for _, sc := range t.Sidecars {
 		changed[sc.Path] = sc.Data
 	}
 	if st, err := os.Stat(ops.ToolResultsDir(s)); err == nil && st.IsDir() {
-		if err := mkSide(); err != nil {
-			work.Wait()
-			return "", err
-		}
+		created.add(side)
 		skipped, err := copyTree(ops.ToolResultsDir(s), filepath.Join(side, "tool-results"), ds, work, changed)
 		if err != nil {
 			work.Wait()
