@@ -371,3 +371,47 @@ func TestNewSessionNeverRemovesWhatAppearedMeanwhile(t *testing.T) {
 		})
 	}
 }
+
+// TestNewSessionFoldersAreDurableBeforeTheLink: the main transcript is
+// linked only once every file of the new session is durable under its
+// name — which takes the entry of each folder the session made in its
+// parent folder fsynced too (else a power loss can keep the main
+// transcript and lose <id>/subagents/ or file-history/<id>/ whole). Each
+// member is a folder whose parent must be fsynced after the batch is
+// written and before the link.
+func TestNewSessionFoldersAreDurableBeforeTheLink(t *testing.T) {
+	f := newAttackFixture(t, false)
+	sidecar := filepath.Join(f.dir, attackNewID)
+	var mu sync.Mutex
+	var synced map[string]bool // the folders fsynced after the batch, before the link
+	atLink := map[string]bool{}
+	backup.TestHook = func(step string) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch {
+		case step == "new-after-sidecars":
+			synced = map[string]bool{}
+		case strings.HasPrefix(step, "dir-synced:") && synced != nil:
+			synced[strings.TrimPrefix(step, "dir-synced:")] = true
+		case step == "create-before-link" && synced != nil:
+			for d := range synced {
+				atLink[d] = true
+			}
+		}
+	}
+	defer func() { backup.TestHook = nil }()
+	env := &Env{ConfigDir: f.cfg, Out: io.Discard, Err: io.Discard, Quiet: true}
+	_, err := env.writeNewSession(f.plan(nil, nil))
+	backup.TestHook = nil
+	require.NoError(t, err)
+	for _, folder := range []string{
+		filepath.Join(sidecar, "subagents"),
+		filepath.Join(sidecar, "tool-results"),
+		filepath.Join(sidecar, "tool-results", "deep"),
+		filepath.Join(f.cfg, "file-history", attackNewID),
+	} {
+		t.Run(strings.TrimPrefix(folder, filepath.Dir(f.cfg)), func(t *testing.T) {
+			require.True(t, atLink[filepath.Dir(folder)], "the main transcript was linked before %s's entry in %s was fsynced", filepath.Base(folder), filepath.Dir(folder))
+		})
+	}
+}
