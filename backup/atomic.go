@@ -199,12 +199,15 @@ func (d *DirSync) CreateNew(path string, render func(w io.Writer) error) error {
 // mkdir makes the folder dir: below one of d.Roots one level at a time,
 // refusing a link or a node that is not a folder on the way; elsewhere as
 // os.MkdirAll does.
+// Every folder on the way (the root too) is fsynced by Wait: its entry
+// in its parent is part of the batch, as the files are (d.mu is held).
 func (d *DirSync) mkdir(dir string) error {
 	for _, root := range d.Roots {
 		rel, err := filepath.Rel(root, dir)
 		if err != nil || !filepath.IsLocal(rel) && rel != "." {
 			continue
 		}
+		d.dirs[filepath.Dir(root)] = true // the root's entry (made by the caller)
 		p := root
 		for _, c := range append([]string{""}, strings.Split(rel, string(filepath.Separator))...) {
 			if c != "." {
@@ -213,6 +216,7 @@ func (d *DirSync) mkdir(dir string) error {
 			fi, err := os.Lstat(p)
 			if os.IsNotExist(err) {
 				if err = os.Mkdir(p, dirMode); err == nil {
+					d.dirs[filepath.Dir(p)] = true // fsynced by Wait
 					continue
 				}
 				if !errors.Is(err, os.ErrExist) {
