@@ -135,20 +135,34 @@ type BesideCall struct {
 func (f *File) ResultsBesideCalls(leaf int) []BesideCall {
 	anc, _ := ancestors[int32](f.Graph(), leaf)
 	var out []BesideCall
-	calls := map[string]bool{}
+	// the calls of the branch, in a map made once at its size; the ids
+	// are read from the blocks where they lie (a slice of each entry's
+	// ids was two allocations an entry, on a session of many tool calls
+	// most of what this check allocated)
+	n := 0
+	for _, j := range anc {
+		for _, b := range f.Entries[j].Blocks() {
+			if b.Kind == BlockToolUse {
+				n++
+			}
+		}
+	}
+	calls := make(map[string]bool, n)
 	for _, j32 := range anc {
 		j := int(j32)
 		e := &f.Entries[j]
-		for _, id := range e.ToolUseIDs() {
-			calls[id] = true
+		for _, b := range e.Blocks() {
+			if b.Kind == BlockToolUse {
+				calls[b.ID] = true
+			}
 		}
 		if !e.IsToolResult() {
 			continue
 		}
 		var ids []string
-		for _, id := range e.ToolResultIDs() {
-			if !calls[id] {
-				ids = append(ids, id)
+		for _, b := range e.Blocks() {
+			if b.Kind == BlockToolResult && !calls[b.ID] {
+				ids = append(ids, b.ID)
 			}
 		}
 		if len(ids) > 0 {

@@ -167,3 +167,66 @@ func TestUnpairedToolsAllocatesPerFlawNotPerMessage(t *testing.T) {
 	require.Empty(t, got)
 	require.LessOrEqual(t, allocs, 4.0, "allocations of a list of %d messages with nothing unpaired", msgs.Len())
 }
+
+// resultsBesideCallsRef is ResultsBesideCalls as it was written first
+// (each entry's ids copied out, the map of calls grown as it went).
+func resultsBesideCallsRef(f *File, leaf int) []BesideCall {
+	anc, _ := ancestors[int32](f.Graph(), leaf)
+	var out []BesideCall
+	calls := map[string]bool{}
+	for _, j32 := range anc {
+		j := int(j32)
+		e := &f.Entries[j]
+		for _, id := range e.ToolUseIDs() {
+			calls[id] = true
+		}
+		if !e.IsToolResult() {
+			continue
+		}
+		var ids []string
+		for _, id := range e.ToolResultIDs() {
+			if !calls[id] {
+				ids = append(ids, id)
+			}
+		}
+		if len(ids) > 0 {
+			out = append(out, BesideCall{Entry: j, IDs: ids})
+		}
+	}
+	return out
+}
+
+// TestResultsBesideCallsIsTheFirstOne holds ResultsBesideCalls to the
+// first one on the sessions of TestUnpairedToolsIsTheMapsOne, from every
+// leaf of a few (a result above its call: a leaf between the two), and
+// its allocations on a sound session of thousands of calls to a few, not
+// two an entry.
+func TestResultsBesideCallsIsTheFirstOne(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	found := 0
+	for run := range 100 {
+		f, err := LoadBytes("t.jsonl", toolSession(r, 1+r.Intn(30), []int{1, 3, 12}[run%3], true))
+		require.NoError(t, err)
+		leaves := []int{f.Graph().ActiveLeaf()}
+		if run%10 == 0 {
+			for j := range f.Entries {
+				leaves = append(leaves, j)
+			}
+		}
+		for _, leaf := range leaves {
+			want := resultsBesideCallsRef(f, leaf)
+			require.Equal(t, want, f.ResultsBesideCalls(leaf), "run %d, leaf %d", run, leaf)
+			found += len(want)
+		}
+		f.Close()
+	}
+	require.Greater(t, found, 20, "the sessions have results beside their calls")
+
+	f, err := LoadBytes("t.jsonl", toolSession(rand.New(rand.NewSource(2)), 2000, 3, false))
+	require.NoError(t, err)
+	defer f.Close()
+	leaf := f.Graph().ActiveLeaf()
+	require.Empty(t, resultsBesideCallsRef(f, leaf))
+	allocs := testing.AllocsPerRun(5, func() { require.Empty(t, f.ResultsBesideCalls(leaf)) })
+	require.LessOrEqual(t, allocs, 32.0, "allocations on a branch of %d entries with every result below its call", len(f.Entries))
+}
