@@ -430,7 +430,7 @@ func findAssignments(text string, hits []hit, emit func(s, e int, id string)) {
 		s, e, quoted, prose := parseValue(text, l, r, ident, kind)
 		plausible, judged := false, false // plausibleValue of text[s:e], once
 		if !weak && s >= 0 && !prose {
-			plausible, judged = plausibleValue(text[s:e], kind, quoted), true
+			plausible, judged = plausibleValue(judgedInQuotes(text[s:e], quoted), kind, quoted), true
 		}
 		if !weak && (s < 0 || judged && !plausible) {
 			// name: DB_PASSWORD / value: … (a secret named in one field,
@@ -441,7 +441,7 @@ func findAssignments(text string, hits []hit, emit func(s, e int, id string)) {
 				ns, ne, nq = hclVariableDefault(text, l, r)
 			}
 			if ns >= 0 {
-				if plausibleValue(text[ns:ne], kind, nq) {
+				if plausibleValue(judgedInQuotes(text[ns:ne], nq), kind, nq) {
 					emit(ns, ne, assignmentIDs[kind])
 				}
 				continue
@@ -466,7 +466,7 @@ func findAssignments(text string, hits []hit, emit func(s, e int, id string)) {
 			continue // PrivateKey: testRSA2048PrivateKey, "decryptionKey": "decryptionKey1024"
 		}
 		if !judged {
-			plausible = plausibleValue(v, kind, quoted)
+			plausible = plausibleValue(judgedInQuotes(v, quoted), kind, quoted)
 		}
 		if plausible || kind == kindPassword && (envPassword(text, l, r, ident, v, quoted) || connStringPassword(text, l, s, e)) {
 			emit(s, e, assignmentIDs[kind])
@@ -1106,4 +1106,15 @@ func plausibleURLPassword(user, pass string) bool {
 		return false // a port
 	}
 	return true
+}
+
+// judgedInQuotes is a value as the checks judge it: in a value between
+// quotes a lone '>' (no '<' in it) is a character of the secret like any
+// other punctuation, not the end of a <placeholder> opened before the value
+// (curl -u <user:pass>), so it is judged as '!' would be.
+func judgedInQuotes(v string, quoted bool) string {
+	if quoted && strings.IndexByte(v, '>') >= 0 && strings.IndexByte(v, '<') < 0 {
+		return strings.ReplaceAll(v, ">", "!")
+	}
+	return v
 }
