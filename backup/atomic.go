@@ -136,11 +136,16 @@ func CreateNew(path string, render func(w io.Writer) error) error {
 // failure, Wait (or Last) must be called before what the batch made is
 // removed: the background steps may still run.
 type DirSync struct {
-	mu   sync.Mutex
-	dirs map[string]bool
-	err  error // the first failure of a background step
-	wg   sync.WaitGroup
-	sem  chan struct{}
+	// Roots are folders the batch made itself (a new session's own
+	// folders): every folder below one is made by CreateNew one level at a
+	// time and never reached through a link (*SymlinkError), so that a
+	// link planted in one after it was made leads no file elsewhere.
+	Roots []string
+	mu    sync.Mutex
+	dirs  map[string]bool
+	err   error // the first failure of a background step
+	wg    sync.WaitGroup
+	sem   chan struct{}
 }
 
 // syncsInFlight is how many files of a DirSync are fsynced at once.
@@ -164,9 +169,9 @@ func (d *DirSync) CreateNew(path string, render func(w io.Writer) error) error {
 		d.dirs = map[string]bool{}
 	}
 	if !d.dirs[dir] {
-		if err := os.MkdirAll(dir, dirMode); err != nil {
+		if err := d.mkdir(dir); err != nil {
 			d.mu.Unlock()
-			return fmt.Errorf("create directory %s: %w", dir, err)
+			return err
 		}
 		d.dirs[dir] = true // fsynced by Wait
 	}
@@ -188,6 +193,53 @@ func (d *DirSync) CreateNew(path string, render func(w io.Writer) error) error {
 			d.mu.Unlock()
 		}
 	}()
+	return nil
+}
+
+// mkdir makes the folder dir: below one of d.Roots one level at a time,
+// refusing a link or a node that is not a folder on the way; elsewhere as
+// os.MkdirAll does.
+// Every folder on the way (the root too) is fsynced by Wait: its entry
+// in its parent is part of the batch, as the files are (d.mu is held).
+func (d *DirSync) mkdir(dir string) error {
+	for _, root := range d.Roots {
+		rel, err := filepath.Rel(root, dir)
+		if err != nil || !filepath.IsLocal(rel) && rel != "." {
+			continue
+		}
+		d.dirs[filepath.Dir(root)] = true // the root's entry (made by the caller)
+		p := root
+		for _, c := range append([]string{""}, strings.Split(rel, string(filepath.Separator))...) {
+			if c != "." {
+				p = filepath.Join(p, c)
+			}
+			fi, err := os.Lstat(p)
+			if os.IsNotExist(err) {
+				if err = os.Mkdir(p, dirMode); err == nil {
+					d.dirs[filepath.Dir(p)] = true // fsynced by Wait
+					continue
+				}
+				if !errors.Is(err, os.ErrExist) {
+					return fmt.Errorf("create directory %s: %w", p, err)
+				}
+				fi, err = os.Lstat(p) // made meanwhile: checked as any
+			}
+			if err != nil {
+				return fmt.Errorf("create directory %s: %w", p, err)
+			}
+			if fi.Mode()&os.ModeSymlink != 0 {
+				target, _ := os.Readlink(p)
+				return symlinkError(p, target)
+			}
+			if !fi.IsDir() {
+				return fmt.Errorf("create directory %s: %w", p, syscall.ENOTDIR)
+			}
+		}
+		return nil
+	}
+	if err := os.MkdirAll(dir, dirMode); err != nil {
+		return fmt.Errorf("create directory %s: %w", dir, err)
+	}
 	return nil
 }
 
@@ -219,7 +271,8 @@ func (d *DirSync) Wait() error {
 // fsynced) only once Wait has made the whole batch durable. A crash leaves
 // either no file at path, or the file whole with every file of the batch.
 // When Last returns, written has returned and the background steps are
-// over, whatever the outcome.
+// over, whatever the outcome; on a failure Last has left nothing at path
+// (and a file that is there is not its: the caller must not remove it).
 func (d *DirSync) Last(path string, render func(w io.Writer) error, written func() error) (err error) {
 	var tmp string
 	defer func() {
@@ -233,7 +286,9 @@ func (d *DirSync) Last(path string, render func(w io.Writer) error, written func
 		if err == nil {
 			hook("create-before-link")
 			if err = linkNew(tmp, path); err == nil {
-				err = syncDir(filepath.Dir(path))
+				if err = syncDir(filepath.Dir(path)); err != nil {
+					os.Remove(path) // this call's link: on a failure nothing is left at path
+				}
 			}
 		}
 		if tmp != "" {
@@ -498,6 +553,7 @@ func syncDir(dir string) error {
 	if runtime.GOOS == "windows" {
 		return nil
 	}
+	hook("dir-synced:" + dir)
 	d, err := os.Open(dir)
 	if err != nil {
 		return fmt.Errorf("open directory %s: %w", dir, err)

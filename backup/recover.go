@@ -253,17 +253,26 @@ type NewFiles struct {
 // be main.
 func BeginNew(main string) *NewFiles { return &NewFiles{main: main} }
 
-// Folder marks dir (created, mode 0700, if missing) as part of the
-// creation. Call it before writing anything into dir.
+// Folder makes dir (mode 0700; its parent made if missing) and marks it as
+// part of the creation. Call it before writing anything into dir. A dir
+// that is already there (a folder, a file or a link someone put there
+// since it was checked) is refused (ErrExists): the creation writes only
+// into a folder it made, and its clean-up removes only what it made.
 func (n *NewFiles) Folder(dir string) error {
-	if err := os.MkdirAll(dir, dirMode); err != nil {
-		return fmt.Errorf("create directory %s: %w", dir, err)
-	}
 	m := filepath.Join(dir, incompleteMarker)
 	for _, have := range n.markers {
 		if have == m {
 			return nil
 		}
+	}
+	if err := os.MkdirAll(filepath.Dir(dir), dirMode); err != nil {
+		return fmt.Errorf("create directory %s: %w", filepath.Dir(dir), err)
+	}
+	if err := os.Mkdir(dir, dirMode); err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return existsError(dir)
+		}
+		return fmt.Errorf("create directory %s: %w", dir, err)
 	}
 	markWriting(m, true)
 	// whole or not there: another run's sweep that read it half written

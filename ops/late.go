@@ -113,7 +113,7 @@ const (
 // lineBuf returns an empty buffer with room for n bytes, for the result of
 // a LateFunc.
 func lineBuf(n int) []byte {
-	c := max(0, bits.Len(uint(max(n, 1)-1))-lineBufMin) // the class whose room is at least n
+	c := lineBufClass(n)
 	if c >= lineBufClasses {
 		return make([]byte, 0, n)
 	}
@@ -121,6 +121,18 @@ func lineBuf(n int) []byte {
 		return (*p)[:0]
 	}
 	return make([]byte, 0, 1<<(c+lineBufMin))
+}
+
+// lineBufClass is the class whose room is at least n.
+func lineBufClass(n int) int { return max(0, bits.Len(uint(max(n, 1)-1))-lineBufMin) }
+
+// lineBufRoom is the room of the buffer lineBuf(n) returns.
+func lineBufRoom(n int) int {
+	c := lineBufClass(n)
+	if c >= lineBufClasses {
+		return n
+	}
+	return 1 << (c + lineBufMin)
 }
 
 // putLineBuf gives a buffer no one uses any more back to lineBuf.

@@ -529,11 +529,13 @@ func (j *job) dryRun(withDiff bool) error {
 }
 
 // writeSubagent writes a subagent transcript of a new session to dst (by
-// render), with its meta.json (at meta, "" for none) next to it.
-func writeSubagent(render func(io.Writer) error, meta, dst string, rm *ops.Remapper, ds *backup.DirSync) error {
+// render), with its meta.json (at meta, "" for none) next to it; made
+// (when not nil) is told each file once it is made.
+func writeSubagent(render func(io.Writer) error, meta, dst string, rm *ops.Remapper, ds *backup.DirSync, made *madeList) error {
 	if err := ds.CreateNew(dst, render); err != nil {
 		return err
 	}
+	made.add(dst)
 	if meta == "" {
 		return nil
 	}
@@ -545,7 +547,38 @@ func writeSubagent(render func(io.Writer) error, meta, dst string, rm *ops.Remap
 		b = rm.JSON(b)
 	}
 	mdst := strings.TrimSuffix(dst, ".jsonl") + ".meta.json"
-	return ds.CreateNew(mdst, func(w io.Writer) error { _, err := w.Write(b); return err })
+	if err := ds.CreateNew(mdst, func(w io.Writer) error { _, err := w.Write(b); return err }); err != nil {
+		return err
+	}
+	made.add(mdst)
+	return nil
+}
+
+// madeList is what a creation has made, for the clean-up of a failure,
+// which removes those paths and only those: a path is added once it is
+// made (a file that was there, or appeared meanwhile, never is). Safe for
+// concurrent use; a nil list records nothing.
+type madeList struct {
+	mu    sync.Mutex
+	paths []string
+}
+
+func (m *madeList) add(p string) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	m.paths = append(m.paths, p)
+	m.mu.Unlock()
+}
+
+// removeAll removes what was made, the last made first.
+func (m *madeList) removeAll() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for k := len(m.paths) - 1; k >= 0; k-- {
+		os.RemoveAll(m.paths[k])
+	}
 }
 
 // tasks runs functions a few at a time and keeps the first error; once one
@@ -839,16 +872,14 @@ type newSubagent struct {
 // transcripts and meta files, tool-results/, and the file-history backups
 // behind /rewind. On failure what it created goes.
 func (env *Env) writeNewSession(ns newSession) (path string, err error) {
-	var created []string
+	var created madeList
 	// the new files are made durable together (backup.DirSync), the main
 	// transcript last, once every other file is on disk
 	ds := &backup.DirSync{}
 	defer func() {
 		if err != nil {
 			ds.Wait() // no background link may come after the removal
-			for k := len(created) - 1; k >= 0; k-- {
-				os.RemoveAll(created[k])
-			}
+			created.removeAll()
 		}
 	}()
 	if err := chain.CheckConfigDir(env.ConfigDir); err != nil {
@@ -882,11 +913,15 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 	}
 	// every path the new session takes must be free: the clean-up of a
 	// failed attempt removes them, and must never remove what it did not make
-	for _, p := range []string{newMain, sidecar, filepath.Join(env.ConfigDir, "file-history", ns.newID)} {
+	fileHistory := filepath.Join(env.ConfigDir, "file-history", ns.newID)
+	for _, p := range []string{newMain, sidecar, fileHistory} {
 		if _, err := os.Lstat(p); err == nil {
 			return "", Errorf("%s already exists", p)
 		}
 	}
+	// the new session's own folders: every folder below them is made by
+	// the writer, never reached through a link planted after this check
+	ds.Roots = []string{sidecar, fileHistory}
 	// every folder of the new session is marked until its main transcript
 	// is in place: the next run removes what a killed one left
 	nf := backup.BeginNew(newMain)
@@ -899,13 +934,23 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 	// after it, the whole session.
 	work := newTasks(4)
 	var written []string // the transcripts made, for the live guard
+	var skipped []string // what the copies left out (not regular files)
+	defer func() { env.warnSkipped(skipped) }()
 	queue := func() error {
 		for _, a := range ns.subagents {
 			base := filepath.Base(a.path)
 			dst := filepath.Join(sidecar, "subagents", base)
 			if a.legacy {
-				dst = filepath.Join(dir, "agent-"+uuid.NewString()[:8]+"-"+strings.TrimPrefix(base, "agent-"))
-				created = append(created, dst, strings.TrimSuffix(dst, ".jsonl")+".meta.json")
+				// a random name beside the main transcript: one whose
+				// transcript or meta file is taken is passed over, so
+				// that neither the clean-up of a failure nor the next
+				// run's sweep removes a file this run did not make
+				for {
+					dst = filepath.Join(dir, "agent-"+uuid.NewString()[:8]+"-"+strings.TrimPrefix(base, "agent-"))
+					if !pathTaken(dst) && !pathTaken(strings.TrimSuffix(dst, ".jsonl")+".meta.json") {
+						break
+					}
+				}
 				if err := nf.File(dst); err != nil {
 					return err
 				}
@@ -913,29 +958,37 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 					return err
 				}
 			} else {
-				created = append(created, sidecar)
 				if err := nf.Folder(sidecar); err != nil {
 					return err
 				}
+				created.add(sidecar) // made by Folder: never before
 			}
 			written = append(written, dst)
-			work.Go(func() error { return writeSubagent(a.render(dst), a.meta, dst, ns.rm, ds) })
+			made := &created
+			if !a.legacy {
+				made = nil // in the sidecar folder, listed whole
+			}
+			work.Go(func() error { return writeSubagent(a.render(dst), a.meta, dst, ns.rm, ds, made) })
 		}
 		// tool-results/ and file-history/<id>/ are copied as they are, but
 		// for the tool-results files the result changes (redact-secrets)
-		copies := map[string]string{
-			filepath.Join(ns.sidecarDir, "tool-results"):          filepath.Join(sidecar, "tool-results"),
-			filepath.Join(env.ConfigDir, "file-history", ns.from): filepath.Join(env.ConfigDir, "file-history", ns.newID),
+		// into the folder the sweep looks at (the sidecar folder, not its
+		// tool-results/: a killed run's copy was never swept)
+		copies := []struct{ src, dst, own string }{
+			{filepath.Join(ns.sidecarDir, "tool-results"), filepath.Join(sidecar, "tool-results"), sidecar},
+			{filepath.Join(env.ConfigDir, "file-history", ns.from), fileHistory, fileHistory},
 		}
-		for src, dst := range copies {
-			if st, err := os.Stat(src); err != nil || !st.IsDir() {
+		for _, c := range copies {
+			if st, err := os.Stat(c.src); err != nil || !st.IsDir() {
 				continue
 			}
-			created = append(created, dst, sidecar)
-			if err := nf.Folder(dst); err != nil {
+			if err := nf.Folder(c.own); err != nil {
 				return err
 			}
-			if err := copyTree(src, dst, ds, work, ns.changed); err != nil {
+			created.add(c.own) // made by Folder: never before
+			left, err := copyTree(c.src, c.dst, ds, work, ns.changed)
+			skipped = append(skipped, left...)
+			if err != nil {
 				return err
 			}
 		}
@@ -944,7 +997,8 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 	// The main transcript is rendered at the same time (on this file
 	// system a create waits on the folder's lock and its inode search, not
 	// on a core), and linked once every other file is on disk.
-	created = append(created, newMain)
+	// (the main transcript is not listed: Last leaves nothing at its path
+	// on a failure, and a file that appeared there is not this run's)
 	queued := make(chan struct{})
 	var queueErr error
 	mainErr := make(chan error, 1)
@@ -1030,17 +1084,24 @@ func writeBytes(b []byte) func(io.Writer) error {
 
 // copyTree copies the files under src to dst (as new files, through ds),
 // each as one of the tasks; a file that changed (by its path under src)
-// gets its new bytes instead.
-func copyTree(src, dst string, ds *backup.DirSync, work *tasks, changed map[string][]byte) error {
+// gets its new bytes instead. A node that is not a regular file (a link,
+// a named pipe, a device) is not read through: it would copy the bytes of
+// a file outside the config dir, or wait forever. It is left out, and
+// named in the list returned.
+func copyTree(src, dst string, ds *backup.DirSync, work *tasks, changed map[string][]byte) (skipped []string, err error) {
 	st, err := os.Stat(src)
 	if err != nil || !st.IsDir() {
-		return nil
+		return nil, nil
 	}
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if d.IsDir() {
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			skipped = append(skipped, p)
 			return nil
 		}
 		rel, err := filepath.Rel(src, p)
@@ -1054,6 +1115,14 @@ func copyTree(src, dst string, ds *backup.DirSync, work *tasks, changed map[stri
 		work.Go(func() error { return ds.CreateNew(filepath.Join(dst, rel), render) })
 		return nil
 	})
+	return skipped, err
+}
+
+// warnSkipped says which nodes a copy left out (copyTree).
+func (env *Env) warnSkipped(skipped []string) {
+	for _, p := range skipped {
+		fmt.Fprintf(env.Err, "ccsurgeon: warning: not copied: %s is not a regular file (a link, a pipe or a device)\n", p)
+	}
 }
 
 func (env *Env) printWriteResult(out WriteResult) error {
@@ -1340,40 +1409,40 @@ func (j *job) writeFolder(dir string, force bool) (path string, err error) {
 		}
 	}
 	_ = force // nothing in the folder is replaced, even with --force
-	var created []string
+	var created madeList
 	ds := &backup.DirSync{} // the main transcript last, as for a new session
 	defer func() {
 		if err != nil {
 			ds.Wait() // no background link may come after the removal
-			for k := len(created) - 1; k >= 0; k-- {
-				os.RemoveAll(created[k])
-			}
+			created.removeAll()
 		}
 	}()
 	work := newTasks(4)
 	for _, o := range outs {
 		if o.a.Legacy {
-			created = append(created, o.dest, strings.TrimSuffix(o.dest, ".jsonl")+".meta.json")
+			created.add(o.dest)
+			created.add(strings.TrimSuffix(o.dest, ".jsonl") + ".meta.json")
 		} else {
-			created = append(created, side)
+			created.add(side)
 		}
-		work.Go(func() error { return writeSubagent(j.render(o.f, o.dest), o.a.MetaPath, o.dest, rm, ds) })
+		work.Go(func() error { return writeSubagent(j.render(o.f, o.dest), o.a.MetaPath, o.dest, rm, ds, nil) })
 	}
 	changed := map[string][]byte{}
 	for _, sc := range t.Sidecars {
 		changed[sc.Path] = sc.Data
 	}
 	if st, err := os.Stat(ops.ToolResultsDir(s)); err == nil && st.IsDir() {
-		created = append(created, side)
-		if err := copyTree(ops.ToolResultsDir(s), filepath.Join(side, "tool-results"), ds, work, changed); err != nil {
+		created.add(side)
+		skipped, err := copyTree(ops.ToolResultsDir(s), filepath.Join(side, "tool-results"), ds, work, changed)
+		if err != nil {
 			work.Wait()
 			return "", err
 		}
+		defer j.env.warnSkipped(skipped)
 	}
 	if err := work.Wait(); err != nil {
 		return "", err
 	}
-	created = append(created, mainDst)
 	if err := ds.Last(mainDst, j.render(s.Main, mainDst), work.Wait); err != nil {
 		return "", err
 	}
@@ -1422,4 +1491,10 @@ func noteWords(notes []string) []string {
 		out = append(out, strings.Replace(n, ops.RepairFirst, "remove or repair the line (ccsurgeon repair) first", 1))
 	}
 	return out
+}
+
+// pathTaken reports whether something (a file, a folder, a link) is at p.
+func pathTaken(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
 }
