@@ -271,11 +271,12 @@ func (g *Graph) Cycles() []int {
 	)
 	state := make([]uint8, len(g.Parent))
 	var out []int
+	var stack []int // the walk from i, one buffer for every i
 	for i := range g.Parent {
 		if state[i] != white {
 			continue
 		}
-		var stack []int
+		stack = stack[:0]
 		j := i
 		for j >= 0 && state[j] == white {
 			state[j] = grey

@@ -25,50 +25,98 @@ type UnpairedTool struct {
 // listed once for each entry holding it.
 func (f *File) UnpairedTools(msgs MessageList) []UnpairedTool {
 	var out []UnpairedTool
+	p := pairIDs{ids: make([]string, 0, smallPairs)}
 	for k, m := range msgs.All() {
 		switch m.Role {
 		case "assistant":
 			last := k == msgs.Len()-1
-			var got map[string]int
+			p.reset()
 			if !last && msgs.At(k+1).Role == "user" {
-				for _, j := range msgs.At(k + 1).Entries {
-					for _, id := range f.Entries[j].ToolResultIDs() {
-						if got == nil {
-							got = map[string]int{}
-						}
-						got[id]++
-					}
-				}
+				p.collect(f, msgs.At(k+1), BlockToolResult)
 			}
 			for _, j := range m.Entries {
-				for _, id := range f.Entries[j].ToolUseIDs() {
-					if n := got[id]; last || n != 1 {
-						out = append(out, UnpairedTool{Message: k, Entry: j, ID: id, Results: n, Open: last})
+				for _, b := range f.Entries[j].Blocks() {
+					if b.Kind != BlockToolUse {
+						continue
+					}
+					if n := p.count(b.ID); last || n != 1 {
+						out = append(out, UnpairedTool{Message: k, Entry: j, ID: b.ID, Results: n, Open: last})
 					}
 				}
 			}
 		case "user":
-			var prev map[string]bool
+			collected := false
 			for _, j := range m.Entries {
-				for _, id := range f.Entries[j].ToolResultIDs() {
-					if prev == nil {
-						prev = map[string]bool{}
+				for _, b := range f.Entries[j].Blocks() {
+					if b.Kind != BlockToolResult {
+						continue
+					}
+					if !collected {
+						collected = true
+						p.reset()
 						if k > 0 && msgs.At(k-1).Role == "assistant" {
-							for _, a := range msgs.At(k - 1).Entries {
-								for _, u := range f.Entries[a].ToolUseIDs() {
-									prev[u] = true
-								}
-							}
+							p.collect(f, msgs.At(k-1), BlockToolUse)
 						}
 					}
-					if !prev[id] {
-						out = append(out, UnpairedTool{Message: k, Entry: j, ID: id, Result: true})
+					if p.count(b.ID) == 0 {
+						out = append(out, UnpairedTool{Message: k, Entry: j, ID: b.ID, Result: true})
 					}
 				}
 			}
 		}
 	}
 	return out
+}
+
+// smallPairs is the number of ids of a message up to which pairIDs finds
+// an id by a scan: a message of the agentic shape holds one call or one
+// result, and a map made for each (two an exchange, in validate's check
+// of the input and again of the output) was most of what compress-old-
+// turns allocated there (TestUnpairedToolsAllocatesPerFlawNotPerMessage).
+const smallPairs = 16
+
+// pairIDs are the tool ids of the blocks of one kind of one message, which
+// UnpairedTools counts the other message's ids in; the buffers are reused
+// from message to message.
+type pairIDs struct {
+	ids  []string
+	byID map[string]int // the counts, when there are more than smallPairs ids
+}
+
+func (p *pairIDs) reset() { p.ids = p.ids[:0] }
+
+// collect adds the ids of the blocks of kind kind of message m.
+func (p *pairIDs) collect(f *File, m Message, kind BlockKind) {
+	for _, j := range m.Entries {
+		for _, b := range f.Entries[j].Blocks() {
+			if b.Kind == kind {
+				p.ids = append(p.ids, b.ID)
+			}
+		}
+	}
+	if len(p.ids) > smallPairs {
+		if p.byID == nil {
+			p.byID = map[string]int{}
+		}
+		clear(p.byID)
+		for _, id := range p.ids {
+			p.byID[id]++
+		}
+	}
+}
+
+// count is the number of times id was collected.
+func (p *pairIDs) count(id string) int {
+	if len(p.ids) > smallPairs {
+		return p.byID[id]
+	}
+	n := 0
+	for _, x := range p.ids {
+		if x == id {
+			n++
+		}
+	}
+	return n
 }
 
 // BesideCall is a tool result on the branch from the root to a leaf whose
@@ -87,20 +135,34 @@ type BesideCall struct {
 func (f *File) ResultsBesideCalls(leaf int) []BesideCall {
 	anc, _ := ancestors[int32](f.Graph(), leaf)
 	var out []BesideCall
-	calls := map[string]bool{}
+	// the calls of the branch, in a map made once at its size; the ids
+	// are read from the blocks where they lie (a slice of each entry's
+	// ids was two allocations an entry, on a session of many tool calls
+	// most of what this check allocated)
+	n := 0
+	for _, j := range anc {
+		for _, b := range f.Entries[j].Blocks() {
+			if b.Kind == BlockToolUse {
+				n++
+			}
+		}
+	}
+	calls := make(map[string]bool, n)
 	for _, j32 := range anc {
 		j := int(j32)
 		e := &f.Entries[j]
-		for _, id := range e.ToolUseIDs() {
-			calls[id] = true
+		for _, b := range e.Blocks() {
+			if b.Kind == BlockToolUse {
+				calls[b.ID] = true
+			}
 		}
 		if !e.IsToolResult() {
 			continue
 		}
 		var ids []string
-		for _, id := range e.ToolResultIDs() {
-			if !calls[id] {
-				ids = append(ids, id)
+		for _, b := range e.Blocks() {
+			if b.Kind == BlockToolResult && !calls[b.ID] {
+				ids = append(ids, b.ID)
 			}
 		}
 		if len(ids) > 0 {

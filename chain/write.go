@@ -155,6 +155,37 @@ func (ed *Edits) Dropped(i int) bool {
 
 var eols = [...]string{"", "\n", "\r\n"}
 
+// eolBytes are eols as bytes: a string written through an io.Writer is
+// copied to bytes first, an allocation for every line written
+// (TestWriteAllocatesPerFileNotPerLine).
+var eolBytes = [...][]byte{nil, []byte("\n"), []byte("\r\n")}
+
+// copyAt copies the n bytes of r at off to w through buf: what io.CopyBuffer
+// of an io.SectionReader does (a short file ends the copy without an
+// error), without a reader made for every stretch (on a session of small
+// lines, a run of unchanged lines is a line or two).
+func copyAt(w io.Writer, r io.ReaderAt, off, n int64, buf []byte) error {
+	for n > 0 {
+		k := int(min(n, int64(len(buf))))
+		m, err := r.ReadAt(buf[:k], off)
+		if m > 0 {
+			if _, werr := w.Write(buf[:m]); werr != nil {
+				return werr
+			}
+		}
+		off, n = off+int64(m), n-int64(m)
+		switch {
+		case err == io.EOF:
+			return nil
+		case err != nil:
+			return err
+		case m == 0:
+			return io.ErrNoProgress
+		}
+	}
+	return nil
+}
+
 // Transform rewrites the bytes of a kept line as it is written (UUID
 // remapping for a new session). It may change raw in place (it gets a
 // buffer of its own) and must not keep it.
@@ -188,7 +219,7 @@ func (f *File) WriteWith(w io.Writer, edits *Edits, tr Transform, late LineFunc)
 		if iw != nil {
 			iw.Verbatim(f, runFirst, runEnd-runStart)
 		}
-		_, err := io.CopyBuffer(cw, io.NewSectionReader(f.src, runStart, runEnd-runStart), buf)
+		err := copyAt(cw, f.src, runStart, runEnd-runStart, buf)
 		runStart = -1
 		return err
 	}
@@ -205,7 +236,7 @@ func (f *File) WriteWith(w io.Writer, edits *Edits, tr Transform, late LineFunc)
 		if err := flush(); err != nil {
 			return cw.N, err
 		}
-		eol := eols[e.EOL]
+		eol := eolBytes[e.EOL]
 		if !ed.Drop {
 			if ed.Late {
 				b, err := lateLine(late, i)
@@ -219,17 +250,17 @@ func (f *File) WriteWith(w io.Writer, edits *Edits, tr Transform, late LineFunc)
 				if _, err := cw.Write(ed.Raw); err != nil {
 					return cw.N, err
 				}
-			} else if _, err := io.CopyBuffer(cw, io.NewSectionReader(f.src, e.Off, int64(e.Len)), buf); err != nil {
+			} else if err := copyAt(cw, f.src, e.Off, int64(e.Len), buf); err != nil {
 				return cw.N, err
 			}
 		}
 		sep := eol
-		if sep == "" {
-			sep = "\n"
+		if len(sep) == 0 {
+			sep = eolBytes[1]
 		}
 		for k, a := range ed.After {
 			if !ed.Drop || k > 0 {
-				if _, err := io.WriteString(cw, sep); err != nil {
+				if _, err := cw.Write(sep); err != nil {
 					return cw.N, err
 				}
 			}
@@ -238,7 +269,7 @@ func (f *File) WriteWith(w io.Writer, edits *Edits, tr Transform, late LineFunc)
 			}
 		}
 		if !ed.Drop || len(ed.After) > 0 {
-			if _, err := io.WriteString(cw, eol); err != nil {
+			if _, err := cw.Write(eol); err != nil {
 				return cw.N, err
 			}
 		}
@@ -390,7 +421,7 @@ func (f *File) writeTransformed(w io.Writer, edits *Edits, tr Transform, late Li
 		if ed != nil && ed.Drop && len(ed.After) == 0 {
 			continue
 		}
-		eol := eols[e.EOL]
+		eol := eolBytes[e.EOL]
 		var parts [][]byte
 		if ed == nil || !ed.Drop {
 			body := line[:e.Len]
@@ -416,12 +447,12 @@ func (f *File) writeTransformed(w io.Writer, edits *Edits, tr Transform, late Li
 			}
 		}
 		sep := eol
-		if sep == "" {
-			sep = "\n"
+		if len(sep) == 0 {
+			sep = eolBytes[1]
 		}
 		for k, p := range parts {
 			if k > 0 {
-				if _, err := io.WriteString(cw, sep); err != nil {
+				if _, err := cw.Write(sep); err != nil {
 					return cw.N, err
 				}
 			}
@@ -429,7 +460,7 @@ func (f *File) writeTransformed(w io.Writer, edits *Edits, tr Transform, late Li
 				return cw.N, err
 			}
 		}
-		if _, err := io.WriteString(cw, eol); err != nil {
+		if _, err := cw.Write(eol); err != nil {
 			return cw.N, err
 		}
 	}
