@@ -1,8 +1,11 @@
 package ops_test
 
 import (
+	"crypto/sha256"
+	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/ccsurgeon/ccsurgeon/internal/harness"
@@ -64,12 +67,14 @@ func TestRealDamageTheGateMet(t *testing.T) {
 			orig := map[string]spec.Conversation{}
 			for _, c := range clients {
 				if tc.oldRefused && c.IsOld() {
-					r := env.Resume(t, c, id)
+					r := damagedResume(t, env, c, id, damaged)
 					assert.False(t, r.OK(), "%s on %s: %s sends what the API refuses: %s", tc.damage, tc.src, c, r)
 					orig[c.Version] = orig[clients[0].Version]
 					continue
 				}
-				orig[c.Version] = spec.FromAPI(env.MustResume(t, c, id).Messages)
+				r := damagedResume(t, env, c, id, damaged)
+				require.True(t, r.OK(), "%s on %s: %s: %s", tc.damage, tc.src, c, r)
+				orig[c.Version] = spec.FromAPI(r.Messages)
 			}
 			code, stderr := runCLI(env.ConfigDir, append(append([]string{}, tc.args...), id, "--force")...)
 			require.Equal(t, 0, code, "%s on %s: %s", tc.damage, tc.src, stderr)
@@ -80,4 +85,22 @@ func TestRealDamageTheGateMet(t *testing.T) {
 			}
 		})
 	}
+}
+
+// damagedResumes holds what each client sent for each damaged file of
+// TestRealDamageTheGateMet: result-in-other-branch is resumed before
+// strip-thinking and before repair, the same bytes with both clients
+// (CCSURGEON_RUN_LOG: the same input digest and arguments twice). The
+// subtests use only whether the API accepted it and its spec key, which
+// holds no path of the env.
+var damagedResumes sync.Map // client version + digest of the file -> *originalResume
+
+// damagedResume resumes session id of env, whose file holds damaged, with
+// c, once for the package per client and file.
+func damagedResume(t *testing.T, env *harness.Env, c harness.Client, id string, damaged []byte) harness.ResumeResult {
+	t.Helper()
+	v, _ := damagedResumes.LoadOrStore(fmt.Sprintf("%s\x00%x", c.Version, sha256.Sum256(damaged)), &originalResume{})
+	o := v.(*originalResume)
+	o.once.Do(func() { o.r = env.Resume(t, c, id) })
+	return o.r
 }
