@@ -280,6 +280,9 @@ func (n *NewFiles) Folder(dir string) error {
 	body := strconv.Itoa(os.Getpid()) + "\n" + n.main + "\n"
 	if err := WriteFileAtomic(m, DefaultMode, func(w io.Writer) error { _, err := io.WriteString(w, body); return err }); err != nil {
 		markWriting(m, false)
+		// the folder was made a moment ago and no sweep would find it
+		// unmarked: it goes (empty; anything else in it stays)
+		os.Remove(dir)
 		return err
 	}
 	n.markers = append(n.markers, m)

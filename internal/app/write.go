@@ -1018,6 +1018,10 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 	queueErr = queue()
 	close(queued)
 	if err := <-mainErr; err != nil {
+		// the main transcript may fail before the copies end (a full
+		// disk): they are waited for, or one would make its folder again
+		// after the clean-up removed it
+		_ = work.Wait()
 		return "", err
 	}
 	// ccsurgeon's own write: the next command may change the new session
