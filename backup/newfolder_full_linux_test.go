@@ -5,9 +5,9 @@ package backup
 import (
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 
+	"github.com/ccsurgeon/ccsurgeon/internal/testmount"
 	"github.com/stretchr/testify/require"
 )
 
@@ -18,14 +18,8 @@ import (
 // TestNewSessionOnAFullDisk, whose main transcript filled the disk while
 // the copies' folders were being made.
 func TestNewFolderNotLeftWhenItsMarkCannotBeWritten(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("mounts a small tmpfs: root only")
-	}
 	root := t.TempDir()
-	if err := syscall.Mount("tmpfs", root, "tmpfs", 0, "size=64k"); err != nil {
-		t.Skipf("cannot mount a tmpfs: %v", err)
-	}
-	t.Cleanup(func() { _ = syscall.Unmount(root, syscall.MNT_DETACH) })
+	testmount.Tmpfs(t, root, "64k")
 	proj := filepath.Join(root, "projects", "-p")
 	require.NoError(t, os.MkdirAll(proj, 0o755))
 	// fill the disk

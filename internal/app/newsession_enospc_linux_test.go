@@ -5,10 +5,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 
 	"github.com/ccsurgeon/ccsurgeon/backup"
+	"github.com/ccsurgeon/ccsurgeon/internal/testmount"
 	"github.com/stretchr/testify/require"
 )
 
@@ -18,16 +18,10 @@ import (
 // no byte that was there, and leaves no main transcript nor anything the
 // next run's sweep would not remove. A member per file that fills it.
 func TestNewSessionOnAFullDisk(t *testing.T) {
-	if os.Geteuid() != 0 {
-		t.Skip("mounts a small tmpfs: root only")
-	}
 	for _, member := range []string{"tool-result", "main-transcript"} {
 		t.Run(member, func(t *testing.T) {
 			f := newAttackFixtureOn(t, false, func(cfg string) {
-				if err := syscall.Mount("tmpfs", cfg, "tmpfs", 0, "size=512k"); err != nil {
-					t.Skipf("cannot mount a tmpfs: %v", err)
-				}
-				t.Cleanup(func() { _ = syscall.Unmount(cfg, syscall.MNT_DETACH) })
+				testmount.Tmpfs(t, cfg, "512k")
 			})
 			big := bytes.Repeat([]byte("0123456789abcdef"), 300<<10/16) // 300 KiB: a second copy does not fit
 			var mainR func(io.Writer) error

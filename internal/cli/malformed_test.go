@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/ccsurgeon/ccsurgeon/internal/app"
+	"github.com/ccsurgeon/ccsurgeon/internal/testmount"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -523,16 +524,11 @@ func TestMalformedHugeLine(t *testing.T) {
 }
 
 // cannot stops a test that needs what this machine lacks: the disk-full and
-// read-only rows mount a tmpfs and a read-only bind mount, which needs root.
-// CI runs as root and must run them, so there (CI set) it fails; a user who
-// runs the README's test command from a fresh clone without root sees the
-// test counted as not run, with the reason.
+// read-only rows mount a tmpfs and a read-only bind mount, which needs root
+// (the rule: testmount.Cannot).
 func cannot(t *testing.T, format string, args ...any) {
 	t.Helper()
-	if os.Getenv("CI") != "" {
-		t.Fatalf("this test needs root to mount a filesystem: "+format, args...)
-	}
-	t.Skipf("not run: needs root to mount a filesystem (CI runs it as root): "+format, args...)
+	testmount.Cannot(t, format, args...)
 }
 
 // mountTmpfs mounts a tmpfs of size bytes at dir, or skips the test.
