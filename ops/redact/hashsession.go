@@ -2,7 +2,6 @@ package redact
 
 import (
 	_ "embed"
-	"encoding/base64"
 	"regexp"
 	"strings"
 
@@ -84,7 +83,7 @@ func hashSessionRules() []*Rule {
 			Re:       regexp.MustCompile(`\bpassword (?P<s>[./0-9A-Za-z]{16}) encrypted\b`),
 			Boundary: isAlnum, Check: checkHash},
 		// FortiOS: set password ENC SH2… (SHA-256) / AK1… (SHA-1)
-		&Rule{ID: "password-hash", Anchors: []string{"ENC SH2", "ENC AK1"}, After: 120, Priority: prioPrefix,
+		&Rule{ID: "password-hash", Anchors: []string{"SH2", "AK1"}, Before: 4, After: 120, Priority: prioPrefix,
 			Re:       regexp.MustCompile(`ENC (?P<s>(?:SH2|AK1)[A-Za-z0-9+/]{40,}={0,2})`),
 			Boundary: isB64, Check: checkHash},
 		&Rule{ID: "password-hash", Anchors: []string{":::", ":/bin/", ":/usr/", ":/sbin/", ":/home/"}, Priority: prioContext,
@@ -95,7 +94,11 @@ func hashSessionRules() []*Rule {
 			find: findSaltedObjects, emits: []string{"password-hash"}},
 		&Rule{ID: "password-hash", Anchors: []string{" on #", " on >", "+@", "~*", "setuser", "SETUSER"}, Priority: prioContext,
 			find: findRedisACL, emits: []string{"password-hash", "generic-password"}},
-		&Rule{ID: "session-cookie", Anchors: cookieCatalogueAnchors, Priority: prioContext,
+		&Rule{ID: "session-cookie", Anchors: []string{"cookie"}, Fold: true, Priority: prioContext,
+			find: findCookies, emits: []string{"session-cookie"}},
+		// the frameworks' generic names in a {name, value} object or a YAML
+		// list (anchors that general6.go's share: no new trigram)
+		&Rule{ID: "session-cookie", Anchors: []string{"ssionid", "SSIONID", "HPSESSID", "_session", "_SESSION", ".sid"}, Priority: prioContext,
 			find: findCookieNames, emits: []string{"session-cookie"}},
 		&Rule{ID: "session-cookie", Anchors: []string{"\tTRUE\t", "\tFALSE\t"}, Priority: prioContext,
 			find: findCookieJarLines, emits: []string{"session-cookie"}},
@@ -111,7 +114,7 @@ func hashSessionRules() []*Rule {
 		&Rule{ID: "generic-token", Anchors: []string{"authorization_code"}, Priority: prioContext,
 			find: findJSONAuthCode, emits: []string{"generic-token"}},
 		// Docker's identitytoken, a registry's OAuth refresh token
-		&Rule{ID: "generic-token", Anchors: []string{"identitytoken", "registrytoken"}, Fold: true, Before: 2, After: 600, Priority: prioContext,
+		&Rule{ID: "generic-token", Anchors: []string{"tytoken", "rytoken"}, Fold: true, Before: 10, After: 600, Priority: prioContext,
 			Re:    regexp.MustCompile(`(?i:identitytoken|registrytoken)\\?["']?\s*[:=]\s*\\?["'](?P<s>[A-Za-z0-9._~+/=-]{20,})`),
 			Check: checkRandom(3.5, 2)},
 	)
@@ -124,10 +127,17 @@ func isTokenDot(c byte) bool { return isTokenByte(c) || c == '.' }
 //go:embed catalogue/hash-formats.txt
 var hashFormatsFile string
 
-// hashCatalogueRules: one rule per line of catalogue/hash-formats.txt,
-// anchored on its prefix.
-func hashCatalogueRules() []*Rule {
-	var rules []*Rule
+// hashFormat is one line of the catalogue: its regexp anchored at the
+// prefix, and whether it keeps the password itself (a plaintext scheme).
+type hashFormat struct {
+	re    *regexp.Regexp
+	plain bool
+}
+
+// hashFormats: the catalogue by prefix (a {SCHEME} in lower case, where
+// AIX's {smd5} and OpenLDAP's {SMD5} share one), read once; mcfAnchors and schemeAnchors are the prefixes of each kind.
+var hashFormats, mcfAnchors, schemeAnchors = func() (m map[string][]hashFormat, mcf, schemes []string) {
+	m = map[string][]hashFormat{}
 	for _, line := range strings.Split(hashFormatsFile, "\n") {
 		if line == "" || line[0] == '#' {
 			continue
@@ -137,19 +147,69 @@ func hashCatalogueRules() []*Rule {
 			panic("hash-formats.txt: want PREFIX, BODY and SOURCE: " + line)
 		}
 		prefix, body := f[0], f[1]
-		scheme := prefix[0] == '{'
-		re := regexp.QuoteMeta(prefix)
-		if scheme {
-			re = "(?i:" + re + ")"
+		re := "^" + regexp.QuoteMeta(prefix)
+		if prefix[0] == '{' {
+			re = "^(?i:" + regexp.QuoteMeta(prefix) + ")"
+			prefix = lowerASCII(prefix)
+			if m[prefix] == nil {
+				schemes = append(schemes, prefix)
+			}
+		} else if m[prefix] == nil {
+			mcf = append(mcf, prefix)
 		}
-		r := &Rule{ID: "password-hash", Anchors: []string{prefix}, Fold: scheme, After: 4000, Priority: prioPrefix,
-			Re: regexp.MustCompile(re + body), Boundary: isAlnum, Check: checkHash}
-		if strings.Contains(body, "?P<s>") {
-			r.ID, r.Check, r.Boundary = "generic-password", checkValue(kindPassword), nil
-		}
-		rules = append(rules, r)
+		m[prefix] = append(m[prefix], hashFormat{regexp.MustCompile(re + body), strings.Contains(body, "?P<s>")})
 	}
-	return rules
+	return
+}()
+
+// hashCatalogueRules: the catalogue's formats as two rules (the MCF and
+// hashcat prefixes, case-sensitive; the {SCHEME}s, in any case), each hit
+// matched against its own line's regexp.
+func hashCatalogueRules() []*Rule {
+	return []*Rule{
+		{ID: "password-hash", Anchors: mcfAnchors, Priority: prioPrefix, find: findHashFormats, emits: []string{"password-hash"}},
+		{ID: "password-hash", Anchors: schemeAnchors, Fold: true, Priority: prioPrefix, find: findHashFormats, emits: []string{"password-hash", "generic-password"}},
+	}
+}
+
+func findHashFormats(text string, hits []hit, emit func(s, e int, id string)) {
+	lastEnd := -1
+	for _, h := range hits {
+		p, a := int(h.pos), int(h.alen)
+		if p < lastEnd || p > 0 && isAlnum(text[p-1]) {
+			continue
+		}
+		key := text[p : p+a]
+		if key[0] == '{' {
+			key = lowerASCII(key)
+		}
+		var f hashFormat
+		var m []int
+		for _, f = range hashFormats[key] {
+			if m = f.re.FindStringSubmatchIndex(text[p:min(len(text), p+4000)]); m != nil {
+				break
+			}
+		}
+		if m == nil {
+			continue
+		}
+		s, e := p+m[0], p+m[1]
+		if e < len(text) && isAlnum(text[e]) {
+			continue
+		}
+		if f.plain {
+			s, e = p+m[2], p+m[3]
+			if checkValue(kindPassword)(text, s, e) {
+				emit(s, e, "generic-password")
+				lastEnd = e
+			}
+			continue
+		}
+		if checkHash(text, s, e) {
+			emit(s, e, "password-hash")
+			lastEnd = e
+		}
+	}
 }
 
 // ---- Oracle's verifiers (sys.user$.spare4): S: 60 hex (11g), H: 32 hex,
@@ -309,10 +369,12 @@ func onlyCryptChars(v string) bool {
 
 // ---- digests under a name that says "password hash"
 
-// (fold: lower case; the name is read back from the hit)
-var namedDigestAnchors = []string{"ssword_hash", "sswordhash", "ssword-hash", "ssword_digest", "sworddigest", "hashed_pass", "hashedpass",
-	"crypted_pass", "cryptedpass", "passwd_hash", "pass_hash", "passhash", "pw_hash", "pwhash", "pwd_hash", "authentication_string", "spare4",
-	", password", "select password", "| password ", "|password|"}
+// (fold: lower case; past the common first trigrams of the names: the
+// prefilter passes every position an anchor's first three bytes start, and
+// "has", "cry", "pas…" "sel" start many words; the name is read back from
+// the hit)
+var namedDigestAnchors = []string{"d_hash", "dhash", "d-hash", "d_digest", "ddigest", "s_hash", "shash", "w_hash", "d_pass", "dpass",
+	"n_string", "password |", "password,", "password\t", "password from"}
 
 // passwordHashName: the words name a password's hash (password_hash,
 // passwordDigest, hashed_password, encrypted_password), or a column that
@@ -526,7 +588,7 @@ func looksDigest(v string) bool {
 
 // ---- a digest stored beside its salt
 
-var saltAnchors = []string{`salt":`, `salt" :`, `salt\":`, `salt\\\":`, "entropy</key>", "storedKey", "serverKey"}
+var saltAnchors = []string{`salt":`, `salt" :`, `salt\":`, `salt\\\":`, "py</key>"}
 
 var saltedValue = regexp.MustCompile(`\\*"(?:value|hash|hashedPassword|passwordHash|password_hash|storedKey|serverKey|digest|password|entropy)\\*"\s*:\s*\\*"([^"\\]{20,})\\*"`)
 var plistEntropy = regexp.MustCompile(`<key>entropy</key>\s*<data>\s*([A-Za-z0-9+/=\s]{40,})</data>`)
@@ -541,7 +603,8 @@ func findSaltedObjects(text string, hits []hit, emit func(s, e int, id string)) 
 		if p < lastEnd {
 			continue
 		}
-		if strings.HasPrefix(text[p:], "entropy</key>") {
+		if p >= 5 && strings.HasPrefix(text[p-5:], "entropy</key>") {
+			p -= 5
 			w := text[max(0, p-6):min(len(text), p+8000)]
 			if m := plistEntropy.FindStringSubmatchIndex(w); m != nil {
 				s, e := p-(p-max(0, p-6))+m[2], p-(p-max(0, p-6))+m[3]
@@ -660,7 +723,7 @@ var sessionCookiesFile string
 
 type cookieGlob struct{ pre, suf string } // pre*suf, or an exact name when suf == "\x00"
 
-var cookieGlobs, cookieCatalogueAnchors = func() (globs []cookieGlob, anchors []string) {
+var cookieGlobs = func() (globs []cookieGlob) {
 	for _, line := range strings.Split(sessionCookiesFile, "\n") {
 		if line == "" || line[0] == '#' {
 			continue
@@ -671,18 +734,7 @@ var cookieGlobs, cookieCatalogueAnchors = func() (globs []cookieGlob, anchors []
 			suf = "\x00"
 		}
 		globs = append(globs, cookieGlob{pre, suf})
-		a := pre
-		if len(suf) > len(pre) && suf != "\x00" {
-			a = suf
-		}
-		if len(a) < 6 && !star {
-			a += "=" // a short name (xs, li_at): only as name=value
-		}
-		anchors = append(anchors, a)
 	}
-	// the frameworks' generic names, for the forms general6.go does not
-	// read (a {name, value} object, a cookies.set call)
-	anchors = append(anchors, "ssionid", "SSIONID", "HPSESSID", "_session", "_SESSION", ".sid", "ession-token", "ession_token")
 	return
 }()
 
@@ -758,11 +810,11 @@ func checkSessionCookieValue(text string, s, e int) bool {
 var cookieValueField = regexp.MustCompile(`^["']?\s*(?:,|\))?[^{}\n]{0,80}?\bvalue\\?["']?\s*[:=]\s*\\?["']([^"'\\\s]{8,})\\?["']|^["']\s*,\s*["']([^"'\\\s]{8,})["']`)
 var yamlCookieValue = regexp.MustCompile(`^\s*\n\s*value:\s*["']?([^\s"']{8,})`)
 
-// findCookieNames: a login cookie's value after its name, wherever it is
-// written: name=value (a header, document.cookie, curl -b), "name":
-// "value" (a dict), {"name": "NAME", "value": "…"} (HAR, Playwright's
-// storageState, Selenium, Puppeteer), cookies.set("NAME", "…"), YAML
-// name:/value: pairs.
+// findCookieNames: a session cookie's value after its generic name
+// (sessionid, PHPSESSID, *_session, connect.sid) in a {"name": "NAME",
+// "value": "…"} object (HAR, Playwright's storageState, Selenium,
+// Puppeteer), a cookies.set("NAME", "…") call or a YAML name:/value:
+// pair (name=value is general6.go's).
 func findCookieNames(text string, hits []hit, emit func(s, e int, id string)) {
 	lastEnd := -1
 	for _, h := range hits {
@@ -786,27 +838,8 @@ func findCookieNames(text string, hits []hit, emit func(s, e int, id string)) {
 		if !credentialCookie(name) {
 			continue
 		}
-		short := len(name) < 6
 		var s, e int
 		switch {
-		case r < len(text) && text[r] == '=':
-			if short && l > 0 && !strings.ContainsRune(" \t;\"'", rune(text[l-1])) {
-				continue
-			}
-			if short && l > 0 && text[l-1] == ' ' && (l < 2 || text[l-2] != ';' && text[l-2] != ':') {
-				continue // "xs = …" in code; a cookie follows "; " or "Cookie: "
-			}
-			s = r + 1
-			if s < len(text) && text[s] == '"' {
-				s++
-			}
-			e = s
-			for e < len(text) && e-s < 4096 && isCookieValueByte(text[e]) {
-				e++
-			}
-			if !catalogueCookie(name) {
-				continue // name=value of a generic name: general6.go and the Cookie: rule
-			}
 		case l > 0 && (text[l-1] == '"' || text[l-1] == '\'') && r < len(text) && (text[r] == '"' || text[r] == '\''):
 			m := cookieValueField.FindStringSubmatchIndex(text[r:min(len(text), r+4300)])
 			if m == nil {
@@ -827,12 +860,7 @@ func findCookieNames(text string, hits []hit, emit func(s, e int, id string)) {
 			continue
 		}
 		v := text[s:e]
-		if strings.HasPrefix(v, "_|") {
-			if k := strings.LastIndex(v, "|_"); k > 0 {
-				v = v[k+2:] // Roblox's banner: _|WARNING:-DO-NOT-SHARE-THIS…|_<ticket>
-			}
-		}
-		if len(v) < 12 || chain.IsUUID(v) || emptyPlaceholder(v) || hasPlaceholderPart(v) || !randomShape(v, 3.0, 2) {
+		if !cookieValueLooksIssued(v) {
 			continue
 		}
 		emit(s, e, "session-cookie")
@@ -883,6 +911,18 @@ func findJWE(text string, hits []hit, emit func(s, e int, id string)) {
 		if p < lastEnd || p > 0 && isTokenByte(text[p-1]) {
 			continue
 		}
+		// the header first: a JWT's (no "enc") is left at once. "enc" in
+		// base64url at each of the three alignments: ImVuYy, lbmMi, ZW5j
+		h0 := p
+		for h0 < len(text) && h0-p < 400 && isTokenByte(text[h0]) {
+			h0++
+		}
+		if h0-p < 20 || h0 >= len(text) || text[h0] != '.' {
+			continue
+		}
+		if hd := text[p:h0]; !strings.Contains(hd, "ImVuYy") && !strings.Contains(hd, "lbmMi") && !strings.Contains(hd, "ZW5j") {
+			continue
+		}
 		var seg [5][2]int
 		q := p
 		ok := true
@@ -904,10 +944,6 @@ func findJWE(text string, hits []hit, emit func(s, e int, id string)) {
 			continue
 		}
 		if seg[0][1]-seg[0][0] < 20 || seg[2][1]-seg[2][0] < 16 || seg[3][1]-seg[3][0] < 16 || seg[4][1]-seg[4][0] < 16 {
-			continue
-		}
-		hd, err := base64.RawURLEncoding.DecodeString(text[seg[0][0]:seg[0][1]])
-		if err != nil || !strings.Contains(string(hd), `"enc"`) {
 			continue
 		}
 		emit(p, q, "jwt")
@@ -939,4 +975,101 @@ func findJSONAuthCode(text string, hits []hit, emit func(s, e int, id string)) {
 			}
 		}
 	}
+}
+
+// cookieValueLooksIssued: a login cookie's value as a server issues it:
+// random, 12 bytes or more, not a UUID (a transcript's sessionId), not a
+// placeholder or a deletion. Roblox's banner before its ticket
+// (_|WARNING:-DO-NOT-SHARE-THIS…|_) is not judged.
+func cookieValueLooksIssued(v string) bool {
+	if strings.HasPrefix(v, "_|") {
+		if k := strings.LastIndex(v, "|_"); k > 0 {
+			v = v[k+2:]
+		}
+	}
+	return len(v) >= 12 && !chain.IsUUID(v) && !emptyPlaceholder(v) && !hasPlaceholderPart(v) && randomShape(v, 3.0, 2)
+}
+
+var cookiePair = regexp.MustCompile(`\bname\\?["']?\s*[:=]\s*\\?["']([^"'\\\s]{1,128})\\?["'][^{}\n]{0,300}?\bvalue\\?["']?\s*[:=]\s*\\?["']([^"'\\\s]{8,})\\?["']`)
+var cookieSetCall = regexp.MustCompile(`\.set\(\s*["']([^"'\s]{1,128})["']\s*,\s*["']([^"'\s]{8,})["']`)
+
+// findCookies: at the word "cookie", the login cookies it introduces,
+// judged by name (the catalogue, catalogue/session-cookies.txt, then a
+// session, auth or token word that is no anti-forgery or analytics
+// cookie): the pairs of a Cookie or Set-Cookie header, of
+// document.cookie = "…" and of HAR's {"name": "cookie", "value": "…"};
+// the {name, value} objects of a cookie collection ("cookies": [...],
+// add_cookie({...}), page.setCookie(...), context.add_cookies([...])) and
+// cookies.set(name, value) calls.
+func findCookies(text string, hits []hit, emit func(s, e int, id string)) {
+	lastEnd := -1
+	for _, h := range hits {
+		p := int(h.pos) + int(h.alen)
+		if int(h.pos) < lastEnd {
+			continue
+		}
+		q := p
+		if q < len(text) && (text[q] == 's' || text[q] == 'S') {
+			q++ // cookies
+		}
+		for q < len(text) && q < p+24 && strings.IndexByte("\"': =\\\t,", text[q]) >= 0 {
+			q++
+		}
+		if strings.HasPrefix(text[q:], "value") { // HAR: {"name": "cookie", "value": "…"}
+			q += len("value")
+			for q < len(text) && strings.IndexByte("\"': =\\\t", text[q]) >= 0 {
+				q++
+			}
+		}
+		if q < len(text) && strings.IndexByte("[({", text[q]) < 0 {
+			lastEnd = max(lastEnd, emitCookiePairs(text, q, emit))
+			continue
+		}
+		end := min(len(text), q+16<<10)
+		for _, re := range []*regexp.Regexp{cookiePair, cookieSetCall} {
+			for _, m := range re.FindAllStringSubmatchIndex(text[q:end], -1) {
+				if credentialCookie(text[q+m[2]:q+m[3]]) && cookieValueLooksIssued(text[q+m[4]:q+m[5]]) {
+					emit(q+m[4], q+m[5], "session-cookie")
+					lastEnd = max(lastEnd, q+m[5])
+				}
+			}
+		}
+	}
+}
+
+// emitCookiePairs: the name=value pairs of a cookie string from i (up to
+// the end of its line or of its quotes), the values of login cookies
+// emitted; returns where the string ends.
+func emitCookiePairs(text string, i int, emit func(s, e int, id string)) int {
+	for n := 0; n < 64 && i < len(text); n++ {
+		for i < len(text) && (text[i] == ' ' || text[i] == ';') {
+			i++
+		}
+		ns := i
+		for i < len(text) && isCookieNameByte(text[i]) && text[i] != ':' {
+			i++
+		}
+		if i >= len(text) || text[i] != '=' || i == ns {
+			return i
+		}
+		name := text[ns:i]
+		i++
+		if i < len(text) && text[i] == '"' {
+			i++
+		}
+		vs := i
+		for i < len(text) && i-vs < 4096 && isCookieValueByte(text[i]) {
+			i++
+		}
+		if credentialCookie(name) && cookieValueLooksIssued(text[vs:i]) {
+			emit(vs, i, "session-cookie")
+		}
+		if i < len(text) && text[i] == '"' {
+			i++
+		}
+		if i >= len(text) || text[i] != ';' && text[i] != ' ' {
+			return i
+		}
+	}
+	return i
 }

@@ -52,7 +52,7 @@ func TestHashAndSessionEachPrinciple(t *testing.T) {
 		{"login cookies by the catalogue's names, in headers, jars and objects; anti-forgery and analytics cookies left",
 			[]string{"Cookie: wordpress_logged_in_0123456789abcdef0123456789abcdef=«editor%7C1767225600%7CiFkZpGVnAf2j4G1WIL18bdWEZLeeYUcnw75bMleQH2H%7C4f95ec30910201dc9ac34e3de641f08121c51c2a67b83801a4b0ef5e331c852e»",
 				".example.org\tTRUE\t/\tTRUE\t1767225600\tsessionid\t«zmwubktpydd9h7uacjxtslxegiyrm9mr»",
-				`[{"name": "_gh_sess", "value": "«_1gmSy_TwsP2Bl1WQx0QMYddoktn6eDj4KAwUkliReI»", "domain": "github.com"}]`,
+				`"cookies": [{"name": "_gh_sess", "value": "«_1gmSy_TwsP2Bl1WQx0QMYddoktn6eDj4KAwUkliReI»", "domain": "github.com"}]`,
 				`session.cookies.set("sessionid", "«zmwubktpydd9h7uacjxtslxegiyrm9mr»")`},
 			[]string{"Cookie: csrftoken=zmwubktpydd9h7uacjxtslxegiyrm9mr; lang=en", "Set-Cookie: XSRF-TOKEN=_1gmSy_TwsP2Bl1WQx0QMYddoktn6eDj4KAwUkliReI; Path=/",
 				"Cookie: _hjSessionUser_123=eyJpZCI6IjEyMyIsImNyZWF0ZWQiOjE3MDB9", ".example.org\tTRUE\t/\tFALSE\t1767225600\ttheme\tdark",
