@@ -65,6 +65,8 @@ func general7Rules() []*Rule {
 			find: findMailPasswords, emits: []string{"generic-password"}},
 		{ID: "generic", Anchors: foreignNameAnchors, Fold: true, Priority: prioGeneric,
 			find: findForeignNames, emits: assignmentIDs[:]},
+		{ID: "generic", Anchors: conversionAnchors, Fold: true, Priority: prioGeneric,
+			find: findConvertedLiterals, emits: assignmentIDs[:]},
 	}
 }
 
@@ -141,7 +143,8 @@ var nameFormWords = []string{"ey", "ecret", "oken", "ssword", "sswd"}
 
 var nameFormAnchors = func() (a []string) {
 	for _, w := range nameFormWords {
-		for _, sep := range []string{`("`, `('`, `" to "`, `' to '`, `", "`, `', '`, `, "`, `, '`, ` <- `, `<-`, ` <<- `, ` "`} {
+		for _, sep := range []string{`("`, `('`, `" to "`, `' to '`, `", "`, `', '`, `, "`, `, '`, ` <- `, `<-`, ` <<- `, ` "`,
+			`} = '`, `} = "`, `}='`, `}="`, ` value="`, `: !!str `} {
 			a = append(a, w+sep)
 		}
 	}
@@ -247,6 +250,24 @@ func findNameForms(text string, hits []hit, emit func(s, e int, id string)) {
 			if kind, ok = classifyIdent(ident); !ok {
 				continue
 			}
+		case sep[0] == '}':
+			// Perl's $ENV{API_KEY} = '…'
+			if l == 0 || text[l-1] != '{' {
+				continue
+			}
+		case sep == ` value="`:
+			// <ApiKey value="…" />
+			if l == 0 || text[l-1] != '<' {
+				continue
+			}
+		case sep == `: !!str `:
+			// YAML's explicit tag: secret: !!str …
+			s, e, quoted := directiveValue(text, p+len(a)-1)
+			if s >= 0 && plausibleValue(text[s:e], kind, quoted) {
+				emit(s, e, assignmentIDs[kind])
+				lastEnd = e
+			}
+			continue
 		case strings.Contains(sep, "<-"):
 			j = skipBlanks(text, p+wl+strings.Index(sep, "<-")+2)
 			if l > 0 && text[l-1] == '"' {
@@ -285,6 +306,12 @@ func findNameForms(text string, hits []hit, emit func(s, e int, id string)) {
 		s, e := literalAt(text, j)
 		if s < 0 {
 			continue
+		}
+		if sep[0] == '(' {
+			// one argument: url.UserPassword("user", "pass") takes two
+			if k := skipBlanks(text, e+1); k >= len(text) || text[k] != ')' {
+				continue
+			}
 		}
 		if v := text[s:e]; plausibleValue(v, kind, true) && !strings.ContainsAny(v, " \t") {
 			emit(s, e, assignmentIDs[kind])
@@ -540,7 +567,8 @@ func tableRows(text string, p int, emit func(s, e int, id string)) int {
 // handedAnchors: what a tool prints just before a credential it made.
 var handedAnchors = []string{"password is generated for", "elastic user (reset with", "following password to proceed", "unseal key ",
 	"generated security password:", "new value:", "initial root token:", "temporary password:", "initial password:", "generated password:",
-	"admin password is:", "password is:"}
+	"admin password is:", "password is:", "api key is:", "your api key:", "token created:", "created token:", "new token:", "your token:",
+	"token is:", "generated token:", "generated api key:", "new api key:", "api key created:", "access key created:"}
 
 // findHandedCredentials: the value after the message's colon, on its line
 // or on the next non-empty one, when it looks generated.
@@ -579,7 +607,7 @@ func findHandedCredentials(text string, hits []hit, emit func(s, e int, id strin
 
 var serviceHookAnchors = []string{"/bot/v2/hook/", "webhook/send?key=", ".make.com/", "integromat.com/", "/hooks/catch/", ".m.pipedream.net",
 	"discord://", "tgram://", "slack://", "msteams://", "gchat://", "mmost://", "zulip://", "pover://", "lark://", "dingtalk://",
-	"wecombot://", "feishu://", "rocketchat://", "telegram://", "teams://"}
+	"wecombot://", "feishu://", "rocketchat://", "telegram://", "teams://", "/hooks/sendmessage/", "victorops.com/integrations/generic/"}
 
 // findServiceHooks: the secret of a service's webhook URL: the path
 // segment after the hook's path, the host label of a Pipedream endpoint,
@@ -628,8 +656,18 @@ func findServiceHooks(text string, hits []hit, emit func(s, e int, id string)) {
 				emit(j, last, "url-secret")
 			}
 		default:
-			// hook/<id>, send?key=<id>, make.com/<id>, catch/<n>/<id>
+			// hook/<id>, send?key=<id>, make.com/<id>, catch/<n>/<id>,
+			// VictorOps' generic/<version>/alert/<api key>/<routing key>
 			j := p + len(a)
+			if strings.HasPrefix(a, "victorops") {
+				for j < len(text) && isDigit(text[j]) {
+					j++
+				}
+				if !strings.HasPrefix(text[j:], "/alert/") {
+					continue
+				}
+				j += len("/alert/")
+			}
 			if a == "/hooks/catch/" {
 				for j < len(text) && isDigit(text[j]) {
 					j++
@@ -908,6 +946,61 @@ func findForeignNames(text string, hits []hit, emit func(s, e int, id string)) {
 		if plausibleValue(v, kind, quoted) {
 			emit(s, e, assignmentIDs[kind])
 			lastEnd = e
+		}
+	}
+}
+
+// ---- literals converted where they are assigned
+
+// conversionAnchors: the calls that turn a literal into bytes or a
+// string type (Go []byte, C# GetBytes, Java new String/getBytes, Rust
+// String::from, Node Buffer.from, pydantic SecretStr).
+var conversionAnchors = []string{`[]byte("`, "getbytes(\"", "new string(\"", "string::from(\"", "buffer.from(\"", "buffer.from('",
+	"secretstr(\"", "secretstr('", "secretstring::new(\"", "secret::new(\""}
+
+// findConvertedLiterals: NAME = conversion("…"): the literal is NAME's
+// value. When the conversion is itself an argument (new
+// SymmetricSecurityKey(Encoding.UTF8.GetBytes("…"))), the call that takes
+// it names it.
+func findConvertedLiterals(text string, hits []hit, emit func(s, e int, id string)) {
+	for _, h := range hits {
+		p := int(h.pos)
+		s, e := literalAt(text, p+int(h.alen)-1)
+		if s < 0 {
+			continue
+		}
+		// back over the callee (Encoding.UTF8., new ) to the separator
+		b := p
+		for b > 0 && (isIdentByte(text[b-1]) || text[b-1] == ':') {
+			b--
+		}
+		if hasPrefixFold(text[max(0, b-4):], "new ") {
+			b = max(0, b-4)
+		}
+		b = skipBackBlanks(text, b)
+		var name string
+		switch {
+		case b > 0 && text[b-1] == '(':
+			// the constructor of a key type: SymmetricSecurityKey, HmacKey
+			l, r := identBefore(text, b-1)
+			var arr [12]string
+			if w := appendWords(arr[:0], text[l:r]); len(w) > 0 && (w[len(w)-1] == "key" || w[len(w)-1] == "secret") {
+				name = "secret"
+			}
+		case b >= 2 && text[b-2:b] == ":=", b > 0 && (text[b-1] == '=' || text[b-1] == ':'):
+			if text[b-1] == '=' && b >= 2 && text[b-2] == ':' {
+				b--
+			}
+			r := skipBackBlanks(text, b-1)
+			l, _ := identBefore(text, r)
+			name = text[l:r]
+		}
+		kind, ok := classifyIdent(name)
+		if !ok {
+			continue
+		}
+		if v := text[s:e]; plausibleValue(v, kind, true) && !strings.ContainsAny(v, " \t") {
+			emit(s, e, assignmentIDs[kind])
 		}
 	}
 }
