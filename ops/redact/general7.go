@@ -139,7 +139,11 @@ func generatedValue(v string, minLen int) bool {
 
 // ---- name forms
 
-var nameFormWords = []string{"ey", "ecret", "oken", "ssword", "sswd"}
+// (anchored on the whole word: its trigram, "key", "sec", "tok", "pas",
+// already passes the prefilter for the keyword rules, so these add no
+// position to the ones it lets through; "oken", "ecr", "ssw" would add
+// every token, secret and password of a secret-dense text)
+var nameFormWords = []string{"key", "secret", "token", "password", "passwd"}
 
 var nameFormAnchors = func() (a []string) {
 	for _, w := range nameFormWords {
@@ -329,7 +333,7 @@ func skipBackBlanks(text string, i int) int {
 
 // ---- signing calls
 
-var signingCallAnchors = []string{"jwt.encode(", "jwt.sign(", "jwt.decode(", "jwt.verify(", "hmac.new(", "createhmac(", "hash_hmac(",
+var signingCallAnchors = []string{"jwt.encode(", "jwt.sign(", "jwt.decode(", "jwt.verify(", "hmac.new(", "createhmac(", "h_hmac(",
 	"hmac.hexdigest(", "hmac.digest(", "hmacshakeyfor(", "hmac256(", "hmac384(", "hmac512(", "signedstring(", "secretkeyspec(",
 	"hmac.new(sha", "jwt.encode!(", "jose.hs256"}
 
@@ -565,10 +569,14 @@ func tableRows(text string, p int, emit func(s, e int, id string)) int {
 // ---- credentials handed over in a tool's message
 
 // handedAnchors: what a tool prints just before a credential it made.
-var handedAnchors = []string{"password is generated for", "elastic user (reset with", "following password to proceed", "unseal key ",
-	"generated security password:", "new value:", "initial root token:", "temporary password:", "initial password:", "generated password:",
-	"admin password is:", "password is:", "api key is:", "your api key:", "token created:", "created token:", "new token:", "your token:",
-	"token is:", "generated token:", "generated api key:", "new api key:", "api key created:", "access key created:"}
+// (anchored on the credential's word where it can be, or past a common
+// first trigram: "gen", "new", "tem", "ini", "fol" start thousands of words)
+var handedAnchors = []string{"password is generated for", "password for the elastic user", "password to proceed", "key 1:", "key 2:",
+	"key 3:", "key 4:", "key 5:", "security password:", "w value:", "d password:", "password is:", "api key is:", "api key:",
+	"token created:", "w token:", "token is:", "api key created:", "access key created:"}
+
+// (vault operator init's "Initial Root Token: hvs.…" is the vault-token
+// rule's: "oot" is in every root and boot)
 
 // findHandedCredentials: the value after the message's colon, on its line
 // or on the next non-empty one, when it looks generated.
@@ -596,7 +604,7 @@ func findHandedCredentials(text string, hits []hit, emit func(s, e int, id strin
 			continue
 		}
 		id := "generic-password"
-		if hasPrefixFold(text[p:], "unseal") || hasPrefixFold(text[p:], "initial root") {
+		if hasPrefixFold(text[p:], "key ") || hasPrefixFold(text[p:], "oot token") || hasPrefixFold(text[p:], "w token") || hasPrefixFold(text[p:], "token") {
 			id = "generic-token"
 		}
 		emit(j, e, id)
@@ -605,9 +613,16 @@ func findHandedCredentials(text string, hits []hit, emit func(s, e int, id strin
 
 // ---- chat and automation services' hooks
 
-var serviceHookAnchors = []string{"/bot/v2/hook/", "webhook/send?key=", ".make.com/", "integromat.com/", "/hooks/catch/", ".m.pipedream.net",
-	"discord://", "tgram://", "slack://", "msteams://", "gchat://", "mmost://", "zulip://", "pover://", "lark://", "dingtalk://",
-	"wecombot://", "feishu://", "rocketchat://", "telegram://", "teams://", "/hooks/sendmessage/", "victorops.com/integrations/generic/"}
+// (a notification URL is found at its "://", which every URL's rules
+// already let through, and judged by its scheme)
+var serviceHookAnchors = []string{"/bot/v2/hook/", "webhook/send?key=", ".make.com/", "egromat.com/", "/hooks/catch/", ".m.pipedream.net",
+	"://", "/hooks/sendmessage/", "orops.com/integrations/generic/"}
+
+// hookSchemes: the schemes of apprise's and shoutrrr's notification URLs
+// whose path or user part holds a service's token.
+var hookSchemes = map[string]bool{"discord": true, "tgram": true, "slack": true, "msteams": true, "gchat": true, "mmost": true, "mmosts": true,
+	"zulip": true, "pover": true, "lark": true, "dingtalk": true, "wecombot": true, "feishu": true, "rocketchat": true, "rocket": true,
+	"rockets": true, "telegram": true, "teams": true, "googlechat": true, "pushover": true, "ntfy": true, "gotify": true, "matrix": true}
 
 // findServiceHooks: the secret of a service's webhook URL: the path
 // segment after the hook's path, the host label of a Pipedream endpoint,
@@ -625,7 +640,14 @@ func findServiceHooks(text string, hits []hit, emit func(s, e int, id string)) {
 			if s > 0 && text[s-1] == '/' && generatedValue(text[s:p], 16) {
 				emit(s, p, "url-secret")
 			}
-		case strings.HasSuffix(a, "://"):
+		case a == "://":
+			b := p
+			for b > 0 && isAlnum(text[b-1]) {
+				b--
+			}
+			if !hookSchemes[lowerASCII(text[b:p])] {
+				continue
+			}
 			// scheme://seg/seg@seg?…: from the first segment to the last
 			// one that looks generated (slack://A/B/C is one token in
 			// three; discord://id/token; tgram://token/chat keeps its chat)
@@ -659,7 +681,7 @@ func findServiceHooks(text string, hits []hit, emit func(s, e int, id string)) {
 			// hook/<id>, send?key=<id>, make.com/<id>, catch/<n>/<id>,
 			// VictorOps' generic/<version>/alert/<api key>/<routing key>
 			j := p + len(a)
-			if strings.HasPrefix(a, "victorops") {
+			if strings.HasPrefix(a, "orops") {
 				for j < len(text) && isDigit(text[j]) {
 					j++
 				}
@@ -706,8 +728,12 @@ func allDigits(v string) bool {
 
 // ---- messaging SDKs
 
-var sdkAnchors = []string{`("AC`, `('AC`, `("MA`, `('MA`, `("SA`, `('SA`, "messagebird.client(", "mandrill.mandrill(", "client.run(", "bot.run(",
-	"serverclient(", "uting_key", "vice_key", "ration_key", "[api]"}
+// (past common first trigrams: "mes", "man", "cli", "ser", "uti", "rat",
+// and past every substring of "service", which a secret-dense text holds
+// every hundred bytes
+// start thousands of words; the name is read back from the hit)
+var sdkAnchors = []string{`("AC`, `('AC`, `("MA`, `('MA`, `("SA`, `('SA`, "bird.client(", "rill.mandrill(", ".run(\"", ".run('",
+	"rverclient(", "g_key", "e_key", "n_key", "[api]"}
 
 // findSDKKeys: a messaging SDK's credentials given as literals.
 func findSDKKeys(text string, hits []hit, emit func(s, e int, id string)) {
@@ -727,6 +753,15 @@ func findSDKKeys(text string, hits []hit, emit func(s, e int, id string)) {
 			}
 			if s2, e2 := literalAt(text, skipBlanks(text, j+1)); s2 >= 0 && generatedValue(text[s2:e2], 16) {
 				emit(s2, e2, "generic-api-key")
+			}
+		case strings.HasPrefix(a, ".run("):
+			// discord.py's client.run("…"), bot.run('…')
+			l, _ := identBefore(text, p)
+			if recv := lowerASCII(text[l:p]); !strings.HasSuffix(recv, "client") && !strings.HasSuffix(recv, "bot") {
+				continue
+			}
+			if s, e := literalAt(text, p+len(a)-1); s >= 0 && generatedValue(text[s:e], 20) {
+				emit(s, e, "generic-api-key")
 			}
 		case strings.HasSuffix(a, "("):
 			if s, e := literalAt(text, skipBlanks(text, p+len(a))); s >= 0 && generatedValue(text[s:e], 20) {
@@ -756,6 +791,15 @@ func findSDKKeys(text string, hits []hit, emit func(s, e int, id string)) {
 			// routing_key, service_key, integration_key: PagerDuty's 32
 			// characters (an AMQP routing key is words and dots)
 			r := p + len(a)
+			if r < len(text) && isIdentByte(text[r]) {
+				continue
+			}
+			l, _ := identBefore(text, p)
+			var arr [12]string
+			w := appendWords(arr[:0], text[l:r])
+			if len(w) < 2 || w[len(w)-1] != "key" || !pagerDutyKey[w[len(w)-2]] {
+				continue
+			}
 			j := r
 			for j < len(text) && (text[j] == '"' || text[j] == '\'' || text[j] == ' ' || text[j] == ':' || text[j] == '=') {
 				j++
@@ -773,6 +817,10 @@ func findSDKKeys(text string, hits []hit, emit func(s, e int, id string)) {
 		}
 	}
 }
+
+// pagerDutyKey: the word before "key" in the names PagerDuty's
+// integration keys go by (Events API v2 routing_key, v1 service_key).
+var pagerDutyKey = map[string]bool{"routing": true, "service": true, "integration": true}
 
 // accountID: the account or auth id a messaging SDK takes before its
 // secret (Twilio AC/SA + 32 hex, Plivo MA/SA + 18 upper-case characters).
@@ -793,8 +841,10 @@ func accountID(v string) bool {
 
 // ---- mail clients
 
-var mailAnchors = []string{"]:587", "]:465", "]:25 ", "]:25\t", "]:2525", "with password ", "remotepass", "localpass", "\npassword ", "\npassword\t",
-	`sword = "`, `sword="`, `sword: "`, `sword = '`, `sword='`, `sword: '`}
+// (past common first trigrams: "wit", "rem", "loc"; a password's name
+// on its own word, whose trigram the keyword rules let through already)
+var mailAnchors = []string{"]:587", "]:465", "]:25 ", "]:25\t", "]:2525", "h password ", "motepass", "alpass", "\npassword ", "\npassword\t",
+	`password = "`, `password="`, `password: "`, `password = '`, `password='`, `password: '`}
 
 // findMailPasswords: the password of a mail client's configuration.
 func findMailPasswords(text string, hits []hit, emit func(s, e int, id string)) {
@@ -817,7 +867,7 @@ func findMailPasswords(text string, hits []hit, emit func(s, e int, id string)) 
 			if v := text[s:e]; appPassword(v) || plausibleValue(v, kindPassword, false) {
 				emit(s, e, "generic-password")
 			}
-		case a == "with password ":
+		case a == "h password ":
 			// fetchmail: … there with password "…" is …
 			j := p + len(a)
 			s, e := literalAt(text, j)
@@ -830,10 +880,11 @@ func findMailPasswords(text string, hits []hit, emit func(s, e int, id string)) 
 			if plausibleValue(text[s:e], kindPassword, true) {
 				emit(s, e, "generic-password")
 			}
-		case a == "remotepass" || a == "localpass":
+		case a == "motepass" || a == "alpass":
 			// offlineimap: remotepass = … (not remotepasseval, remotepassfile)
 			j := p + len(a)
-			if j < len(text) && isIdentByte(text[j]) || p > 0 && isIdentByte(text[p-1]) {
+			l, _ := identBefore(text, p)
+			if n := lowerASCII(text[l:j]); n != "remotepass" && n != "localpass" || j < len(text) && isIdentByte(text[j]) {
 				continue
 			}
 			j = skipBlanks(text, j)
@@ -888,16 +939,19 @@ func appPassword(v string) bool {
 // foreignWords: a secret's name in other languages, and the short names
 // only a sigil or a quote makes a password's ($pwd, cred).
 var foreignWords = map[string]int{
-	"clave": kindAPIKey, "chave": kindAPIKey, "chiave": kindAPIKey, "cle": kindAPIKey, "schluessel": kindAPIKey, "schlussel": kindAPIKey,
-	"segreta": kindSecret, "segreto": kindSecret, "secreto": kindSecret, "secreta": kindSecret, "geheim": kindSecret, "segredo": kindSecret,
+	"clave": kindAPIKey, "chiave": kindAPIKey, "schluessel": kindAPIKey,
+	"segreta": kindSecret, "segreto": kindSecret, "geheim": kindSecret, "segredo": kindSecret,
 	"contrasena": kindPassword, "contrasenya": kindPassword, "passe": kindPassword, "motdepasse": kindPassword, "kennwort": kindPassword,
 	"senha": kindPassword, "wachtwoord": kindPassword, "haslo": kindPassword, "parola": kindPassword, "parol": kindPassword,
-	"losenord": kindPassword, "salasana": kindPassword, "sifre": kindPassword, "mima": kindPassword, "pwd": kindPassword, "cred": kindPassword,
+	"losenord": kindPassword, "salasana": kindPassword, "sifre": kindPassword, "pwd": kindPassword, "cred": kindPassword,
 }
 
-var foreignNameAnchors = []string{"clave", "chave", "chiave", "_cle", "schluessel", "egreta", "egreto", "ecreto", "geheim", "egredo",
-	"contrasen", "de_passe", "depasse", "kennwort", "senha", "wachtwoord", "haslo", "parola", "parol", "losenord", "salasana", "sifre",
-	"mima", "$pwd", "cred =", "cred=", "cred:"}
+// (anchored past common first trigrams: "con", "cla", "cha", "par",
+// "has", "sen", "ken" start thousands of words; the name is read back
+// from the hit)
+var foreignNameAnchors = []string{"lave_", "laveapi", "lave=", "lave:", "lave =", "hiave", "hluessel", "egreta", "egreto", "geheim", "egredo",
+	"ntrasen", "de_passe", "tdepasse", "nnwort", "enha", "chtwoord", "aslo", "arola", "enord", "asana", "ifre",
+	"$pwd", "cred =", "cred=", "cred:"}
 
 // findForeignNames: an assignment whose name is a secret's in another
 // language; the value must pass the keyword rules' checks.
@@ -955,7 +1009,8 @@ func findForeignNames(text string, hits []hit, emit func(s, e int, id string)) {
 // conversionAnchors: the calls that turn a literal into bytes or a
 // string type (Go []byte, C# GetBytes, Java new String/getBytes, Rust
 // String::from, Node Buffer.from, pydantic SecretStr).
-var conversionAnchors = []string{`[]byte("`, "getbytes(\"", "new string(\"", "string::from(\"", "buffer.from(\"", "buffer.from('",
+// (past common first trigrams: "get", "new", "str", "buf")
+var conversionAnchors = []string{`[]byte("`, "tbytes(\"", "w string(\"", "g::from(\"", "r.from(\"", "r.from('",
 	"secretstr(\"", "secretstr('", "secretstring::new(\"", "secret::new(\""}
 
 // findConvertedLiterals: NAME = conversion("…"): the literal is NAME's
@@ -1045,9 +1100,11 @@ func publicName(ident string) bool {
 
 // sequentialValue: a documented example made of ascending runs
 // (abcdef.0123456789abcdef, kubeadm's; 0123456789abcdef): at least 16
-// characters, three quarters of the neighbours one apart.
+// characters that start with a run of three, three quarters of the
+// neighbours one apart. (plausibleValue asks it of every value: the
+// first three characters turn nearly every other value down at once.)
 func sequentialValue(v string) bool {
-	if len(v) < 16 {
+	if len(v) < 16 || v[1] != v[0]+1 || v[2] != v[1]+1 {
 		return false
 	}
 	n, seq := 0, 0
