@@ -15,7 +15,11 @@ import (
 //     R's `<-`, Kotlin's `"name" to "value"`, Clojure/EDN's `:name "value"`,
 //     a tuple `{name, "value"}` / `("name", "value")`, Windows `setx NAME
 //     value`, a builder or setter call `.apiKey("…")`, .NET Settings'
-//     `<setting name="X"><value>…</value>` (findNameForms);
+//     `<setting name="X"><value>…</value>`, Perl's $ENV{NAME} = '…',
+//     `<Name value="…"/>`, YAML's !!str, a Markdown table's row, a log's
+//     `apikey "…"` (findNameForms); a literal converted where it is
+//     assigned ([]byte("…"), GetBytes("…"), String::from("…"))
+//     (findConvertedLiterals);
 //   - the key given as a literal to a signing or HMAC call: jwt.encode/
 //     sign/decode/verify, hmac.new, createHmac, hash_hmac, HMAC256,
 //     hmacShaKeyFor, SecretKeySpec, SignedString (findSigningKeys);
@@ -23,7 +27,10 @@ import (
 //     var_dump, `"name": {… "value": "…"}` (Spring's /env, terraform
 //     output -json), `Key  Value` tables (vault read, kv get, pulumi config,
 //     az … keys list -o table), Consul/Nomad/Vault secret ids, the AWS
-//     CLI's text rows (findStructuredDumps);
+//     CLI's text rows, the registry's REG_SZ values (findStructuredDumps);
+//   - a literal fed on standard input to a command that stores a secret
+//     (docker secret create, gh secret set, gcloud secrets, vercel env
+//     add) (findStoredFromStdin);
 //   - a tool's message that hands over a generated credential: MySQL's
 //     temporary password, Elasticsearch's and Jenkins' initial passwords,
 //     vault operator init's unseal keys, Spring's generated password
@@ -67,6 +74,8 @@ func general7Rules() []*Rule {
 			find: findForeignNames, emits: assignmentIDs[:]},
 		{ID: "generic", Anchors: conversionAnchors, Fold: true, Priority: prioGeneric,
 			find: findConvertedLiterals, emits: assignmentIDs[:]},
+		{ID: "generic-secret", Anchors: secretStoreAnchors, Fold: true, Priority: prioContext,
+			find: findStoredFromStdin, emits: []string{"generic-secret"}},
 	}
 }
 
@@ -148,7 +157,7 @@ var nameFormWords = []string{"key", "secret", "token", "password", "passwd"}
 var nameFormAnchors = func() (a []string) {
 	for _, w := range nameFormWords {
 		for _, sep := range []string{`("`, `('`, `" to "`, `' to '`, `", "`, `', '`, `, "`, `, '`, ` <- `, `<-`, ` <<- `, ` "`,
-			`} = '`, `} = "`, `}='`, `}="`, ` value="`, `: !!str `} {
+			`} = '`, `} = "`, `}='`, `}="`, ` value="`, `: !!str `, ` | `} {
 			a = append(a, w+sep)
 		}
 	}
@@ -277,10 +286,33 @@ func findNameForms(text string, hits []hit, emit func(s, e int, id string)) {
 			if l > 0 && text[l-1] == '"' {
 				continue
 			}
-		case strings.HasSuffix(sep, ` "`) && !strings.Contains(sep, ",") && !strings.Contains(sep, " to "):
-			// Clojure/EDN :api-key "…"
-			if l == 0 || text[l-1] != ':' {
+		case sep == ` | `:
+			// a Markdown table's row: | api_key | value |
+			if b := skipBackBlanks(text, l); b == 0 || text[b-1] != '|' {
 				continue
+			}
+			s := skipBlanks(text, p+len(a))
+			e := s
+			for e < len(text) && text[e] != '|' && text[e] != '\n' {
+				e++
+			}
+			if e >= len(text) || text[e] != '|' {
+				continue
+			}
+			e = skipBackBlanks(text, e)
+			if v := strings.Trim(text[s:e], "`"); v != "" && !strings.ContainsAny(v, " \t") && plausibleValue(v, kind, false) {
+				s += strings.Index(text[s:e], v)
+				emit(s, s+len(v), assignmentIDs[kind])
+				lastEnd = s + len(v)
+			}
+			continue
+		case strings.HasSuffix(sep, ` "`) && !strings.Contains(sep, ",") && !strings.Contains(sep, " to "):
+			// Clojure/EDN :api-key "…"; a log's apikey "…" when the value
+			// looks generated
+			if l == 0 || text[l-1] != ':' {
+				if s, e := literalAt(text, j); s < 0 || !generatedValue(text[s:e], 16) || strings.ContainsAny(text[s:e], " \t") {
+					continue
+				}
 			}
 		case strings.Contains(sep, " to "):
 			// Kotlin "apiKey" to "…": the name is quoted
@@ -382,7 +414,7 @@ func findSigningKeys(text string, hits []hit, emit func(s, e int, id string)) {
 // ---- structured dumps
 
 var dumpAnchors = []string{`"]=>`, `"value": "`, `"value":"`, "Key    ", "KEY    ", "KeyName    ", "SecretID:", "Secret ID ", "secret_id ",
-	"secret_id:", "secret_id=", "CREDENTIALS\t", "ACCESSKEY\t"}
+	"secret_id:", "secret_id=", "CREDENTIALS\t", "ACCESSKEY\t", "EG_SZ ", "EG_EXPAND_SZ "}
 
 // findStructuredDumps: a dump's name and value, split by its structure.
 func findStructuredDumps(text string, hits []hit, emit func(s, e int, id string)) {
@@ -446,6 +478,38 @@ func findStructuredDumps(text string, hits []hit, emit func(s, e int, id string)
 			if s >= 0 && plausibleValue(text[s:e], kind, true) {
 				emit(s, e, assignmentIDs[kind])
 				lastEnd = e
+			}
+		case strings.HasPrefix(a, "EG_"):
+			// reg add … /v NAME /t REG_SZ /d VALUE; reg query's
+			//     NAME    REG_SZ    VALUE
+			if p < 1 || text[p-1] != 'R' {
+				continue
+			}
+			ls, le := lineBounds(text, p)
+			var name string
+			s := skipBlanks(text, p+len(a))
+			if v := strings.Index(text[ls:p], "/v "); v >= 0 {
+				ns := skipBlanks(text, ls+v+3)
+				name = text[ns : ns+max(0, strings.IndexAny(text[ns:p], " \t"))]
+				if !strings.HasPrefix(text[s:], "/d ") {
+					continue
+				}
+				s = skipBlanks(text, s+3)
+			} else {
+				name = strings.TrimSpace(text[ls : p-1])
+			}
+			kind, ok := classifyIdent(strings.Trim(name, `"`))
+			if !ok {
+				continue
+			}
+			e := s
+			for e < le && !isSpace(text[e]) {
+				e++
+			}
+			if v := strings.Trim(text[s:e], `"`); v != "" && plausibleValue(v, kind, false) {
+				s += strings.Index(text[s:e], v)
+				emit(s, s+len(v), assignmentIDs[kind])
+				lastEnd = s + len(v)
 			}
 		case strings.HasPrefix(a, "Key") || strings.HasPrefix(a, "KEY"):
 			lastEnd = tableRows(text, p, emit)
@@ -1056,6 +1120,52 @@ func findConvertedLiterals(text string, hits []hit, emit func(s, e int, id strin
 		}
 		if v := text[s:e]; plausibleValue(v, kind, true) && !strings.ContainsAny(v, " \t") {
 			emit(s, e, assignmentIDs[kind])
+		}
+	}
+}
+
+// ---- secrets stored from standard input
+
+// secretStoreAnchors: the commands that store a secret they read from
+// their standard input (docker secret create NAME -, gh secret set NAME,
+// gcloud secrets create|versions add NAME --data-file=-, vercel env add,
+// wrangler secret put, supabase secrets set).
+var secretStoreAnchors = []string{"secret create ", "secret set ", "secrets versions add ", "secrets create ", "env add ", "secret put ", "secrets set "}
+
+// findStoredFromStdin: on a secret store's command line, the literal it is
+// fed: `echo "…" |` or `printf '%s' '…' |` before it, `<<< "…"` after it.
+func findStoredFromStdin(text string, hits []hit, emit func(s, e int, id string)) {
+	for _, h := range hits {
+		p := int(h.pos)
+		ls, le := lineBounds(text, p)
+		s, e := -1, -1
+		if k := strings.Index(text[p:le], "<<<"); k >= 0 {
+			j := skipBlanks(text, p+k+3)
+			if s, e = literalAt(text, j); s < 0 {
+				s, e = j, j
+				for e < le && !isSpace(text[e]) {
+					e++
+				}
+			}
+		} else if k := strings.LastIndexByte(text[ls:p], '|'); k >= 0 {
+			pre := text[ls : ls+k]
+			for _, cmd := range []string{"echo -n ", "echo ", "printf '%s' ", `printf "%s" `, "printf "} {
+				if c := strings.LastIndex(pre, cmd); c >= 0 {
+					j := skipBlanks(text, ls+c+len(cmd))
+					if s, e = literalAt(text, j); s < 0 {
+						s, e = j, j
+						for e < ls+k && !isSpace(text[e]) {
+							e++
+						}
+					}
+					break
+				}
+			}
+		}
+		if s >= 0 && e > s {
+			if v := text[s:e]; !strings.ContainsAny(v, " \t") && plausibleValue(v, kindSecret, true) {
+				emit(s, e, "generic-secret")
+			}
 		}
 	}
 }
