@@ -120,6 +120,17 @@ func identBefore(text string, r int) (int, int) {
 	return l, r
 }
 
+// identAround: the identifier that holds text[l:r], widened both ways.
+func identAround(text string, l, r int) (int, int) {
+	for l > 0 && isIdentByte(text[l-1]) {
+		l--
+	}
+	for r < len(text) && isIdentByte(text[r]) {
+		r++
+	}
+	return l, r
+}
+
 // lineBounds: the line around p.
 func lineBounds(text string, p int) (int, int) {
 	a := strings.LastIndexByte(text[:p], '\n') + 1
@@ -1031,12 +1042,7 @@ func findForeignNames(text string, hits []hit, emit func(s, e int, id string)) {
 			l++
 			r++
 		}
-		for l > 0 && isIdentByte(text[l-1]) {
-			l--
-		}
-		for r < len(text) && isIdentByte(text[r]) {
-			r++
-		}
+		l, r = identAround(text, l, r)
 		lastEnd = r
 		ident := text[l:r]
 		var arr [12]string
