@@ -1135,8 +1135,9 @@ func findConvertedLiterals(text string, hits []hit, emit func(s, e int, id strin
 // secretStoreAnchors: the commands that store a secret they read from
 // their standard input (docker secret create NAME -, gh secret set NAME,
 // gcloud secrets create|versions add NAME --data-file=-, vercel env add,
-// wrangler secret put, supabase secrets set).
-var secretStoreAnchors = []string{"secret create ", "secret set ", "secrets versions add ", "secrets create ", "env add ", "secret put ", "secrets set "}
+// wrangler secret put, supabase secrets set). (vercel's "env add" is
+// anchored past "env", which every environment variable starts.)
+var secretStoreAnchors = []string{"secret create ", "secret set ", "secrets versions add ", "secrets create ", "v add ", "secret put ", "secrets set "}
 
 // findStoredFromStdin: on a secret store's command line, the literal it is
 // fed: `echo "…" |` or `printf '%s' '…' |` before it, `<<< "…"` after it.
