@@ -31,6 +31,9 @@ import (
 //   - a literal fed on standard input to a command that stores a secret
 //     (docker secret create, gh secret set, gcloud secrets, vercel env
 //     add) (findStoredFromStdin);
+//   - a value a CI workflow command declares secret: ::add-mask::,
+//     ::set-output name=TOKEN::, ##vso[task.setvariable …;issecret=true]
+//     (findCIMaskedValues);
 //   - a tool's message that hands over a generated credential: MySQL's
 //     temporary password, Elasticsearch's and Jenkins' initial passwords,
 //     vault operator init's unseal keys, Spring's generated password
@@ -76,6 +79,8 @@ func general7Rules() []*Rule {
 			find: findConvertedLiterals, emits: assignmentIDs[:]},
 		{ID: "generic-secret", Anchors: secretStoreAnchors, Fold: true, Priority: prioContext,
 			find: findStoredFromStdin, emits: []string{"generic-secret"}},
+		{ID: "generic-secret", Anchors: ciMaskAnchors, Priority: prioContext,
+			find: findCIMaskedValues, emits: []string{"generic-secret", "generic-api-key", "generic-token", "generic-password"}},
 	}
 }
 
@@ -468,6 +473,15 @@ func findStructuredDumps(text string, hits []hit, emit func(s, e int, id string)
 			if open < 0 {
 				continue
 			}
+			// an Azure Key Vault secret bundle: {"value": "…", "id":
+			// "https://….vault.azure.net/secrets/…"}
+			if _, le := lineBounds(text, p); strings.Contains(text[open:min(le, open+600)], ".vault.azure.net/secrets/") {
+				if s, e := literalAt(text, p+len(a)-1); s >= 0 && plausibleValue(text[s:e], kindSecret, true) {
+					emit(s, e, "generic-secret")
+					lastEnd = e
+				}
+				continue
+			}
 			b := skipBackSpace(text, open)
 			if b < 2 || text[b-1] != ':' {
 				continue
@@ -648,7 +662,8 @@ func tableRows(text string, p int, emit func(s, e int, id string)) int {
 // first trigram: "gen", "new", "tem", "ini", "fol" start thousands of words)
 var handedAnchors = []string{"password is generated for", "password for the elastic user", "password to proceed", "key 1:", "key 2:",
 	"key 3:", "key 4:", "key 5:", "security password:", "w value:", "d password:", "password is:", "api key is:", "api key:",
-	"token created:", "w token:", "token is:", "api key created:", "access key created:"}
+	"token created:", "w token:", "token is:", "api key created:", "access key created:", "token to access the http api:",
+	"token (long-lived):"}
 
 // (vault operator init's "Initial Root Token: hvs.…" is the vault-token
 // rule's: "oot" is in every root and boot)
@@ -1173,6 +1188,48 @@ func findStoredFromStdin(text string, hits []hit, emit func(s, e int, id string)
 			if v := text[s:e]; !strings.ContainsAny(v, " \t") && plausibleValue(v, kindSecret, true) {
 				emit(s, e, "generic-secret")
 			}
+		}
+	}
+}
+
+// ---- values a CI log declares secret
+
+// ciMaskAnchors: the workflow commands that declare a value secret or set
+// a named one: GitHub Actions' ::add-mask::VALUE and ::set-output
+// name=NAME::VALUE (::set-env), Azure Pipelines' ##vso[task.setvariable
+// variable=NAME;issecret=true]VALUE.
+// (issecret=true] anchored past "iss", which every issue starts)
+var ciMaskAnchors = []string{"::add-mask::", "::set-output name=", "::set-env name=", "=true]"}
+
+// findCIMaskedValues: the value such a command is given, to the end of
+// its line: any value after add-mask or issecret=true (the command says
+// it is secret), a plausible one after a name that names a secret.
+func findCIMaskedValues(text string, hits []hit, emit func(s, e int, id string)) {
+	for _, h := range hits {
+		p := int(h.pos)
+		a := text[p : p+int(h.alen)]
+		_, le := lineBounds(text, p)
+		s, id := p+len(a), "generic-secret"
+		if a == "=true]" && (p < 8 || text[p-8:p] != "issecret") {
+			continue
+		}
+		if strings.HasPrefix(a, "::set-") {
+			k := strings.Index(text[s:le], "::")
+			if k <= 0 {
+				continue
+			}
+			kind, ok := classifyIdent(text[s : s+k])
+			if !ok {
+				continue
+			}
+			s, id = s+k+2, assignmentIDs[kind]
+		}
+		e := s
+		for e < le && !isSpace(text[e]) && text[e] != '"' && text[e] != '\'' {
+			e++
+		}
+		if v := text[s:e]; len(v) >= 6 && !strings.ContainsAny(v[:1], "$%{<") && !emptyPlaceholder(v) && !hasPlaceholderPart(v) && !isPlaceholderWord(v) {
+			emit(s, e, id)
 		}
 	}
 }
