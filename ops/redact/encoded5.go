@@ -3,6 +3,8 @@ package redact
 import (
 	"encoding/ascii85"
 	"encoding/hex"
+	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
@@ -51,8 +53,7 @@ func encoded5Rules() []*Rule {
 	return []*Rule{
 		{ID: "encoded-secret", Anchors: concatAnchors, Priority: prioContext,
 			find: findConcatenated, emits: []string{"encoded-secret"}},
-		{ID: "encoded-secret", Anchors: []string{"[1", "[2", "[3", "[4", "[5", "[6", "[7", "[8", "[9",
-			"(1", "(2", "(3", "(4", "(5", "(6", "(7", "(8", "(9", "data: ["}, Priority: prioContext,
+		{ID: "encoded-secret", Anchors: decimalListAnchors(), Priority: prioContext,
 			find: findByteLists, emits: []string{"encoded-secret"}},
 		{ID: "encoded-secret", Anchors: []string{"0x0000:", "0x0010:", "000000 ", "000010 ", "0000  ", "0010  "}, Priority: prioContext,
 			find: findHexDumps, emits: []string{"encoded-secret"}},
@@ -72,9 +73,36 @@ func encoded5Rules() []*Rule {
 // ---- (a) concatenated literals
 
 // concatAnchors: a literal's closing quote and what joins it to the next:
-// an operator (+ . & ,), a line continuation, a newline or nothing.
-var concatAnchors = []string{`"+`, `" +`, `'+`, `' +`, `".`, `" .`, `'.`, `' .`, `" &`, `' &`,
-	`""`, `"` + "\n", `'` + "\n", `" \`, `",`, `',`}
+// an operator (+ . &, a comma ending a line of an array), a line
+// continuation, or a newline and the next line's indentation. Three bytes
+// each: a two-byte anchor such as "\n or ", would let a position in every
+// line of code and JSON through the prefilter (literals glued with
+// nothing between, "…""…", and one-line arrays are left out for that
+// reason).
+var concatAnchors = func() []string {
+	var a []string
+	for _, q := range []string{`"`, `'`} {
+		for _, j := range []string{"+" + q, "+ ", "+\n", " +", "." + q, ". ", " .", " &", " \\", "\n ", "\n\t", ",\n"} {
+			a = append(a, q+j)
+		}
+	}
+	return a
+}()
+
+// decimalListAnchors: a bracket and the first two digits of a printable
+// byte's value (32 to 126), where a list of byte values starts; the
+// containers a list is printed in without a number right after them.
+func decimalListAnchors() []string {
+	a := []string{"data: [", `"data":[`, `"data": [`}
+	for _, b := range []string{"[", "("} {
+		for v := 32; v <= 126; v++ {
+			if d := fmt.Sprint(v)[:2]; !slices.Contains(a, b+d) {
+				a = append(a, b+d)
+			}
+		}
+	}
+	return a
+}
 
 // isLitByte: a byte of an encoded literal (base64, base64url, hex, a
 // token's own alphabet).
@@ -490,13 +518,17 @@ func skipLineNumber(text string, i int) int {
 // is none encoded (plausibleValue, check.go). Only standard base64 of
 // printable text is decoded: random keys fail at the first bytes.
 func encodedPlaceholder(v string) bool {
-	if len(v) < 8 || len(v) > 200 || len(v)%4 != 0 || !prefixPrintable(v) && len(v) > 16 {
+	// base64 of printable text starts with I-Z or a-f (prefixPrintable)
+	if c := v[0]; len(v) < 8 || len(v) > 96 || len(v)%4 != 0 || !(c >= 'I' && c <= 'Z' || c >= 'a' && c <= 'f') {
 		return false
 	}
 	for i := 0; i < len(v); i++ {
 		if !isB64(v[i]) && v[i] != '=' {
 			return false
 		}
+	}
+	if !quickText(v) {
+		return false
 	}
 	b, ok := decodeB64(v)
 	if !ok || len(b) < 4 || !printableText(b) {
