@@ -541,7 +541,8 @@ func wrapIOError(what string, err error) error {
 		}
 	}
 	var e *Error
-	if errors.As(err, &e) {
+	var na *NotAFileError // names its file already
+	if errors.As(err, &e) || errors.As(err, &na) {
 		return err
 	}
 	return fmt.Errorf("%s: %w", what, err)

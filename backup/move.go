@@ -620,10 +620,12 @@ func renderTo(path string, like os.FileInfo, mode os.FileMode, render func(io.Wr
 }
 
 // CopyFrom returns a render that writes the bytes of the file at path (a
-// sidecar file copied as it is).
+// sidecar file copied as it is). It reads a regular file only, never
+// through a link nor from a named pipe, whatever a check of the name saw
+// before (openRegular): anything else fails it with a *NotAFileError.
 func CopyFrom(path string) func(io.Writer) error {
 	return func(w io.Writer) error {
-		fh, err := os.Open(path)
+		fh, err := openRegular(path)
 		if err != nil {
 			return err
 		}
@@ -692,8 +694,8 @@ func checkMovePaths(cfg string, p MovePlan) error {
 		if err != nil {
 			return err
 		}
-		if !fi.Mode().IsRegular() {
-			return &Error{Msg: fmt.Sprintf("%s is not a regular file (a symlink?); ccsurgeon does not move it", f.From)}
+		if kind := NodeKind(fi.Mode()); kind != "" {
+			return &NotAFileError{Path: f.From, Kind: kind}
 		}
 		if _, err := os.Lstat(f.To); err == nil {
 			return &Error{Msg: fmt.Sprintf("%s already exists", f.To), Hint: "move or remove it first; ccsurgeon never overwrites a file when moving", Err: ErrExists}

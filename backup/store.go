@@ -141,7 +141,7 @@ func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, i
 // copyFileSynced copies src to a new file dst (mode 0600, parents 0700),
 // fsyncs it and returns its size and sha256.
 func copyFileSynced(src, dst string) (bf BackupFile, err error) {
-	in, err := openNoFollow(src, os.O_RDONLY, 0)
+	in, err := openRegular(src)
 	if err != nil {
 		return bf, err
 	}

@@ -933,8 +933,8 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 	// what was written goes at the next run (the folders are marked);
 	// after it, the whole session.
 	work := newTasks(4)
-	var written []string // the transcripts made, for the live guard
-	var skipped []string // what the copies left out (not regular files)
+	var written []string                // the transcripts made, for the live guard
+	var skipped []*backup.NotAFileError // what the copies left out (not regular files)
 	defer func() { env.warnSkipped(skipped) }()
 	queue := func() error {
 		for _, a := range ns.subagents {
@@ -1092,7 +1092,7 @@ func writeBytes(b []byte) func(io.Writer) error {
 // a named pipe, a device) is not read through: it would copy the bytes of
 // a file outside the config dir, or wait forever. It is left out, and
 // named in the list returned.
-func copyTree(src, dst string, ds *backup.DirSync, work *tasks, changed map[string][]byte) (skipped []string, err error) {
+func copyTree(src, dst string, ds *backup.DirSync, work *tasks, changed map[string][]byte) (skipped []*backup.NotAFileError, err error) {
 	st, err := os.Stat(src)
 	if err != nil || !st.IsDir() {
 		return nil, nil
@@ -1104,8 +1104,8 @@ func copyTree(src, dst string, ds *backup.DirSync, work *tasks, changed map[stri
 		if d.IsDir() {
 			return nil
 		}
-		if !d.Type().IsRegular() {
-			skipped = append(skipped, p)
+		if kind := backup.NodeKind(d.Type()); kind != "" {
+			skipped = append(skipped, &backup.NotAFileError{Path: p, Kind: kind})
 			return nil
 		}
 		rel, err := filepath.Rel(src, p)
@@ -1123,9 +1123,9 @@ func copyTree(src, dst string, ds *backup.DirSync, work *tasks, changed map[stri
 }
 
 // warnSkipped says which nodes a copy left out (copyTree).
-func (env *Env) warnSkipped(skipped []string) {
-	for _, p := range skipped {
-		fmt.Fprintf(env.Err, "ccsurgeon: warning: not copied: %s is not a regular file (a link, a pipe or a device)\n", p)
+func (env *Env) warnSkipped(skipped []*backup.NotAFileError) {
+	for _, e := range skipped {
+		fmt.Fprintf(env.Err, "ccsurgeon: warning: not copied: %s is %s, not a regular file\n", e.Path, e.Kind)
 	}
 }
 

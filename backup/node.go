@@ -1,0 +1,60 @@
+package backup
+
+import (
+	"io/fs"
+	"os"
+)
+
+// NodeKind names what a node of the file system is when it is not a
+// regular file ("" for a regular file): the one rule by which ccsurgeon
+// copies, moves and backs up only regular files. A link is never read
+// through (it would copy the bytes of a file elsewhere, perhaps outside
+// the config dir), a named pipe never read (it would wait forever), a
+// socket or a device never opened. Clone skips such a node and names it;
+// move and the backups refuse it (NotAFileError).
+func NodeKind(m fs.FileMode) string {
+	switch {
+	case m.IsRegular():
+		return ""
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	case m.IsDir():
+		return "a folder"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file"
+}
+
+// openRegular opens path for reading when it is a regular file, and never
+// through a link or into a wait: without following a link at its name and
+// without blocking on a named pipe (openNoFollow: O_NOFOLLOW|O_NONBLOCK
+// on linux and darwin; on windows a link or junction is refused, and named
+// pipes are not in the file system), then the opened file itself must be
+// regular — what a check of the name saw earlier may have been swapped
+// since. Anything else is a *NotAFileError naming it.
+func openRegular(path string) (*os.File, error) {
+	fh, err := openNoFollow(path, os.O_RDONLY, 0)
+	if err != nil {
+		// ELOOP (a link under O_NOFOLLOW), ENXIO (a socket), a reparse
+		// point: said by what the name is
+		if fi, lerr := os.Lstat(path); lerr == nil && !fi.Mode().IsRegular() {
+			return nil, &NotAFileError{Path: path, Kind: NodeKind(fi.Mode())}
+		}
+		return nil, err
+	}
+	fi, err := fh.Stat()
+	if err != nil {
+		fh.Close()
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		fh.Close()
+		return nil, &NotAFileError{Path: path, Kind: NodeKind(fi.Mode())}
+	}
+	return fh, nil
+}

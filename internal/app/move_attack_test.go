@@ -1,0 +1,102 @@
+package app
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ccsurgeon/ccsurgeon/backup"
+	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// swapNode replaces the regular file at p by a node of kind ("link": a
+// symbolic link to target; "fifo": a named pipe), keeping nothing of it.
+// A link's target is given p's size and modification time, so that a
+// guard that compares those (through the link) sees no change.
+func swapNode(t *testing.T, p, kind, target string) {
+	t.Helper()
+	fi, err := os.Stat(p)
+	require.NoError(t, err)
+	require.NoError(t, os.Remove(p))
+	switch kind {
+	case "link":
+		require.NoError(t, os.WriteFile(target, bytes.Repeat([]byte("S"), int(fi.Size())), 0o600))
+		require.NoError(t, os.Chtimes(target, fi.ModTime(), fi.ModTime()))
+		require.NoError(t, os.Symlink(target, p))
+	case "fifo":
+		require.NoError(t, mkfifo(p))
+	}
+}
+
+// TestMoveReadsNoNodeSwappedInAfterTheCheck: a move checks that every file
+// it moves is a regular file, then copies them. A sidecar file replaced
+// after that check by a link to a file outside the config dir (of the
+// same size and time, so that the change guard passes) must not have the
+// outside file's bytes copied into the moved session, and a named pipe
+// must not hang the move: the move is refused, naming the file, and the
+// session stays where it was. A member per kind of node and per step at
+// which it appears (after the check, after the backup).
+func TestMoveReadsNoNodeSwappedInAfterTheCheck(t *testing.T) {
+	for _, kind := range []string{"link", "fifo"} {
+		for _, step := range []string{"move-after-journal", "move-after-backup"} {
+			t.Run(kind+"/"+step, func(t *testing.T) {
+				if kind == "fifo" && !canMkfifo {
+					t.Skip("no named pipes on this OS")
+				}
+				e := newMoveEnv(t, "tools", "old")
+				oldDir := filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.old))
+				victim := filepath.Join(oldDir, e.id, "tool-results", "bctrnos8p.txt")
+				secret := filepath.Join(e.root, "outside-secret.txt")
+				newPath := filepath.Join(e.root, "new")
+				var once sync.Once
+				backup.TestHook = func(s string) {
+					if s == step {
+						once.Do(func() { swapNode(t, victim, kind, secret) })
+					}
+				}
+				defer func() { backup.TestHook = nil }()
+				var err error
+				done := make(chan struct{})
+				go func() {
+					defer close(done)
+					_, _, err = e.run(MoveOptions{Session: e.id, To: newPath})
+				}()
+				select {
+				case <-done:
+				case <-time.After(20 * time.Second):
+					if kind == "fifo" {
+						// let the hung copy end, so that the test can
+						f, _ := os.OpenFile(victim, os.O_WRONLY, 0)
+						if f != nil {
+							f.Close()
+						}
+						<-done
+					}
+					t.Fatalf("the move waited on a %s swapped in at %s", kind, step)
+				}
+				backup.TestHook = nil
+				for p, s := range tree(t, e.cfg) {
+					if strings.Contains(s, strings.Repeat("S", 8)) && strings.Contains(p, "tool-results") {
+						t.Errorf("the outside file's bytes were copied into the config dir: %s", p)
+					}
+				}
+				require.Error(t, err, "the move went on with a %s in place of %s", kind, victim)
+				var na *backup.NotAFileError
+				require.True(t, errors.As(err, &na), "not a typed refusal: %T %v", err, err)
+				assert.Equal(t, victim, na.Path)
+				assert.FileExists(t, filepath.Join(oldDir, e.id+".jsonl"), "the session stays where it was")
+				_, serr := os.Stat(filepath.Join(e.cfg, "projects", chain.ProjectSlug(newPath), e.id+".jsonl"))
+				assert.True(t, os.IsNotExist(serr), "the refused move left the session at its new place")
+				left, _ := filepath.Glob(filepath.Join(backup.JournalDir(e.cfg), "*"))
+				assert.Empty(t, left, "the refused move left its journal")
+			})
+		}
+	}
+}
