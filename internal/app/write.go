@@ -949,7 +949,7 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 				// that neither the clean-up of a failure nor the next
 				// run's sweep removes a file this run did not make
 				for {
-					dst = filepath.Join(dir, "agent-"+uuid.NewString()[:8]+"-"+strings.TrimPrefix(base, "agent-"))
+					dst = filepath.Join(dir, backup.NewLegacyAgentName(base))
 					if !pathTaken(dst) && !pathTaken(strings.TrimSuffix(dst, ".jsonl")+".meta.json") {
 						break
 					}
