@@ -113,6 +113,9 @@ type journal struct {
 	Files   []journalFile `json:"files"`
 	Edits   []journalEdit `json:"edits"`
 	path    string
+	// root is the config dir the move is in: the old files are removed
+	// from below it without following a link on the way (removeFrom)
+	root string
 }
 
 // JournalDir is where pending moves are recorded.
@@ -175,7 +178,7 @@ func Move(p MovePlan) (res MoveResult, err error) {
 
 	// (1) the journal, naming every temp before it exists
 	txn := newTxnID()
-	j := &journal{Version: 1, State: statePrepared}
+	j := &journal{Version: 1, State: statePrepared, root: cfg}
 	for _, f := range p.Files {
 		size := f.Snapshot.Size
 		j.Files = append(j.Files, journalFile{From: f.From, To: f.To, ModTime: f.Snapshot.ModTime, Size: &size,
@@ -251,7 +254,9 @@ func Move(p MovePlan) (res MoveResult, err error) {
 		}
 		render := f.Render
 		if render == nil {
-			render = CopyFrom(f.From)
+			// no link followed on the way either: a folder swapped for
+			// one since checkMovePaths leads the copy nowhere else
+			render = CopyBeneath(cfg, f.From)
 		}
 		if err := renderTo(j.Files[i].Tmp, like, 0, render); err != nil {
 			return res, err
@@ -344,6 +349,10 @@ func RecoverMoves(configDir string) ([]string, error) {
 		// pending): finishing or rolling it back would change that one
 		if far := j.outside(configDir); far != "" {
 			out = append(out, fmt.Sprintf("left the move journal %s as it is: it names %s, outside this config dir (another config dir's journal, copied here?); remove it once that move is finished", p, far))
+			continue
+		}
+		if j.root, err = filepath.Abs(configDir); err != nil {
+			errs = append(errs, err)
 			continue
 		}
 		switch j.State {
@@ -501,7 +510,7 @@ func (j *journal) finish() (warnings []string, err error) {
 		if f.From == f.To {
 			continue
 		}
-		note, err := f.removeFrom()
+		note, err := f.removeFrom(j.root)
 		if err != nil {
 			return warnings, err
 		}
@@ -534,8 +543,12 @@ func (j *journal) finish() (warnings []string, err error) {
 // during the move, or a forced move): those bytes are carried over to the
 // new copy. An old copy that shrank was rewritten by someone else: it is
 // left where it is, with a note.
-func (f journalFile) removeFrom() (note string, err error) {
-	old, err := openNoFollow(f.From, os.O_RDONLY, 0)
+//
+// Both are reached from root without following a link on the way
+// (openBeneath, removeBeneath): a folder swapped for a link after the
+// move's checks leads no removal out of the config dir.
+func (f journalFile) removeFrom(root string) (note string, err error) {
+	old, err := openBeneath(root, f.From, os.O_RDONLY, 0)
 	if errors.Is(err, os.ErrNotExist) {
 		return "", nil // removed before a crash
 	}
@@ -548,7 +561,7 @@ func (f journalFile) removeFrom() (note string, err error) {
 			return fmt.Sprintf("%s changed during the move and was left as it is (its moved copy is %s)", f.From, f.To), nil
 		}
 	}
-	if err := os.Remove(f.From); err != nil && !errors.Is(err, os.ErrNotExist) {
+	if err := removeBeneath(root, f.From); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return "", fmt.Errorf("remove %s: %w", f.From, err)
 	}
 	if f.Size == nil {
@@ -560,7 +573,7 @@ func (f journalFile) removeFrom() (note string, err error) {
 		return "", nil
 	}
 	n := fi.Size() - *f.Size
-	out, err := openNoFollow(f.To, os.O_WRONLY|os.O_APPEND, 0)
+	out, err := openBeneath(root, f.To, os.O_WRONLY|os.O_APPEND, 0)
 	if err == nil {
 		_, err = io.Copy(out, io.NewSectionReader(old, *f.Size, n))
 		if serr := out.Sync(); err == nil {
@@ -624,8 +637,22 @@ func renderTo(path string, like os.FileInfo, mode os.FileMode, render func(io.Wr
 // through a link nor from a named pipe, whatever a check of the name saw
 // before (openRegular): anything else fails it with a *NotAFileError.
 func CopyFrom(path string) func(io.Writer) error {
+	return copyOf(func() (*os.File, error) { return openRegular(path) })
+}
+
+// CopyBeneath is CopyFrom for a file below the folder root that is
+// reached without following a link on the way either: a folder swapped
+// for a link after a check (of a walk, of a move's paths) leads the copy
+// nowhere else (linux and darwin: openat relative to each folder; windows:
+// each folder checked by name just before the open).
+func CopyBeneath(root, path string) func(io.Writer) error {
+	return copyOf(func() (*os.File, error) { return openRegularBeneath(root, path) })
+}
+
+// copyOf is a render that writes the bytes of the file open opens.
+func copyOf(open func() (*os.File, error)) func(io.Writer) error {
 	return func(w io.Writer) error {
-		fh, err := openRegular(path)
+		fh, err := open()
 		if err != nil {
 			return err
 		}

@@ -39,6 +39,20 @@ func NodeKind(m fs.FileMode) string {
 // since. Anything else is a *NotAFileError naming it.
 func openRegular(path string) (*os.File, error) {
 	fh, err := openNoFollow(path, os.O_RDONLY, 0)
+	return regularOnly(path, fh, err)
+}
+
+// openRegularBeneath is openRegular for a file below root that is reached
+// without following a link on the way either (openBeneath): a folder
+// swapped for a link after it was checked leads the read nowhere else.
+func openRegularBeneath(root, path string) (*os.File, error) {
+	fh, err := openBeneath(root, path, os.O_RDONLY, 0)
+	return regularOnly(path, fh, err)
+}
+
+// regularOnly keeps fh, opened at path, when it is a regular file (else
+// a *NotAFileError); a failed open that met a node at path says which.
+func regularOnly(path string, fh *os.File, err error) (*os.File, error) {
 	if err != nil {
 		// ELOOP (a link under O_NOFOLLOW), ENXIO (a socket), a reparse
 		// point: said by what the name is

@@ -52,7 +52,8 @@ func TestCopiesReadOnlyRegularFiles(t *testing.T) {
 		"folder": func(p string) string { require.NoError(t, os.Mkdir(p, 0o700)); return "a folder" },
 	}
 	readers := map[string]func(p string) error{
-		"CopyFrom": func(p string) error { return CopyFrom(p)(io.Discard) },
+		"CopyFrom":    func(p string) error { return CopyFrom(p)(io.Discard) },
+		"CopyBeneath": func(p string) error { return CopyBeneath(dir, p)(io.Discard) },
 		"backup": func(p string) error {
 			_, err := copyFileSynced(p, filepath.Join(dir, "copies", filepath.Base(p)))
 			return err

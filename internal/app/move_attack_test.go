@@ -100,3 +100,55 @@ func TestMoveReadsNoNodeSwappedInAfterTheCheck(t *testing.T) {
 		}
 	}
 }
+
+// TestMoveFollowsNoFolderSwappedForALink: a move checks that no folder on
+// the way to a file it moves is a link, then reads the file, and (after
+// its point of no return) removes it. The session's tool-results/ folder
+// replaced after that check by a link to a folder outside the config dir
+// that holds a file of the same name (same size and time) must neither
+// have that outside file's bytes copied into the moved session (swapped
+// before the copy: the move is refused) nor have the outside file removed
+// (swapped after the mark: the outside file stays, whatever the move
+// says). A member per step.
+func TestMoveFollowsNoFolderSwappedForALink(t *testing.T) {
+	for _, step := range []string{"move-after-backup", "move-after-commit-mark"} {
+		t.Run(step, func(t *testing.T) {
+			e := newMoveEnv(t, "tools", "old")
+			oldDir := filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.old))
+			folder := filepath.Join(oldDir, e.id, "tool-results")
+			outside := filepath.Join(e.root, "outside-folder")
+			newPath := filepath.Join(e.root, "new")
+			var once sync.Once
+			backup.TestHook = func(s string) {
+				if s != step {
+					return
+				}
+				once.Do(func() {
+					fi, err := os.Stat(filepath.Join(folder, "bctrnos8p.txt"))
+					require.NoError(t, err)
+					require.NoError(t, os.Rename(folder, filepath.Join(e.root, "moved-away")))
+					require.NoError(t, os.Mkdir(outside, 0o700))
+					p := filepath.Join(outside, "bctrnos8p.txt")
+					require.NoError(t, os.WriteFile(p, bytes.Repeat([]byte("S"), int(fi.Size())), 0o600))
+					require.NoError(t, os.Chtimes(p, fi.ModTime(), fi.ModTime()))
+					require.NoError(t, os.Symlink(outside, folder))
+				})
+			}
+			defer func() { backup.TestHook = nil }()
+			_, _, err := e.run(MoveOptions{Session: e.id, To: newPath})
+			backup.TestHook = nil
+			b, rerr := os.ReadFile(filepath.Join(outside, "bctrnos8p.txt"))
+			require.NoError(t, rerr, "the move removed a file outside the config dir, through a folder swapped for a link (err %v)", err)
+			assert.Equal(t, strings.Repeat("S", len(b)), string(b))
+			for p, s := range tree(t, e.cfg) {
+				if strings.Contains(s, strings.Repeat("S", 8)) {
+					t.Errorf("the outside file's bytes were copied into the config dir: %s", p)
+				}
+			}
+			if step == "move-after-backup" {
+				require.Error(t, err, "the move read through a folder swapped for a link")
+				assert.FileExists(t, filepath.Join(oldDir, e.id+".jsonl"), "the refused move left the session where it was")
+			}
+		})
+	}
+}

@@ -1115,7 +1115,7 @@ func copyTree(src, dst string, ds *backup.DirSync, work *tasks, changed map[stri
 		if err != nil {
 			return err
 		}
-		render := backup.CopyFrom(p)
+		render := backup.CopyBeneath(src, p) // a folder below src swapped for a link is not followed
 		if b, ok := changed[p]; ok {
 			render = writeBytes(b)
 		}
