@@ -137,6 +137,7 @@ func TestMoveFollowsNoFolderSwappedForALink(t *testing.T) {
 			defer func() { backup.TestHook = nil }()
 			_, _, err := e.run(MoveOptions{Session: e.id, To: newPath})
 			backup.TestHook = nil
+			t.Logf("the move says: %v", err)
 			b, rerr := os.ReadFile(filepath.Join(outside, "bctrnos8p.txt"))
 			require.NoError(t, rerr, "the move removed a file outside the config dir, through a folder swapped for a link (err %v)", err)
 			assert.Equal(t, strings.Repeat("S", len(b)), string(b))
