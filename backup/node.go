@@ -30,6 +30,21 @@ func NodeKind(m fs.FileMode) string {
 	return "not a regular file"
 }
 
+// NodeAt is the *NotAFileError of the node at path when it is not a
+// regular file (a link, a named pipe, …), nil for a regular file or
+// nothing: what a new session leaves out rather than copy (a link's
+// bytes are another file's).
+func NodeAt(path string) *NotAFileError {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return nil
+	}
+	if kind := NodeKind(fi.Mode()); kind != "" {
+		return &NotAFileError{Path: path, Kind: kind}
+	}
+	return nil
+}
+
 // openRegular opens path for reading when it is a regular file, and never
 // through a link or into a wait: without following a link at its name and
 // without blocking on a named pipe (openNoFollow: O_NOFOLLOW|O_NONBLOCK

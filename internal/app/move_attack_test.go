@@ -3,6 +3,7 @@ package app
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -150,6 +151,49 @@ func TestMoveFollowsNoFolderSwappedForALink(t *testing.T) {
 				require.Error(t, err, "the move read through a folder swapped for a link")
 				assert.FileExists(t, filepath.Join(oldDir, e.id+".jsonl"), "the refused move left the session where it was")
 			}
+		})
+	}
+}
+
+// TestNewSessionCopiesNoSubagentThatIsALink: a subagent transcript that is
+// a link (here to a file outside the config dir that reads as a subagent
+// transcript) is read by an in-place change only to be refused; a new
+// session (clone, or a share folder -o DIR/) must not copy the bytes of
+// the file it names into the new session: it is left out with a warning
+// naming it, as clone leaves out a link in tool-results/. A member per
+// writer.
+func TestNewSessionCopiesNoSubagentThatIsALink(t *testing.T) {
+	for _, member := range []string{"clone", "share-folder"} {
+		t.Run(member, func(t *testing.T) {
+			e := newMoveEnv(t, "subagent", "old")
+			agent := filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.old), e.id, "subagents", "agent-a1eb358aa10f9c9a1.jsonl")
+			b, err := os.ReadFile(agent)
+			require.NoError(t, err)
+			const marker = "OUTSIDE-THE-CONFIG-DIR"
+			outside := filepath.Join(e.root, "outside.jsonl")
+			require.NoError(t, os.WriteFile(outside, bytes.Replace(b, []byte("Run echo from-subagent"), []byte(marker), 1), 0o600))
+			require.Contains(t, func() string { b, _ := os.ReadFile(outside); return string(b) }(), marker)
+			require.NoError(t, os.Remove(agent))
+			require.NoError(t, os.Symlink(outside, agent))
+			d := Dest{}
+			share := filepath.Join(e.root, "share")
+			if member == "share-folder" {
+				d.Output = share + string(filepath.Separator)
+			}
+			var errb bytes.Buffer
+			env := &Env{ConfigDir: e.cfg, Out: io.Discard, Err: &errb, Quiet: true}
+			require.NoError(t, env.RunClone(e.id, BranchOptions{}, d), errb.String())
+			for _, root := range []string{e.cfg, share} {
+				if _, err := os.Stat(root); err != nil {
+					continue
+				}
+				for p, s := range tree(t, root) {
+					if strings.Contains(s, marker) {
+						t.Errorf("the linked file's bytes were copied into %s", filepath.Join(root, p))
+					}
+				}
+			}
+			assert.Contains(t, errb.String(), "not copied: "+agent+" is a symbolic link")
 		})
 	}
 }

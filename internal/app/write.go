@@ -941,6 +941,12 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 	defer func() { env.warnSkipped(skipped) }()
 	queue := func() error {
 		for _, a := range ns.subagents {
+			// a subagent transcript that is a link is left out, as a link
+			// in tool-results/: its bytes are another file's
+			if na := backup.NodeAt(a.path); na != nil {
+				skipped = append(skipped, na)
+				continue
+			}
 			base := filepath.Base(a.path)
 			dst := filepath.Join(sidecar, "subagents", base)
 			if a.legacy {
@@ -1439,7 +1445,13 @@ func (j *job) writeFolder(dir string, force bool) (path string, err error) {
 		return nil
 	}
 	work := newTasks(4)
+	var left []*backup.NotAFileError // (a subagent transcript that is a link: left out)
+	defer func() { j.env.warnSkipped(left) }()
 	for _, o := range outs {
+		if na := backup.NodeAt(o.a.File.Path); na != nil {
+			left = append(left, na)
+			continue
+		}
 		if !o.a.Legacy {
 			if err := makeSide(); err != nil {
 				work.Wait()
