@@ -4,7 +4,9 @@ package backup
 
 import (
 	"errors"
+	"fmt"
 	"os"
+	"path/filepath"
 
 	"golang.org/x/sys/unix"
 )
@@ -73,6 +75,24 @@ func removeBeneath(root, path string) error {
 	defer unix.Close(dir)
 	if err := unix.Unlinkat(dir, base, 0); err != nil {
 		return &os.PathError{Op: "remove", Path: path, Err: err}
+	}
+	return nil
+}
+
+// linkBeneath gives the file at oldpath a second name newpath, both in
+// one folder below root reached without following a link (linkat): a
+// folder swapped for a link leads the new name nowhere else.
+func linkBeneath(root, oldpath, newpath string) error {
+	dir, base, err := beneathDir(root, newpath)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(dir)
+	if filepath.Dir(oldpath) != filepath.Dir(newpath) {
+		return fmt.Errorf("backup: %s and %s are in two folders", oldpath, newpath)
+	}
+	if err := unix.Linkat(dir, filepath.Base(oldpath), dir, base, 0); err != nil {
+		return &os.LinkError{Op: "link", Old: oldpath, New: newpath, Err: err}
 	}
 	return nil
 }

@@ -48,3 +48,12 @@ func removeBeneath(root, path string) error {
 	}
 	return os.Remove(path)
 }
+
+// linkBeneath gives the file at oldpath a second name newpath, no folder
+// on the way from root being a link or junction (checked by name).
+func linkBeneath(root, oldpath, newpath string) error {
+	if err := checkBeneath(root, newpath); err != nil {
+		return err
+	}
+	return os.Link(oldpath, newpath)
+}

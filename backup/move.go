@@ -459,7 +459,10 @@ func (j *journal) finish() (warnings []string, err error) {
 		case tmpErr == nil && toErr == nil:
 			// linked before the crash; the temp is left to remove
 		case tmpErr == nil:
-			if err := os.Link(f.Tmp, f.To); err != nil {
+			// from the config dir down, never through a link: a folder
+			// swapped for one since the temp was written leads the new
+			// name nowhere else
+			if err := linkBeneath(j.root, f.Tmp, f.To); err != nil {
 				return warnings, fmt.Errorf("put %s in place: %w", f.To, err)
 			}
 		case toErr == nil:
@@ -467,7 +470,7 @@ func (j *journal) finish() (warnings []string, err error) {
 		default:
 			return warnings, fmt.Errorf("%s is missing and so is its temp file %s", f.To, f.Tmp)
 		}
-		if err := os.Remove(f.Tmp); err != nil && !errors.Is(err, os.ErrNotExist) {
+		if err := removeBeneath(j.root, f.Tmp); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return warnings, err
 		}
 		for d := filepath.Dir(f.To); ; d = filepath.Dir(d) {

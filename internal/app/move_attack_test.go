@@ -197,3 +197,44 @@ func TestNewSessionCopiesNoSubagentThatIsALink(t *testing.T) {
 		})
 	}
 }
+
+// TestMoveLinksNoNewFileThroughAFolderSwappedForALink: after its point of
+// no return a move gives each new file its name (a link from its temp
+// file, in the same folder). The new folder swapped for a link to a
+// folder outside the config dir that holds a file under the temp's name
+// must not get a file made there: nothing is written outside the config
+// dir (the move stops part-way, naming the link).
+func TestMoveLinksNoNewFileThroughAFolderSwappedForALink(t *testing.T) {
+	e := newMoveEnv(t, "tools", "old")
+	newPath := filepath.Join(e.root, "new")
+	newFolder := filepath.Join(e.cfg, "projects", chain.ProjectSlug(newPath), e.id, "tool-results")
+	outside := filepath.Join(e.root, "outside-folder")
+	var once sync.Once
+	backup.TestHook = func(s string) {
+		if s != "move-after-commit-mark" {
+			return
+		}
+		once.Do(func() {
+			require.NoError(t, os.Mkdir(outside, 0o700))
+			ents, err := os.ReadDir(newFolder)
+			require.NoError(t, err)
+			for _, d := range ents { // the temps, as an attacker who can list the folder sees them
+				require.NoError(t, os.WriteFile(filepath.Join(outside, d.Name()), []byte("planted"), 0o600))
+			}
+			require.NoError(t, os.Rename(newFolder, filepath.Join(e.root, "moved-away")))
+			require.NoError(t, os.Symlink(outside, newFolder))
+		})
+	}
+	defer func() { backup.TestHook = nil }()
+	_, _, err := e.run(MoveOptions{Session: e.id, To: newPath})
+	backup.TestHook = nil
+	t.Logf("the move says: %v", err)
+	ents, rerr := os.ReadDir(outside)
+	require.NoError(t, rerr)
+	for _, d := range ents {
+		b, _ := os.ReadFile(filepath.Join(outside, d.Name()))
+		if string(b) != "planted" || !strings.Contains(d.Name(), ".ccsurgeon-move-") {
+			t.Errorf("the move made %s outside the config dir", filepath.Join(outside, d.Name()))
+		}
+	}
+}
