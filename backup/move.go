@@ -258,7 +258,8 @@ func Move(p MovePlan) (res MoveResult, err error) {
 			// one since checkMovePaths leads the copy nowhere else
 			render = CopyBeneath(cfg, f.From)
 		}
-		if err := renderTo(j.Files[i].Tmp, like, 0, render); err != nil {
+		hook("move-folder-made")
+		if err := renderTo(cfg, j.Files[i].Tmp, like, 0, render); err != nil {
 			return res, err
 		}
 		if err := os.Chtimes(j.Files[i].Tmp, f.Snapshot.ModTime, f.Snapshot.ModTime); err != nil {
@@ -271,7 +272,7 @@ func Move(p MovePlan) (res MoveResult, err error) {
 			e.Render = func(io.Writer) error { return nil }
 		}
 		like, _ := os.Lstat(e.Path) // nil: a new file, 0600
-		if err := renderTo(j.Edits[i].Tmp, like, DefaultMode, e.Render); err != nil {
+		if err := renderTo(cfg, j.Edits[i].Tmp, like, DefaultMode, e.Render); err != nil {
 			return res, err
 		}
 		if e.KeepTime && e.Snapshot != nil {
@@ -621,15 +622,38 @@ func removeEmptyDirs(dir string) {
 }
 
 // renderTo writes a new file at path (which must not exist), fsynced,
-// with the owner and mode of like (nil: mode, owned as its folder).
-func renderTo(path string, like os.FileInfo, mode os.FileMode, render func(io.Writer) error) error {
-	tmp, err := writeTempLike(path, like, mode, render, true, true)
+// with the owner and mode of like (nil: mode, owned as its folder). Its
+// temp file is made, named and removed from root down without following
+// a link (openBeneath, linkBeneath, removeBeneath): a folder swapped for a
+// link after it was made leads no byte out of the config dir.
+func renderTo(root, path string, like os.FileInfo, mode os.FileMode, render func(io.Writer) error) error {
+	owner := like
+	if owner == nil {
+		owner, _ = os.Stat(filepath.Dir(path))
+	} else {
+		mode = like.Mode().Perm()
+	}
+	if mode == 0 {
+		mode = DefaultMode
+	}
+	removeStaleTemps(path)
+	tmp := filepath.Join(filepath.Dir(path), tempPrefix(filepath.Base(path))+newTxnID())
+	f, err := openBeneath(root, tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
 	if err != nil {
+		return wrapIOError(fmt.Sprintf("create temp file for %s", path), err)
+	}
+	if err := fill(f, path, owner, mode, render, true); err != nil {
+		f.Close()
+		removeBeneath(root, tmp)
 		return err
 	}
-	defer os.Remove(tmp)
+	if _, err := finishTemp(f, path, true); err != nil {
+		removeBeneath(root, tmp)
+		return err
+	}
+	defer removeBeneath(root, tmp)
 	hook("move-render-before-link")
-	if err := os.Link(tmp, path); err != nil {
+	if err := linkBeneath(root, tmp, path); err != nil {
 		return fmt.Errorf("create %s: %w", path, err)
 	}
 	return nil

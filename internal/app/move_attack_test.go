@@ -198,20 +198,28 @@ func TestNewSessionCopiesNoSubagentThatIsALink(t *testing.T) {
 	}
 }
 
-// TestMoveLinksNoNewFileThroughAFolderSwappedForALink: after its point of
-// no return a move gives each new file its name (a link from its temp
-// file, in the same folder). The new folder swapped for a link to a
-// folder outside the config dir that holds a file under the temp's name
-// must not get a file made there: nothing is written outside the config
-// dir (the move stops part-way, naming the link).
+// TestMoveLinksNoNewFileThroughAFolderSwappedForALink: a move makes each
+// new file's folder, writes its temp file there, and after its point of no
+// return gives it its name (a link from the temp, in the same folder). The
+// new folder swapped for a link to a folder outside the config dir (that
+// holds a file under the temp's name) once made, or after the mark, must
+// not get a file made there: nothing is written outside the config dir
+// (the move is refused, or stops part-way after the mark, naming the
+// link). A member per step.
 func TestMoveLinksNoNewFileThroughAFolderSwappedForALink(t *testing.T) {
+	for _, step := range []string{"move-folder-made", "move-after-commit-mark"} {
+		t.Run(step, func(t *testing.T) { testMoveLinksNoNewFile(t, step) })
+	}
+}
+
+func testMoveLinksNoNewFile(t *testing.T, step string) {
 	e := newMoveEnv(t, "tools", "old")
 	newPath := filepath.Join(e.root, "new")
 	newFolder := filepath.Join(e.cfg, "projects", chain.ProjectSlug(newPath), e.id, "tool-results")
 	outside := filepath.Join(e.root, "outside-folder")
 	var once sync.Once
 	backup.TestHook = func(s string) {
-		if s != "move-after-commit-mark" {
+		if s != step {
 			return
 		}
 		once.Do(func() {
