@@ -65,8 +65,9 @@ func finishJournal(bdir string, keep bool) error {
 }
 
 // rollForward finishes the change a journal describes: temps still there
-// are renamed into place, files to remove are removed.
-func rollForward(bdir string) error {
+// are renamed into place, files to remove are removed (from projectDir
+// down without following a link, when it is known: removeBeneath).
+func rollForward(bdir, projectDir string) error {
 	b, err := chain.ReadSideFile(filepath.Join(bdir, journalName))
 	if err != nil {
 		return err
@@ -103,7 +104,11 @@ func rollForward(bdir string) error {
 	}
 	for _, s := range steps {
 		if s.Remove {
-			if err := os.Remove(s.Target); err != nil && !errors.Is(err, os.ErrNotExist) {
+			remove := os.Remove
+			if projectDir != "" {
+				remove = func(p string) error { return removeBeneath(projectDir, p) }
+			}
+			if err := remove(s.Target); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return err
 			}
 			dirs[filepath.Dir(s.Target)] = true
@@ -144,7 +149,7 @@ func Recover(configDir, key, sessionID, projectDir string) ([]string, error) {
 				did = append(did, fmt.Sprintf("left the interrupted change %s as it is: it names %s, outside the session's folder %s (another config dir's, copied here?)", dir, far, projectDir))
 				continue
 			}
-			if err := rollForward(dir); err != nil {
+			if err := rollForward(dir, projectDir); err != nil {
 				return did, fmt.Errorf("finish the interrupted change of %s: %w", dir, err)
 			}
 			did = append(did, "finished the change interrupted in "+dir)

@@ -246,3 +246,61 @@ func testMoveLinksNoNewFile(t *testing.T, step string) {
 		}
 	}
 }
+
+// TestInPlaceFollowsNoFolderSwappedForALink: an in-place change that
+// removes subagent transcripts (drop-tool-calls --tool Agent) backs each
+// one up, then removes it. The session's subagents/ folder swapped, as
+// the backup starts or just before the removals, for a link to a folder
+// outside the config dir that holds files of the same names: those files
+// are neither copied into the backups nor removed. A member per step.
+func TestInPlaceFollowsNoFolderSwappedForALink(t *testing.T) {
+	for _, step := range []string{"backup-copying", "before-removals"} {
+		t.Run(step, func(t *testing.T) { testInPlaceFollowsNoFolder(t, step) })
+	}
+}
+
+func testInPlaceFollowsNoFolder(t *testing.T, step string) {
+	e := newMoveEnv(t, "subagent", "old")
+	folder := filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.old), e.id, "subagents")
+	outside := filepath.Join(e.root, "outside-folder")
+	const marker = "OUTSIDE-THE-CONFIG-DIR"
+	var once sync.Once
+	backup.TestHook = func(s string) {
+		if s != step {
+			return
+		}
+		once.Do(func() {
+			require.NoError(t, os.Rename(folder, outside))
+			ents, err := os.ReadDir(outside)
+			require.NoError(t, err)
+			for _, d := range ents {
+				p := filepath.Join(outside, d.Name())
+				fi, err := os.Stat(p)
+				require.NoError(t, err)
+				b, _ := os.ReadFile(p)
+				b = append([]byte(marker), b[len(marker):]...) // same size
+				require.NoError(t, os.WriteFile(p, b, 0o600))
+				require.NoError(t, os.Chtimes(p, fi.ModTime(), fi.ModTime()))
+			}
+			require.NoError(t, os.Symlink(outside, folder))
+		})
+	}
+	defer func() { backup.TestHook = nil }()
+	var errb bytes.Buffer
+	env := &Env{ConfigDir: e.cfg, Out: io.Discard, Err: &errb, Quiet: true}
+	err := env.RunOps(e.id, OpSpec{Drop: true, DropTools: []string{"Agent"}}, Dest{Force: true})
+	backup.TestHook = nil
+	t.Logf("the change says: %v", err)
+	// the next run finishes what a change stopped part-way left (its
+	// journal): through the same folder
+	err = env.RunOps(e.id, OpSpec{StripThinking: true}, Dest{Force: true})
+	t.Logf("the next run says: %v", err)
+	ents, rerr := os.ReadDir(outside)
+	require.NoError(t, rerr)
+	require.Len(t, ents, 2, "the change (or the next run) removed a file outside the config dir, through a folder swapped for a link")
+	for p, s := range tree(t, e.cfg) {
+		if strings.Contains(s, marker) {
+			t.Errorf("the outside file's bytes were copied into the config dir: %s", p)
+		}
+	}
+}
