@@ -266,18 +266,29 @@ func (r *Remapper) renameLine(body []byte, first bool, offs []int, seen *idCache
 		if k == "sessionId" {
 			sid = body[vs:ve] // the last one is the entry's, as the index reads it
 		}
-		if !isContentKey(k) {
-			scanUUIDStrings(body[vs:ve], func(off int) { offs = append(offs, vs+off) })
+		if isContentKey(k) {
+			return
 		}
+		switch body[vs] {
+		case '"':
+			// a string (valid: EntryFields checked it) holds a quoted
+			// uuid only at its end: every quote inside it but the last
+			// follows a backslash, and a uuid's last digit is no
+			// backslash. One test, not a search (scanUUIDStrings finds
+			// the same; TestStreamRenamesAsLine)
+			if ve-vs >= 38 && body[ve-38] == '"' && chain.IsUUID(body[ve-37:ve-1]) {
+				offs = append(offs, ve-37)
+			}
+		case '{', '[':
+			scanUUIDStrings(body[vs:ve], func(off int) { offs = append(offs, vs+off) })
+		} // a number, true, false or null holds no string
 	})
 	var unknown [36]byte
 	if kind != chain.KindEntry {
 		return offs, kind, unknown
 	}
 	if sid != nil {
-		if k, isKey := key(chain.SessionIDOf(sid)); isKey && !r.oldIDs[k] {
-			unknown = k
-		}
+		unknown = seen.sessionID(r, sid)
 	}
 	for _, off := range offs {
 		k := (*[36]byte)(body[off : off+36])
@@ -289,25 +300,62 @@ func (r *Remapper) renameLine(body []byte, first bool, offs []int, seen *idCache
 // idCache holds the last few ids a pass renamed and their new ones: the
 // lines of a session name the same few again and again (the session id
 // on every line, a parentUuid the uuid of the line before, a promptId the
-// prompt's), and a comparison costs less than parsing and enciphering.
+// prompt's, a requestRef the request's), and a comparison costs less
+// than parsing and enciphering. The one used longest ago makes room for a
+// new one. Eight: on the chain shape a line names five live ids (four
+// kept every line's promptId or requestRef out: half the ids were
+// enciphered again, where a sixth of them are new).
 type idCache struct {
-	old, new [4][36]byte
+	old, new [8][36]byte
+	used     [8]uint32 // when each was last asked for (tick)
+	tick     uint32
 	n        int
+	// the last session id value checked (raw, a plain 38-byte string)
+	// and what sessionID answered for it
+	sid        [38]byte
+	sidOK      bool
+	sidUnknown [36]byte
 }
 
 func (c *idCache) mapKey(r *Remapper, old [36]byte) [36]byte {
+	c.tick++
 	for k := range c.n {
 		if c.old[k] == old {
+			c.used[k] = c.tick
 			return c.new[k]
 		}
 	}
 	n := r.mapKey(old)
 	k := c.n
 	if k == len(c.old) {
-		k = int(old[0]+old[35]) % len(c.old) // one of them goes
+		k = 0
+		for j := 1; j < len(c.used); j++ {
+			if c.used[j] < c.used[k] {
+				k = j
+			}
+		}
 	} else {
 		c.n++
 	}
-	c.old[k], c.new[k] = old, n
+	c.old[k], c.new[k], c.used[k] = old, n, c.tick
 	return n
+}
+
+// sessionID is the session id of an entry (raw: its sessionId value) when
+// the Remapper does not know it, else zero. Every line of a session holds
+// the same value: it is decoded and looked up once a run of them.
+func (c *idCache) sessionID(r *Remapper, raw []byte) [36]byte {
+	plain := len(raw) == len(c.sid)
+	if plain && c.sidOK && [38]byte(raw) == c.sid {
+		return c.sidUnknown
+	}
+	var unknown [36]byte
+	if k, isKey := key(chain.SessionIDOf(raw)); isKey && !r.oldIDs[k] {
+		unknown = k
+	}
+	c.sidOK = plain
+	if plain {
+		c.sid, c.sidUnknown = [38]byte(raw), unknown
+	}
+	return unknown
 }
