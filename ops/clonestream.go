@@ -275,8 +275,10 @@ func (r *Remapper) renameLine(body []byte, first bool, offs []int, seen *idCache
 			// uuid only at its end: every quote inside it but the last
 			// follows a backslash, and a uuid's last digit is no
 			// backslash. One test, not a search (scanUUIDStrings finds
-			// the same; TestStreamRenamesAsLine)
-			if ve-vs >= 38 && body[ve-38] == '"' && chain.IsUUID(body[ve-37:ve-1]) {
+			// the same; TestStreamRenamesAsLine). Whether the 36 bytes
+			// are a uuid is asked when it is renamed, after the ids kept
+			// (which are): most are one of them
+			if ve-vs >= 38 && body[ve-38] == '"' {
 				offs = append(offs, ve-37)
 			}
 		case '{', '[':
@@ -292,7 +294,11 @@ func (r *Remapper) renameLine(body []byte, first bool, offs []int, seen *idCache
 	}
 	for _, off := range offs {
 		k := (*[36]byte)(body[off : off+36])
-		*k = seen.mapKey(r, *k)
+		if n, ok := seen.known(*k); ok {
+			*k = n
+		} else if chain.IsUUID(k[:]) {
+			*k = seen.mapKey(r, *k)
+		}
 	}
 	return offs, kind, unknown
 }
@@ -317,13 +323,22 @@ type idCache struct {
 	sidUnknown [36]byte
 }
 
-func (c *idCache) mapKey(r *Remapper, old [36]byte) [36]byte {
+// known is the new id of old when it is one of the ids kept (each a uuid).
+func (c *idCache) known(old [36]byte) ([36]byte, bool) {
 	c.tick++
 	for k := range c.n {
 		if c.old[k] == old {
 			c.used[k] = c.tick
-			return c.new[k]
+			return c.new[k], true
 		}
+	}
+	return [36]byte{}, false
+}
+
+// mapKey is the new id of the uuid old, kept.
+func (c *idCache) mapKey(r *Remapper, old [36]byte) [36]byte {
+	if n, ok := c.known(old); ok {
+		return n
 	}
 	n := r.mapKey(old)
 	k := c.n
