@@ -55,6 +55,9 @@ type cloneBlock struct {
 	entries int
 	ids     [][36]byte // session ids of entries the Remapper does not know
 	done    chan struct{}
+	// written by the goroutine that renamed it (a positional destination)
+	n   int
+	err error
 }
 
 // Stream writes the file src (size bytes) to w with the identifiers of
@@ -62,10 +65,18 @@ type cloneBlock struct {
 // an entry). When entries carry session ids the Remapper does not know,
 // the whole file is still written, then an *UnknownSessionIDsError names
 // them: nothing written may be kept.
+//
+// When w is also an io.WriterAt (a file: offsets from the start of the
+// output, calls from several goroutines at a time), each block is written
+// at its place by the goroutine that renamed it, as soon as it is renamed
+// (the renaming keeps every byte's place): the copy into the file then
+// reads a block still in that core's cache, and no one goroutine writes
+// the whole file after the others. Only WriteAt is called then.
 func (r *Remapper) Stream(w io.Writer, src io.ReaderAt, size int64) (StreamResult, error) {
 	if size <= streamBlock {
 		return r.streamSmall(w, src, size)
 	}
+	wa, _ := w.(io.WriterAt)
 	workers := runtime.GOMAXPROCS(0)
 	q := make(chan *cloneBlock, 2*workers)
 	free := make(chan []byte, 2*workers+2)
@@ -83,11 +94,15 @@ func (r *Remapper) Stream(w io.Writer, src io.ReaderAt, size int64) (StreamResul
 			select {
 			case sem <- struct{}{}:
 			case <-stop:
+				close(b.done) // queued, never renamed: the writer skips it
 				return false
 			}
 			go func() {
 				defer func() { <-sem }()
 				r.renameBlock(b)
+				if wa != nil {
+					b.n, b.err = wa.WriteAt(b.data, b.off)
+				}
 				close(b.done)
 			}()
 			return true
@@ -105,7 +120,10 @@ func (r *Remapper) Stream(w io.Writer, src io.ReaderAt, size int64) (StreamResul
 		res.Damaged += b.damaged
 		res.Entries += b.entries
 		unknown = append(unknown, b.ids...)
-		n, err := w.Write(b.data)
+		n, err := b.n, b.err
+		if wa == nil {
+			n, err = w.Write(b.data)
+		}
 		res.Bytes += int64(n)
 		if err != nil {
 			werr = err
