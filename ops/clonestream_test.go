@@ -2,7 +2,6 @@ package ops
 
 import (
 	"bytes"
-	"crypto/aes"
 	"errors"
 	"io"
 	"os"
@@ -55,17 +54,7 @@ func TestStreamRenamesAsLine(t *testing.T) {
 		lines = append(lines, string(bytes.TrimRight(b, "\n")))
 	}
 	in := []byte(joinLines(lines))
-	mk := func() *Remapper {
-		perm, err := aes.NewCipher(make([]byte, 16))
-		require.NoError(t, err)
-		r := &Remapper{NewID: "11111111-2222-4333-8444-555555555555", perm: perm,
-			other: map[[36]byte][36]byte{}, oldIDs: map[[36]byte]bool{}}
-		r.newID, _ = key(r.NewID)
-		r.addID(sid)
-		r.index()
-		return r
-	}
-	r := mk()
+	r := fixedRemapper(t, sid)
 	var out bytes.Buffer
 	res, err := r.Stream(&out, bytes.NewReader(in), int64(len(in)))
 	var unk *UnknownSessionIDsError
