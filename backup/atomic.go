@@ -482,7 +482,12 @@ func fill(f *os.File, target string, owner os.FileInfo, mode os.FileMode, render
 		bw.Reset(nil) // holds no file
 		writers.Put(bw)
 	}()
-	if err := render(renderOut{bw, f, sync}); err != nil {
+	out2 := renderOut{Writer: bw, f: f}
+	if sync {
+		out2.wb = newWriteBack(f)
+		defer out2.wb.stop()
+	}
+	if err := render(out2); err != nil {
 		return wrapIOError(fmt.Sprintf("write %s", target), err)
 	}
 	if err := bw.Flush(); err != nil {
@@ -495,16 +500,15 @@ func fill(f *os.File, target string, owner os.FileInfo, mode os.FileMode, render
 // through a buffer; WriteAt (io.WriterAt) writes at a place of the file
 // at once, and may be called from several goroutines at a time, for a
 // render that makes its output in blocks on every core and writes each
-// block from the core that made it (a plain clone: the kernel's copy of a
-// block another core had just written was up to ten times that of one
-// still in the writing core's cache). A render uses one or the other:
-// WriteAt refuses when Write has left bytes in the buffer. Each block
-// written to a file that will be fsynced is handed to the disk at once
-// (startWriteback), as Write does every few megabytes.
+// block from the core that made it (a plain clone: no one goroutine
+// then writes the whole file after the others). A render uses one or the
+// other: WriteAt refuses when Write has left bytes in the buffer. Each
+// block written to a file that will be fsynced is handed to the disk
+// (writeBack), as Write does every few megabytes.
 type renderOut struct {
 	*bufio.Writer
-	f    *os.File
-	sync bool
+	f  *os.File
+	wb *writeBack // a file that will be fsynced, else nil
 }
 
 // errMixedWrites: a render called WriteAt after Write.
@@ -515,8 +519,8 @@ func (o renderOut) WriteAt(p []byte, off int64) (int, error) {
 		return 0, errMixedWrites
 	}
 	n, err := o.f.WriteAt(p, off)
-	if o.sync && n > 0 {
-		startWriteback(o.f, off, int64(n))
+	if o.wb != nil && n > 0 {
+		o.wb.add(off, int64(n))
 	}
 	return n, err
 }
