@@ -554,13 +554,47 @@ func fill(f *os.File, target string, owner os.FileInfo, mode os.FileMode, render
 		bw.Reset(nil) // holds no file
 		writers.Put(bw)
 	}()
-	if err := render(bw); err != nil {
+	out2 := renderOut{Writer: bw, f: f}
+	if sync {
+		out2.wb = newWriteBack(f)
+		defer out2.wb.stop()
+	}
+	if err := render(out2); err != nil {
 		return wrapIOError(fmt.Sprintf("write %s", target), err)
 	}
 	if err := bw.Flush(); err != nil {
 		return wrapIOError(fmt.Sprintf("write %s", target), err)
 	}
 	return nil
+}
+
+// renderOut is the writer a render writes a file through: Write goes
+// through a buffer; WriteAt (io.WriterAt) writes at a place of the file
+// at once, and may be called from several goroutines at a time, for a
+// render that makes its output in blocks on every core and writes each
+// block from the core that made it (a plain clone: no one goroutine
+// then writes the whole file after the others). A render uses one or the
+// other: WriteAt refuses when Write has left bytes in the buffer. Each
+// block written to a file that will be fsynced is handed to the disk
+// (writeBack), as Write does every few megabytes.
+type renderOut struct {
+	*bufio.Writer
+	f  *os.File
+	wb *writeBack // a file that will be fsynced, else nil
+}
+
+// errMixedWrites: a render called WriteAt after Write.
+var errMixedWrites = errors.New("positional write after buffered writes")
+
+func (o renderOut) WriteAt(p []byte, off int64) (int, error) {
+	if o.Buffered() > 0 {
+		return 0, errMixedWrites
+	}
+	n, err := o.f.WriteAt(p, off)
+	if o.wb != nil && n > 0 {
+		o.wb.add(off, int64(n))
+	}
+	return n, err
 }
 
 // renderNew creates the file path, which must not exist (O_EXCL: nor
