@@ -592,9 +592,12 @@ func (s *Scanner) appendAnchors(hits []hit, text string, first bool) []hit {
 	// start an anchor): a second test, of the first four bytes, sends on
 	// only those that can start one (ends holds the 2- and 3-byte
 	// anchors, whose fourth byte is any).
-	tri, ends, quad := &s.trigram, &s.ends, &s.quad
+	tri := &s.trigram
 	// each byte is lowered once: it is the third byte of one position's
-	// trigram, then the second of the next one's bigram
+	// trigram, then the second of the next one's bigram. What follows a
+	// trigram hit (one position in twelve of the secrets bench) is a call
+	// (anchorsNear): inline, its variables took the loop's registers, and
+	// the loop kept three of its own on the stack.
 	k, next := uint16(lowerTab[text[0]]), lowerTab[text[1]]
 	for i := 1; i < n-1; i++ {
 		k = k<<8 | uint16(next)
@@ -603,14 +606,8 @@ func (s *Scanner) appendAnchors(hits []hit, text string, first bool) []hit {
 		if tri[h>>6&(triWords-1)]>>(h&63)&1 == 0 || bi[k] == 0 {
 			continue
 		}
-		if ends[h>>6&(triWords-1)]>>(h&63)&1 == 0 && i+2 < n {
-			q := quadHash(k, next, lowerTab[text[i+2]])
-			if quad[q>>6&(quadWords-1)]>>(q&63)&1 == 0 {
-				continue
-			}
-		}
 		var done bool
-		if hits, done = s.anchorsAt(hits, text, i-1, k, first); done {
+		if hits, done = s.anchorsNear(hits, text, i, k, next, h, first); done {
 			return hits
 		}
 	}
@@ -619,6 +616,22 @@ func (s *Scanner) appendAnchors(hits []hit, text string, first bool) []hit {
 		hits, _ = s.anchorsAt(hits, text, n-2, k, first)
 	}
 	return hits
+}
+
+// anchorsNear goes on with the prefilter's test of the position before i
+// (p = i-1), whose bigram k (lower case) starts an anchor and whose
+// trigram, with the next byte c, is in the trigram set (hash h): the set
+// of the longer anchors' first four bytes, then anchorsAt.
+//
+//go:noinline
+func (s *Scanner) anchorsNear(hits []hit, text string, i int, k uint16, c byte, h uint32, first bool) ([]hit, bool) {
+	if s.ends[h>>6&(triWords-1)]>>(h&63)&1 == 0 && i+2 < len(text) {
+		q := quadHash(k, c, lowerTab[text[i+2]])
+		if s.quad[q>>6&(quadWords-1)]>>(q&63)&1 == 0 {
+			return hits, false
+		}
+	}
+	return s.anchorsAt(hits, text, i-1, k, first)
 }
 
 // anchorsAt appends the hits of the anchors of bigram k that start at p;
