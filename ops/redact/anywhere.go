@@ -88,12 +88,14 @@ func (s *Scanner) sweepEncoded(text string, probe bool, out *[]Finding) bool {
 		if en-st > maxEncodedRun || dottedToken(text, st, en) || nonTextDataURI(text, st) {
 			continue
 		}
+		// a wrapped block's lines are joined only when its first bytes
+		// decode to text (a key's body in a PEM block seldom does)
 		v := text[st:en]
+		if !prefixPrintableOf(runKindOf(segs, v), runHead(segs, v)) {
+			continue
+		}
 		if len(segs) > 1 {
 			v = strings.Join(segs, "")
-		}
-		if !prefixPrintable(v) {
-			continue
 		}
 		if probe {
 			return true
@@ -280,19 +282,37 @@ func nonTextDataURI(text string, st int) bool {
 // runKind names the encoding a run is read in: percent-encoding when it
 // holds %XX, hex when every byte is a hex digit (`0x` allowed), base32
 // when upper-case letters and 2–7 in blocks of 8, base64 otherwise.
-func runKind(v string) byte {
-	if strings.IndexByte(v, '%') >= 0 {
-		return '%'
+func runKind(v string) byte { return runKindOf(nil, v) }
+
+// runKindOf is runKind of the run made of the lines segs, joined (v when
+// segs has fewer than two), without joining them.
+func runKindOf(segs []string, v string) byte {
+	head := runHead(segs, v)
+	if len(segs) < 2 {
+		segs = []string{v}
 	}
-	h := strings.TrimPrefix(v, "0x")
-	hexOnly, b32 := len(h)%2 == 0, len(v)%8 == 0
-	for i := 0; i < len(v) && (hexOnly || b32); i++ {
-		c := v[i]
-		if i < len(h) && !isHex(h[i]) {
-			hexOnly = false
+	n := 0
+	for _, sg := range segs {
+		if strings.IndexByte(sg, '%') >= 0 {
+			return '%'
 		}
-		if !(c >= 'A' && c <= 'Z' || c >= '2' && c <= '7' || c == '=') {
-			b32 = false
+		n += len(sg)
+	}
+	off := 0 // a `0x` before hex digits
+	if strings.HasPrefix(head, "0x") {
+		off = 2
+	}
+	hexOnly, b32 := (n-off)%2 == 0, n%8 == 0
+	j := 0 // the place in the joined run
+	for _, sg := range segs {
+		for i := 0; i < len(sg) && (hexOnly || b32); i, j = i+1, j+1 {
+			c := sg[i]
+			if j >= off && !isHex(c) {
+				hexOnly = false
+			}
+			if !(c >= 'A' && c <= 'Z' || c >= '2' && c <= '7' || c == '=') {
+				b32 = false
+			}
 		}
 	}
 	switch {
@@ -304,22 +324,52 @@ func runKind(v string) byte {
 	return '6'
 }
 
-// prefixPrintable: the run's first bytes decode to printable text (UTF-16
-// text too), and not to a media file's magic (%PDF).
-func prefixPrintable(v string) bool {
+// runPrefix is how many of a run's first bytes prefixPrintable decodes at
+// most.
+const runPrefix = 48
+
+// runHead is the first runPrefix bytes of the run made of the lines segs,
+// joined (v when segs has fewer than two); it joins lines only when the
+// first is shorter than that.
+func runHead(segs []string, v string) string {
+	if len(segs) < 2 {
+		return v[:min(len(v), runPrefix)]
+	}
+	if len(segs[0]) >= runPrefix {
+		return segs[0][:runPrefix]
+	}
 	var b []byte
-	switch runKind(v) {
+	for _, sg := range segs {
+		b = append(b, sg[:min(len(sg), runPrefix-len(b))]...)
+		if len(b) == runPrefix {
+			break
+		}
+	}
+	return string(b)
+}
+
+// prefixPrintableOf: the first bytes of a run of encoding kind (runKind),
+// head (runHead), decode to printable text (UTF-16 text too), and not to a
+// media file's magic (%PDF). Up to 48 bytes are decoded, into an array of
+// its own.
+func prefixPrintableOf(kind byte, head string) bool {
+	var b []byte
+	var buf [runPrefix]byte
+	v := head
+	switch kind {
 	case '%':
 		p, _ := unpercent(v[:min(len(v), 48)])
 		if p == "" {
 			p = v[:min(len(v), 48)] // its escapes come later (%3D%3D)
 		}
-		b = []byte(p)
+		b = append(buf[:0], p...)
 	case 'x':
 		h := strings.TrimPrefix(v, "0x")
-		b, _ = hex.DecodeString(h[:min(len(h), 32)])
+		n, _ := hex.Decode(buf[:], []byte(h[:min(len(h), 32)]))
+		b = buf[:n]
 	case '2':
-		b, _ = base32.StdEncoding.DecodeString(v[:min(len(v), 32)])
+		n, _ := base32.StdEncoding.Decode(buf[:], []byte(v[:min(len(v), 32)]))
+		b = buf[:n]
 	default:
 		// the first byte of text is 0x20-0x7e (its base64 starts I-Z or
 		// a-f), a UTF-16BE NUL (A) or a BOM (+, /): a token, a word or a
@@ -327,7 +377,7 @@ func prefixPrintable(v string) bool {
 		if c := v[0]; !(c >= 'I' && c <= 'Z' || c >= 'a' && c <= 'f' || c == 'A' || c == '+' || c == '/') {
 			return false
 		}
-		b, _ = decodeB64(v[:min(len(v), 32)/4*4])
+		b, _ = decodeB64To(buf[:0], v[:min(len(v), 32)/4*4])
 	}
 	if len(b) < 8 || strings.HasPrefix(string(b), "%PDF") {
 		return false

@@ -131,7 +131,13 @@ func b64RunEnd(text string, i int) int {
 func isB64URLOrDot(c byte) bool { return isB64(c) || c == '-' || c == '_' || c == '.' }
 
 // decodeB64 decodes standard or URL-safe base64, padded or not.
-func decodeB64(v string) ([]byte, bool) {
+func decodeB64(v string) ([]byte, bool) { return decodeB64To(nil, v) }
+
+// decodeB64To is decodeB64 into dst when it has the room (a few bytes
+// decoded into the caller's array: nothing allocated), else into a new
+// slice. What is decoded before a byte that is not base64 is returned
+// with false.
+func decodeB64To(dst []byte, v string) ([]byte, bool) {
 	v = strings.TrimRight(v, "=")
 	if len(v)%4 == 1 || len(v) > 1<<16 {
 		return nil, false
@@ -143,8 +149,11 @@ func decodeB64(v string) ([]byte, bool) {
 		}
 		enc = base64.RawURLEncoding
 	}
-	b, err := enc.DecodeString(v)
-	return b, err == nil
+	if n := enc.DecodedLen(len(v)); cap(dst) < n {
+		dst = make([]byte, n)
+	}
+	n, err := enc.Decode(dst[:cap(dst)], []byte(v))
+	return dst[:n], err == nil
 }
 
 // printableText: b is text (UTF-8, no control byte but blanks).
