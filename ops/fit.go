@@ -369,6 +369,14 @@ func (o FitTokens) Apply(t *Txn) error {
 				a.chain, a.level = s.chain, s.level
 			}
 			apply = func(i int) (bool, error) {
+				if !needsCut(&f.Entries[i], a.c) && (a.chain == nil || a.level > 0 || !a.chain.chains(f, i)) {
+					// nothing of it to cut at this level, and no later
+					// level's cuts to make of it: the cut made ahead
+					// would be none (cutInto's first test), and on a
+					// chain of small entries asking for it was most of
+					// a cut step's time on the main goroutine
+					return false, nil
+				}
 				r := a.get(i)
 				if r.err != nil {
 					return false, r.err
