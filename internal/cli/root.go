@@ -384,6 +384,8 @@ func speakOne(err, e error) (worded error, done bool) {
 		return words("pass --force to replace it, or choose another name", 1)
 	case *backup.NotRegularError:
 		return words("write to a file and copy it there, or use -o - for standard output", 1)
+	case *backup.NotAFileError:
+		return words("replace it with a copy of the file, or remove it, and run the command again", 1)
 	case *backup.OutsideError:
 		return words("name the file by its path if you mean to change it there, or write the result elsewhere with -o", 1)
 	case *backup.NoBackupError:
