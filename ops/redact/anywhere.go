@@ -109,9 +109,9 @@ func (s *Scanner) sweepEncoded(text string, probe bool, out *[]Finding) bool {
 			continue
 		}
 		switch {
-		case s.holdsEncodedSecret(v):
+		case s.holdsEncodedSecret(v, text[max(0, st-8):st]):
 			*out = append(*out, Finding{st, en, "encoded-secret"})
-		case len(segs) > 1 && s.holdsEncodedSecret(segs[0]):
+		case len(segs) > 1 && s.holdsEncodedSecret(segs[0], ""):
 			// a line that only looked like the first of a block
 			*out = append(*out, Finding{st, st + len(segs[0]), "encoded-secret"})
 		}
@@ -120,10 +120,11 @@ func (s *Scanner) sweepEncoded(text string, probe bool, out *[]Finding) bool {
 }
 
 // holdsEncodedSecret: the run v decodes to text in which the scanner one
-// level deeper finds a secret.
-func (s *Scanner) holdsEncodedSecret(v string) bool {
+// level deeper finds a secret, or to a credential by itself
+// (decodedCredential, encoded5.go; before is the text in front of v).
+func (s *Scanner) holdsEncodedSecret(v, before string) bool {
 	dec, ok := decodeRun(v)
-	return ok && s.inner != nil && len(s.inner.Scan(dec)) > 0
+	return ok && s.inner != nil && (len(s.inner.Scan(dec)) > 0 || decodedCredential(dec) && !basicScheme(before))
 }
 
 // b64Val: the value of a base64 or base64url digit, -1 for another byte.
@@ -218,7 +219,9 @@ func wrappedRun(text string, st, e int) ([]string, int) {
 }
 
 // lineBreak: where the next line starts after a newline at i (real or
-// escaped as \n, \r\n) and the indentation a block keeps; -1 if none.
+// escaped as \n, \r\n), past the line number the Read tool or cat -n
+// puts in front of it and the indentation a block keeps (nested YAML
+// and XML go deeper than 8 columns); -1 if none.
 func lineBreak(text string, i int) int {
 	switch {
 	case strings.HasPrefix(text[i:], "\r\n"):
@@ -232,7 +235,8 @@ func lineBreak(text string, i int) int {
 	default:
 		return -1
 	}
-	for k := 0; k < 8 && i < len(text) && (text[i] == ' ' || text[i] == '\t'); k++ {
+	i = skipLineNumber(text, i)
+	for k := 0; k < 64 && i < len(text) && (text[i] == ' ' || text[i] == '\t'); k++ {
 		i++
 	}
 	return i
@@ -243,6 +247,12 @@ func lineBreak(text string, i int) int {
 func dottedToken(text string, st, en int) bool {
 	return st >= 2 && text[st-1] == '.' && isB64(text[st-2]) || en+1 < len(text) && text[en] == '.' && isB64(text[en+1])
 }
+
+// binaryMediaTypes are the media types (and type prefixes) of data that
+// is not text.
+var binaryMediaTypes = []string{"image/", "audio/", "video/", "font/", "application/pdf", "application/zip",
+	"application/gzip", "application/x-gzip", "application/x-tar", "application/wasm", "application/vnd.", "application/x-font",
+	"application/font", "application/x-protobuf", "application/protobuf", "application/x-msdownload"}
 
 // nonTextDataURI: the run is the data of a data: URI (RFC 2397) whose
 // media type is not text: an image, a PDF, audio, a font.
@@ -255,9 +265,16 @@ func nonTextDataURI(text string, st int) bool {
 	if k < 0 {
 		return true // base64 of a media type not named: judged binary
 	}
+	// binary only when the media type says so: none is text/plain (RFC
+	// 2397 §2), and a generic type (application/octet-stream, x-yaml,
+	// x-sh: how a browser uploads a .env) is judged by the bytes
 	mt := strings.ToLower(text[lo+k+5 : st])
-	return !strings.HasPrefix(mt, "text/") && !strings.HasPrefix(mt, "application/json") &&
-		!strings.HasPrefix(mt, "application/x-www-form-urlencoded")
+	for _, b := range binaryMediaTypes {
+		if strings.HasPrefix(mt, b) {
+			return true
+		}
+	}
+	return false
 }
 
 // runKind names the encoding a run is read in: percent-encoding when it

@@ -415,6 +415,9 @@ func plausibleValue(v string, kind int, quoted bool) bool {
 	if softPlaceholderSet.in(v) && !looksRandomKey(v) {
 		return false
 	}
+	if encodedPlaceholder(v) { // encoded5.go
+		return false
+	}
 	switch v[0] {
 	case '%':
 		return percentLedPassword(v, kind, quoted) // general6.go

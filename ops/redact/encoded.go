@@ -209,7 +209,7 @@ func checkGzipHoldsSecret(text string, s, e int) bool {
 // decodeCallAnchors are the decoding calls whose literal argument is read.
 var decodeCallAnchors = []string{"b64decode(", "atob(", "buffer.from(", "decodestring(", "base64string(",
 	"r().decode(", "de64(", "base64_decode(", "omhex(", "unhexlify(", "hex2bin(", "<<<",
-	"base64decode(", "base64binary(", "decodebytes("}
+	"base64decode(", "base64binary(", "decodebytes(", "a85decode(", "b85decode("}
 
 // Each decoding call's anchor starts at a byte trigram prose and code rarely
 // hold (the prefilter lets every position of an anchor's first three
@@ -262,11 +262,17 @@ func findDecodeCalls(text string, hits []hit, emit func(s, e int, id string)) {
 		}
 		var b []byte
 		var ok bool
-		if isHexCall {
+		switch {
+		case isHexCall:
 			var err error
-			b, err = hex.DecodeString(v)
+			// bytes.fromhex and unhexlify take blanks between the bytes
+			b, err = hex.DecodeString(strings.NewReplacer(" ", "", "\t", "").Replace(v))
 			ok = err == nil
-		} else {
+		case call == "a85decode(": // Python's base64.a85decode (encoded5.go)
+			b, ok = decodeA85(strings.TrimSuffix(strings.TrimPrefix(v, "<~"), "~>"))
+		case call == "b85decode(": // RFC 1924 base85
+			b, ok = decodeB85(v)
+		default:
 			b, ok = decodeB64(v)
 		}
 		if !ok || len(b) < 6 || !printableText(b) {
