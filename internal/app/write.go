@@ -410,11 +410,27 @@ func (j *job) render(f *chain.File, name string) func(io.Writer) error {
 				newSID = t.NewID
 			}
 		}
-		// the input's problems first: then its graph can go while the
-		// output is indexed (on a big session, the two would not fit in
-		// half the file's size)
-		before := validate.Report{Problems: validate.File(f, sid)}
-		f.ForgetGraph()
+		// the input's problems are found while the output is written
+		// (the check is serial: it held up the write on one core), and
+		// its graph goes as soon as they are: on a big session the graph
+		// and the output's whole index would not fit in half the file's
+		// size, and the check ends while the first part of the output is
+		// indexed. The write reads f's lines and entries, never its graph.
+		var before validate.Report
+		checked := make(chan struct{})
+		go func() {
+			defer close(checked)
+			before = validate.Report{Problems: validate.File(f, sid)}
+			f.ForgetGraph()
+		}()
+		waited := false
+		waitChecked := func() {
+			if !waited {
+				<-checked
+				waited = true
+			}
+		}
+		defer waitChecked() // f is not the check's once render returns
 		if f == t.S.Main {
 			j.pr.Phase("writing", 0) // the output's size is not known before it is written
 		}
@@ -433,6 +449,7 @@ func (j *job) render(f *chain.File, name string) func(io.Writer) error {
 			if err := t.Render(f)(cw); err != nil {
 				return err
 			}
+			waitChecked()
 			j.mu.Lock()
 			defer j.mu.Unlock()
 			j.sizes[f] = cw.N
@@ -455,6 +472,7 @@ func (j *job) render(f *chain.File, name string) func(io.Writer) error {
 		j.mu.Unlock()
 		idx.Sidechain = f.Sidechain
 		after := validate.Report{Problems: validate.File(idx, newSID)}
+		waitChecked()
 		j.mu.Lock()
 		defer j.mu.Unlock()
 		j.preexisting += before.Errors()
