@@ -282,13 +282,7 @@ func findAccountLines(text string, hits []hit, emit func(s, e int, id string)) {
 		if p < lastEnd {
 			continue
 		}
-		ls := strings.LastIndexByte(text[:p], '\n') + 1
-		le := strings.IndexByte(text[p:], '\n')
-		if le < 0 {
-			le = len(text)
-		} else {
-			le += p
-		}
+		ls, le := lineAround(text, p)
 		lastEnd = le
 		line := strings.TrimRight(text[ls:le], "\r")
 		if len(line) > 600 {
@@ -503,6 +497,11 @@ func columnCells(text string, l, r int) [][2]int {
 	return out
 }
 
+// lineAround: the bounds of the line holding text[p].
+func lineAround(text string, p int) (int, int) {
+	return strings.LastIndexByte(text[:p], '\n') + 1, lineEnd(text, p)
+}
+
 func lineEnd(text string, p int) int {
 	if i := strings.IndexByte(text[p:], '\n'); i >= 0 {
 		return p + i
@@ -681,8 +680,7 @@ func findRedisACL(text string, hits []hit, emit func(s, e int, id string)) {
 		if p < lastEnd {
 			continue
 		}
-		ls := strings.LastIndexByte(text[:p], '\n') + 1
-		le := lineEnd(text, p)
+		ls, le := lineAround(text, p)
 		lastEnd = le
 		line := text[ls:le]
 		t := strings.TrimLeft(line, " \t")
@@ -822,16 +820,7 @@ func findCookieNames(text string, hits []hit, emit func(s, e int, id string)) {
 		if p < lastEnd {
 			continue
 		}
-		l, r := p, p+int(h.alen)
-		for r > p && (text[r-1] == '=' || text[r-1] == '"' || text[r-1] == ':') {
-			r--
-		}
-		for l > 0 && isCookieNameByte(text[l-1]) {
-			l--
-		}
-		for r < len(text) && isCookieNameByte(text[r]) {
-			r++
-		}
+		l, r := cookieNameAt(text, h)
 		lastEnd = r
 		name := strings.TrimSuffix(text[l:r], ":")
 		r = l + len(name)
@@ -878,8 +867,7 @@ func findCookieJarLines(text string, hits []hit, emit func(s, e int, id string))
 		if p < lastEnd {
 			continue
 		}
-		ls := strings.LastIndexByte(text[:p], '\n') + 1
-		le := lineEnd(text, p)
+		ls, le := lineAround(text, p)
 		lastEnd = le
 		line := strings.TrimRight(text[ls:le], "\r")
 		f := strings.Split(line, "\t")
