@@ -199,9 +199,13 @@ var runLabel atomic.Value
 // processes it waited for: robust to a busy machine), the digest of the
 // project folder's files, the same digest with every uuid numbered by
 // first appearance, the package, the test, the arguments after the
-// prompt. Where the suite's time goes, and which runs repeat: the same
-// version, digest and arguments is the same run; the same second digest
-// differs only by the ids an operation made up.
+// prompt, then the second digest with the env's own paths (its root
+// folder, as a path and as a project-folder slug) made placeholders.
+// Where the suite's time goes, and which runs repeat: the same version,
+// digest and arguments is the same run; the same second digest differs
+// only by the ids an operation made up; the same last digest, only by
+// those and by the test's temp folder (another test's run of the same
+// input).
 func logRun(c Client, in, label string, args []string, d, cpu time.Duration) {
 	p := os.Getenv("CCSURGEON_RUN_LOG")
 	if p == "" {
@@ -240,10 +244,17 @@ var (
 
 // canonicalHash: inputHash with every uuid numbered by first appearance
 // (the resumed session's id first), for counting runs that differ only by
-// the ids an operation made up.
-func (e *Env) canonicalHash(args []string) string {
+// the ids an operation made up; with envFree, the env's root folder (as a
+// path and as the slug of one) is a placeholder too, for counting runs
+// of the same input in two tests' environments.
+func (e *Env) canonicalHash(args []string, envFree bool) string {
 	ids := map[string]string{}
+	root := filepath.Dir(e.Home)
 	ren := func(b []byte) []byte {
+		if envFree {
+			b = bytes.ReplaceAll(b, []byte(root), []byte("<ROOT>"))
+			b = bytes.ReplaceAll(b, []byte(Slug(root)), []byte("<ROOTSLUG>"))
+		}
 		return debugUUID.ReplaceAllFunc(b, func(m []byte) []byte {
 			k, ok := ids[string(m)]
 			if !ok {
@@ -377,7 +388,7 @@ func (e *Env) exec(c Client, timeout time.Duration, stop func(pid int) bool, arg
 	}
 	var in string
 	if os.Getenv("CCSURGEON_RUN_LOG") != "" {
-		in = e.inputHash() + "\t" + e.canonicalHash(args)
+		in = e.inputHash() + "\t" + e.canonicalHash(args, false) + "\t" + e.canonicalHash(args, true)
 	}
 	start := time.Now()
 	var stopped atomic.Bool
