@@ -197,6 +197,19 @@ func collectStrings(v any, fn func(string)) {
 	}
 }
 
+// resultResume is what client c sends for an operation's result, the
+// session resultID of env written from the session origID, whose resume
+// by c is orig: orig itself when the result is the original renamed
+// (renamed; a fork at the last turn of a 2.0.x session is one), as for a
+// clone, else a resume of its own, which must pass the API rules.
+func resultResume(t *testing.T, env *harness.Env, c harness.Client, origID, resultID string, orig harness.ResumeResult) harness.ResumeResult {
+	t.Helper()
+	if renamed(t, resultID, env.SessionPath(origID), env.SessionPath(resultID)) == nil {
+		return orig
+	}
+	return env.MustResume(t, c, resultID)
+}
+
 // requireRenamed requires the session file clone to be the session file
 // orig renamed (renamed).
 func requireRenamed(t *testing.T, name, orig, clone string) {

@@ -70,7 +70,7 @@ func TestForkKeepsTurnsAsTheyHappened(t *testing.T) {
 			sent := spec.FromAPI(orig.Messages)
 			for _, n := range turns {
 				r := (&fixture{env: env, id: id}).ccsurgeon(t, func(a *app.Env) error { return a.RunFork(id, n, app.BranchOptions{}, app.Dest{}) })
-				got := env.MustResume(t, c, r.SessionID)
+				got := resultResume(t, env, c, id, r.SessionID, orig)
 				require.Empty(t, got.Violations, "fork-at-turn %d resumed by %s", n, c)
 				// as sentKey, without a synthetic last answer (what the
 				// client adds after a turn without one, the fork's resume too)
