@@ -205,6 +205,7 @@ func collectStrings(v any, fn func(string)) {
 func resultResume(t *testing.T, env *harness.Env, c harness.Client, origID, resultID string, orig harness.ResumeResult) harness.ResumeResult {
 	t.Helper()
 	if renamed(t, resultID, env.SessionPath(origID), env.SessionPath(resultID)) == nil {
+		t.Logf("%s is %s renamed: %s's resume of the original stands for it", resultID, origID, c)
 		return orig
 	}
 	return env.MustResume(t, c, resultID)
