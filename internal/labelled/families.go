@@ -77,6 +77,7 @@ var BlindSets = map[string]bool{
 	"blind-20261127":   true,
 	"blind-20261127b":  true,
 	"blind-20261127c":  true,
+	"blind-20261127d":  true,
 }
 
 // IsHeldOut reports whether an example is judged apart and never developed

@@ -3,7 +3,6 @@ package labelled
 import (
 	"math/rand"
 	"regexp"
-	"strings"
 	"testing"
 )
 
@@ -57,31 +56,20 @@ func TestBlindSetBHasItsComposition(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tps, fps := map[string]int{}, 0
-	for _, e := range exs {
-		fam, _, _ := strings.Cut(e.Kind, "/")
-		if Family(e.Kind) != fam {
-			t.Errorf("kind %q: family %q is not one of internal/labelled's", e.Kind, fam)
-		}
-		if !e.TP {
-			fps++
-			continue
-		}
-		tps[fam]++
-		if e.Secret == "" || !strings.Contains(e.Text, e.Secret) {
-			t.Errorf("kind %q: the secret %q is not in its text", e.Kind, e.Secret)
-		}
+	c := TakeCensus(exs)
+	for _, p := range c.Problems {
+		t.Error(p)
 	}
 	for _, fam := range Families() {
 		want := 15
 		if fam == "key-material" || fam == "encoded" {
 			want = 40
 		}
-		if tps[fam] < want {
-			t.Errorf("%s: %d secrets, want at least %d", fam, tps[fam], want)
+		if c.Secrets[fam] < want {
+			t.Errorf("%s: %d secrets, want at least %d", fam, c.Secrets[fam], want)
 		}
 	}
-	if fps < 100 {
-		t.Errorf("%d labelled non-secrets, want at least 100", fps)
+	if c.NonSecrets < 100 {
+		t.Errorf("%d labelled non-secrets, want at least 100", c.NonSecrets)
 	}
 }

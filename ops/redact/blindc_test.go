@@ -1,7 +1,6 @@
 package redact_test
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/ccsurgeon/ccsurgeon/internal/labelled"
@@ -18,37 +17,25 @@ func TestBlindSetCHasItsComposition(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tps, fps, all := map[string]int{}, 0, 0
-	for _, e := range exs {
-		fam, _, _ := strings.Cut(e.Kind, "/")
-		if labelled.Family(e.Kind) != fam {
-			t.Errorf("kind %q: family %q is not one of internal/labelled's", e.Kind, fam)
-		}
-		if !e.TP {
-			fps++
-			continue
-		}
-		tps[fam]++
-		all++
-		if e.Secret == "" || !strings.Contains(e.Text, e.Secret) {
-			t.Errorf("kind %q: the secret %q is not in its text", e.Kind, e.Secret)
-		}
+	c := labelled.TakeCensus(exs)
+	for _, p := range c.Problems {
+		t.Error(p)
 	}
 	if n := len(labelled.Families()); n != 16 {
 		t.Errorf("%d families, want 16", n)
 	}
 	for _, fam := range labelled.Families() {
-		t.Logf("%-26s %3d secrets", fam, tps[fam])
-		if tps[fam] < 25 {
-			t.Errorf("%s: %d secrets, want at least 25", fam, tps[fam])
+		t.Logf("%-26s %3d secrets", fam, c.Secrets[fam])
+		if c.Secrets[fam] < 25 {
+			t.Errorf("%s: %d secrets, want at least 25", fam, c.Secrets[fam])
 		}
 	}
-	t.Logf("%d secrets, %d labelled non-secrets", all, fps)
-	if all < 450 {
-		t.Errorf("%d secrets in all, want at least 450", all)
+	t.Logf("%d secrets, %d labelled non-secrets", c.All, c.NonSecrets)
+	if c.All < 450 {
+		t.Errorf("%d secrets in all, want at least 450", c.All)
 	}
-	if fps < 120 {
-		t.Errorf("%d labelled non-secrets, want at least 120", fps)
+	if c.NonSecrets < 120 {
+		t.Errorf("%d labelled non-secrets, want at least 120", c.NonSecrets)
 	}
 	if !labelled.BlindSets["blind-20261127c"] {
 		t.Errorf("blind-20261127c is not in labelled.BlindSets: its misses would be printed")
