@@ -305,7 +305,9 @@ func commit(items []item, projectDir string, res *Result) error {
 		if !it.Remove {
 			continue
 		}
-		if err := os.Remove(it.target); err != nil && !errors.Is(err, os.ErrNotExist) {
+		// from the session's folder down, never through a link: a
+		// folder swapped for one since the checks leads no removal out
+		if err := removeBeneath(projectDir, it.target); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("remove %s: %w", it.target, err)
 		}
 		dirs[filepath.Dir(it.target)] = true

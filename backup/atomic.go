@@ -143,7 +143,8 @@ type DirSync struct {
 	Roots []string
 	mu    sync.Mutex
 	dirs  map[string]bool
-	err   error // the first failure of a background step
+	made  []madeNode // what the batch made, in order (RemoveMade)
+	err   error      // the first failure of a background step
 	wg    sync.WaitGroup
 	sem   chan struct{}
 }
@@ -155,6 +156,11 @@ const syncsInFlight = 32
 // if it appears meanwhile) and returns once its bytes are written: they
 // are durable once Wait has returned nil.
 func (d *DirSync) CreateNew(path string, render func(w io.Writer) error) error {
+	if TestHook != nil {
+		// the tests put something at path, or beside it, as another
+		// process would between a check and the create
+		TestHook("dirsync-create:" + path)
+	}
 	dir := filepath.Dir(path)
 	d.mu.Lock()
 	if d.err != nil {
@@ -180,6 +186,7 @@ func (d *DirSync) CreateNew(path string, render func(w io.Writer) error) error {
 	if err != nil {
 		return err
 	}
+	d.record(path, f.Stat)
 	d.sem <- struct{}{}
 	d.wg.Add(1)
 	go func() {
@@ -217,6 +224,7 @@ func (d *DirSync) mkdir(dir string) error {
 			if os.IsNotExist(err) {
 				if err = os.Mkdir(p, dirMode); err == nil {
 					d.dirs[filepath.Dir(p)] = true // fsynced by Wait
+					d.recordLocked(p, func() (os.FileInfo, error) { return os.Lstat(p) })
 					continue
 				}
 				if !errors.Is(err, os.ErrExist) {
@@ -241,6 +249,70 @@ func (d *DirSync) mkdir(dir string) error {
 		return fmt.Errorf("create directory %s: %w", dir, err)
 	}
 	return nil
+}
+
+// madeNode is a file or folder a DirSync made: its path, and what was
+// made there (to tell it from what another process may have put at that
+// path since).
+type madeNode struct {
+	path string
+	fi   os.FileInfo
+}
+
+func (d *DirSync) record(path string, stat func() (os.FileInfo, error)) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.recordLocked(path, stat)
+}
+
+func (d *DirSync) recordLocked(path string, stat func() (os.FileInfo, error)) {
+	if fi, err := stat(); err == nil {
+		d.made = append(d.made, madeNode{path, fi})
+	}
+}
+
+// Mkdir makes the new folder dir (its parent must exist) as part of the
+// batch: a node already there, or put there meanwhile, is refused
+// (ErrExists), so that the batch writes only into folders it made.
+// RemoveMade removes it (when empty).
+func (d *DirSync) Mkdir(dir string) error {
+	if TestHook != nil {
+		TestHook("dirsync-mkdir:" + dir)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if err := os.Mkdir(dir, dirMode); err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return existsError(dir)
+		}
+		return fmt.Errorf("create directory %s: %w", dir, err)
+	}
+	if d.dirs == nil {
+		d.dirs = map[string]bool{}
+	}
+	d.dirs[filepath.Dir(dir)] = true // fsynced by Wait
+	d.recordLocked(dir, func() (os.FileInfo, error) { return os.Lstat(dir) })
+	return nil
+}
+
+// RemoveMade is the clean-up of a failed batch: it waits for the
+// background steps, then removes what the batch made, the last made
+// first, and nothing else: a file or folder only while it is still the
+// one the batch made at that path (not one another process put there
+// since), a folder only once empty (what another process put in it
+// stays, and so does the folder). The folders a DirSync made are those
+// of Mkdir and those below its Roots.
+func (d *DirSync) RemoveMade() {
+	d.wg.Wait()
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for k := len(d.made) - 1; k >= 0; k-- {
+		m := d.made[k]
+		if cur, err := os.Lstat(m.path); err == nil && os.SameFile(cur, m.fi) {
+			os.Remove(m.path)
+		}
+	}
+	d.made = nil
 }
 
 // Wait waits for the background steps of every file written so far, then
@@ -482,13 +554,47 @@ func fill(f *os.File, target string, owner os.FileInfo, mode os.FileMode, render
 		bw.Reset(nil) // holds no file
 		writers.Put(bw)
 	}()
-	if err := render(bw); err != nil {
+	out2 := renderOut{Writer: bw, f: f}
+	if sync {
+		out2.wb = newWriteBack(f)
+		defer out2.wb.stop()
+	}
+	if err := render(out2); err != nil {
 		return wrapIOError(fmt.Sprintf("write %s", target), err)
 	}
 	if err := bw.Flush(); err != nil {
 		return wrapIOError(fmt.Sprintf("write %s", target), err)
 	}
 	return nil
+}
+
+// renderOut is the writer a render writes a file through: Write goes
+// through a buffer; WriteAt (io.WriterAt) writes at a place of the file
+// at once, and may be called from several goroutines at a time, for a
+// render that makes its output in blocks on every core and writes each
+// block from the core that made it (a plain clone: no one goroutine
+// then writes the whole file after the others). A render uses one or the
+// other: WriteAt refuses when Write has left bytes in the buffer. Each
+// block written to a file that will be fsynced is handed to the disk
+// (writeBack), as Write does every few megabytes.
+type renderOut struct {
+	*bufio.Writer
+	f  *os.File
+	wb *writeBack // a file that will be fsynced, else nil
+}
+
+// errMixedWrites: a render called WriteAt after Write.
+var errMixedWrites = errors.New("positional write after buffered writes")
+
+func (o renderOut) WriteAt(p []byte, off int64) (int, error) {
+	if o.Buffered() > 0 {
+		return 0, errMixedWrites
+	}
+	n, err := o.f.WriteAt(p, off)
+	if o.wb != nil && n > 0 {
+		o.wb.add(off, int64(n))
+	}
+	return n, err
 }
 
 // renderNew creates the file path, which must not exist (O_EXCL: nor
@@ -541,7 +647,8 @@ func wrapIOError(what string, err error) error {
 		}
 	}
 	var e *Error
-	if errors.As(err, &e) {
+	var na *NotAFileError // names its file already
+	if errors.As(err, &e) || errors.As(err, &na) {
 		return err
 	}
 	return fmt.Errorf("%s: %w", what, err)

@@ -19,7 +19,7 @@
 // ErrNoBackup, ErrAmbiguous, ErrNoSpace, ErrSymlink, ErrLocked), or a
 // typed error carrying what the command layer needs to word a hint that
 // names a flag or a command (LiveError with the pid, SymlinkError,
-// ExistsError, NotRegularError, OutsideError, NoBackupError,
+// ExistsError, NotRegularError, NotAFileError, OutsideError, NoBackupError,
 // ElsewhereError, DamagedError, PartialError, NameError). No exit code.
 package backup
 
@@ -131,6 +131,18 @@ type NotRegularError struct{ Path string }
 
 func (e *NotRegularError) Error() string {
 	return fmt.Sprintf("%s is not a regular file (a device, FIFO or socket): ccsurgeon writes only regular files", e.Path)
+}
+
+// NotAFileError says that Path, a file ccsurgeon was to read and copy (a
+// session's file it moves, backs up or copies into a new session), is
+// Kind (NodeKind: "a symbolic link", "a named pipe", …), not a regular
+// file: it is never read through (a link would copy the bytes of a file
+// elsewhere, perhaps outside the config dir; a named pipe would wait
+// forever). Nothing was written.
+type NotAFileError struct{ Path, Kind string }
+
+func (e *NotAFileError) Error() string {
+	return fmt.Sprintf("%s is %s, not a regular file: ccsurgeon copies only regular files", e.Path, e.Kind)
 }
 
 // OutsideError says that Real, where the in-place write of a session

@@ -113,6 +113,9 @@ type journal struct {
 	Files   []journalFile `json:"files"`
 	Edits   []journalEdit `json:"edits"`
 	path    string
+	// root is the config dir the move is in: the old files are removed
+	// from below it without following a link on the way (removeFrom)
+	root string
 }
 
 // JournalDir is where pending moves are recorded.
@@ -175,7 +178,7 @@ func Move(p MovePlan) (res MoveResult, err error) {
 
 	// (1) the journal, naming every temp before it exists
 	txn := newTxnID()
-	j := &journal{Version: 1, State: statePrepared}
+	j := &journal{Version: 1, State: statePrepared, root: cfg}
 	for _, f := range p.Files {
 		size := f.Snapshot.Size
 		j.Files = append(j.Files, journalFile{From: f.From, To: f.To, ModTime: f.Snapshot.ModTime, Size: &size,
@@ -251,9 +254,12 @@ func Move(p MovePlan) (res MoveResult, err error) {
 		}
 		render := f.Render
 		if render == nil {
-			render = CopyFrom(f.From)
+			// no link followed on the way either: a folder swapped for
+			// one since checkMovePaths leads the copy nowhere else
+			render = CopyBeneath(cfg, f.From)
 		}
-		if err := renderTo(j.Files[i].Tmp, like, 0, render); err != nil {
+		hook("move-folder-made")
+		if err := renderTo(cfg, j.Files[i].Tmp, like, 0, render); err != nil {
 			return res, err
 		}
 		if err := os.Chtimes(j.Files[i].Tmp, f.Snapshot.ModTime, f.Snapshot.ModTime); err != nil {
@@ -266,7 +272,7 @@ func Move(p MovePlan) (res MoveResult, err error) {
 			e.Render = func(io.Writer) error { return nil }
 		}
 		like, _ := os.Lstat(e.Path) // nil: a new file, 0600
-		if err := renderTo(j.Edits[i].Tmp, like, DefaultMode, e.Render); err != nil {
+		if err := renderTo(cfg, j.Edits[i].Tmp, like, DefaultMode, e.Render); err != nil {
 			return res, err
 		}
 		if e.KeepTime && e.Snapshot != nil {
@@ -344,6 +350,10 @@ func RecoverMoves(configDir string) ([]string, error) {
 		// pending): finishing or rolling it back would change that one
 		if far := j.outside(configDir); far != "" {
 			out = append(out, fmt.Sprintf("left the move journal %s as it is: it names %s, outside this config dir (another config dir's journal, copied here?); remove it once that move is finished", p, far))
+			continue
+		}
+		if j.root, err = filepath.Abs(configDir); err != nil {
+			errs = append(errs, err)
 			continue
 		}
 		switch j.State {
@@ -450,7 +460,10 @@ func (j *journal) finish() (warnings []string, err error) {
 		case tmpErr == nil && toErr == nil:
 			// linked before the crash; the temp is left to remove
 		case tmpErr == nil:
-			if err := os.Link(f.Tmp, f.To); err != nil {
+			// from the config dir down, never through a link: a folder
+			// swapped for one since the temp was written leads the new
+			// name nowhere else
+			if err := linkBeneath(j.root, f.Tmp, f.To); err != nil {
 				return warnings, fmt.Errorf("put %s in place: %w", f.To, err)
 			}
 		case toErr == nil:
@@ -458,7 +471,7 @@ func (j *journal) finish() (warnings []string, err error) {
 		default:
 			return warnings, fmt.Errorf("%s is missing and so is its temp file %s", f.To, f.Tmp)
 		}
-		if err := os.Remove(f.Tmp); err != nil && !errors.Is(err, os.ErrNotExist) {
+		if err := removeBeneath(j.root, f.Tmp); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return warnings, err
 		}
 		for d := filepath.Dir(f.To); ; d = filepath.Dir(d) {
@@ -501,7 +514,7 @@ func (j *journal) finish() (warnings []string, err error) {
 		if f.From == f.To {
 			continue
 		}
-		note, err := f.removeFrom()
+		note, err := f.removeFrom(j.root)
 		if err != nil {
 			return warnings, err
 		}
@@ -534,8 +547,12 @@ func (j *journal) finish() (warnings []string, err error) {
 // during the move, or a forced move): those bytes are carried over to the
 // new copy. An old copy that shrank was rewritten by someone else: it is
 // left where it is, with a note.
-func (f journalFile) removeFrom() (note string, err error) {
-	old, err := openNoFollow(f.From, os.O_RDONLY, 0)
+//
+// Both are reached from root without following a link on the way
+// (openBeneath, removeBeneath): a folder swapped for a link after the
+// move's checks leads no removal out of the config dir.
+func (f journalFile) removeFrom(root string) (note string, err error) {
+	old, err := openBeneath(root, f.From, os.O_RDONLY, 0)
 	if errors.Is(err, os.ErrNotExist) {
 		return "", nil // removed before a crash
 	}
@@ -548,7 +565,7 @@ func (f journalFile) removeFrom() (note string, err error) {
 			return fmt.Sprintf("%s changed during the move and was left as it is (its moved copy is %s)", f.From, f.To), nil
 		}
 	}
-	if err := os.Remove(f.From); err != nil && !errors.Is(err, os.ErrNotExist) {
+	if err := removeBeneath(root, f.From); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return "", fmt.Errorf("remove %s: %w", f.From, err)
 	}
 	if f.Size == nil {
@@ -560,7 +577,7 @@ func (f journalFile) removeFrom() (note string, err error) {
 		return "", nil
 	}
 	n := fi.Size() - *f.Size
-	out, err := openNoFollow(f.To, os.O_WRONLY|os.O_APPEND, 0)
+	out, err := openBeneath(root, f.To, os.O_WRONLY|os.O_APPEND, 0)
 	if err == nil {
 		_, err = io.Copy(out, io.NewSectionReader(old, *f.Size, n))
 		if serr := out.Sync(); err == nil {
@@ -605,25 +622,64 @@ func removeEmptyDirs(dir string) {
 }
 
 // renderTo writes a new file at path (which must not exist), fsynced,
-// with the owner and mode of like (nil: mode, owned as its folder).
-func renderTo(path string, like os.FileInfo, mode os.FileMode, render func(io.Writer) error) error {
-	tmp, err := writeTempLike(path, like, mode, render, true, true)
+// with the owner and mode of like (nil: mode, owned as its folder). Its
+// temp file is made, named and removed from root down without following
+// a link (openBeneath, linkBeneath, removeBeneath): a folder swapped for a
+// link after it was made leads no byte out of the config dir.
+func renderTo(root, path string, like os.FileInfo, mode os.FileMode, render func(io.Writer) error) error {
+	owner := like
+	if owner == nil {
+		owner, _ = os.Stat(filepath.Dir(path))
+	} else {
+		mode = like.Mode().Perm()
+	}
+	if mode == 0 {
+		mode = DefaultMode
+	}
+	removeStaleTemps(path)
+	tmp := filepath.Join(filepath.Dir(path), tempPrefix(filepath.Base(path))+newTxnID())
+	f, err := openBeneath(root, tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
 	if err != nil {
+		return wrapIOError(fmt.Sprintf("create temp file for %s", path), err)
+	}
+	if err := fill(f, path, owner, mode, render, true); err != nil {
+		f.Close()
+		removeBeneath(root, tmp)
 		return err
 	}
-	defer os.Remove(tmp)
+	if _, err := finishTemp(f, path, true); err != nil {
+		removeBeneath(root, tmp)
+		return err
+	}
+	defer removeBeneath(root, tmp)
 	hook("move-render-before-link")
-	if err := os.Link(tmp, path); err != nil {
+	if err := linkBeneath(root, tmp, path); err != nil {
 		return fmt.Errorf("create %s: %w", path, err)
 	}
 	return nil
 }
 
 // CopyFrom returns a render that writes the bytes of the file at path (a
-// sidecar file copied as it is).
+// sidecar file copied as it is). It reads a regular file only, never
+// through a link nor from a named pipe, whatever a check of the name saw
+// before (openRegular): anything else fails it with a *NotAFileError.
 func CopyFrom(path string) func(io.Writer) error {
+	return copyOf(func() (*os.File, error) { return openRegular(path) })
+}
+
+// CopyBeneath is CopyFrom for a file below the folder root that is
+// reached without following a link on the way either: a folder swapped
+// for a link after a check (of a walk, of a move's paths) leads the copy
+// nowhere else (linux and darwin: openat relative to each folder; windows:
+// each folder checked by name just before the open).
+func CopyBeneath(root, path string) func(io.Writer) error {
+	return copyOf(func() (*os.File, error) { return openRegularBeneath(root, path) })
+}
+
+// copyOf is a render that writes the bytes of the file open opens.
+func copyOf(open func() (*os.File, error)) func(io.Writer) error {
 	return func(w io.Writer) error {
-		fh, err := os.Open(path)
+		fh, err := open()
 		if err != nil {
 			return err
 		}
@@ -692,8 +748,8 @@ func checkMovePaths(cfg string, p MovePlan) error {
 		if err != nil {
 			return err
 		}
-		if !fi.Mode().IsRegular() {
-			return &Error{Msg: fmt.Sprintf("%s is not a regular file (a symlink?); ccsurgeon does not move it", f.From)}
+		if kind := NodeKind(fi.Mode()); kind != "" {
+			return &NotAFileError{Path: f.From, Kind: kind}
 		}
 		if _, err := os.Lstat(f.To); err == nil {
 			return &Error{Msg: fmt.Sprintf("%s already exists", f.To), Hint: "move or remove it first; ccsurgeon never overwrites a file when moving", Err: ErrExists}

@@ -1,6 +1,7 @@
 package backup
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/google/uuid"
 )
 
 // journalName is the file in a backup directory that lists the renames
@@ -63,8 +65,9 @@ func finishJournal(bdir string, keep bool) error {
 }
 
 // rollForward finishes the change a journal describes: temps still there
-// are renamed into place, files to remove are removed.
-func rollForward(bdir string) error {
+// are renamed into place, files to remove are removed (from projectDir
+// down without following a link, when it is known: removeBeneath).
+func rollForward(bdir, projectDir string) error {
 	b, err := chain.ReadSideFile(filepath.Join(bdir, journalName))
 	if err != nil {
 		return err
@@ -101,7 +104,11 @@ func rollForward(bdir string) error {
 	}
 	for _, s := range steps {
 		if s.Remove {
-			if err := os.Remove(s.Target); err != nil && !errors.Is(err, os.ErrNotExist) {
+			remove := os.Remove
+			if projectDir != "" {
+				remove = func(p string) error { return removeBeneath(projectDir, p) }
+			}
+			if err := remove(s.Target); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return err
 			}
 			dirs[filepath.Dir(s.Target)] = true
@@ -142,7 +149,7 @@ func Recover(configDir, key, sessionID, projectDir string) ([]string, error) {
 				did = append(did, fmt.Sprintf("left the interrupted change %s as it is: it names %s, outside the session's folder %s (another config dir's, copied here?)", dir, far, projectDir))
 				continue
 			}
-			if err := rollForward(dir); err != nil {
+			if err := rollForward(dir, projectDir); err != nil {
 				return did, fmt.Errorf("finish the interrupted change of %s: %w", dir, err)
 			}
 			did = append(did, "finished the change interrupted in "+dir)
@@ -313,6 +320,43 @@ func newFilesList(main string) string {
 
 const newFilesSuffix = ".ccsurgeon-files"
 
+// NewLegacyAgentName is the name of a new session's subagent transcript
+// in the 2.0.x layout (beside the main transcript, old its source's name,
+// agent-<id>.jsonl): agent-<8 random hex>-<id>.jsonl, a name the client
+// never gives (its own are agent-<id>.jsonl). Its meta file is the same
+// name ending in .meta.json. These are the only names the sweep of a
+// killed run's list removes.
+func NewLegacyAgentName(old string) string {
+	return "agent-" + uuid.NewString()[:8] + "-" + strings.TrimPrefix(old, "agent-")
+}
+
+// madeBeside reports whether the file at path is one a new session with
+// id newID could have made beside its main transcript (NewLegacyAgentName,
+// or its meta file): a regular file (never a link) so named whose
+// entries, if it has any, are that session's.
+func madeBeside(path, newID string) bool {
+	name := filepath.Base(path)
+	rest, ok := strings.CutPrefix(name, "agent-")
+	if !ok || len(rest) < 10 || rest[8] != '-' || strings.Trim(rest[:8], "0123456789abcdef") != "" {
+		return false
+	}
+	transcript := strings.HasSuffix(name, ".jsonl")
+	if !transcript && !strings.HasSuffix(name, ".meta.json") {
+		return false
+	}
+	fh, err := openRegular(path)
+	if err != nil {
+		return false
+	}
+	defer fh.Close()
+	if !transcript {
+		return true
+	}
+	b := make([]byte, 64<<10)
+	n, _ := io.ReadFull(fh, b)
+	return !bytes.Contains(b[:n], []byte(`"sessionId":`)) || bytes.Contains(b[:n], []byte(`"sessionId":"`+newID+`"`))
+}
+
 // Done removes the markers once the main transcript is in place.
 func (n *NewFiles) Done() {
 	for _, m := range n.markers {
@@ -344,8 +388,11 @@ func SweepProject(configDir, projectDir string) []string {
 			continue // still being written
 		}
 		if _, err := os.Lstat(lines[1]); err != nil {
+			id := strings.TrimSuffix(filepath.Base(lines[1]), ".jsonl")
 			for _, f := range lines[2:] {
-				if filepath.Dir(f) == projectDir && os.Remove(f) == nil {
+				// a stale or tampered list may name any file: only
+				// what the new session could have made there goes
+				if filepath.Dir(f) == projectDir && madeBeside(f, id) && os.Remove(f) == nil {
 					did = append(did, "removed the file of an unfinished new session "+f)
 				}
 			}
@@ -371,12 +418,21 @@ func SweepProject(configDir, projectDir string) []string {
 			}
 			pidStr, main, _ := strings.Cut(strings.TrimSpace(string(b)), "\n")
 			pid, perr := strconv.Atoi(pidStr)
+			// a stale or tampered mark may stand in any folder: only the
+			// folder its new session would have made goes (<newid>/ beside
+			// <newid>.jsonl, file-history/<newid>/), never a session's own
 			if perr != nil || main == "" {
 				// not a whole marker (an older version's, killed as it wrote
-				// it): a leftover once it is old
+				// it): a leftover once it is old, in a project folder
+				// where no transcript owns it
+				if parent != projectDir || !chain.IsUUID(e.Name()) || pathExists(filepath.Join(projectDir, e.Name()+".jsonl")) {
+					continue
+				}
 				if fi, err := os.Lstat(filepath.Join(dir, incompleteMarker)); err != nil || time.Since(fi.ModTime()) < staleTempAge {
 					continue
 				}
+			} else if filepath.Base(main) != e.Name()+".jsonl" || parent == projectDir && filepath.Dir(main) != projectDir {
+				continue // not the mark of this folder's new session
 			} else if markerLive(filepath.Join(dir, incompleteMarker), pid) {
 				continue // still being written
 			}
@@ -390,6 +446,12 @@ func SweepProject(configDir, projectDir string) []string {
 		}
 	}
 	return did
+}
+
+// pathExists reports whether there is a node at p (a link too).
+func pathExists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
 }
 
 // journalOutside returns the first file the journal of the backup bdir

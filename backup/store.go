@@ -109,7 +109,7 @@ func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, i
 		if serr != nil {
 			return "", serr
 		}
-		bf, cerr := copyFileSynced(it.target, filepath.Join(dir, filepath.FromSlash(it.rel)))
+		bf, cerr := copyFileSynced(projectDir, it.target, filepath.Join(dir, filepath.FromSlash(it.rel)))
 		if cerr != nil {
 			return "", wrapIOError("back up "+it.target, cerr)
 		}
@@ -138,10 +138,11 @@ func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, i
 	return dir, nil
 }
 
-// copyFileSynced copies src to a new file dst (mode 0600, parents 0700),
-// fsyncs it and returns its size and sha256.
-func copyFileSynced(src, dst string) (bf BackupFile, err error) {
-	in, err := openNoFollow(src, os.O_RDONLY, 0)
+// copyFileSynced copies src, a regular file below root reached without
+// following a link (openRegularBeneath), to a new file dst (mode 0600,
+// parents 0700), fsyncs it and returns its size and sha256.
+func copyFileSynced(root, src, dst string) (bf BackupFile, err error) {
+	in, err := openRegularBeneath(root, src)
 	if err != nil {
 		return bf, err
 	}

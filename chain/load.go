@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"strings"
 	"sync"
 	"time"
 )
@@ -321,6 +322,44 @@ func (f *File) ReadRaw(i int, buf []byte) ([]byte, error) {
 		return nil, fmt.Errorf("read %s line %d: %w", f.Path, e.Line, err)
 	}
 	return b, nil
+}
+
+// ToolIDs returns the toolUseID and parentToolUseID fields of entry i (a
+// progress entry's: the tool call it reports on, and the call it runs
+// under), "" for one that is absent or not a string; the last of a
+// repeated field counts, as for every field the index reads. They are read
+// from the line (HasToolIDs says which entries have them): the index does
+// not hold them.
+func (f *File) ToolIDs(i int) (toolUseID, parentToolUseID string, err error) {
+	e := &f.Entries[i]
+	if e.Kind != KindEntry || !e.HasToolIDs() {
+		return "", "", nil
+	}
+	raw, err := f.ReadRaw(i, nil)
+	if err != nil {
+		return "", "", err
+	}
+	if e.Off == 0 {
+		raw = bytes.TrimPrefix(raw, bom)
+	}
+	toolUseID, parentToolUseID = lineToolIDs(raw)
+	return toolUseID, parentToolUseID, nil
+}
+
+// lineToolIDs reads the top-level toolUseID and parentToolUseID fields of
+// an entry's line (ToolIDs).
+func lineToolIDs(raw []byte) (toolUseID, parentToolUseID string) {
+	s := b2s(raw)
+	Fields(s, skipWS(raw, 0), func(k string, vs, ve int) bool {
+		switch k {
+		case "toolUseID":
+			toolUseID = strings.Clone(strValue(s[vs:ve]))
+		case "parentToolUseID":
+			parentToolUseID = strings.Clone(strValue(s[vs:ve]))
+		}
+		return true
+	})
+	return toolUseID, parentToolUseID
 }
 
 // Source returns the reader the file's bytes come from.

@@ -26,7 +26,7 @@ type cacheSlot struct {
 	off  int64  // block offset
 	n    int    // valid bytes
 	used uint64
-	buf  []byte
+	buf  *[]byte
 }
 
 const (
@@ -68,34 +68,42 @@ func (c *blockCache) ReadAt(p []byte, off int64) (int, error) {
 // copyFrom copies into p what the block holding off has from off on,
 // reading the block when it is not cached. A short block (the end of the
 // file) yields fewer bytes; then the file is asked directly.
+//
+// The block is read with the lock let go: the workers of a parallel pass
+// each read their own range of lines through the cache, and a read made
+// under the lock held every other worker up for its length (the pass ran
+// on one core while they waited). Two readers that miss the same block
+// may both read it; the one that comes second uses the one installed.
 func (c *blockCache) copyFrom(p []byte, off int64) (int, error) {
 	boff := off - off%cacheBlock
 	cacheMu.Lock()
 	cacheTick++
-	var s *cacheSlot
-	for i := range cache {
-		if cache[i].id == c.id && cache[i].off == boff {
-			s = &cache[i]
-			break
-		}
-	}
+	s := cachedBlock(c.id, boff)
 	if s == nil {
-		s = &cache[0]
-		for i := range cache {
-			if cache[i].used < s.used {
-				s = &cache[i]
-			}
-		}
-		if s.buf == nil {
-			s.buf = make([]byte, cacheBlock)
-		}
-		n, err := c.r.ReadAt(s.buf, boff)
+		cacheMu.Unlock()
+		buf := getCacheBuf()
+		n, err := c.r.ReadAt(*buf, boff)
 		if err != nil && err != io.EOF {
-			s.id = 0
-			cacheMu.Unlock()
+			cacheBufs.Put(buf)
 			return c.r.ReadAt(p, off)
 		}
-		s.id, s.off, s.n = c.id, boff, n
+		cacheMu.Lock()
+		cacheTick++
+		if s = cachedBlock(c.id, boff); s == nil {
+			s = &cache[0] // the least recently used slot takes it
+			for i := range cache {
+				if cache[i].used < s.used {
+					s = &cache[i]
+				}
+			}
+			// no one copies from a slot's buffer without the lock: the
+			// one it held goes back to the pool
+			s.buf, buf = buf, s.buf
+			s.id, s.off, s.n = c.id, boff, n
+		}
+		if buf != nil {
+			cacheBufs.Put(buf)
+		}
 	}
 	s.used = cacheTick
 	start := int(off - boff)
@@ -104,7 +112,7 @@ func (c *blockCache) copyFrom(p []byte, off int64) (int, error) {
 		// past what the block read returned: ask the file itself
 		return c.r.ReadAt(p, off)
 	}
-	k, short := copy(p, s.buf[start:s.n]), s.n < cacheBlock
+	k, short := copy(p, (*s.buf)[start:s.n]), s.n < cacheBlock
 	cacheMu.Unlock()
 	if k < len(p) && short {
 		// the block ended short of the request: the rest from the file
@@ -113,3 +121,20 @@ func (c *blockCache) copyFrom(p []byte, off int64) (int, error) {
 	}
 	return k, nil
 }
+
+// cachedBlock is the slot holding the block of file id at boff, or nil
+// (cacheMu held).
+func cachedBlock(id uint64, boff int64) *cacheSlot {
+	for i := range cache {
+		if cache[i].id == id && cache[i].off == boff {
+			return &cache[i]
+		}
+	}
+	return nil
+}
+
+// cacheBufs recycles the blocks' buffers: a block is read into one of its
+// own, outside the lock, and the slot it takes gives its old one back.
+var cacheBufs = sync.Pool{New: func() any { b := make([]byte, cacheBlock); return &b }}
+
+func getCacheBuf() *[]byte { return cacheBufs.Get().(*[]byte) }

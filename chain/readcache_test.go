@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 )
@@ -83,4 +84,58 @@ func TestBlockCacheReadsWhatTheFileHolds(t *testing.T) {
 	_, err = c.ReadAt(b, 11)
 	require.NoError(t, err)
 	require.Equal(t, "appended", string(b))
+}
+
+// gatedReader is a file whose reads wait until the gate opens.
+type gatedReader struct {
+	r       io.ReaderAt
+	entered chan struct{}
+	gate    chan struct{}
+}
+
+func (g *gatedReader) ReadAt(p []byte, off int64) (int, error) {
+	g.entered <- struct{}{}
+	<-g.gate
+	return g.r.ReadAt(p, off)
+}
+
+// TestBlockCacheReadsWithoutHoldingTheOthers: a block being read from one
+// file (a slow read, held here) does not hold up the readers of another
+// file's cached blocks. The cache is shared by the workers of every
+// parallel pass, and a block read under its lock made them take turns.
+func TestBlockCacheReadsWithoutHoldingTheOthers(t *testing.T) {
+	data := bytes.Repeat([]byte("0123456789abcdef"), cacheBlock/8)
+	fast := newBlockCache(bytes.NewReader(data))
+	p := make([]byte, 100)
+	_, err := fast.ReadAt(p, 10) // its first block is cached now
+	require.NoError(t, err)
+
+	slow := &gatedReader{r: bytes.NewReader(data), entered: make(chan struct{}), gate: make(chan struct{})}
+	sc := newBlockCache(slow)
+	done := make(chan error, 1)
+	go func() {
+		q := make([]byte, 100)
+		_, err := sc.ReadAt(q, 5)
+		done <- err
+	}()
+	<-slow.entered // the slow read is inside the file's ReadAt
+
+	read := make(chan error, 1)
+	go func() {
+		q := make([]byte, 100)
+		_, err := fast.ReadAt(q, 200)
+		if err == nil && !bytes.Equal(q, data[200:300]) {
+			err = io.ErrUnexpectedEOF
+		}
+		read <- err
+	}()
+	select {
+	case err := <-read:
+		require.NoError(t, err)
+	case <-time.After(5 * time.Second):
+		close(slow.gate)
+		t.Fatal("a cached read waited for another file's block to be read")
+	}
+	close(slow.gate)
+	require.NoError(t, <-done)
 }

@@ -55,6 +55,9 @@ type cloneBlock struct {
 	entries int
 	ids     [][36]byte // session ids of entries the Remapper does not know
 	done    chan struct{}
+	// written by the goroutine that renamed it (a positional destination)
+	n   int
+	err error
 }
 
 // Stream writes the file src (size bytes) to w with the identifiers of
@@ -62,10 +65,18 @@ type cloneBlock struct {
 // an entry). When entries carry session ids the Remapper does not know,
 // the whole file is still written, then an *UnknownSessionIDsError names
 // them: nothing written may be kept.
+//
+// When w is also an io.WriterAt (a file: offsets from the start of the
+// output, calls from several goroutines at a time), each block is written
+// at its place by the goroutine that renamed it, as soon as it is renamed
+// (the renaming keeps every byte's place): the copy into the file then
+// reads a block still in that core's cache, and no one goroutine writes
+// the whole file after the others. Only WriteAt is called then.
 func (r *Remapper) Stream(w io.Writer, src io.ReaderAt, size int64) (StreamResult, error) {
 	if size <= streamBlock {
 		return r.streamSmall(w, src, size)
 	}
+	wa, _ := w.(io.WriterAt)
 	workers := runtime.GOMAXPROCS(0)
 	q := make(chan *cloneBlock, 2*workers)
 	free := make(chan []byte, 2*workers+2)
@@ -83,11 +94,15 @@ func (r *Remapper) Stream(w io.Writer, src io.ReaderAt, size int64) (StreamResul
 			select {
 			case sem <- struct{}{}:
 			case <-stop:
+				close(b.done) // queued, never renamed: the writer skips it
 				return false
 			}
 			go func() {
 				defer func() { <-sem }()
 				r.renameBlock(b)
+				if wa != nil {
+					b.n, b.err = wa.WriteAt(b.data, b.off)
+				}
 				close(b.done)
 			}()
 			return true
@@ -105,7 +120,10 @@ func (r *Remapper) Stream(w io.Writer, src io.ReaderAt, size int64) (StreamResul
 		res.Damaged += b.damaged
 		res.Entries += b.entries
 		unknown = append(unknown, b.ids...)
-		n, err := w.Write(b.data)
+		n, err := b.n, b.err
+		if wa == nil {
+			n, err = w.Write(b.data)
+		}
 		res.Bytes += int64(n)
 		if err != nil {
 			werr = err
@@ -266,22 +284,39 @@ func (r *Remapper) renameLine(body []byte, first bool, offs []int, seen *idCache
 		if k == "sessionId" {
 			sid = body[vs:ve] // the last one is the entry's, as the index reads it
 		}
-		if !isContentKey(k) {
-			scanUUIDStrings(body[vs:ve], func(off int) { offs = append(offs, vs+off) })
+		if isContentKey(k) {
+			return
 		}
+		switch body[vs] {
+		case '"':
+			// a string (valid: EntryFields checked it) holds a quoted
+			// uuid only at its end: every quote inside it but the last
+			// follows a backslash, and a uuid's last digit is no
+			// backslash. One test, not a search (scanUUIDStrings finds
+			// the same; TestStreamRenamesAsLine). Whether the 36 bytes
+			// are a uuid is asked when it is renamed, after the ids kept
+			// (which are): most are one of them
+			if ve-vs >= 38 && body[ve-38] == '"' {
+				offs = append(offs, ve-37)
+			}
+		case '{', '[':
+			scanUUIDStrings(body[vs:ve], func(off int) { offs = append(offs, vs+off) })
+		} // a number, true, false or null holds no string
 	})
 	var unknown [36]byte
 	if kind != chain.KindEntry {
 		return offs, kind, unknown
 	}
 	if sid != nil {
-		if k, isKey := key(chain.SessionIDOf(sid)); isKey && !r.oldIDs[k] {
-			unknown = k
-		}
+		unknown = seen.sessionID(r, sid)
 	}
 	for _, off := range offs {
 		k := (*[36]byte)(body[off : off+36])
-		*k = seen.mapKey(r, *k)
+		if n, ok := seen.known(*k); ok {
+			*k = n
+		} else if chain.IsUUID(k[:]) {
+			*k = seen.mapKey(r, *k)
+		}
 	}
 	return offs, kind, unknown
 }
@@ -289,25 +324,71 @@ func (r *Remapper) renameLine(body []byte, first bool, offs []int, seen *idCache
 // idCache holds the last few ids a pass renamed and their new ones: the
 // lines of a session name the same few again and again (the session id
 // on every line, a parentUuid the uuid of the line before, a promptId the
-// prompt's), and a comparison costs less than parsing and enciphering.
+// prompt's, a requestRef the request's), and a comparison costs less
+// than parsing and enciphering. The one used longest ago makes room for a
+// new one. Eight: on the chain shape a line names five live ids (four
+// kept every line's promptId or requestRef out: half the ids were
+// enciphered again, where a sixth of them are new).
 type idCache struct {
-	old, new [4][36]byte
+	old, new [8][36]byte
+	used     [8]uint32 // when each was last asked for (tick)
+	tick     uint32
 	n        int
+	// the last session id value checked (raw, a plain 38-byte string)
+	// and what sessionID answered for it
+	sid        [38]byte
+	sidOK      bool
+	sidUnknown [36]byte
 }
 
-func (c *idCache) mapKey(r *Remapper, old [36]byte) [36]byte {
+// known is the new id of old when it is one of the ids kept (each a uuid).
+func (c *idCache) known(old [36]byte) ([36]byte, bool) {
+	c.tick++
 	for k := range c.n {
 		if c.old[k] == old {
-			return c.new[k]
+			c.used[k] = c.tick
+			return c.new[k], true
 		}
+	}
+	return [36]byte{}, false
+}
+
+// mapKey is the new id of the uuid old, kept.
+func (c *idCache) mapKey(r *Remapper, old [36]byte) [36]byte {
+	if n, ok := c.known(old); ok {
+		return n
 	}
 	n := r.mapKey(old)
 	k := c.n
 	if k == len(c.old) {
-		k = int(old[0]+old[35]) % len(c.old) // one of them goes
+		k = 0
+		for j := 1; j < len(c.used); j++ {
+			if c.used[j] < c.used[k] {
+				k = j
+			}
+		}
 	} else {
 		c.n++
 	}
-	c.old[k], c.new[k] = old, n
+	c.old[k], c.new[k], c.used[k] = old, n, c.tick
 	return n
+}
+
+// sessionID is the session id of an entry (raw: its sessionId value) when
+// the Remapper does not know it, else zero. Every line of a session holds
+// the same value: it is decoded and looked up once a run of them.
+func (c *idCache) sessionID(r *Remapper, raw []byte) [36]byte {
+	plain := len(raw) == len(c.sid)
+	if plain && c.sidOK && [38]byte(raw) == c.sid {
+		return c.sidUnknown
+	}
+	var unknown [36]byte
+	if k, isKey := key(chain.SessionIDOf(raw)); isKey && !r.oldIDs[k] {
+		unknown = k
+	}
+	c.sidOK = plain
+	if plain {
+		c.sid, c.sidUnknown = [38]byte(raw), unknown
+	}
+	return unknown
 }

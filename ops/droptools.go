@@ -209,8 +209,14 @@ func (o DropToolCalls) Apply(t *Txn) error {
 	// progress records of the dropped calls, and subagents of dropped Agent/Task calls
 	for _, f := range t.S.Files() {
 		for i := range f.Entries {
-			e := &f.Entries[i]
-			if (e.ToolUseID() != "" && selected[e.ToolUseID()]) || (e.ParentToolUseID() != "" && selected[e.ParentToolUseID()]) {
+			if !f.Entries[i].HasToolIDs() {
+				continue
+			}
+			use, parent, err := f.ToolIDs(i)
+			if err != nil {
+				return err
+			}
+			if (use != "" && selected[use]) || (parent != "" && selected[parent]) {
 				t.Drop(f, i)
 				t.Count(CountProgress, 1)
 			}

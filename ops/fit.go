@@ -369,6 +369,14 @@ func (o FitTokens) Apply(t *Txn) error {
 				a.chain, a.level = s.chain, s.level
 			}
 			apply = func(i int) (bool, error) {
+				if !needsCut(&f.Entries[i], a.c) && (a.chain == nil || a.level > 0 || !a.chain.chains(f, i)) {
+					// nothing of it to cut at this level, and no later
+					// level's cuts to make of it: the cut made ahead
+					// would be none (cutInto's first test), and on a
+					// chain of small entries asking for it was most of
+					// a cut step's time on the main goroutine
+					return false, nil
+				}
 				r := a.get(i)
 				if r.err != nil {
 					return false, r.err
@@ -1085,10 +1093,22 @@ func noteLineTokens(line string) int {
 
 // line is the note's line for turn l at the current detail.
 func (r *turnRemover) line(l removedTurn) string {
+	// what fmt.Sprintf("\nturn %d: %q, %s") makes, made by hand: a
+	// line is made for every turn removed (its tokens count, whether the
+	// note shows it or not), and fmt's was most of what the removal of a
+	// turn cost on a chain of small turns (TestNoteLineIsTheFormattedOne)
+	b := make([]byte, 0, 24+len(l.prompt)+len(l.tools))
+	b = append(b, "\nturn "...)
+	b = strconv.AppendInt(b, int64(l.turn), 10)
+	b = append(b, ": "...)
 	if r.detail == 0 {
-		return fmt.Sprintf("\nturn %d: %q, %s", l.turn, clipRunes(l.prompt, promptRunes), l.tools)
+		b = strconv.AppendQuote(b, clipRunes(l.prompt, promptRunes))
+		b = append(b, ", "...)
+		b = append(b, l.tools...)
+	} else {
+		b = strconv.AppendQuote(b, clipRunes(l.prompt, 24))
 	}
-	return fmt.Sprintf("\nturn %d: %q", l.turn, clipRunes(l.prompt, 24))
+	return string(b)
 }
 
 func (r *turnRemover) sent(i int) bool { return r.per.sent(i) }
@@ -1139,9 +1159,24 @@ func (r *turnRemover) setNote() error {
 	return nil
 }
 
+// clipRunes is s cut to its first n runes and an ellipsis when it has
+// more. It walks the runes of valid UTF-8 where they lie; a byte that is
+// not UTF-8 among the first n is made U+FFFD, as a conversion to runes
+// makes it.
 func clipRunes(s string, n int) string {
-	if r := []rune(s); len(r) > n {
-		return string(r[:n]) + "…"
+	k := 0
+	for i := 0; i < len(s); k++ {
+		if k == n {
+			return s[:i] + "…"
+		}
+		c, size := utf8.DecodeRuneInString(s[i:])
+		if c == utf8.RuneError && size == 1 {
+			if r := []rune(s); len(r) > n {
+				return string(r[:n]) + "…"
+			}
+			return s
+		}
+		i += size
 	}
 	return s
 }

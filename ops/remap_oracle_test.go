@@ -84,6 +84,22 @@ func oracleRemapLine(r *Remapper, raw []byte) []byte {
 	return raw
 }
 
+// fixedRemapper is a Remapper to the new id 11111111-2222-4333-8444-555555555555
+// of the session ids sids, with the permutation of the zero key: two of
+// them rename alike.
+func fixedRemapper(t testing.TB, sids ...string) *Remapper {
+	perm, err := aes.NewCipher(make([]byte, 16))
+	require.NoError(t, err)
+	r := &Remapper{NewID: "11111111-2222-4333-8444-555555555555", perm: perm,
+		other: map[[36]byte][36]byte{}, oldIDs: map[[36]byte]bool{}}
+	r.newID, _ = key(r.NewID)
+	for _, id := range sids {
+		r.addID(id)
+	}
+	r.index()
+	return r
+}
+
 // TestRemapLineMatchesOracle: the renaming of a new session gives every
 // line of testdata and ../shared/corpus, and lines made to hold each
 // member of the family of uuid-looking strings (an entry id, a session id
@@ -93,19 +109,7 @@ func oracleRemapLine(r *Remapper, raw []byte) []byte {
 func TestRemapLineMatchesOracle(t *testing.T) {
 	sid := "6f1c2a8e-3b4d-4e5f-8a9b-0c1d2e3f4a5b"
 	capSID := "ABCDEF01-2345-4678-89AB-CDEF01234567"
-	newRemapper := func() *Remapper {
-		perm, err := aes.NewCipher(make([]byte, 16))
-		require.NoError(t, err)
-		r := &Remapper{NewID: "11111111-2222-4333-8444-555555555555", perm: perm,
-			other: map[[36]byte][36]byte{}, oldIDs: map[[36]byte]bool{}}
-		r.newID, _ = key(r.NewID)
-		for _, id := range []string{sid, capSID} {
-			k, _ := key(id)
-			r.oldIDs[k] = true
-		}
-		r.index()
-		return r
-	}
+	newRemapper := func() *Remapper { return fixedRemapper(t, sid, capSID) }
 	lines := []string{
 		`{"type":"user","uuid":"` + sid + `","parentUuid":"` + capSID + `","sessionId":"` + sid + `"}`,
 		`{"type":"user","uuid":"00000000-0000-0000-0000-000000000000","leafUuid":"a1b2c3d4-e5f6-4a7b-8c9d-0e1f2a3b4c5d"}`,

@@ -866,7 +866,7 @@ func (env *Env) undoMove(b backup.Backup, force bool) error {
 	for _, f := range rec.Files {
 		mf := backup.MoveFile{From: f.To, To: f.From}
 		if src := saved[f.From]; src != "" {
-			mf.Render = backup.CopyFrom(src)
+			mf.Render = backup.CopyBeneath(env.ConfigDir, src) // a saved copy, in the backups
 		}
 		plan.Files = append(plan.Files, mf)
 		back.Files = append(back.Files, backup.Moved{From: f.To, To: f.From})
@@ -877,7 +877,7 @@ func (env *Env) undoMove(b backup.Backup, force bool) error {
 			return err
 		}
 		if src := saved[p]; src != "" {
-			plan.Edits = append(plan.Edits, backup.MoveEdit{Path: p, Snapshot: snap, Render: backup.CopyFrom(src), KeepTime: true})
+			plan.Edits = append(plan.Edits, backup.MoveEdit{Path: p, Snapshot: snap, Render: backup.CopyBeneath(env.ConfigDir, src), KeepTime: true})
 			back.Rewritten = append(back.Rewritten, p)
 			for i := range sessions {
 				if under(p, sessions[i].ProjectDir) {

@@ -124,7 +124,8 @@ func treeHash(t *testing.T, root string) map[string]string {
 // that was there is there, byte-identical; nothing was written outside
 // the config dir; no main transcript of the new session exists (the client
 // would list it); and what the attempt left (if anything) is swept by the
-// next run, leaving the tree as it was, but for the planted nodes.
+// next run, leaving the tree as it was, but for the planted nodes (and the
+// folders holding them).
 func (f *attackFixture) checkNothingLost(t *testing.T, before, outsideBefore map[string]string, planted ...string) {
 	t.Helper()
 	after := treeHash(t, filepath.Dir(f.cfg))
@@ -142,7 +143,10 @@ func (f *attackFixture) checkNothingLost(t *testing.T, before, outsideBefore map
 		}
 		isPlanted := false
 		for _, pl := range planted {
-			if p == pl || strings.HasPrefix(p, pl+string(os.PathSeparator)) {
+			// a planted node, what is in it, and the folders that hold
+			// it: the clean-up removes nothing it did not make, and a
+			// folder only once empty
+			if p == pl || strings.HasPrefix(p, pl+string(os.PathSeparator)) || strings.HasPrefix(pl, p+string(os.PathSeparator)) {
 				isPlanted = true
 			}
 		}

@@ -103,6 +103,9 @@ func (p *progress) Writer(w io.Writer) io.Writer {
 	if p == nil || !p.enabled {
 		return w
 	}
+	if wa, ok := w.(writerAt); ok {
+		return progressWriterAt{progressWriter{w, p}, wa}
+	}
 	return progressWriter{w, p}
 }
 
@@ -113,6 +116,25 @@ type progressWriter struct {
 
 func (pw progressWriter) Write(b []byte) (int, error) {
 	n, err := pw.w.Write(b)
+	pw.p.Add(int64(n))
+	return n, err
+}
+
+// writerAt is a writer that also writes at a place (backup's, for a
+// render that writes its blocks from every core: ops.Remapper.Stream).
+type writerAt interface {
+	io.Writer
+	io.WriterAt
+}
+
+// progressWriterAt counts what is written at a place too.
+type progressWriterAt struct {
+	progressWriter
+	wa io.WriterAt
+}
+
+func (pw progressWriterAt) WriteAt(b []byte, off int64) (int, error) {
+	n, err := pw.wa.WriteAt(b, off)
 	pw.p.Add(int64(n))
 	return n, err
 }

@@ -410,11 +410,27 @@ func (j *job) render(f *chain.File, name string) func(io.Writer) error {
 				newSID = t.NewID
 			}
 		}
-		// the input's problems first: then its graph can go while the
-		// output is indexed (on a big session, the two would not fit in
-		// half the file's size)
-		before := validate.Report{Problems: validate.File(f, sid)}
-		f.ForgetGraph()
+		// the input's problems are found while the output is written
+		// (the check is serial: it held up the write on one core), and
+		// its graph goes as soon as they are: on a big session the graph
+		// and the output's whole index would not fit in half the file's
+		// size, and the check ends while the first part of the output is
+		// indexed. The write reads f's lines and entries, never its graph.
+		var before validate.Report
+		checked := make(chan struct{})
+		go func() {
+			defer close(checked)
+			before = validate.Report{Problems: validate.File(f, sid)}
+			f.ForgetGraph()
+		}()
+		waited := false
+		waitChecked := func() {
+			if !waited {
+				<-checked
+				waited = true
+			}
+		}
+		defer waitChecked() // f is not the check's once render returns
 		if f == t.S.Main {
 			j.pr.Phase("writing", 0) // the output's size is not known before it is written
 		}
@@ -433,6 +449,7 @@ func (j *job) render(f *chain.File, name string) func(io.Writer) error {
 			if err := t.Render(f)(cw); err != nil {
 				return err
 			}
+			waitChecked()
 			j.mu.Lock()
 			defer j.mu.Unlock()
 			j.sizes[f] = cw.N
@@ -455,6 +472,7 @@ func (j *job) render(f *chain.File, name string) func(io.Writer) error {
 		j.mu.Unlock()
 		idx.Sidechain = f.Sidechain
 		after := validate.Report{Problems: validate.File(idx, newSID)}
+		waitChecked()
 		j.mu.Lock()
 		defer j.mu.Unlock()
 		j.preexisting += before.Errors()
@@ -556,8 +574,10 @@ func writeSubagent(render func(io.Writer) error, meta, dst string, rm *ops.Remap
 
 // madeList is what a creation has made, for the clean-up of a failure,
 // which removes those paths and only those: a path is added once it is
-// made (a file that was there, or appeared meanwhile, never is). Safe for
-// concurrent use; a nil list records nothing.
+// made (a file that was there, or appeared meanwhile, never is); a folder
+// goes only once empty (the files the creation wrote in it go first,
+// backup.DirSync's RemoveMade: what another process put there stays).
+// Safe for concurrent use; a nil list records nothing.
 type madeList struct {
 	mu    sync.Mutex
 	paths []string
@@ -572,12 +592,13 @@ func (m *madeList) add(p string) {
 	m.mu.Unlock()
 }
 
-// removeAll removes what was made, the last made first.
+// removeAll removes what was made, the last made first (a folder only
+// when empty).
 func (m *madeList) removeAll() {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for k := len(m.paths) - 1; k >= 0; k-- {
-		os.RemoveAll(m.paths[k])
+		os.Remove(m.paths[k])
 	}
 }
 
@@ -878,7 +899,7 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 	ds := &backup.DirSync{}
 	defer func() {
 		if err != nil {
-			ds.Wait() // no background link may come after the removal
+			ds.RemoveMade() // after the background steps: none may come after
 			created.removeAll()
 		}
 	}()
@@ -933,11 +954,17 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 	// what was written goes at the next run (the folders are marked);
 	// after it, the whole session.
 	work := newTasks(4)
-	var written []string // the transcripts made, for the live guard
-	var skipped []string // what the copies left out (not regular files)
+	var written []string                // the transcripts made, for the live guard
+	var skipped []*backup.NotAFileError // what the copies left out (not regular files)
 	defer func() { env.warnSkipped(skipped) }()
 	queue := func() error {
 		for _, a := range ns.subagents {
+			// a subagent transcript that is a link is left out, as a link
+			// in tool-results/: its bytes are another file's
+			if na := backup.NodeAt(a.path); na != nil {
+				skipped = append(skipped, na)
+				continue
+			}
 			base := filepath.Base(a.path)
 			dst := filepath.Join(sidecar, "subagents", base)
 			if a.legacy {
@@ -946,7 +973,7 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 				// that neither the clean-up of a failure nor the next
 				// run's sweep removes a file this run did not make
 				for {
-					dst = filepath.Join(dir, "agent-"+uuid.NewString()[:8]+"-"+strings.TrimPrefix(base, "agent-"))
+					dst = filepath.Join(dir, backup.NewLegacyAgentName(base))
 					if !pathTaken(dst) && !pathTaken(strings.TrimSuffix(dst, ".jsonl")+".meta.json") {
 						break
 					}
@@ -1092,7 +1119,7 @@ func writeBytes(b []byte) func(io.Writer) error {
 // a named pipe, a device) is not read through: it would copy the bytes of
 // a file outside the config dir, or wait forever. It is left out, and
 // named in the list returned.
-func copyTree(src, dst string, ds *backup.DirSync, work *tasks, changed map[string][]byte) (skipped []string, err error) {
+func copyTree(src, dst string, ds *backup.DirSync, work *tasks, changed map[string][]byte) (skipped []*backup.NotAFileError, err error) {
 	st, err := os.Stat(src)
 	if err != nil || !st.IsDir() {
 		return nil, nil
@@ -1104,15 +1131,15 @@ func copyTree(src, dst string, ds *backup.DirSync, work *tasks, changed map[stri
 		if d.IsDir() {
 			return nil
 		}
-		if !d.Type().IsRegular() {
-			skipped = append(skipped, p)
+		if kind := backup.NodeKind(d.Type()); kind != "" {
+			skipped = append(skipped, &backup.NotAFileError{Path: p, Kind: kind})
 			return nil
 		}
 		rel, err := filepath.Rel(src, p)
 		if err != nil {
 			return err
 		}
-		render := backup.CopyFrom(p)
+		render := backup.CopyBeneath(src, p) // a folder below src swapped for a link is not followed
 		if b, ok := changed[p]; ok {
 			render = writeBytes(b)
 		}
@@ -1123,9 +1150,9 @@ func copyTree(src, dst string, ds *backup.DirSync, work *tasks, changed map[stri
 }
 
 // warnSkipped says which nodes a copy left out (copyTree).
-func (env *Env) warnSkipped(skipped []string) {
-	for _, p := range skipped {
-		fmt.Fprintf(env.Err, "ccsurgeon: warning: not copied: %s is not a regular file (a link, a pipe or a device)\n", p)
+func (env *Env) warnSkipped(skipped []*backup.NotAFileError) {
+	for _, e := range skipped {
+		fmt.Fprintf(env.Err, "ccsurgeon: warning: not copied: %s is %s, not a regular file\n", e.Path, e.Kind)
 	}
 }
 
@@ -1367,12 +1394,21 @@ func isFolderDest(o string) bool {
 // transcripts and their meta files (dir/<id>/subagents/, or dir/agent-*
 // for the 2.0.x layout) and dir/<id>/tool-results/, each as the result
 // has it (redact-secrets: redacted). The session keeps its id. Nothing in
-// dir is replaced; on failure what was created goes.
+// dir is replaced; on failure what was created goes, and only that: a
+// file another process puts in dir meanwhile stays (backup.DirSync's
+// RemoveMade), and the session's folder dir/<id>/ is made by the write,
+// never one that appeared meanwhile.
 func (j *job) writeFolder(dir string, force bool) (path string, err error) {
 	s, t := j.t.S, j.t
 	dir = filepath.Clean(dir)
+	ds := &backup.DirSync{} // the main transcript last, as for a new session
+	defer func() {
+		if err != nil {
+			ds.RemoveMade() // after the background steps: none may come after
+		}
+	}()
 	if st, err := os.Stat(dir); err != nil {
-		if err := os.Mkdir(dir, 0o700); err != nil {
+		if err := ds.Mkdir(dir); err != nil {
 			return "", Errorf("cannot make the folder %s: %v", dir, err)
 		}
 	} else if !st.IsDir() {
@@ -1413,21 +1449,32 @@ func (j *job) writeFolder(dir string, force bool) (path string, err error) {
 		}
 	}
 	_ = force // nothing in the folder is replaced, even with --force
-	var created madeList
-	ds := &backup.DirSync{} // the main transcript last, as for a new session
-	defer func() {
-		if err != nil {
-			ds.Wait() // no background link may come after the removal
-			created.removeAll()
+	// the session's folder, made here (one made meanwhile is refused):
+	// every folder below it is made by the write, one level at a time
+	sideDone := false
+	makeSide := func() error {
+		if sideDone {
+			return nil
 		}
-	}()
+		if err := ds.Mkdir(side); err != nil {
+			return err
+		}
+		ds.Roots, sideDone = []string{side}, true
+		return nil
+	}
 	work := newTasks(4)
+	var left []*backup.NotAFileError // (a subagent transcript that is a link: left out)
+	defer func() { j.env.warnSkipped(left) }()
 	for _, o := range outs {
-		if o.a.Legacy {
-			created.add(o.dest)
-			created.add(strings.TrimSuffix(o.dest, ".jsonl") + ".meta.json")
-		} else {
-			created.add(side)
+		if na := backup.NodeAt(o.a.File.Path); na != nil {
+			left = append(left, na)
+			continue
+		}
+		if !o.a.Legacy {
+			if err := makeSide(); err != nil {
+				work.Wait()
+				return "", err
+			}
 		}
 		work.Go(func() error { return writeSubagent(j.render(o.f, o.dest), o.a.MetaPath, o.dest, rm, ds, nil) })
 	}
@@ -1436,7 +1483,10 @@ func (j *job) writeFolder(dir string, force bool) (path string, err error) {
 		changed[sc.Path] = sc.Data
 	}
 	if st, err := os.Stat(ops.ToolResultsDir(s)); err == nil && st.IsDir() {
-		created.add(side)
+		if err := makeSide(); err != nil {
+			work.Wait()
+			return "", err
+		}
 		skipped, err := copyTree(ops.ToolResultsDir(s), filepath.Join(side, "tool-results"), ds, work, changed)
 		if err != nil {
 			work.Wait()

@@ -18,6 +18,7 @@ import (
 	"regexp"
 	"runtime"
 	"runtime/pprof"
+	"runtime/trace"
 	"slices"
 	"strings"
 
@@ -30,13 +31,23 @@ import (
 
 // Main runs ccsurgeon with the command line args (args[0] the program) and
 // returns the exit code; the CCSURGEON_CPUPROFILE and CCSURGEON_MEMPROFILE
-// variables write profiles for developers (go tool pprof).
+// variables write profiles for developers (go tool pprof), CCSURGEON_TRACE
+// an execution trace (go tool trace: which stages run side by side).
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if p := os.Getenv("CCSURGEON_HEAPPROFILE"); p != "" { // for developers: the heap at its largest
 		stop := startHeapProfile(p)
 		code := run(context.Background(), args, stdin, stdout, stderr)
 		stop()
 		return code
+	}
+	if p := os.Getenv("CCSURGEON_TRACE"); p != "" { // for developers: go tool trace
+		if f, err := os.Create(p); err == nil {
+			_ = trace.Start(f)
+			code := run(context.Background(), args, stdin, stdout, stderr)
+			trace.Stop()
+			f.Close()
+			return code
+		}
 	}
 	if p := os.Getenv("CCSURGEON_CPUPROFILE"); p != "" { // for developers: go tool pprof
 		if f, err := os.Create(p); err == nil {
@@ -373,6 +384,8 @@ func speakOne(err, e error) (worded error, done bool) {
 		return words("pass --force to replace it, or choose another name", 1)
 	case *backup.NotRegularError:
 		return words("write to a file and copy it there, or use -o - for standard output", 1)
+	case *backup.NotAFileError:
+		return words("replace it with a copy of the file, or remove it, and run the command again", 1)
 	case *backup.OutsideError:
 		return words("name the file by its path if you mean to change it there, or write the result elsewhere with -o", 1)
 	case *backup.NoBackupError:

@@ -50,6 +50,8 @@ func TestSpeakWordsEveryDomainError(t *testing.T) {
 			"ccsurgeon: /o/out.jsonl already exists\nccsurgeon: hint: pass --force to replace it, or choose another name\n", 1},
 		{&backup.NotRegularError{Path: "/dev/fifo"},
 			"ccsurgeon: /dev/fifo is not a regular file (a device, FIFO or socket): ccsurgeon writes only regular files\nccsurgeon: hint: write to a file and copy it there, or use -o - for standard output\n", 1},
+		{&backup.NotAFileError{Path: "/c/projects/-p/s/tool-results/t.txt", Kind: "a named pipe"},
+			"ccsurgeon: /c/projects/-p/s/tool-results/t.txt is a named pipe, not a regular file: ccsurgeon copies only regular files\nccsurgeon: hint: replace it with a copy of the file, or remove it, and run the command again\n", 1},
 		{&backup.OutsideError{Real: "/x/s.jsonl", ConfigDir: "/c"},
 			"ccsurgeon: /x/s.jsonl is outside the config dir /c: ccsurgeon writes there only to a file named on the command line\nccsurgeon: hint: name the file by its path if you mean to change it there, or write the result elsewhere with -o\n", 1},
 		{&backup.NoBackupError{File: "/p/s.jsonl", SessionID: "s"},

@@ -88,12 +88,14 @@ func (s *Scanner) sweepEncoded(text string, probe bool, out *[]Finding) bool {
 		if en-st > maxEncodedRun || dottedToken(text, st, en) || nonTextDataURI(text, st) {
 			continue
 		}
+		// a wrapped block's lines are joined only when its first bytes
+		// decode to text (a key's body in a PEM block seldom does)
 		v := text[st:en]
+		if !prefixPrintableOf(runKindOf(segs, v), runHead(segs, v)) {
+			continue
+		}
 		if len(segs) > 1 {
 			v = strings.Join(segs, "")
-		}
-		if !prefixPrintable(v) {
-			continue
 		}
 		if probe {
 			return true
@@ -109,9 +111,9 @@ func (s *Scanner) sweepEncoded(text string, probe bool, out *[]Finding) bool {
 			continue
 		}
 		switch {
-		case s.holdsEncodedSecret(v):
+		case s.holdsEncodedSecret(v, text[max(0, st-8):st]):
 			*out = append(*out, Finding{st, en, "encoded-secret"})
-		case len(segs) > 1 && s.holdsEncodedSecret(segs[0]):
+		case len(segs) > 1 && s.holdsEncodedSecret(segs[0], ""):
 			// a line that only looked like the first of a block
 			*out = append(*out, Finding{st, st + len(segs[0]), "encoded-secret"})
 		}
@@ -120,10 +122,11 @@ func (s *Scanner) sweepEncoded(text string, probe bool, out *[]Finding) bool {
 }
 
 // holdsEncodedSecret: the run v decodes to text in which the scanner one
-// level deeper finds a secret.
-func (s *Scanner) holdsEncodedSecret(v string) bool {
+// level deeper finds a secret, or to a credential by itself
+// (decodedCredential, encoded5.go; before is the text in front of v).
+func (s *Scanner) holdsEncodedSecret(v, before string) bool {
 	dec, ok := decodeRun(v)
-	return ok && s.inner != nil && len(s.inner.Scan(dec)) > 0
+	return ok && s.inner != nil && (len(s.inner.Scan(dec)) > 0 || decodedCredential(dec) && !basicScheme(before))
 }
 
 // b64Val: the value of a base64 or base64url digit, -1 for another byte.
@@ -218,7 +221,9 @@ func wrappedRun(text string, st, e int) ([]string, int) {
 }
 
 // lineBreak: where the next line starts after a newline at i (real or
-// escaped as \n, \r\n) and the indentation a block keeps; -1 if none.
+// escaped as \n, \r\n), past the line number the Read tool or cat -n
+// puts in front of it and the indentation a block keeps (nested YAML
+// and XML go deeper than 8 columns); -1 if none.
 func lineBreak(text string, i int) int {
 	switch {
 	case strings.HasPrefix(text[i:], "\r\n"):
@@ -232,7 +237,8 @@ func lineBreak(text string, i int) int {
 	default:
 		return -1
 	}
-	for k := 0; k < 8 && i < len(text) && (text[i] == ' ' || text[i] == '\t'); k++ {
+	i = skipLineNumber(text, i)
+	for k := 0; k < 64 && i < len(text) && (text[i] == ' ' || text[i] == '\t'); k++ {
 		i++
 	}
 	return i
@@ -243,6 +249,12 @@ func lineBreak(text string, i int) int {
 func dottedToken(text string, st, en int) bool {
 	return st >= 2 && text[st-1] == '.' && isB64(text[st-2]) || en+1 < len(text) && text[en] == '.' && isB64(text[en+1])
 }
+
+// binaryMediaTypes are the media types (and type prefixes) of data that
+// is not text.
+var binaryMediaTypes = []string{"image/", "audio/", "video/", "font/", "application/pdf", "application/zip",
+	"application/gzip", "application/x-gzip", "application/x-tar", "application/wasm", "application/vnd.", "application/x-font",
+	"application/font", "application/x-protobuf", "application/protobuf", "application/x-msdownload"}
 
 // nonTextDataURI: the run is the data of a data: URI (RFC 2397) whose
 // media type is not text: an image, a PDF, audio, a font.
@@ -255,27 +267,52 @@ func nonTextDataURI(text string, st int) bool {
 	if k < 0 {
 		return true // base64 of a media type not named: judged binary
 	}
+	// binary only when the media type says so: none is text/plain (RFC
+	// 2397 §2), and a generic type (application/octet-stream, x-yaml,
+	// x-sh: how a browser uploads a .env) is judged by the bytes
 	mt := strings.ToLower(text[lo+k+5 : st])
-	return !strings.HasPrefix(mt, "text/") && !strings.HasPrefix(mt, "application/json") &&
-		!strings.HasPrefix(mt, "application/x-www-form-urlencoded")
+	for _, b := range binaryMediaTypes {
+		if strings.HasPrefix(mt, b) {
+			return true
+		}
+	}
+	return false
 }
 
 // runKind names the encoding a run is read in: percent-encoding when it
 // holds %XX, hex when every byte is a hex digit (`0x` allowed), base32
 // when upper-case letters and 2–7 in blocks of 8, base64 otherwise.
-func runKind(v string) byte {
-	if strings.IndexByte(v, '%') >= 0 {
-		return '%'
+func runKind(v string) byte { return runKindOf(nil, v) }
+
+// runKindOf is runKind of the run made of the lines segs, joined (v when
+// segs has fewer than two), without joining them.
+func runKindOf(segs []string, v string) byte {
+	head := runHead(segs, v)
+	if len(segs) < 2 {
+		segs = []string{v}
 	}
-	h := strings.TrimPrefix(v, "0x")
-	hexOnly, b32 := len(h)%2 == 0, len(v)%8 == 0
-	for i := 0; i < len(v) && (hexOnly || b32); i++ {
-		c := v[i]
-		if i < len(h) && !isHex(h[i]) {
-			hexOnly = false
+	n := 0
+	for _, sg := range segs {
+		if strings.IndexByte(sg, '%') >= 0 {
+			return '%'
 		}
-		if !(c >= 'A' && c <= 'Z' || c >= '2' && c <= '7' || c == '=') {
-			b32 = false
+		n += len(sg)
+	}
+	off := 0 // a `0x` before hex digits
+	if strings.HasPrefix(head, "0x") {
+		off = 2
+	}
+	hexOnly, b32 := (n-off)%2 == 0, n%8 == 0
+	j := 0 // the place in the joined run
+	for _, sg := range segs {
+		for i := 0; i < len(sg) && (hexOnly || b32); i, j = i+1, j+1 {
+			c := sg[i]
+			if j >= off && !isHex(c) {
+				hexOnly = false
+			}
+			if !(c >= 'A' && c <= 'Z' || c >= '2' && c <= '7' || c == '=') {
+				b32 = false
+			}
 		}
 	}
 	switch {
@@ -287,22 +324,52 @@ func runKind(v string) byte {
 	return '6'
 }
 
-// prefixPrintable: the run's first bytes decode to printable text (UTF-16
-// text too), and not to a media file's magic (%PDF).
-func prefixPrintable(v string) bool {
+// runPrefix is how many of a run's first bytes prefixPrintable decodes at
+// most.
+const runPrefix = 48
+
+// runHead is the first runPrefix bytes of the run made of the lines segs,
+// joined (v when segs has fewer than two); it joins lines only when the
+// first is shorter than that.
+func runHead(segs []string, v string) string {
+	if len(segs) < 2 {
+		return v[:min(len(v), runPrefix)]
+	}
+	if len(segs[0]) >= runPrefix {
+		return segs[0][:runPrefix]
+	}
 	var b []byte
-	switch runKind(v) {
+	for _, sg := range segs {
+		b = append(b, sg[:min(len(sg), runPrefix-len(b))]...)
+		if len(b) == runPrefix {
+			break
+		}
+	}
+	return string(b)
+}
+
+// prefixPrintableOf: the first bytes of a run of encoding kind (runKind),
+// head (runHead), decode to printable text (UTF-16 text too), and not to a
+// media file's magic (%PDF). Up to 48 bytes are decoded, into an array of
+// its own.
+func prefixPrintableOf(kind byte, head string) bool {
+	var b []byte
+	var buf [runPrefix]byte
+	v := head
+	switch kind {
 	case '%':
 		p, _ := unpercent(v[:min(len(v), 48)])
 		if p == "" {
 			p = v[:min(len(v), 48)] // its escapes come later (%3D%3D)
 		}
-		b = []byte(p)
+		b = append(buf[:0], p...)
 	case 'x':
 		h := strings.TrimPrefix(v, "0x")
-		b, _ = hex.DecodeString(h[:min(len(h), 32)])
+		n, _ := hex.Decode(buf[:], []byte(h[:min(len(h), 32)]))
+		b = buf[:n]
 	case '2':
-		b, _ = base32.StdEncoding.DecodeString(v[:min(len(v), 32)])
+		n, _ := base32.StdEncoding.Decode(buf[:], []byte(v[:min(len(v), 32)]))
+		b = buf[:n]
 	default:
 		// the first byte of text is 0x20-0x7e (its base64 starts I-Z or
 		// a-f), a UTF-16BE NUL (A) or a BOM (+, /): a token, a word or a
@@ -310,7 +377,7 @@ func prefixPrintable(v string) bool {
 		if c := v[0]; !(c >= 'I' && c <= 'Z' || c >= 'a' && c <= 'f' || c == 'A' || c == '+' || c == '/') {
 			return false
 		}
-		b, _ = decodeB64(v[:min(len(v), 32)/4*4])
+		b, _ = decodeB64To(buf[:0], v[:min(len(v), 32)/4*4])
 	}
 	if len(b) < 8 || strings.HasPrefix(string(b), "%PDF") {
 		return false

@@ -131,7 +131,13 @@ func b64RunEnd(text string, i int) int {
 func isB64URLOrDot(c byte) bool { return isB64(c) || c == '-' || c == '_' || c == '.' }
 
 // decodeB64 decodes standard or URL-safe base64, padded or not.
-func decodeB64(v string) ([]byte, bool) {
+func decodeB64(v string) ([]byte, bool) { return decodeB64To(nil, v) }
+
+// decodeB64To is decodeB64 into dst when it has the room (a few bytes
+// decoded into the caller's array: nothing allocated), else into a new
+// slice. What is decoded before a byte that is not base64 is returned
+// with false.
+func decodeB64To(dst []byte, v string) ([]byte, bool) {
 	v = strings.TrimRight(v, "=")
 	if len(v)%4 == 1 || len(v) > 1<<16 {
 		return nil, false
@@ -143,8 +149,11 @@ func decodeB64(v string) ([]byte, bool) {
 		}
 		enc = base64.RawURLEncoding
 	}
-	b, err := enc.DecodeString(v)
-	return b, err == nil
+	if n := enc.DecodedLen(len(v)); cap(dst) < n {
+		dst = make([]byte, n)
+	}
+	n, err := enc.Decode(dst[:cap(dst)], []byte(v))
+	return dst[:n], err == nil
 }
 
 // printableText: b is text (UTF-8, no control byte but blanks).
@@ -209,7 +218,7 @@ func checkGzipHoldsSecret(text string, s, e int) bool {
 // decodeCallAnchors are the decoding calls whose literal argument is read.
 var decodeCallAnchors = []string{"b64decode(", "atob(", "buffer.from(", "decodestring(", "base64string(",
 	"r().decode(", "de64(", "base64_decode(", "omhex(", "unhexlify(", "hex2bin(", "<<<",
-	"base64decode(", "base64binary(", "decodebytes("}
+	"base64decode(", "base64binary(", "decodebytes(", "a85decode(", "b85decode("}
 
 // Each decoding call's anchor starts at a byte trigram prose and code rarely
 // hold (the prefilter lets every position of an anchor's first three
@@ -262,11 +271,17 @@ func findDecodeCalls(text string, hits []hit, emit func(s, e int, id string)) {
 		}
 		var b []byte
 		var ok bool
-		if isHexCall {
+		switch {
+		case isHexCall:
 			var err error
-			b, err = hex.DecodeString(v)
+			// bytes.fromhex and unhexlify take blanks between the bytes
+			b, err = hex.DecodeString(strings.NewReplacer(" ", "", "\t", "").Replace(v))
 			ok = err == nil
-		} else {
+		case call == "a85decode(": // Python's base64.a85decode (encoded5.go)
+			b, ok = decodeA85(strings.TrimSuffix(strings.TrimPrefix(v, "<~"), "~>"))
+		case call == "b85decode(": // RFC 1924 base85
+			b, ok = decodeB85(v)
+		default:
 			b, ok = decodeB64(v)
 		}
 		if !ok || len(b) < 6 || !printableText(b) {

@@ -253,11 +253,18 @@ next:
 	return string(b), append(src, len(s))
 }
 
-// xmlRefs: XML's five predefined entities.
+// xmlRefs: XML's five predefined entities, and HTML5's named references
+// of the other ASCII punctuation a URL, an assignment or a token holds
+// (PHP's htmlentities writes them with ENT_HTML5; encoded5.go).
 var xmlRefs = []struct {
 	ref string
 	c   byte
-}{{"&lt;", '<'}, {"&gt;", '>'}, {"&amp;", '&'}, {"&quot;", '"'}, {"&apos;", '\''}}
+}{{"&lt;", '<'}, {"&gt;", '>'}, {"&amp;", '&'}, {"&quot;", '"'}, {"&apos;", '\''},
+	{"&colon;", ':'}, {"&sol;", '/'}, {"&commat;", '@'}, {"&lowbar;", '_'}, {"&equals;", '='}, {"&period;", '.'},
+	{"&excl;", '!'}, {"&num;", '#'}, {"&dollar;", '$'}, {"&percnt;", '%'}, {"&plus;", '+'}, {"&quest;", '?'},
+	{"&comma;", ','}, {"&semi;", ';'}, {"&ast;", '*'}, {"&lpar;", '('}, {"&rpar;", ')'}, {"&lsqb;", '['},
+	{"&rsqb;", ']'}, {"&lcub;", '{'}, {"&rcub;", '}'}, {"&bsol;", '\\'}, {"&Hat;", '^'}, {"&grave;", '`'},
+	{"&verbar;", '|'}, {"&NewLine;", '\n'}, {"&Tab;", '\t'}}
 
 // ---- hex dumps
 
@@ -315,45 +322,63 @@ func findHexDumps(text string, hits []hit, emit func(s, e int, id string)) {
 	}
 }
 
-// dumpLine: the bytes of one line of xxd or hexdump -C output (an offset
-// of 7 or more hex digits, then the hex column).
+// dumpLine: the bytes of one line of a hex dump: an offset (4 hex digits
+// or more, 0x in front for tcpdump -X, a colon after for xxd), then the
+// hex column in groups of 2, 4 or 8 digits (xxd, hexdump -C, od -t x1,
+// tcpdump -X, Wireshark), 32 bytes at most, up to the text column: two
+// blanks or more (one gap of two after 8 single bytes is hexdump -C's and
+// Wireshark's middle), a '|' or a '>'.
 func dumpLine(l string) ([]byte, bool) {
 	l = strings.TrimLeft(l, " \t")
 	k := 0
-	for k < len(l) && isHex(l[k]) {
-		k++
+	if strings.HasPrefix(l, "0x") {
+		k = 2
 	}
-	if k < 7 || k >= len(l) {
+	d := k
+	for d < len(l) && isHex(l[d]) {
+		d++
+	}
+	if d-k < 4 || d >= len(l) {
 		return nil, false
 	}
-	var hexCol string
+	rest := l[d:]
 	switch {
-	case l[k] == ':': // xxd: groups of 4 digits, two blanks before the text
-		rest := l[k+1:]
-		if i := strings.Index(rest, "  "); i >= 0 {
-			rest = rest[:i]
-		}
-		hexCol = strings.ReplaceAll(rest, " ", "")
-	case strings.HasPrefix(l[k:], "  "): // hexdump -C: |text| after the bytes
-		rest := l[k+2:]
-		if i := strings.IndexByte(rest, '|'); i >= 0 {
-			rest = rest[:i]
-		}
-		hexCol = strings.ReplaceAll(rest, " ", "")
-	default:
+	case rest[0] == ':':
+		rest = rest[1:]
+	case rest[0] != ' ':
 		return nil, false
 	}
-	if hexCol == "" || len(hexCol)%2 != 0 || len(hexCol) > 64 {
-		return nil, false
-	}
-	b := make([]byte, len(hexCol)/2)
-	for i := range b {
-		if !isHex(hexCol[2*i]) || !isHex(hexCol[2*i+1]) {
-			return nil, false
+	var b []byte
+	single := true // every group so far one byte
+	for i := 0; ; {
+		j := i
+		for j < len(rest) && rest[j] == ' ' {
+			j++
 		}
-		b[i] = unhex(hexCol[2*i])<<4 | unhex(hexCol[2*i+1])
+		if j == i && i > 0 || j >= len(rest) || rest[j] == '|' || rest[j] == '>' {
+			break
+		}
+		if len(b) > 0 && j-i >= 2 && !(j-i == 2 && len(b) == 8 && single) {
+			break
+		}
+		e := j
+		for e < len(rest) && isHex(rest[e]) {
+			e++
+		}
+		g := e - j
+		if g == 0 || g%2 != 0 || g > 8 || e < len(rest) && rest[e] != ' ' || len(b)+g/2 > 32 {
+			if len(b) == 0 {
+				return nil, false
+			}
+			break
+		}
+		single = single && g == 2
+		for x := j; x < e; x += 2 {
+			b = append(b, unhex(rest[x])<<4|unhex(rest[x+1]))
+		}
+		i = e
 	}
-	return b, true
+	return b, len(b) > 0
 }
 
 // ---- SASL

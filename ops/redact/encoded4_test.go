@@ -80,11 +80,7 @@ func TestEncoded4EachEncoding(t *testing.T) {
 	ghp := "ghp_R8kT2mWq9LxZ4vN7pB3cY6dF1gH5jK0sQaEr"
 	xoxb := "xoxb-2718281828-3141592653589-Qm7Lz2Xr9Kp4Wv8Nt3Ys6Bd1"
 	pw := "Kq7!mZ2#pLxV9w"
-	cases := []struct {
-		encoding string
-		find     []string
-		leave    []string
-	}{
+	cases := []encodingCase{
 		{"byte lists of code (Go, Java, C, Python, JS)",
 			[]string{
 				"tok := []byte{«" + list(ghp, "0x%02x", ", ") + "»}",
@@ -166,27 +162,7 @@ func TestEncoded4EachEncoding(t *testing.T) {
 			[]string{"npmRegistries:\n  //npm.example.org:\n    npmAuthIdent: \"«" + b64("ci:"+pw) + "»\""},
 			[]string{"npmRegistries:\n  //npm.example.org:\n    npmAuthIdent: \"${NPM_AUTH_IDENT}\""}},
 	}
-	for _, c := range cases {
-		t.Run(c.encoding, func(t *testing.T) {
-			for _, in := range c.find {
-				a, b := strings.Index(in, "«"), strings.Index(in, "»")
-				text := in[:a] + in[a+len("«"):b] + in[b+len("»"):]
-				secret := in[a+len("«") : b]
-				out := redactAll(s, text)
-				for i := 0; i+8 <= len(secret); i++ {
-					if w := secret[i : i+8]; strings.TrimSpace(w) == w && strings.Contains(out, w) && !strings.Contains(text[:a], w) && !strings.Contains(text[b-len("«"):], w) {
-						t.Errorf("missed %q in:\n%s\ngot:\n%s", w, text, out)
-						break
-					}
-				}
-			}
-			for _, text := range c.leave {
-				if out := redactAll(s, text); out != text {
-					t.Errorf("reported in a non-secret:\n%s", out)
-				}
-			}
-		})
-	}
+	runEncodingCases(t, s, cases)
 }
 
 // markLines puts « » around the lines of dump that show a byte of secret

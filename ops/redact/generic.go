@@ -116,6 +116,7 @@ var keyPrevDeny = map[string]bool{
 	"row": true, "unique": true, "hot": true, "object": true, "map": true, "dict": true, "hash": true,
 	"group": true, "routing": true, "shard": true, "join": true, "react": true, "list": true, "i18n": true,
 	"translation": true, "storage_": true, "s3": true, "file": true, "path": true, "name": true, "id": true,
+	"websocket": true, "socket": true, // Sec-WebSocket-Key: RFC 6455's handshake nonce, sent in the clear
 }
 
 var tokenRunPrefix = map[string]bool{"secret": true, "private": true, "personal": true, "session": true, "oauth": true}

@@ -290,6 +290,13 @@ func TestEntropySameAsLog2(t *testing.T) {
 				t.Fatalf("entropy(%q) = %v, want %v", s, got, want)
 			}
 		}
+		// one byte n times, and two: below 256 bytes a count is held in
+		// a byte (entropyRow8), 255 the most it takes
+		for _, s := range []string{strings.Repeat("\xff", n), strings.Repeat("a", n) + "\x00", "\x00" + strings.Repeat("z", n)} {
+			if got, want := entropy(s), entropyRef(s); got != want {
+				t.Fatalf("entropy of %d bytes %q… = %v, want %v", len(s), s[:min(len(s), 3)], got, want)
+			}
+		}
 	}
 }
 

@@ -58,7 +58,7 @@ func keyRules() []*Rule {
 		// encoded span is the secret
 		{ID: "encoded-secret", Anchors: []string{"kind: secret", `"kind": "secret"`, `"kind":"secret"`}, Fold: true, Before: 4000, After: 16000, Priority: prioContext,
 			Re:       regexp.MustCompile(`(?m)(?:^[ \t]+[\w.-]+:[ \t]+|"[\w.-]+"[ \t]*:[ \t]*")(?P<s>[A-Za-z0-9+/]{12,}={0,2})(?:[ \t]*$|")`),
-			Boundary: isB64Word, Check: checkDecodedHoldsSecret},
+			Boundary: isB64Word, Check: checkSecretDataValue}, // encoded5.go
 		{ID: "encoded-secret", Anchors: []string{"_b64", "_base64", "-b64", "-base64"}, Fold: true, Before: 60, After: 16000, Priority: prioContext,
 			Re:       regexp.MustCompile(`[A-Za-z0-9]+[_-](?i:b64|base64)["']?[ \t]*(?::=|=|:)[ \t]*["']?(?P<s>[A-Za-z0-9+/]{12,}={0,2})`),
 			Boundary: isB64, Check: checkDecodedHoldsSecret},

@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"encoding/binary"
 	"math/rand"
 	"strings"
 	"testing"
@@ -50,6 +51,15 @@ func TestPrefilterIsEveryAnchorAtEveryPosition(t *testing.T) {
 			return string(rune(32 + r.Intn(95)))
 		case 4:
 			return " "
+		case 5:
+			if r.Intn(2) == 0 {
+				// a byte of the upper-case anchor with its top bit set
+				// (0xC1 for A): not a letter, though its low 7 bits are one
+				// (the prefilter compares 8 bytes at once, lower-cased)
+				b := []byte(strings.ToUpper(a))
+				b[r.Intn(len(b))] |= 0x80
+				return string(b)
+			}
 		}
 		return a
 	}
@@ -73,6 +83,31 @@ func TestPrefilterIsEveryAnchorAtEveryPosition(t *testing.T) {
 			assert.Empty(t, first, "%q", text)
 		} else {
 			assert.Equal(t, want[0].pos, first[0].pos, "first: %q", text)
+		}
+	}
+}
+
+// lowerWord lower-cases 8 bytes at once as lowerTab does each: every byte
+// value, in every place of the word, next to bytes of every kind.
+func TestLowerWordIsLowerTab(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	for c := 0; c < 256; c++ {
+		for lane := 0; lane < 8; lane++ {
+			for range 8 {
+				var b [8]byte
+				for i := range b {
+					b[i] = byte(r.Intn(256))
+				}
+				b[lane] = byte(c)
+				w := binary.LittleEndian.Uint64(b[:])
+				var want [8]byte
+				for i := range b {
+					want[i] = lowerTab[b[i]]
+				}
+				if got := lowerWord(w); got != binary.LittleEndian.Uint64(want[:]) {
+					t.Fatalf("lowerWord(% x) = %016x, want % x", b, got, want)
+				}
+			}
 		}
 	}
 }

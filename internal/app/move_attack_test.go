@@ -1,0 +1,306 @@
+package app
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ccsurgeon/ccsurgeon/backup"
+	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// swapNode replaces the regular file at p by a node of kind ("link": a
+// symbolic link to target; "fifo": a named pipe), keeping nothing of it.
+// A link's target is given p's size and modification time, so that a
+// guard that compares those (through the link) sees no change.
+func swapNode(t *testing.T, p, kind, target string) {
+	t.Helper()
+	fi, err := os.Stat(p)
+	require.NoError(t, err)
+	require.NoError(t, os.Remove(p))
+	switch kind {
+	case "link":
+		require.NoError(t, os.WriteFile(target, bytes.Repeat([]byte("S"), int(fi.Size())), 0o600))
+		require.NoError(t, os.Chtimes(target, fi.ModTime(), fi.ModTime()))
+		require.NoError(t, os.Symlink(target, p))
+	case "fifo":
+		require.NoError(t, mkfifo(p))
+	}
+}
+
+// TestMoveReadsNoNodeSwappedInAfterTheCheck: a move checks that every file
+// it moves is a regular file, then copies them. A sidecar file replaced
+// after that check by a link to a file outside the config dir (of the
+// same size and time, so that the change guard passes) must not have the
+// outside file's bytes copied into the moved session, and a named pipe
+// must not hang the move: the move is refused, naming the file, and the
+// session stays where it was. A member per kind of node and per step at
+// which it appears (after the check, after the backup).
+func TestMoveReadsNoNodeSwappedInAfterTheCheck(t *testing.T) {
+	for _, kind := range []string{"link", "fifo"} {
+		for _, step := range []string{"move-after-journal", "move-after-backup"} {
+			t.Run(kind+"/"+step, func(t *testing.T) {
+				if kind == "fifo" && !canMkfifo {
+					t.Skip("no named pipes on this OS")
+				}
+				e := newMoveEnv(t, "tools", "old")
+				oldDir := filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.old))
+				victim := filepath.Join(oldDir, e.id, "tool-results", "bctrnos8p.txt")
+				secret := filepath.Join(e.root, "outside-secret.txt")
+				newPath := filepath.Join(e.root, "new")
+				var once sync.Once
+				backup.TestHook = func(s string) {
+					if s == step {
+						once.Do(func() { swapNode(t, victim, kind, secret) })
+					}
+				}
+				defer func() { backup.TestHook = nil }()
+				var err error
+				done := make(chan struct{})
+				go func() {
+					defer close(done)
+					_, _, err = e.run(MoveOptions{Session: e.id, To: newPath})
+				}()
+				select {
+				case <-done:
+				case <-time.After(20 * time.Second):
+					if kind == "fifo" {
+						// let the hung copy end, so that the test can
+						f, _ := os.OpenFile(victim, os.O_WRONLY, 0)
+						if f != nil {
+							f.Close()
+						}
+						<-done
+					}
+					t.Fatalf("the move waited on a %s swapped in at %s", kind, step)
+				}
+				backup.TestHook = nil
+				for p, s := range tree(t, e.cfg) {
+					if strings.Contains(s, strings.Repeat("S", 8)) && strings.Contains(p, "tool-results") {
+						t.Errorf("the outside file's bytes were copied into the config dir: %s", p)
+					}
+				}
+				require.Error(t, err, "the move went on with a %s in place of %s", kind, victim)
+				var na *backup.NotAFileError
+				require.True(t, errors.As(err, &na), "not a typed refusal: %T %v", err, err)
+				assert.Equal(t, victim, na.Path)
+				assert.FileExists(t, filepath.Join(oldDir, e.id+".jsonl"), "the session stays where it was")
+				_, serr := os.Stat(filepath.Join(e.cfg, "projects", chain.ProjectSlug(newPath), e.id+".jsonl"))
+				assert.True(t, os.IsNotExist(serr), "the refused move left the session at its new place")
+				left, _ := filepath.Glob(filepath.Join(backup.JournalDir(e.cfg), "*"))
+				assert.Empty(t, left, "the refused move left its journal")
+			})
+		}
+	}
+}
+
+// TestMoveFollowsNoFolderSwappedForALink: a move checks that no folder on
+// the way to a file it moves is a link, then reads the file, and (after
+// its point of no return) removes it. The session's tool-results/ folder
+// replaced after that check by a link to a folder outside the config dir
+// that holds a file of the same name (same size and time) must neither
+// have that outside file's bytes copied into the moved session (swapped
+// before the copy: the move is refused) nor have the outside file removed
+// (swapped after the mark: the outside file stays, whatever the move
+// says). A member per step.
+func TestMoveFollowsNoFolderSwappedForALink(t *testing.T) {
+	for _, step := range []string{"move-after-backup", "move-after-commit-mark"} {
+		t.Run(step, func(t *testing.T) {
+			e := newMoveEnv(t, "tools", "old")
+			oldDir := filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.old))
+			folder := filepath.Join(oldDir, e.id, "tool-results")
+			outside := filepath.Join(e.root, "outside-folder")
+			newPath := filepath.Join(e.root, "new")
+			var once sync.Once
+			backup.TestHook = func(s string) {
+				if s != step {
+					return
+				}
+				once.Do(func() {
+					fi, err := os.Stat(filepath.Join(folder, "bctrnos8p.txt"))
+					require.NoError(t, err)
+					require.NoError(t, os.Rename(folder, filepath.Join(e.root, "moved-away")))
+					require.NoError(t, os.Mkdir(outside, 0o700))
+					p := filepath.Join(outside, "bctrnos8p.txt")
+					require.NoError(t, os.WriteFile(p, bytes.Repeat([]byte("S"), int(fi.Size())), 0o600))
+					require.NoError(t, os.Chtimes(p, fi.ModTime(), fi.ModTime()))
+					require.NoError(t, os.Symlink(outside, folder))
+				})
+			}
+			defer func() { backup.TestHook = nil }()
+			_, _, err := e.run(MoveOptions{Session: e.id, To: newPath})
+			backup.TestHook = nil
+			t.Logf("the move says: %v", err)
+			b, rerr := os.ReadFile(filepath.Join(outside, "bctrnos8p.txt"))
+			require.NoError(t, rerr, "the move removed a file outside the config dir, through a folder swapped for a link (err %v)", err)
+			assert.Equal(t, strings.Repeat("S", len(b)), string(b))
+			for p, s := range tree(t, e.cfg) {
+				if strings.Contains(s, strings.Repeat("S", 8)) {
+					t.Errorf("the outside file's bytes were copied into the config dir: %s", p)
+				}
+			}
+			if step == "move-after-backup" {
+				require.Error(t, err, "the move read through a folder swapped for a link")
+				assert.FileExists(t, filepath.Join(oldDir, e.id+".jsonl"), "the refused move left the session where it was")
+			}
+		})
+	}
+}
+
+// TestNewSessionCopiesNoSubagentThatIsALink: a subagent transcript that is
+// a link (here to a file outside the config dir that reads as a subagent
+// transcript) is read by an in-place change only to be refused; a new
+// session (clone, or a share folder -o DIR/) must not copy the bytes of
+// the file it names into the new session: it is left out with a warning
+// naming it, as clone leaves out a link in tool-results/. A member per
+// writer.
+func TestNewSessionCopiesNoSubagentThatIsALink(t *testing.T) {
+	for _, member := range []string{"clone", "share-folder"} {
+		t.Run(member, func(t *testing.T) {
+			e := newMoveEnv(t, "subagent", "old")
+			agent := filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.old), e.id, "subagents", "agent-a1eb358aa10f9c9a1.jsonl")
+			b, err := os.ReadFile(agent)
+			require.NoError(t, err)
+			const marker = "OUTSIDE-THE-CONFIG-DIR"
+			outside := filepath.Join(e.root, "outside.jsonl")
+			require.NoError(t, os.WriteFile(outside, bytes.Replace(b, []byte("Run echo from-subagent"), []byte(marker), 1), 0o600))
+			require.Contains(t, func() string { b, _ := os.ReadFile(outside); return string(b) }(), marker)
+			require.NoError(t, os.Remove(agent))
+			require.NoError(t, os.Symlink(outside, agent))
+			d := Dest{}
+			share := filepath.Join(e.root, "share")
+			if member == "share-folder" {
+				d.Output = share + string(filepath.Separator)
+			}
+			var errb bytes.Buffer
+			env := &Env{ConfigDir: e.cfg, Out: io.Discard, Err: &errb, Quiet: true}
+			require.NoError(t, env.RunClone(e.id, BranchOptions{}, d), errb.String())
+			for _, root := range []string{e.cfg, share} {
+				if _, err := os.Stat(root); err != nil {
+					continue
+				}
+				for p, s := range tree(t, root) {
+					if strings.Contains(s, marker) {
+						t.Errorf("the linked file's bytes were copied into %s", filepath.Join(root, p))
+					}
+				}
+			}
+			assert.Contains(t, errb.String(), "not copied: "+agent+" is a symbolic link")
+		})
+	}
+}
+
+// TestMoveLinksNoNewFileThroughAFolderSwappedForALink: a move makes each
+// new file's folder, writes its temp file there, and after its point of no
+// return gives it its name (a link from the temp, in the same folder). The
+// new folder swapped for a link to a folder outside the config dir (that
+// holds a file under the temp's name) once made, or after the mark, must
+// not get a file made there: nothing is written outside the config dir
+// (the move is refused, or stops part-way after the mark, naming the
+// link). A member per step.
+func TestMoveLinksNoNewFileThroughAFolderSwappedForALink(t *testing.T) {
+	for _, step := range []string{"move-folder-made", "move-after-commit-mark"} {
+		t.Run(step, func(t *testing.T) { testMoveLinksNoNewFile(t, step) })
+	}
+}
+
+func testMoveLinksNoNewFile(t *testing.T, step string) {
+	e := newMoveEnv(t, "tools", "old")
+	newPath := filepath.Join(e.root, "new")
+	newFolder := filepath.Join(e.cfg, "projects", chain.ProjectSlug(newPath), e.id, "tool-results")
+	outside := filepath.Join(e.root, "outside-folder")
+	var once sync.Once
+	backup.TestHook = func(s string) {
+		if s != step {
+			return
+		}
+		once.Do(func() {
+			require.NoError(t, os.Mkdir(outside, 0o700))
+			ents, err := os.ReadDir(newFolder)
+			require.NoError(t, err)
+			for _, d := range ents { // the temps, as an attacker who can list the folder sees them
+				require.NoError(t, os.WriteFile(filepath.Join(outside, d.Name()), []byte("planted"), 0o600))
+			}
+			require.NoError(t, os.Rename(newFolder, filepath.Join(e.root, "moved-away")))
+			require.NoError(t, os.Symlink(outside, newFolder))
+		})
+	}
+	defer func() { backup.TestHook = nil }()
+	_, _, err := e.run(MoveOptions{Session: e.id, To: newPath})
+	backup.TestHook = nil
+	t.Logf("the move says: %v", err)
+	ents, rerr := os.ReadDir(outside)
+	require.NoError(t, rerr)
+	for _, d := range ents {
+		b, _ := os.ReadFile(filepath.Join(outside, d.Name()))
+		if string(b) != "planted" || !strings.Contains(d.Name(), ".ccsurgeon-move-") {
+			t.Errorf("the move made %s outside the config dir", filepath.Join(outside, d.Name()))
+		}
+	}
+}
+
+// TestInPlaceFollowsNoFolderSwappedForALink: an in-place change that
+// removes subagent transcripts (drop-tool-calls --tool Agent) backs each
+// one up, then removes it. The session's subagents/ folder swapped, as
+// the backup starts or just before the removals, for a link to a folder
+// outside the config dir that holds files of the same names: those files
+// are neither copied into the backups nor removed. A member per step.
+func TestInPlaceFollowsNoFolderSwappedForALink(t *testing.T) {
+	for _, step := range []string{"backup-copying", "before-removals"} {
+		t.Run(step, func(t *testing.T) { testInPlaceFollowsNoFolder(t, step) })
+	}
+}
+
+func testInPlaceFollowsNoFolder(t *testing.T, step string) {
+	e := newMoveEnv(t, "subagent", "old")
+	folder := filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.old), e.id, "subagents")
+	outside := filepath.Join(e.root, "outside-folder")
+	const marker = "OUTSIDE-THE-CONFIG-DIR"
+	var once sync.Once
+	backup.TestHook = func(s string) {
+		if s != step {
+			return
+		}
+		once.Do(func() {
+			require.NoError(t, os.Rename(folder, outside))
+			ents, err := os.ReadDir(outside)
+			require.NoError(t, err)
+			for _, d := range ents {
+				p := filepath.Join(outside, d.Name())
+				fi, err := os.Stat(p)
+				require.NoError(t, err)
+				b, _ := os.ReadFile(p)
+				b = append([]byte(marker), b[len(marker):]...) // same size
+				require.NoError(t, os.WriteFile(p, b, 0o600))
+				require.NoError(t, os.Chtimes(p, fi.ModTime(), fi.ModTime()))
+			}
+			require.NoError(t, os.Symlink(outside, folder))
+		})
+	}
+	defer func() { backup.TestHook = nil }()
+	var errb bytes.Buffer
+	env := &Env{ConfigDir: e.cfg, Out: io.Discard, Err: &errb, Quiet: true}
+	err := env.RunOps(e.id, OpSpec{Drop: true, DropTools: []string{"Agent"}}, Dest{Force: true})
+	backup.TestHook = nil
+	t.Logf("the change says: %v", err)
+	// the next run finishes what a change stopped part-way left (its
+	// journal): through the same folder
+	err = env.RunOps(e.id, OpSpec{StripThinking: true}, Dest{Force: true})
+	t.Logf("the next run says: %v", err)
+	ents, rerr := os.ReadDir(outside)
+	require.NoError(t, rerr)
+	require.Len(t, ents, 2, "the change (or the next run) removed a file outside the config dir, through a folder swapped for a link")
+	for p, s := range tree(t, e.cfg) {
+		if strings.Contains(s, marker) {
+			t.Errorf("the outside file's bytes were copied into the config dir: %s", p)
+		}
+	}
+}
