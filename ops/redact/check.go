@@ -432,7 +432,7 @@ func plausibleValue(v string, kind int, quoted bool) bool {
 	if marks&markBlank != 0 {
 		return false
 	}
-	if isPlaceholderWord(v) {
+	if isPlaceholderWord(v) || sequentialValue(v) { // sequentialValue: general7.go
 		return false
 	}
 	if hasPlaceholderPart(v) {
@@ -447,7 +447,11 @@ func plausibleValue(v string, kind int, quoted bool) bool {
 	switch v[0] {
 	case '%':
 		return percentLedPassword(v, kind, quoted) // general6.go
-	case '$', '{', '<', '[', '(', '/', '\\':
+	case '/':
+		if !slashLedKey(v) { // general7.go
+			return false
+		}
+	case '$', '{', '<', '[', '(', '\\':
 		return false
 	case '-', '.', ':', '=', '|', '>', ',':
 		if !punctLedPassword(v) { // general6.go

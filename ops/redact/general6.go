@@ -112,13 +112,7 @@ func findPasswordDirectives(text string, hits []hit, emit func(s, e int, id stri
 		if p < lastEnd {
 			continue
 		}
-		l, r := p, p
-		for l > 0 && isIdentByte(text[l-1]) {
-			l--
-		}
-		for r < len(text) && isIdentByte(text[r]) {
-			r++
-		}
+		l, r := identAround(text, p, p) // general7.go
 		lastEnd = r
 		ident := text[l:r]
 		var arr [12]string

@@ -460,7 +460,7 @@ func findAssignments(text string, hits []hit, emit func(s, e int, id string)) {
 			continue
 		}
 		v := text[s:e]
-		if weak && !strongValue(v) && !randomBase64(v) {
+		if weak && (!strongValue(v) && !randomBase64(v) || signatureDigest(v)) { // signatureDigest: general7.go
 			continue
 		}
 		if kind != kindPassword && namesAKey(v) {

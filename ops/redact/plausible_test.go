@@ -20,7 +20,7 @@ func plausibleValueRef(v string, kind int, quoted bool) bool {
 	if len(v) < minLen || len(v) > 512 {
 		return false
 	}
-	if isPlaceholderWord(v) {
+	if isPlaceholderWord(v) || sequentialValue(v) { // general7.go
 		return false
 	}
 	if hasPlaceholderPart(v) {
@@ -32,7 +32,11 @@ func plausibleValueRef(v string, kind int, quoted bool) bool {
 	switch v[0] {
 	case '%':
 		return percentLedPassword(v, kind, quoted) // general6.go
-	case '$', '{', '<', '[', '(', '/', '\\':
+	case '/':
+		if !slashLedKey(v) { // general7.go
+			return false
+		}
+	case '$', '{', '<', '[', '(', '\\':
 		return false
 	case '-', '.', ':', '=', '|', '>', ',':
 		if !punctLedPassword(v) {

@@ -38,6 +38,9 @@ func kw(id, shape string, keywords ...string) *Rule {
 				continue
 			}
 			last = e
+			if publicName(text[l:e]) { // DISCORD_PUBLIC_KEY, pubkey (general7.go)
+				continue
+			}
 			for e < len(text) && strings.IndexByte(" \t\"'`:=>,|?]\\", text[e]) >= 0 {
 				e++ // the separator: KEY=, "key": ", key => '
 			}

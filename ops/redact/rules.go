@@ -311,6 +311,7 @@ func builtinRules() []*Rule {
 	rules = append(rules, providerRules()...)
 	rules = append(rules, generalRules()...)  // general6.go
 	rules = append(rules, encoded4Rules()...) // encoded4.go
+	rules = append(rules, general7Rules()...) // general7.go
 	rules = append(rules, encoded5Rules()...) // encoded5.go
 	have, anchors := map[string]bool{}, map[string]bool{}
 	for _, r := range rules {
