@@ -275,12 +275,18 @@ func (n *NewFiles) Folder(dir string) error {
 	if err := os.MkdirAll(filepath.Dir(dir), dirMode); err != nil {
 		return fmt.Errorf("create directory %s: %w", filepath.Dir(dir), err)
 	}
+	// listed before it is made: a run killed between the folder and its
+	// marker left an empty folder no marker names, which the list does
+	if err := n.record(dir); err != nil {
+		return err
+	}
 	if err := os.Mkdir(dir, dirMode); err != nil {
 		if errors.Is(err, os.ErrExist) {
 			return existsError(dir)
 		}
 		return fmt.Errorf("create directory %s: %w", dir, err)
 	}
+	Step("new-folder-made")
 	markWriting(m, true)
 	// whole or not there: another run's sweep that read it half written
 	// took the folder for a leftover (clone --all, two at a time)
@@ -299,7 +305,12 @@ func (n *NewFiles) Folder(dir string) error {
 // File records a file of the creation that lies outside its folders (an
 // older client's agent-*.jsonl beside the main transcript). Call it before
 // writing path.
-func (n *NewFiles) File(path string) error {
+func (n *NewFiles) File(path string) error { return n.record(path) }
+
+// record adds path (a file outside the creation's folders, or one of its
+// folders about to be made) to the creation's list, written whole before
+// path is made: the next run's sweep removes what a killed run listed.
+func (n *NewFiles) record(path string) error {
 	list := newFilesList(n.main)
 	markWriting(list, true)
 	n.files = append(n.files, path)
@@ -394,6 +405,19 @@ func SweepProject(configDir, projectDir string) []string {
 				// what the new session could have made there goes
 				if filepath.Dir(f) == projectDir && madeBeside(f, id) && os.Remove(f) == nil {
 					did = append(did, "removed the file of an unfinished new session "+f)
+				}
+				// one of its folders, killed before its marker was
+				// whole: empty but for the marker's temp (a folder with
+				// its marker goes below, by the marker)
+				if f == filepath.Join(projectDir, id) || f == filepath.Join(configDir, "file-history", id) {
+					if fi, err := os.Lstat(f); err == nil && fi.IsDir() {
+						if _, err := os.Lstat(filepath.Join(f, incompleteMarker)); err != nil {
+							did = append(did, sweepTemps(f)...)
+							if os.Remove(f) == nil {
+								did = append(did, "removed the unfinished new session folder "+f)
+							}
+						}
+					}
 				}
 			}
 		}

@@ -38,11 +38,11 @@ func TestCdSession(t *testing.T) {
 		fx := &fixture{env: env, id: id}
 		clone := fx.ccsurgeon(t, func(a *app.Env) error { return a.RunClone(id, app.BranchOptions{}, app.Dest{}) })
 		require.Equal(t, filepath.Dir(path), filepath.Dir(clone.Path), "the clone lies beside the session")
-		require.Equal(t, spec.Clone(sent).Key(), sentKey(env.MustResume(t, c, clone.SessionID)), "clone: what %s sends", c)
+		require.Equal(t, spec.Clone(sent).Key(), sentKey(resultResume(t, env, c, id, clone.SessionID, orig)), "clone: what %s sends", c)
 		for n := 1; n <= 2; n++ {
 			fork := fx.ccsurgeon(t, func(a *app.Env) error { return a.RunFork(id, n, app.BranchOptions{}, app.Dest{}) })
 			require.Equal(t, filepath.Dir(path), filepath.Dir(fork.Path), "the fork lies beside the session")
-			require.Equal(t, spec.Fork(sent, n).Key(), sentKey(env.MustResume(t, c, fork.SessionID)), "fork-at-turn %d: what %s sends", n, c)
+			require.Equal(t, spec.Fork(sent, n).Key(), sentKey(resultResume(t, env, c, id, fork.SessionID, orig)), "fork-at-turn %d: what %s sends", n, c)
 		}
 	}
 }

@@ -142,7 +142,7 @@ func TestForkAtEveryTurn(t *testing.T) {
 							// test resumes that; an unfinished last turn is resumed
 							return
 						}
-						fork := fx.resume(t, r.SessionID)
+						fork := resultResume(t, fx.env, c, fx.id, r.SessionID, orig)
 						want := orig
 						if n < len(prompts) {
 							want.Messages = cutBeforePrompt(t, orig.Messages, prompts[n])

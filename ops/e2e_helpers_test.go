@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -30,14 +31,30 @@ type fixture struct {
 	src    string
 }
 
-// sessionFiles lists the generated sessions of a client version.
+// sessionFiles lists the generated sessions of a client version that the
+// real-client tests of every operation resume (clone, fork-at-turn,
+// strip-thinking, drop-tool-calls, compress-old-turns, all of them at
+// once; chain's rebuild against the client's): each shape once. A
+// session kept for its content only, whose shape another one has
+// (sameShape), is left to the tests of that content.
 func sessionFiles(t *testing.T, version string) []string {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join("..", "testdata", "sessions", harness.SessionsFolder(version), "*.jsonl"))
 	require.NoError(t, err)
 	require.NotEmpty(t, files, "no generated sessions for %s", version)
-	return files
+	return slices.DeleteFunc(files, func(p string) bool { return sameShape[filepath.Base(p)] != "" })
 }
+
+// sameShape names the generated sessions kept for their content, each
+// with the session whose shape it has: secrets.jsonl holds the planted
+// secrets the redact tests look for (TestRedactSecretsLeavesNoSecret
+// resumes its redacted copy with both clients), in turns of one tool
+// call and an answer, the shape of tools.jsonl's last turn (and the
+// entry kinds and tools of tools.jsonl): resuming its clone, forks,
+// shrunk copies and original too, 14 client runs a package run, proved
+// nothing tools.jsonl's did not. TestSameShapeSessionsHaveTheirShape
+// holds each to it.
+var sameShape = map[string]string{"secrets.jsonl": "tools.jsonl"}
 
 func newFixture(t *testing.T, c harness.Client, src string) *fixture {
 	t.Helper()
@@ -178,6 +195,20 @@ func collectStrings(v any, fn func(string)) {
 			collectStrings(y, fn)
 		}
 	}
+}
+
+// resultResume is what client c sends for an operation's result, the
+// session resultID of env written from the session origID, whose resume
+// by c is orig: orig itself when the result is the original renamed
+// (renamed; a fork at the last turn of a 2.0.x session is one), as for a
+// clone, else a resume of its own, which must pass the API rules.
+func resultResume(t *testing.T, env *harness.Env, c harness.Client, origID, resultID string, orig harness.ResumeResult) harness.ResumeResult {
+	t.Helper()
+	if renamed(t, resultID, env.SessionPath(origID), env.SessionPath(resultID)) == nil {
+		t.Logf("%s is %s renamed: %s's resume of the original stands for it", resultID, origID, c)
+		return orig
+	}
+	return env.MustResume(t, c, resultID)
 }
 
 // requireRenamed requires the session file clone to be the session file

@@ -56,7 +56,8 @@ func TestStreamingToolsProgressBetweenCalls(t *testing.T) {
 	}
 
 	newest := harness.Latest(t)
-	sent := spec.FromAPI(env.MustResume(t, newest, id).Messages)
+	orig := env.MustResume(t, newest, id)
+	sent := spec.FromAPI(orig.Messages)
 	calls := 0
 	for _, m := range sent {
 		for _, b := range m.Blocks {
@@ -74,10 +75,10 @@ func TestStreamingToolsProgressBetweenCalls(t *testing.T) {
 		return r
 	}
 	clone := run("clone", func(a *app.Env) error { return a.RunClone(id, app.BranchOptions{}, app.Dest{}) })
-	require.Equal(t, spec.Clone(sent).Key(), sentKey(env.MustResume(t, newest, clone.SessionID)), "what %s sends for the clone", newest)
+	require.Equal(t, spec.Clone(sent).Key(), sentKey(resultResume(t, env, newest, id, clone.SessionID, orig)), "what %s sends for the clone", newest)
 	for n := 1; n <= 2; n++ {
 		r := run(fmt.Sprintf("fork-at-turn %d", n), func(a *app.Env) error { return a.RunFork(id, n, app.BranchOptions{}, app.Dest{}) })
-		got := env.MustResume(t, newest, r.SessionID)
+		got := resultResume(t, env, newest, id, r.SessionID, orig)
 		require.Equal(t, spec.Fork(sent, n).Key(), sentKey(got), "fork-at-turn %d: what %s sends", n, newest)
 		require.Equal(t, spec.Fork(sent, n).Key(), activeConversation(t, r.Path).Key(), "fork-at-turn %d: chain's rebuild", n)
 	}

@@ -267,8 +267,10 @@ func TestRealLostPromptAnswerJoined(t *testing.T) {
 			assert.Equal(t, 2, fixed, "%+v", res.Fixes)
 			assert.Equal(t, 1, joined, "%+v", res.Fixes)
 			assert.Empty(t, validErrors(t, path))
+			repaired := map[string]harness.ResumeResult{}
 			for _, c := range clients {
 				got := env.MustResume(t, c, id)
+				repaired[c.Version] = got
 				assert.Equal(t, spec.Repair(spec.FromAPI(want.Messages)).Key(), sentKey(got), "what %s sends for the repaired session", c)
 			}
 			assert.Len(t, spec.Repair(spec.FromAPI(want.Messages)), len(spec.FromAPI(orig.Messages))-2, "the third prompt is gone, its answer joined to the second")
@@ -277,7 +279,7 @@ func TestRealLostPromptAnswerJoined(t *testing.T) {
 			// sends what it does, for both clients
 			r := (&fixture{env: env, id: id}).ccsurgeon(t, func(a *app.Env) error { return a.RunClone(id, app.BranchOptions{}, app.Dest{}) })
 			for _, c := range clients {
-				got := env.MustResume(t, c, r.SessionID)
+				got := resultResume(t, env, c, id, r.SessionID, repaired[c.Version])
 				assert.Equal(t, spec.Clone(spec.Repair(spec.FromAPI(want.Messages))).Key(), sentKey(got), "what %s sends for the repaired session's clone", c)
 			}
 		})
@@ -422,7 +424,7 @@ func checkOps(t *testing.T, env *harness.Env, id string, list []specOp) {
 				// renaming does not
 				requireRenamed(t, o.name, path, r.Path)
 			case !r.NothingToChange:
-				got = env.MustResume(t, c, r.SessionID)
+				got = resultResume(t, env, c, id, r.SessionID, sent)
 			}
 			key := func(r harness.ResumeResult) spec.Conversation { return spec.FromAPI(r.Messages) }
 			t.Run(c.Version+"/"+o.name, func(t *testing.T) {

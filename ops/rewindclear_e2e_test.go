@@ -52,9 +52,9 @@ func TestRewindToBeforeClear(t *testing.T) {
 		}
 		fx := &fixture{env: env, id: id}
 		clone := fx.ccsurgeon(t, func(a *app.Env) error { return a.RunClone(id, app.BranchOptions{}, app.Dest{}) })
-		require.Equal(t, spec.Clone(sent).Key(), sentKey(env.MustResume(t, c, clone.SessionID)), "clone: what %s sends", c)
+		require.Equal(t, spec.Clone(sent).Key(), sentKey(resultResume(t, env, c, id, clone.SessionID, orig)), "clone: what %s sends", c)
 		fork := fx.ccsurgeon(t, func(a *app.Env) error { return a.RunFork(id, 1, app.BranchOptions{}, app.Dest{}) })
-		require.Equal(t, spec.Fork(sent, 1).Key(), sentKey(env.MustResume(t, c, fork.SessionID)), "fork-at-turn 1: what %s sends", c)
+		require.Equal(t, spec.Fork(sent, 1).Key(), sentKey(resultResume(t, env, c, id, fork.SessionID, orig)), "fork-at-turn 1: what %s sends", c)
 		br := fx.ccsurgeon(t, func(a *app.Env) error { return a.RunClone(id, app.BranchOptions{Branch: abandoned}, app.Dest{}) })
 		require.Equal(t, other.Key(), sentKey(env.MustResume(t, c, br.SessionID)), "clone --branch %d: what %s sends", abandoned, c)
 	}

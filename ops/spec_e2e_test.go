@@ -129,7 +129,7 @@ func TestShapesResumeWithSpec(t *testing.T) {
 				}
 				got := sent // nothing to change: the result is the original file, resumed above
 				if !r.NothingToChange {
-					got = fx.resume(t, r.SessionID)
+					got = resultResume(t, fx.env, c, fx.id, r.SessionID, sent)
 				}
 				require.Equal(t, want.Key(), sentKey(got), "%s: what %s sends for the result", o.name, c)
 			}

@@ -196,12 +196,16 @@ var runLabel atomic.Value
 
 // logRun appends one line per client run to $CCSURGEON_RUN_LOG when set,
 // tab-separated: version, wall seconds, CPU seconds (the client and the
-// processes it waited for: robust to a busy machine), the digest of the
-// project folder's files, the same digest with every uuid numbered by
-// first appearance, the package, the test, the arguments after the
-// prompt. Where the suite's time goes, and which runs repeat: the same
-// version, digest and arguments is the same run; the same second digest
-// differs only by the ids an operation made up.
+// processes it waited for: robust to a busy machine), four digests of
+// its input (the files of the project folder; the same with every uuid
+// numbered by first appearance; that with the env's own root folder, as
+// a path and as a slug, a placeholder too; the resumed session alone,
+// resumedHash), the package, the test, the arguments after the prompt.
+// Where the suite's time goes, and which runs repeat: the same version,
+// first digest and arguments is the same run; the same second digest
+// differs only by the ids an operation made up; the same third, by those
+// and the test's temp folder; the same fourth and arguments, by the other
+// files beside the session (another test's env).
 func logRun(c Client, in, label string, args []string, d, cpu time.Duration) {
 	p := os.Getenv("CCSURGEON_RUN_LOG")
 	if p == "" {
@@ -214,6 +218,34 @@ func logRun(c Client, in, label string, args []string, d, cpu time.Duration) {
 	defer f.Close()
 	wd, _ := os.Getwd()
 	fmt.Fprintf(f, "%s\t%.2f\t%.2f\t%s\t%s\t%s\t%s\n", c.Version, d.Seconds(), cpu.Seconds(), in, filepath.Base(wd), label, strings.Join(args[min(len(args), 4):], " "))
+}
+
+// resumedHash is a digest of the session `--resume ID` names: its main
+// transcript and its <ID>/ folder (names and bytes), "-" for a run that
+// resumes nothing. The same digest and arguments with the same version, in
+// two envs whose folders hold other files too, is the same session
+// resumed twice (the shared originals of the tests take such a file for
+// what the client sends whatever lies beside it).
+func (e *Env) resumedHash(args []string) string {
+	k := slices.Index(args, "--resume")
+	if k < 0 || k+1 >= len(args) || strings.ContainsAny(args[k+1], `/\`) {
+		return "-"
+	}
+	h := sha256.New()
+	main := e.SessionPath(args[k+1])
+	for _, p := range []string{main, strings.TrimSuffix(main, ".jsonl")} {
+		_ = filepath.Walk(p, func(q string, fi os.FileInfo, err error) error {
+			if err != nil || fi.IsDir() {
+				return nil
+			}
+			rel, _ := filepath.Rel(e.ProjectDir(), q)
+			b, _ := os.ReadFile(q)
+			fmt.Fprintf(h, "%s\x00%d\x00", rel, len(b))
+			h.Write(b)
+			return nil
+		})
+	}
+	return fmt.Sprintf("%x", h.Sum(nil))[:16]
 }
 
 // inputHash is a digest of the files of the env's project folder (names
@@ -240,10 +272,17 @@ var (
 
 // canonicalHash: inputHash with every uuid numbered by first appearance
 // (the resumed session's id first), for counting runs that differ only by
-// the ids an operation made up.
-func (e *Env) canonicalHash(args []string) string {
+// the ids an operation made up; with envFree, the env's root folder (as a
+// path and as the slug of one) is a placeholder too, for counting runs
+// of the same input in two tests' environments.
+func (e *Env) canonicalHash(args []string, envFree bool) string {
 	ids := map[string]string{}
+	root := filepath.Dir(e.Home)
 	ren := func(b []byte) []byte {
+		if envFree {
+			b = bytes.ReplaceAll(b, []byte(root), []byte("<ROOT>"))
+			b = bytes.ReplaceAll(b, []byte(Slug(root)), []byte("<ROOTSLUG>"))
+		}
 		return debugUUID.ReplaceAllFunc(b, func(m []byte) []byte {
 			k, ok := ids[string(m)]
 			if !ok {
@@ -377,7 +416,7 @@ func (e *Env) exec(c Client, timeout time.Duration, stop func(pid int) bool, arg
 	}
 	var in string
 	if os.Getenv("CCSURGEON_RUN_LOG") != "" {
-		in = e.inputHash() + "\t" + e.canonicalHash(args)
+		in = e.inputHash() + "\t" + e.canonicalHash(args, false) + "\t" + e.canonicalHash(args, true) + "\t" + e.resumedHash(args)
 	}
 	start := time.Now()
 	var stopped atomic.Bool
