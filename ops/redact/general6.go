@@ -195,16 +195,7 @@ func findSessionCookies(text string, hits []hit, emit func(s, e int, id string))
 		if p < lastEnd {
 			continue
 		}
-		l, r := p, p+int(h.alen)
-		for r > p && (text[r-1] == '=' || text[r-1] == '"' || text[r-1] == ':') {
-			r--
-		}
-		for l > 0 && isCookieNameByte(text[l-1]) {
-			l--
-		}
-		for r < len(text) && isCookieNameByte(text[r]) {
-			r++
-		}
+		_, r := cookieNameAt(text, h)
 		lastEnd = r
 		j := r
 		if j < len(text) && (text[j] == '"' || text[j] == '\'') {
@@ -233,6 +224,23 @@ func findSessionCookies(text string, hits []hit, emit func(s, e int, id string))
 		emit(j, e, "session-cookie")
 		lastEnd = e
 	}
+}
+
+// cookieNameAt: the whole cookie name around an anchor hit (the anchor's
+// trailing =, " or : left out).
+func cookieNameAt(text string, h hit) (int, int) {
+	p := int(h.pos)
+	l, r := p, p+int(h.alen)
+	for r > p && (text[r-1] == '=' || text[r-1] == '"' || text[r-1] == ':') {
+		r--
+	}
+	for l > 0 && isCookieNameByte(text[l-1]) {
+		l--
+	}
+	for r < len(text) && isCookieNameByte(text[r]) {
+		r++
+	}
+	return l, r
 }
 
 func isCookieNameByte(c byte) bool { return isAlnum(c) || c == '_' || c == '-' || c == '.' || c == ':' }

@@ -95,7 +95,7 @@ var tokenPrefixDeny = map[string]bool{
 	"cls": true, "mask": true, "special": true, "start": true, "end": true, "stop": true, "max": true,
 	"min": true, "num": true, "total": true, "count": true, "input": true, "output": true, "prompt": true,
 	"completion": true, "cache": true, "thinking": true, "reasoning": true, "design": true, "lexer": true,
-	"parse": true, "parser": true, "syntax": true, "last": true, "first": true, "new": false, "user": false,
+	"parse": true, "parser": true, "syntax": true, "last": true, "first": true, "csrf": true, "xsrf": true, "authenticity": true, "antiforgery": true, "new": false, "user": false,
 	"css": true, "color": true, "theme": true,
 }
 

@@ -236,6 +236,7 @@ func positives() []posCase {
 	for _, pc := range providerCases(g) {
 		out = append(out, posCase{pc.rule, pc.text, pc.secret})
 	}
+	out = append(out, hashSessionPositives(g)...) // hashsession_test.go
 	return out
 }
 

@@ -309,10 +309,11 @@ func builtinRules() []*Rule {
 	rules = append(rules, keyRules()...)
 	rules = append(rules, cliPasswordRules()...)
 	rules = append(rules, providerRules()...)
-	rules = append(rules, generalRules()...)  // general6.go
-	rules = append(rules, encoded4Rules()...) // encoded4.go
-	rules = append(rules, general7Rules()...) // general7.go
-	rules = append(rules, encoded5Rules()...) // encoded5.go
+	rules = append(rules, generalRules()...)     // general6.go
+	rules = append(rules, encoded4Rules()...)    // encoded4.go
+	rules = append(rules, general7Rules()...)    // general7.go
+	rules = append(rules, encoded5Rules()...)    // encoded5.go
+	rules = append(rules, hashSessionRules()...) // hashsession.go
 	have, anchors := map[string]bool{}, map[string]bool{}
 	for _, r := range rules {
 		have[r.ID] = true

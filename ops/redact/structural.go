@@ -60,7 +60,7 @@ func structuralRules() []*Rule {
 		// a session or auth cookie: Cookie: session=…; Set-Cookie: auth_token=…
 		{ID: "session-cookie", Anchors: []string{"cookie:"}, Fold: true, After: 600, Priority: prioContext,
 			Re:    regexp.MustCompile(`(?i:cookie):[ \t]*(?:[^\n;"']*;[ \t]*)*?(?i:[\w.-]*(?:sess|sid|auth|token|jwt|login|remember)[\w.-]*)=(?P<s>[^;\s"'\\,]{16,})`),
-			Check: checkRandom(3.5, 2)},
+			Check: checkSessionCookieValue},
 		// a setter named for a secret: setAccessToken("…"), withApiKey('…')
 		// (anchored on the name's end: "set" and "with" start too many words)
 		{ID: "generic-token", Anchors: []string{"apikey(", "accesstoken(", "authtoken(", "token(", "secret(", "clientsecret(", "password(", "bearertoken(", "apitoken(", "secretkey(", "privatekey(", "authkey("},
@@ -192,7 +192,7 @@ func checkASPNetIdentity(text string, s, e int) bool {
 // checkHash: a real hash, not a format example ($6$salt$hash).
 func checkHash(text string, s, e int) bool {
 	v := text[s:e]
-	return !emptyPlaceholder(v) && entropy(v) >= 3.5
+	return !emptyPlaceholder(v) && v[len(v)-1] != '$' && entropy(v) >= 3.5 // $argon2id$v=19$m=65536,t=3,p=4$ is its parameters only
 }
 
 // checkCLIPassword: a password given on a command line (-p VALUE): any
