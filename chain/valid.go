@@ -12,9 +12,8 @@ import (
 // parses on). Strings, where the bytes of a session are, are scanned eight
 // bytes at a time.
 func validJSON(b []byte) bool {
-	ctl := hasControl(b)
 	i := skipWS(b, 0)
-	i, ok := validValue(b, i, 0, ctl)
+	i, ok := validValue(b, i, 0)
 	if !ok {
 		return false
 	}
@@ -33,13 +32,13 @@ func skipWS(b []byte, i int) int {
 	return i
 }
 
-func validValue(b []byte, i, depth int, ctl bool) (int, bool) {
+func validValue(b []byte, i, depth int) (int, bool) {
 	if i >= len(b) || (depth >= maxDepth && (b[i] == '{' || b[i] == '[')) {
 		return i, false
 	}
 	switch c := b[i]; {
 	case c == '"':
-		return validString(b, i, ctl)
+		return validString(b, i)
 	case c == '{':
 		i = skipWS(b, i+1)
 		if i < len(b) && b[i] == '}' {
@@ -50,14 +49,14 @@ func validValue(b []byte, i, depth int, ctl bool) (int, bool) {
 				return i, false
 			}
 			var ok bool
-			if i, ok = validString(b, i, ctl); !ok {
+			if i, ok = validString(b, i); !ok {
 				return i, false
 			}
 			i = skipWS(b, i)
 			if i >= len(b) || b[i] != ':' {
 				return i, false
 			}
-			if i, ok = validValue(b, skipWS(b, i+1), depth+1, ctl); !ok {
+			if i, ok = validValue(b, skipWS(b, i+1), depth+1); !ok {
 				return i, false
 			}
 			i = skipWS(b, i)
@@ -79,7 +78,7 @@ func validValue(b []byte, i, depth int, ctl bool) (int, bool) {
 		}
 		for {
 			var ok bool
-			if i, ok = validValue(b, i, depth+1, ctl); !ok {
+			if i, ok = validValue(b, i, depth+1); !ok {
 				return i, false
 			}
 			i = skipWS(b, i)
@@ -153,21 +152,22 @@ const (
 )
 
 // validString checks the string token at b[i] and returns the index after
-// it. The next quote or backslash is found eight bytes at a time in the
-// first bytes of a string (most strings of an envelope are short: a vector
-// search set up for each of them cost more than the scan), then with
-// bytes.IndexByte (vector code); the bytes before it are checked for
-// control characters sixteen at a time when ctl says the line holds any
-// (without them, no segment needs the scan). Each byte is looked at a
-// bounded number of times, so a 50 MB string with a million escapes stays
-// linear.
-func validString(b []byte, i int, ctl bool) (int, bool) {
+// it. The first quote, backslash or control byte (below 0x20, which JSON
+// forbids raw in a string) is found eight bytes at a time in the first
+// bytes of a string, all three in one test of each word: most strings of
+// an envelope are short (keys, uuids, timestamps), and a vector search set
+// up for each of them cost more than the scan. Past those bytes, the quote
+// and then a backslash before it are found with bytes.IndexByte (vector
+// code), and only the bytes before it are checked for control bytes. Each
+// byte is looked at a bounded number of times, so a 50 MB string with a
+// million escapes stays linear.
+func validString(b []byte, i int) (int, bool) {
 	i++       // the opening quote
 	end := -1 // the first quote at or after i, once found by IndexByte
 	for {
 		stop := -1
 		if end < i {
-			stop = quoteOrBackslash(b, i)
+			stop = stringStop(b, i)
 		}
 		if stop < 0 { // far away: the quote, then a backslash before it
 			if end < i {
@@ -181,12 +181,16 @@ func validString(b []byte, i int, ctl bool) (int, bool) {
 			if k := bytes.IndexByte(b[i:end], '\\'); k >= 0 {
 				stop = i + k
 			}
+			if !noControl(b[i:stop]) {
+				return i, false
+			}
 		}
-		if ctl && !noControl(b[i:stop]) {
-			return i, false
-		}
-		if b[stop] == '"' {
+		switch b[stop] {
+		case '"':
 			return stop + 1, true
+		case '\\':
+		default: // a control byte
+			return stop, false
 		}
 		i = stop // an escape
 		if i+1 >= len(b) {
@@ -214,17 +218,27 @@ func validString(b []byte, i int, ctl bool) (int, bool) {
 const (
 	quotes      = 0x2222222222222222 // '"' in every byte
 	backslashes = 0x5c5c5c5c5c5c5c5c // '\\' in every byte
+	controls    = 0x2020202020202020 // 0x20, the first byte that is not a control byte
 )
 
-// quoteOrBackslash returns the index of the first '"' or '\\' in b at or
-// after i when it is within the next 32 bytes, else -1 (the caller then
-// searches with bytes.IndexByte; -1 also when b ends before).
-func quoteOrBackslash(b []byte, i int) int {
-	for n := 0; n < 4 && i+8 <= len(b); n++ {
+// shortString is how many bytes of a string stringStop scans, eight at a
+// time, before the caller turns to bytes.IndexByte: enough for a uuid with
+// its closing quote (37 bytes), the most common value of an envelope.
+const shortString = 48
+
+// stringStop returns the index of the first '"', '\\' or byte below 0x20
+// in b at or after i when it is within the next shortString bytes, else -1
+// (the caller then searches with bytes.IndexByte; -1 also when b ends
+// before). The tests of a word may flag bytes after the first match (a
+// borrow carries into the next byte only from a byte that matched), never
+// before it, so the lowest flag is the first match.
+func stringStop(b []byte, i int) int {
+	for n := 0; n < shortString/8 && i+8 <= len(b); n++ {
 		x := binary.LittleEndian.Uint64(b[i:])
 		q, s := x^quotes, x^backslashes
-		// a byte of q or s is zero where x holds the character
-		if m := ((q-lo7)&^q | (s-lo7)&^s) & hi; m != 0 {
+		// a byte of q or s is zero where x holds the character; a byte
+		// of x-controls borrows where x is below 0x20
+		if m := ((q-lo7)&^q | (s-lo7)&^s | (x-controls)&^x) & hi; m != 0 {
 			return i + bits.TrailingZeros64(m)/8
 		}
 		i += 8
@@ -232,18 +246,13 @@ func quoteOrBackslash(b []byte, i int) int {
 	return -1
 }
 
-// hasControl reports whether b holds a byte below 0x20. A line without
-// one (nearly every line: JSON.stringify escapes them all) needs no check
-// for them inside its strings, which saves a scan per string segment.
-func hasControl(b []byte) bool { return !noControl(b) }
-
 // noControl reports whether b holds no byte below 0x20.
 func noControl(b []byte) bool {
 	i := 0
 	for ; i+16 <= len(b); i += 16 {
 		x := binary.LittleEndian.Uint64(b[i:])
 		y := binary.LittleEndian.Uint64(b[i+8:])
-		if ((x-0x20*lo7)&^x|(y-0x20*lo7)&^y)&hi != 0 {
+		if ((x-controls)&^x|(y-controls)&^y)&hi != 0 {
 			return false
 		}
 	}
@@ -262,8 +271,8 @@ func noControl(b []byte) bool {
 // validValue.
 
 // vSkip validates the value at b[i] and skips it.
-func vSkip(b []byte, i, depth int, ctl bool) int {
-	if end, ok := validValue(b, i, depth, ctl); ok {
+func vSkip(b []byte, i, depth int) int {
+	if end, ok := validValue(b, i, depth); ok {
 		return end
 	}
 	return -1
@@ -272,7 +281,7 @@ func vSkip(b []byte, i, depth int, ctl bool) int {
 // vFields validates the object at b[i], calling fn with each key and the
 // index of its value; fn validates the value (with vSkip, or by walking
 // it) and returns its end, or -1.
-func vFields(b []byte, i, depth int, ctl bool, fn func(key string, vs int) int) int {
+func vFields(b []byte, i, depth int, fn func(key string, vs int) int) int {
 	if depth >= maxDepth || i >= len(b) || b[i] != '{' {
 		return -1
 	}
@@ -284,7 +293,7 @@ func vFields(b []byte, i, depth int, ctl bool, fn func(key string, vs int) int) 
 		if i >= len(b) || b[i] != '"' {
 			return -1
 		}
-		kEnd, ok := validString(b, i, ctl)
+		kEnd, ok := validString(b, i)
 		if !ok {
 			return -1
 		}
@@ -316,7 +325,7 @@ func vFields(b []byte, i, depth int, ctl bool, fn func(key string, vs int) int) 
 
 // vElems validates the array at b[i], calling fn with the index of each
 // element; fn validates the element and returns its end, or -1.
-func vElems(b []byte, i, depth int, ctl bool, fn func(vs int) int) int {
+func vElems(b []byte, i, depth int, fn func(vs int) int) int {
 	if depth >= maxDepth || i >= len(b) || b[i] != '[' {
 		return -1
 	}
@@ -347,9 +356,9 @@ func vElems(b []byte, i, depth int, ctl bool, fn func(vs int) int) int {
 
 // vValue walks the value at b[i] with vFields when it is an object and
 // validates and skips it otherwise.
-func vValue(b []byte, i, depth int, ctl bool, fn func(key string, vs int) int) int {
+func vValue(b []byte, i, depth int, fn func(key string, vs int) int) int {
 	if i < len(b) && b[i] == '{' {
-		return vFields(b, i, depth, ctl, fn)
+		return vFields(b, i, depth, fn)
 	}
-	return vSkip(b, i, depth, ctl)
+	return vSkip(b, i, depth)
 }
