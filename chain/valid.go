@@ -25,8 +25,11 @@ func validJSON(b []byte) bool {
 // A container at depth d is level d+1.
 const maxDepth = 10000
 
+// skipWS returns the index of the first byte at or after i that is not
+// whitespace. Between the tokens of a session line there is none: one
+// compare (nothing above the space is whitespace) settles that.
 func skipWS(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+	for i < len(b) && b[i] <= ' ' && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
 		i++
 	}
 	return i
@@ -56,7 +59,14 @@ func validValue(b []byte, i, depth int) (int, bool) {
 			if i >= len(b) || b[i] != ':' {
 				return i, false
 			}
-			if i, ok = validValue(b, skipWS(b, i+1), depth+1); !ok {
+			// most values of an envelope are strings: no call through
+			// the switch of validValue for them
+			if i = skipWS(b, i+1); i < len(b) && b[i] == '"' {
+				i, ok = validString(b, i)
+			} else {
+				i, ok = validValue(b, i, depth+1)
+			}
+			if !ok {
 				return i, false
 			}
 			i = skipWS(b, i)
@@ -162,55 +172,63 @@ const (
 // byte is looked at a bounded number of times, so a 50 MB string with a
 // million escapes stays linear.
 func validString(b []byte, i int) (int, bool) {
-	i++       // the opening quote
-	end := -1 // the first quote at or after i, once found by IndexByte
+	end, _, ok := scanString(b, i)
+	return end, ok
+}
+
+// scanString is validString that also says whether the string is plain:
+// no escape in it, so its bytes between the quotes are its value.
+func scanString(b []byte, i int) (end int, plain, ok bool) {
+	far := -1 // the first quote at or after i, once found by IndexByte
+	plain = true
+	i++ // the opening quote
 	for {
 		stop := -1
-		if end < i {
+		if far < i {
 			stop = stringStop(b, i)
 		}
 		if stop < 0 { // far away: the quote, then a backslash before it
-			if end < i {
+			if far < i {
 				q := bytes.IndexByte(b[i:], '"')
 				if q < 0 {
-					return len(b), false
+					return len(b), false, false
 				}
-				end = i + q
+				far = i + q
 			}
-			stop = end
-			if k := bytes.IndexByte(b[i:end], '\\'); k >= 0 {
+			stop = far
+			if k := bytes.IndexByte(b[i:far], '\\'); k >= 0 {
 				stop = i + k
 			}
 			if !noControl(b[i:stop]) {
-				return i, false
+				return i, false, false
 			}
 		}
 		switch b[stop] {
 		case '"':
-			return stop + 1, true
+			return stop + 1, plain, true
 		case '\\':
 		default: // a control byte
-			return stop, false
+			return stop, false, false
 		}
-		i = stop // an escape
+		i, plain = stop, false // an escape
 		if i+1 >= len(b) {
-			return i, false
+			return i, false, false
 		}
 		switch b[i+1] {
 		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 			i += 2
 		case 'u':
 			if i+6 > len(b) {
-				return i, false
+				return i, false, false
 			}
 			for _, h := range b[i+2 : i+6] {
 				if !(h >= '0' && h <= '9' || h >= 'a' && h <= 'f' || h >= 'A' && h <= 'F') {
-					return i, false
+					return i, false, false
 				}
 			}
 			i += 6
 		default:
-			return i, false
+			return i, false, false
 		}
 	}
 }
@@ -293,11 +311,16 @@ func vFields(b []byte, i, depth int, fn func(key string, vs int) int) int {
 		if i >= len(b) || b[i] != '"' {
 			return -1
 		}
-		kEnd, ok := validString(b, i)
+		kEnd, plain, ok := scanString(b, i)
 		if !ok {
 			return -1
 		}
-		key := strValue(b2s(b[i:kEnd]))
+		var key string
+		if plain { // the usual key: no escape to decode
+			key = b2s(b[i+1 : kEnd-1])
+		} else {
+			key = strValue(b2s(b[i:kEnd]))
+		}
 		i = skipWS(b, kEnd)
 		if i >= len(b) || b[i] != ':' {
 			return -1

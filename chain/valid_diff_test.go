@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"bytes"
 	"encoding/json"
 	"math/rand"
 	"strings"
@@ -10,7 +11,9 @@ import (
 // agree fails the test when the new validator, the one kept as it was
 // (the oracle) and encoding/json do not all give one verdict on b, or when
 // the new and the old string scan end a valid string at different bytes
-// (the walker of the loader reads values from those ends).
+// (the walker of the loader reads values from those ends), or when a
+// valid string is called plain (its key read without decoding) while it
+// holds an escape, or the other way round.
 func agree(t *testing.T, b []byte, what string) {
 	t.Helper()
 	want := oldValidJSON(b)
@@ -28,6 +31,9 @@ func agree(t *testing.T, b []byte, what string) {
 		ne, nok := validString(b, i)
 		if ook != nok || (ook && oe != ne) {
 			t.Fatalf("%s: string at %d: new (%d, %v), old (%d, %v) on %.200q", what, i, ne, nok, oe, ook, b)
+		}
+		if _, plain, _ := scanString(b, i); nok && plain == bytes.ContainsRune(b[i:ne], '\\') {
+			t.Fatalf("%s: string at %d: plain %v on %.200q", what, i, plain, b[i:ne])
 		}
 	}
 }
