@@ -185,7 +185,14 @@ func scanString(b []byte, i int) (end int, plain, ok bool) {
 	for {
 		stop := -1
 		if far < i {
-			stop = stringStop(b, i)
+			// the first word here, without a call: most keys end in it
+			if i+8 <= len(b) {
+				if m := stops(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+					stop = i + bits.TrailingZeros64(m)/8
+				} else {
+					stop = stringStop(b, i+8, shortString/8-1)
+				}
+			}
 		}
 		if stop < 0 { // far away: the quote, then a backslash before it
 			if far < i {
@@ -239,29 +246,34 @@ const (
 	controls    = 0x2020202020202020 // 0x20, the first byte that is not a control byte
 )
 
-// shortString is how many bytes of a string stringStop scans, eight at a
-// time, before the caller turns to bytes.IndexByte: enough for a uuid with
+// shortString is how many bytes of a string are scanned eight at a time
+// (the first word in scanString, the rest by stringStop) before
+// bytes.IndexByte: enough for a uuid with
 // its closing quote (37 bytes), the most common value of an envelope.
 const shortString = 48
 
 // stringStop returns the index of the first '"', '\\' or byte below 0x20
-// in b at or after i when it is within the next shortString bytes, else -1
-// (the caller then searches with bytes.IndexByte; -1 also when b ends
-// before). The tests of a word may flag bytes after the first match (a
-// borrow carries into the next byte only from a byte that matched), never
-// before it, so the lowest flag is the first match.
-func stringStop(b []byte, i int) int {
-	for n := 0; n < shortString/8 && i+8 <= len(b); n++ {
-		x := binary.LittleEndian.Uint64(b[i:])
-		q, s := x^quotes, x^backslashes
-		// a byte of q or s is zero where x holds the character; a byte
-		// of x-controls borrows where x is below 0x20
-		if m := ((q-lo7)&^q | (s-lo7)&^s | (x-controls)&^x) & hi; m != 0 {
+// in b at or after i when it is within the next words 8-byte words, else
+// -1 (the caller then searches with bytes.IndexByte; -1 also when b ends
+// before).
+func stringStop(b []byte, i, words int) int {
+	for n := 0; n < words && i+8 <= len(b); n++ {
+		if m := stops(binary.LittleEndian.Uint64(b[i:])); m != 0 {
 			return i + bits.TrailingZeros64(m)/8
 		}
 		i += 8
 	}
 	return -1
+}
+
+// stops flags the high bit of each byte of x that is '"', '\\' or below
+// 0x20, and maybe of bytes after one: a borrow carries into the next byte
+// only from a byte that matched, so the lowest flag is the first match.
+func stops(x uint64) uint64 {
+	q, s := x^quotes, x^backslashes
+	// a byte of q or s is zero where x holds the character; a byte of
+	// x-controls borrows where x is below 0x20
+	return ((q-lo7)&^q | (s-lo7)&^s | (x-controls)&^x) & hi
 }
 
 // noControl reports whether b holds no byte below 0x20.
