@@ -616,7 +616,6 @@ func parseEnvelopeTo(e *Entry, line []byte, blocks *[]Block) bool {
 	if i >= len(line) || line[i] != '{' {
 		return false
 	}
-	ctl := hasControl(line)
 	str := func(raw string) string { return strings.Clone(strValue(raw)) }
 	// values that repeat on every line share one copy
 	common := func(raw string) string { return unique.Make(strValue(raw)).Value() }
@@ -631,17 +630,17 @@ func parseEnvelopeTo(e *Entry, line []byte, blocks *[]Block) bool {
 	}
 	st := msgState{blocks: blocks, base: len(*blocks)}
 	seenAPIError := false
-	end := vFields(line, i, 0, ctl, func(k string, vs int) int {
+	end := vFields(line, i, 0, func(k string, vs int) int {
 		switch k {
 		case "message":
 			if line[vs] == '{' {
 				e.setBit(bitHasMessage, true)
-				return parseMessage(e, &st, line, vs, ctl)
+				return parseMessage(e, &st, line, vs)
 			}
 		case "toolUseResult":
 			agent := false
-			ve := vValue(line, vs, 1, ctl, func(k2 string, vs2 int) int {
-				ve2 := vSkip(line, vs2, 2, ctl)
+			ve := vValue(line, vs, 1, func(k2 string, vs2 int) int {
+				ve2 := vSkip(line, vs2, 2)
 				if k2 == "agentId" && !agent && ve2 >= 0 {
 					agent = true
 					e.setX(xToolUseAgent, str(b2s(line[vs2:ve2])))
@@ -651,12 +650,12 @@ func parseEnvelopeTo(e *Entry, line []byte, blocks *[]Block) bool {
 			e.ToolUseResult = int32(ve - vs)
 			return ve
 		case "compactMetadata":
-			return vValue(line, vs, 1, ctl, func(k2 string, vs2 int) int {
+			return vValue(line, vs, 1, func(k2 string, vs2 int) int {
 				if k2 != "preservedSegment" {
-					return vSkip(line, vs2, 2, ctl)
+					return vSkip(line, vs2, 2)
 				}
-				return vValue(line, vs2, 2, ctl, func(k3 string, vs3 int) int {
-					ve3 := vSkip(line, vs3, 3, ctl)
+				return vValue(line, vs2, 2, func(k3 string, vs3 int) int {
+					ve3 := vSkip(line, vs3, 3)
 					if ve3 < 0 {
 						return ve3
 					}
@@ -672,7 +671,7 @@ func parseEnvelopeTo(e *Entry, line []byte, blocks *[]Block) bool {
 				})
 			})
 		}
-		ve := vSkip(line, vs, 1, ctl)
+		ve := vSkip(line, vs, 1)
 		if ve < 0 {
 			return ve
 		}
@@ -751,13 +750,13 @@ func parseEnvelopeTo(e *Entry, line []byte, blocks *[]Block) bool {
 
 // parseMessage reads the message object at line[at] into e and returns
 // the index after it (-1: not valid JSON).
-func parseMessage(e *Entry, st *msgState, line []byte, at int, ctl bool) int {
-	return vFields(line, at, 1, ctl, func(k string, vs int) int {
+func parseMessage(e *Entry, st *msgState, line []byte, at int) int {
+	return vFields(line, at, 1, func(k string, vs int) int {
 		if k == "content" && line[vs] == '[' {
 			n := 0
-			ve := vElems(line, vs, 2, ctl, func(bs int) int {
+			ve := vElems(line, vs, 2, func(bs int) int {
 				n++
-				blk, textRaw, be := parseBlock(line, bs, ctl)
+				blk, textRaw, be := parseBlock(line, bs)
 				if be < 0 {
 					return be
 				}
@@ -770,7 +769,7 @@ func parseMessage(e *Entry, st *msgState, line []byte, at int, ctl bool) int {
 			e.setBit(bitContentEmpty, n == 0)
 			return ve
 		}
-		ve := vSkip(line, vs, 2, ctl)
+		ve := vSkip(line, vs, 2)
 		if ve < 0 {
 			return ve
 		}
@@ -800,18 +799,18 @@ func parseMessage(e *Entry, st *msgState, line []byte, at int, ctl bool) int {
 // parseBlock reads the envelope of the content block at line[at]; for a
 // text block it also returns the raw text token. end is the index after
 // the block (-1: not valid JSON).
-func parseBlock(line []byte, at int, ctl bool) (blk Block, textRaw string, end int) {
+func parseBlock(line []byte, at int) (blk Block, textRaw string, end int) {
 	if line[at] != '{' {
-		end = vSkip(line, at, 3, ctl)
+		end = vSkip(line, at, 3)
 		return Block{Size: int32(end - at)}, "", end
 	}
 	hasText := false
-	end = vFields(line, at, 3, ctl, func(k string, vs int) int {
+	end = vFields(line, at, 3, func(k string, vs int) int {
 		if k == "content" && line[vs] == '[' {
-			return vElems(line, vs, 4, ctl, func(cs int) int {
+			return vElems(line, vs, 4, func(cs int) int {
 				seen := false // the first "type" of a nested block counts
-				return vValue(line, cs, 5, ctl, func(k2 string, vs2 int) int {
-					ve2 := vSkip(line, vs2, 6, ctl)
+				return vValue(line, cs, 5, func(k2 string, vs2 int) int {
+					ve2 := vSkip(line, vs2, 6)
 					if k2 == "type" && !seen && ve2 >= 0 {
 						seen = true
 						if strValue(b2s(line[vs2:ve2])) == "image" {
@@ -822,7 +821,7 @@ func parseBlock(line []byte, at int, ctl bool) (blk Block, textRaw string, end i
 				})
 			})
 		}
-		ve := vSkip(line, vs, 4, ctl)
+		ve := vSkip(line, vs, 4)
 		if ve < 0 {
 			return ve
 		}

@@ -30,9 +30,8 @@ func EntryFields(line []byte, first bool, fn func(key string, vs, ve int)) Kind 
 		}
 		return KindInvalid
 	}
-	ctl := hasControl(parse)
-	end := vFields(parse, i, 0, ctl, func(k string, vs int) int {
-		ve := vSkip(parse, vs, 1, ctl)
+	end := vFields(parse, i, 0, func(k string, vs int) int {
+		ve := vSkip(parse, vs, 1)
 		if ve >= 0 {
 			fn(k, off+vs, off+ve)
 		}

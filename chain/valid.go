@@ -12,9 +12,8 @@ import (
 // parses on). Strings, where the bytes of a session are, are scanned eight
 // bytes at a time.
 func validJSON(b []byte) bool {
-	ctl := hasControl(b)
 	i := skipWS(b, 0)
-	i, ok := validValue(b, i, 0, ctl)
+	i, ok := validValue(b, i, 0)
 	if !ok {
 		return false
 	}
@@ -26,20 +25,23 @@ func validJSON(b []byte) bool {
 // A container at depth d is level d+1.
 const maxDepth = 10000
 
+// skipWS returns the index of the first byte at or after i that is not
+// whitespace. Between the tokens of a session line there is none: one
+// compare (nothing above the space is whitespace) settles that.
 func skipWS(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
+	for i < len(b) && b[i] <= ' ' && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
 		i++
 	}
 	return i
 }
 
-func validValue(b []byte, i, depth int, ctl bool) (int, bool) {
+func validValue(b []byte, i, depth int) (int, bool) {
 	if i >= len(b) || (depth >= maxDepth && (b[i] == '{' || b[i] == '[')) {
 		return i, false
 	}
 	switch c := b[i]; {
 	case c == '"':
-		return validString(b, i, ctl)
+		return validString(b, i)
 	case c == '{':
 		i = skipWS(b, i+1)
 		if i < len(b) && b[i] == '}' {
@@ -50,14 +52,21 @@ func validValue(b []byte, i, depth int, ctl bool) (int, bool) {
 				return i, false
 			}
 			var ok bool
-			if i, ok = validString(b, i, ctl); !ok {
+			if i, ok = validString(b, i); !ok {
 				return i, false
 			}
 			i = skipWS(b, i)
 			if i >= len(b) || b[i] != ':' {
 				return i, false
 			}
-			if i, ok = validValue(b, skipWS(b, i+1), depth+1, ctl); !ok {
+			// most values of an envelope are strings: no call through
+			// the switch of validValue for them
+			if i = skipWS(b, i+1); i < len(b) && b[i] == '"' {
+				i, ok = validString(b, i)
+			} else {
+				i, ok = validValue(b, i, depth+1)
+			}
+			if !ok {
 				return i, false
 			}
 			i = skipWS(b, i)
@@ -79,7 +88,7 @@ func validValue(b []byte, i, depth int, ctl bool) (int, bool) {
 		}
 		for {
 			var ok bool
-			if i, ok = validValue(b, i, depth+1, ctl); !ok {
+			if i, ok = validValue(b, i, depth+1); !ok {
 				return i, false
 			}
 			i = skipWS(b, i)
@@ -153,60 +162,80 @@ const (
 )
 
 // validString checks the string token at b[i] and returns the index after
-// it. The next quote or backslash is found eight bytes at a time in the
-// first bytes of a string (most strings of an envelope are short: a vector
-// search set up for each of them cost more than the scan), then with
-// bytes.IndexByte (vector code); the bytes before it are checked for
-// control characters sixteen at a time when ctl says the line holds any
-// (without them, no segment needs the scan). Each byte is looked at a
-// bounded number of times, so a 50 MB string with a million escapes stays
-// linear.
-func validString(b []byte, i int, ctl bool) (int, bool) {
-	i++       // the opening quote
-	end := -1 // the first quote at or after i, once found by IndexByte
+// it. The first quote, backslash or control byte (below 0x20, which JSON
+// forbids raw in a string) is found eight bytes at a time in the first
+// bytes of a string, all three in one test of each word: most strings of
+// an envelope are short (keys, uuids, timestamps), and a vector search set
+// up for each of them cost more than the scan. Past those bytes, the quote
+// and then a backslash before it are found with bytes.IndexByte (vector
+// code), and only the bytes before it are checked for control bytes. Each
+// byte is looked at a bounded number of times, so a 50 MB string with a
+// million escapes stays linear.
+func validString(b []byte, i int) (int, bool) {
+	end, _, ok := scanString(b, i)
+	return end, ok
+}
+
+// scanString is validString that also says whether the string is plain:
+// no escape in it, so its bytes between the quotes are its value.
+func scanString(b []byte, i int) (end int, plain, ok bool) {
+	far := -1 // the first quote at or after i, once found by IndexByte
+	plain = true
+	i++ // the opening quote
 	for {
 		stop := -1
-		if end < i {
-			stop = quoteOrBackslash(b, i)
+		if far < i {
+			// the first word here, without a call: most keys end in it
+			if i+8 <= len(b) {
+				if m := stops(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+					stop = i + bits.TrailingZeros64(m)/8
+				} else {
+					stop = stringStop(b, i+8, shortString/8-1)
+				}
+			}
 		}
 		if stop < 0 { // far away: the quote, then a backslash before it
-			if end < i {
+			if far < i {
 				q := bytes.IndexByte(b[i:], '"')
 				if q < 0 {
-					return len(b), false
+					return len(b), false, false
 				}
-				end = i + q
+				far = i + q
 			}
-			stop = end
-			if k := bytes.IndexByte(b[i:end], '\\'); k >= 0 {
+			stop = far
+			if k := bytes.IndexByte(b[i:far], '\\'); k >= 0 {
 				stop = i + k
 			}
+			if !noControl(b[i:stop]) {
+				return i, false, false
+			}
 		}
-		if ctl && !noControl(b[i:stop]) {
-			return i, false
+		switch b[stop] {
+		case '"':
+			return stop + 1, plain, true
+		case '\\':
+		default: // a control byte
+			return stop, false, false
 		}
-		if b[stop] == '"' {
-			return stop + 1, true
-		}
-		i = stop // an escape
+		i, plain = stop, false // an escape
 		if i+1 >= len(b) {
-			return i, false
+			return i, false, false
 		}
 		switch b[i+1] {
 		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
 			i += 2
 		case 'u':
 			if i+6 > len(b) {
-				return i, false
+				return i, false, false
 			}
 			for _, h := range b[i+2 : i+6] {
 				if !(h >= '0' && h <= '9' || h >= 'a' && h <= 'f' || h >= 'A' && h <= 'F') {
-					return i, false
+					return i, false, false
 				}
 			}
 			i += 6
 		default:
-			return i, false
+			return i, false, false
 		}
 	}
 }
@@ -214,17 +243,22 @@ func validString(b []byte, i int, ctl bool) (int, bool) {
 const (
 	quotes      = 0x2222222222222222 // '"' in every byte
 	backslashes = 0x5c5c5c5c5c5c5c5c // '\\' in every byte
+	controls    = 0x2020202020202020 // 0x20, the first byte that is not a control byte
 )
 
-// quoteOrBackslash returns the index of the first '"' or '\\' in b at or
-// after i when it is within the next 32 bytes, else -1 (the caller then
-// searches with bytes.IndexByte; -1 also when b ends before).
-func quoteOrBackslash(b []byte, i int) int {
-	for n := 0; n < 4 && i+8 <= len(b); n++ {
-		x := binary.LittleEndian.Uint64(b[i:])
-		q, s := x^quotes, x^backslashes
-		// a byte of q or s is zero where x holds the character
-		if m := ((q-lo7)&^q | (s-lo7)&^s) & hi; m != 0 {
+// shortString is how many bytes of a string are scanned eight at a time
+// (the first word in scanString, the rest by stringStop) before
+// bytes.IndexByte: enough for a uuid with
+// its closing quote (37 bytes), the most common value of an envelope.
+const shortString = 48
+
+// stringStop returns the index of the first '"', '\\' or byte below 0x20
+// in b at or after i when it is within the next words 8-byte words, else
+// -1 (the caller then searches with bytes.IndexByte; -1 also when b ends
+// before).
+func stringStop(b []byte, i, words int) int {
+	for n := 0; n < words && i+8 <= len(b); n++ {
+		if m := stops(binary.LittleEndian.Uint64(b[i:])); m != 0 {
 			return i + bits.TrailingZeros64(m)/8
 		}
 		i += 8
@@ -232,10 +266,15 @@ func quoteOrBackslash(b []byte, i int) int {
 	return -1
 }
 
-// hasControl reports whether b holds a byte below 0x20. A line without
-// one (nearly every line: JSON.stringify escapes them all) needs no check
-// for them inside its strings, which saves a scan per string segment.
-func hasControl(b []byte) bool { return !noControl(b) }
+// stops flags the high bit of each byte of x that is '"', '\\' or below
+// 0x20, and maybe of bytes after one: a borrow carries into the next byte
+// only from a byte that matched, so the lowest flag is the first match.
+func stops(x uint64) uint64 {
+	q, s := x^quotes, x^backslashes
+	// a byte of q or s is zero where x holds the character; a byte of
+	// x-controls borrows where x is below 0x20
+	return ((q-lo7)&^q | (s-lo7)&^s | (x-controls)&^x) & hi
+}
 
 // noControl reports whether b holds no byte below 0x20.
 func noControl(b []byte) bool {
@@ -243,7 +282,7 @@ func noControl(b []byte) bool {
 	for ; i+16 <= len(b); i += 16 {
 		x := binary.LittleEndian.Uint64(b[i:])
 		y := binary.LittleEndian.Uint64(b[i+8:])
-		if ((x-0x20*lo7)&^x|(y-0x20*lo7)&^y)&hi != 0 {
+		if ((x-controls)&^x|(y-controls)&^y)&hi != 0 {
 			return false
 		}
 	}
@@ -262,8 +301,8 @@ func noControl(b []byte) bool {
 // validValue.
 
 // vSkip validates the value at b[i] and skips it.
-func vSkip(b []byte, i, depth int, ctl bool) int {
-	if end, ok := validValue(b, i, depth, ctl); ok {
+func vSkip(b []byte, i, depth int) int {
+	if end, ok := validValue(b, i, depth); ok {
 		return end
 	}
 	return -1
@@ -272,7 +311,7 @@ func vSkip(b []byte, i, depth int, ctl bool) int {
 // vFields validates the object at b[i], calling fn with each key and the
 // index of its value; fn validates the value (with vSkip, or by walking
 // it) and returns its end, or -1.
-func vFields(b []byte, i, depth int, ctl bool, fn func(key string, vs int) int) int {
+func vFields(b []byte, i, depth int, fn func(key string, vs int) int) int {
 	if depth >= maxDepth || i >= len(b) || b[i] != '{' {
 		return -1
 	}
@@ -284,11 +323,16 @@ func vFields(b []byte, i, depth int, ctl bool, fn func(key string, vs int) int) 
 		if i >= len(b) || b[i] != '"' {
 			return -1
 		}
-		kEnd, ok := validString(b, i, ctl)
+		kEnd, plain, ok := scanString(b, i)
 		if !ok {
 			return -1
 		}
-		key := strValue(b2s(b[i:kEnd]))
+		var key string
+		if plain { // the usual key: no escape to decode
+			key = b2s(b[i+1 : kEnd-1])
+		} else {
+			key = strValue(b2s(b[i:kEnd]))
+		}
 		i = skipWS(b, kEnd)
 		if i >= len(b) || b[i] != ':' {
 			return -1
@@ -316,7 +360,7 @@ func vFields(b []byte, i, depth int, ctl bool, fn func(key string, vs int) int) 
 
 // vElems validates the array at b[i], calling fn with the index of each
 // element; fn validates the element and returns its end, or -1.
-func vElems(b []byte, i, depth int, ctl bool, fn func(vs int) int) int {
+func vElems(b []byte, i, depth int, fn func(vs int) int) int {
 	if depth >= maxDepth || i >= len(b) || b[i] != '[' {
 		return -1
 	}
@@ -347,9 +391,9 @@ func vElems(b []byte, i, depth int, ctl bool, fn func(vs int) int) int {
 
 // vValue walks the value at b[i] with vFields when it is an object and
 // validates and skips it otherwise.
-func vValue(b []byte, i, depth int, ctl bool, fn func(key string, vs int) int) int {
+func vValue(b []byte, i, depth int, fn func(key string, vs int) int) int {
 	if i < len(b) && b[i] == '{' {
-		return vFields(b, i, depth, ctl, fn)
+		return vFields(b, i, depth, fn)
 	}
-	return vSkip(b, i, depth, ctl)
+	return vSkip(b, i, depth)
 }

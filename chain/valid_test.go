@@ -3,6 +3,7 @@ package chain
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -55,26 +56,56 @@ func FuzzValidJSON(f *testing.F) {
 	})
 }
 
-// BenchmarkValidJSON measures the validator on the lines of the generated
-// sessions (tool outputs with escapes, base64 images, thinking).
+// BenchmarkValidJSON measures the validator, and the old one kept in the
+// tests (old), on the lines of the generated sessions of testdata (tool
+// outputs with escapes, base64 images, thinking) and, when
+// CCSURGEON_BENCH_LINES names a session file, on its first 32 MB (the
+// chain shape of cmd/gensession: short strings, uuids).
 func BenchmarkValidJSON(b *testing.B) {
 	var lines [][]byte
-	var n int64
 	_ = filepath.Walk("../testdata", func(p string, info os.FileInfo, err error) error {
 		if err == nil && filepath.Ext(p) == ".jsonl" {
 			data, _ := os.ReadFile(p)
-			for _, l := range bytes.Split(data, []byte("\n")) {
-				lines = append(lines, l)
-				n += int64(len(l))
-			}
+			lines = append(lines, bytes.Split(data, []byte("\n"))...)
 		}
 		return nil
 	})
-	b.SetBytes(n)
-	b.ResetTimer()
-	for b.Loop() {
-		for _, l := range lines {
-			validJSON(l)
+	sets := []struct {
+		name  string
+		lines [][]byte
+	}{{"testdata", lines}}
+	if p := os.Getenv("CCSURGEON_BENCH_LINES"); p != "" {
+		f, err := os.Open(p)
+		require.NoError(b, err)
+		data := make([]byte, 32<<20)
+		n, _ := io.ReadFull(f, data)
+		f.Close()
+		data = data[:n]
+		if k := bytes.LastIndexByte(data, '\n'); k >= 0 {
+			data = data[:k]
+		}
+		sets = append(sets, struct {
+			name  string
+			lines [][]byte
+		}{filepath.Base(p), bytes.Split(data, []byte("\n"))})
+	}
+	for _, set := range sets {
+		var n int64
+		for _, l := range set.lines {
+			n += int64(len(l))
+		}
+		for _, v := range []struct {
+			name string
+			fn   func([]byte) bool
+		}{{"new", validJSON}, {"old", oldValidJSON}} {
+			b.Run(set.name+"/"+v.name, func(b *testing.B) {
+				b.SetBytes(n)
+				for b.Loop() {
+					for _, l := range set.lines {
+						v.fn(l)
+					}
+				}
+			})
 		}
 	}
 }

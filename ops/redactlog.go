@@ -140,6 +140,11 @@ type RedactionRec struct {
 	Number            uint32
 	Fingerprint       [4]byte // the first bytes of the secret's SHA-256
 	InThinking        bool
+	// FileNum, FieldNum and RuleNum number File, Field and Rule in the
+	// list: one string, one number (an encoder of millions of records
+	// can keep what it made of each string by its number, without hashing
+	// the string)
+	FileNum, FieldNum, RuleNum uint32
 }
 
 // AppendPlaceholder appends the placeholder that replaced the secret
@@ -162,13 +167,17 @@ func (r *RedactionRec) Redaction() Redaction {
 }
 
 func (l *RedactionLog) decode(r *RedactionRec, rec []byte) {
+	file, field, rule := binary.LittleEndian.Uint32(rec[0:]), binary.LittleEndian.Uint32(rec[4:]), binary.LittleEndian.Uint32(rec[8:])
 	*r = RedactionRec{
-		File:       l.strs[binary.LittleEndian.Uint32(rec[0:])],
-		Field:      l.strs[binary.LittleEndian.Uint32(rec[4:])],
-		Rule:       l.strs[binary.LittleEndian.Uint32(rec[8:])],
+		File:       l.strs[file],
+		Field:      l.strs[field],
+		Rule:       l.strs[rule],
 		Line:       int(binary.LittleEndian.Uint32(rec[12:])),
 		Number:     binary.LittleEndian.Uint32(rec[16:]),
 		InThinking: rec[24] == 1,
+		FileNum:    file,
+		FieldNum:   field,
+		RuleNum:    rule,
 	}
 	copy(r.Fingerprint[:], rec[20:24])
 }

@@ -1331,44 +1331,64 @@ func (env *Env) printResultJSON(out WriteResult) error {
 // redactionEncoder writes a secret of the list as json.MarshalIndent of
 // its ops.Redaction with prefix "    " and indent "  " does, without
 // reflection, with the few names of files, fields and rules encoded once
+// (kept by their number in the list, so that no record hashes a string)
 // and the placeholder and fingerprint made in place: a session dense with
 // secrets lists millions of them.
 type redactionEncoder struct {
-	names map[string]string
-	ph    []byte
+	byNum []encodedName
 }
 
-func (e *redactionEncoder) name(s string) string {
-	if v, ok := e.names[s]; ok {
-		return v
+// encodedName is a name of the list as JSON: raw the name, quoted its
+// JSON string, plain whether the two differ only by the quotes.
+type encodedName struct {
+	raw, quoted string
+	plain       bool
+}
+
+// maxCachedName bounds the numbers whose names are kept: a list names a
+// few files, fields and rules; a number past it is encoded each time.
+const maxCachedName = 1 << 16
+
+// name returns the JSON of s, the list's name number n. A record whose
+// number does not match its string (made by hand) is still encoded right:
+// the string kept under the number is compared first (equal pointers, in
+// the list's records: one comparison of lengths and addresses).
+func (e *redactionEncoder) name(n uint32, s string) *encodedName {
+	if int(n) < len(e.byNum) {
+		if c := &e.byNum[n]; c.quoted != "" && c.raw == s {
+			return c
+		}
+	} else if n < maxCachedName {
+		e.byNum = append(e.byNum, make([]encodedName, int(n)+1-len(e.byNum))...)
+	} else {
+		q := jsonString(s)
+		return &encodedName{s, q, len(q) == len(s)+2}
 	}
-	if e.names == nil {
-		e.names = map[string]string{}
-	}
-	v := jsonString(s)
-	e.names[s] = v
-	return v
+	q := jsonString(s)
+	e.byNum[n] = encodedName{s, q, len(q) == len(s)+2}
+	return &e.byNum[n]
 }
 
 // encode appends the secret r to b.
 func (e *redactionEncoder) encode(b []byte, r *ops.RedactionRec) []byte {
 	b = append(b, "{\n      \"file\": "...)
-	b = append(b, e.name(r.File)...)
+	b = append(b, e.name(r.FileNum, r.File).quoted...)
 	b = append(b, ",\n      \"line\": "...)
 	b = strconv.AppendInt(b, int64(r.Line), 10)
 	b = append(b, ",\n      \"field\": "...)
-	b = append(b, e.name(r.Field)...)
+	b = append(b, e.name(r.FieldNum, r.Field).quoted...)
 	b = append(b, ",\n      \"rule\": "...)
-	b = append(b, e.name(r.Rule)...)
+	rule := e.name(r.RuleNum, r.Rule)
+	b = append(b, rule.quoted...)
 	b = append(b, ",\n      \"placeholder\": "...)
-	e.ph = r.AppendPlaceholder(e.ph[:0])
-	if q := e.name(r.Rule); len(q) == len(r.Rule)+2 {
-		// a rule's name without characters to escape: nor has its placeholder
+	if rule.plain {
+		// a rule's name without characters to escape: nor has its
+		// placeholder, made in place
 		b = append(b, '"')
-		b = append(b, e.ph...)
+		b = r.AppendPlaceholder(b)
 		b = append(b, '"')
 	} else {
-		b = append(b, jsonString(string(e.ph))...)
+		b = append(b, jsonString(string(r.AppendPlaceholder(nil)))...)
 	}
 	b = append(b, ",\n      \"fingerprint\": \""...)
 	b = hex.AppendEncode(b, r.Fingerprint[:])
