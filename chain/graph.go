@@ -122,7 +122,7 @@ func buildGraph(f *File) *Graph {
 		if !e.IsChain() || e.IsSidechain() != f.Sidechain || hasChild[i] {
 			continue
 		}
-		if k, _ := e.uuidKey(); g.holder(k) == i {
+		if k, _ := e.uuidKey(); g.ownUUID(e) || g.holder(k) == i {
 			g.Leaves = append(g.Leaves, i)
 		}
 	}
@@ -143,12 +143,23 @@ func (g *Graph) lookupKey(k key) (int, bool) {
 // Holder returns the entry the uuid of entry i resolves to (i itself, or
 // the last copy of a uuid that repeats), or -1 when i has no uuid.
 func (g *Graph) Holder(i int) int {
-	k, ok := g.f.Entries[i].uuidKey()
+	e := &g.f.Entries[i]
+	k, ok := e.uuidKey()
 	if !ok {
 		return -1
 	}
+	if g.ownUUID(e) {
+		return i
+	}
 	return g.holder(k)
 }
+
+// ownUUID reports, without a look-up, that entry e (whose uuid is known
+// to be valid) holds its uuid: when no uuid repeats (no Dups), every entry
+// the graph put in its table resolves to itself. relink asks it of every
+// entry a compression keeps and drops (two look-ups an entry were a third
+// of its serial time on a session of 180,000 entries).
+func (g *Graph) ownUUID(e *Entry) bool { return len(g.Dups) == 0 && e.Kind == KindEntry }
 
 // holder is the entry the uuid of k resolves to, or -1.
 func (g *Graph) holder(k key) int {
@@ -197,8 +208,9 @@ func (g *Graph) Copies() [][]int {
 // Holds reports whether uuid resolves to entry i (false for an earlier
 // entry with the same uuid: the last one wins).
 func (g *Graph) Holds(i int) bool {
-	k, ok := g.f.Entries[i].uuidKey()
-	return ok && g.holder(k) == i
+	e := &g.f.Entries[i]
+	k, ok := e.uuidKey()
+	return ok && (g.ownUUID(e) || g.holder(k) == i)
 }
 
 // ForgetGraph lets the file's graph go (to free its memory); the next

@@ -271,6 +271,29 @@ func compressLate(t *Txn, f *chain.File, lines []int, c entryCut) error {
 			todo = append(todo, i)
 		}
 	}
+	// The estimate of what a resume sends from the session as read
+	// (ResumeEstimates' before, which Apply's report needs once the cut
+	// is made) depends on the input alone: it is made beside the cut's
+	// workers instead of after them, where it ran with one core idle
+	// (the consumer of its pass is serial). Only when the transaction
+	// changes something (a report is made): made for nothing, it was 40%
+	// of a compression that had nothing to cut.
+	if t.before == nil && (len(todo) > 0 || t.ChangesAnything()) {
+		path := f.Graph().ActivePath() // on this goroutine: the graph is not the pass's to build
+		var b chain.ResumeEstimate
+		made := make(chan struct{})
+		go func() {
+			defer close(made)
+			b = f.ResumeTokensWith(path, nil)
+		}()
+		// on every way out: f is not read once compressLate returns
+		defer func() {
+			<-made
+			if t.before == nil {
+				t.before = &b
+			}
+		}()
+	}
 	type result struct {
 		i      int
 		cuts   int

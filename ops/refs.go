@@ -219,9 +219,24 @@ func (t *Txn) relink(f *chain.File) error {
 			continue
 		}
 		// an operation that gave the entry another parent decides: that
-		// parent is the one to keep or to replace
-		_, parent, _ := parentOf(i)
-		touches := dropped(parent) || dropped(e.LogicalParentUUID()) || dropped(e.LeafUUID()) || dropped(e.MessageID()) || e.Subtype() == "compact_boundary"
+		// parent is the one to keep or to replace. A chain entry whose
+		// parent no operation changed has it in the graph (g.Parent: the
+		// look-up of its parentUuid, -1 when there is none or it is not in
+		// the file): its uuid is not made into a string to be looked up
+		// again (on every entry a compression keeps, a serial 30 ms on
+		// agentic 300 MB)
+		var p int
+		var parentGone bool
+		if x := ed.At(i); e.IsChain() && (x == nil || x.Raw == nil && x.Parent == nil) {
+			p = g.Parent[i]
+			parentGone = p >= 0 && isGone(p)
+		} else {
+			_, parent, _ := parentOf(i)
+			if parentGone = dropped(parent); parentGone {
+				p, _ = g.Lookup(parent)
+			}
+		}
+		touches := parentGone || dropped(e.LogicalParentUUID()) || dropped(e.LeafUUID()) || dropped(e.MessageID()) || e.Subtype() == "compact_boundary"
 		if !touches {
 			continue
 		}
@@ -230,8 +245,7 @@ func (t *Txn) relink(f *chain.File) error {
 			return err
 		}
 		out := append([]byte(nil), raw...)
-		if dropped(parent) {
-			p, _ := g.Lookup(parent)
+		if parentGone {
 			r, ok := keptAncestor(p)
 			if ok {
 				r = sent.parentFor(i, p, r, keptAncestor)
@@ -470,7 +484,10 @@ func (t *Txn) keptToolUse(f *chain.File) map[string]bool {
 	out := map[string]bool{}
 	for i := range f.Entries {
 		e := &f.Entries[i]
-		if e.Type() != "assistant" || e.MsgID() == "" || t.Dropped(f, i) || len(e.ToolUseIDs()) == 0 {
+		// HasBlock, not ToolUseIDs: the same answer without a list of
+		// ids made for every assistant entry (a serial 20 ms of
+		// compress on agentic 300 MB)
+		if e.Type() != "assistant" || e.MsgID() == "" || t.Dropped(f, i) || !e.HasBlock(chain.BlockToolUse) {
 			continue
 		}
 		if !t.Changed(f, i) {
