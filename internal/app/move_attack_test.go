@@ -45,12 +45,13 @@ func swapNode(t *testing.T, p, kind, target string) {
 // session stays where it was. A member per kind of node and per step at
 // which it appears (after the check, after the backup).
 func TestMoveReadsNoNodeSwappedInAfterTheCheck(t *testing.T) {
-	for _, kind := range []string{"link", "fifo"} {
+	kinds := []string{"link"}
+	if canMkfifo { // (windows has no named pipes in the file system: no member there)
+		kinds = append(kinds, "fifo")
+	}
+	for _, kind := range kinds {
 		for _, step := range []string{"move-after-journal", "move-after-backup"} {
 			t.Run(kind+"/"+step, func(t *testing.T) {
-				if kind == "fifo" && !canMkfifo {
-					t.Skip("no named pipes on this OS")
-				}
 				e := newMoveEnv(t, "tools", "old")
 				oldDir := filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.old))
 				victim := filepath.Join(oldDir, e.id, "tool-results", "bctrnos8p.txt")
