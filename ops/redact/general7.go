@@ -138,12 +138,7 @@ func identAround(text string, l, r int) (int, int) {
 
 // lineBounds: the line around p.
 func lineBounds(text string, p int) (int, int) {
-	a := strings.LastIndexByte(text[:p], '\n') + 1
-	b := strings.IndexByte(text[p:], '\n')
-	if b < 0 {
-		return a, len(text)
-	}
-	return a, p + b
+	return strings.LastIndexByte(text[:p], '\n') + 1, lineEnd(text, p)
 }
 
 // generatedValue: a value a machine made (a key, a token, a generated

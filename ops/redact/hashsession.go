@@ -282,7 +282,7 @@ func findAccountLines(text string, hits []hit, emit func(s, e int, id string)) {
 		if p < lastEnd {
 			continue
 		}
-		ls, le := lineAround(text, p)
+		ls, le := lineBounds(text, p)
 		lastEnd = le
 		line := strings.TrimRight(text[ls:le], "\r")
 		if len(line) > 600 {
@@ -497,11 +497,7 @@ func columnCells(text string, l, r int) [][2]int {
 	return out
 }
 
-// lineAround: the bounds of the line holding text[p].
-func lineAround(text string, p int) (int, int) {
-	return strings.LastIndexByte(text[:p], '\n') + 1, lineEnd(text, p)
-}
-
+// lineEnd: the end of the line holding text[p] (lineBounds' end).
 func lineEnd(text string, p int) int {
 	if i := strings.IndexByte(text[p:], '\n'); i >= 0 {
 		return p + i
@@ -680,7 +676,7 @@ func findRedisACL(text string, hits []hit, emit func(s, e int, id string)) {
 		if p < lastEnd {
 			continue
 		}
-		ls, le := lineAround(text, p)
+		ls, le := lineBounds(text, p)
 		lastEnd = le
 		line := text[ls:le]
 		t := strings.TrimLeft(line, " \t")
@@ -867,7 +863,7 @@ func findCookieJarLines(text string, hits []hit, emit func(s, e int, id string))
 		if p < lastEnd {
 			continue
 		}
-		ls, le := lineAround(text, p)
+		ls, le := lineBounds(text, p)
 		lastEnd = le
 		line := strings.TrimRight(text[ls:le], "\r")
 		f := strings.Split(line, "\t")
