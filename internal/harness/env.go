@@ -234,34 +234,31 @@ func (e *Env) resumedHash(args []string) string {
 	h := sha256.New()
 	main := e.SessionPath(args[k+1])
 	for _, p := range []string{main, strings.TrimSuffix(main, ".jsonl")} {
-		_ = filepath.Walk(p, func(q string, fi os.FileInfo, err error) error {
-			if err != nil || fi.IsDir() {
-				return nil
-			}
-			rel, _ := filepath.Rel(e.ProjectDir(), q)
-			b, _ := os.ReadFile(q)
-			fmt.Fprintf(h, "%s\x00%d\x00", rel, len(b))
-			h.Write(b)
-			return nil
-		})
+		e.hashFiles(h, p)
 	}
 	return fmt.Sprintf("%x", h.Sum(nil))[:16]
+}
+
+// hashFiles adds to h the name (from the project folder) and bytes of
+// every file at or below root.
+func (e *Env) hashFiles(h io.Writer, root string) {
+	_ = filepath.Walk(root, func(q string, fi os.FileInfo, err error) error {
+		if err != nil || fi.IsDir() {
+			return nil
+		}
+		rel, _ := filepath.Rel(e.ProjectDir(), q)
+		b, _ := os.ReadFile(q)
+		fmt.Fprintf(h, "%s\x00%d\x00", rel, len(b))
+		h.Write(b)
+		return nil
+	})
 }
 
 // inputHash is a digest of the files of the env's project folder (names
 // and bytes): with the client and the arguments, what a run depends on.
 func (e *Env) inputHash() string {
 	h := sha256.New()
-	_ = filepath.Walk(e.ProjectDir(), func(p string, fi os.FileInfo, err error) error {
-		if err != nil || fi.IsDir() {
-			return nil
-		}
-		rel, _ := filepath.Rel(e.ProjectDir(), p)
-		b, _ := os.ReadFile(p)
-		fmt.Fprintf(h, "%s\x00%d\x00", rel, len(b))
-		h.Write(b)
-		return nil
-	})
+	e.hashFiles(h, e.ProjectDir())
 	return fmt.Sprintf("%x", h.Sum(nil))[:16]
 }
 
