@@ -78,6 +78,7 @@ var BlindSets = map[string]bool{
 	"blind-20261127b":  true,
 	"blind-20261127c":  true,
 	"blind-20261127d":  true,
+	"blind-20261127e":  true,
 }
 
 // Retired lists, per blind set, the families whose examples were retired
