@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+	"unsafe"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 )
@@ -313,8 +314,15 @@ func (r *Remapper) renameLine(body []byte, first bool, offs []int, seen *idCache
 	}
 	for _, off := range offs {
 		k := (*[36]byte)(body[off : off+36])
-		if !seen.rename(k) && chain.IsUUID(k[:]) {
-			seen.add(k, r.mapKey(*k))
+		if seen.rename(k) {
+			continue
+		}
+		// parsed once: a canonical uuid (every one the client writes) is
+		// one, and needs no IsUUID first
+		if id, ok := chain.ParseID(unsafe.String(&k[0], len(k))); ok {
+			seen.add(k, r.mapID(id, k))
+		} else if chain.IsUUID(k[:]) {
+			seen.add(k, r.mapOther(*k))
 		}
 	}
 	return offs, kind, unknown
