@@ -914,7 +914,7 @@ func lineUpResults(t *Txn, f, nf *chain.File, kept []int, leaf int, path []int, 
 		if apart {
 			call := kept[path[lo-1]]
 			if k > 0 && len(msgs.At(k-1).Entries) > 0 {
-				call = kept[msgs.At(k-1).Entries[0]]
+				call = kept[msgs.At(k - 1).Entries[0]]
 			}
 			n := 0
 			for _, j := range line {
