@@ -30,8 +30,8 @@ var oldClientLines = map[string]map[string]int{
 	"corpus:claudeless/v2.1.29/hook-session-start/5158bdb4-602c-4c9d-a0c3-b56224e08115.jsonl":     {"progress-parent": 8},
 	"corpus:claudeless/v2.1.29/hook-settings-merge/5f0e33cb-5d94-48da-aaa1-1ae26d85da62.jsonl":    {"progress-parent": 10},
 	"corpus:claudeless/v2.1.29/hook-stop/d266fdf5-b6a3-46aa-8627-920959a0109a.jsonl":              {"progress-parent": 16},
-	"chain/testdata/streaming-progress-between-calls.jsonl":                                        {"progress-parent": 7, "side-branch-calls": 13},
-	"testdata/sessions/2.1.328/parallel-tools.jsonl":                                               {"side-branch-calls": 24},
+	"chain/testdata/streaming-progress-between-calls.jsonl":                                       {"progress-parent": 7, "side-branch-calls": 13},
+	"testdata/sessions/2.1.328/parallel-tools.jsonl":                                              {"side-branch-calls": 24},
 }
 
 // TestOldClientFindings: validate names, as a warning (the file is sound
