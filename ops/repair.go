@@ -464,7 +464,7 @@ func (r *Repair) progressParents(t *Txn, f *chain.File, parent []int, relink fun
 		if err := relink(i, p); err != nil {
 			return err
 		}
-		r.add(f, i, true, validate.CodeProgressParent, "parentUuid named the progress entry of line %d, which Claude Code 2.0.x does not read (it resumed only from here on): re-linked to line %d, the entry above the progress entries; they stay in the file", f.Entries[first].Line, f.Entries[p].Line)
+		r.add(f, i, true, validate.ProgressParent, "parentUuid named the progress entry of line %d, which Claude Code 2.0.x does not read (it resumed only from here on): re-linked to line %d, the entry above the progress entries; they stay in the file", f.Entries[first].Line, f.Entries[p].Line)
 	}
 	return nil
 }
@@ -761,7 +761,7 @@ func (r *Repair) toolPairs(t *Txn, f *chain.File) error {
 		return err
 	}
 	for _, a := range apart {
-		r.add(f, a.first, true, validate.CodeSideBranchCalls, "lined up the %s of the parallel calls of the answer of line %d one below the other, in the order the client sends them (they hung on side branches, below their own call, where Claude Code 2.0.x does not send them and drops their calls)", chain.Plural(a.results, "tool result", "tool results"), f.Entries[a.call].Line)
+		r.add(f, a.first, true, validate.SideBranchCalls, "lined up the %s of the parallel calls of the answer of line %d one below the other, in the order the client sends them (they hung on side branches, below their own call, where Claude Code 2.0.x does not send them and drops their calls)", chain.Plural(a.results, "tool result", "tool results"), f.Entries[a.call].Line)
 	}
 	if err := r.resultsBelowCalls(t, f, nf, kept, leaf, msgs); err != nil {
 		return err

@@ -29,12 +29,12 @@ const (
 // client that wrote it and the newest resume whole (warnings; repair
 // fixes both, doctor lists them as old_client).
 const (
-	// CodeProgressParent: an entry of the branch hangs below a progress
+	// ProgressParent (a Problem.Code): an entry of the branch hangs below a progress
 	// entry, which 2.0.x does not read: it resumes from there on.
-	CodeProgressParent = "progress-parent"
-	// CodeSideBranchCalls: results of parallel calls hang on side
+	ProgressParent = "progress-parent"
+	// SideBranchCalls (a Problem.Code): results of parallel calls hang on side
 	// branches, below their own call: 2.0.x drops those calls.
-	CodeSideBranchCalls = "side-branch-calls"
+	SideBranchCalls = "side-branch-calls"
 )
 
 // Problem is one finding, located by file and 1-based line.
@@ -389,10 +389,10 @@ func (c *checker) oldClients(leaf int) {
 		if n > 1 {
 			others = fmt.Sprintf(" (%d entries of the branch hang below a progress entry)", n)
 		}
-		c.add(j, Warning, CodeProgressParent, "parentUuid names a progress entry, which Claude Code 2.0.x does not read: it resumes from line %d on, the history above it is lost%s; 2.1.x resumes it whole%s", c.f.Entries[j].Line, refused, others)
+		c.add(j, Warning, ProgressParent, "parentUuid names a progress entry, which Claude Code 2.0.x does not read: it resumes from line %d on, the history above it is lost%s; 2.1.x resumes it whole%s", c.f.Entries[j].Line, refused, others)
 	}
 	if n := len(m.SideParts); n > 0 {
-		c.add(m.SideParts[0], Warning, CodeSideBranchCalls, "%s of parallel tool calls hang on side branches, below their own call: Claude Code 2.0.x sends only the calls whose result is above the last entry and drops the others with their results; 2.1.x sends them all", chain.Plural(n, "entry", "entries"))
+		c.add(m.SideParts[0], Warning, SideBranchCalls, "%s of parallel tool calls hang on side branches, below their own call: Claude Code 2.0.x sends only the calls whose result is above the last entry and drops the others with their results; 2.1.x sends them all", chain.Plural(n, "entry", "entries"))
 	}
 }
 

@@ -433,9 +433,9 @@ func oldClientWords(f doctor.Finding) string {
 	var out []string
 	for _, p := range f.Problems {
 		switch p.Code {
-		case validate.CodeProgressParent:
+		case validate.ProgressParent:
 			out = append(out, fmt.Sprintf("2.0.50 resumes it from line %d on, below a progress entry it does not read: the history above is lost", p.Line))
-		case validate.CodeSideBranchCalls:
+		case validate.SideBranchCalls:
 			out = append(out, fmt.Sprintf("2.0.50 drops the parallel tool calls whose results hang on side branches (line %d)", p.Line))
 		}
 	}

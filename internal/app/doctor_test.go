@@ -869,7 +869,7 @@ func TestDoctorNamesWhatOldClientsMiss(t *testing.T) {
 	assert.Zero(t, r.NeedsAttention)
 	for _, f := range r.Findings {
 		require.Len(t, f.Problems, 1)
-		assert.Equal(t, validate.CodeSideBranchCalls, f.Problems[0].Code)
+		assert.Equal(t, validate.SideBranchCalls, f.Problems[0].Code)
 		assert.Equal(t, validate.Warning, f.Problems[0].Severity)
 		assert.Equal(t, doctor.Fix{Kind: doctor.FixRepair, Lossless: true}, f.Fix)
 		assert.False(t, f.NeedsAttention)
