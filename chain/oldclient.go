@@ -41,9 +41,9 @@ func (f *File) OldClientMisses(leaf int) OldClientMiss {
 		return m
 	}
 	g := f.Graph()
-	walk, _ := ancestors[int](g, leaf)
+	walk, _ := ancestors[int32](g, leaf) // half the memory of ints on a long branch
 	for k := len(walk) - 1; k >= 0; k-- {
-		j := walk[k]
+		j := int(walk[k])
 		p := g.Parent[j]
 		if p < 0 || f.Entries[j].Type() == "progress" || f.Entries[p].Type() != "progress" {
 			continue
@@ -62,10 +62,14 @@ func (f *File) OldClientMisses(leaf int) OldClientMiss {
 	// them (2.0.x rebuilds a compaction its own way): the active path,
 	// made once, serves where the branch has none
 	var path []int
-	if len(g.withPreserved(walk)) == len(walk) {
-		path = g.pathTo(leaf).Entries
+	if top := &f.Entries[walk[0]]; top.PreservedTail() == "" || top.PreservedHead() == "" {
+		path = g.pathTo(leaf).Entries // withPreserved adds nothing
 	} else {
-		path = g.withParallelResults(walk)
+		own := make([]int, len(walk))
+		for k, j := range walk {
+			own[k] = int(j)
+		}
+		path = g.withParallelResults(own)
 	}
 	if len(path) == len(walk) {
 		return m // nothing put back: every entry sent is above the leaf
