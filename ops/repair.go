@@ -794,7 +794,8 @@ func (r *Repair) toolPairs(t *Txn, f *chain.File) error {
 
 // linedUp is a user message whose tool results lineUpResults lined up
 // because they hung apart: the entry of f of its first result, how many
-// entries it holds, and the entry of f that made the first call.
+// tool results it holds, and the first entry of f of the answer that
+// made the calls.
 type linedUp struct{ first, results, call int }
 
 // lineUpResults re-links the tool results of a user message that lost an
@@ -808,8 +809,8 @@ type linedUp struct{ first, results, call int }
 // the conversation would hang off the tool calls, where 2.0.x finds none
 // of the results. As a line, which is how 2.0.x writes them, every client
 // sends them all. nf is f as fixed so far, kept[k] the entry of f that
-// nf's entry k is, path the active path of nf (to leaf) and msgs its messages. It
-// returns the messages lined up because they hung apart.
+// nf's entry k is, path the active path of nf (to leaf) and msgs its
+// messages. It returns the messages lined up because they hung apart.
 func lineUpResults(t *Txn, f, nf *chain.File, kept []int, leaf int, path []int, msgs chain.MessageList) ([]linedUp, error) {
 	ng := nf.Graph()
 	// a path whose every entry hangs below the one before it has nothing
@@ -873,10 +874,9 @@ func lineUpResults(t *Txn, f, nf *chain.File, kept []int, leaf int, path []int, 
 		}
 		apart := false
 		if !lost {
-			// a result of the message hangs elsewhere than below the
-			// entry before it: 2.0.x does not send it
-			// (one on the walk whose call hangs beside it is
-			// resultsBelowCalls' part)
+			// a result of the message is off the walk up from the
+			// leaf: 2.0.x does not send it (one on the walk whose call
+			// hangs beside it is resultsBelowCalls' part)
 			for q := lo; q <= hi && !apart; q++ {
 				apart = !onWalk[path[q]] && nf.Entries[path[q]].IsToolResult()
 			}
