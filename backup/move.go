@@ -627,28 +627,12 @@ func removeEmptyDirs(dir string) {
 // a link (openBeneath, linkBeneath, removeBeneath): a folder swapped for a
 // link after it was made leads no byte out of the config dir.
 func renderTo(root, path string, like os.FileInfo, mode os.FileMode, render func(io.Writer) error) error {
-	owner := like
-	if owner == nil {
-		owner, _ = os.Stat(filepath.Dir(path))
-	} else {
-		mode = like.Mode().Perm()
-	}
-	if mode == 0 {
-		mode = DefaultMode
-	}
-	removeStaleTemps(path)
-	tmp := filepath.Join(filepath.Dir(path), tempPrefix(filepath.Base(path))+newTxnID())
-	f, err := openBeneath(root, tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	f, err := renderTempBeneath(root, path, like, mode, render)
 	if err != nil {
-		return wrapIOError(fmt.Sprintf("create temp file for %s", path), err)
-	}
-	if err := fill(f, path, owner, mode, render, true); err != nil {
-		f.Close()
-		removeBeneath(root, tmp)
 		return err
 	}
-	if _, err := finishTemp(f, path, true); err != nil {
-		removeBeneath(root, tmp)
+	tmp, err := finishTemp(f, path, true, root)
+	if err != nil {
 		return err
 	}
 	defer removeBeneath(root, tmp)

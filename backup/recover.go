@@ -77,12 +77,16 @@ func rollForward(bdir, projectDir string) error {
 		return fmt.Errorf("%s: %w", filepath.Join(bdir, journalName), err)
 	}
 	dirs := map[string]bool{}
+	rename := replaceFile
+	if projectDir != "" {
+		rename = func(tmp, target string) error { return renameBeneath(projectDir, tmp, target) }
+	}
 	for _, s := range steps {
 		if s.Remove || s.Tmp == "" {
 			continue
 		}
 		if _, err := os.Lstat(s.Tmp); err == nil {
-			if err := replaceFile(s.Tmp, s.Target); err != nil {
+			if err := rename(s.Tmp, s.Target); err != nil {
 				return err
 			}
 			dirs[filepath.Dir(s.Target)] = true

@@ -31,7 +31,7 @@ func holdOld(items []item) {
 		}
 		dir, base := filepath.Split(it.target)
 		name := filepath.Join(dir, tempPrefix(base)+"old-"+newTxnID())
-		if os.Link(it.target, name) == nil {
+		if linkBeneath(it.root, it.target, name) == nil {
 			it.hold = name
 		}
 	}
@@ -100,7 +100,7 @@ func putBack(items []item) error {
 			continue
 		}
 		if it.Snapshot == nil {
-			if err := os.Remove(it.target); err != nil && !errors.Is(err, os.ErrNotExist) {
+			if err := removeBeneath(it.root, it.target); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return err
 			}
 			continue
@@ -108,11 +108,11 @@ func putBack(items []item) error {
 		if it.hold == "" {
 			return fmt.Errorf("no second name of %s could be made", it.target)
 		}
-		cur, err := openNoFollow(it.target, os.O_RDONLY, 0)
+		cur, err := openBeneath(it.root, it.target, os.O_RDONLY, 0)
 		if err != nil {
 			return err
 		}
-		err = os.Rename(it.hold, it.target)
+		err = renameBeneath(it.root, it.hold, it.target)
 		if err == nil {
 			err = appendFrom(it.target, cur, it.size)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -302,6 +303,88 @@ func testInPlaceFollowsNoFolder(t *testing.T, step string) {
 	for p, s := range tree(t, e.cfg) {
 		if strings.Contains(s, marker) {
 			t.Errorf("the outside file's bytes were copied into the config dir: %s", p)
+		}
+	}
+}
+
+// TestInPlaceWritesNoFileThroughAFolderSwappedForALink: an in-place change
+// (strip-thinking without -o) checks the session's folders, then writes
+// its temp file beside the transcript and renames it over the
+// transcript. The project folder swapped for a link to a folder outside
+// the config dir holding copies of the session's files (same sizes and
+// times, so that the change guard passes through the link) — before the
+// temp file is written, or once it is written (the attacker plants a file
+// under the temp's name there) — must get no file made, renamed or
+// changed there: the change writes beneath the config dir or is refused.
+// A member per step.
+func TestInPlaceWritesNoFileThroughAFolderSwappedForALink(t *testing.T) {
+	for _, step := range []string{"after-backup", "before-rename"} {
+		t.Run(step, func(t *testing.T) { testInPlaceWritesNoFile(t, step) })
+	}
+}
+
+func testInPlaceWritesNoFile(t *testing.T, step string) {
+	e := newMoveEnv(t, "thinking-tool-loop", "old")
+	folder := filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.old))
+	outside := filepath.Join(e.root, "outside-folder")
+	var once sync.Once
+	backup.TestHook = func(s string) {
+		if s != step {
+			return
+		}
+		once.Do(func() {
+			moved := filepath.Join(e.root, "moved-away")
+			require.NoError(t, os.Rename(folder, moved))
+			require.NoError(t, filepath.WalkDir(moved, func(p string, d fs.DirEntry, err error) error {
+				require.NoError(t, err)
+				rel, _ := filepath.Rel(moved, p)
+				to := filepath.Join(outside, rel)
+				if d.IsDir() {
+					return os.MkdirAll(to, 0o700)
+				}
+				fi, err := os.Stat(p)
+				require.NoError(t, err)
+				b, err := os.ReadFile(p)
+				require.NoError(t, err)
+				if strings.Contains(d.Name(), ".ccsurgeon-tmp-") {
+					b = []byte("planted") // the temps, as an attacker who can list the folder sees them
+				}
+				require.NoError(t, os.WriteFile(to, b, 0o600))
+				return os.Chtimes(to, fi.ModTime(), fi.ModTime())
+			}))
+			require.NoError(t, os.Symlink(outside, folder))
+		})
+	}
+	defer func() { backup.TestHook = nil }()
+	var errb bytes.Buffer
+	env := &Env{ConfigDir: e.cfg, Out: io.Discard, Err: &errb, Quiet: true}
+	err := env.RunOps(e.id, OpSpec{StripThinking: true}, Dest{Force: true})
+	backup.TestHook = nil
+	t.Logf("the change says: %v", err)
+	require.DirExists(t, outside, "the hook never ran at %s", step)
+	before := map[string]string{}
+	require.NoError(t, filepath.WalkDir(filepath.Join(e.root, "moved-away"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			rel, _ := filepath.Rel(filepath.Join(e.root, "moved-away"), p)
+			b, _ := os.ReadFile(p)
+			if strings.Contains(d.Name(), ".ccsurgeon-tmp-") {
+				b = []byte("planted")
+			}
+			before[rel] = string(b)
+		}
+		return err
+	}))
+	after := tree(t, outside)
+	for p, s := range after {
+		if was, ok := before[p]; !ok {
+			t.Errorf("the change made %s outside the config dir", filepath.Join(outside, p))
+		} else if was != s {
+			t.Errorf("the change replaced %s outside the config dir", filepath.Join(outside, p))
+		}
+	}
+	for p := range before {
+		if _, ok := after[p]; !ok && !strings.Contains(p, ".ccsurgeon-tmp-") {
+			t.Errorf("the change removed %s outside the config dir", filepath.Join(outside, p))
 		}
 	}
 }
