@@ -308,7 +308,8 @@ func testInPlaceFollowsNoFolder(t *testing.T, step string) {
 }
 
 // TestInPlaceWritesNoFileThroughAFolderSwappedForALink: an in-place change
-// (strip-thinking without -o) checks the session's folders, then writes
+// (strip-thinking, drop-tool-calls, compress-old-turns without -o;
+// repair) checks the session's folders, then writes
 // its temp file beside the transcript and renames it over the
 // transcript. The project folder swapped for a link to a folder outside
 // the config dir holding copies of the session's files (same sizes and
@@ -318,14 +319,35 @@ func testInPlaceFollowsNoFolder(t *testing.T, step string) {
 // changed there: the change writes beneath the config dir or is refused.
 // A member per step.
 func TestInPlaceWritesNoFileThroughAFolderSwappedForALink(t *testing.T) {
-	for _, step := range []string{"after-backup", "before-rename"} {
-		t.Run(step, func(t *testing.T) { testInPlaceWritesNoFile(t, step) })
+	changes := map[string]func(env *Env, id string) error{
+		"strip-thinking": func(env *Env, id string) error {
+			return env.RunOps(id, OpSpec{StripThinking: true}, Dest{Force: true})
+		},
+		"drop-tool-calls": func(env *Env, id string) error {
+			return env.RunOps(id, OpSpec{Drop: true, DropTools: []string{"Bash"}}, Dest{Force: true})
+		},
+		"compress-old-turns": func(env *Env, id string) error {
+			return env.RunOps(id, OpSpec{Compress: true, KeepTurns: 1, KeepRecent: true}, Dest{Force: true})
+		},
+		"repair": func(env *Env, id string) error { return env.RunRepair(id, Dest{Force: true}) },
+	}
+	for _, name := range []string{"strip-thinking", "drop-tool-calls", "compress-old-turns", "repair"} {
+		for _, step := range []string{"after-backup", "before-rename"} {
+			t.Run(name+"/"+step, func(t *testing.T) { testInPlaceWritesNoFile(t, step, name, changes[name]) })
+		}
 	}
 }
 
-func testInPlaceWritesNoFile(t *testing.T, step string) {
+func testInPlaceWritesNoFile(t *testing.T, step, name string, change func(env *Env, id string) error) {
 	e := newMoveEnv(t, "thinking-tool-loop", "old")
 	folder := filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.old))
+	if name == "repair" { // a torn last line, as a killed client leaves it: repair has work
+		f, err := os.OpenFile(filepath.Join(folder, e.id+".jsonl"), os.O_WRONLY|os.O_APPEND, 0)
+		require.NoError(t, err)
+		_, err = f.WriteString(`{"type":"user","message":{"role":"us`)
+		require.NoError(t, err)
+		require.NoError(t, f.Close())
+	}
 	outside := filepath.Join(e.root, "outside-folder")
 	var once sync.Once
 	backup.TestHook = func(s string) {
@@ -358,10 +380,10 @@ func testInPlaceWritesNoFile(t *testing.T, step string) {
 	defer func() { backup.TestHook = nil }()
 	var errb bytes.Buffer
 	env := &Env{ConfigDir: e.cfg, Out: io.Discard, Err: &errb, Quiet: true}
-	err := env.RunOps(e.id, OpSpec{StripThinking: true}, Dest{Force: true})
+	err := change(env, e.id)
 	backup.TestHook = nil
 	t.Logf("the change says: %v", err)
-	require.DirExists(t, outside, "the hook never ran at %s", step)
+	require.DirExists(t, outside, "the hook never ran at %s (the change says: %v)", step, err)
 	before := map[string]string{}
 	require.NoError(t, filepath.WalkDir(filepath.Join(e.root, "moved-away"), func(p string, d fs.DirEntry, err error) error {
 		if err == nil && d.Type().IsRegular() {
