@@ -758,42 +758,6 @@ func chownIDs(f *os.File, uid, gid int) error {
 	return nil
 }
 
-// keepOwnerPath is keepOwner for the file or folder at path (never
-// through a link).
-func keepOwnerPath(path string, like os.FileInfo) error {
-	if like == nil || os.Geteuid() != 0 {
-		return nil
-	}
-	f, err := openNoFollow(path, os.O_RDONLY, 0)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	return keepOwner(f, like)
-}
-
-// mkdirAllLike creates dir and its missing parents (mode 0700); as root
-// each folder it creates gets like's owner (a user's session moved into a
-// new project folder stays in a folder the user can write).
-func mkdirAllLike(dir string, like os.FileInfo) error {
-	var made []string
-	for d := dir; d != filepath.Dir(d); d = filepath.Dir(d) {
-		if _, err := os.Lstat(d); err == nil {
-			break
-		}
-		made = append(made, d)
-	}
-	if err := os.MkdirAll(dir, dirMode); err != nil {
-		return err
-	}
-	for _, d := range made {
-		if err := keepOwnerPath(d, like); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // isTempName reports whether a file name is one of our temp files.
 func isTempName(name string) bool {
 	return strings.HasPrefix(name, ".") && strings.Contains(name, tmpMarker)

@@ -201,3 +201,17 @@ func mkdirBeneath(root, dir string, like os.FileInfo) (made []string, err error)
 	}
 	return made, nil
 }
+
+// removeDirBeneath removes the empty folder dir (below root) from its
+// parent reached without following a link (unlinkat AT_REMOVEDIR).
+func removeDirBeneath(root, dir string) error {
+	parent, base, err := beneathDir(root, dir)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(parent)
+	if err := unix.Unlinkat(parent, base, unix.AT_REMOVEDIR); err != nil {
+		return &os.PathError{Op: "remove", Path: dir, Err: err}
+	}
+	return nil
+}

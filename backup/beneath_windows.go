@@ -116,3 +116,12 @@ func mkdirBeneath(root, dir string, like os.FileInfo) (made []string, err error)
 	}
 	return made, nil
 }
+
+// removeDirBeneath removes the empty folder dir (below root), no folder
+// on the way being a link or junction (checked by name), nor dir itself.
+func removeDirBeneath(root, dir string) error {
+	if err := checkBeneath(root, filepath.Join(dir, "x")); err != nil {
+		return err
+	}
+	return os.Remove(dir)
+}

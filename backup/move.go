@@ -249,7 +249,10 @@ func Move(p MovePlan) (res MoveResult, err error) {
 			return res, err
 		}
 		dirLike, _ := os.Lstat(filepath.Dir(f.From))
-		if err := mkdirAllLike(filepath.Dir(f.To), dirLike); err != nil {
+		hook("move-before-folder")
+		// from the config dir down, following no link: a folder on the
+		// way swapped for one leads no new folder out of the config dir
+		if _, err := mkdirBeneath(cfg, filepath.Dir(f.To), dirLike); err != nil {
 			return res, fmt.Errorf("create folder for %s: %w", f.To, err)
 		}
 		render := f.Render
@@ -262,7 +265,7 @@ func Move(p MovePlan) (res MoveResult, err error) {
 		if err := renderTo(cfg, j.Files[i].Tmp, like, 0, render); err != nil {
 			return res, err
 		}
-		if err := os.Chtimes(j.Files[i].Tmp, f.Snapshot.ModTime, f.Snapshot.ModTime); err != nil {
+		if err := chtimesBeneath(cfg, j.Files[i].Tmp, f.Snapshot.ModTime, f.Snapshot.ModTime); err != nil {
 			return res, err
 		}
 	}
@@ -276,7 +279,7 @@ func Move(p MovePlan) (res MoveResult, err error) {
 			return res, err
 		}
 		if e.KeepTime && e.Snapshot != nil {
-			if err := os.Chtimes(j.Edits[i].Tmp, e.Snapshot.ModTime, e.Snapshot.ModTime); err != nil {
+			if err := chtimesBeneath(cfg, j.Edits[i].Tmp, e.Snapshot.ModTime, e.Snapshot.ModTime); err != nil {
 				return res, err
 			}
 		}
@@ -419,13 +422,13 @@ func (j *journal) rollBack() error {
 	j.sweepDirs()
 	var errs []error
 	for _, f := range j.Files {
-		if err := os.Remove(f.Tmp); err != nil && !errors.Is(err, os.ErrNotExist) {
+		if err := removeBeneath(j.root, f.Tmp); err != nil && !errors.Is(err, os.ErrNotExist) && !isSymlinkErr(err) {
 			errs = append(errs, err)
 		}
-		removeEmptyDirs(filepath.Dir(f.To))
+		removeEmptyDirs(j.root, filepath.Dir(f.To))
 	}
 	for _, e := range j.Edits {
-		if err := os.Remove(e.Tmp); err != nil && !errors.Is(err, os.ErrNotExist) {
+		if err := removeBeneath(j.root, e.Tmp); err != nil && !errors.Is(err, os.ErrNotExist) && !isSymlinkErr(err) {
 			errs = append(errs, err)
 		}
 	}
@@ -524,7 +527,7 @@ func (j *journal) finish() (warnings []string, err error) {
 		dirs[filepath.Dir(f.From)] = true
 	}
 	for _, f := range j.Files {
-		removeEmptyDirs(filepath.Dir(f.From))
+		removeEmptyDirs(j.root, filepath.Dir(f.From))
 	}
 	for d := range dirs {
 		if _, err := os.Stat(d); err != nil {
@@ -612,13 +615,21 @@ func syncDirs(dirs map[string]bool) error {
 }
 
 // removeEmptyDirs removes dir and its parents while they are empty, up to
-// (not including) a "projects" folder.
-func removeEmptyDirs(dir string) {
+// (not including) a "projects" folder, each from root down without
+// following a link (removeDirBeneath): a folder swapped for one leads no
+// removal out of root.
+func removeEmptyDirs(root, dir string) {
 	for d := dir; filepath.Base(d) != "projects" && d != filepath.Dir(d); d = filepath.Dir(d) {
-		if os.Remove(d) != nil {
+		if removeDirBeneath(root, d) != nil {
 			return
 		}
 	}
+}
+
+// isSymlinkErr: the step met a link on the way (and did nothing there).
+func isSymlinkErr(err error) bool {
+	var se *SymlinkError
+	return errors.As(err, &se)
 }
 
 // renderTo writes a new file at path (which must not exist), fsynced,

@@ -410,3 +410,87 @@ func testInPlaceWritesNoFile(t *testing.T, step, name string, change func(env *E
 		}
 	}
 }
+
+// TestMoveMakesNoFolderThroughAFolderSwappedForALink: a move makes the
+// destination's project folder and a file's subfolders (<id>/,
+// <id>/subagents/, <id>/tool-results/) as it comes to them. A folder on
+// the way swapped for a link to a folder outside the config dir — the
+// config dir's projects/ after the backups, or the new project folder
+// once the move has made it for a first file — must not have a folder made where the link
+// leads: the move is refused, naming the link, and nothing appears
+// outside the config dir. A member per folder.
+func TestMoveMakesNoFolderThroughAFolderSwappedForALink(t *testing.T) {
+	for _, member := range []string{"projects", "new-project-folder"} {
+		t.Run(member, func(t *testing.T) { testMoveMakesNoFolder(t, member) })
+	}
+}
+
+func testMoveMakesNoFolder(t *testing.T, member string) {
+	e := newMoveEnv(t, "subagent", "old")
+	// a second folder of the session: a file of it comes to its folder
+	// after another's
+	tr := filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.old), e.id, "tool-results", "b0000001.txt")
+	require.NoError(t, os.MkdirAll(filepath.Dir(tr), 0o700))
+	require.NoError(t, os.WriteFile(tr, []byte("a tool's output\n"), 0o600))
+	old := time.Now().Add(-time.Hour)
+	require.NoError(t, os.Chtimes(tr, old, old))
+	newPath := filepath.Join(e.root, "new")
+	swapped, step := filepath.Join(e.cfg, "projects"), "move-after-backup"
+	if member == "new-project-folder" {
+		// as the move comes to its second file's folders, the first's made
+		swapped, step = filepath.Join(e.cfg, "projects", chain.ProjectSlug(newPath)), "move-before-folder"
+	}
+	calls := 0
+	outside := filepath.Join(e.root, "outside-folder")
+	var once sync.Once
+	had := map[string]bool{} // what the outside folder held once swapped in
+	made := map[string]bool{} // what appeared there, seen each time the move has made a folder
+	backup.TestHook = func(s string) {
+		if s == "move-folder-made" && len(had) > 0 {
+			_ = filepath.WalkDir(outside, func(p string, d fs.DirEntry, err error) error {
+				if err == nil && !had[p] {
+					made[p] = true
+				}
+				return err
+			})
+		}
+		if s != step {
+			return
+		}
+		if calls++; member == "new-project-folder" && calls < 2 {
+			return
+		}
+		once.Do(func() {
+			if member == "projects" {
+				// the user's folder moved out, whole, so that the
+				// session's files are still found through the link
+				require.NoError(t, os.Rename(swapped, outside))
+			} else {
+				require.NoError(t, os.Mkdir(outside, 0o700))
+				require.NoError(t, os.Rename(swapped, filepath.Join(e.root, "moved-away")))
+			}
+			require.NoError(t, os.Symlink(outside, swapped))
+			require.NoError(t, filepath.WalkDir(outside, func(p string, d fs.DirEntry, err error) error {
+				had[p] = true
+				return err
+			}))
+		})
+	}
+	defer func() { backup.TestHook = nil }()
+	_, _, err := e.run(MoveOptions{Session: e.id, To: newPath})
+	backup.TestHook = nil
+	t.Logf("the move says: %v", err)
+	require.DirExists(t, outside, "the hook never ran")
+	require.NoError(t, filepath.WalkDir(outside, func(p string, d fs.DirEntry, err error) error {
+		if !had[p] {
+			made[p] = true
+		}
+		return err
+	}))
+	for p := range made {
+		t.Errorf("the move made %s outside the config dir", p)
+	}
+	var se *backup.SymlinkError
+	require.True(t, errors.As(err, &se), "the move went on through the link: %v", err)
+	assert.Equal(t, swapped, se.Path)
+}
