@@ -443,7 +443,7 @@ func testMoveMakesNoFolder(t *testing.T, member string) {
 	calls := 0
 	outside := filepath.Join(e.root, "outside-folder")
 	var once sync.Once
-	had := map[string]bool{} // what the outside folder held once swapped in
+	had := map[string]bool{}  // what the outside folder held once swapped in
 	made := map[string]bool{} // what appeared there, seen each time the move has made a folder
 	backup.TestHook = func(s string) {
 		if s == "move-folder-made" && len(had) > 0 {
