@@ -494,3 +494,62 @@ func testMoveMakesNoFolder(t *testing.T, member string) {
 	require.True(t, errors.As(err, &se), "the move went on through the link: %v", err)
 	assert.Equal(t, swapped, se.Path)
 }
+
+// TestCloneReadsNoSubagentSwappedForALinkAfterTheCheck: a clone as a new
+// session checks that each subagent transcript is a regular file (a link
+// is left out, with a warning), then reads it. One swapped for a link to
+// a file outside the config dir (that reads as a subagent transcript)
+// between the check and the read must not have the outside file's bytes
+// copied into the new session: the clone fails naming the file (nothing
+// of it is left), or has read the file before the swap.
+// A member per path of clone (the fast path of a plain clone, a fork
+// through the full one).
+func TestCloneReadsNoSubagentSwappedForALinkAfterTheCheck(t *testing.T) {
+	for _, member := range []string{"clone", "fork"} {
+		t.Run(member, func(t *testing.T) {
+			e := newMoveEnv(t, "subagent", "old")
+			agent := filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.old), e.id, "subagents", "agent-a1eb358aa10f9c9a1.jsonl")
+			b, err := os.ReadFile(agent)
+			require.NoError(t, err)
+			const marker = "OUTSIDE-THE-CONFIG-DIR"
+			outside := filepath.Join(e.root, "outside.jsonl")
+			require.NoError(t, os.WriteFile(outside, bytes.Replace(b, []byte("Run echo from-subagent"), []byte(marker), 1), 0o600))
+			var once sync.Once
+			swapped := false
+			backup.TestHook = func(s string) {
+				if strings.HasPrefix(s, "dirsync-create:") && strings.HasSuffix(s, ".jsonl") && strings.Contains(s, "agent-") {
+					once.Do(func() {
+						require.NoError(t, os.Remove(agent))
+						require.NoError(t, os.Symlink(outside, agent))
+						swapped = true
+					})
+				}
+			}
+			defer func() { backup.TestHook = nil }()
+			var errb bytes.Buffer
+			env := &Env{ConfigDir: e.cfg, Out: io.Discard, Err: &errb, Quiet: true}
+			if member == "clone" {
+				err = env.RunClone(e.id, BranchOptions{}, Dest{New: true})
+			} else {
+				err = env.RunFork(e.id, 1, BranchOptions{}, Dest{New: true})
+			}
+			backup.TestHook = nil
+			t.Logf("the %s says: %v; %s", member, err, errb.String())
+			require.True(t, swapped, "the hook never ran")
+			for p, s := range tree(t, e.cfg) {
+				if strings.Contains(s, marker) {
+					t.Errorf("the linked file's bytes were copied into %s", p)
+				}
+			}
+			if err != nil {
+				var na *backup.NotAFileError
+				require.True(t, errors.As(err, &na), "not a typed refusal: %T %v", err, err)
+				assert.Equal(t, agent, na.Path)
+				left, _ := filepath.Glob(filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.old), "*"))
+				assert.Len(t, left, 2, "the failed clone left files: %v", left) // the session's transcript and folder
+			}
+			// (the full path reads the subagent with the session, before
+			// the swap: its clone is whole, with the original's bytes)
+		})
+	}
+}
