@@ -220,6 +220,18 @@ func pendingJournal(dir, base string) bool {
 // written into; it names the writing process and the new main transcript.
 const incompleteMarker = ".ccsurgeon-incomplete"
 
+// IsOwnName reports whether a file name is one ccsurgeon gives its own
+// bookkeeping beside a session's files: a new session's mark
+// (.ccsurgeon-incomplete) or list (.<id>.jsonl.ccsurgeon-files), a temp
+// file (.<name>.ccsurgeon-tmp-…, the second name of an original among
+// them) or a move's temp (.<name>.ccsurgeon-move-…). A file so named is
+// never a session's content: it is not copied into a new session (one
+// found there was not made for it, and would be taken for its own).
+func IsOwnName(name string) bool {
+	return name == incompleteMarker || isTempName(name) || IsMoveTemp(name) ||
+		strings.HasPrefix(name, ".") && strings.HasSuffix(name, newFilesSuffix)
+}
+
 // writing holds the markers (and lists) of the creations this process is
 // making now: a marker with our own pid is a leftover only when it is not
 // one of them. Several creations run at once in one process (clone --all

@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -954,8 +955,8 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 	// what was written goes at the next run (the folders are marked);
 	// after it, the whole session.
 	work := newTasks(4)
-	var written []string                // the transcripts made, for the live guard
-	var skipped []*backup.NotAFileError // what the copies left out (not regular files)
+	var written []string // the transcripts made, for the live guard
+	var skipped []error  // what the copies left out (not regular files, our own names)
 	defer func() { env.warnSkipped(skipped) }()
 	queue := func() error {
 		for _, a := range ns.subagents {
@@ -1119,7 +1120,7 @@ func writeBytes(b []byte) func(io.Writer) error {
 // a named pipe, a device) is not read through: it would copy the bytes of
 // a file outside the config dir, or wait forever. It is left out, and
 // named in the list returned.
-func copyTree(src, dst string, ds *backup.DirSync, work *tasks, changed map[string][]byte) (skipped []*backup.NotAFileError, err error) {
+func copyTree(src, dst string, ds *backup.DirSync, work *tasks, changed map[string][]byte) (skipped []error, err error) {
 	st, err := os.Stat(src)
 	if err != nil || !st.IsDir() {
 		return nil, nil
@@ -1133,6 +1134,12 @@ func copyTree(src, dst string, ds *backup.DirSync, work *tasks, changed map[stri
 		}
 		if kind := backup.NodeKind(d.Type()); kind != "" {
 			skipped = append(skipped, &backup.NotAFileError{Path: p, Kind: kind})
+			return nil
+		}
+		if backup.IsOwnName(d.Name()) {
+			// ccsurgeon's bookkeeping, not the session's: in the new
+			// session a mark would be taken for its own
+			skipped = append(skipped, &backup.OwnNameError{Path: p})
 			return nil
 		}
 		rel, err := filepath.Rel(src, p)
@@ -1150,9 +1157,16 @@ func copyTree(src, dst string, ds *backup.DirSync, work *tasks, changed map[stri
 }
 
 // warnSkipped says which nodes a copy left out (copyTree).
-func (env *Env) warnSkipped(skipped []*backup.NotAFileError) {
-	for _, e := range skipped {
-		fmt.Fprintf(env.Err, "ccsurgeon: warning: not copied: %s is %s, not a regular file\n", e.Path, e.Kind)
+func (env *Env) warnSkipped(skipped []error) {
+	for _, err := range skipped {
+		var na *backup.NotAFileError
+		var own *backup.OwnNameError
+		switch {
+		case errors.As(err, &na):
+			fmt.Fprintf(env.Err, "ccsurgeon: warning: not copied: %s is %s, not a regular file\n", na.Path, na.Kind)
+		case errors.As(err, &own):
+			fmt.Fprintf(env.Err, "ccsurgeon: warning: not copied: %s bears the name of a ccsurgeon bookkeeping file, not a file of the session\n", own.Path)
+		}
 	}
 }
 
@@ -1483,7 +1497,7 @@ func (j *job) writeFolder(dir string, force bool) (path string, err error) {
 		return nil
 	}
 	work := newTasks(4)
-	var left []*backup.NotAFileError // (a subagent transcript that is a link: left out)
+	var left []error // (a subagent transcript that is a link: left out)
 	defer func() { j.env.warnSkipped(left) }()
 	for _, o := range outs {
 		if na := backup.NodeAt(o.a.File.Path); na != nil {
