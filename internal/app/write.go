@@ -134,22 +134,67 @@ func (env *Env) prepareWrite(sessionArg string, d Dest) (string, Dest, error) {
 }
 
 // outputRefusedEarly refuses, before the session is read and worked on, a
-// -o that the write would refuse at its end: a folder that does not exist,
-// the session file itself, an existing file without --force. (A file that
-// is a session's transcript is left to checkOutput, which knows the id; and
-// checkOutput and the write check again, as the file system may change in
-// between.)
+// -o that the write would refuse at its end (so that a refusal costs no
+// load, no cut, no --target-tokens loop): a folder that does not exist, a
+// file of the session itself, another session's transcript, an existing
+// file without --force, a share folder that holds the session's files.
+// It is checkOutput, with the id chain.Load gives the session (its file's
+// name) and its subagent transcripts as listed; checkOutput and the write
+// check again once the session is loaded, as the file system may change in
+// between.
 func outputRefusedEarly(d Dest, path string) error {
-	if err := checkOutput(d, []string{path}, ""); err != nil {
+	if d.Output == "" || d.Output == "-" {
+		return nil
+	}
+	id := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	subs := chain.SubagentFiles(path)
+	files := []string{path}
+	for _, a := range subs {
+		files = append(files, a.Path)
+	}
+	if err := checkOutput(d, files, id); err != nil {
 		return err
 	}
-	if d.DryRun || d.Output == "" || d.Output == "-" || isFolderDest(d.Output) {
+	switch {
+	case d.DryRun:
 		return nil
-	}
-	if st, err := os.Lstat(d.Output); err == nil && st.Mode().IsRegular() && chain.IsSessionFile(d.Output) == nil {
-		return nil
+	case isFolderDest(d.Output):
+		if d.FreshIDs {
+			return nil // a new id: it names nothing there yet
+		}
+		dir := filepath.Clean(d.Output)
+		if st, err := os.Stat(dir); err != nil {
+			return nil // made by the write
+		} else if !st.IsDir() {
+			return notAFolderError(dir)
+		}
+		paths := []string{filepath.Join(dir, id+".jsonl"), filepath.Join(dir, id)}
+		for _, a := range subs {
+			if a.Legacy {
+				paths = append(paths, filepath.Join(dir, filepath.Base(a.Path)))
+			}
+		}
+		return shareFolderTaken(dir, id, paths)
 	}
 	return backup.CheckWriteTo(d.Output, d.Force)
+}
+
+// notAFolderError: -o DIR/ names a node that is not a folder.
+func notAFolderError(dir string) error {
+	return Errorf("cannot write the session into %s: it is not a folder", dir)
+}
+
+// shareFolderTaken refuses a share folder dir (-o DIR/) where one of
+// paths, the session's files there, is taken: nothing in it is replaced,
+// --force or not.
+func shareFolderTaken(dir, id string, paths []string) error {
+	for _, p := range paths {
+		if _, err := os.Lstat(p); err == nil {
+			return &Error{Msg: fmt.Sprintf("cannot write the session into %s: %s already exists; nothing was written", dir, p),
+				Hint: "name an empty folder, or a new one ending in '/' (e.g. -o " + filepath.Join(filepath.Dir(dir), id[:min(8, len(id))]+"-share") + "/)", Code: 1}
+		}
+	}
+	return nil
 }
 
 // runWriteWith is runWrite with a hook that sees the result before it is
@@ -176,6 +221,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	pr := env.newProgress()
 	defer pr.Done()
 	pr.Phase("reading", snaps[path].Size)
+	backup.Step("write-session-read") // (tests: what comes before is no work on the session)
 	s, err := chain.LoadWith(path, pr.Add)
 	if err != nil {
 		return err
@@ -1446,7 +1492,7 @@ func (j *job) writeFolder(dir string, force bool) (path string, err error) {
 			return "", Errorf("cannot make the folder %s: %v", dir, err)
 		}
 	} else if !st.IsDir() {
-		return "", Errorf("cannot write the session into %s: it is not a folder", dir)
+		return "", notAFolderError(dir)
 	}
 	id, rm := s.ID, (*ops.Remapper)(nil)
 	if t.NewID != "" { // a clone or fork: its new id, its files renamed alike
@@ -1470,17 +1516,12 @@ func (j *job) writeFolder(dir string, force bool) (path string, err error) {
 		}
 		outs = append(outs, fileOut{a.File, a, dst})
 	}
-	for _, p := range append([]string{mainDst, side}, func() []string {
-		var l []string
-		for _, o := range outs {
-			l = append(l, o.dest)
-		}
-		return l
-	}()...) {
-		if _, err := os.Lstat(p); err == nil {
-			return "", &Error{Msg: fmt.Sprintf("cannot write the session into %s: %s already exists; nothing was written", dir, p),
-				Hint: "name an empty folder, or a new one ending in '/' (e.g. -o " + filepath.Join(filepath.Dir(dir), id[:min(8, len(id))]+"-share") + "/)", Code: 1}
-		}
+	taken := []string{mainDst, side}
+	for _, o := range outs {
+		taken = append(taken, o.dest)
+	}
+	if err := shareFolderTaken(dir, id, taken); err != nil {
+		return "", err
 	}
 	_ = force // nothing in the folder is replaced, even with --force
 	// the session's folder, made here (one made meanwhile is refused):
