@@ -493,18 +493,21 @@ func (j *journal) finish() (warnings []string, err error) {
 		if _, err := os.Lstat(e.Tmp); errors.Is(err, os.ErrNotExist) {
 			continue // renamed before the crash
 		}
+		// each from the config dir down, following no link (renameat,
+		// unlinkat): a folder swapped for one since the mark leads no
+		// edit out of the config dir
 		if !sameAsJournal(e) {
 			// someone wrote the file since it was read: keep theirs
-			os.Remove(e.Tmp)
+			removeBeneath(j.root, e.Tmp)
 			warnings = append(warnings, fmt.Sprintf("%s changed during the move and was left as it is", e.Path))
 			continue
 		}
 		if e.Remove {
-			if err := os.Remove(e.Path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			if err := removeBeneath(j.root, e.Path); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return warnings, fmt.Errorf("remove %s: %w", e.Path, err)
 			}
-			os.Remove(e.Tmp)
-		} else if err := replaceFile(e.Tmp, e.Path); err != nil {
+			removeBeneath(j.root, e.Tmp)
+		} else if err := renameBeneath(j.root, e.Tmp, e.Path); err != nil {
 			return warnings, fmt.Errorf("replace %s: %w", e.Path, err)
 		}
 		dirs[filepath.Dir(e.Path)] = true

@@ -553,3 +553,68 @@ func TestCloneReadsNoSubagentSwappedForALinkAfterTheCheck(t *testing.T) {
 		})
 	}
 }
+
+// TestMoveEditsNoFileThroughAFolderSwappedForALink: after its point of no
+// return a move renames the new sessions-index.json of the old project
+// folder (the entry of the moved session taken out, another session's
+// kept) over the old one. That folder swapped, after the mark, for a link
+// to a copy of it outside the config dir (same sizes and times; the
+// move's temp names planted, as an attacker who lists the folder sees
+// them) must have no file there replaced or removed: the move stops
+// part-way, naming the link.
+func TestMoveEditsNoFileThroughAFolderSwappedForALink(t *testing.T) {
+	e := newMoveEnv(t, "tools", "old")
+	oldDir := filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.old))
+	index := filepath.Join(oldDir, "sessions-index.json")
+	other := "0b0e0a2c-1111-4222-8333-944455556666"
+	doc := `{"version":1,"entries":[{"sessionId":"` + e.id + `","fullPath":"` + filepath.Join(oldDir, e.id+".jsonl") + `","projectPath":"` + e.old + `"},` +
+		`{"sessionId":"` + other + `","fullPath":"` + filepath.Join(oldDir, other+".jsonl") + `","projectPath":"` + e.old + `"}],"originalPath":"` + e.old + `"}`
+	require.NoError(t, os.WriteFile(index, []byte(doc), 0o600))
+	old := time.Now().Add(-time.Hour)
+	require.NoError(t, os.Chtimes(index, old, old))
+	outside := filepath.Join(e.root, "outside-folder")
+	had := map[string]string{}
+	var once sync.Once
+	backup.TestHook = func(s string) {
+		if s != "move-after-commit-mark" {
+			return
+		}
+		once.Do(func() {
+			moved := filepath.Join(e.root, "moved-away")
+			require.NoError(t, os.Rename(oldDir, moved))
+			require.NoError(t, filepath.WalkDir(moved, func(p string, d fs.DirEntry, err error) error {
+				require.NoError(t, err)
+				rel, _ := filepath.Rel(moved, p)
+				to := filepath.Join(outside, rel)
+				if d.IsDir() {
+					return os.MkdirAll(to, 0o700)
+				}
+				fi, err := os.Stat(p)
+				require.NoError(t, err)
+				b, err := os.ReadFile(p)
+				require.NoError(t, err)
+				if backup.IsMoveTemp(d.Name()) {
+					b = []byte("planted")
+				}
+				require.NoError(t, os.WriteFile(to, b, 0o600))
+				had[to] = string(b)
+				return os.Chtimes(to, fi.ModTime(), fi.ModTime())
+			}))
+			require.NoError(t, os.Symlink(outside, oldDir))
+		})
+	}
+	defer func() { backup.TestHook = nil }()
+	_, _, err := e.run(MoveOptions{Session: e.id, To: filepath.Join(e.root, "new")})
+	backup.TestHook = nil
+	t.Logf("the move says: %v", err)
+	require.NotEmpty(t, had, "the hook never ran")
+	for p, was := range had {
+		b, rerr := os.ReadFile(p)
+		switch {
+		case rerr != nil && !backup.IsMoveTemp(filepath.Base(p)):
+			t.Errorf("the move removed %s outside the config dir", p)
+		case rerr == nil && string(b) != was:
+			t.Errorf("the move replaced %s outside the config dir", p)
+		}
+	}
+}
