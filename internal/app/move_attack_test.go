@@ -168,13 +168,7 @@ func TestNewSessionCopiesNoSubagentThatIsALink(t *testing.T) {
 	for _, member := range []string{"clone", "share-folder"} {
 		t.Run(member, func(t *testing.T) {
 			e := newMoveEnv(t, "subagent", "old")
-			agent := filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.old), e.id, "subagents", "agent-a1eb358aa10f9c9a1.jsonl")
-			b, err := os.ReadFile(agent)
-			require.NoError(t, err)
-			const marker = "OUTSIDE-THE-CONFIG-DIR"
-			outside := filepath.Join(e.root, "outside.jsonl")
-			require.NoError(t, os.WriteFile(outside, bytes.Replace(b, []byte("Run echo from-subagent"), []byte(marker), 1), 0o600))
-			require.Contains(t, func() string { b, _ := os.ReadFile(outside); return string(b) }(), marker)
+			agent, outside := outsideSubagent(t, e)
 			require.NoError(t, os.Remove(agent))
 			require.NoError(t, os.Symlink(outside, agent))
 			d := Dest{}
@@ -265,7 +259,6 @@ func testInPlaceFollowsNoFolder(t *testing.T, step string) {
 	e := newMoveEnv(t, "subagent", "old")
 	folder := filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.old), e.id, "subagents")
 	outside := filepath.Join(e.root, "outside-folder")
-	const marker = "OUTSIDE-THE-CONFIG-DIR"
 	var once sync.Once
 	backup.TestHook = func(s string) {
 		if s != step {
@@ -349,33 +342,13 @@ func testInPlaceWritesNoFile(t *testing.T, step, name string, change func(env *E
 		require.NoError(t, f.Close())
 	}
 	outside := filepath.Join(e.root, "outside-folder")
+	var before map[string]string // what the outside folder held once swapped in
 	var once sync.Once
 	backup.TestHook = func(s string) {
 		if s != step {
 			return
 		}
-		once.Do(func() {
-			moved := filepath.Join(e.root, "moved-away")
-			require.NoError(t, os.Rename(folder, moved))
-			require.NoError(t, filepath.WalkDir(moved, func(p string, d fs.DirEntry, err error) error {
-				require.NoError(t, err)
-				rel, _ := filepath.Rel(moved, p)
-				to := filepath.Join(outside, rel)
-				if d.IsDir() {
-					return os.MkdirAll(to, 0o700)
-				}
-				fi, err := os.Stat(p)
-				require.NoError(t, err)
-				b, err := os.ReadFile(p)
-				require.NoError(t, err)
-				if strings.Contains(d.Name(), ".ccsurgeon-tmp-") {
-					b = []byte("planted") // the temps, as an attacker who can list the folder sees them
-				}
-				require.NoError(t, os.WriteFile(to, b, 0o600))
-				return os.Chtimes(to, fi.ModTime(), fi.ModTime())
-			}))
-			require.NoError(t, os.Symlink(outside, folder))
-		})
+		once.Do(func() { before = swapForOutsideCopy(t, folder, filepath.Join(e.root, "moved-away"), outside) })
 	}
 	defer func() { backup.TestHook = nil }()
 	var errb bytes.Buffer
@@ -384,18 +357,6 @@ func testInPlaceWritesNoFile(t *testing.T, step, name string, change func(env *E
 	backup.TestHook = nil
 	t.Logf("the change says: %v", err)
 	require.DirExists(t, outside, "the hook never ran at %s (the change says: %v)", step, err)
-	before := map[string]string{}
-	require.NoError(t, filepath.WalkDir(filepath.Join(e.root, "moved-away"), func(p string, d fs.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() {
-			rel, _ := filepath.Rel(filepath.Join(e.root, "moved-away"), p)
-			b, _ := os.ReadFile(p)
-			if strings.Contains(d.Name(), ".ccsurgeon-tmp-") {
-				b = []byte("planted")
-			}
-			before[rel] = string(b)
-		}
-		return err
-	}))
 	after := tree(t, outside)
 	for p, s := range after {
 		if was, ok := before[p]; !ok {
@@ -405,7 +366,7 @@ func testInPlaceWritesNoFile(t *testing.T, step, name string, change func(env *E
 		}
 	}
 	for p := range before {
-		if _, ok := after[p]; !ok && !strings.Contains(p, ".ccsurgeon-tmp-") {
+		if _, ok := after[p]; !ok && !backup.IsOwnName(filepath.Base(p)) {
 			t.Errorf("the change removed %s outside the config dir", filepath.Join(outside, p))
 		}
 	}
@@ -508,12 +469,7 @@ func TestCloneReadsNoSubagentSwappedForALinkAfterTheCheck(t *testing.T) {
 	for _, member := range []string{"clone", "fork"} {
 		t.Run(member, func(t *testing.T) {
 			e := newMoveEnv(t, "subagent", "old")
-			agent := filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.old), e.id, "subagents", "agent-a1eb358aa10f9c9a1.jsonl")
-			b, err := os.ReadFile(agent)
-			require.NoError(t, err)
-			const marker = "OUTSIDE-THE-CONFIG-DIR"
-			outside := filepath.Join(e.root, "outside.jsonl")
-			require.NoError(t, os.WriteFile(outside, bytes.Replace(b, []byte("Run echo from-subagent"), []byte(marker), 1), 0o600))
+			agent, outside := outsideSubagent(t, e)
 			var once sync.Once
 			swapped := false
 			backup.TestHook = func(s string) {
@@ -528,6 +484,7 @@ func TestCloneReadsNoSubagentSwappedForALinkAfterTheCheck(t *testing.T) {
 			defer func() { backup.TestHook = nil }()
 			var errb bytes.Buffer
 			env := &Env{ConfigDir: e.cfg, Out: io.Discard, Err: &errb, Quiet: true}
+			var err error
 			if member == "clone" {
 				err = env.RunClone(e.id, BranchOptions{}, Dest{New: true})
 			} else {
@@ -573,48 +530,75 @@ func TestMoveEditsNoFileThroughAFolderSwappedForALink(t *testing.T) {
 	old := time.Now().Add(-time.Hour)
 	require.NoError(t, os.Chtimes(index, old, old))
 	outside := filepath.Join(e.root, "outside-folder")
-	had := map[string]string{}
+	var had map[string]string
 	var once sync.Once
 	backup.TestHook = func(s string) {
-		if s != "move-after-commit-mark" {
-			return
+		if s == "move-after-commit-mark" {
+			once.Do(func() { had = swapForOutsideCopy(t, oldDir, filepath.Join(e.root, "moved-away"), outside) })
 		}
-		once.Do(func() {
-			moved := filepath.Join(e.root, "moved-away")
-			require.NoError(t, os.Rename(oldDir, moved))
-			require.NoError(t, filepath.WalkDir(moved, func(p string, d fs.DirEntry, err error) error {
-				require.NoError(t, err)
-				rel, _ := filepath.Rel(moved, p)
-				to := filepath.Join(outside, rel)
-				if d.IsDir() {
-					return os.MkdirAll(to, 0o700)
-				}
-				fi, err := os.Stat(p)
-				require.NoError(t, err)
-				b, err := os.ReadFile(p)
-				require.NoError(t, err)
-				if backup.IsMoveTemp(d.Name()) {
-					b = []byte("planted")
-				}
-				require.NoError(t, os.WriteFile(to, b, 0o600))
-				had[to] = string(b)
-				return os.Chtimes(to, fi.ModTime(), fi.ModTime())
-			}))
-			require.NoError(t, os.Symlink(outside, oldDir))
-		})
 	}
 	defer func() { backup.TestHook = nil }()
 	_, _, err := e.run(MoveOptions{Session: e.id, To: filepath.Join(e.root, "new")})
 	backup.TestHook = nil
 	t.Logf("the move says: %v", err)
 	require.NotEmpty(t, had, "the hook never ran")
+	after := tree(t, outside)
 	for p, was := range had {
-		b, rerr := os.ReadFile(p)
+		s, ok := after[p]
 		switch {
-		case rerr != nil && !backup.IsMoveTemp(filepath.Base(p)):
-			t.Errorf("the move removed %s outside the config dir", p)
-		case rerr == nil && string(b) != was:
-			t.Errorf("the move replaced %s outside the config dir", p)
+		case !ok && !backup.IsOwnName(filepath.Base(p)):
+			t.Errorf("the move removed %s outside the config dir", filepath.Join(outside, p))
+		case ok && s != was:
+			t.Errorf("the move replaced %s outside the config dir", filepath.Join(outside, p))
 		}
 	}
+}
+
+// swapForOutsideCopy is what an attacker does to folder: it is renamed to
+// moved, a copy of it is made at outside (each file with its size and
+// times, so that a guard through the link sees no change; a file under
+// one of ccsurgeon's own names — a temp — holds "planted", as one who
+// lists the folder can plant it), and folder becomes a link to outside.
+// It returns what the copy holds, by path below outside.
+func swapForOutsideCopy(t *testing.T, folder, moved, outside string) map[string]string {
+	had := map[string]string{}
+	require.NoError(t, os.Rename(folder, moved))
+	require.NoError(t, filepath.WalkDir(moved, func(p string, d fs.DirEntry, err error) error {
+		require.NoError(t, err)
+		rel, _ := filepath.Rel(moved, p)
+		to := filepath.Join(outside, rel)
+		if d.IsDir() {
+			return os.MkdirAll(to, 0o700)
+		}
+		fi, err := os.Stat(p)
+		require.NoError(t, err)
+		b, err := os.ReadFile(p)
+		require.NoError(t, err)
+		if backup.IsOwnName(d.Name()) {
+			b = []byte("planted")
+		}
+		require.NoError(t, os.WriteFile(to, b, 0o600))
+		had[rel] = string(b)
+		return os.Chtimes(to, fi.ModTime(), fi.ModTime())
+	}))
+	require.NoError(t, os.Symlink(outside, folder))
+	return had
+}
+
+// marker is what the outside file of outsideSubagent holds, and no file
+// of the config dir may.
+const marker = "OUTSIDE-THE-CONFIG-DIR"
+
+// outsideSubagent makes, outside the config dir, a file that reads as the
+// session's subagent transcript with marker in it; it returns the
+// subagent transcript's path and that file's.
+func outsideSubagent(t *testing.T, e moveEnv) (agent, outside string) {
+	agent = filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.old), e.id, "subagents", "agent-a1eb358aa10f9c9a1.jsonl")
+	b, err := os.ReadFile(agent)
+	require.NoError(t, err)
+	outside = filepath.Join(e.root, "outside.jsonl")
+	b = bytes.Replace(b, []byte("Run echo from-subagent"), []byte(marker), 1)
+	require.Contains(t, string(b), marker)
+	require.NoError(t, os.WriteFile(outside, b, 0o600))
+	return agent, outside
 }
