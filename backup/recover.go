@@ -480,12 +480,33 @@ func SweepProject(configDir, projectDir string) []string {
 				os.Remove(filepath.Join(dir, incompleteMarker)) // complete: only the marker was left
 				continue
 			}
+			if parent != projectDir && sessionAnywhere(configDir, e.Name()) {
+				// the file-history of a session that is there (its mark
+				// names another folder): the user's, whoever wrote the mark
+				continue
+			}
 			if os.RemoveAll(dir) == nil {
 				did = append(did, "removed the unfinished new session folder "+dir)
 			}
 		}
 	}
 	return did
+}
+
+// sessionAnywhere reports whether a transcript <id>.jsonl is in one of
+// the config dir's project folders (or whether that cannot be told: a
+// folder that cannot be listed counts as holding it).
+func sessionAnywhere(configDir, id string) bool {
+	cands, err := chain.FindSessions(configDir, id)
+	if err != nil {
+		return true
+	}
+	for _, c := range cands {
+		if chain.SameName(chain.HostOS, filepath.Base(c), id+".jsonl") {
+			return true
+		}
+	}
+	return false
 }
 
 // pathExists reports whether there is a node at p (a link too).
