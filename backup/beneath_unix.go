@@ -173,11 +173,19 @@ func mkdirBeneath(root, dir string, like os.FileInfo) (made []string, err error)
 			continue
 		}
 		p += string(os.PathSeparator) + c
-		mkerr := unix.Mkdirat(fd, c, uint32(dirMode))
-		if mkerr != nil && !errors.Is(mkerr, unix.EEXIST) {
-			return made, &os.PathError{Op: "mkdir", Path: p, Err: mkerr}
+		const flags = unix.O_RDONLY | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_CLOEXEC
+		next, err := unix.Openat(fd, c, flags, 0)
+		made1 := false
+		if errors.Is(err, unix.ENOENT) {
+			// (opened first: a folder that is there is never made, and a
+			// read-only one on the way is no error)
+			mkerr := unix.Mkdirat(fd, c, uint32(dirMode))
+			if mkerr != nil && !errors.Is(mkerr, unix.EEXIST) {
+				return made, &os.PathError{Op: "mkdir", Path: p, Err: mkerr}
+			}
+			made1 = mkerr == nil
+			next, err = unix.Openat(fd, c, flags, 0)
 		}
-		next, err := unix.Openat(fd, c, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 		if err != nil {
 			if errors.Is(err, unix.ELOOP) || errors.Is(err, unix.ENOTDIR) {
 				if lerr := refuseSymlink(p); lerr != nil {
@@ -188,7 +196,7 @@ func mkdirBeneath(root, dir string, like os.FileInfo) (made []string, err error)
 		}
 		unix.Close(fd)
 		fd = next
-		if mkerr == nil {
+		if made1 {
 			made = append(made, p)
 			if like != nil && os.Geteuid() == 0 {
 				if uid, gid, ok := fileOwner(like); ok {
