@@ -30,12 +30,17 @@ type journalStep struct {
 	// appended during the change, and goes over to the new file.
 	Hold string `json:"hold,omitempty"`
 	Size int64  `json:"size,omitempty"`
+	// Root is the folder the change reached each file from, following no
+	// link below it (the config dir, or a named session's folder): the
+	// run that finishes the change goes the same way ("": a journal of
+	// an older version, finished from the session's folder)
+	Root string `json:"root,omitempty"`
 }
 
 func writeJournal(bdir string, items []item) error {
 	var steps []journalStep
 	for _, it := range items {
-		st := journalStep{Tmp: it.tmp, Target: it.target, Remove: it.Remove, Hold: it.hold}
+		st := journalStep{Tmp: it.tmp, Target: it.target, Remove: it.Remove, Hold: it.hold, Root: it.root}
 		if it.Snapshot != nil {
 			st.Size = it.Snapshot.Size
 		}
@@ -65,8 +70,11 @@ func finishJournal(bdir string, keep bool) error {
 }
 
 // rollForward finishes the change a journal describes: temps still there
-// are renamed into place, files to remove are removed (from projectDir
-// down without following a link, when it is known: removeBeneath).
+// are renamed into place, what was appended to an original goes over from
+// its second name, files to remove are removed, folders are fsynced —
+// each from the step's root (else projectDir) down without following a
+// link (renameBeneath, openBeneath, removeBeneath, syncDirBeneath), when
+// one is known.
 func rollForward(bdir, projectDir string) error {
 	b, err := chain.ReadSideFile(filepath.Join(bdir, journalName))
 	if err != nil {
@@ -76,20 +84,25 @@ func rollForward(bdir, projectDir string) error {
 	if err := json.Unmarshal(b, &steps); err != nil {
 		return fmt.Errorf("%s: %w", filepath.Join(bdir, journalName), err)
 	}
-	dirs := map[string]bool{}
-	rename := replaceFile
-	if projectDir != "" {
-		rename = func(tmp, target string) error { return renameBeneath(projectDir, tmp, target) }
+	dirs := map[string]string{} // folder → the root it is reached from
+	for i := range steps {
+		if steps[i].Root == "" {
+			steps[i].Root = projectDir
+		}
 	}
 	for _, s := range steps {
 		if s.Remove || s.Tmp == "" {
 			continue
 		}
 		if _, err := os.Lstat(s.Tmp); err == nil {
+			rename := replaceFile
+			if s.Root != "" {
+				rename = func(tmp, target string) error { return renameBeneath(s.Root, tmp, target) }
+			}
 			if err := rename(s.Tmp, s.Target); err != nil {
 				return err
 			}
-			dirs[filepath.Dir(s.Target)] = true
+			dirs[filepath.Dir(s.Target)] = s.Root
 		}
 	}
 	for _, s := range steps {
@@ -97,29 +110,45 @@ func rollForward(bdir, projectDir string) error {
 			continue
 		}
 		// lines appended to the original before the run was killed
-		if h, err := openNoFollow(s.Hold, os.O_RDONLY, 0); err == nil {
-			err = appendFrom(s.Target, h, s.Size)
-			h.Close()
-			if err != nil {
+		open, remove := openNoFollow, os.Remove
+		if s.Root != "" {
+			open = func(p string, flag int, perm os.FileMode) (*os.File, error) {
+				return openBeneath(s.Root, p, flag, perm)
+			}
+			remove = func(p string) error { return removeBeneath(s.Root, p) }
+		}
+		h, err := open(s.Hold, os.O_RDONLY, 0)
+		if err != nil {
+			if isSymlinkErr(err) {
 				return err
 			}
-			os.Remove(s.Hold)
+			continue
 		}
+		err = appendFrom(s.Root, s.Target, h, s.Size)
+		h.Close()
+		if err != nil {
+			return err
+		}
+		remove(s.Hold)
 	}
 	for _, s := range steps {
 		if s.Remove {
 			remove := os.Remove
-			if projectDir != "" {
-				remove = func(p string) error { return removeBeneath(projectDir, p) }
+			if s.Root != "" {
+				remove = func(p string) error { return removeBeneath(s.Root, p) }
 			}
 			if err := remove(s.Target); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return err
 			}
-			dirs[filepath.Dir(s.Target)] = true
+			dirs[filepath.Dir(s.Target)] = s.Root
 		}
 	}
-	for d := range dirs {
-		if err := syncDir(d); err != nil {
+	for d, root := range dirs {
+		sync := syncDir
+		if root != "" {
+			sync = func(d string) error { return syncDirBeneath(root, d) }
+		}
+		if err := sync(d); err != nil {
 			return err
 		}
 	}
@@ -533,6 +562,9 @@ func journalOutside(bdir, projectDir string) string {
 			if p != "" && !under(projectDir, p) {
 				return p
 			}
+		}
+		if s.Root != "" && !under(s.Root, projectDir) {
+			return s.Root // (the session's folder is not below the root it names)
 		}
 	}
 	return ""

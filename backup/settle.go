@@ -114,7 +114,7 @@ func putBack(items []item) error {
 		}
 		err = renameBeneath(it.root, it.hold, it.target)
 		if err == nil {
-			err = appendFrom(it.target, cur, it.size)
+			err = appendFrom(it.root, it.target, cur, it.size)
 		}
 		cur.Close()
 		if err != nil {
@@ -124,13 +124,19 @@ func putBack(items []item) error {
 	return nil
 }
 
-// appendFrom appends to the file at path what f holds past offset from.
-func appendFrom(path string, f *os.File, from int64) error {
+// appendFrom appends to the file at path what f holds past offset from;
+// path is reached from root down without following a link (openBeneath),
+// when root is given.
+func appendFrom(root, path string, f *os.File, from int64) error {
 	fi, err := f.Stat()
 	if err != nil || fi.Size() <= from {
 		return err
 	}
-	out, err := openNoFollow(path, os.O_WRONLY|os.O_APPEND, 0)
+	open := openNoFollow
+	if root != "" {
+		open = func(p string, flag int, perm os.FileMode) (*os.File, error) { return openBeneath(root, p, flag, perm) }
+	}
+	out, err := open(path, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		return err
 	}

@@ -289,7 +289,7 @@ func testInPlaceFollowsNoFolder(t *testing.T, step string) {
 	// the next run finishes what a change stopped part-way left (its
 	// journal): through the same folder
 	err = env.RunOps(e.id, OpSpec{StripThinking: true}, Dest{Force: true})
-	t.Logf("the next run says: %v", err)
+	t.Logf("the next run says: %v (%s)", err, errb.String())
 	ents, rerr := os.ReadDir(outside)
 	require.NoError(t, rerr)
 	require.Len(t, ents, 2, "the change (or the next run) removed a file outside the config dir, through a folder swapped for a link")
@@ -601,4 +601,66 @@ func outsideSubagent(t *testing.T, e moveEnv) (agent, outside string) {
 	require.Contains(t, string(b), marker)
 	require.NoError(t, os.WriteFile(outside, b, 0o600))
 	return agent, outside
+}
+
+// TestInPlaceFinishAppendsNothingThroughAFolderSwappedForALink: an in-place
+// change (drop-tool-calls --tool Bash, which changes the subagent
+// transcript: its agent ran Bash) gives
+// each original a second name beside it while its new file takes its
+// place: what a client appended to the original goes over to the new file.
+// Stopped part-way (the session's subagents/ swapped, after the renames,
+// for a link to a copy of it outside the config dir: its fsync is
+// refused), it leaves its journal naming that second name; the next run
+// finishes the change. Through the link it must neither append what the
+// outside copy of the second name holds to the outside transcript, nor
+// remove anything there.
+func TestInPlaceFinishAppendsNothingThroughAFolderSwappedForALink(t *testing.T) {
+	e := newMoveEnv(t, "subagent", "old")
+	folder := filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.old), e.id, "subagents")
+	outside := filepath.Join(e.root, "outside-folder")
+	var had map[string]string
+	var once sync.Once
+	backup.TestHook = func(s string) {
+		if s == "before-removals" {
+			once.Do(func() {
+				had = swapForOutsideCopy(t, folder, filepath.Join(e.root, "moved-away"), outside)
+				// the second name of the original, as one who lists the
+				// folder sees it, with lines past the original's size
+				for p := range had {
+					if strings.Contains(p, "-old-") {
+						b := append(bytes.Repeat([]byte("x"), 1<<20), []byte("\n"+marker+"\n")...)
+						require.NoError(t, os.WriteFile(filepath.Join(outside, p), b, 0o600))
+						had[p] = string(b)
+					}
+				}
+			})
+		}
+	}
+	defer func() { backup.TestHook = nil }()
+	var errb bytes.Buffer
+	env := &Env{ConfigDir: e.cfg, Out: io.Discard, Err: &errb, Quiet: true}
+	err := env.RunOps(e.id, OpSpec{Drop: true, DropTools: []string{"Bash"}}, Dest{Force: true})
+	backup.TestHook = nil
+	t.Logf("the change says: %v", err)
+	require.NotNil(t, had, "the hook never ran")
+	require.True(t, func() bool {
+		for p := range had {
+			if strings.Contains(p, "-old-") {
+				return true
+			}
+		}
+		return false
+	}(), "no second name of the subagent transcript was made: %v", had)
+	err = env.RunOps(e.id, OpSpec{StripThinking: true}, Dest{Force: true})
+	t.Logf("the next run says: %v", err)
+	after := tree(t, outside)
+	for p, was := range had {
+		s, ok := after[p]
+		switch {
+		case !ok:
+			t.Errorf("the change (or the next run) removed %s outside the config dir", filepath.Join(outside, p))
+		case s != was:
+			t.Errorf("the change (or the next run) changed %s outside the config dir", filepath.Join(outside, p))
+		}
+	}
 }
