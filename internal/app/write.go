@@ -11,6 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -121,6 +122,9 @@ func (env *Env) prepareWrite(sessionArg string, d Dest) (string, Dest, error) {
 	}
 	if d.Diff {
 		d.DryRun = true // --diff previews: it never writes
+	}
+	if err := refuseWindowsOutput(d.Output); err != nil {
+		return "", d, err
 	}
 	if err := env.refuseOutputInProjects(d); err != nil {
 		return "", d, err
@@ -1521,6 +1525,31 @@ func (j *job) writeFolder(dir string, force bool) (path string, err error) {
 		return "", err
 	}
 	return mainDst, nil
+}
+
+// windowsPathRe is a path as Windows writes one: a drive ("C:\", "D:/")
+// or a name ending in '\' (a folder).
+var windowsPathRe = regexp.MustCompile(`^[A-Za-z]:[\\/]|\\$`)
+
+// refuseWindowsOutput refuses, off Windows, a -o written as Windows
+// writes a path ("C:\Users\ana\share\", "share\"): there '\' is part
+// of a file name, so it would write one file with that name in the
+// current folder where the user meant a folder (or a file) elsewhere.
+// The hint is the last name of it written with '/'.
+func refuseWindowsOutput(o string) error {
+	if chain.HostOS == "windows" || !windowsPathRe.MatchString(o) {
+		return nil
+	}
+	parts := strings.FieldsFunc(o, func(r rune) bool { return r == '\\' || r == '/' })
+	name := "out.jsonl"
+	if len(parts) > 0 && !strings.HasSuffix(parts[len(parts)-1], ":") {
+		name = parts[len(parts)-1]
+	}
+	if strings.HasSuffix(o, `\`) {
+		name += "/"
+	}
+	return UsageErrorf("write it with '/', such as -o "+ShellQuote(name),
+		"-o %s is a Windows path: here '\\' is part of a file name and a folder ends in '/'", o)
 }
 
 // refuseOutputInProjects refuses -o FILE or -o DIR/ anywhere under the
