@@ -207,8 +207,12 @@ func (env *Env) RunRedactCheck(session string, spec OpSpec) error {
 }
 
 // printRedactions prints the per-type report of redact-secrets: how many,
-// and where, never the secret itself.
-func (env *Env) printRedactions(rs *ops.RedactionLog, notWritten map[string]bool) {
+// and where, never the secret itself. With -o FILE (notWritten: the
+// files FILE does not hold, whose secrets number unwritten) the total
+// says how many FILE holds, redacted, and how many it does not: the list
+// is of every secret found, and no count may claim a redaction -o did
+// not write.
+func (env *Env) printRedactions(rs *ops.RedactionLog, notWritten map[string]bool, unwritten int, dest string) {
 	if rs.Len() == 0 {
 		return
 	}
@@ -218,7 +222,11 @@ func (env *Env) printRedactions(rs *ops.RedactionLog, notWritten map[string]bool
 		rules = append(rules, r)
 	}
 	sort.Strings(rules)
-	fmt.Fprintf(env.Out, "secrets: %d\n", rs.Len())
+	if len(notWritten) > 0 && unwritten > 0 {
+		fmt.Fprintf(env.Out, "secrets: %d found: %d in %s, redacted; %d in files -o does not write, left as they are\n", rs.Len(), rs.Len()-unwritten, dest, unwritten)
+	} else {
+		fmt.Fprintf(env.Out, "secrets: %d\n", rs.Len())
+	}
 	for _, r := range rules {
 		fmt.Fprintf(env.Out, "  %-32s %d\n", r, byRule[r])
 	}

@@ -1213,7 +1213,7 @@ func (env *Env) printSummary(out WriteResult) {
 	for _, n := range out.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}
-	env.printRedactions(out.redactions, out.notWritten)
+	env.printRedactions(out.redactions, out.notWritten, out.SidecarSecretsNotWritten, out.Path)
 	if out.Preexisting > 0 {
 		fmt.Fprintf(w, "note: the input already had %s; %s not new (see 'ccsurgeon validate')\n", Plural(out.Preexisting, "validation error", "validation errors"), map[bool]string{true: "it is", false: "they are"}[out.Preexisting == 1])
 	}
@@ -1312,7 +1312,7 @@ func (env *Env) printResultJSON(out WriteResult) error {
 	}
 	w.WriteString("\n  \"redactions\": [")
 	err := out.redactions.WriteEach(w, func() func([]byte, int, *ops.RedactionRec) []byte {
-		var re redactionEncoder
+		re := redactionEncoder{notWritten: out.notWritten}
 		return func(b []byte, k int, r *ops.RedactionRec) []byte {
 			if k > 0 {
 				b = append(b, ',')
@@ -1340,6 +1340,34 @@ func (env *Env) printResultJSON(out WriteResult) error {
 // secrets lists millions of them.
 type redactionEncoder struct {
 	byNum []encodedName
+	// notWritten: the files -o FILE does not write, whose secrets are
+	// marked "not_written" (asked once per file number)
+	notWritten map[string]bool
+	nwByNum    map[uint32]fileNotWritten
+}
+
+// fileNotWritten is a file of the list and whether -o FILE writes it.
+type fileNotWritten struct {
+	file string
+	nw   bool
+}
+
+// isNotWritten reports whether r's file is one -o FILE does not write.
+func (e *redactionEncoder) isNotWritten(r *ops.RedactionRec) bool {
+	if len(e.notWritten) == 0 {
+		return false
+	}
+	if e.nwByNum == nil {
+		e.nwByNum = map[uint32]fileNotWritten{}
+	}
+	// the string kept under the number is compared, as name does: a
+	// record made by hand may number its file otherwise
+	if c, ok := e.nwByNum[r.FileNum]; ok && c.file == r.File {
+		return c.nw
+	}
+	nw := e.notWritten[r.File]
+	e.nwByNum[r.FileNum] = fileNotWritten{r.File, nw}
+	return nw
 }
 
 // encodedName is a name of the list as JSON: raw the name, quoted its
@@ -1399,6 +1427,9 @@ func (e *redactionEncoder) encode(b []byte, r *ops.RedactionRec) []byte {
 	b = append(b, '"')
 	if r.InThinking {
 		b = append(b, ",\n      \"in_thinking\": true"...)
+	}
+	if e.isNotWritten(r) {
+		b = append(b, ",\n      \"not_written\": true"...)
 	}
 	return append(b, "\n    }"...)
 }

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"testing"
 
 	"github.com/ccsurgeon/ccsurgeon/internal/app"
@@ -37,4 +38,46 @@ func TestTokenCountInScientificNotation(t *testing.T) {
 	// what is no number at all keeps the pointer to --help
 	_, errs, _ := cliRun(t, "compress", example, "--target-tokens", "lots", "--dry-run")
 	assert.Contains(t, errs, "ccsurgeon: hint: see 'ccsurgeon compress-old-turns --help'\n")
+}
+
+// TestRedactToFileListsWhatItDidNotWrite: "redact S -o share.jsonl" on a
+// session whose subagent transcript and tool-results file hold secrets
+// said "secrets redacted: 2" and then "secrets: 4" over a list that gave
+// each of the four a placeholder, and --json listed four redactions with
+// nothing to tell the two FILE holds from the two still in the session's
+// files: a report that claims redactions -o did not write. The total says
+// how many FILE holds and how many it does not, and in --json each secret
+// of a file -o did not write is marked not_written.
+func TestRedactToFileListsWhatItDidNotWrite(t *testing.T) {
+	t.Parallel()
+	e := newShareEnv(t, true, true, true)
+	out := filepath.Join(t.TempDir(), "share.jsonl")
+	r := e.cli(t, "redact-secrets", e.id, "-o", out)
+	require.Equal(t, 0, r.code, r.stdout+r.stderr)
+	assert.Contains(t, r.stdout, "secrets redacted: 2 (github-pat 2)\n")
+	assert.Contains(t, r.stdout, "\nsecrets: 4 found: 2 in "+out+", redacted; 2 in files -o does not write, left as they are\n")
+	assert.NotContains(t, r.stdout, "\nsecrets: 4\n")
+
+	r = e.cli(t, "--json", "redact-secrets", e.id, "-o", out, "--force")
+	require.Equal(t, 0, r.code, r.stdout+r.stderr)
+	var res struct {
+		Redactions []struct {
+			File       string `json:"file"`
+			NotWritten bool   `json:"not_written"`
+		} `json:"redactions"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &res), r.stdout)
+	require.Len(t, res.Redactions, 4)
+	for _, rd := range res.Redactions {
+		assert.Equal(t, rd.File != e.main, rd.NotWritten, "%s", rd.File)
+	}
+
+	// in place, and to a share folder, every file is written: none is marked
+	dir := filepath.Join(t.TempDir(), "share") + "/"
+	r = e.cli(t, "--json", "redact-secrets", e.id, "-o", dir)
+	require.Equal(t, 0, r.code, r.stdout+r.stderr)
+	assert.NotContains(t, r.stdout, "not_written")
+	r = e.cli(t, "redact-secrets", e.id, "--dry-run")
+	require.Equal(t, 0, r.code, r.stdout+r.stderr)
+	assert.Contains(t, r.stdout, "\nsecrets: 4\n")
 }
