@@ -2,7 +2,9 @@ package cli
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ccsurgeon/ccsurgeon/internal/app"
@@ -80,4 +82,61 @@ func TestRedactToFileListsWhatItDidNotWrite(t *testing.T) {
 	r = e.cli(t, "redact-secrets", e.id, "--dry-run")
 	require.Equal(t, 0, r.code, r.stdout+r.stderr)
 	assert.Contains(t, r.stdout, "\nsecrets: 4\n")
+}
+
+// TestSessionFolderHintNamesItsSession: after "redact S -o share/", the
+// check a user runs next, "redact share/ --check", was refused with "give
+// a session id or the path of a .jsonl file", while the folder holds one
+// session: the hint is the same command line with that session's path
+// in it, and it runs as printed.
+func TestSessionFolderHintNamesItsSession(t *testing.T) {
+	t.Parallel()
+	e := newShareEnv(t, true, true, false)
+	dir := filepath.Join(t.TempDir(), "share")
+	r := e.cli(t, "redact-secrets", e.id, "-o", dir+"/")
+	require.Equal(t, 0, r.code, r.stdout+r.stderr)
+	file := filepath.Join(dir, e.id+".jsonl")
+	for _, arg := range []string{dir + "/", dir} {
+		for _, c := range []struct {
+			args []string
+			code int
+		}{
+			{[]string{"redact", arg, "--check"}, 0},
+			{[]string{"info", arg}, 0},
+			{[]string{"validate", arg}, 0},
+			{[]string{"fork", arg, "1", "-o", filepath.Join(t.TempDir(), "f.jsonl")}, 0},
+		} {
+			r := e.cli(t, c.args...)
+			assert.NotEqual(t, 0, r.code, "%v", c.args)
+			assert.Empty(t, r.stdout, "%v", c.args)
+			want := append([]string{"ccsurgeon", "--config-dir", e.cfg}, c.args...)
+			for i, a := range want {
+				if a == arg {
+					want[i] = file
+				}
+			}
+			assert.Equal(t, "ccsurgeon: "+arg+" is a directory, not a session file\n"+
+				"ccsurgeon: hint: the session in it: '"+strings.Join(want, " ")+"'\n", r.stderr, "%v", c.args)
+			// as printed
+			r = e.cli(t, want[3:]...)
+			assert.Equal(t, c.code, r.code, "%v: %s", want, r.stderr)
+		}
+	}
+	// a folder of several sessions names them; one of none keeps the general hint
+	other := installSession(t, e.cfg, "-tmp-other", filepath.Join("testdata", "sessions", "2.1.328", "tools.jsonl"))
+	b, err := os.ReadFile(other)
+	require.NoError(t, err)
+	second := filepath.Join(dir, filepath.Base(other))
+	require.NoError(t, os.WriteFile(second, b, 0o600))
+	r = e.cli(t, "info", dir)
+	assert.Equal(t, 1, r.code)
+	first, last := file, second
+	if last < first {
+		first, last = last, first
+	}
+	assert.Equal(t, "ccsurgeon: "+dir+" is a directory, not a session file\n"+
+		"ccsurgeon: hint: it holds 2 sessions, "+filepath.Base(first)+" and "+filepath.Base(last)+": name one, such as 'ccsurgeon --config-dir "+e.cfg+" info "+first+"'\n", r.stderr)
+	r = e.cli(t, "info", t.TempDir())
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stderr, "ccsurgeon: hint: give a session id or the path of a .jsonl file\n")
 }
