@@ -312,6 +312,11 @@ func commandNaming(env *app.Env, cmd *cli.Command, id, path string) string {
 	placed := false
 	for i := 1; i < len(args); i++ {
 		a := args[i]
+		if !placed && (strings.HasPrefix(a, "--config-dir=") || strings.HasPrefix(a, "-config-dir=")) {
+			// the hint's printer names the config dir (as --config-dir
+			// DIR): kept, it would be given twice
+			continue
+		}
 		out = append(out, app.ShellQuote(a))
 		switch {
 		case placed:

@@ -140,3 +140,21 @@ func TestSessionFolderHintNamesItsSession(t *testing.T) {
 	assert.Equal(t, 1, r.code)
 	assert.Contains(t, r.stderr, "ccsurgeon: hint: give a session id or the path of a .jsonl file\n")
 }
+
+// TestNoSessionHintWithConfigDirEquals: with the config dir given as
+// "--config-dir=DIR" (one word, as completion and scripts write it), the
+// hint of a change that names no SESSION was "ccsurgeon --config-dir DIR
+// --config-dir=DIR compress ID": run as printed, it was refused as
+// "--config-dir given twice". Each form gives the hint once.
+func TestNoSessionHintWithConfigDirEquals(t *testing.T) {
+	cfg, _, newest := thisProject(t)
+	for _, first := range [][]string{{"--config-dir=" + cfg}, {"--config-dir", cfg}} {
+		args := append(append([]string{}, first...), "strip-thinking")
+		_, errs, code := cliRunIn(t, strings.NewReader(""), args...)
+		assert.Equal(t, 2, code, "%v: %s", args, errs)
+		assert.Equal(t, "ccsurgeon --config-dir "+cfg+" strip-thinking "+idOf(newest), hintOf(errs), "%v", args)
+		words := shellWords(t, hintOf(errs))
+		out, errs, code := cliRun(t, append(words[1:], "--dry-run")...)
+		assert.Equal(t, 0, code, "%v: %s%s", words, out, errs)
+	}
+}
