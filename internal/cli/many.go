@@ -39,7 +39,7 @@ const (
 func many(c *cli.Command) *cli.Command {
 	c.Flags = append(c.Flags,
 		&cli.BoolFlag{Name: "all", Usage: "every session under the config dir"},
-		&cli.StringFlag{Name: "project", Usage: "every session of project `PATH` (as 'ls' shows it, or its folder name)"},
+		&cli.StringFlag{Name: "project", Usage: "every session of project `PATH` (as 'ls' shows it, or its folder under projects/, by name or path)"},
 		pickFlag(),
 	)
 	if c.Metadata == nil {

@@ -158,3 +158,30 @@ func TestNoSessionHintWithConfigDirEquals(t *testing.T) {
 		assert.Equal(t, 0, code, "%v: %s%s", words, out, errs)
 	}
 }
+
+// TestProjectByItsFolderPath: "--project" took the project's path or its
+// folder's name under projects/, but not that folder's path, which is
+// what a user copies from 'ls ~/.claude/projects' or from a session's
+// path: "ls --project ~/.claude/projects/-work-p" said "no sessions of
+// project". The folder's path is its name.
+func TestProjectByItsFolderPath(t *testing.T) {
+	t.Parallel()
+	cfg := t.TempDir()
+	a := installSession(t, cfg, "-work-p", example)
+	installSession(t, cfg, "-work-q", "testdata/sessions/2.1.328/multi-turn.jsonl")
+	byName, errs, code := cliRun(t, "--config-dir", cfg, "--json", "ls", "--project", "-work-p")
+	require.Equal(t, 0, code, errs)
+	require.Contains(t, byName, idOf(a))
+	folder := filepath.Join(cfg, "projects", "-work-p")
+	for _, p := range []string{folder, folder + "/"} {
+		out, errs, code := cliRun(t, "--config-dir", cfg, "--json", "ls", "--project", p)
+		assert.Equal(t, 0, code, "%s: %s", p, errs)
+		assert.Equal(t, byName, out, p)
+		out, errs, code = cliRun(t, "--config-dir", cfg, "validate", "--project", p)
+		assert.Equal(t, 0, code, "%s: %s", p, errs)
+		assert.Contains(t, out+errs, idOf(a), p)
+	}
+	// a folder of another config dir is no project of this one
+	_, errs, code = cliRun(t, "--config-dir", cfg, "ls", "--project", filepath.Join(t.TempDir(), "projects", "-work-p"))
+	assert.Equal(t, 1, code, errs)
+}
