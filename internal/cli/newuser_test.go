@@ -1,12 +1,15 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/internal/app"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -184,4 +187,39 @@ func TestProjectByItsFolderPath(t *testing.T) {
 	// a folder of another config dir is no project of this one
 	_, errs, code = cliRun(t, "--config-dir", cfg, "ls", "--project", filepath.Join(t.TempDir(), "projects", "-work-p"))
 	assert.Equal(t, 1, code, errs)
+}
+
+// TestDoctorKeepsACopyUnderItsOwnID: for a session the client's cleanup
+// is about to delete, doctor's fix "keep a copy outside the config dir"
+// was 'clone ID -o ~/ID.jsonl': a clone, with a new session id and new
+// uuids, in a file named after the old id (put back, a file whose name
+// and entries name two sessions), and run a second time it was refused
+// as "another Claude Code session's transcript". The copy is the
+// session's own bytes, under its own id.
+func TestDoctorKeepsACopyUnderItsOwnID(t *testing.T) {
+	cfg, proj, put := projectSession(t)
+	p := put(chain.ProjectSlug(proj))
+	old := time.Now().Add(-40 * 24 * time.Hour)
+	require.NoError(t, os.Chtimes(p, old, old))
+	fs := doctorJSON(t, cfg)
+	require.Len(t, fs, 1, "%v", fs)
+	require.Equal(t, "due_for_deletion", fs[0]["kind"])
+	cmd := fs[0]["command"].(string)
+	args := shellWords(t, cmd)
+	_, errs, code := cliRun(t, args[1:]...)
+	require.Equal(t, 0, code, "%s: %s", cmd, errs)
+	o := args[len(args)-1]
+	t.Cleanup(func() { os.Remove(o) })
+	want, err := os.ReadFile(p)
+	require.NoError(t, err)
+	got, err := os.ReadFile(o)
+	require.NoError(t, err)
+	assert.True(t, bytes.Equal(want, got), "%s: the copy is not the session's bytes", cmd)
+	assert.Equal(t, filepath.Base(p), filepath.Base(o))
+	// a second run says the copy is there, and --force, as its hint says, replaces it
+	_, errs, code = cliRun(t, args[1:]...)
+	assert.Equal(t, 1, code, errs)
+	assert.Contains(t, errs, "ccsurgeon: hint: pass --force to replace it")
+	_, errs, code = cliRun(t, append(args[1:], "--force")...)
+	assert.Equal(t, 0, code, errs)
 }
