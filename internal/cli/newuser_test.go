@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -222,4 +223,28 @@ func TestDoctorKeepsACopyUnderItsOwnID(t *testing.T) {
 	assert.Contains(t, errs, "ccsurgeon: hint: pass --force to replace it")
 	_, errs, code = cliRun(t, append(args[1:], "--force")...)
 	assert.Equal(t, 0, code, errs)
+}
+
+// TestInfoSaysWhyRecordedUsageIsNotUsed: info printed "recorded 649
+// tokens at the last response" and, a few lines below, "system prompt
+// and tools (typical; the session records no usage to measure it)": two
+// lines of one output that disagree. A session whose recorded usage is
+// too small to be an API's count (a proxy's, a mock's, zeros) says so;
+// one that records none says that.
+func TestInfoSaysWhyRecordedUsageIsNotUsed(t *testing.T) {
+	t.Parallel()
+	out, errs, code := cliRun(t, "info", example)
+	require.Equal(t, 0, code, errs)
+	require.Contains(t, out, "\nrecorded ")
+	assert.NotContains(t, out, "records no usage")
+	assert.Contains(t, out, "system prompt and tools (typical; the usage the session records is too small to be an API's count)")
+
+	b, err := os.ReadFile(example)
+	require.NoError(t, err)
+	none := filepath.Join(t.TempDir(), "s.jsonl")
+	require.NoError(t, os.WriteFile(none, regexp.MustCompile(`"usage":\{[^{}]*(\{[^{}]*\}[^{}]*)*\}`).ReplaceAll(b, []byte(`"x":0`)), 0o600))
+	out, errs, code = cliRun(t, "info", none)
+	require.Equal(t, 0, code, errs)
+	assert.NotContains(t, out, "\nrecorded ")
+	assert.Contains(t, out, "system prompt and tools (typical; the session records no usage to measure it)")
 }
