@@ -109,6 +109,14 @@ func (env *Env) RunMove(o MoveOptions) error {
 	if o.To == "" {
 		return UsageErrorf("give the new place with --to DIR", "move needs --to")
 	}
+	if isWindowsPathHere(o.To) {
+		// it would move the sessions to a project of the current folder
+		// no client runs in ("./C:\Users\ana\proj"); --project takes
+		// one: a session made on Windows records such a directory
+		example, _ := os.Getwd()
+		return UsageErrorf("give the project's folder as this system writes it, such as "+ShellQuote(example),
+			"--to %s is a Windows path: here '\\' is part of a file name and a path starts at '/'", o.To)
+	}
 	to, err := absClean(o.To)
 	if err == nil {
 		// the client names a project by the real path of its folder

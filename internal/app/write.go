@@ -1562,13 +1562,20 @@ func (j *job) writeFolder(dir string, force bool) (path string, err error) {
 // or a name ending in '\' (a folder).
 var windowsPathRe = regexp.MustCompile(`^[A-Za-z]:[\\/]|\\$`)
 
+// isWindowsPathHere reports whether p is written as Windows writes a
+// path (windowsPathRe) on a system that is not Windows, where '\' is part
+// of a file name and "C:" a relative folder.
+func isWindowsPathHere(p string) bool {
+	return chain.HostOS != "windows" && windowsPathRe.MatchString(p)
+}
+
 // refuseWindowsOutput refuses, off Windows, a -o written as Windows
 // writes a path ("C:\Users\ana\share\", "share\"): there '\' is part
 // of a file name, so it would write one file with that name in the
 // current folder where the user meant a folder (or a file) elsewhere.
 // The hint is the last name of it written with '/'.
 func refuseWindowsOutput(o string) error {
-	if chain.HostOS == "windows" || !windowsPathRe.MatchString(o) {
+	if !isWindowsPathHere(o) {
 		return nil
 	}
 	parts := strings.FieldsFunc(o, func(r rune) bool { return r == '\\' || r == '/' })

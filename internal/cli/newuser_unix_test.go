@@ -45,3 +45,34 @@ func TestOutputWindowsPathOffWindows(t *testing.T) {
 		}
 	}
 }
+
+// TestMoveToWindowsPathOffWindows: "move S --to 'C:\Users\ana\proj'"
+// on Linux moved the session to the project "./C:\Users\ana\proj" of the
+// current folder, one no client will run in ("does not exist (yet)"):
+// the session gone from every picker. A --to written as Windows writes a
+// path is refused, nothing moved. (--project takes one: a session made
+// on Windows records such a working directory.)
+func TestMoveToWindowsPathOffWindows(t *testing.T) {
+	cfg := t.TempDir()
+	p := installSession(t, cfg, "-work-p", example)
+	backdate(t, cfg)
+	before, err := os.ReadFile(p)
+	require.NoError(t, err)
+	t.Chdir(t.TempDir())
+	wd, err := os.Getwd()
+	require.NoError(t, err)
+	for _, to := range []string{`C:\Users\ana\proj`, `proj\`, `D:/proj`} {
+		for _, dry := range [][]string{nil, {"--dry-run"}} {
+			args := append([]string{"--config-dir", cfg, "move", idOf(p), "--to", to}, dry...)
+			out, errs, code := cliRun(t, args...)
+			assert.Equal(t, 2, code, "%v: %s", args, errs)
+			assert.Empty(t, out, "%v", args)
+			assert.Equal(t, "ccsurgeon: --to "+to+" is a Windows path: here '\\' is part of a file name and a path starts at '/'\n"+
+				"ccsurgeon: hint: give the project's folder as this system writes it, such as "+wd+"\n", errs, "%v", args)
+		}
+	}
+	now, err := os.ReadFile(p)
+	require.NoError(t, err)
+	assert.Equal(t, before, now)
+	assert.NoDirExists(t, filepath.Join(cfg, "ccsurgeon", "backups", idOf(p)))
+}
