@@ -172,10 +172,10 @@ func (spec OpSpec) targetWords(err error) error {
 // have read everything): a gate before sharing a transcript or in CI.
 func (env *Env) RunRedactCheck(session string, spec OpSpec) error {
 	spec = OpSpec{Redact: true, RedactRules: spec.RedactRules, RedactAllow: spec.RedactAllow}
-	var found, inSidecars, notScanned int
+	var found, inOthers, notScanned int
 	var id, path string
 	err := env.runWriteWith(session, Dest{DryRun: true}, func(*chain.Session) (ops.Pipeline, error) { return env.Pipeline(spec) }, func(r *WriteResult) {
-		found, inSidecars, notScanned = r.redactions.Len(), r.sidecarSecrets, r.notScanned
+		found, inOthers, notScanned = r.redactions.Len(), r.otherFileSecrets, r.notScanned
 		id, path = r.SessionID, r.Path
 	})
 	if err != nil {
@@ -189,9 +189,11 @@ func (env *Env) RunRedactCheck(session string, spec OpSpec) error {
 		// the session as the user can type it again, not "SESSION"
 		arg := env.sessionArg(id, path)
 		hint := "write a redacted copy with 'ccsurgeon redact " + arg + " -o redacted.jsonl'"
-		if inSidecars > 0 {
-			// -o writes the transcript only: the tool-results files would keep them
-			hint = "redact the session in place with 'ccsurgeon redact " + arg + "' (its tool-results/ files hold " + Plural(inSidecars, "secret", "secrets") + "), or copy it redacted with --new"
+		if inOthers > 0 {
+			// -o FILE writes the transcript only: the subagent transcripts
+			// and tool-results files would keep theirs, and not be shared
+			share := ShellQuote(id[:min(8, len(id))] + "-share/")
+			hint = "copy it redacted with its subagent and tool-results files with 'ccsurgeon redact " + arg + " -o " + share + "', or redact it in place with 'ccsurgeon redact " + arg + "'"
 		}
 		msg := Plural(found, "secret", "secrets") + " found"
 		if unread != "" {

@@ -78,6 +78,9 @@ type WriteResult struct {
 	redactions *ops.RedactionLog // printed as "redactions"
 	// sidecarSecrets: the secrets found in the tool-results files
 	sidecarSecrets int
+	// otherFileSecrets: the secrets found in the files beside the main
+	// transcript (subagent transcripts, tool-results files)
+	otherFileSecrets int
 	// notScanned: the files the operation could not read (named in notes)
 	notScanned int
 	// notWritten: the files whose secrets the result does not hold (-o
@@ -227,7 +230,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		pr.Done()
 		res := WriteResult{SessionID: s.ID, Path: s.Path, Operation: p.Name(), DryRun: d.DryRun,
 			EntriesBefore: len(s.Main.Entries), EntriesAfter: len(s.Main.Entries), BytesBefore: s.Main.Size, BytesAfter: s.Main.Size,
-			Notes: noteWords(t.Report.Notes), NothingToChange: true, redactions: &t.Report.Redactions, sidecarSecrets: sidecarSecrets(t), notScanned: len(t.Report.NotScanned)}
+			Notes: noteWords(t.Report.Notes), NothingToChange: true, redactions: &t.Report.Redactions, sidecarSecrets: sidecarSecrets(t), otherFileSecrets: otherFileSecrets(t), notScanned: len(t.Report.NotScanned)}
 		if hook != nil {
 			hook(&res) // redact --check must see secrets it could not replace
 		}
@@ -239,7 +242,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		SessionID: s.ID, Path: s.Path, Operation: p.Name(), DryRun: d.DryRun,
 		EntriesBefore: st.EntriesBefore, EntriesAfter: st.EntriesAfter, Removed: st.Removed, Changed: st.Changed, Added: st.Added,
 		BytesBefore: s.Main.Size, Counts: t.Report.Counts, CountDetails: t.Report.CountDetails, Notes: noteWords(t.Report.Notes), redactions: &t.Report.Redactions,
-		ResumeTokens: t.Report.Tokens, sidecarSecrets: sidecarSecrets(t), notScanned: len(t.Report.NotScanned),
+		ResumeTokens: t.Report.Tokens, sidecarSecrets: sidecarSecrets(t), otherFileSecrets: otherFileSecrets(t), notScanned: len(t.Report.NotScanned),
 	}
 	if t.NewID != "" {
 		out.SessionID = t.NewID
@@ -730,6 +733,22 @@ func sidecarSecrets(t *ops.Txn) int {
 	n := 0
 	for _, sc := range t.Sidecars {
 		n += sc.Secrets
+	}
+	return n
+}
+
+// otherFileSecrets counts the secrets found in the session's files
+// beside its main transcript (subagent transcripts, tool-results files):
+// those -o FILE does not write.
+func otherFileSecrets(t *ops.Txn) int {
+	n := 0
+	for p, byRule := range t.Report.SecretsByFile {
+		if p == t.S.Main.Path {
+			continue
+		}
+		for _, k := range byRule {
+			n += k
+		}
 	}
 	return n
 }

@@ -248,3 +248,40 @@ func TestInfoSaysWhyRecordedUsageIsNotUsed(t *testing.T) {
 	assert.NotContains(t, out, "\nrecorded ")
 	assert.Contains(t, out, "system prompt and tools (typical; the session records no usage to measure it)")
 }
+
+// TestRedactCheckHintSharesTheWholeSession: with a secret only in a
+// subagent transcript, the hint of a failed --check was "write a
+// redacted copy with 'ccsurgeon redact ID -o redacted.jsonl'", which
+// writes the main transcript only and leaves that secret where it is,
+// unshared (and with secrets in tool-results files it named those only,
+// and --new, not a share). When a file beside the main transcript holds
+// a secret, the hint is the share folder, which holds every file
+// redacted, and redacting in place; run as printed, the share checks
+// clean.
+func TestRedactCheckHintSharesTheWholeSession(t *testing.T) {
+	for _, c := range []struct {
+		name                    string
+		inMain, inAgent, inTool bool
+	}{
+		{"in the subagent transcript", false, true, false},
+		{"in a tool-results file", false, false, true},
+		{"in every file", true, true, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := newShareEnv(t, c.inMain, c.inAgent, c.inTool)
+			t.Chdir(t.TempDir())
+			r := e.cli(t, "redact", e.id, "--check")
+			require.Equal(t, 1, r.code, r.stderr)
+			self := "ccsurgeon --config-dir " + e.cfg
+			share := e.id[:8] + "-share/"
+			assert.Equal(t, "copy it redacted with its subagent and tool-results files with '"+self+" redact "+e.id+" -o "+share+"', or redact it in place with '"+self+" redact "+e.id+"'",
+				hintOf(r.stderr))
+			words := shellWords(t, strings.Split(hintOf(r.stderr), "'")[1])
+			r = runCLI(t, words[1:]...)
+			require.Equal(t, 0, r.code, r.stderr)
+			r = runCLI(t, "redact", filepath.Join(share, e.id+".jsonl"), "--check")
+			assert.Equal(t, 0, r.code, r.stdout+r.stderr)
+			assert.Empty(t, filesHolding(t, share, shareSecretMain, shareSecretAgent, shareSecretTool))
+		})
+	}
+}
