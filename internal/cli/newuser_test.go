@@ -285,3 +285,24 @@ func TestRedactCheckHintSharesTheWholeSession(t *testing.T) {
 		})
 	}
 }
+
+// TestFlagWithoutValueAsTyped: "compress S -o" (the path forgotten) said
+// "--o needs PATH": a flag the user did not type. The flag is named as
+// typed, one dash or two.
+func TestFlagWithoutValueAsTyped(t *testing.T) {
+	t.Parallel()
+	for typed, name := range map[string]string{"-o": "-o", "--output": "--output", "--target-tokens": "--target-tokens", "-keep-turns": "-keep-turns"} {
+		_, errs, code := cliRun(t, "compress", example, typed)
+		assert.Equal(t, 2, code, errs)
+		assert.Regexp(t, `^ccsurgeon: `+regexp.QuoteMeta(name)+` needs `, errs, typed)
+	}
+}
+
+// TestUnknownFlagPartOfOne: "--tokens 150k" got "see --help" as its hint
+// where one flag of the command holds that word: --target-tokens.
+func TestUnknownFlagPartOfOne(t *testing.T) {
+	t.Parallel()
+	_, errs, code := cliRun(t, "compress", example, "--tokens", "150k", "--dry-run")
+	assert.Equal(t, 2, code, errs)
+	assert.Equal(t, "ccsurgeon: unknown flag --tokens\nccsurgeon: hint: did you mean --target-tokens?\n", errs)
+}

@@ -249,7 +249,7 @@ func explainUsage(ue usageError, root *cli.Command, args []string) error {
 		return usageError{err: fmt.Errorf("%s %q: want %s", asTyped(m[2], args), m[1], wants(cmd, m[2])), hint: hint}
 	}
 	if m := needsArgRe.FindStringSubmatch(msg); m != nil {
-		return usageError{err: fmt.Errorf("--%s needs %s", m[1], wants(cmd, m[1])), hint: help}
+		return usageError{err: fmt.Errorf("%s needs %s", asTyped(m[1], args), wants(cmd, m[1])), hint: help}
 	}
 	return usageError{err: ue.err, cmd: cmd, hint: help}
 }
@@ -468,6 +468,17 @@ func nearest(s string, candidates []string) string {
 	for _, c := range candidates {
 		if d := editDistance(s, c); d <= bestD && (best == "" || d < editDistance(s, best)) {
 			best = c
+		}
+	}
+	if best == "" && len(s) >= 4 {
+		// a word of one candidate only ("tokens" of "target-tokens")
+		for _, c := range candidates {
+			if strings.Contains(c, s) {
+				if best != "" {
+					return ""
+				}
+				best = c
+			}
 		}
 	}
 	return best
