@@ -62,7 +62,7 @@ type WriteResult struct {
 	Preexisting   int                       `json:"preexisting_errors"`
 	// Redactions: the secrets redact-secrets found. A result being printed
 	// streams them from the log instead (a session can hold millions).
-	Redactions    []ops.Redaction `json:"redactions,omitempty"`
+	Redactions    []RedactionJSON `json:"redactions,omitempty"`
 	ResumeCommand string          `json:"resume_command,omitempty"`
 	// ResumeTokens: estimated tokens a resume sends, before and after
 	// (compress-old-turns and --target-tokens).
@@ -88,6 +88,16 @@ type WriteResult struct {
 	notWritten map[string]bool
 	// shareFolder: written with -o DIR/ (the session keeps its id)
 	shareFolder bool
+}
+
+// RedactionJSON is a secret of the "redactions" list: where it was and
+// its placeholder, and, with -o FILE, NotWritten when the file that holds
+// it is not in the output (a subagent transcript, a tool-results file:
+// the secret is still there, unredacted). The list printed is streamed
+// by redactionEncoder, which writes these keys.
+type RedactionJSON struct {
+	ops.Redaction
+	NotWritten bool `json:"not_written,omitempty"`
 }
 
 // Operation builds the pipeline for an open session.
