@@ -177,6 +177,7 @@ func (env *Env) RunRedactCheck(session string, spec OpSpec) error {
 	err := env.runWriteWith(session, Dest{DryRun: true}, func(*chain.Session) (ops.Pipeline, error) { return env.Pipeline(spec) }, func(r *WriteResult) {
 		found, inOthers, notScanned = r.redactions.Len(), r.otherFileSecrets, r.notScanned
 		id, path = r.SessionID, r.Path
+		r.check = true
 	})
 	if err != nil {
 		return err

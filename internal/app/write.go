@@ -88,6 +88,9 @@ type WriteResult struct {
 	notWritten map[string]bool
 	// shareFolder: written with -o DIR/ (the session keeps its id)
 	shareFolder bool
+	// check: the result of redact-secrets --check, a scan that writes
+	// nothing (printed as one, not as a preview)
+	check bool
 }
 
 // RedactionJSON is a secret of the "redactions" list: where it was and
@@ -778,9 +781,14 @@ func (env *Env) printNothingToChange(out WriteResult) error {
 	if env.JSON {
 		return env.printResultJSON(out)
 	}
-	if out.DryRun {
+	switch {
+	case out.check && out.redactions.Len() == 0 && out.notScanned == 0:
+		fmt.Fprintf(env.Out, "%s --check: no secrets found in %s; nothing was written\n", out.Operation, out.Path)
+	case out.check:
+		fmt.Fprintf(env.Out, "%s --check on %s: nothing to change; nothing was written\n", out.Operation, out.Path)
+	case out.DryRun:
 		fmt.Fprintf(env.Out, "dry run: %s on %s: nothing to change; nothing was written\n", out.Operation, out.Path)
-	} else {
+	default:
 		fmt.Fprintf(env.Out, "%s: nothing to change in %s; nothing was written\n", out.Operation, out.Path)
 	}
 	for _, n := range out.Notes {
@@ -1262,7 +1270,11 @@ func (env *Env) printDryRun(s *chain.Session, after []byte, out WriteResult) err
 			return nil
 		}
 	}
-	fmt.Fprintf(env.Out, "dry run: %s on %s; nothing was written\n", out.Operation, s.Path)
+	if out.check {
+		fmt.Fprintf(env.Out, "%s --check on %s: nothing was written\n", out.Operation, s.Path)
+	} else {
+		fmt.Fprintf(env.Out, "dry run: %s on %s; nothing was written\n", out.Operation, s.Path)
+	}
 	env.printSummary(out)
 	return nil
 }

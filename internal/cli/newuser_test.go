@@ -306,3 +306,28 @@ func TestUnknownFlagPartOfOne(t *testing.T) {
 	assert.Equal(t, 2, code, errs)
 	assert.Equal(t, "ccsurgeon: unknown flag --tokens\nccsurgeon: hint: did you mean --target-tokens?\n", errs)
 }
+
+// TestRedactCheckSaysWhatItFound: a clean "redact share.jsonl --check"
+// printed "dry run: redact-secrets on share.jsonl: nothing to change;
+// nothing was written", a preview's words for a scan whose answer is
+// that no secret was found; and one that found secrets started "dry
+// run:" too. The check says it is one, and what it found.
+func TestRedactCheckSaysWhatItFound(t *testing.T) {
+	t.Parallel()
+	abs, err := filepath.Abs(example)
+	require.NoError(t, err)
+	out, errs, code := cliRun(t, "redact", abs, "--check")
+	require.Equal(t, 0, code, errs)
+	assert.Equal(t, "redact-secrets --check: no secrets found in "+abs+"; nothing was written\n", out)
+
+	secrets, err := filepath.Abs("testdata/sessions/2.1.328/secrets.jsonl")
+	require.NoError(t, err)
+	out, errs, code = cliRun(t, "redact", secrets, "--check")
+	require.Equal(t, 1, code, errs)
+	assert.True(t, strings.HasPrefix(out, "redact-secrets --check on "+secrets+": nothing was written\n"), out)
+	assert.NotContains(t, out, "dry run")
+	// a preview is still one
+	out, errs, code = cliRun(t, "redact", secrets, "--dry-run")
+	require.Equal(t, 0, code, errs)
+	assert.True(t, strings.HasPrefix(out, "dry run: redact-secrets on "), out)
+}
