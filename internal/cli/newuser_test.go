@@ -331,3 +331,15 @@ func TestRedactCheckSaysWhatItFound(t *testing.T) {
 	require.Equal(t, 0, code, errs)
 	assert.True(t, strings.HasPrefix(out, "dry run: redact-secrets on "), out)
 }
+
+// TestPickByNumberRefusalHasAHint: "echo 9 | ccsurgeon info --pick" with
+// two sessions listed said "no session picked: want a number from 1 to
+// 2, got "9"" and nothing more: an error without a hint.
+func TestPickByNumberRefusalHasAHint(t *testing.T) {
+	cfg, _, _ := thisProject(t)
+	for _, in := range []string{"9\n", "\n", "abc\n", ""} {
+		_, errs, code := cliRunIn(t, strings.NewReader(in), "--config-dir", cfg, "info", "--pick")
+		assert.Equal(t, 2, code, "%q: %s", in, errs)
+		assert.Regexp(t, `ccsurgeon: no session picked: want a number from 1 to 2, got "[^"]*"\nccsurgeon: hint: answer with the number of a session of the list, or name the session by its ID instead of --pick\n$`, errs, "%q", in)
+	}
+}
