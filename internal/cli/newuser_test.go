@@ -343,3 +343,20 @@ func TestPickByNumberRefusalHasAHint(t *testing.T) {
 		assert.Regexp(t, `ccsurgeon: no session picked: want a number from 1 to 2, got "[^"]*"\nccsurgeon: hint: answer with the number of a session of the list, or name the session by its ID instead of --pick\n$`, errs, "%q", in)
 	}
 }
+
+// TestMoveWithoutSessionHasAHint: "move --to DIR" with no SESSION (move
+// takes none by default) said "move needs a SESSION (an id, an id prefix
+// or a .jsonl path)" and nothing more; two sessions got no hint either.
+func TestMoveWithoutSessionHasAHint(t *testing.T) {
+	t.Parallel()
+	cfg := t.TempDir()
+	p := installSession(t, cfg, "-work-p", example)
+	dir := t.TempDir()
+	_, errs, code := cliRun(t, "--config-dir", cfg, "move", "--to", dir)
+	assert.Equal(t, 2, code, errs)
+	assert.Equal(t, "ccsurgeon: move needs a SESSION (an id, an id prefix or a .jsonl path)\n"+
+		"ccsurgeon: hint: name the session to move ('ccsurgeon --config-dir "+cfg+" ls' lists them), or move every session of a project with --project OLD\n", errs)
+	_, errs, code = cliRun(t, "--config-dir", cfg, "move", idOf(p), idOf(p), "--to", dir)
+	assert.Equal(t, 2, code, errs)
+	assert.Contains(t, errs, "ccsurgeon: hint: move one session at a time, or every session of a project with --project OLD\n")
+}
