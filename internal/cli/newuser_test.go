@@ -360,3 +360,36 @@ func TestMoveWithoutSessionHasAHint(t *testing.T) {
 	assert.Equal(t, 2, code, errs)
 	assert.Contains(t, errs, "ccsurgeon: hint: move one session at a time, or every session of a project with --project OLD\n")
 }
+
+// TestMoveToThePlaceholderIsRefused: ls ends with "ccsurgeon move
+// --project OLD --to NEW-PATH" for a project whose folder is gone, and
+// doctor prints the same when it has no guess; pasted as printed, it
+// moved every session of OLD into the project "./NEW-PATH" of the
+// current folder, one no client runs in. The placeholder is refused,
+// nothing moved, and the hint is the current folder (often the project's
+// new place, where a user who renamed it runs ccsurgeon).
+func TestMoveToThePlaceholderIsRefused(t *testing.T) {
+	cfg := t.TempDir()
+	p := installSession(t, cfg, "-work-p", example)
+	backdate(t, cfg)
+	before, err := os.ReadFile(p)
+	require.NoError(t, err)
+	t.Chdir(t.TempDir())
+	wd, err := os.Getwd()
+	require.NoError(t, err)
+	for _, args := range [][]string{
+		{"move", "--project", "/tmp/ccsurgeon-gen/2.1.328/tools/work/project", "--to", "NEW-PATH"},
+		{"move", "--project", "/tmp/ccsurgeon-gen/2.1.328/tools/work/project", "--to", "NEW-PATH", "--dry-run"},
+		{"move", idOf(p), "--to", "NEW-PATH"},
+	} {
+		out, errs, code := cliRun(t, append([]string{"--config-dir", cfg}, args...)...)
+		assert.Equal(t, 2, code, "%v: %s", args, errs)
+		assert.Empty(t, out)
+		assert.Equal(t, "ccsurgeon: --to NEW-PATH is the placeholder 'ccsurgeon ls' and doctor print: give the folder the project is in now\n"+
+			"ccsurgeon: hint: such as this one: --to "+wd+"\n", errs, "%v", args)
+	}
+	now, err := os.ReadFile(p)
+	require.NoError(t, err)
+	assert.Equal(t, before, now)
+	assert.NoDirExists(t, filepath.Join(cfg, "projects", chain.ProjectSlug(filepath.Join(wd, "NEW-PATH"))))
+}
