@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -153,22 +154,67 @@ func (env *Env) prepareWrite(sessionArg string, d Dest) (string, Dest, error) {
 }
 
 // outputRefusedEarly refuses, before the session is read and worked on, a
-// -o that the write would refuse at its end: a folder that does not exist,
-// the session file itself, an existing file without --force. (A file that
-// is a session's transcript is left to checkOutput, which knows the id; and
-// checkOutput and the write check again, as the file system may change in
-// between.)
+// -o that the write would refuse at its end (so that a refusal costs no
+// load, no cut, no --target-tokens loop): a folder that does not exist, a
+// file of the session itself, another session's transcript, an existing
+// file without --force, a share folder that holds the session's files.
+// It is checkOutput, with the id chain.Load gives the session (its file's
+// name) and its subagent transcripts as listed; checkOutput and the write
+// check again once the session is loaded, as the file system may change in
+// between.
 func outputRefusedEarly(d Dest, path string) error {
-	if err := checkOutput(d, []string{path}, ""); err != nil {
+	if d.Output == "" || d.Output == "-" {
+		return nil
+	}
+	id := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	subs := chain.SubagentFiles(path)
+	files := []string{path}
+	for _, a := range subs {
+		files = append(files, a.Path)
+	}
+	if err := checkOutput(d, files, id); err != nil {
 		return err
 	}
-	if d.DryRun || d.Output == "" || d.Output == "-" || isFolderDest(d.Output) {
+	switch {
+	case d.DryRun:
 		return nil
-	}
-	if st, err := os.Lstat(d.Output); err == nil && st.Mode().IsRegular() && chain.IsSessionFile(d.Output) == nil {
-		return nil
+	case isFolderDest(d.Output):
+		if d.FreshIDs {
+			return nil // a new id: it names nothing there yet
+		}
+		dir := filepath.Clean(d.Output)
+		if st, err := os.Stat(dir); err != nil {
+			return nil // made by the write
+		} else if !st.IsDir() {
+			return notAFolderError(dir)
+		}
+		paths := []string{filepath.Join(dir, id+".jsonl"), filepath.Join(dir, id)}
+		for _, a := range subs {
+			if a.Legacy {
+				paths = append(paths, filepath.Join(dir, filepath.Base(a.Path)))
+			}
+		}
+		return shareFolderTaken(dir, id, paths)
 	}
 	return backup.CheckWriteTo(d.Output, d.Force)
+}
+
+// notAFolderError: -o DIR/ names a node that is not a folder.
+func notAFolderError(dir string) error {
+	return Errorf("cannot write the session into %s: it is not a folder", dir)
+}
+
+// shareFolderTaken refuses a share folder dir (-o DIR/) where one of
+// paths, the session's files there, is taken: nothing in it is replaced,
+// --force or not.
+func shareFolderTaken(dir, id string, paths []string) error {
+	for _, p := range paths {
+		if _, err := os.Lstat(p); err == nil {
+			return &Error{Msg: fmt.Sprintf("cannot write the session into %s: %s already exists; nothing was written", dir, p),
+				Hint: "name an empty folder, or a new one ending in '/' (e.g. -o " + filepath.Join(filepath.Dir(dir), id[:min(8, len(id))]+"-share") + "/)", Code: 1}
+		}
+	}
+	return nil
 }
 
 // runWriteWith is runWrite with a hook that sees the result before it is
@@ -195,6 +241,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	pr := env.newProgress()
 	defer pr.Done()
 	pr.Phase("reading", snaps[path].Size)
+	backup.Step("write-session-read") // (tests: what comes before is no work on the session)
 	s, err := chain.LoadWith(path, pr.Add)
 	if err != nil {
 		return err
@@ -995,8 +1042,8 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 	// what was written goes at the next run (the folders are marked);
 	// after it, the whole session.
 	work := newTasks(4)
-	var written []string                // the transcripts made, for the live guard
-	var skipped []*backup.NotAFileError // what the copies left out (not regular files)
+	var written []string // the transcripts made, for the live guard
+	var skipped []error  // what the copies left out (not regular files, our own names)
 	defer func() { env.warnSkipped(skipped) }()
 	queue := func() error {
 		for _, a := range ns.subagents {
@@ -1160,7 +1207,7 @@ func writeBytes(b []byte) func(io.Writer) error {
 // a named pipe, a device) is not read through: it would copy the bytes of
 // a file outside the config dir, or wait forever. It is left out, and
 // named in the list returned.
-func copyTree(src, dst string, ds *backup.DirSync, work *tasks, changed map[string][]byte) (skipped []*backup.NotAFileError, err error) {
+func copyTree(src, dst string, ds *backup.DirSync, work *tasks, changed map[string][]byte) (skipped []error, err error) {
 	st, err := os.Stat(src)
 	if err != nil || !st.IsDir() {
 		return nil, nil
@@ -1174,6 +1221,12 @@ func copyTree(src, dst string, ds *backup.DirSync, work *tasks, changed map[stri
 		}
 		if kind := backup.NodeKind(d.Type()); kind != "" {
 			skipped = append(skipped, &backup.NotAFileError{Path: p, Kind: kind})
+			return nil
+		}
+		if backup.IsOwnName(d.Name()) {
+			// ccsurgeon's bookkeeping, not the session's: in the new
+			// session a mark would be taken for its own
+			skipped = append(skipped, &backup.OwnNameError{Path: p})
 			return nil
 		}
 		rel, err := filepath.Rel(src, p)
@@ -1191,9 +1244,16 @@ func copyTree(src, dst string, ds *backup.DirSync, work *tasks, changed map[stri
 }
 
 // warnSkipped says which nodes a copy left out (copyTree).
-func (env *Env) warnSkipped(skipped []*backup.NotAFileError) {
-	for _, e := range skipped {
-		fmt.Fprintf(env.Err, "ccsurgeon: warning: not copied: %s is %s, not a regular file\n", e.Path, e.Kind)
+func (env *Env) warnSkipped(skipped []error) {
+	for _, err := range skipped {
+		var na *backup.NotAFileError
+		var own *backup.OwnNameError
+		switch {
+		case errors.As(err, &na):
+			fmt.Fprintf(env.Err, "ccsurgeon: warning: not copied: %s is %s, not a regular file\n", na.Path, na.Kind)
+		case errors.As(err, &own):
+			fmt.Fprintf(env.Err, "ccsurgeon: warning: not copied: %s bears the name of a ccsurgeon bookkeeping file, not a file of the session\n", own.Path)
+		}
 	}
 }
 
@@ -1508,7 +1568,7 @@ func (j *job) writeFolder(dir string, force bool) (path string, err error) {
 			return "", Errorf("cannot make the folder %s: %v", dir, err)
 		}
 	} else if !st.IsDir() {
-		return "", Errorf("cannot write the session into %s: it is not a folder", dir)
+		return "", notAFolderError(dir)
 	}
 	id, rm := s.ID, (*ops.Remapper)(nil)
 	if t.NewID != "" { // a clone or fork: its new id, its files renamed alike
@@ -1532,17 +1592,12 @@ func (j *job) writeFolder(dir string, force bool) (path string, err error) {
 		}
 		outs = append(outs, fileOut{a.File, a, dst})
 	}
-	for _, p := range append([]string{mainDst, side}, func() []string {
-		var l []string
-		for _, o := range outs {
-			l = append(l, o.dest)
-		}
-		return l
-	}()...) {
-		if _, err := os.Lstat(p); err == nil {
-			return "", &Error{Msg: fmt.Sprintf("cannot write the session into %s: %s already exists; nothing was written", dir, p),
-				Hint: "name an empty folder, or a new one ending in '/' (e.g. -o " + filepath.Join(filepath.Dir(dir), id[:min(8, len(id))]+"-share") + "/)", Code: 1}
-		}
+	taken := []string{mainDst, side}
+	for _, o := range outs {
+		taken = append(taken, o.dest)
+	}
+	if err := shareFolderTaken(dir, id, taken); err != nil {
+		return "", err
 	}
 	_ = force // nothing in the folder is replaced, even with --force
 	// the session's folder, made here (one made meanwhile is refused):
@@ -1559,7 +1614,7 @@ func (j *job) writeFolder(dir string, force bool) (path string, err error) {
 		return nil
 	}
 	work := newTasks(4)
-	var left []*backup.NotAFileError // (a subagent transcript that is a link: left out)
+	var left []error // (a subagent transcript that is a link: left out)
 	defer func() { j.env.warnSkipped(left) }()
 	for _, o := range outs {
 		if na := backup.NodeAt(o.a.File.Path); na != nil {
