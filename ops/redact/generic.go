@@ -532,10 +532,6 @@ func nameValuePair(text string, l, r int) (int, int, bool) {
 	for a > 0 && l-a < 120 && !isSpace(text[a-1]) && strings.IndexByte("\"'`=:,{[(", text[a-1]) < 0 {
 		a--
 	}
-	b := r
-	for b < len(text) && b-r < 120 && !isSpace(text[b]) && strings.IndexByte("\"'`,}])", text[b]) < 0 {
-		b++
-	}
 	// back: [quote] blanks separator blanks [quote] FIELD
 	i := a
 	if i > 0 && (text[i-1] == '"' || text[i-1] == '\'') {
@@ -571,7 +567,14 @@ func nameValuePair(text string, l, r int) (int, int, bool) {
 	if f > 0 && (isAlnum(text[f-1]) || text[f-1] == '_') {
 		return -1, -1, false
 	}
-	// forward: past the closing quote, separators and at most one line break, the value field
+	// forward: past the closing quote, separators and at most one line
+	// break, the value field (the end of the value the identifier sits in
+	// is looked for only now: the name field before it is seldom there,
+	// and the walk over a key's value, 120 bytes, was most of this test)
+	b := r
+	for b < len(text) && b-r < 120 && !isSpace(text[b]) && strings.IndexByte("\"'`,}])", text[b]) < 0 {
+		b++
+	}
 	k := b
 	if k < len(text) && (text[k] == '"' || text[k] == '\'') {
 		k++
