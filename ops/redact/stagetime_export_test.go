@@ -124,3 +124,12 @@ func PrefilterTable(s *Scanner, texts []string, top int) string {
 	}
 	return out.String()
 }
+
+// PrefilterHits is the number of anchor hits of text (the prefilter alone: BenchmarkPrefilterSecrets).
+func (s *Scanner) PrefilterHits(text string) int {
+	sc := scratchPool.Get().(*scratch)
+	sc.hits = s.appendAnchors(sc.hits[:0], text, false)
+	n := len(sc.hits)
+	scratchPool.Put(sc)
+	return n
+}

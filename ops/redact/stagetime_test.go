@@ -17,21 +17,12 @@ import (
 //
 //	go test ./ops/redact -tags redactstages -run '^$' -bench ScanPerRule -benchtime 20x -cpu 1
 //
-// Each b.N prints its table: read the last. The clock costs about two readings per rule run per text; compare shares,
-// not the MB/s, with BenchmarkScanSecretDense.
+// Each b.N prints its table: read the last. The clock costs about two
+// readings per rule run per text: compare shares, not the MB/s, with
+// BenchmarkScanSecretDense.
 func BenchmarkScanPerRule(b *testing.B) {
-	texts := gen.SecretTexts(1, 500, 8<<10)
-	size := 0
-	for _, t := range texts {
-		size += len(t)
-	}
-	s, err := redact.New(redact.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
 	redact.ResetStages()
-	b.SetBytes(int64(size))
-	b.ResetTimer()
+	texts, size, s := secretBench(b)
 	for range b.N {
 		for _, t := range texts {
 			s.Scan(t)
@@ -50,4 +41,15 @@ func TestPrefilterPositions(t *testing.T) {
 		t.Fatal(err)
 	}
 	fmt.Print(redact.PrefilterTable(s, gen.SecretTexts(1, 500, 8<<10), 60))
+}
+
+// BenchmarkPrefilterSecrets: the prefilter alone (appendAnchors) over the
+// texts of BenchmarkScanSecretDense.
+func BenchmarkPrefilterSecrets(b *testing.B) {
+	texts, _, s := secretBench(b)
+	for range b.N {
+		for _, t := range texts {
+			s.PrefilterHits(t)
+		}
+	}
 }
