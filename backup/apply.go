@@ -357,12 +357,7 @@ func resolveItems(p Plan) ([]item, string, error) {
 	// then never followed), else from the session's folder (a session
 	// named by its path elsewhere, or a config dir whose projects/ is a
 	// link the user made)
-	root := projectDir
-	if cfg, err := filepath.Abs(p.ConfigDir); err == nil {
-		if _, err := beneathParts(cfg, projectDir); err == nil && refuseSymlinkBelow(cfg, projectDir) == nil {
-			root = cfg
-		}
-	}
+	root := startRoot(p.ConfigDir, projectDir)
 	var items []item
 	seen := map[string]bool{}
 	for _, fw := range p.Files {

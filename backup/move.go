@@ -377,7 +377,7 @@ func RecoverMoves(configDir string) ([]string, error) {
 		}
 	}
 	// a run killed while it saved a journal leaves that save's temp file
-	for _, d := range sweepTemps(JournalDir(configDir)) {
+	for _, d := range sweepTemps(startRoot(configDir, configDir), JournalDir(configDir)) {
 		out = append(out, d)
 	}
 	return out, errors.Join(errs...)
@@ -388,10 +388,10 @@ func RecoverMoves(configDir string) ([]string, error) {
 // own temp name leaves one).
 func (j *journal) sweepDirs() {
 	for _, f := range j.Files {
-		sweepTemps(filepath.Dir(f.To))
+		sweepTemps(j.root, filepath.Dir(f.To))
 	}
 	for _, e := range j.Edits {
-		sweepTemps(filepath.Dir(e.Path))
+		sweepTemps(j.root, filepath.Dir(e.Path))
 	}
 }
 
