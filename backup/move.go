@@ -433,10 +433,10 @@ func (j *journal) rollBack() error {
 		}
 	}
 	for _, b := range j.Backups {
-		if err := os.RemoveAll(b); err != nil {
+		if err := removeAllBeneath(j.root, b); err != nil {
 			errs = append(errs, err)
 		}
-		os.Remove(filepath.Dir(b)) // the session's backup folder, if this was its only backup
+		removeDirBeneath(j.root, filepath.Dir(b)) // the session's backup folder, if this was its only backup
 	}
 	if len(errs) > 0 {
 		return errors.Join(errs...)
