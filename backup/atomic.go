@@ -686,7 +686,8 @@ func wrapIOError(what string, err error) error {
 	}
 	var e *Error
 	var na *NotAFileError // names its file already
-	if errors.As(err, &e) || errors.As(err, &na) {
+	var se *SymlinkError  // a read's: names its link, and what is written is not it
+	if errors.As(err, &e) || errors.As(err, &na) || errors.As(err, &se) && se.Read {
 		return err
 	}
 	return fmt.Errorf("%s: %w", what, err)
