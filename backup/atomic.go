@@ -727,9 +727,8 @@ func removeStaleTemps(root, target string) {
 	dir = filepath.Clean(dir)
 	hook("stale-temps:" + dir)
 	prefix := "." + base + tmpMarker
-	sweepBeneath(root, dir, func(name string, mtime time.Time) bool {
-		return strings.HasPrefix(name, prefix) && tempOwnerGone(name, mtime)
-	})
+	ours := func(name string) bool { return strings.HasPrefix(name, prefix) }
+	sweepBeneath(root, dir, ours, func(name string, mtime time.Time) bool { return tempOwnerGone(name, mtime) })
 }
 
 func globEscape(s string) string {

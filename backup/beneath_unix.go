@@ -227,10 +227,11 @@ func removeDirBeneath(root, dir string) error {
 // sweepBeneath lists the folder dir (root, or a folder below it) reached
 // from root without following a link (beneathDir), and removes from that
 // folder's descriptor (unlinkat) each regular file (fstatat, not
-// followed) that leftover names one: a folder swapped for a link before
-// or during the sweep leads no listing and no removal out of root. It
-// returns the paths it removed.
-func sweepBeneath(root, dir string, leftover func(name string, mtime time.Time) bool) []string {
+// followed) whose name is ours and that leftover names one (a name that
+// is not ours costs no stat: a folder of thousands of tool results): a
+// folder swapped for a link before or during the sweep leads no listing
+// and no removal out of root. It returns the paths it removed.
+func sweepBeneath(root, dir string, ours func(name string) bool, leftover func(name string, mtime time.Time) bool) []string {
 	fd, _, err := beneathDir(root, filepath.Join(dir, "x"))
 	if err != nil {
 		return nil
@@ -242,6 +243,9 @@ func sweepBeneath(root, dir string, leftover func(name string, mtime time.Time) 
 	}
 	var did []string
 	for _, name := range names {
+		if !ours(name) {
+			continue
+		}
 		var st unix.Stat_t
 		if unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
 			continue

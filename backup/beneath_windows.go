@@ -128,16 +128,19 @@ func removeDirBeneath(root, dir string) error {
 
 // sweepBeneath lists the folder dir (root or below it), no folder on the
 // way being a link or junction (checked by name), and removes each
-// regular file that leftover names one, by name (windows has no
+// regular file whose name is ours and that leftover names one, by name (windows has no
 // unlinkat: a folder swapped for a link between the check and a removal
 // is not seen). It returns the paths it removed.
-func sweepBeneath(root, dir string, leftover func(name string, mtime time.Time) bool) []string {
+func sweepBeneath(root, dir string, ours func(name string) bool, leftover func(name string, mtime time.Time) bool) []string {
 	if checkBeneath(root, filepath.Join(dir, "x")) != nil {
 		return nil
 	}
 	ents, _ := os.ReadDir(dir)
 	var did []string
 	for _, e := range ents {
+		if !ours(e.Name()) {
+			continue
+		}
 		p := filepath.Join(dir, e.Name())
 		fi, err := os.Lstat(p)
 		if err != nil || !fi.Mode().IsRegular() || !leftover(e.Name(), fi.ModTime()) {

@@ -218,8 +218,8 @@ func Recover(configDir, key, sessionID, projectDir string) ([]string, error) {
 func sweepTemps(root, dir string) []string {
 	hook("sweep-temps:" + dir)
 	var did []string
-	for _, p := range sweepBeneath(root, dir, func(name string, mtime time.Time) bool {
-		if !isTempName(name) || !tempOwnerGone(name, mtime) {
+	for _, p := range sweepBeneath(root, dir, isTempName, func(name string, mtime time.Time) bool {
+		if !tempOwnerGone(name, mtime) {
 			return false
 		}
 		// a temp named in a journal not yet rolled forward is not a leftover
