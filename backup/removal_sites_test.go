@@ -38,8 +38,9 @@ var removalRoots = []string{"../backup", "../ops", "../chain", "../validate", ".
 // of calls in it: a second removal in a listed function is new.
 //
 // What it cannot tell: a removal written through another package's
-// function (filepath.WalkDir with a remove in a closure counts, it is a
-// call here; a new helper in a package not in removalRoots does not).
+// function (filepath.WalkDir with a remove in a closure counts, and so
+// does os.Remove taken as a value; a new helper in a package not in
+// removalRoots does not).
 func TestEveryRemovalByNameIsListed(t *testing.T) {
 	found := map[string]int{}
 	fset := token.NewFileSet()
@@ -75,11 +76,9 @@ func TestEveryRemovalByNameIsListed(t *testing.T) {
 					}
 				}
 				ast.Inspect(fn, func(n ast.Node) bool {
-					call, ok := n.(*ast.CallExpr)
-					if !ok {
-						return true
-					}
-					sel, ok := call.Fun.(*ast.SelectorExpr)
+					// a call, or the function taken as a value
+					// (remove := os.Remove): every use counts
+					sel, ok := n.(*ast.SelectorExpr)
 					if !ok {
 						return true
 					}
@@ -103,7 +102,7 @@ func TestEveryRemovalByNameIsListed(t *testing.T) {
 		want, ok := byNameRemovals[site]
 		switch {
 		case !ok:
-			problems = append(problems, fmt.Sprintf("%s removes by name (%d call(s)), and is not in byNameRemovals: remove below a project folder or the backups with removeBeneath/removeDirBeneath/removeAllBeneath/sweepBeneath, or list it with why it is safe", site, n))
+			problems = append(problems, fmt.Sprintf("%s removes by name (%d use(s)), and is not in byNameRemovals: remove below a project folder or the backups with removeBeneath/removeDirBeneath/removeAllBeneath/sweepBeneath, or list it with why it is safe", site, n))
 		case want.n != n:
 			problems = append(problems, fmt.Sprintf("%s removes by name %d time(s), byNameRemovals says %d: a new removal there goes beneath, or is listed", site, n, want.n))
 		}
@@ -148,6 +147,7 @@ var byNameRemovals = map[string]struct {
 	// ccsurgeon's own folders, not a project folder
 	"backup/lock.go:releaseLockFile":  {1, "the lock file, under <config-dir>/ccsurgeon (refused when a link leads there: CheckOwn at Lock)"},
 	"backup/lock.go:removeEmptyDir":   {1, "the lock's folders, only if empty and a folder (lstat): an empty folder holds nothing to lose"},
+	"backup/recover.go:rollForward":   {2, "only for a step with no root: an older version's journal recovered with no project folder known (else the step's root or the project folder: removeBeneath)"},
 	"backup/recover.go:finishJournal": {3, "a backup folder and its journal under <config-dir>/ccsurgeon/backups (refuseLinkedBackups at Lock); the root is not at hand here"},
 	"backup/move.go:journal.finish":   {1, "the move's journal under <config-dir>/ccsurgeon (refused when a link leads there at the move's start)"},
 	"backup/move.go:journal.rollBack": {1, "the move's journal under <config-dir>/ccsurgeon (refused when a link leads there at the move's start)"},
