@@ -80,11 +80,20 @@ var BlindSets = map[string]bool{
 	"blind-20261127d":  true,
 }
 
+// DevSets are development sets written for a family HeldOut holds out
+// (issue 31 named it as missed): their examples are developed against
+// whatever their family, so they count in the dev split, and the held-out
+// split keeps only examples no rule was written against.
+var DevSets = map[string]bool{
+	"dev-longtail": true, // other SaaS, beside cloud, chat/webhooks and generic assignments
+}
+
 // IsHeldOut reports whether an example is judged apart and never developed
-// against: its family is held out, or its set is blind. The evaluation
-// never prints the misses of such an example, nor its kind's row.
+// against: its family is held out (and its set is no DevSets one), or its
+// set is blind. The evaluation never prints the misses of such an example,
+// nor its kind's row.
 func IsHeldOut(e Example) bool {
-	return HeldOut[Family(e.Kind)] || BlindSets[e.Set]
+	return Split(e) != "dev"
 }
 
 // Splits are the three ways an example is used, in the order reports
@@ -96,7 +105,7 @@ func Split(e Example) string {
 	switch {
 	case BlindSets[e.Set]:
 		return "blind"
-	case HeldOut[Family(e.Kind)]:
+	case HeldOut[Family(e.Kind)] && !DevSets[e.Set]:
 		return "held-out"
 	}
 	return "dev"
