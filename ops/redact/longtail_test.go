@@ -136,3 +136,60 @@ func TestLongTailCatalogue(t *testing.T) {
 		}
 	}
 }
+
+// longtailPositives: a positive case for each rule id longtail.go adds
+// (TestEveryRuleHasAPositiveCase).
+func longtailPositives(g gen) []posCase {
+	const lower = "abcdefghijklmnopqrstuvwxyz0123456789"
+	const upHex = "0123456789ABCDEF"
+	uuid := func() string {
+		return g.s(tHex, 8) + "-" + g.s(tHex, 4) + "-4" + g.s(tHex, 3) + "-a" + g.s(tHex, 3) + "-" + g.s(tHex, 12)
+	}
+	return []posCase{
+		{"tencent-cloud-secret-id", "id %s", "AKID" + g.s(tAlnum, 32)},
+		{"alibaba-sts-access-key-id", `"AccessKeyId": "%s"`, "STS." + g.s(tAlnum, 28)},
+		{"volcengine-access-key-id", "ak %s", "AKLT" + g.s(tB64url, 44)},
+		{"yandex-oauth-token", "got %s", "y0_" + g.s(tB64url, 55)},
+		{"yandex-iam-token", "iam %s", "t1.9euelZ" + g.s(tAlnum, 60) + "." + g.s(tB64url, 86)},
+		{"exoscale-api-key", "key %s", "EXO" + g.s(tHex, 24)},
+		{"digitalocean-spaces-key-id", "id %s", "DO00" + g.s(tUpnum, 16)},
+		{"cloudflare-tunnel-token", "install %s", "eyJhIjoi" + g.s(tAlnum, 150)},
+		{"backblaze-b2-application-key", "b2 %s", "K00" + g.s(tAlnum, 28)},
+		{"gcs-hmac-access-id", "id %s", "GOOG1E" + g.s(tUpnum, 55)},
+		{"upcloud-api-token", "t %s", "ucat_01" + g.s(tUpnum, 24)},
+		{"axiom-api-token", "t %s", "xaat-" + uuid()},
+		{"mailersend-api-token", "t %s", "mlsn." + g.s(tHex, 64)},
+		{"africastalking-api-key", "k %s", "atsk_" + g.s(tHex, 64)},
+		{"onesignal-api-key", "k %s", "os_v2_app_" + g.s("abcdefghijklmnopqrstuvwxyz234567", 113)},
+		{"pubnub-secret-key", "k %s", "sec-c-" + g.s(tAlnum, 48)},
+		{"telnyx-api-key", "k %s", "KEY01" + g.s(upHex, 30) + "_" + g.s(tAlnum, 22)},
+		{"matrix-access-token", "t %s", "syt_Ym90_" + g.s(tAlnum, 20) + "_" + g.s(tAlnum, 6)},
+		{"ntfy-access-token", "t %s", "tk_" + g.s(lower, 29)},
+		{"intercom-access-token", "t %s", "dG9rOj" + g.s(tAlnum, 54) + "="},
+		{"courier-auth-token", "t %s", "pk_prod_" + g.s(tUpnum, 28)},
+		{"klaviyo-private-api-key", "k %s", "pk_" + g.s(tHex, 34)},
+		{"smtp2go-api-key", "k %s", "api-" + g.s(upHex, 32)},
+		{"twitch-irc-oauth-token", "PASS %s", "oauth:" + g.s(lower, 30)},
+		{"posthog-personal-api-key", "k %s", "phx_" + g.s(tAlnum, 43)},
+		{"honeybadger-personal-token", "k %s", "hbp_" + g.s(tAlnum, 36)},
+		{"apify-api-token", "k %s", "apify_api_" + g.s(tAlnum, 36)},
+		{"stytch-secret", "k %s", "secret-live-" + g.s(tB64url, 36) + "="},
+		{"xendit-secret-key", "k %s", "xnd_production_" + g.s(tAlnum, 60)},
+		{"mercadopago-access-token", "k %s", "APP_USR-" + g.s(tDig, 16) + "-" + g.s(tDig, 6) + "-" + g.s(tHex, 32) + "-" + g.s(tDig, 9)},
+		{"midtrans-server-key", "k %s", "Mid-server-" + g.s(tB64url, 24)},
+		{"midtrans-sandbox-server-key", "k %s", "SB-Mid-server-" + g.s(tB64url, 24)},
+		{"paddle-api-key", "k %s", "pdl_live_apikey_01" + g.s(lower, 24) + "_" + g.s(tAlnum, 22) + "_" + g.s(tAlnum, 3)},
+		{"miro-access-token", "t %s", "eyJtaXJvLm9yaWdpbiI6ImV1MDEifQ_" + g.s(tB64url, 27)},
+		{"imagekit-private-key", "k %s", "private_" + g.s(tB64, 28) + "="},
+		{"woocommerce-api-key", "k %s", "cs_" + g.s(tHex, 40)},
+		{"locationiq-access-token", "k %s", "pk." + g.s(tHex, 32)},
+		{"cloud-access-key", "HUAWEICLOUD_SDK_SK=%s", g.s(tAlnum, 40)},
+		{"telegram-api-hash", "api_hash = '%s'", g.s(tHex, 32)},
+		{"ghost-admin-api-key", "GHOST_ADMIN_API_KEY=%s", g.s(tHex, 24) + ":" + g.s(tHex, 64)},
+		{"ably-api-key", "new Ably.Realtime('%s')", g.s(tAlnum, 6) + "." + g.s(tAlnum, 6) + ":" + g.s(tB64url, 43)},
+		{"viber-auth-token", "X-Viber-Auth-Token: %s", g.s(tHex, 16) + "-" + g.s(tHex, 16) + "-" + g.s(tHex, 16)},
+		{"webex-access-token", "WEBEX_BOT_TOKEN=%s", g.s(tAlnum, 64) + "_PF84_" + uuid()},
+		{"getstream-api-secret", "stream.connect('k3p8xv2mqz9n', '%s')", g.s(lower, 64)},
+		{"basic-user-key", "curl -u %s:X https://acme.freshdesk.com/api/v2/tickets", g.s(tAlnum, 20)},
+	}
+}
