@@ -67,7 +67,6 @@ func longtailRules() []*Rule {
 		// 2. names
 		lastWordRule("cloud-access-key", `[A-Za-z0-9/+]{20,64}`, []string{"ak", "sk"}, nil, "_ak", "_sk", "-ak", "-sk"),
 		lastWordRule("generic-secret", `[A-Za-z0-9/+=_-]{16,128}`, []string{"salt", "pepper"}, upperOrPepper, "salt", "pepper"),
-		lastWordRule("generic-token", `[A-Za-z0-9/+=_-]{16,128}`, []string{"auth"}, prevIn("redis", "smtp", "broker", "memcached"), "_auth"),
 		lastWordRule("generic-password", `[A-Za-z0-9]{4}(?: [A-Za-z0-9]{4}){3,5}`, []string{"password"}, prevIn("application", "app"), "application_password", "app_password", "applicationpassword", "app-password"),
 		kw("telegram-api-hash", `[a-f0-9]{32}`, "api_hash", "apihash"),
 		kw("ghost-admin-api-key", `[a-f0-9]{24}:[a-f0-9]{64}`, "ghost"),
