@@ -78,6 +78,7 @@ var BlindSets = map[string]bool{
 	"blind-20261127b":  true,
 	"blind-20261127c":  true,
 	"blind-20261127d":  true,
+	"blind-20261127e":  true,
 }
 
 // DevSets are development sets written for a family HeldOut holds out
@@ -88,10 +89,27 @@ var DevSets = map[string]bool{
 	"dev-longtail": true, // other SaaS, beside cloud, chat/webhooks and generic assignments
 }
 
+// Retired lists, per blind set, the families whose examples were retired
+// to development: their misses were read to write rules, so they are no
+// longer evidence of anything nobody tuned for and count as developed
+// against. On 2026-11-27 (stop 30) the lead gave the 43 misses of the
+// encoded family over the four blind sets a–d to the sixth round of
+// encoded rules; the encoded family's untuned figure is, from then on, that
+// of the blind sets written after (blind-20261127e).
+var Retired = map[string]map[string]bool{
+	"blind-20261127":  {"encoded": true},
+	"blind-20261127b": {"encoded": true},
+	"blind-20261127c": {"encoded": true},
+	"blind-20261127d": {"encoded": true},
+}
+
+// retired reports whether an example's family was retired from its blind set.
+func retired(e Example) bool { return Retired[e.Set][Family(e.Kind)] }
+
 // IsHeldOut reports whether an example is judged apart and never developed
 // against: its family is held out (and its set is no DevSets one), or its
-// set is blind. The evaluation never prints the misses of such an example,
-// nor its kind's row.
+// set is blind (and its family not retired from it). The evaluation never
+// prints the misses of such an example, nor its kind's row.
 func IsHeldOut(e Example) bool {
 	return Split(e) != "dev"
 }
@@ -103,6 +121,8 @@ var Splits = []string{"dev", "held-out", "blind"}
 // Split names how an example is used (one of Splits).
 func Split(e Example) string {
 	switch {
+	case retired(e):
+		return "dev"
 	case BlindSets[e.Set]:
 		return "blind"
 	case HeldOut[Family(e.Kind)] && !DevSets[e.Set]:
