@@ -60,20 +60,29 @@ func longtailRules() []*Rule {
 	var rules []*Rule
 	for _, f := range parseLongtailFormats(longtailFormats) {
 		minEntropy := f.entropy
-		rules = append(rules, tok(f.id, f.re, f.prefixes...).after(400).bound(isTokenByte).
-			check(all(checkRandom(minEntropy, 2), notAfter("./"))))
+		r := tok(f.id, f.re, f.prefixes...).after(400).bound(isTokenByte).
+			check(all(checkRandom(minEntropy, 2), notAfter("./")))
+		// an anchor inside the regexp's literal prefix (USR- of
+		// APP_USR-: "app" starts a word on every line): the window
+		// opens that many bytes before it
+		lit, _ := r.Re.LiteralPrefix()
+		for _, p := range f.prefixes {
+			if i := strings.Index(lit, p); i > r.Before {
+				r.Before = i
+			}
+		}
+		rules = append(rules, r)
 	}
 	return append(rules,
 		// 2. names
 		lastWordRule("cloud-access-key", `[A-Za-z0-9/+]{20,64}`, []string{"ak", "sk"}, nil, "_ak", "_sk", "-ak", "-sk"),
 		lastWordRule("generic-secret", `[A-Za-z0-9/+=_-]{16,128}`, []string{"salt", "pepper"}, upperOrPepper, "salt", "pepper"),
-		lastWordRule("generic-password", `[A-Za-z0-9]{4}(?: [A-Za-z0-9]{4}){3,5}`, []string{"password"}, prevIn("application", "app"), "application_password", "app_password", "applicationpassword", "app-password"),
+		appPasswordRule(),
 		kw("telegram-api-hash", `[a-f0-9]{32}`, "api_hash", "apihash"),
 		kw("ghost-admin-api-key", `[a-f0-9]{24}:[a-f0-9]{64}`, "ghost"),
 		kw("ably-api-key", `[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{6}:[A-Za-z0-9_-]{43}`, "ably"),
 		kw("viber-auth-token", `[0-9a-f]{16}-[0-9a-f]{16}-[0-9a-f]{16}`, "viber"),
 		kw("webex-access-token", `[A-Za-z0-9]{64}_[A-Z0-9]{4}_[0-9a-f-]{36}`, "webex"),
-		kw("getstream-api-secret", `[a-z0-9]{64}`, "stream.connect", "stream_secret", "stream_api_secret", "streamchat"),
 		kw("algolia-api-key", `[a-f0-9]{32}`, "searchclient", "algoliasearch"),
 		// 3. a name and its value as two words of a command
 		&Rule{ID: "generic-command-set", Anchors: []string{"set -gx ", "set -x ", "set -ux ", "setenv ", "env:set "}, Fold: true,
@@ -81,7 +90,7 @@ func longtailRules() []*Rule {
 		&Rule{ID: "secret-store-value", Anchors: []string{"--value"}, Fold: true, Priority: prioGeneric,
 			find: findStoreValue, emits: []string{"generic-secret"}},
 		// 4. the key as the Basic user
-		&Rule{ID: "basic-user-key", Anchors: []string{" -u ", " --user "}, Priority: prioGeneric,
+		&Rule{ID: "basic-user-key", Anchors: []string{"-u ", "--user "}, Priority: prioGeneric,
 			find: findKeyAsUser, emits: []string{"basic-user-key"}},
 	)
 }
@@ -132,6 +141,32 @@ func lastWordRule(id, shape string, last []string, ok func(words []string, ident
 		}
 	}
 	r.Priority = prioGeneric
+	return r
+}
+
+// appPasswordRule: an application password (WordPress) written as its
+// groups of four, under a name whose last words are app(lication)
+// password. Anchored on "password", which the keyword rules already let
+// through ("app" starts a word on every line of code), and turned down at
+// once unless app or application stands before it.
+func appPasswordRule() *Rule {
+	r := lastWordRule("generic-password", `[A-Za-z0-9]{4}(?: [A-Za-z0-9]{4}){3,5}`, []string{"password"}, prevIn("application", "app"), "password")
+	find := r.find
+	r.find = func(text string, hits []hit, emit func(s, e int, id string)) {
+		var keep []hit
+		for _, h := range hits {
+			p := int(h.pos)
+			if p > 0 && (text[p-1] == '_' || text[p-1] == '-') {
+				p--
+			}
+			if p >= 3 && (hasPrefixFold(text[p-3:], "app") || p >= 11 && hasPrefixFold(text[p-11:], "application")) {
+				keep = append(keep, h)
+			}
+		}
+		if len(keep) > 0 {
+			find(text, keep, emit)
+		}
+	}
 	return r
 }
 
@@ -203,6 +238,9 @@ func findStoreValue(text string, hits []hit, emit func(s, e int, id string)) {
 func findKeyAsUser(text string, hits []hit, emit func(s, e int, id string)) {
 	for _, h := range hits {
 		i := int(h.pos + h.alen)
+		if h.pos > 0 && text[h.pos-1] != ' ' && text[h.pos-1] != '\t' {
+			continue // -u as the end of a word (x-u): the anchors are the curl rule's
+		}
 		if i < len(text) && (text[i] == '\'' || text[i] == '"') {
 			i++
 		}

@@ -112,8 +112,8 @@ func TestLongTailEachClass(t *testing.T) {
 }
 
 // TestLongTailCatalogue: every line of catalogue/longtail-formats.txt is
-// read into a rule, and its regexp's literal prefix starts each of its
-// prefixes (the regexp starts at one: what makes the prefilter safe).
+// read into a rule, and each of its prefixes is a part of its regexp's
+// literal prefix (every match holds one: what makes the prefilter safe).
 func TestLongTailCatalogue(t *testing.T) {
 	fs := parseLongtailFormats(longtailFormats)
 	lines := 0
@@ -128,8 +128,8 @@ func TestLongTailCatalogue(t *testing.T) {
 	for _, f := range fs {
 		lit, _ := regexp.MustCompile(f.re).LiteralPrefix()
 		for _, p := range f.prefixes {
-			if len(lit) < 1 || !strings.HasPrefix(p, lit) && !strings.HasPrefix(lit, p) {
-				t.Errorf("%s: %s (literal prefix %q) does not start with %q", f.id, f.re, lit, p)
+			if len(lit) < 1 || !strings.HasPrefix(p, lit) && !strings.Contains(lit, p) {
+				t.Errorf("%s: %s (literal prefix %q) does not hold %q", f.id, f.re, lit, p)
 			}
 		}
 	}
@@ -151,7 +151,7 @@ func longtailPositives(g gen) []posCase {
 		{"exoscale-api-key", "key %s", "EXO" + g.s(tHex, 24)},
 		{"digitalocean-spaces-key-id", "id %s", "DO00" + g.s(tUpnum, 16)},
 		{"cloudflare-tunnel-token", "install %s", "eyJhIjoi" + g.s(tAlnum, 150)},
-		{"backblaze-b2-application-key", "b2 %s", "K00" + g.s(tAlnum, 28)},
+		{"backblaze-b2-application-key", "b2 %s", "K004" + g.s(tAlnum, 27)},
 		{"gcs-hmac-access-id", "id %s", "GOOG1E" + g.s(tUpnum, 55)},
 		{"upcloud-api-token", "t %s", "ucat_01" + g.s(tUpnum, 24)},
 		{"axiom-api-token", "t %s", "xaat-" + uuid()},
@@ -183,7 +183,6 @@ func longtailPositives(g gen) []posCase {
 		{"ably-api-key", "new Ably.Realtime('%s')", g.s(tAlnum, 6) + "." + g.s(tAlnum, 6) + ":" + g.s(tB64url, 43)},
 		{"viber-auth-token", "X-Viber-Auth-Token: %s", g.s(tHex, 16) + "-" + g.s(tHex, 16) + "-" + g.s(tHex, 16)},
 		{"webex-access-token", "WEBEX_BOT_TOKEN=%s", g.s(tAlnum, 64) + "_PF84_" + uuid()},
-		{"getstream-api-secret", "stream.connect('k3p8xv2mqz9n', '%s')", g.s(lower, 64)},
 		{"basic-user-key", "curl -u %s:X https://acme.freshdesk.com/api/v2/tickets", g.s(tAlnum, 20)},
 	}
 }
