@@ -18,6 +18,8 @@ import (
 //     the AK/SK pair of Chinese clouds (HUAWEICLOUD_SDK_AK, QINIU_SK),
 //     salts and peppers, Telegram's api_hash, an application password
 //     written in groups of four (WordPress), a Redis or SMTP AUTH value.
+//     A YAML key: named key alone is named by its parent mapping (api:,
+//     stripe:, access:): api:\n  key: VALUE is api.key.
 //  3. A name and its value may be two words of a command, not NAME=VALUE:
 //     fish's set -gx NAME VALUE, csh's setenv NAME VALUE, netlify
 //     env:set NAME VALUE; and a secret store's --value is a secret where
@@ -89,6 +91,9 @@ func longtailRules() []*Rule {
 			Priority: prioGeneric, find: findCommandSet, emits: assignmentIDs[:]},
 		&Rule{ID: "secret-store-value", Anchors: []string{"--value"}, Fold: true, Priority: prioGeneric,
 			find: findStoreValue, emits: []string{"generic-secret"}},
+		// 2. a YAML key: named by its parent (api:\n  key: …)
+		&Rule{ID: "yaml-parent-key", Anchors: []string{"key:"}, Fold: true, Priority: prioGeneric,
+			find: findParentNamedKey, emits: []string{"generic-api-key"}},
 		// 4. the key as the Basic user
 		&Rule{ID: "basic-user-key", Anchors: []string{"-u ", "--user "}, Priority: prioGeneric,
 			find: findKeyAsUser, emits: []string{"basic-user-key"}},
@@ -168,6 +173,43 @@ func appPasswordRule() *Rule {
 		}
 	}
 	return r
+}
+
+// findParentNamedKey: an indented YAML "key: VALUE" whose parent mapping
+// names what kind of key it is (api:, secret:, access:, signing:, a
+// word keyPrevAllow holds): the value, when it looks generated.
+func findParentNamedKey(text string, hits []hit, emit func(s, e int, id string)) {
+	for _, h := range hits {
+		p := int(h.pos)
+		ls, le := lineBounds(text, p)
+		ind := p - ls
+		if ind == 0 || strings.TrimLeft(text[ls:p], " ") != "" {
+			continue // key: must be the line's first word, indented
+		}
+		s, e, quoted := wordAfter(text, skipBlanks(text, p+int(h.alen)))
+		if e > le || e-s < 16 || !quoted && e != le && strings.TrimSpace(text[e:le]) != "" && !strings.HasPrefix(strings.TrimSpace(text[e:le]), "#") {
+			continue
+		}
+		// the parent: the nearest line above indented less
+		for q := ls - 1; q > 0; {
+			ps := strings.LastIndexByte(text[:q], '\n') + 1
+			line := text[ps:q]
+			body := strings.TrimLeft(line, " ")
+			if body == "" {
+				q = ps - 1
+				continue
+			}
+			if len(line)-len(body) < ind {
+				name, ok := strings.CutSuffix(strings.TrimSpace(body), ":")
+				var arr [12]string
+				if w := appendWords(arr[:0], strings.TrimPrefix(name, "- ")); ok && len(w) > 0 && keyPrevAllow[w[len(w)-1]] && strongValue(text[s:e]) {
+					emit(s, e, "generic-api-key")
+				}
+				break
+			}
+			q = ps - 1
+		}
+	}
 }
 
 // findCommandSet: set -gx NAME VALUE (fish), setenv NAME VALUE (csh),
