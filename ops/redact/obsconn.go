@@ -534,11 +534,28 @@ func findConnKeywordPasswords(text string, hits []hit, emit func(s, e int, id st
 		v := text[s:e]
 		// a literal: not a reference, a mask or a placeholder, and not
 		// only letters of one case (a word)
-		if len(v) < 6 || referenceOrEmpty(v) || strings.Trim(v, "*") == "" {
+		if len(v) < 8 || referenceOrEmpty(v) || strings.Trim(v, "*") == "" || connPlaceholder(v) {
 			continue
 		}
 		if c := classOf(v); c.kinds() >= 2 && entropy(v) >= 3.0 {
 			emit(s, e, "generic-password")
 		}
 	}
+}
+
+// connPlaceholderWords: the words of the passwords drivers' manuals and
+// connectionstrings.com print in their examples (myPassword,
+// yourStrong(!)Password, Passw0rd, MySecretPwd): a value holding one is an
+// example, not a password.
+var connPlaceholderWords = []string{"pass", "pwd", "secret", "your", "strong", "change", "example", "sample", "dummy", "test", "demo", "admin", "default"}
+
+func connPlaceholder(v string) bool {
+	lv := lowerASCII(v)
+	for _, w := range connPlaceholderWords {
+		if strings.Contains(lv, w) {
+			return true
+		}
+	}
+	// myPassword, myPwd, MyDbPass: "my" and a capital
+	return len(v) > 2 && (v[0] == 'm' || v[0] == 'M') && v[1] == 'y' && isUpper(v[2])
 }
