@@ -331,7 +331,7 @@ func (env *Env) wordFinding(f doctor.Finding, c doctor.Cleanup, shared map[strin
 		} else if len(f.Candidates) == 1 {
 			df.Command = fmt.Sprintf("%s move --project %s --to %s", self, ShellQuote(f.Project), ShellQuote(f.Candidates[0]))
 		} else {
-			df.Command = fmt.Sprintf("%s move --project %s --to NEW-PATH", self, ShellQuote(f.Project))
+			df.Command = fmt.Sprintf("%s move --project %s --to %s", self, ShellQuote(f.Project), NewPathPlaceholder)
 		}
 	case doctor.UnclearCwd:
 		df.Message = fmt.Sprintf("unclear working directory: it records %s, which is not a clean absolute path (the client records one): which project it belongs to would depend on where one stands, so doctor moves it nowhere; once you know its project, move it there with 'move SESSION --to DIR'", strconv.Quote(f.Project))
@@ -365,7 +365,10 @@ func (env *Env) wordFinding(f doctor.Finding, c doctor.Cleanup, shared map[strin
 		}
 		df.Message += refusedWords(c)
 		df.Message += fmt.Sprintf("; to keep it, raise cleanupPeriodDays in %s, or keep a copy outside the config dir", settings)
-		df.Command = fmt.Sprintf("%s clone %s -o %s", self, id, ShellQuote(keepCopyPath(env.ConfigDir, f.Path)))
+		// the session's own bytes under its own id (rewrite with no
+		// operation to -o): a clone's new ids in a file named after the
+		// old one would name two sessions once put back
+		df.Command = fmt.Sprintf("%s rewrite %s -o %s", self, id, ShellQuote(keepCopyPath(env.ConfigDir, f.Path)))
 	case doctor.TooBig:
 		df.Message = fmt.Sprintf("too big: a resume sends ~%s tokens, over the %s-token context window of %s: the client cannot resume or compact it; fitting it loses content, so it is yours to decide: the command writes the fitted session as a new session in its project's folder, the original left as it is, and prints the new id: resume that one ('claude --resume NEW-ID' in %s)", humanTokens(f.Tokens), humanTokens(f.ContextWindow), orUnknown(f.Model), f.Project)
 		df.Command = fmt.Sprintf("%s compress %s --target-tokens %d --new", self, id, f.Fix.TargetTokens)

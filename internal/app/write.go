@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -62,7 +63,7 @@ type WriteResult struct {
 	Preexisting   int                       `json:"preexisting_errors"`
 	// Redactions: the secrets redact-secrets found. A result being printed
 	// streams them from the log instead (a session can hold millions).
-	Redactions    []ops.Redaction `json:"redactions,omitempty"`
+	Redactions    []RedactionJSON `json:"redactions,omitempty"`
 	ResumeCommand string          `json:"resume_command,omitempty"`
 	// ResumeTokens: estimated tokens a resume sends, before and after
 	// (compress-old-turns and --target-tokens).
@@ -78,6 +79,9 @@ type WriteResult struct {
 	redactions *ops.RedactionLog // printed as "redactions"
 	// sidecarSecrets: the secrets found in the tool-results files
 	sidecarSecrets int
+	// otherFileSecrets: the secrets found in the files beside the main
+	// transcript (subagent transcripts, tool-results files)
+	otherFileSecrets int
 	// notScanned: the files the operation could not read (named in notes)
 	notScanned int
 	// notWritten: the files whose secrets the result does not hold (-o
@@ -85,6 +89,19 @@ type WriteResult struct {
 	notWritten map[string]bool
 	// shareFolder: written with -o DIR/ (the session keeps its id)
 	shareFolder bool
+	// check: the result of redact-secrets --check, a scan that writes
+	// nothing (printed as one, not as a preview)
+	check bool
+}
+
+// RedactionJSON is a secret of the "redactions" list: where it was and
+// its placeholder, and, with -o FILE, NotWritten when the file that holds
+// it is not in the output (a subagent transcript, a tool-results file:
+// the secret is still there, unredacted). The list printed is streamed
+// by redactionEncoder, which writes these keys.
+type RedactionJSON struct {
+	ops.Redaction
+	NotWritten bool `json:"not_written,omitempty"`
 }
 
 // Operation builds the pipeline for an open session.
@@ -122,6 +139,9 @@ func (env *Env) prepareWrite(sessionArg string, d Dest) (string, Dest, error) {
 	}
 	if d.Diff {
 		d.DryRun = true // --diff previews: it never writes
+	}
+	if err := refuseWindowsOutput(d.Output); err != nil {
+		return "", d, err
 	}
 	if err := env.refuseOutputInProjects(d); err != nil {
 		return "", d, err
@@ -270,7 +290,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		pr.Done()
 		res := WriteResult{SessionID: s.ID, Path: s.Path, Operation: p.Name(), DryRun: d.DryRun,
 			EntriesBefore: len(s.Main.Entries), EntriesAfter: len(s.Main.Entries), BytesBefore: s.Main.Size, BytesAfter: s.Main.Size,
-			Notes: noteWords(t.Report.Notes), NothingToChange: true, redactions: &t.Report.Redactions, sidecarSecrets: sidecarSecrets(t), notScanned: len(t.Report.NotScanned)}
+			Notes: noteWords(t.Report.Notes), NothingToChange: true, redactions: &t.Report.Redactions, sidecarSecrets: sidecarSecrets(t), otherFileSecrets: otherFileSecrets(t), notScanned: len(t.Report.NotScanned)}
 		if hook != nil {
 			hook(&res) // redact --check must see secrets it could not replace
 		}
@@ -282,7 +302,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		SessionID: s.ID, Path: s.Path, Operation: p.Name(), DryRun: d.DryRun,
 		EntriesBefore: st.EntriesBefore, EntriesAfter: st.EntriesAfter, Removed: st.Removed, Changed: st.Changed, Added: st.Added,
 		BytesBefore: s.Main.Size, Counts: t.Report.Counts, CountDetails: t.Report.CountDetails, Notes: noteWords(t.Report.Notes), redactions: &t.Report.Redactions,
-		ResumeTokens: t.Report.Tokens, sidecarSecrets: sidecarSecrets(t), notScanned: len(t.Report.NotScanned),
+		ResumeTokens: t.Report.Tokens, sidecarSecrets: sidecarSecrets(t), otherFileSecrets: otherFileSecrets(t), notScanned: len(t.Report.NotScanned),
 	}
 	if t.NewID != "" {
 		out.SessionID = t.NewID
@@ -777,6 +797,22 @@ func sidecarSecrets(t *ops.Txn) int {
 	return n
 }
 
+// otherFileSecrets counts the secrets found in the session's files
+// beside its main transcript (subagent transcripts, tool-results files):
+// those -o FILE does not write.
+func otherFileSecrets(t *ops.Txn) int {
+	n := 0
+	for p, byRule := range t.Report.SecretsByFile {
+		if p == t.S.Main.Path {
+			continue
+		}
+		for _, k := range byRule {
+			n += k
+		}
+	}
+	return n
+}
+
 // summaryTo is the Env a summary of a write to d is printed with: with
 // -o - stdout holds the session (or nothing), so the summary goes to stderr.
 func (env *Env) summaryTo(d Dest) *Env {
@@ -792,9 +828,14 @@ func (env *Env) printNothingToChange(out WriteResult) error {
 	if env.JSON {
 		return env.printResultJSON(out)
 	}
-	if out.DryRun {
+	switch {
+	case out.check && out.redactions.Len() == 0 && out.notScanned == 0:
+		fmt.Fprintf(env.Out, "%s --check: no secrets found in %s; nothing was written\n", out.Operation, out.Path)
+	case out.check:
+		fmt.Fprintf(env.Out, "%s --check on %s: nothing to change; nothing was written\n", out.Operation, out.Path)
+	case out.DryRun:
 		fmt.Fprintf(env.Out, "dry run: %s on %s: nothing to change; nothing was written\n", out.Operation, out.Path)
-	} else {
+	default:
 		fmt.Fprintf(env.Out, "%s: nothing to change in %s; nothing was written\n", out.Operation, out.Path)
 	}
 	for _, n := range out.Notes {
@@ -1269,7 +1310,7 @@ func (env *Env) printSummary(out WriteResult) {
 	for _, n := range out.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}
-	env.printRedactions(out.redactions, out.notWritten)
+	env.printRedactions(out.redactions, out.notWritten, out.SidecarSecretsNotWritten, out.Path)
 	if out.Preexisting > 0 {
 		fmt.Fprintf(w, "note: the input already had %s; %s not new (see 'ccsurgeon validate')\n", Plural(out.Preexisting, "validation error", "validation errors"), map[bool]string{true: "it is", false: "they are"}[out.Preexisting == 1])
 	}
@@ -1289,7 +1330,11 @@ func (env *Env) printDryRun(s *chain.Session, after []byte, out WriteResult) err
 			return nil
 		}
 	}
-	fmt.Fprintf(env.Out, "dry run: %s on %s; nothing was written\n", out.Operation, s.Path)
+	if out.check {
+		fmt.Fprintf(env.Out, "%s --check on %s: nothing was written\n", out.Operation, s.Path)
+	} else {
+		fmt.Fprintf(env.Out, "dry run: %s on %s; nothing was written\n", out.Operation, s.Path)
+	}
 	env.printSummary(out)
 	return nil
 }
@@ -1368,7 +1413,7 @@ func (env *Env) printResultJSON(out WriteResult) error {
 	}
 	w.WriteString("\n  \"redactions\": [")
 	err := out.redactions.WriteEach(w, func() func([]byte, int, *ops.RedactionRec) []byte {
-		var re redactionEncoder
+		re := redactionEncoder{notWritten: out.notWritten}
 		return func(b []byte, k int, r *ops.RedactionRec) []byte {
 			if k > 0 {
 				b = append(b, ',')
@@ -1396,6 +1441,34 @@ func (env *Env) printResultJSON(out WriteResult) error {
 // secrets lists millions of them.
 type redactionEncoder struct {
 	byNum []encodedName
+	// notWritten: the files -o FILE does not write, whose secrets are
+	// marked "not_written" (asked once per file number)
+	notWritten map[string]bool
+	nwByNum    map[uint32]fileNotWritten
+}
+
+// fileNotWritten is a file of the list and whether -o FILE writes it.
+type fileNotWritten struct {
+	file string
+	nw   bool
+}
+
+// isNotWritten reports whether r's file is one -o FILE does not write.
+func (e *redactionEncoder) isNotWritten(r *ops.RedactionRec) bool {
+	if len(e.notWritten) == 0 {
+		return false
+	}
+	if e.nwByNum == nil {
+		e.nwByNum = map[uint32]fileNotWritten{}
+	}
+	// the string kept under the number is compared, as name does: a
+	// record made by hand may number its file otherwise
+	if c, ok := e.nwByNum[r.FileNum]; ok && c.file == r.File {
+		return c.nw
+	}
+	nw := e.notWritten[r.File]
+	e.nwByNum[r.FileNum] = fileNotWritten{r.File, nw}
+	return nw
 }
 
 // encodedName is a name of the list as JSON: raw the name, quoted its
@@ -1455,6 +1528,9 @@ func (e *redactionEncoder) encode(b []byte, r *ops.RedactionRec) []byte {
 	b = append(b, '"')
 	if r.InThinking {
 		b = append(b, ",\n      \"in_thinking\": true"...)
+	}
+	if e.isNotWritten(r) {
+		b = append(b, ",\n      \"not_written\": true"...)
 	}
 	return append(b, "\n    }"...)
 }
@@ -1576,6 +1652,38 @@ func (j *job) writeFolder(dir string, force bool) (path string, err error) {
 		return "", err
 	}
 	return mainDst, nil
+}
+
+// windowsPathRe is a path as Windows writes one: a drive ("C:\", "D:/")
+// or a name ending in '\' (a folder).
+var windowsPathRe = regexp.MustCompile(`^[A-Za-z]:[\\/]|\\$`)
+
+// isWindowsPathHere reports whether p is written as Windows writes a
+// path (windowsPathRe) on a system that is not Windows, where '\' is part
+// of a file name and "C:" a relative folder.
+func isWindowsPathHere(p string) bool {
+	return chain.HostOS != "windows" && windowsPathRe.MatchString(p)
+}
+
+// refuseWindowsOutput refuses, off Windows, a -o written as Windows
+// writes a path ("C:\Users\ana\share\", "share\"): there '\' is part
+// of a file name, so it would write one file with that name in the
+// current folder where the user meant a folder (or a file) elsewhere.
+// The hint is the last name of it written with '/'.
+func refuseWindowsOutput(o string) error {
+	if !isWindowsPathHere(o) {
+		return nil
+	}
+	parts := strings.FieldsFunc(o, func(r rune) bool { return r == '\\' || r == '/' })
+	name := "out.jsonl"
+	if len(parts) > 0 && !strings.HasSuffix(parts[len(parts)-1], ":") {
+		name = parts[len(parts)-1]
+	}
+	if strings.HasSuffix(o, `\`) {
+		name += "/"
+	}
+	return UsageErrorf("write it with '/', such as -o "+ShellQuote(name),
+		"-o %s is a Windows path: here '\\' is part of a file name and a folder ends in '/'", o)
 }
 
 // refuseOutputInProjects refuses -o FILE or -o DIR/ anywhere under the

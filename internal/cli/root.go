@@ -275,14 +275,18 @@ EXIT STATUS:` + exitCodesHelp,
 	return root
 }
 
+// oneSession is the one SESSION of a command that also takes --project
+// OLD (move): its hints name both.
 func oneSession(cmd *cli.Command) (string, error) {
 	switch cmd.Args().Len() {
 	case 1:
 		return cmd.Args().First(), nil
 	case 0:
-		return "", usageError{err: fmt.Errorf("%s needs a SESSION (an id, an id prefix or a .jsonl path)", cmd.Name)}
+		return "", usageError{err: fmt.Errorf("%s needs a SESSION (an id, an id prefix or a .jsonl path)", cmd.Name),
+			hint: fmt.Sprintf("name the session to %s ('ccsurgeon ls' lists them), or %s every session of a project with --project OLD", cmd.Name, cmd.Name)}
 	}
-	return "", usageError{err: fmt.Errorf("%s takes one SESSION, got %d arguments: %s", cmd.Name, cmd.Args().Len(), strings.Join(cmd.Args().Slice(), " "))}
+	return "", usageError{err: fmt.Errorf("%s takes one SESSION, got %d arguments: %s", cmd.Name, cmd.Args().Len(), strings.Join(cmd.Args().Slice(), " ")),
+		hint: fmt.Sprintf("%s one session at a time, or every session of a project with --project OLD", cmd.Name)}
 }
 
 func noArgs(cmd *cli.Command) error {
@@ -376,6 +380,8 @@ func speakOne(err, e error) (worded error, done bool) {
 			return words(t.Hint, 1)
 		case t.Output:
 			return words(fmt.Sprintf("name the file it points to (%s), or '-o -' for standard output", t.TargetPath()), 1)
+		case t.Read:
+			return words(fmt.Sprintf("replace the link with a copy of the folder it names (%s), and run the command again", t.TargetPath()), 1)
 		}
 		return words("replace the link with a copy of the file it names, or write the result elsewhere with -o", 1)
 	case *backup.NameError:
