@@ -57,9 +57,9 @@ type DoctorResult struct {
 	Cleanup        doctor.Cleanup  `json:"cleanup"`
 	Findings       []DoctorFinding `json:"findings"`
 	NeedsAttention int             `json:"needs_attention"`
-	Fixed          []DoctorFixed   `json:"fixed,omitempty"`
+	Fixed          []DoctorFixed   `json:"fixed"`
 	// Left are the findings a --fix run leaves for the user to decide
-	Left []DoctorFinding `json:"left,omitempty"`
+	Left []DoctorFinding `json:"left"`
 
 	shared map[string]bool // sharedIDs
 }

@@ -205,7 +205,7 @@ func TestDoctorNamesEveryFinding(t *testing.T) {
 	assert.Equal(t, []doctor.Kind{doctor.IndexMissingSession}, k[d.sound], "the sound session: only the index misses it")
 	assert.Equal(t, []doctor.Kind{doctor.IndexMissingFile}, k["99999999-0000-4000-8000-000000000000"])
 	assert.Equal(t, 7, r.Sessions)
-	assert.Equal(t, doctor.Cleanup{Days: 30}, r.Cleanup)
+	assert.Equal(t, doctor.Cleanup{Days: 30, Refused: []string{}}, r.Cleanup)
 	for _, f := range r.Findings {
 		switch f.SessionID {
 		case d.stranded:

@@ -39,10 +39,10 @@ type MoveResult struct {
 	ProjectFiles   []MovedFile       `json:"project_files"`
 	HistoryPrompts int               `json:"history_prompts"`
 	IndexEntries   int               `json:"index_entries"`
-	PathRewrites   []ops.PathChange  `json:"path_rewrites,omitempty"`
-	Recovered      []string          `json:"recovered,omitempty"`
-	Notes          []string          `json:"notes,omitempty"`
-	Backups        map[string]string `json:"backups,omitempty"`
+	PathRewrites   []ops.PathChange  `json:"path_rewrites"`
+	Recovered      []string          `json:"recovered"`
+	Notes          []string          `json:"notes"`
+	Backups        map[string]string `json:"backups"`
 }
 
 // MoveUndoJSON is what `restore --json` prints when the backup it puts
@@ -82,7 +82,7 @@ type moveRecord struct {
 	Files    []backup.Moved `json:"files"`
 	// Rewritten are transcripts rewritten where they are (a new path with
 	// the same slug as the old one)
-	Rewritten []string `json:"rewritten,omitempty"`
+	Rewritten []string `json:"rewritten"`
 }
 
 // sessionMove is one session to move.

@@ -56,6 +56,24 @@ var (
 	shapeKeyRe = regexp.MustCompile(`(?:^|[{,]\s*)"?([a-z_][a-z0-9_]*)"?`)
 )
 
+var readmeJSONShapes = []struct {
+	name     string
+	sections [][2]string
+	types    []any
+}{
+	{"info", [][2]string{{"`info` →", "`turns` →"}, {"`info --json` keys:", "`compress --target-tokens N` (and"}}, []any{InfoReport{}}},
+	{"turns", [][2]string{{"`turns` →", "`validate` →"}}, []any{TurnJSON{}}},
+	{"validate", [][2]string{{"`validate` →", "`ls` →"}}, []any{ValidateJSON{}}},
+	{"ls", [][2]string{{"`ls` →", "`backups` →"}}, []any{SessionSummary{}}},
+	{"backups", [][2]string{{"`backups` →", "`restore` →"}}, []any{BackupJSON{}, PurgeJSON{}}},
+	{"restore", [][2]string{{"`restore` →", "`diff` →"}}, []any{RestoreJSON{}, MoveUndoJSON{}}},
+	{"diff", [][2]string{{"`diff` →", "`move` →"}}, []any{DiffJSON{}}},
+	{"move", [][2]string{{"`move` →", "The changing commands' object"}}, []any{MoveResult{}}},
+	{"doctor", [][2]string{{"`--json` → `{sessions", "## Changing"}}, []any{DoctorResult{}}},
+	{"the changing commands'", [][2]string{{"With `--json` every changing command prints one object", "| key | label |"},
+		{"`resume_tokens.turns_removed` lists", "writing command that compresses"}}, []any{RepairResult{}}},
+}
+
 // TestReadmeJSONShapesAreWhatIsPrinted: the README's --json shapes of the
 // reading commands, doctor, move, backups, restore, diff and the changing
 // commands (whose object repair's holds whole) name every key
@@ -75,23 +93,7 @@ func TestReadmeJSONShapesAreWhatIsPrinted(t *testing.T) {
 		require.GreaterOrEqual(t, j, 0, "README: no %q after %q", to, from)
 		return readme[i : i+len(from)+j]
 	}
-	for _, c := range []struct {
-		name     string
-		sections [][2]string
-		types    []any
-	}{
-		{"info", [][2]string{{"`info` →", "`turns` →"}, {"`info --json` keys:", "`compress --target-tokens N` (and"}}, []any{InfoReport{}}},
-		{"turns", [][2]string{{"`turns` →", "`validate` →"}}, []any{TurnJSON{}}},
-		{"validate", [][2]string{{"`validate` →", "`ls` →"}}, []any{ValidateJSON{}}},
-		{"ls", [][2]string{{"`ls` →", "`backups` →"}}, []any{SessionSummary{}}},
-		{"backups", [][2]string{{"`backups` →", "`restore` →"}}, []any{BackupJSON{}, PurgeJSON{}}},
-		{"restore", [][2]string{{"`restore` →", "`diff` →"}}, []any{RestoreJSON{}, MoveUndoJSON{}}},
-		{"diff", [][2]string{{"`diff` →", "`move` →"}}, []any{DiffJSON{}}},
-		{"move", [][2]string{{"`move` →", "The changing commands' object"}}, []any{MoveResult{}}},
-		{"doctor", [][2]string{{"`--json` → `{sessions", "## Changing"}}, []any{DoctorResult{}}},
-		{"the changing commands'", [][2]string{{"With `--json` every changing command prints one object", "| key | label |"},
-			{"`resume_tokens.turns_removed` lists", "writing command that compresses"}}, []any{RepairResult{}}},
-	} {
+	for _, c := range readmeJSONShapes {
 		t.Run(c.name, func(t *testing.T) {
 			printed := map[string]bool{}
 			for _, v := range c.types {
@@ -127,5 +129,75 @@ func TestReadmeJSONShapesAreWhatIsPrinted(t *testing.T) {
 			assert.Empty(t, undocumented, "%s --json prints keys the README does not name", c.name)
 			assert.Empty(t, unprinted, "the README's %s --json shape names keys it never prints", c.name)
 		})
+	}
+}
+
+// jsonListFields calls fn for every field of a value of type typ (walked
+// as jsonKeys walks it) that prints a list or an object of data: a slice
+// (not bytes: json.RawMessage is another command's object) or a map.
+func jsonListFields(typ reflect.Type, fn func(owner reflect.Type, f reflect.StructField, name string)) {
+	switch typ.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
+		if typ.Elem().Kind() == reflect.Uint8 {
+			return
+		}
+		jsonListFields(typ.Elem(), fn)
+	case reflect.Struct:
+		if typ == reflect.TypeOf(time.Time{}) {
+			return
+		}
+		for i := 0; i < typ.NumField(); i++ {
+			f := typ.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			switch {
+			case name == "-" || !f.IsExported():
+				continue
+			case f.Anonymous && name == "":
+				jsonListFields(f.Type, fn)
+				continue
+			case name == "":
+				name = f.Name
+			}
+			if k := f.Type.Kind(); (k == reflect.Slice && f.Type.Elem().Kind() != reflect.Uint8) || k == reflect.Map {
+				fn(typ, f, name)
+			}
+			jsonListFields(f.Type, fn)
+		}
+	}
+}
+
+// TestJSONListKeysAreAlwaysPrinted: `doctor --fix --json` left "fixed" out
+// when nothing was fixed (omitempty), so `jq '.fixed[]'` failed. Every key
+// the README names in a command's --json shape (the sections of
+// TestReadmeJSONShapesAreWhatIsPrinted, read from the README) whose field
+// is a list or a map is printed whatever it holds: no omitempty on it
+// (PrintJSON prints a nil one as [] or {}).
+func TestJSONListKeysAreAlwaysPrinted(t *testing.T) {
+	b, err := os.ReadFile("../../README.md")
+	require.NoError(t, err)
+	readme := string(b)
+	for _, c := range readmeJSONShapes {
+		named := map[string]bool{}
+		for _, s := range c.sections {
+			i := strings.Index(readme, s[0])
+			require.GreaterOrEqual(t, i, 0, "README: no %q", s[0])
+			j := strings.Index(readme[i+len(s[0]):], s[1])
+			require.GreaterOrEqual(t, j, 0, "README: no %q after %q", s[1], s[0])
+			for _, m := range backtickRe.FindAllStringSubmatch(readme[i:i+len(s[0])+j], -1) {
+				for _, w := range identRe.FindAllString(m[1], -1) {
+					named[w] = true
+				}
+			}
+		}
+		var dropped []string
+		for _, v := range c.types {
+			jsonListFields(reflect.TypeOf(v), func(owner reflect.Type, f reflect.StructField, name string) {
+				if named[name] && strings.Contains(f.Tag.Get("json"), ",omitempty") {
+					dropped = append(dropped, owner.String()+"."+f.Name+" ("+name+")")
+				}
+			})
+		}
+		sort.Strings(dropped)
+		assert.Empty(t, dropped, "%s --json: list keys the README names that are left out when empty", c.name)
 	}
 }
