@@ -20,6 +20,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/ccsurgeon/ccsurgeon/backup"
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/ops"
 )
@@ -81,9 +82,13 @@ func Errorf(format string, args ...any) error {
 }
 
 // noFolderError says that the folder -o names its file in (or the
-// folder of -o DIR/) does not exist; the hint's command makes it.
+// folder of -o DIR/), dir, is not a folder that exists: a
+// backup.CannotWriteError (which speak words).
 func noFolderError(output, dir string) error {
-	return &Error{Msg: fmt.Sprintf("cannot write %s: folder %s does not exist", output, dir), Hint: "create it first: mkdir -p " + ShellQuote(dir), Code: 1}
+	if err := backup.FolderError(output, dir); err != nil {
+		return err
+	}
+	return &backup.CannotWriteError{Path: output, Dir: dir, Block: backup.NoFolder}
 }
 
 // UsageErrorf returns a user-facing error with exit code 2 and a hint.

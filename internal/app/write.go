@@ -1559,6 +1559,11 @@ func (j *job) writeFolder(dir string, force bool) (path string, err error) {
 	}()
 	if st, err := os.Stat(dir); err != nil {
 		if err := ds.Mkdir(dir); err != nil {
+			var cw *backup.CannotWriteError
+			if errors.As(err, &cw) {
+				cw.Path = dir + string(filepath.Separator) // a folder, as -o named it
+				return "", cw
+			}
 			return "", Errorf("cannot make the folder %s: %v", dir, err)
 		}
 	} else if !st.IsDir() {
