@@ -1,7 +1,6 @@
 package app
 
 import (
-	"encoding/json"
 	"os"
 	"reflect"
 	"regexp"
@@ -15,38 +14,9 @@ import (
 )
 
 // jsonKeys adds to out every key a value of type typ can print with
-// encoding/json: the fields of its structs (an embedded struct's as its
-// own, a field without a tag under its Go name), through pointers, slices
-// and the values of maps (a map's keys are data, not keys), down to
-// json.RawMessage (another command's object) and time.Time (a string).
+// encoding/json (walkJSONFields).
 func jsonKeys(typ reflect.Type, out map[string]bool) {
-	switch typ.Kind() {
-	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
-		if typ == reflect.TypeOf(json.RawMessage{}) {
-			return
-		}
-		jsonKeys(typ.Elem(), out)
-	case reflect.Struct:
-		if typ == reflect.TypeOf(time.Time{}) {
-			return
-		}
-		for i := 0; i < typ.NumField(); i++ {
-			f := typ.Field(i)
-			tag := f.Tag.Get("json")
-			name, _, _ := strings.Cut(tag, ",")
-			switch {
-			case name == "-" || !f.IsExported():
-				continue
-			case f.Anonymous && name == "":
-				jsonKeys(f.Type, out)
-				continue
-			case name == "":
-				name = f.Name
-			}
-			out[name] = true
-			jsonKeys(f.Type, out)
-		}
-	}
+	walkJSONFields(typ, func(_ reflect.Type, _ reflect.StructField, name string) { out[name] = true })
 }
 
 var (
@@ -132,16 +102,19 @@ func TestReadmeJSONShapesAreWhatIsPrinted(t *testing.T) {
 	}
 }
 
-// jsonListFields calls fn for every field of a value of type typ (walked
-// as jsonKeys walks it) that prints a list or an object of data: a slice
-// (not bytes: json.RawMessage is another command's object) or a map.
-func jsonListFields(typ reflect.Type, fn func(owner reflect.Type, f reflect.StructField, name string)) {
+// walkJSONFields calls fn for every key a value of type typ can print
+// with encoding/json: the fields of its structs (an embedded struct's as
+// its own, a field without a tag under its Go name), through pointers,
+// slices and the values of maps (a map's keys are data, not keys), down to
+// bytes (json.RawMessage: another command's object) and time.Time (a
+// string).
+func walkJSONFields(typ reflect.Type, fn func(owner reflect.Type, f reflect.StructField, name string)) {
 	switch typ.Kind() {
 	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Map:
 		if typ.Elem().Kind() == reflect.Uint8 {
 			return
 		}
-		jsonListFields(typ.Elem(), fn)
+		walkJSONFields(typ.Elem(), fn)
 	case reflect.Struct:
 		if typ == reflect.TypeOf(time.Time{}) {
 			return
@@ -153,17 +126,33 @@ func jsonListFields(typ reflect.Type, fn func(owner reflect.Type, f reflect.Stru
 			case name == "-" || !f.IsExported():
 				continue
 			case f.Anonymous && name == "":
-				jsonListFields(f.Type, fn)
+				walkJSONFields(f.Type, fn)
 				continue
 			case name == "":
 				name = f.Name
 			}
-			if k := f.Type.Kind(); (k == reflect.Slice && f.Type.Elem().Kind() != reflect.Uint8) || k == reflect.Map {
-				fn(typ, f, name)
-			}
-			jsonListFields(f.Type, fn)
+			fn(typ, f, name)
+			walkJSONFields(f.Type, fn)
 		}
 	}
+}
+
+// readmeNamed is every name in backticks in the README's sections (each
+// from its first string to its second).
+func readmeNamed(t *testing.T, readme string, sections [][2]string) map[string]bool {
+	named := map[string]bool{}
+	for _, s := range sections {
+		i := strings.Index(readme, s[0])
+		require.GreaterOrEqual(t, i, 0, "README: no %q", s[0])
+		j := strings.Index(readme[i+len(s[0]):], s[1])
+		require.GreaterOrEqual(t, j, 0, "README: no %q after %q", s[1], s[0])
+		for _, m := range backtickRe.FindAllStringSubmatch(readme[i:i+len(s[0])+j], -1) {
+			for _, w := range identRe.FindAllString(m[1], -1) {
+				named[w] = true
+			}
+		}
+	}
+	return named
 }
 
 // TestJSONListKeysAreAlwaysPrinted: `doctor --fix --json` left "fixed" out
@@ -177,22 +166,13 @@ func TestJSONListKeysAreAlwaysPrinted(t *testing.T) {
 	require.NoError(t, err)
 	readme := string(b)
 	for _, c := range readmeJSONShapes {
-		named := map[string]bool{}
-		for _, s := range c.sections {
-			i := strings.Index(readme, s[0])
-			require.GreaterOrEqual(t, i, 0, "README: no %q", s[0])
-			j := strings.Index(readme[i+len(s[0]):], s[1])
-			require.GreaterOrEqual(t, j, 0, "README: no %q after %q", s[1], s[0])
-			for _, m := range backtickRe.FindAllStringSubmatch(readme[i:i+len(s[0])+j], -1) {
-				for _, w := range identRe.FindAllString(m[1], -1) {
-					named[w] = true
-				}
-			}
-		}
+		named := readmeNamed(t, readme, c.sections)
 		var dropped []string
 		for _, v := range c.types {
-			jsonListFields(reflect.TypeOf(v), func(owner reflect.Type, f reflect.StructField, name string) {
-				if named[name] && strings.Contains(f.Tag.Get("json"), ",omitempty") {
+			walkJSONFields(reflect.TypeOf(v), func(owner reflect.Type, f reflect.StructField, name string) {
+				k := f.Type.Kind()
+				list := (k == reflect.Slice && f.Type.Elem().Kind() != reflect.Uint8) || k == reflect.Map
+				if list && named[name] && strings.Contains(f.Tag.Get("json"), ",omitempty") {
 					dropped = append(dropped, owner.String()+"."+f.Name+" ("+name+")")
 				}
 			})
