@@ -314,6 +314,7 @@ func builtinRules() []*Rule {
 	rules = append(rules, general7Rules()...)    // general7.go
 	rules = append(rules, encoded5Rules()...)    // encoded5.go
 	rules = append(rules, hashSessionRules()...) // hashsession.go
+	rules = append(rules, longtailRules()...)    // longtail.go
 	have, anchors := map[string]bool{}, map[string]bool{}
 	for _, r := range rules {
 		have[r.ID] = true
