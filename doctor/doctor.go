@@ -103,8 +103,9 @@ const (
 // Fix is the fix of a finding, as data.
 type Fix struct {
 	Kind FixKind `json:"kind"`
-	// Lossless fixes are applied by a fixing run; the others are left to
-	// the user.
+	// Lossless: the fix loses nothing. A fixing run applies it when the
+	// finding also needs attention (not OldClient's); the others are left
+	// to the user.
 	Lossless bool `json:"lossless"`
 	// To is the project path the session belongs to (FixMove).
 	To string `json:"to,omitempty"`
