@@ -352,8 +352,7 @@ func place(o Options, folders []string, id, path, cwd string) (Finding, bool) {
 // directory: absolute (on some OS: "/...", "C:\\...", "\\\\server\\...")
 // and with no "." or ".." element.
 func clearPath(p string) bool {
-	abs := strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\\`) ||
-		len(p) >= 3 && p[1] == ':' && (p[2] == '\\' || p[2] == '/') && (p[0]|0x20 >= 'a' && p[0]|0x20 <= 'z')
+	abs := strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\\`) || chain.HasDrive(p)
 	if !abs {
 		return false
 	}
