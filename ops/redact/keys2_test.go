@@ -26,6 +26,7 @@ var devKeySets = []struct{ path, set string }{
 	{"testdata/dev-encoded3.txt", "dev-encoded3"},
 	{"testdata/dev-encoded4.txt", "dev-encoded4"},
 	{"testdata/dev-encoded5.txt", "dev-encoded5"},
+	{"testdata/dev-encoded6.txt", "dev-encoded6"},
 }
 
 func TestDevKeysEncodedEveryExample(t *testing.T) {
