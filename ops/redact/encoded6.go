@@ -127,6 +127,9 @@ func keyMaterialName(name string) bool {
 		return true
 	}
 	for i, w := range trimmed {
+		if w == "key" && i > 0 && keyPrevDeny[trimmed[i-1]] {
+			return false // cache_key, ssh key's file, a KMS key's id
+		}
 		switch w {
 		case "key", "seed", "secret", "secrets", "hmac", "psk", "private", "privkey", "credential", "credentials",
 			"creds", "password", "passwd", "token", "apikey", "kubeconfig", "netrc", "npmrc", "pgpass", "keystore", "pat":
@@ -873,6 +876,9 @@ func credentialBlob(name, pre, v string) bool {
 		return false
 	}
 	if keyMaterialName(name) {
+		if _, ok := classifyIdent(name); ok {
+			return false // MASTER_KEY_B64=…: the keyword rules' (their id kept)
+		}
 		return !(printableText(b) && encodedPlaceholder(v))
 	}
 	if printableText(b) {
