@@ -69,13 +69,13 @@ func encoded6Rules() []*Rule {
 			find: findAuthSchemeValues, emits: []string{"basic-auth"}},
 		{ID: "encoded-secret", Anchors: []string{"xoauth2", "oauthbearer", "mechanism=", `"plain" "`, "auth plain", "authenticate plain", "UGFzc3dvcmQ6"}, Fold: true, Priority: prioContext,
 			find: findSASLResponses, emits: []string{"encoded-secret"}},
-		{ID: "encoded-secret", Anchors: []string{", 0x", "byte[]", "bytearrayof(", "[u8; ", "[uint8]", "buffer.from([", `\x`, "unhex(", "hextoraw(", "'hex')", "(hex)", "(x'", " x'", ",x'", "#define ", "ey =", "ey: "}, Fold: true, Priority: prioContext,
+		{ID: "encoded-secret", Anchors: []string{", 0x", "byte[]", "bytearrayof(", "[u8; ", "[uint8]", "buffer.from([", `\x`, "unhex(", "hextoraw(", "'hex')", "(hex)", "(x'", " x'", ",x'", "#define ", "ey ="}, Fold: true, Priority: prioContext,
 			find: findNamedKeyBytes, emits: []string{"encoded-secret"}},
 		{ID: "encoded-secret", Anchors: decodeCallAnchors, Fold: true, Priority: prioContext,
 			find: findNamedDecodeCalls, emits: []string{"encoded-secret"}},
-		{ID: "encoded-secret", Anchors: []string{">>> ", "openssl rand", "randombytes(", "token_hex(", "token_urlsafe("}, Fold: true, Priority: prioContext,
+		{ID: "encoded-secret", Anchors: []string{">>> ", "openssl rand", "randombytes(", "en_hex(", "en_urlsafe("}, Fold: true, Priority: prioContext,
 			find: findPrintedKeys, emits: []string{"encoded-secret"}},
-		{ID: "encoded-secret", Anchors: []string{"b64", "base64", "credentials_file", "account_json"}, Fold: true, Priority: prioContext,
+		{ID: "encoded-secret", Anchors: []string{"b64", "base64", "tials_file", "t_json"}, Fold: true, Priority: prioContext,
 			find: findCredentialBlobs, emits: []string{"encoded-secret"}},
 		{ID: "encoded-secret", Anchors: secretCommandAnchors, Fold: true, Priority: prioContext,
 			find: findSecretCommandOutput, emits: []string{"encoded-secret"}},
@@ -83,7 +83,7 @@ func encoded6Rules() []*Rule {
 			find: findPercentQueryValues, emits: []string{"encoded-secret"}},
 		{ID: "encoded-secret", Anchors: []string{"&amp;", "&lt;", "&gt;", "&#", "&apos;"}, Priority: prioContext,
 			find: findNamedEntities, emits: []string{"encoded-secret"}},
-		{ID: "encoded-secret", Anchors: []string{"otpauth://", "totp", "hotp", "mfa", "2fa_", "_2fa", "ofactor", "o_factor", "oathtool", "base32", "google_authenticator", "setup key"}, Fold: true, Priority: prioContext,
+		{ID: "encoded-secret", Anchors: []string{"otp", "mfa", "2fa_", "_2fa", "ofactor", "o_factor", "oathtool", "base32", "google_authenticator", "p key:"}, Fold: true, Priority: prioContext,
 			find: findTOTPSeeds, emits: []string{"encoded-secret"}},
 	}
 }
@@ -549,9 +549,20 @@ func keyLiteralAt(text string, p, alen int) (int, int, int) {
 		}
 		return numberListFrom(text, st)
 	}
+	q := p + alen
+	if hitText == "ey =" {
+		// key = <hex>: the value right there, or nothing
+		k := q
+		for k < len(text) && k-q < 4 && (text[k] == ' ' || text[k] == '"' || text[k] == '\'' || text[k] == '[') {
+			k++
+		}
+		if n := hexRunLen(text, k); n >= 32 && (k+n >= len(text) || !isAlnum(text[k+n])) {
+			return k, k + n, n / 2
+		}
+		return -1, q, 0
+	}
 	// after an opener: the first literal within 80 bytes on its line,
 	// or at the start of the next line (a C array's body)
-	q := p + alen
 	for k := q; k < len(text) && k-q < 80; k++ {
 		c := text[k]
 		prev := text[k-1]
@@ -583,14 +594,15 @@ func keyLiteralAt(text string, p, alen int) (int, int, int) {
 	return -1, q, 0
 }
 
-// openerBefore: the last byte before k (blanks passed over, not before q)
+// openerBefore: the last byte before k (blanks passed over, not before
+// the anchor's last byte at q-1)
 // opens a list: { ( [.
 func openerBefore(text string, q, k int) bool {
 	j := k - 1
 	for j > q && (text[j] == ' ' || text[j] == '\t') {
 		j--
 	}
-	return j >= q && strings.IndexByte("{([", text[j]) >= 0
+	return j >= q-1 && strings.IndexByte("{([", text[j]) >= 0
 }
 
 // hexRunLen: the length of the run of hex digits at i, made even.
@@ -966,6 +978,10 @@ func binaryTailCredential(sc *Scanner, v, pre string) bool {
 		return false
 	}
 	var buf [96]byte
+	// the first 8 bytes text, or nothing more is decoded
+	if b, _ := decodeB64To(buf[:0], v[:12]); len(b) < 9 || len(printablePrefix(b)) < 8 {
+		return false
+	}
 	w := v[:min(len(v), 128)/4*4]
 	b, _ := decodeB64To(buf[:0], w)
 	head := printablePrefix(b)
@@ -978,10 +994,13 @@ func binaryTailCredential(sc *Scanner, v, pre string) bool {
 // ---- (4) the output of a command that reads a secret
 
 // secretCommandAnchors: commands whose output is a secret's value, and
-// base64's decoding and encoding in a pipe.
-var secretCommandAnchors = []string{"kubectl", "oc extract", "oc get secret", "secret inspect", "vault kv get", "vault read",
-	"get-secret-value", "secrets versions access", "keyvault secret show", "find-generic-password", "find-internet-password",
-	"pass show", "| base64", "|base64", "base64 -d <<<", "base64 --decode <<<"}
+// base64's decoding and encoding in a pipe; each cut to start past the
+// trigrams secret-dense text is full of ("sec", "key", "pas", "fin":
+// "secret inspect" is found by its .Spec.Data or --showsecret, "az
+// keyvault secret show" by "vault secret show").
+var secretCommandAnchors = []string{"kubectl", " oc extract", " oc get secret", "showsecret", ".spec.data", "vault kv get", "vault read",
+	"et-secret-value", "versions access", "vault secret show", "d-generic-password", "d-internet-password",
+	"$ pass show", "| base64", "|base64", "base64 -d <<<", "base64 --decode <<<"}
 
 // findSecretCommandOutput: after a command that prints a secret's value
 // (secretCommand), the first line of its output when it is one token;
@@ -1460,6 +1479,9 @@ func findTOTPSeeds(text string, hits []hit, emit func(s, e int, id string)) {
 		}
 		a := lowerASCII(text[p : p+int(h.alen)])
 		i := p + int(h.alen)
+		if a == "otp" && len(text)-p >= 10 && lowerASCII(text[p:p+10]) == "otpauth://" {
+			a, i = "otpauth://", p+10
+		}
 		if a == "otpauth://" {
 			le := i
 			for le < len(text) && le-i < 2000 && isURLByte(text[le]) {
@@ -1480,6 +1502,9 @@ func findTOTPSeeds(text string, hits []hit, emit func(s, e int, id string)) {
 			}
 			continue
 		}
+		if a == "p key:" && (p < 4 || lowerASCII(text[p-4:p]) != "setu") {
+			continue // Google's "Your setup key:" only
+		}
 		if a == "google_authenticator" {
 			nl := strings.IndexByte(text[i:], '\n')
 			if nl < 0 {
@@ -1498,7 +1523,7 @@ func findTOTPSeeds(text string, hits []hit, emit func(s, e int, id string)) {
 		// a TOTP word is a name's or a call's: the seed follows within
 		// 160 bytes, on the same line, after a separator or a quote
 		hi := min(len(text), i+160)
-		if nl := strings.IndexByte(text[i:hi], '\n'); nl >= 0 && !(a == "setup key") {
+		if nl := strings.IndexByte(text[i:hi], '\n'); nl >= 0 && a != "p key:" {
 			hi = i + nl
 		}
 		for k := i; k < hi; k++ {
