@@ -1238,7 +1238,14 @@ func judgeQueryValue(name, text string, vs, ve int, src []int, depth int, emit f
 		}
 		plain = d
 	}
-	if queryNameSecret(name) && !strings.ContainsAny(plain, "?&") && queryValueSecret(name, plain) {
+	if queryNameSecret(name) && !strings.ContainsAny(plain, "?&") && !strings.Contains(plain, "://") && queryValueSecret(name, plain) {
+		emit(at(vs), at(ve), "encoded-secret")
+		return
+	}
+	// a URL in the value (a webhook's, whose secret is a path segment):
+	// scanned decoded; the whole value is reported (the URL is the
+	// credential: its host and ids lead to the secret's owner)
+	if d, _ := unpercent(v); (strings.HasPrefix(d, "https://") || strings.HasPrefix(d, "http://")) && len(plainScanner().Scan(d)) > 0 {
 		emit(at(vs), at(ve), "encoded-secret")
 		return
 	}
@@ -1274,7 +1281,7 @@ func judgeQueryValue(name, text string, vs, ve int, src []int, depth int, emit f
 func queryNameSecret(name string) bool {
 	switch lowerASCII(name) {
 	case "key", "apikey", "api_key", "access", "access_token", "auth", "token", "sig", "signature", "code", "secret",
-		"client_secret", "password", "pass", "pwd", "x-amz-security-token", "x-amz-signature", "webhook", "webhook_url", "notify_url":
+		"client_secret", "password", "pass", "pwd", "x-amz-security-token", "x-amz-signature":
 		return true
 	}
 	_, ok := classifyIdent(name)
@@ -1284,10 +1291,6 @@ func queryNameSecret(name string) bool {
 // queryValueSecret: the decoded value of a credential's parameter is one.
 func queryValueSecret(name, v string) bool {
 	ln := lowerASCII(name)
-	if strings.HasPrefix(v, "https://") || strings.HasPrefix(v, "http://") {
-		// a webhook's URL: the scanner reads it
-		return len(plainScanner().Scan(v)) > 0
-	}
 	if kind, ok := classifyIdent(name); ok && kind == kindPassword {
 		if strings.Count(v, "/") == 1 && v[0] == '/' {
 			v = v[1:] // %2F… decoded: a password's first byte, not a path
