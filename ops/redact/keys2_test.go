@@ -71,7 +71,7 @@ var devMisses = map[string]map[string]string{
 		"note: NRXW":              "decodes to prose 'login admin password Tr0ub4dor&3xK9' (no separator after password)",
 	},
 	"dev-encoded4": {
-		`{"data":"cGFzc3dvcmQ9`:   "base64 broken by \\n escapes at uneven widths: only fixed-width wrapping is joined (an anchor on \\n would cost every escaped string)",
+		`{"data":"cGFzc3dvcmQ9`: "base64 broken by \\n escapes at uneven widths: only fixed-width wrapping is joined (an anchor on \\n would cost every escaped string)",
 	},
 	"dev-encoded5": {
 		`X="c2stYW50`:                "literals glued with nothing between (shell's \"…\"\"…\"): its only anchor, two quotes, is in every empty string of code and JSON, and would cost the scan of every text (concatAnchors)",
