@@ -340,13 +340,7 @@ func findAuthSchemeValues(text string, hits []hit, emit func(s, e int, id string
 		for s < len(text) && text[s] == ' ' {
 			s++
 		}
-		e := s
-		for e < len(text) && e-s < 4000 && isB64(text[e]) {
-			e++
-		}
-		for e < len(text) && text[e] == '=' && e-s < 4004 {
-			e++
-		}
+		e := b64RunEnd(text, s)
 		if e-s < 12 || e < len(text) && (isB64URLOrDot(text[e]) || text[e] == '$' || text[e] == '{') {
 			continue
 		}
@@ -451,13 +445,7 @@ func findSASLResponses(text string, hits []hit, emit func(s, e int, id string)) 
 
 // saslToken: the base64 token starting at p, 12 bytes at least.
 func saslToken(text string, p int) (int, int) {
-	e := p
-	for e < len(text) && e-p < 16000 && isB64(text[e]) {
-		e++
-	}
-	for e < len(text) && text[e] == '=' && e-p < 16004 {
-		e++
-	}
+	e := b64RunEnd(text, p)
 	if e-p < 12 || e < len(text) && isAlnum(text[e]) {
 		return -1, -1
 	}
@@ -841,19 +829,11 @@ func findCredentialBlobs(text string, hits []hit, emit func(s, e int, id string)
 			// SecretString (base64): the name before the label
 			name, i = lastIdent(strings.TrimRight(text[nearLineStart(text, ns):ns-1], " ")), ne+1
 		}
-		if i < len(text) && (text[i] == '"' || text[i] == '\'') {
-			i++
-		}
-		i = skipBlanks(text, i)
-		switch {
-		case strings.HasPrefix(text[i:], ":="):
-			i += 2
-		case i < len(text) && (text[i] == '=' || text[i] == ':'):
-			i++
-		default:
+		i, ok := valueAfterName(text, i)
+		if !ok {
 			continue
 		}
-		for i < len(text) && (text[i] == ' ' || text[i] == '\t' || text[i] == '"' || text[i] == '\'') {
+		if i < len(text) && (text[i] == '"' || text[i] == '\'') {
 			i++
 		}
 		j := b64RunEnd(text, i)
@@ -872,6 +852,26 @@ func findCredentialBlobs(text string, hits []hit, emit func(s, e int, id string)
 			emit(i, j, "encoded-secret")
 		}
 	}
+}
+
+// valueAfterName: from the end of a name at i, past its closing quote,
+// blanks, its separator (= : :=) and the blanks after it: where its value
+// starts; false when no separator follows (encoded.go's encoded names
+// read them so too).
+func valueAfterName(text string, i int) (int, bool) {
+	if i < len(text) && (text[i] == '"' || text[i] == '\'') {
+		i++
+	}
+	i = skipBlanks(text, i)
+	switch {
+	case strings.HasPrefix(text[i:], ":="):
+		i += 2
+	case i < len(text) && (text[i] == '=' || text[i] == ':'):
+		i++
+	default:
+		return i, false
+	}
+	return skipBlanks(text, i), true
 }
 
 // credentialBlob: v under name (pre: its line up to v) holds a credential.
