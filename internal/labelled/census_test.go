@@ -23,3 +23,26 @@ func TestCensusCountsAndFlags(t *testing.T) {
 		t.Errorf("problems %q, want the misspelt family encodd and the lost secret sk-lost", c.Problems)
 	}
 }
+
+// A family retired from a blind set is developed against (its misses may be
+// printed); the set's other families stay blind, and the family stays blind
+// in the sets written after.
+func TestRetiredFamilyIsDevelopment(t *testing.T) {
+	for set, fams := range Retired {
+		if !BlindSets[set] {
+			t.Errorf("%s: retired from, but not a blind set", set)
+		}
+		for fam := range fams {
+			e := Example{Set: set, Kind: fam + "/x"}
+			if Split(e) != "dev" || IsHeldOut(e) {
+				t.Errorf("%s %s: split %q, held out %v; want dev, not held out", set, fam, Split(e), IsHeldOut(e))
+			}
+		}
+		if e := (Example{Set: set, Kind: "generic-assignment/x"}); Split(e) != "blind" || !IsHeldOut(e) {
+			t.Errorf("%s generic-assignment: split %q; want blind", set, Split(e))
+		}
+	}
+	if e := (Example{Set: "heldout31", Kind: "encoded/x"}); Split(e) != "blind" {
+		t.Errorf("heldout31 encoded: split %q; want blind (never retired)", Split(e))
+	}
+}

@@ -78,12 +78,34 @@ var BlindSets = map[string]bool{
 	"blind-20261127b":  true,
 	"blind-20261127c":  true,
 	"blind-20261127d":  true,
+	"blind-20261127e":  true,
 }
 
+// Retired lists, per blind set, the families whose examples were retired
+// to development: their misses were read to write rules, so they are no
+// longer evidence of anything nobody tuned for and count as developed
+// against. On 2026-11-27 (stop 30) the lead gave the 43 misses of the
+// encoded family over the four blind sets a–d to the sixth round of
+// encoded rules; the encoded family's untuned figure is, from then on, that
+// of the blind sets written after (blind-20261127e).
+var Retired = map[string]map[string]bool{
+	"blind-20261127":  {"encoded": true},
+	"blind-20261127b": {"encoded": true},
+	"blind-20261127c": {"encoded": true},
+	"blind-20261127d": {"encoded": true},
+}
+
+// retired reports whether an example's family was retired from its blind set.
+func retired(e Example) bool { return Retired[e.Set][Family(e.Kind)] }
+
 // IsHeldOut reports whether an example is judged apart and never developed
-// against: its family is held out, or its set is blind. The evaluation
-// never prints the misses of such an example, nor its kind's row.
+// against: its family is held out, or its set is blind (and its family not
+// retired from it). The evaluation never prints the misses of such an
+// example, nor its kind's row.
 func IsHeldOut(e Example) bool {
+	if retired(e) {
+		return false
+	}
 	return HeldOut[Family(e.Kind)] || BlindSets[e.Set]
 }
 
@@ -94,6 +116,8 @@ var Splits = []string{"dev", "held-out", "blind"}
 // Split names how an example is used (one of Splits).
 func Split(e Example) string {
 	switch {
+	case retired(e):
+		return "dev"
 	case BlindSets[e.Set]:
 		return "blind"
 	case HeldOut[Family(e.Kind)]:

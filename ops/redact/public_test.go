@@ -55,6 +55,7 @@ var publicSets = []struct {
 	{"testdata/blind-20261127b.txt", "blind-20261127b", 93.6, 6},   // 93.7 after encoded5.go, general7.go and hashsession.go; 85.4 at its first run, 87.7 after the second round of key and encoded rules, 89.2 after the decoding sweep, 91.1 after general6.go, 91.8 after encoded4.go (their authors never saw it)
 	{"testdata/blind-20261127c.txt", "blind-20261127c", 94.2, 6},   // 94.3 after encoded5.go, general7.go and hashsession.go; 90.1 at its first run (05089f0, after every rule before general6.go), 92.4 after general6.go, 92.4 after encoded4.go
 	{"testdata/blind-20261127d.txt", "blind-20261127d", 92.0, 10},  // 89.5 at its first run (3cc0301, before any rule of the stop that wrote it), 11 of 232 non-secrets; 89.6 after encoded5.go, 90.4 after general7.go, 92.1 after hashsession.go (10 of 232); their authors never saw it
+	{"testdata/blind-20261127e.txt", "blind-20261127e", 93.3, 15},  // 93.4 (852 of 912) at its first run (d460c16, before any rule of the stop that wrote it), encoded 87.9 (131 of 149), 15 of 215 non-secrets
 }
 
 func TestPublicSetFloors(t *testing.T) {
@@ -190,7 +191,7 @@ func TestFamilySplitFloors(t *testing.T) {
 		}
 	}
 	pct := func(x *st) float64 { return 100 * float64(x.found) / float64(x.n) }
-	floors := map[string]float64{"dev": 97.7, "held-out": 99.9, "blind": 94.3} // blind: 94.4 after encoded5.go (92.8), general7.go (93.8) and hashsession.go; 92.7 when blind-20261127d (89.5% alone at its first run) joined it; 94.0 after encoded4.go; 94.6 before blind-20261127c (90.1% alone at its first run, 92.4 after general6.go) joined it; dev: 98.2 before dev-general6 (94.3% after general6.go, 73.3% at its first run) joined it; blind: 93.1 before general6.go; blind: 95.3 before blind-20261127 (94.3% alone) joined it, 95.5 before blind-20261127b (85.4% alone at its first run)
+	floors := map[string]float64{"dev": 97.0, "held-out": 99.9, "blind": 95.0} // 2026-11-27, stop 30: 95.1 when blind-20261127e (93.4% alone at its first run) joined it; the encoded members of blind sets a–d retired to development (labelled.Retired): dev 98.1 → 97.1 (their 218 examples, 175 found, joined it), blind 94.4 → 95.7 (the weakest family left it: read that figure as the blind sets without encoding, not as a rise); blind: 94.4 after encoded5.go (92.8), general7.go (93.8) and hashsession.go; 92.7 when blind-20261127d (89.5% alone at its first run) joined it; 94.0 after encoded4.go; 94.6 before blind-20261127c (90.1% alone at its first run, 92.4 after general6.go) joined it; dev: 98.2 before dev-general6 (94.3% after general6.go, 73.3% at its first run) joined it; blind: 93.1 before general6.go; blind: 95.3 before blind-20261127 (94.3% alone) joined it, 95.5 before blind-20261127b (85.4% alone at its first run)
 	for _, sp := range labelled.Splits {
 		x := split[sp]
 		if x == nil {
