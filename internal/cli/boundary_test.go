@@ -49,6 +49,11 @@ var boundaryAllowed = map[[2]string]string{
 	{"ops/redact/longtail.go", `"--user "`}:                    "curl's option sending an API key as the Basic user in a pasted command line",
 	{"ops/redact/keys.go", `--decode`}:                         "base64's option in a pasted command line",
 	{"ops/redact/encoded.go", `"--decode"`}:                    "base64's option before a here-string in a pasted command line",
+	{"ops/redact/encoded6.go", `--decode`}:                     "base64's option in a pasted command line whose output is read",
+	{"ops/redact/encoded6.go", `"echo -n "`}:                   "echo's option before a literal piped to base64 in a pasted command line",
+	{"ops/redact/encoded6.go", `--showsecret`}:                 "podman secret inspect's option in a pasted command line",
+	{"ops/redact/encoded6.go", `"--keys"`}:                     "oc extract's option in a pasted command line",
+	{"ops/redact/encoded6.go", `"--to=-"`}:                     "oc extract's option in a pasted command line",
 	// text ccsurgeon writes into the sessions it changes, which the
 	// client sends to the model (internal/spec checks it)
 	{"ops/fit.go", `[ccsurgeon removed %s of this conversation to fit --target-tokens %d`}: "the note written in place of the removed turns",

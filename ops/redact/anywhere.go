@@ -92,6 +92,9 @@ func (s *Scanner) sweepEncoded(text string, probe bool, out *[]Finding) bool {
 		// decode to text (a key's body in a PEM block seldom does)
 		v := text[st:en]
 		if !prefixPrintableOf(runKindOf(segs, v), runHead(segs, v)) {
+			if !probe && len(segs) <= 1 && binaryTailCredential(s.inner, v, linePrefix(text, st)) { // encoded6.go
+				*out = append(*out, Finding{st, en, "encoded-secret"})
+			}
 			continue
 		}
 		if len(segs) > 1 {
@@ -126,7 +129,10 @@ func (s *Scanner) sweepEncoded(text string, probe bool, out *[]Finding) bool {
 // (decodedCredential, encoded5.go; before is the text in front of v).
 func (s *Scanner) holdsEncodedSecret(v, before string) bool {
 	dec, ok := decodeRun(v)
-	return ok && s.inner != nil && (len(s.inner.Scan(dec)) > 0 || decodedCredential(dec) && !basicScheme(before))
+	if !ok {
+		return binaryTailCredential(s.inner, v, before) // encoded6.go
+	}
+	return s.inner != nil && (len(s.inner.Scan(dec)) > 0 || decodedCredential(dec) && !basicScheme(before))
 }
 
 // b64Val: the value of a base64 or base64url digit, -1 for another byte.

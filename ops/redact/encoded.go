@@ -320,20 +320,10 @@ func findEncodedNames(text string, hits []hit, emit func(s, e int, id string)) {
 		if st == 0 || !isTokenByte(text[st-1]) {
 			continue // a name before it
 		}
-		i := end
-		if i < len(text) && (text[i] == '"' || text[i] == '\'') {
-			i++
-		}
-		i = skipBlanks(text, i)
-		switch {
-		case strings.HasPrefix(text[i:], ":="):
-			i += 2
-		case i < len(text) && (text[i] == '=' || text[i] == ':'):
-			i++
-		default:
+		i, ok := valueAfterName(text, end) // encoded6.go
+		if !ok {
 			continue
 		}
-		i = skipBlanks(text, i)
 		if i < len(text) && (text[i] == '"' || text[i] == '\'') {
 			i++
 		}

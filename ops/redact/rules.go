@@ -313,6 +313,7 @@ func builtinRules() []*Rule {
 	rules = append(rules, encoded4Rules()...)    // encoded4.go
 	rules = append(rules, general7Rules()...)    // general7.go
 	rules = append(rules, encoded5Rules()...)    // encoded5.go
+	rules = append(rules, encoded6Rules()...)    // encoded6.go
 	rules = append(rules, hashSessionRules()...) // hashsession.go
 	rules = append(rules, longtailRules()...)    // longtail.go
 	rules = append(rules, obsconnRules()...)     // obsconn.go
