@@ -295,7 +295,7 @@ func trimQualifiers(words []string) []string {
 func classifyIdent(ident string) (int, bool) {
 	var arr [12]string
 	words := trimQualifiers(appendWords(arr[:0], ident))
-	if len(words) == 0 {
+	if len(words) == 0 || publicWords(words) { // public.go: STRIPE_PUBLISHABLE_KEY, RECAPTCHA_SITE_KEY
 		return 0, false
 	}
 	last := words[len(words)-1]
@@ -408,6 +408,9 @@ func findAssignments(text string, hits []hit, emit func(s, e int, id string)) {
 			continue
 		}
 		ident := text[l:r]
+		if arnResource(text, l) || encryptedDataKey(text, l) { // public.go: arn:…:secret:NAME, a SealedSecret's encryptedData
+			continue
+		}
 		if l >= 2 && text[l-2] == '$' && text[l-1] == '{' && r < len(text) && (text[r] == '?' || strings.HasPrefix(text[r:], ":?")) {
 			continue // ${DB_PASSWORD:?missing}: the shell's error message
 		}
@@ -416,7 +419,7 @@ func findAssignments(text string, hits []hit, emit func(s, e int, id string)) {
 			kind, ok = kindPassword, true
 		}
 		weak := false
-		if !ok && weakKeyIdent(ident) {
+		if !ok && weakKeyIdent(ident) && !publicIdent(ident) { // public.go: RECAPTCHA_SITE_KEY, SEGMENT_WRITE_KEY
 			kind, ok, weak = kindAPIKey, true, true
 		}
 		if !ok {
