@@ -145,8 +145,31 @@ func publicWordsOf(words []string, rule string) bool {
 
 // publicIdent is publicWords of an identifier.
 func publicIdent(ident string) bool {
+	if !mayNamePublic(ident) {
+		return false
+	}
 	var arr [12]string
 	return publicWords(appendWords(arr[:0], ident))
+}
+
+// publicTriggers are the words publicWords starts from; mayNamePublic
+// looks for them in an identifier, in any case, before it is split into
+// words (which makes a lower-case copy of it: on text dense with secrets,
+// an allocation for every name).
+var publicTriggers = []string{"pub", "site", "anon", "instrumentation", "search", "project", "app", "client"}
+
+func mayNamePublic(ident string) bool {
+	for i := 0; i < len(ident); i++ {
+		switch ident[i] | 0x20 {
+		case 'p', 's', 'a', 'i', 'c':
+			for _, w := range publicTriggers {
+				if w[0] == ident[i]|0x20 && hasFoldAt(ident, i, w) {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // publicInitCalls are the browser SDK calls whose first argument is the
@@ -179,7 +202,7 @@ func valueKeyPublic(text string, s int, rule string) bool {
 	for l > 0 && isIdentByte(text[l-1]) {
 		l--
 	}
-	if l == j {
+	if l == j || !mayNamePublic(text[l:j]) {
 		return false
 	}
 	var arr [12]string
@@ -227,7 +250,9 @@ func documentedExample(v string) bool {
 // in a browser" with row level security), which is a JWT.
 func publicJWT(tok string) bool {
 	i := strings.IndexByte(tok, '.')
-	if i < 0 {
+	// the payload starts {"iss":"supabase", (Supabase writes iss first):
+	// no other JWT is decoded
+	if i < 0 || !strings.HasPrefix(tok[i+1:], "eyJpc3MiOiJzdXBhYmFzZSIs") {
 		return false
 	}
 	rest := tok[i+1:]
