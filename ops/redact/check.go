@@ -319,6 +319,7 @@ var placeholderWords = map[string]bool{
 	"yes": true, "no": true, "on": true, "off": true, "env": true, "file": true, "stdin": true,
 	"prompt": true, "auto": true, "inherit": true, "keyring": true, "vault": true,
 	"minioadmin": true, // MinIO's documented default user and password
+	"pass":       true, // user:pass, the placeholder pair of docs and URLs
 }
 
 var placeholderParts = []string{

@@ -47,12 +47,12 @@ func TestNonSecretsEachClass(t *testing.T) {
 		{"public-jwt: a JWT whose payload declares Supabase's anon role",
 			[]string{"SUPABASE_SERVICE_ROLE_KEY=«eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZSIsInJlZiI6InFrem12dHB3cm5saHhkamNieWZhIiwicm9sZSI6InNlcnZpY2Vfcm9sZSIsImlhdCI6MTcwMDAwMDAwMCwiZXhwIjoyMDE1NTc2MDAwfQ.WWEOCV81K2LSnAwqRzZHb4gzQt8HQT0PMPSlWW0Sao-»"},
 			[]string{"SUPABASE_KEY=eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZSIsInJlZiI6InFrem12dHB3cm5saHhkamNieWZhIiwicm9sZSI6ImFub24iLCJpYXQiOjE3MDAwMDAwMDAsImV4cCI6MjAxNTU3NjAwMH0.zwZWdfRLgxL_Z1bvxbT7WrKL8ozFiA2auK7Z7GtQbU4", "const supabase = createClient('https://qkzmvtpwrnlhxdjcbyfa.supabase.co', 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJpc3MiOiJzdXBhYmFzZSIsInJlZiI6InFrem12dHB3cm5saHhkamNieWZhIiwicm9sZSI6ImFub24iLCJpYXQiOjE3MDAwMDAwMDAsImV4cCI6MjAxNTU3NjAwMH0.zwZWdfRLgxL_Z1bvxbT7WrKL8ozFiA2auK7Z7GtQbU4')"}},
-		{"references: an Azure Key Vault reference, a keyword inside an ARN, a SealedSecret's encryptedData, MinIO's documented default",
+		{"references: an Azure Key Vault reference, a keyword inside an ARN, a SealedSecret's encryptedData, MinIO's documented default, user:pass",
 			[]string{`api_key = "«Tz9Rp4Kc7Wq3Nx8Vb2Lm6Xq»"`, "client_secret: «Xq7vR2mK9pLw4tZsQ8nB»", "stringData:\n  password: «Xq7vR2mK9pLw4tZs»",
-				"spec:\n  template:\n    data:\n      password: «Xq7vR2mK9pLw4tZs»", "MINIO_ROOT_PASSWORD=«Lm6!Tz9#Rp4Kc7»"},
+				"spec:\n  template:\n    data:\n      password: «Xq7vR2mK9pLw4tZs»", "MINIO_ROOT_PASSWORD=«Lm6!Tz9#Rp4Kc7»", "git clone https://ana:«p4ss!Tz9Rp»@example.com/org/repo.git"},
 			[]string{`api_key = "@Microsoft.KeyVault(VaultName=acme-kv;SecretName=api-key)"`, "arn:aws:secretsmanager:us-east-1:123456789012:secret:prod/db-Xw9cPM",
 				"spec:\n  encryptedData:\n    password: AgBy3i4OJSWK+PiTySYZZA9rO43cGDEq8tHbpYIpEn0Xm7TKYS0kPdD/WTT2RQ6TvqjA6F9gqeyD2w9KR4E1uIvQkZxLo6sVc6rK",
-				"MINIO_ROOT_USER=minioadmin\nMINIO_ROOT_PASSWORD=minioadmin"}},
+				"MINIO_ROOT_USER=minioadmin\nMINIO_ROOT_PASSWORD=minioadmin", "git clone https://user:pass@example.com/org/repo.git", "PASSWORD=pass"}},
 	}
 	for _, c := range cases {
 		t.Run(c.class[:strings.IndexByte(c.class, ':')], func(t *testing.T) {

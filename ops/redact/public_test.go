@@ -49,7 +49,7 @@ var publicSets = []struct {
 	{"testdata/dev-general6.txt", "dev-general6", 94.2, 0},         // 73.3 at its first run, 74.4 with its form bodies percent-encoded as browsers send them, 94.3 after general6.go
 	{"testdata/dev-hashsession.txt", "dev-hashsession", 98.6, 0},   // 50.0 at its first run (72 of 144, 7 of 75 non-secrets reported), 49.3 with two records written to their real formats and two labelled without their scheme name, 98.6 after hashsession.go (142 of 144, 0 non-secrets)
 	{"testdata/dev-general7.txt", "dev-general7", 99.4, 0},         // 75.5 at its first run (145 of 192, 4 of 118 non-secrets reported), 99.5 after general7.go
-	{"testdata/dev-nonsecrets.txt", "dev-nonsecrets", 97.9, 57},    // 98.0 (96 of 98) at its first run, 57 of 399 non-secrets reported
+	{"testdata/dev-nonsecrets.txt", "dev-nonsecrets", 97.9, 11},    // 98.0 (96 of 98) at its first run, 57 of 399 non-secrets reported; 98.0 (97 of 99, a Supabase service-role key added), 11 after public.go
 	{"testdata/heldout-families.txt", "heldout-families", 96.5, 0}, // 94.4 before general6.go
 	{"testdata/blind-20261127.txt", "blind-20261127", 97.9, 3},     // 98.0 after encoded5/general7/hashsession.go; 94.3 untuned; 95.4 after rules for its four weak families, 96.0 after the second round of key and encoded rules, 97.2 after general6.go (README)
 	{"testdata/blind-20261127b.txt", "blind-20261127b", 93.6, 6},   // 93.7 after encoded5.go, general7.go and hashsession.go; 85.4 at its first run, 87.7 after the second round of key and encoded rules, 89.2 after the decoding sweep, 91.1 after general6.go, 91.8 after encoded4.go (their authors never saw it)
