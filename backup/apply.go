@@ -83,6 +83,7 @@ type Result struct {
 type item struct {
 	FileWrite
 	target string   // absolute path (never a symlink)
+	root   string   // the folder every step on target starts from, following no link below it (the config dir, or a named session's folder)
 	rel    string   // slash-separated path below the project dir
 	tmp    string   // temp file awaiting rename
 	old    *os.File // the original, held open to see lines appended to it while we work
@@ -238,22 +239,33 @@ func renderTemps(items []item) error {
 		if it.Render == nil {
 			return fmt.Errorf("backup: no Render for %s", it.Path)
 		}
-		if err := os.MkdirAll(filepath.Dir(it.target), dirMode); err != nil {
+		// from the root down, following no link: a folder swapped for
+		// one since the checks leads no folder, file or rename elsewhere
+		if _, err := mkdirBeneath(it.root, filepath.Dir(it.target), nil); err != nil {
 			return fmt.Errorf("create directory for %s: %w", it.target, err)
 		}
-		var err error
-		if it.tmp, err = writeTemp(it.target, it.Mode, it.Render, true); err != nil {
+		var like os.FileInfo // the original's owner and mode, as it was opened
+		if it.old != nil {
+			like, _ = it.old.Stat()
+		}
+		f, err := renderTempBeneath(it.root, it.target, like, it.Mode, it.Render)
+		if err != nil {
 			return err
 		}
-		if fi, err := os.Lstat(it.tmp); err == nil {
+		if fi, err := f.Stat(); err == nil {
 			it.size = fi.Size()
 		}
 		if it.Snapshot == nil && it.UID != nil && it.GID != nil {
-			if err := chownIDs(it.tmp, *it.UID, *it.GID); err != nil {
-				return fmt.Errorf("chown %s: %w", it.tmp, err)
+			if err := chownIDs(f, *it.UID, *it.GID); err != nil {
+				f.Close()
+				removeBeneath(it.root, f.Name())
+				return fmt.Errorf("chown %s: %w", f.Name(), err)
 			}
 		}
-		if err := keepTimes(it.tmp, it.Snapshot); err != nil {
+		if it.tmp, err = finishTemp(f, it.target, true, it.root); err != nil {
+			return err
+		}
+		if err := keepTimes(it.root, it.tmp, it.Snapshot); err != nil {
 			return err
 		}
 	}
@@ -264,20 +276,21 @@ func renderTemps(items []item) error {
 // had when it was read (none for a new file). They are set before the
 // rename, so that a change finished by Recover keeps them too; lines a
 // client appends after the rename set the time to theirs, as they should.
-func keepTimes(tmp string, snap *Snapshot) error {
+func keepTimes(root, tmp string, snap *Snapshot) error {
 	if snap == nil || snap.ModTime.IsZero() {
 		return nil
 	}
-	if err := os.Chtimes(tmp, snap.ATime, snap.ModTime); err != nil {
+	if err := chtimesBeneath(root, tmp, snap.ATime, snap.ModTime); err != nil {
 		return fmt.Errorf("keep the times of %s: %w", snap.Path, err)
 	}
 	return nil
 }
 
 // commit renames every temp into place, then deletes the removed files,
-// then fsyncs the folders.
+// then fsyncs the folders: each from the item's root down, following no
+// link (renameat, unlinkat, a folder opened O_NOFOLLOW).
 func commit(items []item, projectDir string, res *Result) error {
-	dirs := map[string]bool{}
+	dirs := map[string]string{} // folder → the root it is reached from
 	for i, it := range items {
 		if it.Remove {
 			continue
@@ -285,14 +298,14 @@ func commit(items []item, projectDir string, res *Result) error {
 		if i > 0 {
 			hook("between-renames")
 		}
-		if err := replaceFile(it.tmp, it.target); err != nil {
+		if err := renameBeneath(it.root, it.tmp, it.target); err != nil {
 			return fmt.Errorf("replace %s: %w", it.target, err)
 		}
-		dirs[filepath.Dir(it.target)] = true
+		dirs[filepath.Dir(it.target)] = it.root
 		if it.Snapshot == nil {
 			// New file: its parent directories may be new too.
 			for d := filepath.Dir(it.target); d != projectDir && d != filepath.Dir(d); d = filepath.Dir(d) {
-				dirs[filepath.Dir(d)] = true
+				dirs[filepath.Dir(d)] = it.root
 			}
 		}
 		res.Written = append(res.Written, it.target)
@@ -307,15 +320,15 @@ func commit(items []item, projectDir string, res *Result) error {
 		}
 		// from the session's folder down, never through a link: a
 		// folder swapped for one since the checks leads no removal out
-		if err := removeBeneath(projectDir, it.target); err != nil && !errors.Is(err, os.ErrNotExist) {
+		if err := removeBeneath(it.root, it.target); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return fmt.Errorf("remove %s: %w", it.target, err)
 		}
-		dirs[filepath.Dir(it.target)] = true
+		dirs[filepath.Dir(it.target)] = it.root
 		res.Removed = append(res.Removed, it.target)
 	}
 	hook("after-rename")
-	for d := range dirs {
-		if err := syncDir(d); err != nil {
+	for d, root := range dirs {
+		if err := syncDirBeneath(root, d); err != nil {
 			return err
 		}
 	}
@@ -338,6 +351,17 @@ func resolveItems(p Plan) ([]item, string, error) {
 	}
 	if projectDir, err = filepath.Abs(projectDir); err != nil {
 		return nil, "", err
+	}
+	// every step starts from the config dir when the session lies in it
+	// by no link (a project folder swapped for a link after this check is
+	// then never followed), else from the session's folder (a session
+	// named by its path elsewhere, or a config dir whose projects/ is a
+	// link the user made)
+	root := projectDir
+	if cfg, err := filepath.Abs(p.ConfigDir); err == nil {
+		if _, err := beneathParts(cfg, projectDir); err == nil && refuseSymlinkBelow(cfg, projectDir) == nil {
+			root = cfg
+		}
 	}
 	var items []item
 	seen := map[string]bool{}
@@ -369,7 +393,7 @@ func resolveItems(p Plan) ([]item, string, error) {
 			}
 		}
 		fw.Path = abs
-		items = append(items, item{FileWrite: fw, target: target, rel: rel})
+		items = append(items, item{FileWrite: fw, target: target, rel: rel, root: root})
 	}
 	return items, projectDir, nil
 }

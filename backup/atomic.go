@@ -619,21 +619,57 @@ func renderNew(path string, render func(w io.Writer) error) (*os.File, error) {
 }
 
 // finishTemp fsyncs (when sync) and closes the temp file f that
-// renderTemp wrote, and returns its path; on error it is removed.
-func finishTemp(f *os.File, target string, sync bool) (string, error) {
+// renderTemp (or renderTempBeneath, root not "") wrote, and returns its
+// path; on error it is removed (from root down, when given).
+func finishTemp(f *os.File, target string, sync bool, root ...string) (string, error) {
 	name := f.Name()
+	remove := func() { os.Remove(name) }
+	if len(root) > 0 && root[0] != "" {
+		remove = func() { removeBeneath(root[0], name) }
+	}
 	if sync {
 		if err := f.Sync(); err != nil {
 			f.Close()
-			os.Remove(name)
+			remove()
 			return "", wrapIOError(fmt.Sprintf("fsync %s", target), err)
 		}
 	}
 	if err := f.Close(); err != nil {
-		os.Remove(name)
+		remove()
 		return "", wrapIOError(fmt.Sprintf("close %s", target), err)
 	}
 	return name, nil
+}
+
+// renderTempBeneath is renderTemp for a target below root: the temp file
+// is made beside target (O_CREAT|O_EXCL|O_NOFOLLOW) in its folder
+// reached from root without following a link (openBeneath), so that a
+// folder swapped for a link after the checks leads no byte out of root.
+// It takes the owner and mode of like (nil: mode, else DefaultMode, owned
+// as its folder), and returns the file open, its bytes written (being
+// written out as they come) but not fsynced. On error nothing is left.
+func renderTempBeneath(root, target string, like os.FileInfo, mode os.FileMode, render func(io.Writer) error) (*os.File, error) {
+	owner := like
+	if owner == nil {
+		owner, _ = os.Stat(filepath.Dir(target))
+	} else {
+		mode = like.Mode().Perm()
+	}
+	if mode == 0 {
+		mode = DefaultMode
+	}
+	removeStaleTemps(target)
+	tmp := filepath.Join(filepath.Dir(target), tempPrefix(filepath.Base(target))+newTxnID())
+	f, err := openBeneath(root, tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	if err != nil {
+		return nil, wrapIOError(fmt.Sprintf("create temp file for %s", target), err)
+	}
+	if err := fill(f, target, owner, mode, render, true); err != nil {
+		f.Close()
+		removeBeneath(root, tmp)
+		return nil, err
+	}
+	return f, nil
 }
 
 // wrapIOError turns ENOSPC/EDQUOT into a clear *Error; other errors are
@@ -702,48 +738,22 @@ func keepOwner(f *os.File, like os.FileInfo) error {
 	return chownLike(f, like)
 }
 
-// chownIDs gives the file at path the owner uid:gid, as root (a file put
+// chownIDs gives the open file f the owner uid:gid, as root (a file put
 // back by restore is its user's again); a user, whose file is theirs
-// already, gives back its group (keepGroup).
-func chownIDs(path string, uid, gid int) error {
-	if os.Geteuid() != 0 {
-		return keepGroup(path, gid)
+// already, gives back its group when they are in it (as keepGroup).
+func chownIDs(f *os.File, uid, gid int) error {
+	if os.Geteuid() == 0 {
+		return f.Chown(uid, gid)
 	}
-	return os.Lchown(path, uid, gid)
-}
-
-// keepOwnerPath is keepOwner for the file or folder at path (never
-// through a link).
-func keepOwnerPath(path string, like os.FileInfo) error {
-	if like == nil || os.Geteuid() != 0 {
-		return nil
-	}
-	f, err := openNoFollow(path, os.O_RDONLY, 0)
+	fi, err := f.Stat()
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	return keepOwner(f, like)
-}
-
-// mkdirAllLike creates dir and its missing parents (mode 0700); as root
-// each folder it creates gets like's owner (a user's session moved into a
-// new project folder stays in a folder the user can write).
-func mkdirAllLike(dir string, like os.FileInfo) error {
-	var made []string
-	for d := dir; d != filepath.Dir(d); d = filepath.Dir(d) {
-		if _, err := os.Lstat(d); err == nil {
-			break
-		}
-		made = append(made, d)
+	if _, g, ok := fileOwner(fi); !ok || g == gid {
+		return nil
 	}
-	if err := os.MkdirAll(dir, dirMode); err != nil {
+	if err := f.Chown(-1, gid); err != nil && !errors.Is(err, syscall.EPERM) {
 		return err
-	}
-	for _, d := range made {
-		if err := keepOwnerPath(d, like); err != nil {
-			return err
-		}
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -93,6 +94,132 @@ func linkBeneath(root, oldpath, newpath string) error {
 	}
 	if err := unix.Linkat(dir, filepath.Base(oldpath), dir, base, 0); err != nil {
 		return &os.LinkError{Op: "link", Old: oldpath, New: newpath, Err: err}
+	}
+	return nil
+}
+
+// renameBeneath gives the file at oldpath the name newpath (replacing
+// what is there), both in one folder below root reached without following
+// a link (renameat): a folder swapped for a link since the file was made
+// leads the rename nowhere else.
+func renameBeneath(root, oldpath, newpath string) error {
+	if filepath.Dir(oldpath) != filepath.Dir(newpath) {
+		return fmt.Errorf("backup: %s and %s are in two folders", oldpath, newpath)
+	}
+	dir, base, err := beneathDir(root, newpath)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(dir)
+	if err := unix.Renameat(dir, filepath.Base(oldpath), dir, base); err != nil {
+		return &os.LinkError{Op: "rename", Old: oldpath, New: newpath, Err: err}
+	}
+	return nil
+}
+
+// chtimesBeneath sets the times of the file at path (below root), never
+// through a link on the way nor at its name (an unknown atime: mtime).
+func chtimesBeneath(root, path string, atime, mtime time.Time) error {
+	dir, base, err := beneathDir(root, path)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(dir)
+	if atime.IsZero() { // not known (a snapshot where the system keeps none)
+		atime = mtime
+	}
+	ts := []unix.Timespec{unix.NsecToTimespec(atime.UnixNano()), unix.NsecToTimespec(mtime.UnixNano())}
+	if err := unix.UtimesNanoAt(dir, base, ts, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		return &os.PathError{Op: "chtimes", Path: path, Err: err}
+	}
+	return nil
+}
+
+// syncDirBeneath is syncDir for the folder dir (root or below it),
+// reached without following a link on the way nor at its name.
+func syncDirBeneath(root, dir string) error {
+	hook("dir-synced:" + dir)
+	fd, _, err := beneathDir(root, filepath.Join(dir, "x"))
+	if err != nil {
+		return fmt.Errorf("open directory %s: %w", dir, err)
+	}
+	defer unix.Close(fd)
+	if err := unix.Fsync(fd); err != nil && !errors.Is(err, unix.EINVAL) && !errors.Is(err, unix.ENOTSUP) {
+		return fmt.Errorf("fsync directory %s: %w", dir, &os.PathError{Op: "fsync", Path: dir, Err: err})
+	}
+	return nil
+}
+
+// mkdirBeneath makes the folder dir and its missing parents below root,
+// one folder at a time relative to the one before (mkdirat, then openat
+// with O_NOFOLLOW): a folder on the way that is a link — also one
+// swapped in after a check — is never followed (*SymlinkError), so no
+// folder is made outside root. Each folder it makes gets mode 0700 and,
+// as root, like's owner (nil: none given). It returns the folders made,
+// the outermost first.
+func mkdirBeneath(root, dir string, like os.FileInfo) (made []string, err error) {
+	parts, err := beneathParts(root, filepath.Join(dir, "x"))
+	if err != nil {
+		return nil, err
+	}
+	fd, err := unix.Open(root, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: root, Err: err}
+	}
+	defer func() { unix.Close(fd) }()
+	p := root
+	for _, c := range parts[:len(parts)-1] {
+		if c == "." {
+			continue
+		}
+		p += string(os.PathSeparator) + c
+		const flags = unix.O_RDONLY | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_CLOEXEC
+		next, err := unix.Openat(fd, c, flags, 0)
+		made1 := false
+		if errors.Is(err, unix.ENOENT) {
+			// (opened first: a folder that is there is never made, and a
+			// read-only one on the way is no error)
+			mkerr := unix.Mkdirat(fd, c, uint32(dirMode))
+			if mkerr != nil && !errors.Is(mkerr, unix.EEXIST) {
+				return made, &os.PathError{Op: "mkdir", Path: p, Err: mkerr}
+			}
+			made1 = mkerr == nil
+			next, err = unix.Openat(fd, c, flags, 0)
+		}
+		if err != nil {
+			if errors.Is(err, unix.ELOOP) || errors.Is(err, unix.ENOTDIR) {
+				if lerr := refuseSymlink(p); lerr != nil {
+					return made, lerr
+				}
+			}
+			return made, &os.PathError{Op: "open", Path: p, Err: err}
+		}
+		unix.Close(fd)
+		fd = next
+		if made1 {
+			made = append(made, p)
+			if like != nil && os.Geteuid() == 0 {
+				if uid, gid, ok := fileOwner(like); ok {
+					if err := unix.Fchown(fd, uid, gid); err != nil {
+						return made, &os.PathError{Op: "chown", Path: p, Err: err}
+					}
+				}
+			}
+		}
+	}
+	return made, nil
+}
+
+// removeDirBeneath removes the empty folder dir (below root) from its
+// parent reached without following a link (unlinkat AT_REMOVEDIR).
+func removeDirBeneath(root, dir string) error {
+	parent, base, err := beneathDir(root, dir)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(parent)
+	if err := unix.Unlinkat(parent, base, unix.AT_REMOVEDIR); err != nil {
+		return &os.PathError{Op: "remove", Path: dir, Err: err}
 	}
 	return nil
 }

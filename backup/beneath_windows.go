@@ -3,8 +3,10 @@
 package backup
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"time"
 )
 
 // checkBeneath refuses a link or junction on the way from root to path
@@ -56,4 +58,70 @@ func linkBeneath(root, oldpath, newpath string) error {
 		return err
 	}
 	return os.Link(oldpath, newpath)
+}
+
+// renameBeneath gives the file at oldpath the name newpath (replacing
+// what is there), no folder on the way from root being a link or
+// junction (checked by name).
+func renameBeneath(root, oldpath, newpath string) error {
+	if err := checkBeneath(root, newpath); err != nil {
+		return err
+	}
+	return replaceFile(oldpath, newpath)
+}
+
+// chtimesBeneath sets the times of the file at path (below root), no
+// folder on the way being a link or junction (checked by name).
+func chtimesBeneath(root, path string, atime, mtime time.Time) error {
+	if err := checkBeneath(root, path); err != nil {
+		return err
+	}
+	return os.Chtimes(path, atime, mtime)
+}
+
+// syncDirBeneath: windows does not fsync folders (syncDir).
+func syncDirBeneath(root, dir string) error { return syncDir(dir) }
+
+// mkdirBeneath makes the folder dir and its missing parents below root,
+// each checked by name for a link or junction before the next is made
+// (windows has no mkdirat: one swapped in between is not seen). It
+// returns the folders made, the outermost first; like's owner is not
+// given (windows: a new folder inherits its parent's permissions).
+func mkdirBeneath(root, dir string, like os.FileInfo) (made []string, err error) {
+	parts, err := beneathParts(root, filepath.Join(dir, "x"))
+	if err != nil {
+		return nil, err
+	}
+	p := root
+	for _, c := range parts[:len(parts)-1] {
+		if c == "." {
+			continue
+		}
+		p = filepath.Join(p, c)
+		mkerr := os.Mkdir(p, dirMode)
+		if mkerr != nil && !errors.Is(mkerr, os.ErrExist) {
+			return made, mkerr
+		}
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return made, err
+		}
+		if !fi.IsDir() || fi.Mode()&(os.ModeSymlink|os.ModeIrregular) != 0 {
+			target, _ := os.Readlink(p)
+			return made, symlinkError(p, target)
+		}
+		if mkerr == nil {
+			made = append(made, p)
+		}
+	}
+	return made, nil
+}
+
+// removeDirBeneath removes the empty folder dir (below root), no folder
+// on the way being a link or junction (checked by name), nor dir itself.
+func removeDirBeneath(root, dir string) error {
+	if err := checkBeneath(root, filepath.Join(dir, "x")); err != nil {
+		return err
+	}
+	return os.Remove(dir)
 }

@@ -145,6 +145,15 @@ func (e *NotAFileError) Error() string {
 	return fmt.Sprintf("%s is %s, not a regular file: ccsurgeon copies only regular files", e.Path, e.Kind)
 }
 
+// OwnNameError says that Path, a file ccsurgeon was to copy into a new
+// session, bears a name ccsurgeon gives its own bookkeeping (IsOwnName):
+// it is not the session's content and was not copied.
+type OwnNameError struct{ Path string }
+
+func (e *OwnNameError) Error() string {
+	return fmt.Sprintf("%s bears a name ccsurgeon gives its own bookkeeping files, not a file of the session", e.Path)
+}
+
 // OutsideError says that Real, where the in-place write of a session
 // found by listing (not named by the user) would land, is outside the
 // config dir ConfigDir.

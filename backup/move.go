@@ -249,7 +249,10 @@ func Move(p MovePlan) (res MoveResult, err error) {
 			return res, err
 		}
 		dirLike, _ := os.Lstat(filepath.Dir(f.From))
-		if err := mkdirAllLike(filepath.Dir(f.To), dirLike); err != nil {
+		hook("move-before-folder")
+		// from the config dir down, following no link: a folder on the
+		// way swapped for one leads no new folder out of the config dir
+		if _, err := mkdirBeneath(cfg, filepath.Dir(f.To), dirLike); err != nil {
 			return res, fmt.Errorf("create folder for %s: %w", f.To, err)
 		}
 		render := f.Render
@@ -262,7 +265,7 @@ func Move(p MovePlan) (res MoveResult, err error) {
 		if err := renderTo(cfg, j.Files[i].Tmp, like, 0, render); err != nil {
 			return res, err
 		}
-		if err := os.Chtimes(j.Files[i].Tmp, f.Snapshot.ModTime, f.Snapshot.ModTime); err != nil {
+		if err := chtimesBeneath(cfg, j.Files[i].Tmp, f.Snapshot.ModTime, f.Snapshot.ModTime); err != nil {
 			return res, err
 		}
 	}
@@ -276,7 +279,7 @@ func Move(p MovePlan) (res MoveResult, err error) {
 			return res, err
 		}
 		if e.KeepTime && e.Snapshot != nil {
-			if err := os.Chtimes(j.Edits[i].Tmp, e.Snapshot.ModTime, e.Snapshot.ModTime); err != nil {
+			if err := chtimesBeneath(cfg, j.Edits[i].Tmp, e.Snapshot.ModTime, e.Snapshot.ModTime); err != nil {
 				return res, err
 			}
 		}
@@ -419,13 +422,13 @@ func (j *journal) rollBack() error {
 	j.sweepDirs()
 	var errs []error
 	for _, f := range j.Files {
-		if err := os.Remove(f.Tmp); err != nil && !errors.Is(err, os.ErrNotExist) {
+		if err := removeBeneath(j.root, f.Tmp); err != nil && !errors.Is(err, os.ErrNotExist) && !isSymlinkErr(err) {
 			errs = append(errs, err)
 		}
-		removeEmptyDirs(filepath.Dir(f.To))
+		removeEmptyDirs(j.root, filepath.Dir(f.To))
 	}
 	for _, e := range j.Edits {
-		if err := os.Remove(e.Tmp); err != nil && !errors.Is(err, os.ErrNotExist) {
+		if err := removeBeneath(j.root, e.Tmp); err != nil && !errors.Is(err, os.ErrNotExist) && !isSymlinkErr(err) {
 			errs = append(errs, err)
 		}
 	}
@@ -490,18 +493,21 @@ func (j *journal) finish() (warnings []string, err error) {
 		if _, err := os.Lstat(e.Tmp); errors.Is(err, os.ErrNotExist) {
 			continue // renamed before the crash
 		}
+		// each from the config dir down, following no link (renameat,
+		// unlinkat): a folder swapped for one since the mark leads no
+		// edit out of the config dir
 		if !sameAsJournal(e) {
 			// someone wrote the file since it was read: keep theirs
-			os.Remove(e.Tmp)
+			removeBeneath(j.root, e.Tmp)
 			warnings = append(warnings, fmt.Sprintf("%s changed during the move and was left as it is", e.Path))
 			continue
 		}
 		if e.Remove {
-			if err := os.Remove(e.Path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			if err := removeBeneath(j.root, e.Path); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return warnings, fmt.Errorf("remove %s: %w", e.Path, err)
 			}
-			os.Remove(e.Tmp)
-		} else if err := replaceFile(e.Tmp, e.Path); err != nil {
+			removeBeneath(j.root, e.Tmp)
+		} else if err := renameBeneath(j.root, e.Tmp, e.Path); err != nil {
 			return warnings, fmt.Errorf("replace %s: %w", e.Path, err)
 		}
 		dirs[filepath.Dir(e.Path)] = true
@@ -524,7 +530,7 @@ func (j *journal) finish() (warnings []string, err error) {
 		dirs[filepath.Dir(f.From)] = true
 	}
 	for _, f := range j.Files {
-		removeEmptyDirs(filepath.Dir(f.From))
+		removeEmptyDirs(j.root, filepath.Dir(f.From))
 	}
 	for d := range dirs {
 		if _, err := os.Stat(d); err != nil {
@@ -612,13 +618,21 @@ func syncDirs(dirs map[string]bool) error {
 }
 
 // removeEmptyDirs removes dir and its parents while they are empty, up to
-// (not including) a "projects" folder.
-func removeEmptyDirs(dir string) {
+// (not including) a "projects" folder, each from root down without
+// following a link (removeDirBeneath): a folder swapped for one leads no
+// removal out of root.
+func removeEmptyDirs(root, dir string) {
 	for d := dir; filepath.Base(d) != "projects" && d != filepath.Dir(d); d = filepath.Dir(d) {
-		if os.Remove(d) != nil {
+		if removeDirBeneath(root, d) != nil {
 			return
 		}
 	}
+}
+
+// isSymlinkErr: the step met a link on the way (and did nothing there).
+func isSymlinkErr(err error) bool {
+	var se *SymlinkError
+	return errors.As(err, &se)
 }
 
 // renderTo writes a new file at path (which must not exist), fsynced,
@@ -627,28 +641,12 @@ func removeEmptyDirs(dir string) {
 // a link (openBeneath, linkBeneath, removeBeneath): a folder swapped for a
 // link after it was made leads no byte out of the config dir.
 func renderTo(root, path string, like os.FileInfo, mode os.FileMode, render func(io.Writer) error) error {
-	owner := like
-	if owner == nil {
-		owner, _ = os.Stat(filepath.Dir(path))
-	} else {
-		mode = like.Mode().Perm()
-	}
-	if mode == 0 {
-		mode = DefaultMode
-	}
-	removeStaleTemps(path)
-	tmp := filepath.Join(filepath.Dir(path), tempPrefix(filepath.Base(path))+newTxnID())
-	f, err := openBeneath(root, tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	f, err := renderTempBeneath(root, path, like, mode, render)
 	if err != nil {
-		return wrapIOError(fmt.Sprintf("create temp file for %s", path), err)
-	}
-	if err := fill(f, path, owner, mode, render, true); err != nil {
-		f.Close()
-		removeBeneath(root, tmp)
 		return err
 	}
-	if _, err := finishTemp(f, path, true); err != nil {
-		removeBeneath(root, tmp)
+	tmp, err := finishTemp(f, path, true, root)
+	if err != nil {
 		return err
 	}
 	defer removeBeneath(root, tmp)

@@ -57,6 +57,14 @@ func openRegular(path string) (*os.File, error) {
 	return regularOnly(path, fh, err)
 }
 
+// OpenRegularBeneath opens the file at path, below the folder root, for
+// reading when it is a regular file, reached from root without following
+// a link on the way nor at its name and without waiting on a named pipe
+// (openRegularBeneath): what a check of the name saw before may have been
+// swapped since. Anything else is a *NotAFileError (or a *SymlinkError for
+// a folder on the way).
+func OpenRegularBeneath(root, path string) (*os.File, error) { return openRegularBeneath(root, path) }
+
 // openRegularBeneath is openRegular for a file below root that is reached
 // without following a link on the way either (openBeneath): a folder
 // swapped for a link after it was checked leads the read nowhere else.

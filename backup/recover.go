@@ -30,12 +30,17 @@ type journalStep struct {
 	// appended during the change, and goes over to the new file.
 	Hold string `json:"hold,omitempty"`
 	Size int64  `json:"size,omitempty"`
+	// Root is the folder the change reached each file from, following no
+	// link below it (the config dir, or a named session's folder): the
+	// run that finishes the change goes the same way ("": a journal of
+	// an older version, finished from the session's folder)
+	Root string `json:"root,omitempty"`
 }
 
 func writeJournal(bdir string, items []item) error {
 	var steps []journalStep
 	for _, it := range items {
-		st := journalStep{Tmp: it.tmp, Target: it.target, Remove: it.Remove, Hold: it.hold}
+		st := journalStep{Tmp: it.tmp, Target: it.target, Remove: it.Remove, Hold: it.hold, Root: it.root}
 		if it.Snapshot != nil {
 			st.Size = it.Snapshot.Size
 		}
@@ -65,8 +70,11 @@ func finishJournal(bdir string, keep bool) error {
 }
 
 // rollForward finishes the change a journal describes: temps still there
-// are renamed into place, files to remove are removed (from projectDir
-// down without following a link, when it is known: removeBeneath).
+// are renamed into place, what was appended to an original goes over from
+// its second name, files to remove are removed, folders are fsynced —
+// each from the step's root (else projectDir) down without following a
+// link (renameBeneath, openBeneath, removeBeneath, syncDirBeneath), when
+// one is known.
 func rollForward(bdir, projectDir string) error {
 	b, err := chain.ReadSideFile(filepath.Join(bdir, journalName))
 	if err != nil {
@@ -76,16 +84,25 @@ func rollForward(bdir, projectDir string) error {
 	if err := json.Unmarshal(b, &steps); err != nil {
 		return fmt.Errorf("%s: %w", filepath.Join(bdir, journalName), err)
 	}
-	dirs := map[string]bool{}
+	dirs := map[string]string{} // folder → the root it is reached from
+	for i := range steps {
+		if steps[i].Root == "" {
+			steps[i].Root = projectDir
+		}
+	}
 	for _, s := range steps {
 		if s.Remove || s.Tmp == "" {
 			continue
 		}
 		if _, err := os.Lstat(s.Tmp); err == nil {
-			if err := replaceFile(s.Tmp, s.Target); err != nil {
+			rename := replaceFile
+			if s.Root != "" {
+				rename = func(tmp, target string) error { return renameBeneath(s.Root, tmp, target) }
+			}
+			if err := rename(s.Tmp, s.Target); err != nil {
 				return err
 			}
-			dirs[filepath.Dir(s.Target)] = true
+			dirs[filepath.Dir(s.Target)] = s.Root
 		}
 	}
 	for _, s := range steps {
@@ -93,29 +110,45 @@ func rollForward(bdir, projectDir string) error {
 			continue
 		}
 		// lines appended to the original before the run was killed
-		if h, err := openNoFollow(s.Hold, os.O_RDONLY, 0); err == nil {
-			err = appendFrom(s.Target, h, s.Size)
-			h.Close()
-			if err != nil {
+		open, remove := openNoFollow, os.Remove
+		if s.Root != "" {
+			open = func(p string, flag int, perm os.FileMode) (*os.File, error) {
+				return openBeneath(s.Root, p, flag, perm)
+			}
+			remove = func(p string) error { return removeBeneath(s.Root, p) }
+		}
+		h, err := open(s.Hold, os.O_RDONLY, 0)
+		if err != nil {
+			if isSymlinkErr(err) {
 				return err
 			}
-			os.Remove(s.Hold)
+			continue
 		}
+		err = appendFrom(s.Root, s.Target, h, s.Size)
+		h.Close()
+		if err != nil {
+			return err
+		}
+		remove(s.Hold)
 	}
 	for _, s := range steps {
 		if s.Remove {
 			remove := os.Remove
-			if projectDir != "" {
-				remove = func(p string) error { return removeBeneath(projectDir, p) }
+			if s.Root != "" {
+				remove = func(p string) error { return removeBeneath(s.Root, p) }
 			}
 			if err := remove(s.Target); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return err
 			}
-			dirs[filepath.Dir(s.Target)] = true
+			dirs[filepath.Dir(s.Target)] = s.Root
 		}
 	}
-	for d := range dirs {
-		if err := syncDir(d); err != nil {
+	for d, root := range dirs {
+		sync := syncDir
+		if root != "" {
+			sync = func(d string) error { return syncDirBeneath(root, d) }
+		}
+		if err := sync(d); err != nil {
 			return err
 		}
 	}
@@ -215,6 +248,18 @@ func pendingJournal(dir, base string) bool {
 // incompleteMarker is the file in every folder a new session is being
 // written into; it names the writing process and the new main transcript.
 const incompleteMarker = ".ccsurgeon-incomplete"
+
+// IsOwnName reports whether a file name is one ccsurgeon gives its own
+// bookkeeping beside a session's files: a new session's mark
+// (.ccsurgeon-incomplete) or list (.<id>.jsonl.ccsurgeon-files), a temp
+// file (.<name>.ccsurgeon-tmp-…, the second name of an original among
+// them) or a move's temp (.<name>.ccsurgeon-move-…). A file so named is
+// never a session's content: it is not copied into a new session (one
+// found there was not made for it, and would be taken for its own).
+func IsOwnName(name string) bool {
+	return name == incompleteMarker || isTempName(name) || IsMoveTemp(name) ||
+		strings.HasPrefix(name, ".") && strings.HasSuffix(name, newFilesSuffix)
+}
 
 // writing holds the markers (and lists) of the creations this process is
 // making now: a marker with our own pid is a leftover only when it is not
@@ -464,12 +509,33 @@ func SweepProject(configDir, projectDir string) []string {
 				os.Remove(filepath.Join(dir, incompleteMarker)) // complete: only the marker was left
 				continue
 			}
+			if parent != projectDir && sessionAnywhere(configDir, e.Name()) {
+				// the file-history of a session that is there (its mark
+				// names another folder): the user's, whoever wrote the mark
+				continue
+			}
 			if os.RemoveAll(dir) == nil {
 				did = append(did, "removed the unfinished new session folder "+dir)
 			}
 		}
 	}
 	return did
+}
+
+// sessionAnywhere reports whether a transcript <id>.jsonl is in one of
+// the config dir's project folders (or whether that cannot be told: a
+// folder that cannot be listed counts as holding it).
+func sessionAnywhere(configDir, id string) bool {
+	cands, err := chain.FindSessions(configDir, id)
+	if err != nil {
+		return true
+	}
+	for _, c := range cands {
+		if chain.SameName(chain.HostOS, filepath.Base(c), id+".jsonl") {
+			return true
+		}
+	}
+	return false
 }
 
 // pathExists reports whether there is a node at p (a link too).
@@ -496,6 +562,9 @@ func journalOutside(bdir, projectDir string) string {
 			if p != "" && !under(projectDir, p) {
 				return p
 			}
+		}
+		if s.Root != "" && !under(s.Root, projectDir) {
+			return s.Root // (the session's folder is not below the root it names)
 		}
 	}
 	return ""

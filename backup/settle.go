@@ -31,7 +31,7 @@ func holdOld(items []item) {
 		}
 		dir, base := filepath.Split(it.target)
 		name := filepath.Join(dir, tempPrefix(base)+"old-"+newTxnID())
-		if os.Link(it.target, name) == nil {
+		if linkBeneath(it.root, it.target, name) == nil {
 			it.hold = name
 		}
 	}
@@ -100,7 +100,7 @@ func putBack(items []item) error {
 			continue
 		}
 		if it.Snapshot == nil {
-			if err := os.Remove(it.target); err != nil && !errors.Is(err, os.ErrNotExist) {
+			if err := removeBeneath(it.root, it.target); err != nil && !errors.Is(err, os.ErrNotExist) {
 				return err
 			}
 			continue
@@ -108,13 +108,13 @@ func putBack(items []item) error {
 		if it.hold == "" {
 			return fmt.Errorf("no second name of %s could be made", it.target)
 		}
-		cur, err := openNoFollow(it.target, os.O_RDONLY, 0)
+		cur, err := openBeneath(it.root, it.target, os.O_RDONLY, 0)
 		if err != nil {
 			return err
 		}
-		err = os.Rename(it.hold, it.target)
+		err = renameBeneath(it.root, it.hold, it.target)
 		if err == nil {
-			err = appendFrom(it.target, cur, it.size)
+			err = appendFrom(it.root, it.target, cur, it.size)
 		}
 		cur.Close()
 		if err != nil {
@@ -124,13 +124,19 @@ func putBack(items []item) error {
 	return nil
 }
 
-// appendFrom appends to the file at path what f holds past offset from.
-func appendFrom(path string, f *os.File, from int64) error {
+// appendFrom appends to the file at path what f holds past offset from;
+// path is reached from root down without following a link (openBeneath),
+// when root is given.
+func appendFrom(root, path string, f *os.File, from int64) error {
 	fi, err := f.Stat()
 	if err != nil || fi.Size() <= from {
 		return err
 	}
-	out, err := openNoFollow(path, os.O_WRONLY|os.O_APPEND, 0)
+	open := openNoFollow
+	if root != "" {
+		open = func(p string, flag int, perm os.FileMode) (*os.File, error) { return openBeneath(root, p, flag, perm) }
+	}
+	out, err := open(path, os.O_WRONLY|os.O_APPEND, 0)
 	if err != nil {
 		return err
 	}

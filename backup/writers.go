@@ -19,7 +19,7 @@ func openOld(items []item) error {
 		if it.Snapshot == nil || it.Remove {
 			continue
 		}
-		f, err := openNoFollow(it.target, os.O_RDONLY, 0)
+		f, err := openBeneath(it.root, it.target, os.O_RDONLY, 0)
 		if err != nil {
 			return fmt.Errorf("open %s: %w", it.target, err)
 		}
@@ -52,7 +52,7 @@ func carryOver(items []item) []string {
 			continue
 		}
 		n := fi.Size() - it.Snapshot.Size
-		out, err := openNoFollow(it.target, os.O_WRONLY|os.O_APPEND, 0)
+		out, err := openBeneath(it.root, it.target, os.O_WRONLY|os.O_APPEND, 0)
 		if err != nil {
 			notes = append(notes, fmt.Sprintf("%d bytes appended to %s while ccsurgeon wrote it could not be carried over: %v (they are in the backup)", n, it.target, err))
 			continue

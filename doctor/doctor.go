@@ -39,6 +39,13 @@ const (
 	// Broken: validate finds errors: history a resume loses, a request the
 	// API refuses or a file the client cannot resume, on some version.
 	Broken Kind = "broken"
+	// OldClient: Claude Code 2.0.x resumes the session short (validate's
+	// progress-parent, side-branch-calls: history above an entry below a
+	// progress entry lost, parallel calls dropped), while the client that
+	// wrote it and the newest resume it whole: for information, fixed by
+	// repair, which a fixing run does not apply (it needs no attention
+	// from who resumes with 2.1.x).
+	OldClient Kind = "old_client"
 	// DueForDeletion: the file is older than the client's cleanup period
 	// or will be within DueSoonDays; the client deletes it at a start.
 	DueForDeletion Kind = "due_for_deletion"
@@ -129,7 +136,8 @@ type Finding struct {
 	// all the same (it is filed under that project's folder); "" if none.
 	ListedIn string `json:"listed_in,omitempty"`
 
-	// Broken: validate's errors, and those repair has no safe fix for.
+	// Broken: validate's errors, and those repair has no safe fix for;
+	// OldClient: validate's warnings of what 2.0.x does not send.
 	Problems []validate.Problem `json:"problems,omitempty"`
 	Unfixed  []ops.Fix          `json:"unfixed,omitempty"`
 
@@ -295,7 +303,11 @@ func checkSession(o Options, folders []string, path string) ([]Finding, string) 
 	if f, ok := place(o, folders, id, path, cwd); ok && filed {
 		out = append(out, f)
 	}
-	if f, ok := broken(s, id); ok {
+	r := validate.Session(s)
+	if f, ok := broken(s, id, r); ok {
+		out = append(out, f)
+	}
+	if f, ok := oldClient(s, id, r); ok {
 		out = append(out, f)
 	}
 	if f, ok := tooBig(s, id); ok {
@@ -354,8 +366,7 @@ func clearPath(p string) bool {
 
 // broken reports validate's errors, with what repair leaves unfixed (the
 // repair runs on a transaction that is never written).
-func broken(s *chain.Session, id string) (Finding, bool) {
-	r := validate.Session(s)
+func broken(s *chain.Session, id string, r validate.Report) (Finding, bool) {
 	if r.Valid() {
 		return Finding{}, false
 	}
@@ -377,6 +388,18 @@ func broken(s *chain.Session, id string) (Finding, bool) {
 		f.Fix = Fix{Kind: FixNone} // repair has nothing it can mend
 	}
 	return f, true
+}
+
+// oldClient reports what Claude Code 2.0.x does not send of the session
+// (validate's warnings of it, r being validate's report of s).
+func oldClient(s *chain.Session, id string, r validate.Report) (Finding, bool) {
+	f := Finding{Kind: OldClient, SessionID: id, Path: s.Path, Fix: Fix{Kind: FixRepair, Lossless: true}}
+	for _, p := range r.Problems {
+		if p.Code == validate.ProgressParent || p.Code == validate.SideBranchCalls {
+			f.Problems = append(f.Problems, p)
+		}
+	}
+	return f, len(f.Problems) > 0
 }
 
 // tooBig reports a session whose resume sends more than the window, with

@@ -12,6 +12,7 @@ import (
 	"github.com/ccsurgeon/ccsurgeon/internal/harness"
 	"github.com/ccsurgeon/ccsurgeon/internal/spec"
 	"github.com/ccsurgeon/ccsurgeon/ops"
+	"github.com/ccsurgeon/ccsurgeon/validate"
 	"github.com/stretchr/testify/require"
 )
 
@@ -31,6 +32,8 @@ import (
 // newest client sends all 3 calls; fork-at-turn (every turn) and clone must
 // keep them: what 2.1.332 sends for each is spec.Fork / spec.Clone of what
 // it sends for the original, and no entry is counted as another branch.
+// 2.0.50 gets a 400 on the original; after repair both clients send what
+// 2.1.332 sent for it.
 func TestStreamingToolsProgressBetweenCalls(t *testing.T) {
 	t.Parallel()
 	maker := harness.ShapeClient(t, "streaming-tools")
@@ -87,6 +90,30 @@ func TestStreamingToolsProgressBetweenCalls(t *testing.T) {
 	own := spec.FromAPI(env.MustResume(t, maker, id).Messages)
 	r := run("fork-at-turn 1", func(a *app.Env) error { return a.RunFork(id, 1, app.BranchOptions{}, app.Dest{}) })
 	require.Equal(t, spec.Fork(own, 1).Key(), sentKey(env.MustResume(t, maker, r.SessionID)), "fork-at-turn 1: what %s sends", maker)
+
+	// 2.0.50 reads no progress entry: it sends the 3rd call alone, from
+	// its answer on, and the API refuses it; validate warns of it
+	// (progress-parent, and side-branch-calls: the 1st and 2nd results
+	// hang below their own calls, which 2.0.50 drops). After repair both
+	// clients send what the newest sent for the original.
+	old := harness.Old(t)
+	before := env.Resume(t, old, id)
+	require.False(t, before.OK(), "%s resumes the original: %s", old, before)
+	require.Equal(t, harness.RuleFirstNotUser, before.Violations[0].Rule, "%s: %s", old, before)
+	s, err := chain.Load(path)
+	require.NoError(t, err)
+	codes := map[string]bool{}
+	for _, p := range validate.Session(s).Problems {
+		codes[p.Code+"/"+string(p.Severity)] = true
+	}
+	s.Close()
+	require.True(t, codes["progress-parent/warning"] && codes["side-branch-calls/warning"], "validate: %v", codes)
+	code, stderr := runCLI(env.ConfigDir, "repair", id, "--force")
+	require.Equal(t, 0, code, stderr)
+	for _, c := range []harness.Client{newest, old} {
+		got := env.MustResume(t, c, id)
+		require.Equal(t, withoutSynthetic(spec.Repair(sent).Key()), sentKey(got), "after repair, what %s sends", c)
+	}
 }
 
 // makeStreamingShape has maker's TUI make the streaming parallel-call turn

@@ -433,7 +433,40 @@ func (r *Repair) structural(t *Txn, f *chain.File, save func(), skip map[int]str
 			r.Fixes[len(r.Fixes)-1].Message += fmt.Sprintf(", and made it part of the answer of line %d (message.id %s): the prompt it answered is lost, and the API refuses two assistant messages in a row", f.Entries[q].Line, to)
 		}
 	}
-	return joinAnswers(t, f, joins)
+	if err := joinAnswers(t, f, joins); err != nil {
+		return err
+	}
+	return r.progressParents(t, f, parent, relink)
+}
+
+// progressParents re-links each entry whose parent is a progress entry
+// to the nearest entry above it that is none, the progress entries left
+// where they are (validate's progress-parent): Claude Code 2.0.x reads no
+// progress entry and resumes only what follows such an entry, while the
+// newest client takes progress entries as links of the chain and sends
+// the same conversation either way. An entry with nothing but progress
+// above it is left alone: 2.0.x loses nothing there.
+func (r *Repair) progressParents(t *Txn, f *chain.File, parent []int, relink func(i, p int) error) error {
+	progress := func(j int) bool { return f.Entries[j].Type() == "progress" && !t.Dropped(f, j) }
+	for i := range f.Entries {
+		e := &f.Entries[i]
+		p := parent[i]
+		if t.Dropped(f, i) || !e.IsChain() || e.Type() == "progress" || p < 0 || !progress(p) {
+			continue
+		}
+		first := p
+		for n := 0; p >= 0 && progress(p) && n < len(f.Entries); n++ {
+			p = parent[p]
+		}
+		if p < 0 || progress(p) {
+			continue
+		}
+		if err := relink(i, p); err != nil {
+			return err
+		}
+		r.add(f, i, true, validate.ProgressParent, "parentUuid named the progress entry of line %d, which Claude Code 2.0.x does not read (it resumed only from here on): re-linked to line %d, the entry above the progress entries; they stay in the file", f.Entries[first].Line, f.Entries[p].Line)
+	}
+	return nil
 }
 
 // answersCallingTools maps the message.id of each API response of f that
@@ -723,8 +756,12 @@ func (r *Repair) toolPairs(t *Txn, f *chain.File) error {
 			groups[id] = true
 		}
 	}
-	if err := lineUpResults(t, f, nf, kept, path.Entries, msgs); err != nil {
+	apart, err := lineUpResults(t, f, nf, kept, leaf, path.Entries, msgs)
+	if err != nil {
 		return err
+	}
+	for _, a := range apart {
+		r.add(f, a.first, true, validate.SideBranchCalls, "lined up the %s of the parallel calls of the answer of line %d one below the other, in the order the client sends them (they hung on side branches, below their own call, where Claude Code 2.0.x does not send them and drops their calls)", chain.Plural(a.results, "tool result", "tool results"), f.Entries[a.call].Line)
 	}
 	if err := r.resultsBelowCalls(t, f, nf, kept, leaf, msgs); err != nil {
 		return err
@@ -755,18 +792,45 @@ func (r *Repair) toolPairs(t *Txn, f *chain.File) error {
 	return nil
 }
 
+// linedUp is a user message whose tool results lineUpResults lined up
+// because they hung apart: the entry of f of its first result, how many
+// tool results it holds, and the first entry of f of the answer that
+// made the calls.
+type linedUp struct{ first, results, call int }
+
 // lineUpResults re-links the tool results of a user message that lost an
-// entry: the results that stay, in the order the client sends them, one
-// after another below the assistant message that made the calls, and the
+// entry, or whose entries hang apart (validate's side-branch-calls): the
+// results that stay, in the order the client sends them, one after
+// another below the assistant message that made the calls, and the
 // conversation after them below the last one. 2.1.x writes the results of
-// parallel calls on sibling branches and the rest of the conversation
-// below one of them; when that one goes, the conversation would hang off
-// the tool calls, where 2.0.x finds none of the results. As a line, which
-// is how 2.0.x writes them, every client sends them all. nf is f as fixed
-// so far, kept[k] the entry of f that nf's entry k is, path the active
-// path of nf and msgs its messages.
-func lineUpResults(t *Txn, f, nf *chain.File, kept, path []int, msgs chain.MessageList) error {
+// parallel calls on sibling branches, each below its own call, and the
+// rest of the conversation below one of them: 2.0.x, walking the parents
+// up, finds only that one and drops the other calls; when that one goes,
+// the conversation would hang off the tool calls, where 2.0.x finds none
+// of the results. As a line, which is how 2.0.x writes them, every client
+// sends them all. nf is f as fixed so far, kept[k] the entry of f that
+// nf's entry k is, path the active path of nf (to leaf) and msgs its
+// messages. It returns the messages lined up because they hung apart.
+func lineUpResults(t *Txn, f, nf *chain.File, kept []int, leaf int, path []int, msgs chain.MessageList) ([]linedUp, error) {
 	ng := nf.Graph()
+	// a path whose every entry hangs below the one before it has nothing
+	// apart (the path of a 2.0.x session, or of one lined up): pos is not
+	// needed for it
+	apartAny := false
+	for q := 1; q < len(path) && !apartAny; q++ {
+		apartAny = ng.Parent[path[q]] != path[q-1]
+	}
+	// onWalk marks the entries above the leaf, the ones 2.0.x meets
+	// walking the parents up (made where something is apart)
+	var onWalk []bool
+	if apartAny {
+		onWalk = make([]bool, len(nf.Entries))
+		anc, _ := ng.Ancestors(leaf)
+		for _, j := range anc {
+			onWalk[j] = true
+		}
+	}
+	var lined []linedUp
 	// pos[j] is the position of nf's entry j in path, made the first time
 	// a message lost an entry: on a path where none did it is not needed
 	// (a map of the path was 23 MB of repair's peak on a million entries)
@@ -795,7 +859,7 @@ func lineUpResults(t *Txn, f, nf *chain.File, kept, path []int, msgs chain.Messa
 		for _, j := range m.Entries {
 			lost = lost || t.Dropped(f, kept[j])
 		}
-		if !lost {
+		if !lost && !apartAny {
 			continue
 		}
 		if pos == nil {
@@ -807,6 +871,18 @@ func lineUpResults(t *Txn, f, nf *chain.File, kept, path []int, msgs chain.Messa
 		lo, hi := len(path), -1
 		for _, j := range m.Entries {
 			lo, hi = min(lo, int(pos[j])), max(hi, int(pos[j]))
+		}
+		apart := false
+		if !lost {
+			// a result of the message is off the walk up from the
+			// leaf: 2.0.x does not send it (one on the walk whose call
+			// hangs beside it is resultsBelowCalls' part)
+			for q := lo; q <= hi && !apart; q++ {
+				apart = !onWalk[path[q]] && nf.Entries[path[q]].IsToolResult()
+			}
+			if !apart {
+				continue
+			}
 		}
 		var line []int
 		for q := lo; q <= hi; q++ {
@@ -832,19 +908,32 @@ func lineUpResults(t *Txn, f, nf *chain.File, kept, path []int, msgs chain.Messa
 				continue
 			}
 			if err := setParent(j, p); err != nil {
-				return err
+				return nil, err
 			}
+		}
+		if apart {
+			call := kept[path[lo-1]]
+			if k > 0 && len(msgs.At(k-1).Entries) > 0 {
+				call = kept[msgs.At(k - 1).Entries[0]]
+			}
+			n := 0
+			for _, j := range line {
+				if nf.Entries[j].IsToolResult() {
+					n++
+				}
+			}
+			lined = append(lined, linedUp{first: kept[line[0]], results: n, call: call})
 		}
 		for q := hi + 1; q < len(path); q++ {
 			if !gone(q) {
 				if err := setParent(path[q], line[len(line)-1]); err != nil {
-					return err
+					return nil, err
 				}
 				break
 			}
 		}
 	}
-	return nil
+	return lined, nil
 }
 
 // resultsBelowCalls re-links each tool result of the branch whose call

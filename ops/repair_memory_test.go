@@ -28,7 +28,7 @@ func TestLineUpResultsOfASoundChainAllocatesNothingALine(t *testing.T) {
 	msgs := f.Messages(path)
 	var m0, m1 runtime.MemStats
 	runtime.ReadMemStats(&m0)
-	if err := lineUpResults(tx, f, f, kept, path.Entries, msgs); err != nil {
+	if _, err := lineUpResults(tx, f, f, kept, f.Graph().ActiveLeaf(), path.Entries, msgs); err != nil {
 		t.Fatal(err)
 	}
 	runtime.ReadMemStats(&m1)

@@ -25,6 +25,18 @@ const (
 	Warning Severity = "warning"
 )
 
+// The codes of what Claude Code 2.0.x does not send of a file that the
+// client that wrote it and the newest resume whole (warnings; repair
+// fixes both, doctor lists them as old_client).
+const (
+	// ProgressParent (a Problem.Code): an entry of the branch hangs below a progress
+	// entry, which 2.0.x does not read: it resumes from there on.
+	ProgressParent = "progress-parent"
+	// SideBranchCalls (a Problem.Code): results of parallel calls hang on side
+	// branches, below their own call: 2.0.x drops those calls.
+	SideBranchCalls = "side-branch-calls"
+)
+
 // Problem is one finding, located by file and 1-based line.
 type Problem struct {
 	File     string   `json:"file"`
@@ -356,6 +368,32 @@ func (c *checker) activeBranch() {
 		}
 	}
 	c.resultsBesideCalls(leaf, unpaired)
+	if !c.side { // a subagent transcript is never resumed
+		c.oldClients(leaf)
+	}
+}
+
+// oldClients reports what Claude Code 2.0.x (2.0.50 measured) does not
+// send of a branch that the client that wrote it and the newest resume
+// whole: warnings, since the session is sound for those; repair makes
+// every client send the same.
+func (c *checker) oldClients(leaf int) {
+	m := c.f.OldClientMisses(leaf)
+	if n := len(m.BelowProgress); n > 0 {
+		j := m.BelowProgress[0] // nearest the leaf: where 2.0.x stops
+		refused := ""
+		if c.f.Entries[j].Type() == "assistant" {
+			refused = ", and the API refuses the request (first message must use the \"user\" role)"
+		}
+		others := ""
+		if n > 1 {
+			others = fmt.Sprintf(" (%d entries of the branch hang below a progress entry)", n)
+		}
+		c.add(j, Warning, ProgressParent, "parentUuid names a progress entry, which Claude Code 2.0.x does not read: it resumes from line %d on, the history above it is lost%s; 2.1.x resumes it whole%s", c.f.Entries[j].Line, refused, others)
+	}
+	if n := len(m.SideParts); n > 0 {
+		c.add(m.SideParts[0], Warning, SideBranchCalls, "%s of parallel tool calls hang on side branches, below their own call: Claude Code 2.0.x sends only the calls whose result is above the last entry and drops the others with their results; 2.1.x sends them all", chain.Plural(n, "entry", "entries"))
+	}
 }
 
 // resultsBesideCalls reports the tool results of the branch from the root

@@ -113,9 +113,19 @@ func (c *fastClone) lineErrors(r ops.StreamResult) int {
 }
 
 // stream renames the file at p into w with rm, noting the session ids it
-// met that rm did not know.
+// met that rm did not know. A subagent transcript (any file but the main
+// one) is opened from the session's folder down, following no link, and
+// must be a regular file once open: one swapped for a link or a pipe
+// since the check (writeNewSession leaves out a link it sees) fails the
+// clone naming it, rather than copy another file's bytes.
 func (c *fastClone) stream(rm *ops.Remapper, p string, w io.Writer) (ops.StreamResult, error) {
-	fh, err := chain.OpenShared(p)
+	open := chain.OpenShared
+	if p == c.path {
+		backup.Step("write-session-read") // (tests: what comes before is no work on the session)
+	} else {
+		open = func(p string) (*os.File, error) { return backup.OpenRegularBeneath(filepath.Dir(c.path), p) }
+	}
+	fh, err := open(p)
 	if err != nil {
 		return ops.StreamResult{}, err
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/doctor"
+	"github.com/ccsurgeon/ccsurgeon/validate"
 )
 
 // DoctorOptions are the options of `doctor`.
@@ -330,7 +331,7 @@ func (env *Env) wordFinding(f doctor.Finding, c doctor.Cleanup, shared map[strin
 		} else if len(f.Candidates) == 1 {
 			df.Command = fmt.Sprintf("%s move --project %s --to %s", self, ShellQuote(f.Project), ShellQuote(f.Candidates[0]))
 		} else {
-			df.Command = fmt.Sprintf("%s move --project %s --to NEW-PATH", self, ShellQuote(f.Project))
+			df.Command = fmt.Sprintf("%s move --project %s --to %s", self, ShellQuote(f.Project), NewPathPlaceholder)
 		}
 	case doctor.UnclearCwd:
 		df.Message = fmt.Sprintf("unclear working directory: it records %s, which is not a clean absolute path (the client records one): which project it belongs to would depend on where one stands, so doctor moves it nowhere; once you know its project, move it there with 'move SESSION --to DIR'", strconv.Quote(f.Project))
@@ -339,6 +340,9 @@ func (env *Env) wordFinding(f doctor.Finding, c doctor.Cleanup, shared map[strin
 		if f.Fix.Kind == doctor.FixRepair {
 			df.Command = fmt.Sprintf("%s repair %s", self, id)
 		}
+	case doctor.OldClient:
+		df.Message = "old client: " + oldClientWords(f) + "; 2.1.x resumes it whole (nothing to do unless you resume it with 2.0.x; repair makes both send the same conversation, every entry kept)"
+		df.Command = fmt.Sprintf("%s repair %s", self, id)
 	case doctor.DueForDeletion:
 		src := "the default"
 		if c.Source != "" {
@@ -361,7 +365,10 @@ func (env *Env) wordFinding(f doctor.Finding, c doctor.Cleanup, shared map[strin
 		}
 		df.Message += refusedWords(c)
 		df.Message += fmt.Sprintf("; to keep it, raise cleanupPeriodDays in %s, or keep a copy outside the config dir", settings)
-		df.Command = fmt.Sprintf("%s clone %s -o %s", self, id, ShellQuote(keepCopyPath(env.ConfigDir, f.Path)))
+		// the session's own bytes under its own id (rewrite with no
+		// operation to -o): a clone's new ids in a file named after the
+		// old one would name two sessions once put back
+		df.Command = fmt.Sprintf("%s rewrite %s -o %s", self, id, ShellQuote(keepCopyPath(env.ConfigDir, f.Path)))
 	case doctor.TooBig:
 		df.Message = fmt.Sprintf("too big: a resume sends ~%s tokens, over the %s-token context window of %s: the client cannot resume or compact it; fitting it loses content, so it is yours to decide: the command writes the fitted session as a new session in its project's folder, the original left as it is, and prints the new id: resume that one ('claude --resume NEW-ID' in %s)", humanTokens(f.Tokens), humanTokens(f.ContextWindow), orUnknown(f.Model), f.Project)
 		df.Command = fmt.Sprintf("%s compress %s --target-tokens %d --new", self, id, f.Fix.TargetTokens)
@@ -421,6 +428,21 @@ func brokenWords(f doctor.Finding) string {
 		s += "; what repair cannot mend: " + strings.Join(why, "; ")
 	}
 	return s
+}
+
+// oldClientWords says what Claude Code 2.0.x loses of an OldClient
+// finding's session, by validate's code.
+func oldClientWords(f doctor.Finding) string {
+	var out []string
+	for _, p := range f.Problems {
+		switch p.Code {
+		case validate.ProgressParent:
+			out = append(out, fmt.Sprintf("2.0.50 resumes it from line %d on, below a progress entry it does not read: the history above is lost", p.Line))
+		case validate.SideBranchCalls:
+			out = append(out, fmt.Sprintf("2.0.50 drops the parallel tool calls whose results hang on side branches (line %d)", p.Line))
+		}
+	}
+	return strings.Join(out, ", and ")
 }
 
 // problemCost is what a validate error costs the user, by its code.
@@ -536,6 +558,8 @@ func groupKey(f doctor.Finding) string {
 		return string(f.Kind) + "\x00" + f.Project + "\x00" + f.ListedIn
 	case doctor.IndexMissingSession, doctor.IndexMissingFile:
 		return string(f.Kind) + "\x00" + f.Index
+	case doctor.OldClient:
+		return string(f.Kind)
 	case doctor.DueForDeletion:
 		if *f.DaysLeft < 0 {
 			return string(f.Kind) + "\x00past"
@@ -587,6 +611,14 @@ func (env *Env) groupLine(g []DoctorFinding, c doctor.Cleanup) string {
 		line = fmt.Sprintf("%s: index: misses %d sessions of its folder (%s); the picker of 2.1.12-2.1.29 reads their files instead (nothing to do)", f.Index, len(g), list)
 	case doctor.IndexMissingFile:
 		line = fmt.Sprintf("%s: index: names %d sessions whose file is gone (%s); the picker of 2.1.12-2.1.29 skips them (nothing to do)", f.Index, len(g), list)
+	case doctor.OldClient:
+		line = fmt.Sprintf("old client: 2.0.50 resumes %d sessions short that 2.1.x resumes whole (%s): history above an entry below a progress entry lost, or parallel tool calls dropped (each session's lines are in --json); nothing to do unless you resume them with 2.0.x; repair makes both send the same conversation, every entry kept", len(g), list)
+		ids := make([]string, 0, len(g))
+		for _, x := range g {
+			ids = append(ids, strings.TrimPrefix(x.Command, env.Self()+" repair ")) // the name wordFinding gave
+		}
+		line += fmt.Sprintf("; fix: %s repair %s", env.Self(), strings.Join(ids, " "))
+		return line
 	}
 	if f.Command != "" {
 		line += "; fix: " + f.Command

@@ -846,3 +846,55 @@ func TestContinueFindsALongNameOfAnotherBuild(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, p, got, "the newest, but another project's")
 }
+
+// TestDoctorNamesWhatOldClientsMiss: sessions that 2.1.x resumes whole
+// and Claude Code 2.0.x resumes short (2.1.328's parallel calls, whose
+// results hang below their own calls: 2.0.50 drops all but one) are
+// named for information (old_client), on one line with the one repair
+// command; nothing needs attention (exit 0), --fix leaves them as they
+// are, and once repaired they are named no more. A sound session is not
+// named.
+func TestDoctorNamesWhatOldClientsMiss(t *testing.T) {
+	d := newDoctorDir(t)
+	proj := d.dir("p")
+	par, _ := d.add("parallel-tools", proj, "", time.Hour, nil)
+	ooo, _ := d.add("parallel-out-of-order", proj, "", time.Hour, nil)
+	sound, _ := d.add("multi-turn", proj, "", time.Hour, nil)
+	r, _, err := d.run(DoctorOptions{})
+	require.NoError(t, err, "nothing needs attention")
+	k := kinds(r)
+	assert.Equal(t, []doctor.Kind{doctor.OldClient}, k[par])
+	assert.Equal(t, []doctor.Kind{doctor.OldClient}, k[ooo])
+	assert.Empty(t, k[sound])
+	assert.Zero(t, r.NeedsAttention)
+	for _, f := range r.Findings {
+		require.Len(t, f.Problems, 1)
+		assert.Equal(t, validate.SideBranchCalls, f.Problems[0].Code)
+		assert.Equal(t, validate.Warning, f.Problems[0].Severity)
+		assert.Equal(t, doctor.Fix{Kind: doctor.FixRepair, Lossless: true}, f.Fix)
+		assert.False(t, f.NeedsAttention)
+		assert.True(t, strings.HasSuffix(f.Command, " repair "+f.SessionID), f.Command)
+		assert.Contains(t, f.Message, fmt.Sprintf("(line %d)", f.Problems[0].Line))
+	}
+	txt, err := d.text(DoctorOptions{})
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(txt), "\n")
+	require.Len(t, lines, 1, txt)
+	assert.True(t, strings.HasPrefix(lines[0], "old client: 2.0.50 resumes 2 sessions short that 2.1.x resumes whole"), lines[0])
+	assert.True(t, strings.HasSuffix(lines[0], " repair "+par+" "+ooo), lines[0])
+
+	before := filesAndTimes(t, d.root)
+	r, _, err = d.run(DoctorOptions{Fix: true})
+	require.NoError(t, err)
+	assert.Empty(t, r.Fixed, "--fix applies what needs attention only")
+	assert.Equal(t, before, filesAndTimes(t, d.root))
+
+	var out, errb bytes.Buffer
+	env := &Env{ConfigDir: d.cfg, Out: &out, Err: &errb, Quiet: true, Command: "repair"}
+	require.NoError(t, env.RunRepair(par, Dest{}), errb.String())
+	r, _, err = d.run(DoctorOptions{})
+	require.NoError(t, err)
+	k = kinds(r)
+	assert.Empty(t, k[par], "repaired: 2.0.x misses nothing")
+	assert.Equal(t, []doctor.Kind{doctor.OldClient}, k[ooo])
+}

@@ -172,11 +172,12 @@ func (spec OpSpec) targetWords(err error) error {
 // have read everything): a gate before sharing a transcript or in CI.
 func (env *Env) RunRedactCheck(session string, spec OpSpec) error {
 	spec = OpSpec{Redact: true, RedactRules: spec.RedactRules, RedactAllow: spec.RedactAllow}
-	var found, inSidecars, notScanned int
+	var found, inOthers, notScanned int
 	var id, path string
 	err := env.runWriteWith(session, Dest{DryRun: true}, func(*chain.Session) (ops.Pipeline, error) { return env.Pipeline(spec) }, func(r *WriteResult) {
-		found, inSidecars, notScanned = r.redactions.Len(), r.sidecarSecrets, r.notScanned
+		found, inOthers, notScanned = r.redactions.Len(), r.otherFileSecrets, r.notScanned
 		id, path = r.SessionID, r.Path
+		r.check = true
 	})
 	if err != nil {
 		return err
@@ -189,9 +190,11 @@ func (env *Env) RunRedactCheck(session string, spec OpSpec) error {
 		// the session as the user can type it again, not "SESSION"
 		arg := env.sessionArg(id, path)
 		hint := "write a redacted copy with 'ccsurgeon redact " + arg + " -o redacted.jsonl'"
-		if inSidecars > 0 {
-			// -o writes the transcript only: the tool-results files would keep them
-			hint = "redact the session in place with 'ccsurgeon redact " + arg + "' (its tool-results/ files hold " + Plural(inSidecars, "secret", "secrets") + "), or copy it redacted with --new"
+		if inOthers > 0 {
+			// -o FILE writes the transcript only: the subagent transcripts
+			// and tool-results files would keep theirs, and not be shared
+			share := ShellQuote(id[:min(8, len(id))] + "-share/")
+			hint = "copy it redacted with its subagent and tool-results files with 'ccsurgeon redact " + arg + " -o " + share + "', or redact it in place with 'ccsurgeon redact " + arg + "'"
 		}
 		msg := Plural(found, "secret", "secrets") + " found"
 		if unread != "" {
@@ -207,8 +210,12 @@ func (env *Env) RunRedactCheck(session string, spec OpSpec) error {
 }
 
 // printRedactions prints the per-type report of redact-secrets: how many,
-// and where, never the secret itself.
-func (env *Env) printRedactions(rs *ops.RedactionLog, notWritten map[string]bool) {
+// and where, never the secret itself. With -o FILE (notWritten: the
+// files FILE does not hold, whose secrets number unwritten) the total
+// says how many FILE holds, redacted, and how many it does not: the list
+// is of every secret found, and no count may claim a redaction -o did
+// not write.
+func (env *Env) printRedactions(rs *ops.RedactionLog, notWritten map[string]bool, unwritten int, dest string) {
 	if rs.Len() == 0 {
 		return
 	}
@@ -218,7 +225,11 @@ func (env *Env) printRedactions(rs *ops.RedactionLog, notWritten map[string]bool
 		rules = append(rules, r)
 	}
 	sort.Strings(rules)
-	fmt.Fprintf(env.Out, "secrets: %d\n", rs.Len())
+	if len(notWritten) > 0 && unwritten > 0 {
+		fmt.Fprintf(env.Out, "secrets: %d found: %d in %s, redacted; %d in files -o does not write, left as they are\n", rs.Len(), rs.Len()-unwritten, dest, unwritten)
+	} else {
+		fmt.Fprintf(env.Out, "secrets: %d\n", rs.Len())
+	}
 	for _, r := range rules {
 		fmt.Fprintf(env.Out, "  %-32s %d\n", r, byRule[r])
 	}

@@ -119,7 +119,13 @@ func resumeReport(s *chain.Session, ref string) (ResumeInfo, []TokenSource) {
 	add(fmt.Sprintf("recent context (the last %d turns or %d tool exchanges: compress keeps them, --target-tokens cuts them last)", ops.DefaultKeepTurns, ops.DefaultKeepExchanges), recent, "", 0)
 	sys := acc{tokens: before.Overhead}
 	what := "system prompt and tools (measured from the session's usage)"
-	if !before.OverheadMeasured {
+	switch {
+	case before.OverheadMeasured:
+	case recordedTokens(s.Main) > 0:
+		// info prints that usage as "recorded": say why it measures
+		// nothing here (chain's minOverhead: a proxy's, a mock's, zeros)
+		what = "system prompt and tools (typical; the usage the session records is too small to be an API's count)"
+	default:
 		what = "system prompt and tools (typical; the session records no usage to measure it)"
 	}
 	add(what, sys, "", 0)

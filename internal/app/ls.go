@@ -175,6 +175,10 @@ func wanted(want map[string]bool, name string) bool {
 // under projects/ of that name or of that working directory, or else the
 // sessions whose PROJECT (their first working directory) is that path.
 func (env *Env) projectRows(paths []string, o LsOptions) ([]SessionSummary, error) {
+	if name, ok := env.projectFolderNamed(o.Project); ok {
+		// the folder under projects/ named by its path: its name
+		o.Project = name
+	}
 	want := map[string]bool{o.Project: true, chain.ProjectSlug(o.Project): true}
 	clean := filepath.Clean(o.Project)
 	if abs, err := filepath.Abs(o.Project); err == nil {
@@ -230,6 +234,24 @@ func (env *Env) projectRows(paths []string, o LsOptions) ([]SessionSummary, erro
 		return summarize(keep, true), nil
 	}
 	return rows, nil
+}
+
+// projectFolderNamed returns the name of the folder of this config dir's
+// projects/ that p is the path of (what 'ls ~/.claude/projects' or a
+// session's path shows), and whether it is one.
+func (env *Env) projectFolderNamed(p string) (string, bool) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", false
+	}
+	projects, err := filepath.Abs(chain.ProjectsDir(env.ConfigDir))
+	if err != nil || !chain.SameName(chain.HostOS, filepath.Dir(abs), projects) {
+		return "", false
+	}
+	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+		return "", false
+	}
+	return filepath.Base(abs), true
 }
 
 // filter checks the options of ls and returns the test a row must pass.

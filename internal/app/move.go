@@ -92,6 +92,11 @@ type sessionMove struct {
 	oldDir, dstDr string // its project folder before and after
 }
 
+// NewPathPlaceholder stands for a project's new place in the move
+// commands ls and doctor print when they cannot guess it; move refuses it
+// as a --to.
+const NewPathPlaceholder = "NEW-PATH"
+
 // RunMove moves one session, or every session of a project, to the
 // project folder of another path.
 func (env *Env) RunMove(o MoveOptions) error {
@@ -108,6 +113,21 @@ func (env *Env) RunMove(o MoveOptions) error {
 	}
 	if o.To == "" {
 		return UsageErrorf("give the new place with --to DIR", "move needs --to")
+	}
+	if o.To == NewPathPlaceholder {
+		// ls's and doctor's command pasted as printed: it would move the
+		// sessions into the project "./NEW-PATH", which no client runs in
+		here, _ := os.Getwd()
+		return UsageErrorf("such as this one: --to "+ShellQuote(here),
+			"--to %s is the placeholder 'ccsurgeon ls' and doctor print: give the folder the project is in now", o.To)
+	}
+	if isWindowsPathHere(o.To) {
+		// it would move the sessions to a project of the current folder
+		// no client runs in ("./C:\Users\ana\proj"); --project takes
+		// one: a session made on Windows records such a directory
+		example, _ := os.Getwd()
+		return UsageErrorf("give the project's folder as this system writes it, such as "+ShellQuote(example),
+			"--to %s is a Windows path: here '\\' is part of a file name and a path starts at '/'", o.To)
 	}
 	to, err := absClean(o.To)
 	if err == nil {
@@ -951,6 +971,6 @@ func (env *Env) printMissingProjects(rows []SessionSummary) {
 	}
 	fmt.Fprintln(env.Out, "\nprojects whose folder no longer exists (renamed or moved?):")
 	for _, p := range order {
-		fmt.Fprintf(env.Out, "  %s (%s): %s move --project %s --to NEW-PATH\n", p, Plural(n[p], "session", "sessions"), env.Self(), ShellQuote(p))
+		fmt.Fprintf(env.Out, "  %s (%s): %s move --project %s --to %s\n", p, Plural(n[p], "session", "sessions"), env.Self(), ShellQuote(p), NewPathPlaceholder)
 	}
 }

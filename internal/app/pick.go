@@ -109,7 +109,8 @@ func pickByNumber(in io.Reader, w io.Writer, header string, lines []string, echo
 	}
 	n, err := strconv.Atoi(strings.TrimSpace(line))
 	if err != nil || n < 1 || n > len(lines) {
-		return 0, UsageErrorf("", "no session picked: want a number from 1 to %d, got %q", len(lines), strings.TrimSpace(line))
+		return 0, UsageErrorf("answer with the number of a session of the list, or name the session by its ID instead of --pick",
+			"no session picked: want a number from 1 to %d, got %q", len(lines), strings.TrimSpace(line))
 	}
 	return n - 1, nil
 }

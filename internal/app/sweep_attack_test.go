@@ -95,22 +95,27 @@ func TestSweepRemovesOnlyWhatANewSessionCouldHaveMade(t *testing.T) {
 // transcripts and tool results, its file-history/<id>/ behind /rewind)
 // naming a main transcript that is not there must not have that folder
 // removed: a folder goes only when it is the one its mark's own new
-// session would have made (named after that transcript). A member per
-// folder.
+// session would have made (named after that transcript), and a
+// file-history/<id>/ not while <id>.jsonl is a session of any project
+// folder (a mark naming the session's own id in another folder). A member
+// per folder and mark.
 func TestSweepRemovesOnlyFoldersANewSessionCouldHaveMade(t *testing.T) {
-	for _, member := range []string{"session-folder", "file-history"} {
+	for _, member := range []string{"session-folder", "file-history", "file-history-own-id-elsewhere"} {
 		t.Run(member, func(t *testing.T) {
 			f := newAttackFixture(t, false)
 			cmd := exec.Command("true")
 			require.NoError(t, cmd.Run())
 			folder := filepath.Join(f.dir, f.src)
-			if member == "file-history" {
+			named := filepath.Join(f.dir, "22222222-3333-4444-8555-666666666666.jsonl")
+			if strings.HasPrefix(member, "file-history") {
 				folder = filepath.Join(f.cfg, "file-history", f.src)
 			}
+			if member == "file-history-own-id-elsewhere" {
+				named = filepath.Join(f.cfg, "projects", "-elsewhere", f.src+".jsonl")
+			}
 			before := treeHash(t, folder)
-			const killedID = "22222222-3333-4444-8555-666666666666"
 			require.NoError(t, os.WriteFile(filepath.Join(folder, ".ccsurgeon-incomplete"),
-				[]byte(strconv.Itoa(cmd.Process.Pid)+"\n"+filepath.Join(f.dir, killedID+".jsonl")+"\n"), 0o600))
+				[]byte(strconv.Itoa(cmd.Process.Pid)+"\n"+named+"\n"), 0o600))
 			env := &Env{ConfigDir: f.cfg, Out: io.Discard, Err: io.Discard, Quiet: true}
 			_, werr := env.writeNewSession(f.plan(nil, nil))
 			after := map[string]string{}
@@ -120,9 +125,7 @@ func TestSweepRemovesOnlyFoldersANewSessionCouldHaveMade(t *testing.T) {
 			for p, h := range before {
 				assert.Equal(t, h, after[p], "the sweep removed or changed %s (a mark named a new session that never made it)", p)
 			}
-			if member == "session-folder" {
-				require.NoError(t, werr) // (file-history/<id>/ is copied whole, the mark too: refused)
-			}
+			require.NoError(t, werr) // (a mark in file-history/<id>/ is left out of the copy)
 		})
 	}
 }

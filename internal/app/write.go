@@ -6,11 +6,13 @@ import (
 	"context"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -61,7 +63,7 @@ type WriteResult struct {
 	Preexisting   int                       `json:"preexisting_errors"`
 	// Redactions: the secrets redact-secrets found. A result being printed
 	// streams them from the log instead (a session can hold millions).
-	Redactions    []ops.Redaction `json:"redactions,omitempty"`
+	Redactions    []RedactionJSON `json:"redactions,omitempty"`
 	ResumeCommand string          `json:"resume_command,omitempty"`
 	// ResumeTokens: estimated tokens a resume sends, before and after
 	// (compress-old-turns and --target-tokens).
@@ -77,6 +79,9 @@ type WriteResult struct {
 	redactions *ops.RedactionLog // printed as "redactions"
 	// sidecarSecrets: the secrets found in the tool-results files
 	sidecarSecrets int
+	// otherFileSecrets: the secrets found in the files beside the main
+	// transcript (subagent transcripts, tool-results files)
+	otherFileSecrets int
 	// notScanned: the files the operation could not read (named in notes)
 	notScanned int
 	// notWritten: the files whose secrets the result does not hold (-o
@@ -84,6 +89,19 @@ type WriteResult struct {
 	notWritten map[string]bool
 	// shareFolder: written with -o DIR/ (the session keeps its id)
 	shareFolder bool
+	// check: the result of redact-secrets --check, a scan that writes
+	// nothing (printed as one, not as a preview)
+	check bool
+}
+
+// RedactionJSON is a secret of the "redactions" list: where it was and
+// its placeholder, and, with -o FILE, NotWritten when the file that holds
+// it is not in the output (a subagent transcript, a tool-results file:
+// the secret is still there, unredacted). The list printed is streamed
+// by redactionEncoder, which writes these keys.
+type RedactionJSON struct {
+	ops.Redaction
+	NotWritten bool `json:"not_written,omitempty"`
 }
 
 // Operation builds the pipeline for an open session.
@@ -122,6 +140,9 @@ func (env *Env) prepareWrite(sessionArg string, d Dest) (string, Dest, error) {
 	if d.Diff {
 		d.DryRun = true // --diff previews: it never writes
 	}
+	if err := refuseWindowsOutput(d.Output); err != nil {
+		return "", d, err
+	}
 	if err := env.refuseOutputInProjects(d); err != nil {
 		return "", d, err
 	}
@@ -133,22 +154,67 @@ func (env *Env) prepareWrite(sessionArg string, d Dest) (string, Dest, error) {
 }
 
 // outputRefusedEarly refuses, before the session is read and worked on, a
-// -o that the write would refuse at its end: a folder that does not exist,
-// the session file itself, an existing file without --force. (A file that
-// is a session's transcript is left to checkOutput, which knows the id; and
-// checkOutput and the write check again, as the file system may change in
-// between.)
+// -o that the write would refuse at its end (so that a refusal costs no
+// load, no cut, no --target-tokens loop): a folder that does not exist, a
+// file of the session itself, another session's transcript, an existing
+// file without --force, a share folder that holds the session's files.
+// It is checkOutput, with the id chain.Load gives the session (its file's
+// name) and its subagent transcripts as listed; checkOutput and the write
+// check again once the session is loaded, as the file system may change in
+// between.
 func outputRefusedEarly(d Dest, path string) error {
-	if err := checkOutput(d, []string{path}, ""); err != nil {
+	if d.Output == "" || d.Output == "-" {
+		return nil
+	}
+	id := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	subs := chain.SubagentFiles(path)
+	files := []string{path}
+	for _, a := range subs {
+		files = append(files, a.Path)
+	}
+	if err := checkOutput(d, files, id); err != nil {
 		return err
 	}
-	if d.DryRun || d.Output == "" || d.Output == "-" || isFolderDest(d.Output) {
+	switch {
+	case d.DryRun:
 		return nil
-	}
-	if st, err := os.Lstat(d.Output); err == nil && st.Mode().IsRegular() && chain.IsSessionFile(d.Output) == nil {
-		return nil
+	case isFolderDest(d.Output):
+		if d.FreshIDs {
+			return nil // a new id: it names nothing there yet
+		}
+		dir := filepath.Clean(d.Output)
+		if st, err := os.Stat(dir); err != nil {
+			return nil // made by the write
+		} else if !st.IsDir() {
+			return notAFolderError(dir)
+		}
+		paths := []string{filepath.Join(dir, id+".jsonl"), filepath.Join(dir, id)}
+		for _, a := range subs {
+			if a.Legacy {
+				paths = append(paths, filepath.Join(dir, filepath.Base(a.Path)))
+			}
+		}
+		return shareFolderTaken(dir, id, paths)
 	}
 	return backup.CheckWriteTo(d.Output, d.Force)
+}
+
+// notAFolderError: -o DIR/ names a node that is not a folder.
+func notAFolderError(dir string) error {
+	return Errorf("cannot write the session into %s: it is not a folder", dir)
+}
+
+// shareFolderTaken refuses a share folder dir (-o DIR/) where one of
+// paths, the session's files there, is taken: nothing in it is replaced,
+// --force or not.
+func shareFolderTaken(dir, id string, paths []string) error {
+	for _, p := range paths {
+		if _, err := os.Lstat(p); err == nil {
+			return &Error{Msg: fmt.Sprintf("cannot write the session into %s: %s already exists; nothing was written", dir, p),
+				Hint: "name an empty folder, or a new one ending in '/' (e.g. -o " + filepath.Join(filepath.Dir(dir), id[:min(8, len(id))]+"-share") + "/)", Code: 1}
+		}
+	}
+	return nil
 }
 
 // runWriteWith is runWrite with a hook that sees the result before it is
@@ -175,6 +241,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	pr := env.newProgress()
 	defer pr.Done()
 	pr.Phase("reading", snaps[path].Size)
+	backup.Step("write-session-read") // (tests: what comes before is no work on the session)
 	s, err := chain.LoadWith(path, pr.Add)
 	if err != nil {
 		return err
@@ -223,7 +290,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		pr.Done()
 		res := WriteResult{SessionID: s.ID, Path: s.Path, Operation: p.Name(), DryRun: d.DryRun,
 			EntriesBefore: len(s.Main.Entries), EntriesAfter: len(s.Main.Entries), BytesBefore: s.Main.Size, BytesAfter: s.Main.Size,
-			Notes: noteWords(t.Report.Notes), NothingToChange: true, redactions: &t.Report.Redactions, sidecarSecrets: sidecarSecrets(t), notScanned: len(t.Report.NotScanned)}
+			Notes: noteWords(t.Report.Notes), NothingToChange: true, redactions: &t.Report.Redactions, sidecarSecrets: sidecarSecrets(t), otherFileSecrets: otherFileSecrets(t), notScanned: len(t.Report.NotScanned)}
 		if hook != nil {
 			hook(&res) // redact --check must see secrets it could not replace
 		}
@@ -235,7 +302,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		SessionID: s.ID, Path: s.Path, Operation: p.Name(), DryRun: d.DryRun,
 		EntriesBefore: st.EntriesBefore, EntriesAfter: st.EntriesAfter, Removed: st.Removed, Changed: st.Changed, Added: st.Added,
 		BytesBefore: s.Main.Size, Counts: t.Report.Counts, CountDetails: t.Report.CountDetails, Notes: noteWords(t.Report.Notes), redactions: &t.Report.Redactions,
-		ResumeTokens: t.Report.Tokens, sidecarSecrets: sidecarSecrets(t), notScanned: len(t.Report.NotScanned),
+		ResumeTokens: t.Report.Tokens, sidecarSecrets: sidecarSecrets(t), otherFileSecrets: otherFileSecrets(t), notScanned: len(t.Report.NotScanned),
 	}
 	if t.NewID != "" {
 		out.SessionID = t.NewID
@@ -730,6 +797,22 @@ func sidecarSecrets(t *ops.Txn) int {
 	return n
 }
 
+// otherFileSecrets counts the secrets found in the session's files
+// beside its main transcript (subagent transcripts, tool-results files):
+// those -o FILE does not write.
+func otherFileSecrets(t *ops.Txn) int {
+	n := 0
+	for p, byRule := range t.Report.SecretsByFile {
+		if p == t.S.Main.Path {
+			continue
+		}
+		for _, k := range byRule {
+			n += k
+		}
+	}
+	return n
+}
+
 // summaryTo is the Env a summary of a write to d is printed with: with
 // -o - stdout holds the session (or nothing), so the summary goes to stderr.
 func (env *Env) summaryTo(d Dest) *Env {
@@ -745,9 +828,14 @@ func (env *Env) printNothingToChange(out WriteResult) error {
 	if env.JSON {
 		return env.printResultJSON(out)
 	}
-	if out.DryRun {
+	switch {
+	case out.check && out.redactions.Len() == 0 && out.notScanned == 0:
+		fmt.Fprintf(env.Out, "%s --check: no secrets found in %s; nothing was written\n", out.Operation, out.Path)
+	case out.check:
+		fmt.Fprintf(env.Out, "%s --check on %s: nothing to change; nothing was written\n", out.Operation, out.Path)
+	case out.DryRun:
 		fmt.Fprintf(env.Out, "dry run: %s on %s: nothing to change; nothing was written\n", out.Operation, out.Path)
-	} else {
+	default:
 		fmt.Fprintf(env.Out, "%s: nothing to change in %s; nothing was written\n", out.Operation, out.Path)
 	}
 	for _, n := range out.Notes {
@@ -954,8 +1042,8 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 	// what was written goes at the next run (the folders are marked);
 	// after it, the whole session.
 	work := newTasks(4)
-	var written []string                // the transcripts made, for the live guard
-	var skipped []*backup.NotAFileError // what the copies left out (not regular files)
+	var written []string // the transcripts made, for the live guard
+	var skipped []error  // what the copies left out (not regular files, our own names)
 	defer func() { env.warnSkipped(skipped) }()
 	queue := func() error {
 		for _, a := range ns.subagents {
@@ -1119,7 +1207,7 @@ func writeBytes(b []byte) func(io.Writer) error {
 // a named pipe, a device) is not read through: it would copy the bytes of
 // a file outside the config dir, or wait forever. It is left out, and
 // named in the list returned.
-func copyTree(src, dst string, ds *backup.DirSync, work *tasks, changed map[string][]byte) (skipped []*backup.NotAFileError, err error) {
+func copyTree(src, dst string, ds *backup.DirSync, work *tasks, changed map[string][]byte) (skipped []error, err error) {
 	st, err := os.Stat(src)
 	if err != nil || !st.IsDir() {
 		return nil, nil
@@ -1133,6 +1221,12 @@ func copyTree(src, dst string, ds *backup.DirSync, work *tasks, changed map[stri
 		}
 		if kind := backup.NodeKind(d.Type()); kind != "" {
 			skipped = append(skipped, &backup.NotAFileError{Path: p, Kind: kind})
+			return nil
+		}
+		if backup.IsOwnName(d.Name()) {
+			// ccsurgeon's bookkeeping, not the session's: in the new
+			// session a mark would be taken for its own
+			skipped = append(skipped, &backup.OwnNameError{Path: p})
 			return nil
 		}
 		rel, err := filepath.Rel(src, p)
@@ -1150,9 +1244,16 @@ func copyTree(src, dst string, ds *backup.DirSync, work *tasks, changed map[stri
 }
 
 // warnSkipped says which nodes a copy left out (copyTree).
-func (env *Env) warnSkipped(skipped []*backup.NotAFileError) {
-	for _, e := range skipped {
-		fmt.Fprintf(env.Err, "ccsurgeon: warning: not copied: %s is %s, not a regular file\n", e.Path, e.Kind)
+func (env *Env) warnSkipped(skipped []error) {
+	for _, err := range skipped {
+		var na *backup.NotAFileError
+		var own *backup.OwnNameError
+		switch {
+		case errors.As(err, &na):
+			fmt.Fprintf(env.Err, "ccsurgeon: warning: not copied: %s is %s, not a regular file\n", na.Path, na.Kind)
+		case errors.As(err, &own):
+			fmt.Fprintf(env.Err, "ccsurgeon: warning: not copied: %s bears the name of a ccsurgeon bookkeeping file, not a file of the session\n", own.Path)
+		}
 	}
 }
 
@@ -1209,7 +1310,7 @@ func (env *Env) printSummary(out WriteResult) {
 	for _, n := range out.Notes {
 		fmt.Fprintf(w, "note: %s\n", n)
 	}
-	env.printRedactions(out.redactions, out.notWritten)
+	env.printRedactions(out.redactions, out.notWritten, out.SidecarSecretsNotWritten, out.Path)
 	if out.Preexisting > 0 {
 		fmt.Fprintf(w, "note: the input already had %s; %s not new (see 'ccsurgeon validate')\n", Plural(out.Preexisting, "validation error", "validation errors"), map[bool]string{true: "it is", false: "they are"}[out.Preexisting == 1])
 	}
@@ -1229,7 +1330,11 @@ func (env *Env) printDryRun(s *chain.Session, after []byte, out WriteResult) err
 			return nil
 		}
 	}
-	fmt.Fprintf(env.Out, "dry run: %s on %s; nothing was written\n", out.Operation, s.Path)
+	if out.check {
+		fmt.Fprintf(env.Out, "%s --check on %s: nothing was written\n", out.Operation, s.Path)
+	} else {
+		fmt.Fprintf(env.Out, "dry run: %s on %s; nothing was written\n", out.Operation, s.Path)
+	}
 	env.printSummary(out)
 	return nil
 }
@@ -1308,7 +1413,7 @@ func (env *Env) printResultJSON(out WriteResult) error {
 	}
 	w.WriteString("\n  \"redactions\": [")
 	err := out.redactions.WriteEach(w, func() func([]byte, int, *ops.RedactionRec) []byte {
-		var re redactionEncoder
+		re := redactionEncoder{notWritten: out.notWritten}
 		return func(b []byte, k int, r *ops.RedactionRec) []byte {
 			if k > 0 {
 				b = append(b, ',')
@@ -1336,6 +1441,34 @@ func (env *Env) printResultJSON(out WriteResult) error {
 // secrets lists millions of them.
 type redactionEncoder struct {
 	byNum []encodedName
+	// notWritten: the files -o FILE does not write, whose secrets are
+	// marked "not_written" (asked once per file number)
+	notWritten map[string]bool
+	nwByNum    map[uint32]fileNotWritten
+}
+
+// fileNotWritten is a file of the list and whether -o FILE writes it.
+type fileNotWritten struct {
+	file string
+	nw   bool
+}
+
+// isNotWritten reports whether r's file is one -o FILE does not write.
+func (e *redactionEncoder) isNotWritten(r *ops.RedactionRec) bool {
+	if len(e.notWritten) == 0 {
+		return false
+	}
+	if e.nwByNum == nil {
+		e.nwByNum = map[uint32]fileNotWritten{}
+	}
+	// the string kept under the number is compared, as name does: a
+	// record made by hand may number its file otherwise
+	if c, ok := e.nwByNum[r.FileNum]; ok && c.file == r.File {
+		return c.nw
+	}
+	nw := e.notWritten[r.File]
+	e.nwByNum[r.FileNum] = fileNotWritten{r.File, nw}
+	return nw
 }
 
 // encodedName is a name of the list as JSON: raw the name, quoted its
@@ -1396,6 +1529,9 @@ func (e *redactionEncoder) encode(b []byte, r *ops.RedactionRec) []byte {
 	if r.InThinking {
 		b = append(b, ",\n      \"in_thinking\": true"...)
 	}
+	if e.isNotWritten(r) {
+		b = append(b, ",\n      \"not_written\": true"...)
+	}
 	return append(b, "\n    }"...)
 }
 
@@ -1432,7 +1568,7 @@ func (j *job) writeFolder(dir string, force bool) (path string, err error) {
 			return "", Errorf("cannot make the folder %s: %v", dir, err)
 		}
 	} else if !st.IsDir() {
-		return "", Errorf("cannot write the session into %s: it is not a folder", dir)
+		return "", notAFolderError(dir)
 	}
 	id, rm := s.ID, (*ops.Remapper)(nil)
 	if t.NewID != "" { // a clone or fork: its new id, its files renamed alike
@@ -1456,17 +1592,12 @@ func (j *job) writeFolder(dir string, force bool) (path string, err error) {
 		}
 		outs = append(outs, fileOut{a.File, a, dst})
 	}
-	for _, p := range append([]string{mainDst, side}, func() []string {
-		var l []string
-		for _, o := range outs {
-			l = append(l, o.dest)
-		}
-		return l
-	}()...) {
-		if _, err := os.Lstat(p); err == nil {
-			return "", &Error{Msg: fmt.Sprintf("cannot write the session into %s: %s already exists; nothing was written", dir, p),
-				Hint: "name an empty folder, or a new one ending in '/' (e.g. -o " + filepath.Join(filepath.Dir(dir), id[:min(8, len(id))]+"-share") + "/)", Code: 1}
-		}
+	taken := []string{mainDst, side}
+	for _, o := range outs {
+		taken = append(taken, o.dest)
+	}
+	if err := shareFolderTaken(dir, id, taken); err != nil {
+		return "", err
 	}
 	_ = force // nothing in the folder is replaced, even with --force
 	// the session's folder, made here (one made meanwhile is refused):
@@ -1483,7 +1614,7 @@ func (j *job) writeFolder(dir string, force bool) (path string, err error) {
 		return nil
 	}
 	work := newTasks(4)
-	var left []*backup.NotAFileError // (a subagent transcript that is a link: left out)
+	var left []error // (a subagent transcript that is a link: left out)
 	defer func() { j.env.warnSkipped(left) }()
 	for _, o := range outs {
 		if na := backup.NodeAt(o.a.File.Path); na != nil {
@@ -1521,6 +1652,38 @@ func (j *job) writeFolder(dir string, force bool) (path string, err error) {
 		return "", err
 	}
 	return mainDst, nil
+}
+
+// windowsPathRe is a path as Windows writes one: a drive ("C:\", "D:/")
+// or a name ending in '\' (a folder).
+var windowsPathRe = regexp.MustCompile(`^[A-Za-z]:[\\/]|\\$`)
+
+// isWindowsPathHere reports whether p is written as Windows writes a
+// path (windowsPathRe) on a system that is not Windows, where '\' is part
+// of a file name and "C:" a relative folder.
+func isWindowsPathHere(p string) bool {
+	return chain.HostOS != "windows" && windowsPathRe.MatchString(p)
+}
+
+// refuseWindowsOutput refuses, off Windows, a -o written as Windows
+// writes a path ("C:\Users\ana\share\", "share\"): there '\' is part
+// of a file name, so it would write one file with that name in the
+// current folder where the user meant a folder (or a file) elsewhere.
+// The hint is the last name of it written with '/'.
+func refuseWindowsOutput(o string) error {
+	if !isWindowsPathHere(o) {
+		return nil
+	}
+	parts := strings.FieldsFunc(o, func(r rune) bool { return r == '\\' || r == '/' })
+	name := "out.jsonl"
+	if len(parts) > 0 && !strings.HasSuffix(parts[len(parts)-1], ":") {
+		name = parts[len(parts)-1]
+	}
+	if strings.HasSuffix(o, `\`) {
+		name += "/"
+	}
+	return UsageErrorf("write it with '/', such as -o "+ShellQuote(name),
+		"-o %s is a Windows path: here '\\' is part of a file name and a folder ends in '/'", o)
 }
 
 // refuseOutputInProjects refuses -o FILE or -o DIR/ anywhere under the

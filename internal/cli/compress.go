@@ -32,7 +32,7 @@ recent tool output, then whole old turns, left as a note that names them
 (a line each for the last ones). The last prompt and its answer
 are never cut; --keep-turns or --keep-exchanges, when given, keep the recent
 context as it is too. It refuses only when what may not be cut exceeds N,
-naming the smallest N that fits. N may be written 150k, 1.5M or 150,000.
+naming the smallest N that fits. N may be written 150k, 1.5M, 150,000 or 1.5e5.
 --dry-run prints the plan.
 
 examples:

@@ -58,7 +58,7 @@ examples:
    ccsurgeon --json doctor 3f2a9c1e`,
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "all", Usage: "every session under the config dir (the default)"},
-			&cli.StringFlag{Name: "project", Usage: "the sessions of project `PATH` (as 'ls' shows it, or its folder name)"},
+			&cli.StringFlag{Name: "project", Usage: "the sessions of project `PATH` (as 'ls' shows it, or its folder under projects/, by name or path)"},
 			&cli.BoolFlag{Name: "fix", Usage: "apply every fix that loses nothing, each with a backup"},
 		},
 		Action: func(ctx context.Context, cmd *cli.Command) error {

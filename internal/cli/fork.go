@@ -37,7 +37,7 @@ example:
 				return usageError{err: fmt.Errorf("turn number %q is not a number: want a whole number, 1 or more", cmd.Args().Get(1)), hint: turns}
 			}
 			s := cmd.Args().First()
-			return namedSession(env, env.RunFork(s, n, app.BranchOptions{Leaf: cmd.String("leaf"), Branch: int(cmd.Int("branch"))}, destFrom(cmd)), s)
+			return namedSession(env, cmd, env.RunFork(s, n, app.BranchOptions{Leaf: cmd.String("leaf"), Branch: int(cmd.Int("branch"))}, destFrom(cmd)), s)
 		},
 	}
 }

@@ -27,7 +27,7 @@ examples:
    ccsurgeon ls --sort size --min-size 10MB --since 1w
    ccsurgeon --json ls --turns`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "project", Usage: "only sessions of project `PATH`: the path the PROJECT column shows, or a folder name under projects/"},
+			&cli.StringFlag{Name: "project", Usage: "only sessions of project `PATH`: the path the PROJECT column shows, or a folder under projects/ (its name or path)"},
 			&cli.BoolFlag{Name: "turns", Usage: "count the turns of each session (reads whole files)"},
 			&cli.StringFlag{Name: "sort", Usage: "order by `WHICH`: date (newest first, the default) or size (biggest first)"},
 			&cli.StringFlag{Name: "since", Usage: "only sessions modified in the last `DURATION` (30m, 2h, 3d, 1w) or since a date (2026-11-01)"},

@@ -39,7 +39,7 @@ const (
 func many(c *cli.Command) *cli.Command {
 	c.Flags = append(c.Flags,
 		&cli.BoolFlag{Name: "all", Usage: "every session under the config dir"},
-		&cli.StringFlag{Name: "project", Usage: "every session of project `PATH` (as 'ls' shows it, or its folder name)"},
+		&cli.StringFlag{Name: "project", Usage: "every session of project `PATH` (as 'ls' shows it, or its folder under projects/, by name or path)"},
 		pickFlag(),
 	)
 	if c.Metadata == nil {
@@ -117,7 +117,7 @@ func sessionsOf(env *app.Env, cmd *cli.Command) ([]string, error) {
 // order as soon as it and those before it are done.
 func eachSession(env *app.Env, cmd *cli.Command, fn func(env *app.Env, session string) error) error {
 	do := fn
-	fn = func(env *app.Env, s string) error { return namedSession(env, do(env, s), s) }
+	fn = func(env *app.Env, s string) error { return namedSession(env, cmd, do(env, s), s) }
 	sessions, err := sessionsOf(env, cmd)
 	if err != nil {
 		return err
@@ -312,6 +312,11 @@ func commandNaming(env *app.Env, cmd *cli.Command, id, path string) string {
 	placed := false
 	for i := 1; i < len(args); i++ {
 		a := args[i]
+		if !placed && (strings.HasPrefix(a, "--config-dir=") || strings.HasPrefix(a, "-config-dir=")) {
+			// the hint's printer names the config dir (as --config-dir
+			// DIR): kept, it would be given twice
+			continue
+		}
 		out = append(out, app.ShellQuote(a))
 		switch {
 		case placed:
@@ -337,8 +342,19 @@ var quotedSessionCmdRe = regexp.MustCompile(`'ccsurgeon [^']*\bSESSION\b[^']*'`)
 // namedSession puts the session the command worked on, as the user can
 // name it, in place of SESSION in the commands an error's hint quotes
 // ("list them with 'ccsurgeon turns SESSION'"): a hint is run as printed.
-func namedSession(env *app.Env, err error, session string) error {
+func namedSession(env *app.Env, cmd *cli.Command, err error, session string) error {
 	err = speak(err)
+	if err == nil {
+		return nil
+	}
+	if hint, ok := folderSessionsHint(cmd, session); ok {
+		code := 1
+		var ec interface{ ExitCode() int }
+		if errors.As(err, &ec) {
+			code = ec.ExitCode()
+		}
+		return &app.Error{Msg: err.Error(), Hint: hint, Code: code, Err: err}
+	}
 	var ce *app.Error
 	if !errors.As(err, &ce) || !quotedSessionCmdRe.MatchString(ce.Hint) {
 		return err
@@ -358,6 +374,64 @@ func namedSession(env *app.Env, err error, session string) error {
 		return regexp.MustCompile(`\bSESSION\b`).ReplaceAllLiteralString(c, name)
 	})
 	return err
+}
+
+// folderSessionsHint is the hint for a SESSION that is a folder holding
+// sessions (a share folder -o DIR/ wrote, a project folder): the command
+// line as typed with the session's path in place of the folder, or, when
+// it holds several, their names and the command with the first. ok is
+// false for what is no folder, or one without a session.
+func folderSessionsHint(cmd *cli.Command, session string) (string, bool) {
+	if cmd == nil {
+		return "", false
+	}
+	if fi, err := os.Stat(session); err != nil || !fi.IsDir() {
+		return "", false
+	}
+	paths := chain.SessionsIn(session)
+	if len(paths) == 0 {
+		return "", false
+	}
+	slices.Sort(paths)
+	// the path as the user wrote the folder, not as SessionsIn joined it
+	first := filepath.Join(session, filepath.Base(paths[0]))
+	line := "'" + commandReplacing(cmd, session, first) + "'"
+	if len(paths) == 1 {
+		return "the session in it: " + line, true
+	}
+	names := make([]string, 0, 3)
+	for _, p := range paths[:min(len(paths), 3)] {
+		names = append(names, filepath.Base(p))
+	}
+	list := strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+	if len(paths) > 3 {
+		list = strings.Join(names, ", ") + fmt.Sprintf(" and %d more", len(paths)-3)
+	}
+	return fmt.Sprintf("it holds %d sessions, %s: name one, such as %s", len(paths), list, line), true
+}
+
+// commandReplacing is the command line as the user typed it with the
+// argument old (a SESSION) replaced by new, quoted for the shell, but its
+// --config-dir: the hint's printer names the config dir as every hint
+// does.
+func commandReplacing(cmd *cli.Command, old, new string) string {
+	args, _ := cmd.Root().Metadata[argsKey].([]string)
+	out := []string{"ccsurgeon"}
+	done := false
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--config-dir" || a == "-config-dir":
+			i++
+			continue
+		case strings.HasPrefix(a, "--config-dir=") || strings.HasPrefix(a, "-config-dir="):
+			continue
+		case a == old && !done:
+			a, done = new, true
+		}
+		out = append(out, app.ShellQuote(a))
+	}
+	return strings.Join(out, " ")
 }
 
 func sameFile(a, b string) bool {

@@ -157,7 +157,7 @@ func TestPickOnATerminal(t *testing.T) {
 	e.Reset()
 	code = run(context.Background(), []string{"ccsurgeon", "--config-dir", cfg, "info", "--pick"}, strings.NewReader(""), &o, &e)
 	assert.Equal(t, 2, code)
-	assert.Regexp(t, `session \(1-2\): \nccsurgeon: no session picked: want a number from 1 to 2, got ""\n$`, e.String())
+	assert.Regexp(t, `session \(1-2\): \nccsurgeon: no session picked: want a number from 1 to 2, got ""\nccsurgeon: hint: [^\n]+\n$`, e.String())
 
 	// a clone has its original's title: the list says which it is
 	_, e2, code := cliRun(t, "--config-dir", cfg, "clone", older)

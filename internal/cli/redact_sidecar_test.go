@@ -90,7 +90,8 @@ func TestRedactSecretsCoversTheToolResultsSidecar(t *testing.T) {
 		assert.Contains(t, r.stdout, filepath.Join("tool-results", "bctrnos8p.txt"))
 		assert.Contains(t, r.stdout, "github-pat")
 		assert.Contains(t, r.stderr, "4 secrets found")
-		assert.Contains(t, r.stderr, "redact the session in place", "the hint: -o would leave the sidecar's secrets")
+		assert.Contains(t, r.stderr, "redact it in place", "the hint: -o FILE would leave the sidecar's secrets")
+		assert.NotContains(t, r.stderr, "-o redacted.jsonl", "the hint: -o FILE would leave the sidecar's secrets")
 		assert.Empty(t, changes(h0, hashTree(t, e.cfg)), "--check wrote")
 	})
 	t.Run("in place: no secret left in any file of the session, one placeholder per secret, backup restorable", func(t *testing.T) {

@@ -28,6 +28,11 @@ Fixes, through the same validation gate and backup as every write:
    - on the branch the client resumes, a tool_use without its tool_result
      and a tool_result without its tool_use are removed, and empty
      messages and empty text blocks
+   - what Claude Code 2.0.x does not send of a sound session (validate's
+     warnings progress-parent and side-branch-calls): an entry below a
+     progress entry is re-linked to the entry above the progress entries
+     (they stay), the results of parallel calls are lined up below the
+     calls; the newest client sends the same conversation as before
 A fix that would bring in a new problem is not made (a re-link that
 brings history with a problem of its own onto the branch is left alone,
 the others are made). --dry-run lists

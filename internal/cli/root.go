@@ -275,14 +275,18 @@ EXIT STATUS:` + exitCodesHelp,
 	return root
 }
 
+// oneSession is the one SESSION of a command that also takes --project
+// OLD (move): its hints name both.
 func oneSession(cmd *cli.Command) (string, error) {
 	switch cmd.Args().Len() {
 	case 1:
 		return cmd.Args().First(), nil
 	case 0:
-		return "", usageError{err: fmt.Errorf("%s needs a SESSION (an id, an id prefix or a .jsonl path)", cmd.Name)}
+		return "", usageError{err: fmt.Errorf("%s needs a SESSION (an id, an id prefix or a .jsonl path)", cmd.Name),
+			hint: fmt.Sprintf("name the session to %s ('ccsurgeon ls' lists them), or %s every session of a project with --project OLD", cmd.Name, cmd.Name)}
 	}
-	return "", usageError{err: fmt.Errorf("%s takes one SESSION, got %d arguments: %s", cmd.Name, cmd.Args().Len(), strings.Join(cmd.Args().Slice(), " "))}
+	return "", usageError{err: fmt.Errorf("%s takes one SESSION, got %d arguments: %s", cmd.Name, cmd.Args().Len(), strings.Join(cmd.Args().Slice(), " ")),
+		hint: fmt.Sprintf("%s one session at a time, or every session of a project with --project OLD", cmd.Name)}
 }
 
 func noArgs(cmd *cli.Command) error {

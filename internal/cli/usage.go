@@ -242,11 +242,14 @@ func explainUsage(ue usageError, root *cli.Command, args []string) error {
 		hint := help
 		if full, ok := inFull(m[1]); ok && isIntFlag(cmd, m[2]) {
 			hint = fmt.Sprintf("write the number in full: %s %d", asTyped(m[2], args), full)
+		} else if isIntFlag(cmd, m[2]) && strings.ContainsAny(m[1], "0123456789") && !plainIntRe.MatchString(m[1]) {
+			// a number in a form the flag does not read ("150 000", "150000.0")
+			hint = "write it as " + countForms
 		}
 		return usageError{err: fmt.Errorf("%s %q: want %s", asTyped(m[2], args), m[1], wants(cmd, m[2])), hint: hint}
 	}
 	if m := needsArgRe.FindStringSubmatch(msg); m != nil {
-		return usageError{err: fmt.Errorf("--%s needs %s", m[1], wants(cmd, m[1])), hint: help}
+		return usageError{err: fmt.Errorf("%s needs %s", asTyped(m[1], args), wants(cmd, m[1])), hint: help}
 	}
 	return usageError{err: ue.err, cmd: cmd, hint: help}
 }
@@ -310,9 +313,17 @@ func countsInFull(root *cli.Command, args []string) []string {
 	return out
 }
 
-// shortHandRe is a count as ccsurgeon prints one ("150k", "1.5M") or
-// with commas ("150,000"; the flag reads 150_000 as it is).
-var shortHandRe = regexp.MustCompile(`^([0-9]+(?:\.[0-9]+)?)([kKmM])$|^[0-9]{1,3}(?:,[0-9]{3})+$`)
+// shortHandRe is a count as ccsurgeon prints one ("150k", "1.5M"), with
+// commas ("150,000"; the flag reads 150_000 as it is) or in scientific
+// notation as scripts and spreadsheets print one ("1.5e5").
+var shortHandRe = regexp.MustCompile(`^([0-9]+(?:\.[0-9]+)?)(?:([kKmM])|[eE]\+?([0-9]{1,2}))$|^[0-9]{1,3}(?:,[0-9]{3})+$`)
+
+// countForms is how a count may be written, for the hint of one that is
+// written otherwise.
+const countForms = "150000, 150k, 1.5M, 150,000 or 1.5e5"
+
+// plainIntRe is a whole number as the flag parser reads it.
+var plainIntRe = regexp.MustCompile(`^[-+]?[0-9]+$`)
 
 // inFull is the whole number a short-hand count stands for: 150000 for
 // "150k". ok is false for what is no such count.
@@ -321,7 +332,7 @@ func inFull(v string) (n int64, ok bool) {
 	if m == nil {
 		return 0, false
 	}
-	if m[2] == "" {
+	if m[2] == "" && m[3] == "" {
 		n, err := strconv.ParseInt(strings.ReplaceAll(v, ",", ""), 10, 64)
 		return n, err == nil
 	}
@@ -329,8 +340,11 @@ func inFull(v string) (n int64, ok bool) {
 	// 8199999.999…, and 8.2M was refused as no whole number
 	whole, frac, _ := strings.Cut(m[1], ".")
 	zeros := 3
-	if m[2] == "m" || m[2] == "M" {
+	switch {
+	case m[2] == "m" || m[2] == "M":
 		zeros = 6
+	case m[3] != "":
+		zeros, _ = strconv.Atoi(m[3])
 	}
 	frac = strings.TrimRight(frac, "0")
 	if len(frac) > zeros {
@@ -454,6 +468,17 @@ func nearest(s string, candidates []string) string {
 	for _, c := range candidates {
 		if d := editDistance(s, c); d <= bestD && (best == "" || d < editDistance(s, best)) {
 			best = c
+		}
+	}
+	if best == "" && len(s) >= 4 {
+		// a word of one candidate only ("tokens" of "target-tokens")
+		for _, c := range candidates {
+			if strings.Contains(c, s) {
+				if best != "" {
+					return ""
+				}
+				best = c
+			}
 		}
 	}
 	return best

@@ -18,7 +18,12 @@ func validateCommand(env *app.Env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			return env.RunValidate(app.ValidateOptions{Sessions: sessions})
+			err = env.RunValidate(app.ValidateOptions{Sessions: sessions})
+			if len(sessions) == 1 {
+				// one session: its error is the command's, hint and all
+				return namedSession(env, cmd, err, sessions[0])
+			}
+			return err
 		},
 	})
 }
