@@ -97,6 +97,10 @@ var tokenPrefixDeny = map[string]bool{
 	"completion": true, "cache": true, "thinking": true, "reasoning": true, "design": true, "lexer": true,
 	"parse": true, "parser": true, "syntax": true, "last": true, "first": true, "csrf": true, "xsrf": true, "authenticity": true, "antiforgery": true, "new": false, "user": false,
 	"css": true, "color": true, "theme": true,
+	// request tokens that only name an attempt or a position: idempotency
+	// tokens (AWS IdempotencyToken), WAF's ChangeToken, MongoDB's change
+	// stream resumeToken, a state or WebDAV lock token
+	"idempotency": true, "change": true, "resume": true, "lock": true,
 }
 
 var keyPrevAllow = map[string]bool{
