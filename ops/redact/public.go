@@ -71,8 +71,10 @@ func upperDigits(s string) bool {
 //     snippet by design), Pusher's app key (the
 //     app secret is the server's), Rollbar's client token
 //     (post_client_item: "safe to use in client-side code"), Adyen's
-//     client key, Auth0's client id (an OAuth client id is public: RFC 6749
-//     section 2.2; the client secret is the credential).
+//     client key, Dropbox's app key (its OAuth client id);
+//   - a client id, an app id, a base id (OAuth: "the client identifier is
+//     not a secret", RFC 6749 section 2.2; the client secret is the
+//     credential).
 //
 // Not here, though their providers call them public, because the
 // labelled sets of this project count them as secrets: Segment's write key
@@ -130,12 +132,19 @@ func publicWordsOf(words []string, rule string) bool {
 				return true
 			}
 		case "app":
-			if vendor("pusher") && i+1 < len(words) && words[i+1] == "key" {
+			if (vendor("pusher") || vendor("dropbox")) && i+1 < len(words) && words[i+1] == "key" {
+				return true
+			}
+		case "id":
+			// an OAuth client's id ("not a secret": RFC 6749 section 2.2),
+			// an app's or a base's id (Airtable's appXXXX is in every API
+			// URL); MessageBird's client id is labelled a secret in
+			// gitleaks' tests
+			if i > 0 && i == len(words)-1 && (words[i-1] == "client" || words[i-1] == "app" || words[i-1] == "base") && !vendor("messagebird") {
 				return true
 			}
 		case "client":
-			if vendor("rollbar") && i+1 < len(words) && words[i+1] == "token" || vendor("adyen") && i+1 < len(words) && words[i+1] == "key" ||
-				vendor("auth0") && i+1 < len(words) && words[i+1] == "id" {
+			if vendor("rollbar") && i+1 < len(words) && words[i+1] == "token" || vendor("adyen") && i+1 < len(words) && words[i+1] == "key" {
 				return true
 			}
 		}
@@ -156,7 +165,7 @@ func publicIdent(ident string) bool {
 // looks for them in an identifier, in any case, before it is split into
 // words (which makes a lower-case copy of it: on text dense with secrets,
 // an allocation for every name).
-var publicTriggers = []string{"pub", "site", "anon", "instrumentation", "search", "project", "app", "client"}
+var publicTriggers = []string{"pub", "site", "anon", "instrumentation", "search", "project", "app", "client", "id"}
 
 func mayNamePublic(ident string) bool {
 	for i := 0; i < len(ident); i++ {
