@@ -139,8 +139,9 @@ func publicWordsOf(words []string, rule string) bool {
 			// an OAuth client's id ("not a secret": RFC 6749 section 2.2),
 			// an app's or a base's id (Airtable's appXXXX is in every API
 			// URL); MessageBird's client id is labelled a secret in
-			// gitleaks' tests
-			if i > 0 && i == len(words)-1 && (words[i-1] == "client" || words[i-1] == "app" || words[i-1] == "base") && !vendor("messagebird") {
+			// gitleaks' tests, and a rule made to find an id
+			// (adobe-client-id) finds it
+			if i > 0 && i == len(words)-1 && (words[i-1] == "client" || words[i-1] == "app" || words[i-1] == "base") && !vendor("messagebird") && !strings.HasSuffix(rule, "-id") {
 				return true
 			}
 		case "client":

@@ -32,7 +32,7 @@ func TestNonSecretsEachClass(t *testing.T) {
 		{"provider-value-key: a provider's rule leaves the value its key or SDK call says is public (OAuth client ids, app and base ids, Dropbox's and Pusher's app key, Mixpanel's project token)",
 			[]string{"auth0: { domain: 'acme.eu.auth0.com', clientId: 'IVv3gYb3K1CSgICHn9w8qB8bPle6UnDf', clientSecret: '«Xm2Vr7Tp4Wn8cZk3BLq9Xm2Vr7Tp4Wn8cZk3BLq9Xm2Vr7Tp4Wn8cZk3BLq9Xm2Vr»' }",
 				"TWITTER_CLIENT_SECRET=«Zk3BLq9Xm2Vr7Tp4Wn8cZk3BLq9Xm2Vr7Tp4Wn8cZk3BLq9Xm2»", "DROPBOX_APP_SECRET=«q9xm2vr7tp4wn8c»", "LINKEDIN_CLIENT_SECRET=«Wn8cZk3BLq9Xm2Vr»",
-				`const MessageBirdClientID = "«12345678-ABCD-ABCD-ABCD-1234567890AB»"`,
+				`const MessageBirdClientID = "«12345678-ABCD-ABCD-ABCD-1234567890AB»"`, `adobeClientId := "«35692e81730c0e3b1c21dbc7cf940621»"`,
 				"PUSHER_APP_SECRET=«a5be5446d60426a1c262»", "MIXPANEL_API_SECRET=«d4f7774a53e931f4a5a282bacbaa3844»", "AUTH0_CLIENT_SECRET=«Vr7Tp4Wn8cZk3BLq9Xm2Vr7Tp4Wn8cZk3BLq9Xm2Vr7Tp4Wn8cZk3BLq9Xm2Vr7Tp4»"},
 			[]string{"auth0: { domain: 'acme.eu.auth0.com', clientId: 'IVv3gYb3K1CSgICHn9w8qB8bPle6UnDf', audience: 'https://api.acme.dev' }",
 				"AUTH0_CLIENT_ID=JtPApWBhaY8qy366JVF78vDoMaOp3ks8", "TWITTER_CLIENT_ID=X7q2mK9pLw4tZsQ8nB1cD2eF3gH4", "LINKEDIN_CLIENT_ID=86x7q2mk9plw4t",
