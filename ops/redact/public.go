@@ -166,9 +166,12 @@ func publicIdent(ident string) bool {
 // looks for them in an identifier, in any case, before it is split into
 // words (which makes a lower-case copy of it: on text dense with secrets,
 // an allocation for every name).
-var publicTriggers = []string{"pub", "site", "anon", "instrumentation", "search", "project", "app", "client", "id"}
+var publicTriggers = []string{"pub", "site", "anon", "instrumentation", "search", "project", "app", "client"}
 
 func mayNamePublic(ident string) bool {
+	if n := len(ident); n >= 2 && ident[n-2]|0x20 == 'i' && ident[n-1]|0x20 == 'd' {
+		return true // a name ending in id (CLIENT_ID, baseId)
+	}
 	for i := 0; i < len(ident); i++ {
 		switch ident[i] | 0x20 {
 		case 'p', 's', 'a', 'i', 'c':
