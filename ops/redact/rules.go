@@ -299,7 +299,7 @@ func builtinRules() []*Rule {
 			Check: checkValue(kindPassword), handAll: findAllAt("m", matchMySQL)},
 		// keyword-context rules
 		{ID: "generic", Anchors: assignmentKeywords, Fold: true, Priority: prioGeneric,
-			find: findAssignments, emits: assignmentIDs[:]},
+			find: findAssignments, findLate: findAssignmentsLate, emits: assignmentIDs[:]},
 		{ID: "url-password", Anchors: []string{"://"}, Priority: prioContext,
 			find: findURLCreds, emits: urlRuleIDs},
 		{ID: "url-secret", Anchors: []string{"://"}, Priority: prioGeneric,
