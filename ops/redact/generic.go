@@ -467,7 +467,7 @@ func findAssignmentsLate(text string, hits []hit, emit func(s, e int, id string)
 			kind, ok = kindPassword, true
 		}
 		weak := false
-		if !ok && weakKeyIdent(ident) && !publicIdent(ident) { // public.go: RECAPTCHA_SITE_KEY, SEGMENT_WRITE_KEY
+		if !ok && weakKeyIdent(ident) && !publicIdent(ident) { // public.go: RECAPTCHA_SITE_KEY, ALGOLIA_SEARCH_API_KEY
 			kind, ok, weak = kindAPIKey, true, true
 		}
 		if !ok {
