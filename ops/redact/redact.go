@@ -511,7 +511,7 @@ func (s *Scanner) Scan(text string) []Finding {
 		cands = append(cands, cand{Finding: Finding{st, en, id}, prio: prio})
 	}
 	later := func(st, en int, a lateAssignment) {
-		if st < 0 || en > len(text) || st >= en {
+		if st < 0 || en > len(text) || st >= en || documentedExample(text[st:en]) { // public.go
 			return
 		}
 		cands = append(cands, cand{Finding: Finding{st, en, a.id()}, prio: prio, late: a, isLate: true})
