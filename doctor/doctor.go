@@ -128,7 +128,7 @@ type Finding struct {
 	// existing folders the project may have become.
 	Folder         string   `json:"folder,omitempty"`
 	ExpectedFolder string   `json:"expected_folder,omitempty"`
-	Candidates     []string `json:"candidates,omitempty"`
+	Candidates     []string `json:"candidates"`
 	// Stranded: a file of the same name in the folder the client looks in
 	// (a copy): the session cannot be moved there.
 	Twin string `json:"twin,omitempty"`
@@ -138,8 +138,8 @@ type Finding struct {
 
 	// Broken: validate's errors, and those repair has no safe fix for;
 	// OldClient: validate's warnings of what 2.0.x does not send.
-	Problems []validate.Problem `json:"problems,omitempty"`
-	Unfixed  []ops.Fix          `json:"unfixed,omitempty"`
+	Problems []validate.Problem `json:"problems"`
+	Unfixed  []ops.Fix          `json:"unfixed"`
 
 	// DueForDeletion: the file's modification time (what the client's
 	// cleanup compares), its age and the days left before a start of

@@ -146,6 +146,9 @@ var keyPrevWeak = map[string]bool{
 func weakKeyIdent(ident string) bool {
 	var arr [12]string
 	words := trimQualifiers(appendWords(arr[:0], ident))
+	if publicKeyName(words) { // longtail.go
+		return false
+	}
 	if len(words) >= 2 && words[len(words)-1] == "salt" && isUpperEnv(ident) {
 		return true // AUTH_SALT, NONCE_SALT: wp-config's secret salts (a random value only)
 	}
@@ -299,7 +302,7 @@ func trimQualifiers(words []string) []string {
 func classifyIdent(ident string) (int, bool) {
 	var arr [12]string
 	words := trimQualifiers(appendWords(arr[:0], ident))
-	if len(words) == 0 || publicWords(words) { // public.go: STRIPE_PUBLISHABLE_KEY, RECAPTCHA_SITE_KEY
+	if len(words) == 0 || publicKeyName(words) || publicWords(words) { // longtail.go, public.go: STRIPE_PUBLISHABLE_KEY, RECAPTCHA_SITE_KEY
 		return 0, false
 	}
 	last := words[len(words)-1]
