@@ -115,8 +115,8 @@ func publicWordsOf(words []string, rule string) bool {
 			if i > 0 && (words[i-1] == "next" || words[i-1] == "expo" || words[i-1] == "nuxt") || i == 0 && len(words) > 2 {
 				continue // NEXT_PUBLIC_OPENAI_API_KEY, PUBLIC_X_KEY (SvelteKit): the framework's prefix, not what the value is
 			}
-			if w == "pub" && i+1 < len(words) && words[i+1] != "key" {
-				continue
+			if w == "pub" && i+1 < len(words) && words[i+1] != "key" || i+1 < len(words) && words[i+1] == "api" {
+				continue // SEGMENT_PUBLIC_API_TOKEN: a token of Segment's "Public API", a secret
 			}
 			return true
 		case "site", "anon", "instrumentation":
