@@ -362,3 +362,10 @@ func NewestOf(paths []string) string {
 	}
 	return best
 }
+
+// HasDrive reports whether p starts with a Windows drive: a letter, ':'
+// and a separator ("C:\", "d:/"). Off Windows such a path is relative
+// (a folder named "C:"), on Windows it is absolute.
+func HasDrive(p string) bool {
+	return len(p) >= 3 && p[1] == ':' && (p[2] == '\\' || p[2] == '/') && (p[0]|0x20 >= 'a' && p[0]|0x20 <= 'z')
+}

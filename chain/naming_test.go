@@ -85,3 +85,11 @@ func TestSameNameForEachOS(t *testing.T) {
 		assert.False(t, HasPrefixFor(goos, "3f", "3f2a"), goos)
 	}
 }
+
+func TestHasDrive(t *testing.T) {
+	for p, want := range map[string]bool{`C:\Users`: true, `d:/x`: true, `C:`: false, `C:x`: false, `1:\x`: false, `/C:\x`: false, `\\server\x`: false, `ab`: false} {
+		if got := HasDrive(p); got != want {
+			t.Errorf("HasDrive(%q) = %v, want %v", p, got, want)
+		}
+	}
+}

@@ -103,8 +103,9 @@ const (
 // Fix is the fix of a finding, as data.
 type Fix struct {
 	Kind FixKind `json:"kind"`
-	// Lossless fixes are applied by a fixing run; the others are left to
-	// the user.
+	// Lossless: the fix loses nothing. A fixing run applies it when the
+	// finding also needs attention (not OldClient's); the others are left
+	// to the user.
 	Lossless bool `json:"lossless"`
 	// To is the project path the session belongs to (FixMove).
 	To string `json:"to,omitempty"`
@@ -351,8 +352,7 @@ func place(o Options, folders []string, id, path, cwd string) (Finding, bool) {
 // directory: absolute (on some OS: "/...", "C:\\...", "\\\\server\\...")
 // and with no "." or ".." element.
 func clearPath(p string) bool {
-	abs := strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\\`) ||
-		len(p) >= 3 && p[1] == ':' && (p[2] == '\\' || p[2] == '/') && (p[0]|0x20 >= 'a' && p[0]|0x20 <= 'z')
+	abs := strings.HasPrefix(p, "/") || strings.HasPrefix(p, `\\`) || chain.HasDrive(p)
 	if !abs {
 		return false
 	}

@@ -12,7 +12,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -1653,15 +1652,12 @@ func (j *job) writeFolder(dir string, force bool) (path string, err error) {
 	return mainDst, nil
 }
 
-// windowsPathRe is a path as Windows writes one: a drive ("C:\", "D:/")
-// or a name ending in '\' (a folder).
-var windowsPathRe = regexp.MustCompile(`^[A-Za-z]:[\\/]|\\$`)
-
 // isWindowsPathHere reports whether p is written as Windows writes a
-// path (windowsPathRe) on a system that is not Windows, where '\' is part
-// of a file name and "C:" a relative folder.
+// path — a drive ("C:\", "D:/", chain.HasDrive) or a name ending in '\'
+// (a folder) — on a system that is not Windows, where '\' is part of a
+// file name and "C:" a relative folder.
 func isWindowsPathHere(p string) bool {
-	return chain.HostOS != "windows" && windowsPathRe.MatchString(p)
+	return chain.HostOS != "windows" && (chain.HasDrive(p) || strings.HasSuffix(p, `\`))
 }
 
 // refuseWindowsOutput refuses, off Windows, a -o written as Windows
