@@ -318,6 +318,8 @@ var placeholderWords = map[string]bool{
 	"postgres": true, "root": true, "admin": true, "mysql": true, "guest": true, "user": true,
 	"yes": true, "no": true, "on": true, "off": true, "env": true, "file": true, "stdin": true,
 	"prompt": true, "auto": true, "inherit": true, "keyring": true, "vault": true,
+	"minioadmin": true, // MinIO's documented default user and password
+	"pass":       true, // user:pass, the placeholder pair of docs and URLs
 }
 
 var placeholderParts = []string{
@@ -326,6 +328,7 @@ var placeholderParts = []string{
 	"redacted", "REDACTED", "insert", "replace", "todo", "TODO", "getenv", "environ",
 	"process.env", "secrets.", "vault:", "op://", "$(", "%(", "{}", "%2$",
 	"_here", "-here", "HERE", "\\n",
+	"@Microsoft.KeyVault(", // an Azure App Service Key Vault reference
 }
 
 var placeholderPartSet = newPartSet(placeholderParts)
@@ -442,6 +445,9 @@ func plausibleValue(v string, kind int, quoted bool) bool {
 		return false
 	}
 	if encodedPlaceholder(v) { // encoded5.go
+		return false
+	}
+	if publicPrefix(v) { // public.go: pk_live_, phc_, sb_publishable_…
 		return false
 	}
 	switch v[0] {

@@ -90,10 +90,10 @@ func encoded6Rules() []*Rule {
 
 // ---- shared: names
 
-// publicWords name what is no secret however it is written: an IV, a
+// notSecretWords name what is no secret however it is written: an IV, a
 // nonce, a salt, a digest, a public key or certificate, a magic number,
 // a table, a test vector, an image or a file.
-var publicWords = map[string]bool{"iv": true, "nonce": true, "salt": true, "public": true, "pub": true, "pubkey": true,
+var notSecretWords = map[string]bool{"iv": true, "nonce": true, "salt": true, "public": true, "pub": true, "pubkey": true,
 	"cert": true, "certificate": true, "crt": true, "ca": true, "digest": true, "hash": true, "checksum": true, "sha": true,
 	"sha1": true, "sha256": true, "sha512": true, "md5": true, "crc": true, "magic": true, "sbox": true, "table": true,
 	"test": true, "vector": true, "known": true, "hosts": true, "logo": true, "icon": true, "image": true, "img": true,
@@ -116,7 +116,7 @@ func keyMaterialName(name string) bool {
 		trimmed = trimmed[:len(trimmed)-1]
 	}
 	for _, w := range trimmed {
-		if publicWords[w] {
+		if notSecretWords[w] {
 			return false
 		}
 	}
@@ -163,7 +163,7 @@ func secretWordName(name string) bool {
 		words = words[:len(words)-1]
 	}
 	for _, w := range words {
-		if publicWords[w] {
+		if notSecretWords[w] {
 			return false
 		}
 	}
@@ -276,7 +276,7 @@ func namedKey(text string, s, e int) bool {
 		}
 		var arr [16]string
 		for _, w := range appendWords(arr[:0], name) {
-			if publicWords[w] {
+			if notSecretWords[w] {
 				return false
 			}
 		}

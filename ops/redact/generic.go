@@ -97,6 +97,10 @@ var tokenPrefixDeny = map[string]bool{
 	"completion": true, "cache": true, "thinking": true, "reasoning": true, "design": true, "lexer": true,
 	"parse": true, "parser": true, "syntax": true, "last": true, "first": true, "csrf": true, "xsrf": true, "authenticity": true, "antiforgery": true, "new": false, "user": false,
 	"css": true, "color": true, "theme": true,
+	// request tokens that only name an attempt or a position: idempotency
+	// tokens (AWS IdempotencyToken), WAF's ChangeToken, MongoDB's change
+	// stream resumeToken, a state or WebDAV lock token
+	"idempotency": true, "change": true, "resume": true, "lock": true,
 }
 
 var keyPrevAllow = map[string]bool{
@@ -298,7 +302,7 @@ func trimQualifiers(words []string) []string {
 func classifyIdent(ident string) (int, bool) {
 	var arr [12]string
 	words := trimQualifiers(appendWords(arr[:0], ident))
-	if len(words) == 0 || publicKeyName(words) { // longtail.go
+	if len(words) == 0 || publicKeyName(words) || publicWords(words) { // longtail.go, public.go: STRIPE_PUBLISHABLE_KEY, RECAPTCHA_SITE_KEY
 		return 0, false
 	}
 	last := words[len(words)-1]
@@ -455,6 +459,9 @@ func findAssignmentsLate(text string, hits []hit, emit func(s, e int, id string)
 			continue
 		}
 		ident := text[l:r]
+		if arnResource(text, l) || encryptedDataKey(text, l) { // public.go: arn:…:secret:NAME, a SealedSecret's encryptedData
+			continue
+		}
 		if l >= 2 && text[l-2] == '$' && text[l-1] == '{' && r < len(text) && (text[r] == '?' || strings.HasPrefix(text[r:], ":?")) {
 			continue // ${DB_PASSWORD:?missing}: the shell's error message
 		}
@@ -463,7 +470,7 @@ func findAssignmentsLate(text string, hits []hit, emit func(s, e int, id string)
 			kind, ok = kindPassword, true
 		}
 		weak := false
-		if !ok && weakKeyIdent(ident) {
+		if !ok && weakKeyIdent(ident) && !publicIdent(ident) { // public.go: RECAPTCHA_SITE_KEY, ALGOLIA_SEARCH_API_KEY
 			kind, ok, weak = kindAPIKey, true, true
 		}
 		if !ok {

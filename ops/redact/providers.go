@@ -51,7 +51,7 @@ func kw(id, shape string, keywords ...string) *Rule {
 			if fm != nil && !kwRegexpOnly {
 				fm.eachAfterSeparator(text[e:end], func(st, en int) bool {
 					st, en = e+st, e+en
-					if st > 0 && isTokenByte(text[st-1]) || en < len(text) && isTokenByte(text[en]) || !checkKeyed(text, st, en) {
+					if st > 0 && isTokenByte(text[st-1]) || en < len(text) && isTokenByte(text[en]) || !checkKeyed(text, st, en) || valueKeyPublic(text, st, id) {
 						return false
 					}
 					emit(st, en, id)
@@ -61,7 +61,7 @@ func kw(id, shape string, keywords ...string) *Rule {
 			}
 			for _, m := range re.FindAllStringSubmatchIndex(text[e:end], -1) {
 				st, en := e+m[2*g], e+m[2*g+1]
-				if st > 0 && isTokenByte(text[st-1]) || en < len(text) && isTokenByte(text[en]) || !checkKeyed(text, st, en) {
+				if st > 0 && isTokenByte(text[st-1]) || en < len(text) && isTokenByte(text[en]) || !checkKeyed(text, st, en) || valueKeyPublic(text, st, id) {
 					continue
 				}
 				emit(st, en, id)

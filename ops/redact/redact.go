@@ -505,13 +505,13 @@ func (s *Scanner) Scan(text string) []Finding {
 	cands := sc.cands[:0]
 	prio := prioContext
 	emit := func(st, en int, id string) {
-		if st < 0 || en > len(text) || st >= en {
+		if st < 0 || en > len(text) || st >= en || documentedExample(text[st:en]) { // public.go
 			return
 		}
 		cands = append(cands, cand{Finding: Finding{st, en, id}, prio: prio})
 	}
 	later := func(st, en int, a lateAssignment) {
-		if st < 0 || en > len(text) || st >= en {
+		if st < 0 || en > len(text) || st >= en || documentedExample(text[st:en]) { // public.go
 			return
 		}
 		cands = append(cands, cand{Finding: Finding{st, en, a.id()}, prio: prio, late: a, isLate: true})

@@ -363,7 +363,7 @@ func checkJWT(text string, s, e int) bool {
 	// signature must look random; payload must decode to a JSON object start
 	sec := text[s:e]
 	last := sec[lastDot(sec)+1:]
-	return len(last) >= 16 && entropy(last) >= 3.5
+	return len(last) >= 16 && entropy(last) >= 3.5 && !publicJWT(sec) // public.go: Supabase's anon key
 }
 
 func lastDot(s string) int {
