@@ -268,7 +268,7 @@ func (o FitTokens) Apply(t *Txn) error {
 			}
 		}
 		if n > 0 {
-			t.Note("%s: %s%s, %d tokens fewer (estimate now %d)", what, chain.Plural(n, "entry", "entries"), turnList(turns), saved, total)
+			t.Note("%s: %s%s, %s tokens fewer (estimate now %s)", what, chain.Plural(n, "entry", "entries"), turnList(turns), chain.HumanTokens(saved), chain.HumanTokens(total))
 		}
 		return nil
 	}
@@ -1313,7 +1313,7 @@ func removedTurnsNote(turns []int, shown, total int) string {
 	default:
 		lines = fmt.Sprintf(", a line each for the last %d", shown)
 	}
-	return fmt.Sprintf("whole turns removed: %s, named in a note in the session%s (estimate now %d)", what, lines, total)
+	return fmt.Sprintf("whole turns removed: %s, named in a note in the session%s (estimate now %s)", what, lines, chain.HumanTokens(total))
 }
 
 // turnRanges is the known turns of turns (numbers above 0), sorted, and

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -134,4 +135,34 @@ func TestTargetTokensFloorFamily(t *testing.T) {
 		})
 	}
 	t.Logf("%d (session, target) cases, %d refused", cases, refusals)
+}
+
+// TestFitNotesOneTokenFormat: the cut notes give their token figures in
+// the one format the rest of the output uses (chain.HumanTokens: "736k",
+// "3,276"), not raw ("736435 tokens fewer (estimate now 207439)" beside
+// "945k -> 150k").
+func TestFitNotesOneTokenFormat(t *testing.T) {
+	path := agenticSession(t, "2.1.328", t.TempDir(), agenticOpts{Prompts: 8, Exchanges: 12, ResultBytes: 50_000, MockUsage: true, Seed: 30})
+	s, err := chain.Load(path)
+	require.NoError(t, err)
+	defer s.Close()
+	tx, err := ops.FitWithin(s, ops.Pipeline{ops.FitTokens{Target: 60_000, KeepTurns: ops.DefaultKeepTurns}}, func() *ops.Txn { return ops.NewTxn(s) })
+	require.NoError(t, err)
+	figure := regexp.MustCompile(`([0-9][0-9,.]*[kM]?) tokens fewer \(estimate now ([0-9][0-9,.]*[kM]?)\)|\(estimate now ([0-9][0-9,.]*[kM]?)\)`)
+	seen := 0
+	for _, n := range tx.Report.Notes {
+		for _, m := range figure.FindAllStringSubmatch(n, -1) {
+			for _, f := range m[1:] {
+				if f == "" {
+					continue
+				}
+				seen++
+				var raw int
+				if _, err := fmt.Sscan(f, &raw); err == nil && raw >= 1000 && !strings.ContainsAny(f, ",kM") {
+					t.Errorf("note %q: %s is a raw figure, not chain.HumanTokens's", n, f)
+				}
+			}
+		}
+	}
+	require.Positive(t, seen, "the notes give token figures: %q", tx.Report.Notes)
 }
