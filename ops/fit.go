@@ -1397,10 +1397,31 @@ func isSyntheticError(t *Txn, f *chain.File, i int, buf []byte) (yes bool, next 
 func FitWithin(s *chain.Session, p Pipeline, newTxn func() *Txn) (*Txn, error) {
 	k := slices.IndexFunc(p, func(op Op) bool { _, ok := op.(FitTokens); return ok })
 	t := newTxn()
-	err := p.Apply(t)
 	if k < 0 {
-		return t, err
+		return t, p.Apply(t)
 	}
+	// apply is p.Apply, but a refusal of the cuts (a TargetError) lets
+	// the rest run and the transaction finish: the verdict is the count
+	// of what it writes
+	apply := func(q Pipeline, t *Txn) error {
+		var te *TargetError
+		for j, op := range q {
+			if err := op.Apply(t); err != nil {
+				if j == k && errors.As(err, &te) {
+					continue
+				}
+				return err
+			}
+		}
+		if err := t.Finish(); err != nil {
+			return err
+		}
+		if te != nil {
+			return te
+		}
+		return nil
+	}
+	err := apply(p, t)
 	fit := p[k].(FitTokens)
 	lowTried := false
 	for try := 0; ; try++ {
@@ -1436,7 +1457,7 @@ func FitWithin(s *chain.Session, p Pipeline, newTxn func() *Txn) (*Txn, error) {
 				low.Aim = te.Low
 				q := slices.Clone(p)
 				q[k] = low
-				if lerr := q.Apply(lt); lerr == nil {
+				if lerr := apply(q, lt); lerr == nil {
 					if lgot, werr := WrittenTokens(lt); werr == nil && lgot.Total() < te.Floor {
 						if lgot.Total() <= fit.Target {
 							t, err = lt, nil
@@ -1463,7 +1484,7 @@ func FitWithin(s *chain.Session, p Pipeline, newTxn func() *Txn) (*Txn, error) {
 		q := slices.Clone(p)
 		q[k] = fit
 		t = newTxn()
-		err = q.Apply(t)
+		err = apply(q, t)
 	}
 }
 
