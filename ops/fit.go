@@ -528,6 +528,53 @@ type measure struct {
 	before   int
 	overhead int
 	measured bool
+	// us: the usage of the responses at positions usFrom.. of the
+	// history, read ahead on every core (on the chain of 250,000 turns,
+	// each removal moves the measure to the next response: read one
+	// after the other, they were a third of the rescue's time)
+	us     []usageAt
+	usFrom int
+}
+
+type usageAt struct {
+	u  chain.Usage
+	ok bool
+}
+
+// usageBatch is how many positions of the history usageOf reads ahead.
+const usageBatch = 8192
+
+// usageOf is the usage the response at position k of the history records
+// (ok false: none, or it is an error the client wrote).
+func (m *measure) usageOf(k int) (chain.Usage, bool) {
+	if k < m.usFrom || k >= m.usFrom+len(m.us) {
+		todo := m.h[k:min(len(m.h), k+usageBatch)]
+		m.us, m.usFrom = m.us[:0], k
+		// (the workers only read: no edit is made until the pass is done)
+		_ = chain.InOrder(m.f, len(todo), func(j int) int { return todo[j] }, func(lo, hi int) ([]usageAt, error) {
+			out := make([]usageAt, 0, hi-lo)
+			var buf []byte
+			for _, i := range todo[lo:hi] {
+				var r usageAt
+				if m.per.sent(i) && m.f.Entries[i].Type() == "assistant" && !m.t.Dropped(m.f, i) {
+					b, inBuf, err := m.t.rawBuf(m.f, i, buf)
+					if inBuf {
+						buf = b
+					}
+					if err == nil && !chain.IsSyntheticError(b) {
+						r.u, r.ok = chain.EntryUsage(b)
+					}
+				}
+				out = append(out, r)
+			}
+			return out, nil
+		}, func(rs []usageAt) error {
+			m.us = append(m.us, rs...)
+			return nil
+		})
+	}
+	r := m.us[k-m.usFrom]
+	return r.u, r.ok
 }
 
 // advance finds the first response recording usage from position k on,
@@ -541,11 +588,9 @@ func (m *measure) advance(k int) {
 			continue
 		}
 		if m.f.Entries[i].Type() == "assistant" {
-			if b, err := m.t.Raw(m.f, i); err == nil && !chain.IsSyntheticError(b) {
-				if u, ok := chain.EntryUsage(b); ok {
-					m.usage, m.found = u, true
-					break
-				}
+			if u, ok := m.usageOf(k); ok {
+				m.usage, m.found = u, true
+				break
 			}
 		}
 		m.ahead[i/64] |= 1 << (i % 64)
