@@ -161,18 +161,20 @@ func Apply(p Plan) (res Result, err error) {
 			// once committed, a second name goes when what was appended
 			// to it is carried over (carryOver, or the next run's Recover
 			// if this one stops part-way) or it is put back (settle)
+			// each from its root down, following no link (unlinkat)
 			for _, it := range items {
 				if it.hold != "" {
-					os.Remove(it.hold)
+					removeBeneath(it.root, it.hold)
 				}
 			}
 			for _, it := range items {
 				if it.tmp != "" {
-					os.Remove(it.tmp)
+					removeBeneath(it.root, it.tmp)
 				}
 			}
-			os.RemoveAll(bdir)
-			os.Remove(filepath.Dir(bdir)) // the session's folder, if this was its only backup
+			cfg := startRoot(p.ConfigDir, p.ConfigDir)
+			removeAllBeneath(cfg, bdir)
+			removeDirBeneath(cfg, filepath.Dir(bdir)) // the session's folder, if this was its only backup
 		}
 	}()
 	hook("after-backup")
@@ -357,12 +359,7 @@ func resolveItems(p Plan) ([]item, string, error) {
 	// then never followed), else from the session's folder (a session
 	// named by its path elsewhere, or a config dir whose projects/ is a
 	// link the user made)
-	root := projectDir
-	if cfg, err := filepath.Abs(p.ConfigDir); err == nil {
-		if _, err := beneathParts(cfg, projectDir); err == nil && refuseSymlinkBelow(cfg, projectDir) == nil {
-			root = cfg
-		}
-	}
+	root := startRoot(p.ConfigDir, projectDir)
 	var items []item
 	seen := map[string]bool{}
 	for _, fw := range p.Files {

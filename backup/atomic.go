@@ -514,7 +514,9 @@ func renderTemp(target string, like os.FileInfo, mode os.FileMode, render func(w
 		mode = DefaultMode
 	}
 	if sweep {
-		removeStaleTemps(target)
+		// from the folder itself: listed and removed through one
+		// descriptor (the write makes its temp there by name)
+		removeStaleTemps(filepath.Dir(target), target)
 	}
 	dir, base := filepath.Split(target)
 	if dir == "" {
@@ -658,7 +660,7 @@ func renderTempBeneath(root, target string, like os.FileInfo, mode os.FileMode, 
 	if mode == 0 {
 		mode = DefaultMode
 	}
-	removeStaleTemps(target)
+	removeStaleTemps(root, target)
 	tmp := filepath.Join(filepath.Dir(target), tempPrefix(filepath.Base(target))+newTxnID())
 	f, err := openBeneath(root, tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
 	if err != nil {
@@ -684,7 +686,8 @@ func wrapIOError(what string, err error) error {
 	}
 	var e *Error
 	var na *NotAFileError // names its file already
-	if errors.As(err, &e) || errors.As(err, &na) {
+	var se *SymlinkError  // a read's: names its link, and what is written is not it
+	if errors.As(err, &e) || errors.As(err, &na) || errors.As(err, &se) && se.Read {
 		return err
 	}
 	return fmt.Errorf("%s: %w", what, err)
@@ -713,18 +716,19 @@ func syncDir(dir string) error {
 const staleTempAge = time.Hour
 
 // removeStaleTemps deletes the temp files for target left by runs that
-// were killed (their process is gone). Errors are ignored.
-func removeStaleTemps(target string) {
+// were killed (their process is gone), listing and removing them in
+// target's folder reached from root without following a link
+// (sweepBeneath). Errors are ignored.
+func removeStaleTemps(root, target string) {
 	dir, base := filepath.Split(target)
 	if dir == "" {
 		dir = "."
 	}
-	matches, _ := filepath.Glob(filepath.Join(dir, "."+globEscape(base)+tmpMarker+"*"))
-	for _, m := range matches {
-		if fi, err := os.Lstat(m); err == nil && fi.Mode().IsRegular() && tempOwnerGone(filepath.Base(m), fi) {
-			os.Remove(m)
-		}
-	}
+	dir = filepath.Clean(dir)
+	hook("stale-temps:" + dir)
+	prefix := "." + base + tmpMarker
+	ours := func(name string) bool { return strings.HasPrefix(name, prefix) }
+	sweepBeneath(root, dir, ours, func(name string, mtime time.Time) bool { return tempOwnerGone(name, mtime) })
 }
 
 func globEscape(s string) string {

@@ -22,3 +22,21 @@ func beneathParts(root, path string) ([]string, error) {
 	}
 	return strings.Split(rel, string(filepath.Separator)), nil
 }
+
+// startRoot is the folder every step on the files of the folder dir
+// starts from, following no link below it: the config dir when dir lies
+// in it by no link (a folder swapped for a link after this check is then
+// never followed), else dir itself (a session named by its path
+// elsewhere, a new session's -o folder, or a config dir whose projects/
+// is a link the user made).
+func startRoot(configDir, dir string) string {
+	if a, err := filepath.Abs(dir); err == nil {
+		dir = a
+	}
+	if cfg, err := filepath.Abs(configDir); err == nil && configDir != "" {
+		if _, err := beneathParts(cfg, dir); err == nil && refuseSymlinkBelow(cfg, dir) == nil {
+			return cfg
+		}
+	}
+	return dir
+}

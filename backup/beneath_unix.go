@@ -223,3 +223,106 @@ func removeDirBeneath(root, dir string) error {
 	}
 	return nil
 }
+
+// sweepBeneath lists the folder dir (root, or a folder below it) reached
+// from root without following a link (beneathDir), and removes from that
+// folder's descriptor (unlinkat) each regular file (fstatat, not
+// followed) whose name is ours and that leftover names one (a name that
+// is not ours costs no stat: a folder of thousands of tool results): a
+// folder swapped for a link before or during the sweep leads no listing
+// and no removal out of root. It returns the paths it removed.
+func sweepBeneath(root, dir string, ours func(name string) bool, leftover func(name string, mtime time.Time) bool) []string {
+	fd, _, err := beneathDir(root, filepath.Join(dir, "x"))
+	if err != nil {
+		return nil
+	}
+	defer unix.Close(fd)
+	names, err := namesAt(fd, dir)
+	if err != nil {
+		return nil
+	}
+	var did []string
+	for _, name := range names {
+		if !ours(name) {
+			continue
+		}
+		var st unix.Stat_t
+		if unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil || st.Mode&unix.S_IFMT != unix.S_IFREG {
+			continue
+		}
+		if !leftover(name, time.Unix(st.Mtim.Unix())) {
+			continue
+		}
+		if unix.Unlinkat(fd, name, 0) == nil {
+			did = append(did, filepath.Join(dir, name))
+		}
+	}
+	return did
+}
+
+// namesAt lists the names in the open folder fd (dir is its path, for
+// errors only); fd stays open.
+func namesAt(fd int, dir string) ([]string, error) {
+	dup, err := unix.Dup(fd)
+	if err != nil {
+		return nil, &os.PathError{Op: "dup", Path: dir, Err: err}
+	}
+	f := os.NewFile(uintptr(dup), dir)
+	defer f.Close()
+	return f.Readdirnames(-1)
+}
+
+// removeAllBeneath removes the folder dir (below root) and all it holds,
+// each folder reached from the one above it without following a link
+// (openat O_NOFOLLOW, unlinkat): a folder on the way, or in it, swapped
+// for a link leads no removal out of root (the link itself is removed,
+// not what it names).
+func removeAllBeneath(root, dir string) error {
+	parent, base, err := beneathDir(root, dir)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(parent)
+	return removeAllAt(parent, base, dir)
+}
+
+func removeAllAt(parent int, name, path string) error {
+	fd, err := unix.Openat(parent, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		if errors.Is(err, unix.ENOENT) {
+			return nil
+		}
+		if errors.Is(err, unix.ELOOP) || errors.Is(err, unix.ENOTDIR) {
+			// not a folder (a link or a file): only its name goes
+			if err := unix.Unlinkat(parent, name, 0); err != nil && !errors.Is(err, unix.ENOENT) {
+				return &os.PathError{Op: "remove", Path: path, Err: err}
+			}
+			return nil
+		}
+		return &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	names, err := namesAt(fd, path)
+	if err != nil {
+		unix.Close(fd)
+		return err
+	}
+	for _, n := range names {
+		err := unix.Unlinkat(fd, n, 0)
+		// a folder: EISDIR (linux), EPERM (darwin, the BSDs)
+		if errors.Is(err, unix.EISDIR) || errors.Is(err, unix.EPERM) {
+			err = removeAllAt(fd, n, filepath.Join(path, n))
+		}
+		if err != nil && !errors.Is(err, unix.ENOENT) {
+			unix.Close(fd)
+			if _, ok := err.(*os.PathError); ok {
+				return err
+			}
+			return &os.PathError{Op: "remove", Path: filepath.Join(path, n), Err: err}
+		}
+	}
+	unix.Close(fd)
+	if err := unix.Unlinkat(parent, name, unix.AT_REMOVEDIR); err != nil && !errors.Is(err, unix.ENOENT) {
+		return &os.PathError{Op: "remove", Path: path, Err: err}
+	}
+	return nil
+}

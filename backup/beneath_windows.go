@@ -125,3 +125,47 @@ func removeDirBeneath(root, dir string) error {
 	}
 	return os.Remove(dir)
 }
+
+// sweepBeneath lists the folder dir (root or below it), no folder on the
+// way being a link or junction (checked by name), and removes each
+// regular file whose name is ours and that leftover names one, by name (windows has no
+// unlinkat: a folder swapped for a link between the check and a removal
+// is not seen). It returns the paths it removed.
+func sweepBeneath(root, dir string, ours func(name string) bool, leftover func(name string, mtime time.Time) bool) []string {
+	if checkBeneath(root, filepath.Join(dir, "x")) != nil {
+		return nil
+	}
+	ents, _ := os.ReadDir(dir)
+	var did []string
+	for _, e := range ents {
+		if !ours(e.Name()) {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		fi, err := os.Lstat(p)
+		if err != nil || !fi.Mode().IsRegular() || !leftover(e.Name(), fi.ModTime()) {
+			continue
+		}
+		if os.Remove(p) == nil {
+			did = append(did, p)
+		}
+	}
+	return did
+}
+
+// removeAllBeneath removes the folder dir (below root) and all it holds,
+// no folder on the way being a link or junction (checked by name; one
+// inside it is removed, not followed: os.RemoveAll).
+func removeAllBeneath(root, dir string) error {
+	if err := checkBeneath(root, dir); err != nil {
+		return err
+	}
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return nil
+	}
+	if !fi.IsDir() || fi.Mode()&(os.ModeSymlink|os.ModeIrregular) != 0 {
+		return os.Remove(dir)
+	}
+	return os.RemoveAll(dir)
+}

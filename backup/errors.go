@@ -91,15 +91,22 @@ func (e *LiveError) Unwrap() error { return ErrLive }
 
 // SymlinkError says that Path is a symlink (to Target, as the link reads):
 // nothing is written, replaced or deleted through one. Output: Path is the
-// output file a write was asked for (WriteTo). Hint, when set, is what to
-// do about this link in the file system's terms. It is ErrSymlink.
+// output file a write was asked for (WriteTo). Read: Path is a folder on
+// the way to a file of the session being read (a subagent transcript, a
+// tool result, a file a move or a backup copies), which is read only
+// through the session's own folders. Hint, when set, is what to do about
+// this link in the file system's terms. It is ErrSymlink.
 type SymlinkError struct {
 	Path, Target string
 	Output       bool
+	Read         bool
 	Hint         string
 }
 
 func (e *SymlinkError) Error() string {
+	if e.Read {
+		return fmt.Sprintf("%s is a symlink (to %s): ccsurgeon reads a session's files only through its own folders, never through a link", e.Path, e.Target)
+	}
 	return fmt.Sprintf("%s is a symlink (to %s): ccsurgeon never writes or deletes through a symlink", e.Path, e.Target)
 }
 

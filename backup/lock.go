@@ -269,7 +269,7 @@ func tempPrefix(base string) string {
 // tempOwnerGone reports whether the temp file name was made by a process
 // that is no longer running (or by a version that did not record it and
 // is older than staleTempAge).
-func tempOwnerGone(name string, fi os.FileInfo) bool {
+func tempOwnerGone(name string, mtime time.Time) bool {
 	i := strings.Index(name, tmpMarker)
 	if i < 0 {
 		return false
@@ -279,7 +279,7 @@ func tempOwnerGone(name string, fi os.FileInfo) bool {
 	if pid, err := strconv.Atoi(pidStr); ok && err == nil && pid > 0 {
 		return pid != os.Getpid() && !pidAlive(pid)
 	}
-	return time.Since(fi.ModTime()) > staleTempAge
+	return time.Since(mtime) > staleTempAge
 }
 
 // AppendOwn appends line to one of ccsurgeon's own files under the config

@@ -377,7 +377,7 @@ func RecoverMoves(configDir string) ([]string, error) {
 		}
 	}
 	// a run killed while it saved a journal leaves that save's temp file
-	for _, d := range sweepTemps(JournalDir(configDir)) {
+	for _, d := range sweepTemps(startRoot(configDir, configDir), JournalDir(configDir)) {
 		out = append(out, d)
 	}
 	return out, errors.Join(errs...)
@@ -388,10 +388,10 @@ func RecoverMoves(configDir string) ([]string, error) {
 // own temp name leaves one).
 func (j *journal) sweepDirs() {
 	for _, f := range j.Files {
-		sweepTemps(filepath.Dir(f.To))
+		sweepTemps(j.root, filepath.Dir(f.To))
 	}
 	for _, e := range j.Edits {
-		sweepTemps(filepath.Dir(e.Path))
+		sweepTemps(j.root, filepath.Dir(e.Path))
 	}
 }
 
@@ -433,10 +433,10 @@ func (j *journal) rollBack() error {
 		}
 	}
 	for _, b := range j.Backups {
-		if err := os.RemoveAll(b); err != nil {
+		if err := removeAllBeneath(j.root, b); err != nil {
 			errs = append(errs, err)
 		}
-		os.Remove(filepath.Dir(b)) // the session's backup folder, if this was its only backup
+		removeDirBeneath(j.root, filepath.Dir(b)) // the session's backup folder, if this was its only backup
 	}
 	if len(errs) > 0 {
 		return errors.Join(errs...)

@@ -1,6 +1,7 @@
 package backup
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 )
@@ -70,6 +71,10 @@ func OpenRegularBeneath(root, path string) (*os.File, error) { return openRegula
 // swapped for a link after it was checked leads the read nowhere else.
 func openRegularBeneath(root, path string) (*os.File, error) {
 	fh, err := openBeneath(root, path, os.O_RDONLY, 0)
+	var se *SymlinkError
+	if errors.As(err, &se) {
+		se.Read = true // a folder on the way: refused for a read
+	}
 	return regularOnly(path, fh, err)
 }
 

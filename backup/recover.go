@@ -165,6 +165,9 @@ func rollForward(bdir, projectDir string) error {
 // projectDir (SweepProject). It returns what it did, one line each.
 func Recover(configDir, key, sessionID, projectDir string) ([]string, error) {
 	var did []string
+	// where each removal starts from, told before any: a folder swapped
+	// for a link during the sweeps is then never followed
+	cfg, proj := startRoot(configDir, configDir), startRoot(configDir, projectDir)
 	root := sessionBackupRoot(configDir, key)
 	entries, _ := os.ReadDir(root)
 	for _, e := range entries {
@@ -173,7 +176,7 @@ func Recover(configDir, key, sessionID, projectDir string) ([]string, error) {
 		}
 		dir := filepath.Join(root, e.Name())
 		// the temp of a journal or manifest a killed run was saving
-		did = append(did, sweepTemps(dir)...)
+		did = append(did, sweepTemps(cfg, dir)...)
 		if _, err := os.Lstat(filepath.Join(dir, journalName)); err == nil {
 			// a journal naming a file outside the session's folder is
 			// another config dir's (this one copied with a change
@@ -189,45 +192,41 @@ func Recover(configDir, key, sessionID, projectDir string) ([]string, error) {
 			continue
 		}
 		if _, err := readBackup(dir); err != nil {
-			if err := os.RemoveAll(dir); err != nil {
+			if err := removeAllBeneath(cfg, dir); err != nil {
 				return did, err
 			}
 			did = append(did, "removed the partial backup "+dir)
 		}
 	}
 	if len(entries) > 0 {
-		os.Remove(root) // if now empty
+		removeDirBeneath(cfg, root) // if now empty
 	}
 	// the temp of a record of ccsurgeon's own writes (<key>.written)
-	did = append(did, sweepTemps(BackupsRoot(configDir))...)
+	did = append(did, sweepTemps(cfg, BackupsRoot(configDir))...)
 	if projectDir != "" {
-		did = append(did, SweepProject(configDir, projectDir)...)
-		did = append(did, sweepTemps(filepath.Join(projectDir, sessionID, "subagents"))...)
-		did = append(did, sweepTemps(filepath.Join(projectDir, sessionID, "tool-results"))...)
+		did = append(did, sweepProject(proj, cfg, configDir, projectDir)...)
+		did = append(did, sweepTemps(proj, filepath.Join(projectDir, sessionID, "subagents"))...)
+		did = append(did, sweepTemps(proj, filepath.Join(projectDir, sessionID, "tool-results"))...)
 	}
 	return did, nil
 }
 
-// sweepTemps removes the temp files of killed runs in dir.
-func sweepTemps(dir string) []string {
+// sweepTemps removes the temp files of killed runs in dir, listed and
+// removed in dir reached from root without following a link
+// (sweepBeneath): a folder on the way swapped for a link leads no
+// removal out of root.
+func sweepTemps(root, dir string) []string {
+	hook("sweep-temps:" + dir)
 	var did []string
-	ents, _ := os.ReadDir(dir)
-	for _, e := range ents {
-		if !isTempName(e.Name()) || !e.Type().IsRegular() {
-			continue
-		}
-		fi, err := e.Info()
-		if err != nil || !tempOwnerGone(e.Name(), fi) {
-			continue
+	for _, p := range sweepBeneath(root, dir, isTempName, func(name string, mtime time.Time) bool {
+		if !tempOwnerGone(name, mtime) {
+			return false
 		}
 		// a temp named in a journal not yet rolled forward is not a leftover
-		base := strings.TrimPrefix(e.Name()[:strings.Index(e.Name(), tmpMarker)], ".")
-		if pendingJournal(dir, base) {
-			continue
-		}
-		if os.Remove(filepath.Join(dir, e.Name())) == nil {
-			did = append(did, "removed the temp file "+filepath.Join(dir, e.Name()))
-		}
+		base := strings.TrimPrefix(name[:strings.Index(name, tmpMarker)], ".")
+		return !pendingJournal(dir, base)
+	}) {
+		did = append(did, "removed the temp file "+p)
 	}
 	return did
 }
@@ -428,8 +427,27 @@ func (n *NewFiles) Done() {
 // SweepProject removes from projectDir (and <config-dir>/file-history) what
 // killed runs left: new-session folders whose writer is gone and whose main
 // transcript never appeared, and temp files of killed runs.
+//
+// Each removal goes from the config dir down (or from projectDir, when it
+// is not in the config dir by no link) following no link: a folder
+// swapped for one leads no removal out of it (unlinkat beneath).
 func SweepProject(configDir, projectDir string) []string {
-	did := sweepTemps(projectDir)
+	return sweepProject(startRoot(configDir, projectDir), startRoot(configDir, configDir), configDir, projectDir)
+}
+
+// sweepProject is SweepProject, its removals starting from root (below
+// projectDir) and cfg (file-history/).
+func sweepProject(root, cfg, configDir, projectDir string) []string {
+	if a, err := filepath.Abs(projectDir); err == nil {
+		projectDir = a
+	}
+	rootOf := func(p string) string { // the folder p's removal starts from
+		if _, err := beneathParts(root, p); err == nil {
+			return root
+		}
+		return cfg
+	}
+	did := sweepTemps(root, projectDir)
 	lists, _ := filepath.Glob(filepath.Join(projectDir, ".*"+newFilesSuffix))
 	for _, l := range lists {
 		b, err := chain.ReadSideFile(l)
@@ -448,7 +466,7 @@ func SweepProject(configDir, projectDir string) []string {
 			for _, f := range lines[2:] {
 				// a stale or tampered list may name any file: only
 				// what the new session could have made there goes
-				if filepath.Dir(f) == projectDir && madeBeside(f, id) && os.Remove(f) == nil {
+				if filepath.Dir(f) == projectDir && madeBeside(f, id) && removeBeneath(root, f) == nil {
 					did = append(did, "removed the file of an unfinished new session "+f)
 				}
 				// one of its folders, killed before its marker was
@@ -457,8 +475,8 @@ func SweepProject(configDir, projectDir string) []string {
 				if f == filepath.Join(projectDir, id) || f == filepath.Join(configDir, "file-history", id) {
 					if fi, err := os.Lstat(f); err == nil && fi.IsDir() {
 						if _, err := os.Lstat(filepath.Join(f, incompleteMarker)); err != nil {
-							did = append(did, sweepTemps(f)...)
-							if os.Remove(f) == nil {
+							did = append(did, sweepTemps(rootOf(f), f)...)
+							if removeDirBeneath(rootOf(f), f) == nil {
 								did = append(did, "removed the unfinished new session folder "+f)
 							}
 						}
@@ -466,7 +484,7 @@ func SweepProject(configDir, projectDir string) []string {
 				}
 			}
 		}
-		os.Remove(l)
+		removeBeneath(root, l)
 	}
 	for _, parent := range []string{projectDir, filepath.Join(configDir, "file-history")} {
 		ents, _ := os.ReadDir(parent)
@@ -479,9 +497,9 @@ func SweepProject(configDir, projectDir string) []string {
 			if err != nil {
 				// a run killed as it wrote the marker left its temp (nothing
 				// else: the marker comes first), and the folder it made
-				if left := sweepTemps(dir); len(left) > 0 {
+				if left := sweepTemps(rootOf(dir), dir); len(left) > 0 {
 					did = append(did, left...)
-					removeEmptyDir(dir)
+					removeDirBeneath(rootOf(dir), dir) // if now empty
 				}
 				continue
 			}
@@ -506,7 +524,7 @@ func SweepProject(configDir, projectDir string) []string {
 				continue // still being written
 			}
 			if _, err := os.Lstat(main); err == nil {
-				os.Remove(filepath.Join(dir, incompleteMarker)) // complete: only the marker was left
+				removeBeneath(rootOf(dir), filepath.Join(dir, incompleteMarker)) // complete: only the marker was left
 				continue
 			}
 			if parent != projectDir && sessionAnywhere(configDir, e.Name()) {
@@ -514,7 +532,7 @@ func SweepProject(configDir, projectDir string) []string {
 				// names another folder): the user's, whoever wrote the mark
 				continue
 			}
-			if os.RemoveAll(dir) == nil {
+			if removeAllBeneath(rootOf(dir), dir) == nil {
 				did = append(did, "removed the unfinished new session folder "+dir)
 			}
 		}

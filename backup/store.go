@@ -91,7 +91,7 @@ func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, i
 	}
 	defer func() {
 		if err != nil {
-			os.RemoveAll(dir)
+			removeAllBeneath(startRoot(configDir, configDir), dir)
 		}
 	}()
 	if !copy {
@@ -372,7 +372,7 @@ func prune(root, sessionID, projectDir string, keep int, budget int64) ([]string
 	var pruned []string
 	var errs []error
 	for _, b := range drop {
-		if err := os.RemoveAll(b.Dir); err != nil {
+		if err := removeAllBeneath(root, b.Dir); err != nil {
 			errs = append(errs, err)
 		} else {
 			pruned = append(pruned, b.Dir)
@@ -408,15 +408,16 @@ func Purge(configDir, key string) ([]string, error) {
 		return nil, err
 	}
 	var out []string
+	cfg := startRoot(configDir, configDir)
 	for _, e := range entries {
 		d := filepath.Join(root, e.Name())
-		if err := os.RemoveAll(d); err != nil {
+		if err := removeAllBeneath(cfg, d); err != nil {
 			return out, err
 		}
 		out = append(out, d)
 	}
-	os.Remove(root)
-	os.Remove(writtenPath(configDir, key))
+	removeDirBeneath(cfg, root)
+	removeBeneath(cfg, writtenPath(configDir, key))
 	return out, syncDir(BackupsRoot(configDir))
 }
 
@@ -435,8 +436,9 @@ func PurgeOf(configDir, key, sessionID, projectDir string) ([]string, error) {
 		return Purge(configDir, key)
 	}
 	var out []string
+	cfg := startRoot(configDir, configDir)
 	for _, b := range mine {
-		if err := os.RemoveAll(b.Dir); err != nil {
+		if err := removeAllBeneath(cfg, b.Dir); err != nil {
 			return out, err
 		}
 		out = append(out, b.Dir)

@@ -70,7 +70,7 @@ func carryOver(items []item) []string {
 	}
 	for i := range items {
 		if items[i].hold != "" {
-			os.Remove(items[i].hold) // carried over: a rerun must not carry it again
+			removeBeneath(items[i].root, items[i].hold) // carried over: a rerun must not carry it again
 			items[i].hold = ""
 		}
 	}

@@ -130,7 +130,7 @@ MB() { awk -v b="$1" 'BEGIN{printf "%.1f", b/1048576}'; }
 
 # --- measuring ---------------------------------------------------------------
 TMP=$(mktemp -d "$ROOT/run.XXXXXX")
-trap 'rm -rf "$TMP" "$OUT" "$ROOT/cp.jsonl"' EXIT
+trap 'rm -rf "$TMP" "$OUT" "$ROOT/cp.jsonl" "$ROOT/cpr" ${KEPT[@]+"${KEPT[@]}"}' EXIT
 
 warm() { sync; cat "$FILE" >/dev/null; find "$DIR/projects" -type f -exec cat {} + >/dev/null; }
 
@@ -143,6 +143,11 @@ measure() {
 	M_RC=0
 	M_ERR=""
 	for ((i = 0; i < RUNS; i++)); do
+		# the dirty pages of what ran before (the last run's output: up to
+		# the file's size) are written out before the timer starts, not by
+		# the kernel's writeback threads during the timed run, on the same
+		# two cores and disk: every command and its baseline alike
+		sync
 		s=$(date +%s.%N)
 		/usr/bin/time -f '%e %M' -o "$TMP/time" timeout "$TIMEOUT" "$@" >"$TMP/out" 2>"$TMP/err"
 		rc=$?
@@ -171,6 +176,40 @@ rm_clone() {
 	nid=$(jq -r '.session_id // empty' "$TMP/out" 2>/dev/null)
 	if [ -n "$nid" ] && [ "$nid" != "$ID" ]; then
 		rm -rf "$DIR/projects/-bench/$nid.jsonl" "$DIR/projects/-bench/$nid"
+	fi
+}
+# The steps that make many files (a new session and its baselines: 1,063
+# sidecar files on damaged) keep every run's copy until the step's last run,
+# then remove them all and note when (FREED): on ext4 without a journal
+# (this VM's) a create steps over every inode of its group freed in the last
+# 60 s (360 s while the freed inode's table block is dirty: fs/ext4/ialloc.c
+# recently_deleted), so a run made right after the last one deleted its
+# thousand files paid for them (cp -r of the same files 0.19 s after none,
+# up to 1.0 s after a few runs' deletions, BENCHMARKS.md 2026-11-27 clonenew3).
+KEPT=()
+keep_clone() {
+	local nid
+	nid=$(jq -r '.session_id // empty' "$TMP/out" 2>/dev/null)
+	if [ -n "$nid" ] && [ "$nid" != "$ID" ]; then
+		KEPT+=("$DIR/projects/-bench/$nid.jsonl" "$DIR/projects/-bench/$nid")
+	fi
+}
+FREED=$ROOT/.freed-many
+free_kept() {
+	rm -rf "${KEPT[@]}" "$@"
+	KEPT=()
+	sync
+	date +%s >"$FREED"
+}
+# wait_freed: until 61 s after the last step that freed many files (their
+# inode table blocks written by sync: the 60 s window)
+wait_freed() {
+	local t now
+	t=$(cat "$FREED" 2>/dev/null) || return 0
+	now=$(date +%s)
+	if [ $((now - t)) -lt 61 ]; then
+		log "waiting $((61 - (now - t))) s: files were freed at $t (ext4's window for new inodes)"
+		sleep $((61 - (now - t)))
 	fi
 }
 
@@ -286,13 +325,18 @@ if want clone-new; then
 	# the folder beside the file), without sync, as `cp FILE` is; on a session
 	# without sidecars that is `cp FILE`. The same files copied and made
 	# durable (fsync of each) are measured too, for the note.
-	rm_cpr() { rm -rf "$ROOT/cpr"; }
+	# Each run writes into a folder of its own, kept until the step ends
+	# (keep_clone, free_kept above).
+	wait_freed
+	rm -rf "$ROOT/cpr"
+	mkdir -p "$ROOT/cpr"
 	# (a session without subagents or tool results has no folder: the main file only)
-	measure cp-r rm_cpr -- sh -c 'mkdir -p "$3" && cp "$1" "$3/" && { [ ! -d "$2" ] || cp -r "$2" "$3/"; }' _ "$FILE" "$DIR/projects/-bench/$ID" "$ROOT/cpr"
+	measure cp-r "" -- sh -c 'd=$(mktemp -d "$3/r.XXXXXX") && cp "$1" "$d/" && { [ ! -d "$2" ] || cp -r "$2" "$d/"; }' _ "$FILE" "$DIR/projects/-bench/$ID" "$ROOT/cpr"
 	CPR_WALL=$M_WALL
-	measure cp-r-sync rm_cpr -- sh -c 'mkdir -p "$3" && cp "$1" "$3/" && { [ ! -d "$2" ] || cp -r "$2" "$3/"; } && find "$3" -type f -exec sync {} +' _ "$FILE" "$DIR/projects/-bench/$ID" "$ROOT/cpr"
+	measure cp-r-sync "" -- sh -c 'd=$(mktemp -d "$3/r.XXXXXX") && cp "$1" "$d/" && { [ ! -d "$2" ] || cp -r "$2" "$d/"; } && find "$d" -type f -exec sync {} +' _ "$FILE" "$DIR/projects/-bench/$ID" "$ROOT/cpr"
 	CPRS_WALL=$M_WALL
-	measure clone-new rm_clone -- "$BIN" "${CFG[@]}" "${W[@]}" clone "$ID"
+	measure clone-new keep_clone -- "$BIN" "${CFG[@]}" "${W[@]}" clone "$ID"
+	free_kept "$ROOT/cpr"
 	BASE_WALL=$CPR_WALL row "clone ID (new session, then deleted)" cp3 "≤ 3× cp of the same files" "$BYTES"
 	NSIDE=$(find "$DIR/projects/-bench/$ID" -type f 2>/dev/null | wc -l)
 	NOTES+=("clone as a new session writes the transcript and its $NSIDE sidecar files (subagents, tool results) and fsyncs every one (in the background, the transcript last); its × cp is against \`cp\` of the same files (the transcript and, with \`cp -r\`, its $NSIDE sidecar files): ${CPR_WALL} s in this run (\`cp FILE\` alone ${CP_WALL} s: clone = $(awk -v t="$M_WALL" -v c="$CP_WALL" 'BEGIN{printf "%.1f", t/c}')× that); the same files copied and then \`sync\`ed one by one took ${CPRS_WALL} s.")

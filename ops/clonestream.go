@@ -2,11 +2,13 @@ package ops
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"io"
 	"runtime"
 	"sort"
 	"sync"
+	"unsafe"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 )
@@ -312,10 +314,15 @@ func (r *Remapper) renameLine(body []byte, first bool, offs []int, seen *idCache
 	}
 	for _, off := range offs {
 		k := (*[36]byte)(body[off : off+36])
-		if n, ok := seen.known(*k); ok {
-			*k = n
+		if seen.rename(k) {
+			continue
+		}
+		// parsed once: a canonical uuid (every one the client writes) is
+		// one, and needs no IsUUID first
+		if id, ok := chain.ParseID(unsafe.String(&k[0], len(k))); ok {
+			seen.add(k, r.mapID(id, k))
 		} else if chain.IsUUID(k[:]) {
-			*k = seen.mapKey(r, *k)
+			seen.add(k, r.mapOther(*k))
 		}
 	}
 	return offs, kind, unknown
@@ -329,7 +336,14 @@ func (r *Remapper) renameLine(body []byte, first bool, offs []int, seen *idCache
 // new one. Eight: on the chain shape a line names five live ids (four
 // kept every line's promptId or requestRef out: half the ids were
 // enciphered again, where a sixth of them are new).
+//
+// An id is looked for by its first eight bytes (tag) and compared whole
+// only where they match, and renamed where it lies: ids passed and
+// returned by value (36 bytes, copied through the stack in overlapping
+// 16-byte moves) stalled every look-up on a store the next load had to
+// wait for (a fifth of renameLine's own samples under perf).
 type idCache struct {
+	tag      [8]uint64 // the first eight bytes of each old id
 	old, new [8][36]byte
 	used     [8]uint32 // when each was last asked for (tick)
 	tick     uint32
@@ -341,37 +355,38 @@ type idCache struct {
 	sidUnknown [36]byte
 }
 
-// known is the new id of old when it is one of the ids kept (each a uuid).
-func (c *idCache) known(old [36]byte) ([36]byte, bool) {
+// rename replaces the id at k by its new one when it is one of the ids
+// kept (each a uuid), and reports whether it was.
+func (c *idCache) rename(k *[36]byte) bool {
 	c.tick++
-	for k := range c.n {
-		if c.old[k] == old {
-			c.used[k] = c.tick
-			return c.new[k], true
+	t := binary.LittleEndian.Uint64(k[:8])
+	for j := range c.n {
+		if c.tag[j] == t && c.old[j] == *k {
+			c.used[j] = c.tick
+			*k = c.new[j]
+			return true
 		}
 	}
-	return [36]byte{}, false
+	return false
 }
 
-// mapKey is the new id of the uuid old, kept.
-func (c *idCache) mapKey(r *Remapper, old [36]byte) [36]byte {
-	if n, ok := c.known(old); ok {
-		return n
-	}
-	n := r.mapKey(old)
-	k := c.n
-	if k == len(c.old) {
-		k = 0
-		for j := 1; j < len(c.used); j++ {
-			if c.used[j] < c.used[k] {
-				k = j
+// add keeps the uuid at k (not one of the ids kept) and its new id n,
+// and renames it.
+func (c *idCache) add(k *[36]byte, n [36]byte) {
+	j := c.n
+	if j == len(c.old) {
+		j = 0
+		for i := 1; i < len(c.used); i++ {
+			if c.used[i] < c.used[j] {
+				j = i
 			}
 		}
 	} else {
 		c.n++
 	}
-	c.old[k], c.new[k], c.used[k] = old, n, c.tick
-	return n
+	c.tag[j] = binary.LittleEndian.Uint64(k[:8])
+	c.old[j], c.new[j], c.used[j] = *k, n, c.tick
+	*k = n
 }
 
 // sessionID is the session id of an entry (raw: its sessionId value) when

@@ -116,28 +116,38 @@ const maxParsedIDs = 8
 // permutation. Others (capitals) go through oldIDs and get a fresh one each.
 func (r *Remapper) mapKey(old [36]byte) [36]byte {
 	if id, ok := chain.ParseID(unsafe.String(&old[0], len(old))); ok {
-		if id == (chain.ID{}) {
-			return old // the nil uuid
+		return r.mapID(id, &old)
+	}
+	return r.mapOther(old)
+}
+
+// mapID is mapKey of the canonical uuid *old, parsed (id).
+func (r *Remapper) mapID(id chain.ID, old *[36]byte) [36]byte {
+	if id == (chain.ID{}) {
+		return *old // the nil uuid
+	}
+	if len(r.oldIDs) > maxParsedIDs {
+		if r.oldIDs[*old] {
+			return r.newID
 		}
-		if len(r.oldIDs) > maxParsedIDs {
-			if r.oldIDs[old] {
+	} else {
+		for _, s := range r.oldParsed {
+			if s == id {
 				return r.newID
 			}
-		} else {
-			for _, s := range r.oldParsed {
-				if s == id {
-					return r.newID
-				}
-			}
 		}
-		var n chain.ID
-		r.perm.Encrypt(n[:], id[:])
-		n[6] = n[6]&0x0f | 0x40
-		n[8] = n[8]&0x3f | 0x80
-		var out [36]byte
-		n.Put(out[:])
-		return out
 	}
+	var n chain.ID
+	r.perm.Encrypt(n[:], id[:])
+	n[6] = n[6]&0x0f | 0x40
+	n[8] = n[8]&0x3f | 0x80
+	var out [36]byte
+	n.Put(out[:])
+	return out
+}
+
+// mapOther is mapKey of an identifier that is no canonical uuid.
+func (r *Remapper) mapOther(old [36]byte) [36]byte {
 	if r.oldIDs[old] {
 		return r.newID
 	}

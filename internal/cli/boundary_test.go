@@ -44,6 +44,8 @@ var boundaryAllowed = map[[2]string]string{
 	{"ops/redact/general7.go", `"echo -n "`}:                   "echo's option before a secret piped to a secret store in a pasted command line",
 	{"ops/redact/generic.go", `"--name"`}:                      "aws ssm put-parameter's option in a pasted command line",
 	{"ops/redact/generic.go", `"--value"`}:                     "aws ssm put-parameter's option in a pasted command line",
+	{"ops/redact/longtail.go", `"--value"`}:                    "a secret store's option (aws ssm --type SecureString) in a pasted command line",
+	{"ops/redact/longtail.go", `"--user "`}:                    "curl's option sending an API key as the Basic user in a pasted command line",
 	{"ops/redact/keys.go", `--decode`}:                         "base64's option in a pasted command line",
 	{"ops/redact/encoded.go", `"--decode"`}:                    "base64's option before a here-string in a pasted command line",
 	// text ccsurgeon writes into the sessions it changes, which the

@@ -380,6 +380,8 @@ func speakOne(err, e error) (worded error, done bool) {
 			return words(t.Hint, 1)
 		case t.Output:
 			return words(fmt.Sprintf("name the file it points to (%s), or '-o -' for standard output", t.TargetPath()), 1)
+		case t.Read:
+			return words(fmt.Sprintf("replace the link with a copy of the folder it names (%s), and run the command again", t.TargetPath()), 1)
 		}
 		return words("replace the link with a copy of the file it names, or write the result elsewhere with -o", 1)
 	case *backup.NameError:

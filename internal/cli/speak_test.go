@@ -44,6 +44,8 @@ func TestSpeakWordsEveryDomainError(t *testing.T) {
 			"ccsurgeon: /p/s.jsonl is a symlink (to /q/s.jsonl): ccsurgeon never writes or deletes through a symlink\nccsurgeon: hint: replace the link with a copy of the file it names, or write the result elsewhere with -o\n", 1},
 		{&backup.SymlinkError{Path: "/o/out.jsonl", Target: "real.jsonl", Output: true},
 			"ccsurgeon: /o/out.jsonl is a symlink (to real.jsonl): ccsurgeon never writes or deletes through a symlink\nccsurgeon: hint: name the file it points to (/o/real.jsonl), or '-o -' for standard output\n", 1},
+		{&backup.SymlinkError{Path: "/c/projects/-p/s/subagents", Target: "../../elsewhere", Read: true},
+			"ccsurgeon: /c/projects/-p/s/subagents is a symlink (to ../../elsewhere): ccsurgeon reads a session's files only through its own folders, never through a link\nccsurgeon: hint: replace the link with a copy of the folder it names (/c/projects/elsewhere), and run the command again\n", 1},
 		{&backup.SymlinkError{Path: "/c/l", Target: "/x", Hint: "remove the link: ccsurgeon makes its lock file itself"},
 			"ccsurgeon: /c/l is a symlink (to /x): ccsurgeon never writes or deletes through a symlink\nccsurgeon: hint: remove the link: ccsurgeon makes its lock file itself\n", 1},
 		{&backup.ExistsError{Path: "/o/out.jsonl"},

@@ -42,7 +42,7 @@ func generalRules() []*Rule {
 		// camelCase names ending in Key before " = ", "": " or "': " (the
 		// generic rule's anchors are ey= and ey:, glued to the name)
 		{ID: "generic", Anchors: []string{"ey =", "ey :", `ey":`, `ey\":`, "ey':"}, Fold: true, Priority: prioGeneric,
-			find: findAssignments, emits: assignmentIDs[:]},
+			find: findAssignments, findLate: findAssignmentsLate, emits: assignmentIDs[:]},
 		{ID: "generic-password", Anchors: directiveAnchors, Fold: true, Priority: prioGeneric,
 			find: findPasswordDirectives, emits: []string{"generic-password"}},
 		// .netrc's default entry: default login USER password PASS

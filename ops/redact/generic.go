@@ -142,6 +142,9 @@ var keyPrevWeak = map[string]bool{
 func weakKeyIdent(ident string) bool {
 	var arr [12]string
 	words := trimQualifiers(appendWords(arr[:0], ident))
+	if publicKeyName(words) { // longtail.go
+		return false
+	}
 	if len(words) >= 2 && words[len(words)-1] == "salt" && isUpperEnv(ident) {
 		return true // AUTH_SALT, NONCE_SALT: wp-config's secret salts (a random value only)
 	}
@@ -295,7 +298,7 @@ func trimQualifiers(words []string) []string {
 func classifyIdent(ident string) (int, bool) {
 	var arr [12]string
 	words := trimQualifiers(appendWords(arr[:0], ident))
-	if len(words) == 0 {
+	if len(words) == 0 || publicKeyName(words) { // longtail.go
 		return 0, false
 	}
 	last := words[len(words)-1]
@@ -373,7 +376,51 @@ func isUpperEnv(s string) bool {
 	return true
 }
 
+// findAssignments is the generic rule: a value assigned to a name that
+// names a secret.
 func findAssignments(text string, hits []hit, emit func(s, e int, id string)) {
+	findAssignmentsLate(text, hits, emit, func(st, en int, a lateAssignment) {
+		if a.stands(text, st, en) {
+			emit(st, en, a.id())
+		}
+	})
+}
+
+// lateAssignment is what the generic rule's last test of a value,
+// text[s:e], needs (lateAssignment.stands): Scan leaves it to resolve,
+// which runs it only on a candidate that no finding already taken
+// overlaps. On the secrets bench five in six of the rule's candidates are
+// the values of provider keys (GITHUB_TOKEN=ghp_…) that the provider's
+// rule reports: their tests were a sixth of the scan. A candidate that
+// fails the test is as if it had never been emitted: resolve takes a
+// candidate only when it overlaps none taken, so one never taken changes
+// nothing for the others.
+type lateAssignment struct {
+	l, r      int32 // the identifier, text[l:r]
+	kind      int8
+	quoted    bool
+	plausible bool // plausibleValue is known to be true
+}
+
+func (a lateAssignment) id() string { return assignmentIDs[a.kind] }
+
+// stands is the generic rule's last test of the value text[s:e] of the
+// identifier text[a.l:a.r].
+func (a lateAssignment) stands(text string, s, e int) bool {
+	v, kind := text[s:e], int(a.kind)
+	if kind != kindPassword && namesAKey(v) {
+		return false // PrivateKey: testRSA2048PrivateKey, "decryptionKey": "decryptionKey1024"
+	}
+	if a.plausible || plausibleValue(judgedInQuotes(v, a.quoted), kind, a.quoted) {
+		return true
+	}
+	l, r := int(a.l), int(a.r)
+	return kind == kindPassword && (envPassword(text, l, r, text[l:r], v, a.quoted) || connStringPassword(text, l, s, e))
+}
+
+// findAssignmentsLate: findAssignments, with the last test of each value
+// left to later (lateAssignment).
+func findAssignmentsLate(text string, hits []hit, emit func(s, e int, id string), later func(s, e int, a lateAssignment)) {
 	lastEnd := -1
 	for _, h := range hits {
 		p := int(h.pos)
@@ -429,23 +476,26 @@ func findAssignments(text string, hits []hit, emit func(s, e int, id string)) {
 			continue
 		}
 		s, e, quoted, prose := parseValue(text, l, r, ident, kind)
-		plausible, judged := false, false // plausibleValue of text[s:e], once
-		if !weak && s >= 0 && !prose {
-			plausible, judged = plausibleValue(judgedInQuotes(text[s:e], quoted), kind, quoted), true
-		}
-		if !weak && (s < 0 || judged && !plausible) {
+		plausible := false // plausibleValue of text[s:e] is known to be true
+		if !weak && (s < 0 || !prose) {
 			// name: DB_PASSWORD / value: … (a secret named in one field,
 			// its value in the next; parseValue took nothing, or the next
-			// field's name: "DB_PASSWORD", "value")
+			// field's name: "DB_PASSWORD", "value"). Looked for first: most
+			// names are in no such pair, and the value's own test can
+			// then wait (lateAssignment).
 			ns, ne, nq := nameValuePair(text, l, r)
 			if ns < 0 {
 				ns, ne, nq = hclVariableDefault(text, l, r)
 			}
 			if ns >= 0 {
-				if plausibleValue(judgedInQuotes(text[ns:ne], nq), kind, nq) {
-					emit(ns, ne, assignmentIDs[kind])
+				if s >= 0 && plausibleValue(judgedInQuotes(text[s:e], quoted), kind, quoted) {
+					plausible = true
+				} else {
+					if plausibleValue(judgedInQuotes(text[ns:ne], nq), kind, nq) {
+						emit(ns, ne, assignmentIDs[kind])
+					}
+					continue
 				}
-				continue
 			}
 		}
 		if s < 0 {
@@ -463,15 +513,7 @@ func findAssignments(text string, hits []hit, emit func(s, e int, id string)) {
 		if weak && (!strongValue(v) && !randomBase64(v) || signatureDigest(v)) { // signatureDigest: general7.go
 			continue
 		}
-		if kind != kindPassword && namesAKey(v) {
-			continue // PrivateKey: testRSA2048PrivateKey, "decryptionKey": "decryptionKey1024"
-		}
-		if !judged {
-			plausible = plausibleValue(judgedInQuotes(v, quoted), kind, quoted)
-		}
-		if plausible || kind == kindPassword && (envPassword(text, l, r, ident, v, quoted) || connStringPassword(text, l, s, e)) {
-			emit(s, e, assignmentIDs[kind])
-		}
+		later(s, e, lateAssignment{l: int32(l), r: int32(r), kind: int8(kind), quoted: quoted, plausible: plausible})
 	}
 }
 
@@ -492,10 +534,6 @@ func nameValuePair(text string, l, r int) (int, int, bool) {
 	a := l
 	for a > 0 && l-a < 120 && !isSpace(text[a-1]) && strings.IndexByte("\"'`=:,{[(", text[a-1]) < 0 {
 		a--
-	}
-	b := r
-	for b < len(text) && b-r < 120 && !isSpace(text[b]) && strings.IndexByte("\"'`,}])", text[b]) < 0 {
-		b++
 	}
 	// back: [quote] blanks separator blanks [quote] FIELD
 	i := a
@@ -532,7 +570,14 @@ func nameValuePair(text string, l, r int) (int, int, bool) {
 	if f > 0 && (isAlnum(text[f-1]) || text[f-1] == '_') {
 		return -1, -1, false
 	}
-	// forward: past the closing quote, separators and at most one line break, the value field
+	// forward: past the closing quote, separators and at most one line
+	// break, the value field (the end of the value the identifier sits in
+	// is looked for only now: the name field before it is seldom there,
+	// and the walk over a key's value, 120 bytes, was most of this test)
+	b := r
+	for b < len(text) && b-r < 120 && !isSpace(text[b]) && strings.IndexByte("\"'`,}])", text[b]) < 0 {
+		b++
+	}
 	k := b
 	if k < len(text) && (text[k] == '"' || text[k] == '\'') {
 		k++

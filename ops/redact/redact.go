@@ -62,8 +62,11 @@ type Rule struct {
 	// engine, for rules run across windows (hand.go, or a single class run)
 	handAll func(win string) [][]int
 	find    func(text string, hits []hit, emit func(s, e int, id string))
-	emits   []string
-	kwShape string // the shape of a kw rule (providers.go)
+	// findLate: find, with the last test of a candidate left to resolve
+	// (the generic rule: lateAssignment)
+	findLate func(text string, hits []hit, emit func(s, e int, id string), later func(s, e int, a lateAssignment))
+	emits    []string
+	kwShape  string // the shape of a kw rule (providers.go)
 }
 
 // Options configures a Scanner.
@@ -130,6 +133,9 @@ type Scanner struct {
 	noPre    bool // testing: run every rule on the whole text
 	// testing: run the regexps, not the fast and hand-written matchers
 	regexpOnly bool
+	// testing: the generic rule's last test run when it finds a value,
+	// not left to resolve (lateAssignment)
+	eagerLate bool
 	// sweep: every run of an encoding's alphabet is decoded and scanned
 	// (anywhere.go) with inner, the scanner one level deeper (nil, and no
 	// sweep, two levels down)
@@ -422,6 +428,9 @@ type cand struct {
 	Finding
 	prio int
 	ord  int // the order it was found in (resolve)
+	// late: the test resolve runs before it takes the candidate (isLate)
+	late   lateAssignment
+	isLate bool
 }
 
 // MayHold reports whether text could hold a secret: whether any rule's
@@ -466,6 +475,13 @@ func (s *Scanner) Scan(text string) []Finding {
 			scratchPool.Put(sc)
 		}
 	}()
+	if stageTiming {
+		defer stageLeave(stageEnter())
+	}
+	var t0 int64
+	if stageTiming {
+		t0 = stageStart()
+	}
 	var hits []hit
 	if s.noPre {
 		hits = s.allHits(text)
@@ -473,9 +489,16 @@ func (s *Scanner) Scan(text string) []Finding {
 		hits = s.appendAnchors(sc.hits[:0], text, false)
 		sc.hits = hits
 	}
+	if stageTiming {
+		stageEnd(t0, stagePrefilter)
+		t0 = stageStart()
+	}
 	// the runs of an encoding that decode to text holding a secret (anywhere.go)
 	sc.swept = sc.swept[:0]
 	s.sweepEncoded(text, false, &sc.swept)
+	if stageTiming {
+		stageEnd(t0, stageSweep)
+	}
 	if len(hits) == 0 && len(s.always) == 0 && len(sc.swept) == 0 {
 		return nil
 	}
@@ -486,6 +509,12 @@ func (s *Scanner) Scan(text string) []Finding {
 			return
 		}
 		cands = append(cands, cand{Finding: Finding{st, en, id}, prio: prio})
+	}
+	later := func(st, en int, a lateAssignment) {
+		if st < 0 || en > len(text) || st >= en {
+			return
+		}
+		cands = append(cands, cand{Finding: Finding{st, en, a.id()}, prio: prio, late: a, isLate: true})
 	}
 	for _, f := range sc.swept {
 		emit(f.Start, f.End, f.Rule)
@@ -511,10 +540,19 @@ func (s *Scanner) Scan(text string) []Finding {
 			}
 			r := s.rules[hits[i].rule]
 			prio = r.Priority
-			if r.find != nil {
+			if stageTiming {
+				t0 = stageStart()
+			}
+			switch {
+			case r.findLate != nil && !s.eagerLate:
+				r.findLate(text, hits[i:j], emit, later)
+			case r.find != nil:
 				r.find(text, hits[i:j], emit)
-			} else {
+			default:
 				s.runWindows(r, text, hits[i:j], emit)
+			}
+			if stageTiming {
+				stageEnd(t0, int(hits[i].rule))
 			}
 			i = j
 		}
@@ -531,6 +569,10 @@ func (s *Scanner) Scan(text string) []Finding {
 	sc.cands = cands
 	if len(cands) == 0 {
 		return nil
+	}
+	if stageTiming {
+		t0 = stageStart()
+		defer stageEnd(t0, stageResolve)
 	}
 	return s.resolve(text, cands, sc)
 }
@@ -858,7 +900,20 @@ func (s *Scanner) emitMatch(r *Rule, text string, base int, m []int, emit func(i
 
 func (s *Scanner) resolve(text string, cands []cand, sc *scratch) []Finding {
 	if len(s.allow) > 0 {
+		// a late candidate that fails its test was never found: it is
+		// tested first, so that an allowlist that drops every candidate
+		// left gives an empty list, as before, and none gives nil
 		kept := cands[:0]
+		for _, c := range cands {
+			if !c.isLate || c.late.stands(text, c.Start, c.End) {
+				c.isLate = false
+				kept = append(kept, c)
+			}
+		}
+		if cands = kept; len(cands) == 0 {
+			return nil
+		}
+		kept = cands[:0]
 		for _, c := range cands {
 			sec := text[c.Start:c.End]
 			ok := true
@@ -888,7 +943,9 @@ func (s *Scanner) resolve(text string, cands []cand, sc *scratch) []Finding {
 			j++
 		}
 		if j == i+1 {
-			out = append(out, cands[i].Finding)
+			if c := &cands[i]; !c.isLate || c.late.stands(text, c.Start, c.End) {
+				out = append(out, c.Finding)
+			}
 			i = j
 			continue
 		}
@@ -902,12 +959,16 @@ func (s *Scanner) resolve(text string, cands []cand, sc *scratch) []Finding {
 					break
 				}
 			}
-			if !overlap {
+			if !overlap && (!c.isLate || c.late.stands(text, c.Start, c.End)) {
 				out = append(out, c.Finding)
 			}
 		}
 		slices.SortFunc(out[first:], func(a, b Finding) int { return cmp.Compare(a.Start, b.Start) })
 		i = j
+	}
+	if len(out) == 0 && len(s.allow) == 0 {
+		// every candidate was late and failed its test: none was found
+		return nil
 	}
 	return out
 }

@@ -237,6 +237,7 @@ func positives() []posCase {
 		out = append(out, posCase{pc.rule, pc.text, pc.secret})
 	}
 	out = append(out, hashSessionPositives(g)...) // hashsession_test.go
+	out = append(out, longtailPositives(g)...)    // longtail_test.go
 	return out
 }
 

@@ -299,7 +299,7 @@ func builtinRules() []*Rule {
 			Check: checkValue(kindPassword), handAll: findAllAt("m", matchMySQL)},
 		// keyword-context rules
 		{ID: "generic", Anchors: assignmentKeywords, Fold: true, Priority: prioGeneric,
-			find: findAssignments, emits: assignmentIDs[:]},
+			find: findAssignments, findLate: findAssignmentsLate, emits: assignmentIDs[:]},
 		{ID: "url-password", Anchors: []string{"://"}, Priority: prioContext,
 			find: findURLCreds, emits: urlRuleIDs},
 		{ID: "url-secret", Anchors: []string{"://"}, Priority: prioGeneric,
@@ -314,6 +314,7 @@ func builtinRules() []*Rule {
 	rules = append(rules, general7Rules()...)    // general7.go
 	rules = append(rules, encoded5Rules()...)    // encoded5.go
 	rules = append(rules, hashSessionRules()...) // hashsession.go
+	rules = append(rules, longtailRules()...)    // longtail.go
 	have, anchors := map[string]bool{}, map[string]bool{}
 	for _, r := range rules {
 		have[r.ID] = true
