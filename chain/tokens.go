@@ -503,11 +503,11 @@ func EntryUsage(raw []byte) (Usage, bool) {
 	return Usage{Input: int(n[0] + n[1] + n[2]), Output: int(n[3])}, true
 }
 
-// minOverhead: Claude Code's system prompt and tool definitions are
+// MinOverhead: Claude Code's system prompt and tool definitions are
 // several thousand tokens; a recorded figure that leaves less than this
 // for them is not a real API's count (the harness mock writes synthetic
 // usage, some test fixtures write zeros) and is not used.
-const minOverhead = 2000
+const MinOverhead = 2000
 
 // ResumeEstimate is the estimated size of the request the client sends
 // when the session is resumed.
@@ -857,7 +857,7 @@ func (f *File) resumeTokens(p Path, raw RawFunc, counts *lineCounts) ResumeEstim
 // the measure: ops.FitTokens keeps its running count by this rule.
 func OverheadOf(u Usage, found bool, before int) (overhead int, measured bool) {
 	if found {
-		if o := u.Input - before; o >= minOverhead {
+		if o := u.Input - before; o >= MinOverhead {
 			return o, true
 		}
 	}

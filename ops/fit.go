@@ -60,6 +60,10 @@ type FitTokens struct {
 	// above it, or the lowest count a refusal's cuts passed (the floor
 	// then); reports name Target.
 	Aim int
+	// exact: the measure is followed at every point the cuts may stop,
+	// not only where the target may be met (FitWithin's pass for a
+	// refusal's floor: the lowest count the cuts pass)
+	exact bool
 }
 
 // Name of the operation.
@@ -169,7 +173,7 @@ func (o FitTokens) Apply(t *Txn) error {
 	// written result: the cuts move the measure (chain.OverheadOf), and a
 	// count that kept the session's own drifted from info's by the whole
 	// typical system prompt (issue 30: 38,771 running, 25,580 written)
-	ms := &measure{t: t, f: f, h: h, per: per, ahead: make([]uint64, (len(f.Entries)+63)/64)}
+	ms := &measure{t: t, f: f, h: h, per: per, ahead: make([]uint64, (len(f.Entries)+63)/64), lazy: !o.exact}
 	ms.advance(0)
 	total = cur.Tokens.Total() + ms.overhead
 	measured := ms.measured
@@ -224,6 +228,12 @@ func (o FitTokens) Apply(t *Txn) error {
 	// the measure to a later one)
 	low := total
 	fits := func() bool {
+		if ms.dirty {
+			if !o.exact && total-ms.overhead+min(chain.DefaultOverhead, chain.MinOverhead) > goal {
+				return false // (not met whatever measures the system prompt)
+			}
+			total += ms.resolve()
+		}
 		low = min(low, total)
 		return total <= goal
 	}
@@ -484,6 +494,7 @@ func (o FitTokens) Apply(t *Txn) error {
 	if fits() {
 		return nil
 	}
+	total += ms.resolve()
 	// what stands in the way
 	last, kept, measure := 0, 0, 0
 	for k, i := range h {
@@ -534,6 +545,12 @@ type measure struct {
 	// after the other, they were a third of the rescue's time)
 	us     []usageAt
 	usFrom int
+	// lazy: when the response that measures is removed, the next is
+	// found only when the count is read where it may meet the target
+	// (dirty until then): on the chain of 250,000 turns every removal
+	// moved it, and reading each next response's usage was a third
+	// more CPU for the rescue
+	lazy, dirty bool
 }
 
 type usageAt struct {
@@ -577,6 +594,18 @@ func (m *measure) usageOf(k int) (chain.Usage, bool) {
 	return r.u, r.ok
 }
 
+// resolve finds the response that measures the system prompt once the
+// one that did is gone, and returns what that changes the overhead by.
+func (m *measure) resolve() int {
+	if !m.dirty {
+		return 0
+	}
+	was := m.overhead
+	m.dirty = false
+	m.advance(m.k + 1)
+	return m.overhead - was
+}
+
 // advance finds the first response recording usage from position k on,
 // the entries passed counted before it.
 func (m *measure) advance(k int) {
@@ -612,7 +641,12 @@ func (m *measure) changed(i, d int) int {
 		m.overhead, m.measured = chain.OverheadOf(m.usage, m.found, m.before)
 	case m.k < len(m.h) && m.h[m.k] == i && m.t.Dropped(m.f, i):
 		// the response that measured it is gone: the next one does
+		// (found when the count is read: resolve)
 		m.ahead[i/64] |= 1 << (i % 64)
+		if m.lazy {
+			m.dirty = true
+			return 0
+		}
 		m.advance(m.k + 1)
 	default:
 		return 0
@@ -1483,6 +1517,21 @@ func FitWithin(s *chain.Session, p Pipeline, newTxn func() *Txn) (*Txn, error) {
 				r.After = got.Total()
 			}
 			return t, nil
+		}
+		if te != nil && !fit.exact {
+			// the lowest count the cuts pass, found with the measure
+			// followed at every point
+			ex := fit
+			ex.Aim, ex.exact = 1, true
+			q := slices.Clone(p)
+			q[k] = ex
+			et := newTxn()
+			if eerr := apply(q, et); eerr != nil {
+				var ete *TargetError
+				if errors.As(eerr, &ete) && ete.Low < te.Low {
+					te.Low = ete.Low
+				}
+			}
 		}
 		if te != nil {
 			// every cut this target allows is made: the floor is what
