@@ -285,6 +285,9 @@ func (d *DirSync) Mkdir(dir string) error {
 		if errors.Is(err, os.ErrExist) {
 			return existsError(dir)
 		}
+		if cw := createError(dir, filepath.Dir(dir), err); cw != nil {
+			return cw
+		}
 		return fmt.Errorf("create directory %s: %w", dir, err)
 	}
 	if d.dirs == nil {
@@ -527,6 +530,9 @@ func renderTemp(target string, like os.FileInfo, mode os.FileMode, render func(w
 	}
 	f, err = os.CreateTemp(dir, tempPrefix(base)+"*")
 	if err != nil {
+		if cw := createError(target, filepath.Clean(dir), err); cw != nil {
+			return nil, cw
+		}
 		return nil, wrapIOError(fmt.Sprintf("create temp file for %s", target), err)
 	}
 	if err = fill(f, target, owner, mode, render, sync); err != nil {

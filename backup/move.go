@@ -68,9 +68,13 @@ type MovePlan struct {
 	Sessions  []MoveSession
 	Files     []MoveFile
 	Edits     []MoveEdit
-	Force     bool            // skip the live-session guard
-	Record    json.RawMessage // saved in each session's backup manifest
-	Now       func() time.Time
+	// Dirs are empty folders of the old place (a project's memory/ that
+	// holds nothing yet): each is made at To and removed at From, if it is
+	// still empty, with the files
+	Dirs   []Moved
+	Force  bool            // skip the live-session guard
+	Record json.RawMessage // saved in each session's backup manifest
+	Now    func() time.Time
 }
 
 // MoveResult says what a move did.
@@ -112,6 +116,7 @@ type journal struct {
 	Backups []string      `json:"backups"`
 	Files   []journalFile `json:"files"`
 	Edits   []journalEdit `json:"edits"`
+	Dirs    []Moved       `json:"dirs,omitempty"`
 	path    string
 	// root is the config dir the move is in: the old files are removed
 	// from below it without following a link on the way (removeFrom)
@@ -184,6 +189,7 @@ func Move(p MovePlan) (res MoveResult, err error) {
 		j.Files = append(j.Files, journalFile{From: f.From, To: f.To, ModTime: f.Snapshot.ModTime, Size: &size,
 			Tmp: filepath.Join(filepath.Dir(f.To), "."+filepath.Base(f.To)+moveTmpMarker+txn)})
 	}
+	j.Dirs = p.Dirs
 	for _, e := range p.Edits {
 		je := journalEdit{Path: e.Path, Remove: e.Remove, Tmp: filepath.Join(filepath.Dir(e.Path), "."+filepath.Base(e.Path)+moveTmpMarker+txn)}
 		if e.Snapshot != nil {
@@ -485,6 +491,12 @@ func (j *journal) finish() (warnings []string, err error) {
 			}
 		}
 	}
+	for _, d := range j.Dirs {
+		if _, err := mkdirBeneath(j.root, d.To, nil); err != nil {
+			return warnings, fmt.Errorf("make folder %s: %w", d.To, err)
+		}
+		dirs[filepath.Dir(d.To)] = true
+	}
 	hook("move-after-links")
 	if err := syncDirs(dirs); err != nil {
 		return warnings, err
@@ -528,6 +540,10 @@ func (j *journal) finish() (warnings []string, err error) {
 			warnings = append(warnings, note)
 		}
 		dirs[filepath.Dir(f.From)] = true
+	}
+	for i := len(j.Dirs) - 1; i >= 0; i-- { // the deepest first
+		removeEmptyDirs(j.root, j.Dirs[i].From)
+		dirs[filepath.Dir(j.Dirs[i].From)] = true
 	}
 	for _, f := range j.Files {
 		removeEmptyDirs(j.root, filepath.Dir(f.From))

@@ -340,7 +340,9 @@ func (g *Graph) isParallelSibling(i int) bool {
 
 // Branches returns the leaves that end a conversation branch, in file
 // order: every leaf but the tool results of parallel calls that the client
-// sends together with a sibling branch, and but progress-only dead ends.
+// sends together with a sibling branch, and but progress-only dead ends
+// (a dead end below an entry with nothing else below it ends a branch at
+// that entry: a file that ends in progress entries).
 func (g *Graph) Branches() []int {
 	if g.branchDone {
 		return g.branches
@@ -361,14 +363,62 @@ func (g *Graph) branchLeaves() []int {
 		}
 	}
 	var out []int
+	var ended map[int]bool // the entries a progress-only dead end ends
 	for _, l := range g.Leaves {
 		e := &g.f.Entries[l]
-		if !isConversational(e) || g.isParallelSibling(l) || continued[l] {
+		if e.Type() == "progress" {
+			// a progress-only dead end below an entry that has nothing
+			// else below it (a client stopped while a hook or a tool ran):
+			// the branch ends at that entry
+			// (ended: each such entry looked at once, for the many
+			// progress entries of one call)
+			top := g.aboveProgress(l)
+			if top < 0 || ended[top] {
+				continue
+			}
+			if ended == nil {
+				ended = map[int]bool{}
+			}
+			ended[top] = true
+			if !isConversational(&g.f.Entries[top]) || g.isParallelSibling(top) || continued[top] || g.leadsPastProgress(top) {
+				continue
+			}
+			l = top
+		} else if !isConversational(e) || g.isParallelSibling(l) || continued[l] {
 			continue
 		}
 		out = append(out, l)
 	}
 	return out
+}
+
+// aboveProgress is the nearest entry above progress entry i that is no
+// progress entry, or -1.
+func (g *Graph) aboveProgress(i int) int {
+	for n := 0; i >= 0 && g.f.Entries[i].Type() == "progress" && n < len(g.Parent); n++ {
+		i = g.Parent[i]
+	}
+	if i >= 0 && g.f.Entries[i].Type() == "progress" {
+		return -1
+	}
+	return i
+}
+
+// leadsPastProgress reports whether an entry below i is no progress
+// entry (i goes on in a conversation, not only in progress dead ends).
+func (g *Graph) leadsPastProgress(i int) bool {
+	stack := []int{i}
+	for len(stack) > 0 {
+		j := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, c := range g.ChildrenOf(j) {
+			if g.f.Entries[c].Type() != "progress" {
+				return true
+			}
+			stack = append(stack, int(c))
+		}
+	}
+	return false
 }
 
 func isConversational(e *Entry) bool {

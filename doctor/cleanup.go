@@ -22,7 +22,7 @@ type Cleanup struct {
 	// Refused are the settings files whose cleanupPeriodDays neither
 	// client takes (not a whole number >= 0; 2.1.332 also refuses 0):
 	// 2.0.50 ignores such a file whole, 2.1.332 skips its cleanup.
-	Refused []string `json:"refused,omitempty"`
+	Refused []string `json:"refused"`
 }
 
 // MaxCleanupDays is the most days Cleanup.Days says: a larger period

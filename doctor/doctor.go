@@ -103,8 +103,9 @@ const (
 // Fix is the fix of a finding, as data.
 type Fix struct {
 	Kind FixKind `json:"kind"`
-	// Lossless fixes are applied by a fixing run; the others are left to
-	// the user.
+	// Lossless: the fix loses nothing. A fixing run applies it when the
+	// finding also needs attention (not OldClient's); the others are left
+	// to the user.
 	Lossless bool `json:"lossless"`
 	// To is the project path the session belongs to (FixMove).
 	To string `json:"to,omitempty"`
@@ -128,7 +129,7 @@ type Finding struct {
 	// existing folders the project may have become.
 	Folder         string   `json:"folder,omitempty"`
 	ExpectedFolder string   `json:"expected_folder,omitempty"`
-	Candidates     []string `json:"candidates,omitempty"`
+	Candidates     []string `json:"candidates"`
 	// Stranded: a file of the same name in the folder the client looks in
 	// (a copy): the session cannot be moved there.
 	Twin string `json:"twin,omitempty"`
@@ -138,8 +139,8 @@ type Finding struct {
 
 	// Broken: validate's errors, and those repair has no safe fix for;
 	// OldClient: validate's warnings of what 2.0.x does not send.
-	Problems []validate.Problem `json:"problems,omitempty"`
-	Unfixed  []ops.Fix          `json:"unfixed,omitempty"`
+	Problems []validate.Problem `json:"problems"`
+	Unfixed  []ops.Fix          `json:"unfixed"`
 
 	// DueForDeletion: the file's modification time (what the client's
 	// cleanup compares), its age and the days left before a start of

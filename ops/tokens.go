@@ -18,7 +18,7 @@ type TokenReport struct {
 	ContextWindow int `json:"context_window"`
 	// TurnsRemoved are the turns --target-tokens removed whole (each left
 	// as a line of a note), by their number in `turns`.
-	TurnsRemoved []int `json:"turns_removed,omitempty"`
+	TurnsRemoved []int `json:"turns_removed"`
 }
 
 // ResumeEstimates estimates what a resume sends from the session as read

@@ -17,8 +17,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 
+	"github.com/ccsurgeon/ccsurgeon/backup"
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/ops"
 )
@@ -80,9 +82,13 @@ func Errorf(format string, args ...any) error {
 }
 
 // noFolderError says that the folder -o names its file in (or the
-// folder of -o DIR/) does not exist; the hint's command makes it.
+// folder of -o DIR/), dir, is not a folder that exists: a
+// backup.CannotWriteError (which speak words).
 func noFolderError(output, dir string) error {
-	return &Error{Msg: fmt.Sprintf("cannot write %s: folder %s does not exist", output, dir), Hint: "create it first: mkdir -p " + ShellQuote(dir), Code: 1}
+	if err := backup.FolderError(output, dir); err != nil {
+		return err
+	}
+	return &backup.CannotWriteError{Path: output, Dir: dir, Block: backup.NoFolder}
 }
 
 // UsageErrorf returns a user-facing error with exit code 2 and a hint.
@@ -115,7 +121,10 @@ func (env *Env) printJSON(v any) error { return PrintJSON(env.Out, v) }
 
 // PrintJSON writes v as every --json output is written: indented by two
 // spaces, one value a line, with <, > and & as they are.
+// A list or map that holds nothing prints as [] or {}, never null: a
+// script's `jq '.fixed[]'` lists nothing rather than failing.
 func PrintJSON(w io.Writer, v any) error {
+	v = emptyNotNull(v)
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
@@ -154,4 +163,70 @@ func (env *Env) Self() string {
 		return "ccsurgeon"
 	}
 	return "ccsurgeon --config-dir " + ShellQuote(env.ConfigDir)
+}
+
+// emptyNotNull returns v with every nil slice (but bytes, such as
+// json.RawMessage, whose nil is null) and nil map of an exported field
+// printed without omitempty made empty, through structs, pointers and
+// slices: v itself when it holds none, else a copy (pointers and slices
+// it reaches are changed in place: an empty list for a nil one).
+func emptyNotNull(v any) any {
+	rv := reflect.ValueOf(v)
+	if !rv.IsValid() {
+		return v
+	}
+	cp := reflect.New(rv.Type()).Elem()
+	cp.Set(rv)
+	if cp.Kind() == reflect.Slice && cp.IsNil() && cp.Type().Elem().Kind() != reflect.Uint8 {
+		cp.Set(reflect.MakeSlice(cp.Type(), 0, 0))
+	}
+	fillEmpty(cp)
+	return cp.Interface()
+}
+
+func fillEmpty(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			e := v.Elem()
+			if v.Kind() == reflect.Interface && e.Kind() != reflect.Pointer {
+				cp := reflect.New(e.Type()).Elem()
+				cp.Set(e)
+				fillEmpty(cp)
+				if v.CanSet() {
+					v.Set(cp)
+				}
+				return
+			}
+			fillEmpty(e)
+		}
+	case reflect.Slice:
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			return
+		}
+		for i := 0; i < v.Len(); i++ {
+			fillEmpty(v.Index(i))
+		}
+	case reflect.Struct:
+		t := v.Type()
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			if !f.IsExported() || f.Tag.Get("json") == "-" {
+				continue
+			}
+			fv := v.Field(i)
+			if !fv.CanSet() {
+				continue
+			}
+			omit := strings.Contains(f.Tag.Get("json"), ",omitempty")
+			switch {
+			case fv.Kind() == reflect.Slice && fv.IsNil() && !omit && f.Type.Elem().Kind() != reflect.Uint8:
+				fv.Set(reflect.MakeSlice(f.Type, 0, 0))
+			case fv.Kind() == reflect.Map && fv.IsNil() && !omit:
+				fv.Set(reflect.MakeMap(f.Type))
+			default:
+				fillEmpty(fv)
+			}
+		}
+	}
 }

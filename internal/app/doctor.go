@@ -57,9 +57,9 @@ type DoctorResult struct {
 	Cleanup        doctor.Cleanup  `json:"cleanup"`
 	Findings       []DoctorFinding `json:"findings"`
 	NeedsAttention int             `json:"needs_attention"`
-	Fixed          []DoctorFixed   `json:"fixed,omitempty"`
+	Fixed          []DoctorFixed   `json:"fixed"`
 	// Left are the findings a --fix run leaves for the user to decide
-	Left []DoctorFinding `json:"left,omitempty"`
+	Left []DoctorFinding `json:"left"`
 
 	shared map[string]bool // sharedIDs
 }
@@ -133,8 +133,16 @@ func (env *Env) RunDoctor(o DoctorOptions) error {
 	res := DoctorResult{Sessions: len(paths), Cleanup: cleanup, Findings: []DoctorFinding{}}
 	shared := env.sharedIDs()
 	res.shared = shared
+	// the move of each gone project: its other findings' advice sends the
+	// user to its folder only through that move
+	gone := map[string]string{}
 	for _, f := range fs {
-		df := env.wordFinding(f, cleanup, shared)
+		if f.Kind == doctor.ProjectGone {
+			gone[f.Project] = env.wordFinding(f, cleanup, shared, nil).Command
+		}
+	}
+	for _, f := range fs {
+		df := env.wordFinding(f, cleanup, shared, gone)
 		res.Findings = append(res.Findings, df)
 		if f.NeedsAttention {
 			res.NeedsAttention++
@@ -308,7 +316,10 @@ func (env *Env) filed(path string) bool {
 }
 
 // wordFinding says what a finding is, what it costs and what fixes it.
-func (env *Env) wordFinding(f doctor.Finding, c doctor.Cleanup, shared map[string]bool) DoctorFinding {
+// gone maps a project whose folder no longer exists to the command that
+// moves it (its project_gone finding's).
+func (env *Env) wordFinding(f doctor.Finding, c doctor.Cleanup, shared map[string]bool, gone map[string]string) DoctorFinding {
+	move, isGone := gone[f.Project]
 	self := env.Self()
 	id := ShellQuote(env.doctorName(f, shared))
 	df := DoctorFinding{Finding: f}
@@ -371,6 +382,10 @@ func (env *Env) wordFinding(f doctor.Finding, c doctor.Cleanup, shared map[strin
 		df.Command = fmt.Sprintf("%s rewrite %s -o %s", self, id, ShellQuote(keepCopyPath(env.ConfigDir, f.Path)))
 	case doctor.TooBig:
 		df.Message = fmt.Sprintf("too big: a resume sends ~%s tokens, over the %s-token context window of %s: the client cannot resume or compact it; fitting it loses content, so it is yours to decide: the command writes the fitted session as a new session in its project's folder, the original left as it is, and prints the new id: resume that one ('claude --resume NEW-ID' in %s)", chain.HumanTokens(f.Tokens), chain.HumanTokens(f.ContextWindow), orUnknown(f.Model), f.Project)
+		if isGone {
+			df.Message = strings.TrimSuffix(df.Message, fmt.Sprintf(" in %s)", f.Project)) +
+				fmt.Sprintf(" in the project's new place): %s no longer exists, so move the project first ('%s'; the fitted session, made before or after, moves with it)", f.Project, move)
+		}
 		df.Command = fmt.Sprintf("%s compress %s --target-tokens %d --new", self, id, f.Fix.TargetTokens)
 	case doctor.IndexMissingFile:
 		df.Message = fmt.Sprintf("index: %s names %s, whose file is gone; the picker of 2.1.12-2.1.29 skips it (nothing to do)", f.Index, f.Path)
@@ -390,6 +405,10 @@ func (env *Env) wordFinding(f doctor.Finding, c doctor.Cleanup, shared map[strin
 		sid := sessionIDOf(f.Shadows)
 		df.Message = fmt.Sprintf("empty newest: an empty transcript (a client start that wrote nothing; 2.0.50's -p --resume leaves one) is the newest file of projects/%s: 'claude --continue' in %s (2.1.332) takes it and starts from nothing, not from %s, the newest session; resume that one by its id, or remove this file once no client runs in %s", f.Folder, f.Project, sid, f.Project)
 		df.Command = fmt.Sprintf("cd %s && claude --resume %s", ShellQuote(f.Project), sid)
+		if isGone {
+			df.Message = fmt.Sprintf("empty newest: an empty transcript (a client start that wrote nothing; 2.0.50's -p --resume leaves one) is the newest file of projects/%s, whose project %s no longer exists: no client starts there now, but once the project is moved ('%s') 'claude --continue' in the new place (2.1.332) may take it and start from nothing, not from %s, the newest session; remove this file before the move, or resume that one by its id there", f.Folder, f.Project, move, sid)
+			df.Command = "" // no folder to cd into
+		}
 	}
 	return df
 }

@@ -205,7 +205,7 @@ func TestDoctorNamesEveryFinding(t *testing.T) {
 	assert.Equal(t, []doctor.Kind{doctor.IndexMissingSession}, k[d.sound], "the sound session: only the index misses it")
 	assert.Equal(t, []doctor.Kind{doctor.IndexMissingFile}, k["99999999-0000-4000-8000-000000000000"])
 	assert.Equal(t, 7, r.Sessions)
-	assert.Equal(t, doctor.Cleanup{Days: 30}, r.Cleanup)
+	assert.Equal(t, doctor.Cleanup{Days: 30, Refused: []string{}}, r.Cleanup)
 	for _, f := range r.Findings {
 		switch f.SessionID {
 		case d.stranded:
@@ -897,4 +897,38 @@ func TestDoctorNamesWhatOldClientsMiss(t *testing.T) {
 	k = kinds(r)
 	assert.Empty(t, k[par], "repaired: 2.0.x misses nothing")
 	assert.Equal(t, []doctor.Kind{doctor.OldClient}, k[ooo])
+}
+
+// TestDoctorAdviceForAGoneProject: a session too big to resume, of a
+// project whose folder is gone, was told to resume its fitted copy "in
+// /old/path", a folder that no longer exists. Each finding of a session of
+// a gone project (too_big, empty_newest, broken, due_for_deletion) that
+// sends the user to the project's folder says to move the project first
+// (its project_gone finding's command), and no command cds into it.
+func TestDoctorAdviceForAGoneProject(t *testing.T) {
+	d := newDoctorDir(t)
+	gone := filepath.Join(d.root, "work", "oldname")
+	d.add("multi-turn", gone, "", 3*time.Hour, huge())
+	d.add("multi-turn", gone, "", 2*time.Hour, dangle())
+	d.add("multi-turn", gone, "", 40*24*time.Hour, nil)
+	_, p := d.add("multi-turn", gone, "", time.Hour, nil)
+	require.NoError(t, os.WriteFile(filepath.Join(filepath.Dir(p), "0badc0de-0000-4000-8000-000000000000.jsonl"), nil, 0o600))
+	r, _, err := d.run(DoctorOptions{})
+	require.Error(t, err)
+	kinds := map[doctor.Kind]bool{}
+	for _, f := range r.Findings {
+		kinds[f.Kind] = true
+		assert.NotContains(t, f.Command, "cd "+gone, "%s: a command that cds into the gone folder", f.Kind)
+		if f.Kind == doctor.ProjectGone {
+			continue
+		}
+		for _, w := range []string{"in " + gone + ")", "in " + gone + " ", "in " + gone + ";", "in " + gone + ":"} {
+			if strings.Contains(f.Message, w) {
+				assert.Contains(t, f.Message, "move --project", "%s: sends the user into the gone folder without the move: %s", f.Kind, f.Message)
+			}
+		}
+	}
+	for _, k := range []doctor.Kind{doctor.ProjectGone, doctor.TooBig, doctor.EmptyNewest, doctor.Broken, doctor.DueForDeletion} {
+		assert.True(t, kinds[k], "no %s finding: %+v", k, r.Findings)
+	}
 }

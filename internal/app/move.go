@@ -39,10 +39,10 @@ type MoveResult struct {
 	ProjectFiles   []MovedFile       `json:"project_files"`
 	HistoryPrompts int               `json:"history_prompts"`
 	IndexEntries   int               `json:"index_entries"`
-	PathRewrites   []ops.PathChange  `json:"path_rewrites,omitempty"`
-	Recovered      []string          `json:"recovered,omitempty"`
-	Notes          []string          `json:"notes,omitempty"`
-	Backups        map[string]string `json:"backups,omitempty"`
+	PathRewrites   []ops.PathChange  `json:"path_rewrites"`
+	Recovered      []string          `json:"recovered"`
+	Notes          []string          `json:"notes"`
+	Backups        map[string]string `json:"backups"`
 }
 
 // MoveUndoJSON is what `restore --json` prints when the backup it puts
@@ -82,7 +82,9 @@ type moveRecord struct {
 	Files    []backup.Moved `json:"files"`
 	// Rewritten are transcripts rewritten where they are (a new path with
 	// the same slug as the old one)
-	Rewritten []string `json:"rewritten,omitempty"`
+	Rewritten []string `json:"rewritten"`
+	// Dirs are the empty folders of the project that moved with it
+	Dirs []backup.Moved `json:"dirs,omitempty"`
 }
 
 // sessionMove is one session to move.
@@ -266,7 +268,7 @@ func (env *Env) runMove(o MoveOptions, from, to string, moves []sessionMove, out
 	}
 	if o.Project != "" {
 		for _, dir := range env.projectFolders(from) {
-			files, err := ownFiles(dir, moved)
+			files, empty, err := ownFiles(dir, moved)
 			if err != nil {
 				return err
 			}
@@ -280,6 +282,14 @@ func (env *Env) runMove(o MoveOptions, from, to string, moves []sessionMove, out
 				mf := backup.MoveFile{From: f, To: filepath.Join(dst, rel)}
 				plan.Files = append(plan.Files, mf)
 				out.ProjectFiles = append(out.ProjectFiles, MovedFile{From: mf.From, To: mf.To})
+			}
+			for _, d := range empty {
+				rel, _ := filepath.Rel(dir, d)
+				md := backup.Moved{From: d, To: filepath.Join(dst, rel)}
+				plan.Dirs = append(plan.Dirs, md)
+				rec.Dirs = append(rec.Dirs, md)
+				sep := string(filepath.Separator)
+				out.ProjectFiles = append(out.ProjectFiles, MovedFile{From: md.From + sep, To: md.To + sep})
 			}
 		}
 	}
@@ -490,10 +500,11 @@ func folderProjectPath(dir, from string) string {
 
 // ownFiles are the files of a project folder that belong to no session
 // (memory/, …): not a transcript, not a session's folder, not a subagent
-// transcript of a moved session, not the index (which is rewritten).
-func ownFiles(dir string, moved map[string]bool) ([]string, error) {
-	var out []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+// transcript of a moved session, not the index (which is rewritten); and
+// its folders of that kind that hold nothing (empty, outermost first: a
+// memory/ the client made before it wrote a note), which move too.
+func ownFiles(dir string, moved map[string]bool) (out, empty []string, err error) {
+	err = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -505,6 +516,11 @@ func ownFiles(dir string, moved map[string]bool) ([]string, error) {
 		case d.IsDir() && (moved[top] || isSessionDir(dir, top)):
 			return filepath.SkipDir
 		case d.IsDir():
+			if d.Type()&fs.ModeSymlink == 0 {
+				if ents, err := os.ReadDir(p); err == nil && len(ents) == 0 {
+					empty = append(empty, p)
+				}
+			}
 			return nil
 		case rel == "sessions-index.json", backup.IsMoveTemp(d.Name()):
 			return nil
@@ -517,7 +533,7 @@ func ownFiles(dir string, moved map[string]bool) ([]string, error) {
 		out = append(out, p)
 		return nil
 	})
-	return out, err
+	return out, empty, err
 }
 
 func isSessionDir(dir, name string) bool {
@@ -883,6 +899,10 @@ func (env *Env) undoMove(b backup.Backup, force bool) error {
 	}
 	plan := backup.MovePlan{ConfigDir: env.ConfigDir, Sessions: sessions, Force: force}
 	back := moveRecord{From: rec.To, To: rec.From, Project: rec.Project, Sessions: rec.Sessions}
+	for _, d := range rec.Dirs {
+		plan.Dirs = append(plan.Dirs, backup.Moved{From: d.To, To: d.From})
+		back.Dirs = append(back.Dirs, backup.Moved{From: d.To, To: d.From})
+	}
 	for _, f := range rec.Files {
 		mf := backup.MoveFile{From: f.To, To: f.From}
 		if src := saved[f.From]; src != "" {

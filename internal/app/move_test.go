@@ -262,3 +262,40 @@ func TestMoveSaysASymlinkedHistoryIsLeftAsItIs(t *testing.T) {
 	b, _ := os.ReadFile(real)
 	assert.Equal(t, line, string(b))
 }
+
+// TestMoveProjectTakesItsEmptyMemoryFolders: move --project moved the
+// files of the client's memory/ but left the old project folder behind
+// with an empty memory/ (and its empty subfolders) inside. The project's
+// folders move with it, empty ones too, in the same transaction: the old
+// project folder is gone after the move, and the undo puts every folder
+// back as it was.
+func TestMoveProjectTakesItsEmptyMemoryFolders(t *testing.T) {
+	e := newMoveEnv(t, "tools", "old")
+	oldDir := filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.old))
+	require.NoError(t, os.MkdirAll(filepath.Join(oldDir, "memory", "empty"), 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(oldDir, "memory", "MEMORY.md"), []byte("# notes\n"), 0o640))
+	dirs := func() []string {
+		var out []string
+		filepath.WalkDir(filepath.Join(e.cfg, "projects"), func(p string, d fs.DirEntry, err error) error {
+			if err == nil && d.IsDir() {
+				rel, _ := filepath.Rel(e.cfg, p)
+				out = append(out, rel)
+			}
+			return err
+		})
+		return out
+	}
+	before, beforeDirs := tree(t, filepath.Join(e.cfg, "projects")), dirs()
+	to := filepath.Join(e.root, "new")
+	newDir := filepath.Join(e.cfg, "projects", chain.ProjectSlug(to))
+	_, _, err := e.run(MoveOptions{Project: e.old, To: to})
+	require.NoError(t, err)
+	assert.NoDirExists(t, oldDir, "the old project folder is left behind: %v", dirs())
+	assert.DirExists(t, filepath.Join(newDir, "memory", "empty"))
+	assert.FileExists(t, filepath.Join(newDir, "memory", "MEMORY.md"))
+	var out, errb bytes.Buffer
+	a := &Env{ConfigDir: e.cfg, Out: &out, Err: &errb, Quiet: true}
+	require.NoError(t, a.RunRestore(e.id, "", false), errb.String())
+	assert.Equal(t, before, tree(t, filepath.Join(e.cfg, "projects")))
+	assert.Equal(t, beforeDirs, dirs(), "the undo puts the folders back")
+}

@@ -32,13 +32,19 @@ var errNothingToFix = errors.New("nothing to fix")
 // repairOnce is repair stopping the write path (before any backup, copy
 // or gate) when it fixes nothing: the session is read and repaired once
 // (repair ran twice, once to learn whether it would change anything).
-type repairOnce struct{ *ops.Repair }
+// A repair to -o DIR/ goes on: the session is written into the folder
+// with its files, as every command writes one (copyUnchanged writes a
+// file).
+type repairOnce struct {
+	*ops.Repair
+	toFolder bool
+}
 
 func (r repairOnce) Apply(t *ops.Txn) error {
 	if err := r.Repair.Apply(t); err != nil {
 		return err
 	}
-	if r.Changes() == 0 {
+	if r.Changes() == 0 && !r.toFolder {
 		return errNothingToFix
 	}
 	return nil
@@ -58,7 +64,7 @@ func (env *Env) RunRepair(session string, d Dest) error {
 	inner.Out = &buf
 	err := inner.runWrite(session, d, func(s *chain.Session) (ops.Pipeline, error) {
 		path, id = s.Path, s.ID
-		return ops.Pipeline{repairOnce{rep}}, nil
+		return ops.Pipeline{repairOnce{rep, d.Output != "" && isFolderDest(d.Output)}}, nil
 	})
 	fixes := fixWords(rep.Fixes)
 	if errors.Is(err, errNothingToFix) {

@@ -57,13 +57,13 @@ type WriteResult struct {
 	Added         int                       `json:"entries_added"`
 	BytesBefore   int64                     `json:"bytes_before"`
 	BytesAfter    int64                     `json:"bytes_after"`
-	Counts        map[string]int            `json:"counts,omitempty"`
-	CountDetails  map[string]map[string]int `json:"count_details,omitempty"`
-	Notes         []string                  `json:"notes,omitempty"`
+	Counts        map[string]int            `json:"counts"`
+	CountDetails  map[string]map[string]int `json:"count_details"`
+	Notes         []string                  `json:"notes"`
 	Preexisting   int                       `json:"preexisting_errors"`
 	// Redactions: the secrets redact-secrets found. A result being printed
 	// streams them from the log instead (a session can hold millions).
-	Redactions    []RedactionJSON `json:"redactions,omitempty"`
+	Redactions    []RedactionJSON `json:"redactions"`
 	ResumeCommand string          `json:"resume_command,omitempty"`
 	// ResumeTokens: estimated tokens a resume sends, before and after
 	// (compress-old-turns and --target-tokens).
@@ -1395,22 +1395,19 @@ func (env *Env) printResultJSON(out WriteResult) error {
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
 	out.Redactions = nil
-	if err := enc.Encode(out); err != nil {
+	if err := enc.Encode(emptyNotNull(out)); err != nil {
 		return err
 	}
+	// the secrets go in place of the empty list printed for them
 	b := head.Bytes()
-	const key = "\n  \"preexisting_errors\": "
+	const key = "\n  \"redactions\": []"
 	k := bytes.Index(b, []byte(key))
 	if k < 0 {
-		return fmt.Errorf("internal: no preexisting_errors in the result")
+		return fmt.Errorf("internal: no redactions in the result")
 	}
-	eol := k + 1 + bytes.IndexByte(b[k+1:], '\n')
-	last := b[eol-1] != ','
+	eol := k + len(key)
 	w := bufio.NewWriterSize(env.Out, 1<<16)
-	w.Write(b[:eol])
-	if last {
-		w.WriteString(",")
-	}
+	w.Write(b[:k])
 	w.WriteString("\n  \"redactions\": [")
 	err := out.redactions.WriteEach(w, func() func([]byte, int, *ops.RedactionRec) []byte {
 		re := redactionEncoder{notWritten: out.notWritten}
@@ -1426,9 +1423,6 @@ func (env *Env) printResultJSON(out WriteResult) error {
 		return err
 	}
 	w.WriteString("\n  ]")
-	if !last {
-		w.WriteString(",")
-	}
 	w.Write(b[eol:])
 	return w.Flush()
 }
@@ -1565,6 +1559,11 @@ func (j *job) writeFolder(dir string, force bool) (path string, err error) {
 	}()
 	if st, err := os.Stat(dir); err != nil {
 		if err := ds.Mkdir(dir); err != nil {
+			var cw *backup.CannotWriteError
+			if errors.As(err, &cw) {
+				cw.Path = dir + string(filepath.Separator) // a folder, as -o named it
+				return "", cw
+			}
 			return "", Errorf("cannot make the folder %s: %v", dir, err)
 		}
 	} else if !st.IsDir() {

@@ -42,6 +42,7 @@ var boundaryAllowed = map[[2]string]string{
 	{"ops/redact/cliflags.go", `--stdin`}:                      "passwd's option in a pasted command line",
 	{"ops/redact/general6.go", `--auth`}:                       "HTTPie's option in a pasted command line",
 	{"ops/redact/general7.go", `"echo -n "`}:                   "echo's option before a secret piped to a secret store in a pasted command line",
+	{"ops/redact/obsconn.go", `--password`}:                    "the password option of cypher-shell/clickhouse-client in a pasted command line",
 	{"ops/redact/generic.go", `"--name"`}:                      "aws ssm put-parameter's option in a pasted command line",
 	{"ops/redact/generic.go", `"--value"`}:                     "aws ssm put-parameter's option in a pasted command line",
 	{"ops/redact/longtail.go", `"--value"`}:                    "a secret store's option (aws ssm --type SecureString) in a pasted command line",

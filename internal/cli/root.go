@@ -386,6 +386,15 @@ func speakOne(err, e error) (worded error, done bool) {
 		return words("replace the link with a copy of the file it names, or write the result elsewhere with -o", 1)
 	case *backup.NameError:
 		return &app.Error{Msg: app.Reword(err, e, e.Error()+": rename it, or write the result elsewhere with -o"), Code: 1, Err: err}, true
+	case *backup.CannotWriteError:
+		if t.Block == backup.NoFolder {
+			return words("create it first: mkdir -p "+app.ShellQuote(t.Dir), 1)
+		}
+		name := filepath.Base(filepath.Clean(t.Path))
+		if strings.HasSuffix(t.Path, "/") || strings.HasSuffix(t.Path, string(filepath.Separator)) {
+			name += "/" // a share folder
+		}
+		return words("write it in a folder you can write, such as the current one (-o ./"+name+"), or to standard output with -o -", 1)
 	case *backup.ExistsError:
 		return words("pass --force to replace it, or choose another name", 1)
 	case *backup.NotRegularError:

@@ -315,6 +315,7 @@ func builtinRules() []*Rule {
 	rules = append(rules, encoded5Rules()...)    // encoded5.go
 	rules = append(rules, hashSessionRules()...) // hashsession.go
 	rules = append(rules, longtailRules()...)    // longtail.go
+	rules = append(rules, obsconnRules()...)     // obsconn.go
 	have, anchors := map[string]bool{}, map[string]bool{}
 	for _, r := range rules {
 		have[r.ID] = true
