@@ -503,11 +503,11 @@ func EntryUsage(raw []byte) (Usage, bool) {
 	return Usage{Input: int(n[0] + n[1] + n[2]), Output: int(n[3])}, true
 }
 
-// minOverhead: Claude Code's system prompt and tool definitions are
+// MinOverhead: Claude Code's system prompt and tool definitions are
 // several thousand tokens; a recorded figure that leaves less than this
 // for them is not a real API's count (the harness mock writes synthetic
 // usage, some test fixtures write zeros) and is not used.
-const minOverhead = 2000
+const MinOverhead = 2000
 
 // ResumeEstimate is the estimated size of the request the client sends
 // when the session is resumed.
@@ -844,13 +844,24 @@ func (f *File) resumeTokens(p Path, raw RawFunc, counts *lineCounts) ResumeEstim
 		r.Tokens[TokOther] += noResponseTokens
 		r.Messages++
 	}
-	r.Overhead = DefaultOverhead
+	r.Overhead, r.OverheadMeasured = OverheadOf(firstUsage, found, before.Total())
+	return r
+}
+
+// OverheadOf is the system prompt and tools the estimate counts (and
+// whether measured): the input the first response that records usage
+// (u, when found) was sent, less the estimate of the messages sent before
+// it (before); DefaultOverhead when no response records usage or what
+// that leaves is too small to be an API's count. An operation that cuts
+// the messages before the first usage, or removes that response, moves
+// the measure: ops.FitTokens keeps its running count by this rule.
+func OverheadOf(u Usage, found bool, before int) (overhead int, measured bool) {
 	if found {
-		if o := firstUsage.Input - before.Total(); o >= minOverhead {
-			r.Overhead, r.OverheadMeasured = o, true
+		if o := u.Input - before; o >= MinOverhead {
+			return o, true
 		}
 	}
-	return r
+	return DefaultOverhead, false
 }
 
 // WrittenResumeTokens is the estimate ResumeTokens makes of the file

@@ -27,6 +27,14 @@ type agenticOpts struct {
 	// synthetic "Prompt is too long" error entry the client writes.
 	TooLong int
 	Seed    int64
+	// MockUsage: each response records the usage the harness's mock
+	// reports (input_tokens 100 + the request's bytes / 100, the request
+	// being the system prompt and tools, taken as 60 KB, and the messages
+	// so far), not the template's fixed figure: too small to measure the
+	// system prompt by on the first responses, large enough on the later
+	// ones of a session of long tool output (the new user's session of
+	// issue 30, made by 2.1.332 against the mock).
+	MockUsage bool
 }
 
 // agenticSession writes such a session for a client version into dir and
@@ -44,8 +52,17 @@ func agenticSession(t testing.TB, version, dir string, o agenticOpts) string {
 	var buf bytes.Buffer
 	parent := ""
 	n := 0
+	sent := 60_000 // the request's bytes so far (MockUsage)
 	write := func(e map[string]any) {
 		ts = ts.Add(time.Second)
+		if m, ok := e["message"].(map[string]any); ok {
+			if o.MockUsage && e["type"] == "assistant" && m["model"] != "<synthetic>" {
+				m["usage"] = map[string]any{"input_tokens": 100 + sent/100, "output_tokens": 10, "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0}
+			}
+			b, err := json.Marshal(m["content"])
+			require.NoError(t, err)
+			sent += len(b)
+		}
 		e["sessionId"] = sid
 		e["timestamp"] = ts.Format("2006-01-02T15:04:05.000Z")
 		b, err := json.Marshal(e)

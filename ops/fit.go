@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -54,10 +55,15 @@ type FitTokens struct {
 	// KeepRecent: the recent context was asked for explicitly (KeepTurns
 	// or KeepExchanges given): it is never cut.
 	KeepRecent bool
-	// Aim, when 0 < Aim < Target, is the estimate the cuts aim at: lower
-	// than Target when the estimate of the written result came out above
-	// it (FitWithin); reports name Target.
+	// Aim, when above 0, is the count the cuts aim at instead of Target
+	// (FitWithin): lower when the count of the written result came out
+	// above it, or the lowest count a refusal's cuts passed (the floor
+	// then); reports name Target.
 	Aim int
+	// exact: the measure is followed at every point the cuts may stop,
+	// not only where the target may be met (FitWithin's pass for a
+	// refusal's floor: the lowest count the cuts pass)
+	exact bool
 }
 
 // Name of the operation.
@@ -75,6 +81,9 @@ type TargetError struct {
 	Target int // the target asked for
 	Total  int // the estimate after every cut
 	Floor  int
+	// Low: the lowest count the cuts passed where they may stop (below
+	// Total when a cut raised the count)
+	Low int
 	// the estimate after every cut: system prompt and tools, the last
 	// prompt and its answer, the rest (what the system prompt is measured
 	// by, the note of removed turns, the recent context kept by request)
@@ -104,8 +113,12 @@ func (e *TargetError) Message(keptBy string) string {
 		return fmt.Sprintf("cannot fit %d tokens without touching the recent context (%s and %s, kept by %s): after every other cut the estimate is %d tokens (%s ~%d, the last prompt and its answer ~%d, the other turns ~%d); nothing was written",
 			e.Target, lastTurns(e.KeepTurns), chain.Plural(e.KeepExchanges, "tool exchange", "tool exchanges"), keptBy, e.Total, sys, e.Overhead, e.Last, e.Rest)
 	}
-	return fmt.Sprintf("cannot fit %d tokens: after every cut the estimate is %d tokens (%s ~%d, the last prompt and its answer ~%d, what is left of the other turns ~%d); nothing was written",
-		e.Target, e.Total, sys, e.Overhead, e.Last, e.Rest)
+	fewest := ""
+	if e.Floor < e.Total {
+		fewest = fmt.Sprintf(" the fewest the cuts reach is %d tokens (more cuts remove the response the system prompt is measured by, and a later one measures it larger);", e.Floor)
+	}
+	return fmt.Sprintf("cannot fit %d tokens:%s after every cut the estimate is %d tokens (%s ~%d, the last prompt and its answer ~%d, what is left of the other turns ~%d); nothing was written",
+		e.Target, fewest, e.Total, sys, e.Overhead, e.Last, e.Rest)
 }
 
 // OverTargetError says that the estimate of the written result of the
@@ -132,7 +145,7 @@ func (o FitTokens) Apply(t *Txn) error {
 		return &OptionError{Option: "KeepExchanges", Value: o.KeepExchanges, Want: "0 or more"}
 	}
 	goal := o.Target
-	if o.Aim > 0 && o.Aim < goal {
+	if o.Aim > 0 {
 		goal = o.Aim
 	}
 	keepEx := o.KeepExchanges
@@ -152,11 +165,18 @@ func (o FitTokens) Apply(t *Txn) error {
 	// the estimates' per-entry rows are not read again: per has what the
 	// cuts need (on the chain of 500,000 small entries the rows held
 	// beside it to the end were 9 MB of the rescue's peak)
-	measured, overheadNow := cur.OverheadMeasured, cur.Overhead
 	t.forgetEstimates()
 
 	ts := f.ActiveTurns()
 	h := ts.History
+	// the system prompt and tools, as info will measure them on the
+	// written result: the cuts move the measure (chain.OverheadOf), and a
+	// count that kept the session's own drifted from info's by the whole
+	// typical system prompt (issue 30: 38,771 running, 25,580 written)
+	ms := &measure{t: t, f: f, h: h, per: per, ahead: make([]uint64, (len(f.Entries)+63)/64), lazy: !o.exact}
+	ms.advance(0)
+	total = cur.Tokens.Total() + ms.overhead
+	measured := ms.measured
 	cut := CompressCut(f, ts, o.KeepTurns, keepEx)
 	// the last prompt (its message: lastMsg..lastFirst) and its answer
 	// from its last tool exchange on (tail..): never cut
@@ -171,20 +191,8 @@ func (o FitTokens) Apply(t *Txn) error {
 	// (only when the estimate measures it so: otherwise it is the typical
 	// figure, whatever comes before)
 	anchor := -1
-	for k, i := range h {
-		if !measured {
-			break
-		}
-		e := &f.Entries[i]
-		if !per.sent(i) || e.Type() != "assistant" {
-			continue
-		}
-		if b, err := t.Raw(f, i); err == nil && !chain.IsSyntheticError(b) {
-			if _, ok := chain.EntryUsage(b); ok {
-				anchor = k
-				break
-			}
-		}
+	if measured {
+		anchor = ms.k
 	}
 	turnOf := make([]int32, len(f.Entries))
 	for _, tn := range ts.List {
@@ -214,6 +222,21 @@ func (o FitTokens) Apply(t *Txn) error {
 			old = append([]int{i}, old...)
 		}
 	}
+	// fits reports whether the count meets the goal, where the cuts may
+	// stop; low is the lowest count seen there (the cuts can raise the
+	// count: a removed response that measured the system prompt leaves
+	// the measure to a later one)
+	low := total
+	fits := func() bool {
+		if ms.dirty {
+			if !o.exact && total-ms.overhead+min(chain.DefaultOverhead, chain.MinOverhead) > goal {
+				return false // (not met whatever measures the system prompt)
+			}
+			total += ms.resolve()
+		}
+		low = min(low, total)
+		return total <= goal
+	}
 	// re-estimate entry i after a cut
 	known := -1 // the estimate of the entry a cut made ahead just changed (cutsAhead)
 	update := func(i int) int {
@@ -228,14 +251,14 @@ func (o FitTokens) Apply(t *Txn) error {
 		}
 		known = -1
 		per.set(i, now)
-		total += now - was
+		total += now - was + ms.changed(i, now-was)
 		return was - now
 	}
 	step := func(what string, entries []int, apply func(i int) (bool, error)) error {
 		n, saved := 0, 0
 		turns := map[int]bool{}
 		for _, i := range entries {
-			if total <= goal {
+			if fits() {
 				break
 			}
 			if t.Dropped(f, i) {
@@ -255,7 +278,7 @@ func (o FitTokens) Apply(t *Txn) error {
 			}
 		}
 		if n > 0 {
-			t.Note("%s: %s%s, %d tokens fewer (estimate now %d)", what, chain.Plural(n, "entry", "entries"), turnList(turns), saved, total)
+			t.Note("%s: %s%s, %s tokens fewer (estimate now %s)", what, chain.Plural(n, "entry", "entries"), turnList(turns), chain.HumanTokens(saved), chain.HumanTokens(total))
 		}
 		return nil
 	}
@@ -413,9 +436,10 @@ func (o FitTokens) Apply(t *Txn) error {
 			boundary = k
 		}
 	}
-	rm := &turnRemover{o: o, t: t, f: f, per: per, update: update, add: func(n int) { total += n }, cap: max(300, goal/20), list: ts.List}
+	rm := &turnRemover{o: o, t: t, f: f, per: per, update: update, cap: max(300, goal/20), list: ts.List}
+	rm.add = func(n int) { total += n + ms.changed(rm.holder, n) }
 	for n, tn := range ts.List {
-		if total <= goal || n == len(ts.List)-1 {
+		if fits() || n == len(ts.List)-1 {
 			break
 		}
 		start := messageStart(f, h, tn.First)
@@ -440,7 +464,7 @@ func (o FitTokens) Apply(t *Txn) error {
 	if err := rm.setNote(); err != nil { // the lines estimated so far, written
 		return err
 	}
-	for rm.detail = 1; total > goal && rm.holder >= 0 && rm.detail <= 3; rm.detail++ {
+	for rm.detail = 1; !fits() && rm.holder >= 0 && rm.detail <= 3; rm.detail++ {
 		if err := rm.setNote(); err != nil {
 			return err
 		}
@@ -467,9 +491,10 @@ func (o FitTokens) Apply(t *Txn) error {
 		}
 		t.Note("%s", removedTurnsNote(removed, len(rm.lines), total))
 	}
-	if total <= goal {
+	if fits() {
 		return nil
 	}
+	total += ms.resolve()
 	// what stands in the way
 	last, kept, measure := 0, 0, 0
 	for k, i := range h {
@@ -480,7 +505,7 @@ func (o FitTokens) Apply(t *Txn) error {
 		switch {
 		case k >= lastMsg: // the last turn: what is left of it is its prompt and its answer
 			last += tk
-		case k < anchor:
+		case ms.measured && k < ms.k:
 			measure += tk
 		default:
 			kept += tk
@@ -489,11 +514,144 @@ func (o FitTokens) Apply(t *Txn) error {
 	// what no entry holds: the client's own answer to a last prompt left
 	// unanswered (chain's "No response requested."), part of the last
 	// exchange
-	last += total - overheadNow - (last + measure + kept)
-	floor := total + (o.Target - goal)
-	overhead := overheadNow + measure // what the first response recorded: no cut changes it
-	return &TargetError{Target: o.Target, Total: total, Floor: floor, Overhead: overhead, Last: last, Rest: kept,
+	last += total - ms.overhead - (last + measure + kept)
+	// (FitWithin makes Total and Floor info's count of the written result)
+	overhead := ms.overhead + measure // what the first response recorded
+	return &TargetError{Target: o.Target, Total: total, Floor: total, Low: low, Overhead: overhead, Last: last, Rest: kept,
 		Measured: measure > 0, KeptRecent: o.KeepRecent, KeepTurns: o.KeepTurns, KeepExchanges: keepEx}
+}
+
+// measure follows the system prompt and tools as the estimate counts them
+// (chain.OverheadOf) while the cuts change what it is measured by: the
+// first response that records usage (at position k of the history; len(h)
+// when none is left) and the estimate of the sent entries before it
+// (before; ahead marks them). When that response is removed, the next one
+// that records usage measures it.
+type measure struct {
+	t        *Txn
+	f        *chain.File
+	h        []int
+	per      sentTokens
+	ahead    []uint64
+	k        int
+	usage    chain.Usage
+	found    bool
+	before   int
+	overhead int
+	measured bool
+	// us: the usage of the responses at positions usFrom.. of the
+	// history, read ahead on every core (on the chain of 250,000 turns,
+	// each removal moves the measure to the next response: read one
+	// after the other, they were a third of the rescue's time)
+	us     []usageAt
+	usFrom int
+	// lazy: when the response that measures is removed, the next is
+	// found only when the count is read where it may meet the target
+	// (dirty until then): on the chain of 250,000 turns every removal
+	// moved it, and reading each next response's usage was a third
+	// more CPU for the rescue
+	lazy, dirty bool
+}
+
+type usageAt struct {
+	u  chain.Usage
+	ok bool
+}
+
+// usageBatch is how many positions of the history usageOf reads ahead.
+const usageBatch = 8192
+
+// usageOf is the usage the response at position k of the history records
+// (ok false: none, or it is an error the client wrote).
+func (m *measure) usageOf(k int) (chain.Usage, bool) {
+	if k < m.usFrom || k >= m.usFrom+len(m.us) {
+		todo := m.h[k:min(len(m.h), k+usageBatch)]
+		m.us, m.usFrom = m.us[:0], k
+		// (the workers only read: no edit is made until the pass is done)
+		_ = chain.InOrder(m.f, len(todo), func(j int) int { return todo[j] }, func(lo, hi int) ([]usageAt, error) {
+			out := make([]usageAt, 0, hi-lo)
+			var buf []byte
+			for _, i := range todo[lo:hi] {
+				var r usageAt
+				if m.per.sent(i) && m.f.Entries[i].Type() == "assistant" && !m.t.Dropped(m.f, i) {
+					b, inBuf, err := m.t.rawBuf(m.f, i, buf)
+					if inBuf {
+						buf = b
+					}
+					if err == nil && !chain.IsSyntheticError(b) {
+						r.u, r.ok = chain.EntryUsage(b)
+					}
+				}
+				out = append(out, r)
+			}
+			return out, nil
+		}, func(rs []usageAt) error {
+			m.us = append(m.us, rs...)
+			return nil
+		})
+	}
+	r := m.us[k-m.usFrom]
+	return r.u, r.ok
+}
+
+// resolve finds the response that measures the system prompt once the
+// one that did is gone, and returns what that changes the overhead by.
+func (m *measure) resolve() int {
+	if !m.dirty {
+		return 0
+	}
+	was := m.overhead
+	m.dirty = false
+	m.advance(m.k + 1)
+	return m.overhead - was
+}
+
+// advance finds the first response recording usage from position k on,
+// the entries passed counted before it.
+func (m *measure) advance(k int) {
+	m.found = false
+	for ; k < len(m.h); k++ {
+		i := m.h[k]
+		if !m.per.sent(i) || m.t.Dropped(m.f, i) {
+			m.ahead[i/64] |= 1 << (i % 64)
+			continue
+		}
+		if m.f.Entries[i].Type() == "assistant" {
+			if u, ok := m.usageOf(k); ok {
+				m.usage, m.found = u, true
+				break
+			}
+		}
+		m.ahead[i/64] |= 1 << (i % 64)
+		m.before += m.per.get(i)
+	}
+	m.k = k
+	m.overhead, m.measured = chain.OverheadOf(m.usage, m.found, m.before)
+}
+
+// changed takes a change of d tokens to entry i (-1: none) and returns
+// what it changes the overhead by.
+func (m *measure) changed(i, d int) int {
+	was := m.overhead
+	switch {
+	case i < 0:
+		return 0
+	case m.ahead[i/64]&(1<<(i%64)) != 0:
+		m.before += d
+		m.overhead, m.measured = chain.OverheadOf(m.usage, m.found, m.before)
+	case m.k < len(m.h) && m.h[m.k] == i && m.t.Dropped(m.f, i):
+		// the response that measured it is gone: the next one does
+		// (found when the count is read: resolve)
+		m.ahead[i/64] |= 1 << (i % 64)
+		if m.lazy {
+			m.dirty = true
+			return 0
+		}
+		m.advance(m.k + 1)
+	default:
+		return 0
+	}
+	return m.overhead - was
 }
 
 // cutsAhead makes the cuts of one step (compressLine's, with c) to the
@@ -1234,7 +1392,7 @@ func removedTurnsNote(turns []int, shown, total int) string {
 	default:
 		lines = fmt.Sprintf(", a line each for the last %d", shown)
 	}
-	return fmt.Sprintf("whole turns removed: %s, named in a note in the session%s (estimate now %d)", what, lines, total)
+	return fmt.Sprintf("whole turns removed: %s, named in a note in the session%s (estimate now %s)", what, lines, chain.HumanTokens(total))
 }
 
 // turnRanges is the known turns of turns (numbers above 0), sorted, and
@@ -1307,22 +1465,52 @@ func isSyntheticError(t *Txn, f *chain.File, i int, buf []byte) (yes bool, next 
 }
 
 // FitWithin applies p to a transaction of s that newTxn makes. When p
-// holds a FitTokens, the promise is checked on what will be written: the
-// result is rendered and read back as `info` reads a session, and while
-// that estimate exceeds the target the cuts start again on a new
-// transaction, aiming lower by the excess. The transaction returned
-// reports the estimate of the written result.
+// holds a FitTokens, the verdict is the count of what will be written:
+// the result is rendered and read back as `info` reads a session. While
+// that count exceeds the target the cuts start again on a new
+// transaction, aiming lower by the excess, and at last with every cut
+// made. A refusal is made only when even the result of every cut counts
+// above the target, and it names that count as the floor: run as printed,
+// that target is met (by that result at worst). The transaction returned
+// reports the count of the written result.
 func FitWithin(s *chain.Session, p Pipeline, newTxn func() *Txn) (*Txn, error) {
 	k := slices.IndexFunc(p, func(op Op) bool { _, ok := op.(FitTokens); return ok })
 	t := newTxn()
-	if err := p.Apply(t); err != nil || k < 0 {
-		return t, err
+	if k < 0 {
+		return t, p.Apply(t)
 	}
+	// apply is p.Apply, but a refusal of the cuts (a TargetError) lets
+	// the rest run and the transaction finish: the verdict is the count
+	// of what it writes
+	apply := func(q Pipeline, t *Txn) error {
+		var te *TargetError
+		for j, op := range q {
+			if err := op.Apply(t); err != nil {
+				if j == k && errors.As(err, &te) {
+					continue
+				}
+				return err
+			}
+		}
+		if err := t.Finish(); err != nil {
+			return err
+		}
+		if te != nil {
+			return te
+		}
+		return nil
+	}
+	err := apply(p, t)
 	fit := p[k].(FitTokens)
+	lowTried := false
 	for try := 0; ; try++ {
-		got, err := WrittenTokens(t)
-		if err != nil {
+		var te *TargetError
+		if err != nil && !errors.As(err, &te) {
 			return t, err
+		}
+		got, werr := WrittenTokens(t)
+		if werr != nil {
+			return t, werr
 		}
 		if got.Total() <= fit.Target {
 			if r := t.Report.Tokens; r != nil {
@@ -1330,20 +1518,67 @@ func FitWithin(s *chain.Session, p Pipeline, newTxn func() *Txn) (*Txn, error) {
 			}
 			return t, nil
 		}
+		if te != nil && !fit.exact {
+			// the lowest count the cuts pass, found with the measure
+			// followed at every point
+			ex := fit
+			ex.Aim, ex.exact = 1, true
+			q := slices.Clone(p)
+			q[k] = ex
+			et := newTxn()
+			if eerr := apply(q, et); eerr != nil {
+				var ete *TargetError
+				if errors.As(eerr, &ete) && ete.Low < te.Low {
+					te.Low = ete.Low
+				}
+			}
+		}
+		if te != nil {
+			// every cut this target allows is made: the floor is what
+			// info counts of that result (the parts are the running
+			// count's, the difference, if any, in what is left)
+			te.Rest += got.Total() - te.Total
+			if te.Rest < 0 {
+				te.Last, te.Rest = te.Last+te.Rest, 0
+			}
+			te.Total, te.Floor = got.Total(), got.Total()
+			if te.Low < te.Total && !lowTried {
+				// a cut raised the count: the smallest result is where
+				// the cuts passed the lowest, and it is the floor
+				lowTried = true
+				lt := newTxn()
+				low := fit
+				low.Aim = te.Low
+				q := slices.Clone(p)
+				q[k] = low
+				if lerr := apply(q, lt); lerr == nil {
+					if lgot, werr := WrittenTokens(lt); werr == nil && lgot.Total() < te.Floor {
+						if lgot.Total() <= fit.Target {
+							t, err = lt, nil
+							continue
+						}
+						te.Floor = lgot.Total()
+					}
+				}
+			}
+			return t, te
+		}
 		aim := fit.Target
 		if fit.Aim > 0 {
 			aim = fit.Aim
 		}
-		if try == 4 || aim <= 1 {
+		if aim <= 1 {
+			// every cut made and no refusal, yet over: a bug
 			return t, &OverTargetError{Target: fit.Target, Total: got.Total(), Path: s.Path}
 		}
 		fit.Aim = max(1, aim-(got.Total()-fit.Target))
+		if try >= 3 {
+			fit.Aim = 1 // every cut: the smallest result, the floor's
+		}
 		q := slices.Clone(p)
 		q[k] = fit
 		t = newTxn()
-		if err := q.Apply(t); err != nil {
-			return t, err
-		}
+		err = apply(q, t)
 	}
 }
 

@@ -381,7 +381,7 @@ func (env *Env) wordFinding(f doctor.Finding, c doctor.Cleanup, shared map[strin
 		// old one would name two sessions once put back
 		df.Command = fmt.Sprintf("%s rewrite %s -o %s", self, id, ShellQuote(keepCopyPath(env.ConfigDir, f.Path)))
 	case doctor.TooBig:
-		df.Message = fmt.Sprintf("too big: a resume sends ~%s tokens, over the %s-token context window of %s: the client cannot resume or compact it; fitting it loses content, so it is yours to decide: the command writes the fitted session as a new session in its project's folder, the original left as it is, and prints the new id: resume that one ('claude --resume NEW-ID' in %s)", humanTokens(f.Tokens), humanTokens(f.ContextWindow), orUnknown(f.Model), f.Project)
+		df.Message = fmt.Sprintf("too big: a resume sends ~%s tokens, over the %s-token context window of %s: the client cannot resume or compact it; fitting it loses content, so it is yours to decide: the command writes the fitted session as a new session in its project's folder, the original left as it is, and prints the new id: resume that one ('claude --resume NEW-ID' in %s)", chain.HumanTokens(f.Tokens), chain.HumanTokens(f.ContextWindow), orUnknown(f.Model), f.Project)
 		if isGone {
 			df.Message = strings.TrimSuffix(df.Message, fmt.Sprintf(" in %s)", f.Project)) +
 				fmt.Sprintf(" in the project's new place): %s no longer exists, so move the project first ('%s'; the fitted session, made before or after, moves with it)", f.Project, move)

@@ -157,6 +157,9 @@ func (spec OpSpec) targetWords(err error) error {
 		return err
 	}
 	hint := fmt.Sprintf("the system prompt and the last prompt with its answer need that much: give a --target-tokens of at least %d", te.Floor)
+	if te.Floor < te.Total {
+		hint = fmt.Sprintf("give a --target-tokens of at least %d, the fewest the cuts reach", te.Floor)
+	}
 	flag := spec.KeepTurnsFlag
 	if flag == "" {
 		flag = "--keep-turns"

@@ -177,10 +177,10 @@ func (env *Env) RunInfo(o InfoOptions) error {
 	w := tabwriter.NewWriter(env.Out, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(w, "session\t%s\n", r.SessionID)
 	fmt.Fprintf(w, "path\t%s\n", r.Path)
-	fmt.Fprintf(w, "resume\t~%s tokens (±%.0f%%), %.0f%% of the %s-token context window of %s\n", humanTokens(r.Resume.Tokens), 100*r.Resume.EstimatorError,
-		100*r.Resume.WindowShare, humanTokens(r.Resume.ContextWindow), orUnknown(r.Resume.Model))
+	fmt.Fprintf(w, "resume\t~%s tokens (±%.0f%%), %.0f%% of the %s-token context window of %s\n", chain.HumanTokens(r.Resume.Tokens), 100*r.Resume.EstimatorError,
+		100*r.Resume.WindowShare, chain.HumanTokens(r.Resume.ContextWindow), orUnknown(r.Resume.Model))
 	if r.RecordedTokens > 0 {
-		fmt.Fprintf(w, "recorded\t%s tokens at the last response (its usage, as --pick shows it; not an estimate)\n", humanTokens(int(r.RecordedTokens)))
+		fmt.Fprintf(w, "recorded\t%s tokens at the last response (its usage, as --pick shows it; not an estimate)\n", chain.HumanTokens(int(r.RecordedTokens)))
 	}
 	fmt.Fprintf(w, "size\t%s in %s\n", HumanBytes(r.Bytes), Plural(r.Entries, "entry", "entries"))
 	fmt.Fprintf(w, "turns\t%d\n", r.Turns)
@@ -201,9 +201,9 @@ func (env *Env) RunInfo(o InfoOptions) error {
 		for _, src := range r.TokenSources {
 			cut := "(no command cuts it)"
 			if src.Command != "" {
-				cut = fmt.Sprintf("saves ~%s: %s", humanTokens(src.SavesTokens), src.Command)
+				cut = fmt.Sprintf("saves ~%s: %s", chain.HumanTokens(src.SavesTokens), src.Command)
 			}
-			fmt.Fprintf(bw, "  %s\t~%s\t%s\n", src.What, humanTokens(src.Tokens), cut)
+			fmt.Fprintf(bw, "  %s\t~%s\t%s\n", src.What, chain.HumanTokens(src.Tokens), cut)
 		}
 		bw.Flush()
 		if r.Resume.Tokens > r.Resume.ContextWindow*9/10 {
@@ -388,17 +388,4 @@ func orUnknown(model string) string {
 		return "an unknown model"
 	}
 	return model
-}
-
-// humanTokens formats a token count: 1234 -> "1,234", 123456 -> "123k".
-func humanTokens(n int) string {
-	switch {
-	case n >= 1_000_000:
-		return fmt.Sprintf("%.2fM", float64(n)/1e6)
-	case n >= 100_000:
-		return fmt.Sprintf("%dk", (n+500)/1000)
-	case n >= 1000:
-		return fmt.Sprintf("%d,%03d", n/1000, n%1000)
-	}
-	return fmt.Sprint(n)
 }

@@ -82,7 +82,7 @@ func pickLines(rows []SessionSummary, now time.Time) (string, []string) {
 		}
 		tokens := "-"
 		if r.ContextTokens > 0 {
-			tokens = humanTokens(int(r.ContextTokens))
+			tokens = chain.HumanTokens(int(r.ContextTokens))
 		}
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", r.ID[:min(8, len(r.ID))], ago(now.Sub(r.Modified)), HumanBytes(r.Size), tokens, oneLine(title, 60))
 	}

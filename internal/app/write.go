@@ -1296,10 +1296,10 @@ func (env *Env) printSummary(out WriteResult) {
 	}
 	fmt.Fprintf(w, "bytes:   %s -> %s (%.1f%% smaller)\n", HumanBytes(out.BytesBefore), HumanBytes(out.BytesAfter), pct)
 	if tk := out.ResumeTokens; tk != nil {
-		fmt.Fprintf(w, "tokens on resume (estimate): %s -> %s (%.1f%% fewer; %.0f%% of the %s-token context window)", humanTokens(tk.Before), humanTokens(tk.After),
-			100*float64(tk.Before-tk.After)/float64(max(tk.Before, 1)), 100*float64(tk.After)/float64(max(tk.ContextWindow, 1)), humanTokens(tk.ContextWindow))
+		fmt.Fprintf(w, "tokens on resume (estimate): %s -> %s (%.1f%% fewer; %.0f%% of the %s-token context window)", chain.HumanTokens(tk.Before), chain.HumanTokens(tk.After),
+			100*float64(tk.Before-tk.After)/float64(max(tk.Before, 1)), 100*float64(tk.After)/float64(max(tk.ContextWindow, 1)), chain.HumanTokens(tk.ContextWindow))
 		if tk.Target > 0 {
-			fmt.Fprintf(w, "; target %s", humanTokens(tk.Target))
+			fmt.Fprintf(w, "; target %s", chain.HumanTokens(tk.Target))
 		}
 		fmt.Fprintln(w)
 	}
