@@ -395,7 +395,7 @@ func broken(s *chain.Session, id string, r validate.Report) (Finding, bool) {
 func oldClient(s *chain.Session, id string, r validate.Report) (Finding, bool) {
 	f := Finding{Kind: OldClient, SessionID: id, Path: s.Path, Fix: Fix{Kind: FixRepair, Lossless: true}}
 	for _, p := range r.Problems {
-		if p.Code == validate.ProgressParent || p.Code == validate.SideBranchCalls {
+		if p.OldClientOnly() {
 			f.Problems = append(f.Problems, p)
 		}
 	}

@@ -46,6 +46,13 @@ type Problem struct {
 	Message  string   `json:"message"`
 }
 
+// OldClientOnly reports whether the problem is one only Claude Code 2.0.x
+// meets (ProgressParent, SideBranchCalls): the client that wrote the file
+// and the newest resume it whole.
+func (p Problem) OldClientOnly() bool {
+	return p.Code == ProgressParent || p.Code == SideBranchCalls
+}
+
 func (p Problem) String() string {
 	return fmt.Sprintf("%s:%d: %s: %s", p.File, p.Line, p.Severity, p.Message)
 }

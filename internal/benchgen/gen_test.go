@@ -29,7 +29,9 @@ func TestGenerateValid(t *testing.T) {
 	defer s.Close()
 	rep := validate.Session(s)
 	for _, p := range rep.Problems {
-		t.Errorf("%s", p)
+		if !p.OldClientOnly() { // the real sessions it repeats have them: 2.1.x writes parallel results so
+			t.Errorf("%s", p)
+		}
 	}
 	if len(s.Subagents) != r.Subagents {
 		t.Errorf("loaded %d subagents, wrote %d", len(s.Subagents), r.Subagents)
@@ -135,7 +137,9 @@ func TestShapesValid(t *testing.T) {
 				return
 			}
 			for _, p := range validate.Session(s).Problems {
-				t.Errorf("%s", p)
+				if !p.OldClientOnly() { // as the real sessions it repeats
+					t.Errorf("%s", p)
+				}
 			}
 			roots := 0
 			for i := range s.Main.Entries {
