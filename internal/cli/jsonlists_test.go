@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -15,7 +16,12 @@ import (
 // absent, never null): checked on the runs where each list is empty.
 func TestJSONListKeysAreThereWhenEmpty(t *testing.T) {
 	cfg := t.TempDir()
-	p := installSession(t, cfg, "-work-p", "testdata/sessions/2.1.328/tools.jsonl")
+	// the session's project exists and it sits in the folder the client
+	// names for it, so that doctor finds nothing: not the path the example
+	// was made in (/tmp/ccsurgeon-gen/…), which exists only where some
+	// other test made it (a fresh machine: project_gone, exit 1)
+	proj := t.TempDir()
+	p, _ := installSessionOf(t, cfg, chain.ProjectSlug(proj), proj)
 	id := idOf(p)
 	backdate(t, cfg)
 	out := t.TempDir()
