@@ -85,9 +85,10 @@ type Calibration struct {
 // mostly Claude Code 1.0.98 subagent conversations full of tool calls;
 // measured on the same sessions, so the figures of tokeneval are
 // in-sample; tokeneval -heldout judges them on the part of the corpus a
-// fit did not see (README, "Measured error"). Thinking, images and
-// documents occur in none of them: thinking counts as text, images follow
-// the API's documented rule, and documents a rough per-page cost.
+// fit did not see (README, "Measured error"). Images and documents occur
+// in none of them, thinking only in a few short 2.1.29 turns: thinking
+// counts as text, images follow the API's documented rule, and documents
+// a rough per-page cost.
 var calibration = Calibration{
 	BytesPerToken: [NumTokenKinds]float64{
 		TokText:       3.6,
