@@ -216,7 +216,7 @@ func load(args []string) (convs []conv, files []*chain.File) {
 			if !e.IsMessage() || e.UUID() == "" || len(g.ChildrenOf(i)) != 0 {
 				continue
 			}
-			c := conv{name: fp.path, f: f, p: g.PathTo(i), project: project(fp.root, fp.path), session: session(fp.path)}
+			c := conv{name: fp.path, f: f, p: g.PathTo(i), project: project(fp.root, fp.path), session: session(fp.root, fp.path)}
 			if i != g.ActiveLeaf() {
 				c.name = fmt.Sprintf("%s:%d", fp.path, e.Line)
 			}
@@ -240,14 +240,17 @@ func project(root, p string) string {
 	return filepath.Base(root)
 }
 
-// session is the session file p belongs to: itself, or for a subagent
-// file (SESSION/subagents/agent-….jsonl) SESSION.jsonl.
-func session(p string) string {
+// session is the session file p belongs to, from root: itself, or for a
+// subagent file (SESSION/subagents/agent-….jsonl) SESSION.jsonl.
+func session(root, p string) string {
+	if rel, err := filepath.Rel(root, p); err == nil && rel != "." && filepath.IsLocal(rel) {
+		p = rel
+	}
 	s := filepath.ToSlash(p)
 	if k := strings.LastIndex(s, "/subagents/"); k >= 0 {
-		return filepath.FromSlash(s[:k] + ".jsonl")
+		return s[:k] + ".jsonl"
 	}
-	return p
+	return s
 }
 
 // version is the client version the first entry of path p that records
