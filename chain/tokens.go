@@ -277,7 +277,6 @@ func countContent(c *counter, content string, text TokenKind, cal *Calibration) 
 		return
 	}
 	eachValue(content, func(b string) {
-		c[TokOther] += cal.PerBlock
 		var typ, body, name, source string
 		if len(b) > 0 && b[0] == '{' {
 			Fields(b, 0, func(k string, vs, ve int) bool {
@@ -293,6 +292,13 @@ func countContent(c *counter, content string, text TokenKind, cal *Calibration) 
 				}
 				return true
 			})
+		}
+		// a block's framing counts with its kind when the API may drop
+		// the block whole (an earlier turn's thinking: ThinkingRule)
+		if typ == "thinking" || typ == "redacted_thinking" {
+			c[TokThinking] += cal.PerBlock
+		} else {
+			c[TokOther] += cal.PerBlock
 		}
 		switch typ {
 		case "text":
@@ -543,11 +549,22 @@ type ResumeEstimate struct {
 	OverheadMeasured bool
 	Messages         int   // API messages
 	Bytes            int64 // bytes of the sent entries' content
-	Model            string
-	// own is each sent entry's estimate (read them with Entry and Each);
-	// changed, in an estimate made Over another, the entries estimated
-	// anew.
+	// Model is the model of the path's last response that names one
+	// (not "<synthetic>"): the model a resume most likely talks to (the
+	// user's current one is unknown here). The thinking rule and the
+	// context window follow it.
+	Model string
+	// Thinking says whose thinking the API counts for Model
+	// (KeepsAllThinking); ThinkingDropped is the thinking of earlier
+	// turns (blocks and framing) it does not count, left out of Tokens.
+	Thinking        ThinkingRule
+	ThinkingDropped int
+	// own is each sent entry's estimate (read them with Entry and Each),
+	// as the API counts it (ThinkingRule applied); dropped, the thinking
+	// each entry holds that the rule leaves out; changed, in an estimate
+	// made Over another, the entries estimated anew.
 	own     perEntry
+	dropped map[int]int
 	changed map[int]Tokens
 	base    *ResumeEstimate
 	gone    map[int]bool
@@ -611,6 +628,21 @@ func (p *perEntry) seal() {
 	p.idx, p.rows = slices.Clip(p.idx[:w]), slices.Clip(p.rows[:w])
 }
 
+// dropThinking sets entry i's thinking to zero and returns what it was.
+func (p *perEntry) dropThinking(i int) int {
+	if tk, ok := p.big[i]; ok {
+		p.big[i] = ThinkingRule{}.Apply(i, tk)
+		return tk[TokThinking]
+	}
+	k, ok := slices.BinarySearch(p.idx, int32(i))
+	if !ok {
+		return 0
+	}
+	d := int(p.rows[k][TokThinking])
+	p.rows[k][TokThinking] = 0
+	return d
+}
+
 func (p *perEntry) get(i int) (Tokens, bool) {
 	if tk, ok := p.big[i]; ok {
 		return tk, true
@@ -644,22 +676,46 @@ func (p *perEntry) each(fn func(i int, tk Tokens)) {
 // Over returns the estimate r becomes when the entries of changed are
 // estimated anew and those of gone are no longer sent; it shares r's
 // per-entry estimates instead of copying them.
+// changed holds estimates as written: the estimate counts them by r's
+// thinking rule, as it does every entry.
 func (r ResumeEstimate) Over(changed map[int]Tokens, gone map[int]bool) ResumeEstimate {
 	base := r
 	out := r
-	out.base, out.own, out.changed, out.gone = &base, perEntry{}, changed, gone
+	out.base, out.own, out.changed, out.gone, out.dropped = &base, perEntry{}, make(map[int]Tokens, len(changed)), gone, nil
 	for i := range gone {
 		if tk, ok := base.Entry(i); ok {
 			out.Tokens.Sub(tk)
+			out.ThinkingDropped -= base.droppedAt(i)
 		}
 	}
 	for i, tk := range changed {
 		if was, ok := base.Entry(i); ok {
 			out.Tokens.Sub(was)
+			out.ThinkingDropped -= base.droppedAt(i)
 		}
-		out.Tokens.Add(tk)
+		sent := r.Thinking.Apply(i, tk)
+		if d := tk[TokThinking] - sent[TokThinking]; d != 0 {
+			if out.dropped == nil {
+				out.dropped = map[int]int{}
+			}
+			out.dropped[i] = d
+			out.ThinkingDropped += d
+		}
+		out.changed[i] = sent
+		out.Tokens.Add(sent)
 	}
 	return out
+}
+
+// droppedAt is the thinking of entry i the estimate leaves out.
+func (r ResumeEstimate) droppedAt(i int) int {
+	if d, ok := r.dropped[i]; ok {
+		return d
+	}
+	if _, anew := r.changed[i]; anew || r.base == nil || r.gone[i] {
+		return 0
+	}
+	return r.base.droppedAt(i)
 }
 
 // Entry returns the estimate of entry i and whether the client sends it.
@@ -755,13 +811,12 @@ func (f *File) resumeTokens(p Path, raw RawFunc, counts *lineCounts, cal *Calibr
 		hasUsage bool
 		model    string
 	}
-	// Only the first usage and the first model of the path are used:
-	// each batch reads them until it finds one, and not past the first
-	// one any batch has found (they were a third of the pass's time on a
-	// session of many small turns).
-	var usageAt, modelAt atomic.Int64
+	// Only the first usage of the path is used (with the model of its
+	// response): each batch reads it until it finds one, and not past the
+	// first one any batch has found (they were a third of the pass's time
+	// on a session of many small turns). The last model is read after.
+	var usageAt atomic.Int64
 	usageAt.Store(math.MaxInt64)
-	modelAt.Store(math.MaxInt64)
 	lower := func(v *atomic.Int64, k int) {
 		for {
 			if old := v.Load(); int64(k) >= old || v.CompareAndSwap(old, int64(k)) {
@@ -819,11 +874,7 @@ func (f *File) resumeTokens(p Path, raw RawFunc, counts *lineCounts, cal *Calibr
 				if int64(pos) < usageAt.Load() {
 					if c.usage, c.hasUsage = EntryUsage(b); c.hasUsage {
 						lower(&usageAt, pos)
-					}
-				}
-				if int64(pos) < modelAt.Load() {
-					if c.model = strings.Clone(gjson.Get(b2s(b), "message.model").Str); c.model != "" && c.model != "<synthetic>" {
-						lower(&modelAt, pos)
+						c.model = strings.Clone(gjson.Get(b2s(b), "message.model").Str)
 					}
 				}
 			}
@@ -838,18 +889,31 @@ func (f *File) resumeTokens(p Path, raw RawFunc, counts *lineCounts, cal *Calibr
 	// half a million entries held half as much again, and their copies)
 	r.own.idx = make([]int32, 0, len(sent))
 	r.own.rows = make([]tokenRow, 0, len(sent))
+	// the thinking of the entries before the last turn the fold has seen
+	// open, and since (what the first response that records usage was
+	// sent, by its model's rule)
+	thinkDone, thinkCur := 0, 0
+	firstModel := ""     // the model of the first response that records usage
+	var thinking []int32 // the entries holding thinking
 	_ = InOrder(f, len(sent), func(k int) int { return int(sent[k]) }, work, func(cs []counted) error {
 		for _, c := range cs {
 			if c.skip {
 				continue
 			}
 			e := &f.Entries[c.i]
-			if e.Type() == "assistant" && !found && c.hasUsage {
-				firstUsage, found = c.usage, true
-				before = r.Tokens
+			if opensTurn(e) {
+				thinkDone, thinkCur = thinkDone+thinkCur, 0
 			}
-			if e.Type() == "assistant" && r.Model == "" && c.model != "<synthetic>" {
-				r.Model = c.model
+			if e.Type() == "assistant" && !found && c.hasUsage {
+				firstUsage, found, firstModel = c.usage, true, c.model
+				before = r.Tokens
+				if !KeepsAllThinking(c.model) {
+					before[TokThinking] -= thinkDone
+				}
+			}
+			if c.tokens[TokThinking] > 0 {
+				thinkCur += c.tokens[TokThinking]
+				thinking = append(thinking, int32(c.i))
 			}
 			r.Bytes += int64(c.bytes)
 			r.own.add(c.i, c.tokens)
@@ -866,6 +930,28 @@ func (f *File) resumeTokens(p Path, raw RawFunc, counts *lineCounts, cal *Calibr
 		return nil
 	})
 	r.own.seal()
+	if r.Model = f.lastModel(sent, raw, counts); r.Model == "" && firstModel != "<synthetic>" {
+		r.Model = firstModel
+	}
+	r.Thinking = f.thinkingRule(p, r.Model)
+	if !r.Thinking.KeepAll {
+		for _, i32 := range thinking {
+			i := int(i32)
+			if r.Thinking.Counts(i) {
+				continue
+			}
+			d := r.own.dropThinking(i)
+			if d == 0 {
+				continue
+			}
+			if r.dropped == nil {
+				r.dropped = map[int]int{}
+			}
+			r.dropped[i] += d
+			r.ThinkingDropped += d
+			r.Tokens[TokThinking] -= d
+		}
+	}
 	if endsOnPrompt {
 		// a conversation ending on a prompt (its answer never came: a
 		// failed retry, an interrupted run) is resumed with the client's
@@ -876,6 +962,49 @@ func (f *File) resumeTokens(p Path, raw RawFunc, counts *lineCounts, cal *Calibr
 	}
 	r.Overhead, r.OverheadMeasured = OverheadOf(firstUsage, found, before.Total())
 	return r
+}
+
+// lastModelReads bounds lastModel's walk back: a file whose entries name
+// no model (a generated chain of a million entries) is not read twice.
+const lastModelReads = 256
+
+// lastModel is the model of the last assistant entry of sent that names
+// one, "<synthetic>" not counted (the client's own "No response
+// requested.", say), among the last lastModelReads, or "" when none does;
+// entries are read from counts, raw or the file, as resumeTokens reads
+// them.
+func (f *File) lastModel(sent []int32, raw RawFunc, counts *lineCounts) string {
+	var buf []byte
+	reads := 0
+	for k := len(sent) - 1; k >= 0 && reads < lastModelReads; k-- {
+		i := int(sent[k])
+		if f.Entries[i].Type() != "assistant" {
+			continue
+		}
+		reads++
+		var m string
+		switch {
+		case counts != nil:
+			m = counts.at(i).model
+		case raw != nil:
+			b, ok := raw(i)
+			if !ok {
+				continue
+			}
+			m = gjson.Get(b2s(b), "message.model").Str
+		default:
+			b, err := f.ReadRaw(i, buf)
+			if err != nil {
+				continue
+			}
+			buf = b
+			m = gjson.Get(b2s(b), "message.model").Str
+		}
+		if m != "" && m != "<synthetic>" {
+			return strings.Clone(m)
+		}
+	}
+	return ""
 }
 
 // OverheadOf is the system prompt and tools the estimate counts (and
@@ -1053,9 +1182,15 @@ type UsagePoint struct {
 // first, next to the estimate of the conversation up to each: the ground
 // truth the estimator is measured against. One response written as several
 // entries (one per content block) counts once, with its largest output.
+// Each response's estimate counts thinking by the rule of the model that
+// served it (KeepsAllThinking): a model that keeps only the last turn's
+// was not sent the thinking of the turns before its own.
 func (f *File) RecordedUsage(p Path, est ResumeEstimate) []UsagePoint {
 	var out []UsagePoint
 	sum := 0
+	// the thinking before the last turn opened so far, and since
+	done, cur := 0, 0
+	keepAll := true // the rule of the last response listed
 	lastID := ""
 	for _, i := range p.Entries {
 		e := &f.Entries[i]
@@ -1063,12 +1198,23 @@ func (f *File) RecordedUsage(p Path, est ResumeEstimate) []UsagePoint {
 		if !sent {
 			continue
 		}
+		t[TokThinking] += est.droppedAt(i) // as written: each point applies its own rule
+		if opensTurn(e) {
+			done, cur = done+cur, 0
+		}
+		drop := func() int {
+			if keepAll {
+				return 0
+			}
+			return done
+		}
 		if e.Type() == "assistant" {
 			b, _ := f.Raw(i)
 			u, hasU := EntryUsage(b)
 			if e.MsgID() == "" || e.MsgID() != lastID {
 				if hasU {
-					out = append(out, UsagePoint{Usage: u, Before: sum})
+					keepAll = KeepsAllThinking(gjson.GetBytes(b, "message.model").Str)
+					out = append(out, UsagePoint{Usage: u, Before: sum - drop()})
 				}
 			} else if n := len(out); n > 0 && hasU && u.Output > out[n-1].Usage.Output {
 				out[n-1].Usage.Output = u.Output
@@ -1076,8 +1222,9 @@ func (f *File) RecordedUsage(p Path, est ResumeEstimate) []UsagePoint {
 			lastID = e.MsgID()
 		}
 		sum += t.Total()
+		cur += t[TokThinking]
 		if n := len(out); n > 0 && e.Type() == "assistant" {
-			out[n-1].Through = sum
+			out[n-1].Through = sum - drop()
 		}
 	}
 	return out
