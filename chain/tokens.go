@@ -87,7 +87,7 @@ type Calibration struct {
 // in-sample; tokeneval -heldout judges them on the part of the corpus a
 // fit did not see (README, "Measured error"). Images and documents occur
 // in none of them, thinking only in a few short 2.1.29 turns: thinking
-// counts as text, images follow the API's documented rule, and documents
+// counts as text (where the model counts it at all: ThinkingRule), images follow the API's documented rule, and documents
 // a rough per-page cost.
 var calibration = Calibration{
 	BytesPerToken: [NumTokenKinds]float64{
