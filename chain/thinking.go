@@ -78,8 +78,13 @@ func KeepsAllThinking(model string) bool {
 type ThinkingRule struct {
 	KeepAll bool
 	// current: the path's entries after its last user message that is not
-	// only tool results, sorted (the last turn, whose thinking counts)
+	// only tool results, sorted (the last turn, whose thinking counts);
+	// opener: that message (-1: none), path: the path's entries (shared),
+	// to find the last turn again when an operation removes it
 	current []int32
+	opener  int
+	path    []int
+	f       *File
 }
 
 // Counts reports whether the thinking of entry i is counted.
@@ -112,17 +117,35 @@ func (f *File) thinkingRule(p Path, model string) ThinkingRule {
 	if KeepsAllThinking(model) {
 		return ThinkingRule{KeepAll: true}
 	}
+	return f.lastTurn(p.Entries, nil)
+}
+
+// lastTurn is the keep-last rule of the path entries, less those of gone.
+func (f *File) lastTurn(entries []int, gone map[int]bool) ThinkingRule {
+	r := ThinkingRule{opener: -1, path: entries, f: f}
 	from := 0
-	for k := len(p.Entries) - 1; k >= 0; k-- {
-		if opensTurn(&f.Entries[p.Entries[k]]) {
-			from = k + 1
+	for k := len(entries) - 1; k >= 0; k-- {
+		if i := entries[k]; !gone[i] && opensTurn(&f.Entries[i]) {
+			from, r.opener = k+1, i
 			break
 		}
 	}
-	cur := make([]int32, 0, len(p.Entries)-from)
-	for _, i := range p.Entries[from:] {
-		cur = append(cur, int32(i))
+	r.current = make([]int32, 0, len(entries)-from)
+	for _, i := range entries[from:] {
+		if !gone[i] {
+			r.current = append(r.current, int32(i))
+		}
 	}
-	slices.Sort(cur)
-	return ThinkingRule{current: cur}
+	slices.Sort(r.current)
+	return r
+}
+
+// without is the rule once the entries of gone are no longer sent: when
+// they hold the message that opened the last turn (fork-at-turn), an
+// earlier turn is the last, and its thinking counts again.
+func (r ThinkingRule) without(gone map[int]bool) (ThinkingRule, bool) {
+	if r.KeepAll || r.opener < 0 || !gone[r.opener] {
+		return r, false
+	}
+	return r.f.lastTurn(r.path, gone), true
 }

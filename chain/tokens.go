@@ -682,6 +682,8 @@ func (r ResumeEstimate) Over(changed map[int]Tokens, gone map[int]bool) ResumeEs
 	base := r
 	out := r
 	out.base, out.own, out.changed, out.gone, out.dropped = &base, perEntry{}, make(map[int]Tokens, len(changed)), gone, nil
+	rule, moved := r.Thinking.without(gone)
+	out.Thinking = rule
 	for i := range gone {
 		if tk, ok := base.Entry(i); ok {
 			out.Tokens.Sub(tk)
@@ -693,7 +695,7 @@ func (r ResumeEstimate) Over(changed map[int]Tokens, gone map[int]bool) ResumeEs
 			out.Tokens.Sub(was)
 			out.ThinkingDropped -= base.droppedAt(i)
 		}
-		sent := r.Thinking.Apply(i, tk)
+		sent := rule.Apply(i, tk)
 		if d := tk[TokThinking] - sent[TokThinking]; d != 0 {
 			if out.dropped == nil {
 				out.dropped = map[int]int{}
@@ -703,6 +705,22 @@ func (r ResumeEstimate) Over(changed map[int]Tokens, gone map[int]bool) ResumeEs
 		}
 		out.changed[i] = sent
 		out.Tokens.Add(sent)
+	}
+	if moved {
+		// the turn that is now the last: its thinking counts again
+		for _, i32 := range rule.current {
+			i := int(i32)
+			if _, anew := changed[i]; anew {
+				continue
+			}
+			if d := base.droppedAt(i); d > 0 {
+				tk, _ := base.Entry(i)
+				tk[TokThinking] += d
+				out.changed[i] = tk
+				out.Tokens[TokThinking] += d
+				out.ThinkingDropped -= d
+			}
+		}
 	}
 	return out
 }

@@ -85,7 +85,7 @@ func TestThinkingCutsFollowTheModel(t *testing.T) {
 			require.Zero(t, after.Tokens[chain.TokThinking], name)
 			require.Equal(t, 3, st.Report.Counts[ops.CountThinking], "%s: every block removed, whatever the model", name)
 			require.NoError(t, st.Finish())
-			require.Equal(t, written(t, s, st), after.Total(), "%s: the estimate after strip-thinking is the count of what it writes", name)
+			require.Equal(t, thinkingWrittenCount(t, s, st), after.Total(), "%s: the estimate after strip-thinking is the count of what it writes", name)
 
 			// (b), (c) --target-tokens
 			target := est.Total() - 1
@@ -96,18 +96,39 @@ func TestThinkingCutsFollowTheModel(t *testing.T) {
 			if !m.keepAll {
 				require.Zero(t, tx.Report.Counts[ops.CountThinking], "%s: no thinking block removed", name)
 			}
-			got := written(t, s, tx)
+			got := thinkingWrittenCount(t, s, tx)
 			require.Equal(t, got, tx.Report.Tokens.After, "%s: the figure after is the written count", name)
 			require.LessOrEqual(t, got, target, name)
 		}
 	}
 }
 
-// written is info's count of what tx writes of s.
-func written(t *testing.T, s *chain.Session, tx *ops.Txn) int {
+// thinkingWrittenCount is info's count of what tx writes of s.
+func thinkingWrittenCount(t *testing.T, s *chain.Session, tx *ops.Txn) int {
 	var buf bytes.Buffer
 	require.NoError(t, tx.Render(s.Main)(&buf))
 	f, err := chain.LoadBytes(s.Main.Path, buf.Bytes())
 	require.NoError(t, err)
 	return f.ResumeTokens().Total()
+}
+
+// TestEstimateAfterForkFollowsTheLastTurn: an operation that removes the
+// last turn (fork-at-turn) makes an earlier turn the last, whose thinking
+// a model that keeps only the last turn's is sent again: the estimate
+// after (EstimateAfter, what a printed "after" reads) is the count of the
+// written result, for each model class.
+func TestEstimateAfterForkFollowsTheLastTurn(t *testing.T) {
+	for _, path := range []string{"../testdata/sessions/2.1.328/multi-turn.jsonl", "../testdata/sessions/2.0.50/multi-turn.jsonl"} {
+		for _, model := range []string{"claude-opus-4-7", "claude-sonnet-4-5-20250929"} {
+			for _, n := range []int{1, 2} {
+				s := sessionWithModel(t, path, model)
+				before := s.Main.ResumeTokens()
+				tx := ops.NewTxn(s)
+				require.NoError(t, (ops.ForkAtTurn{N: n, Leaf: s.Main.Graph().ActiveLeaf()}).Apply(tx))
+				after := ops.EstimateAfter(tx, before)
+				require.NoError(t, tx.Finish())
+				require.Equal(t, thinkingWrittenCount(t, s, tx), after.Total(), "%s %s: fork at turn %d", path, model, n)
+			}
+		}
+	}
 }
