@@ -24,7 +24,10 @@ import (
 // /exit caveat alone for hook-stop (line 16 is the Stop hook's summary);
 // for 2.1.38's streaming calls it sent the 3rd call alone, from its
 // answer on (a 400); for 2.1.328's parallel calls it sent the last call
-// and its result, the others dropped. 2.1.332 sent every file whole.
+// and its result, the others dropped (parallel-out-of-order, the 3rd call
+// finished first: 2.0.50 sent the 2nd call and its result alone, the 3rd
+// dropped with its result; resumed by hand with both, 2026-11-27). 2.1.332
+// sent every file whole.
 var oldClientLines = map[string]map[string]int{
 	"corpus:claudeless/v2.1.29/edit-permission-dialog/c2fc3a3f-66d5-4c87-9f78-1a31dd719471.jsonl": {"progress-parent": 8},
 	"corpus:claudeless/v2.1.29/hook-session-start/5158bdb4-602c-4c9d-a0c3-b56224e08115.jsonl":     {"progress-parent": 8},
@@ -32,6 +35,7 @@ var oldClientLines = map[string]map[string]int{
 	"corpus:claudeless/v2.1.29/hook-stop/d266fdf5-b6a3-46aa-8627-920959a0109a.jsonl":              {"progress-parent": 16},
 	"chain/testdata/streaming-progress-between-calls.jsonl":                                       {"progress-parent": 7, "side-branch-calls": 13},
 	"testdata/sessions/2.1.328/parallel-tools.jsonl":                                              {"side-branch-calls": 24},
+	"testdata/sessions/2.1.328/parallel-out-of-order.jsonl":                                       {"side-branch-calls": 20},
 }
 
 // TestOldClientFindings: validate names, as a warning (the file is sound
@@ -61,7 +65,7 @@ func TestOldClientFindings(t *testing.T) {
 		return got
 	}
 	files := map[string]string{} // name in oldClientLines -> path
-	for _, name := range []string{"chain/testdata/streaming-progress-between-calls.jsonl", "testdata/sessions/2.1.328/parallel-tools.jsonl"} {
+	for _, name := range []string{"chain/testdata/streaming-progress-between-calls.jsonl", "testdata/sessions/2.1.328/parallel-tools.jsonl", "testdata/sessions/2.1.328/parallel-out-of-order.jsonl"} {
 		files[name] = filepath.Join("..", filepath.FromSlash(name))
 	}
 	old, err := filepath.Glob(filepath.Join("..", "testdata", "sessions", "2.0.50", "*.jsonl"))

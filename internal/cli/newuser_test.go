@@ -420,3 +420,33 @@ func TestTokenCountEchoedAsTyped(t *testing.T) {
 		assert.Regexp(t, `give a --target-tokens of at least [0-9]+\n$`, errs, "the hint's number is whole: run as printed")
 	}
 }
+
+// TestInfoOfACopyNamesItsSession (issue 30): `info orig.jsonl`, a copy
+// under a name that is no session id, named the file ("session orig") as
+// the session; the session is the id its entries record, the one
+// `claude --resume` takes (the path line names the file).
+func TestInfoOfACopyNamesItsSession(t *testing.T) {
+	b, err := os.ReadFile(example)
+	require.NoError(t, err)
+	id := sessionID(t, b)
+	copyPath := filepath.Join(t.TempDir(), "orig.jsonl")
+	require.NoError(t, os.WriteFile(copyPath, b, 0o600))
+	out, errs, code := cliRun(t, "info", copyPath)
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "session      "+id+"\npath         "+copyPath+"\n")
+	out, errs, code = cliRun(t, "--json", "info", copyPath)
+	require.Equal(t, 0, code, errs)
+	var r struct {
+		SessionID string `json:"session_id"`
+		Path      string `json:"path"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &r))
+	assert.Equal(t, id, r.SessionID)
+	assert.Equal(t, copyPath, r.Path)
+	// a transcript named by its id is that id, whatever its entries say
+	cfg := t.TempDir()
+	path := installSession(t, cfg, "-work-p", example)
+	out, _, _ = cliRun(t, "--json", "info", path)
+	require.NoError(t, json.Unmarshal([]byte(out), &r))
+	assert.Equal(t, idOf(path), r.SessionID)
+}
