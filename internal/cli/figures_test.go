@@ -136,6 +136,9 @@ func TestPrintedTokensAreInfos(t *testing.T) {
 					NothingToChange bool                 `json:"nothing_to_change"`
 				}
 				require.NoError(t, json.Unmarshal([]byte(stdout), &r), "%s: %s", member, stdout)
+				if c.prints == (r.ResumeTokens == nil) && !r.NothingToChange {
+					t.Errorf("%s: prints a token figure: %v, the table (and the README's \"Tokens\") says %v", member, r.ResumeTokens != nil, c.prints)
+				}
 				if r.ResumeTokens == nil {
 					continue // prints no token figure
 				}
