@@ -551,6 +551,9 @@ type ResumeEstimate struct {
 	// endsOnPrompt: the last message sent is a prompt, answered on resume
 	// by the client's "No response requested." (counted in Tokens)
 	endsOnPrompt bool
+	// noResponse is that answer's estimate, by the calibration the
+	// estimate was made with
+	noResponse int
 	// own is each sent entry's estimate (read them with Entry and Each);
 	// changed, in an estimate made Over another, the entries estimated
 	// anew.
@@ -701,10 +704,10 @@ func (r ResumeEstimate) Recounted(f *File, p Path, raw RawFunc) ResumeEstimate {
 	if ends != r.endsOnPrompt {
 		r.endsOnPrompt = ends
 		if ends {
-			r.Tokens[TokOther] += noResponseTokens
+			r.Tokens[TokOther] += r.noResponse
 			r.Messages++
 		} else {
-			r.Tokens[TokOther] -= noResponseTokens
+			r.Tokens[TokOther] -= r.noResponse
 			r.Messages--
 		}
 	}
@@ -950,7 +953,7 @@ func (f *File) resumeTokens(p Path, raw RawFunc, counts *lineCounts, cal *Calibr
 		return nil
 	})
 	r.own.seal()
-	r.endsOnPrompt = endsOnPrompt
+	r.endsOnPrompt, r.noResponse = endsOnPrompt, cal.noResponseTokens()
 	if endsOnPrompt {
 		// a conversation ending on a prompt (its answer never came: a
 		// failed retry, an interrupted run) is resumed with the client's
