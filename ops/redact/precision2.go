@@ -114,9 +114,12 @@ var browserKeyMarkers = []string{"analytics.load(", "AnalyticsBrowser.load(", "a
 // browserKey: the value at text[s:e], given to the name text[l:r] (empty
 // for a call's argument), is a key one of browserKeyMarkers says is
 // public: a marker on the value's line or in the lines above it (up to
-// 400 bytes, not past a blank line). A name that says admin, secret,
+// 400 bytes, not past a blank line), for a value in quotes. A name that says admin, secret,
 // private, server or master is a server's key whatever stands near it.
 func browserKey(text string, l, r, s, e int) bool {
+	if s == 0 || text[s-1] != '\'' && text[s-1] != '"' && text[s-1] != '`' {
+		return false // a code's string: the SDKs' keys are given in quotes
+	}
 	lo := max(0, s-400)
 	if i := strings.LastIndex(text[lo:s], "\n\n"); i >= 0 {
 		lo += i + 2
@@ -146,7 +149,23 @@ func browserKey(text string, l, r, s, e int) bool {
 // text[l:r] is public or no secret by what stands around it (the classes
 // of this file), tested on a value that would otherwise be reported.
 func publicByContext(text string, l, r, s, e int) bool {
-	return publishablePK(text, l, r, s, text[s:e]) || browserEnvKey(text[l:r]) || encryptedByKeyService(text, l, r, s, e) || browserKey(text, l, r, s, e)
+	return publishablePK(text, l, r, s, text[s:e]) || browserEnvKey(text[l:r]) || encryptedByKeyService(text, l, r, s, e) ||
+		sdkKeyName(text[l:r]) && browserKey(text, l, r, s, e)
+}
+
+// sdkKeyName: the browser SDKs' own names for their key (Segment's
+// writeKey and analyticsWriteKey, DocSearch's apiKey, Rollbar's
+// accessToken), as they spell them: only these names look for
+// browserKeyMarkers (a window of text per value).
+func sdkKeyName(ident string) bool {
+	if i := strings.LastIndexByte(ident, '.'); i >= 0 {
+		ident = ident[i+1:] // window.analyticsWriteKey
+	}
+	switch ident {
+	case "writeKey", "analyticsWriteKey", "apiKey", "accessToken":
+		return true
+	}
+	return false
 }
 
 // browserEnvKey: a variable a front-end framework puts in the browser
