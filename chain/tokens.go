@@ -559,6 +559,16 @@ type ResumeEstimate struct {
 	// turns (blocks and framing) it does not count, left out of Tokens.
 	Thinking        ThinkingRule
 	ThinkingDropped int
+	// measuredBy is 1 + the entry index of the first response on the
+	// path that records usage (0: none), the response the overhead is
+	// measured by (OverheadOf)
+	measuredBy int
+	// endsOnPrompt: the last message sent is a prompt, answered on resume
+	// by the client's "No response requested." (counted in Tokens)
+	endsOnPrompt bool
+	// noResponse is that answer's estimate, by the calibration the
+	// estimate was made with
+	noResponse int
 	// own is each sent entry's estimate (read them with Entry and Each),
 	// as the API counts it (ThinkingRule applied); dropped, the thinking
 	// each entry holds that the rule leaves out; changed, in an estimate
@@ -734,6 +744,89 @@ func (r ResumeEstimate) droppedAt(i int) int {
 		return 0
 	}
 	return r.base.droppedAt(i)
+}
+
+// Recounted is r (an estimate made Over another, of the same file f and
+// path p) with what ResumeTokens reads of the path as a whole made again
+// as it reads it on the file the edits make; Over only adds and removes
+// entries' estimates. Two things are of the whole path:
+//   - the end: a conversation whose last message sent is now a prompt (a
+//     loop cut short whose tool calls were dropped) is answered on resume
+//     by the client's "No response requested.", and no longer when its
+//     answer is what ends it;
+//   - the system prompt and tools, measured by the first response on p
+//     the client still sends that records usage (read through raw: the
+//     edited bytes), less the estimate of what is sent before it
+//     (OverheadOf): a cut before that response moves the measure (an
+//     image or a secret of the first prompt), and so does its removal
+//     (strip-thinking of a thinking-only entry, drop-tool-calls of the
+//     first call), the next response then measuring it.
+//
+// The model is the last response's that names one, read again (the edits
+// may remove it); the thinking rule stays the one r was made with (Over
+// finds the last turn again when an edit removes it).
+//
+// Only the entries up to that response and back from the end to the last
+// message are read; an estimate whose path records no usage has no
+// measure to move.
+func (r ResumeEstimate) Recounted(f *File, p Path, raw RawFunc) ResumeEstimate {
+	ends := false
+	for k := len(p.Entries) - 1; k >= 0; k-- {
+		i := p.Entries[k]
+		if _, sent := r.Entry(i); sent && f.Entries[i].IsMessage() {
+			ends = f.Entries[i].Role() == "user" && !f.Entries[i].IsToolResult()
+			break
+		}
+	}
+	if ends != r.endsOnPrompt {
+		r.endsOnPrompt = ends
+		if ends {
+			r.Tokens[TokOther] += r.noResponse
+			r.Messages++
+		} else {
+			r.Tokens[TokOther] -= r.noResponse
+			r.Messages--
+		}
+	}
+	if r.measuredBy == 0 {
+		return r
+	}
+	var before Tokens
+	var u Usage
+	found := false
+	for _, i := range p.Entries {
+		tk, sent := r.Entry(i)
+		if !sent {
+			continue
+		}
+		if f.Entries[i].Type() == "assistant" {
+			b, ok := raw(i)
+			if ok && !IsSyntheticError(b) {
+				if u, found = EntryUsage(b); found {
+					r.measuredBy = i + 1
+					break
+				}
+			}
+		}
+		before.Add(tk)
+	}
+	if !found {
+		r.measuredBy = 0
+	}
+	var sent []int32
+	for k := len(p.Entries) - 1; k >= 0 && len(sent) < lastModelReads; k-- {
+		if i := p.Entries[k]; f.Entries[i].Type() == "assistant" {
+			if _, ok := r.Entry(i); ok {
+				sent = append(sent, int32(i))
+			}
+		}
+	}
+	slices.Reverse(sent)
+	if m := f.lastModel(sent, raw, nil); m != "" {
+		r.Model = m
+	}
+	r.Overhead, r.OverheadMeasured = OverheadOf(u, found, before.Total())
+	return r
 }
 
 // Entry returns the estimate of entry i and whether the client sends it.
@@ -925,6 +1018,7 @@ func (f *File) resumeTokens(p Path, raw RawFunc, counts *lineCounts, cal *Calibr
 			if e.Type() == "assistant" && !found && c.hasUsage {
 				firstUsage, found, firstModel = c.usage, true, c.model
 				before = r.Tokens
+				r.measuredBy = c.i + 1
 				if !KeepsAllThinking(c.model) {
 					before[TokThinking] -= thinkDone
 				}
@@ -970,6 +1064,7 @@ func (f *File) resumeTokens(p Path, raw RawFunc, counts *lineCounts, cal *Calibr
 			r.Tokens[TokThinking] -= d
 		}
 	}
+	r.endsOnPrompt, r.noResponse = endsOnPrompt, cal.noResponseTokens()
 	if endsOnPrompt {
 		// a conversation ending on a prompt (its answer never came: a
 		// failed retry, an interrupted run) is resumed with the client's
