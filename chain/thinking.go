@@ -107,9 +107,14 @@ func (r ThinkingRule) Apply(i int, tk Tokens) Tokens {
 }
 
 // opensTurn reports whether entry e (a message the client sends) starts
-// a turn for the API: a user message that is not only tool results.
+// a turn for the API: a user message that is not only tool results. A
+// message the client adds itself (isMeta: a skill's text after its tool
+// result, a hook's feedback) does not: the client sends it in the same
+// user message as the tool results before it, and whether the API then
+// drops the loop's thinking is not documented; counting it is the side
+// that counts more.
 func opensTurn(e *Entry) bool {
-	return e.IsMessage() && e.Role() == "user" && !e.IsToolResult()
+	return e.IsMessage() && e.Role() == "user" && !e.IsToolResult() && !e.IsMeta()
 }
 
 // thinkingRule is the rule for path p sent to model.

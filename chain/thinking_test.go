@@ -265,3 +265,42 @@ func TestResumeTokensThinkingLastModel(t *testing.T) {
 		require.Equal(t, c.keepAll, est.ThinkingDropped == 0, "%s then %s: %d dropped", c.first, c.last, est.ThinkingDropped)
 	}
 }
+
+// TestThinkingTurnOpeners: which user messages open a turn for the rule of
+// a model that keeps only the last turn's thinking. A prompt does; tool
+// results do not (the loop's thinking counts); a message the client adds
+// itself (isMeta, sent with the tool results before it) does not either:
+// undocumented, so counted (the side that counts more).
+func TestThinkingTurnOpeners(t *testing.T) {
+	const model = "claude-haiku-4-5-20251001"
+	think := func(u, parent, text string) string {
+		return `{"type":"assistant","uuid":"` + u + `","parentUuid":"` + parent + `","message":{"role":"assistant","model":"` + model + `","content":[{"type":"thinking","thinking":"` + text + `","signature":"s"},{"type":"tool_use","id":"t` + u + `","name":"Bash","input":{"command":"ls"}}]}}` + "\n"
+	}
+	prompt := func(u, parent, text string, meta bool) string {
+		m := ""
+		if meta {
+			m = `"isMeta":true,`
+		}
+		return `{"type":"user",` + m + `"uuid":"` + u + `","parentUuid":"` + parent + `","message":{"role":"user","content":"` + text + `"}}` + "\n"
+	}
+	result := func(u, parent string) string {
+		return `{"type":"user","uuid":"` + u + `","parentUuid":"` + parent + `","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t` + parent + `","content":"ok"}]}}` + "\n"
+	}
+	long := "a careful thought about the task, long enough to be counted in tokens"
+	for _, c := range []struct {
+		name    string
+		doc     string
+		dropped int // thinking blocks of earlier turns
+	}{
+		{"a tool loop", prompt("p", "", "go", false) + think("a", "p", long) + result("r", "a") + think("b", "r", long), 0},
+		{"a new prompt", prompt("p", "", "go", false) + think("a", "p", long) + result("r", "a") + prompt("q", "r", "again", false) + think("b", "q", long), 1},
+		{"a message the client adds", prompt("p", "", "go", false) + think("a", "p", long) + result("r", "a") + prompt("m", "r", "skill text", true) + think("b", "m", long), 0},
+	} {
+		f, err := LoadBytes(c.name+".jsonl", []byte(c.doc))
+		require.NoError(t, err)
+		est := f.ResumeTokens()
+		require.False(t, est.Thinking.KeepAll, c.name)
+		all := est.Tokens[TokThinking] + est.ThinkingDropped
+		require.Equal(t, c.dropped*all/2, est.ThinkingDropped, "%s: %d of 2 thinking blocks dropped", c.name, c.dropped)
+	}
+}
