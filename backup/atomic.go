@@ -107,11 +107,12 @@ func CheckWriteTo(path string, force bool) error {
 }
 
 // CreateNew writes render's output to a new file at path (mode 0600, parent
-// directories created with mode 0700) and fails with ErrExists if path already
-// exists — also if it appears while rendering: the finished temp file is
-// hard-linked to the final name, which the kernel refuses if it exists.
-func CreateNew(path string, render func(w io.Writer) error) error {
-	if err := createNew(path, render, true); err != nil {
+// directories created with mode 0700 below root, from root down following
+// no link) and fails with ErrExists if path already exists — also if it
+// appears while rendering: the finished temp file is hard-linked to the
+// final name, which the kernel refuses if it exists.
+func CreateNew(root, path string, render func(w io.Writer) error) error {
+	if err := createNew(root, path, render, true); err != nil {
 		return err
 	}
 	return syncDir(filepath.Dir(path))
@@ -136,6 +137,12 @@ func CreateNew(path string, render func(w io.Writer) error) error {
 // failure, Wait (or Last) must be called before what the batch made is
 // removed: the background steps may still run.
 type DirSync struct {
+	// Base is the folder every folder the batch makes is made below,
+	// from Base down following no link (a new session: the config dir; a
+	// share folder: the folder -o names). A folder on the way swapped for
+	// a link is refused (*SymlinkError): no folder, and then no file, is
+	// made where it leads. Empty: folders are made by name.
+	Base string
 	// Roots are folders the batch made itself (a new session's own
 	// folders): every folder below one is made by CreateNew one level at a
 	// time and never reached through a link (*SymlinkError), so that a
@@ -203,52 +210,55 @@ func (d *DirSync) CreateNew(path string, render func(w io.Writer) error) error {
 	return nil
 }
 
-// mkdir makes the folder dir: below one of d.Roots one level at a time,
-// refusing a link or a node that is not a folder on the way; elsewhere as
-// os.MkdirAll does.
+// mkdir makes the folder dir and its missing parents from d.Base down,
+// following no link (mkdirBeneath): a link or a node that is not a folder
+// on the way is refused. The folders it makes below one of d.Roots are
+// the batch's (RemoveMade); a batch with no Base makes those below a root
+// from the root's parent down, and the others by name.
 // Every folder on the way (the root too) is fsynced by Wait: its entry
 // in its parent is part of the batch, as the files are (d.mu is held).
 func (d *DirSync) mkdir(dir string) error {
+	under := "" // the root dir is below
 	for _, root := range d.Roots {
-		rel, err := filepath.Rel(root, dir)
-		if err != nil || !filepath.IsLocal(rel) && rel != "." {
-			continue
+		if rel, err := filepath.Rel(root, dir); err == nil && (filepath.IsLocal(rel) || rel == ".") {
+			under = root
+			break
 		}
-		d.dirs[filepath.Dir(root)] = true // the root's entry (made by the caller)
-		p := root
-		for _, c := range append([]string{""}, strings.Split(rel, string(filepath.Separator))...) {
-			if c != "." {
-				p = filepath.Join(p, c)
-			}
-			fi, err := os.Lstat(p)
-			if os.IsNotExist(err) {
-				if err = os.Mkdir(p, dirMode); err == nil {
-					d.dirs[filepath.Dir(p)] = true // fsynced by Wait
-					d.recordLocked(p, func() (os.FileInfo, error) { return os.Lstat(p) })
-					continue
-				}
-				if !errors.Is(err, os.ErrExist) {
-					return fmt.Errorf("create directory %s: %w", p, err)
-				}
-				fi, err = os.Lstat(p) // made meanwhile: checked as any
-			}
-			if err != nil {
-				return fmt.Errorf("create directory %s: %w", p, err)
-			}
-			if fi.Mode()&os.ModeSymlink != 0 {
-				target, _ := os.Readlink(p)
-				return symlinkError(p, target)
-			}
-			if !fi.IsDir() {
-				return fmt.Errorf("create directory %s: %w", p, syscall.ENOTDIR)
-			}
+	}
+	base := d.Base
+	if under != "" {
+		d.dirs[filepath.Dir(under)] = true // the root's entry (made by the caller)
+		if base == "" {
+			base = filepath.Dir(under) // the root itself opened O_NOFOLLOW too
+		}
+	}
+	if base == "" {
+		if err := os.MkdirAll(dir, dirMode); err != nil {
+			return fmt.Errorf("create directory %s: %w", dir, err)
 		}
 		return nil
 	}
-	if err := os.MkdirAll(dir, dirMode); err != nil {
+	hook("mkdir:" + dir)
+	made, err := mkdirBeneath(base, dir, nil)
+	for _, p := range made {
+		d.dirs[filepath.Dir(p)] = true // fsynced by Wait
+		if rel, rerr := filepath.Rel(under, p); under != "" && rerr == nil && filepath.IsLocal(rel) {
+			d.recordLocked(p, func() (os.FileInfo, error) { return os.Lstat(p) })
+		}
+	}
+	if err != nil {
 		return fmt.Errorf("create directory %s: %w", dir, err)
 	}
 	return nil
+}
+
+// makeDirs makes dir and its missing parents below d.Base (makeDirs), by
+// name when the batch has no Base.
+func (d *DirSync) makeDirs(dir string) error {
+	if d.Base == "" {
+		return os.MkdirAll(dir, dirMode)
+	}
+	return makeDirs(d.Base, dir)
 }
 
 // madeNode is a file or folder a DirSync made: its path, and what was
@@ -274,14 +284,20 @@ func (d *DirSync) recordLocked(path string, stat func() (os.FileInfo, error)) {
 // Mkdir makes the new folder dir (its parent must exist) as part of the
 // batch: a node already there, or put there meanwhile, is refused
 // (ErrExists), so that the batch writes only into folders it made.
-// RemoveMade removes it (when empty).
+// RemoveMade removes it (when empty). Below d.Base it is made from Base
+// down, following no link (a link on the way: *SymlinkError); with no
+// Base, by name (the folder -o names, the user's).
 func (d *DirSync) Mkdir(dir string) error {
 	if TestHook != nil {
 		TestHook("dirsync-mkdir:" + dir)
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if err := os.Mkdir(dir, dirMode); err != nil {
+	mkdir := func() error { return os.Mkdir(dir, dirMode) }
+	if d.Base != "" {
+		mkdir = func() error { return mkdirOneBeneath(d.Base, dir) }
+	}
+	if err := mkdir(); err != nil {
 		if errors.Is(err, os.ErrExist) {
 			return existsError(dir)
 		}
@@ -373,7 +389,7 @@ func (d *DirSync) Last(path string, render func(w io.Writer) error, written func
 	if _, err := os.Lstat(path); err == nil {
 		return existsError(path)
 	}
-	if err := os.MkdirAll(filepath.Dir(path), dirMode); err != nil {
+	if err := d.makeDirs(filepath.Dir(path)); err != nil {
 		return fmt.Errorf("create directory %s: %w", filepath.Dir(path), err)
 	}
 	f, err := renderTemp(path, nil, DefaultMode, render, true, true)
@@ -384,12 +400,12 @@ func (d *DirSync) Last(path string, render func(w io.Writer) error, written func
 	return err
 }
 
-func createNew(path string, render func(w io.Writer) error, sweep bool) error {
+func createNew(root, path string, render func(w io.Writer) error, sweep bool) error {
 	if _, err := os.Lstat(path); err == nil {
 		return existsError(path)
 	}
 	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, dirMode); err != nil {
+	if err := makeDirs(root, dir); err != nil {
 		return fmt.Errorf("create directory %s: %w", dir, err)
 	}
 	tmp, err := writeTempLike(path, nil, DefaultMode, render, true, sweep)

@@ -40,3 +40,22 @@ func startRoot(configDir, dir string) string {
 	}
 	return dir
 }
+
+// makeDirs makes the folder dir and its missing parents below root, the
+// one way ccsurgeon makes a folder beneath the config dir: from root down,
+// following no link (mkdirBeneath; a folder on the way swapped for a link
+// is refused, *SymlinkError), so that no folder (and then no file) is made
+// outside root. Each folder made gets mode 0700.
+func makeDirs(root, dir string) error {
+	hook("mkdir:" + dir)
+	_, err := mkdirBeneath(root, dir, nil)
+	return err
+}
+
+// makeDir makes the one folder dir (its parent there) below root,
+// following no link on the way: a node already at dir is an error that
+// is fs.ErrExist.
+func makeDir(root, dir string) error {
+	hook("mkdir:" + dir)
+	return mkdirOneBeneath(root, dir)
+}

@@ -210,6 +210,21 @@ func mkdirBeneath(root, dir string, like os.FileInfo) (made []string, err error)
 	return made, nil
 }
 
+// mkdirOneBeneath makes the one folder dir (mode 0700) in its parent
+// below root, reached without following a link (mkdirat): a node at dir
+// is an error that is fs.ErrExist (EEXIST), a link there included.
+func mkdirOneBeneath(root, dir string) error {
+	parent, base, err := beneathDir(root, dir)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(parent)
+	if err := unix.Mkdirat(parent, base, uint32(dirMode)); err != nil {
+		return &os.PathError{Op: "mkdir", Path: dir, Err: err}
+	}
+	return nil
+}
+
 // removeDirBeneath removes the empty folder dir (below root) from its
 // parent reached without following a link (unlinkat AT_REMOVEDIR).
 func removeDirBeneath(root, dir string) error {

@@ -117,6 +117,17 @@ func mkdirBeneath(root, dir string, like os.FileInfo) (made []string, err error)
 	return made, nil
 }
 
+// mkdirOneBeneath makes the one folder dir (its parent there) below
+// root, no folder on the way being a link or junction (checked by name:
+// windows has no mkdirat); a node at dir is an error that is
+// fs.ErrExist.
+func mkdirOneBeneath(root, dir string) error {
+	if err := checkBeneath(root, dir); err != nil {
+		return err
+	}
+	return os.Mkdir(dir, dirMode)
+}
+
 // removeDirBeneath removes the empty folder dir (below root), no folder
 // on the way being a link or junction (checked by name), nor dir itself.
 func removeDirBeneath(root, dir string) error {

@@ -201,7 +201,7 @@ func Move(p MovePlan) (res MoveResult, err error) {
 	if err := CheckOwn(cfg, j.path); err != nil {
 		return res, err
 	}
-	if err := os.MkdirAll(JournalDir(cfg), dirMode); err != nil {
+	if err := makeDirs(cfg, JournalDir(cfg)); err != nil {
 		return res, fmt.Errorf("create journal folder: %w", err)
 	}
 	if err := j.save(); err != nil {

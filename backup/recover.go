@@ -295,14 +295,16 @@ func markerLive(p string, pid int) bool {
 // the process dies before Done, unless the main transcript they belong to
 // exists by then.
 type NewFiles struct {
+	base    string // the folder its folders are made below (the config dir)
 	main    string
 	markers []string
 	files   []string
 }
 
 // BeginNew starts the creation of the session whose main transcript will
-// be main.
-func BeginNew(main string) *NewFiles { return &NewFiles{main: main} }
+// be main, every folder of it made below base (the config dir) from base
+// down, following no link.
+func BeginNew(base, main string) *NewFiles { return &NewFiles{base: base, main: main} }
 
 // Folder makes dir (mode 0700; its parent made if missing) and marks it as
 // part of the creation. Call it before writing anything into dir. A dir
@@ -316,7 +318,7 @@ func (n *NewFiles) Folder(dir string) error {
 			return nil
 		}
 	}
-	if err := os.MkdirAll(filepath.Dir(dir), dirMode); err != nil {
+	if err := makeDirs(n.base, filepath.Dir(dir)); err != nil {
 		return fmt.Errorf("create directory %s: %w", filepath.Dir(dir), err)
 	}
 	// listed before it is made: a run killed between the folder and its
@@ -324,7 +326,7 @@ func (n *NewFiles) Folder(dir string) error {
 	if err := n.record(dir); err != nil {
 		return err
 	}
-	if err := os.Mkdir(dir, dirMode); err != nil {
+	if err := makeDir(n.base, dir); err != nil {
 		if errors.Is(err, os.ErrExist) {
 			return existsError(dir)
 		}

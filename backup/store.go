@@ -74,13 +74,14 @@ func sessionBackupRoot(configDir, key string) string {
 // journal only). On error nothing is left behind.
 func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, items []item, copy bool) (dir string, err error) {
 	root := sessionBackupRoot(configDir, key)
-	if err := os.MkdirAll(root, dirMode); err != nil {
+	cfg := startRoot(configDir, configDir)
+	if err := makeDirs(cfg, root); err != nil {
 		return "", fmt.Errorf("create backup directory: %w", err)
 	}
 	for i := 0; ; i++ {
 		name := t.Format(StampLayout) + "-" + op
 		dir = filepath.Join(root, name)
-		err := os.Mkdir(dir, dirMode)
+		err := makeDir(cfg, dir)
 		if err == nil {
 			break
 		}
@@ -91,7 +92,7 @@ func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, i
 	}
 	defer func() {
 		if err != nil {
-			removeAllBeneath(startRoot(configDir, configDir), dir)
+			removeAllBeneath(cfg, dir)
 		}
 	}()
 	if !copy {
@@ -109,7 +110,7 @@ func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, i
 		if serr != nil {
 			return "", serr
 		}
-		bf, cerr := copyFileSynced(projectDir, it.target, filepath.Join(dir, filepath.FromSlash(it.rel)))
+		bf, cerr := copyFileSynced(projectDir, it.target, cfg, filepath.Join(dir, filepath.FromSlash(it.rel)))
 		if cerr != nil {
 			return "", wrapIOError("back up "+it.target, cerr)
 		}
@@ -139,15 +140,16 @@ func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, i
 }
 
 // copyFileSynced copies src, a regular file below root reached without
-// following a link (openRegularBeneath), to a new file dst (mode 0600,
-// parents 0700), fsyncs it and returns its size and sha256.
-func copyFileSynced(root, src, dst string) (bf BackupFile, err error) {
+// following a link (openRegularBeneath), to a new file dst below dstRoot
+// (mode 0600, parents 0700, made from dstRoot down following no link),
+// fsyncs it and returns its size and sha256.
+func copyFileSynced(root, src, dstRoot, dst string) (bf BackupFile, err error) {
 	in, err := openRegularBeneath(root, src)
 	if err != nil {
 		return bf, err
 	}
 	defer in.Close()
-	if err := os.MkdirAll(filepath.Dir(dst), dirMode); err != nil {
+	if err := makeDirs(dstRoot, filepath.Dir(dst)); err != nil {
 		return bf, err
 	}
 	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, DefaultMode)

@@ -1008,15 +1008,20 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 	newMain := filepath.Join(dir, ns.newID+".jsonl")
 	sidecar := filepath.Join(dir, ns.newID)
 	// the new files go into the config dir: no folder on the way may be a
-	// symlink (it would lead them anywhere)
-	if cfg, err := filepath.Abs(env.ConfigDir); err == nil {
-		for _, p := range []string{filepath.Join(sidecar, "subagents", "x"), filepath.Join(cfg, "file-history", ns.newID, "x")} {
-			if err := backup.RefuseSymlinks(cfg, p); err != nil {
-				return "", err
-			}
-			if err := backup.InsideConfigDir(cfg, p); err != nil {
-				return "", err // whatever way the folder was reached
-			}
+	// symlink (it would lead them anywhere), and every folder is made
+	// from the config dir down, following no link (one swapped for a link
+	// after this check is refused)
+	cfg, err := filepath.Abs(env.ConfigDir)
+	if err != nil {
+		return "", err
+	}
+	ds.Base = cfg
+	for _, p := range []string{filepath.Join(sidecar, "subagents", "x"), filepath.Join(cfg, "file-history", ns.newID, "x")} {
+		if err := backup.RefuseSymlinks(cfg, p); err != nil {
+			return "", err
+		}
+		if err := backup.InsideConfigDir(cfg, p); err != nil {
+			return "", err // whatever way the folder was reached
 		}
 	}
 	// every path the new session takes must be free: the clean-up of a
@@ -1032,7 +1037,7 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 	ds.Roots = []string{sidecar, fileHistory}
 	// every folder of the new session is marked until its main transcript
 	// is in place: the next run removes what a killed one left
-	nf := backup.BeginNew(newMain)
+	nf := backup.BeginNew(cfg, newMain)
 	defer nf.Done()
 	// Everything the main transcript refers to is written four files at a
 	// time, their fsyncs in the background (DirSync); the main transcript
@@ -1568,6 +1573,7 @@ func (j *job) writeFolder(dir string, force bool) (path string, err error) {
 	} else if !st.IsDir() {
 		return "", notAFolderError(dir)
 	}
+	ds.Base = dir // the folder -o names: every folder below it made from it down, following no link
 	id, rm := s.ID, (*ops.Remapper)(nil)
 	if t.NewID != "" { // a clone or fork: its new id, its files renamed alike
 		id, rm = t.NewID, t.Remapper()
