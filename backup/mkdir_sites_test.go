@@ -120,9 +120,9 @@ func TestNoFolderMadeThroughAFolderSwappedForALink(t *testing.T) {
 			run: newFolder(func(cfg string) string { return filepath.Join(newProj(cfg), newID) })},
 		{name: "NewFiles.Folder: file-history/<id>",
 			setup: func(t *testing.T, cfg string) { require.NoError(t, os.MkdirAll(newProj(cfg), 0o700)) },
-			at:   mkdirOf(func(cfg string) string { return filepath.Join(cfg, "file-history", newID) }),
-			swap: fixed(func(cfg string) string { return filepath.Join(cfg, "file-history") }),
-			run:  newFolder(func(cfg string) string { return filepath.Join(cfg, "file-history", newID) })},
+			at:    mkdirOf(func(cfg string) string { return filepath.Join(cfg, "file-history", newID) }),
+			swap:  fixed(func(cfg string) string { return filepath.Join(cfg, "file-history") }),
+			run:   newFolder(func(cfg string) string { return filepath.Join(cfg, "file-history", newID) })},
 		{name: "DirSync.Last: a new project folder",
 			at: mkdirOf(newProj), swap: fixed(func(cfg string) string { return filepath.Join(cfg, "projects") }),
 			run: func(t *testing.T, cfg string) error {
