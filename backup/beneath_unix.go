@@ -275,6 +275,19 @@ func sweepBeneath(root, dir string, ours func(name string) bool, leftover func(n
 	return did
 }
 
+// readDirBeneath lists the folder dir (root, or a folder below it)
+// reached from root without following a link on the way nor at its name:
+// a folder swapped for a link has nothing listed where it leads.
+func readDirBeneath(root, dir string) ([]os.DirEntry, error) {
+	fd, _, err := beneathDir(root, filepath.Join(dir, "x"))
+	if err != nil {
+		return nil, err
+	}
+	f := os.NewFile(uintptr(fd), dir)
+	defer f.Close()
+	return f.ReadDir(-1)
+}
+
 // namesAt lists the names in the open folder fd (dir is its path, for
 // errors only); fd stays open.
 func namesAt(fd int, dir string) ([]string, error) {

@@ -164,6 +164,16 @@ func sweepBeneath(root, dir string, ours func(name string) bool, leftover func(n
 	return did
 }
 
+// readDirBeneath lists the folder dir (root or below it), no folder on
+// the way nor dir being a link or junction (checked by name, then listed
+// by name).
+func readDirBeneath(root, dir string) ([]os.DirEntry, error) {
+	if err := checkBeneath(root, filepath.Join(dir, "x")); err != nil {
+		return nil, err
+	}
+	return os.ReadDir(dir)
+}
+
 // removeAllBeneath removes the folder dir (below root) and all it holds,
 // no folder on the way being a link or junction (checked by name; one
 // inside it is removed, not followed: os.RemoveAll).

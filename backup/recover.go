@@ -391,7 +391,7 @@ func NewLegacyAgentName(old string) string {
 // id newID could have made beside its main transcript (NewLegacyAgentName,
 // or its meta file): a regular file (never a link) so named whose
 // entries, if it has any, are that session's.
-func madeBeside(path, newID string) bool {
+func madeBeside(root, path, newID string) bool {
 	name := filepath.Base(path)
 	rest, ok := strings.CutPrefix(name, "agent-")
 	if !ok || len(rest) < 10 || rest[8] != '-' || strings.Trim(rest[:8], "0123456789abcdef") != "" {
@@ -401,7 +401,7 @@ func madeBeside(path, newID string) bool {
 	if !transcript && !strings.HasSuffix(name, ".meta.json") {
 		return false
 	}
-	fh, err := openRegular(path)
+	fh, err := openRegularBeneath(root, path)
 	if err != nil {
 		return false
 	}
@@ -450,9 +450,18 @@ func sweepProject(root, cfg, configDir, projectDir string) []string {
 		return cfg
 	}
 	did := sweepTemps(root, projectDir)
-	lists, _ := filepath.Glob(filepath.Join(projectDir, ".*"+newFilesSuffix))
+	// every list, mark and listing read from the config dir down (or from
+	// projectDir), following no link: a folder swapped for one has
+	// nothing read where it leads
+	var lists []string
+	ents, _ := readDirBeneath(root, projectDir)
+	for _, e := range ents {
+		if n := e.Name(); strings.HasPrefix(n, ".") && strings.HasSuffix(n, newFilesSuffix) {
+			lists = append(lists, filepath.Join(projectDir, n))
+		}
+	}
 	for _, l := range lists {
-		b, err := chain.ReadSideFile(l)
+		b, err := readBeneath(root, l)
 		if err != nil {
 			continue
 		}
@@ -468,7 +477,7 @@ func sweepProject(root, cfg, configDir, projectDir string) []string {
 			for _, f := range lines[2:] {
 				// a stale or tampered list may name any file: only
 				// what the new session could have made there goes
-				if filepath.Dir(f) == projectDir && madeBeside(f, id) && removeBeneath(root, f) == nil {
+				if filepath.Dir(f) == projectDir && madeBeside(root, f, id) && removeBeneath(root, f) == nil {
 					did = append(did, "removed the file of an unfinished new session "+f)
 				}
 				// one of its folders, killed before its marker was
@@ -489,13 +498,13 @@ func sweepProject(root, cfg, configDir, projectDir string) []string {
 		removeBeneath(root, l)
 	}
 	for _, parent := range []string{projectDir, filepath.Join(configDir, "file-history")} {
-		ents, _ := os.ReadDir(parent)
+		ents, _ := readDirBeneath(rootOf(filepath.Join(parent, "x")), parent)
 		for _, e := range ents {
 			if !e.IsDir() {
 				continue
 			}
 			dir := filepath.Join(parent, e.Name())
-			b, err := chain.ReadSideFile(filepath.Join(dir, incompleteMarker))
+			b, err := readBeneath(rootOf(dir), filepath.Join(dir, incompleteMarker))
 			if err != nil {
 				// a run killed as it wrote the marker left its temp (nothing
 				// else: the marker comes first), and the folder it made
