@@ -143,6 +143,10 @@ type DirSync struct {
 	// a link is refused (*SymlinkError): no folder, and then no file, is
 	// made where it leads. Empty: folders are made by name.
 	Base string
+	// Like gives a folder the batch makes below Base the folder it stands
+	// for (a new session's <id>/subagents/: its original's), whose mode
+	// (and as root owner) it gets; nil, or nil for a folder: 0700.
+	Like func(dir string) os.FileInfo
 	// Roots are folders the batch made itself (a new session's own
 	// folders): every folder below one is made by CreateNew one level at a
 	// time and never reached through a link (*SymlinkError), so that a
@@ -239,7 +243,7 @@ func (d *DirSync) mkdir(dir string) error {
 		return nil
 	}
 	hook("mkdir:" + dir)
-	made, err := mkdirBeneath(base, dir, nil)
+	made, err := mkdirBeneath(base, dir, d.Like)
 	for _, p := range made {
 		d.dirs[filepath.Dir(p)] = true // fsynced by Wait
 		if rel, rerr := filepath.Rel(under, p); under != "" && rerr == nil && filepath.IsLocal(rel) {
@@ -258,7 +262,7 @@ func (d *DirSync) makeDirs(dir string) error {
 	if d.Base == "" {
 		return os.MkdirAll(dir, dirMode)
 	}
-	return makeDirs(d.Base, dir)
+	return makeDirs(d.Base, dir, d.Like)
 }
 
 // madeNode is a file or folder a DirSync made: its path, and what was
@@ -295,7 +299,7 @@ func (d *DirSync) Mkdir(dir string) error {
 	defer d.mu.Unlock()
 	mkdir := func() error { return os.Mkdir(dir, dirMode) }
 	if d.Base != "" {
-		mkdir = func() error { return mkdirOneBeneath(d.Base, dir) }
+		mkdir = func() error { return mkdirOneBeneath(d.Base, dir, d.Like) }
 	}
 	if err := mkdir(); err != nil {
 		if errors.Is(err, os.ErrExist) {
@@ -405,7 +409,7 @@ func createNew(root, path string, render func(w io.Writer) error, sweep bool) er
 		return existsError(path)
 	}
 	dir := filepath.Dir(path)
-	if err := makeDirs(root, dir); err != nil {
+	if err := makeDirs(root, dir, nil); err != nil {
 		return fmt.Errorf("create directory %s: %w", dir, err)
 	}
 	tmp, err := writeTempLike(path, nil, DefaultMode, render, true, sweep)

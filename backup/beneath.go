@@ -2,6 +2,7 @@ package backup
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -45,17 +46,19 @@ func startRoot(configDir, dir string) string {
 // one way ccsurgeon makes a folder beneath the config dir: from root down,
 // following no link (mkdirBeneath; a folder on the way swapped for a link
 // is refused, *SymlinkError), so that no folder (and then no file) is made
-// outside root. Each folder made gets mode 0700.
-func makeDirs(root, dir string) error {
+// outside root. Each folder p made gets the mode (and as root the owner)
+// of like(p), the folder it stands for; 0700 when like is nil or gives
+// nil (ccsurgeon's own folders).
+func makeDirs(root, dir string, like func(p string) os.FileInfo) error {
 	hook("mkdir:" + dir)
-	_, err := mkdirBeneath(root, dir, nil)
+	_, err := mkdirBeneath(root, dir, like)
 	return err
 }
 
 // makeDir makes the one folder dir (its parent there) below root,
 // following no link on the way: a node already at dir is an error that
-// is fs.ErrExist.
-func makeDir(root, dir string) error {
+// is fs.ErrExist. It gets like(dir)'s mode as makeDirs.
+func makeDir(root, dir string, like func(p string) os.FileInfo) error {
 	hook("mkdir:" + dir)
-	return mkdirOneBeneath(root, dir)
+	return mkdirOneBeneath(root, dir, like)
 }

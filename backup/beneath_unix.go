@@ -154,10 +154,11 @@ func syncDirBeneath(root, dir string) error {
 // one folder at a time relative to the one before (mkdirat, then openat
 // with O_NOFOLLOW): a folder on the way that is a link — also one
 // swapped in after a check — is never followed (*SymlinkError), so no
-// folder is made outside root. Each folder it makes gets mode 0700 and,
-// as root, like's owner (nil: none given). It returns the folders made,
-// the outermost first.
-func mkdirBeneath(root, dir string, like os.FileInfo) (made []string, err error) {
+// folder is made outside root. Each folder p it makes gets the mode of
+// like(p) (the folder it stands for: a moved folder's old place) and, as
+// root, its owner; mode 0700 when like is nil or gives nil. It returns
+// the folders made, the outermost first.
+func mkdirBeneath(root, dir string, like func(p string) os.FileInfo) (made []string, err error) {
 	parts, err := beneathParts(root, filepath.Join(dir, "x"))
 	if err != nil {
 		return nil, err
@@ -198,12 +199,8 @@ func mkdirBeneath(root, dir string, like os.FileInfo) (made []string, err error)
 		fd = next
 		if made1 {
 			made = append(made, p)
-			if like != nil && os.Geteuid() == 0 {
-				if uid, gid, ok := fileOwner(like); ok {
-					if err := unix.Fchown(fd, uid, gid); err != nil {
-						return made, &os.PathError{Op: "chown", Path: p, Err: err}
-					}
-				}
+			if err := keepDirLike(fd, p, like); err != nil {
+				return made, err
 			}
 		}
 	}
@@ -212,8 +209,9 @@ func mkdirBeneath(root, dir string, like os.FileInfo) (made []string, err error)
 
 // mkdirOneBeneath makes the one folder dir (mode 0700) in its parent
 // below root, reached without following a link (mkdirat): a node at dir
-// is an error that is fs.ErrExist (EEXIST), a link there included.
-func mkdirOneBeneath(root, dir string) error {
+// is an error that is fs.ErrExist (EEXIST), a link there included. It
+// gets like(dir)'s mode and owner as mkdirBeneath's.
+func mkdirOneBeneath(root, dir string, like func(p string) os.FileInfo) error {
 	parent, base, err := beneathDir(root, dir)
 	if err != nil {
 		return err
@@ -221,6 +219,37 @@ func mkdirOneBeneath(root, dir string) error {
 	defer unix.Close(parent)
 	if err := unix.Mkdirat(parent, base, uint32(dirMode)); err != nil {
 		return &os.PathError{Op: "mkdir", Path: dir, Err: err}
+	}
+	if like == nil {
+		return nil
+	}
+	fd, err := unix.Openat(parent, base, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return &os.PathError{Op: "open", Path: dir, Err: err}
+	}
+	defer unix.Close(fd)
+	return keepDirLike(fd, dir, like)
+}
+
+// keepDirLike gives the folder just made at p (open as fd) the mode of
+// like(p), whole (the umask narrowed mkdirat's), and as root its owner.
+func keepDirLike(fd int, p string, like func(string) os.FileInfo) error {
+	if like == nil {
+		return nil
+	}
+	fi := like(p)
+	if fi == nil {
+		return nil
+	}
+	if err := unix.Fchmod(fd, uint32(fi.Mode().Perm())); err != nil {
+		return &os.PathError{Op: "chmod", Path: p, Err: err}
+	}
+	if os.Geteuid() == 0 {
+		if uid, gid, ok := fileOwner(fi); ok {
+			if err := unix.Fchown(fd, uid, gid); err != nil {
+				return &os.PathError{Op: "chown", Path: p, Err: err}
+			}
+		}
 	}
 	return nil
 }

@@ -85,9 +85,10 @@ func syncDirBeneath(root, dir string) error { return syncDir(dir) }
 // mkdirBeneath makes the folder dir and its missing parents below root,
 // each checked by name for a link or junction before the next is made
 // (windows has no mkdirat: one swapped in between is not seen). It
-// returns the folders made, the outermost first; like's owner is not
-// given (windows: a new folder inherits its parent's permissions).
-func mkdirBeneath(root, dir string, like os.FileInfo) (made []string, err error) {
+// returns the folders made, the outermost first; like's mode and owner
+// are not given (windows: a new folder inherits its parent's
+// permissions).
+func mkdirBeneath(root, dir string, like func(p string) os.FileInfo) (made []string, err error) {
 	parts, err := beneathParts(root, filepath.Join(dir, "x"))
 	if err != nil {
 		return nil, err
@@ -120,8 +121,8 @@ func mkdirBeneath(root, dir string, like os.FileInfo) (made []string, err error)
 // mkdirOneBeneath makes the one folder dir (its parent there) below
 // root, no folder on the way being a link or junction (checked by name:
 // windows has no mkdirat); a node at dir is an error that is
-// fs.ErrExist.
-func mkdirOneBeneath(root, dir string) error {
+// fs.ErrExist. like is not given (as mkdirBeneath).
+func mkdirOneBeneath(root, dir string, like func(p string) os.FileInfo) error {
 	if err := checkBeneath(root, dir); err != nil {
 		return err
 	}

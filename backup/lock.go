@@ -150,7 +150,7 @@ func Lock(configDir, key, op string) (*SessionLock, error) {
 		return nil, err
 	}
 	root := BackupsRoot(configDir)
-	if err := makeDirs(configDir, root); err != nil {
+	if err := makeDirs(configDir, root, nil); err != nil {
 		return nil, fmt.Errorf("create backup directory: %w", err)
 	}
 	path := filepath.Join(root, key+".lock")
@@ -291,7 +291,7 @@ func AppendOwn(configDir, path string, line []byte) error {
 	if err := CheckOwn(configDir, path); err != nil {
 		return err
 	}
-	if err := makeDirs(configDir, filepath.Dir(path)); err != nil {
+	if err := makeDirs(configDir, filepath.Dir(path), nil); err != nil {
 		return err
 	}
 	fh, err := openNoFollow(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, DefaultMode)

@@ -295,6 +295,9 @@ func markerLive(p string, pid int) bool {
 // the process dies before Done, unless the main transcript they belong to
 // exists by then.
 type NewFiles struct {
+	// Like gives a folder Folder makes (and a missing parent) the folder
+	// it stands for, whose mode it gets (DirSync.Like); nil: 0700
+	Like    func(dir string) os.FileInfo
 	base    string // the folder its folders are made below (the config dir)
 	main    string
 	markers []string
@@ -318,7 +321,7 @@ func (n *NewFiles) Folder(dir string) error {
 			return nil
 		}
 	}
-	if err := makeDirs(n.base, filepath.Dir(dir)); err != nil {
+	if err := makeDirs(n.base, filepath.Dir(dir), n.Like); err != nil {
 		return fmt.Errorf("create directory %s: %w", filepath.Dir(dir), err)
 	}
 	// listed before it is made: a run killed between the folder and its
@@ -326,7 +329,7 @@ func (n *NewFiles) Folder(dir string) error {
 	if err := n.record(dir); err != nil {
 		return err
 	}
-	if err := makeDir(n.base, dir); err != nil {
+	if err := makeDir(n.base, dir, n.Like); err != nil {
 		if errors.Is(err, os.ErrExist) {
 			return existsError(dir)
 		}

@@ -75,13 +75,13 @@ func sessionBackupRoot(configDir, key string) string {
 func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, items []item, copy bool) (dir string, err error) {
 	root := sessionBackupRoot(configDir, key)
 	cfg := startRoot(configDir, configDir)
-	if err := makeDirs(cfg, root); err != nil {
+	if err := makeDirs(cfg, root, nil); err != nil {
 		return "", fmt.Errorf("create backup directory: %w", err)
 	}
 	for i := 0; ; i++ {
 		name := t.Format(StampLayout) + "-" + op
 		dir = filepath.Join(root, name)
-		err := makeDir(cfg, dir)
+		err := makeDir(cfg, dir, nil)
 		if err == nil {
 			break
 		}
@@ -149,7 +149,7 @@ func copyFileSynced(root, src, dstRoot, dst string) (bf BackupFile, err error) {
 		return bf, err
 	}
 	defer in.Close()
-	if err := makeDirs(dstRoot, filepath.Dir(dst)); err != nil {
+	if err := makeDirs(dstRoot, filepath.Dir(dst), nil); err != nil {
 		return bf, err
 	}
 	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, DefaultMode)

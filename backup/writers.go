@@ -126,7 +126,7 @@ func writtenPath(configDir, key string) string {
 // (a clone, a fork, a --new session), so that the live guard does not take
 // them for a session Claude Code is writing.
 func RecordWritten(configDir, key string, paths []string) {
-	if validateSessionID(key) != nil || refuseLinkedBackups(configDir, key) != nil || makeDirs(configDir, BackupsRoot(configDir)) != nil {
+	if validateSessionID(key) != nil || refuseLinkedBackups(configDir, key) != nil || makeDirs(configDir, BackupsRoot(configDir), nil) != nil {
 		return
 	}
 	recordWritten(configDir, key, paths)

@@ -969,6 +969,40 @@ type newSession struct {
 	firstPrompt func() (string, bool)
 }
 
+// folderLike gives a folder of the new session (in the project folder
+// dir, config dir cfg) the folder it stands for, whose mode it gets: its
+// original's (<id>/ and the folders below it, file-history/<id>/), and for
+// a new project folder the config dir's projects/ (its parent).
+func (ns newSession) folderLike(cfg, dir string) func(p string) os.FileInfo {
+	abs := func(p string) string {
+		if a, err := filepath.Abs(p); err == nil {
+			return a
+		}
+		return p
+	}
+	pairs := [][2]string{
+		{abs(filepath.Join(dir, ns.newID)), abs(ns.sidecarDir)},
+		{filepath.Join(cfg, "file-history", ns.newID), abs(filepath.Join(cfg, "file-history", ns.from))},
+	}
+	dir = abs(dir)
+	return func(p string) os.FileInfo {
+		p = abs(p)
+		old := ""
+		for _, m := range pairs {
+			if rel, err := filepath.Rel(m[0], p); err == nil && (rel == "." || filepath.IsLocal(rel)) {
+				old = filepath.Join(m[1], rel)
+			}
+		}
+		if p == dir {
+			old = filepath.Dir(dir)
+		}
+		if fi, err := os.Lstat(old); old != "" && err == nil && fi.IsDir() {
+			return fi
+		}
+		return nil
+	}
+}
+
 // newSubagent is a subagent transcript of a new session.
 type newSubagent struct {
 	path, meta string
@@ -1035,9 +1069,11 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 	// the new session's own folders: every folder below them is made by
 	// the writer, never reached through a link planted after this check
 	ds.Roots = []string{sidecar, fileHistory}
+	ds.Like = ns.folderLike(cfg, dir)
 	// every folder of the new session is marked until its main transcript
 	// is in place: the next run removes what a killed one left
 	nf := backup.BeginNew(cfg, newMain)
+	nf.Like = ds.Like
 	defer nf.Done()
 	// Everything the main transcript refers to is written four files at a
 	// time, their fsyncs in the background (DirSync); the main transcript
