@@ -95,6 +95,13 @@ func TestFoldersMadeTakeTheModeOfWhatTheyStandFor(t *testing.T) {
 		check(t, "move --project", filepath.Join(e.cfg, "projects", chain.ProjectSlug(newPath)), e.id, "", "<id>", "<id>/subagents", "<id>/tool-results", "memory", "memory/empty")
 		checkOwn(t, e.cfg)
 	})
+	t.Run("redact-secrets -o DIR/", func(t *testing.T) {
+		e, _ := setup(t)
+		env := &Env{ConfigDir: e.cfg, Out: io.Discard, Err: io.Discard, Quiet: true}
+		out := filepath.Join(e.root, "share")
+		require.NoError(t, env.RunOps(e.id, OpSpec{Redact: true}, Dest{Output: out + string(filepath.Separator)}))
+		check(t, "redact-secrets -o DIR/", out, e.id, "<id>", "<id>/subagents", "<id>/tool-results")
+	})
 	for _, cmd := range []string{"clone", "clone (its full path)", "fork-at-turn"} {
 		t.Run(cmd, func(t *testing.T) {
 			e, dir := setup(t)

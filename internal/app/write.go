@@ -971,8 +971,9 @@ type newSession struct {
 
 // folderLike gives a folder of the new session (in the project folder
 // dir, config dir cfg) the folder it stands for, whose mode it gets: its
-// original's (<id>/ and the folders below it, file-history/<id>/), and for
-// a new project folder the config dir's projects/ (its parent).
+// original's (<id>/ and the folders below it, file-history/<id>/ when cfg
+// is given), and for a new project folder the config dir's projects/ (its
+// parent).
 func (ns newSession) folderLike(cfg, dir string) func(p string) os.FileInfo {
 	abs := func(p string) string {
 		if a, err := filepath.Abs(p); err == nil {
@@ -980,9 +981,9 @@ func (ns newSession) folderLike(cfg, dir string) func(p string) os.FileInfo {
 		}
 		return p
 	}
-	pairs := [][2]string{
-		{abs(filepath.Join(dir, ns.newID)), abs(ns.sidecarDir)},
-		{filepath.Join(cfg, "file-history", ns.newID), abs(filepath.Join(cfg, "file-history", ns.from))},
+	pairs := [][2]string{{abs(filepath.Join(dir, ns.newID)), abs(ns.sidecarDir)}}
+	if cfg != "" { // (a share folder has no file-history/)
+		pairs = append(pairs, [2]string{filepath.Join(cfg, "file-history", ns.newID), abs(filepath.Join(cfg, "file-history", ns.from))})
 	}
 	dir = abs(dir)
 	return func(p string) os.FileInfo {
@@ -1616,6 +1617,8 @@ func (j *job) writeFolder(dir string, force bool) (path string, err error) {
 	}
 	mainDst := filepath.Join(dir, id+".jsonl")
 	side := filepath.Join(dir, id)
+	// its folders take the modes of the session's own (<id>/ and below)
+	ds.Like = newSession{newID: id, sidecarDir: s.SidecarDir()}.folderLike("", dir)
 	type fileOut struct {
 		f    *chain.File
 		a    *chain.Subagent
