@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ccsurgeon/ccsurgeon/internal/testlink"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -86,6 +87,7 @@ func TestWriteFileAtomicNoSpaceError(t *testing.T) {
 }
 
 func TestWriteFileAtomicSymlink(t *testing.T) {
+	testlink.Need(t)
 	dir := t.TempDir()
 	real := filepath.Join(dir, "real.jsonl")
 	link := filepath.Join(dir, "link.jsonl")

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"github.com/ccsurgeon/ccsurgeon/internal/app"
+	"github.com/ccsurgeon/ccsurgeon/internal/testlink"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -23,6 +24,7 @@ import (
 // config dir), with a hint to use --new or a path outside projects/; the
 // same rule as a share folder (redact -o DIR/).
 func TestOutputNeverUnderProjects(t *testing.T) {
+	testlink.Need(t)
 	cfg := t.TempDir()
 	path := installSession(t, cfg, "-work-p", example)
 	proj := filepath.Dir(path)
