@@ -2,8 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"github.com/ccsurgeon/ccsurgeon/internal/app"
-	"github.com/ccsurgeon/ccsurgeon/internal/testlink"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,6 +9,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ccsurgeon/ccsurgeon/internal/app"
+	"github.com/ccsurgeon/ccsurgeon/internal/testlink"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
