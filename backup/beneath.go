@@ -51,8 +51,11 @@ func startRoot(configDir, dir string) string {
 // nil (ccsurgeon's own folders).
 func makeDirs(root, dir string, like func(p string) os.FileInfo) error {
 	hook("mkdir:" + dir)
-	_, err := mkdirBeneath(root, dir, like)
-	return err
+	if _, err := mkdirBeneath(root, dir, like); err != nil {
+		return err
+	}
+	hook("made:" + dir) // (before anything is written in it)
+	return nil
 }
 
 // makeDir makes the one folder dir (its parent there) below root,

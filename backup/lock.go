@@ -155,7 +155,8 @@ func Lock(configDir, key, op string) (*SessionLock, error) {
 	}
 	path := filepath.Join(root, key+".lock")
 	for {
-		f, err := openNoFollow(path, os.O_RDWR|os.O_CREATE, DefaultMode)
+		// from the config dir down, following no link (as its folder)
+		f, err := openBeneath(configDir, path, os.O_RDWR|os.O_CREATE, DefaultMode)
 		if err != nil {
 			return nil, lockFileError(path, err)
 		}
@@ -194,6 +195,9 @@ func Lock(configDir, key, op string) (*SessionLock, error) {
 // locked, naming it once (an *os.PathError repeats the path): a symlink
 // (O_NOFOLLOW) is refused as every symlink on a write is.
 func lockFileError(path string, err error) error {
+	if se := (*SymlinkError)(nil); errors.As(err, &se) {
+		return err // a folder on the way
+	}
 	if e := refuseSymlink(path); e != nil {
 		var se *SymlinkError
 		if errors.As(e, &se) {
@@ -294,7 +298,7 @@ func AppendOwn(configDir, path string, line []byte) error {
 	if err := makeDirs(configDir, filepath.Dir(path), nil); err != nil {
 		return err
 	}
-	fh, err := openNoFollow(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, DefaultMode)
+	fh, err := openBeneath(configDir, path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, DefaultMode)
 	if err != nil {
 		if e := CheckOwn(configDir, path); e != nil {
 			return e // made a link since the check

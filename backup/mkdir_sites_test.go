@@ -94,6 +94,28 @@ func TestNoFolderMadeThroughAFolderSwappedForALink(t *testing.T) {
 				RecordWritten(cfg, id, []string{filepath.Join(proj(cfg), id+".jsonl")})
 				return nil
 			}},
+		// the file written once its folder is made: a folder on the way
+		// swapped for a link then leads no file outside either
+		{name: "Lock: the lock file, once its folder is made", setup: mkOwn,
+			at: func(cfg, step string) bool { return step == "made:"+backupsOf(cfg) }, swap: fixed(own),
+			run: func(t *testing.T, cfg string) error {
+				l, err := Lock(cfg, id, "test")
+				if err == nil {
+					t.Cleanup(l.Unlock)
+				}
+				return err
+			}},
+		{name: "AppendOwn: origins.jsonl, once its folder is made",
+			at: func(cfg, step string) bool { return step == "made:"+own(cfg) }, swap: fixed(own),
+			run: func(t *testing.T, cfg string) error {
+				return AppendOwn(cfg, filepath.Join(own(cfg), "origins.jsonl"), []byte("{}\n"))
+			}},
+		{name: "makeBackup: a copy, once its folder is made (copyFileSynced)",
+			at: func(cfg, step string) bool {
+				return strings.HasPrefix(step, "made:") && strings.HasSuffix(step, filepath.Join(id, "subagents"))
+			},
+			swap: func(cfg, step string) string { return filepath.Dir(filepath.Dir(strings.TrimPrefix(step, "made:"))) },
+			run:  runBackup},
 		{name: "makeBackup: the session's backups", setup: func(t *testing.T, cfg string) { require.NoError(t, os.MkdirAll(backupsOf(cfg), 0o700)) },
 			at: mkdirOf(sessionBackups), swap: fixed(backupsOf), run: runBackup},
 		{name: "makeBackup: the backup's folder", setup: func(t *testing.T, cfg string) { require.NoError(t, os.MkdirAll(sessionBackups(cfg), 0o700)) },

@@ -171,7 +171,6 @@ var byNameRemovals = map[string]struct {
 	"backup/recover.go:finishJournal": {3, "a backup folder and its journal under <config-dir>/ccsurgeon/backups (refuseLinkedBackups at Lock); the root is not at hand here"},
 	"backup/move.go:journal.finish":   {1, "the move's journal under <config-dir>/ccsurgeon (refused when a link leads there at the move's start)"},
 	"backup/move.go:journal.rollBack": {1, "the move's journal under <config-dir>/ccsurgeon (refused when a link leads there at the move's start)"},
-	"backup/store.go:copyFileSynced":  {1, "the backup copy it made a moment before (O_EXCL), on a failed copy"},
 	// outside any config dir
 	"internal/app/write.go:job.toStdout":  {1, "its scratch file in the system's temp folder (os.CreateTemp)"},
 	"ops/redactlog.go:RedactionLog.flush": {1, "its scratch file in the system's temp folder, unnamed as soon as made"},

@@ -120,7 +120,9 @@ func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, i
 		}
 		m.Files = append(m.Files, bf)
 	}
-	err = WriteFileAtomic(filepath.Join(dir, manifestName), DefaultMode, func(w io.Writer) error {
+	// a new file in the new folder, from the config dir down following
+	// no link (as the copies)
+	err = renderTo(cfg, filepath.Join(dir, manifestName), nil, DefaultMode, func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(m)
@@ -152,14 +154,14 @@ func copyFileSynced(root, src, dstRoot, dst string) (bf BackupFile, err error) {
 	if err := makeDirs(dstRoot, filepath.Dir(dst), nil); err != nil {
 		return bf, err
 	}
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, DefaultMode)
+	out, err := openBeneath(dstRoot, dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, DefaultMode)
 	if err != nil {
 		return bf, err
 	}
 	defer func() {
 		if err != nil {
 			out.Close()
-			os.Remove(dst)
+			removeBeneath(dstRoot, dst)
 		}
 	}()
 	h := sha256.New()
