@@ -196,7 +196,7 @@ func Apply(p Plan) (res Result, err error) {
 
 	// (e) commit. From here on the journal finishes the change whatever happens.
 	holdOld(items)
-	if err := writeJournal(bdir, items); err != nil {
+	if err := writeJournal(startRoot(p.ConfigDir, p.ConfigDir), bdir, items); err != nil {
 		return res, err
 	}
 	committed = true

@@ -72,6 +72,31 @@ func writeAtomic(path string, mode os.FileMode, render func(w io.Writer) error, 
 	return syncDir(filepath.Dir(target))
 }
 
+// writeFileAtomicBeneath is WriteFileAtomic for one of ccsurgeon's own
+// files below root (a journal, a mark, a manifest): its temp file made,
+// renamed over path and its folder fsynced from root down, following no
+// link (renderTempBeneath, renameBeneath): a folder on the way swapped for
+// a link leads no file elsewhere (*SymlinkError). It gets mode.
+func writeFileAtomicBeneath(root, path string, mode os.FileMode, render func(w io.Writer) error, sync bool) error {
+	f, err := renderTempBeneath(root, path, nil, mode, render)
+	if err != nil {
+		return err
+	}
+	tmp, err := finishTemp(f, path, sync, root)
+	if err != nil {
+		return err
+	}
+	hook("atomic-temp-written")
+	if err := renameBeneath(root, tmp, path); err != nil {
+		removeBeneath(root, tmp)
+		return fmt.Errorf("replace %s: %w", path, err)
+	}
+	if !sync {
+		return nil
+	}
+	return syncDirBeneath(root, filepath.Dir(path))
+}
+
 // WriteTo writes render's output to path (for "-o PATH"; the caller handles
 // "-" = stdout) atomically. An existing file is replaced only when force is
 // set (ErrExists otherwise), and keeps its mode and owner; a new file gets

@@ -63,5 +63,9 @@ func makeDirs(root, dir string, like func(p string) os.FileInfo) error {
 // is fs.ErrExist. It gets like(dir)'s mode as makeDirs.
 func makeDir(root, dir string, like func(p string) os.FileInfo) error {
 	hook("mkdir:" + dir)
-	return mkdirOneBeneath(root, dir, like)
+	if err := mkdirOneBeneath(root, dir, like); err != nil {
+		return err
+	}
+	hook("made:" + dir) // (before anything is written in it)
+	return nil
 }

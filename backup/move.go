@@ -238,7 +238,7 @@ func Move(p MovePlan) (res MoveResult, err error) {
 			return res, err
 		}
 		if len(p.Record) > 0 {
-			if err := addMoveRecord(bdir, p.Record); err != nil {
+			if err := addMoveRecord(cfg, bdir, p.Record); err != nil {
 				return res, err
 			}
 		}
@@ -414,11 +414,11 @@ func readJournal(p string) (*journal, error) {
 }
 
 func (j *journal) save() error {
-	return WriteFileAtomic(j.path, DefaultMode, func(w io.Writer) error {
+	return writeFileAtomicBeneath(j.root, j.path, DefaultMode, func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(j)
-	})
+	}, true)
 }
 
 // rollBack undoes a move that had not reached its commit mark: only temps
@@ -732,18 +732,19 @@ func newTxnID() string {
 	return hex.EncodeToString(b[:])
 }
 
-// addMoveRecord puts the move's record into a backup's manifest.
-func addMoveRecord(dir string, rec json.RawMessage) error {
+// addMoveRecord puts the move's record into a backup's manifest (below
+// the config dir cfg, written from it down following no link).
+func addMoveRecord(cfg, dir string, rec json.RawMessage) error {
 	b, err := readBackup(dir)
 	if err != nil {
 		return err
 	}
 	b.Move = rec
-	return WriteFileAtomic(filepath.Join(dir, manifestName), DefaultMode, func(w io.Writer) error {
+	return writeFileAtomicBeneath(cfg, filepath.Join(dir, manifestName), DefaultMode, func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(b)
-	})
+	}, true)
 }
 
 // CheckMove runs the checks Move makes of a plan's paths before it writes

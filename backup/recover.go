@@ -37,7 +37,9 @@ type journalStep struct {
 	Root string `json:"root,omitempty"`
 }
 
-func writeJournal(bdir string, items []item) error {
+// writeJournal writes the commit journal of a change into its backup
+// bdir, below cfg (the config dir), from cfg down following no link.
+func writeJournal(cfg, bdir string, items []item) error {
 	var steps []journalStep
 	for _, it := range items {
 		st := journalStep{Tmp: it.tmp, Target: it.target, Remove: it.Remove, Hold: it.hold, Root: it.root}
@@ -50,7 +52,7 @@ func writeJournal(bdir string, items []item) error {
 	if err != nil {
 		return err
 	}
-	return WriteFileAtomic(filepath.Join(bdir, journalName), DefaultMode, func(w io.Writer) error { _, err := w.Write(b); return err })
+	return writeFileAtomicBeneath(cfg, filepath.Join(bdir, journalName), DefaultMode, func(w io.Writer) error { _, err := w.Write(b); return err }, true)
 }
 
 // finishJournal removes the journal once every step is done; without a
@@ -340,7 +342,7 @@ func (n *NewFiles) Folder(dir string) error {
 	// whole or not there: another run's sweep that read it half written
 	// took the folder for a leftover (clone --all, two at a time)
 	body := strconv.Itoa(os.Getpid()) + "\n" + n.main + "\n"
-	if err := WriteFileAtomic(m, DefaultMode, func(w io.Writer) error { _, err := io.WriteString(w, body); return err }); err != nil {
+	if err := writeFileAtomicBeneath(n.base, m, DefaultMode, func(w io.Writer) error { _, err := io.WriteString(w, body); return err }, true); err != nil {
 		markWriting(m, false)
 		// the folder was made a moment ago and no sweep would find it
 		// unmarked: it goes (empty; anything else in it stays)
@@ -364,7 +366,7 @@ func (n *NewFiles) record(path string) error {
 	markWriting(list, true)
 	n.files = append(n.files, path)
 	body := strconv.Itoa(os.Getpid()) + "\n" + n.main + "\n" + strings.Join(n.files, "\n") + "\n"
-	if err := WriteFileAtomic(list, DefaultMode, func(w io.Writer) error { _, err := io.WriteString(w, body); return err }); err != nil {
+	if err := writeFileAtomicBeneath(n.base, list, DefaultMode, func(w io.Writer) error { _, err := io.WriteString(w, body); return err }, true); err != nil {
 		return err
 	}
 	if len(n.files) == 1 {

@@ -147,7 +147,7 @@ func recordWritten(configDir, key string, paths []string) {
 	// only spares the next few seconds' change the live guard, and a
 	// crash that loses it makes that guard stricter, nothing worse: two
 	// fsyncs (the file's, its folder's) for a hint were not worth a wait
-	_ = writeAtomic(writtenPath(configDir, key), DefaultMode, func(w io.Writer) error { _, err := w.Write(b); return err }, false)
+	_ = writeFileAtomicBeneath(configDir, writtenPath(configDir, key), DefaultMode, func(w io.Writer) error { _, err := w.Write(b); return err }, false)
 }
 
 // ownWrite reports whether the file at p is exactly as ccsurgeon last
