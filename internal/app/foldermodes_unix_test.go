@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 
@@ -23,12 +24,13 @@ import (
 // keeps 0751 stays so after a move. ccsurgeon's own folders
 // (<config-dir>/ccsurgeon/: backups, the move journal) stay 0700 (they
 // hold copies of sessions). A member per command; the failure names the
-// folder and both modes. (Owners: as root, the same folders get the old
-// folder's owner, internal/cli TestWriteSafety7MoveAndRecoveryKeepOwnerAndMode.)
+// folder and both modes. Run as root, the folders stood for are another
+// user's, and the new ones must be that user's too.
 func TestFoldersMadeTakeTheModeOfWhatTheyStandFor(t *testing.T) {
 	// distinct modes, none 0700 nor what a umask leaves of 0777
 	modes := map[string]os.FileMode{"": 0o751, "<id>": 0o750, "<id>/subagents": 0o710, "<id>/tool-results": 0o755, "memory": 0o745, "memory/empty": 0o711}
 	fileHistoryMode := os.FileMode(0o705)
+	const otherID = 4321 // as root, the owner of the folders stood for
 	rel := func(id, r string) string {
 		if len(r) >= 4 && r[:4] == "<id>" {
 			return id + r[4:]
@@ -54,6 +56,9 @@ func TestFoldersMadeTakeTheModeOfWhatTheyStandFor(t *testing.T) {
 		require.NoError(t, os.Chmod(fh, fileHistoryMode))
 		for k, m := range modes {
 			require.NoError(t, os.Chmod(filepath.Join(dir, rel(e.id, k)), m))
+			if os.Geteuid() == 0 { // as root: another user's folders
+				require.NoError(t, os.Chown(filepath.Join(dir, rel(e.id, k)), otherID, otherID))
+			}
 		}
 		return e, dir
 	}
@@ -66,6 +71,9 @@ func TestFoldersMadeTakeTheModeOfWhatTheyStandFor(t *testing.T) {
 				continue
 			}
 			assert.Equal(t, modes[k].String(), fi.Mode().Perm().String(), "%s made %s with mode %v; the folder it stands for is %v", what, p, fi.Mode().Perm(), modes[k])
+			if st, ok := fi.Sys().(*syscall.Stat_t); ok && os.Geteuid() == 0 {
+				assert.Equal(t, [2]uint32{otherID, otherID}, [2]uint32{st.Uid, st.Gid}, "%s made %s as root's; the folder it stands for is user %d's", what, p, otherID)
+			}
 		}
 	}
 	checkOwn := func(t *testing.T, cfg string) {
