@@ -22,9 +22,10 @@ var removalCalls = map[string]bool{
 	"syscall.Unlink": true, "syscall.Rmdir": true, "unix.Unlink": true, "unix.Rmdir": true,
 }
 
-// removalRoots are the packages whose code removes files (the tests'
+// removalRoots are the packages whose code removes files or makes folders,
+// and the command layer above them (the tests'
 // working folder is backup/).
-var removalRoots = []string{"../backup", "../ops", "../chain", "../validate", "../doctor", "../internal/app"}
+var removalRoots = []string{"../backup", "../ops", "../chain", "../validate", "../doctor", "../internal/app", "../internal/cli"}
 
 // TestEveryRemovalByNameIsListed: every call that removes a file or
 // folder by its name in the packages that touch a config dir stands in
