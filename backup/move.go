@@ -656,6 +656,17 @@ func oldFolderOf(from, to string) func(p string) os.FileInfo {
 	}
 }
 
+// ParentFolderOf gives a new folder p its parent's mode and owner (a
+// folder that stands for none there is): the one rule for the mode of
+// such a folder (a restore's, a new project folder).
+func ParentFolderOf(p string) os.FileInfo {
+	fi, err := os.Lstat(filepath.Dir(p))
+	if err != nil || !fi.IsDir() {
+		return nil
+	}
+	return fi
+}
+
 // removeEmptyDirs removes dir and its parents while they are empty, up to
 // (not including) a "projects" folder, each from root down without
 // following a link (removeDirBeneath): a folder swapped for one leads no

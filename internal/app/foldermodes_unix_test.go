@@ -103,6 +103,22 @@ func TestFoldersMadeTakeTheModeOfWhatTheyStandFor(t *testing.T) {
 		check(t, "move --project", filepath.Join(e.cfg, "projects", chain.ProjectSlug(newPath)), e.id, "", "<id>", "<id>/subagents", "<id>/tool-results", "memory", "memory/empty")
 		checkOwn(t, e.cfg)
 	})
+	t.Run("restore: a folder removed since", func(t *testing.T) {
+		// a folder a restore makes again stands for one whose mode no
+		// backup keeps: it gets its parent's (<id>/'s), as a new one
+		e, dir := setup(t)
+		env := &Env{ConfigDir: e.cfg, Out: io.Discard, Err: io.Discard, Quiet: true}
+		require.NoError(t, env.RunOps(e.id, OpSpec{Drop: true, DropTools: []string{"Agent", "Task"}}, Dest{Force: true}))
+		sub := filepath.Join(dir, e.id, "subagents")
+		require.NoError(t, os.RemoveAll(sub)) // the user's clean-up
+		require.NoError(t, env.RunRestore(e.id, "", true))
+		fi, err := os.Lstat(sub)
+		require.NoError(t, err, "the restore did not make %s again", sub)
+		assert.Equal(t, modes["<id>"].String(), fi.Mode().Perm().String(), "restore made %s with mode %v; its parent's is %v", sub, fi.Mode().Perm(), modes["<id>"])
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok && os.Geteuid() == 0 {
+			assert.Equal(t, [2]uint32{otherID, otherID}, [2]uint32{st.Uid, st.Gid}, "restore made %s as root's; its parent is user %d's", sub, otherID)
+		}
+	})
 	t.Run("redact-secrets -o DIR/", func(t *testing.T) {
 		e, _ := setup(t)
 		env := &Env{ConfigDir: e.cfg, Out: io.Discard, Err: io.Discard, Quiet: true}

@@ -995,7 +995,7 @@ func (ns newSession) folderLike(cfg, dir string) func(p string) os.FileInfo {
 			}
 		}
 		if p == dir {
-			old = filepath.Dir(dir)
+			return backup.ParentFolderOf(p)
 		}
 		if fi, err := os.Lstat(old); old != "" && err == nil && fi.IsDir() {
 			return fi
