@@ -1037,6 +1037,15 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 	if err != nil {
 		return "", err
 	}
+	if backup.InProjects(env.ConfigDir, dir) {
+		// spelled from the config dir as it was given (a session named by
+		// its path is resolved, also through a config dir that is a
+		// link): its folders are made from the config dir down
+		dir = filepath.Join(env.ConfigDir, "projects", filepath.Base(dir))
+		if a, err := filepath.Abs(dir); err == nil {
+			dir = a
+		}
+	}
 	for _, w := range backup.SweepProject(env.ConfigDir, dir) {
 		fmt.Fprintf(env.Err, "ccsurgeon: warning: an earlier run was interrupted: %s\n", w)
 	}
