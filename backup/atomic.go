@@ -273,6 +273,11 @@ func (d *DirSync) mkdir(dir string) error {
 		d.dirs[filepath.Dir(p)] = true // fsynced by Wait
 		if rel, rerr := filepath.Rel(under, p); under != "" && rerr == nil && filepath.IsLocal(rel) {
 			d.recordLocked(p, func() (os.FileInfo, error) { return os.Lstat(p) })
+			if err == nil && filepath.Clean(p) == filepath.Clean(under) {
+				// the root, which the caller made (and marked), is gone:
+				// the batch writes only into folders it knows
+				err = &os.PathError{Op: "open", Path: under, Err: os.ErrNotExist}
+			}
 		}
 	}
 	if err != nil {
