@@ -179,8 +179,9 @@ type DirSync struct {
 	Roots []string
 	mu    sync.Mutex
 	dirs  map[string]bool
-	made  []madeNode // what the batch made, in order (RemoveMade)
-	err   error      // the first failure of a background step
+	at    map[string]*os.File // the folders files are made in, open (folder)
+	made  []madeNode          // what the batch made, in order (RemoveMade)
+	err   error               // the first failure of a background step
 	wg    sync.WaitGroup
 	sem   chan struct{}
 }
@@ -217,8 +218,15 @@ func (d *DirSync) CreateNew(path string, render func(w io.Writer) error) error {
 		}
 		d.dirs[dir] = true // fsynced by Wait
 	}
+	// the folder opened once from Base down, following no link: every
+	// file of the batch in it is made from that handle (openat), so that
+	// a folder swapped for a link since leads no file elsewhere
+	dirf, err := d.folder(dir)
 	d.mu.Unlock()
-	f, err := renderNew(path, render)
+	if err != nil {
+		return fmt.Errorf("create %s: %w", path, err)
+	}
+	f, err := renderNew(dirf, path, render)
 	if err != nil {
 		return err
 	}
@@ -269,6 +277,9 @@ func (d *DirSync) mkdir(dir string) error {
 	}
 	hook("mkdir:" + dir)
 	made, err := mkdirBeneath(base, dir, d.Like)
+	if err == nil {
+		hook("made:" + dir) // (before anything is written in it)
+	}
 	for _, p := range made {
 		d.dirs[filepath.Dir(p)] = true // fsynced by Wait
 		if rel, rerr := filepath.Rel(under, p); under != "" && rerr == nil && filepath.IsLocal(rel) {
@@ -293,6 +304,39 @@ func (d *DirSync) makeDirs(dir string) error {
 		return os.MkdirAll(dir, dirMode)
 	}
 	return makeDirs(d.Base, dir, d.Like)
+}
+
+// folder returns the handle of the folder dir the batch makes files in,
+// opened from d.Base down following no link the first time (nil with no
+// Base, and on windows: files made by name). d.mu is held.
+func (d *DirSync) folder(dir string) (*os.File, error) {
+	if d.Base == "" {
+		return nil, nil
+	}
+	if f, ok := d.at[dir]; ok {
+		return f, nil
+	}
+	f, err := openDirBeneath(d.Base, dir)
+	if err != nil {
+		return nil, err
+	}
+	if d.at == nil {
+		d.at = map[string]*os.File{}
+	}
+	d.at[dir] = f
+	return f, nil
+}
+
+// closeFolders closes the folder handles once the batch is over (Last,
+// RemoveMade: no CreateNew is running); a batch that ends otherwise has
+// them closed by the collector. d.mu is held.
+func (d *DirSync) closeFolders() {
+	for _, f := range d.at {
+		if f != nil {
+			f.Close()
+		}
+	}
+	d.at = nil
 }
 
 // madeNode is a file or folder a DirSync made: its path, and what was
@@ -359,6 +403,7 @@ func (d *DirSync) RemoveMade() {
 	d.wg.Wait()
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	d.closeFolders()
 	for k := len(d.made) - 1; k >= 0; k-- {
 		m := d.made[k]
 		if cur, err := os.Lstat(m.path); err == nil && os.SameFile(cur, m.fi) {
@@ -410,15 +455,28 @@ func (d *DirSync) Last(path string, render func(w io.Writer) error, written func
 		}
 		if err == nil {
 			hook("create-before-link")
-			if err = linkNew(tmp, path); err == nil {
+			if d.Base != "" {
+				// from Base down, following no link: a folder swapped for
+				// one since leads the name nowhere else
+				if err = linkNewBeneath(d.Base, tmp, path); err == nil {
+					if err = syncDirBeneath(d.Base, filepath.Dir(path)); err != nil {
+						removeBeneath(d.Base, path) // this call's link
+					}
+				}
+			} else if err = linkNew(tmp, path); err == nil {
 				if err = syncDir(filepath.Dir(path)); err != nil {
 					os.Remove(path) // this call's link: on a failure nothing is left at path
 				}
 			}
 		}
-		if tmp != "" {
+		if tmp != "" && d.Base != "" {
+			removeBeneath(d.Base, tmp)
+		} else if tmp != "" {
 			os.Remove(tmp)
 		}
+		d.mu.Lock()
+		d.closeFolders() // the batch is over: written has returned
+		d.mu.Unlock()
 	}()
 	if _, err := os.Lstat(path); err == nil {
 		return existsError(path)
@@ -426,12 +484,41 @@ func (d *DirSync) Last(path string, render func(w io.Writer) error, written func
 	if err := d.makeDirs(filepath.Dir(path)); err != nil {
 		return fmt.Errorf("create directory %s: %w", filepath.Dir(path), err)
 	}
-	f, err := renderTemp(path, nil, DefaultMode, render, true, true)
+	var f *os.File
+	if d.Base != "" {
+		f, err = renderTempBeneath(d.Base, path, nil, DefaultMode, render)
+	} else {
+		f, err = renderTemp(path, nil, DefaultMode, render, true, true)
+	}
 	if err != nil {
 		return err
 	}
-	tmp, err = finishTemp(f, path, true)
+	tmp, err = finishTemp(f, path, true, d.Base)
 	return err
+}
+
+// linkNewBeneath is linkNew for a temp file and its name in one folder
+// below root, reached from root without following a link.
+func linkNewBeneath(root, tmp, path string) error {
+	err := linkBeneath(root, tmp, path)
+	if err == nil {
+		return nil
+	}
+	var se *SymlinkError
+	switch {
+	case errors.Is(err, os.ErrExist):
+		return existsError(path)
+	case errors.As(err, &se):
+		return err
+	}
+	// a file system without hard links: check, then rename (as linkNew)
+	if _, serr := os.Lstat(path); serr == nil {
+		return existsError(path)
+	}
+	if err := renameBeneath(root, tmp, path); err != nil {
+		return fmt.Errorf("create %s: %w", path, err)
+	}
+	return nil
 }
 
 func createNew(root, path string, render func(w io.Writer) error, sweep bool) error {
@@ -659,15 +746,20 @@ func (o renderOut) WriteAt(p []byte, off int64) (int, error) {
 // appear meanwhile, nor be a link), owned as its folder, mode DefaultMode,
 // and writes render's output into it; it returns the file open, not
 // fsynced. On error what it made is removed.
-func renderNew(path string, render func(w io.Writer) error) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, DefaultMode)
+func renderNew(dirf *os.File, path string, render func(w io.Writer) error) (*os.File, error) {
+	f, err := createIn(dirf, path, DefaultMode)
 	if err != nil {
 		if errors.Is(err, os.ErrExist) {
 			return nil, existsError(path)
 		}
 		return nil, wrapIOError(fmt.Sprintf("create %s", path), err)
 	}
-	owner, _ := os.Stat(filepath.Dir(path))
+	var owner os.FileInfo
+	if dirf != nil {
+		owner, _ = dirf.Stat()
+	} else {
+		owner, _ = os.Stat(filepath.Dir(path))
+	}
 	if err := fill(f, path, owner, DefaultMode, render, true); err != nil {
 		f.Close()
 		os.Remove(path)

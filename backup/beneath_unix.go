@@ -317,6 +317,30 @@ func readDirBeneath(root, dir string) ([]os.DirEntry, error) {
 	return f.ReadDir(-1)
 }
 
+// openDirBeneath opens the folder dir (root or below it), reached from
+// root without following a link on the way nor at its name, for the new
+// files made in it (createIn).
+func openDirBeneath(root, dir string) (*os.File, error) {
+	fd, _, err := beneathDir(root, filepath.Join(dir, "x"))
+	if err != nil {
+		return nil, err
+	}
+	return os.NewFile(uintptr(fd), dir), nil
+}
+
+// createIn makes the new file path (O_EXCL, never through a link at its
+// name) in the folder dirf holds open (openDirBeneath; nil: by name).
+func createIn(dirf *os.File, path string, perm os.FileMode) (*os.File, error) {
+	if dirf == nil {
+		return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	}
+	fd, err := unix.Openat(int(dirf.Fd()), filepath.Base(path), unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, uint32(perm.Perm()))
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	return os.NewFile(uintptr(fd), path), nil
+}
+
 // namesAt lists the names in the open folder fd (dir is its path, for
 // errors only); fd stays open.
 func namesAt(fd int, dir string) ([]string, error) {

@@ -175,6 +175,19 @@ func readDirBeneath(root, dir string) ([]os.DirEntry, error) {
 	return os.ReadDir(dir)
 }
 
+// openDirBeneath checks that no folder on the way from root to dir, nor
+// dir, is a link or junction (by name: windows has no openat) and returns
+// no handle: createIn then makes files by name.
+func openDirBeneath(root, dir string) (*os.File, error) {
+	return nil, checkBeneath(root, filepath.Join(dir, "x"))
+}
+
+// createIn makes the new file path (O_EXCL) by name (windows: dirf is
+// always nil, openDirBeneath).
+func createIn(dirf *os.File, path string, perm os.FileMode) (*os.File, error) {
+	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+}
+
 // removeAllBeneath removes the folder dir (below root) and all it holds,
 // no folder on the way being a link or junction (checked by name; one
 // inside it is removed, not followed: os.RemoveAll).

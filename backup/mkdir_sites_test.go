@@ -135,6 +135,27 @@ func TestNoFolderMadeThroughAFolderSwappedForALink(t *testing.T) {
 			at:    func(cfg, step string) bool { return step == "made:"+filepath.Join(newProj(cfg), newID) },
 			swap:  fixed(func(cfg string) string { return filepath.Join(newProj(cfg), newID) }),
 			run:   newFolder(func(cfg string) string { return filepath.Join(newProj(cfg), newID) })},
+		{name: "DirSync.CreateNew: a file, once its folder is made",
+			setup: func(t *testing.T, cfg string) {
+				require.NoError(t, os.MkdirAll(filepath.Join(proj(cfg), newID), 0o700))
+			},
+			at:   func(cfg, step string) bool { return step == "made:"+filepath.Join(proj(cfg), newID, "subagents") },
+			swap: fixed(func(cfg string) string { return filepath.Join(proj(cfg), newID, "subagents") }),
+			run: func(t *testing.T, cfg string) error {
+				ds := &DirSync{Base: cfg, Roots: []string{filepath.Join(proj(cfg), newID)}}
+				err := ds.CreateNew(filepath.Join(proj(cfg), newID, "subagents", "agent-a.jsonl"), str("{}\n"))
+				err = errors.Join(err, ds.Wait())
+				if err != nil {
+					ds.RemoveMade()
+				}
+				return err
+			}},
+		{name: "DirSync.Last: the main transcript, once its project folder is made",
+			at: func(cfg, step string) bool { return step == "made:"+newProj(cfg) }, swap: fixed(newProj),
+			run: func(t *testing.T, cfg string) error {
+				ds := &DirSync{Base: cfg}
+				return ds.Last(filepath.Join(newProj(cfg), newID+".jsonl"), str("{}\n"), func() error { return nil })
+			}},
 		{name: "makeBackup: the session's backups", setup: func(t *testing.T, cfg string) { require.NoError(t, os.MkdirAll(backupsOf(cfg), 0o700)) },
 			at: mkdirOf(sessionBackups), swap: fixed(backupsOf), run: runBackup},
 		{name: "makeBackup: the backup's folder", setup: func(t *testing.T, cfg string) { require.NoError(t, os.MkdirAll(sessionBackups(cfg), 0o700)) },
