@@ -271,6 +271,7 @@ func oneLineCut(s string, max int) (string, bool) {
 	var b strings.Builder
 	n := 0
 	for w := range strings.FieldsSeq(s) {
+		w = Printable(w) // a word holds no space, but may hold an escape or a bell
 		if b.Len() > 0 {
 			b.WriteByte(' ')
 			n++

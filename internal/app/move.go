@@ -991,6 +991,6 @@ func (env *Env) printMissingProjects(rows []SessionSummary) {
 	}
 	fmt.Fprintln(env.Out, "\nprojects whose folder no longer exists (renamed or moved?):")
 	for _, p := range order {
-		fmt.Fprintf(env.Out, "  %s (%s): %s move --project %s --to %s\n", p, Plural(n[p], "session", "sessions"), env.Self(), ShellQuote(p), NewPathPlaceholder)
+		fmt.Fprintf(env.Out, "  %s (%s): %s move --project %s --to %s\n", Printable(p), Plural(n[p], "session", "sessions"), env.Self(), ShellQuote(p), NewPathPlaceholder)
 	}
 }

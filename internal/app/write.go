@@ -716,7 +716,7 @@ func (j *job) toStdout() error {
 	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
 		return err
 	}
-	_, err = io.CopyBuffer(j.env.Out, tmp, make([]byte, 1<<20))
+	_, err = io.CopyBuffer(RawOut(j.env.Out), tmp, make([]byte, 1<<20))
 	return err
 }
 

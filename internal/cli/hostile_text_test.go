@@ -1,0 +1,85 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// hostileJSON is text a session's author controls (a prompt, a recorded
+// cwd, a tool's name), as JSON escapes: an OSC 52 that writes the
+// reader's clipboard, a bell, a clear-screen, a C1 CSI, a carriage return
+// that draws over the line, a newline that makes a row two.
+const hostileJSON = `\u001b]52;c;cHduZWQ=\u0007\u001b[2J\u009b31m\rX\nY\u007f`
+
+// rawControls lists the control characters of out other than the newline
+// and tab that lay out a command's text: a terminal acts on the rest.
+func rawControls(out string) []string {
+	var found []string
+	for i, r := range out {
+		if unicode.IsControl(r) && r != '\n' && r != '\t' {
+			lo, hi := max(0, i-20), min(len(out), i+20)
+			found = append(found, strings.ToValidUTF8(out[lo:hi], "?"))
+		}
+	}
+	return found
+}
+
+// TestNoControlCharacterFromAFileReachesTheTerminal: what a session file
+// holds (its prompts, its recorded cwd, its tools' names) and a path's
+// name are printed with their control characters written as escapes, by
+// every command that prints them as text: a transcript someone shares
+// cannot clear the reader's screen, set their terminal's title or write
+// their clipboard (OSC 52) when they run ccsurgeon ls on it, and a row or
+// an error stays one line.
+func TestNoControlCharacterFromAFileReachesTheTerminal(t *testing.T) {
+	cfg := t.TempDir()
+	b, err := os.ReadFile(example)
+	require.NoError(t, err)
+	b = bytes.ReplaceAll(b, []byte("Run some shell commands."), []byte("Run "+hostileJSON+" commands."))
+	b = bytes.ReplaceAll(b, []byte(`"/tmp/ccsurgeon-gen/2.1.328/tools/work/project"`), []byte(`"/tmp/proj`+hostileJSON+`"`))
+	b = bytes.ReplaceAll(b, []byte(`"name":"Bash"`), []byte(`"name":"Bash`+hostileJSON+`"`))
+	src := filepath.Join(t.TempDir(), "s.jsonl")
+	require.NoError(t, os.WriteFile(src, b, 0o600))
+	path := installSession(t, cfg, "-tmp-proj", src)
+	id := idOf(path)
+	// a file whose name holds a newline and an escape, not a session
+	bad := filepath.Join(t.TempDir(), "a\nb\x1b[2J.jsonl")
+	require.NoError(t, os.WriteFile(bad, []byte("hello\n"), 0o600))
+
+	for _, tc := range []struct {
+		name string
+		args []string
+		row  bool // stdout has the session's row, one line
+		fail bool // an error: stderr is its two lines
+	}{
+		{"ls", []string{"ls"}, true, false},
+		{"ls --turns", []string{"ls", "--turns"}, true, false},
+		{"turns", []string{"turns", id}, false, false},
+		{"info", []string{"info", id}, false, false},
+		{"validate", []string{"validate", id}, false, false},
+		{"doctor", []string{"doctor"}, false, false},
+		{"error naming a path", []string{"info", bad}, false, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			stdout, stderr, _ := cliRun(t, append([]string{"--config-dir", cfg}, tc.args...)...)
+			assert.Empty(t, rawControls(stdout), "stdout holds control characters a terminal acts on:\n%s", stdout)
+			assert.Empty(t, rawControls(stderr), "stderr holds control characters a terminal acts on:\n%s", stderr)
+			if tc.row {
+				assert.Regexp(t, `(?m)^`+id+` .* commands\.$`, stdout, "the session's row is one line, its title on it")
+			}
+			if tc.fail {
+				lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
+				require.Len(t, lines, 2, "the error and its hint:\n%s", stderr)
+				assert.True(t, strings.HasPrefix(lines[0], "ccsurgeon: ") && strings.HasPrefix(lines[1], "ccsurgeon: hint: "), "%q", lines)
+				assert.Contains(t, lines[0], `a\nb\x1b[2J.jsonl`, "the path is named, its newline and escape written as escapes")
+			}
+		})
+	}
+}
