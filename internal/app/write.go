@@ -1687,7 +1687,16 @@ func refuseWindowsOutput(o string) error {
 // two files with one sessionId confuse the client. A copy in this config
 // dir is --new's job (clone and fork write one without -o).
 func (env *Env) refuseOutputInProjects(d Dest) error {
-	if d.Output == "" || d.Output == "-" || !backup.UnderProjects(env.ConfigDir, d.Output) {
+	if d.Output == "" || d.Output == "-" {
+		return nil
+	}
+	if backup.UnderOwnDir(env.ConfigDir, d.Output) {
+		// a backup, its manifest, a journal: replaced, the backup is
+		// taken for a partial one and removed with the session's original
+		return UsageErrorf("give -o a path outside "+absOr(backup.OwnDir(env.ConfigDir)),
+			"-o %s is among ccsurgeon's own files (its backups, locks and journal), which only ccsurgeon writes", d.Output)
+	}
+	if !backup.UnderProjects(env.ConfigDir, d.Output) {
 		return nil
 	}
 	projects := chain.ProjectsDir(env.ConfigDir)
@@ -1699,6 +1708,14 @@ func (env *Env) refuseOutputInProjects(d Dest) error {
 		hint = "leave out -o: the command writes a new session in this config dir; or give -o a path outside " + projects
 	}
 	return UsageErrorf(hint, "-o %s is under the config dir's projects folder: -o writes a copy for elsewhere, and there it would be a second file of the session", d.Output)
+}
+
+// absOr is p made absolute, or p when it cannot be.
+func absOr(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
 }
 
 // refuseSessionOutput: -o never replaces a session, --force or not (one
