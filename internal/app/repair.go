@@ -61,7 +61,7 @@ func (env *Env) RunRepair(session string, d Dest) error {
 	rep := &ops.Repair{}
 	var buf bytes.Buffer
 	inner := *env
-	inner.Out = &buf
+	inner.Out, inner.stdout = &buf, env.Out
 	err := inner.runWrite(session, d, func(s *chain.Session) (ops.Pipeline, error) {
 		path, id = s.Path, s.ID
 		return ops.Pipeline{repairOnce{rep, d.Output != "" && isFolderDest(d.Output)}}, nil

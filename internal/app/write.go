@@ -149,6 +149,10 @@ func (env *Env) prepareWrite(sessionArg string, d Dest) (string, Dest, error) {
 	if err != nil {
 		return path, d, err
 	}
+	if d.Output == "-" && !d.DryRun && env.stdoutIsSession(path) {
+		return path, d, UsageErrorf("redirect standard output to another file, or leave out -o to change the session in place (with a backup)",
+			"standard output is the session's own file %s: -o - would write the session into itself", path)
+	}
 	return path, d, outputRefusedEarly(d, path)
 }
 
@@ -1687,6 +1691,15 @@ func refuseWindowsOutput(o string) error {
 // two files with one sessionId confuse the client. A copy in this config
 // dir is --new's job (clone and fork write one without -o).
 func (env *Env) refuseOutputInProjects(d Dest) error {
+	if d.Output == "-" && !d.DryRun {
+		// the shell opened standard output on a file: the same rule as
+		// for -o naming it (>> ~/.claude/projects/…/ID.jsonl appended the
+		// session to itself, every entry a duplicate)
+		if p, ok := env.stdoutFile(); ok && (backup.UnderOwnDir(env.ConfigDir, p) || backup.UnderProjects(env.ConfigDir, p)) {
+			return UsageErrorf("redirect standard output to a file outside "+absOr(env.ConfigDir)+", or leave out -o to change the session in place (with a backup)",
+				"standard output is %s, in the config dir: -o - writes a copy for elsewhere, and there it would be a second file of a session or damage ccsurgeon's own files", p)
+		}
+	}
 	if d.Output == "" || d.Output == "-" {
 		return nil
 	}
@@ -1708,6 +1721,35 @@ func (env *Env) refuseOutputInProjects(d Dest) error {
 		hint = "leave out -o: the command writes a new session in this config dir; or give -o a path outside " + projects
 	}
 	return UsageErrorf(hint, "-o %s is under the config dir's projects folder: -o writes a copy for elsewhere, and there it would be a second file of the session", d.Output)
+}
+
+// stdoutFile is the path of the file standard output is redirected to,
+// where the OS tells it (backup.OpenFilePath).
+func (env *Env) stdoutFile() (string, bool) {
+	out := env.Out
+	if env.stdout != nil {
+		out = env.stdout
+	}
+	if f, ok := RawOut(out).(*os.File); ok {
+		return backup.OpenFilePath(f)
+	}
+	return "", false
+}
+
+// stdoutIsSession says whether standard output is the session file path
+// itself (on any OS: the same file, whatever its name).
+func (env *Env) stdoutIsSession(path string) bool {
+	out := env.Out
+	if env.stdout != nil {
+		out = env.stdout
+	}
+	f, ok := RawOut(out).(*os.File)
+	if !ok {
+		return false
+	}
+	a, err1 := f.Stat()
+	b, err2 := os.Stat(path)
+	return err1 == nil && err2 == nil && a.Mode().IsRegular() && os.SameFile(a, b)
 }
 
 // absOr is p made absolute, or p when it cannot be.
