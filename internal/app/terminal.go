@@ -89,3 +89,15 @@ func (t TextOut) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// Sayf prints a line of ccsurgeon's own on stderr, "ccsurgeon: " and the
+// words, whose paths and names (a file of tool-results/, a recorded path)
+// are shown with their control characters as escapes (Printable).
+func (env *Env) Sayf(format string, args ...any) {
+	fmt.Fprintf(env.Err, "ccsurgeon: %s\n", Printable(fmt.Sprintf(format, args...)))
+}
+
+// Warnf is Sayf for a warning.
+func (env *Env) Warnf(format string, args ...any) {
+	env.Sayf("warning: "+format, args...)
+}

@@ -320,7 +320,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		out.Path = "-"
 		if note, n := onlyMainWritten(t, &out, "stdout"); n > 0 {
 			if !env.JSON { // else the summary on stderr says it
-				fmt.Fprintf(env.Err, "ccsurgeon: warning: %s\n", note)
+				env.Warnf("%s", note)
 			}
 		}
 	case isFolderDest(d.Output):
@@ -871,7 +871,7 @@ func (j *job) writeInPlace(snaps map[string]*backup.Snapshot, d Dest) (backup.Re
 		return res, err
 	}
 	for _, w := range res.Warnings {
-		fmt.Fprintf(j.env.Err, "ccsurgeon: warning: %s\n", w)
+		j.env.Warnf("%s", w)
 	}
 	return res, nil
 }
@@ -894,7 +894,7 @@ func (env *Env) lockSession(path string) (*backup.SessionLock, error) {
 	}
 	did, err := backup.Recover(env.ConfigDir, key, id, dir)
 	for _, d := range did {
-		fmt.Fprintf(env.Err, "ccsurgeon: warning: an earlier run was interrupted: %s\n", d)
+		env.Warnf("an earlier run was interrupted: %s", d)
 	}
 	if err != nil {
 		l.Unlock()
@@ -1007,7 +1007,7 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 		return "", err
 	}
 	for _, w := range backup.SweepProject(env.ConfigDir, dir) {
-		fmt.Fprintf(env.Err, "ccsurgeon: warning: an earlier run was interrupted: %s\n", w)
+		env.Warnf("an earlier run was interrupted: %s", w)
 	}
 	newMain := filepath.Join(dir, ns.newID+".jsonl")
 	sidecar := filepath.Join(dir, ns.newID)
@@ -1146,11 +1146,11 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 	// at once, without the live guard taking it for Claude Code's
 	backup.RecordWritten(env.ConfigDir, backup.KeyFor(env.ConfigDir, ns.newID, dir), append(written, newMain))
 	if err := recordOrigin(env.ConfigDir, ns.newID, ns.from, ns.op); err != nil {
-		fmt.Fprintf(env.Err, "ccsurgeon: warning: could not note where the new session came from: %v\n", err)
+		env.Warnf("could not note where the new session came from: %v", err)
 	}
 	nf.Done()
 	if err := enterInIndex(ns.from, ns.firstPrompt, dir, ns.newID, newMain); err != nil {
-		fmt.Fprintf(env.Err, "ccsurgeon: warning: could not add the new session to sessions-index.json: %v\n", err)
+		env.Warnf("could not add the new session to sessions-index.json: %v", err)
 	}
 	return newMain, nil
 }
@@ -1253,9 +1253,9 @@ func (env *Env) warnSkipped(skipped []error) {
 		var own *backup.OwnNameError
 		switch {
 		case errors.As(err, &na):
-			fmt.Fprintf(env.Err, "ccsurgeon: warning: not copied: %s is %s, not a regular file\n", na.Path, na.Kind)
+			env.Warnf("not copied: %s is %s, not a regular file", na.Path, na.Kind)
 		case errors.As(err, &own):
-			fmt.Fprintf(env.Err, "ccsurgeon: warning: not copied: %s bears the name of a ccsurgeon bookkeeping file, not a file of the session\n", own.Path)
+			env.Warnf("not copied: %s bears the name of a ccsurgeon bookkeeping file, not a file of the session", own.Path)
 		}
 	}
 }

@@ -49,6 +49,11 @@ func TestNoControlCharacterFromAFileReachesTheTerminal(t *testing.T) {
 	require.NoError(t, os.WriteFile(src, b, 0o600))
 	path := installSession(t, cfg, "-tmp-proj", src)
 	id := idOf(path)
+	// a link in tool-results/ whose name holds an OSC and a bell: clone
+	// warns that it leaves it out, naming it
+	tr := filepath.Join(filepath.Dir(path), id, "tool-results")
+	require.NoError(t, os.MkdirAll(tr, 0o700))
+	require.NoError(t, os.Symlink("/etc/hostname", filepath.Join(tr, "x\x1b]0;PWN\a.txt")))
 	// a file whose name holds a newline and an escape, not a session
 	bad := filepath.Join(t.TempDir(), "a\nb\x1b[2J.jsonl")
 	require.NoError(t, os.WriteFile(bad, []byte("hello\n"), 0o600))
@@ -65,6 +70,8 @@ func TestNoControlCharacterFromAFileReachesTheTerminal(t *testing.T) {
 		{"info", []string{"info", id}, false, false},
 		{"validate", []string{"validate", id}, false, false},
 		{"doctor", []string{"doctor"}, false, false},
+		{"clone's warning", []string{"clone", id}, false, false},
+		{"redact --check's note", []string{"redact", id, "--check"}, false, false},
 		{"error naming a path", []string{"info", bad}, false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
