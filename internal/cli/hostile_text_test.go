@@ -2,8 +2,10 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode"
@@ -49,6 +51,8 @@ func TestNoControlCharacterFromAFileReachesTheTerminal(t *testing.T) {
 	require.NoError(t, os.WriteFile(src, b, 0o600))
 	path := installSession(t, cfg, "-tmp-proj", src)
 	id := idOf(path)
+	// a session file whose name holds a newline: its row stays one line
+	require.NoError(t, os.WriteFile(filepath.Join(filepath.Dir(path), "evil\nx.jsonl"), b, 0o600))
 	// a link in tool-results/ whose name holds an OSC and a bell: clone
 	// warns that it leaves it out, naming it
 	tr := filepath.Join(filepath.Dir(path), id, "tool-results")
@@ -80,6 +84,7 @@ func TestNoControlCharacterFromAFileReachesTheTerminal(t *testing.T) {
 			assert.Empty(t, rawControls(stderr), "stderr holds control characters a terminal acts on:\n%s", stderr)
 			if tc.row {
 				assert.Regexp(t, `(?m)^`+id+` .* commands\.$`, stdout, "the session's row is one line, its title on it")
+				assert.Regexp(t, `(?m)^evil\\nx .* commands\.$`, stdout, "a file name's newline is written as an escape")
 			}
 			if tc.fail {
 				lines := strings.Split(strings.TrimSuffix(stderr, "\n"), "\n")
@@ -88,5 +93,29 @@ func TestNoControlCharacterFromAFileReachesTheTerminal(t *testing.T) {
 				assert.Contains(t, lines[0], `a\nb\x1b[2J.jsonl`, "the path is named, its newline and escape written as escapes")
 			}
 		})
+	}
+}
+
+// TestPickChoosesTheSessionShownOnTheLine: --pick numbers the lines it
+// prints and takes the session of the line chosen. A session file whose
+// name held a newline printed as two lines, so every number below it
+// chose the session of the line above: 'echo 3' picked the older session
+// while the list showed the newer on line 3, and a change in place would
+// have gone to a session the user did not choose.
+func TestPickChoosesTheSessionShownOnTheLine(t *testing.T) {
+	cfg, older, newer := twoSessionsOfThisFolder(t)
+	b, err := os.ReadFile(newer)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(filepath.Dir(newer), "ab\ncd.jsonl"), b, 0o600)) // the newest
+	var list, errb bytes.Buffer
+	run(context.Background(), []string{"ccsurgeon", "--config-dir", cfg, "turns", "--pick"}, strings.NewReader("\n"), &list, &errb)
+	for _, want := range []string{newer, older} {
+		m := regexp.MustCompile(`(?m)^\s*(\d+)  ` + idOf(want)[:8] + `\s`).FindStringSubmatch(errb.String())
+		require.NotNil(t, m, "no line shows %s:\n%s", idOf(want), errb.String())
+		var out, e2, direct bytes.Buffer
+		code := run(context.Background(), []string{"ccsurgeon", "--config-dir", cfg, "--json", "turns", "--pick"}, strings.NewReader(m[1]+"\n"), &out, &e2)
+		require.Equal(t, 0, code, e2.String())
+		require.Equal(t, 0, run(context.Background(), []string{"ccsurgeon", "--config-dir", cfg, "--json", "turns", idOf(want)}, strings.NewReader(""), &direct, &e2))
+		assert.JSONEq(t, direct.String(), out.String(), "line %s shows %s, but another session was picked", m[1], idOf(want))
 	}
 }
