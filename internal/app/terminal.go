@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Printable is s with its control characters (C0 but for none, DEL, C1)
@@ -18,13 +19,19 @@ func Printable(s string) string {
 		return s
 	}
 	var b strings.Builder
-	for _, r := range s {
-		if unicode.IsControl(r) {
+	for i, r := range s {
+		switch {
+		case unicode.IsControl(r):
 			q := strconv.QuoteRune(r)
 			b.WriteString(q[1 : len(q)-1])
-			continue
+		case r == utf8.RuneError:
+			// a byte that is not UTF-8 (a file name in another encoding)
+			// stays as it is: a path in a hint must still name the file
+			_, n := utf8.DecodeRuneInString(s[i:])
+			b.WriteString(s[i : i+n])
+		default:
+			b.WriteRune(r)
 		}
-		b.WriteRune(r)
 	}
 	return b.String()
 }

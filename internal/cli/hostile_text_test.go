@@ -10,6 +10,7 @@ import (
 	"testing"
 	"unicode"
 
+	"github.com/ccsurgeon/ccsurgeon/internal/app"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -118,4 +119,12 @@ func TestPickChoosesTheSessionShownOnTheLine(t *testing.T) {
 		require.Equal(t, 0, run(context.Background(), []string{"ccsurgeon", "--config-dir", cfg, "--json", "turns", idOf(want)}, strings.NewReader(""), &direct, &e2))
 		assert.JSONEq(t, direct.String(), out.String(), "line %s shows %s, but another session was picked", m[1], idOf(want))
 	}
+}
+
+// TestPrintableKeepsBytesThatAreNotUTF8: the escapes of a path's control
+// characters leave its other bytes as they are, those that are not UTF-8
+// (a name in Latin-1) included: a path in a hint still names the file.
+func TestPrintableKeepsBytesThatAreNotUTF8(t *testing.T) {
+	assert.Equal(t, "caf\xe9\\nx\xff\xfe.jsonl", app.Printable("caf\xe9\nx\xff\xfe.jsonl"))
+	assert.Equal(t, "\u00e9t\u00e9\\x1b", app.Printable("\u00e9t\u00e9\x1b"))
 }
