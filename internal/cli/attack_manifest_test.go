@@ -37,19 +37,14 @@ func TestABackupWithADamagedManifestIsKept(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cfg := t.TempDir()
-			path, _ := installSessionOf(t, cfg, "-tmp-p", "/tmp/p")
+			cfg, path, bk := sessionWithABackup(t)
 			id := idOf(path)
-			_, stderr, code := cliRun(t, "--config-dir", cfg, "compress", id, "--keep-turns", "1")
-			require.Equal(t, 0, code, stderr)
-			bks, _ := filepath.Glob(filepath.Join(cfg, "ccsurgeon", "backups", id, "*"))
-			require.Len(t, bks, 1)
-			copyPath := filepath.Join(bks[0], id+".jsonl")
+			copyPath := filepath.Join(bk, id+".jsonl")
 			orig, err := os.ReadFile(copyPath)
 			require.NoError(t, err)
-			tc.damage(t, filepath.Join(bks[0], "manifest.json"))
+			tc.damage(t, filepath.Join(bk, "manifest.json"))
 			for _, args := range [][]string{{"backups", id}, {"compress", id, "--keep-turns", "0"}, {"restore", id}} {
-				_, stderr, _ = cliRun(t, append([]string{"--config-dir", cfg}, args...)...)
+				_, stderr, _ := cliRun(t, append([]string{"--config-dir", cfg}, args...)...)
 				got, err := os.ReadFile(copyPath)
 				require.NoError(t, err, "%v removed the backup with its damaged manifest: %s", args, stderr)
 				assert.Equal(t, orig, got)
@@ -57,16 +52,26 @@ func TestABackupWithADamagedManifestIsKept(t *testing.T) {
 		})
 	}
 	t.Run("no manifest: a killed run's", func(t *testing.T) {
-		cfg := t.TempDir()
-		path, _ := installSessionOf(t, cfg, "-tmp-p", "/tmp/p")
-		id := idOf(path)
-		_, stderr, code := cliRun(t, "--config-dir", cfg, "compress", id, "--keep-turns", "1")
+		cfg, path, bk := sessionWithABackup(t)
+		require.NoError(t, os.Remove(filepath.Join(bk, "manifest.json")))
+		_, stderr, code := cliRun(t, "--config-dir", cfg, "backups", idOf(path))
 		require.Equal(t, 0, code, stderr)
-		bks, _ := filepath.Glob(filepath.Join(cfg, "ccsurgeon", "backups", id, "*"))
-		require.Len(t, bks, 1)
-		require.NoError(t, os.Remove(filepath.Join(bks[0], "manifest.json")))
-		_, stderr, code = cliRun(t, "--config-dir", cfg, "backups", id)
-		require.Equal(t, 0, code, stderr)
-		assert.NoDirExists(t, bks[0])
+		assert.NoDirExists(t, bk)
 	})
+}
+
+// sessionWithABackup installs the example session in a new config dir and
+// changes it once in place (compress --keep-turns 1): its one backup is
+// bk, a folder of <config-dir>/ccsurgeon/backups/<id>/.
+func sessionWithABackup(t *testing.T) (cfg, path, bk string) {
+	t.Helper()
+	cfg = t.TempDir()
+	path, _ = installSessionOf(t, cfg, "-tmp-p", "/tmp/p")
+	id := idOf(path)
+	_, stderr, code := cliRun(t, "--config-dir", cfg, "compress", id, "--keep-turns", "1")
+	require.Equal(t, 0, code, stderr)
+	bks, err := filepath.Glob(filepath.Join(cfg, "ccsurgeon", "backups", id, "*"))
+	require.NoError(t, err)
+	require.Len(t, bks, 1)
+	return cfg, path, bks[0]
 }

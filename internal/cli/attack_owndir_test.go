@@ -16,14 +16,9 @@ import (
 // and with it the session's original (the one copy of its state before
 // ccsurgeon first changed it).
 func TestOutputNeverWritesCcsurgeonsOwnFiles(t *testing.T) {
-	cfg := t.TempDir()
-	path, _ := installSessionOf(t, cfg, "-tmp-p", "/tmp/p")
+	cfg, path, bk := sessionWithABackup(t)
 	id := idOf(path)
-	_, stderr, code := cliRun(t, "--config-dir", cfg, "compress", id, "--keep-turns", "1")
-	require.Equal(t, 0, code, stderr)
-	bks, err := filepath.Glob(filepath.Join(cfg, "ccsurgeon", "backups", id, "*"))
-	require.NoError(t, err)
-	require.Len(t, bks, 1)
+	bks := []string{bk}
 	own := filepath.Join(cfg, "ccsurgeon")
 	for _, tc := range []struct {
 		name string
@@ -53,7 +48,7 @@ func TestOutputNeverWritesCcsurgeonsOwnFiles(t *testing.T) {
 			})
 		}
 	}
-	_, stderr, code = cliRun(t, "--config-dir", cfg, "backups", id)
+	_, stderr, code := cliRun(t, "--config-dir", cfg, "backups", id)
 	require.Equal(t, 0, code, stderr)
 	bks2, _ := filepath.Glob(filepath.Join(cfg, "ccsurgeon", "backups", id, "*"))
 	assert.Equal(t, bks, bks2, "the original backup is kept")

@@ -20,14 +20,10 @@ import (
 // every entry a duplicate (20 validation errors, no backup). Standard
 // output on a file elsewhere works as before.
 func TestStdoutRedirectedIntoTheConfigDirIsRefused(t *testing.T) {
-	cfg := t.TempDir()
-	path, _ := installSessionOf(t, cfg, "-tmp-p", "/tmp/p")
+	cfg, path, bk := sessionWithABackup(t)
 	other := installSession(t, cfg, "-tmp-q", "testdata/sessions/2.1.328/multi-turn.jsonl")
 	id := idOf(path)
-	_, stderr, code := cliRun(t, "--config-dir", cfg, "compress", id, "--keep-turns", "1")
-	require.Equal(t, 0, code, stderr)
-	bks, _ := filepath.Glob(filepath.Join(cfg, "ccsurgeon", "backups", id, "*", id+".jsonl"))
-	require.Len(t, bks, 1)
+	bks := []string{filepath.Join(bk, id+".jsonl")}
 	loose := filepath.Join(t.TempDir(), "loose.jsonl")
 	b, err := os.ReadFile(path)
 	require.NoError(t, err)
