@@ -59,6 +59,9 @@ func TestNoControlCharacterFromAFileReachesTheTerminal(t *testing.T) {
 	tr := filepath.Join(filepath.Dir(path), id, "tool-results")
 	require.NoError(t, os.MkdirAll(tr, 0o700))
 	require.NoError(t, os.Symlink("/etc/hostname", filepath.Join(tr, "x\x1b]0;PWN\a.txt")))
+	// a session file outside the config dir whose name holds a newline
+	newline := filepath.Join(t.TempDir(), "c\nd.jsonl")
+	require.NoError(t, os.WriteFile(newline, b, 0o600))
 	// a file whose name holds a newline and an escape, not a session
 	bad := filepath.Join(t.TempDir(), "a\nb\x1b[2J.jsonl")
 	require.NoError(t, os.WriteFile(bad, []byte("hello\n"), 0o600))
@@ -78,11 +81,15 @@ func TestNoControlCharacterFromAFileReachesTheTerminal(t *testing.T) {
 		{"clone's warning", []string{"clone", id}, false, false},
 		{"redact --check's note", []string{"redact", id, "--check"}, false, false},
 		{"error naming a path", []string{"info", bad}, false, true},
+		{"info of a path with a newline", []string{"info", newline}, false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			stdout, stderr, _ := cliRun(t, append([]string{"--config-dir", cfg}, tc.args...)...)
 			assert.Empty(t, rawControls(stdout), "stdout holds control characters a terminal acts on:\n%s", stdout)
 			assert.Empty(t, rawControls(stderr), "stderr holds control characters a terminal acts on:\n%s", stderr)
+			if tc.name == "info of a path with a newline" {
+				assert.Contains(t, stdout, `c\nd.jsonl`+"\n", "the path is one line")
+			}
 			if tc.row {
 				assert.Regexp(t, `(?m)^`+id+` .* commands\.$`, stdout, "the session's row is one line, its title on it")
 				assert.Regexp(t, `(?m)^evil\\nx .* commands\.$`, stdout, "a file name's newline is written as an escape")
