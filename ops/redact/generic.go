@@ -2,6 +2,7 @@ package redact
 
 import (
 	"strings"
+	"unsafe"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 )
@@ -87,6 +88,40 @@ func lowerASCII(s string) string {
 		b.WriteByte(lowerTab[s[i]])
 	}
 	return b.String()
+}
+
+// lowerASCIIIn is lowerASCII(s) made in buf when s has an upper-case letter
+// and fits: a name lower-cased to be looked up or cut into words needs no
+// string of its own (it was a quarter of the scan's allocations on the
+// secrets bench). The result shares buf's bytes: it is good as long as buf
+// is and holds them (a local array of the caller, used once). Not for
+// appendWords: its words may go into a slice on the heap, and the array
+// with them.
+func lowerASCIIIn(buf []byte, s string) string {
+	k := 0
+	for k < len(s) && !isUpper(s[k]) {
+		k++
+	}
+	if k == len(s) {
+		return s
+	}
+	if len(s) > len(buf) {
+		return lowerASCII(s)
+	}
+	b := buf[:len(s)]
+	copy(b, s[:k])
+	for i := k; i < len(s); i++ {
+		b[i] = lowerTab[s[i]]
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
+// isFold reports whether s is lower (already lower case) in any ASCII
+// case: lowerASCII(s) == lower without the copy. For a lower of ASCII
+// letters with no i or k it is also strings.ToLower(s) == lower (U+0130
+// and the Kelvin sign are the only runes whose lower case is ASCII).
+func isFold(s, lower string) bool {
+	return len(s) == len(lower) && hasPrefixFold(s, lower)
 }
 
 var tokenPrefixDeny = map[string]bool{
@@ -722,8 +757,7 @@ func envPassword(text string, l, r int, ident, v string, quoted bool) bool {
 // pass=… in an INI file) or when it is an XML element (<Pass>…</Pass>);
 // not "pwd" the shell command or "PASS: TestX" in test output.
 func shortPasswordName(text string, l, r int, ident string) bool {
-	w := strings.ToLower(ident)
-	if w != "pwd" && w != "pass" && w != "passw" {
+	if !isFold(ident, "pwd") && !isFold(ident, "pass") && !isFold(ident, "passw") {
 		return false
 	}
 	if l > 0 && text[l-1] == '<' {
@@ -1140,7 +1174,7 @@ func plausibleURLPassword(user, pass string) bool {
 	if len(pass) < 4 || len(pass) > 256 || pass == user {
 		return false
 	}
-	if placeholderWords[strings.ToLower(pass)] {
+	if isPlaceholderWord(pass) {
 		return false
 	}
 	switch pass[0] {
