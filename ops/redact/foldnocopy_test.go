@@ -44,3 +44,52 @@ func TestFoldWithoutCopyIsTheCopy(t *testing.T) {
 		}
 	}
 }
+
+// classifyIdent keeps what it decided by name (identKinds): asked again,
+// from several goroutines at once, for more names than the table has
+// slots (so that names take each other's slots) and for names too long to
+// keep, it says what the words of the name say.
+func TestClassifyIdentKeptIsDecided(t *testing.T) {
+	parts := []string{"db", "DB", "password", "PASSWORD", "Pass", "pwd", "secret", "Secret", "token", "TOKEN",
+		"api", "key", "Key", "public", "site", "aws", "access", "reset", "forgot", "auth", "npm", "x", "2", "v1", "priv"}
+	seps := []string{"_", "-", ".", ""}
+	var names []string
+	for i := 0; len(names) < 3*len(identKinds); i++ {
+		n := parts[i%len(parts)] + seps[i/len(parts)%len(seps)] + parts[i/7%len(parts)]
+		if i%3 == 0 {
+			n += seps[i%len(seps)] + parts[i/11%len(parts)]
+		}
+		if i%5 == 0 {
+			n += strings.Repeat("x", i%80) // some past maxKeptIdent
+		}
+		names = append(names, n)
+	}
+	type answer struct {
+		kind int
+		ok   bool
+	}
+	want := make([]answer, len(names))
+	for i, n := range names {
+		want[i].kind, want[i].ok = classifyIdentWords(n)
+	}
+	done := make(chan string)
+	for g := 0; g < 4; g++ {
+		go func() {
+			bad := ""
+			for round := 0; round < 3; round++ {
+				for i := range names {
+					k := (i*7 + g*13) % len(names)
+					if kind, ok := classifyIdent(names[k]); (answer{kind, ok}) != want[k] && bad == "" {
+						bad = names[k]
+					}
+				}
+			}
+			done <- bad
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		if bad := <-done; bad != "" {
+			t.Errorf("classifyIdent(%q) is not what its words say", bad)
+		}
+	}
+}

@@ -1,7 +1,9 @@
 package redact
 
 import (
+	"hash/maphash"
 	"strings"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
@@ -334,7 +336,43 @@ func trimQualifiers(words []string) []string {
 }
 
 // classifyIdent decides whether an identifier names a secret, and which kind.
+// The answer depends on the name alone, and a session names the same few
+// again and again (DB_PASSWORD, AWS_SECRET_ACCESS_KEY on every line of a
+// config): it is kept in identKinds, and a name found there is not cut into
+// words again (that was 7 % of the scan of the secrets texts).
 func classifyIdent(ident string) (int, bool) {
+	if len(ident) > maxKeptIdent {
+		return classifyIdentWords(ident)
+	}
+	slot := &identKinds[maphash.String(identSeed, ident)&uint64(len(identKinds)-1)]
+	if e := slot.Load(); e != nil && e.ident == ident {
+		return e.kind, e.ok
+	}
+	kind, ok := classifyIdentWords(ident)
+	slot.Store(&identKind{strings.Clone(ident), kind, ok})
+	return kind, ok
+}
+
+// identKinds is the table of the names classifyIdent decided: each name has
+// one slot (by its hash), a later name of that slot takes it. A slot's
+// entry is replaced whole, never changed: the scan's goroutines read it
+// without a lock.
+var (
+	identKinds [1024]atomic.Pointer[identKind]
+	identSeed  = maphash.MakeSeed()
+)
+
+// maxKeptIdent: longer names are decided each time (a name is a few words).
+const maxKeptIdent = 64
+
+type identKind struct {
+	ident string
+	kind  int
+	ok    bool
+}
+
+// classifyIdentWords is classifyIdent deciding from the words of the name.
+func classifyIdentWords(ident string) (int, bool) {
 	var arr [12]string
 	words := trimQualifiers(appendWords(arr[:0], ident))
 	if len(words) == 0 || publicKeyName(words) || publicWords(words) { // longtail.go, public.go: STRIPE_PUBLISHABLE_KEY, RECAPTCHA_SITE_KEY
