@@ -45,16 +45,17 @@ func TestFoldWithoutCopyIsTheCopy(t *testing.T) {
 	}
 }
 
-// classifyIdent keeps what it decided by name (identKinds): asked again,
+// classifyIdent keeps what it decided by name (identKinds, and
+// findAssignmentsLate its weak names in weakKeys): asked again,
 // from several goroutines at once, for more names than the table has
 // slots (so that names take each other's slots) and for names too long to
 // keep, it says what the words of the name say.
 func TestClassifyIdentKeptIsDecided(t *testing.T) {
 	parts := []string{"db", "DB", "password", "PASSWORD", "Pass", "pwd", "secret", "Secret", "token", "TOKEN",
-		"api", "key", "Key", "public", "site", "aws", "access", "reset", "forgot", "auth", "npm", "x", "2", "v1", "priv"}
+		"api", "key", "Key", "public", "site", "salt", "SALT", "private", "the", "hmac", "pat", "aws", "access", "reset", "forgot", "auth", "npm", "x", "2", "v1", "priv"}
 	seps := []string{"_", "-", ".", ""}
 	var names []string
-	for i := 0; len(names) < 3*len(identKinds); i++ {
+	for i := 0; len(names) < 3*len(identKinds.slots); i++ {
 		n := parts[i%len(parts)] + seps[i/len(parts)%len(seps)] + parts[i/7%len(parts)]
 		if i%3 == 0 {
 			n += seps[i%len(seps)] + parts[i/11%len(parts)]
@@ -67,10 +68,24 @@ func TestClassifyIdentKeptIsDecided(t *testing.T) {
 	type answer struct {
 		kind int
 		ok   bool
+		weak bool
 	}
 	want := make([]answer, len(names))
 	for i, n := range names {
 		want[i].kind, want[i].ok = classifyIdentWords(n)
+		want[i].weak = weakKeyIdent(n) && !publicIdent(n)
+	}
+	var oks, weaks int
+	for _, w := range want {
+		if w.ok {
+			oks++
+		}
+		if w.weak {
+			weaks++
+		}
+	}
+	if oks == 0 || weaks == 0 || oks == len(want) {
+		t.Fatalf("the names are not a test: %d of %d name a secret, %d weakly", oks, len(want), weaks)
 	}
 	done := make(chan string)
 	for g := 0; g < 4; g++ {
@@ -79,7 +94,8 @@ func TestClassifyIdentKeptIsDecided(t *testing.T) {
 			for round := 0; round < 3; round++ {
 				for i := range names {
 					k := (i*7 + g*13) % len(names)
-					if kind, ok := classifyIdent(names[k]); (answer{kind, ok}) != want[k] && bad == "" {
+					kind, ok := classifyIdent(names[k])
+					if (answer{kind, ok, weakKeys.of(names[k], weakNotPublic)}) != want[k] && bad == "" {
 						bad = names[k]
 					}
 				}

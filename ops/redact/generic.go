@@ -199,6 +199,9 @@ func weakKeyIdent(ident string) bool {
 	return !keyPrevDeny[prev] && !keyPrevWeak[prev] && !isDigit(prev[0])
 }
 
+// weakNotPublic: weakKeyIdent(ident) && !publicIdent(ident) (kept by name: weakKeys).
+func weakNotPublic(ident string) bool { return weakKeyIdent(ident) && !publicIdent(ident) }
+
 // strongValue: a value that only a generated key looks like: long, letters
 // and digits, not a date, a path, a placeholder or one repeated run.
 func strongValue(v string) bool {
@@ -341,34 +344,54 @@ func trimQualifiers(words []string) []string {
 // config): it is kept in identKinds, and a name found there is not cut into
 // words again (that was 7 % of the scan of the secrets texts).
 func classifyIdent(ident string) (int, bool) {
-	if len(ident) > maxKeptIdent {
-		return classifyIdentWords(ident)
-	}
-	slot := &identKinds[maphash.String(identSeed, ident)&uint64(len(identKinds)-1)]
-	if e := slot.Load(); e != nil && e.ident == ident {
-		return e.kind, e.ok
-	}
-	kind, ok := classifyIdentWords(ident)
-	slot.Store(&identKind{strings.Clone(ident), kind, ok})
-	return kind, ok
+	k := identKinds.of(ident, func(ident string) identKind {
+		kind, ok := classifyIdentWords(ident)
+		return identKind{kind, ok}
+	})
+	return k.kind, k.ok
 }
 
-// identKinds is the table of the names classifyIdent decided: each name has
-// one slot (by its hash), a later name of that slot takes it. A slot's
-// entry is replaced whole, never changed: the scan's goroutines read it
-// without a lock.
+type identKind struct {
+	kind int
+	ok   bool
+}
+
 var (
-	identKinds [1024]atomic.Pointer[identKind]
-	identSeed  = maphash.MakeSeed()
+	identKinds identTable[identKind]
+	// weakKeys: weakKeyIdent and not publicIdent, by name (findAssignmentsLate)
+	weakKeys identTable[bool]
 )
+
+// identTable keeps what a function of a name alone said of the names it
+// was asked about: each name has one slot (by its hash), a later name of
+// that slot takes it. A slot's entry is replaced whole, never changed:
+// the scan's goroutines read it without a lock.
+type identTable[T any] struct {
+	slots [1024]atomic.Pointer[identEntry[T]]
+}
+
+type identEntry[T any] struct {
+	ident string
+	v     T
+}
 
 // maxKeptIdent: longer names are decided each time (a name is a few words).
 const maxKeptIdent = 64
 
-type identKind struct {
-	ident string
-	kind  int
-	ok    bool
+var identSeed = maphash.MakeSeed()
+
+// of returns decide(ident), kept or decided now.
+func (t *identTable[T]) of(ident string, decide func(string) T) T {
+	if len(ident) > maxKeptIdent {
+		return decide(ident)
+	}
+	slot := &t.slots[maphash.String(identSeed, ident)&uint64(len(t.slots)-1)]
+	if e := slot.Load(); e != nil && e.ident == ident {
+		return e.v
+	}
+	v := decide(ident)
+	slot.Store(&identEntry[T]{strings.Clone(ident), v})
+	return v
 }
 
 // classifyIdentWords is classifyIdent deciding from the words of the name.
@@ -543,7 +566,7 @@ func findAssignmentsLate(text string, hits []hit, emit func(s, e int, id string)
 			kind, ok = kindPassword, true
 		}
 		weak := false
-		if !ok && weakKeyIdent(ident) && !publicIdent(ident) { // public.go: RECAPTCHA_SITE_KEY, ALGOLIA_SEARCH_API_KEY
+		if !ok && weakKeys.of(ident, weakNotPublic) { // public.go: RECAPTCHA_SITE_KEY, ALGOLIA_SEARCH_API_KEY
 			kind, ok, weak = kindAPIKey, true, true
 		}
 		if !ok {
