@@ -13,8 +13,8 @@ import (
 func TestFoldWithoutCopyIsTheCopy(t *testing.T) {
 	names := []string{"", "p", "pwd", "PWD", "Pwd", "pass", "PASS", "PaSs", "passw", "PASSW", "passwd",
 		"pas", "paſs", "PAſS", "pwd\xff", "\xffpwd", "Bearer", "BEARER", "bearer", "Basic", "DIGEST", "İd",
-		"\u212aey", "KEY", "x" + strings.Repeat("A", 40), strings.Repeat("Ab", 20), "ÀB", "\xc0\xaf"}
-	lits := []string{"pwd", "pass", "passw", "bearer", "basic"}
+		"\u212aey", "KEY", "Mechanism=", "OTPAUTH://", "SETU", "S", "s", "T", "ſ", "WG PubKey", "wg pubkey ", "x" + strings.Repeat("A", 40), strings.Repeat("Ab", 20), "ÀB", "\xc0\xaf"}
+	lits := []string{"pwd", "pass", "passw", "bearer", "basic", "mechanism=", "otpauth://", "setu", "s", "t", "wg pubkey"}
 	for _, s := range names {
 		for _, n := range []int{0, 1, 3, 8, 32, 64} {
 			buf := make([]byte, n)
@@ -34,7 +34,18 @@ func TestFoldWithoutCopyIsTheCopy(t *testing.T) {
 			t.Errorf("isPlaceholderWord(%q) = %v, the map of its lower case %v", s, got, want)
 		}
 	}
-	// ownRuleScheme as findAuthorization looks a scheme up
+	// the sets looked up with a name lower-cased in a buffer: findAuthorization's
+	// schemes, valueFields, urlSecretParams, hookSchemes
+	for _, set := range []map[string]bool{ownRuleScheme, valueFields, urlSecretParams, hookSchemes} {
+		for k := range set {
+			for _, s := range []string{k, strings.ToUpper(k), strings.ToUpper(k[:1]) + k[1:]} {
+				var sbuf [20]byte
+				if set[lowerASCIIIn(sbuf[:], s)] != set[lowerASCII(s)] {
+					t.Errorf("%q looked up as %q, not as lowerASCII's %q", s, lowerASCIIIn(sbuf[:], s), lowerASCII(s))
+				}
+			}
+		}
+	}
 	for k := range ownRuleScheme {
 		for _, s := range []string{k, strings.ToUpper(k), strings.ToUpper(k[:1]) + k[1:]} {
 			var sbuf [32]byte

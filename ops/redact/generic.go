@@ -706,7 +706,8 @@ func nameValuePair(text string, l, r int) (int, int, bool) {
 	for k < len(text) && k-vl < 20 && (isAlnum(text[k]) || text[k] == '-') {
 		k++
 	}
-	if !valueFields[lowerASCII(text[vl:k])] {
+	var fbuf [20]byte // the field's name lower-cased, to look up
+	if !valueFields[lowerASCIIIn(fbuf[:], text[vl:k])] {
 		return -1, -1, false
 	}
 	s, e, quoted, prose := parseValue(text, vl, k, text[vl:k], kindSecret)
@@ -1150,7 +1151,8 @@ func urlPathSecrets(text string, k int, emit func(s, e int, id string)) {
 		for b < len(text) && text[b] != '&' && text[b] != '#' && !isURLEnd(text[b]) {
 			b++
 		}
-		if urlSecretParams[lowerASCII(text[a:eq])] {
+		var pbuf [32]byte // the parameter's name lower-cased, to look up
+		if urlSecretParams[lowerASCIIIn(pbuf[:], text[a:eq])] {
 			if v := text[eq+1 : b]; len(v) >= 16 && !chain.IsUUID(v) && strongValue(strings.TrimSuffix(v, "%3D")) {
 				emit(eq+1, b, "url-secret")
 			}
