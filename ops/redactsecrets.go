@@ -120,6 +120,7 @@ type hit struct {
 	finds            []redact.Finding
 	sums             [][16]byte // of each secret (SHA-256, first 16 bytes)
 	nums             []uint32   // the number of each secret's placeholder
+	codes            []uint32   // the numbering's code of each secret's rule
 	path             string
 	thinking         bool // the value is a thinking block's text
 	// keep: a structural value (an id, cwd): reported, never replaced
@@ -212,7 +213,7 @@ func (nb *numbering) assignRule(rule string, sum [16]byte) uint32 {
 	return nb.assign(nb.code(rule), sum)
 }
 
-// encode writes the hits of a line (numbered: h.nums) as varints: per hit
+// encode writes the hits of a line (numbered: h.nums, h.codes) as varints: per hit
 // the string token's offset from the end of the last and length, the
 // number of secrets, and per secret its offset from the end of the last in
 // the decoded value, length, rule code and number.
@@ -231,7 +232,7 @@ func (nb *numbering) encode(hits []hit) []byte {
 		for k, fd := range h.finds {
 			b = binary.AppendUvarint(b, uint64(fd.Start-last))
 			b = binary.AppendUvarint(b, uint64(fd.End-fd.Start))
-			b = binary.AppendUvarint(b, uint64(nb.rules[fd.Rule]))
+			b = binary.AppendUvarint(b, uint64(h.codes[k]))
 			b = binary.AppendUvarint(b, uint64(h.nums[k]))
 			last = fd.End
 		}
@@ -402,7 +403,8 @@ func (o RedactSecrets) Apply(t *Txn) error {
 				h := &lh.hits[hk]
 				thinking = thinking || h.thinking
 				field := log.str(h.path)
-				h.nums = make([]uint32, len(h.finds))
+				nc := make([]uint32, 2*len(h.finds))
+				h.nums, h.codes = nc[:len(h.finds)], nc[len(h.finds):]
 				for k, fd := range h.finds {
 					if h.keep {
 						// reported with no placeholder: --check fails
@@ -417,6 +419,7 @@ func (o RedactSecrets) Apply(t *Txn) error {
 						perRule = append(perRule, 0)
 					}
 					h.nums[k] = nb.assign(c, h.sums[k])
+					h.codes[k] = uint32(c)
 					log.addIdx(fileLog, field, ruleLog[c], line, h.nums[k], h.sums[k], h.thinking)
 					perRule[c]++
 					for int(c) >= len(inFile) {

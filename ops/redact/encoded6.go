@@ -424,7 +424,7 @@ func findSASLResponses(text string, hits []hit, emit func(s, e int, id string)) 
 				continue
 			}
 		}
-		if lowerASCII(text[h.pos:p]) == "mechanism=" {
+		if isFold(text[h.pos:p], "mechanism=") {
 			// <auth … mechanism='PLAIN'>TOKEN</auth>
 			gt := strings.IndexByte(text[p:min(len(text), p+40)], '>')
 			if gt < 0 || !strings.Contains(lowerASCII(linePrefix(text, p)), "<auth") {
@@ -1482,7 +1482,7 @@ func findTOTPSeeds(text string, hits []hit, emit func(s, e int, id string)) {
 		}
 		a := lowerASCII(text[p : p+int(h.alen)])
 		i := p + int(h.alen)
-		if a == "otp" && len(text)-p >= 10 && lowerASCII(text[p:p+10]) == "otpauth://" {
+		if a == "otp" && len(text)-p >= 10 && isFold(text[p:p+10], "otpauth://") {
 			a, i = "otpauth://", p+10
 		}
 		if a == "otpauth://" {
@@ -1505,7 +1505,7 @@ func findTOTPSeeds(text string, hits []hit, emit func(s, e int, id string)) {
 			}
 			continue
 		}
-		if a == "p key:" && (p < 4 || lowerASCII(text[p-4:p]) != "setu") {
+		if a == "p key:" && (p < 4 || !isFold(text[p-4:p], "setu")) {
 			continue // Google's "Your setup key:" only
 		}
 		if a == "google_authenticator" {

@@ -121,7 +121,7 @@ func findPasswordDirectives(text string, hits []hit, emit func(s, e int, id stri
 			continue
 		}
 		_, named := classifyIdent(ident)
-		bare := !named && lowerASCII(ident) == "pass" // pass: '…' in an object literal (nodemailer's auth)
+		bare := !named && isFold(ident, "pass") // pass: '…' in an object literal (nodemailer's auth)
 		if !named && !bare && !directiveWords[words[len(words)-1]] {
 			continue
 		}

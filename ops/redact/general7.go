@@ -189,7 +189,7 @@ func findNameForms(text string, hits []hit, emit func(s, e int, id string)) {
 		switch {
 		case la == "etx ":
 			// setx NAME value | setx NAME "value"
-			if p < 1 || lowerASCII(text[p-1:p]) != "s" || p >= 2 && isIdentByte(text[p-2]) {
+			if p < 1 || !isFold(text[p-1:p], "s") || p >= 2 && isIdentByte(text[p-2]) {
 				continue
 			}
 			l := skipBlanks(text, p+4)
@@ -730,7 +730,8 @@ func findServiceHooks(text string, hits []hit, emit func(s, e int, id string)) {
 			for b > 0 && isAlnum(text[b-1]) {
 				b--
 			}
-			if !hookSchemes[lowerASCII(text[b:p])] {
+			var sbuf [32]byte // the scheme lower-cased, to look up
+			if !hookSchemes[lowerASCIIIn(sbuf[:], text[b:p])] {
 				continue
 			}
 			// scheme://seg/seg@seg?…: from the first segment to the last
@@ -1245,7 +1246,7 @@ func signatureDigest(v string) bool {
 		return false
 	}
 	d := v[k+1:]
-	if c := strings.IndexByte(d, ','); c >= 0 && lowerASCII(v[:k]) == "t" {
+	if c := strings.IndexByte(d, ','); c >= 0 && isFold(v[:k], "t") {
 		d = d[c+1:]
 		if j := strings.IndexByte(d, '='); j > 0 {
 			d = d[j+1:]

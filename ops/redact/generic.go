@@ -1,7 +1,10 @@
 package redact
 
 import (
+	"hash/maphash"
 	"strings"
+	"sync/atomic"
+	"unsafe"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 )
@@ -89,6 +92,40 @@ func lowerASCII(s string) string {
 	return b.String()
 }
 
+// lowerASCIIIn is lowerASCII(s) made in buf when s has an upper-case letter
+// and fits: a name lower-cased to be looked up or cut into words needs no
+// string of its own (it was a quarter of the scan's allocations on the
+// secrets bench). The result shares buf's bytes: it is good as long as buf
+// is and holds them (a local array of the caller, used once). Not for
+// appendWords: its words may go into a slice on the heap, and the array
+// with them.
+func lowerASCIIIn(buf []byte, s string) string {
+	k := 0
+	for k < len(s) && !isUpper(s[k]) {
+		k++
+	}
+	if k == len(s) {
+		return s
+	}
+	if len(s) > len(buf) {
+		return lowerASCII(s)
+	}
+	b := buf[:len(s)]
+	copy(b, s[:k])
+	for i := k; i < len(s); i++ {
+		b[i] = lowerTab[s[i]]
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
+// isFold reports whether s is lower (already lower case) in any ASCII
+// case: lowerASCII(s) == lower without the copy. For a lower of ASCII
+// letters with no i or k it is also strings.ToLower(s) == lower (U+0130
+// and the Kelvin sign are the only runes whose lower case is ASCII).
+func isFold(s, lower string) bool {
+	return len(s) == len(lower) && hasPrefixFold(s, lower)
+}
+
 var tokenPrefixDeny = map[string]bool{
 	"next": true, "page": true, "pagination": true, "continuation": true, "cursor": true, "cancel": true,
 	"cancellation": true, "sync": true, "eos": true, "bos": true, "pad": true, "unk": true, "sep": true,
@@ -161,6 +198,9 @@ func weakKeyIdent(ident string) bool {
 	prev := words[len(words)-2]
 	return !keyPrevDeny[prev] && !keyPrevWeak[prev] && !isDigit(prev[0])
 }
+
+// weakNotPublic: weakKeyIdent(ident) && !publicIdent(ident) (kept by name: weakKeys).
+func weakNotPublic(ident string) bool { return weakKeyIdent(ident) && !publicIdent(ident) }
 
 // strongValue: a value that only a generated key looks like: long, letters
 // and digits, not a date, a path, a placeholder or one repeated run.
@@ -299,7 +339,63 @@ func trimQualifiers(words []string) []string {
 }
 
 // classifyIdent decides whether an identifier names a secret, and which kind.
+// The answer depends on the name alone, and a session names the same few
+// again and again (DB_PASSWORD, AWS_SECRET_ACCESS_KEY on every line of a
+// config): it is kept in identKinds, and a name found there is not cut into
+// words again (that was 7 % of the scan of the secrets texts).
 func classifyIdent(ident string) (int, bool) {
+	k := identKinds.of(ident, func(ident string) identKind {
+		kind, ok := classifyIdentWords(ident)
+		return identKind{kind, ok}
+	})
+	return k.kind, k.ok
+}
+
+type identKind struct {
+	kind int
+	ok   bool
+}
+
+var (
+	identKinds identTable[identKind]
+	// weakKeys: weakKeyIdent and not publicIdent, by name (findAssignmentsLate)
+	weakKeys identTable[bool]
+)
+
+// identTable keeps what a function of a name alone said of the names it
+// was asked about: each name has one slot (by its hash), a later name of
+// that slot takes it. A slot's entry is replaced whole, never changed:
+// the scan's goroutines read it without a lock.
+type identTable[T any] struct {
+	slots [1024]atomic.Pointer[identEntry[T]]
+}
+
+type identEntry[T any] struct {
+	ident string
+	v     T
+}
+
+// maxKeptIdent: longer names are decided each time (a name is a few words).
+const maxKeptIdent = 64
+
+var identSeed = maphash.MakeSeed()
+
+// of returns decide(ident), kept or decided now.
+func (t *identTable[T]) of(ident string, decide func(string) T) T {
+	if len(ident) > maxKeptIdent {
+		return decide(ident)
+	}
+	slot := &t.slots[maphash.String(identSeed, ident)&uint64(len(t.slots)-1)]
+	if e := slot.Load(); e != nil && e.ident == ident {
+		return e.v
+	}
+	v := decide(ident)
+	slot.Store(&identEntry[T]{strings.Clone(ident), v})
+	return v
+}
+
+// classifyIdentWords is classifyIdent deciding from the words of the name.
+func classifyIdentWords(ident string) (int, bool) {
 	var arr [12]string
 	words := trimQualifiers(appendWords(arr[:0], ident))
 	if len(words) == 0 || publicKeyName(words) || publicWords(words) { // longtail.go, public.go: STRIPE_PUBLISHABLE_KEY, RECAPTCHA_SITE_KEY
@@ -471,7 +567,7 @@ func findAssignmentsLate(text string, hits []hit, emit func(s, e int, id string)
 			kind, ok = kindPassword, true
 		}
 		weak := false
-		if !ok && weakKeyIdent(ident) && !publicIdent(ident) { // public.go: RECAPTCHA_SITE_KEY, ALGOLIA_SEARCH_API_KEY
+		if !ok && weakKeys.of(ident, weakNotPublic) { // public.go: RECAPTCHA_SITE_KEY, ALGOLIA_SEARCH_API_KEY
 			kind, ok, weak = kindAPIKey, true, true
 		}
 		if !ok {
@@ -611,7 +707,8 @@ func nameValuePair(text string, l, r int) (int, int, bool) {
 	for k < len(text) && k-vl < 20 && (isAlnum(text[k]) || text[k] == '-') {
 		k++
 	}
-	if !valueFields[lowerASCII(text[vl:k])] {
+	var fbuf [20]byte // the field's name lower-cased, to look up
+	if !valueFields[lowerASCIIIn(fbuf[:], text[vl:k])] {
 		return -1, -1, false
 	}
 	s, e, quoted, prose := parseValue(text, vl, k, text[vl:k], kindSecret)
@@ -732,8 +829,7 @@ func wordPassword(v string) bool {
 // pass=… in an INI file) or when it is an XML element (<Pass>…</Pass>);
 // not "pwd" the shell command or "PASS: TestX" in test output.
 func shortPasswordName(text string, l, r int, ident string) bool {
-	w := strings.ToLower(ident)
-	if w != "pwd" && w != "pass" && w != "passw" {
+	if !isFold(ident, "pwd") && !isFold(ident, "pass") && !isFold(ident, "passw") {
 		return false
 	}
 	if l > 0 && text[l-1] == '<' {
@@ -1065,7 +1161,8 @@ func urlPathSecrets(text string, k int, emit func(s, e int, id string)) {
 		for b < len(text) && text[b] != '&' && text[b] != '#' && !isURLEnd(text[b]) {
 			b++
 		}
-		if urlSecretParams[lowerASCII(text[a:eq])] {
+		var pbuf [32]byte // the parameter's name lower-cased, to look up
+		if urlSecretParams[lowerASCIIIn(pbuf[:], text[a:eq])] {
 			if v := text[eq+1 : b]; len(v) >= 16 && !chain.IsUUID(v) && strongValue(strings.TrimSuffix(v, "%3D")) {
 				emit(eq+1, b, "url-secret")
 			}
@@ -1150,7 +1247,7 @@ func plausibleURLPassword(user, pass string) bool {
 	if len(pass) < 4 || len(pass) > 256 || pass == user {
 		return false
 	}
-	if placeholderWords[strings.ToLower(pass)] {
+	if isPlaceholderWord(pass) {
 		return false
 	}
 	switch pass[0] {

@@ -258,6 +258,7 @@ func isUpperDigit(c byte) bool { return isUpper(c) || isDigit(c) }
 // a token byte, and must pass checkAuthValue; the value after a scheme is
 // tried first.
 func findAuthorization(text string, hits []hit, emit func(s, e int, id string)) {
+	var sbuf [32]byte // the scheme lower-cased, to look up
 	for _, h := range hits {
 		i := int(h.pos) + int(h.alen)
 		if i < len(text) && text[i] == '\\' {
@@ -281,7 +282,7 @@ func findAuthorization(text string, hits []hit, emit func(s, e int, id string)) 
 		for b < len(text) && isAuthValueByte(text[b]) {
 			b++
 		}
-		if b < len(text) && (text[b] == ' ' || text[b] == '\t') && b > i && isAlpha(text[i]) && isSchemeWord(text[i:b]) && !ownRuleScheme[lowerASCII(text[i:b])] {
+		if b < len(text) && (text[b] == ' ' || text[b] == '\t') && b > i && isAlpha(text[i]) && isSchemeWord(text[i:b]) && !ownRuleScheme[lowerASCIIIn(sbuf[:], text[i:b])] {
 			j := skipBlanks(text, b)
 			k := j
 			for k < len(text) && (isAlpha(text[k]) || text[k] == '_') {

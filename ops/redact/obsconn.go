@@ -459,7 +459,7 @@ func keyBytes32(v string) bool {
 func findKeySeeds(text string, hits []hit, emit func(s, e int, id string)) {
 	for _, h := range hits {
 		p, r := int(h.pos), int(h.pos+h.alen)
-		if lowerASCII(text[p:r]) == "wg pubkey" {
+		if isFold(text[p:r], "wg pubkey") {
 			// echo 'KEY' | wg pubkey: the literal before the pipe
 			ls, _ := lineBounds(text, p)
 			bar := strings.LastIndexByte(text[ls:p], '|')
