@@ -61,6 +61,14 @@ func UnderProjects(configDir, p string) bool {
 	return under(filepath.Join(configDir, "projects"), p)
 }
 
+// OwnDir is <config-dir>/ccsurgeon: ccsurgeon's own files (backups,
+// locks, the move journal, origins.jsonl).
+func OwnDir(configDir string) string { return filepath.Join(configDir, "ccsurgeon") }
+
+// UnderOwnDir reports whether p is OwnDir or anything under it, as
+// UnderProjects for projects/.
+func UnderOwnDir(configDir, p string) bool { return under(OwnDir(configDir), p) }
+
 // under reports whether p is root or anything under it, as UnderProjects
 // for <config-dir>/projects.
 func under(root, p string) bool {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -192,6 +193,13 @@ func Recover(configDir, key, sessionID, projectDir string) ([]string, error) {
 			continue
 		}
 		if _, err := readBackup(dir); err != nil {
+			if _, lerr := os.Lstat(filepath.Join(dir, manifestName)); !errors.Is(lerr, fs.ErrNotExist) {
+				// a manifest is written whole, by a rename, last: one that
+				// is there but unreadable is no killed run's; the files
+				// beside it may be the session's original
+				did = append(did, fmt.Sprintf("left the backup %s as it is: its manifest cannot be read (%v); it is not listed", dir, err))
+				continue
+			}
 			if err := removeAllBeneath(cfg, dir); err != nil {
 				return did, err
 			}

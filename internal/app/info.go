@@ -52,7 +52,7 @@ type InfoReport struct {
 // Info computes the report for an open session; ref is how the user named
 // it, for the commands the report suggests.
 func Info(s *chain.Session, ref string) InfoReport {
-	r := InfoReport{SessionID: s.ID, Path: s.Path, ByType: map[string]Count{}, ByTool: map[string]Count{}}
+	r := InfoReport{SessionID: s.Main.SessionID(), Path: s.Path, ByType: map[string]Count{}, ByTool: map[string]Count{}}
 	r.Entries = len(s.Main.Entries)
 	r.Bytes = s.Main.Size
 	for _, a := range s.Subagents {
@@ -175,8 +175,8 @@ func (env *Env) RunInfo(o InfoOptions) error {
 		return env.printJSON(r)
 	}
 	w := tabwriter.NewWriter(env.Out, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(w, "session\t%s\n", r.SessionID)
-	fmt.Fprintf(w, "path\t%s\n", r.Path)
+	fmt.Fprintf(w, "session\t%s\n", Printable(r.SessionID))
+	fmt.Fprintf(w, "path\t%s\n", Printable(r.Path))
 	fmt.Fprintf(w, "resume\t~%s tokens (±%.0f%%), %.0f%% of the %s-token context window of %s\n", chain.HumanTokens(r.Resume.Tokens), 100*r.Resume.EstimatorError,
 		100*r.Resume.WindowShare, chain.HumanTokens(r.Resume.ContextWindow), orUnknown(r.Resume.Model))
 	if r.RecordedTokens > 0 {
@@ -271,6 +271,7 @@ func oneLineCut(s string, max int) (string, bool) {
 	var b strings.Builder
 	n := 0
 	for w := range strings.FieldsSeq(s) {
+		w = Printable(w) // a word holds no space, but may hold an escape or a bell
 		if b.Len() > 0 {
 			b.WriteByte(' ')
 			n++

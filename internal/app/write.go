@@ -149,6 +149,10 @@ func (env *Env) prepareWrite(sessionArg string, d Dest) (string, Dest, error) {
 	if err != nil {
 		return path, d, err
 	}
+	if d.Output == "-" && !d.DryRun && env.stdoutIsSession(path) {
+		return path, d, UsageErrorf("redirect standard output to another file, or leave out -o to change the session in place (with a backup)",
+			"standard output is the session's own file %s: -o - would write the session into itself", path)
+	}
 	return path, d, outputRefusedEarly(d, path)
 }
 
@@ -316,7 +320,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		out.Path = "-"
 		if note, n := onlyMainWritten(t, &out, "stdout"); n > 0 {
 			if !env.JSON { // else the summary on stderr says it
-				fmt.Fprintf(env.Err, "ccsurgeon: warning: %s\n", note)
+				env.Warnf("%s", note)
 			}
 		}
 	case isFolderDest(d.Output):
@@ -716,7 +720,7 @@ func (j *job) toStdout() error {
 	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
 		return err
 	}
-	_, err = io.CopyBuffer(j.env.Out, tmp, make([]byte, 1<<20))
+	_, err = io.CopyBuffer(RawOut(j.env.Out), tmp, make([]byte, 1<<20))
 	return err
 }
 
@@ -867,7 +871,7 @@ func (j *job) writeInPlace(snaps map[string]*backup.Snapshot, d Dest) (backup.Re
 		return res, err
 	}
 	for _, w := range res.Warnings {
-		fmt.Fprintf(j.env.Err, "ccsurgeon: warning: %s\n", w)
+		j.env.Warnf("%s", w)
 	}
 	return res, nil
 }
@@ -890,7 +894,7 @@ func (env *Env) lockSession(path string) (*backup.SessionLock, error) {
 	}
 	did, err := backup.Recover(env.ConfigDir, key, id, dir)
 	for _, d := range did {
-		fmt.Fprintf(env.Err, "ccsurgeon: warning: an earlier run was interrupted: %s\n", d)
+		env.Warnf("an earlier run was interrupted: %s", d)
 	}
 	if err != nil {
 		l.Unlock()
@@ -1003,7 +1007,7 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 		return "", err
 	}
 	for _, w := range backup.SweepProject(env.ConfigDir, dir) {
-		fmt.Fprintf(env.Err, "ccsurgeon: warning: an earlier run was interrupted: %s\n", w)
+		env.Warnf("an earlier run was interrupted: %s", w)
 	}
 	newMain := filepath.Join(dir, ns.newID+".jsonl")
 	sidecar := filepath.Join(dir, ns.newID)
@@ -1171,11 +1175,11 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 	// at once, without the live guard taking it for Claude Code's
 	backup.RecordWritten(env.ConfigDir, backup.KeyFor(env.ConfigDir, ns.newID, dir), append(written, newMain))
 	if err := recordOrigin(env.ConfigDir, ns.newID, ns.from, ns.op); err != nil {
-		fmt.Fprintf(env.Err, "ccsurgeon: warning: could not note where the new session came from: %v\n", err)
+		env.Warnf("could not note where the new session came from: %v", err)
 	}
 	nf.Done()
 	if err := enterInIndex(ns.from, ns.firstPrompt, dir, ns.newID, newMain); err != nil {
-		fmt.Fprintf(env.Err, "ccsurgeon: warning: could not add the new session to sessions-index.json: %v\n", err)
+		env.Warnf("could not add the new session to sessions-index.json: %v", err)
 	}
 	return newMain, nil
 }
@@ -1278,9 +1282,9 @@ func (env *Env) warnSkipped(skipped []error) {
 		var own *backup.OwnNameError
 		switch {
 		case errors.As(err, &na):
-			fmt.Fprintf(env.Err, "ccsurgeon: warning: not copied: %s is %s, not a regular file\n", na.Path, na.Kind)
+			env.Warnf("not copied: %s is %s, not a regular file", na.Path, na.Kind)
 		case errors.As(err, &own):
-			fmt.Fprintf(env.Err, "ccsurgeon: warning: not copied: %s bears the name of a ccsurgeon bookkeeping file, not a file of the session\n", own.Path)
+			env.Warnf("not copied: %s bears the name of a ccsurgeon bookkeeping file, not a file of the session", own.Path)
 		}
 	}
 }
@@ -1716,7 +1720,25 @@ func refuseWindowsOutput(o string) error {
 // two files with one sessionId confuse the client. A copy in this config
 // dir is --new's job (clone and fork write one without -o).
 func (env *Env) refuseOutputInProjects(d Dest) error {
-	if d.Output == "" || d.Output == "-" || !backup.UnderProjects(env.ConfigDir, d.Output) {
+	if d.Output == "-" && !d.DryRun {
+		// the shell opened standard output on a file: the same rule as
+		// for -o naming it (>> ~/.claude/projects/…/ID.jsonl appended the
+		// session to itself, every entry a duplicate)
+		if p, ok := env.stdoutFile(); ok && (backup.UnderOwnDir(env.ConfigDir, p) || backup.UnderProjects(env.ConfigDir, p)) {
+			return UsageErrorf("redirect standard output to a file outside "+absOr(env.ConfigDir)+", or leave out -o to change the session in place (with a backup)",
+				"standard output is %s, in the config dir: -o - writes a copy for elsewhere, and there it would be a second file of a session or damage ccsurgeon's own files", p)
+		}
+	}
+	if d.Output == "" || d.Output == "-" {
+		return nil
+	}
+	if backup.UnderOwnDir(env.ConfigDir, d.Output) {
+		// a backup, its manifest, a journal: replaced, the backup is
+		// taken for a partial one and removed with the session's original
+		return UsageErrorf("give -o a path outside "+absOr(backup.OwnDir(env.ConfigDir)),
+			"-o %s is among ccsurgeon's own files (its backups, locks and journal), which only ccsurgeon writes", d.Output)
+	}
+	if !backup.UnderProjects(env.ConfigDir, d.Output) {
 		return nil
 	}
 	projects := chain.ProjectsDir(env.ConfigDir)
@@ -1728,6 +1750,43 @@ func (env *Env) refuseOutputInProjects(d Dest) error {
 		hint = "leave out -o: the command writes a new session in this config dir; or give -o a path outside " + projects
 	}
 	return UsageErrorf(hint, "-o %s is under the config dir's projects folder: -o writes a copy for elsewhere, and there it would be a second file of the session", d.Output)
+}
+
+// stdoutFile is the path of the file standard output is redirected to,
+// where the OS tells it (backup.OpenFilePath).
+func (env *Env) stdoutFile() (string, bool) {
+	out := env.Out
+	if env.stdout != nil {
+		out = env.stdout
+	}
+	if f, ok := RawOut(out).(*os.File); ok {
+		return backup.OpenFilePath(f)
+	}
+	return "", false
+}
+
+// stdoutIsSession says whether standard output is the session file path
+// itself (on any OS: the same file, whatever its name).
+func (env *Env) stdoutIsSession(path string) bool {
+	out := env.Out
+	if env.stdout != nil {
+		out = env.stdout
+	}
+	f, ok := RawOut(out).(*os.File)
+	if !ok {
+		return false
+	}
+	a, err1 := f.Stat()
+	b, err2 := os.Stat(path)
+	return err1 == nil && err2 == nil && a.Mode().IsRegular() && os.SameFile(a, b)
+}
+
+// absOr is p made absolute, or p when it cannot be.
+func absOr(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
 }
 
 // refuseSessionOutput: -o never replaces a session, --force or not (one
