@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/ccsurgeon/ccsurgeon/internal/app"
+	"github.com/ccsurgeon/ccsurgeon/internal/testlink"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -58,6 +59,7 @@ func TestNoControlCharacterFromAFileReachesTheTerminal(t *testing.T) {
 	// warns that it leaves it out, naming it
 	tr := filepath.Join(filepath.Dir(path), id, "tool-results")
 	require.NoError(t, os.MkdirAll(tr, 0o700))
+	testlink.Need(t) // (the link's name is the subject here)
 	require.NoError(t, os.Symlink("/etc/hostname", filepath.Join(tr, "x\x1b]0;PWN\a.txt")))
 	// a session file outside the config dir whose name holds a newline
 	newline := filepath.Join(t.TempDir(), "c\nd.jsonl")
