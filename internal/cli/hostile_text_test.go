@@ -43,6 +43,7 @@ func rawControls(out string) []string {
 // their clipboard (OSC 52) when they run ccsurgeon ls on it, and a row or
 // an error stays one line.
 func TestNoControlCharacterFromAFileReachesTheTerminal(t *testing.T) {
+	needControlCharacterNames(t)
 	cfg := t.TempDir()
 	b, err := os.ReadFile(example)
 	require.NoError(t, err)
@@ -113,6 +114,7 @@ func TestNoControlCharacterFromAFileReachesTheTerminal(t *testing.T) {
 // while the list showed the newer on line 3, and a change in place would
 // have gone to a session the user did not choose.
 func TestPickChoosesTheSessionShownOnTheLine(t *testing.T) {
+	needControlCharacterNames(t)
 	cfg, older, newer := twoSessionsOfThisFolder(t)
 	b, err := os.ReadFile(newer)
 	require.NoError(t, err)
