@@ -233,10 +233,19 @@ func (d *DirSync) CreateNew(path string, render func(w io.Writer) error) error {
 	d.record(path, f.Stat)
 	d.sem <- struct{}{}
 	d.wg.Add(1)
+	// the caller waits until the fsync is issued: a goroutine just made
+	// waits for the caller to block or be preempted (up to a time slice:
+	// 10 ms) before it runs, and the caller renders its next file without
+	// blocking, so that each fsync started late (~9 ms on average in a
+	// clone of the damaged shape) and the batch, not the main transcript,
+	// ended the clone (BENCHMARKS.md 2026-11-27 sidecars2). Waiting here
+	// hands the core to it at once; the caller is back as soon as the
+	// fsync waits on the disk.
+	issued := make(chan struct{})
 	go func() {
 		defer d.wg.Done()
 		defer func() { <-d.sem }()
-		if err := finishNew(f, path); err != nil {
+		if err := finishNew(f, path, func() { close(issued) }); err != nil {
 			d.mu.Lock()
 			if d.err == nil {
 				d.err = err
@@ -244,6 +253,7 @@ func (d *DirSync) CreateNew(path string, render func(w io.Writer) error) error {
 			d.mu.Unlock()
 		}
 	}()
+	<-issued
 	return nil
 }
 
@@ -538,9 +548,14 @@ func createNew(root, path string, render func(w io.Writer) error, sweep bool) er
 	return linkNew(tmp, path)
 }
 
-// finishNew fsyncs and closes the new file f at path; on error the file
-// is removed (it is the batch's: renderNew made it).
-func finishNew(f *os.File, path string) error {
+// finishNew fsyncs and closes the new file f at path (issuing, called
+// just before the fsync); on error the file is removed (it is the
+// batch's: renderNew made it).
+func finishNew(f *os.File, path string, issuing func()) error {
+	if TestHook != nil {
+		TestHook("new-file-syncing:" + path)
+	}
+	issuing()
 	err := f.Sync()
 	if err != nil {
 		err = wrapIOError(fmt.Sprintf("fsync %s", path), err)

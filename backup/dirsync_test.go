@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"sync"
 	"testing"
 
@@ -98,6 +100,43 @@ func TestDirSyncLastFailsWithTheBatch(t *testing.T) {
 	assert.True(t, errors.Is(serr, os.ErrNotExist), "the main file was linked after a failure")
 	left, _ := filepath.Glob(filepath.Join(dir, ".*"))
 	assert.Empty(t, left, "temp files left")
+}
+
+// The fsync of a file of the batch is under way when CreateNew returns,
+// whatever the caller does next: the background step does not wait for a
+// turn on a core behind the caller's work (rendering the next file, or the
+// main transcript's renaming on the other core). It did: each background
+// fsync waited ~9 ms on average to start during a clone of the damaged
+// shape (summed over its 1,063 sidecars, 9-14 s; BENCHMARKS.md
+// 2026-11-27 sidecars2), and the sidecars, not the main transcript, ended
+// the clone. One core (GOMAXPROCS 1) and a caller that never blocks
+// between files make the wait certain without the fix.
+func TestDirSyncStartsEachFsyncBeforeCreateNewReturns(t *testing.T) {
+	dir := t.TempDir()
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	var mu sync.Mutex
+	started := map[string]bool{}
+	TestHook = func(step string) {
+		if p, ok := strings.CutPrefix(step, "new-file-syncing:"); ok {
+			mu.Lock()
+			started[p] = true
+			mu.Unlock()
+		}
+	}
+	defer func() { TestHook = nil }()
+	ds := &DirSync{}
+	var late []string
+	for k := range 8 {
+		p := filepath.Join(dir, "side", fmt.Sprintf("a%d.jsonl", k))
+		require.NoError(t, ds.CreateNew(p, bytesRender("x\n")))
+		mu.Lock()
+		if !started[p] {
+			late = append(late, filepath.Base(p))
+		}
+		mu.Unlock()
+	}
+	require.NoError(t, ds.Wait())
+	assert.Empty(t, late, "files whose fsync had not started when CreateNew returned")
 }
 
 // TestDirSyncWritesIntoNoRootMadeAgain: a batch's roots are folders its

@@ -1099,6 +1099,47 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 	var written []string // the transcripts made, for the live guard
 	var skipped []error  // what the copies left out (not regular files, our own names)
 	defer func() { env.warnSkipped(skipped) }()
+	// tool-results/ and file-history/<id>/ are copied as they are, but
+	// for the tool-results files the result changes (redact-secrets)
+	// into the folder the sweep looks at (the sidecar folder, not its
+	// tool-results/: a killed run's copy was never swept)
+	copies := []struct{ src, dst, own string }{
+		{filepath.Join(ns.sidecarDir, "tool-results"), filepath.Join(sidecar, "tool-results"), sidecar},
+		{filepath.Join(env.ConfigDir, "file-history", ns.from), fileHistory, fileHistory},
+	}
+	marked := map[string]bool{}
+	mark := func(folder string) error {
+		if marked[folder] {
+			return nil
+		}
+		if err := nf.Folder(folder); err != nil {
+			return err
+		}
+		created.add(folder) // made by Folder: never before
+		marked[folder] = true
+		return nil
+	}
+	// The new session's folders are made and marked before the main
+	// transcript is begun: their marks' fsyncs (four) then do not wait
+	// behind its writeback, which the first of them did for up to 0.47 s
+	// under load, and the sidecars, whose fsyncs end the write, start at
+	// once (BENCHMARKS.md 2026-11-27 sidecars2). The same folders as
+	// queue marks, for the same reasons.
+	for _, a := range ns.subagents {
+		if !a.legacy && backup.NodeAt(a.path) == nil {
+			if err := mark(sidecar); err != nil {
+				return "", err
+			}
+			break
+		}
+	}
+	for _, c := range copies {
+		if st, err := os.Stat(c.src); err == nil && st.IsDir() {
+			if err := mark(c.own); err != nil {
+				return "", err
+			}
+		}
+	}
 	queue := func() error {
 		for _, a := range ns.subagents {
 			// a subagent transcript that is a link is left out, as a link
@@ -1126,11 +1167,8 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 				if err := nf.File(strings.TrimSuffix(dst, ".jsonl") + ".meta.json"); err != nil {
 					return err
 				}
-			} else {
-				if err := nf.Folder(sidecar); err != nil {
-					return err
-				}
-				created.add(sidecar) // made by Folder: never before
+			} else if err := mark(sidecar); err != nil {
+				return err
 			}
 			written = append(written, dst)
 			made := &created
@@ -1139,22 +1177,13 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 			}
 			work.Go(func() error { return writeSubagent(a.render(dst), a.meta, dst, ns.rm, ds, made) })
 		}
-		// tool-results/ and file-history/<id>/ are copied as they are, but
-		// for the tool-results files the result changes (redact-secrets)
-		// into the folder the sweep looks at (the sidecar folder, not its
-		// tool-results/: a killed run's copy was never swept)
-		copies := []struct{ src, dst, own string }{
-			{filepath.Join(ns.sidecarDir, "tool-results"), filepath.Join(sidecar, "tool-results"), sidecar},
-			{filepath.Join(env.ConfigDir, "file-history", ns.from), fileHistory, fileHistory},
-		}
 		for _, c := range copies {
 			if st, err := os.Stat(c.src); err != nil || !st.IsDir() {
 				continue
 			}
-			if err := nf.Folder(c.own); err != nil {
+			if err := mark(c.own); err != nil {
 				return err
 			}
-			created.add(c.own) // made by Folder: never before
 			left, err := copyTree(c.src, c.dst, ds, work, ns.changed)
 			skipped = append(skipped, left...)
 			if err != nil {
