@@ -152,6 +152,7 @@ var byNameRemovals = map[string]struct {
 	"backup/move.go:journal.finish":   {1, "the move's journal under <config-dir>/ccsurgeon (refused when a link leads there at the move's start)"},
 	"backup/move.go:journal.rollBack": {1, "the move's journal under <config-dir>/ccsurgeon (refused when a link leads there at the move's start)"},
 	"backup/store.go:copyFileSynced":  {1, "the backup copy it made a moment before (O_EXCL), on a failed copy"},
+	"backup/store.go:linkFileSynced":  {2, "the backup's second name of the original it made a moment before (a link never replaces a name), when it is not the file opened or its hash fails: the original keeps its own name"},
 	// outside any config dir
 	"internal/app/write.go:job.toStdout":  {1, "its scratch file in the system's temp folder (os.CreateTemp)"},
 	"ops/redactlog.go:RedactionLog.flush": {1, "its scratch file in the system's temp folder, unnamed as soon as made"},
