@@ -688,12 +688,22 @@ func (f *File) ResumeTokens() ResumeEstimate {
 // are read and counted on every core, and the results folded in the order
 // of the path.
 func (f *File) ResumeTokensWith(p Path, raw RawFunc) ResumeEstimate {
-	return f.resumeTokens(p, raw, nil)
+	return f.resumeTokens(p, raw, nil, nil)
+}
+
+// ResumeTokensVisit is ResumeTokensWith(p, nil) handing each line it
+// reads from the file to visit, on the pass's workers (concurrently, in
+// no order; the bytes are valid during the call only): a pass that needs
+// some of the same lines (compress-old-turns' cut) reads them with the
+// estimate instead of reading most of the file's blocks once more.
+func (f *File) ResumeTokensVisit(p Path, visit func(i int, raw []byte)) ResumeEstimate {
+	return f.resumeTokens(p, nil, nil, visit)
 }
 
 // resumeTokens is ResumeTokensWith; with counts, each line's count is
-// taken from it instead of read and counted (WrittenResumeTokens).
-func (f *File) resumeTokens(p Path, raw RawFunc, counts *lineCounts) ResumeEstimate {
+// taken from it instead of read and counted (WrittenResumeTokens); visit
+// (may be nil) is ResumeTokensVisit's.
+func (f *File) resumeTokens(p Path, raw RawFunc, counts *lineCounts, visit func(i int, raw []byte)) ResumeEstimate {
 	var r ResumeEstimate
 	var firstUsage Usage
 	var before Tokens // estimate of what was sent before the first usage
@@ -778,6 +788,9 @@ func (f *File) resumeTokens(p Path, raw RawFunc, counts *lineCounts) ResumeEstim
 				var err error
 				b, err = f.ReadRaw(i, buf)
 				ok, buf = err == nil, b
+				if ok && visit != nil {
+					visit(i, b)
+				}
 			}
 			if !ok || (e.Type() == "assistant" && maybe && IsSyntheticError(b)) {
 				c.skip = true
@@ -886,7 +899,7 @@ func WrittenResumeTokens(name string, lines int, write func(io.Writer) error) (R
 		return ResumeEstimate{}, cerr
 	}
 	if lc.matches(f) {
-		return f.resumeTokens(f.Graph().ActivePath(), nil, lc), nil
+		return f.resumeTokens(f.Graph().ActivePath(), nil, lc, nil), nil
 	}
 	g, err := LoadWritten(name, lines, write)
 	if err != nil {
