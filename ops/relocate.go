@@ -148,22 +148,45 @@ func structuralPaths(raw, from, to []byte) ([]byte, int) {
 // structuralPathSpans calls fn with the top-level field and the span of
 // every occurrence of from that structuralPaths replaces, in order, and
 // returns how many there are.
+//
+// The fields are walked, but a value is searched only when the next
+// occurrence of from in the line (one vector search, made again only once
+// the walk is past it) lies inside it, and the walk stops at the field
+// after the last one: a move rewrites the cwd of every line, twice (once
+// to count, once to write), and a search in each of the twenty short
+// values of every line was most of its CPU.
 func structuralPathSpans(raw, from []byte, fn func(key string, at, end int)) int {
 	str := unsafe.String(unsafe.SliceData(raw), len(raw))
 	i := 0
 	for i < len(str) && str[i] != '{' {
 		i++
 	}
-	if i == len(str) || !bytes.Contains(raw, from) {
+	if i == len(str) || len(from) == 0 {
 		return 0
 	}
+	next := bytes.Index(raw[i:], from) // the next occurrence at or after pos (-1: none)
+	if next < 0 {
+		return 0
+	}
+	next += i
+	pos := i
 	n := 0
 	chain.Fields(str, i, func(key string, vs, ve int) bool {
-		if isContentKey(key) {
+		if next >= 0 && next < vs {
+			// behind the walk (in a key, or a content value passed over)
+			pos = vs
+			if next = bytes.Index(raw[pos:], from); next >= 0 {
+				next += pos
+			}
+		}
+		if next < 0 {
+			return false // none in this value or any after it
+		}
+		if next+len(from) > ve || isContentKey(key) {
 			return true
 		}
 		v := raw[vs:ve]
-		for k := 0; ; {
+		for k := next - vs; ; {
 			m := bytes.Index(v[k:], from)
 			if m < 0 {
 				break
@@ -178,7 +201,11 @@ func structuralPathSpans(raw, from []byte, fn func(key string, at, end int)) int
 			}
 			k = end
 		}
-		return true
+		next = -1 // searched again from the next value
+		if rest := bytes.Index(raw[ve:], from); rest >= 0 {
+			next = ve + rest
+		}
+		return next >= 0
 	})
 	return n
 }
