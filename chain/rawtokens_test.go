@@ -37,7 +37,7 @@ func oracleRawStringTokens(raw string, k TokenKind) float64 {
 			i++
 		}
 	}
-	return float64(ascii)/bytesPerToken[k] + float64(other)*nonASCIITokens
+	return float64(ascii)/calibration.BytesPerToken[k] + float64(other)*calibration.NonASCIITokens
 }
 
 // TestRawTokensMatchesByteCount: a JSON string counts as it did byte by
@@ -61,7 +61,7 @@ func TestRawTokensMatchesByteCount(t *testing.T) {
 			}
 			s += `"`
 			for _, k := range []TokenKind{TokText, TokToolOutput} {
-				if got, want := rawTokens(s, k), oracleRawStringTokens(s, k); got != want {
+				if got, want := rawTokens(s, k, &calibration), oracleRawStringTokens(s, k); got != want {
 					t.Fatalf("rawTokens(%q) = %v, byte by byte %v", s, got, want)
 				}
 			}

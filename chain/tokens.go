@@ -64,37 +64,60 @@ func (t *Tokens) Sub(u Tokens) {
 	}
 }
 
-// The calibration. Bytes per token of each kind's decoded text (a JSON
-// string's escapes decoded; a tool input as the compact JSON the client
-// sends), and a fixed cost per message and per block for the framing.
-// Fitted (a grid search minimising the mean error of every response's
-// recorded input) on the 200 responses of the real sessions in
-// ../shared/corpus, mostly Claude Code 1.0.98 subagent conversations full of
-// tool calls; measured on the same sessions, so the figures of tokeneval
-// are in-sample. Thinking, images and documents occur in none of them:
-// thinking counts as text, images follow the API's documented rule, and
-// documents a rough per-page cost.
-var (
-	bytesPerToken = [NumTokenKinds]float64{
+// Calibration is the estimator's free constants: bytes per token of each
+// kind's decoded text (a JSON string's escapes decoded; a tool input as the
+// compact JSON the client sends), tokens per non-ASCII character, and a
+// fixed cost per message and per block for the framing. Every estimate
+// ccsurgeon prints is made with DefaultCalibration; cmd/tokeneval passes
+// others to ResumeTokensCalibrated to fit and judge them.
+type Calibration struct {
+	// BytesPerToken by kind (TokImage and TokDocument have rules of
+	// their own and do not use it); +Inf counts the kind's text as zero
+	BytesPerToken  [NumTokenKinds]float64
+	NonASCIITokens float64 // tokens per non-ASCII character
+	PerMessage     float64 // a message's framing
+	PerBlock       float64 // a block's type and, for tool blocks, its ~30-character id
+}
+
+// calibration is the one set of constants of every estimate. Fitted (a
+// grid search minimising the mean error of every response's recorded
+// input) on the 200 responses of the real sessions in ../shared/corpus,
+// mostly Claude Code 1.0.98 subagent conversations full of tool calls;
+// measured on the same sessions, so the figures of tokeneval are
+// in-sample; tokeneval -heldout judges them on the part of the corpus a
+// fit did not see (README, "Measured error"). Images and documents occur
+// in none of them, thinking only in a few short 2.1.29 turns: thinking
+// counts as text, images follow the API's documented rule, and documents
+// a rough per-page cost.
+var calibration = Calibration{
+	BytesPerToken: [NumTokenKinds]float64{
 		TokText:       3.6,
 		TokToolInput:  3.2,
 		TokToolOutput: 2.8,
 		TokThinking:   3.6,
 		TokOther:      3.0,
-	}
+	},
 	// non-ASCII text costs about a token per character
-	nonASCIITokens = 1.0
-	// framing: a block's type and, for tool blocks, its ~30-character id
-	perMessage = 8
-	perBlock   = 17
-	// a PDF page costs about this many tokens; a page is ~50 KB of base64
+	NonASCIITokens: 1.0,
+	PerMessage:     8,
+	PerBlock:       17,
+}
+
+// DefaultCalibration returns the constants every estimate ccsurgeon
+// prints is made with.
+func DefaultCalibration() Calibration { return calibration }
+
+// a PDF page costs about this many tokens; a page is ~50 KB of base64
+const (
 	docTokensPerPage = 2000
 	docBase64PerPage = 50_000
 )
 
 // noResponseTokens is the client's "No response requested." message by
-// the rules above (a message, a text block, 22 characters).
-var noResponseTokens = perMessage + perBlock + int(22/bytesPerToken[TokText]+0.5)
+// the rules of cal (a message, a text block, 22 characters).
+func (cal *Calibration) noResponseTokens() int {
+	return int(cal.PerMessage + cal.PerBlock + 22/cal.BytesPerToken[TokText] + 0.5)
+}
 
 // DefaultOverhead is the system prompt and tool definitions the client
 // sends with every request, in tokens, when a session records no usable
@@ -119,14 +142,14 @@ func (c *counter) tokens() Tokens {
 // nothing and count zero.
 func EntryTokens(raw []byte) Tokens {
 	var c counter
-	countEntry(&c, raw)
+	countEntry(&c, raw, &calibration)
 	return c.tokens()
 }
 
 // countEntry counts entry raw into c and returns the bytes of its message
 // content. The entry is walked as raw text (Fields, Elems): nothing is
 // decoded or copied, so a pass over a big file allocates nothing per entry.
-func countEntry(c *counter, raw []byte) int {
+func countEntry(c *counter, raw []byte, cal *Calibration) int {
 	s := b2s(raw)
 	var typ, content, rendered string
 	seenType, seenMsg, seenRendered := false, false, false
@@ -183,14 +206,14 @@ func countEntry(c *counter, raw []byte) int {
 		if content == "" {
 			return 0
 		}
-		c[TokOther] += float64(perMessage)
-		countContent(c, content, TokText)
+		c[TokOther] += cal.PerMessage
+		countContent(c, content, TokText, cal)
 		return len(content)
 	case "attachment":
 		eachValue(rendered, func(v string) {
 			if len(v) > 0 && v[0] == '{' {
 				if cs := firstField(v, "content"); len(cs) > 0 && cs[0] == '"' {
-					c[TokText] += rawTokens(cs, TokText)
+					c[TokText] += rawTokens(cs, TokText, cal)
 				}
 			}
 		})
@@ -245,16 +268,16 @@ func firstField(obj, key string) string {
 // countContent counts a message content (a string or an array of blocks);
 // plain text counts as kind text. Each block is read in one pass over its
 // fields, and strings are measured on their JSON text, never decoded.
-func countContent(c *counter, content string, text TokenKind) {
+func countContent(c *counter, content string, text TokenKind, cal *Calibration) {
 	if content == "" {
 		return
 	}
 	if content[0] == '"' {
-		c[text] += rawTokens(content, text)
+		c[text] += rawTokens(content, text, cal)
 		return
 	}
 	eachValue(content, func(b string) {
-		c[TokOther] += float64(perBlock)
+		c[TokOther] += cal.PerBlock
 		var typ, body, name, source string
 		if len(b) > 0 && b[0] == '{' {
 			Fields(b, 0, func(k string, vs, ve int) bool {
@@ -273,16 +296,16 @@ func countContent(c *counter, content string, text TokenKind) {
 		}
 		switch typ {
 		case "text":
-			c[text] += rawTokens(body, text)
+			c[text] += rawTokens(body, text, cal)
 		case "thinking":
-			c[TokThinking] += rawTokens(body, TokThinking)
+			c[TokThinking] += rawTokens(body, TokThinking, cal)
 		case "redacted_thinking":
 			// encrypted: its size in tokens is unknown; count it as base64 text
-			c[TokThinking] += float64(len(body)) / bytesPerToken[TokThinking]
+			c[TokThinking] += float64(len(body)) / cal.BytesPerToken[TokThinking]
 		case "tool_use":
-			c[TokToolInput] += rawTokens(name, TokToolInput) + rawTokens(body, TokToolInput)
+			c[TokToolInput] += rawTokens(name, TokToolInput, cal) + rawTokens(body, TokToolInput, cal)
 		case "tool_result":
-			countContent(c, body, TokToolOutput)
+			countContent(c, body, TokToolOutput, cal)
 		case "image":
 			c[TokImage] += float64(ImageTokens(gjson.Parse(source)))
 		case "document":
@@ -296,7 +319,7 @@ func countContent(c *counter, content string, text TokenKind) {
 			}
 			c[TokDocument] += float64(pages * docTokensPerPage)
 		default:
-			c[TokOther] += rawTokens(b, TokOther)
+			c[TokOther] += rawTokens(b, TokOther, cal)
 		}
 	})
 }
@@ -305,14 +328,14 @@ func countContent(c *counter, content string, text TokenKind) {
 // quotes included) sent as a prompt's text: what it adds to the
 // MessageTokens of a user message, without the message's framing.
 func TextTokens(raw []byte) int {
-	return int(rawTokens(b2s(raw), TokText) + 0.5)
+	return int(rawTokens(b2s(raw), TokText, &calibration) + 0.5)
 }
 
 // rawTokens estimates the tokens of a JSON value as the client sends it,
 // from its JSON text: a string as its decoded text (an escape is one
 // character), any other value as compact JSON (whitespace outside strings
 // dropped).
-func rawTokens(raw string, k TokenKind) float64 {
+func rawTokens(raw string, k TokenKind, cal *Calibration) float64 {
 	if raw == "" {
 		return 0
 	}
@@ -376,7 +399,7 @@ func rawTokens(raw string, k TokenKind) float64 {
 			}
 		}
 	}
-	return float64(ascii)/bytesPerToken[k] + float64(other)*nonASCIITokens
+	return float64(ascii)/cal.BytesPerToken[k] + float64(other)*cal.NonASCIITokens
 }
 
 // plainASCII8 reports whether the eight bytes at s[i:] are ASCII and none
@@ -688,7 +711,13 @@ func (f *File) ResumeTokens() ResumeEstimate {
 // are read and counted on every core, and the results folded in the order
 // of the path.
 func (f *File) ResumeTokensWith(p Path, raw RawFunc) ResumeEstimate {
-	return f.resumeTokens(p, raw, nil, nil)
+	return f.resumeTokens(p, raw, nil, &calibration, nil)
+}
+
+// ResumeTokensCalibrated is ResumeTokensWith made with the constants cal
+// instead of DefaultCalibration: what cmd/tokeneval fits and judges.
+func (f *File) ResumeTokensCalibrated(p Path, raw RawFunc, cal Calibration) ResumeEstimate {
+	return f.resumeTokens(p, raw, nil, &cal, nil)
 }
 
 // ResumeTokensVisit is ResumeTokensWith(p, nil) handing each line it
@@ -697,13 +726,14 @@ func (f *File) ResumeTokensWith(p Path, raw RawFunc) ResumeEstimate {
 // some of the same lines (compress-old-turns' cut) reads them with the
 // estimate instead of reading most of the file's blocks once more.
 func (f *File) ResumeTokensVisit(p Path, visit func(i int, raw []byte)) ResumeEstimate {
-	return f.resumeTokens(p, nil, nil, visit)
+	return f.resumeTokens(p, nil, nil, &calibration, visit)
 }
 
 // resumeTokens is ResumeTokensWith; with counts, each line's count is
-// taken from it instead of read and counted (WrittenResumeTokens); visit
-// (may be nil) is ResumeTokensVisit's.
-func (f *File) resumeTokens(p Path, raw RawFunc, counts *lineCounts, visit func(i int, raw []byte)) ResumeEstimate {
+// taken from it instead of read and counted (WrittenResumeTokens, whose
+// counts are made with the default calibration); visit (may be nil) is
+// ResumeTokensVisit's.
+func (f *File) resumeTokens(p Path, raw RawFunc, counts *lineCounts, cal *Calibration, visit func(i int, raw []byte)) ResumeEstimate {
 	var r ResumeEstimate
 	var firstUsage Usage
 	var before Tokens // estimate of what was sent before the first usage
@@ -811,7 +841,7 @@ func (f *File) resumeTokens(p Path, raw RawFunc, counts *lineCounts, visit func(
 				}
 			}
 			var n counter
-			c.bytes = countEntry(&n, b)
+			c.bytes = countEntry(&n, b, cal)
 			c.tokens = n.tokens()
 			out = append(out, c)
 		}
@@ -854,7 +884,7 @@ func (f *File) resumeTokens(p Path, raw RawFunc, counts *lineCounts, visit func(
 		// failed retry, an interrupted run) is resumed with the client's
 		// own answer to it, "No response requested." (seen with 2.1.328
 		// in ops.TestTargetTokensBudgets)
-		r.Tokens[TokOther] += noResponseTokens
+		r.Tokens[TokOther] += cal.noResponseTokens()
 		r.Messages++
 	}
 	r.Overhead, r.OverheadMeasured = OverheadOf(firstUsage, found, before.Total())
@@ -899,7 +929,7 @@ func WrittenResumeTokens(name string, lines int, write func(io.Writer) error) (R
 		return ResumeEstimate{}, cerr
 	}
 	if lc.matches(f) {
-		return f.resumeTokens(f.Graph().ActivePath(), nil, lc, nil), nil
+		return f.resumeTokens(f.Graph().ActivePath(), nil, lc, &calibration, nil), nil
 	}
 	g, err := LoadWritten(name, lines, write)
 	if err != nil {
@@ -953,7 +983,7 @@ func (c *lineCounts) Write(p []byte) (int, error) {
 			lc := &out[k]
 			lc.off, lc.len = c.off+int64(starts[k]), int32(len(line))
 			var cn counter
-			lc.bytes = int32(countEntry(&cn, line))
+			lc.bytes = int32(countEntry(&cn, line, &calibration))
 			for j, v := range cn.tokens() {
 				lc.tokens[j] = int32(v)
 			}
@@ -1069,22 +1099,23 @@ func (f *File) RecordedUsage(p Path, est ResumeEstimate) []UsagePoint {
 // MessageTokens estimates an API message as a request carries it
 // ({"role", "content"}): what a client sent, measured by the same rules.
 func MessageTokens(raw []byte) Tokens {
+	cal := &calibration
 	var c counter
-	c[TokOther] += float64(perMessage)
+	c[TokOther] += cal.PerMessage
 	content := gjson.GetBytes(raw, "content")
 	if gjson.GetBytes(raw, "role").Str == "system" {
 		// 2.1.x's inline system messages: the rendered attachments
 		if content.Type == gjson.String {
-			c[TokText] += rawTokens(content.Raw, TokText)
+			c[TokText] += rawTokens(content.Raw, TokText, cal)
 		} else {
 			content.ForEach(func(_, b gjson.Result) bool {
-				c[TokText] += rawTokens(b.Get("text").Raw, TokText)
+				c[TokText] += rawTokens(b.Get("text").Raw, TokText, cal)
 				return true
 			})
 		}
 		return c.tokens()
 	}
-	countContent(&c, content.Raw, TokText)
+	countContent(&c, content.Raw, TokText, cal)
 	return c.tokens()
 }
 

@@ -22,13 +22,13 @@ func oracleCountEntry(c *counter, raw []byte) int {
 		if !r[1].Exists() {
 			return 0
 		}
-		c[TokOther] += float64(perMessage)
+		c[TokOther] += calibration.PerMessage
 		oracleCountContent(c, r[1], TokText)
 		return len(r[1].Raw)
 	case "attachment":
 		r[2].ForEach(func(_, v gjson.Result) bool {
 			if s := v.Get("content"); s.Type == gjson.String {
-				c[TokText] += rawTokens(s.Raw, TokText)
+				c[TokText] += rawTokens(s.Raw, TokText, &calibration)
 			}
 			return true
 		})
@@ -69,11 +69,11 @@ func oracleEntryUsage(raw []byte) (Usage, bool) {
 
 func oracleCountContent(c *counter, content gjson.Result, text TokenKind) {
 	if content.Type == gjson.String {
-		c[text] += rawTokens(content.Raw, text)
+		c[text] += rawTokens(content.Raw, text, &calibration)
 		return
 	}
 	content.ForEach(func(_, b gjson.Result) bool {
-		c[TokOther] += float64(perBlock)
+		c[TokOther] += calibration.PerBlock
 		var typ string
 		var body, name, source gjson.Result
 		b.ForEach(func(k, v gjson.Result) bool {
@@ -91,13 +91,13 @@ func oracleCountContent(c *counter, content gjson.Result, text TokenKind) {
 		})
 		switch typ {
 		case "text":
-			c[text] += rawTokens(body.Raw, text)
+			c[text] += rawTokens(body.Raw, text, &calibration)
 		case "thinking":
-			c[TokThinking] += rawTokens(body.Raw, TokThinking)
+			c[TokThinking] += rawTokens(body.Raw, TokThinking, &calibration)
 		case "redacted_thinking":
-			c[TokThinking] += float64(len(body.Raw)) / bytesPerToken[TokThinking]
+			c[TokThinking] += float64(len(body.Raw)) / calibration.BytesPerToken[TokThinking]
 		case "tool_use":
-			c[TokToolInput] += rawTokens(name.Raw, TokToolInput) + rawTokens(body.Raw, TokToolInput)
+			c[TokToolInput] += rawTokens(name.Raw, TokToolInput, &calibration) + rawTokens(body.Raw, TokToolInput, &calibration)
 		case "tool_result":
 			oracleCountContent(c, body, TokToolOutput)
 		case "image":
@@ -110,7 +110,7 @@ func oracleCountContent(c *counter, content gjson.Result, text TokenKind) {
 			}
 			c[TokDocument] += float64(pages * docTokensPerPage)
 		default:
-			c[TokOther] += rawTokens(b.Raw, TokOther)
+			c[TokOther] += rawTokens(b.Raw, TokOther, &calibration)
 		}
 		return true
 	})
@@ -174,7 +174,7 @@ func TestCountEntryMatchesGjsonOracle(t *testing.T) {
 			}
 		}
 		var got, want counter
-		gn := countEntry(&got, raw)
+		gn := countEntry(&got, raw, &calibration)
 		wn := oracleCountEntry(&want, raw)
 		if got != want || gn != wn {
 			t.Errorf("%s: counted %v (%d bytes), the gjson counter %v (%d bytes)", where, got, gn, want, wn)
