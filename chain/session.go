@@ -216,3 +216,30 @@ func firstSessionIDIs(p, id string) bool {
 	n, _ := fh.Read(buf)
 	return strings.Contains(string(buf[:n]), `"sessionId":"`+id+`"`)
 }
+
+// SessionID is the id of the session f is the transcript of, as the
+// client knows it: the file's name when that is a session id (the client
+// names each transcript by its id), else (a copy named otherwise, such as
+// orig.jsonl) the sessionId its entries record (RecordedSessionID), else
+// the file's name.
+func (f *File) SessionID() string {
+	stem := strings.TrimSuffix(filepath.Base(f.Path), ".jsonl")
+	if IsUUID(stem) {
+		return stem
+	}
+	if id := f.RecordedSessionID(); id != "" {
+		return id
+	}
+	return stem
+}
+
+// RecordedSessionID is the sessionId of the first entry of f that has
+// one ("" when none has).
+func (f *File) RecordedSessionID() string {
+	for i := range f.Entries {
+		if id := f.Entries[i].SessionID(); id != "" {
+			return id
+		}
+	}
+	return ""
+}

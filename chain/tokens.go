@@ -544,6 +544,16 @@ type ResumeEstimate struct {
 	Messages         int   // API messages
 	Bytes            int64 // bytes of the sent entries' content
 	Model            string
+	// measuredBy is 1 + the entry index of the first response on the
+	// path that records usage (0: none), the response the overhead is
+	// measured by (OverheadOf)
+	measuredBy int
+	// endsOnPrompt: the last message sent is a prompt, answered on resume
+	// by the client's "No response requested." (counted in Tokens)
+	endsOnPrompt bool
+	// noResponse is that answer's estimate, by the calibration the
+	// estimate was made with
+	noResponse int
 	// own is each sent entry's estimate (read them with Entry and Each);
 	// changed, in an estimate made Over another, the entries estimated
 	// anew.
@@ -660,6 +670,82 @@ func (r ResumeEstimate) Over(changed map[int]Tokens, gone map[int]bool) ResumeEs
 		out.Tokens.Add(tk)
 	}
 	return out
+}
+
+// Recounted is r (an estimate made Over another, of the same file f and
+// path p) with what ResumeTokens reads of the path as a whole made again
+// as it reads it on the file the edits make; Over only adds and removes
+// entries' estimates. Two things are of the whole path:
+//   - the end: a conversation whose last message sent is now a prompt (a
+//     loop cut short whose tool calls were dropped) is answered on resume
+//     by the client's "No response requested.", and no longer when its
+//     answer is what ends it;
+//   - the system prompt and tools, measured by the first response on p
+//     the client still sends that records usage (read through raw: the
+//     edited bytes), less the estimate of what is sent before it
+//     (OverheadOf): a cut before that response moves the measure (an
+//     image or a secret of the first prompt), and so does its removal
+//     (strip-thinking of a thinking-only entry, drop-tool-calls of the
+//     first call), the next response then measuring it, and the model
+//     with it.
+//
+// Only the entries up to that response and back from the end to the last
+// message are read; an estimate whose path records no usage has no
+// measure to move.
+func (r ResumeEstimate) Recounted(f *File, p Path, raw RawFunc) ResumeEstimate {
+	ends := false
+	for k := len(p.Entries) - 1; k >= 0; k-- {
+		i := p.Entries[k]
+		if _, sent := r.Entry(i); sent && f.Entries[i].IsMessage() {
+			ends = f.Entries[i].Role() == "user" && !f.Entries[i].IsToolResult()
+			break
+		}
+	}
+	if ends != r.endsOnPrompt {
+		r.endsOnPrompt = ends
+		if ends {
+			r.Tokens[TokOther] += r.noResponse
+			r.Messages++
+		} else {
+			r.Tokens[TokOther] -= r.noResponse
+			r.Messages--
+		}
+	}
+	if r.measuredBy == 0 {
+		return r
+	}
+	var before Tokens
+	var u Usage
+	found, model := false, ""
+	for _, i := range p.Entries {
+		tk, sent := r.Entry(i)
+		if !sent {
+			continue
+		}
+		if f.Entries[i].Type() == "assistant" {
+			b, ok := raw(i)
+			if ok && !IsSyntheticError(b) {
+				if model == "" {
+					if m := gjson.Get(b2s(b), "message.model").Str; m != "<synthetic>" {
+						model = strings.Clone(m)
+					}
+				}
+				if u, found = EntryUsage(b); found {
+					r.measuredBy = i + 1
+					break
+				}
+			}
+		}
+		before.Add(tk)
+	}
+	if !found {
+		r.measuredBy = 0
+	}
+	if model != "" {
+		r.Model = model
+	}
+	r.Overhead, r.OverheadMeasured = OverheadOf(u, found, before.Total())
+	return r
 }
 
 // Entry returns the estimate of entry i and whether the client sends it.
@@ -860,6 +946,7 @@ func (f *File) resumeTokens(p Path, raw RawFunc, counts *lineCounts, cal *Calibr
 			if e.Type() == "assistant" && !found && c.hasUsage {
 				firstUsage, found = c.usage, true
 				before = r.Tokens
+				r.measuredBy = c.i + 1
 			}
 			if e.Type() == "assistant" && r.Model == "" && c.model != "<synthetic>" {
 				r.Model = c.model
@@ -879,6 +966,7 @@ func (f *File) resumeTokens(p Path, raw RawFunc, counts *lineCounts, cal *Calibr
 		return nil
 	})
 	r.own.seal()
+	r.endsOnPrompt, r.noResponse = endsOnPrompt, cal.noResponseTokens()
 	if endsOnPrompt {
 		// a conversation ending on a prompt (its answer never came: a
 		// failed retry, an interrupted run) is resumed with the client's

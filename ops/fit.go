@@ -109,16 +109,20 @@ func (e *TargetError) Message(keptBy string) string {
 	if e.Measured {
 		sys = "system prompt and tools with the first prompt they are measured by"
 	}
+	// every figure in the one token format the summaries print ("target
+	// 150k"): a target given as 150k was echoed as 150000 (the hint's
+	// number, to be run as printed, stays whole)
+	h := chain.HumanTokens
 	if e.KeptRecent {
-		return fmt.Sprintf("cannot fit %d tokens without touching the recent context (%s and %s, kept by %s): after every other cut the estimate is %d tokens (%s ~%d, the last prompt and its answer ~%d, the other turns ~%d); nothing was written",
-			e.Target, lastTurns(e.KeepTurns), chain.Plural(e.KeepExchanges, "tool exchange", "tool exchanges"), keptBy, e.Total, sys, e.Overhead, e.Last, e.Rest)
+		return fmt.Sprintf("cannot fit %s tokens without touching the recent context (%s and %s, kept by %s): after every other cut the estimate is %s tokens (%s ~%s, the last prompt and its answer ~%s, the other turns ~%s); nothing was written",
+			h(e.Target), lastTurns(e.KeepTurns), chain.Plural(e.KeepExchanges, "tool exchange", "tool exchanges"), keptBy, h(e.Total), sys, h(e.Overhead), h(e.Last), h(e.Rest))
 	}
 	fewest := ""
 	if e.Floor < e.Total {
-		fewest = fmt.Sprintf(" the fewest the cuts reach is %d tokens (more cuts remove the response the system prompt is measured by, and a later one measures it larger);", e.Floor)
+		fewest = fmt.Sprintf(" the fewest the cuts reach is %s tokens (more cuts remove the response the system prompt is measured by, and a later one measures it larger);", h(e.Floor))
 	}
-	return fmt.Sprintf("cannot fit %d tokens:%s after every cut the estimate is %d tokens (%s ~%d, the last prompt and its answer ~%d, what is left of the other turns ~%d); nothing was written",
-		e.Target, fewest, e.Total, sys, e.Overhead, e.Last, e.Rest)
+	return fmt.Sprintf("cannot fit %s tokens:%s after every cut the estimate is %s tokens (%s ~%s, the last prompt and its answer ~%s, what is left of the other turns ~%s); nothing was written",
+		h(e.Target), fewest, h(e.Total), sys, h(e.Overhead), h(e.Last), h(e.Rest))
 }
 
 // OverTargetError says that the estimate of the written result of the

@@ -79,7 +79,16 @@ func EstimateAfter(t *Txn, before chain.ResumeEstimate) chain.ResumeEstimate {
 		}
 		return nil
 	})
-	return before.Over(changed, gone)
+	// what the estimate reads of the path as a whole (its end, the
+	// response the system prompt is measured by) as info reads it on the
+	// written file (issue 30: one figure, info's)
+	return before.Over(changed, gone).Recounted(f, f.Graph().ActivePath(), func(i int) ([]byte, bool) {
+		if t.Dropped(f, i) {
+			return nil, false
+		}
+		b, err := t.Raw(f, i)
+		return b, err == nil
+	})
 }
 
 // knownTokens records the estimate of the current bytes of line i of f,

@@ -154,13 +154,7 @@ func File(f *chain.File, sessionID string) []Problem {
 	if sessionID != "" && !chain.IsUUID(sessionID) {
 		// a copy under a name that is no session id (export.jsonl): the
 		// entries should agree with each other
-		sessionID = ""
-		for i := range f.Entries {
-			if id := f.Entries[i].SessionID(); id != "" {
-				sessionID = id
-				break
-			}
-		}
+		sessionID = f.RecordedSessionID()
 	}
 	c.references(sessionID)
 	c.activeBranch()

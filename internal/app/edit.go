@@ -156,7 +156,12 @@ func (spec OpSpec) targetWords(err error) error {
 	if !errors.As(err, &te) {
 		return err
 	}
-	hint := fmt.Sprintf("the system prompt and the last prompt with its answer need that much: give a --target-tokens of at least %d", te.Floor)
+	// what blocks, as the message names it
+	blocks := "the system prompt and tools and the last prompt with its answer"
+	if te.Measured {
+		blocks = "the system prompt and tools with the first prompt they are measured by, and the last prompt with its answer,"
+	}
+	hint := fmt.Sprintf("%s need that much: give a --target-tokens of at least %d", blocks, te.Floor)
 	if te.Floor < te.Total {
 		hint = fmt.Sprintf("give a --target-tokens of at least %d, the fewest the cuts reach", te.Floor)
 	}

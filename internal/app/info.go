@@ -52,7 +52,7 @@ type InfoReport struct {
 // Info computes the report for an open session; ref is how the user named
 // it, for the commands the report suggests.
 func Info(s *chain.Session, ref string) InfoReport {
-	r := InfoReport{SessionID: s.ID, Path: s.Path, ByType: map[string]Count{}, ByTool: map[string]Count{}}
+	r := InfoReport{SessionID: s.Main.SessionID(), Path: s.Path, ByType: map[string]Count{}, ByTool: map[string]Count{}}
 	r.Entries = len(s.Main.Entries)
 	r.Bytes = s.Main.Size
 	for _, a := range s.Subagents {

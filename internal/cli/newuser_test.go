@@ -393,3 +393,60 @@ func TestMoveToThePlaceholderIsRefused(t *testing.T) {
 	assert.Equal(t, before, now)
 	assert.NoDirExists(t, filepath.Join(cfg, "projects", chain.ProjectSlug(filepath.Join(wd, "NEW-PATH"))))
 }
+
+// TestTokenCountEchoedAsTyped (issue 30): a count is echoed as the user
+// wrote it where it is refused ("--target-tokens 0e5" was echoed as "0",
+// the number the parser was handed), and in the one token format where a
+// summary or a refusal names it ("target 150k", "cannot fit 15,000
+// tokens", whichever way 150000 or 15000 was written).
+func TestTokenCountEchoedAsTyped(t *testing.T) {
+	for _, typed := range []string{"0e5", "0,000", "0k", "0.0M", "0"} {
+		for _, args := range [][]string{{"--target-tokens", typed}, {"--target-tokens=" + typed}} {
+			out, errs, code := cliRun(t, append([]string{"compress", example, "--dry-run"}, args...)...)
+			assert.Equal(t, 2, code, "%v: %s", args, errs)
+			assert.Empty(t, out)
+			assert.True(t, strings.HasPrefix(errs, "ccsurgeon: --target-tokens \""+typed+"\": want a whole number, 1 or more\n"), "%v: %s", args, errs)
+		}
+	}
+	for _, typed := range []string{"150000", "150k", "150,000", "1.5e5", "0.15M"} {
+		out, errs, code := cliRun(t, "compress", example, "--target-tokens", typed, "--dry-run")
+		require.Equal(t, 0, code, "%s: %s", typed, errs)
+		assert.Contains(t, out, "; target 150k\n", typed)
+	}
+	for _, typed := range []string{"15000", "15k", "15,000", "1.5e4"} {
+		_, errs, code := cliRun(t, "compress", example, "--target-tokens", typed, "--dry-run")
+		require.Equal(t, 1, code, "%s: %s", typed, errs)
+		assert.True(t, strings.HasPrefix(errs, "ccsurgeon: cannot fit 15,000 tokens: after every cut the estimate is "), "%s: %s", typed, errs)
+		assert.Regexp(t, `give a --target-tokens of at least [0-9]+\n$`, errs, "the hint's number is whole: run as printed")
+	}
+}
+
+// TestInfoOfACopyNamesItsSession (issue 30): `info orig.jsonl`, a copy
+// under a name that is no session id, named the file ("session orig") as
+// the session; the session is the id its entries record, the one
+// `claude --resume` takes (the path line names the file).
+func TestInfoOfACopyNamesItsSession(t *testing.T) {
+	b, err := os.ReadFile(example)
+	require.NoError(t, err)
+	id := sessionID(t, b)
+	copyPath := filepath.Join(t.TempDir(), "orig.jsonl")
+	require.NoError(t, os.WriteFile(copyPath, b, 0o600))
+	out, errs, code := cliRun(t, "info", copyPath)
+	require.Equal(t, 0, code, errs)
+	assert.Contains(t, out, "session      "+id+"\npath         "+copyPath+"\n")
+	out, errs, code = cliRun(t, "--json", "info", copyPath)
+	require.Equal(t, 0, code, errs)
+	var r struct {
+		SessionID string `json:"session_id"`
+		Path      string `json:"path"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &r))
+	assert.Equal(t, id, r.SessionID)
+	assert.Equal(t, copyPath, r.Path)
+	// a transcript named by its id is that id, whatever its entries say
+	cfg := t.TempDir()
+	path := installSession(t, cfg, "-work-p", example)
+	out, _, _ = cliRun(t, "--json", "info", path)
+	require.NoError(t, json.Unmarshal([]byte(out), &r))
+	assert.Equal(t, idOf(path), r.SessionID)
+}

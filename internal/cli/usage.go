@@ -246,7 +246,7 @@ func explainUsage(ue usageError, root *cli.Command, args []string) error {
 			// a number in a form the flag does not read ("150 000", "150000.0")
 			hint = "write it as " + countForms
 		}
-		return usageError{err: fmt.Errorf("%s %q: want %s", asTyped(m[2], args), m[1], wants(cmd, m[2])), hint: hint}
+		return usageError{err: fmt.Errorf("%s %q: want %s", asTyped(m[2], args), typedValue(m[2], m[1], args), wants(cmd, m[2])), hint: hint}
 	}
 	if m := needsArgRe.FindStringSubmatch(msg); m != nil {
 		return usageError{err: fmt.Errorf("%s needs %s", asTyped(m[1], args), wants(cmd, m[1])), hint: help}
@@ -263,6 +263,35 @@ func asTyped(name string, args []string) string {
 		}
 	}
 	return "--" + name
+}
+
+// typedValue returns the value of flag name as it was typed, given the
+// value the parser read (parsed): countsInFull wrote "0e5" as "0" and
+// "1.5M" as "1500000" for it, and an error that echoed those named a
+// number the user never gave.
+func typedValue(name, parsed string, args []string) string {
+	for k, a := range args {
+		if a == "--" {
+			break
+		}
+		if !strings.HasPrefix(a, "-") {
+			continue
+		}
+		n, val, eq := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if n != name {
+			continue
+		}
+		if !eq {
+			if k+1 >= len(args) {
+				continue
+			}
+			val = args[k+1]
+		}
+		if full, ok := inFull(val); val == parsed || ok && strconv.FormatInt(full, 10) == parsed {
+			return val
+		}
+	}
+	return parsed
 }
 
 // countsInFull writes every count given to a whole-number flag as
