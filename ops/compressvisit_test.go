@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
-	gen "github.com/ccsurgeon/ccsurgeon/internal/benchgen"
 	"github.com/ccsurgeon/ccsurgeon/internal/testcorpus"
 	"github.com/ccsurgeon/ccsurgeon/ops"
 	"github.com/ccsurgeon/ccsurgeon/ops/redact"
@@ -24,14 +23,7 @@ import (
 // generated shapes and every session of testdata and the corpus. A
 // failure names the session, the pipeline and what differs.
 func TestCompressCutsWithTheEstimateAsAlone(t *testing.T) {
-	files := map[string]string{}
-	for _, shape := range []string{"agentic", "bulk", "dense-secrets"} {
-		sh, ok := gen.LookupShape(shape)
-		require.True(t, ok, shape)
-		res, err := sh.Generate(gen.Options{Size: 1 << 20, Seed: 3, Dir: t.TempDir()})
-		require.NoError(t, err)
-		files[shape] = res.Path
-	}
+	files := generateShapes(t, 3, "agentic", "bulk", "dense-secrets")
 	for _, p := range testcorpus.JSONLFiles(t, filepath.Join("..", "testdata")) {
 		files[p] = p
 	}
