@@ -85,13 +85,14 @@ const (
 // and writes its manifest. On error nothing is left behind.
 func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, items []item, how backupHow) (dir string, err error) {
 	root := sessionBackupRoot(configDir, key)
-	if err := os.MkdirAll(root, dirMode); err != nil {
+	cfg := startRoot(configDir, configDir)
+	if err := makeDirs(cfg, root, nil); err != nil {
 		return "", fmt.Errorf("create backup directory: %w", err)
 	}
 	for i := 0; ; i++ {
 		name := t.Format(StampLayout) + "-" + op
 		dir = filepath.Join(root, name)
-		err := os.Mkdir(dir, dirMode)
+		err := makeDir(cfg, dir, nil)
 		if err == nil {
 			break
 		}
@@ -102,7 +103,7 @@ func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, i
 	}
 	defer func() {
 		if err != nil {
-			removeAllBeneath(startRoot(configDir, configDir), dir)
+			removeAllBeneath(cfg, dir)
 		}
 	}()
 	if how == backupNone {
@@ -124,7 +125,7 @@ func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, i
 		if how == backupLink {
 			save = linkFileSynced
 		}
-		bf, cerr := save(projectDir, it.target, filepath.Join(dir, filepath.FromSlash(it.rel)))
+		bf, cerr := save(projectDir, it.target, cfg, filepath.Join(dir, filepath.FromSlash(it.rel)))
 		if cerr != nil {
 			return "", wrapIOError("back up "+it.target, cerr)
 		}
@@ -134,7 +135,9 @@ func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, i
 		}
 		m.Files = append(m.Files, bf)
 	}
-	err = WriteFileAtomic(filepath.Join(dir, manifestName), DefaultMode, func(w io.Writer) error {
+	// a new file in the new folder, from the config dir down following
+	// no link (as the copies)
+	err = renderTo(cfg, filepath.Join(dir, manifestName), nil, DefaultMode, func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(m)
@@ -154,25 +157,26 @@ func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, i
 }
 
 // copyFileSynced copies src, a regular file below root reached without
-// following a link (openRegularBeneath), to a new file dst (mode 0600,
-// parents 0700), fsyncs it and returns its size and sha256.
-func copyFileSynced(root, src, dst string) (bf BackupFile, err error) {
+// following a link (openRegularBeneath), to a new file dst below dstRoot
+// (mode 0600, parents 0700, made from dstRoot down following no link),
+// fsyncs it and returns its size and sha256.
+func copyFileSynced(root, src, dstRoot, dst string) (bf BackupFile, err error) {
 	in, err := openRegularBeneath(root, src)
 	if err != nil {
 		return bf, err
 	}
 	defer in.Close()
-	if err := os.MkdirAll(filepath.Dir(dst), dirMode); err != nil {
+	if err := makeDirs(dstRoot, filepath.Dir(dst), nil); err != nil {
 		return bf, err
 	}
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, DefaultMode)
+	out, err := openBeneath(dstRoot, dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, DefaultMode)
 	if err != nil {
 		return bf, err
 	}
 	defer func() {
 		if err != nil {
 			out.Close()
-			os.Remove(dst)
+			removeBeneath(dstRoot, dst)
 		}
 	}()
 	h := sha256.New()
@@ -203,7 +207,7 @@ func copyFileSynced(root, src, dst string) (bf BackupFile, err error) {
 // or the file system gives no second names, or the file's data cannot be
 // flushed to disk (a backup is durable: the copy was fsynced), it falls
 // back to a copy. Its mode is src's own (the backup folder is 0700).
-func linkFileSynced(root, src, dst string) (bf BackupFile, err error) {
+func linkFileSynced(root, src, dstRoot, dst string) (bf BackupFile, err error) {
 	in, err := openRegularBeneath(root, src)
 	if err != nil {
 		return bf, err
@@ -213,19 +217,25 @@ func linkFileSynced(root, src, dst string) (bf BackupFile, err error) {
 	if err != nil {
 		return bf, err
 	}
-	if err := os.MkdirAll(filepath.Dir(dst), dirMode); err != nil {
+	if err := makeDirs(dstRoot, filepath.Dir(dst), nil); err != nil {
 		return bf, err
 	}
-	if os.Link(src, dst) != nil {
-		return copyFileSynced(root, src, dst)
+	if linkAcross(root, src, dstRoot, dst) != nil {
+		return copyFileSynced(root, src, dstRoot, dst)
 	}
-	if li, lerr := os.Lstat(dst); lerr != nil || !os.SameFile(fi, li) || in.Sync() != nil {
-		os.Remove(dst)
-		return copyFileSynced(root, src, dst)
+	same := false
+	if l, lerr := openBeneath(dstRoot, dst, os.O_RDONLY, 0); lerr == nil {
+		li, serr := l.Stat()
+		same = serr == nil && os.SameFile(fi, li)
+		l.Close()
+	}
+	if !same || in.Sync() != nil {
+		removeBeneath(dstRoot, dst)
+		return copyFileSynced(root, src, dstRoot, dst)
 	}
 	defer func() {
 		if err != nil {
-			os.Remove(dst)
+			removeBeneath(dstRoot, dst)
 		}
 	}()
 	h := sha256.New()

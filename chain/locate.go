@@ -109,6 +109,11 @@ func locate(configDir, arg string) (string, error) {
 	return "", &AmbiguousError{Arg: arg, Candidates: cands}
 }
 
+// NamesAFile says whether SESSION argument arg names a file by its path
+// (which the user chose) rather than an id or a prefix (whose file the
+// listing of the config dir found).
+func NamesAFile(arg string) bool { return looksLikePath(arg) }
+
 func looksLikePath(arg string) bool {
 	if strings.ContainsRune(arg, '/') || strings.ContainsRune(arg, os.PathSeparator) || strings.HasSuffix(arg, ".jsonl") || strings.Contains(arg, "..") || arg == "." {
 		return true

@@ -3,6 +3,7 @@ package ops
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -115,7 +116,7 @@ func CutMiddle(s string, max int) (string, bool) {
 // cutMiddleAt is where CutMiddle cuts s: it keeps s[:headN] and
 // s[tailStart:] around marker.
 func cutMiddleAt(s string, max int) (headN, tailStart int, marker string, ok bool) {
-	if len(s) <= max || max <= 0 {
+	if len(s) <= max || max <= 0 || len(s)-markerBytes(s, false) <= max {
 		return 0, 0, "", false
 	}
 	headN = max * 2 / 3
@@ -133,6 +134,32 @@ func cutMiddleAt(s string, max int) (headN, tailStart int, marker string, ok boo
 		return 0, 0, "", false // the marker would make it longer: a cut must only shorten
 	}
 	return headN, tailStart, marker, true
+}
+
+// markerRe and rawMarkerRe find cutMarker's markers in a text, and in the
+// raw inside of a JSON string (its newlines escaped).
+var (
+	markerRe    = regexp.MustCompile(`\n\[… ccsurgeon removed \d+ bytes \(\d+ lines\) here …\]\n`)
+	rawMarkerRe = regexp.MustCompile(`\\n\[… ccsurgeon removed \d+ bytes \(\d+ lines\) here …\]\\n`)
+)
+
+// markerBytes is how many decoded bytes of s (raw: the inside of a JSON
+// string) are cut markers: a text shortened already is measured without
+// them, so that the same cut run again finds it short enough and leaves
+// it (the marker that says what the first cut removed) as it is.
+func markerBytes(s string, raw bool) int {
+	if !strings.Contains(s, "ccsurgeon removed ") {
+		return 0
+	}
+	re, escapes := markerRe, 0
+	if raw {
+		re, escapes = rawMarkerRe, 2 // two \n, a byte each decoded
+	}
+	n := 0
+	for _, m := range re.FindAllStringIndex(s, -1) {
+		n += m[1] - m[0] - escapes
+	}
+	return n
 }
 
 // cutMarker is what CutMiddle puts in place of what it removes.
@@ -222,7 +249,7 @@ func planCutRaw(raw string, max int) (rawCut, bool) {
 			pos += m
 		}
 	}
-	if n <= max || max <= 0 {
+	if n <= max || max <= 0 || n-markerBytes(inner, true) <= max {
 		return rawCut{}, false
 	}
 	// the decoded bytes [0, headN] and [n-tailN, n): what CutMiddle looks at

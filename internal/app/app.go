@@ -40,6 +40,9 @@ type Env struct {
 	// batch, --pick, the default session), not named by the user, so its
 	// files are written only inside the config dir (backup.Plan.Named)
 	Listed bool
+	// stdout is the command's standard output where Out is a buffer of
+	// the command's own (repair gathers its report there)
+	stdout io.Writer
 }
 
 // Error is the command layer's one error: the message the user reads

@@ -157,7 +157,7 @@ func (env *Env) RunBackups(session string, purge bool) error {
 		if projectDir != "" {
 			did, _ := backup.Recover(env.ConfigDir, key, id, projectDir)
 			for _, d := range did {
-				fmt.Fprintf(env.Err, "ccsurgeon: warning: an earlier run was interrupted: %s\n", d)
+				env.Warnf("an earlier run was interrupted: %s", d)
 			}
 		}
 	} else if purge {

@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/doctor"
@@ -97,24 +96,6 @@ func (env *Env) doctorName(f doctor.Finding, shared map[string]bool) string {
 		return f.Path
 	}
 	return f.SessionID
-}
-
-// printable writes the control characters of s (a newline in a recorded
-// path) as escapes: a finding stays on its one line.
-func printable(s string) string {
-	if !strings.ContainsFunc(s, unicode.IsControl) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if unicode.IsControl(r) {
-			q := strconv.QuoteRune(r)
-			b.WriteString(q[1 : len(q)-1])
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 // RunDoctor looks at the sessions and prints a line per finding; --fix
@@ -504,7 +485,7 @@ func (env *Env) printDoctor(r DoctorResult, fix bool) {
 			}
 			if g := groups[groupKey(f.Finding)]; len(g) > 1 {
 				if g[0].SessionID == f.SessionID && g[0].Path == f.Path {
-					fmt.Fprintln(env.Out, printable(env.groupLine(g, r.Cleanup)))
+					fmt.Fprintln(env.Out, Printable(env.groupLine(g, r.Cleanup)))
 					if attention {
 						lines++
 					}
@@ -515,7 +496,7 @@ func (env *Env) printDoctor(r DoctorResult, fix bool) {
 			if f.Command != "" {
 				line += "; fix: " + f.Command
 			}
-			fmt.Fprintln(env.Out, printable(line))
+			fmt.Fprintln(env.Out, Printable(line))
 			if attention {
 				lines++
 			}
@@ -523,7 +504,7 @@ func (env *Env) printDoctor(r DoctorResult, fix bool) {
 	}
 	for _, x := range r.Fixed {
 		if x.Error != "" {
-			fmt.Fprintln(env.Out, printable(fmt.Sprintf("not fixed: %s (%s): %s; hint: to see why: %s", x.SessionID, x.Kind, x.Error, x.Command)))
+			fmt.Fprintln(env.Out, Printable(fmt.Sprintf("not fixed: %s (%s): %s; hint: to see why: %s", x.SessionID, x.Kind, x.Error, x.Command)))
 			continue
 		}
 		switch x.Kind {

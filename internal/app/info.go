@@ -175,8 +175,8 @@ func (env *Env) RunInfo(o InfoOptions) error {
 		return env.printJSON(r)
 	}
 	w := tabwriter.NewWriter(env.Out, 0, 0, 2, ' ', 0)
-	fmt.Fprintf(w, "session\t%s\n", r.SessionID)
-	fmt.Fprintf(w, "path\t%s\n", r.Path)
+	fmt.Fprintf(w, "session\t%s\n", Printable(r.SessionID))
+	fmt.Fprintf(w, "path\t%s\n", Printable(r.Path))
 	fmt.Fprintf(w, "resume\t~%s tokens (±%.0f%%), %.0f%% of the %s-token context window of %s\n", chain.HumanTokens(r.Resume.Tokens), 100*r.Resume.EstimatorError,
 		100*r.Resume.WindowShare, chain.HumanTokens(r.Resume.ContextWindow), orUnknown(r.Resume.Model))
 	if r.RecordedTokens > 0 {
@@ -271,6 +271,7 @@ func oneLineCut(s string, max int) (string, bool) {
 	var b strings.Builder
 	n := 0
 	for w := range strings.FieldsSeq(s) {
+		w = Printable(w) // a word holds no space, but may hold an escape or a bell
 		if b.Len() > 0 {
 			b.WriteByte(' ')
 			n++

@@ -151,7 +151,7 @@ func (env *Env) RunLs(o LsOptions) error {
 		if r.Turns != nil {
 			turns = fmt.Sprintf("%d\t", *r.Turns)
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s%s\n", r.ID, r.Project, r.Modified.Local().Format("2006-01-02 15:04"), HumanBytes(r.Size), turns, oneLine(title, 60))
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s%s\n", Printable(r.ID), Printable(r.Project), r.Modified.Local().Format("2006-01-02 15:04"), HumanBytes(r.Size), turns, oneLine(title, 60))
 	}
 	if err := w.Flush(); err != nil {
 		return err

@@ -106,7 +106,7 @@ func (env *Env) RunMove(o MoveOptions) error {
 	if !o.DryRun {
 		rec, err := backup.RecoverMoves(env.ConfigDir)
 		for _, r := range rec {
-			fmt.Fprintf(env.Err, "ccsurgeon: %s\n", r)
+			env.Sayf("%s", r)
 		}
 		out.Recovered = rec
 		if err != nil {
@@ -583,7 +583,7 @@ func (env *Env) sharedEdits(moves []sessionMove, from, to string, project bool) 
 		if st.Mode()&os.ModeSymlink != 0 {
 			kind = "a symlink"
 		}
-		fmt.Fprintf(env.Err, "ccsurgeon: warning: %s is %s: left as it is, its prompts keep the old path\n", hist, kind)
+		env.Warnf("%s is %s: left as it is, its prompts keep the old path", hist, kind)
 	} else if err == nil {
 		f, err := chain.LoadFile(hist)
 		if err != nil {
@@ -853,7 +853,7 @@ func (env *Env) undoMove(b backup.Backup, force bool) error {
 		return Errorf("an interrupted move could not be finished: %v", err)
 	} else {
 		for _, r := range rec {
-			fmt.Fprintf(env.Err, "ccsurgeon: %s\n", r)
+			env.Sayf("%s", r)
 		}
 	}
 	saved := map[string]string{} // old path -> its copy in a backup
@@ -991,6 +991,6 @@ func (env *Env) printMissingProjects(rows []SessionSummary) {
 	}
 	fmt.Fprintln(env.Out, "\nprojects whose folder no longer exists (renamed or moved?):")
 	for _, p := range order {
-		fmt.Fprintf(env.Out, "  %s (%s): %s move --project %s --to %s\n", p, Plural(n[p], "session", "sessions"), env.Self(), ShellQuote(p), NewPathPlaceholder)
+		fmt.Fprintf(env.Out, "  %s (%s): %s move --project %s --to %s\n", Printable(p), Plural(n[p], "session", "sessions"), env.Self(), ShellQuote(p), NewPathPlaceholder)
 	}
 }

@@ -84,7 +84,7 @@ func pickLines(rows []SessionSummary, now time.Time) (string, []string) {
 		if r.ContextTokens > 0 {
 			tokens = chain.HumanTokens(int(r.ContextTokens))
 		}
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", r.ID[:min(8, len(r.ID))], ago(now.Sub(r.Modified)), HumanBytes(r.Size), tokens, oneLine(title, 60))
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%s\n", Printable(r.ID[:min(8, len(r.ID))]), ago(now.Sub(r.Modified)), HumanBytes(r.Size), tokens, oneLine(title, 60))
 	}
 	w.Flush()
 	all := strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n")

@@ -61,7 +61,7 @@ func (env *Env) RunRepair(session string, d Dest) error {
 	rep := &ops.Repair{}
 	var buf bytes.Buffer
 	inner := *env
-	inner.Out = &buf
+	inner.Out, inner.stdout = &buf, env.Out
 	err := inner.runWrite(session, d, func(s *chain.Session) (ops.Pipeline, error) {
 		path, id = s.Path, s.ID
 		return ops.Pipeline{repairOnce{rep, d.Output != "" && isFolderDest(d.Output)}}, nil
@@ -84,7 +84,7 @@ func (env *Env) RunRepair(session string, d Dest) error {
 				fmt.Fprintf(env.Err, "%s\n", fx)
 			}
 		}
-		if _, err := env.Out.Write(buf.Bytes()); err != nil {
+		if _, err := RawOut(env.Out).Write(buf.Bytes()); err != nil {
 			return err
 		}
 		return left
@@ -200,7 +200,7 @@ func (env *Env) copyUnchanged(id, path string, d Dest) error {
 		return err
 	}
 	if d.Output == "-" {
-		if err := render(env.Out); err != nil {
+		if err := render(RawOut(env.Out)); err != nil {
 			return err
 		}
 		return report(env.Err, "stdout")

@@ -125,6 +125,9 @@ func (env *Env) RunTurns(o TurnsOptions) error {
 	}
 	if env.JSON {
 		js.end()
+	} else if shown == 0 && active < 0 && hasChainEntries(f) {
+		msg, hint := noBranchWords(f)
+		fmt.Fprintf(w, "no turns: %s\n%s\n", msg, hint)
 	} else if shown == 0 {
 		fmt.Fprintln(w, "no turns: the session holds no prompt a person typed")
 	}

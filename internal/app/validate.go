@@ -42,7 +42,7 @@ func (env *Env) RunValidate(o ValidateOptions) error {
 				return err
 			}
 			// one session that cannot be read does not stop the others
-			fmt.Fprintf(env.Err, "ccsurgeon: %s: %v\n", arg, err)
+			env.Sayf("%s: %v", arg, err)
 			invalid++
 			if firstErr == nil {
 				firstErr = err

@@ -149,6 +149,10 @@ func (env *Env) prepareWrite(sessionArg string, d Dest) (string, Dest, error) {
 	if err != nil {
 		return path, d, err
 	}
+	if d.Output == "-" && !d.DryRun && env.stdoutIsSession(path) {
+		return path, d, UsageErrorf("redirect standard output to another file, or leave out -o to change the session in place (with a backup)",
+			"standard output is the session's own file %s: -o - would write the session into itself", path)
+	}
 	return path, d, outputRefusedEarly(d, path)
 }
 
@@ -316,7 +320,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		out.Path = "-"
 		if note, n := onlyMainWritten(t, &out, "stdout"); n > 0 {
 			if !env.JSON { // else the summary on stderr says it
-				fmt.Fprintf(env.Err, "ccsurgeon: warning: %s\n", note)
+				env.Warnf("%s", note)
 			}
 		}
 	case isFolderDest(d.Output):
@@ -716,7 +720,7 @@ func (j *job) toStdout() error {
 	if _, err := tmp.Seek(0, io.SeekStart); err != nil {
 		return err
 	}
-	_, err = io.CopyBuffer(j.env.Out, tmp, make([]byte, 1<<20))
+	_, err = io.CopyBuffer(RawOut(j.env.Out), tmp, make([]byte, 1<<20))
 	return err
 }
 
@@ -867,7 +871,7 @@ func (j *job) writeInPlace(snaps map[string]*backup.Snapshot, d Dest) (backup.Re
 		return res, err
 	}
 	for _, w := range res.Warnings {
-		fmt.Fprintf(j.env.Err, "ccsurgeon: warning: %s\n", w)
+		j.env.Warnf("%s", w)
 	}
 	return res, nil
 }
@@ -890,7 +894,7 @@ func (env *Env) lockSession(path string) (*backup.SessionLock, error) {
 	}
 	did, err := backup.Recover(env.ConfigDir, key, id, dir)
 	for _, d := range did {
-		fmt.Fprintf(env.Err, "ccsurgeon: warning: an earlier run was interrupted: %s\n", d)
+		env.Warnf("an earlier run was interrupted: %s", d)
 	}
 	if err != nil {
 		l.Unlock()
@@ -969,6 +973,41 @@ type newSession struct {
 	firstPrompt func() (string, bool)
 }
 
+// folderLike gives a folder of the new session (in the project folder
+// dir, config dir cfg) the folder it stands for, whose mode it gets: its
+// original's (<id>/ and the folders below it, file-history/<id>/ when cfg
+// is given), and for a new project folder the config dir's projects/ (its
+// parent).
+func (ns newSession) folderLike(cfg, dir string) func(p string) os.FileInfo {
+	abs := func(p string) string {
+		if a, err := filepath.Abs(p); err == nil {
+			return a
+		}
+		return p
+	}
+	pairs := [][2]string{{abs(filepath.Join(dir, ns.newID)), abs(ns.sidecarDir)}}
+	if cfg != "" { // (a share folder has no file-history/)
+		pairs = append(pairs, [2]string{filepath.Join(cfg, "file-history", ns.newID), abs(filepath.Join(cfg, "file-history", ns.from))})
+	}
+	dir = abs(dir)
+	return func(p string) os.FileInfo {
+		p = abs(p)
+		old := ""
+		for _, m := range pairs {
+			if rel, err := filepath.Rel(m[0], p); err == nil && (rel == "." || filepath.IsLocal(rel)) {
+				old = filepath.Join(m[1], rel)
+			}
+		}
+		if p == dir {
+			return backup.ParentFolderOf(p)
+		}
+		if fi, err := os.Lstat(old); old != "" && err == nil && fi.IsDir() {
+			return fi
+		}
+		return nil
+	}
+}
+
 // newSubagent is a subagent transcript of a new session.
 type newSubagent struct {
 	path, meta string
@@ -1002,21 +1041,35 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 	if err != nil {
 		return "", err
 	}
+	if backup.InProjects(env.ConfigDir, dir) {
+		// spelled from the config dir as it was given (a session named by
+		// its path is resolved, also through a config dir that is a
+		// link): its folders are made from the config dir down
+		dir = filepath.Join(env.ConfigDir, "projects", filepath.Base(dir))
+		if a, err := filepath.Abs(dir); err == nil {
+			dir = a
+		}
+	}
 	for _, w := range backup.SweepProject(env.ConfigDir, dir) {
-		fmt.Fprintf(env.Err, "ccsurgeon: warning: an earlier run was interrupted: %s\n", w)
+		env.Warnf("an earlier run was interrupted: %s", w)
 	}
 	newMain := filepath.Join(dir, ns.newID+".jsonl")
 	sidecar := filepath.Join(dir, ns.newID)
 	// the new files go into the config dir: no folder on the way may be a
-	// symlink (it would lead them anywhere)
-	if cfg, err := filepath.Abs(env.ConfigDir); err == nil {
-		for _, p := range []string{filepath.Join(sidecar, "subagents", "x"), filepath.Join(cfg, "file-history", ns.newID, "x")} {
-			if err := backup.RefuseSymlinks(cfg, p); err != nil {
-				return "", err
-			}
-			if err := backup.InsideConfigDir(cfg, p); err != nil {
-				return "", err // whatever way the folder was reached
-			}
+	// symlink (it would lead them anywhere), and every folder is made
+	// from the config dir down, following no link (one swapped for a link
+	// after this check is refused)
+	cfg, err := filepath.Abs(env.ConfigDir)
+	if err != nil {
+		return "", err
+	}
+	ds.Base = cfg
+	for _, p := range []string{filepath.Join(sidecar, "subagents", "x"), filepath.Join(cfg, "file-history", ns.newID, "x")} {
+		if err := backup.RefuseSymlinks(cfg, p); err != nil {
+			return "", err
+		}
+		if err := backup.InsideConfigDir(cfg, p); err != nil {
+			return "", err // whatever way the folder was reached
 		}
 	}
 	// every path the new session takes must be free: the clean-up of a
@@ -1030,9 +1083,11 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 	// the new session's own folders: every folder below them is made by
 	// the writer, never reached through a link planted after this check
 	ds.Roots = []string{sidecar, fileHistory}
+	ds.Like = ns.folderLike(cfg, dir)
 	// every folder of the new session is marked until its main transcript
 	// is in place: the next run removes what a killed one left
-	nf := backup.BeginNew(newMain)
+	nf := backup.BeginNew(cfg, newMain)
+	nf.Like = ds.Like
 	defer nf.Done()
 	// Everything the main transcript refers to is written four files at a
 	// time, their fsyncs in the background (DirSync); the main transcript
@@ -1142,11 +1197,11 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 	// at once, without the live guard taking it for Claude Code's
 	backup.RecordWritten(env.ConfigDir, backup.KeyFor(env.ConfigDir, ns.newID, dir), append(written, newMain))
 	if err := recordOrigin(env.ConfigDir, ns.newID, ns.from, ns.op); err != nil {
-		fmt.Fprintf(env.Err, "ccsurgeon: warning: could not note where the new session came from: %v\n", err)
+		env.Warnf("could not note where the new session came from: %v", err)
 	}
 	nf.Done()
 	if err := enterInIndex(ns.from, ns.firstPrompt, dir, ns.newID, newMain); err != nil {
-		fmt.Fprintf(env.Err, "ccsurgeon: warning: could not add the new session to sessions-index.json: %v\n", err)
+		env.Warnf("could not add the new session to sessions-index.json: %v", err)
 	}
 	return newMain, nil
 }
@@ -1249,9 +1304,9 @@ func (env *Env) warnSkipped(skipped []error) {
 		var own *backup.OwnNameError
 		switch {
 		case errors.As(err, &na):
-			fmt.Fprintf(env.Err, "ccsurgeon: warning: not copied: %s is %s, not a regular file\n", na.Path, na.Kind)
+			env.Warnf("not copied: %s is %s, not a regular file", na.Path, na.Kind)
 		case errors.As(err, &own):
-			fmt.Fprintf(env.Err, "ccsurgeon: warning: not copied: %s bears the name of a ccsurgeon bookkeeping file, not a file of the session\n", own.Path)
+			env.Warnf("not copied: %s bears the name of a ccsurgeon bookkeeping file, not a file of the session", own.Path)
 		}
 	}
 }
@@ -1568,12 +1623,15 @@ func (j *job) writeFolder(dir string, force bool) (path string, err error) {
 	} else if !st.IsDir() {
 		return "", notAFolderError(dir)
 	}
+	ds.Base = dir // the folder -o names: every folder below it made from it down, following no link
 	id, rm := s.ID, (*ops.Remapper)(nil)
 	if t.NewID != "" { // a clone or fork: its new id, its files renamed alike
 		id, rm = t.NewID, t.Remapper()
 	}
 	mainDst := filepath.Join(dir, id+".jsonl")
 	side := filepath.Join(dir, id)
+	// its folders take the modes of the session's own (<id>/ and below)
+	ds.Like = newSession{newID: id, sidecarDir: s.SidecarDir()}.folderLike("", dir)
 	type fileOut struct {
 		f    *chain.File
 		a    *chain.Subagent
@@ -1687,7 +1745,25 @@ func refuseWindowsOutput(o string) error {
 // two files with one sessionId confuse the client. A copy in this config
 // dir is --new's job (clone and fork write one without -o).
 func (env *Env) refuseOutputInProjects(d Dest) error {
-	if d.Output == "" || d.Output == "-" || !backup.UnderProjects(env.ConfigDir, d.Output) {
+	if d.Output == "-" && !d.DryRun {
+		// the shell opened standard output on a file: the same rule as
+		// for -o naming it (>> ~/.claude/projects/…/ID.jsonl appended the
+		// session to itself, every entry a duplicate)
+		if p, ok := env.stdoutFile(); ok && (backup.UnderOwnDir(env.ConfigDir, p) || backup.UnderProjects(env.ConfigDir, p)) {
+			return UsageErrorf("redirect standard output to a file outside "+absOr(env.ConfigDir)+", or leave out -o to change the session in place (with a backup)",
+				"standard output is %s, in the config dir: -o - writes a copy for elsewhere, and there it would be a second file of a session or damage ccsurgeon's own files", p)
+		}
+	}
+	if d.Output == "" || d.Output == "-" {
+		return nil
+	}
+	if backup.UnderOwnDir(env.ConfigDir, d.Output) {
+		// a backup, its manifest, a journal: replaced, the backup is
+		// taken for a partial one and removed with the session's original
+		return UsageErrorf("give -o a path outside "+absOr(backup.OwnDir(env.ConfigDir)),
+			"-o %s is among ccsurgeon's own files (its backups, locks and journal), which only ccsurgeon writes", d.Output)
+	}
+	if !backup.UnderProjects(env.ConfigDir, d.Output) {
 		return nil
 	}
 	projects := chain.ProjectsDir(env.ConfigDir)
@@ -1699,6 +1775,43 @@ func (env *Env) refuseOutputInProjects(d Dest) error {
 		hint = "leave out -o: the command writes a new session in this config dir; or give -o a path outside " + projects
 	}
 	return UsageErrorf(hint, "-o %s is under the config dir's projects folder: -o writes a copy for elsewhere, and there it would be a second file of the session", d.Output)
+}
+
+// stdoutFile is the path of the file standard output is redirected to,
+// where the OS tells it (backup.OpenFilePath).
+func (env *Env) stdoutFile() (string, bool) {
+	out := env.Out
+	if env.stdout != nil {
+		out = env.stdout
+	}
+	if f, ok := RawOut(out).(*os.File); ok {
+		return backup.OpenFilePath(f)
+	}
+	return "", false
+}
+
+// stdoutIsSession says whether standard output is the session file path
+// itself (on any OS: the same file, whatever its name).
+func (env *Env) stdoutIsSession(path string) bool {
+	out := env.Out
+	if env.stdout != nil {
+		out = env.stdout
+	}
+	f, ok := RawOut(out).(*os.File)
+	if !ok {
+		return false
+	}
+	a, err1 := f.Stat()
+	b, err2 := os.Stat(path)
+	return err1 == nil && err2 == nil && a.Mode().IsRegular() && os.SameFile(a, b)
+}
+
+// absOr is p made absolute, or p when it cannot be.
+func absOr(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
 }
 
 // refuseSessionOutput: -o never replaces a session, --force or not (one

@@ -43,7 +43,7 @@ examples:
 					}
 					return usageError{err: fmt.Errorf("restore needs SESSION and optionally BACKUP"), hint: hint}
 				}
-				return env.RunRestore(cmd.Args().First(), cmd.Args().Get(1), cmd.Bool("force"))
+				return foundByListing(env, cmd.Args().First()).RunRestore(cmd.Args().First(), cmd.Args().Get(1), cmd.Bool("force"))
 			},
 		},
 		{

@@ -112,12 +112,24 @@ func sessionsOf(env *app.Env, cmd *cli.Command) ([]string, error) {
 	return []string{s}, nil
 }
 
+// foundByListing is env for the session arg names: an id or a prefix is
+// found by listing the config dir, as --all finds one, so its file is
+// written only inside the config dir; a path names the file itself.
+func foundByListing(env *app.Env, arg string) *app.Env {
+	if env.Listed || chain.NamesAFile(arg) {
+		return env
+	}
+	listed := *env
+	listed.Listed = true
+	return &listed
+}
+
 // eachSession runs fn on every session the command names: alone, as
 // before, when it names one; else each into its own buffers, printed in
 // order as soon as it and those before it are done.
 func eachSession(env *app.Env, cmd *cli.Command, fn func(env *app.Env, session string) error) error {
 	do := fn
-	fn = func(env *app.Env, s string) error { return namedSession(env, cmd, do(env, s), s) }
+	fn = func(env *app.Env, s string) error { return namedSession(env, cmd, do(foundByListing(env, s), s), s) }
 	sessions, err := sessionsOf(env, cmd)
 	if err != nil {
 		return err

@@ -137,13 +137,15 @@ func reportErrorAs(stderr io.Writer, err error, self string) int {
 	if errors.As(err, &ec) {
 		code = ec.ExitCode()
 	}
-	msg := err.Error()
+	// a path or a name in the words may hold a newline or an escape: the
+	// error stays one line, and the terminal shows it, never acts on it
+	msg := app.Printable(err.Error())
 	if msg != "" {
 		fmt.Fprintf(stderr, "ccsurgeon: %s\n", lowerFirst(trimSentenceDot(msg)))
 	}
 	var h interface{ HintText() string }
 	if errors.As(err, &h) && h.HintText() != "" {
-		hint := h.HintText()
+		hint := app.Printable(h.HintText())
 		if self != "ccsurgeon" {
 			// each command is run as self, unless it names its config dir
 			// already (a hint's prose may name the flag: that is no command)
@@ -249,6 +251,11 @@ EXIT STATUS:` + exitCodesHelp,
 				env.ConfigDir = abs
 			}
 			env.JSON = cmd.Bool("json")
+			if !env.JSON {
+				// text for a person: what a file holds is shown, never
+				// acted on by the terminal (app.RawOut for a session's bytes)
+				env.Out = app.TextOut{W: env.Out}
+			}
 			env.Quiet = cmd.Bool("quiet")
 			return ctx, nil
 		},

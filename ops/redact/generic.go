@@ -415,11 +415,12 @@ func (a lateAssignment) stands(text string, s, e int) bool {
 	if kind != kindPassword && namesAKey(v) {
 		return false // PrivateKey: testRSA2048PrivateKey, "decryptionKey": "decryptionKey1024"
 	}
-	if a.plausible || plausibleValue(judgedInQuotes(v, a.quoted), kind, a.quoted) {
-		return true
-	}
 	l, r := int(a.l), int(a.r)
-	return kind == kindPassword && (envPassword(text, l, r, text[l:r], v, a.quoted) || connStringPassword(text, l, s, e))
+	if !a.plausible && !plausibleValue(judgedInQuotes(v, a.quoted), kind, a.quoted) &&
+		!(kind == kindPassword && (envPassword(text, l, r, text[l:r], v, a.quoted) || propertiesPassword(text, l, r, text[l:r], v, a.quoted) || connStringPassword(text, l, s, e))) {
+		return false
+	}
+	return !publicByContext(text, l, r, s, e)
 }
 
 // findAssignmentsLate: findAssignments, with the last test of each value
@@ -706,7 +707,16 @@ func connStringPassword(text string, l, s, e int) bool {
 // (REACT_APP_AUTH_PASSWORD=whiteduke): an .env file's password, though a
 // word alone is no password elsewhere.
 func envPassword(text string, l, r int, ident, v string, quoted bool) bool {
-	if quoted || r >= len(text) || text[r] != '=' || !isUpperEnv(ident) || len(v) < 6 || len(v) > 64 {
+	if quoted || r >= len(text) || text[r] != '=' || !isUpperEnv(ident) {
+		return false
+	}
+	return wordPassword(v)
+}
+
+// wordPassword: a lower-case word of 6 to 64 letters that is no
+// placeholder and names no password (envPassword, propertiesPassword).
+func wordPassword(v string) bool {
+	if len(v) < 6 || len(v) > 64 {
 		return false
 	}
 	for i := 0; i < len(v); i++ {

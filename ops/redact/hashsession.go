@@ -430,7 +430,7 @@ func findNamedDigests(text string, hits []hit, emit func(s, e int, id string)) {
 			continue
 		}
 		if hashNamed {
-			if s, e, _, prose := parseValue(text, l, r, text[l:r], kindSecret); s >= 0 && !prose && looksDigest(text[s:e]) {
+			if s, e, _, prose := parseValue(text, l, r, text[l:r], kindSecret); s >= 0 && !prose && looksDigest(text[s:e]) && !encryptedByKeyService(text, l, r, s, e) {
 				emit(s, e, "password-hash")
 				lastEnd = e
 				continue

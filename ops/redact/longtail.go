@@ -86,6 +86,10 @@ func longtailRules() []*Rule {
 		kw("viber-auth-token", `[0-9a-f]{16}-[0-9a-f]{16}-[0-9a-f]{16}`, "viber"),
 		kw("webex-access-token", `[A-Za-z0-9]{64}_[A-Z0-9]{4}_[0-9a-f-]{36}`, "webex"),
 		kw("algolia-api-key", `[a-f0-9]{32}`, "searchclient", "algoliasearch"),
+		// Klaviyo's private API key is pk_ and 34 hex digits (most
+		// providers' pk_ is a publishable key): reported where Klaviyo is
+		// named (KlaviyoAPI("pk_…"), klaviyo: …), precision2.go
+		kw("klaviyo-private-key", `pk_[a-f0-9]{34}`, "klaviyo"),
 		// 3. a name and its value as two words of a command
 		&Rule{ID: "generic-command-set", Anchors: []string{"set -gx ", "set -x ", "set -ux ", "setenv ", "env:set "}, Fold: true,
 			Priority: prioGeneric, find: findCommandSet, emits: assignmentIDs[:]},

@@ -187,6 +187,7 @@ func longtailPositives(g gen) []posCase {
 		{"telegram-api-hash", "api_hash = '%s'", g.s(tHex, 32)},
 		{"ghost-admin-api-key", "GHOST_ADMIN_API_KEY=%s", g.s(tHex, 24) + ":" + g.s(tHex, 64)},
 		{"ably-api-key", "new Ably.Realtime('%s')", g.s(tAlnum, 6) + "." + g.s(tAlnum, 6) + ":" + g.s(tB64url, 43)},
+		{"klaviyo-private-key", "klaviyo = KlaviyoAPI(\"%s\")", "pk_" + g.s("0123456789abcdef", 34)},
 		{"viber-auth-token", "X-Viber-Auth-Token: %s", g.s(tHex, 16) + "-" + g.s(tHex, 16) + "-" + g.s(tHex, 16)},
 		{"webex-access-token", "WEBEX_BOT_TOKEN=%s", g.s(tAlnum, 64) + "_PF84_" + uuid()},
 		{"basic-user-key", "curl -u %s:X https://acme.freshdesk.com/api/v2/tickets", g.s(tAlnum, 20)},

@@ -37,10 +37,14 @@ func kw(id, shape string, keywords ...string) *Rule {
 			if e <= last || l > 0 && text[l-1] == '/' || e < len(text) && (text[e] == '/' || text[e] == '#') {
 				continue
 			}
+			if !kwNamePart(text, l, e, int(h.pos), int(h.pos+h.alen)) {
+				continue // probably, nonlinear, onlooker (precision2.go)
+			}
 			last = e
 			if publicName(text[l:e]) { // DISCORD_PUBLIC_KEY, pubkey (general7.go)
 				continue
 			}
+			il, ie := l, e // the name, for browserKey
 			for e < len(text) && strings.IndexByte(" \t\"'`:=>,|?]\\", text[e]) >= 0 {
 				e++ // the separator: KEY=, "key": ", key => '
 			}
@@ -51,7 +55,7 @@ func kw(id, shape string, keywords ...string) *Rule {
 			if fm != nil && !kwRegexpOnly {
 				fm.eachAfterSeparator(text[e:end], func(st, en int) bool {
 					st, en = e+st, e+en
-					if st > 0 && isTokenByte(text[st-1]) || en < len(text) && isTokenByte(text[en]) || !checkKeyed(text, st, en) || valueKeyPublic(text, st, id) {
+					if st > 0 && isTokenByte(text[st-1]) || en < len(text) && isTokenByte(text[en]) || !checkKeyed(text, st, en) || valueKeyPublic(text, st, id) || browserKey(text, il, ie, st, en) {
 						return false
 					}
 					emit(st, en, id)
@@ -61,7 +65,7 @@ func kw(id, shape string, keywords ...string) *Rule {
 			}
 			for _, m := range re.FindAllStringSubmatchIndex(text[e:end], -1) {
 				st, en := e+m[2*g], e+m[2*g+1]
-				if st > 0 && isTokenByte(text[st-1]) || en < len(text) && isTokenByte(text[en]) || !checkKeyed(text, st, en) || valueKeyPublic(text, st, id) {
+				if st > 0 && isTokenByte(text[st-1]) || en < len(text) && isTokenByte(text[en]) || !checkKeyed(text, st, en) || valueKeyPublic(text, st, id) || browserKey(text, il, ie, st, en) {
 					continue
 				}
 				emit(st, en, id)

@@ -145,7 +145,7 @@ func publicWordsOf(words []string, rule string) bool {
 				return true
 			}
 		case "client":
-			if vendor("rollbar") && i+1 < len(words) && words[i+1] == "token" || vendor("adyen") && i+1 < len(words) && words[i+1] == "key" {
+			if vendor("rollbar") && i+1 < len(words) && (words[i+1] == "token" || i > 0 && words[i-1] == "post" && words[i+1] == "item") || vendor("adyen") && i+1 < len(words) && words[i+1] == "key" {
 				return true
 			}
 		}

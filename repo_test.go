@@ -1,0 +1,51 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// executableMagic are the first bytes of the programs Go builds for the
+// platforms the client runs on: ELF (linux), PE's "MZ" (windows), Mach-O
+// (darwin, both byte orders and the universal header).
+var executableMagic = [][]byte{
+	[]byte("\x7fELF"),
+	[]byte("MZ"),
+	{0xfe, 0xed, 0xfa, 0xce}, {0xfe, 0xed, 0xfa, 0xcf},
+	{0xce, 0xfa, 0xed, 0xfe}, {0xcf, 0xfa, 0xed, 0xfe},
+	{0xca, 0xfe, 0xba, 0xbe},
+}
+
+// TestNoBuiltProgramIsCommitted: a program built from this repository
+// (a `go build` output for any platform) is never a file of it. One
+// landed once (a 7.6 MB tokeneval.exe, removed in 099f674): every clone
+// carries it forever. The repository's files are what git tracks, so a
+// developer's own builds beside them (ignored by .gitignore) do not count.
+func TestNoBuiltProgramIsCommitted(t *testing.T) {
+	out, err := exec.Command("git", "ls-files", "-z").Output()
+	if err != nil {
+		t.Skipf("not run: the repository's file list needs git in a clone (%v)", err)
+	}
+	var programs []string
+	for _, name := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
+		f, err := os.Open(name)
+		if err != nil {
+			continue // deleted in the work tree, not yet committed
+		}
+		head := make([]byte, 4)
+		n, _ := f.Read(head)
+		f.Close()
+		for _, m := range executableMagic {
+			if n >= len(m) && bytes.Equal(head[:len(m)], m) {
+				programs = append(programs, name)
+				break
+			}
+		}
+	}
+	if len(programs) > 0 {
+		t.Errorf("built programs are committed (git rm --cached them; .gitignore ignores *.exe): %s", strings.Join(programs, ", "))
+	}
+}
