@@ -151,7 +151,11 @@ func Apply(p Plan) (res Result, err error) {
 	}
 
 	// (b) backup.
-	bdir, err := makeBackup(p.ConfigDir, p.Key, p.SessionID, sanitizeOp(p.Op), projectDir, now().UTC(), items, !p.NoBackup)
+	how := backupCopy
+	if p.NoBackup {
+		how = backupNone
+	}
+	bdir, err := makeBackup(p.ConfigDir, p.Key, p.SessionID, sanitizeOp(p.Op), projectDir, now().UTC(), items, how)
 	if err != nil {
 		return res, err
 	}

@@ -98,6 +98,27 @@ func linkBeneath(root, oldpath, newpath string) error {
 	return nil
 }
 
+// linkAcross gives the file at oldpath (below root) a second name newpath
+// (below newRoot), each folder reached from its root without following a
+// link (linkat): a folder on either way swapped for a link leads the new
+// name nowhere else.
+func linkAcross(root, oldpath, newRoot, newpath string) error {
+	odir, obase, err := beneathDir(root, oldpath)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(odir)
+	ndir, nbase, err := beneathDir(newRoot, newpath)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(ndir)
+	if err := unix.Linkat(odir, obase, ndir, nbase, 0); err != nil {
+		return &os.LinkError{Op: "link", Old: oldpath, New: newpath, Err: err}
+	}
+	return nil
+}
+
 // renameBeneath gives the file at oldpath the name newpath (replacing
 // what is there), both in one folder below root reached without following
 // a link (renameat): a folder swapped for a link since the file was made

@@ -60,6 +60,19 @@ func linkBeneath(root, oldpath, newpath string) error {
 	return os.Link(oldpath, newpath)
 }
 
+// linkAcross gives the file at oldpath (below root) a second name newpath
+// (below newRoot), no folder on either way being a link or junction
+// (checked by name).
+func linkAcross(root, oldpath, newRoot, newpath string) error {
+	if err := checkBeneath(root, oldpath); err != nil {
+		return err
+	}
+	if err := checkBeneath(newRoot, newpath); err != nil {
+		return err
+	}
+	return os.Link(oldpath, newpath)
+}
+
 // renameBeneath gives the file at oldpath the name newpath (replacing
 // what is there), no folder on the way from root being a link or
 // junction (checked by name).

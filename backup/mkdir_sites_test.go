@@ -63,7 +63,11 @@ func TestNoFolderMadeThroughAFolderSwappedForALink(t *testing.T) {
 		return out
 	}
 	runBackup := func(t *testing.T, cfg string) error {
-		_, err := makeBackup(cfg, id, id, "test", proj(cfg), time.Now(), items(cfg), true)
+		_, err := makeBackup(cfg, id, id, "test", proj(cfg), time.Now(), items(cfg), backupCopy)
+		return err
+	}
+	runBackupLink := func(t *testing.T, cfg string) error { // a move's
+		_, err := makeBackup(cfg, id, id, "move", proj(cfg), time.Now(), items(cfg), backupLink)
 		return err
 	}
 	newFolder := func(dir func(cfg string) string) func(t *testing.T, cfg string) error {
@@ -116,6 +120,12 @@ func TestNoFolderMadeThroughAFolderSwappedForALink(t *testing.T) {
 			},
 			swap: func(cfg, step string) string { return filepath.Dir(filepath.Dir(strings.TrimPrefix(step, "made:"))) },
 			run:  runBackup},
+		{name: "makeBackup: a move's link, once its folder is made (linkFileSynced)",
+			at: func(cfg, step string) bool {
+				return strings.HasPrefix(step, "made:") && strings.HasSuffix(step, filepath.Join(id, "subagents"))
+			},
+			swap: func(cfg, step string) string { return filepath.Dir(filepath.Dir(strings.TrimPrefix(step, "made:"))) },
+			run:  runBackupLink},
 		{name: "RecordWritten: the note, once its folder is made", setup: mkOwn,
 			at: func(cfg, step string) bool { return step == "made:"+backupsOf(cfg) }, swap: fixed(own),
 			run: func(t *testing.T, cfg string) error {
@@ -169,6 +179,12 @@ func TestNoFolderMadeThroughAFolderSwappedForALink(t *testing.T) {
 				return filepath.Dir(filepath.Dir(strings.TrimPrefix(step, "mkdir:")))
 			},
 			run: runBackup},
+		{name: "makeBackup: a folder in a move's backup (linkFileSynced)",
+			at: func(cfg, step string) bool { return strings.HasSuffix(step, filepath.Join(id, "subagents")) },
+			swap: func(cfg, step string) string {
+				return filepath.Dir(filepath.Dir(strings.TrimPrefix(step, "mkdir:")))
+			},
+			run: runBackupLink},
 		{name: "Move: the journal's folder", setup: mkOwn,
 			at: mkdirOf(JournalDir), swap: fixed(own),
 			run: func(t *testing.T, cfg string) error {

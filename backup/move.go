@@ -229,7 +229,7 @@ func Move(p MovePlan) (res MoveResult, err error) {
 			}
 			items = append(items, item{FileWrite: FileWrite{Path: from}, target: from, rel: rel})
 		}
-		bdir, berr := makeBackup(cfg, KeyFor(cfg, s.ID, s.ProjectDir), s.ID, "move", s.ProjectDir, t, items, true)
+		bdir, berr := makeBackup(cfg, KeyFor(cfg, s.ID, s.ProjectDir), s.ID, "move", s.ProjectDir, t, items, backupLink)
 		if berr != nil {
 			return res, berr
 		}
@@ -573,7 +573,12 @@ func (j *journal) finish() (warnings []string, err error) {
 // (openBeneath, removeBeneath): a folder swapped for a link after the
 // move's checks leads no removal out of the config dir.
 func (f journalFile) removeFrom(root string) (note string, err error) {
-	old, err := openBeneath(root, f.From, os.O_RDONLY, 0)
+	// open to write when it may be (the backup's name for the same file
+	// is cut back below); else only read
+	old, err := openBeneath(root, f.From, os.O_RDWR, 0)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		old, err = openBeneath(root, f.From, os.O_RDONLY, 0)
+	}
 	if errors.Is(err, os.ErrNotExist) {
 		return "", nil // removed before a crash
 	}
@@ -608,6 +613,12 @@ func (f journalFile) removeFrom(root string) (note string, err error) {
 	}
 	if err != nil {
 		return "", fmt.Errorf("%d bytes appended to %s during the move could not be carried over to %s: %w", n, f.From, f.To, err)
+	}
+	// the old file is also the move's backup (linkFileSynced): with the
+	// lines carried over, it goes back to what was backed up, or restore
+	// would refuse the backup as damaged (its checksum is of that)
+	if old.Truncate(*f.Size) == nil {
+		old.Sync()
 	}
 	return fmt.Sprintf("%d bytes appended to %s during the move were carried over to %s", n, f.From, f.To), nil
 }

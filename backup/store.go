@@ -69,10 +69,21 @@ func sessionBackupRoot(configDir, key string) string {
 	return filepath.Join(BackupsRoot(configDir), key)
 }
 
-// makeBackup copies every existing item into a new backup directory and
-// writes its manifest (without copy: an empty directory, for the commit
-// journal only). On error nothing is left behind.
-func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, items []item, copy bool) (dir string, err error) {
+// backupHow is how makeBackup saves the files.
+type backupHow int
+
+const (
+	backupNone backupHow = iota // an empty directory, for the commit journal only
+	backupCopy                  // a copy of each file
+	// backupLink gives each file a second name in the backup (a hard
+	// link; a copy where the file system has none): for a move, whose
+	// end removes the old names, so the backup is what keeps the bytes
+	backupLink
+)
+
+// makeBackup saves every existing item into a new backup directory (how)
+// and writes its manifest. On error nothing is left behind.
+func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, items []item, how backupHow) (dir string, err error) {
 	root := sessionBackupRoot(configDir, key)
 	cfg := startRoot(configDir, configDir)
 	if err := makeDirs(cfg, root, nil); err != nil {
@@ -95,7 +106,7 @@ func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, i
 			removeAllBeneath(cfg, dir)
 		}
 	}()
-	if !copy {
+	if how == backupNone {
 		return dir, syncDir(root)
 	}
 	m := Backup{Version: 1, Op: op, Time: t, SessionID: sessionID, ProjectDir: projectDir,
@@ -110,7 +121,11 @@ func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, i
 		if serr != nil {
 			return "", serr
 		}
-		bf, cerr := copyFileSynced(projectDir, it.target, cfg, filepath.Join(dir, filepath.FromSlash(it.rel)))
+		save := copyFileSynced
+		if how == backupLink {
+			save = linkFileSynced
+		}
+		bf, cerr := save(projectDir, it.target, cfg, filepath.Join(dir, filepath.FromSlash(it.rel)))
 		if cerr != nil {
 			return "", wrapIOError("back up "+it.target, cerr)
 		}
@@ -173,6 +188,59 @@ func copyFileSynced(root, src, dstRoot, dst string) (bf BackupFile, err error) {
 		return bf, err
 	}
 	if err = out.Close(); err != nil {
+		return bf, err
+	}
+	if d := filepath.Dir(dst); d != "" {
+		if err = syncDir(d); err != nil {
+			return bf, err
+		}
+	}
+	return BackupFile{Size: n, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
+}
+
+// linkFileSynced is copyFileSynced giving src a second name dst instead
+// of copying it (a move's backup: the move removes src's name at its end,
+// and a copy wrote the whole session again, and waited for the disk, for
+// bytes that stay where they are). The name is given to the file opened
+// below root without following a link (the same check as the copy's):
+// when the new name is not that file (a folder on the way swapped since),
+// or the file system gives no second names, or the file's data cannot be
+// flushed to disk (a backup is durable: the copy was fsynced), it falls
+// back to a copy. Its mode is src's own (the backup folder is 0700).
+func linkFileSynced(root, src, dstRoot, dst string) (bf BackupFile, err error) {
+	in, err := openRegularBeneath(root, src)
+	if err != nil {
+		return bf, err
+	}
+	defer in.Close()
+	fi, err := in.Stat()
+	if err != nil {
+		return bf, err
+	}
+	if err := makeDirs(dstRoot, filepath.Dir(dst), nil); err != nil {
+		return bf, err
+	}
+	if linkAcross(root, src, dstRoot, dst) != nil {
+		return copyFileSynced(root, src, dstRoot, dst)
+	}
+	same := false
+	if l, lerr := openBeneath(dstRoot, dst, os.O_RDONLY, 0); lerr == nil {
+		li, serr := l.Stat()
+		same = serr == nil && os.SameFile(fi, li)
+		l.Close()
+	}
+	if !same || in.Sync() != nil {
+		removeBeneath(dstRoot, dst)
+		return copyFileSynced(root, src, dstRoot, dst)
+	}
+	defer func() {
+		if err != nil {
+			removeBeneath(dstRoot, dst)
+		}
+	}()
+	h := sha256.New()
+	n, err := io.CopyBuffer(h, in, make([]byte, 1<<20))
+	if err != nil {
 		return bf, err
 	}
 	if d := filepath.Dir(dst); d != "" {

@@ -878,19 +878,29 @@ func (f *File) ResumeTokens() ResumeEstimate {
 // are read and counted on every core, and the results folded in the order
 // of the path.
 func (f *File) ResumeTokensWith(p Path, raw RawFunc) ResumeEstimate {
-	return f.resumeTokens(p, raw, nil, &calibration)
+	return f.resumeTokens(p, raw, nil, &calibration, nil)
 }
 
 // ResumeTokensCalibrated is ResumeTokensWith made with the constants cal
 // instead of DefaultCalibration: what cmd/tokeneval fits and judges.
 func (f *File) ResumeTokensCalibrated(p Path, raw RawFunc, cal Calibration) ResumeEstimate {
-	return f.resumeTokens(p, raw, nil, &cal)
+	return f.resumeTokens(p, raw, nil, &cal, nil)
+}
+
+// ResumeTokensVisit is ResumeTokensWith(p, nil) handing each line it
+// reads from the file to visit, on the pass's workers (concurrently, in
+// no order; the bytes are valid during the call only): a pass that needs
+// some of the same lines (compress-old-turns' cut) reads them with the
+// estimate instead of reading most of the file's blocks once more.
+func (f *File) ResumeTokensVisit(p Path, visit func(i int, raw []byte)) ResumeEstimate {
+	return f.resumeTokens(p, nil, nil, &calibration, visit)
 }
 
 // resumeTokens is ResumeTokensWith; with counts, each line's count is
 // taken from it instead of read and counted (WrittenResumeTokens, whose
-// counts are made with the default calibration).
-func (f *File) resumeTokens(p Path, raw RawFunc, counts *lineCounts, cal *Calibration) ResumeEstimate {
+// counts are made with the default calibration); visit (may be nil) is
+// ResumeTokensVisit's.
+func (f *File) resumeTokens(p Path, raw RawFunc, counts *lineCounts, cal *Calibration, visit func(i int, raw []byte)) ResumeEstimate {
 	var r ResumeEstimate
 	var firstUsage Usage
 	var before Tokens // estimate of what was sent before the first usage
@@ -974,6 +984,9 @@ func (f *File) resumeTokens(p Path, raw RawFunc, counts *lineCounts, cal *Calibr
 				var err error
 				b, err = f.ReadRaw(i, buf)
 				ok, buf = err == nil, b
+				if ok && visit != nil {
+					visit(i, b)
+				}
 			}
 			if !ok || (e.Type() == "assistant" && maybe && IsSyntheticError(b)) {
 				c.skip = true
@@ -1158,7 +1171,7 @@ func WrittenResumeTokens(name string, lines int, write func(io.Writer) error) (R
 		return ResumeEstimate{}, cerr
 	}
 	if lc.matches(f) {
-		return f.resumeTokens(f.Graph().ActivePath(), nil, lc, &calibration), nil
+		return f.resumeTokens(f.Graph().ActivePath(), nil, lc, &calibration, nil), nil
 	}
 	g, err := LoadWritten(name, lines, write)
 	if err != nil {

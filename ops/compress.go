@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unsafe"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
@@ -271,73 +272,92 @@ func compressLate(t *Txn, f *chain.File, lines []int, c entryCut) error {
 			todo = append(todo, i)
 		}
 	}
-	// The estimate of what a resume sends from the session as read
-	// (ResumeEstimates' before, which Apply's report needs once the cut
-	// is made) depends on the input alone: it is made beside the cut's
-	// workers instead of after them, where it ran with one core idle
-	// (the consumer of its pass is serial). Only when the transaction
-	// changes something (a report is made): made for nothing, it was 40%
-	// of a compression that had nothing to cut.
-	if t.before == nil && (len(todo) > 0 || t.ChangesAnything()) {
-		path := f.Graph().ActivePath() // on this goroutine: the graph is not the pass's to build
-		var b chain.ResumeEstimate
-		made := make(chan struct{})
-		go func() {
-			defer close(made)
-			b = f.ResumeTokensWith(path, nil)
-		}()
-		// on every way out: f is not read once compressLate returns
-		defer func() {
-			<-made
-			if t.before == nil {
-				t.before = &b
-			}
-		}()
-	}
 	type result struct {
-		i      int
 		cuts   int
 		parts  []cutAt
 		n      int // the length of the line cut
 		tokens chain.Tokens
+		done   bool // the line was cut (or found with nothing to cut)
 	}
-	work := func(lo, hi int) ([]result, error) {
-		var out []result
+	res := make([]result, len(todo))
+	// cut is the work on line todo[k] read as raw (cutBuf: scratch)
+	cut := func(k int, raw, cutBuf []byte) []byte {
+		r := result{done: true}
+		if b, cuts, parts, changed := planCuts(cutBuf[:0], raw, c, true); changed {
+			r.cuts, r.parts, r.n, r.tokens = cuts, parts, len(raw), chain.EntryTokens(b)
+			cutBuf = b
+		}
+		res[k] = r
+		return cutBuf
+	}
+	// The estimate of what a resume sends from the session as read
+	// (ResumeEstimates' before, which Apply's report needs once the cut
+	// is made) reads every line sent, the lines to cut among them: the
+	// cut is made on its workers as it reads them (the two passes read
+	// most of the file's blocks each, the same lines for the cut's).
+	// Only when the transaction changes something (a report is made):
+	// made for nothing, it was 40% of a compression that had nothing to
+	// cut.
+	if t.before == nil && (len(todo) > 0 || t.ChangesAnything()) {
+		isTodo := make([]uint64, (len(f.Entries)+63)/64)
+		for _, i := range todo {
+			isTodo[i/64] |= 1 << (i % 64)
+		}
+		b := f.ResumeTokensVisit(f.Graph().ActivePath(), func(i int, raw []byte) {
+			// a line an earlier operation edited is cut as edited, below
+			if isTodo[i/64]&(1<<(i%64)) == 0 || t.edited(f, i) {
+				return
+			}
+			buf := cutBufs.Get().(*[]byte)
+			*buf = cut(sort.SearchInts(todo, i), raw, *buf)
+			cutBufs.Put(buf)
+		})
+		t.before = &b
+	}
+	// the lines the estimate did not cut (not on its path, edited, or no
+	// estimate made), on every core; the workers read the edits: they
+	// change once the pass is done
+	var rest []int
+	for k := range todo {
+		if !res[k].done {
+			rest = append(rest, k)
+		}
+	}
+	work := func(lo, hi int) (struct{}, error) {
 		var in, cutBuf []byte
-		for _, i := range todo[lo:hi] {
-			raw, inBuf, err := t.rawBuf(f, i, in)
+		for _, k := range rest[lo:hi] {
+			raw, inBuf, err := t.rawBuf(f, todo[k], in)
 			if err != nil {
-				return nil, err
+				return struct{}{}, err
 			}
 			if inBuf {
 				in = raw
 			}
-			if b, cuts, parts, changed := planCuts(cutBuf[:0], raw, c, true); changed {
-				out = append(out, result{i, cuts, parts, len(raw), chain.EntryTokens(b)})
-				cutBuf = b
-			}
+			cutBuf = cut(k, raw, cutBuf)
 		}
-		return out, nil
+		return struct{}{}, nil
 	}
-	// the workers read the edits: they change once the pass is done
-	var cut []result
-	if err := chain.InOrder(f, len(todo), func(k int) int { return todo[k] }, work, func(rs []result) error {
-		cut = append(cut, rs...)
-		return nil
-	}); err != nil {
+	if err := chain.InOrder(f, len(rest), func(k int) int { return todo[rest[k]] }, work, func(struct{}) error { return nil }); err != nil {
 		return err
 	}
-	for _, r := range cut {
+	for k, r := range res {
+		if r.parts == nil {
+			continue
+		}
 		if r.cuts > 0 {
 			t.Count(CountShortened, r.cuts)
 		}
-		if err := t.SetLate(f, r.i, cutLate(r.parts, r.n, c)); err != nil {
+		if err := t.SetLate(f, todo[k], cutLate(r.parts, r.n, c)); err != nil {
 			return err
 		}
-		t.knownTokens(f, r.i, r.tokens)
+		t.knownTokens(f, todo[k], r.tokens)
 	}
 	return nil
 }
+
+// cutBufs are the scratch buffers of the cuts made on the estimate's
+// workers (a cut line is counted, then dropped).
+var cutBufs = sync.Pool{New: func() any { return new([]byte) }}
 
 // cutLate is the late edit (SetLate) that makes the cut c of a line of n
 // bytes from parts, the plan planCuts made of it: only the plan is held

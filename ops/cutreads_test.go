@@ -38,14 +38,7 @@ func TestCutReadsOnlyLinesItMayCut(t *testing.T) {
 		{Max: 500, Text: true},
 		{Max: 100, Text: true},
 	}
-	files := map[string]string{}
-	for _, shape := range []string{"secrets", "bulk", "agentic", "dense"} {
-		sh, ok := gen.LookupShape(shape)
-		require.True(t, ok, shape)
-		res, err := sh.Generate(gen.Options{Size: 1 << 20, Seed: 7, Dir: t.TempDir()})
-		require.NoError(t, err)
-		files[shape] = res.Path
-	}
+	files := generateShapes(t, 7, "secrets", "bulk", "agentic", "dense")
 	for _, p := range testcorpus.JSONLFiles(t, filepath.Join("..", "testdata")) {
 		files["testdata and corpus"+"\x00"+p] = p
 	}
@@ -118,4 +111,18 @@ func blockKindName(k chain.BlockKind) string {
 		return "redacted_thinking"
 	}
 	return fmt.Sprintf("kind %d", k)
+}
+
+// generateShapes writes a 1 MB session of each of the benchgen shapes
+// named (seed seed) and returns their paths by shape.
+func generateShapes(t *testing.T, seed int64, shapes ...string) map[string]string {
+	files := map[string]string{}
+	for _, shape := range shapes {
+		sh, ok := gen.LookupShape(shape)
+		require.True(t, ok, shape)
+		res, err := sh.Generate(gen.Options{Size: 1 << 20, Seed: seed, Dir: t.TempDir()})
+		require.NoError(t, err)
+		files[shape] = res.Path
+	}
+	return files
 }

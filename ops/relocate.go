@@ -41,43 +41,78 @@ func (*Relocate) Name() string { return "move" }
 // outside content are rewritten as the result is written (Txn.MapLines:
 // every line of a session holds its cwd, and holding each line's new
 // bytes until then held a copy of the file, twice its size on a session
-// of a million small entries); here they are only counted. The changes
+// of a million small entries); here they are only counted, on every core
+// (chain.InOrder: the count walks every line, and on one core it was a
+// serial second of a move of a million entries). The changes
 // --rewrite-paths makes in content (a few lines, each listed) are set
-// now: the two touch disjoint fields, so their order does not matter.
+// once the pass is done (its workers read the edits): the two touch
+// disjoint fields, so their order does not matter.
 func (o *Relocate) Apply(t *Txn) error {
 	from, to := jsonText(o.From), jsonText(o.To)
+	type set struct {
+		i       int
+		raw     []byte
+		changes []PathChange
+	}
+	type batch struct {
+		changed  []int
+		n        int
+		notKeeps bool // a path is in a field the index reads
+		sets     []set
+	}
 	for _, f := range t.S.Files() {
 		var changed []int
-		var buf []byte
+		var sets []set
 		keepsIndex := true // no path is in a field the index reads
-		for i := range f.Entries {
-			e := &f.Entries[i]
-			if e.Kind != chain.KindEntry {
-				continue
-			}
-			raw, inBuf, err := t.rawBuf(f, i, buf)
-			if err != nil {
-				return err
-			}
-			if inBuf {
-				buf = raw
-			}
-			if n := structuralPathSpans(raw, from, func(k string, _, _ int) { keepsIndex = keepsIndex && !chain.IndexedField(k) }); n > 0 {
-				t.Count(CountPathsRewritten, n)
-				changed = append(changed, i)
-			}
-			if o.RewritePaths {
-				if !inBuf {
-					raw = append([]byte(nil), raw...)
+		work := func(lo, hi int) (batch, error) {
+			var b batch
+			var buf []byte
+			for i := lo; i < hi; i++ {
+				e := &f.Entries[i]
+				if e.Kind != chain.KindEntry {
+					continue
 				}
-				out, content, err := o.contentPaths(f, e, raw, from, to)
+				raw, inBuf, err := t.rawBuf(f, i, buf)
 				if err != nil {
-					return err
+					return b, err
 				}
-				if content {
-					t.Set(f, i, bytes.Clone(out))
+				if inBuf {
+					buf = raw
+				}
+				if n := structuralPathSpans(raw, from, func(k string, _, _ int) { b.notKeeps = b.notKeeps || chain.IndexedField(k) }); n > 0 {
+					b.n += n
+					b.changed = append(b.changed, i)
+				}
+				if o.RewritePaths {
+					if !inBuf {
+						raw = append([]byte(nil), raw...)
+					}
+					out, changes, err := contentPaths(f, e, raw, from, to)
+					if err != nil {
+						return b, err
+					}
+					if len(changes) > 0 {
+						b.sets = append(b.sets, set{i, bytes.Clone(out), changes})
+					}
 				}
 			}
+			return b, nil
+		}
+		err := chain.InOrder(f, len(f.Entries), func(k int) int { return k }, work, func(b batch) error {
+			if b.n > 0 {
+				t.Count(CountPathsRewritten, b.n)
+			}
+			changed = append(changed, b.changed...)
+			keepsIndex = keepsIndex && !b.notKeeps
+			sets = append(sets, b.sets...)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for _, s := range sets {
+			t.Set(f, s.i, s.raw)
+			o.Changes = append(o.Changes, s.changes...)
 		}
 		t.MapLines(f, func(raw []byte) []byte { out, _ := structuralPaths(raw, from, to); return out }, changed, keepsIndex)
 	}
@@ -94,6 +129,12 @@ func structuralPaths(raw, from, to []byte) ([]byte, int) {
 	var out []byte
 	last := 0
 	n := structuralPathSpans(raw, from, func(_ string, at, end int) {
+		if out == nil {
+			// made once, with room for a few paths grown: appended to
+			// from nothing, the line was copied into a bigger slice two
+			// or three times (a tenth of a move's CPU on a chain)
+			out = make([]byte, 0, len(raw)+4*max(0, len(to)-len(from)))
+		}
 		out = append(out, raw[last:at]...)
 		out = append(out, to...)
 		last = end
@@ -107,22 +148,45 @@ func structuralPaths(raw, from, to []byte) ([]byte, int) {
 // structuralPathSpans calls fn with the top-level field and the span of
 // every occurrence of from that structuralPaths replaces, in order, and
 // returns how many there are.
+//
+// The fields are walked, but a value is searched only when the next
+// occurrence of from in the line (one vector search, made again only once
+// the walk is past it) lies inside it, and the walk stops at the field
+// after the last one: a move rewrites the cwd of every line, twice (once
+// to count, once to write), and a search in each of the twenty short
+// values of every line was most of its CPU.
 func structuralPathSpans(raw, from []byte, fn func(key string, at, end int)) int {
 	str := unsafe.String(unsafe.SliceData(raw), len(raw))
 	i := 0
 	for i < len(str) && str[i] != '{' {
 		i++
 	}
-	if i == len(str) || !bytes.Contains(raw, from) {
+	if i == len(str) || len(from) == 0 {
 		return 0
 	}
+	next := bytes.Index(raw[i:], from) // the next occurrence at or after pos (-1: none)
+	if next < 0 {
+		return 0
+	}
+	next += i
+	pos := i
 	n := 0
 	chain.Fields(str, i, func(key string, vs, ve int) bool {
-		if isContentKey(key) {
+		if next >= 0 && next < vs {
+			// behind the walk (in a key, or a content value passed over)
+			pos = vs
+			if next = bytes.Index(raw[pos:], from); next >= 0 {
+				next += pos
+			}
+		}
+		if next < 0 {
+			return false // none in this value or any after it
+		}
+		if next+len(from) > ve || isContentKey(key) {
 			return true
 		}
 		v := raw[vs:ve]
-		for k := 0; ; {
+		for k := next - vs; ; {
 			m := bytes.Index(v[k:], from)
 			if m < 0 {
 				break
@@ -137,7 +201,11 @@ func structuralPathSpans(raw, from []byte, fn func(key string, at, end int)) int
 			}
 			k = end
 		}
-		return true
+		next = -1 // searched again from the next value
+		if rest := bytes.Index(raw[ve:], from); rest >= 0 {
+			next = ve + rest
+		}
+		return next >= 0
 	})
 	return n
 }
@@ -173,10 +241,11 @@ func isPathByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-'
 }
 
-// contentPaths rewrites from in the tool inputs and results of one entry.
-func (o *Relocate) contentPaths(f *chain.File, e *chain.Entry, raw, from, to []byte) ([]byte, bool, error) {
+// contentPaths rewrites from in the tool inputs and results of one entry,
+// and lists what it changed.
+func contentPaths(f *chain.File, e *chain.Entry, raw, from, to []byte) ([]byte, []PathChange, error) {
 	if !bytes.Contains(raw, from) {
-		return raw, false, nil
+		return raw, nil, nil
 	}
 	type field struct{ path, where string }
 	var fields []field
@@ -192,7 +261,7 @@ func (o *Relocate) contentPaths(f *chain.File, e *chain.Entry, raw, from, to []b
 	if gjson.GetBytes(raw, "toolUseResult").Exists() {
 		fields = append(fields, field{"toolUseResult", "toolUseResult"})
 	}
-	changed := false
+	var changes []PathChange
 	for _, fl := range fields {
 		v := gjson.GetBytes(raw, fl.path)
 		if !v.Exists() || !bytes.Contains([]byte(v.Raw), from) {
@@ -204,12 +273,11 @@ func (o *Relocate) contentPaths(f *chain.File, e *chain.Entry, raw, from, to []b
 		}
 		var err error
 		if raw, err = sjson.SetRawBytes(raw, fl.path, nv); err != nil {
-			return nil, false, err
+			return nil, nil, err
 		}
-		changed = true
-		o.Changes = append(o.Changes, PathChange{File: f.Path, Line: int(e.Line), Where: fl.where, Count: n})
+		changes = append(changes, PathChange{File: f.Path, Line: int(e.Line), Where: fl.where, Count: n})
 	}
-	return raw, changed, nil
+	return raw, changes, nil
 }
 
 // String describes a change for people.

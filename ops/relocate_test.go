@@ -30,6 +30,20 @@ func TestStructuralPathsRewritesWholePathsOutsideContent(t *testing.T) {
 	}
 }
 
+// TestStructuralPathsMakesTheLineOnce: a move rewrites the cwd of every
+// line as it writes; a line with a path or two to rewrite is made in one
+// slice, not appended into ever bigger ones (growing it was a tenth of the
+// CPU of a move of a chain of small entries).
+func TestStructuralPathsMakesTheLineOnce(t *testing.T) {
+	from, to := jsonText("/home/u/app"), jsonText("/home/someone-else/projects/the-new-app")
+	line := []byte(`{"parentUuid":"a","cwd":"/home/u/app","sessionId":"s","message":{"role":"user","content":"` + string(bytes.Repeat([]byte("x"), 800)) + `"},"snapshot":{"realParentDir":"/home/u/app/sub"},"uuid":"b"}`)
+	want := bytes.ReplaceAll(line, []byte(`"/home/u/app`), append([]byte(`"`), to...))
+	got, n := structuralPaths(line, from, to)
+	require.Equal(t, 2, n)
+	require.Equal(t, string(want), string(got))
+	assert.Equal(t, 1.0, testing.AllocsPerRun(100, func() { structuralPaths(line, from, to) }), "allocations per line")
+}
+
 func TestReplacePathKeepsOtherNames(t *testing.T) {
 	from, to := jsonText("/home/u/app"), jsonText("/srv/app")
 	for _, tc := range []struct{ in, want string }{

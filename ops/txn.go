@@ -242,12 +242,19 @@ func (t *Txn) Raw(f *chain.File, i int) ([]byte, error) {
 	return f.Raw(i)
 }
 
+// edited reports whether entry i of f has bytes of its own in t (set, or
+// made late): Raw gives those, not the file's.
+func (t *Txn) edited(f *chain.File, i int) bool {
+	ed := t.edits[f].At(i)
+	return ed != nil && (ed.Raw != nil || ed.Late)
+}
+
 // rawBuf is Raw reading a line that is not edited into buf (a pass over
 // many lines reuses one buffer). inBuf says whether the bytes are buf's
 // (valid until buf is used again): an edited line's bytes are the edit's
 // own, and must be neither kept nor used as the next buffer.
 func (t *Txn) rawBuf(f *chain.File, i int, buf []byte) (raw []byte, inBuf bool, err error) {
-	if ed := t.edits[f].At(i); ed != nil && (ed.Raw != nil || ed.Late) {
+	if t.edited(f, i) {
 		raw, err = t.Raw(f, i)
 		return raw, false, err
 	}
