@@ -83,6 +83,9 @@ type WriteResult struct {
 	otherFileSecrets int
 	// notScanned: the files the operation could not read (named in notes)
 	notScanned int
+	// linksNotRead: the subagent transcripts that are symbolic links
+	// (chain.Session.Links), left unread and named in warnings
+	linksNotRead int
 	// notWritten: the files whose secrets the result does not hold (-o
 	// FILE): their redactions are listed as not written
 	notWritten map[string]bool
@@ -220,6 +223,36 @@ func shareFolderTaken(dir, id string, paths []string) error {
 	return nil
 }
 
+// sidecarLinks deals with the subagent transcripts of s that are symbolic
+// links (never read: their bytes are another file's): a change in place
+// refuses them (the session would be changed without them), any other
+// run names each as not read (copies: not copied).
+func (env *Env) sidecarLinks(s *chain.Session, inPlace, copies bool) error {
+	switch {
+	case len(s.Links) == 0:
+	case inPlace:
+		target, _ := os.Readlink(s.Links[0])
+		return &backup.SymlinkError{Path: s.Links[0], Target: target}
+	case copies:
+		var left []error
+		for _, l := range s.Links {
+			left = append(left, &backup.NotAFileError{Path: l, Kind: backup.NodeKind(os.ModeSymlink)})
+		}
+		env.warnSkipped(left)
+	default:
+		env.warnLinksNotRead(s)
+	}
+	return nil
+}
+
+// warnLinksNotRead names each subagent transcript of s that is a symbolic
+// link, left unread, on standard error.
+func (env *Env) warnLinksNotRead(s *chain.Session) {
+	for _, l := range s.Links {
+		env.Warnf("not read: %s is a symbolic link, not a regular file", l)
+	}
+}
+
 // runWriteWith is runWrite with a hook that sees the result before it is
 // printed.
 func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook func(*WriteResult)) error {
@@ -250,6 +283,9 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		return err
 	}
 	defer s.Close()
+	if err := env.sidecarLinks(s, inPlace, d.New || d.FreshIDs || isFolderDest(d.Output)); err != nil {
+		return err
+	}
 	for _, a := range s.Subagents {
 		if snaps[a.File.Path], err = backup.TakeSnapshot(a.File.Path); err != nil {
 			return err
@@ -293,7 +329,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		pr.Done()
 		res := WriteResult{SessionID: s.ID, Path: s.Path, Operation: p.Name(), DryRun: d.DryRun,
 			EntriesBefore: len(s.Main.Entries), EntriesAfter: len(s.Main.Entries), BytesBefore: s.Main.Size, BytesAfter: s.Main.Size,
-			Notes: noteWords(t.Report.Notes), NothingToChange: true, redactions: &t.Report.Redactions, sidecarSecrets: sidecarSecrets(t), otherFileSecrets: otherFileSecrets(t), notScanned: len(t.Report.NotScanned)}
+			Notes: noteWords(t.Report.Notes), NothingToChange: true, redactions: &t.Report.Redactions, sidecarSecrets: sidecarSecrets(t), otherFileSecrets: otherFileSecrets(t), notScanned: len(t.Report.NotScanned), linksNotRead: len(s.Links)}
 		if hook != nil {
 			hook(&res) // redact --check must see secrets it could not replace
 		}
@@ -305,7 +341,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		SessionID: s.ID, Path: s.Path, Operation: p.Name(), DryRun: d.DryRun,
 		EntriesBefore: st.EntriesBefore, EntriesAfter: st.EntriesAfter, Removed: st.Removed, Changed: st.Changed, Added: st.Added,
 		BytesBefore: s.Main.Size, Counts: t.Report.Counts, CountDetails: t.Report.CountDetails, Notes: noteWords(t.Report.Notes), redactions: &t.Report.Redactions,
-		ResumeTokens: t.Report.Tokens, sidecarSecrets: sidecarSecrets(t), otherFileSecrets: otherFileSecrets(t), notScanned: len(t.Report.NotScanned),
+		ResumeTokens: t.Report.Tokens, sidecarSecrets: sidecarSecrets(t), otherFileSecrets: otherFileSecrets(t), notScanned: len(t.Report.NotScanned), linksNotRead: len(s.Links),
 	}
 	if t.NewID != "" {
 		out.SessionID = t.NewID
