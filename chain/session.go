@@ -1,11 +1,15 @@
 package chain
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/tidwall/gjson"
 )
 
 // Session is a session's main transcript with its sidecar files.
@@ -238,6 +242,31 @@ func regularOrLink(paths []string) (out []string, links map[string]bool) {
 // file) that has a sessionId names id: a copy of session id, not another
 // session's transcript.
 func SessionIDIs(p, id string) bool { return firstSessionIDIs(p, id) }
+
+// IsSubagentTranscript reports whether the first entry of the file at p
+// (a regular file) that has a sessionId is a subagent's (isSidechain or
+// an agentId): a subagent transcript, or a copy of one, carries the
+// sessionId of its session but is not its main transcript.
+func IsSubagentTranscript(p string) bool {
+	fh, err := os.Open(p)
+	if err != nil {
+		return false
+	}
+	defer fh.Close()
+	buf := make([]byte, 64<<10)
+	n, _ := io.ReadFull(fh, buf)
+	for _, line := range bytes.Split(buf[:n], []byte("\n")) {
+		if !gjson.ValidBytes(line) {
+			continue
+		}
+		r := gjson.GetManyBytes(line, "sessionId", "isSidechain", "agentId")
+		if !r[0].Exists() {
+			continue
+		}
+		return r[1].Bool() || r[2].String() != ""
+	}
+	return false
+}
 
 // firstSessionIDIs reports whether the first entry of the file at p with a
 // sessionId names id.

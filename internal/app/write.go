@@ -1731,7 +1731,7 @@ func (env *Env) refuseOutputInProjects(d Dest) error {
 		// the shell opened standard output on a file: the same rule as
 		// for -o naming it (>> ~/.claude/projects/…/ID.jsonl appended the
 		// session to itself, every entry a duplicate)
-		if p, ok := env.stdoutFile(); ok && (backup.UnderOwnDir(env.ConfigDir, p) || backup.UnderProjects(env.ConfigDir, p)) {
+		if p, ok := env.stdoutFile(); ok && backup.UnderConfigDir(env.ConfigDir, p) {
 			return UsageErrorf("redirect standard output to a file outside "+absOr(env.ConfigDir)+", or leave out -o to change the session in place (with a backup)",
 				"standard output is %s, in the config dir: -o - writes a copy for elsewhere, and there it would be a second file of a session or damage ccsurgeon's own files", p)
 		}
@@ -1746,6 +1746,12 @@ func (env *Env) refuseOutputInProjects(d Dest) error {
 			"-o %s is among ccsurgeon's own files (its backups, locks and journal), which only ccsurgeon writes", d.Output)
 	}
 	if !backup.UnderProjects(env.ConfigDir, d.Output) {
+		if backup.UnderConfigDir(env.ConfigDir, d.Output) {
+			// settings.json, history.jsonl, file-history/, todos/,
+			// sessions/: the client's, and no place for a copy
+			return UsageErrorf("give -o a path outside "+absOr(env.ConfigDir),
+				"-o %s is in the config dir, among the client's own files: -o writes a copy for elsewhere, and a session's files there are written by the commands themselves (in place, --new)", d.Output)
+		}
 		return nil
 	}
 	projects := chain.ProjectsDir(env.ConfigDir)
@@ -1803,7 +1809,16 @@ func absOr(p string) string {
 // name. A copy of this same session (an earlier export, -o share.jsonl
 // run again) is replaced with --force, as any file.
 func refuseSessionOutput(out string, st os.FileInfo, id string) error {
-	if !st.Mode().IsRegular() || chain.IsSessionFile(out) != nil || chain.SessionIDIs(out, id) {
+	if !st.Mode().IsRegular() || chain.IsSessionFile(out) != nil {
+		return nil
+	}
+	if chain.IsSubagentTranscript(out) {
+		// a copy of a subagent's carries the session's id: not a copy
+		// of the transcript -o writes
+		return &Error{Msg: fmt.Sprintf("%s already exists and is a subagent transcript: -o replaces only a copy of a session's main transcript", out),
+			Hint: fmt.Sprintf("give -o the name of a new file; if %s is a copy you made, remove it first (rm %s)", out, ShellQuote(out)), Code: 1}
+	}
+	if chain.SessionIDIs(out, id) {
 		return nil
 	}
 	return &Error{Msg: fmt.Sprintf("%s already exists and is another Claude Code session's transcript: -o never replaces a session", out),
