@@ -930,7 +930,7 @@ func (env *Env) lockSession(path string) (*backup.SessionLock, error) {
 	}
 	did, err := backup.Recover(env.ConfigDir, key, id, dir)
 	for _, d := range did {
-		env.Warnf("an earlier run was interrupted: %s", d)
+		env.Warnf("%s", d.Line())
 	}
 	if err != nil {
 		l.Unlock()
