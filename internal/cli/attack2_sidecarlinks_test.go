@@ -85,6 +85,13 @@ func TestNoSidecarLinkIsReadThrough(t *testing.T) {
 		{[]string{"doctor", "--json"}, true, sub},
 		{[]string{"redact-secrets", "ID"}, false, nil},
 		{[]string{"strip-thinking", "ID"}, false, nil},
+		// copies: the link is neither read nor copied (its bytes nowhere)
+		{[]string{"clone", "ID"}, true, sub},
+		{[]string{"fork", "ID", "1"}, true, sub},
+		{[]string{"strip-thinking", "ID", "--new"}, true, sub},
+		{[]string{"redact-secrets", "ID", "-o", "OUT/share/"}, true, sub},
+		{[]string{"strip-thinking", "ID", "-o", "OUT/copy.jsonl"}, true, sub},
+		{[]string{"repair", "ID", "--dry-run"}, true, nil},
 	}
 	for _, k := range kinds {
 		for _, c := range commands {
@@ -96,15 +103,29 @@ func TestNoSidecarLinkIsReadThrough(t *testing.T) {
 				link := k.plant(t, m, id, agent, outside)
 				backdate(t, m.root)
 				h0 := hashTree(t, m.root)
+				outDir := t.TempDir()
 				args := make([]string, len(c.args))
 				for i, a := range c.args {
-					args[i] = strings.ReplaceAll(a, "ID", id)
+					args[i] = strings.ReplaceAll(strings.ReplaceAll(a, "ID", id), "OUT", outDir)
 				}
 				r := m.cli(t, args...)
 				out := r.stdout + r.stderr
 				assert.NotContains(t, out, attack2Secret, "the link's target was read and printed")
 				assert.NotContains(t, out, "ghp_", "the link's target was read (a secret of it reported)")
-				assert.Empty(t, changes(h0, hashTree(t, m.root)), "files changed\n%s", out)
+				copies := c.args[0] == "clone" || c.args[0] == "fork" || strings.Contains(strings.Join(c.args, " "), "--new") || strings.Contains(strings.Join(c.args, " "), "-o")
+				if !copies {
+					assert.Empty(t, changes(h0, hashTree(t, m.root)), "files changed\n%s", out)
+				}
+				for _, root := range []string{m.root, outDir} {
+					require.NoError(t, filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+						if err != nil || !d.Type().IsRegular() || p == outside {
+							return nil
+						}
+						b, _ := os.ReadFile(p)
+						assert.NotContains(t, string(b), attack2Secret, "%s holds the bytes of the link's target", p)
+						return nil
+					}))
+				}
 				fi, err := os.Lstat(link)
 				require.NoError(t, err)
 				assert.True(t, fi.Mode()&os.ModeSymlink != 0, "the link was replaced")
