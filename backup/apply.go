@@ -196,7 +196,7 @@ func Apply(p Plan) (res Result, err error) {
 
 	// (e) commit. From here on the journal finishes the change whatever happens.
 	holdOld(items)
-	if err := writeJournal(bdir, items); err != nil {
+	if err := writeJournal(startRoot(p.ConfigDir, p.ConfigDir), bdir, items); err != nil {
 		return res, err
 	}
 	committed = true
@@ -243,7 +243,9 @@ func renderTemps(items []item) error {
 		}
 		// from the root down, following no link: a folder swapped for
 		// one since the checks leads no folder, file or rename elsewhere
-		if _, err := mkdirBeneath(it.root, filepath.Dir(it.target), nil); err != nil {
+		// (a folder made again, removed since: its parent's mode and
+		// owner, no backup keeping a folder's)
+		if _, err := mkdirBeneath(it.root, filepath.Dir(it.target), ParentFolderOf); err != nil {
 			return fmt.Errorf("create directory for %s: %w", it.target, err)
 		}
 		var like os.FileInfo // the original's owner and mode, as it was opened

@@ -72,6 +72,31 @@ func writeAtomic(path string, mode os.FileMode, render func(w io.Writer) error, 
 	return syncDir(filepath.Dir(target))
 }
 
+// writeFileAtomicBeneath is WriteFileAtomic for one of ccsurgeon's own
+// files below root (a journal, a mark, a manifest): its temp file made,
+// renamed over path and its folder fsynced from root down, following no
+// link (renderTempBeneath, renameBeneath): a folder on the way swapped for
+// a link leads no file elsewhere (*SymlinkError). It gets mode.
+func writeFileAtomicBeneath(root, path string, mode os.FileMode, render func(w io.Writer) error, sync bool) error {
+	f, err := renderTempBeneath(root, path, nil, mode, render)
+	if err != nil {
+		return err
+	}
+	tmp, err := finishTemp(f, path, sync, root)
+	if err != nil {
+		return err
+	}
+	hook("atomic-temp-written")
+	if err := renameBeneath(root, tmp, path); err != nil {
+		removeBeneath(root, tmp)
+		return fmt.Errorf("replace %s: %w", path, err)
+	}
+	if !sync {
+		return nil
+	}
+	return syncDirBeneath(root, filepath.Dir(path))
+}
+
 // WriteTo writes render's output to path (for "-o PATH"; the caller handles
 // "-" = stdout) atomically. An existing file is replaced only when force is
 // set (ErrExists otherwise), and keeps its mode and owner; a new file gets
@@ -107,11 +132,12 @@ func CheckWriteTo(path string, force bool) error {
 }
 
 // CreateNew writes render's output to a new file at path (mode 0600, parent
-// directories created with mode 0700) and fails with ErrExists if path already
-// exists — also if it appears while rendering: the finished temp file is
-// hard-linked to the final name, which the kernel refuses if it exists.
-func CreateNew(path string, render func(w io.Writer) error) error {
-	if err := createNew(path, render, true); err != nil {
+// directories created with mode 0700 below root, from root down following
+// no link) and fails with ErrExists if path already exists — also if it
+// appears while rendering: the finished temp file is hard-linked to the
+// final name, which the kernel refuses if it exists.
+func CreateNew(root, path string, render func(w io.Writer) error) error {
+	if err := createNew(root, path, render, true); err != nil {
 		return err
 	}
 	return syncDir(filepath.Dir(path))
@@ -136,6 +162,16 @@ func CreateNew(path string, render func(w io.Writer) error) error {
 // failure, Wait (or Last) must be called before what the batch made is
 // removed: the background steps may still run.
 type DirSync struct {
+	// Base is the folder every folder the batch makes is made below,
+	// from Base down following no link (a new session: the config dir; a
+	// share folder: the folder -o names). A folder on the way swapped for
+	// a link is refused (*SymlinkError): no folder, and then no file, is
+	// made where it leads. Empty: folders are made by name.
+	Base string
+	// Like gives a folder the batch makes below Base the folder it stands
+	// for (a new session's <id>/subagents/: its original's), whose mode
+	// (and as root owner) it gets; nil, or nil for a folder: 0700.
+	Like func(dir string) os.FileInfo
 	// Roots are folders the batch made itself (a new session's own
 	// folders): every folder below one is made by CreateNew one level at a
 	// time and never reached through a link (*SymlinkError), so that a
@@ -143,8 +179,9 @@ type DirSync struct {
 	Roots []string
 	mu    sync.Mutex
 	dirs  map[string]bool
-	made  []madeNode // what the batch made, in order (RemoveMade)
-	err   error      // the first failure of a background step
+	at    map[string]*os.File // the folders files are made in, open (folder)
+	made  []madeNode          // what the batch made, in order (RemoveMade)
+	err   error               // the first failure of a background step
 	wg    sync.WaitGroup
 	sem   chan struct{}
 }
@@ -181,8 +218,15 @@ func (d *DirSync) CreateNew(path string, render func(w io.Writer) error) error {
 		}
 		d.dirs[dir] = true // fsynced by Wait
 	}
+	// the folder opened once from Base down, following no link: every
+	// file of the batch in it is made from that handle (openat), so that
+	// a folder swapped for a link since leads no file elsewhere
+	dirf, err := d.folder(dir)
 	d.mu.Unlock()
-	f, err := renderNew(path, render)
+	if err != nil {
+		return fmt.Errorf("create %s: %w", path, err)
+	}
+	f, err := renderNew(dirf, path, render)
 	if err != nil {
 		return err
 	}
@@ -203,52 +247,96 @@ func (d *DirSync) CreateNew(path string, render func(w io.Writer) error) error {
 	return nil
 }
 
-// mkdir makes the folder dir: below one of d.Roots one level at a time,
-// refusing a link or a node that is not a folder on the way; elsewhere as
-// os.MkdirAll does.
+// mkdir makes the folder dir and its missing parents from d.Base down,
+// following no link (mkdirBeneath): a link or a node that is not a folder
+// on the way is refused. The folders it makes below one of d.Roots are
+// the batch's (RemoveMade); a batch with no Base makes those below a root
+// from the root's parent down, and the others by name.
 // Every folder on the way (the root too) is fsynced by Wait: its entry
 // in its parent is part of the batch, as the files are (d.mu is held).
 func (d *DirSync) mkdir(dir string) error {
+	under := "" // the root dir is below
 	for _, root := range d.Roots {
-		rel, err := filepath.Rel(root, dir)
-		if err != nil || !filepath.IsLocal(rel) && rel != "." {
-			continue
+		if rel, err := filepath.Rel(root, dir); err == nil && (filepath.IsLocal(rel) || rel == ".") {
+			under = root
+			break
 		}
-		d.dirs[filepath.Dir(root)] = true // the root's entry (made by the caller)
-		p := root
-		for _, c := range append([]string{""}, strings.Split(rel, string(filepath.Separator))...) {
-			if c != "." {
-				p = filepath.Join(p, c)
-			}
-			fi, err := os.Lstat(p)
-			if os.IsNotExist(err) {
-				if err = os.Mkdir(p, dirMode); err == nil {
-					d.dirs[filepath.Dir(p)] = true // fsynced by Wait
-					d.recordLocked(p, func() (os.FileInfo, error) { return os.Lstat(p) })
-					continue
-				}
-				if !errors.Is(err, os.ErrExist) {
-					return fmt.Errorf("create directory %s: %w", p, err)
-				}
-				fi, err = os.Lstat(p) // made meanwhile: checked as any
-			}
-			if err != nil {
-				return fmt.Errorf("create directory %s: %w", p, err)
-			}
-			if fi.Mode()&os.ModeSymlink != 0 {
-				target, _ := os.Readlink(p)
-				return symlinkError(p, target)
-			}
-			if !fi.IsDir() {
-				return fmt.Errorf("create directory %s: %w", p, syscall.ENOTDIR)
-			}
+	}
+	base := d.Base
+	if under != "" {
+		d.dirs[filepath.Dir(under)] = true // the root's entry (made by the caller)
+		if base == "" {
+			base = filepath.Dir(under) // the root itself opened O_NOFOLLOW too
+		}
+	}
+	if base == "" {
+		if err := os.MkdirAll(dir, dirMode); err != nil {
+			return fmt.Errorf("create directory %s: %w", dir, err)
 		}
 		return nil
 	}
-	if err := os.MkdirAll(dir, dirMode); err != nil {
+	hook("mkdir:" + dir)
+	made, err := mkdirBeneath(base, dir, d.Like)
+	if err == nil {
+		hook("made:" + dir) // (before anything is written in it)
+	}
+	for _, p := range made {
+		d.dirs[filepath.Dir(p)] = true // fsynced by Wait
+		if rel, rerr := filepath.Rel(under, p); under != "" && rerr == nil && filepath.IsLocal(rel) {
+			d.recordLocked(p, func() (os.FileInfo, error) { return os.Lstat(p) })
+			if err == nil && filepath.Clean(p) == filepath.Clean(under) {
+				// the root, which the caller made (and marked), is gone:
+				// the batch writes only into folders it knows
+				err = &os.PathError{Op: "open", Path: under, Err: os.ErrNotExist}
+			}
+		}
+	}
+	if err != nil {
 		return fmt.Errorf("create directory %s: %w", dir, err)
 	}
 	return nil
+}
+
+// makeDirs makes dir and its missing parents below d.Base (makeDirs), by
+// name when the batch has no Base.
+func (d *DirSync) makeDirs(dir string) error {
+	if d.Base == "" {
+		return os.MkdirAll(dir, dirMode)
+	}
+	return makeDirs(d.Base, dir, d.Like)
+}
+
+// folder returns the handle of the folder dir the batch makes files in,
+// opened from d.Base down following no link the first time (nil with no
+// Base, and on windows: files made by name). d.mu is held.
+func (d *DirSync) folder(dir string) (*os.File, error) {
+	if d.Base == "" {
+		return nil, nil
+	}
+	if f, ok := d.at[dir]; ok {
+		return f, nil
+	}
+	f, err := openDirBeneath(d.Base, dir)
+	if err != nil {
+		return nil, err
+	}
+	if d.at == nil {
+		d.at = map[string]*os.File{}
+	}
+	d.at[dir] = f
+	return f, nil
+}
+
+// closeFolders closes the folder handles once the batch is over (Last,
+// RemoveMade: no CreateNew is running); a batch that ends otherwise has
+// them closed by the collector. d.mu is held.
+func (d *DirSync) closeFolders() {
+	for _, f := range d.at {
+		if f != nil {
+			f.Close()
+		}
+	}
+	d.at = nil
 }
 
 // madeNode is a file or folder a DirSync made: its path, and what was
@@ -274,14 +362,20 @@ func (d *DirSync) recordLocked(path string, stat func() (os.FileInfo, error)) {
 // Mkdir makes the new folder dir (its parent must exist) as part of the
 // batch: a node already there, or put there meanwhile, is refused
 // (ErrExists), so that the batch writes only into folders it made.
-// RemoveMade removes it (when empty).
+// RemoveMade removes it (when empty). Below d.Base it is made from Base
+// down, following no link (a link on the way: *SymlinkError); with no
+// Base, by name (the folder -o names, the user's).
 func (d *DirSync) Mkdir(dir string) error {
 	if TestHook != nil {
 		TestHook("dirsync-mkdir:" + dir)
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if err := os.Mkdir(dir, dirMode); err != nil {
+	mkdir := func() error { return os.Mkdir(dir, dirMode) }
+	if d.Base != "" {
+		mkdir = func() error { return mkdirOneBeneath(d.Base, dir, d.Like) }
+	}
+	if err := mkdir(); err != nil {
 		if errors.Is(err, os.ErrExist) {
 			return existsError(dir)
 		}
@@ -309,6 +403,7 @@ func (d *DirSync) RemoveMade() {
 	d.wg.Wait()
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	d.closeFolders()
 	for k := len(d.made) - 1; k >= 0; k-- {
 		m := d.made[k]
 		if cur, err := os.Lstat(m.path); err == nil && os.SameFile(cur, m.fi) {
@@ -360,36 +455,78 @@ func (d *DirSync) Last(path string, render func(w io.Writer) error, written func
 		}
 		if err == nil {
 			hook("create-before-link")
-			if err = linkNew(tmp, path); err == nil {
+			if d.Base != "" {
+				// from Base down, following no link: a folder swapped for
+				// one since leads the name nowhere else
+				if err = linkNewBeneath(d.Base, tmp, path); err == nil {
+					if err = syncDirBeneath(d.Base, filepath.Dir(path)); err != nil {
+						removeBeneath(d.Base, path) // this call's link
+					}
+				}
+			} else if err = linkNew(tmp, path); err == nil {
 				if err = syncDir(filepath.Dir(path)); err != nil {
 					os.Remove(path) // this call's link: on a failure nothing is left at path
 				}
 			}
 		}
-		if tmp != "" {
+		if tmp != "" && d.Base != "" {
+			removeBeneath(d.Base, tmp)
+		} else if tmp != "" {
 			os.Remove(tmp)
 		}
+		d.mu.Lock()
+		d.closeFolders() // the batch is over: written has returned
+		d.mu.Unlock()
 	}()
 	if _, err := os.Lstat(path); err == nil {
 		return existsError(path)
 	}
-	if err := os.MkdirAll(filepath.Dir(path), dirMode); err != nil {
+	if err := d.makeDirs(filepath.Dir(path)); err != nil {
 		return fmt.Errorf("create directory %s: %w", filepath.Dir(path), err)
 	}
-	f, err := renderTemp(path, nil, DefaultMode, render, true, true)
+	var f *os.File
+	if d.Base != "" {
+		f, err = renderTempBeneath(d.Base, path, nil, DefaultMode, render)
+	} else {
+		f, err = renderTemp(path, nil, DefaultMode, render, true, true)
+	}
 	if err != nil {
 		return err
 	}
-	tmp, err = finishTemp(f, path, true)
+	tmp, err = finishTemp(f, path, true, d.Base)
 	return err
 }
 
-func createNew(path string, render func(w io.Writer) error, sweep bool) error {
+// linkNewBeneath is linkNew for a temp file and its name in one folder
+// below root, reached from root without following a link.
+func linkNewBeneath(root, tmp, path string) error {
+	err := linkBeneath(root, tmp, path)
+	if err == nil {
+		return nil
+	}
+	var se *SymlinkError
+	switch {
+	case errors.Is(err, os.ErrExist):
+		return existsError(path)
+	case errors.As(err, &se):
+		return err
+	}
+	// a file system without hard links: check, then rename (as linkNew)
+	if _, serr := os.Lstat(path); serr == nil {
+		return existsError(path)
+	}
+	if err := renameBeneath(root, tmp, path); err != nil {
+		return fmt.Errorf("create %s: %w", path, err)
+	}
+	return nil
+}
+
+func createNew(root, path string, render func(w io.Writer) error, sweep bool) error {
 	if _, err := os.Lstat(path); err == nil {
 		return existsError(path)
 	}
 	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, dirMode); err != nil {
+	if err := makeDirs(root, dir, nil); err != nil {
 		return fmt.Errorf("create directory %s: %w", dir, err)
 	}
 	tmp, err := writeTempLike(path, nil, DefaultMode, render, true, sweep)
@@ -609,15 +746,20 @@ func (o renderOut) WriteAt(p []byte, off int64) (int, error) {
 // appear meanwhile, nor be a link), owned as its folder, mode DefaultMode,
 // and writes render's output into it; it returns the file open, not
 // fsynced. On error what it made is removed.
-func renderNew(path string, render func(w io.Writer) error) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, DefaultMode)
+func renderNew(dirf *os.File, path string, render func(w io.Writer) error) (*os.File, error) {
+	f, err := createIn(dirf, path, DefaultMode)
 	if err != nil {
 		if errors.Is(err, os.ErrExist) {
 			return nil, existsError(path)
 		}
 		return nil, wrapIOError(fmt.Sprintf("create %s", path), err)
 	}
-	owner, _ := os.Stat(filepath.Dir(path))
+	var owner os.FileInfo
+	if dirf != nil {
+		owner, _ = dirf.Stat()
+	} else {
+		owner, _ = os.Stat(filepath.Dir(path))
+	}
 	if err := fill(f, path, owner, DefaultMode, render, true); err != nil {
 		f.Close()
 		os.Remove(path)

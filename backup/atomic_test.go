@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ccsurgeon/ccsurgeon/internal/testlink"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -86,6 +87,7 @@ func TestWriteFileAtomicNoSpaceError(t *testing.T) {
 }
 
 func TestWriteFileAtomicSymlink(t *testing.T) {
+	testlink.Need(t)
 	dir := t.TempDir()
 	real := filepath.Join(dir, "real.jsonl")
 	link := filepath.Join(dir, "link.jsonl")
@@ -139,12 +141,12 @@ func TestWriteTo(t *testing.T) {
 func TestCreateNew(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "projects", "new-proj", "new.jsonl")
-	require.NoError(t, CreateNew(path, str("clone\n")))
+	require.NoError(t, CreateNew(dir, path, str("clone\n")))
 	assert.Equal(t, "clone\n", readString(t, path))
 	assert.Equal(t, os.FileMode(0o600), perm(t, path))
 	assert.Equal(t, os.FileMode(0o700), perm(t, filepath.Dir(path)))
 
-	err := CreateNew(path, str("other\n"))
+	err := CreateNew(dir, path, str("other\n"))
 	require.ErrorIs(t, err, ErrExists)
 	var e *Error
 	require.ErrorAs(t, err, &e)
@@ -152,7 +154,7 @@ func TestCreateNew(t *testing.T) {
 
 	// The file appears while rendering: the final link must refuse.
 	racy := filepath.Join(dir, "racy.jsonl")
-	err = CreateNew(racy, func(w io.Writer) error {
+	err = CreateNew(dir, racy, func(w io.Writer) error {
 		require.NoError(t, os.WriteFile(racy, []byte("theirs"), 0o600))
 		_, err := io.WriteString(w, "ours")
 		return err
@@ -162,7 +164,7 @@ func TestCreateNew(t *testing.T) {
 
 	// A failing render leaves nothing.
 	failed := filepath.Join(dir, "failed.jsonl")
-	require.Error(t, CreateNew(failed, failAfter(100, syscall.ENOSPC)))
+	require.Error(t, CreateNew(dir, failed, failAfter(100, syscall.ENOSPC)))
 	assert.NoFileExists(t, failed)
 	requireNoTemps(t, dir)
 }

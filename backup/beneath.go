@@ -2,6 +2,7 @@ package backup
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 )
@@ -39,4 +40,32 @@ func startRoot(configDir, dir string) string {
 		}
 	}
 	return dir
+}
+
+// makeDirs makes the folder dir and its missing parents below root, the
+// one way ccsurgeon makes a folder beneath the config dir: from root down,
+// following no link (mkdirBeneath; a folder on the way swapped for a link
+// is refused, *SymlinkError), so that no folder (and then no file) is made
+// outside root. Each folder p made gets the mode (and as root the owner)
+// of like(p), the folder it stands for; 0700 when like is nil or gives
+// nil (ccsurgeon's own folders).
+func makeDirs(root, dir string, like func(p string) os.FileInfo) error {
+	hook("mkdir:" + dir)
+	if _, err := mkdirBeneath(root, dir, like); err != nil {
+		return err
+	}
+	hook("made:" + dir) // (before anything is written in it)
+	return nil
+}
+
+// makeDir makes the one folder dir (its parent there) below root,
+// following no link on the way: a node already at dir is an error that
+// is fs.ErrExist. It gets like(dir)'s mode as makeDirs.
+func makeDir(root, dir string, like func(p string) os.FileInfo) error {
+	hook("mkdir:" + dir)
+	if err := mkdirOneBeneath(root, dir, like); err != nil {
+		return err
+	}
+	hook("made:" + dir) // (before anything is written in it)
+	return nil
 }

@@ -154,10 +154,11 @@ func syncDirBeneath(root, dir string) error {
 // one folder at a time relative to the one before (mkdirat, then openat
 // with O_NOFOLLOW): a folder on the way that is a link — also one
 // swapped in after a check — is never followed (*SymlinkError), so no
-// folder is made outside root. Each folder it makes gets mode 0700 and,
-// as root, like's owner (nil: none given). It returns the folders made,
-// the outermost first.
-func mkdirBeneath(root, dir string, like os.FileInfo) (made []string, err error) {
+// folder is made outside root. Each folder p it makes gets the mode of
+// like(p) (the folder it stands for: a moved folder's old place) and, as
+// root, its owner; mode 0700 when like is nil or gives nil. It returns
+// the folders made, the outermost first.
+func mkdirBeneath(root, dir string, like func(p string) os.FileInfo) (made []string, err error) {
 	parts, err := beneathParts(root, filepath.Join(dir, "x"))
 	if err != nil {
 		return nil, err
@@ -198,16 +199,59 @@ func mkdirBeneath(root, dir string, like os.FileInfo) (made []string, err error)
 		fd = next
 		if made1 {
 			made = append(made, p)
-			if like != nil && os.Geteuid() == 0 {
-				if uid, gid, ok := fileOwner(like); ok {
-					if err := unix.Fchown(fd, uid, gid); err != nil {
-						return made, &os.PathError{Op: "chown", Path: p, Err: err}
-					}
-				}
+			if err := keepDirLike(fd, p, like); err != nil {
+				return made, err
 			}
 		}
 	}
 	return made, nil
+}
+
+// mkdirOneBeneath makes the one folder dir (mode 0700) in its parent
+// below root, reached without following a link (mkdirat): a node at dir
+// is an error that is fs.ErrExist (EEXIST), a link there included. It
+// gets like(dir)'s mode and owner as mkdirBeneath's.
+func mkdirOneBeneath(root, dir string, like func(p string) os.FileInfo) error {
+	parent, base, err := beneathDir(root, dir)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(parent)
+	if err := unix.Mkdirat(parent, base, uint32(dirMode)); err != nil {
+		return &os.PathError{Op: "mkdir", Path: dir, Err: err}
+	}
+	if like == nil {
+		return nil
+	}
+	fd, err := unix.Openat(parent, base, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return &os.PathError{Op: "open", Path: dir, Err: err}
+	}
+	defer unix.Close(fd)
+	return keepDirLike(fd, dir, like)
+}
+
+// keepDirLike gives the folder just made at p (open as fd) the mode of
+// like(p), whole (the umask narrowed mkdirat's), and as root its owner.
+func keepDirLike(fd int, p string, like func(string) os.FileInfo) error {
+	if like == nil {
+		return nil
+	}
+	fi := like(p)
+	if fi == nil {
+		return nil
+	}
+	if err := unix.Fchmod(fd, uint32(fi.Mode().Perm())); err != nil {
+		return &os.PathError{Op: "chmod", Path: p, Err: err}
+	}
+	if os.Geteuid() == 0 {
+		if uid, gid, ok := fileOwner(fi); ok {
+			if err := unix.Fchown(fd, uid, gid); err != nil {
+				return &os.PathError{Op: "chown", Path: p, Err: err}
+			}
+		}
+	}
+	return nil
 }
 
 // removeDirBeneath removes the empty folder dir (below root) from its
@@ -258,6 +302,43 @@ func sweepBeneath(root, dir string, ours func(name string) bool, leftover func(n
 		}
 	}
 	return did
+}
+
+// readDirBeneath lists the folder dir (root, or a folder below it)
+// reached from root without following a link on the way nor at its name:
+// a folder swapped for a link has nothing listed where it leads.
+func readDirBeneath(root, dir string) ([]os.DirEntry, error) {
+	fd, _, err := beneathDir(root, filepath.Join(dir, "x"))
+	if err != nil {
+		return nil, err
+	}
+	f := os.NewFile(uintptr(fd), dir)
+	defer f.Close()
+	return f.ReadDir(-1)
+}
+
+// openDirBeneath opens the folder dir (root or below it), reached from
+// root without following a link on the way nor at its name, for the new
+// files made in it (createIn).
+func openDirBeneath(root, dir string) (*os.File, error) {
+	fd, _, err := beneathDir(root, filepath.Join(dir, "x"))
+	if err != nil {
+		return nil, err
+	}
+	return os.NewFile(uintptr(fd), dir), nil
+}
+
+// createIn makes the new file path (O_EXCL, never through a link at its
+// name) in the folder dirf holds open (openDirBeneath; nil: by name).
+func createIn(dirf *os.File, path string, perm os.FileMode) (*os.File, error) {
+	if dirf == nil {
+		return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	}
+	fd, err := unix.Openat(int(dirf.Fd()), filepath.Base(path), unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, uint32(perm.Perm()))
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	return os.NewFile(uintptr(fd), path), nil
 }
 
 // namesAt lists the names in the open folder fd (dir is its path, for

@@ -85,9 +85,10 @@ func syncDirBeneath(root, dir string) error { return syncDir(dir) }
 // mkdirBeneath makes the folder dir and its missing parents below root,
 // each checked by name for a link or junction before the next is made
 // (windows has no mkdirat: one swapped in between is not seen). It
-// returns the folders made, the outermost first; like's owner is not
-// given (windows: a new folder inherits its parent's permissions).
-func mkdirBeneath(root, dir string, like os.FileInfo) (made []string, err error) {
+// returns the folders made, the outermost first; like's mode and owner
+// are not given (windows: a new folder inherits its parent's
+// permissions).
+func mkdirBeneath(root, dir string, like func(p string) os.FileInfo) (made []string, err error) {
 	parts, err := beneathParts(root, filepath.Join(dir, "x"))
 	if err != nil {
 		return nil, err
@@ -115,6 +116,17 @@ func mkdirBeneath(root, dir string, like os.FileInfo) (made []string, err error)
 		}
 	}
 	return made, nil
+}
+
+// mkdirOneBeneath makes the one folder dir (its parent there) below
+// root, no folder on the way being a link or junction (checked by name:
+// windows has no mkdirat); a node at dir is an error that is
+// fs.ErrExist. like is not given (as mkdirBeneath).
+func mkdirOneBeneath(root, dir string, like func(p string) os.FileInfo) error {
+	if err := checkBeneath(root, dir); err != nil {
+		return err
+	}
+	return os.Mkdir(dir, dirMode)
 }
 
 // removeDirBeneath removes the empty folder dir (below root), no folder
@@ -151,6 +163,29 @@ func sweepBeneath(root, dir string, ours func(name string) bool, leftover func(n
 		}
 	}
 	return did
+}
+
+// readDirBeneath lists the folder dir (root or below it), no folder on
+// the way nor dir being a link or junction (checked by name, then listed
+// by name).
+func readDirBeneath(root, dir string) ([]os.DirEntry, error) {
+	if err := checkBeneath(root, filepath.Join(dir, "x")); err != nil {
+		return nil, err
+	}
+	return os.ReadDir(dir)
+}
+
+// openDirBeneath checks that no folder on the way from root to dir, nor
+// dir, is a link or junction (by name: windows has no openat) and returns
+// no handle: createIn then makes files by name.
+func openDirBeneath(root, dir string) (*os.File, error) {
+	return nil, checkBeneath(root, filepath.Join(dir, "x"))
+}
+
+// createIn makes the new file path (O_EXCL) by name (windows: dirf is
+// always nil, openDirBeneath).
+func createIn(dirf *os.File, path string, perm os.FileMode) (*os.File, error) {
+	return os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 }
 
 // removeAllBeneath removes the folder dir (below root) and all it holds,

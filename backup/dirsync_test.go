@@ -99,3 +99,19 @@ func TestDirSyncLastFailsWithTheBatch(t *testing.T) {
 	left, _ := filepath.Glob(filepath.Join(dir, ".*"))
 	assert.Empty(t, left, "temp files left")
 }
+
+// TestDirSyncWritesIntoNoRootMadeAgain: a batch's roots are folders its
+// caller made and marked (a new session's <id>/); one gone since (removed
+// by another process) is not made again by the batch below Base, where no
+// mark would name it for the next run's sweep: the file is refused, and
+// nothing is left.
+func TestDirSyncWritesIntoNoRootMadeAgain(t *testing.T) {
+	base := t.TempDir()
+	root := filepath.Join(base, "projects", "-p", "0b7e5c1a-1111-4222-8333-944455556661")
+	require.NoError(t, os.MkdirAll(filepath.Dir(root), 0o700))
+	ds := &DirSync{Base: base, Roots: []string{root}}
+	err := ds.CreateNew(filepath.Join(root, "subagents", "agent-a.jsonl"), bytesRender("{}\n"))
+	require.ErrorIs(t, err, os.ErrNotExist)
+	ds.RemoveMade()
+	assert.NoDirExists(t, root)
+}

@@ -162,12 +162,13 @@ func Lock(configDir, key, op string) (*SessionLock, error) {
 		return nil, err
 	}
 	root := BackupsRoot(configDir)
-	if err := os.MkdirAll(root, dirMode); err != nil {
+	if err := makeDirs(configDir, root, nil); err != nil {
 		return nil, fmt.Errorf("create backup directory: %w", err)
 	}
 	path := filepath.Join(root, key+".lock")
 	for {
-		f, err := openNoFollow(path, os.O_RDWR|os.O_CREATE, DefaultMode)
+		// from the config dir down, following no link (as its folder)
+		f, err := openBeneath(configDir, path, os.O_RDWR|os.O_CREATE, DefaultMode)
 		if err != nil {
 			return nil, lockFileError(path, err)
 		}
@@ -206,6 +207,9 @@ func Lock(configDir, key, op string) (*SessionLock, error) {
 // locked, naming it once (an *os.PathError repeats the path): a symlink
 // (O_NOFOLLOW) is refused as every symlink on a write is.
 func lockFileError(path string, err error) error {
+	if se := (*SymlinkError)(nil); errors.As(err, &se) {
+		return err // a folder on the way
+	}
 	if e := refuseSymlink(path); e != nil {
 		var se *SymlinkError
 		if errors.As(e, &se) {
@@ -303,10 +307,10 @@ func AppendOwn(configDir, path string, line []byte) error {
 	if err := CheckOwn(configDir, path); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), dirMode); err != nil {
+	if err := makeDirs(configDir, filepath.Dir(path), nil); err != nil {
 		return err
 	}
-	fh, err := openNoFollow(path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, DefaultMode)
+	fh, err := openBeneath(configDir, path, os.O_CREATE|os.O_WRONLY|os.O_APPEND, DefaultMode)
 	if err != nil {
 		if e := CheckOwn(configDir, path); e != nil {
 			return e // made a link since the check

@@ -201,7 +201,7 @@ func Move(p MovePlan) (res MoveResult, err error) {
 	if err := CheckOwn(cfg, j.path); err != nil {
 		return res, err
 	}
-	if err := os.MkdirAll(JournalDir(cfg), dirMode); err != nil {
+	if err := makeDirs(cfg, JournalDir(cfg), nil); err != nil {
 		return res, fmt.Errorf("create journal folder: %w", err)
 	}
 	if err := j.save(); err != nil {
@@ -238,7 +238,7 @@ func Move(p MovePlan) (res MoveResult, err error) {
 			return res, err
 		}
 		if len(p.Record) > 0 {
-			if err := addMoveRecord(bdir, p.Record); err != nil {
+			if err := addMoveRecord(cfg, bdir, p.Record); err != nil {
 				return res, err
 			}
 		}
@@ -249,16 +249,15 @@ func Move(p MovePlan) (res MoveResult, err error) {
 	// (3) temps
 	for i, f := range p.Files {
 		// the moved file keeps its owner and mode, and a folder made for
-		// it is its old folder's
+		// it those of the folder it stands for in the old place
 		like, err := os.Lstat(f.From)
 		if err != nil {
 			return res, err
 		}
-		dirLike, _ := os.Lstat(filepath.Dir(f.From))
 		hook("move-before-folder")
 		// from the config dir down, following no link: a folder on the
 		// way swapped for one leads no new folder out of the config dir
-		if _, err := mkdirBeneath(cfg, filepath.Dir(f.To), dirLike); err != nil {
+		if _, err := mkdirBeneath(cfg, filepath.Dir(f.To), oldFolderOf(filepath.Dir(f.From), filepath.Dir(f.To))); err != nil {
 			return res, fmt.Errorf("create folder for %s: %w", f.To, err)
 		}
 		render := f.Render
@@ -415,11 +414,11 @@ func readJournal(p string) (*journal, error) {
 }
 
 func (j *journal) save() error {
-	return WriteFileAtomic(j.path, DefaultMode, func(w io.Writer) error {
+	return writeFileAtomicBeneath(j.root, j.path, DefaultMode, func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(j)
-	})
+	}, true)
 }
 
 // rollBack undoes a move that had not reached its commit mark: only temps
@@ -492,7 +491,7 @@ func (j *journal) finish() (warnings []string, err error) {
 		}
 	}
 	for _, d := range j.Dirs {
-		if _, err := mkdirBeneath(j.root, d.To, nil); err != nil {
+		if _, err := mkdirBeneath(j.root, d.To, oldFolderOf(d.From, d.To)); err != nil {
 			return warnings, fmt.Errorf("make folder %s: %w", d.To, err)
 		}
 		dirs[filepath.Dir(d.To)] = true
@@ -633,6 +632,41 @@ func syncDirs(dirs map[string]bool) error {
 	return nil
 }
 
+// oldFolderOf maps a folder a move makes, to or one of its parents, to
+// the folder it stands for in the old place (from, or its parent as
+// many levels up), whose mode and owner it gets: nil when that is not a
+// folder (any more).
+func oldFolderOf(from, to string) func(p string) os.FileInfo {
+	return func(p string) os.FileInfo {
+		rel, err := filepath.Rel(p, to)
+		if err != nil || !filepath.IsLocal(rel) && rel != "." {
+			return nil
+		}
+		old := from
+		if rel != "." {
+			for range strings.Split(rel, string(filepath.Separator)) {
+				old = filepath.Dir(old)
+			}
+		}
+		fi, err := os.Lstat(old)
+		if err != nil || !fi.IsDir() {
+			return nil
+		}
+		return fi
+	}
+}
+
+// ParentFolderOf gives a new folder p its parent's mode and owner (a
+// folder that stands for none there is): the one rule for the mode of
+// such a folder (a restore's, a new project folder).
+func ParentFolderOf(p string) os.FileInfo {
+	fi, err := os.Lstat(filepath.Dir(p))
+	if err != nil || !fi.IsDir() {
+		return nil
+	}
+	return fi
+}
+
 // removeEmptyDirs removes dir and its parents while they are empty, up to
 // (not including) a "projects" folder, each from root down without
 // following a link (removeDirBeneath): a folder swapped for one leads no
@@ -709,18 +743,19 @@ func newTxnID() string {
 	return hex.EncodeToString(b[:])
 }
 
-// addMoveRecord puts the move's record into a backup's manifest.
-func addMoveRecord(dir string, rec json.RawMessage) error {
+// addMoveRecord puts the move's record into a backup's manifest (below
+// the config dir cfg, written from it down following no link).
+func addMoveRecord(cfg, dir string, rec json.RawMessage) error {
 	b, err := readBackup(dir)
 	if err != nil {
 		return err
 	}
 	b.Move = rec
-	return WriteFileAtomic(filepath.Join(dir, manifestName), DefaultMode, func(w io.Writer) error {
+	return writeFileAtomicBeneath(cfg, filepath.Join(dir, manifestName), DefaultMode, func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(b)
-	})
+	}, true)
 }
 
 // CheckMove runs the checks Move makes of a plan's paths before it writes

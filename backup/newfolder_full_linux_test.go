@@ -32,7 +32,7 @@ func TestNewFolderNotLeftWhenItsMarkCannotBeWritten(t *testing.T) {
 		}
 	}
 	require.NoError(t, f.Close())
-	nf := BeginNew(filepath.Join(proj, "11111111-2222-4333-8444-555555555555.jsonl"))
+	nf := BeginNew(root, filepath.Join(proj, "11111111-2222-4333-8444-555555555555.jsonl"))
 	defer nf.Done()
 	dir := filepath.Join(proj, "11111111-2222-4333-8444-555555555555")
 	err = nf.Folder(dir)

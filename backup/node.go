@@ -2,8 +2,12 @@ package backup
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"io/fs"
 	"os"
+
+	"github.com/ccsurgeon/ccsurgeon/chain"
 )
 
 // NodeKind names what a node of the file system is when it is not a
@@ -76,6 +80,26 @@ func openRegularBeneath(root, path string) (*os.File, error) {
 		se.Read = true // a folder on the way: refused for a read
 	}
 	return regularOnly(path, fh, err)
+}
+
+// readBeneath reads the whole regular file at path, below root, reached
+// without following a link (openRegularBeneath), refusing one larger than
+// chain.MaxSideFile (as chain.ReadSideFile: one of ccsurgeon's lists or
+// marks, a few lines).
+func readBeneath(root, path string) ([]byte, error) {
+	fh, err := openRegularBeneath(root, path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	b, err := io.ReadAll(io.LimitReader(fh, chain.MaxSideFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > chain.MaxSideFile {
+		return nil, fmt.Errorf("%s is more than the %d bytes read of a file beside the sessions", path, chain.MaxSideFile)
+	}
+	return b, nil
 }
 
 // regularOnly keeps fh, opened at path, when it is a regular file (else

@@ -55,7 +55,7 @@ func TestCopiesReadOnlyRegularFiles(t *testing.T) {
 		"CopyFrom":    func(p string) error { return CopyFrom(p)(io.Discard) },
 		"CopyBeneath": func(p string) error { return CopyBeneath(dir, p)(io.Discard) },
 		"backup": func(p string) error {
-			_, err := copyFileSynced(dir, p, filepath.Join(dir, "copies", filepath.Base(p)))
+			_, err := copyFileSynced(dir, p, dir, filepath.Join(dir, "copies", filepath.Base(p)))
 			return err
 		},
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/internal/testlink"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -124,6 +125,7 @@ func TestReplaceDeniedToldFromBusy(t *testing.T) {
 // openNoFollow refuses a symlink at the name (it would lead out of the
 // config dir), reads a FIFO-free regular file, and creates with O_CREATE.
 func TestOpenNoFollow(t *testing.T) {
+	testlink.Need(t)
 	dir := t.TempDir()
 	real := filepath.Join(dir, "real.jsonl")
 	require.NoError(t, os.WriteFile(real, []byte("x\n"), 0o600))

@@ -38,7 +38,9 @@ type journalStep struct {
 	Root string `json:"root,omitempty"`
 }
 
-func writeJournal(bdir string, items []item) error {
+// writeJournal writes the commit journal of a change into its backup
+// bdir, below cfg (the config dir), from cfg down following no link.
+func writeJournal(cfg, bdir string, items []item) error {
 	var steps []journalStep
 	for _, it := range items {
 		st := journalStep{Tmp: it.tmp, Target: it.target, Remove: it.Remove, Hold: it.hold, Root: it.root}
@@ -51,7 +53,7 @@ func writeJournal(bdir string, items []item) error {
 	if err != nil {
 		return err
 	}
-	return WriteFileAtomic(filepath.Join(bdir, journalName), DefaultMode, func(w io.Writer) error { _, err := w.Write(b); return err })
+	return writeFileAtomicBeneath(cfg, filepath.Join(bdir, journalName), DefaultMode, func(w io.Writer) error { _, err := w.Write(b); return err }, true)
 }
 
 // finishJournal removes the journal once every step is done; without a
@@ -335,14 +337,19 @@ func markerLive(p string, pid int) bool {
 // the process dies before Done, unless the main transcript they belong to
 // exists by then.
 type NewFiles struct {
+	// Like gives a folder Folder makes (and a missing parent) the folder
+	// it stands for, whose mode it gets (DirSync.Like); nil: 0700
+	Like    func(dir string) os.FileInfo
+	base    string // the folder its folders are made below (the config dir)
 	main    string
 	markers []string
 	files   []string
 }
 
 // BeginNew starts the creation of the session whose main transcript will
-// be main.
-func BeginNew(main string) *NewFiles { return &NewFiles{main: main} }
+// be main, every folder of it made below base (the config dir) from base
+// down, following no link.
+func BeginNew(base, main string) *NewFiles { return &NewFiles{base: base, main: main} }
 
 // Folder makes dir (mode 0700; its parent made if missing) and marks it as
 // part of the creation. Call it before writing anything into dir. A dir
@@ -356,7 +363,7 @@ func (n *NewFiles) Folder(dir string) error {
 			return nil
 		}
 	}
-	if err := os.MkdirAll(filepath.Dir(dir), dirMode); err != nil {
+	if err := makeDirs(n.base, filepath.Dir(dir), n.Like); err != nil {
 		return fmt.Errorf("create directory %s: %w", filepath.Dir(dir), err)
 	}
 	// listed before it is made: a run killed between the folder and its
@@ -364,7 +371,7 @@ func (n *NewFiles) Folder(dir string) error {
 	if err := n.record(dir); err != nil {
 		return err
 	}
-	if err := os.Mkdir(dir, dirMode); err != nil {
+	if err := makeDir(n.base, dir, n.Like); err != nil {
 		if errors.Is(err, os.ErrExist) {
 			return existsError(dir)
 		}
@@ -375,7 +382,7 @@ func (n *NewFiles) Folder(dir string) error {
 	// whole or not there: another run's sweep that read it half written
 	// took the folder for a leftover (clone --all, two at a time)
 	body := strconv.Itoa(os.Getpid()) + "\n" + n.main + "\n"
-	if err := WriteFileAtomic(m, DefaultMode, func(w io.Writer) error { _, err := io.WriteString(w, body); return err }); err != nil {
+	if err := writeFileAtomicBeneath(n.base, m, DefaultMode, func(w io.Writer) error { _, err := io.WriteString(w, body); return err }, true); err != nil {
 		markWriting(m, false)
 		// the folder was made a moment ago and no sweep would find it
 		// unmarked: it goes (empty; anything else in it stays)
@@ -399,7 +406,7 @@ func (n *NewFiles) record(path string) error {
 	markWriting(list, true)
 	n.files = append(n.files, path)
 	body := strconv.Itoa(os.Getpid()) + "\n" + n.main + "\n" + strings.Join(n.files, "\n") + "\n"
-	if err := WriteFileAtomic(list, DefaultMode, func(w io.Writer) error { _, err := io.WriteString(w, body); return err }); err != nil {
+	if err := writeFileAtomicBeneath(n.base, list, DefaultMode, func(w io.Writer) error { _, err := io.WriteString(w, body); return err }, true); err != nil {
 		return err
 	}
 	if len(n.files) == 1 {
@@ -429,7 +436,7 @@ func NewLegacyAgentName(old string) string {
 // id newID could have made beside its main transcript (NewLegacyAgentName,
 // or its meta file): a regular file (never a link) so named whose
 // entries, if it has any, are that session's.
-func madeBeside(path, newID string) bool {
+func madeBeside(root, path, newID string) bool {
 	name := filepath.Base(path)
 	rest, ok := strings.CutPrefix(name, "agent-")
 	if !ok || len(rest) < 10 || rest[8] != '-' || strings.Trim(rest[:8], "0123456789abcdef") != "" {
@@ -439,7 +446,7 @@ func madeBeside(path, newID string) bool {
 	if !transcript && !strings.HasSuffix(name, ".meta.json") {
 		return false
 	}
-	fh, err := openRegular(path)
+	fh, err := openRegularBeneath(root, path)
 	if err != nil {
 		return false
 	}
@@ -488,9 +495,18 @@ func sweepProject(root, cfg, configDir, projectDir string) []string {
 		return cfg
 	}
 	did := sweepTemps(root, projectDir)
-	lists, _ := filepath.Glob(filepath.Join(projectDir, ".*"+newFilesSuffix))
+	// every list, mark and listing read from the config dir down (or from
+	// projectDir), following no link: a folder swapped for one has
+	// nothing read where it leads
+	var lists []string
+	ents, _ := readDirBeneath(root, projectDir)
+	for _, e := range ents {
+		if n := e.Name(); strings.HasPrefix(n, ".") && strings.HasSuffix(n, newFilesSuffix) {
+			lists = append(lists, filepath.Join(projectDir, n))
+		}
+	}
 	for _, l := range lists {
-		b, err := chain.ReadSideFile(l)
+		b, err := readBeneath(root, l)
 		if err != nil {
 			continue
 		}
@@ -506,7 +522,7 @@ func sweepProject(root, cfg, configDir, projectDir string) []string {
 			for _, f := range lines[2:] {
 				// a stale or tampered list may name any file: only
 				// what the new session could have made there goes
-				if filepath.Dir(f) == projectDir && madeBeside(f, id) && removeBeneath(root, f) == nil {
+				if filepath.Dir(f) == projectDir && madeBeside(root, f, id) && removeBeneath(root, f) == nil {
 					did = append(did, "removed the file of an unfinished new session "+f)
 				}
 				// one of its folders, killed before its marker was
@@ -527,13 +543,13 @@ func sweepProject(root, cfg, configDir, projectDir string) []string {
 		removeBeneath(root, l)
 	}
 	for _, parent := range []string{projectDir, filepath.Join(configDir, "file-history")} {
-		ents, _ := os.ReadDir(parent)
+		ents, _ := readDirBeneath(rootOf(filepath.Join(parent, "x")), parent)
 		for _, e := range ents {
 			if !e.IsDir() {
 				continue
 			}
 			dir := filepath.Join(parent, e.Name())
-			b, err := chain.ReadSideFile(filepath.Join(dir, incompleteMarker))
+			b, err := readBeneath(rootOf(dir), filepath.Join(dir, incompleteMarker))
 			if err != nil {
 				// a run killed as it wrote the marker left its temp (nothing
 				// else: the marker comes first), and the folder it made

@@ -22,9 +22,10 @@ var removalCalls = map[string]bool{
 	"syscall.Unlink": true, "syscall.Rmdir": true, "unix.Unlink": true, "unix.Rmdir": true,
 }
 
-// removalRoots are the packages whose code removes files (the tests'
+// removalRoots are the packages whose code removes files or makes folders,
+// and the command layer above them (the tests'
 // working folder is backup/).
-var removalRoots = []string{"../backup", "../ops", "../chain", "../validate", "../doctor", "../internal/app"}
+var removalRoots = []string{"../backup", "../ops", "../chain", "../validate", "../doctor", "../internal/app", "../internal/cli"}
 
 // TestEveryRemovalByNameIsListed: every call that removes a file or
 // folder by its name in the packages that touch a config dir stands in
@@ -42,9 +43,21 @@ var removalRoots = []string{"../backup", "../ops", "../chain", "../validate", ".
 // does os.Remove taken as a value; a new helper in a package not in
 // removalRoots does not).
 func TestEveryRemovalByNameIsListed(t *testing.T) {
+	found := callsIn(t, removalRoots, removalCalls)
+	if found["backup/beneath_windows.go:removeBeneath"] == 0 || found["ops/redactlog.go:newRedactLog"]+found["backup/atomic.go:writeAtomic"] == 0 {
+		t.Fatalf("found %v: not the tree this test reads", found)
+	}
+	checkListed(t, found, byNameRemovals, "removes", "remove below a project folder or the backups with removeBeneath/removeDirBeneath/removeAllBeneath/sweepBeneath")
+}
+
+// callsIn counts, by "file:function" (a method as Type.Method), the uses
+// of calls (a call, or the function taken as a value) in the non-test Go
+// files below roots (testdata left out).
+func callsIn(t *testing.T, roots []string, calls map[string]bool) map[string]int {
+	t.Helper()
 	found := map[string]int{}
 	fset := token.NewFileSet()
-	for _, root := range removalRoots {
+	for _, root := range roots {
 		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
@@ -82,7 +95,7 @@ func TestEveryRemovalByNameIsListed(t *testing.T) {
 					if !ok {
 						return true
 					}
-					if x, ok := sel.X.(*ast.Ident); ok && removalCalls[x.Name+"."+sel.Sel.Name] {
+					if x, ok := sel.X.(*ast.Ident); ok && calls[x.Name+"."+sel.Sel.Name] {
 						found[rel+":"+name]++
 					}
 					return true
@@ -94,22 +107,30 @@ func TestEveryRemovalByNameIsListed(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if found["backup/beneath_windows.go:removeBeneath"] == 0 || found["ops/redactlog.go:newRedactLog"]+found["backup/atomic.go:writeAtomic"] == 0 {
-		t.Fatalf("found %v: not the tree this test reads", found)
-	}
+	return found
+}
+
+// checkListed fails for each site of found (verb: what its calls do by
+// name) not in listed, listed with another count, and for each listed
+// site that is gone; fix says what a new one does instead.
+func checkListed(t *testing.T, found map[string]int, listed map[string]struct {
+	n   int
+	why string
+}, verb, fix string) {
+	t.Helper()
 	var problems []string
 	for site, n := range found {
-		want, ok := byNameRemovals[site]
+		want, ok := listed[site]
 		switch {
 		case !ok:
-			problems = append(problems, fmt.Sprintf("%s removes by name (%d use(s)), and is not in byNameRemovals: remove below a project folder or the backups with removeBeneath/removeDirBeneath/removeAllBeneath/sweepBeneath, or list it with why it is safe", site, n))
+			problems = append(problems, fmt.Sprintf("%s %s by name (%d use(s)), and is not listed: %s, or list it with why it is safe", site, verb, n, fix))
 		case want.n != n:
-			problems = append(problems, fmt.Sprintf("%s removes by name %d time(s), byNameRemovals says %d: a new removal there goes beneath, or is listed", site, n, want.n))
+			problems = append(problems, fmt.Sprintf("%s %s by name %d time(s), the list says %d: a new one goes beneath, or is listed", site, verb, n, want.n))
 		}
 	}
-	for site := range byNameRemovals {
+	for site := range listed {
 		if found[site] == 0 {
-			problems = append(problems, fmt.Sprintf("%s is in byNameRemovals and removes nothing by name any more: take it out of the list", site))
+			problems = append(problems, fmt.Sprintf("%s is listed and %s nothing by name any more: take it out of the list", site, verb))
 		}
 	}
 	slices.Sort(problems)
@@ -151,7 +172,6 @@ var byNameRemovals = map[string]struct {
 	"backup/recover.go:finishJournal": {3, "a backup folder and its journal under <config-dir>/ccsurgeon/backups (refuseLinkedBackups at Lock); the root is not at hand here"},
 	"backup/move.go:journal.finish":   {1, "the move's journal under <config-dir>/ccsurgeon (refused when a link leads there at the move's start)"},
 	"backup/move.go:journal.rollBack": {1, "the move's journal under <config-dir>/ccsurgeon (refused when a link leads there at the move's start)"},
-	"backup/store.go:copyFileSynced":  {1, "the backup copy it made a moment before (O_EXCL), on a failed copy"},
 	// outside any config dir
 	"internal/app/write.go:job.toStdout":  {1, "its scratch file in the system's temp folder (os.CreateTemp)"},
 	"ops/redactlog.go:RedactionLog.flush": {1, "its scratch file in the system's temp folder, unnamed as soon as made"},

@@ -74,13 +74,14 @@ func sessionBackupRoot(configDir, key string) string {
 // journal only). On error nothing is left behind.
 func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, items []item, copy bool) (dir string, err error) {
 	root := sessionBackupRoot(configDir, key)
-	if err := os.MkdirAll(root, dirMode); err != nil {
+	cfg := startRoot(configDir, configDir)
+	if err := makeDirs(cfg, root, nil); err != nil {
 		return "", fmt.Errorf("create backup directory: %w", err)
 	}
 	for i := 0; ; i++ {
 		name := t.Format(StampLayout) + "-" + op
 		dir = filepath.Join(root, name)
-		err := os.Mkdir(dir, dirMode)
+		err := makeDir(cfg, dir, nil)
 		if err == nil {
 			break
 		}
@@ -91,7 +92,7 @@ func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, i
 	}
 	defer func() {
 		if err != nil {
-			removeAllBeneath(startRoot(configDir, configDir), dir)
+			removeAllBeneath(cfg, dir)
 		}
 	}()
 	if !copy {
@@ -109,7 +110,7 @@ func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, i
 		if serr != nil {
 			return "", serr
 		}
-		bf, cerr := copyFileSynced(projectDir, it.target, filepath.Join(dir, filepath.FromSlash(it.rel)))
+		bf, cerr := copyFileSynced(projectDir, it.target, cfg, filepath.Join(dir, filepath.FromSlash(it.rel)))
 		if cerr != nil {
 			return "", wrapIOError("back up "+it.target, cerr)
 		}
@@ -119,7 +120,9 @@ func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, i
 		}
 		m.Files = append(m.Files, bf)
 	}
-	err = WriteFileAtomic(filepath.Join(dir, manifestName), DefaultMode, func(w io.Writer) error {
+	// a new file in the new folder, from the config dir down following
+	// no link (as the copies)
+	err = renderTo(cfg, filepath.Join(dir, manifestName), nil, DefaultMode, func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(m)
@@ -139,25 +142,26 @@ func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, i
 }
 
 // copyFileSynced copies src, a regular file below root reached without
-// following a link (openRegularBeneath), to a new file dst (mode 0600,
-// parents 0700), fsyncs it and returns its size and sha256.
-func copyFileSynced(root, src, dst string) (bf BackupFile, err error) {
+// following a link (openRegularBeneath), to a new file dst below dstRoot
+// (mode 0600, parents 0700, made from dstRoot down following no link),
+// fsyncs it and returns its size and sha256.
+func copyFileSynced(root, src, dstRoot, dst string) (bf BackupFile, err error) {
 	in, err := openRegularBeneath(root, src)
 	if err != nil {
 		return bf, err
 	}
 	defer in.Close()
-	if err := os.MkdirAll(filepath.Dir(dst), dirMode); err != nil {
+	if err := makeDirs(dstRoot, filepath.Dir(dst), nil); err != nil {
 		return bf, err
 	}
-	out, err := os.OpenFile(dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, DefaultMode)
+	out, err := openBeneath(dstRoot, dst, os.O_WRONLY|os.O_CREATE|os.O_EXCL, DefaultMode)
 	if err != nil {
 		return bf, err
 	}
 	defer func() {
 		if err != nil {
 			out.Close()
-			os.Remove(dst)
+			removeBeneath(dstRoot, dst)
 		}
 	}()
 	h := sha256.New()

@@ -54,7 +54,7 @@ func TestRenderWritesAtPlaces(t *testing.T) {
 	require.NoError(t, WriteFileAtomic(p, 0, atPlaces))
 	check(p)
 	p = filepath.Join(dir, "new.jsonl")
-	require.NoError(t, CreateNew(p, atPlaces))
+	require.NoError(t, CreateNew(dir, p, atPlaces))
 	check(p)
 	ds := &DirSync{}
 	side := filepath.Join(dir, "s", "side.jsonl")

@@ -126,7 +126,7 @@ func writtenPath(configDir, key string) string {
 // (a clone, a fork, a --new session), so that the live guard does not take
 // them for a session Claude Code is writing.
 func RecordWritten(configDir, key string, paths []string) {
-	if validateSessionID(key) != nil || refuseLinkedBackups(configDir, key) != nil || os.MkdirAll(BackupsRoot(configDir), dirMode) != nil {
+	if validateSessionID(key) != nil || refuseLinkedBackups(configDir, key) != nil || makeDirs(configDir, BackupsRoot(configDir), nil) != nil {
 		return
 	}
 	recordWritten(configDir, key, paths)
@@ -147,7 +147,7 @@ func recordWritten(configDir, key string, paths []string) {
 	// only spares the next few seconds' change the live guard, and a
 	// crash that loses it makes that guard stricter, nothing worse: two
 	// fsyncs (the file's, its folder's) for a hint were not worth a wait
-	_ = writeAtomic(writtenPath(configDir, key), DefaultMode, func(w io.Writer) error { _, err := w.Write(b); return err }, false)
+	_ = writeFileAtomicBeneath(configDir, writtenPath(configDir, key), DefaultMode, func(w io.Writer) error { _, err := w.Write(b); return err }, false)
 }
 
 // ownWrite reports whether the file at p is exactly as ccsurgeon last

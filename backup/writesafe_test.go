@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/ccsurgeon/ccsurgeon/internal/testlink"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -13,6 +14,7 @@ import (
 // path is written only inside the config dir, whatever link leads out of
 // it (a project folder that is a link to a folder elsewhere, here).
 func TestWriteSafety1WriterRefusesFilesOutsideTheConfigDir(t *testing.T) {
+	testlink.Need(t)
 	e := newEnv(t)
 	elsewhere := t.TempDir()
 	main := filepath.Join(elsewhere, testSession+".jsonl")

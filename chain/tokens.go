@@ -87,7 +87,7 @@ type Calibration struct {
 // in-sample; tokeneval -heldout judges them on the part of the corpus a
 // fit did not see (README, "Measured error"). Images and documents occur
 // in none of them, thinking only in a few short 2.1.29 turns: thinking
-// counts as text, images follow the API's documented rule, and documents
+// counts as text (where the model counts it at all: ThinkingRule), images follow the API's documented rule, and documents
 // a rough per-page cost.
 var calibration = Calibration{
 	BytesPerToken: [NumTokenKinds]float64{
@@ -277,7 +277,6 @@ func countContent(c *counter, content string, text TokenKind, cal *Calibration) 
 		return
 	}
 	eachValue(content, func(b string) {
-		c[TokOther] += cal.PerBlock
 		var typ, body, name, source string
 		if len(b) > 0 && b[0] == '{' {
 			Fields(b, 0, func(k string, vs, ve int) bool {
@@ -293,6 +292,13 @@ func countContent(c *counter, content string, text TokenKind, cal *Calibration) 
 				}
 				return true
 			})
+		}
+		// a block's framing counts with its kind when the API may drop
+		// the block whole (an earlier turn's thinking: ThinkingRule)
+		if typ == "thinking" || typ == "redacted_thinking" {
+			c[TokThinking] += cal.PerBlock
+		} else {
+			c[TokOther] += cal.PerBlock
 		}
 		switch typ {
 		case "text":
@@ -543,7 +549,16 @@ type ResumeEstimate struct {
 	OverheadMeasured bool
 	Messages         int   // API messages
 	Bytes            int64 // bytes of the sent entries' content
-	Model            string
+	// Model is the model of the path's last response that names one
+	// (not "<synthetic>"): the model a resume most likely talks to (the
+	// user's current one is unknown here). The thinking rule and the
+	// context window follow it.
+	Model string
+	// Thinking says whose thinking the API counts for Model
+	// (KeepsAllThinking); ThinkingDropped is the thinking of earlier
+	// turns (blocks and framing) it does not count, left out of Tokens.
+	Thinking        ThinkingRule
+	ThinkingDropped int
 	// measuredBy is 1 + the entry index of the first response on the
 	// path that records usage (0: none), the response the overhead is
 	// measured by (OverheadOf)
@@ -554,10 +569,12 @@ type ResumeEstimate struct {
 	// noResponse is that answer's estimate, by the calibration the
 	// estimate was made with
 	noResponse int
-	// own is each sent entry's estimate (read them with Entry and Each);
-	// changed, in an estimate made Over another, the entries estimated
-	// anew.
+	// own is each sent entry's estimate (read them with Entry and Each),
+	// as the API counts it (ThinkingRule applied); dropped, the thinking
+	// each entry holds that the rule leaves out; changed, in an estimate
+	// made Over another, the entries estimated anew.
 	own     perEntry
+	dropped map[int]int
 	changed map[int]Tokens
 	base    *ResumeEstimate
 	gone    map[int]bool
@@ -621,6 +638,21 @@ func (p *perEntry) seal() {
 	p.idx, p.rows = slices.Clip(p.idx[:w]), slices.Clip(p.rows[:w])
 }
 
+// dropThinking sets entry i's thinking to zero and returns what it was.
+func (p *perEntry) dropThinking(i int) int {
+	if tk, ok := p.big[i]; ok {
+		p.big[i] = ThinkingRule{}.Apply(i, tk)
+		return tk[TokThinking]
+	}
+	k, ok := slices.BinarySearch(p.idx, int32(i))
+	if !ok {
+		return 0
+	}
+	d := int(p.rows[k][TokThinking])
+	p.rows[k][TokThinking] = 0
+	return d
+}
+
 func (p *perEntry) get(i int) (Tokens, bool) {
 	if tk, ok := p.big[i]; ok {
 		return tk, true
@@ -654,22 +686,64 @@ func (p *perEntry) each(fn func(i int, tk Tokens)) {
 // Over returns the estimate r becomes when the entries of changed are
 // estimated anew and those of gone are no longer sent; it shares r's
 // per-entry estimates instead of copying them.
+// changed holds estimates as written: the estimate counts them by r's
+// thinking rule, as it does every entry.
 func (r ResumeEstimate) Over(changed map[int]Tokens, gone map[int]bool) ResumeEstimate {
 	base := r
 	out := r
-	out.base, out.own, out.changed, out.gone = &base, perEntry{}, changed, gone
+	out.base, out.own, out.changed, out.gone, out.dropped = &base, perEntry{}, make(map[int]Tokens, len(changed)), gone, nil
+	rule, moved := r.Thinking.without(gone)
+	out.Thinking = rule
 	for i := range gone {
 		if tk, ok := base.Entry(i); ok {
 			out.Tokens.Sub(tk)
+			out.ThinkingDropped -= base.droppedAt(i)
 		}
 	}
 	for i, tk := range changed {
 		if was, ok := base.Entry(i); ok {
 			out.Tokens.Sub(was)
+			out.ThinkingDropped -= base.droppedAt(i)
 		}
-		out.Tokens.Add(tk)
+		sent := rule.Apply(i, tk)
+		if d := tk[TokThinking] - sent[TokThinking]; d != 0 {
+			if out.dropped == nil {
+				out.dropped = map[int]int{}
+			}
+			out.dropped[i] = d
+			out.ThinkingDropped += d
+		}
+		out.changed[i] = sent
+		out.Tokens.Add(sent)
+	}
+	if moved {
+		// the turn that is now the last: its thinking counts again
+		for _, i32 := range rule.current {
+			i := int(i32)
+			if _, anew := changed[i]; anew {
+				continue
+			}
+			if d := base.droppedAt(i); d > 0 {
+				tk, _ := base.Entry(i)
+				tk[TokThinking] += d
+				out.changed[i] = tk
+				out.Tokens[TokThinking] += d
+				out.ThinkingDropped -= d
+			}
+		}
 	}
 	return out
+}
+
+// droppedAt is the thinking of entry i the estimate leaves out.
+func (r ResumeEstimate) droppedAt(i int) int {
+	if d, ok := r.dropped[i]; ok {
+		return d
+	}
+	if _, anew := r.changed[i]; anew || r.base == nil || r.gone[i] {
+		return 0
+	}
+	return r.base.droppedAt(i)
 }
 
 // Recounted is r (an estimate made Over another, of the same file f and
@@ -686,8 +760,11 @@ func (r ResumeEstimate) Over(changed map[int]Tokens, gone map[int]bool) ResumeEs
 //     (OverheadOf): a cut before that response moves the measure (an
 //     image or a secret of the first prompt), and so does its removal
 //     (strip-thinking of a thinking-only entry, drop-tool-calls of the
-//     first call), the next response then measuring it, and the model
-//     with it.
+//     first call), the next response then measuring it.
+//
+// The model is the last response's that names one, read again (the edits
+// may remove it); the thinking rule stays the one r was made with (Over
+// finds the last turn again when an edit removes it).
 //
 // Only the entries up to that response and back from the end to the last
 // message are read; an estimate whose path records no usage has no
@@ -716,7 +793,7 @@ func (r ResumeEstimate) Recounted(f *File, p Path, raw RawFunc) ResumeEstimate {
 	}
 	var before Tokens
 	var u Usage
-	found, model := false, ""
+	found := false
 	for _, i := range p.Entries {
 		tk, sent := r.Entry(i)
 		if !sent {
@@ -725,11 +802,6 @@ func (r ResumeEstimate) Recounted(f *File, p Path, raw RawFunc) ResumeEstimate {
 		if f.Entries[i].Type() == "assistant" {
 			b, ok := raw(i)
 			if ok && !IsSyntheticError(b) {
-				if model == "" {
-					if m := gjson.Get(b2s(b), "message.model").Str; m != "<synthetic>" {
-						model = strings.Clone(m)
-					}
-				}
 				if u, found = EntryUsage(b); found {
 					r.measuredBy = i + 1
 					break
@@ -741,8 +813,17 @@ func (r ResumeEstimate) Recounted(f *File, p Path, raw RawFunc) ResumeEstimate {
 	if !found {
 		r.measuredBy = 0
 	}
-	if model != "" {
-		r.Model = model
+	var sent []int32
+	for k := len(p.Entries) - 1; k >= 0 && len(sent) < lastModelReads; k-- {
+		if i := p.Entries[k]; f.Entries[i].Type() == "assistant" {
+			if _, ok := r.Entry(i); ok {
+				sent = append(sent, int32(i))
+			}
+		}
+	}
+	slices.Reverse(sent)
+	if m := f.lastModel(sent, raw, nil); m != "" {
+		r.Model = m
 	}
 	r.Overhead, r.OverheadMeasured = OverheadOf(u, found, before.Total())
 	return r
@@ -841,13 +922,12 @@ func (f *File) resumeTokens(p Path, raw RawFunc, counts *lineCounts, cal *Calibr
 		hasUsage bool
 		model    string
 	}
-	// Only the first usage and the first model of the path are used:
-	// each batch reads them until it finds one, and not past the first
-	// one any batch has found (they were a third of the pass's time on a
-	// session of many small turns).
-	var usageAt, modelAt atomic.Int64
+	// Only the first usage of the path is used (with the model of its
+	// response): each batch reads it until it finds one, and not past the
+	// first one any batch has found (they were a third of the pass's time
+	// on a session of many small turns). The last model is read after.
+	var usageAt atomic.Int64
 	usageAt.Store(math.MaxInt64)
-	modelAt.Store(math.MaxInt64)
 	lower := func(v *atomic.Int64, k int) {
 		for {
 			if old := v.Load(); int64(k) >= old || v.CompareAndSwap(old, int64(k)) {
@@ -905,11 +985,7 @@ func (f *File) resumeTokens(p Path, raw RawFunc, counts *lineCounts, cal *Calibr
 				if int64(pos) < usageAt.Load() {
 					if c.usage, c.hasUsage = EntryUsage(b); c.hasUsage {
 						lower(&usageAt, pos)
-					}
-				}
-				if int64(pos) < modelAt.Load() {
-					if c.model = strings.Clone(gjson.Get(b2s(b), "message.model").Str); c.model != "" && c.model != "<synthetic>" {
-						lower(&modelAt, pos)
+						c.model = strings.Clone(gjson.Get(b2s(b), "message.model").Str)
 					}
 				}
 			}
@@ -924,19 +1000,32 @@ func (f *File) resumeTokens(p Path, raw RawFunc, counts *lineCounts, cal *Calibr
 	// half a million entries held half as much again, and their copies)
 	r.own.idx = make([]int32, 0, len(sent))
 	r.own.rows = make([]tokenRow, 0, len(sent))
+	// the thinking of the entries before the last turn the fold has seen
+	// open, and since (what the first response that records usage was
+	// sent, by its model's rule)
+	thinkDone, thinkCur := 0, 0
+	firstModel := ""     // the model of the first response that records usage
+	var thinking []int32 // the entries holding thinking
 	_ = InOrder(f, len(sent), func(k int) int { return int(sent[k]) }, work, func(cs []counted) error {
 		for _, c := range cs {
 			if c.skip {
 				continue
 			}
 			e := &f.Entries[c.i]
+			if opensTurn(e) {
+				thinkDone, thinkCur = thinkDone+thinkCur, 0
+			}
 			if e.Type() == "assistant" && !found && c.hasUsage {
-				firstUsage, found = c.usage, true
+				firstUsage, found, firstModel = c.usage, true, c.model
 				before = r.Tokens
 				r.measuredBy = c.i + 1
+				if !KeepsAllThinking(c.model) {
+					before[TokThinking] -= thinkDone
+				}
 			}
-			if e.Type() == "assistant" && r.Model == "" && c.model != "<synthetic>" {
-				r.Model = c.model
+			if c.tokens[TokThinking] > 0 {
+				thinkCur += c.tokens[TokThinking]
+				thinking = append(thinking, int32(c.i))
 			}
 			r.Bytes += int64(c.bytes)
 			r.own.add(c.i, c.tokens)
@@ -953,6 +1042,28 @@ func (f *File) resumeTokens(p Path, raw RawFunc, counts *lineCounts, cal *Calibr
 		return nil
 	})
 	r.own.seal()
+	if r.Model = f.lastModel(sent, raw, counts); r.Model == "" && firstModel != "<synthetic>" {
+		r.Model = firstModel
+	}
+	r.Thinking = f.thinkingRule(p, r.Model)
+	if !r.Thinking.KeepAll {
+		for _, i32 := range thinking {
+			i := int(i32)
+			if r.Thinking.Counts(i) {
+				continue
+			}
+			d := r.own.dropThinking(i)
+			if d == 0 {
+				continue
+			}
+			if r.dropped == nil {
+				r.dropped = map[int]int{}
+			}
+			r.dropped[i] += d
+			r.ThinkingDropped += d
+			r.Tokens[TokThinking] -= d
+		}
+	}
 	r.endsOnPrompt, r.noResponse = endsOnPrompt, cal.noResponseTokens()
 	if endsOnPrompt {
 		// a conversation ending on a prompt (its answer never came: a
@@ -964,6 +1075,49 @@ func (f *File) resumeTokens(p Path, raw RawFunc, counts *lineCounts, cal *Calibr
 	}
 	r.Overhead, r.OverheadMeasured = OverheadOf(firstUsage, found, before.Total())
 	return r
+}
+
+// lastModelReads bounds lastModel's walk back: a file whose entries name
+// no model (a generated chain of a million entries) is not read twice.
+const lastModelReads = 256
+
+// lastModel is the model of the last assistant entry of sent that names
+// one, "<synthetic>" not counted (the client's own "No response
+// requested.", say), among the last lastModelReads, or "" when none does;
+// entries are read from counts, raw or the file, as resumeTokens reads
+// them.
+func (f *File) lastModel(sent []int32, raw RawFunc, counts *lineCounts) string {
+	var buf []byte
+	reads := 0
+	for k := len(sent) - 1; k >= 0 && reads < lastModelReads; k-- {
+		i := int(sent[k])
+		if f.Entries[i].Type() != "assistant" {
+			continue
+		}
+		reads++
+		var m string
+		switch {
+		case counts != nil:
+			m = counts.at(i).model
+		case raw != nil:
+			b, ok := raw(i)
+			if !ok {
+				continue
+			}
+			m = gjson.Get(b2s(b), "message.model").Str
+		default:
+			b, err := f.ReadRaw(i, buf)
+			if err != nil {
+				continue
+			}
+			buf = b
+			m = gjson.Get(b2s(b), "message.model").Str
+		}
+		if m != "" && m != "<synthetic>" {
+			return strings.Clone(m)
+		}
+	}
+	return ""
 }
 
 // OverheadOf is the system prompt and tools the estimate counts (and
@@ -1141,9 +1295,15 @@ type UsagePoint struct {
 // first, next to the estimate of the conversation up to each: the ground
 // truth the estimator is measured against. One response written as several
 // entries (one per content block) counts once, with its largest output.
+// Each response's estimate counts thinking by the rule of the model that
+// served it (KeepsAllThinking): a model that keeps only the last turn's
+// was not sent the thinking of the turns before its own.
 func (f *File) RecordedUsage(p Path, est ResumeEstimate) []UsagePoint {
 	var out []UsagePoint
 	sum := 0
+	// the thinking before the last turn opened so far, and since
+	done, cur := 0, 0
+	keepAll := true // the rule of the last response listed
 	lastID := ""
 	for _, i := range p.Entries {
 		e := &f.Entries[i]
@@ -1151,12 +1311,23 @@ func (f *File) RecordedUsage(p Path, est ResumeEstimate) []UsagePoint {
 		if !sent {
 			continue
 		}
+		t[TokThinking] += est.droppedAt(i) // as written: each point applies its own rule
+		if opensTurn(e) {
+			done, cur = done+cur, 0
+		}
+		drop := func() int {
+			if keepAll {
+				return 0
+			}
+			return done
+		}
 		if e.Type() == "assistant" {
 			b, _ := f.Raw(i)
 			u, hasU := EntryUsage(b)
 			if e.MsgID() == "" || e.MsgID() != lastID {
 				if hasU {
-					out = append(out, UsagePoint{Usage: u, Before: sum})
+					keepAll = KeepsAllThinking(gjson.GetBytes(b, "message.model").Str)
+					out = append(out, UsagePoint{Usage: u, Before: sum - drop()})
 				}
 			} else if n := len(out); n > 0 && hasU && u.Output > out[n-1].Usage.Output {
 				out[n-1].Usage.Output = u.Output
@@ -1164,8 +1335,9 @@ func (f *File) RecordedUsage(p Path, est ResumeEstimate) []UsagePoint {
 			lastID = e.MsgID()
 		}
 		sum += t.Total()
+		cur += t[TokThinking]
 		if n := len(out); n > 0 && e.Type() == "assistant" {
-			out[n-1].Through = sum
+			out[n-1].Through = sum - drop()
 		}
 	}
 	return out

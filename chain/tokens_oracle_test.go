@@ -73,7 +73,6 @@ func oracleCountContent(c *counter, content gjson.Result, text TokenKind) {
 		return
 	}
 	content.ForEach(func(_, b gjson.Result) bool {
-		c[TokOther] += calibration.PerBlock
 		var typ string
 		var body, name, source gjson.Result
 		b.ForEach(func(k, v gjson.Result) bool {
@@ -89,6 +88,12 @@ func oracleCountContent(c *counter, content gjson.Result, text TokenKind) {
 			}
 			return true
 		})
+		// a thinking block's framing goes with it (the API may drop it whole)
+		if typ == "thinking" || typ == "redacted_thinking" {
+			c[TokThinking] += calibration.PerBlock
+		} else {
+			c[TokOther] += calibration.PerBlock
+		}
 		switch typ {
 		case "text":
 			c[text] += rawTokens(body.Raw, text, &calibration)

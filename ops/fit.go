@@ -29,7 +29,9 @@ import (
 //  2. copies: old attachments the client renders again later (the same
 //     skill listing, environment, reminder);
 //  3. old tool results and inputs cut to 2 KB (head and tail);
-//  4. old thinking;
+//  4. old thinking, when the count sees it: a model that keeps only the
+//     last turn's thinking (chain.KeepsAllThinking) is not sent an earlier
+//     turn's, so removing it would save nothing and is not done;
 //  5. old images and documents (a text placeholder);
 //  6. old tool results and inputs cut harder: 500, then 100 bytes;
 //  7. the other old attachments;
@@ -163,9 +165,13 @@ func (o FitTokens) Apply(t *Txn) error {
 	t.Report.Tokens = rep
 	total := cur.Total()
 	defer func() { rep.After = total }()
-	// each sent entry's estimate, kept up to date as entries are cut
+	// each sent entry's estimate, kept up to date as entries are cut, as
+	// the count makes it: by the thinking rule of the session's model (an
+	// earlier turn's thinking costs a model that keeps only the last
+	// turn's nothing: chain.KeepsAllThinking)
 	per := newSentTokens(len(f.Entries))
 	cur.Each(func(i int, tk chain.Tokens) { per.set(i, tk.Total()) })
+	rule := cur.Thinking
 	// the estimates' per-entry rows are not read again: per has what the
 	// cuts need (on the chain of 500,000 small entries the rows held
 	// beside it to the end were 9 MB of the rescue's peak)
@@ -250,7 +256,7 @@ func (o FitTokens) Apply(t *Txn) error {
 			if known >= 0 {
 				now = known
 			} else if b, err := t.Raw(f, i); err == nil {
-				now = chain.EntryTokens(b).Total()
+				now = rule.Apply(i, chain.EntryTokens(b)).Total()
 			}
 		}
 		known = -1
@@ -346,6 +352,11 @@ func (o FitTokens) Apply(t *Txn) error {
 		if protected[i] || !(f.Entries[i].HasBlock(chain.BlockThinking) || f.Entries[i].HasBlock(chain.BlockRedactedThinking)) {
 			return false, nil
 		}
+		if !rule.Counts(i) {
+			// the count does not see it: removing it saves no token and
+			// loses what the model wrote
+			return false, nil
+		}
 		n, err := t.RemoveBlocks(f, i, isThinking)
 		t.Count(CountThinking, n)
 		return n > 0, err
@@ -382,7 +393,7 @@ func (o FitTokens) Apply(t *Txn) error {
 			}
 			continue
 		case s.cut != nil:
-			a := &cutsAhead{t: t, f: f, c: *s.cut, entries: s.on}
+			a := &cutsAhead{t: t, f: f, c: *s.cut, entries: s.on, rule: rule}
 			if s.chain != nil && s.level == 0 {
 				var then []entryCut
 				for _, n := range steps {
@@ -678,6 +689,9 @@ type cutsAhead struct {
 	// (nil: none); level 0 makes the cuts of the later levels
 	chain *chainedCuts
 	level int
+	// rule: the count's thinking rule (the estimate of a cut line is
+	// made by it)
+	rule chain.ThinkingRule
 }
 
 // chainedCuts are the cuts of the later steps of a chain (the 500- and
@@ -876,7 +890,7 @@ func (a *cutsAhead) chainInto(i int, buf []byte) (c cutLine, then []cutLine, nex
 			out, cuts, parts, changed := planCuts(lineBuf(len(line)), line, lc, true)
 			r = cutLine{parts: parts, n: len(line), cuts: cuts, changed: changed}
 			if changed {
-				r.tokens = chain.EntryTokens(out).Total()
+				r.tokens = a.rule.Apply(i, chain.EntryTokens(out)).Total()
 				if owned != nil {
 					putLineBuf(owned)
 				}
@@ -916,7 +930,7 @@ func (a *cutsAhead) cutInto(i int, buf []byte) (c cutLine, next []byte) {
 	out, cuts, parts, changed := planCuts(lineBuf(len(raw)), raw, a.c, true)
 	c = cutLine{parts: parts, n: len(raw), cuts: cuts, changed: changed}
 	if changed {
-		c.tokens = chain.EntryTokens(out).Total()
+		c.tokens = a.rule.Apply(i, chain.EntryTokens(out)).Total()
 		putLineBuf(out)
 	}
 	if ed := t.edits[f].At(i); !inBuf && ed != nil && ed.Late && ed.Raw == nil {

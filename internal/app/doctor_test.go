@@ -14,6 +14,7 @@ import (
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/doctor"
+	"github.com/ccsurgeon/ccsurgeon/internal/testlink"
 	"github.com/ccsurgeon/ccsurgeon/validate"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -640,6 +641,7 @@ func TestDoctorGroupsWhatOneCommandFixes(t *testing.T) {
 // named like one costs nothing (named for information). Nothing is
 // opened through the link, nothing changed, --fix leaves both.
 func TestDoctorNamesWhatIsNotAFile(t *testing.T) {
+	testlink.Need(t)
 	d := newDoctorDir(t)
 	proj := d.dir("p")
 	_, p := d.add("multi-turn", proj, "", 2*time.Hour, nil)

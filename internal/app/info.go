@@ -187,7 +187,12 @@ func (env *Env) RunInfo(o InfoOptions) error {
 	fmt.Fprintf(w, "turns\t%d\n", r.Turns)
 	fmt.Fprintf(w, "branches\t%d\n", r.Branches)
 	fmt.Fprintf(w, "compactions\t%d\n", r.Compactions)
-	fmt.Fprintf(w, "thinking\t%s, %s\n", Plural(r.Thinking.Count, "block", "blocks"), HumanBytes(r.Thinking.Bytes))
+	fmt.Fprintf(w, "thinking\t%s, %s", Plural(r.Thinking.Count, "block", "blocks"), HumanBytes(r.Thinking.Bytes))
+	if r.Resume.ThinkingDropped > 0 {
+		// the API strips it: the count above leaves it out (chain.KeepsAllThinking)
+		fmt.Fprintf(w, "; %s keeps only the last turn's: ~%s tokens of earlier turns not counted", r.Resume.Model, chain.HumanTokens(r.Resume.ThinkingDropped))
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintf(w, "images\t%d\n", r.Images)
 	fmt.Fprintf(w, "subagents\t%d, %s\n", r.Subagents.Count, HumanBytes(r.Subagents.Bytes))
 	status := "valid"

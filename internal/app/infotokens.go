@@ -17,9 +17,14 @@ type ResumeInfo struct {
 	OverheadMeasured bool           `json:"overhead_measured"`
 	Messages         int            `json:"messages"`
 	Model            string         `json:"model"`
-	ContextWindow    int            `json:"context_window"`
-	WindowShare      float64        `json:"window_share"`
-	EstimatorError   float64        `json:"estimator_error"`
+	// ThinkingKept is whose thinking the API counts for Model: "all", or
+	// "last_turn" (chain.KeepsAllThinking); ThinkingDropped the earlier
+	// turns' thinking left out of Tokens by it.
+	ThinkingKept    string  `json:"thinking_kept"`
+	ThinkingDropped int     `json:"thinking_dropped"`
+	ContextWindow   int     `json:"context_window"`
+	WindowShare     float64 `json:"window_share"`
+	EstimatorError  float64 `json:"estimator_error"`
 }
 
 // TokenSource is a big source of resume tokens and the command that cuts
@@ -44,7 +49,10 @@ func resumeReport(s *chain.Session, ref string) (ResumeInfo, []TokenSource) {
 	win := chain.ContextWindow(before.Model)
 	ri := ResumeInfo{Tokens: before.Total(), ByKind: map[string]int{}, Overhead: before.Overhead, OverheadMeasured: before.OverheadMeasured,
 		Messages: before.Messages, Model: before.Model, ContextWindow: win, WindowShare: float64(before.Total()) / float64(win),
-		EstimatorError: chain.EstimatorError(before.OverheadMeasured)}
+		EstimatorError: chain.EstimatorError(before.OverheadMeasured), ThinkingKept: "all", ThinkingDropped: before.ThinkingDropped}
+	if !before.Thinking.KeepAll {
+		ri.ThinkingKept = "last_turn"
+	}
 	for k := chain.TokenKind(0); k < chain.NumTokenKinds; k++ {
 		if n := before.Tokens[k]; n > 0 {
 			ri.ByKind[k.String()] = n

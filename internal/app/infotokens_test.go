@@ -51,3 +51,42 @@ func TestInfoLeadsWithResumeTokens(t *testing.T) {
 		}
 	}
 }
+
+// TestInfoThinkingFollowsTheModel: info says whose thinking its count
+// holds, by the session's last recorded model: 2.0.50's multi-turn
+// session (claude-sonnet-4-5, which keeps only the last turn's thinking)
+// leaves the earlier turns' thinking out and says so, in its text and in
+// --json (thinking_kept, thinking_dropped); 2.1.328's (claude-opus-5-5)
+// counts all of it. The thinking source strip-thinking would cut holds
+// only what the count sees.
+func TestInfoThinkingFollowsTheModel(t *testing.T) {
+	for _, c := range []struct {
+		path, model, kept string
+	}{
+		{"../../testdata/sessions/2.0.50/multi-turn.jsonl", "claude-sonnet-4-5-20250929", "last_turn"},
+		{"../../testdata/sessions/2.1.328/multi-turn.jsonl", "claude-opus-5-5", "all"},
+	} {
+		var out, errb bytes.Buffer
+		env := &Env{ConfigDir: t.TempDir(), Out: &out, Err: &errb, JSON: true}
+		require.NoError(t, env.RunInfo(InfoOptions{Session: c.path}), errb.String())
+		var r InfoReport
+		require.NoError(t, json.Unmarshal(out.Bytes(), &r))
+		assert.Equal(t, c.model, r.Resume.Model, c.path)
+		assert.Equal(t, c.kept, r.Resume.ThinkingKept, c.path)
+		assert.Positive(t, r.Resume.ByKind["thinking"], "%s: the last turn's thinking counts", c.path)
+		if c.kept == "all" {
+			assert.Zero(t, r.Resume.ThinkingDropped, c.path)
+		} else {
+			assert.Positive(t, r.Resume.ThinkingDropped, c.path)
+		}
+		for _, src := range r.TokenSources {
+			if strings.HasPrefix(src.What, "thinking") {
+				assert.Equal(t, r.Resume.ByKind["thinking"], src.Tokens, "%s: %s", c.path, src.What)
+			}
+		}
+		out.Reset()
+		env.JSON = false
+		require.NoError(t, env.RunInfo(InfoOptions{Session: c.path}), errb.String())
+		assert.Equal(t, c.kept == "last_turn", strings.Contains(out.String(), "keeps only the last turn's"), "%s:\n%s", c.path, out.String())
+	}
+}

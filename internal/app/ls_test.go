@@ -13,6 +13,7 @@ import (
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/internal/testcorpus"
+	"github.com/ccsurgeon/ccsurgeon/internal/testlink"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -278,6 +279,7 @@ func TestFitWidth(t *testing.T) {
 // all but the empty one, which the client's --continue takes; a SESSION
 // named by the stray file's id still says why it is not one.
 func TestFilesThatAreNotSessionsAreNotListed(t *testing.T) {
+	testlink.Need(t)
 	cfg, dir := workingDirProject(t)
 	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "sessions", "2.1.328", "tools.jsonl"))
 	require.NoError(t, err)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ccsurgeon/ccsurgeon/backup"
 	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/internal/testlink"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -53,6 +54,9 @@ func TestMoveReadsNoNodeSwappedInAfterTheCheck(t *testing.T) {
 	for _, kind := range kinds {
 		for _, step := range []string{"move-after-journal", "move-after-backup"} {
 			t.Run(kind+"/"+step, func(t *testing.T) {
+				if kind == "link" {
+					testlink.Need(t)
+				}
 				e := newMoveEnv(t, "tools", "old")
 				oldDir := filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.old))
 				victim := filepath.Join(oldDir, e.id, "tool-results", "bctrnos8p.txt")
@@ -114,6 +118,7 @@ func TestMoveReadsNoNodeSwappedInAfterTheCheck(t *testing.T) {
 // (swapped after the mark: the outside file stays, whatever the move
 // says). A member per step.
 func TestMoveFollowsNoFolderSwappedForALink(t *testing.T) {
+	testlink.Need(t)
 	for _, step := range []string{"move-after-backup", "move-after-commit-mark"} {
 		t.Run(step, func(t *testing.T) {
 			e := newMoveEnv(t, "tools", "old")
@@ -165,6 +170,7 @@ func TestMoveFollowsNoFolderSwappedForALink(t *testing.T) {
 // naming it, as clone leaves out a link in tool-results/. A member per
 // writer.
 func TestNewSessionCopiesNoSubagentThatIsALink(t *testing.T) {
+	testlink.Need(t)
 	for _, member := range []string{"clone", "share-folder"} {
 		t.Run(member, func(t *testing.T) {
 			e := newMoveEnv(t, "subagent", "old")
@@ -209,6 +215,7 @@ func TestMoveLinksNoNewFileThroughAFolderSwappedForALink(t *testing.T) {
 }
 
 func testMoveLinksNoNewFile(t *testing.T, step string) {
+	testlink.Need(t)
 	e := newMoveEnv(t, "tools", "old")
 	newPath := filepath.Join(e.root, "new")
 	newFolder := filepath.Join(e.cfg, "projects", chain.ProjectSlug(newPath), e.id, "tool-results")
@@ -256,6 +263,7 @@ func TestInPlaceFollowsNoFolderSwappedForALink(t *testing.T) {
 }
 
 func testInPlaceFollowsNoFolder(t *testing.T, step string) {
+	testlink.Need(t)
 	e := newMoveEnv(t, "subagent", "old")
 	folder := filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.old), e.id, "subagents")
 	outside := filepath.Join(e.root, "outside-folder")
@@ -334,6 +342,7 @@ func TestInPlaceWritesNoFileThroughAFolderSwappedForALink(t *testing.T) {
 }
 
 func testInPlaceWritesNoFile(t *testing.T, step, name string, change func(env *Env, id string) error) {
+	testlink.Need(t)
 	e := newMoveEnv(t, "thinking-tool-loop", "old")
 	folder := filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.old))
 	if name == "repair" { // a torn last line, as a killed client leaves it: repair has work
@@ -389,6 +398,7 @@ func TestMoveMakesNoFolderThroughAFolderSwappedForALink(t *testing.T) {
 }
 
 func testMoveMakesNoFolder(t *testing.T, member string) {
+	testlink.Need(t)
 	e := newMoveEnv(t, "subagent", "old")
 	// a second folder of the session: a file of it comes to its folder
 	// after another's
@@ -468,6 +478,7 @@ func testMoveMakesNoFolder(t *testing.T, member string) {
 // A member per path of clone (the fast path of a plain clone, a fork
 // through the full one).
 func TestCloneReadsNoSubagentSwappedForALinkAfterTheCheck(t *testing.T) {
+	testlink.Need(t)
 	for _, member := range []string{"clone", "fork"} {
 		t.Run(member, func(t *testing.T) {
 			e := newMoveEnv(t, "subagent", "old")
@@ -522,6 +533,7 @@ func TestCloneReadsNoSubagentSwappedForALinkAfterTheCheck(t *testing.T) {
 // them) must have no file there replaced or removed: the move stops
 // part-way, naming the link.
 func TestMoveEditsNoFileThroughAFolderSwappedForALink(t *testing.T) {
+	testlink.Need(t)
 	e := newMoveEnv(t, "tools", "old")
 	oldDir := filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.old))
 	index := filepath.Join(oldDir, "sessions-index.json")
@@ -617,6 +629,7 @@ func outsideSubagent(t *testing.T, e moveEnv) (agent, outside string) {
 // outside copy of the second name holds to the outside transcript, nor
 // remove anything there.
 func TestInPlaceFinishAppendsNothingThroughAFolderSwappedForALink(t *testing.T) {
+	testlink.Need(t)
 	e := newMoveEnv(t, "subagent", "old")
 	folder := filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.old), e.id, "subagents")
 	outside := filepath.Join(e.root, "outside-folder")

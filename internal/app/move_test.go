@@ -14,6 +14,7 @@ import (
 
 	"github.com/ccsurgeon/ccsurgeon/backup"
 	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/internal/testlink"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -128,6 +129,7 @@ func TestMoveRefusesToOverwrite(t *testing.T) {
 }
 
 func TestMoveRefusesSymlinkedSidecar(t *testing.T) {
+	testlink.Need(t)
 	e := newMoveEnv(t, "tools", "old")
 	dir := filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.old), e.id, "tool-results")
 	outside := filepath.Join(e.root, "outside.txt")
@@ -250,6 +252,7 @@ func TestMoveUndoOfAProjectWithASubfolder(t *testing.T) {
 // prompts of the project keep the old path; a symlinked
 // sessions-index.json is refused. It is left as it is, with a warning.
 func TestMoveSaysASymlinkedHistoryIsLeftAsItIs(t *testing.T) {
+	testlink.Need(t)
 	e := newMoveEnv(t, "tools", "old")
 	real := filepath.Join(e.root, "history-elsewhere.jsonl")
 	line := fmt.Sprintf(`{"display":"hi","project":%q,"timestamp":1,"sessionId":%q}`+"\n", e.old, e.id)

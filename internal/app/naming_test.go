@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/internal/testlink"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -68,6 +69,7 @@ func TestProjectFoundWithAnotherCase(t *testing.T) {
 // symlink (on macOS, every folder under /tmp and /var), the shell's $PWD
 // still names the link.
 func TestCurrentFolderFoundThroughASymlink(t *testing.T) {
+	testlink.Need(t)
 	e := newMoveEnv(t, "subagent", "proj")
 	require.NoError(t, os.MkdirAll(e.old, 0o755))
 	link := filepath.Join(e.root, "link")
@@ -87,6 +89,7 @@ func TestCurrentFolderFoundThroughASymlink(t *testing.T) {
 // the client will look once it is started there: in the folder of the
 // real path (the client takes realpath of its cwd).
 func TestMoveToASymlinkedPathUsesItsRealPath(t *testing.T) {
+	testlink.Need(t)
 	e := newMoveEnv(t, "subagent", "proj")
 	real := filepath.Join(e.root, "real-new")
 	require.NoError(t, os.MkdirAll(real, 0o755))

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/ccsurgeon/ccsurgeon/backup"
+	"github.com/ccsurgeon/ccsurgeon/internal/testlink"
 	"github.com/google/uuid"
 	"github.com/stretchr/testify/require"
 )
@@ -246,6 +247,7 @@ func TestNewSessionLegacyAgentNameCollision(t *testing.T) {
 // link is planted at the first marker the writer makes (the step after
 // the check); a member per folder.
 func TestNewSessionSymlinkPlantedAfterTheCheck(t *testing.T) {
+	testlink.Need(t)
 	for _, member := range []string{"subagents", "tool-results", "file-history"} {
 		t.Run(member, func(t *testing.T) {
 			f := newAttackFixture(t, false)

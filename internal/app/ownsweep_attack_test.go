@@ -12,6 +12,7 @@ import (
 
 	"github.com/ccsurgeon/ccsurgeon/backup"
 	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/internal/testlink"
 	"github.com/stretchr/testify/require"
 )
 
@@ -33,6 +34,7 @@ func TestOwnSweepsRemoveNothingThroughAFolderSwappedForALink(t *testing.T) {
 }
 
 func testOwnSweepsRemoveNothing(t *testing.T, step string) {
+	testlink.Need(t)
 	e := newMoveEnv(t, "thinking-tool-loop", "old")
 	folder := filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.old))
 	outside := filepath.Join(e.root, "outside-folder")

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccsurgeon/ccsurgeon/internal/testlink"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -23,6 +24,7 @@ import (
 // if any, are the new session's. A member per kind of path the list
 // names; the last is ccsurgeon's own leftover, which goes.
 func TestSweepRemovesOnlyWhatANewSessionCouldHaveMade(t *testing.T) {
+	testlink.Need(t)
 	f := newAttackFixture(t, true)
 	const killedID = "22222222-3333-4444-8555-666666666666"
 	other := "bbbbbbbb-2222-4333-8444-555555555555"

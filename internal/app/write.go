@@ -1009,6 +1009,41 @@ type newSession struct {
 	firstPrompt func() (string, bool)
 }
 
+// folderLike gives a folder of the new session (in the project folder
+// dir, config dir cfg) the folder it stands for, whose mode it gets: its
+// original's (<id>/ and the folders below it, file-history/<id>/ when cfg
+// is given), and for a new project folder the config dir's projects/ (its
+// parent).
+func (ns newSession) folderLike(cfg, dir string) func(p string) os.FileInfo {
+	abs := func(p string) string {
+		if a, err := filepath.Abs(p); err == nil {
+			return a
+		}
+		return p
+	}
+	pairs := [][2]string{{abs(filepath.Join(dir, ns.newID)), abs(ns.sidecarDir)}}
+	if cfg != "" { // (a share folder has no file-history/)
+		pairs = append(pairs, [2]string{filepath.Join(cfg, "file-history", ns.newID), abs(filepath.Join(cfg, "file-history", ns.from))})
+	}
+	dir = abs(dir)
+	return func(p string) os.FileInfo {
+		p = abs(p)
+		old := ""
+		for _, m := range pairs {
+			if rel, err := filepath.Rel(m[0], p); err == nil && (rel == "." || filepath.IsLocal(rel)) {
+				old = filepath.Join(m[1], rel)
+			}
+		}
+		if p == dir {
+			return backup.ParentFolderOf(p)
+		}
+		if fi, err := os.Lstat(old); old != "" && err == nil && fi.IsDir() {
+			return fi
+		}
+		return nil
+	}
+}
+
 // newSubagent is a subagent transcript of a new session.
 type newSubagent struct {
 	path, meta string
@@ -1042,21 +1077,35 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 	if err != nil {
 		return "", err
 	}
+	if backup.InProjects(env.ConfigDir, dir) {
+		// spelled from the config dir as it was given (a session named by
+		// its path is resolved, also through a config dir that is a
+		// link): its folders are made from the config dir down
+		dir = filepath.Join(env.ConfigDir, "projects", filepath.Base(dir))
+		if a, err := filepath.Abs(dir); err == nil {
+			dir = a
+		}
+	}
 	for _, w := range backup.SweepProject(env.ConfigDir, dir) {
 		env.Warnf("an earlier run was interrupted: %s", w)
 	}
 	newMain := filepath.Join(dir, ns.newID+".jsonl")
 	sidecar := filepath.Join(dir, ns.newID)
 	// the new files go into the config dir: no folder on the way may be a
-	// symlink (it would lead them anywhere)
-	if cfg, err := filepath.Abs(env.ConfigDir); err == nil {
-		for _, p := range []string{filepath.Join(sidecar, "subagents", "x"), filepath.Join(cfg, "file-history", ns.newID, "x")} {
-			if err := backup.RefuseSymlinks(cfg, p); err != nil {
-				return "", err
-			}
-			if err := backup.InsideConfigDir(cfg, p); err != nil {
-				return "", err // whatever way the folder was reached
-			}
+	// symlink (it would lead them anywhere), and every folder is made
+	// from the config dir down, following no link (one swapped for a link
+	// after this check is refused)
+	cfg, err := filepath.Abs(env.ConfigDir)
+	if err != nil {
+		return "", err
+	}
+	ds.Base = cfg
+	for _, p := range []string{filepath.Join(sidecar, "subagents", "x"), filepath.Join(cfg, "file-history", ns.newID, "x")} {
+		if err := backup.RefuseSymlinks(cfg, p); err != nil {
+			return "", err
+		}
+		if err := backup.InsideConfigDir(cfg, p); err != nil {
+			return "", err // whatever way the folder was reached
 		}
 	}
 	// every path the new session takes must be free: the clean-up of a
@@ -1070,9 +1119,11 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 	// the new session's own folders: every folder below them is made by
 	// the writer, never reached through a link planted after this check
 	ds.Roots = []string{sidecar, fileHistory}
+	ds.Like = ns.folderLike(cfg, dir)
 	// every folder of the new session is marked until its main transcript
 	// is in place: the next run removes what a killed one left
-	nf := backup.BeginNew(newMain)
+	nf := backup.BeginNew(cfg, newMain)
+	nf.Like = ds.Like
 	defer nf.Done()
 	// Everything the main transcript refers to is written four files at a
 	// time, their fsyncs in the background (DirSync); the main transcript
@@ -1608,12 +1659,15 @@ func (j *job) writeFolder(dir string, force bool) (path string, err error) {
 	} else if !st.IsDir() {
 		return "", notAFolderError(dir)
 	}
+	ds.Base = dir // the folder -o names: every folder below it made from it down, following no link
 	id, rm := s.ID, (*ops.Remapper)(nil)
 	if t.NewID != "" { // a clone or fork: its new id, its files renamed alike
 		id, rm = t.NewID, t.Remapper()
 	}
 	mainDst := filepath.Join(dir, id+".jsonl")
 	side := filepath.Join(dir, id)
+	// its folders take the modes of the session's own (<id>/ and below)
+	ds.Like = newSession{newID: id, sidecarDir: s.SidecarDir()}.folderLike("", dir)
 	type fileOut struct {
 		f    *chain.File
 		a    *chain.Subagent

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ccsurgeon/ccsurgeon/internal/testlink"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -19,6 +20,7 @@ import (
 // there; the user who means that file names it by its path. --all refused
 // it already, while the same session by id was rewritten outside.
 func TestAnIDNeverWritesOutsideTheConfigDir(t *testing.T) {
+	testlink.Need(t)
 	root := t.TempDir()
 	cfg := filepath.Join(root, "cfg")
 	outside := filepath.Join(root, "outside")

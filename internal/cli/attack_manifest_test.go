@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/ccsurgeon/ccsurgeon/internal/testlink"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -28,6 +29,7 @@ func TestABackupWithADamagedManifestIsKept(t *testing.T) {
 		}},
 		{"not json", func(t *testing.T, m string) { require.NoError(t, os.WriteFile(m, []byte("edited\n"), 0o600)) }},
 		{"a link", func(t *testing.T, m string) {
+			testlink.Need(t)
 			require.NoError(t, os.Rename(m, m+".moved"))
 			require.NoError(t, os.Symlink(m+".moved", m))
 		}},

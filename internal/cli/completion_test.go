@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccsurgeon/ccsurgeon/internal/testlink"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -34,6 +35,7 @@ func TestMain(m *testing.M) {
 // TestCompletionInBash: the script 'completion bash' prints, sourced in
 // bash, completes command names, flags, and session ids from a prefix.
 func TestCompletionInBash(t *testing.T) {
+	testlink.Need(t)
 	bash, err := exec.LookPath("bash")
 	require.NoError(t, err, "bash is needed")
 	self, err := os.Executable()

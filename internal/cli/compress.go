@@ -27,7 +27,9 @@ api-request*, atis-latch, cost-state, mode, tools-used, system/turn_duration).
 bookkeeping (the client sends neither), even when the session already fits;
 then it cuts until 'info' would estimate the written result at most N
 tokens, least value first: repeated old attachments, old tool output (2KB),
-old thinking, old images, old tool output (500, 100 bytes), old attachments,
+old thinking (not for a model that keeps only the last turn's thinking:
+the API does not count it, so cutting it saves nothing), old images, old
+tool output (500, 100 bytes), old attachments,
 recent tool output, then whole old turns, left as a note that names them
 (a line each for the last ones). The last prompt and its answer
 are never cut; --keep-turns or --keep-exchanges, when given, keep the recent

@@ -11,6 +11,7 @@ import (
 	"unicode"
 
 	"github.com/ccsurgeon/ccsurgeon/internal/app"
+	"github.com/ccsurgeon/ccsurgeon/internal/testlink"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -42,6 +43,7 @@ func rawControls(out string) []string {
 // their clipboard (OSC 52) when they run ccsurgeon ls on it, and a row or
 // an error stays one line.
 func TestNoControlCharacterFromAFileReachesTheTerminal(t *testing.T) {
+	needControlCharacterNames(t)
 	cfg := t.TempDir()
 	b, err := os.ReadFile(example)
 	require.NoError(t, err)
@@ -58,6 +60,7 @@ func TestNoControlCharacterFromAFileReachesTheTerminal(t *testing.T) {
 	// warns that it leaves it out, naming it
 	tr := filepath.Join(filepath.Dir(path), id, "tool-results")
 	require.NoError(t, os.MkdirAll(tr, 0o700))
+	testlink.Need(t) // (the link's name is the subject here)
 	require.NoError(t, os.Symlink("/etc/hostname", filepath.Join(tr, "x\x1b]0;PWN\a.txt")))
 	// a session file outside the config dir whose name holds a newline
 	newline := filepath.Join(t.TempDir(), "c\nd.jsonl")
@@ -111,6 +114,7 @@ func TestNoControlCharacterFromAFileReachesTheTerminal(t *testing.T) {
 // while the list showed the newer on line 3, and a change in place would
 // have gone to a session the user did not choose.
 func TestPickChoosesTheSessionShownOnTheLine(t *testing.T) {
+	needControlCharacterNames(t)
 	cfg, older, newer := twoSessionsOfThisFolder(t)
 	b, err := os.ReadFile(newer)
 	require.NoError(t, err)

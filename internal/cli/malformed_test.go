@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/ccsurgeon/ccsurgeon/internal/app"
+	"github.com/ccsurgeon/ccsurgeon/internal/testlink"
 	"github.com/ccsurgeon/ccsurgeon/internal/testmount"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -371,6 +372,7 @@ func malformedCases() []malCase {
 		{
 			name: "broken symlink", make: func(t *testing.T, m *malEnv) string {
 				p := m.session()
+				testlink.Need(t)
 				require.NoError(t, os.Symlink(filepath.Join(m.root, "gone.jsonl"), p))
 				return p
 			},
@@ -389,6 +391,7 @@ func malformedCases() []malCase {
 			name: "symlink to a session", make: func(t *testing.T, m *malEnv) string {
 				real := m.write(t, join(clean, "\n"))
 				link := filepath.Join(m.root, "link.jsonl")
+				testlink.Need(t)
 				require.NoError(t, os.Symlink(real, link))
 				return link
 			},

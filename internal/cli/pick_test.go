@@ -18,8 +18,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/ccsurgeon/ccsurgeon/chain"
 )
 
 // openPTY opens a pseudo-terminal of 24×100: the master end (what a
@@ -190,19 +188,4 @@ func TestTurnsPick(t *testing.T) {
 	var out, errb bytes.Buffer
 	code := run(context.Background(), []string{"ccsurgeon", "--config-dir", cfg, "turns", "--pick", idOf(newer)}, strings.NewReader("1\n"), &out, &errb)
 	assert.Equal(t, 2, code, "--pick and a SESSION: %s", errb.String())
-}
-
-// twoSessionsOfThisFolder is a config dir whose project of the current
-// folder holds two sessions, the older three hours old.
-func twoSessionsOfThisFolder(t *testing.T) (cfg, older, newer string) {
-	t.Helper()
-	cfg = t.TempDir()
-	wd, err := os.Getwd()
-	require.NoError(t, err)
-	project := chain.ProjectSlug(wd)
-	older = installSession(t, cfg, project, "testdata/sessions/2.1.328/tools.jsonl")
-	newer = installSession(t, cfg, project, "testdata/sessions/2.1.328/multi-turn.jsonl")
-	old := time.Now().Add(-3 * time.Hour)
-	require.NoError(t, os.Chtimes(older, old, old))
-	return cfg, older, newer
 }

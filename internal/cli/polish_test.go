@@ -2,7 +2,6 @@ package cli
 
 import (
 	"encoding/json"
-	"github.com/ccsurgeon/ccsurgeon/internal/app"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -10,6 +9,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ccsurgeon/ccsurgeon/internal/app"
+	"github.com/ccsurgeon/ccsurgeon/internal/testlink"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -23,6 +25,7 @@ import (
 // config dir), with a hint to use --new or a path outside projects/; the
 // same rule as a share folder (redact -o DIR/).
 func TestOutputNeverUnderProjects(t *testing.T) {
+	testlink.Need(t)
 	cfg := t.TempDir()
 	path := installSession(t, cfg, "-work-p", example)
 	proj := filepath.Dir(path)

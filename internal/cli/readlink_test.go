@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccsurgeon/ccsurgeon/internal/testlink"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -20,6 +21,7 @@ import (
 // of the folder it names, the same clone goes through. Nothing of the
 // refused clone is left. A member per folder.
 func TestCloneSaysItReadsNoFolderThatIsALink(t *testing.T) {
+	testlink.Need(t)
 	for _, member := range []string{"<id>", "subagents"} {
 		t.Run(member, func(t *testing.T) {
 			cfg := filepath.Join(t.TempDir(), "cfg")

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ccsurgeon/ccsurgeon/internal/app"
+	"github.com/ccsurgeon/ccsurgeon/internal/testlink"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -245,6 +246,7 @@ func TestRedactSecretsCoversTheToolResultsSidecar(t *testing.T) {
 // if the session were clean. A check that could not read everything is
 // not clean: exit 1, the note kept, nothing written.
 func TestRedactCheckIsNotCleanWhenAToolResultsFileWasNotRead(t *testing.T) {
+	testlink.Need(t)
 	cfg := t.TempDir()
 	main := installSession(t, cfg, "-tmp-proj", filepath.Join("testdata", "sessions", "2.1.328", "tools.jsonl"))
 	id := strings.TrimSuffix(filepath.Base(main), ".jsonl")

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/ccsurgeon/ccsurgeon/backup"
+	"github.com/ccsurgeon/ccsurgeon/internal/testlink"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -202,6 +203,7 @@ func shaHex(b []byte) string { s := sha256.Sum256(b); return hex.EncodeToString(
 
 // Finding 3: symlinks lead writes out.
 func TestSafetySymlinksAreNeverWrittenThrough(t *testing.T) {
+	testlink.Need(t)
 	t.Run("subagent symlinked outside, redact", func(t *testing.T) {
 		m := newMalEnv(t)
 		id, agent := copySubagentSession(t, m)
@@ -666,6 +668,7 @@ func TestSafetyKilledCloneOfALegacySessionLeavesNoAgentFiles(t *testing.T) {
 // same folder). Every way a new session is made refuses a project folder
 // that is a symlink, and writes nothing.
 func TestSafetyNewSessionsAreNotWrittenThroughASymlinkedFolder(t *testing.T) {
+	testlink.Need(t)
 	for _, args := range [][]string{
 		{"clone", "LOOSE"},
 		{"strip-thinking", "LOOSE", "--new"},
@@ -783,6 +786,7 @@ func TestLooseFileWhoseNameMakesNoBackupFolder(t *testing.T) {
 // many levels of symbolic links"). It is one line that says what is
 // wrong, and a hint; the link and what it names are left alone.
 func TestSymlinkedLockFileSaysSoOnce(t *testing.T) {
+	testlink.Need(t)
 	cfg := t.TempDir()
 	main := installSession(t, cfg, "-tmp-proj", filepath.Join("testdata", "sessions", "2.1.328", "tools.jsonl"))
 	id := strings.TrimSuffix(filepath.Base(main), ".jsonl")
