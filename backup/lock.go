@@ -69,6 +69,10 @@ func OwnDir(configDir string) string { return filepath.Join(configDir, "ccsurgeo
 // UnderProjects for projects/.
 func UnderOwnDir(configDir, p string) bool { return under(OwnDir(configDir), p) }
 
+// UnderConfigDir reports whether p is the config dir or anything under
+// it, as UnderProjects for projects/.
+func UnderConfigDir(configDir, p string) bool { return under(configDir, p) }
+
 // under reports whether p is root or anything under it, as UnderProjects
 // for <config-dir>/projects.
 func under(root, p string) bool {

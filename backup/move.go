@@ -164,7 +164,7 @@ func Move(p MovePlan) (res MoveResult, err error) {
 		// killed move, a change to finish) goes first, as for any change
 		did, err := Recover(cfg, KeyFor(cfg, s.ID, s.ProjectDir), s.ID, s.ProjectDir)
 		for _, d := range did {
-			res.Warnings = append(res.Warnings, "an earlier run was interrupted: "+d)
+			res.Warnings = append(res.Warnings, d.Line())
 		}
 		if err != nil {
 			return res, err

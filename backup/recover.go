@@ -165,8 +165,40 @@ func rollForward(bdir, projectDir string) error {
 // forward); a backup without a manifest (killed while it was taken) is
 // removed; so are temp files of killed runs in projectDir and the
 // session's sidecar folders, and new-session folders a killed run left in
-// projectDir (SweepProject). It returns what it did, one line each.
-func Recover(configDir, key, sessionID, projectDir string) ([]string, error) {
+// projectDir (SweepProject). It returns what it did, one line each, and
+// what it found and left that no interrupted run made (Found).
+func Recover(configDir, key, sessionID, projectDir string) ([]Recovered, error) {
+	var found []string
+	did, err := recoverInto(configDir, key, sessionID, projectDir, &found)
+	out := make([]Recovered, 0, len(did)+len(found))
+	for _, d := range did {
+		out = append(out, Recovered{What: d, Interrupted: true})
+	}
+	for _, f := range found {
+		out = append(out, Recovered{What: f})
+	}
+	return out, err
+}
+
+// Recovered is one line of what Recover did or found: Interrupted when it
+// is about what an interrupted run left (a change finished, a partial
+// backup removed), else a finding of another cause (a backup whose
+// manifest cannot be read, left as it is).
+type Recovered struct {
+	What        string
+	Interrupted bool
+}
+
+// Line is r as one line of a warning.
+func (r Recovered) Line() string {
+	if r.Interrupted {
+		return "an earlier run was interrupted: " + r.What
+	}
+	return r.What
+}
+
+// recoverInto is Recover, its findings appended to found.
+func recoverInto(configDir, key, sessionID, projectDir string, found *[]string) ([]string, error) {
 	var did []string
 	// where each removal starts from, told before any: a folder swapped
 	// for a link during the sweeps is then never followed
@@ -199,7 +231,7 @@ func Recover(configDir, key, sessionID, projectDir string) ([]string, error) {
 				// a manifest is written whole, by a rename, last: one that
 				// is there but unreadable is no killed run's; the files
 				// beside it may be the session's original
-				did = append(did, fmt.Sprintf("left the backup %s as it is: its manifest cannot be read (%v); it is not listed", dir, err))
+				*found = append(*found, fmt.Sprintf("left the backup %s as it is: its manifest cannot be read (%v); it is not listed", dir, err))
 				continue
 			}
 			if err := removeAllBeneath(cfg, dir); err != nil {

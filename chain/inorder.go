@@ -27,7 +27,9 @@ func InOrder[T any](f *File, n int, line func(k int) int, work func(lo, hi int) 
 		defer close(q)
 		for lo := 0; lo < n; {
 			hi, size := lo, int64(0)
-			for hi < n && (hi == lo || size < inOrderBatch) {
+			// a line of a batch's size or more (a run of NULs a crash
+			// left) is a batch of its own: work can pass it on in pieces
+			for hi < n && (hi == lo || size < inOrderBatch && f.Entries[line(hi)].Len < inOrderBatch) {
 				size += int64(f.Entries[line(hi)].Len)
 				hi++
 			}

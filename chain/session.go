@@ -1,11 +1,15 @@
 package chain
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/tidwall/gjson"
 )
 
 // Session is a session's main transcript with its sidecar files.
@@ -15,6 +19,11 @@ type Session struct {
 	ProjectDir string // the folder holding it
 	Main       *File
 	Subagents  []*Subagent
+	// Links are the subagent transcripts of the session that are
+	// symbolic links (SubagentFile.Link): listed, never read (their bytes
+	// are another file's, perhaps outside the config dir). A reader names
+	// them as not read; a change in place refuses them.
+	Links []string
 }
 
 // Subagent is the transcript of a subagent (an Agent/Task call's own
@@ -78,6 +87,10 @@ func (s *Session) Files() []*File {
 
 func (s *Session) loadSubagents() error {
 	for _, sf := range SubagentFiles(s.Path) {
+		if sf.Link {
+			s.Links = append(s.Links, sf.Path)
+			continue
+		}
 		a, err := s.loadSubagent(sf.Path, sf.Legacy)
 		if err != nil {
 			return err
@@ -102,7 +115,11 @@ type SubagentFile struct {
 	Path     string
 	MetaPath string // its meta.json, "" when absent
 	Legacy   bool   // an older agent-*.jsonl beside the main file
-	meta     []byte
+	// Link: the name is a symbolic link (os.Lstat), whatever it points
+	// to. It is listed so that a change refuses it and a reader names it,
+	// and never read through.
+	Link bool
+	meta []byte
 }
 
 // SubagentFiles finds the subagent transcripts of the session whose main
@@ -113,10 +130,14 @@ func SubagentFiles(path string) []SubagentFile {
 	var out []SubagentFile
 	// 2.1.x: <session>/subagents/agent-*.jsonl with meta files
 	matches, _ := filepath.Glob(filepath.Join(dir, id, "subagents", "agent-*.jsonl"))
-	matches = regularOnly(matches)
+	matches, links := regularOrLink(matches)
 	sort.Strings(matches)
 	for _, p := range matches {
-		sf := SubagentFile{Path: p}
+		sf := SubagentFile{Path: p, Link: links[p]}
+		if sf.Link {
+			out = append(out, sf) // its meta file is not read either
+			continue
+		}
 		meta := strings.TrimSuffix(p, ".jsonl") + ".meta.json"
 		if b, err := ReadSideFile(meta); err == nil {
 			sf.MetaPath, sf.meta = meta, b
@@ -126,9 +147,16 @@ func SubagentFiles(path string) []SubagentFile {
 	// older clients: agent-*.jsonl beside the main file, carrying our sessionId
 	if id != "" && !strings.HasPrefix(id, "agent-") {
 		legacy, _ := filepath.Glob(filepath.Join(dir, "agent-*.jsonl"))
-		legacy = regularOnly(legacy)
+		legacy, links := regularOrLink(legacy)
 		sort.Strings(legacy)
 		for _, p := range legacy {
+			if links[p] {
+				// whose it is cannot be known without reading through
+				// it: listed as this session's, so that nothing of the
+				// session changes while it is there
+				out = append(out, SubagentFile{Path: p, Legacy: true, Link: true})
+				continue
+			}
 			if firstSessionIDIs(p, id) {
 				out = append(out, SubagentFile{Path: p, Legacy: true})
 			}
@@ -187,22 +215,58 @@ func (s *Session) linkSubagents() {
 	}
 }
 
-// regularOnly keeps the paths that are regular files (or symlinks to one):
-// a FIFO or a device among the sidecars would block whoever reads it.
-func regularOnly(paths []string) []string {
-	out := paths[:0]
+// regularOrLink keeps the paths that are regular files or symbolic links
+// (os.Lstat: a link is never followed), and says which are links: a FIFO
+// or a device among the sidecars would block whoever reads it, a link's
+// bytes are another file's.
+func regularOrLink(paths []string) (out []string, links map[string]bool) {
+	out = paths[:0]
 	for _, p := range paths {
-		if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
+		st, err := os.Lstat(p)
+		switch {
+		case err != nil:
+		case st.Mode()&os.ModeSymlink != 0:
+			if links == nil {
+				links = map[string]bool{}
+			}
+			links[p] = true
+			out = append(out, p)
+		case st.Mode().IsRegular():
 			out = append(out, p)
 		}
 	}
-	return out
+	return out, links
 }
 
 // SessionIDIs reports whether the first entry of the file at p (a regular
 // file) that has a sessionId names id: a copy of session id, not another
 // session's transcript.
 func SessionIDIs(p, id string) bool { return firstSessionIDIs(p, id) }
+
+// IsSubagentTranscript reports whether the first entry of the file at p
+// (a regular file) that has a sessionId is a subagent's (isSidechain or
+// an agentId): a subagent transcript, or a copy of one, carries the
+// sessionId of its session but is not its main transcript.
+func IsSubagentTranscript(p string) bool {
+	fh, err := os.Open(p)
+	if err != nil {
+		return false
+	}
+	defer fh.Close()
+	buf := make([]byte, 64<<10)
+	n, _ := io.ReadFull(fh, buf)
+	for _, line := range bytes.Split(buf[:n], []byte("\n")) {
+		if !gjson.ValidBytes(line) {
+			continue
+		}
+		r := gjson.GetManyBytes(line, "sessionId", "isSidechain", "agentId")
+		if !r[0].Exists() {
+			continue
+		}
+		return r[1].Bool() || r[2].String() != ""
+	}
+	return false
+}
 
 // firstSessionIDIs reports whether the first entry of the file at p with a
 // sessionId names id.

@@ -1,6 +1,9 @@
 package chain
 
 import (
+	"bufio"
+	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -58,4 +61,39 @@ func OpenSideFile(path string) (*os.File, os.FileInfo, error) {
 		return nil, nil, &Error{Msg: fmt.Sprintf("%s is not a regular file", path)}
 	}
 	return fh, st, nil
+}
+
+// EachLine calls fn with each line of r (without its line end) that holds
+// no NUL byte and is at most max bytes long; the others are passed over
+// as they are read, never held whole: a run of NULs a crash left (a
+// sparse file of gigabytes) costs no memory. fn must not keep line.
+func EachLine(r io.Reader, max int, fn func(line []byte)) error {
+	br := bufio.NewReaderSize(r, 64<<10)
+	var long []byte
+	skip := false // the line read is passed over
+	for {
+		part, err := br.ReadSlice('\n')
+		if !skip && bytes.IndexByte(part, 0) >= 0 {
+			skip, long = true, nil
+		}
+		if !skip {
+			long = append(long, part...)
+			if len(long) > max+1 {
+				skip, long = true, nil
+			}
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue
+		}
+		if !skip && len(long) > 0 {
+			fn(bytes.TrimRight(long, "\r\n"))
+		}
+		skip, long = false, long[:0]
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+	}
 }

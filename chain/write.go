@@ -320,7 +320,10 @@ func mappable(edits *Edits) bool {
 // transformed where it lies.
 func (f *File) writeMapped(w io.Writer, edits *Edits, tr Transform) (int64, error) {
 	cw := &CountWriter{W: w}
-	type batch struct{ b []byte }
+	type batch struct {
+		b   []byte
+		sec *io.SectionReader // a long line passed on as it is, in pieces
+	}
 	free := make(chan []byte, 2*runtime.GOMAXPROCS(0)+2) // buffers handed back by the writer
 	err := InOrder(f, len(f.Entries), func(k int) int { return k }, func(lo, hi int) (batch, error) {
 		kept := false
@@ -332,6 +335,11 @@ func (f *File) writeMapped(w io.Writer, edits *Edits, tr Transform) (int64, erro
 		}
 		start := f.Entries[lo].Off
 		end := f.Entries[hi-1].Off + f.Entries[hi-1].TotalBytes()
+		if e := &f.Entries[lo]; hi-lo == 1 && e.Kind != KindEntry && edits.At(lo) == nil && e.Len >= inOrderBatch {
+			// a long line that is not an entry (a run of NULs a crash
+			// left, 3 GB of a sparse file): copied, never held whole
+			return batch{sec: io.NewSectionReader(f.src, start, end-start)}, nil
+		}
 		var buf []byte
 		select {
 		case buf = <-free:
@@ -374,10 +382,14 @@ func (f *File) writeMapped(w io.Writer, edits *Edits, tr Transform) (int64, erro
 			}
 		}
 		if out != nil {
-			return batch{out}, nil
+			return batch{b: out}, nil
 		}
-		return batch{buf}, nil
+		return batch{b: buf}, nil
 	}, func(b batch) error {
+		if b.sec != nil {
+			_, err := io.CopyBuffer(cw, b.sec, make([]byte, inOrderBatch))
+			return err
+		}
 		if b.b == nil {
 			return nil
 		}

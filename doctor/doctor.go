@@ -76,6 +76,10 @@ const (
 	// lists it (both read the folder's regular files only). A symlink to
 	// a file needs attention: a session put there that no picker shows.
 	NotAFile Kind = "not_a_file"
+	// SidecarLink: a subagent transcript of the session is a symbolic
+	// link (Target): not read, and no change of the session in place is
+	// made while it is there (it refuses).
+	SidecarLink Kind = "sidecar_link"
 )
 
 // FixKind is what fixes a finding.
@@ -169,6 +173,8 @@ type Finding struct {
 	// and, for a symlink, where it points.
 	Entry  string `json:"entry,omitempty"`
 	Target string `json:"target,omitempty"`
+	// SidecarLink: the link (the session is Path).
+	Link string `json:"link,omitempty"`
 
 	Fix Fix `json:"fix"`
 }
@@ -300,6 +306,10 @@ func checkSession(o Options, folders []string, path string) ([]Finding, string) 
 		return append(out, Finding{Kind: Unreadable, SessionID: id, Path: path, NeedsAttention: true, Error: err.Error(), Fix: Fix{Kind: FixNone}}), ""
 	}
 	defer s.Close()
+	for _, l := range s.Links {
+		target, _ := os.Readlink(l)
+		out = append(out, Finding{Kind: SidecarLink, SessionID: id, Path: path, Link: l, Entry: "symlink", Target: target, NeedsAttention: true, Fix: Fix{Kind: FixNone}})
+	}
 	cwd := chain.RecordedCwd(s.Main)
 	if f, ok := place(o, folders, id, path, cwd); ok && filed {
 		out = append(out, f)

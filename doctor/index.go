@@ -1,7 +1,6 @@
 package doctor
 
 import (
-	"bufio"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -80,16 +79,14 @@ func clientProjects(configDir string) []string {
 	// history.jsonl grows with every prompt: read a line at a time
 	if fh, _, err := chain.OpenSideFile(filepath.Join(configDir, "history.jsonl")); err == nil {
 		defer fh.Close()
-		sc := bufio.NewScanner(fh)
-		sc.Buffer(make([]byte, 64<<10), chain.MaxSideFile)
-		for sc.Scan() {
+		_ = chain.EachLine(fh, chain.MaxSideFile, func(line []byte) {
 			var h struct {
 				Project string `json:"project"`
 			}
-			if json.Unmarshal(sc.Bytes(), &h) == nil && h.Project != "" {
+			if json.Unmarshal(line, &h) == nil && h.Project != "" {
 				out = append(out, h.Project)
 			}
-		}
+		})
 	}
 	return out
 }

@@ -37,6 +37,11 @@ const (
 	SideBranchCalls = "side-branch-calls"
 )
 
+// SidecarLink (a Problem.Code, a warning): a subagent transcript of the
+// session is a symbolic link (chain.Session.Links); it was not read, and
+// a change of the session in place refuses it.
+const SidecarLink = "sidecar-link"
+
 // Problem is one finding, located by file and 1-based line.
 type Problem struct {
 	File     string   `json:"file"`
@@ -112,6 +117,10 @@ func Session(s *chain.Session) Report {
 	r.Problems = append(r.Problems, File(s.Main, s.ID)...)
 	for _, a := range s.Subagents {
 		r.Problems = append(r.Problems, File(a.File, "")...)
+	}
+	for _, l := range s.Links {
+		r.Problems = append(r.Problems, Problem{File: l, Severity: Warning, Code: SidecarLink,
+			Message: "a subagent transcript that is a symbolic link: not read (a session's files are read only as regular files of its own folders, never through a link)"})
 	}
 	sortProblems(r.Problems)
 	return r

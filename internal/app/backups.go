@@ -157,7 +157,7 @@ func (env *Env) RunBackups(session string, purge bool) error {
 		if projectDir != "" {
 			did, _ := backup.Recover(env.ConfigDir, key, id, projectDir)
 			for _, d := range did {
-				env.Warnf("an earlier run was interrupted: %s", d)
+				env.Warnf("%s", d.Line())
 			}
 		}
 	} else if purge {
@@ -253,8 +253,19 @@ func (env *Env) RunRestore(session, which string, force bool) error {
 	res, b, err := backup.Restore(backup.RestoreOptions{ConfigDir: env.ConfigDir, SessionID: id, Key: key, ProjectDir: projectDir,
 		Which: which, Force: force, Check: check, Named: !env.Listed})
 	var nb *backup.NoBackupError
-	if errors.As(err, &nb) && nb.Other == "" && which == "" {
+	if errors.As(err, &nb) && nb.Other == "" {
+		if which != "" {
+			// a BACKUP named (a path to another session's, say) for a
+			// session without any: the list says there is none to name
+			return &Error{Msg: err.Error() + fmt.Sprintf(" (so none named %q)", which), Hint: "list them with '" + env.Self() + " backups " + ShellQuote(session) + "'", Code: 1, Err: err}
+		}
 		return &Error{Msg: err.Error(), Hint: "nothing to undo: ccsurgeon backs a session up before each change in place; this one was never changed by it, or only with --no-backup, or its backups were purged", Code: 1, Err: err}
+	}
+	if errors.Is(err, backup.ErrNoBackup) && which != "" {
+		// a BACKUP no backup of this session is named: the names to
+		// give are the ones its list prints
+		return &Error{Msg: fmt.Sprintf("no backup of %s is named %q", filepath.Join(projectDir, id+".jsonl"), which),
+			Hint: "restore takes a name (or a unique prefix of one) that '" + env.Self() + " backups " + ShellQuote(session) + "' prints", Code: 1, Err: err}
 	}
 	if err != nil {
 		return err

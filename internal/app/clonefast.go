@@ -170,6 +170,9 @@ func (c *fastClone) writeTo(d Dest) error {
 		c.subResults = make([]ops.StreamResult, len(c.subs))
 		work := newTasks(runtime.GOMAXPROCS(0))
 		for k, a := range c.subs {
+			if a.Link {
+				continue // never read through (and -o FILE writes the transcript only)
+			}
 			work.Go(func() error {
 				var err error
 				if c.subResults[k], err = c.stream(rm, a.Path, io.Discard); err != nil && !isUnknownIDs(err) {

@@ -180,10 +180,10 @@ func (spec OpSpec) targetWords(err error) error {
 // have read everything): a gate before sharing a transcript or in CI.
 func (env *Env) RunRedactCheck(session string, spec OpSpec) error {
 	spec = OpSpec{Redact: true, RedactRules: spec.RedactRules, RedactAllow: spec.RedactAllow}
-	var found, inOthers, notScanned int
+	var found, inOthers, notScanned, links int
 	var id, path string
 	err := env.runWriteWith(session, Dest{DryRun: true}, func(*chain.Session) (ops.Pipeline, error) { return env.Pipeline(spec) }, func(r *WriteResult) {
-		found, inOthers, notScanned = r.redactions.Len(), r.otherFileSecrets, r.notScanned
+		found, inOthers, notScanned, links = r.redactions.Len(), r.otherFileSecrets, r.notScanned, r.linksNotRead
 		id, path = r.SessionID, r.Path
 		r.check = true
 	})
@@ -193,6 +193,12 @@ func (env *Env) RunRedactCheck(session string, spec OpSpec) error {
 	unread := ""
 	if notScanned > 0 {
 		unread = Plural(notScanned, "tool-results file", "tool-results files") + " could not be scanned (see the notes)"
+	}
+	if links > 0 {
+		if unread != "" {
+			unread += ", and "
+		}
+		unread += Plural(links, "subagent transcript", "subagent transcripts") + " could not be scanned (see the warnings)"
 	}
 	if found > 0 {
 		// the session as the user can type it again, not "SESSION"

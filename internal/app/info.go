@@ -167,6 +167,7 @@ func (env *Env) RunInfo(o InfoOptions) error {
 		return err
 	}
 	defer s.Close()
+	env.warnLinksNotRead(s)
 	pr := env.newProgress() // estimating the tokens of a resume runs compress and strip-thinking unwritten: seconds on a big session
 	pr.Phase("analysing", 0)
 	r := Info(s, o.Session)

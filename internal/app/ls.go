@@ -2,6 +2,7 @@ package app
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ccsurgeon/ccsurgeon/backup"
 	"github.com/ccsurgeon/ccsurgeon/chain"
@@ -22,8 +24,12 @@ import (
 
 // SessionSummary is one row of `ls`.
 type SessionSummary struct {
-	ID          string    `json:"id"`
-	Path        string    `json:"path"`
+	ID   string `json:"id"`
+	Path string `json:"path"`
+	// PathBytes is the path's bytes in standard base64, only when they
+	// are not UTF-8 (JSON turns such bytes of path into U+FFFD): a
+	// script opens the file by them
+	PathBytes   string    `json:"path_bytes,omitempty"`
 	Project     string    `json:"project"`
 	Modified    time.Time `json:"modified"`
 	Size        int64     `json:"size"`
@@ -122,6 +128,11 @@ func (env *Env) RunLs(o LsOptions) error {
 	if env.JSON {
 		if rows == nil {
 			rows = []SessionSummary{}
+		}
+		for i := range rows {
+			if !utf8.ValidString(rows[i].Path) {
+				rows[i].PathBytes = base64.StdEncoding.EncodeToString([]byte(rows[i].Path))
+			}
 		}
 		return env.printJSON(rows)
 	}

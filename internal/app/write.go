@@ -83,6 +83,9 @@ type WriteResult struct {
 	otherFileSecrets int
 	// notScanned: the files the operation could not read (named in notes)
 	notScanned int
+	// linksNotRead: the subagent transcripts that are symbolic links
+	// (chain.Session.Links), left unread and named in warnings
+	linksNotRead int
 	// notWritten: the files whose secrets the result does not hold (-o
 	// FILE): their redactions are listed as not written
 	notWritten map[string]bool
@@ -220,6 +223,36 @@ func shareFolderTaken(dir, id string, paths []string) error {
 	return nil
 }
 
+// sidecarLinks deals with the subagent transcripts of s that are symbolic
+// links (never read: their bytes are another file's): a change in place
+// refuses them (the session would be changed without them), any other
+// run names each as not read (copies: not copied).
+func (env *Env) sidecarLinks(s *chain.Session, inPlace, copies bool) error {
+	switch {
+	case len(s.Links) == 0:
+	case inPlace:
+		target, _ := os.Readlink(s.Links[0])
+		return &backup.SymlinkError{Path: s.Links[0], Target: target}
+	case copies:
+		var left []error
+		for _, l := range s.Links {
+			left = append(left, &backup.NotAFileError{Path: l, Kind: backup.NodeKind(os.ModeSymlink)})
+		}
+		env.warnSkipped(left)
+	default:
+		env.warnLinksNotRead(s)
+	}
+	return nil
+}
+
+// warnLinksNotRead names each subagent transcript of s that is a symbolic
+// link, left unread, on standard error.
+func (env *Env) warnLinksNotRead(s *chain.Session) {
+	for _, l := range s.Links {
+		env.Warnf("not read: %s is a symbolic link, not a regular file", l)
+	}
+}
+
 // runWriteWith is runWrite with a hook that sees the result before it is
 // printed.
 func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook func(*WriteResult)) error {
@@ -250,6 +283,9 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		return err
 	}
 	defer s.Close()
+	if err := env.sidecarLinks(s, inPlace, d.New || d.FreshIDs || isFolderDest(d.Output)); err != nil {
+		return err
+	}
 	for _, a := range s.Subagents {
 		if snaps[a.File.Path], err = backup.TakeSnapshot(a.File.Path); err != nil {
 			return err
@@ -293,7 +329,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		pr.Done()
 		res := WriteResult{SessionID: s.ID, Path: s.Path, Operation: p.Name(), DryRun: d.DryRun,
 			EntriesBefore: len(s.Main.Entries), EntriesAfter: len(s.Main.Entries), BytesBefore: s.Main.Size, BytesAfter: s.Main.Size,
-			Notes: noteWords(t.Report.Notes), NothingToChange: true, redactions: &t.Report.Redactions, sidecarSecrets: sidecarSecrets(t), otherFileSecrets: otherFileSecrets(t), notScanned: len(t.Report.NotScanned)}
+			Notes: noteWords(t.Report.Notes), NothingToChange: true, redactions: &t.Report.Redactions, sidecarSecrets: sidecarSecrets(t), otherFileSecrets: otherFileSecrets(t), notScanned: len(t.Report.NotScanned), linksNotRead: len(s.Links)}
 		if hook != nil {
 			hook(&res) // redact --check must see secrets it could not replace
 		}
@@ -305,7 +341,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		SessionID: s.ID, Path: s.Path, Operation: p.Name(), DryRun: d.DryRun,
 		EntriesBefore: st.EntriesBefore, EntriesAfter: st.EntriesAfter, Removed: st.Removed, Changed: st.Changed, Added: st.Added,
 		BytesBefore: s.Main.Size, Counts: t.Report.Counts, CountDetails: t.Report.CountDetails, Notes: noteWords(t.Report.Notes), redactions: &t.Report.Redactions,
-		ResumeTokens: t.Report.Tokens, sidecarSecrets: sidecarSecrets(t), otherFileSecrets: otherFileSecrets(t), notScanned: len(t.Report.NotScanned),
+		ResumeTokens: t.Report.Tokens, sidecarSecrets: sidecarSecrets(t), otherFileSecrets: otherFileSecrets(t), notScanned: len(t.Report.NotScanned), linksNotRead: len(s.Links),
 	}
 	if t.NewID != "" {
 		out.SessionID = t.NewID
@@ -894,7 +930,7 @@ func (env *Env) lockSession(path string) (*backup.SessionLock, error) {
 	}
 	did, err := backup.Recover(env.ConfigDir, key, id, dir)
 	for _, d := range did {
-		env.Warnf("an earlier run was interrupted: %s", d)
+		env.Warnf("%s", d.Line())
 	}
 	if err != nil {
 		l.Unlock()
@@ -1778,7 +1814,7 @@ func (env *Env) refuseOutputInProjects(d Dest) error {
 		// the shell opened standard output on a file: the same rule as
 		// for -o naming it (>> ~/.claude/projects/…/ID.jsonl appended the
 		// session to itself, every entry a duplicate)
-		if p, ok := env.stdoutFile(); ok && (backup.UnderOwnDir(env.ConfigDir, p) || backup.UnderProjects(env.ConfigDir, p)) {
+		if p, ok := env.stdoutFile(); ok && backup.UnderConfigDir(env.ConfigDir, p) {
 			return UsageErrorf("redirect standard output to a file outside "+absOr(env.ConfigDir)+", or leave out -o to change the session in place (with a backup)",
 				"standard output is %s, in the config dir: -o - writes a copy for elsewhere, and there it would be a second file of a session or damage ccsurgeon's own files", p)
 		}
@@ -1793,6 +1829,12 @@ func (env *Env) refuseOutputInProjects(d Dest) error {
 			"-o %s is among ccsurgeon's own files (its backups, locks and journal), which only ccsurgeon writes", d.Output)
 	}
 	if !backup.UnderProjects(env.ConfigDir, d.Output) {
+		if backup.UnderConfigDir(env.ConfigDir, d.Output) {
+			// settings.json, history.jsonl, file-history/, todos/,
+			// sessions/: the client's, and no place for a copy
+			return UsageErrorf("give -o a path outside "+absOr(env.ConfigDir),
+				"-o %s is in the config dir, among the client's own files: -o writes a copy for elsewhere, and a session's files there are written by the commands themselves (in place, --new)", d.Output)
+		}
 		return nil
 	}
 	projects := chain.ProjectsDir(env.ConfigDir)
@@ -1850,7 +1892,16 @@ func absOr(p string) string {
 // name. A copy of this same session (an earlier export, -o share.jsonl
 // run again) is replaced with --force, as any file.
 func refuseSessionOutput(out string, st os.FileInfo, id string) error {
-	if !st.Mode().IsRegular() || chain.IsSessionFile(out) != nil || chain.SessionIDIs(out, id) {
+	if !st.Mode().IsRegular() || chain.IsSessionFile(out) != nil {
+		return nil
+	}
+	if chain.IsSubagentTranscript(out) {
+		// a copy of a subagent's carries the session's id: not a copy
+		// of the transcript -o writes
+		return &Error{Msg: fmt.Sprintf("%s already exists and is a subagent transcript: -o replaces only a copy of a session's main transcript", out),
+			Hint: fmt.Sprintf("give -o the name of a new file; if %s is a copy you made, remove it first (rm %s)", out, ShellQuote(out)), Code: 1}
+	}
+	if chain.SessionIDIs(out, id) {
 		return nil
 	}
 	return &Error{Msg: fmt.Sprintf("%s already exists and is another Claude Code session's transcript: -o never replaces a session", out),
