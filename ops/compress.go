@@ -272,6 +272,10 @@ func compressLate(t *Txn, f *chain.File, lines []int, c entryCut) error {
 			todo = append(todo, i)
 		}
 	}
+	// in file order: the estimate's workers find a line's place in todo
+	// by search, and the lines of a branch are not always in file order
+	// (a damaged or repaired chain: its parents after their children)
+	sort.Ints(todo)
 	type result struct {
 		cuts   int
 		parts  []cutAt
