@@ -261,7 +261,7 @@ func (env *Env) RunRestore(session, which string, force bool) error {
 		}
 		return &Error{Msg: err.Error(), Hint: "nothing to undo: ccsurgeon backs a session up before each change in place; this one was never changed by it, or only with --no-backup, or its backups were purged", Code: 1, Err: err}
 	}
-	if errors.Is(err, backup.ErrNoBackup) && which != "" {
+	if errors.Is(err, backup.ErrNoBackup) && !errors.Is(err, backup.ErrAmbiguous) && which != "" {
 		// a BACKUP no backup of this session is named: the names to
 		// give are the ones its list prints
 		return &Error{Msg: fmt.Sprintf("no backup of %s is named %q", filepath.Join(projectDir, id+".jsonl"), which),

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccsurgeon/ccsurgeon/internal/testlink"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -26,6 +27,7 @@ const attack2Secret = "ghp_Q9y8X7w6V5u4T3s2R1q0P9o8N7m6L5k4J3i2"
 // changed, a read-only command names the link it left unread, and an
 // in-place change refuses.
 func TestNoSidecarLinkIsReadThrough(t *testing.T) {
+	testlink.Need(t) // every member plants a link
 	type kind struct {
 		name  string
 		plant func(t *testing.T, m *malEnv, id, agent, outside string) string // the link's path
