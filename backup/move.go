@@ -791,7 +791,8 @@ func checkMovePaths(cfg string, p MovePlan) error {
 		}
 		for d := filepath.Dir(path); d != cfg && d != filepath.Dir(d); d = filepath.Dir(d) {
 			if fi, err := os.Lstat(d); err == nil && fi.Mode()&os.ModeSymlink != 0 {
-				return &Error{Msg: fmt.Sprintf("%s is a symlink; ccsurgeon does not write through symlinks", d)}
+				target, _ := os.Readlink(d)
+				return &SymlinkError{Path: d, Target: target}
 			}
 		}
 		return nil

@@ -390,6 +390,12 @@ func speakOne(err, e error) (worded error, done bool) {
 		case t.Read:
 			return words(fmt.Sprintf("replace the link with a copy of the folder it names (%s), and run the command again", t.TargetPath()), 1)
 		}
+		if fi, err := os.Stat(t.TargetPath()); err == nil && fi.IsDir() {
+			// a folder of the config dir kept elsewhere (dotfiles): the
+			// folder itself in the link's place, and the same run works
+			return words(fmt.Sprintf("put the folder it names in the link's place (rm %s && mv %s %s), and run the command again",
+				app.ShellQuote(t.Path), app.ShellQuote(t.TargetPath()), app.ShellQuote(t.Path)), 1)
+		}
 		return words("replace the link with a copy of the file it names, or write the result elsewhere with -o", 1)
 	case *backup.NameError:
 		return &app.Error{Msg: app.Reword(err, e, e.Error()+": rename it, or write the result elsewhere with -o"), Code: 1, Err: err}, true
