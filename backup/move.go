@@ -622,8 +622,9 @@ func (f journalFile) removeFrom(root string, saved savedFile) (note string, err 
 	hook("move-carried-over")
 	// the old file is also the move's backup (linkFileSynced): with the
 	// lines carried over, it goes back to what was backed up, or restore
-	// would refuse the backup as damaged (its checksum is of that)
-	if old.Truncate(*f.Size) == nil {
+	// would refuse the backup as damaged (its checksum is of that). Only
+	// then: a copy's old file may have another name, whose lines they are
+	if bi, err := os.Lstat(saved.path); err == nil && os.SameFile(fi, bi) && old.Truncate(*f.Size) == nil {
 		old.Sync()
 	}
 	return fmt.Sprintf("%d bytes appended to %s during the move were carried over to %s", n, f.From, f.To), nil
