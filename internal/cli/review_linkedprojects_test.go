@@ -76,3 +76,41 @@ func TestALinkedProjectsFolderIsRefusedWithAHintThatWorks(t *testing.T) {
 		})
 	}
 }
+
+// TestADanglingSidecarLinkIsRefusedWithAHintThatWorks: a legacy subagent
+// transcript beside the sessions (agent-*.jsonl) that is a link to
+// nothing any more (its file removed) blocks every in-place change of the
+// sessions of its folder (whose it is cannot be known); the hint said to
+// replace it with a copy of the file it names, which is not there. The
+// hint, run as printed, must let the same change through.
+func TestADanglingSidecarLinkIsRefusedWithAHintThatWorks(t *testing.T) {
+	testlink.Need(t)
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh to run the hint")
+	}
+	cfg := filepath.Join(t.TempDir(), "cfg")
+	path := installSession(t, cfg, "-home-u-p", example)
+	require.NoError(t, os.Symlink(filepath.Join(t.TempDir(), "gone", "agent-1.jsonl"), filepath.Join(filepath.Dir(path), "agent-dead.jsonl")))
+	old := time.Now().Add(-time.Hour)
+	require.NoError(t, filepath.Walk(filepath.Dir(path), func(p string, fi os.FileInfo, err error) error {
+		if err != nil || fi.Mode()&os.ModeSymlink != 0 {
+			return err
+		}
+		return os.Chtimes(p, old, old) // no live-session guard
+	}))
+	id := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	args := []string{"--config-dir", cfg, "strip-thinking", id}
+
+	_, stderr, code := cliRun(t, args...)
+	require.Equal(t, 1, code, stderr)
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	require.Len(t, lines, 2, "one error line and one hint line: %q", stderr)
+	hint, ok := strings.CutPrefix(lines[1], "ccsurgeon: hint: ")
+	require.True(t, ok, "the second line is the hint: %q", stderr)
+	require.True(t, strings.Contains(hint, "(") && strings.HasSuffix(strings.TrimSuffix(hint, ", and run the command again"), ")"), "a command to run in the hint: %q", hint)
+	cmd := hint[strings.Index(hint, "(")+1 : strings.LastIndex(hint, ")")]
+	out, err := exec.Command("sh", "-c", cmd).CombinedOutput()
+	require.NoError(t, err, "%s: %s", cmd, out)
+	_, stderr, code = cliRun(t, args...)
+	assert.Equal(t, 0, code, stderr)
+}
