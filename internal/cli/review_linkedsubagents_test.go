@@ -2,8 +2,6 @@ package cli
 
 import (
 	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/ccsurgeon/ccsurgeon/internal/testlink"
@@ -23,16 +21,7 @@ func TestNoSubagentIsReadThroughALinkedFolder(t *testing.T) {
 	testlink.Need(t)
 	for _, member := range []string{"<id>", "subagents"} {
 		t.Run(member, func(t *testing.T) {
-			cfg := filepath.Join(t.TempDir(), "cfg")
-			path := installSession(t, cfg, "-work-p", filepath.Join("testdata", "sessions", "2.1.328", "subagent.jsonl"))
-			id := strings.TrimSuffix(filepath.Base(path), ".jsonl")
-			link := filepath.Join(filepath.Dir(path), id)
-			if member == "subagents" {
-				link = filepath.Join(link, "subagents")
-			}
-			elsewhere := filepath.Join(t.TempDir(), "elsewhere")
-			require.NoError(t, os.Rename(link, elsewhere))
-			require.NoError(t, os.Symlink(elsewhere, link))
+			cfg, path, id, link, _ := linkedSessionFolder(t, member)
 
 			out, errs, code := cliRun(t, "--config-dir", cfg, "info", id, "--json")
 			require.Equal(t, 0, code, errs)
