@@ -1,6 +1,7 @@
 package backup
 
 import (
+	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -524,6 +525,7 @@ func (j *journal) finish() (warnings []string, err error) {
 		dirs[filepath.Dir(e.Path)] = true
 	}
 	hook("move-after-edits")
+	saved := j.backupsOf()
 	for i, f := range j.Files {
 		if i > 0 {
 			hook("move-between-removes")
@@ -531,7 +533,7 @@ func (j *journal) finish() (warnings []string, err error) {
 		if f.From == f.To {
 			continue
 		}
-		note, err := f.removeFrom(j.root)
+		note, err := f.removeFrom(j.root, saved[f.From])
 		if err != nil {
 			return warnings, err
 		}
@@ -572,7 +574,7 @@ func (j *journal) finish() (warnings []string, err error) {
 // Both are reached from root without following a link on the way
 // (openBeneath, removeBeneath): a folder swapped for a link after the
 // move's checks leads no removal out of the config dir.
-func (f journalFile) removeFrom(root string) (note string, err error) {
+func (f journalFile) removeFrom(root string, saved savedFile) (note string, err error) {
 	// open to write when it may be (the backup's name for the same file
 	// is cut back below); else only read
 	old, err := openBeneath(root, f.From, os.O_RDWR, 0)
@@ -580,7 +582,9 @@ func (f journalFile) removeFrom(root string) (note string, err error) {
 		old, err = openBeneath(root, f.From, os.O_RDONLY, 0)
 	}
 	if errors.Is(err, os.ErrNotExist) {
-		return "", nil // removed before a crash
+		// removed before a crash: perhaps before its late lines were
+		// carried over and cut from the backup again
+		return f.finishCarry(root, saved)
 	}
 	if err != nil {
 		return "", fmt.Errorf("remove %s: %w", f.From, err)
@@ -594,6 +598,7 @@ func (f journalFile) removeFrom(root string) (note string, err error) {
 	if err := removeBeneath(root, f.From); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return "", fmt.Errorf("remove %s: %w", f.From, err)
 	}
+	hook("move-old-removed")
 	if f.Size == nil {
 		return "", nil
 	}
@@ -614,10 +619,12 @@ func (f journalFile) removeFrom(root string) (note string, err error) {
 	if err != nil {
 		return "", fmt.Errorf("%d bytes appended to %s during the move could not be carried over to %s: %w", n, f.From, f.To, err)
 	}
+	hook("move-carried-over")
 	// the old file is also the move's backup (linkFileSynced): with the
 	// lines carried over, it goes back to what was backed up, or restore
-	// would refuse the backup as damaged (its checksum is of that)
-	if old.Truncate(*f.Size) == nil {
+	// would refuse the backup as damaged (its checksum is of that). Only
+	// then: a copy's old file may have another name, whose lines they are
+	if bi, err := os.Lstat(saved.path); err == nil && os.SameFile(fi, bi) && old.Truncate(*f.Size) == nil {
 		old.Sync()
 	}
 	return fmt.Sprintf("%d bytes appended to %s during the move were carried over to %s", n, f.From, f.To), nil
@@ -641,6 +648,81 @@ func syncDirs(dirs map[string]bool) error {
 		}
 	}
 	return nil
+}
+
+// savedFile is an old file's copy in the move's backup: its path and the
+// size backed up.
+type savedFile struct {
+	path string
+	size int64
+}
+
+// backupsOf maps each old file the move's backups hold to its copy there.
+func (j *journal) backupsOf() map[string]savedFile {
+	out := map[string]savedFile{}
+	for _, d := range j.Backups {
+		b, err := readBackup(d)
+		if err != nil {
+			continue
+		}
+		for _, bf := range b.Files {
+			if p, err := backupFilePath(b, bf); err == nil {
+				out[bf.Path] = savedFile{p, bf.Size}
+			}
+		}
+	}
+	return out
+}
+
+// finishCarry ends the carry-over of an old file whose name a killed run
+// removed (removeFrom) before the lines appended to it during the move
+// were carried over and cut again: they are then only in its backup (the
+// same file under a second name, linkFileSynced), past the size backed
+// up. What of them the new file does not end with yet (a carry-over cut
+// short) is appended to it, and the backup goes back to what it saved.
+func (f journalFile) finishCarry(root string, saved savedFile) (string, error) {
+	if f.Size == nil || saved.path == "" || saved.size != *f.Size {
+		return "", nil
+	}
+	b, err := openBeneath(root, saved.path, os.O_RDWR, 0)
+	if err != nil {
+		return "", nil
+	}
+	defer b.Close()
+	fi, err := b.Stat()
+	if err != nil || fi.Size() <= saved.size {
+		return "", nil
+	}
+	tail := make([]byte, fi.Size()-saved.size)
+	if _, err := b.ReadAt(tail, saved.size); err != nil {
+		return "", fmt.Errorf("read the lines appended to %s during the move (in its backup %s): %w", f.From, saved.path, err)
+	}
+	out, err := openBeneath(root, f.To, os.O_RDWR|os.O_APPEND, 0)
+	if err == nil {
+		var oi os.FileInfo
+		if oi, err = out.Stat(); err == nil {
+			end := make([]byte, min(int64(len(tail)), oi.Size()))
+			if _, err = out.ReadAt(end, oi.Size()-int64(len(end))); err == nil {
+				done := 0
+				for k := len(end); k > 0 && done == 0; k-- {
+					if bytes.HasSuffix(end, tail[:k]) {
+						done = k
+					}
+				}
+				if _, err = out.Write(tail[done:]); err == nil {
+					err = out.Sync()
+				}
+			}
+		}
+		out.Close()
+	}
+	if err != nil {
+		return "", fmt.Errorf("%d bytes appended to %s during the move (kept in its backup %s) could not be carried over to %s: %w", len(tail), f.From, saved.path, f.To, err)
+	}
+	if b.Truncate(saved.size) == nil {
+		b.Sync()
+	}
+	return fmt.Sprintf("%d bytes appended to %s during the move were carried over to %s", len(tail), f.From, f.To), nil
 }
 
 // oldFolderOf maps a folder a move makes, to or one of its parents, to
@@ -791,7 +873,8 @@ func checkMovePaths(cfg string, p MovePlan) error {
 		}
 		for d := filepath.Dir(path); d != cfg && d != filepath.Dir(d); d = filepath.Dir(d) {
 			if fi, err := os.Lstat(d); err == nil && fi.Mode()&os.ModeSymlink != 0 {
-				return &Error{Msg: fmt.Sprintf("%s is a symlink; ccsurgeon does not write through symlinks", d)}
+				target, _ := os.Readlink(d)
+				return &SymlinkError{Path: d, Target: target}
 			}
 		}
 		return nil

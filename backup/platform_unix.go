@@ -39,6 +39,16 @@ func fileOwner(fi os.FileInfo) (uid, gid int, ok bool) {
 	return int(st.Uid), int(st.Gid), true
 }
 
+// linkCount is the number of names the file fi describes has (ok false:
+// not known).
+func linkCount(f *os.File, fi os.FileInfo) (n uint64, ok bool) {
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	if !ok {
+		return 0, false
+	}
+	return uint64(st.Nlink), true
+}
+
 // chownLike gives f the owner of like (nil: nothing to do). Root gives
 // both; a user's file is theirs already, but its group may be any group
 // they are in, and a new file gets their primary one: the group of like

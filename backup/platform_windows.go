@@ -98,6 +98,16 @@ func lockExclusive(f *os.File) (held bool, err error) {
 // fileOwner: Windows files have no uid and gid.
 func fileOwner(os.FileInfo) (uid, gid int, ok bool) { return 0, 0, false }
 
+// linkCount is the number of names the open file f has (ok false: not
+// known).
+func linkCount(f *os.File, _ os.FileInfo) (n uint64, ok bool) {
+	var d syscall.ByHandleFileInformation
+	if syscall.GetFileInformationByHandle(syscall.Handle(f.Fd()), &d) != nil {
+		return 0, false
+	}
+	return uint64(d.NumberOfLinks), true
+}
+
 // chownLike does nothing on Windows: a file's owner is its ACL's, which a
 // new file in the same folder inherits.
 func chownLike(*os.File, os.FileInfo) error { return nil }

@@ -217,6 +217,11 @@ func linkFileSynced(root, src, dstRoot, dst string) (bf BackupFile, err error) {
 	if err != nil {
 		return bf, err
 	}
+	// a file with another name already is written through it after the
+	// move: a backup that is that file would change with it
+	if n, ok := linkCount(in, fi); !ok || n != 1 {
+		return copyFileSynced(root, src, dstRoot, dst)
+	}
 	if err := makeDirs(dstRoot, filepath.Dir(dst), nil); err != nil {
 		return bf, err
 	}

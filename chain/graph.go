@@ -541,6 +541,20 @@ func (g *Graph) withPreserved(path []int) []int {
 		return path
 	}
 	slices.Reverse(seg)
+	// an entry is sent once: one of the segment already on the path (a
+	// damaged file's segment hanging below its boundary) stays where it is
+	var dup map[int]bool
+	for _, i := range path {
+		if seen[i] { // seen: the segment's entries
+			if dup == nil {
+				dup = map[int]bool{}
+			}
+			dup[i] = true
+		}
+	}
+	if dup != nil {
+		seg = slices.DeleteFunc(seg, func(j int) bool { return dup[j] })
+	}
 	at := 0 // after the boundary when the anchor is not on the path
 	for k, i := range path {
 		if g.f.Entries[i].UUID() == top.PreservedAnchor() {

@@ -128,8 +128,14 @@ type SubagentFile struct {
 func SubagentFiles(path string) []SubagentFile {
 	id, dir := strings.TrimSuffix(filepath.Base(path), ".jsonl"), filepath.Dir(path)
 	var out []SubagentFile
-	// 2.1.x: <session>/subagents/agent-*.jsonl with meta files
-	matches, _ := filepath.Glob(filepath.Join(dir, id, "subagents", "agent-*.jsonl"))
+	// 2.1.x: <session>/subagents/agent-*.jsonl with meta files; a folder
+	// on the way that is a link is listed as one, never looked through
+	var matches []string
+	if link := linkedFolder(filepath.Join(dir, id), filepath.Join(dir, id, "subagents")); link != "" {
+		out = append(out, SubagentFile{Path: link, Link: true})
+	} else {
+		matches, _ = filepath.Glob(filepath.Join(dir, id, "subagents", "agent-*.jsonl"))
+	}
 	matches, links := regularOrLink(matches)
 	sort.Strings(matches)
 	for _, p := range matches {
@@ -219,6 +225,17 @@ func (s *Session) linkSubagents() {
 // (os.Lstat: a link is never followed), and says which are links: a FIFO
 // or a device among the sidecars would block whoever reads it, a link's
 // bytes are another file's.
+// linkedFolder returns the first of dirs that is a symbolic link, "" when
+// none is.
+func linkedFolder(dirs ...string) string {
+	for _, d := range dirs {
+		if st, err := os.Lstat(d); err == nil && st.Mode()&os.ModeSymlink != 0 {
+			return d
+		}
+	}
+	return ""
+}
+
 func regularOrLink(paths []string) (out []string, links map[string]bool) {
 	out = paths[:0]
 	for _, p := range paths {

@@ -119,8 +119,12 @@ func Session(s *chain.Session) Report {
 		r.Problems = append(r.Problems, File(a.File, "")...)
 	}
 	for _, l := range s.Links {
+		what := "a subagent transcript"
+		if !strings.HasSuffix(l, ".jsonl") {
+			what = "the session's folder of subagent transcripts" // <id>/ or subagents/ (chain.SubagentFiles)
+		}
 		r.Problems = append(r.Problems, Problem{File: l, Severity: Warning, Code: SidecarLink,
-			Message: "a subagent transcript that is a symbolic link: not read (a session's files are read only as regular files of its own folders, never through a link)"})
+			Message: what + " that is a symbolic link: not read (a session's files are read only as regular files of its own folders, never through a link)"})
 	}
 	sortProblems(r.Problems)
 	return r

@@ -51,8 +51,15 @@ func (env *Env) cloneFast(sessionArg string, d Dest) (bool, error) {
 	}
 	subs := chain.SubagentFiles(path)
 	files := []string{path}
+	var links []string
 	for _, a := range subs {
 		files = append(files, a.Path)
+		if a.Link {
+			links = append(links, a.Path)
+		}
+	}
+	if err := linkedFolderRefusal(links); err != nil {
+		return true, err
 	}
 	if err := checkOutput(d, files, id); err != nil {
 		return true, err

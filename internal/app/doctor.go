@@ -383,7 +383,11 @@ func (env *Env) wordFinding(f doctor.Finding, c doctor.Cleanup, shared map[strin
 			df.Message += " (nothing lost)"
 		}
 	case doctor.SidecarLink:
-		df.Message = fmt.Sprintf("sidecar link: the subagent transcript %s is a symlink to %s: it is not read (ccsurgeon reads a session's files only through its own folders), and no change of the session in place is made while it is there; put a copy of the file in place of the link", f.Link, f.Target)
+		what, copyOf := "the subagent transcript", "file"
+		if !strings.HasSuffix(f.Link, ".jsonl") {
+			what, copyOf = "the folder of subagent transcripts", "folder" // <id>/ or subagents/
+		}
+		df.Message = fmt.Sprintf("sidecar link: %s %s is a symlink to %s: it is not read (ccsurgeon reads a session's files only through its own folders), and no change of the session in place is made while it is there; put a copy of the %s in place of the link", what, f.Link, f.Target, copyOf)
 	case doctor.EmptyNewest:
 		sid := sessionIDOf(f.Shadows)
 		df.Message = fmt.Sprintf("empty newest: an empty transcript (a client start that wrote nothing; 2.0.50's -p --resume leaves one) is the newest file of projects/%s: 'claude --continue' in %s (2.1.332) takes it and starts from nothing, not from %s, the newest session; resume that one by its id, or remove this file once no client runs in %s", f.Folder, f.Project, sid, f.Project)

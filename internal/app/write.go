@@ -235,12 +235,30 @@ func (env *Env) sidecarLinks(s *chain.Session, inPlace, copies bool) error {
 		return &backup.SymlinkError{Path: s.Links[0], Target: target}
 	case copies:
 		var left []error
+		if err := linkedFolderRefusal(s.Links); err != nil {
+			return err
+		}
 		for _, l := range s.Links {
 			left = append(left, &backup.NotAFileError{Path: l, Kind: backup.NodeKind(os.ModeSymlink)})
 		}
 		env.warnSkipped(left)
 	default:
 		env.warnLinksNotRead(s)
+	}
+	return nil
+}
+
+// linkedFolderRefusal refuses a copy of a session whose <id>/ or
+// subagents/ folder is a link (listed among its links by
+// chain.SubagentFiles, a folder where the others are transcripts): the
+// copy would be made without what it holds, which is never read
+// through. The words are those of a read.
+func linkedFolderRefusal(links []string) error {
+	for _, l := range links {
+		if !strings.HasSuffix(l, ".jsonl") {
+			target, _ := os.Readlink(l)
+			return &backup.SymlinkError{Path: l, Target: target, Read: true}
+		}
 	}
 	return nil
 }

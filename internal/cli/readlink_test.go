@@ -24,16 +24,7 @@ func TestCloneSaysItReadsNoFolderThatIsALink(t *testing.T) {
 	testlink.Need(t)
 	for _, member := range []string{"<id>", "subagents"} {
 		t.Run(member, func(t *testing.T) {
-			cfg := filepath.Join(t.TempDir(), "cfg")
-			path := installSession(t, cfg, "-work-p", filepath.Join("testdata", "sessions", "2.1.328", "subagent.jsonl"))
-			id := strings.TrimSuffix(filepath.Base(path), ".jsonl")
-			link := filepath.Join(filepath.Dir(path), id)
-			if member == "subagents" {
-				link = filepath.Join(link, "subagents")
-			}
-			elsewhere := filepath.Join(t.TempDir(), "elsewhere")
-			require.NoError(t, os.Rename(link, elsewhere))
-			require.NoError(t, os.Symlink(elsewhere, link))
+			cfg, path, id, link, elsewhere := linkedSessionFolder(t, member)
 			before, _ := filepath.Glob(filepath.Join(filepath.Dir(path), "*"))
 
 			out, errs, code := cliRun(t, "--config-dir", cfg, "clone", id)
@@ -52,4 +43,22 @@ func TestCloneSaysItReadsNoFolderThatIsALink(t *testing.T) {
 			require.Equal(t, 0, code, "the clone after the hint: %s%s", out, errs)
 		})
 	}
+}
+
+// linkedSessionFolder installs a session with a subagent in a new config
+// dir and makes its folder member ("<id>" or "subagents") a link to a
+// folder elsewhere holding what it held.
+func linkedSessionFolder(t *testing.T, member string) (cfg, path, id, link, elsewhere string) {
+	t.Helper()
+	cfg = filepath.Join(t.TempDir(), "cfg")
+	path = installSession(t, cfg, "-work-p", filepath.Join("testdata", "sessions", "2.1.328", "subagent.jsonl"))
+	id = strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	link = filepath.Join(filepath.Dir(path), id)
+	if member == "subagents" {
+		link = filepath.Join(link, "subagents")
+	}
+	elsewhere = filepath.Join(t.TempDir(), "elsewhere")
+	require.NoError(t, os.Rename(link, elsewhere))
+	require.NoError(t, os.Symlink(elsewhere, link))
+	return cfg, path, id, link, elsewhere
 }

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -389,6 +390,17 @@ func speakOne(err, e error) (worded error, done bool) {
 			return words(fmt.Sprintf("name the file it points to (%s), or '-o -' for standard output", t.TargetPath()), 1)
 		case t.Read:
 			return words(fmt.Sprintf("replace the link with a copy of the folder it names (%s), and run the command again", t.TargetPath()), 1)
+		}
+		fi, err := os.Stat(t.TargetPath())
+		if errors.Is(err, fs.ErrNotExist) {
+			// a link to nothing (its file removed): no copy to make
+			return words(fmt.Sprintf("it names nothing that exists: remove it (rm %s), and run the command again", app.ShellQuote(t.Path)), 1)
+		}
+		if err == nil && fi.IsDir() {
+			// a folder of the config dir kept elsewhere (dotfiles): the
+			// folder itself in the link's place, and the same run works
+			return words(fmt.Sprintf("put the folder it names in the link's place (rm %s && mv %s %s), and run the command again",
+				app.ShellQuote(t.Path), app.ShellQuote(t.TargetPath()), app.ShellQuote(t.Path)), 1)
 		}
 		return words("replace the link with a copy of the file it names, or write the result elsewhere with -o", 1)
 	case *backup.NameError:

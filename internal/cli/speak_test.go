@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -25,6 +26,9 @@ import (
 // exit code; a wrapper's words stay, and a hint the error carries of its
 // own is kept over the one speak would give what it wraps.
 func TestSpeakWordsEveryDomainError(t *testing.T) {
+	// the file a link names is looked at (a folder, nothing): one that is
+	named := filepath.Join(t.TempDir(), "s.jsonl")
+	require.NoError(t, os.WriteFile(named, nil, 0o600))
 	for _, c := range []struct {
 		err  error
 		out  string
@@ -40,8 +44,11 @@ func TestSpeakWordsEveryDomainError(t *testing.T) {
 			"ccsurgeon: session s1 is open in Claude Code (pid 42 in /w)\nccsurgeon: hint: close Claude Code or pass --force\n", 1},
 		{fmt.Errorf("move: %w", &backup.LiveError{SessionID: "s1", Path: "/p/s1.jsonl", Age: 1234 * time.Millisecond}),
 			"ccsurgeon: move: session file /p/s1.jsonl was modified 1.2s ago; Claude Code may still be writing it\nccsurgeon: hint: if Claude Code is done with it, try again in 5 seconds; else close Claude Code or pass --force\n", 1},
-		{&backup.SymlinkError{Path: "/p/s.jsonl", Target: "/q/s.jsonl"},
-			"ccsurgeon: /p/s.jsonl is a symlink (to /q/s.jsonl): ccsurgeon never writes or deletes through a symlink\nccsurgeon: hint: replace the link with a copy of the file it names, or write the result elsewhere with -o\n", 1},
+		{&backup.SymlinkError{Path: "/p/s.jsonl", Target: named},
+			"ccsurgeon: /p/s.jsonl is a symlink (to " + named + "): ccsurgeon never writes or deletes through a symlink\nccsurgeon: hint: replace the link with a copy of the file it names, or write the result elsewhere with -o\n", 1},
+		// a link to nothing: no copy to make (TestADanglingSidecarLinkIsRefusedWithAHintThatWorks)
+		{&backup.SymlinkError{Path: "/p/s.jsonl", Target: "/q/gone.jsonl"},
+			"ccsurgeon: /p/s.jsonl is a symlink (to /q/gone.jsonl): ccsurgeon never writes or deletes through a symlink\nccsurgeon: hint: it names nothing that exists: remove it (rm /p/s.jsonl), and run the command again\n", 1},
 		{&backup.SymlinkError{Path: "/o/out.jsonl", Target: "real.jsonl", Output: true},
 			"ccsurgeon: /o/out.jsonl is a symlink (to real.jsonl): ccsurgeon never writes or deletes through a symlink\nccsurgeon: hint: name the file it points to (/o/real.jsonl), or '-o -' for standard output\n", 1},
 		{&backup.SymlinkError{Path: "/c/projects/-p/s/subagents", Target: "../../elsewhere", Read: true},
