@@ -29,7 +29,8 @@
 # command run), JQ_TIMEOUT (120 s), ONLY (space-separated command names to run;
 # names: info validate turns repair-dry-run clone-o clone-new fork-at-turn
 # strip-thinking drop-tool-calls rescue compress-old-turns redact-secrets rewrite move ls jq),
-# ALL_SIZE (300MB, for 'all'). Generated sessions are cached by spec+seed and
+# ALL_SIZE (300MB, for 'all'), CLONE_REST (20 s of idle disk before each run of clone-new
+# and of its durable-copies baseline). Generated sessions are cached by spec+seed and
 # kept; CLEAN=1 removes them at the end.
 set -uo pipefail
 
@@ -148,6 +149,10 @@ measure() {
 		# the kernel's writeback threads during the timed run, on the same
 		# two cores and disk: every command and its baseline alike
 		sync
+		# REST: seconds the disk is left idle before the timer starts (for a
+		# command that fsyncs: this VM's disk throttles writes after a burst,
+		# see the clone-new step)
+		[ -n "${REST:-}" ] && sleep "$REST"
 		s=$(date +%s.%N)
 		/usr/bin/time -f '%e %M' -o "$TMP/time" timeout "$TIMEOUT" "$@" >"$TMP/out" 2>"$TMP/err"
 		rc=$?
@@ -330,12 +335,22 @@ if want clone-new; then
 	wait_freed
 	rm -rf "$ROOT/cpr"
 	mkdir -p "$ROOT/cpr"
+	# The clone fsyncs every file it writes. This VM's disk throttles writes
+	# after a burst: with 2 GB written and synced just before (the baselines'
+	# copies flushed by the sync before each run, the durable copies'
+	# fsyncs), a clone took 0.86-0.97 s, and 0.39 s after 20 s of rest
+	# (2026-11-27); 20 s was not enough after the baselines' 900 MB. So the
+	# clones run first in the step (after wait_freed's idle minute), each
+	# after REST seconds of an idle disk (CLONE_REST, 20), and the baselines'
+	# copies are made after them.
+	REST=${CLONE_REST:-20} measure clone-new keep_clone -- "$BIN" "${CFG[@]}" "${W[@]}" clone "$ID"
+	CLONE_WALL=$M_WALL CLONE_RSS=$M_RSS CLONE_RC=$M_RC CLONE_ERR=$M_ERR
 	# (a session without subagents or tool results has no folder: the main file only)
 	measure cp-r "" -- sh -c 'd=$(mktemp -d "$3/r.XXXXXX") && cp "$1" "$d/" && { [ ! -d "$2" ] || cp -r "$2" "$d/"; }' _ "$FILE" "$DIR/projects/-bench/$ID" "$ROOT/cpr"
 	CPR_WALL=$M_WALL
-	measure cp-r-sync "" -- sh -c 'd=$(mktemp -d "$3/r.XXXXXX") && cp "$1" "$d/" && { [ ! -d "$2" ] || cp -r "$2" "$d/"; } && find "$d" -type f -exec sync {} +' _ "$FILE" "$DIR/projects/-bench/$ID" "$ROOT/cpr"
+	REST=${CLONE_REST:-20} measure cp-r-sync "" -- sh -c 'd=$(mktemp -d "$3/r.XXXXXX") && cp "$1" "$d/" && { [ ! -d "$2" ] || cp -r "$2" "$d/"; } && find "$d" -type f -exec sync {} +' _ "$FILE" "$DIR/projects/-bench/$ID" "$ROOT/cpr"
 	CPRS_WALL=$M_WALL
-	measure clone-new keep_clone -- "$BIN" "${CFG[@]}" "${W[@]}" clone "$ID"
+	M_WALL=$CLONE_WALL M_RSS=$CLONE_RSS M_RC=$CLONE_RC M_ERR=$CLONE_ERR
 	free_kept "$ROOT/cpr"
 	BASE_WALL=$CPR_WALL row "clone ID (new session, then deleted)" cp3 "≤ 3× cp of the same files" "$BYTES"
 	NSIDE=$(find "$DIR/projects/-bench/$ID" -type f 2>/dev/null | wc -l)
