@@ -27,6 +27,9 @@ var executableMagic = [][]byte{
 func TestNoBuiltProgramIsCommitted(t *testing.T) {
 	out, err := exec.Command("git", "ls-files", "-z").Output()
 	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI runs from a clean clone, whose files git lists: %v", err)
+		}
 		t.Skipf("not run: the repository's file list needs git in a clone (%v)", err)
 	}
 	var programs []string

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -22,9 +23,7 @@ import (
 // lets the same command succeed.
 func TestALinkedProjectsFolderIsRefusedWithAHintThatWorks(t *testing.T) {
 	testlink.Need(t)
-	if _, err := exec.LookPath("sh"); err != nil {
-		t.Skip("no sh to run the hint")
-	}
+	needShForTheHint(t)
 	for _, tc := range []struct {
 		name string
 		args func(id string) []string
@@ -85,9 +84,7 @@ func TestALinkedProjectsFolderIsRefusedWithAHintThatWorks(t *testing.T) {
 // hint, run as printed, must let the same change through.
 func TestADanglingSidecarLinkIsRefusedWithAHintThatWorks(t *testing.T) {
 	testlink.Need(t)
-	if _, err := exec.LookPath("sh"); err != nil {
-		t.Skip("no sh to run the hint")
-	}
+	needShForTheHint(t)
 	cfg := filepath.Join(t.TempDir(), "cfg")
 	path := installSession(t, cfg, "-home-u-p", example)
 	require.NoError(t, os.Symlink(filepath.Join(t.TempDir(), "gone", "agent-1.jsonl"), filepath.Join(filepath.Dir(path), "agent-dead.jsonl")))
@@ -113,4 +110,16 @@ func TestADanglingSidecarLinkIsRefusedWithAHintThatWorks(t *testing.T) {
 	require.NoError(t, err, "%s: %s", cmd, out)
 	_, stderr, code = cliRun(t, args...)
 	assert.Equal(t, 0, code, stderr)
+}
+
+// needShForTheHint: the hint is a POSIX shell command, run as printed with
+// sh; where sh is missing off Windows the test fails (CI has it), it does
+// not skip.
+func needShForTheHint(t *testing.T) {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skip("not run: the hint is a POSIX shell command (rm, mv), and Windows has no sh to run it as printed")
+	}
+	_, err := exec.LookPath("sh")
+	require.NoError(t, err, "sh runs the hint as printed")
 }
