@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ccsurgeon/ccsurgeon/internal/listdir"
+
 	"github.com/ccsurgeon/ccsurgeon/chain"
 )
 
@@ -344,7 +346,7 @@ func Move(p MovePlan) (res MoveResult, err error) {
 // RecoverMoves finishes or rolls back every move a crash interrupted. It
 // returns one line per journal handled.
 func RecoverMoves(configDir string) ([]string, error) {
-	paths, _ := filepath.Glob(filepath.Join(JournalDir(configDir), "*.json"))
+	paths := listdir.Matching(JournalDir(configDir), "*.json")
 	sort.Strings(paths)
 	var out []string
 	var errs []error

@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ccsurgeon/ccsurgeon/internal/listdir"
+
 	"github.com/tidwall/gjson"
 )
 
@@ -138,7 +140,7 @@ func SubagentFiles(path string) []SubagentFile {
 	if link := linkedFolder(filepath.Join(dir, id), filepath.Join(dir, id, "subagents")); link != "" {
 		out = append(out, SubagentFile{Path: link, Link: true})
 	} else {
-		matches, _ = filepath.Glob(filepath.Join(dir, id, "subagents", "agent-*.jsonl"))
+		matches = listdir.Matching(filepath.Join(dir, id, "subagents"), "agent-*.jsonl")
 	}
 	matches, links := regularOrLink(matches)
 	sort.Strings(matches)
@@ -156,7 +158,7 @@ func SubagentFiles(path string) []SubagentFile {
 	}
 	// older clients: agent-*.jsonl beside the main file, carrying our sessionId
 	if id != "" && !strings.HasPrefix(id, "agent-") {
-		legacy, _ := filepath.Glob(filepath.Join(dir, "agent-*.jsonl"))
+		legacy := listdir.Matching(dir, "agent-*.jsonl")
 		sort.Strings(legacy)
 		for _, p := range legacy {
 			st, err := os.Lstat(p)
