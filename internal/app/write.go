@@ -172,9 +172,14 @@ func outputRefusedEarly(d Dest, path string) error {
 	if d.Output == "" || d.Output == "-" {
 		return nil
 	}
-	id := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	// stem: the name a share folder holds the session under (writeFolder's
+	// s.ID); id: the session's, "" for a copy named otherwise
+	// (orig.jsonl), whose id is what its entries record, checked once it
+	// is read
+	stem := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	id := stem
 	if !chain.IsUUID(id) {
-		id = "" // a copy named otherwise (orig.jsonl): its id is what its entries record, checked once it is read
+		id = ""
 	}
 	subs := chain.SubagentFiles(path)
 	files := []string{path}
@@ -197,13 +202,13 @@ func outputRefusedEarly(d Dest, path string) error {
 		} else if !st.IsDir() {
 			return notAFolderError(dir)
 		}
-		paths := []string{filepath.Join(dir, id+".jsonl"), filepath.Join(dir, id)}
+		paths := []string{filepath.Join(dir, stem+".jsonl"), filepath.Join(dir, stem)}
 		for _, a := range subs {
 			if a.Legacy {
 				paths = append(paths, filepath.Join(dir, filepath.Base(a.Path)))
 			}
 		}
-		return shareFolderTaken(dir, id, paths)
+		return shareFolderTaken(dir, stem, paths)
 	}
 	return backup.CheckWriteTo(d.Output, d.Force)
 }
