@@ -158,9 +158,7 @@ func SubagentFiles(path string) []SubagentFile {
 	}
 	// older clients: agent-*.jsonl beside the main file, carrying our sessionId
 	if id != "" && !strings.HasPrefix(id, "agent-") {
-		legacy := listdir.Matching(dir, "agent-*.jsonl")
-		sort.Strings(legacy)
-		for _, p := range legacy {
+		for _, p := range legacyAgentFiles(dir) {
 			st, err := os.Lstat(p)
 			if err != nil || st.Mode()&os.ModeSymlink == 0 && !st.Mode().IsRegular() {
 				continue
@@ -307,6 +305,44 @@ var legacyHeads sync.Map // path -> legacyHead
 type legacyHead struct {
 	fi  os.FileInfo
 	ids []string
+}
+
+// legacyLists remembers, per project folder, its legacy agent files
+// (agent-*.jsonl, 2.0.x): SubagentFiles asks for every session, and
+// listing the whole folder each time made a batch over a project of n
+// sessions read n folders of n names (info --all on 4,000 sessions: 9.1 s
+// of CPU, 0.75 s on 1,000). An entry stands while the folder is the same
+// (inode, modification time: adding, removing or renaming a name changes
+// it); a folder modified in the last seconds is not remembered (git's
+// racy-clean rule, as legacyHeads).
+var legacyLists sync.Map // folder -> legacyList
+
+type legacyList struct {
+	fi    os.FileInfo
+	paths []string
+}
+
+// legacyListings counts the project folders listed for legacy agent files (tests).
+var legacyListings atomic.Int64
+
+// legacyAgentFiles is the sorted paths of the agent-*.jsonl files in the
+// folder dir, remembered (legacyLists).
+func legacyAgentFiles(dir string) []string {
+	st, err := os.Stat(dir)
+	if err == nil {
+		if v, ok := legacyLists.Load(dir); ok {
+			l := v.(legacyList)
+			if os.SameFile(l.fi, st) && l.fi.ModTime().Equal(st.ModTime()) {
+				return l.paths
+			}
+		}
+	}
+	legacyListings.Add(1)
+	paths := listdir.Matching(dir, "agent-*.jsonl") // sorted
+	if err == nil && time.Since(st.ModTime()) > 3*time.Second {
+		legacyLists.Store(dir, legacyList{st, paths})
+	}
+	return paths
 }
 
 // headReads counts the heads legacyOwnerIs read (tests).
