@@ -153,7 +153,7 @@ func (env *Env) RunMove(o MoveOptions) error {
 		if err != nil {
 			return err
 		}
-		if err := env.insideProjects(p); err != nil {
+		if p, err = env.insideProjects(p); err != nil {
 			return err
 		}
 		from = projectPathOf(p)
@@ -452,7 +452,7 @@ func (env *Env) projectSessions(from, to string) ([]sessionMove, error) {
 		if path == "" || !(path == from || under(path, from)) {
 			continue
 		}
-		if err := env.insideProjects(p); err != nil {
+		if p, err = env.insideProjects(p); err != nil {
 			return nil, err
 		}
 		out = append(out, sessionMove{path: p, id: strings.TrimSuffix(filepath.Base(p), ".jsonl"),
@@ -785,20 +785,29 @@ func under(p, dir string) bool {
 }
 
 // insideProjects refuses a session file outside <config-dir>/projects: a
-// move writes only there.
-func (env *Env) insideProjects(p string) error {
+// move writes only there. It returns p as a path of the config dir as
+// named: a session named by its path is found by its real path, and where
+// the config dir is a link (~/.claude linked into a dotfiles repository)
+// that one string names it under the link's target, the move's new files
+// under the link, and the two would be taken for two places (the session's
+// own file found at a destination of the same folder, the move refused as
+// leaving the config dir).
+func (env *Env) insideProjects(p string) (string, error) {
 	root, err := filepath.Abs(chain.ProjectsDir(env.ConfigDir))
 	if err != nil {
-		return err
+		return "", err
 	}
 	real, err := filepath.EvalSymlinks(root)
 	if err != nil {
 		real = root
 	}
-	if d := filepath.Dir(filepath.Dir(p)); d != root && d != real {
-		return &Error{Msg: fmt.Sprintf("%s is not a session of %s", p, root), Hint: "move works on the sessions of the config dir; pass --config-dir", Code: 1}
+	switch d := filepath.Dir(filepath.Dir(p)); d {
+	case root:
+		return p, nil
+	case real:
+		return filepath.Join(root, filepath.Base(filepath.Dir(p)), filepath.Base(p)), nil
 	}
-	return nil
+	return "", &Error{Msg: fmt.Sprintf("%s is not a session of %s", p, root), Hint: "move works on the sessions of the config dir; pass --config-dir", Code: 1}
 }
 
 // ShellQuote is s as a POSIX shell word: as it is when it holds only

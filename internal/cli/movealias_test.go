@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"strings"
+
 	"bytes"
+	"github.com/ccsurgeon/ccsurgeon/chain"
 	"os"
 	"path/filepath"
 	"testing"
@@ -33,4 +36,39 @@ func TestMoveOntoItselfSaysSo(t *testing.T) {
 	after, err := os.ReadFile(path)
 	require.NoError(t, err)
 	assert.True(t, bytes.Equal(b, after), "the session changed")
+}
+
+// TestMoveThroughALinkedConfigDir: a config dir that is a symbolic link
+// (~/.claude linked into a dotfiles repository) is one config dir, however
+// the session is named: by its id, by its path through the link, or by
+// its real path. move took the real path for a file outside the config
+// dir ("backup: … is not inside the config dir", with no hint), and a
+// move to a path of the same slug (/work/proj to /work.proj: the same
+// folder, only the cwd rewritten) found the session's own file at the
+// destination. The member that broke is named; nothing else changes.
+func TestMoveThroughALinkedConfigDir(t *testing.T) {
+	for _, named := range []string{"id", "path through the link", "real path"} {
+		for _, to := range []string{"/work/other", "/work.proj"} {
+			t.Run(named+" to "+to, func(t *testing.T) {
+				root := t.TempDir()
+				real := filepath.Join(root, "dotfiles", "claude")
+				require.NoError(t, os.MkdirAll(real, 0o700))
+				link := filepath.Join(root, "claude-link")
+				if err := os.Symlink(real, link); err != nil {
+					t.Skipf("not run: a link is this test's subject: %v", err)
+				}
+				path, _ := installSessionOf(t, real, "-work-proj", "/work/proj")
+				id := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+				arg := map[string]string{"id": id,
+					"path through the link": filepath.Join(link, "projects", "-work-proj", id+".jsonl"),
+					"real path":             path}[named]
+				_, errs, code := cliRun(t, "--config-dir", link, "move", arg, "--to", to)
+				require.Equal(t, 0, code, "a session named by its %s, moved to %s: %s", named, to, errs)
+				moved, err := os.ReadFile(filepath.Join(real, "projects", chain.ProjectSlug(to), id+".jsonl"))
+				require.NoError(t, err, "a session named by its %s, moved to %s", named, to)
+				assert.Contains(t, string(moved), `"cwd":"`+to+`"`)
+				assert.NotContains(t, string(moved), `"cwd":"/work/proj"`)
+			})
+		}
+	}
 }
