@@ -14,6 +14,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
@@ -230,6 +231,7 @@ func Check(o Options) []Finding {
 	known = append(known, clientProjects(o.ConfigDir)...)
 	known = slices.DeleteFunc(known, func(k string) bool { return !clearPath(k) }) // never resolved from where doctor runs
 	guesses := map[string][]string{}                                               // the sessions of a gone project share them
+	listedBy := map[string]string{}                                                // and those of a folder, where it is listed
 	for _, fs := range per {
 		for _, f := range fs {
 			if f.Kind == ProjectGone {
@@ -239,7 +241,12 @@ func Check(o Options) []Finding {
 					guesses[f.Project] = g
 				}
 				f.Candidates = g
-				f.ListedIn = listedIn(o.GOOS, f.Folder, known, folders)
+				l, ok := listedBy[f.Folder]
+				if !ok {
+					l = listedIn(o.GOOS, f.Folder, known, folders)
+					listedBy[f.Folder] = l
+				}
+				f.ListedIn = l
 			}
 			out = append(out, f)
 		}
@@ -499,11 +506,15 @@ func notFiles(dir string, listed map[string]bool) []Finding {
 	return out
 }
 
+// listedInRuns counts listedIn's runs (tests).
+var listedInRuns atomic.Int64
+
 // listedIn is the one existing project, among those the client knows,
 // whose folder is folder: the client started there lists a session filed
 // in it whose own working directory is gone (chain.HiddenFrom hides only
 // one that exists). "" when there is none, or several (same slug).
 func listedIn(goos, folder string, known, folders []string) string {
+	listedInRuns.Add(1)
 	found := ""
 	seen := map[string]bool{}
 	for _, k := range known {
