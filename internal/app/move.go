@@ -131,6 +131,9 @@ func (env *Env) RunMove(o MoveOptions) error {
 		return UsageErrorf("give the project's folder as this system writes it, such as "+ShellQuote(example),
 			"--to %s is a Windows path: here '\\' is part of a file name and a path starts at '/'", o.To)
 	}
+	if err := tildeLeftAsTyped("--to", o.To); err != nil {
+		return err
+	}
 	to, err := absClean(o.To)
 	if err == nil {
 		// the client names a project by the real path of its folder
@@ -766,6 +769,27 @@ func (env *Env) printMove(out MoveResult) error {
 		fmt.Fprintf(w, "undo with: %s restore %s\n", env.Self(), env.sessionArg(out.Sessions[0].SessionID, out.Sessions[0].To))
 	}
 	return nil
+}
+
+// tildeLeftAsTyped refuses a path flag's value whose first element starts
+// with '~' and is no folder here: the shell expands '~' only at the start
+// of a word, so `--to=~/src/new` (or a quoted '~/src/new') arrives as
+// typed, and as a relative path it would name a project of the current
+// folder ("./~/src/new") that no client runs in. A folder really named so
+// here is taken as it is.
+func tildeLeftAsTyped(flag, p string) error {
+	if !strings.HasPrefix(p, "~") {
+		return nil
+	}
+	first, _, _ := strings.Cut(filepath.ToSlash(p), "/")
+	if st, err := os.Stat(first); err == nil && st.IsDir() {
+		return nil
+	}
+	hint := "give " + flag + " and the path as two words, " + flag + " " + p + " (the shell expands '~' there), or the path in full"
+	if home, err := os.UserHomeDir(); err == nil && first == "~" {
+		hint += ": " + flag + " " + ShellQuote(filepath.Join(home, strings.TrimPrefix(p, "~")))
+	}
+	return UsageErrorf(hint, "%s %s starts with '~', which the shell left as it is (it expands it only at the start of a word): it would name a folder '%s' of the current folder", flag, p, first)
 }
 
 func absClean(p string) (string, error) {
