@@ -17,6 +17,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ccsurgeon/ccsurgeon/backup"
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/ops"
 	"github.com/ccsurgeon/ccsurgeon/validate"
@@ -301,9 +302,9 @@ func checkSession(o Options, folders []string, path string) ([]Finding, string) 
 	}
 	// a file named outside <config-dir>/projects/<folder>/ is nobody's
 	// project folder and no cleanup of the client reaches it
-	absPath, _ := filepath.Abs(path)
-	projects, _ := filepath.Abs(chain.ProjectsDir(o.ConfigDir))
-	filed := filepath.Dir(filepath.Dir(absPath)) == projects
+	// (through a config dir that is a link: a session named by its path
+	// is its real file; backup.InProjects is the one rule)
+	filed := backup.InProjects(o.ConfigDir, filepath.Dir(path))
 	var out []Finding
 	if f, ok := due(o, id, path, st.ModTime()); ok && filed {
 		out = append(out, f)
