@@ -87,7 +87,7 @@ func sessionsOf(env *app.Env, cmd *cli.Command) ([]string, error) {
 		return env.AllSessions()
 	case project != "":
 		return env.ProjectSessions(project)
-	case len(args) > 1:
+	case len(args) > 1 && cmd.String("output") == "": // -o refuses several as given
 		return distinctSessions(env, args), nil
 	case len(args) > 0:
 		return args, nil
@@ -470,7 +470,11 @@ func distinctSessions(env *app.Env, args []string) []string {
 			}
 		}
 		if dup >= 0 {
-			env.Warnf("%s names the same session as %s: done once", a, out[dup])
+			if a == out[dup] {
+				env.Warnf("%s is given twice: done once", a)
+			} else {
+				env.Warnf("%s names the same session as %s: done once", a, out[dup])
+			}
 			continue
 		}
 		out, files = append(out, a), append(files, st)
