@@ -307,6 +307,18 @@ type legacyHead struct {
 	ids []string
 }
 
+// sameAsRemembered reports whether st (a Stat or Lstat now) is the file
+// or folder was (when remembered): the same inode, size and modification
+// time. A folder's time changes with every name added, removed or renamed.
+func sameAsRemembered(was, st os.FileInfo) bool {
+	return os.SameFile(was, st) && was.Size() == st.Size() && was.ModTime().Equal(st.ModTime())
+}
+
+// settled reports whether what st describes may be remembered: not
+// modified in the last seconds (git's racy-clean rule: a change within the
+// clock's resolution would not show in its time).
+func settled(st os.FileInfo) bool { return time.Since(st.ModTime()) > 3*time.Second }
+
 // legacyLists remembers, per project folder, its legacy agent files
 // (agent-*.jsonl, 2.0.x): SubagentFiles asks for every session, and
 // listing the whole folder each time made a batch over a project of n
@@ -332,14 +344,14 @@ func legacyAgentFiles(dir string) []string {
 	if err == nil {
 		if v, ok := legacyLists.Load(dir); ok {
 			l := v.(legacyList)
-			if os.SameFile(l.fi, st) && l.fi.ModTime().Equal(st.ModTime()) {
+			if sameAsRemembered(l.fi, st) {
 				return l.paths
 			}
 		}
 	}
 	legacyListings.Add(1)
 	paths := listdir.Matching(dir, "agent-*.jsonl") // sorted
-	if err == nil && time.Since(st.ModTime()) > 3*time.Second {
+	if err == nil && settled(st) {
 		legacyLists.Store(dir, legacyList{st, paths})
 	}
 	return paths
@@ -356,7 +368,7 @@ func legacyOwnerIs(p string, st os.FileInfo, id string) bool {
 	}
 	if v, ok := legacyHeads.Load(p); ok {
 		h := v.(legacyHead)
-		if os.SameFile(h.fi, st) && h.fi.Size() == st.Size() && h.fi.ModTime().Equal(st.ModTime()) {
+		if sameAsRemembered(h.fi, st) {
 			return slices.Contains(h.ids, id)
 		}
 	}
@@ -386,7 +398,7 @@ func legacyOwnerIs(p string, st os.FileInfo, id string) bool {
 			ids = append(ids, strings.Clone(v))
 		}
 	}
-	if time.Since(st.ModTime()) > 3*time.Second {
+	if settled(st) {
 		legacyHeads.Store(p, legacyHead{st, ids})
 	}
 	return slices.Contains(ids, id)

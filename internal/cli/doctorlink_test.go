@@ -19,13 +19,7 @@ import (
 func TestDoctorThroughALinkedConfigDir(t *testing.T) {
 	for _, named := range []string{"id", "path through the link", "real path"} {
 		t.Run(named, func(t *testing.T) {
-			root := t.TempDir()
-			real := filepath.Join(root, "dotfiles", "claude")
-			require.NoError(t, os.MkdirAll(real, 0o700))
-			link := filepath.Join(root, "claude-link")
-			if err := os.Symlink(real, link); err != nil {
-				t.Skipf("not run: a link is this test's subject: %v", err)
-			}
+			root, real, link := linkedConfigDir(t)
 			proj := filepath.Join(root, "work", "proj") // exists, filed under another folder
 			require.NoError(t, os.MkdirAll(proj, 0o700))
 			path, _ := installSessionOf(t, real, "-somewhere-else", proj)

@@ -5,6 +5,7 @@ import (
 
 	"bytes"
 	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/internal/testlink"
 	"os"
 	"path/filepath"
 	"testing"
@@ -50,13 +51,7 @@ func TestMoveThroughALinkedConfigDir(t *testing.T) {
 	for _, named := range []string{"id", "path through the link", "real path"} {
 		for _, to := range []string{"/work/other", "/work.proj"} {
 			t.Run(named+" to "+to, func(t *testing.T) {
-				root := t.TempDir()
-				real := filepath.Join(root, "dotfiles", "claude")
-				require.NoError(t, os.MkdirAll(real, 0o700))
-				link := filepath.Join(root, "claude-link")
-				if err := os.Symlink(real, link); err != nil {
-					t.Skipf("not run: a link is this test's subject: %v", err)
-				}
+				_, real, link := linkedConfigDir(t)
 				path, _ := installSessionOf(t, real, "-work-proj", "/work/proj")
 				id := strings.TrimSuffix(filepath.Base(path), ".jsonl")
 				arg := map[string]string{"id": id,
@@ -71,4 +66,18 @@ func TestMoveThroughALinkedConfigDir(t *testing.T) {
 			})
 		}
 	}
+}
+
+// linkedConfigDir makes a config dir kept with the dotfiles (real) and the
+// link the user names it by (link, ~/.claude), under root; the test is
+// counted as not run where links cannot be made (testlink.Need).
+func linkedConfigDir(t *testing.T) (root, real, link string) {
+	t.Helper()
+	root = t.TempDir()
+	real = filepath.Join(root, "dotfiles", "claude")
+	require.NoError(t, os.MkdirAll(real, 0o700))
+	link = filepath.Join(root, "claude-link")
+	testlink.Need(t)
+	require.NoError(t, os.Symlink(real, link))
+	return root, real, link
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -17,13 +16,7 @@ import (
 // "no sessions of project". Each of the folder's paths names it, for each
 // command that takes --project; the member that broke is named.
 func TestProjectFolderNamedThroughALinkedConfigDir(t *testing.T) {
-	root := t.TempDir()
-	real := filepath.Join(root, "dotfiles", "claude")
-	require.NoError(t, os.MkdirAll(real, 0o700))
-	link := filepath.Join(root, "claude-link")
-	if err := os.Symlink(real, link); err != nil {
-		t.Skipf("not run: a link is this test's subject: %v", err)
-	}
+	_, real, link := linkedConfigDir(t)
 	path, _ := installSessionOf(t, real, "-work-proj", "/work/proj")
 	id := idOf(path)
 	for _, named := range []string{"path through the link", "real path"} {

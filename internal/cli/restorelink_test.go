@@ -24,13 +24,7 @@ func TestRestoreADeletedSessionThroughALinkedConfigDir(t *testing.T) {
 	for _, changedAs := range []string{"id", "path through the link"} {
 		for _, restoredAs := range []string{"id", "path through the link", "real path"} {
 			t.Run(changedAs+" then "+restoredAs, func(t *testing.T) {
-				root := t.TempDir()
-				real := filepath.Join(root, "dotfiles", "claude")
-				require.NoError(t, os.MkdirAll(real, 0o700))
-				link := filepath.Join(root, "claude-link")
-				if err := os.Symlink(real, link); err != nil {
-					t.Skipf("not run: a link is this test's subject: %v", err)
-				}
+				_, real, link := linkedConfigDir(t)
 				path, b := installSessionOf(t, real, "-work-proj", "/work/proj")
 				old := time.Now().Add(-time.Hour)
 				require.NoError(t, os.Chtimes(path, old, old))
