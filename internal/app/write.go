@@ -1572,8 +1572,8 @@ func (env *Env) printResultJSON(out WriteResult) error {
 	return w.Flush()
 }
 
-// redactionEncoder writes a secret of the list as json.MarshalIndent of
-// its ops.Redaction with prefix "    " and indent "  " does, without
+// redactionEncoder writes a secret of the list as json.Marshal of its
+// ops.Redaction does (one line a secret, in the indented object), without
 // reflection, with the few names of files, fields and rules encoded once
 // (kept by their number in the list, so that no record hashes a string)
 // and the placeholder and fingerprint made in place: a session dense with
@@ -1636,11 +1636,11 @@ type encodedName struct {
 }
 
 const (
-	recordHead  = "{\n      \"file\": "
-	recordLine  = ",\n      \"line\": "
-	recordField = ",\n      \"field\": "
-	recordRule  = ",\n      \"rule\": "
-	recordPh    = ",\n      \"placeholder\": "
+	recordHead  = "{\"file\":"
+	recordLine  = ",\"line\":"
+	recordField = ",\"field\":"
+	recordRule  = ",\"rule\":"
+	recordPh    = ",\"placeholder\":"
 )
 
 // mid returns the bytes of r between its line number and its
@@ -1718,16 +1718,16 @@ func (e *redactionEncoder) encode(b []byte, r *ops.RedactionRec) []byte {
 		b = append(b, m.mid...)
 		b = append(b, jsonString(string(r.AppendPlaceholder(nil)))...)
 	}
-	b = append(b, ",\n      \"fingerprint\": \""...)
+	b = append(b, ",\"fingerprint\":\""...)
 	b = hex.AppendEncode(b, r.Fingerprint[:])
 	b = append(b, '"')
 	if r.InThinking {
-		b = append(b, ",\n      \"in_thinking\": true"...)
+		b = append(b, ",\"in_thinking\":true"...)
 	}
 	if e.isNotWritten(r) {
-		b = append(b, ",\n      \"not_written\": true"...)
+		b = append(b, ",\"not_written\":true"...)
 	}
-	return append(b, "\n    }"...)
+	return append(b, '}')
 }
 
 // isFolderDest reports whether -o names a folder: it ends in a slash (a
