@@ -497,7 +497,9 @@ func TestEveryCommandNamesACopysSession(t *testing.T) {
 // (orig.jsonl, its entries recording another session id) is written by
 // every kind of destination -o names, as a session named by its id is:
 // a new file, an existing one with --force, a new share folder, an
-// existing empty one. The member that broke is named.
+// existing empty one; a share folder holds it under its session id (the
+// README's DIR/<id>.jsonl, the file the printed 'claude --resume <id>'
+// opens), not under the copy's name. The member that broke is named.
 func TestACopyNamedOtherwiseWritesToEveryDestination(t *testing.T) {
 	b, err := os.ReadFile(example)
 	require.NoError(t, err)
@@ -529,6 +531,12 @@ func TestACopyNamedOtherwiseWritesToEveryDestination(t *testing.T) {
 			}
 			_, errs, code := cliRun(t, args...)
 			require.Equal(t, 0, code, "%s: %v refused: %s", c.name, args, errs)
+			if dest := args[3]; strings.HasSuffix(dest, string(filepath.Separator)) {
+				// a share folder holds the session under its id, the file
+				// 'claude --resume <id>' (which the note prints) opens
+				assert.FileExists(t, filepath.Join(dest, sessionID(t, b)+".jsonl"), "%s: the share does not hold the session under its id", c.name)
+				assert.NoFileExists(t, filepath.Join(dest, "orig.jsonl"), "%s: the share holds the copy's name", c.name)
+			}
 		})
 	}
 }
