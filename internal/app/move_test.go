@@ -302,3 +302,37 @@ func TestMoveProjectTakesItsEmptyMemoryFolders(t *testing.T) {
 	assert.Equal(t, before, tree(t, filepath.Join(e.cfg, "projects")))
 	assert.Equal(t, beforeDirs, dirs(), "the undo puts the folders back")
 }
+
+// TestMoveGateRendersOnlyWhatCanFailIt: before anything is written, the
+// gate renders a moved file whose result could hold a problem its input
+// did not; a move's result whose only change is paths the index does not
+// read cannot (ops.Txn.KeepsIndex), and its write, which reads every line
+// again before the point of no return, is its only render (rendered in
+// the gate as well, each line of a session of a million small entries
+// was rewritten twice). The dry run, which writes nothing, still renders
+// it: what the move would refuse, it refuses. Seen by a file cut short
+// after the plan: the dry run's gate fails reading it, the move's passes
+// (its write then fails, and checkMoveUnchanged refuses it first).
+func TestMoveGateRendersOnlyWhatCanFailIt(t *testing.T) {
+	e := newMoveEnv(t, "multi-turn", "old")
+	dir := filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.old))
+	path := filepath.Join(dir, e.id+".jsonl")
+	orig, err := os.ReadFile(path)
+	require.NoError(t, err)
+	to := filepath.Join(e.root, "new")
+	m := sessionMove{path: path, id: e.id, from: e.old, to: to, oldDir: dir, dstDr: chain.ProjectDirOf(e.cfg, to)}
+	for _, dry := range []bool{true, false} {
+		a := &Env{ConfigDir: e.cfg, Out: &bytes.Buffer{}, Err: &bytes.Buffer{}, Quiet: true}
+		_, _, _, gate, s, err := a.planSession(m, e.old, to, false, dry, &MoveResult{})
+		require.NoError(t, err)
+		require.NoError(t, os.Truncate(path, 10))
+		gerr := gate()
+		s.Close()
+		require.NoError(t, os.WriteFile(path, orig, 0o600))
+		if dry {
+			assert.Error(t, gerr, "the dry run renders the result")
+		} else {
+			assert.NoError(t, gerr, "the move renders it once, as it writes it")
+		}
+	}
+}

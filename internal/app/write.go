@@ -517,6 +517,17 @@ func (j *job) explain(err error, sessionArg string) error {
 		Hint: "this is a bug in ccsurgeon or an unusual session: please report it with 'ccsurgeon validate' output", Code: 1}
 }
 
+// cannotFailGate reports whether file f of the result has f's problems and
+// no other, whatever its bytes: a clone of f (ops.Txn.OnlyRenames), a
+// move's result whose only change is paths in fields the index does not
+// read (ops.Txn.KeepsIndex), or f byte for byte (ops.Txn.WritesAsIs). Its
+// render is not indexed again to be checked, and a write of it needs no
+// render beforehand to know that it passes.
+func (j *job) cannotFailGate(f *chain.File) bool {
+	t := j.t
+	return t.OnlyRenames(f) || t.KeepsIndex(f) || t.WritesAsIs(f)
+}
+
 // render returns the function that writes file f of the result (named
 // name in messages). The bytes are indexed as they stream by; once all are
 // written the result is validated against the input file, and a problem
@@ -558,7 +569,7 @@ func (j *job) render(f *chain.File, name string) func(io.Writer) error {
 		if f == t.S.Main {
 			j.pr.Phase("writing", 0) // the output's size is not known before it is written
 		}
-		if t.OnlyRenames(f) || t.KeepsIndex(f) || t.WritesAsIs(f) {
+		if j.cannotFailGate(f) {
 			// a clone of f: the same lines with the identifiers renamed
 			// by a permutation (ops.Txn.OnlyRenames) has f's problems and
 			// no other, so it is not indexed again to be checked (on a
