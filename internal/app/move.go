@@ -373,7 +373,7 @@ func (env *Env) planSession(m sessionMove, from, to string, rewrite, dryRun bool
 	if err = pipe.Apply(t); err != nil {
 		return
 	}
-	j := &job{env: env, t: t, op: "move", pr: pr, sizes: map[*chain.File]int64{}}
+	j := &job{env: env, t: t, op: "move", pr: pr, sizes: map[*chain.File]int64{}, uncounted: true}
 	rendered := map[string]*chain.File{}
 	for _, f := range s.Files() {
 		rendered[f.Path] = f
