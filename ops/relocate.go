@@ -173,6 +173,19 @@ func (p *pathSpans) rewrite(i int, raw, from, to []byte) ([]byte, bool) {
 			return nil, false
 		}
 	}
+	if len(to) <= len(from) {
+		// in raw, which is the transform's to change: the line does not
+		// grow (a line made anew was a million allocations, and their
+		// collections, of a move of a million entries)
+		w, r := int(at[0]), int(at[0])
+		for _, a := range at {
+			w += copy(raw[w:], raw[r:a])
+			w += copy(raw[w:], to)
+			r = int(a) + len(from)
+		}
+		w += copy(raw[w:], raw[r:])
+		return raw[:w], true
+	}
 	out := make([]byte, 0, len(raw)+len(at)*(len(to)-len(from)))
 	last := 0
 	for _, a := range at {
