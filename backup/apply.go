@@ -82,13 +82,14 @@ type Result struct {
 // item is a FileWrite resolved for execution.
 type item struct {
 	FileWrite
-	target string   // absolute path (never a symlink)
-	root   string   // the folder every step on target starts from, following no link below it (the config dir, or a named session's folder)
-	rel    string   // slash-separated path below the project dir
-	tmp    string   // temp file awaiting rename
-	old    *os.File // the original, held open to see lines appended to it while we work
-	hold   string   // a second name of the original while the new file takes its place ("" = none)
-	size   int64    // bytes rendered into tmp
+	target string    // absolute path (never a symlink)
+	root   string    // the folder every step on target starts from, following no link below it (the config dir, or a named session's folder)
+	rel    string    // slash-separated path below the project dir
+	hash   *FileHash // target's sha256 read ahead (a move's; nil: read at the backup)
+	tmp    string    // temp file awaiting rename
+	old    *os.File  // the original, held open to see lines appended to it while we work
+	hold   string    // a second name of the original while the new file takes its place ("" = none)
+	size   int64     // bytes rendered into tmp
 }
 
 // Apply performs a guarded in-place write, under the session's lock:

@@ -45,6 +45,7 @@ type MoveFile struct {
 	To       string                  // its new path; must not exist
 	Snapshot *Snapshot               // From's state when read (nil: taken by Move)
 	Render   func(w io.Writer) error // content at To; nil = From's bytes
+	Hash     *FileHash               // From's sha256 read ahead for its backup (HashAhead); nil: read then
 }
 
 // MoveEdit is a file that stays where it is and is rewritten (or created)
@@ -223,6 +224,10 @@ func Move(p MovePlan) (res MoveResult, err error) {
 	// (2) backups
 	res.Backups = map[string]string{}
 	t := now().UTC()
+	ahead := map[string]*FileHash{}
+	for _, f := range p.Files {
+		ahead[f.From] = f.Hash
+	}
 	for _, s := range p.Sessions {
 		var items []item
 		for _, from := range s.Files {
@@ -230,7 +235,7 @@ func Move(p MovePlan) (res MoveResult, err error) {
 			if rerr != nil {
 				return res, rerr
 			}
-			items = append(items, item{FileWrite: FileWrite{Path: from}, target: from, rel: rel})
+			items = append(items, item{FileWrite: FileWrite{Path: from}, target: from, rel: rel, hash: ahead[from]})
 		}
 		bdir, berr := makeBackup(cfg, KeyFor(cfg, s.ID, s.ProjectDir), s.ID, "move", s.ProjectDir, t, items, backupLink)
 		if berr != nil {

@@ -5,6 +5,7 @@ package backup
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -85,5 +86,66 @@ func TestMoveBackupHoldsNoLinesAppendedAfterIt(t *testing.T) {
 			}
 			assert.True(t, found)
 		})
+	}
+}
+
+// TestMoveBackupChecksumReadAheadIsOfItsBytes: the checksum of a linked
+// backup may be read ahead (HashAhead, while the move indexes the
+// session), and is taken only when the file backed up is the file read,
+// with the same size and time: read for a transcript a client appended to
+// after it was read ahead, or for another file with the same size, it is
+// read again at the backup, and every checksum is that of the bytes the
+// backup holds. A sum read ahead of the file unchanged is the one the
+// manifest keeps (a planted one shows it is not read twice).
+func TestMoveBackupChecksumReadAheadIsOfItsBytes(t *testing.T) {
+	f := newMoveFixture(t.TempDir())
+	f.write(t)
+	p := f.plan()
+	path := func(k int) string { return filepath.Join(f.oldDir, f.ids[k]+".jsonl") }
+	planted := strings.Repeat("0", 64)
+	plant := func(p string, other string) *FileHash {
+		fi, err := os.Stat(other)
+		require.NoError(t, err)
+		h := &FileHash{done: make(chan struct{}), fi: fi, n: fi.Size(), sum: planted}
+		close(h.done)
+		return h
+	}
+	for i := range p.Files {
+		switch p.Files[i].From {
+		case path(0): // read ahead, then appended to
+			h := HashAhead(path(0))
+			<-h.done
+			require.NoError(t, h.err)
+			fh, err := os.OpenFile(path(0), os.O_WRONLY|os.O_APPEND, 0)
+			require.NoError(t, err)
+			_, err = fh.WriteString(`{"type":"user","cwd":"/home/u/old","n":"late"}` + "\n")
+			require.NoError(t, err)
+			require.NoError(t, fh.Close())
+			p.Files[i].Hash = h
+		case path(1): // unchanged: its sum read ahead is taken
+			p.Files[i].Hash = plant(path(1), path(1))
+		case path(2): // a sum of another file of the same size
+			p.Files[i].Hash = plant(path(2), path(1))
+		}
+	}
+	res, err := Move(p)
+	require.NoError(t, err)
+	for k, id := range f.ids {
+		b, err := readBackup(res.Backups[id])
+		require.NoError(t, err)
+		for _, bf := range b.Files {
+			if bf.Rel != id+".jsonl" {
+				continue
+			}
+			bp := filepath.Join(res.Backups[id], filepath.FromSlash(bf.Rel))
+			if k == 1 {
+				assert.Equal(t, planted, bf.SHA256, "the sum read ahead of the unchanged file")
+				continue
+			}
+			assert.NoError(t, verifySHA256(bp, bf.SHA256), "%s: the checksum of the bytes backed up", bf.Rel)
+			fi, err := os.Stat(bp)
+			require.NoError(t, err)
+			assert.Equal(t, fi.Size(), bf.Size, bf.Rel)
+		}
 	}
 }

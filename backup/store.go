@@ -121,11 +121,13 @@ func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, i
 		if serr != nil {
 			return "", serr
 		}
-		save := copyFileSynced
-		if how == backupLink {
-			save = linkFileSynced
+		var bf BackupFile
+		var cerr error
+		if dst := filepath.Join(dir, filepath.FromSlash(it.rel)); how == backupLink {
+			bf, cerr = linkFileSynced(projectDir, it.target, cfg, dst, it.hash)
+		} else {
+			bf, cerr = copyFileSynced(projectDir, it.target, cfg, dst)
 		}
-		bf, cerr := save(projectDir, it.target, cfg, filepath.Join(dir, filepath.FromSlash(it.rel)))
 		if cerr != nil {
 			return "", wrapIOError("back up "+it.target, cerr)
 		}
@@ -207,7 +209,7 @@ func copyFileSynced(root, src, dstRoot, dst string) (bf BackupFile, err error) {
 // or the file system gives no second names, or the file's data cannot be
 // flushed to disk (a backup is durable: the copy was fsynced), it falls
 // back to a copy. Its mode is src's own (the backup folder is 0700).
-func linkFileSynced(root, src, dstRoot, dst string) (bf BackupFile, err error) {
+func linkFileSynced(root, src, dstRoot, dst string, pre *FileHash) (bf BackupFile, err error) {
 	in, err := openRegularBeneath(root, src)
 	if err != nil {
 		return bf, err
@@ -243,17 +245,25 @@ func linkFileSynced(root, src, dstRoot, dst string) (bf BackupFile, err error) {
 			removeBeneath(dstRoot, dst)
 		}
 	}()
-	h := sha256.New()
-	n, err := io.CopyBuffer(h, in, make([]byte, 1<<20))
-	if err != nil {
-		return bf, err
+	var n int64
+	var sum string
+	read := false // the sum read ahead is of these bytes
+	if now, serr := in.Stat(); serr == nil {
+		n, sum, read = pre.of(now)
+	}
+	if !read {
+		h := sha256.New()
+		if n, err = io.CopyBuffer(h, in, make([]byte, 1<<20)); err != nil {
+			return bf, err
+		}
+		sum = hex.EncodeToString(h.Sum(nil))
 	}
 	if d := filepath.Dir(dst); d != "" {
 		if err = syncDir(d); err != nil {
 			return bf, err
 		}
 	}
-	return BackupFile{Size: n, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
+	return BackupFile{Size: n, SHA256: sum}, nil
 }
 
 // readBackup loads the manifest of one backup directory.

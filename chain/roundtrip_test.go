@@ -107,7 +107,8 @@ func TestWriteMappedIsWriteTransformed(t *testing.T) {
 			edits[2].Get(0).Drop = true
 			edits[2].Get(n - 1).Drop = true
 		}
-		for name, tr := range transforms {
+		for name, tr1 := range transforms {
+			tr := func(_ int, raw []byte) []byte { return tr1(raw) }
 			for k, ed := range edits {
 				var want, got bytes.Buffer
 				nw, err := f.writeTransformed(&want, ed, tr, nil)

@@ -198,8 +198,22 @@ func (f *File) Write(w io.Writer, edits *Edits, tr Transform) (int64, error) {
 	return f.WriteWith(w, edits, tr, nil)
 }
 
+// TransformAt is a Transform told which line it rewrites: i is the
+// line's index in f.Entries, -1 for a line an edit adds after one.
+type TransformAt func(i int, raw []byte) []byte
+
 // WriteWith is Write with the maker of the Late lines' bytes.
 func (f *File) WriteWith(w io.Writer, edits *Edits, tr Transform, late LineFunc) (int64, error) {
+	var at TransformAt
+	if tr != nil {
+		at = func(_ int, raw []byte) []byte { return tr(raw) }
+	}
+	return f.WriteWithAt(w, edits, at, late)
+}
+
+// WriteWithAt is WriteWith with a transform told the line it rewrites (a
+// move's, which knows where each line's paths are from its count).
+func (f *File) WriteWithAt(w io.Writer, edits *Edits, tr TransformAt, late LineFunc) (int64, error) {
 	if tr != nil && mappable(edits) {
 		return f.writeMapped(w, edits, tr)
 	}
@@ -318,7 +332,7 @@ func mappable(edits *Edits) bool {
 // order, so the transform does not hold up the writer. A batch of
 // untouched lines is their bytes as they lie in the file, each line
 // transformed where it lies.
-func (f *File) writeMapped(w io.Writer, edits *Edits, tr Transform) (int64, error) {
+func (f *File) writeMapped(w io.Writer, edits *Edits, tr TransformAt) (int64, error) {
 	cw := &CountWriter{W: w}
 	type batch struct {
 		b   []byte
@@ -370,7 +384,7 @@ func (f *File) writeMapped(w io.Writer, edits *Edits, tr Transform) (int64, erro
 				body = append([]byte(nil), ed.Raw...) // the edit stays as it is
 			}
 			if e.Kind == KindEntry || (ed != nil && ed.Raw != nil) {
-				nb := tr(body)
+				nb := tr(i, body)
 				if out == nil && (ed != nil && ed.Raw != nil || len(nb) != int(e.Len) || len(nb) > 0 && &nb[0] != &buf[a]) {
 					out = append(make([]byte, 0, len(buf)+len(buf)/8), buf[:a]...)
 				}
@@ -403,7 +417,7 @@ func (f *File) writeMapped(w io.Writer, edits *Edits, tr Transform) (int64, erro
 	return cw.N, err
 }
 
-func (f *File) writeTransformed(w io.Writer, edits *Edits, tr Transform, late LineFunc) (int64, error) {
+func (f *File) writeTransformed(w io.Writer, edits *Edits, tr TransformAt, late LineFunc) (int64, error) {
 	cw := &CountWriter{W: w}
 	br := bufio.NewReaderSize(io.NewSectionReader(f.src, 0, f.Size), 1<<20)
 	var long, scratch []byte
@@ -449,13 +463,13 @@ func (f *File) writeTransformed(w io.Writer, edits *Edits, tr Transform, late Li
 				body = scratch
 			}
 			if e.Kind == KindEntry || (ed != nil && (ed.Raw != nil || ed.Late)) {
-				body = tr(body)
+				body = tr(i, body)
 			}
 			parts = append(parts, body)
 		}
 		if ed != nil {
 			for _, a := range ed.After {
-				parts = append(parts, tr(append([]byte(nil), a...)))
+				parts = append(parts, tr(-1, append([]byte(nil), a...)))
 			}
 		}
 		sep := eol

@@ -138,3 +138,69 @@ func TestMoveKeepsTheIndex(t *testing.T) {
 	require.NoError(t, tx.Render(s.Main)(&out))
 	assert.Equal(t, `{"type":"user","uuid":"00000000-0000-4000-8000-000000000001","parentUuid":null,"sessionId":"s","cwd":"/new/p","agentId":"/new/p/a","message":{"role":"user","content":"hi"}}`+"\n", out.String())
 }
+
+// TestMoveWritesWhatTheWalkWrites: a move's write puts the new path where
+// its count found the old one in each line (pathSpans), without walking
+// the line's fields again; a line an edit made (--rewrite-paths' content
+// changes, which move the cwd within the line) is walked. The result is
+// byte for byte that of walking every line (structuralPaths), on every
+// file of testdata and the corpus, moved from its cwd, from the folder
+// above it and with --rewrite-paths, and on hand-made lines whose content
+// before the cwd --rewrite-paths grows or shrinks. A failure names the
+// file and the first line that differs.
+func TestMoveWritesWhatTheWalkWrites(t *testing.T) {
+	check := func(p, from, to string, rewrite bool) {
+		s, err := chain.Load(p)
+		require.NoError(t, err)
+		defer s.Close()
+		tx := NewTxn(s)
+		require.NoError(t, Pipeline{&Relocate{From: from, To: to, RewritePaths: rewrite}}.Apply(tx))
+		fb, tb := jsonText(from), jsonText(to)
+		for _, f := range s.Files() {
+			var got, want bytes.Buffer
+			require.NoError(t, tx.Render(f)(&got))
+			_, err := f.WriteWithAt(&want, tx.edits[f], func(_ int, raw []byte) []byte { out, _ := structuralPaths(raw, fb, tb); return out }, nil)
+			require.NoError(t, err)
+			if !bytes.Equal(want.Bytes(), got.Bytes()) {
+				w, g := bytes.Split(want.Bytes(), []byte("\n")), bytes.Split(got.Bytes(), []byte("\n"))
+				for k := 0; k < min(len(w), len(g)); k++ {
+					require.Equal(t, string(w[k]), string(g[k]), "%s line %d, move from %s (rewrite paths %v)", f.Path, k+1, from, rewrite)
+				}
+				require.Fail(t, "the line counts differ", "%s, move from %s", f.Path, from)
+			}
+		}
+	}
+	moved := 0
+	for _, p := range testcorpus.JSONLFiles(t, filepath.Join("..", "testdata")) {
+		f, err := chain.LoadFile(p)
+		require.NoError(t, err)
+		cwd := ""
+		for i := range f.Entries {
+			if raw, err := f.Raw(i); err == nil {
+				if cwd = gjson.GetBytes(raw, "cwd").Str; cwd != "" {
+					break
+				}
+			}
+		}
+		f.Close()
+		if cwd == "" || !filepath.IsAbs(cwd) {
+			continue
+		}
+		moved++
+		check(p, cwd, "/moved/else where", false)
+		check(p, cwd, "/m", true)
+		if d := filepath.Dir(cwd); d != "/" {
+			check(p, d, "/a/much/longer/place/than/before", false)
+		}
+	}
+	require.Greater(t, moved, 20)
+
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.jsonl")
+	lines := `{"type":"user","uuid":"00000000-0000-4000-8000-000000000001","parentUuid":null,"sessionId":"s","message":{"role":"user","content":[{"type":"tool_result","tool_use_id":"t1","content":"/old/p/a /old/p/b"}]},"cwd":"/old/p","x":{"realParentDir":"/old/p/sub"}}` + "\n" +
+		`{"type":"assistant","uuid":"00000000-0000-4000-8000-000000000002","parentUuid":"00000000-0000-4000-8000-000000000001","sessionId":"s","message":{"role":"assistant","content":[{"type":"tool_use","id":"t2","name":"Read","input":{"file_path":"/old/p/a.go"}}]},"cwd":"/old/p"}` + "\n"
+	require.NoError(t, os.WriteFile(p, []byte(lines), 0o644))
+	check(p, "/old/p", "/n", true)
+	check(p, "/old/p", "/a/much/longer/place", true)
+	check(p, "/old/p", "/n", false)
+}

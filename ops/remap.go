@@ -193,25 +193,25 @@ func (t *Txn) remap() error {
 // Render returns the function that writes file f of the result.
 func (t *Txn) Render(f *chain.File) func(w io.Writer) error {
 	return func(w io.Writer) error {
-		var tr chain.Transform
-		if t.remapper != nil {
-			tr = t.remapper.Line
+		var tr chain.TransformAt
+		if rn := t.remapper; rn != nil {
+			tr = func(_ int, raw []byte) []byte { return rn.Line(raw) }
 		}
 		if m := t.mapped[f]; m != nil {
-			if rn := tr; rn != nil {
-				tr = func(raw []byte) []byte { return rn(m.fn(raw)) }
+			if rn := t.remapper; rn != nil {
+				tr = func(i int, raw []byte) []byte { return rn.Line(m.fn(i, raw)) }
 			} else {
 				tr = m.fn
 			}
 		}
 		fns := t.late[f]
 		if len(fns) == 0 {
-			_, err := f.Write(w, t.edits[f], tr)
+			_, err := f.WriteWithAt(w, t.edits[f], tr, nil)
 			return err
 		}
 		lp := startLate(f, t.edits[f], func(i int, raw []byte) ([]byte, error) { return fns[i](i, raw) })
 		defer lp.stop()
-		_, err := f.WriteWith(w, t.edits[f], tr, lp.next)
+		_, err := f.WriteWithAt(w, t.edits[f], tr, lp.next)
 		return err
 	}
 }

@@ -100,7 +100,7 @@ type Txn struct {
 // lineMap is a rewrite of every entry line of a file (MapLines) and the
 // lines it changes, one bit each.
 type lineMap struct {
-	fn      chain.Transform
+	fn      chain.TransformAt
 	changes []uint64
 	// keepsIndex: fn changes no field the index reads (chain.IndexedField)
 	keepsIndex bool
@@ -110,13 +110,14 @@ type lineMap struct {
 // (on every core, after every other edit of the line: Raw gives the bytes
 // before it), instead of each line's new bytes being held until then: an
 // edit of every line of a big session (move's paths) then costs no copy of
-// the file in memory. fn gets a buffer of its own, which it may change and
-// return, and must not keep. changed lists the lines fn changes (for Stats
+// the file in memory. fn gets the line's index (-1: a line an edit adds)
+// and a buffer of its own, which it may change and return, and must not
+// keep. changed lists the lines fn changes (for Stats
 // and Touches). fn must give a line it changes the same bytes whatever
 // edit the operations made of the line's other fields; one map per file.
 // keepsIndex says that fn changes no field the index reads and keeps each
 // line JSON (KeepsIndex).
-func (t *Txn) MapLines(f *chain.File, fn chain.Transform, changed []int, keepsIndex bool) {
+func (t *Txn) MapLines(f *chain.File, fn chain.TransformAt, changed []int, keepsIndex bool) {
 	m := &lineMap{fn: fn, changes: make([]uint64, (len(f.Entries)+63)/64), keepsIndex: keepsIndex}
 	for _, i := range changed {
 		m.changes[i/64] |= 1 << (i % 64)

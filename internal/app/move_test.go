@@ -15,6 +15,7 @@ import (
 	"github.com/ccsurgeon/ccsurgeon/backup"
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/internal/testlink"
+	"github.com/ccsurgeon/ccsurgeon/ops"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -301,4 +302,78 @@ func TestMoveProjectTakesItsEmptyMemoryFolders(t *testing.T) {
 	require.NoError(t, a.RunRestore(e.id, "", false), errb.String())
 	assert.Equal(t, before, tree(t, filepath.Join(e.cfg, "projects")))
 	assert.Equal(t, beforeDirs, dirs(), "the undo puts the folders back")
+}
+
+// TestMoveGateRendersOnlyWhatCanFailIt: before anything is written, the
+// gate renders a moved file whose result could hold a problem its input
+// did not; a move's result whose only change is paths the index does not
+// read cannot (ops.Txn.KeepsIndex), and its write, which reads every line
+// again before the point of no return, is its only render (rendered in
+// the gate as well, each line of a session of a million small entries
+// was rewritten twice). The dry run, which writes nothing, still renders
+// it: what the move would refuse, it refuses. Seen by a file cut short
+// after the plan: the dry run's gate fails reading it, the move's passes
+// (its write then fails, and checkMoveUnchanged refuses it first).
+func TestMoveGateRendersOnlyWhatCanFailIt(t *testing.T) {
+	e := newMoveEnv(t, "multi-turn", "old")
+	dir := filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.old))
+	path := filepath.Join(dir, e.id+".jsonl")
+	orig, err := os.ReadFile(path)
+	require.NoError(t, err)
+	to := filepath.Join(e.root, "new")
+	m := sessionMove{path: path, id: e.id, from: e.old, to: to, oldDir: dir, dstDr: chain.ProjectDirOf(e.cfg, to)}
+	for _, dry := range []bool{true, false} {
+		a := &Env{ConfigDir: e.cfg, Out: &bytes.Buffer{}, Err: &bytes.Buffer{}, Quiet: true}
+		_, _, _, gate, s, err := a.planSession(m, e.old, to, false, dry, &MoveResult{})
+		require.NoError(t, err)
+		require.NoError(t, os.Truncate(path, 10))
+		gerr := gate()
+		s.Close()
+		require.NoError(t, os.WriteFile(path, orig, 0o600))
+		if dry {
+			assert.Error(t, gerr, "the dry run renders the result")
+		} else {
+			assert.NoError(t, gerr, "the move renders it once, as it writes it")
+		}
+	}
+}
+
+// TestMoveChecksTheInputOnlyWhereItCounts: a write checks its input
+// (validate.File) to compare the result with it and to count the input's
+// errors (preexisting_errors). A move reports no such count, so the input
+// of a file whose result cannot fail the gate (paths only in fields the
+// index does not read) is not checked (a second of CPU of a move of a
+// million entries); one whose paths are in a field the index reads is.
+// Seen on a session with a dangling parent: counted by a job that counts,
+// not by the move's, but for the file the move must compare.
+func TestMoveChecksTheInputOnlyWhereItCounts(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "s.jsonl")
+	line := func(uuid, parent, extra string) string {
+		return `{"type":"user","uuid":"` + uuid + `","parentUuid":` + parent + `,"sessionId":"s","cwd":"/old/p"` + extra + `,"message":{"role":"user","content":"hi"}}` + "\n"
+	}
+	for _, tc := range []struct {
+		name, extra string
+		uncounted   bool
+		checked     bool
+	}{
+		{"a job that counts", "", false, true},
+		{"the move's", "", true, false},
+		{"the move's, a path where the index reads", `,"agentId":"/old/p/a"`, true, true},
+	} {
+		body := line("00000000-0000-4000-8000-000000000001", "null", tc.extra) +
+			line("00000000-0000-4000-8000-000000000002", `"00000000-0000-4000-8000-00000000dead"`, tc.extra)
+		require.NoError(t, os.WriteFile(p, []byte(body), 0o600))
+		s, err := chain.Load(p)
+		require.NoError(t, err)
+		tx := ops.NewTxn(s)
+		require.NoError(t, ops.Pipeline{&ops.Relocate{From: "/old/p", To: "/new/p"}}.Apply(tx))
+		env := &Env{Out: &bytes.Buffer{}, Err: &bytes.Buffer{}, Quiet: true}
+		j := &job{env: env, t: tx, op: "move", pr: env.newProgress(), sizes: map[*chain.File]int64{}, uncounted: tc.uncounted}
+		var out bytes.Buffer
+		require.NoError(t, j.render(s.Main, p)(&out), tc.name)
+		assert.Contains(t, out.String(), `"cwd":"/new/p"`, tc.name)
+		assert.Equal(t, tc.checked, j.preexisting > 0, "%s: the input checked", tc.name)
+		s.Close()
+	}
 }

@@ -492,8 +492,11 @@ type job struct {
 	introduced  []validate.Problem
 	had         []validate.Problem // the input's own errors, in the files with introduced ones
 	preexisting int
-	diff        []byte        // dry run with --diff: the rendered main file
-	rendered    []*chain.File // the input files whose errors preexisting counts
+	// uncounted: the command reports no count of the input's errors
+	// (move), so a file whose result cannot fail the gate is not checked
+	uncounted bool
+	diff      []byte        // dry run with --diff: the rendered main file
+	rendered  []*chain.File // the input files whose errors preexisting counts
 }
 
 // errGate marks a write stopped by the validation gate.
@@ -523,6 +526,17 @@ func (j *job) explain(err error, sessionArg string) error {
 		Hint: "this is a bug in ccsurgeon or an unusual session: please report it with 'ccsurgeon validate' output", Code: 1}
 }
 
+// cannotFailGate reports whether file f of the result has f's problems and
+// no other, whatever its bytes: a clone of f (ops.Txn.OnlyRenames), a
+// move's result whose only change is paths in fields the index does not
+// read (ops.Txn.KeepsIndex), or f byte for byte (ops.Txn.WritesAsIs). Its
+// render is not indexed again to be checked, and a write of it needs no
+// render beforehand to know that it passes.
+func (j *job) cannotFailGate(f *chain.File) bool {
+	t := j.t
+	return t.OnlyRenames(f) || t.KeepsIndex(f) || t.WritesAsIs(f)
+}
+
 // render returns the function that writes file f of the result (named
 // name in messages). The bytes are indexed as they stream by; once all are
 // written the result is validated against the input file, and a problem
@@ -550,6 +564,11 @@ func (j *job) render(f *chain.File, name string) func(io.Writer) error {
 		checked := make(chan struct{})
 		go func() {
 			defer close(checked)
+			if j.uncounted && j.cannotFailGate(f) {
+				// nothing to compare the result with, nothing to count
+				// (a second of CPU of a move of a million entries)
+				return
+			}
 			before = validate.Report{Problems: validate.File(f, sid)}
 			f.ForgetGraph()
 		}()
@@ -564,7 +583,7 @@ func (j *job) render(f *chain.File, name string) func(io.Writer) error {
 		if f == t.S.Main {
 			j.pr.Phase("writing", 0) // the output's size is not known before it is written
 		}
-		if t.OnlyRenames(f) || t.KeepsIndex(f) || t.WritesAsIs(f) {
+		if j.cannotFailGate(f) {
 			// a clone of f: the same lines with the identifiers renamed
 			// by a permutation (ops.Txn.OnlyRenames) has f's problems and
 			// no other, so it is not indexed again to be checked (on a
