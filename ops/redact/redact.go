@@ -147,10 +147,10 @@ type Scanner struct {
 	// anchorsAt's samples.
 	probeTab   []uint64
 	probes     []probe
-	probeShift uint32 // 32 - log2(len(probeTab)): the hash is the product's top bits
-	always   []int32 // rules without anchors
-	allow    []*regexp.Regexp
-	noPre    bool // testing: run every rule on the whole text
+	probeShift uint32  // 32 - log2(len(probeTab)): the hash is the product's top bits
+	always     []int32 // rules without anchors
+	allow      []*regexp.Regexp
+	noPre      bool // testing: run every rule on the whole text
 	// testing: run the regexps, not the fast and hand-written matchers
 	regexpOnly bool
 	// testing: the generic rule's last test run when it finds a value,
