@@ -131,7 +131,7 @@ type Scanner struct {
 	// by the same collision in a set of the same hash, 45,000 of the
 	// 193,000 positions sent on in the secrets bench's texts), and quad,
 	// the hashed set of the first four lower-case bytes of the longer ones
-	ends3 [triWords]uint64
+	ends3 [endWords]uint64
 	quad  [quadWords]uint64
 	byBi  []uint16  // 65536 entries: lower bigram -> 1 + index into lists (0: none)
 	lists [][]int32 // anchor indexes per bigram
@@ -751,7 +751,7 @@ func (s *Scanner) appendAnchors(hits []hit, text string, first bool) []hit {
 func (s *Scanner) anchorsNear(hits []hit, text string, i int, k uint16, c byte, first bool) ([]hit, bool) {
 	if s.short[k>>6]>>(k&63)&1 == 0 && i+2 < len(text) {
 		e := endHash(k, c)
-		if s.ends3[e>>6&(triWords-1)]>>(e&63)&1 == 0 {
+		if s.ends3[e>>6&(endWords-1)]>>(e&63)&1 == 0 {
 			q := quadHash(k, c, lowerTab[text[i+2]])
 			if s.quad[q>>6&(quadWords-1)]>>(q&63)&1 == 0 {
 				return hits, false
@@ -832,8 +832,13 @@ func triHash(bi uint16, c byte) uint32 {
 // of the set of the 3-byte anchors: another hash than triHash's, so that
 // a collision in the trigram set is not one in this set too.
 func endHash(bi uint16, c byte) uint32 {
-	return (uint32(bi)<<8 | uint32(c)) * 2246822519 >> (32 - triBits)
+	return (uint32(bi)<<8 | uint32(c)) * 2246822519 >> (32 - endBits)
 }
+
+const (
+	endBits  = 16
+	endWords = 1 << endBits / 64
+)
 
 const (
 	quadBits  = 18
