@@ -2,10 +2,15 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // executableMagic are the first bytes of the programs Go builds for the
@@ -51,4 +56,38 @@ func TestNoBuiltProgramIsCommitted(t *testing.T) {
 	if len(programs) > 0 {
 		t.Errorf("built programs are committed (git rm --cached them; .gitignore ignores *.exe): %s", strings.Join(programs, ", "))
 	}
+}
+
+// TestNoFolderIsReadAsAPattern: filepath.Glob reads the whole path it is
+// given as a pattern, and a folder name with a pattern character (`[`, a
+// backslash off Windows) above the config dir made it find nothing: the
+// session's subagents and the client's open-session records went unseen
+// (TestAConfigDirOfAnyNameSeesEverySessionFile). Every program's listing
+// of a folder by pattern goes through listdir.Matching (internal/listdir), which matches names
+// only.
+func TestNoFolderIsReadAsAPattern(t *testing.T) {
+	var found []string
+	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "testdata" || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		for i, line := range strings.Split(string(b), "\n") {
+			if strings.Contains(line, "filepath.Glob(") && !strings.HasPrefix(strings.TrimSpace(line), "//") {
+				found = append(found, fmt.Sprintf("%s:%d", p, i+1))
+			}
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	require.Empty(t, found, "use listdir.Matching(dir, pattern): these read a folder's name as a pattern")
 }

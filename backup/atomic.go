@@ -894,10 +894,6 @@ func removeStaleTemps(root, target string) {
 	sweepBeneath(root, dir, ours, func(name string, mtime time.Time) bool { return tempOwnerGone(name, mtime) })
 }
 
-func globEscape(s string) string {
-	return strings.NewReplacer("*", "\\*", "?", "\\?", "[", "\\[", "\\", "\\\\").Replace(s)
-}
-
 // keepOwner gives f the owner of like (nil: nothing to do) when they
 // differ; only root can, and only root needs to (a user's files are
 // already theirs).

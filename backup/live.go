@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/ccsurgeon/ccsurgeon/internal/listdir"
+
 	"github.com/ccsurgeon/ccsurgeon/chain"
 )
 
@@ -29,7 +31,7 @@ type sessionEntry struct {
 // ccsurgeon itself last wrote it (for backup key key) is not taken for
 // Claude Code's. Unreadable or malformed entries are ignored.
 func checkLive(configDir, sessionID string, paths []string, now time.Time, key string) error {
-	entries, _ := filepath.Glob(filepath.Join(configDir, "sessions", "*.json"))
+	entries := listdir.Matching(filepath.Join(configDir, "sessions"), "*.json")
 	for _, p := range entries {
 		data, err := chain.ReadSideFile(p)
 		if err != nil {

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ccsurgeon/ccsurgeon/internal/listdir"
+
 	"github.com/ccsurgeon/ccsurgeon/chain"
 )
 
@@ -344,7 +346,7 @@ func Move(p MovePlan) (res MoveResult, err error) {
 // RecoverMoves finishes or rolls back every move a crash interrupted. It
 // returns one line per journal handled.
 func RecoverMoves(configDir string) ([]string, error) {
-	paths, _ := filepath.Glob(filepath.Join(JournalDir(configDir), "*.json"))
+	paths := listdir.Matching(JournalDir(configDir), "*.json")
 	sort.Strings(paths)
 	var out []string
 	var errs []error
@@ -894,7 +896,14 @@ func checkMovePaths(cfg string, p MovePlan) error {
 		if kind := NodeKind(fi.Mode()); kind != "" {
 			return &NotAFileError{Path: f.From, Kind: kind}
 		}
-		if _, err := os.Lstat(f.To); err == nil {
+		if ti, err := os.Lstat(f.To); err == nil {
+			if os.SameFile(fi, ti) {
+				// a file system that does not tell names apart by case
+				// (-work-Proj is -work-proj), or a hard link: removing
+				// "the file there" would remove the session
+				return &Error{Msg: fmt.Sprintf("%s is the session's own file %s under another name (this file system takes the two folder names for one, as macOS and Windows do for names that differ only in case)", f.To, f.From),
+					Hint: "nothing was changed: the session is already in that folder", Err: ErrExists}
+			}
 			return &Error{Msg: fmt.Sprintf("%s already exists", f.To), Hint: "move or remove it first; ccsurgeon never overwrites a file when moving", Err: ErrExists}
 		}
 		if other, ok := seen[f.To]; ok {

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ccsurgeon/ccsurgeon/internal/listdir"
+
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/google/uuid"
 )
@@ -279,8 +281,12 @@ func pendingJournal(dir, base string) bool {
 	id := strings.TrimSuffix(base, ".jsonl")
 	for d := dir; d != filepath.Dir(d); d = filepath.Dir(d) {
 		if filepath.Base(d) == "projects" {
-			m, _ := filepath.Glob(filepath.Join(filepath.Dir(d), "ccsurgeon", "backups", globEscape(id), "*", journalName))
-			return len(m) > 0
+			for _, b := range listdir.Matching(filepath.Join(filepath.Dir(d), "ccsurgeon", "backups", id), "*") {
+				if _, err := os.Lstat(filepath.Join(b, journalName)); err == nil {
+					return true
+				}
+			}
+			return false
 		}
 	}
 	return false

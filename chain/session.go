@@ -6,8 +6,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/ccsurgeon/ccsurgeon/internal/listdir"
 
 	"github.com/tidwall/gjson"
 )
@@ -134,7 +140,7 @@ func SubagentFiles(path string) []SubagentFile {
 	if link := linkedFolder(filepath.Join(dir, id), filepath.Join(dir, id, "subagents")); link != "" {
 		out = append(out, SubagentFile{Path: link, Link: true})
 	} else {
-		matches, _ = filepath.Glob(filepath.Join(dir, id, "subagents", "agent-*.jsonl"))
+		matches = listdir.Matching(filepath.Join(dir, id, "subagents"), "agent-*.jsonl")
 	}
 	matches, links := regularOrLink(matches)
 	sort.Strings(matches)
@@ -152,18 +158,21 @@ func SubagentFiles(path string) []SubagentFile {
 	}
 	// older clients: agent-*.jsonl beside the main file, carrying our sessionId
 	if id != "" && !strings.HasPrefix(id, "agent-") {
-		legacy, _ := filepath.Glob(filepath.Join(dir, "agent-*.jsonl"))
-		legacy, links := regularOrLink(legacy)
+		legacy := listdir.Matching(dir, "agent-*.jsonl")
 		sort.Strings(legacy)
 		for _, p := range legacy {
-			if links[p] {
+			st, err := os.Lstat(p)
+			if err != nil || st.Mode()&os.ModeSymlink == 0 && !st.Mode().IsRegular() {
+				continue
+			}
+			if st.Mode()&os.ModeSymlink != 0 {
 				// whose it is cannot be known without reading through
 				// it: listed as this session's, so that nothing of the
 				// session changes while it is there
 				out = append(out, SubagentFile{Path: p, Legacy: true, Link: true})
 				continue
 			}
-			if firstSessionIDIs(p, id) {
+			if legacyOwnerIs(p, st, id) {
 				out = append(out, SubagentFile{Path: p, Legacy: true})
 			}
 		}
@@ -283,6 +292,68 @@ func IsSubagentTranscript(p string) bool {
 		return r[1].Bool() || r[2].String() != ""
 	}
 	return false
+}
+
+// legacyHeads remembers, per legacy agent file (agent-*.jsonl beside the
+// sessions, 2.0.x), the session ids its head names: whose each one is can
+// only be read in it, and SubagentFiles asks for every session, so a batch
+// over a project of 300 sessions and 1,500 agent files opened 450,000
+// files. An entry stands while the file is the same (inode, size,
+// modification time); a file modified in the last seconds is not
+// remembered (git's racy-clean rule: a change within the clock's
+// resolution would not show in its time).
+var legacyHeads sync.Map // path -> legacyHead
+
+type legacyHead struct {
+	fi  os.FileInfo
+	ids []string
+}
+
+// headReads counts the heads legacyOwnerIs read (tests).
+var headReads atomic.Int64
+
+// legacyOwnerIs is firstSessionIDIs(p, id) for a legacy agent file, a
+// regular file whose Lstat is st, remembered (legacyHeads).
+func legacyOwnerIs(p string, st os.FileInfo, id string) bool {
+	if strings.ContainsAny(id, `"\\`) {
+		return firstSessionIDIs(p, id)
+	}
+	if v, ok := legacyHeads.Load(p); ok {
+		h := v.(legacyHead)
+		if os.SameFile(h.fi, st) && h.fi.Size() == st.Size() && h.fi.ModTime().Equal(st.ModTime()) {
+			return slices.Contains(h.ids, id)
+		}
+	}
+	fh, err := os.Open(p)
+	if err != nil {
+		return false
+	}
+	defer fh.Close()
+	headReads.Add(1)
+	buf := make([]byte, 64<<10)
+	n, _ := fh.Read(buf)
+	// the ids that firstSessionIDIs's test would find: each "sessionId":"
+	// followed by a value and its closing quote
+	var ids []string
+	const key = `"sessionId":"`
+	for rest := string(buf[:n]); ; {
+		k := strings.Index(rest, key)
+		if k < 0 {
+			break
+		}
+		rest = rest[k+len(key):]
+		e := strings.IndexByte(rest, '"')
+		if e < 0 {
+			break
+		}
+		if v := rest[:e]; !slices.Contains(ids, v) {
+			ids = append(ids, strings.Clone(v))
+		}
+	}
+	if time.Since(st.ModTime()) > 3*time.Second {
+		legacyHeads.Store(p, legacyHead{st, ids})
+	}
+	return slices.Contains(ids, id)
 }
 
 // firstSessionIDIs reports whether the first entry of the file at p with a

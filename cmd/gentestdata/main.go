@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ccsurgeon/ccsurgeon/internal/listdir"
+
 	"github.com/ccsurgeon/ccsurgeon/internal/harness"
 )
 
@@ -314,7 +316,7 @@ func export(env *harness.Env, sid, name, dir string) error {
 			return err
 		}
 	}
-	agents, _ := filepath.Glob(filepath.Join(env.ProjectDir(), "agent-*.jsonl"))
+	agents := listdir.Matching(env.ProjectDir(), "agent-*.jsonl")
 	sort.Strings(agents)
 	for _, a := range agents {
 		b, err := os.ReadFile(a)

@@ -43,6 +43,16 @@ type Env struct {
 	// stdout is the command's standard output where Out is a buffer of
 	// the command's own (repair gathers its report there)
 	stdout io.Writer
+	// scanners: the redact scanners this run built, shared by the copies
+	// of the Env a batch makes (nil: built each time; see NewEnv)
+	scanners *scannerCache
+}
+
+// NewEnv is the Env of one run of ccsurgeon: what it builds once for every
+// session of a batch (the redact scanner) is shared by the copies a batch
+// makes of it.
+func NewEnv(in io.Reader, out, err io.Writer) *Env {
+	return &Env{In: in, Out: out, Err: err, scanners: &scannerCache{}}
 }
 
 // Error is the command layer's one error: the message the user reads

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/ops"
@@ -104,7 +105,42 @@ func (env *Env) RulesFile() string {
 	return filepath.Join(env.ConfigDir, "ccsurgeon", redact.RulesFileName)
 }
 
+// scannerCache keeps the scanners of a run by what they are built from:
+// a batch compiles its rules once, not once a session (the rules file is
+// read once a run too).
+type scannerCache struct {
+	mu    sync.Mutex
+	built int // scanners built (tests)
+	by    map[string]*redact.Scanner
+}
+
+// scanner is the redact scanner of the built-in rules, the rules file of
+// the config dir, --rule (rules) and --allow (allow): the run's one when
+// it has built it already.
 func (env *Env) scanner(rules, allow []string) (*redact.Scanner, error) {
+	c := env.scanners
+	if c == nil {
+		return env.newScanner(rules, allow)
+	}
+	key := env.ConfigDir + "\x00" + strings.Join(rules, "\x00") + "\x01" + strings.Join(allow, "\x00")
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if sc := c.by[key]; sc != nil {
+		return sc, nil
+	}
+	sc, err := env.newScanner(rules, allow)
+	if err != nil {
+		return nil, err
+	}
+	if c.by == nil {
+		c.by = map[string]*redact.Scanner{}
+	}
+	c.by[key] = sc
+	c.built++
+	return sc, nil
+}
+
+func (env *Env) newScanner(rules, allow []string) (*redact.Scanner, error) {
 	opts, err := redact.LoadRulesFile(env.RulesFile())
 	if err != nil {
 		return nil, Errorf("%v", err)

@@ -57,21 +57,21 @@ func (r repairOnce) Apply(t *ops.Txn) error {
 // safe fix for (each listed with the reason), whether or not it fixed
 // others, 0 when the session is sound.
 func (env *Env) RunRepair(session string, d Dest) error {
-	var path, id string
+	var path, id, shown string // shown: the session's id as --json names it (chain.File.SessionID)
 	rep := &ops.Repair{}
 	var buf bytes.Buffer
 	inner := *env
 	inner.Out, inner.stdout = &buf, env.Out
 	err := inner.runWrite(session, d, func(s *chain.Session) (ops.Pipeline, error) {
-		path, id = s.Path, s.ID
+		path, id, shown = s.Path, s.ID, s.Main.SessionID()
 		return ops.Pipeline{repairOnce{rep, d.Output != "" && isFolderDest(d.Output)}}, nil
 	})
 	fixes := fixWords(rep.Fixes)
 	if errors.Is(err, errNothingToFix) {
 		if len(fixes) == 0 && d.Output != "" && !d.DryRun {
-			return env.copyUnchanged(id, path, d) // -o always writes its output
+			return env.copyUnchanged(shown, path, d) // -o always writes its output
 		}
-		return env.summaryTo(d).printNothingToFix(id, path, fixes)
+		return env.summaryTo(d).printNothingToFix(id, shown, path, fixes)
 	}
 	if err != nil {
 		return err // 'repair --dry-run' lists what would be fixed
@@ -141,7 +141,7 @@ func (env *Env) repairLeft(id, path string, fixes []ops.Fix, dryRun bool) error 
 	return &Error{Msg: msg, Hint: "see each with what it costs: 'ccsurgeon validate " + env.sessionArg(id, path) + "'", Code: 1, Err: errProblemsLeft}
 }
 
-func (env *Env) printNothingToFix(id, path string, found []ops.Fix) error {
+func (env *Env) printNothingToFix(id, shown, path string, found []ops.Fix) error {
 	// problems left: exit 1, as validate does on them
 	left := env.repairLeft(id, path, found, false)
 	if env.JSON {
@@ -155,7 +155,7 @@ func (env *Env) printNothingToFix(id, path string, found []ops.Fix) error {
 			NothingToChange bool      `json:"nothing_to_change"`
 			Fixes           []ops.Fix `json:"fixes"`
 			Changed         bool      `json:"changed"`
-		}{id, path, true, found, false}); err != nil {
+		}{shown, path, true, found, false}); err != nil {
 			return err
 		}
 		return left

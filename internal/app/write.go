@@ -173,6 +173,9 @@ func outputRefusedEarly(d Dest, path string) error {
 		return nil
 	}
 	id := strings.TrimSuffix(filepath.Base(path), ".jsonl")
+	if !chain.IsUUID(id) {
+		id = "" // a copy named otherwise (orig.jsonl): its id is what its entries record, checked once it is read
+	}
 	subs := chain.SubagentFiles(path)
 	files := []string{path}
 	for _, a := range subs {
@@ -337,7 +340,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	for _, f := range s.Files() {
 		files = append(files, f.Path)
 	}
-	if err := checkOutput(d, files, s.ID); err != nil {
+	if err := checkOutput(d, files, s.Main.SessionID()); err != nil {
 		return err
 	}
 	identical := len(p) > 0 && !d.FreshIDs && !t.ChangesAnything()
@@ -345,7 +348,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		// a selector that selected nothing: no backup, no new session
 		// (-o still writes its output: an identical copy, below)
 		pr.Done()
-		res := WriteResult{SessionID: s.ID, Path: s.Path, Operation: p.Name(), DryRun: d.DryRun,
+		res := WriteResult{SessionID: s.Main.SessionID(), Path: s.Path, Operation: p.Name(), DryRun: d.DryRun,
 			EntriesBefore: len(s.Main.Entries), EntriesAfter: len(s.Main.Entries), BytesBefore: s.Main.Size, BytesAfter: s.Main.Size,
 			Notes: noteWords(t.Report.Notes), NothingToChange: true, redactions: &t.Report.Redactions, sidecarSecrets: sidecarSecrets(t), otherFileSecrets: otherFileSecrets(t), notScanned: len(t.Report.NotScanned), linksNotRead: len(s.Links)}
 		if hook != nil {
@@ -356,7 +359,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	j := &job{env: env, t: t, op: p.Name(), pr: pr, sizes: map[*chain.File]int64{}, lock: lock}
 	st := t.Stats()
 	out := WriteResult{
-		SessionID: s.ID, Path: s.Path, Operation: p.Name(), DryRun: d.DryRun,
+		SessionID: s.Main.SessionID(), Path: s.Path, Operation: p.Name(), DryRun: d.DryRun,
 		EntriesBefore: st.EntriesBefore, EntriesAfter: st.EntriesAfter, Removed: st.Removed, Changed: st.Changed, Added: st.Added,
 		BytesBefore: s.Main.Size, Counts: t.Report.Counts, CountDetails: t.Report.CountDetails, Notes: noteWords(t.Report.Notes), redactions: &t.Report.Redactions,
 		ResumeTokens: t.Report.Tokens, sidecarSecrets: sidecarSecrets(t), otherFileSecrets: otherFileSecrets(t), notScanned: len(t.Report.NotScanned), linksNotRead: len(s.Links),

@@ -11,6 +11,8 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/ccsurgeon/ccsurgeon/internal/listdir"
+
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/tidwall/gjson"
 )
@@ -165,14 +167,14 @@ func loadTemplate(dir, name string) (*template, error) {
 	}
 	// sidecars: subagent transcripts and tool-results
 	side := filepath.Join(dir, name)
-	agents, _ := filepath.Glob(filepath.Join(side, "subagents", "agent-*.jsonl"))
+	agents := listdir.Matching(filepath.Join(side, "subagents"), "agent-*.jsonl")
 	sort.Strings(agents)
 	var agentIDs []string
 	for _, p := range agents {
 		id := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(p), "agent-"), ".jsonl")
 		agentIDs = append(agentIDs, id)
 	}
-	t.toolRes, _ = filepath.Glob(filepath.Join(side, "tool-results", "*"))
+	t.toolRes = listdir.Matching(filepath.Join(side, "tool-results"), "*")
 	sort.Strings(t.toolRes)
 
 	t.main = &tfile{name: name + ".jsonl"}

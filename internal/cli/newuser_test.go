@@ -450,3 +450,45 @@ func TestInfoOfACopyNamesItsSession(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(out), &r))
 	assert.Equal(t, idOf(path), r.SessionID)
 }
+
+// TestEveryCommandNamesACopysSession: the class of
+// TestInfoOfACopyNamesItsSession. A writing command run on a copy named
+// otherwise (orig.jsonl) printed the file's name as "session_id" (info
+// printed the recorded id): a script that resumes what --json names ran
+// `claude --resume orig`. Every command's --json names the session the
+// same way info does: in a dry run, in a nothing-to-change report, with
+// -o, and repair's. And -o out.jsonl run again with --force, out.jsonl
+// being the same session's copy, was refused as "another Claude Code
+// session's transcript" (the copy's entries were compared with the name
+// "orig"): each -o below after the first replaces the last one's copy.
+func TestEveryCommandNamesACopysSession(t *testing.T) {
+	b, err := os.ReadFile(example)
+	require.NoError(t, err)
+	id := sessionID(t, b)
+	dir := t.TempDir()
+	copyPath := filepath.Join(dir, "orig.jsonl")
+	require.NoError(t, os.WriteFile(copyPath, b, 0o600))
+	out := filepath.Join(dir, "out.jsonl")
+	for _, args := range [][]string{
+		{"info", copyPath},
+		{"strip-thinking", copyPath, "--dry-run"},
+		{"compress-old-turns", copyPath, "--dry-run"},
+		{"compress-old-turns", copyPath, "-o", out, "--force"},
+		{"drop-tool-calls", copyPath, "--tool", "NoSuchTool", "--dry-run"},
+		{"drop-tool-calls", copyPath, "--tool", "NoSuchTool", "-o", out, "--force"},
+		{"redact-secrets", copyPath, "--dry-run"},
+		{"redact-secrets", copyPath, "--check"},
+		{"rewrite", copyPath, "--strip-thinking", "--dry-run"},
+		{"repair", copyPath, "--dry-run"},
+		{"repair", copyPath, "-o", out, "--force"},
+	} {
+		name := strings.Join(args[:1], " ")
+		stdout, errs, _ := cliRun(t, append([]string{"--json"}, args...)...)
+		var r struct {
+			SessionID *string `json:"session_id"`
+		}
+		require.NoError(t, json.Unmarshal([]byte(stdout), &r), "%s: %s %s", args, stdout, errs)
+		require.NotNil(t, r.SessionID, "%s: no session_id in %s", name, stdout)
+		assert.Equal(t, id, *r.SessionID, "%v names the copy's file, not its session", args)
+	}
+}

@@ -94,7 +94,7 @@ func runCommand(ctx context.Context, args []string, stdin io.Reader, stdout, std
 		// backticks name the value in --help and mean nothing here
 		stdout = dropBackticks{stdout}
 	}
-	env := &app.Env{In: stdin, Out: stdout, Err: stderr}
+	env := app.NewEnv(stdin, stdout, stderr)
 	root := newCommand(env)
 	root.Metadata = map[string]any{argsKey: args}
 	defer func() {

@@ -20,6 +20,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ccsurgeon/ccsurgeon/internal/listdir"
+
 	"github.com/tidwall/gjson"
 )
 
@@ -534,10 +536,7 @@ func (e *Env) Turn(t testing.TB, c Client, sid, prompt string, replies ...Reply)
 // SessionIDs lists the sessions (<id>.jsonl, not agent-*.jsonl) of the
 // env's project folder: those a client made in it.
 func (e *Env) SessionIDs() ([]string, error) {
-	m, err := filepath.Glob(filepath.Join(e.ProjectDir(), "*.jsonl"))
-	if err != nil {
-		return nil, err
-	}
+	m := listdir.Matching(e.ProjectDir(), "*.jsonl")
 	var ids []string
 	for _, p := range m {
 		if b := filepath.Base(p); !strings.HasPrefix(b, "agent-") {

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/ccsurgeon/ccsurgeon/internal/listdir"
 )
 
 // SessionWindows returns fuzz seeds cut from the generated sessions of
@@ -17,7 +19,10 @@ func SessionWindows(tb testing.TB, maxLine, window, maxWindows int) [][]byte {
 	if err != nil {
 		tb.Fatalf("harness: %v", err)
 	}
-	files, _ := filepath.Glob(filepath.Join(root, "testdata", "sessions", "*", "*.jsonl"))
+	var files []string
+	for _, v := range listdir.Matching(filepath.Join(root, "testdata", "sessions"), "*") {
+		files = append(files, listdir.Matching(v, "*.jsonl")...)
+	}
 	if len(files) == 0 {
 		tb.Fatalf("harness: no sessions under %s/testdata/sessions", root)
 	}
