@@ -789,18 +789,17 @@ func (s *Scanner) anchorsAt(hits []hit, text string, p int, k uint16, first bool
 	}
 	for i := range list {
 		pr := &list[i]
-		if int(pr.n) > n-p {
-			continue
-		}
 		if wide {
+			// the head first (most probes differ there); an anchor of 8
+			// bytes or fewer fits, the text holding 8 more
 			x := w
 			if pr.fold {
 				x = lw
 			}
-			if x&pr.headMask != pr.head || pr.n > 8 && !matchFrom(text, p, &s.anchors[pr.ai], 8) {
+			if x&pr.headMask != pr.head || pr.n > 8 && (int(pr.n) > n-p || !matchFrom(text, p, &s.anchors[pr.ai], 8)) {
 				continue
 			}
-		} else if !matchAt(text, p, &s.anchors[pr.ai]) {
+		} else if int(pr.n) > n-p || !matchAt(text, p, &s.anchors[pr.ai]) {
 			continue
 		}
 		if pr.rule >= 0 {
