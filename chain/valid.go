@@ -162,36 +162,42 @@ const (
 )
 
 // validString checks the string token at b[i] and returns the index after
-// it. The first quote, backslash or control byte (below 0x20, which JSON
-// forbids raw in a string) is found eight bytes at a time in the first
-// bytes of a string, all three in one test of each word: most strings of
-// an envelope are short (keys, uuids, timestamps), and a vector search set
-// up for each of them cost more than the scan. Past those bytes, the quote
-// and then a backslash before it are found with bytes.IndexByte (vector
-// code), and only the bytes before it are checked for control bytes. Each
-// byte is looked at a bounded number of times, so a 50 MB string with a
-// million escapes stays linear.
+// it (scanString).
 func validString(b []byte, i int) (int, bool) {
 	end, _, ok := scanString(b, i)
 	return end, ok
 }
 
-// scanString is validString that also says whether the string is plain:
-// no escape in it, so its bytes between the quotes are its value.
+// scanString checks the string token at b[i] and returns the index after
+// it, and whether the string is plain: no escape in it, so its bytes
+// between the quotes are its value.
+//
+// The first quote, backslash or control byte (below 0x20, which JSON
+// forbids raw in a string) is looked for eight bytes at a time, all three
+// in one test of each word: over the first shortString bytes of a string
+// (most strings of an envelope are short: keys, uuids, timestamps, and a
+// vector search set up for each of them cost more than the scan), and
+// over the first word after each escape (escapes come in runs: \"x\",
+// \n\t). Past those, the quote is found with bytes.IndexByte (vector
+// code) and the bytes up to it are checked for control bytes once, four
+// words at a time (the bytes of an escape are none: the runs between the
+// escapes before that quote need no check of their own, where the scan of
+// 90d9261 checked each run, a call per line of a tool output); then each
+// backslash before it is found with bytes.IndexByte. Each byte is looked
+// at a bounded number of times, so a 50 MB string with a million escapes
+// stays linear.
 func scanString(b []byte, i int) (end int, plain, ok bool) {
 	far := -1 // the first quote at or after i, once found by IndexByte
 	plain = true
 	i++ // the opening quote
 	for {
 		stop := -1
-		if far < i {
-			// the first word here, without a call: most keys end in it
-			if i+8 <= len(b) {
-				if m := stops(binary.LittleEndian.Uint64(b[i:])); m != 0 {
-					stop = i + bits.TrailingZeros64(m)/8
-				} else {
-					stop = stringStop(b, i+8, shortString/8-1)
-				}
+		// the first word here, without a call: most keys end in it
+		if i+8 <= len(b) {
+			if m := stops(binary.LittleEndian.Uint64(b[i:])); m != 0 {
+				stop = i + bits.TrailingZeros64(m)/8
+			} else if far < i { // not after an escape before far
+				stop = stringStop(b, i+8, shortString/8-1)
 			}
 		}
 		if stop < 0 { // far away: the quote, then a backslash before it
@@ -201,13 +207,16 @@ func scanString(b []byte, i int) (end int, plain, ok bool) {
 					return len(b), false, false
 				}
 				far = i + q
+				// no control byte up to the quote: the bytes of the
+				// escapes before it are none, so the runs between them
+				// need no check of their own
+				if !noControl(b[i:far]) {
+					return i, false, false
+				}
 			}
 			stop = far
 			if k := bytes.IndexByte(b[i:far], '\\'); k >= 0 {
 				stop = i + k
-			}
-			if !noControl(b[i:stop]) {
-				return i, false, false
 			}
 		}
 		switch b[stop] {
@@ -248,8 +257,8 @@ const (
 
 // shortString is how many bytes of a string are scanned eight at a time
 // (the first word in scanString, the rest by stringStop) before
-// bytes.IndexByte: enough for a uuid with
-// its closing quote (37 bytes), the most common value of an envelope.
+// bytes.IndexByte: enough for a uuid with its closing quote (37 bytes),
+// the most common value of an envelope.
 const shortString = 48
 
 // stringStop returns the index of the first '"', '\\' or byte below 0x20
@@ -270,21 +279,40 @@ func stringStop(b []byte, i, words int) int {
 // 0x20, and maybe of bytes after one: a borrow carries into the next byte
 // only from a byte that matched, so the lowest flag is the first match.
 func stops(x uint64) uint64 {
-	q, s := x^quotes, x^backslashes
-	// a byte of q or s is zero where x holds the character; a byte of
-	// x-controls borrows where x is below 0x20
-	return ((q-lo7)&^q | (s-lo7)&^s | (x-controls)&^x) & hi
+	// a byte of x^quotes or x^backslashes is zero where x holds the
+	// character, and x-controls borrows where x is below 0x20: each
+	// borrows in a subtraction, and a byte of x above 0x7f (whose high bit
+	// is also that of x^quotes and x^backslashes: neither character has
+	// it) neither matches nor borrows, so one &^x clears the three
+	return ((x ^ quotes - lo7) | (x ^ backslashes - lo7) | (x - controls)) &^ x & hi
 }
 
-// noControl reports whether b holds no byte below 0x20.
+// noControl reports whether b holds no byte below 0x20: four words at a
+// time, then one, then the last eight bytes (again) in one word.
 func noControl(b []byte) bool {
 	i := 0
-	for ; i+16 <= len(b); i += 16 {
-		x := binary.LittleEndian.Uint64(b[i:])
-		y := binary.LittleEndian.Uint64(b[i+8:])
-		if ((x-controls)&^x|(y-controls)&^y)&hi != 0 {
+	for ; i+32 <= len(b); i += 32 {
+		w := b[i : i+32 : i+32]
+		x0 := binary.LittleEndian.Uint64(w)
+		x1 := binary.LittleEndian.Uint64(w[8:])
+		x2 := binary.LittleEndian.Uint64(w[16:])
+		x3 := binary.LittleEndian.Uint64(w[24:])
+		if ((x0-controls)&^x0|(x1-controls)&^x1|(x2-controls)&^x2|(x3-controls)&^x3)&hi != 0 {
 			return false
 		}
+	}
+	for ; i+8 <= len(b); i += 8 {
+		x := binary.LittleEndian.Uint64(b[i:])
+		if (x-controls)&^x&hi != 0 {
+			return false
+		}
+	}
+	if i == len(b) {
+		return true
+	}
+	if len(b) >= 8 {
+		x := binary.LittleEndian.Uint64(b[len(b)-8:])
+		return (x-controls)&^x&hi == 0
 	}
 	for ; i < len(b); i++ {
 		if b[i] < 0x20 {

@@ -146,6 +146,7 @@ type numbering struct {
 	perRule []uint32 // numbers given, by rule code
 	slots   []numSlot
 	used    int
+	sink    uint32 // what warm read (kept, so that its loads are not dropped)
 }
 
 // numSlot is one secret of the table: a and b its key, v its number (0:
@@ -175,10 +176,13 @@ func numKeyOf(code uint16, sum [16]byte) (uint64, uint32) {
 	return binary.LittleEndian.Uint64(sum[:8]), uint32(sum[8])<<24 | uint32(sum[9])<<16 | uint32(code)
 }
 
+// home is the slot where the search for a key starts.
+func home(a uint64, b uint32, mask uint64) uint64 { return (a ^ uint64(b)*0x9e3779b97f4a7c15) & mask }
+
 // find returns the slot of a key: its own, or the free slot it would take.
 func (nb *numbering) find(a uint64, b uint32) *numSlot {
 	mask := uint64(len(nb.slots) - 1)
-	for i := (a ^ uint64(b)*0x9e3779b97f4a7c15) & mask; ; i = (i + 1) & mask {
+	for i := home(a, b, mask); ; i = (i + 1) & mask {
 		s := &nb.slots[i]
 		if s.v == 0 || s.a == a && s.b == b {
 			return s
@@ -186,18 +190,56 @@ func (nb *numbering) find(a uint64, b uint32) *numSlot {
 	}
 }
 
+// reserve grows the table so that n more secrets fit in it.
+func (nb *numbering) reserve(n int) {
+	if 4*(nb.used+n) <= 3*len(nb.slots) {
+		return
+	}
+	size := max(1024, len(nb.slots))
+	for 4*(nb.used+n) > 3*size {
+		size *= 2
+	}
+	old := nb.slots
+	nb.slots = make([]numSlot, size)
+	for _, s := range old {
+		if s.v != 0 {
+			*nb.find(s.a, s.b) = s
+		}
+	}
+}
+
+// warm loads the slots where the secrets of a line's hits (their rule
+// codes in h.codes) start their search, before assign takes them one by
+// one: a table of a million secrets is far bigger than the cache, and the
+// loads of one pass, independent of each other, wait for memory side by
+// side where assign's waited one after another (a miss per secret, most of
+// assign's time). It changes no number.
+func (nb *numbering) warm(hits []hit) {
+	n := 0
+	for _, h := range hits {
+		if !h.keep {
+			n += len(h.finds)
+		}
+	}
+	nb.reserve(n)
+	mask := uint64(len(nb.slots) - 1)
+	var sink uint32
+	for _, h := range hits {
+		if h.keep {
+			continue
+		}
+		for k, sum := range h.sums {
+			a, b := numKeyOf(uint16(h.codes[k]), sum)
+			sink += nb.slots[home(a, b, mask)].v
+		}
+	}
+	nb.sink = sink
+}
+
 // assign returns the number of a secret of the rule with that code, giving
 // a new one the next.
 func (nb *numbering) assign(code uint16, sum [16]byte) uint32 {
-	if 4*(nb.used+1) > 3*len(nb.slots) {
-		old := nb.slots
-		nb.slots = make([]numSlot, max(1024, 2*len(old)))
-		for _, s := range old {
-			if s.v != 0 {
-				*nb.find(s.a, s.b) = s
-			}
-		}
-	}
+	nb.reserve(1)
 	a, b := numKeyOf(code, sum)
 	s := nb.find(a, b)
 	if s.v == 0 {
@@ -399,12 +441,25 @@ func (o RedactSecrets) Apply(t *Txn) error {
 			thinking := false
 			line := int(f.Entries[lh.i].Line)
 			kept := 0
+			nf := 0
+			for hk := range lh.hits {
+				nf += len(lh.hits[hk].finds)
+			}
+			nc := make([]uint32, 2*nf) // the numbers and codes of the line's secrets
+			for hk := range lh.hits {
+				h := &lh.hits[hk]
+				h.nums, h.codes, nc = nc[:len(h.finds):len(h.finds)], nc[len(h.finds):2*len(h.finds):2*len(h.finds)], nc[2*len(h.finds):]
+				if !h.keep {
+					for k, fd := range h.finds {
+						h.codes[k] = uint32(nb.code(fd.Rule))
+					}
+				}
+			}
+			nb.warm(lh.hits)
 			for hk := range lh.hits {
 				h := &lh.hits[hk]
 				thinking = thinking || h.thinking
 				field := log.str(h.path)
-				nc := make([]uint32, 2*len(h.finds))
-				h.nums, h.codes = nc[:len(h.finds)], nc[len(h.finds):]
 				for k, fd := range h.finds {
 					if h.keep {
 						// reported with no placeholder: --check fails
@@ -413,13 +468,12 @@ func (o RedactSecrets) Apply(t *Txn) error {
 						t.Note("line %d of %s holds a secret in %s, a field the client reads as it is (an id, a path): it cannot be replaced and is still in the output; remove the line before sharing", line, f.Path, h.path)
 						continue
 					}
-					c := nb.code(fd.Rule)
+					c := uint16(h.codes[k])
 					for int(c) >= len(ruleLog) {
 						ruleLog = append(ruleLog, log.str(nb.names[len(ruleLog)]))
 						perRule = append(perRule, 0)
 					}
 					h.nums[k] = nb.assign(c, h.sums[k])
-					h.codes[k] = uint32(c)
 					log.addIdx(fileLog, field, ruleLog[c], line, h.nums[k], h.sums[k], h.thinking)
 					perRule[c]++
 					for int(c) >= len(inFile) {

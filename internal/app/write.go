@@ -1567,8 +1567,8 @@ func (env *Env) printResultJSON(out WriteResult) error {
 	return w.Flush()
 }
 
-// redactionEncoder writes a secret of the list as json.MarshalIndent of
-// its ops.Redaction with prefix "    " and indent "  " does, without
+// redactionEncoder writes a secret of the list as json.Marshal of its
+// ops.Redaction does (one line a secret, in the indented object), without
 // reflection, with the few names of files, fields and rules encoded once
 // (kept by their number in the list, so that no record hashes a string)
 // and the placeholder and fingerprint made in place: a session dense with
@@ -1579,6 +1579,21 @@ type redactionEncoder struct {
 	// marked "not_written" (asked once per file number)
 	notWritten map[string]bool
 	nwByNum    map[uint32]fileNotWritten
+	// byRule: by the rule's number, the bytes of a record between its
+	// line number and its placeholder's number, for the field they were
+	// last made with (a list's records differ in line, number and
+	// fingerprint; their file, field and rule repeat)
+	byRule []encodedMid
+}
+
+// encodedMid is what a record prints from the end of its line number to
+// its placeholder's number, for one field and rule.
+type encodedMid struct {
+	field, rule string
+	// mid: up to the placeholder's opening quote; ph: with the
+	// placeholder up to its number (when the rule's name is plain)
+	mid, ph string
+	plain   bool
 }
 
 // fileNotWritten is a file of the list and whether -o FILE writes it.
@@ -1606,10 +1621,51 @@ func (e *redactionEncoder) isNotWritten(r *ops.RedactionRec) bool {
 }
 
 // encodedName is a name of the list as JSON: raw the name, quoted its
-// JSON string, plain whether the two differ only by the quotes.
+// JSON string, plain whether the two differ only by the quotes; head, of
+// a file's name, a record's first bytes up to its line number (made when
+// first asked for).
 type encodedName struct {
 	raw, quoted string
 	plain       bool
+	head        string
+}
+
+const (
+	recordHead  = "{\"file\":"
+	recordLine  = ",\"line\":"
+	recordField = ",\"field\":"
+	recordRule  = ",\"rule\":"
+	recordPh    = ",\"placeholder\":"
+)
+
+// mid returns the bytes of r between its line number and its
+// placeholder (encodedMid), made once per rule and field.
+func (e *redactionEncoder) mid(r *ops.RedactionRec) *encodedMid {
+	n := r.RuleNum
+	if int(n) < len(e.byRule) {
+		if c := &e.byRule[n]; c.mid != "" && c.rule == r.Rule && c.field == r.Field {
+			return c
+		}
+	}
+	// (the field's words are taken before the rule is asked for: under
+	// one number, the second name replaces the first)
+	field := e.name(r.FieldNum, r.Field).quoted
+	rule := e.name(r.RuleNum, r.Rule)
+	m := encodedMid{field: r.Field, rule: r.Rule, plain: rule.plain,
+		mid: recordField + field + recordRule + rule.quoted + recordPh}
+	if rule.plain {
+		// a rule's name without characters to escape: nor has its
+		// placeholder, made in place
+		m.ph = m.mid + "\"[REDACTED:" + r.Rule + ":"
+	}
+	if n >= maxCachedName {
+		return &m
+	}
+	if int(n) >= len(e.byRule) {
+		e.byRule = append(e.byRule, make([]encodedMid, int(n)+1-len(e.byRule))...)
+	}
+	e.byRule[n] = m
+	return &e.byRule[n]
 }
 
 // maxCachedName bounds the numbers whose names are kept: a list names a
@@ -1629,44 +1685,44 @@ func (e *redactionEncoder) name(n uint32, s string) *encodedName {
 		e.byNum = append(e.byNum, make([]encodedName, int(n)+1-len(e.byNum))...)
 	} else {
 		q := jsonString(s)
-		return &encodedName{s, q, len(q) == len(s)+2}
+		return &encodedName{raw: s, quoted: q, plain: len(q) == len(s)+2}
 	}
 	q := jsonString(s)
-	e.byNum[n] = encodedName{s, q, len(q) == len(s)+2}
+	e.byNum[n] = encodedName{raw: s, quoted: q, plain: len(q) == len(s)+2}
 	return &e.byNum[n]
 }
 
 // encode appends the secret r to b.
 func (e *redactionEncoder) encode(b []byte, r *ops.RedactionRec) []byte {
-	b = append(b, "{\n      \"file\": "...)
-	b = append(b, e.name(r.FileNum, r.File).quoted...)
-	b = append(b, ",\n      \"line\": "...)
+	file := e.name(r.FileNum, r.File)
+	if file.head == "" {
+		file.head = recordHead + file.quoted + recordLine
+	}
+	b = append(b, file.head...)
 	b = strconv.AppendInt(b, int64(r.Line), 10)
-	b = append(b, ",\n      \"field\": "...)
-	b = append(b, e.name(r.FieldNum, r.Field).quoted...)
-	b = append(b, ",\n      \"rule\": "...)
-	rule := e.name(r.RuleNum, r.Rule)
-	b = append(b, rule.quoted...)
-	b = append(b, ",\n      \"placeholder\": "...)
-	if rule.plain {
-		// a rule's name without characters to escape: nor has its
-		// placeholder, made in place
-		b = append(b, '"')
-		b = r.AppendPlaceholder(b)
-		b = append(b, '"')
-	} else {
+	m := e.mid(r)
+	switch {
+	case m.plain && r.Number > 0:
+		b = append(b, m.ph...)
+		b = strconv.AppendUint(b, uint64(r.Number), 10)
+		b = append(b, "]\""...)
+	case m.plain:
+		b = append(b, m.mid...)
+		b = append(b, `""`...) // not replaced: no placeholder
+	default:
+		b = append(b, m.mid...)
 		b = append(b, jsonString(string(r.AppendPlaceholder(nil)))...)
 	}
-	b = append(b, ",\n      \"fingerprint\": \""...)
+	b = append(b, ",\"fingerprint\":\""...)
 	b = hex.AppendEncode(b, r.Fingerprint[:])
 	b = append(b, '"')
 	if r.InThinking {
-		b = append(b, ",\n      \"in_thinking\": true"...)
+		b = append(b, ",\"in_thinking\":true"...)
 	}
 	if e.isNotWritten(r) {
-		b = append(b, ",\n      \"not_written\": true"...)
+		b = append(b, ",\"not_written\":true"...)
 	}
-	return append(b, "\n    }"...)
+	return append(b, '}')
 }
 
 // isFolderDest reports whether -o names a folder: it ends in a slash (a
