@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -81,6 +82,9 @@ func locate(configDir, arg string) (string, error) {
 			return "", &ArgError{Arg: arg, Msg: fmt.Sprintf("%q is not a session id", arg), Hint: "a session id holds letters, digits and dashes; give a path to use a file"}
 		}
 	}
+	if p, ok := sessionByID(configDir, arg); ok {
+		return p, nil
+	}
 	cands, err := FindSessions(configDir, arg)
 	if err != nil {
 		return "", err
@@ -107,6 +111,43 @@ func locate(configDir, arg string) (string, error) {
 		return cands[0], nil
 	}
 	return "", &AmbiguousError{Arg: arg, Candidates: cands}
+}
+
+// sessionByID is the one file of the project folders of configDir named
+// <id>.jsonl, for a full session id, found without listing the folders'
+// names (a batch of n ids in a folder of n sessions read n² names): what
+// FindSessions would find as the one exact match. ok is false when there
+// is none or several (the listing then says why, or that it is
+// ambiguous), and where the file system folds case (the listing gives the
+// name as stored).
+func sessionByID(configDir, id string) (string, bool) {
+	if !IsUUID(id) || FoldsCase(HostOS) {
+		return "", false
+	}
+	root := ProjectsDir(configDir)
+	projects, err := os.ReadDir(root)
+	if err != nil {
+		return "", false
+	}
+	found := ""
+	for _, d := range projects {
+		if !d.IsDir() {
+			continue
+		}
+		p := filepath.Join(root, d.Name(), id+".jsonl")
+		st, err := os.Lstat(p)
+		if err != nil {
+			continue
+		}
+		if !st.Mode().IsRegular() {
+			return "", false // a link, a FIFO, a folder: the listing's rules say what it is
+		}
+		if found != "" {
+			return "", false
+		}
+		found = p
+	}
+	return found, found != ""
 }
 
 // NamesAFile says whether SESSION argument arg names a file by its path
@@ -255,6 +296,7 @@ func FindSessions(configDir, prefix string) ([]string, error) {
 			continue
 		}
 		dir := filepath.Join(root, p.Name())
+		folderListings.Add(1)
 		files, err := os.ReadDir(dir)
 		if err != nil {
 			continue
@@ -389,3 +431,6 @@ func abs(n int64) int64 {
 	}
 	return n
 }
+
+// folderListings counts the project folders FindSessions read (tests).
+var folderListings atomic.Int64

@@ -14,8 +14,10 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
+	"github.com/ccsurgeon/ccsurgeon/backup"
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/ops"
 	"github.com/ccsurgeon/ccsurgeon/validate"
@@ -230,6 +232,7 @@ func Check(o Options) []Finding {
 	known = append(known, clientProjects(o.ConfigDir)...)
 	known = slices.DeleteFunc(known, func(k string) bool { return !clearPath(k) }) // never resolved from where doctor runs
 	guesses := map[string][]string{}                                               // the sessions of a gone project share them
+	listedBy := map[string]string{}                                                // and those of a folder, where it is listed
 	for _, fs := range per {
 		for _, f := range fs {
 			if f.Kind == ProjectGone {
@@ -239,7 +242,12 @@ func Check(o Options) []Finding {
 					guesses[f.Project] = g
 				}
 				f.Candidates = g
-				f.ListedIn = listedIn(o.GOOS, f.Folder, known, folders)
+				l, ok := listedBy[f.Folder]
+				if !ok {
+					l = listedIn(o.GOOS, f.Folder, known, folders)
+					listedBy[f.Folder] = l
+				}
+				f.ListedIn = l
 			}
 			out = append(out, f)
 		}
@@ -294,9 +302,9 @@ func checkSession(o Options, folders []string, path string) ([]Finding, string) 
 	}
 	// a file named outside <config-dir>/projects/<folder>/ is nobody's
 	// project folder and no cleanup of the client reaches it
-	absPath, _ := filepath.Abs(path)
-	projects, _ := filepath.Abs(chain.ProjectsDir(o.ConfigDir))
-	filed := filepath.Dir(filepath.Dir(absPath)) == projects
+	// (through a config dir that is a link: a session named by its path
+	// is its real file; backup.InProjects is the one rule)
+	filed := backup.InProjects(o.ConfigDir, filepath.Dir(path))
 	var out []Finding
 	if f, ok := due(o, id, path, st.ModTime()); ok && filed {
 		out = append(out, f)
@@ -499,11 +507,15 @@ func notFiles(dir string, listed map[string]bool) []Finding {
 	return out
 }
 
+// listedInRuns counts listedIn's runs (tests).
+var listedInRuns atomic.Int64
+
 // listedIn is the one existing project, among those the client knows,
 // whose folder is folder: the client started there lists a session filed
 // in it whose own working directory is gone (chain.HiddenFrom hides only
 // one that exists). "" when there is none, or several (same slug).
 func listedIn(goos, folder string, known, folders []string) string {
+	listedInRuns.Add(1)
 	found := ""
 	seen := map[string]bool{}
 	for _, k := range known {

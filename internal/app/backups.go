@@ -33,7 +33,7 @@ func (env *Env) sessionIdentity(arg string) (id, projectDir, key string, err err
 		// a deleted session named by path
 		a, aerr := filepath.Abs(arg)
 		id, dir := strings.TrimSuffix(filepath.Base(a), ".jsonl"), filepath.Dir(a)
-		if aerr != nil || filepath.Dir(dir) != projects {
+		if aerr != nil || !backup.InProjects(env.ConfigDir, dir) {
 			return "", "", "", err
 		}
 		key := backup.KeyFor(env.ConfigDir, id, dir)
@@ -76,7 +76,10 @@ func (env *Env) sessionIdentity(arg string) (id, projectDir, key string, err err
 			Hint: "name the one to restore by its path: 'ccsurgeon restore " + paths[0] + "'", Code: 2}
 	}
 	pd := folders[0]
-	if filepath.Dir(pd) != projects {
+	// a project folder of the config dir however it is reached (a config
+	// dir that is a link: the backups of a session named by its path name
+	// its real folder)
+	if !backup.InProjects(env.ConfigDir, pd) {
 		return "", "", "", &Error{Msg: fmt.Sprintf("the backups of %s name a folder outside %s: %s", id, projects, pd),
 			Hint: "restore writes only into the project folders of the config dir", Code: 1}
 	}

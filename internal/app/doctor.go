@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ccsurgeon/ccsurgeon/backup"
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/doctor"
 	"github.com/ccsurgeon/ccsurgeon/validate"
@@ -291,9 +292,7 @@ func (env *Env) applyFixes(fs []DoctorFinding) ([]DoctorFixed, bool) {
 // filed reports whether path is a session file of a project folder of the
 // config dir (<config-dir>/projects/<folder>/<name>.jsonl).
 func (env *Env) filed(path string) bool {
-	p, err1 := filepath.Abs(path)
-	projects, err2 := filepath.Abs(chain.ProjectsDir(env.ConfigDir))
-	return err1 == nil && err2 == nil && filepath.Dir(filepath.Dir(p)) == projects
+	return backup.InProjects(env.ConfigDir, filepath.Dir(path))
 }
 
 // wordFinding says what a finding is, what it costs and what fixes it.

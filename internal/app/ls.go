@@ -255,8 +255,9 @@ func (env *Env) projectFolderNamed(p string) (string, bool) {
 	if err != nil {
 		return "", false
 	}
-	projects, err := filepath.Abs(chain.ProjectsDir(env.ConfigDir))
-	if err != nil || !chain.SameName(chain.HostOS, filepath.Dir(abs), projects) {
+	// through a config dir that is a link too (the folder's real path):
+	// backup.InProjects is the one rule
+	if !backup.InProjects(env.ConfigDir, abs) {
 		return "", false
 	}
 	if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {

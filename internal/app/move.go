@@ -131,6 +131,9 @@ func (env *Env) RunMove(o MoveOptions) error {
 		return UsageErrorf("give the project's folder as this system writes it, such as "+ShellQuote(example),
 			"--to %s is a Windows path: here '\\' is part of a file name and a path starts at '/'", o.To)
 	}
+	if err := tildeLeftAsTyped("--to", o.To); err != nil {
+		return err
+	}
 	to, err := absClean(o.To)
 	if err == nil {
 		// the client names a project by the real path of its folder
@@ -153,7 +156,7 @@ func (env *Env) RunMove(o MoveOptions) error {
 		if err != nil {
 			return err
 		}
-		if err := env.insideProjects(p); err != nil {
+		if p, err = env.insideProjects(p); err != nil {
 			return err
 		}
 		from = projectPathOf(p)
@@ -452,7 +455,7 @@ func (env *Env) projectSessions(from, to string) ([]sessionMove, error) {
 		if path == "" || !(path == from || under(path, from)) {
 			continue
 		}
-		if err := env.insideProjects(p); err != nil {
+		if p, err = env.insideProjects(p); err != nil {
 			return nil, err
 		}
 		out = append(out, sessionMove{path: p, id: strings.TrimSuffix(filepath.Base(p), ".jsonl"),
@@ -768,6 +771,27 @@ func (env *Env) printMove(out MoveResult) error {
 	return nil
 }
 
+// tildeLeftAsTyped refuses a path flag's value whose first element starts
+// with '~' and is no folder here: the shell expands '~' only at the start
+// of a word, so `--to=~/src/new` (or a quoted '~/src/new') arrives as
+// typed, and as a relative path it would name a project of the current
+// folder ("./~/src/new") that no client runs in. A folder really named so
+// here is taken as it is.
+func tildeLeftAsTyped(flag, p string) error {
+	if !strings.HasPrefix(p, "~") {
+		return nil
+	}
+	first, _, _ := strings.Cut(filepath.ToSlash(p), "/")
+	if st, err := os.Stat(first); err == nil && st.IsDir() {
+		return nil
+	}
+	hint := "give " + flag + " and the path as two words, " + flag + " " + p + " (the shell expands '~' there), or the path in full"
+	if home, err := os.UserHomeDir(); err == nil && first == "~" {
+		hint += ": " + flag + " " + ShellQuote(filepath.Join(home, strings.TrimPrefix(p, "~")))
+	}
+	return UsageErrorf(hint, "%s %s starts with '~', which the shell left as it is (it expands it only at the start of a word): it would name a folder '%s' of the current folder", flag, p, first)
+}
+
 func absClean(p string) (string, error) {
 	a, err := filepath.Abs(p)
 	if err != nil {
@@ -785,20 +809,29 @@ func under(p, dir string) bool {
 }
 
 // insideProjects refuses a session file outside <config-dir>/projects: a
-// move writes only there.
-func (env *Env) insideProjects(p string) error {
+// move writes only there. It returns p as a path of the config dir as
+// named: a session named by its path is found by its real path, and where
+// the config dir is a link (~/.claude linked into a dotfiles repository)
+// that one string names it under the link's target, the move's new files
+// under the link, and the two would be taken for two places (the session's
+// own file found at a destination of the same folder, the move refused as
+// leaving the config dir).
+func (env *Env) insideProjects(p string) (string, error) {
 	root, err := filepath.Abs(chain.ProjectsDir(env.ConfigDir))
 	if err != nil {
-		return err
+		return "", err
 	}
 	real, err := filepath.EvalSymlinks(root)
 	if err != nil {
 		real = root
 	}
-	if d := filepath.Dir(filepath.Dir(p)); d != root && d != real {
-		return &Error{Msg: fmt.Sprintf("%s is not a session of %s", p, root), Hint: "move works on the sessions of the config dir; pass --config-dir", Code: 1}
+	switch d := filepath.Dir(filepath.Dir(p)); d {
+	case root:
+		return p, nil
+	case real:
+		return filepath.Join(root, filepath.Base(filepath.Dir(p)), filepath.Base(p)), nil
 	}
-	return nil
+	return "", &Error{Msg: fmt.Sprintf("%s is not a session of %s", p, root), Hint: "move works on the sessions of the config dir; pass --config-dir", Code: 1}
 }
 
 // ShellQuote is s as a POSIX shell word: as it is when it holds only

@@ -172,9 +172,12 @@ func outputRefusedEarly(d Dest, path string) error {
 	if d.Output == "" || d.Output == "-" {
 		return nil
 	}
+	// id: the session's, "" for a copy named otherwise (orig.jsonl), whose
+	// id is what its entries record, checked once it is read (a share
+	// folder holds it under that id: writeFolder checks the folder then)
 	id := strings.TrimSuffix(filepath.Base(path), ".jsonl")
 	if !chain.IsUUID(id) {
-		id = "" // a copy named otherwise (orig.jsonl): its id is what its entries record, checked once it is read
+		id = ""
 	}
 	subs := chain.SubagentFiles(path)
 	files := []string{path}
@@ -188,8 +191,8 @@ func outputRefusedEarly(d Dest, path string) error {
 	case d.DryRun:
 		return nil
 	case isFolderDest(d.Output):
-		if d.FreshIDs {
-			return nil // a new id: it names nothing there yet
+		if d.FreshIDs || id == "" {
+			return nil // a new id, or one not read yet: writeFolder checks
 		}
 		dir := filepath.Clean(d.Output)
 		if st, err := os.Stat(dir); err != nil {
@@ -1766,7 +1769,9 @@ func (j *job) writeFolder(dir string, force bool) (path string, err error) {
 		return "", notAFolderError(dir)
 	}
 	ds.Base = dir // the folder -o names: every folder below it made from it down, following no link
-	id, rm := s.ID, (*ops.Remapper)(nil)
+	// the session's id (a copy named otherwise, orig.jsonl: the id its
+	// entries record), the name 'claude --resume <id>' opens
+	id, rm := s.Main.SessionID(), (*ops.Remapper)(nil)
 	if t.NewID != "" { // a clone or fork: its new id, its files renamed alike
 		id, rm = t.NewID, t.Remapper()
 	}

@@ -87,6 +87,8 @@ func sessionsOf(env *app.Env, cmd *cli.Command) ([]string, error) {
 		return env.AllSessions()
 	case project != "":
 		return env.ProjectSessions(project)
+	case len(args) > 1 && cmd.String("output") == "": // -o refuses several as given
+		return distinctSessions(env, args), nil
 	case len(args) > 0:
 		return args, nil
 	}
@@ -444,6 +446,40 @@ func commandReplacing(cmd *cli.Command, old, new string) string {
 		out = append(out, app.ShellQuote(a))
 	}
 	return strings.Join(out, " ")
+}
+
+// distinctSessions is args without those naming a session an earlier one
+// names (an id and its prefix, a path written otherwise, a hard link: the
+// same file, as the file system tells), each left out named on stderr:
+// done twice at once, a change failed on its own lock and a reader
+// counted the session twice. An arg that names no session is kept (its
+// run says why).
+func distinctSessions(env *app.Env, args []string) []string {
+	var out []string
+	var files []os.FileInfo // out's files, nil where none was found
+	for _, a := range args {
+		var st os.FileInfo
+		if p, err := chain.Locate(env.ConfigDir, a); err == nil {
+			st, _ = os.Stat(p)
+		}
+		dup := -1
+		for i, f := range files {
+			if st != nil && f != nil && os.SameFile(f, st) {
+				dup = i
+				break
+			}
+		}
+		if dup >= 0 {
+			if a == out[dup] {
+				env.Warnf("%s is given twice: done once", a)
+			} else {
+				env.Warnf("%s names the same session as %s: done once", a, out[dup])
+			}
+			continue
+		}
+		out, files = append(out, a), append(files, st)
+	}
+	return out
 }
 
 func sameFile(a, b string) bool {

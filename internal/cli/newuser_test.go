@@ -492,3 +492,51 @@ func TestEveryCommandNamesACopysSession(t *testing.T) {
 		assert.Equal(t, id, *r.SessionID, "%v names the copy's file, not its session", args)
 	}
 }
+
+// TestACopyNamedOtherwiseWritesToEveryDestination: a copy named otherwise
+// (orig.jsonl, its entries recording another session id) is written by
+// every kind of destination -o names, as a session named by its id is:
+// a new file, an existing one with --force, a new share folder, an
+// existing empty one; a share folder holds it under its session id (the
+// README's DIR/<id>.jsonl, the file the printed 'claude --resume <id>'
+// opens), not under the copy's name. The member that broke is named.
+func TestACopyNamedOtherwiseWritesToEveryDestination(t *testing.T) {
+	b, err := os.ReadFile(example)
+	require.NoError(t, err)
+	for _, c := range []struct {
+		name  string
+		dest  func(dir string) string // the -o value, made ready in dir
+		force bool
+	}{
+		{"a new file", func(dir string) string { return filepath.Join(dir, "out.jsonl") }, false},
+		{"an existing file with --force", func(dir string) string {
+			p := filepath.Join(dir, "out.jsonl")
+			require.NoError(t, os.WriteFile(p, nil, 0o600))
+			return p
+		}, true},
+		{"a new share folder", func(dir string) string { return filepath.Join(dir, "share") + string(filepath.Separator) }, false},
+		{"an existing empty share folder", func(dir string) string {
+			p := filepath.Join(dir, "share")
+			require.NoError(t, os.Mkdir(p, 0o700))
+			return p + string(filepath.Separator)
+		}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			copyPath := filepath.Join(dir, "orig.jsonl")
+			require.NoError(t, os.WriteFile(copyPath, b, 0o600))
+			args := []string{"strip-thinking", copyPath, "-o", c.dest(dir)}
+			if c.force {
+				args = append(args, "--force")
+			}
+			_, errs, code := cliRun(t, args...)
+			require.Equal(t, 0, code, "%s: %v refused: %s", c.name, args, errs)
+			if dest := args[3]; strings.HasSuffix(dest, string(filepath.Separator)) {
+				// a share folder holds the session under its id, the file
+				// 'claude --resume <id>' (which the note prints) opens
+				assert.FileExists(t, filepath.Join(dest, sessionID(t, b)+".jsonl"), "%s: the share does not hold the session under its id", c.name)
+				assert.NoFileExists(t, filepath.Join(dest, "orig.jsonl"), "%s: the share holds the copy's name", c.name)
+			}
+		})
+	}
+}
