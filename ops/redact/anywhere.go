@@ -56,30 +56,12 @@ func (s *Scanner) sweepEncoded(text string, probe bool, out *[]Finding) bool {
 	if !s.sweep || len(text) < minEncodedRun {
 		return false
 	}
-	// a run of minEncodedRun bytes or more holds the byte minEncodedRun-1
-	// after any position before it: only that byte is tested first (the
-	// scan reads one byte in sixteen of prose), and a run met is walked
-	// back to its start (never before i: what is before was read)
-	for i := 0; i+minEncodedRun <= len(text); {
-		j := i + minEncodedRun - 1
-		if !encClass[text[j]] {
-			i = j + 1
-			continue
-		}
-		st, e := j, j+1
-		for st > i && encClass[text[st-1]] {
-			st--
-		}
-		for e < len(text) && encClass[text[e]] {
-			e++
+	for i := 0; ; {
+		st, e := nextEncodedRun(text, i)
+		if st < 0 {
+			break
 		}
 		i = e
-		if st > 0 && text[st-1] == '\\' && (text[st] == 'n' || text[st] == 'r' || text[st] == 't') {
-			st++ // the letter of an escape (\n) is not the run's
-		}
-		if e-st < minEncodedRun {
-			continue
-		}
 		if !quickText(text[st:e]) {
 			continue // (a wrapped block's next lines are runs of their own)
 		}
@@ -122,6 +104,45 @@ func (s *Scanner) sweepEncoded(text string, probe bool, out *[]Finding) bool {
 		}
 	}
 	return false
+}
+
+// nextEncodedRun is the first run of encClass of minEncodedRun bytes or
+// more that starts at i or after (st -1 when there is none), the letter
+// of an escape before it (\n) left out. A run of minEncodedRun bytes or
+// more holds the byte minEncodedRun-1 after any position before it: only
+// that byte (j) is tested first (the scan reads one byte in sixteen of
+// prose), and a run met is walked back to its start (never before i: what
+// is before was read). Such a run holding j holds j-8 or j+8 too: when
+// neither is of the class, no run from i to j+8 is long enough, and the
+// walks over the short words of a log line or a command (most of the
+// sweep's time on the secrets bench) are not made.
+func nextEncodedRun(text string, i int) (st, e int) {
+	for i+minEncodedRun <= len(text) {
+		j := i + minEncodedRun - 1
+		if !encClass[text[j]] {
+			i = j + 1
+			continue
+		}
+		if j+8 < len(text) && !encClass[text[j-8]] && !encClass[text[j+8]] {
+			i = j + 9
+			continue
+		}
+		st, e := j, j+1
+		for st > i && encClass[text[st-1]] {
+			st--
+		}
+		for e < len(text) && encClass[text[e]] {
+			e++
+		}
+		i = e
+		if st > 0 && text[st-1] == '\\' && (text[st] == 'n' || text[st] == 'r' || text[st] == 't') {
+			st++ // the letter of an escape (\n) is not the run's
+		}
+		if e-st >= minEncodedRun {
+			return st, e
+		}
+	}
+	return -1, -1
 }
 
 // holdsEncodedSecret: the run v decodes to text in which the scanner one

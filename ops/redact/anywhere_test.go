@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 	"fmt"
+	"math/rand"
 	"net/url"
 	"strings"
 	"testing"
@@ -137,5 +138,59 @@ func TestSweepLeavesNonSecretsClean(t *testing.T) {
 				t.Errorf("reported %v in %q", fs, c.text)
 			}
 		})
+	}
+}
+
+// nextRunByDefinition is nextEncodedRun from its definition: each maximal
+// run of encClass in text[i:], in order, the letter of an escape before it
+// left out, the first of minEncodedRun bytes or more.
+func nextRunByDefinition(text string, i int) (int, int) {
+	for p := i; p < len(text); {
+		if !encClass[text[p]] {
+			p++
+			continue
+		}
+		st, e := p, p
+		for e < len(text) && encClass[text[e]] {
+			e++
+		}
+		p = e
+		if st > 0 && text[st-1] == '\\' && (text[st] == 'n' || text[st] == 'r' || text[st] == 't') {
+			st++
+		}
+		if e-st >= minEncodedRun {
+			return st, e
+		}
+	}
+	return -1, -1
+}
+
+// The sweep's search for runs (which passes over a short word without
+// reading it when the bytes 8 before and 8 after its tested byte are not of
+// the class) finds the runs of the definition, from any start: texts of
+// words of the class of every length to 40 between separators of 1 to 9
+// bytes (escapes among them), cut anywhere, searched from every position.
+func TestNextEncodedRunIsEveryLongRun(t *testing.T) {
+	r := rand.New(rand.NewSource(11))
+	seps := []string{" ", ".", ":", "\n", "\\n", "\\t", "\\r", "\\", "=", "\"", "é", "\x00"}
+	for n := 0; n < 3000; n++ {
+		var b strings.Builder
+		for b.Len() < 20+r.Intn(300) {
+			for k := r.Intn(41); k > 0; k-- {
+				b.WriteByte(handB64[r.Intn(len(handB64))])
+			}
+			for k := 1 + r.Intn(3); k > 0; k-- {
+				b.WriteString(seps[r.Intn(len(seps))])
+			}
+		}
+		text := b.String()
+		text = text[:r.Intn(len(text)+1)]
+		for i := 0; i <= len(text); i++ {
+			st, e := nextEncodedRun(text, i)
+			wst, we := nextRunByDefinition(text, i)
+			if st != wst || e != we {
+				t.Fatalf("from %d of %q: [%d,%d), want [%d,%d)", i, text, st, e, wst, we)
+			}
+		}
 	}
 }

@@ -300,6 +300,51 @@ func TestEntropySameAsLog2(t *testing.T) {
 	}
 }
 
+// TestEntropyAtLeastIsTheComparison: entropyAtLeast(s, m) answers
+// entropy(s) >= m for every threshold the checks use and those around it,
+// on random strings of every length to 300 over alphabets of 2 to 90
+// bytes, and on the strings whose entropy is a threshold exactly or
+// within a hair of it (k bytes equally often: log2(k); one byte once more
+// or less), where the min-entropy bound is at its limit: the one place a
+// shortcut that skipped the sum without a margin would answer otherwise.
+func TestEntropyAtLeastIsTheComparison(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	thresholds := []float64{0, 1, 2, 2.5, 3, 3.2, 3.3, 3.5, 3.7, 4, 4.2, 4.5, 5, 6, 7, 8}
+	sets := []string{"ab", "abc", "0123456789", "abcdef0123456789", handB64, handB64 + "-_=.~!@#$%^&*()", "\x00\xff\x80é"}
+	check := func(s string) {
+		t.Helper()
+		h := entropy(s)
+		for _, m := range append(thresholds, h, math.Nextafter(h, 0), math.Nextafter(h, 9)) {
+			if got, want := entropyAtLeast(s, m), h >= m; got != want {
+				t.Fatalf("entropyAtLeast(%q, %v) = %v, entropy %v", s, m, got, h)
+			}
+		}
+	}
+	for n := 0; n <= 300; n++ {
+		for range 60 {
+			set := sets[r.Intn(len(sets))]
+			b := make([]byte, n)
+			for i := range b {
+				b[i] = set[r.Intn(len(set))]
+			}
+			check(string(b))
+		}
+	}
+	for k := 1; k <= 90; k++ {
+		for times := 1; k*times <= 300; times++ {
+			var b []byte
+			for c := range k {
+				for range times {
+					b = append(b, byte(33+c))
+				}
+			}
+			check(string(b))
+			check(string(b) + "!")
+			check(string(b[1:]))
+		}
+	}
+}
+
 // TestCheckSetsSameAsContains: the one-pass part sets answer what a
 // strings.Contains of each part answered, and the ASCII lower-casing what
 // strings.ToLower gave (non-ASCII values still go through ToLower: the

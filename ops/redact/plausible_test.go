@@ -192,3 +192,32 @@ func TestPartSetSameAsContains(t *testing.T) {
 		}
 	}
 }
+
+// parseValue's unquoted value ends where it ended when each byte was
+// tested in turn: valueStops for every mode and every byte (a backslash
+// stops it only before the letter of an escape: parseValue tests that).
+func TestValueStopsAreTheTests(t *testing.T) {
+	for _, lineMode := range []bool{false, true} {
+		for _, comma := range []bool{false, true} {
+			for _, query := range []bool{false, true} {
+				stop := &valueStops[valueStopsOf(lineMode, comma, query)]
+				for c := 0; c < 256; c++ {
+					b := byte(c)
+					want := isSpace(b) || b == '"' || b == '\'' || b == '`' || b == '\\'
+					if !lineMode && (b == ',' || b == ';' || b == ')' || b == '}' || b == ']') {
+						want = true
+					}
+					if comma && b == ',' {
+						want = true
+					}
+					if query && (b == '&' || b == '#') {
+						want = true
+					}
+					if stop[c] != want {
+						t.Errorf("lineMode %v, comma %v, query %v: %q stops %v, want %v", lineMode, comma, query, b, stop[c], want)
+					}
+				}
+			}
+		}
+	}
+}

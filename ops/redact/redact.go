@@ -91,11 +91,14 @@ type anchor struct {
 }
 
 // probe is what anchorsAt compares of an anchor before it reads the
-// anchor itself: its head and headMask, its index and length, and fold.
+// anchor itself: its head and headMask, its index and length, fold, and
+// its rule when it has one (most have): the anchor is read only when it
+// is longer than 8 bytes or has more rules.
 type probe struct {
 	head, headMask uint64
 	ai             int32
 	n              int32 // len(anchor.s)
+	rule           int32 // the anchor's one rule, -1 when it has more
 	fold           bool
 }
 
@@ -122,28 +125,32 @@ type Scanner struct {
 	short   [1024]uint64     // bigrams that are a whole (2-byte) anchor
 	trigram [triWords]uint64 // hashed set of (lower(b0), lower(b1), lower(b2)) that start an anchor
 	// the prefilter's second stage, for a position the trigram set let
-	// through: ends, the trigram set of the anchors of 2 or 3 bytes (a
-	// 2-byte one with any third byte), and quad, the hashed set of the
-	// first four lower-case bytes of the longer ones
-	ends  [triWords]uint64
+	// through: short (exact, the bigrams of the 2-byte anchors), ends3
+	// (the 3-byte anchors, hashed otherwise than trigram: a position let
+	// through by a collision in trigram, "xam" of example, was let through
+	// by the same collision in a set of the same hash, 45,000 of the
+	// 193,000 positions sent on in the secrets bench's texts), and quad,
+	// the hashed set of the first four lower-case bytes of the longer ones
+	ends3 [endWords]uint64
 	quad  [quadWords]uint64
 	byBi  []uint16  // 65536 entries: lower bigram -> 1 + index into lists (0: none)
 	lists [][]int32 // anchor indexes per bigram
-	// the same anchors split by length: shorts[l] the 2-byte anchors of
-	// list l, and triKeys/triLists (an open-addressing table keyed by the
-	// lower-case first three bytes, plus one) the longer ones, so that a
-	// position tries only the anchors of its first three bytes. Each entry
-	// carries the anchor's head (probe), so that the ~3.4 anchors compared
-	// at a position the prefilter sends on are read from one or two cache
-	// lines, not from one 64-byte anchor each: the load of a.s's length
-	// was most of anchorsAt's samples.
-	shorts   [][]probe
-	triKeys  []uint32
-	triLists [][]probe
-	triShift uint32  // 32 - log2(len(triKeys)): the hash is the product's top bits
-	always   []int32 // rules without anchors
-	allow    []*regexp.Regexp
-	noPre    bool // testing: run every rule on the whole text
+	// anchorsAt's table: for the lower-case first three bytes of a longer
+	// anchor (key), the anchors a position with those bytes can start, in
+	// the order of their indexes: the longer ones of those bytes and the
+	// 2-byte ones of the first two; for a bigram of 2-byte anchors (key
+	// shortKey|bigram), those. An entry is one word (the key plus one, the
+	// list's offset in probes and its length: probeKeyShift), so that a
+	// position is one load of the table, then one or two cache lines of
+	// probes: the slices' headers of two tables (shorts, triLists, 24
+	// bytes a slot) and the anchor's rules were a cache miss each, most of
+	// anchorsAt's samples.
+	probeTab   []uint64
+	probes     []probe
+	probeShift uint32  // 32 - log2(len(probeTab)): the hash is the product's top bits
+	always     []int32 // rules without anchors
+	allow      []*regexp.Regexp
+	noPre      bool // testing: run every rule on the whole text
 	// testing: run the regexps, not the fast and hand-written matchers
 	regexpOnly bool
 	// testing: the generic rule's last test run when it finds a value,
@@ -246,13 +253,13 @@ func New(opts Options) (*Scanner, error) {
 					for c := 0; c < 256; c++ {
 						h := triHash(k, lowerTab[c])
 						s.trigram[h>>6] |= 1 << (h & 63)
-						s.ends[h>>6] |= 1 << (h & 63)
 					}
 				} else {
 					h := triHash(k, lowerTab[a[2]])
 					s.trigram[h>>6] |= 1 << (h & 63)
 					if len(a) == 3 {
-						s.ends[h>>6] |= 1 << (h & 63)
+						e := endHash(k, lowerTab[a[2]])
+						s.ends3[e>>6] |= 1 << (e & 63)
 					} else {
 						q := quadHash(k, lowerTab[a[2]], lowerTab[a[3]])
 						s.quad[q>>6] |= 1 << (q & 63)
@@ -281,42 +288,100 @@ func New(opts Options) (*Scanner, error) {
 	return s, nil
 }
 
-// splitLists fills shorts and the trigram table from lists (each keeps
-// the order of its anchors' indexes).
+// splitLists fills probeTab and probes from lists (each keeps the order
+// of its anchors' indexes).
 func (s *Scanner) splitLists() {
-	s.shorts = make([][]probe, len(s.lists))
-	size, bits := 16, uint32(4)
-	for size < 4*len(s.anchors) {
-		size, bits = size*2, bits+1
+	probeOf := func(ai int32) probe {
+		an := &s.anchors[ai]
+		pr := probe{head: an.head, headMask: an.headMask, ai: ai, n: int32(len(an.s)), rule: -1, fold: an.fold}
+		if len(an.rules) == 1 {
+			pr.rule = an.rules[0]
+		}
+		return pr
 	}
-	s.triShift = 32 - bits
-	s.triKeys = make([]uint32, size)
-	s.triLists = make([][]probe, size)
-	for l, list := range s.lists {
+	// the lists by key, in the order of their first anchor
+	type entry struct {
+		key  uint32
+		list []int32
+	}
+	var entries []entry
+	for _, list := range s.lists {
+		var shorts []int32
 		for _, ai := range list {
-			an := &s.anchors[ai]
-			a := an.s
-			pr := probe{head: an.head, headMask: an.headMask, ai: ai, n: int32(len(a)), fold: an.fold}
+			if len(s.anchors[ai].s) == 2 {
+				shorts = append(shorts, ai)
+			}
+		}
+		if len(shorts) > 0 {
+			a := s.anchors[shorts[0]].s
+			entries = append(entries, entry{shortKey | uint32(lowerTab[a[0]])<<8 | uint32(lowerTab[a[1]]), shorts})
+		}
+		byKey := map[uint32]int{}
+		for _, ai := range list {
+			a := s.anchors[ai].s
 			if len(a) == 2 {
-				s.shorts[l] = append(s.shorts[l], pr)
 				continue
 			}
 			key := uint32(lowerTab[a[0]])<<16 | uint32(lowerTab[a[1]])<<8 | uint32(lowerTab[a[2]])
-			j := s.triSlot(key)
-			s.triKeys[j] = key + 1
-			s.triLists[j] = append(s.triLists[j], pr)
+			e, ok := byKey[key]
+			if !ok {
+				e = len(entries)
+				byKey[key] = e
+				entries = append(entries, entry{key: key})
+			}
+			entries[e].list = append(entries[e].list, ai)
+		}
+		for _, e := range byKey {
+			// the 2-byte anchors of the bigram with the longer ones, in
+			// the order of the indexes
+			entries[e].list = append(entries[e].list, shorts...)
+			slices.Sort(entries[e].list)
+		}
+	}
+	size, bits := 16, uint32(4)
+	for size < 2*len(entries) {
+		size, bits = size*2, bits+1
+	}
+	s.probeShift = 32 - bits
+	s.probeTab = make([]uint64, size)
+	s.probes = s.probes[:0]
+	for _, e := range entries {
+		off := len(s.probes)
+		for _, ai := range e.list {
+			s.probes = append(s.probes, probeOf(ai))
+		}
+		if off >= 1<<probeOffBits || len(e.list) >= 1<<probeLenBits {
+			panic("redact: too many anchors for the prefilter's table")
+		}
+		s.probeTab[s.probeSlot(e.key)] = uint64(e.key+1)<<probeKeyShift | uint64(off)<<probeLenBits | uint64(len(e.list))
+	}
+}
+
+const (
+	// shortKey marks a key of probeTab that is the bigram of 2-byte
+	// anchors (a trigram key is below 1<<24)
+	shortKey = 1 << 24
+	// a probeTab entry: key+1 (26 bits), offset (22), length (16)
+	probeLenBits  = 16
+	probeOffBits  = 22
+	probeKeyShift = probeLenBits + probeOffBits
+)
+
+// probeSlot is the slot of probeTab that holds key, or the empty one where it would go.
+func (s *Scanner) probeSlot(key uint32) int {
+	mask := uint32(len(s.probeTab) - 1)
+	for j := key * 2654435761 >> s.probeShift; ; j = (j + 1) & mask {
+		if k := uint32(s.probeTab[j] >> probeKeyShift); k == 0 || k == key+1 {
+			return int(j)
 		}
 	}
 }
 
-// triSlot is the slot of the table that holds key, or the empty one where it would go.
-func (s *Scanner) triSlot(key uint32) int {
-	mask := uint32(len(s.triKeys) - 1)
-	for j := key * 2654435761 >> s.triShift; ; j = (j + 1) & mask {
-		if k := s.triKeys[j]; k == 0 || k == key+1 {
-			return int(j)
-		}
-	}
+// probesOf is the list of probeTab's key (none when it has none).
+func (s *Scanner) probesOf(key uint32) []probe {
+	e := s.probeTab[s.probeSlot(key)]
+	off, n := e>>probeLenBits&(1<<probeOffBits-1), e&(1<<probeLenBits-1)
+	return s.probes[off : off+n : off+n]
 }
 
 // startsWithAnchor: every match of r.Re begins with one of its anchors
@@ -634,22 +699,22 @@ func (s *Scanner) appendAnchors(hits []hit, text string, first bool) []hit {
 	if n < 2 || s.byBi == nil {
 		return hits
 	}
-	bi := s.byBi[:1<<16]
+	bi := &s.bigram
 	// One test per position, on the hashed trigram set (which holds a
 	// 2-byte anchor followed by any byte), and no branch before it:
 	// testing the bigram set first let through a quarter to a third of
 	// the positions of a real session's text, on a branch the processor
 	// could not predict (the trigram set lets through about one in
 	// twenty). A trigram hit of a bigram that starts no anchor (a hash
-	// collision) is caught by byBi; the last position, with no third
-	// byte, can only start a 2-byte anchor.
+	// collision) is caught by the bigram set; the last position, with no
+	// third byte, can only start a 2-byte anchor.
 	//
 	// Most positions the trigram set lets through start a word that a
 	// longer anchor starts with ("ent", "con", "out": 1.4 million of the
 	// 1.7 million of 25 MB of a dense session's strings, of which 48,000
 	// start an anchor): a second test, of the first four bytes, sends on
-	// only those that can start one (ends holds the 2- and 3-byte
-	// anchors, whose fourth byte is any).
+	// only those that can start one (the 2- and 3-byte anchors, whose
+	// fourth byte is any, are tested apart: anchorsNear).
 	tri := &s.trigram
 	// each byte is lowered once: it is the third byte of one position's
 	// trigram, then the second of the next one's bigram. What follows a
@@ -661,11 +726,11 @@ func (s *Scanner) appendAnchors(hits []hit, text string, first bool) []hit {
 		k = k<<8 | uint16(next)
 		next = lowerTab[text[i+1]]
 		h := triHash(k, next)
-		if tri[h>>6&(triWords-1)]>>(h&63)&1 == 0 || bi[k] == 0 {
+		if tri[h>>6&(triWords-1)]>>(h&63)&1 == 0 || bi[k>>6]>>(k&63)&1 == 0 {
 			continue
 		}
 		var done bool
-		if hits, done = s.anchorsNear(hits, text, i, k, next, h, first); done {
+		if hits, done = s.anchorsNear(hits, text, i, k, next, first); done {
 			return hits
 		}
 	}
@@ -678,15 +743,19 @@ func (s *Scanner) appendAnchors(hits []hit, text string, first bool) []hit {
 
 // anchorsNear goes on with the prefilter's test of the position before i
 // (p = i-1), whose bigram k (lower case) starts an anchor and whose
-// trigram, with the next byte c, is in the trigram set (hash h): the set
-// of the longer anchors' first four bytes, then anchorsAt.
+// trigram, with the next byte c, is in the trigram set: the bigrams of the
+// 2-byte anchors, the set of the 3-byte ones and that of the longer
+// anchors' first four bytes, then anchorsAt.
 //
 //go:noinline
-func (s *Scanner) anchorsNear(hits []hit, text string, i int, k uint16, c byte, h uint32, first bool) ([]hit, bool) {
-	if s.ends[h>>6&(triWords-1)]>>(h&63)&1 == 0 && i+2 < len(text) {
-		q := quadHash(k, c, lowerTab[text[i+2]])
-		if s.quad[q>>6&(quadWords-1)]>>(q&63)&1 == 0 {
-			return hits, false
+func (s *Scanner) anchorsNear(hits []hit, text string, i int, k uint16, c byte, first bool) ([]hit, bool) {
+	if s.short[k>>6]>>(k&63)&1 == 0 && i+2 < len(text) {
+		e := endHash(k, c)
+		if s.ends3[e>>6&(endWords-1)]>>(e&63)&1 == 0 {
+			q := quadHash(k, c, lowerTab[text[i+2]])
+			if s.quad[q>>6&(quadWords-1)]>>(q&63)&1 == 0 {
+				return hits, false
+			}
 		}
 	}
 	return s.anchorsAt(hits, text, i-1, k, first)
@@ -696,10 +765,15 @@ func (s *Scanner) anchorsNear(hits []hit, text string, i int, k uint16, c byte, 
 // done: one was found and first asked for one only.
 func (s *Scanner) anchorsAt(hits []hit, text string, p int, k uint16, first bool) ([]hit, bool) {
 	n := len(text)
-	short := s.shorts[s.byBi[k]-1]
-	var long []probe
+	var list []probe
 	if p+2 < n {
-		long = s.triLists[s.triSlot(uint32(k)<<8|uint32(lowerTab[text[p+2]]))]
+		list = s.probesOf(uint32(k)<<8 | uint32(lowerTab[text[p+2]]))
+	}
+	if len(list) == 0 {
+		if s.short[k>>6]>>(k&63)&1 == 0 {
+			return hits, false
+		}
+		list = s.probesOf(shortKey | uint32(k))
 	}
 	// the text's next 8 bytes as a word, and lower-cased: an anchor's
 	// first 8 bytes are one comparison (about 3.4 anchors are compared at
@@ -713,30 +787,27 @@ func (s *Scanner) anchorsAt(hits []hit, text string, p int, k uint16, first bool
 			uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
 		lw = lowerWord(w)
 	}
-	// the anchors of both lists in the order of their indexes, as in lists
-	for len(short) > 0 || len(long) > 0 {
-		var pr *probe
-		if len(long) == 0 || len(short) > 0 && short[0].ai < long[0].ai {
-			pr, short = &short[0], short[1:]
-		} else {
-			pr, long = &long[0], long[1:]
-		}
-		if int(pr.n) > n-p {
-			continue
-		}
+	for i := range list {
+		pr := &list[i]
 		if wide {
+			// the head first (most probes differ there); an anchor of 8
+			// bytes or fewer fits, the text holding 8 more
 			x := w
 			if pr.fold {
 				x = lw
 			}
-			if x&pr.headMask != pr.head || pr.n > 8 && !matchFrom(text, p, &s.anchors[pr.ai], 8) {
+			if x&pr.headMask != pr.head || pr.n > 8 && (int(pr.n) > n-p || !matchFrom(text, p, &s.anchors[pr.ai], 8)) {
 				continue
 			}
-		} else if !matchAt(text, p, &s.anchors[pr.ai]) {
+		} else if int(pr.n) > n-p || !matchAt(text, p, &s.anchors[pr.ai]) {
 			continue
 		}
-		for _, ri := range s.anchors[pr.ai].rules {
-			hits = append(hits, hit{ri, int32(p), pr.n})
+		if pr.rule >= 0 {
+			hits = append(hits, hit{pr.rule, int32(p), pr.n})
+		} else {
+			for _, ri := range s.anchors[pr.ai].rules {
+				hits = append(hits, hit{ri, int32(p), pr.n})
+			}
 		}
 		if first {
 			return hits, true
@@ -745,8 +816,13 @@ func (s *Scanner) anchorsAt(hits []hit, text string, p int, k uint16, first bool
 	return hits, false
 }
 
+// The trigram set is 64 KB: the 2-byte anchors put 256 bits each in it, and
+// at 16 KB their collisions let through 295,000 positions of the 4.1 MB of
+// the secrets bench (241,000 at 64 KB): the whole scan -3 % (two series of
+// 8 runs in turn), the prefilter alone -7 %, though the set no longer fits
+// the first-level cache with the text.
 const (
-	triBits  = 17
+	triBits  = 19
 	triWords = 1 << triBits / 64
 )
 
@@ -755,6 +831,18 @@ const (
 func triHash(bi uint16, c byte) uint32 {
 	return (uint32(bi)<<8 | uint32(c)) * 2654435761 >> (32 - triBits)
 }
+
+// endHash maps a lower-case bigram and the next lower-case byte to a bit
+// of the set of the 3-byte anchors: another hash than triHash's, so that
+// a collision in the trigram set is not one in this set too.
+func endHash(bi uint16, c byte) uint32 {
+	return (uint32(bi)<<8 | uint32(c)) * 2246822519 >> (32 - endBits)
+}
+
+const (
+	endBits  = 16
+	endWords = 1 << endBits / 64
+)
 
 const (
 	quadBits  = 18

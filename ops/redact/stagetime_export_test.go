@@ -80,7 +80,7 @@ func PrefilterTable(s *Scanner, texts []string, top int) string {
 			k := uint16(lowerTab[text[p]])<<8 | uint16(lowerTab[text[p+1]])
 			c := lowerTab[text[p+2]]
 			h := triHash(k, c)
-			if s.trigram[h>>6&(triWords-1)]>>(h&63)&1 == 0 || s.byBi[k] == 0 {
+			if s.trigram[h>>6&(triWords-1)]>>(h&63)&1 == 0 || s.bigram[k>>6]>>(k&63)&1 == 0 {
 				continue
 			}
 			key := strings.ToLower(text[p:min(n, p+4)])
@@ -91,7 +91,7 @@ func PrefilterTable(s *Scanner, texts []string, top int) string {
 			}
 			e.tri++
 			all.tri++
-			if s.ends[h>>6&(triWords-1)]>>(h&63)&1 == 0 && p+3 < n {
+			if e := endHash(k, c); s.short[k>>6]>>(k&63)&1 == 0 && s.ends3[e>>6&(endWords-1)]>>(e&63)&1 == 0 && p+3 < n {
 				q := quadHash(k, c, lowerTab[text[p+3]])
 				if s.quad[q>>6&(quadWords-1)]>>(q&63)&1 == 0 {
 					continue
