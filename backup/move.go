@@ -399,12 +399,21 @@ func RecoverMoves(configDir string) ([]string, error) {
 // sweepDirs removes the temp files killed runs left in the folders of a
 // move's files (a render killed before its temp was linked to the move's
 // own temp name leaves one).
+// Each folder once: sweeping reads the whole folder, and a session's
+// subagent and tool-result files share two.
 func (j *journal) sweepDirs() {
+	swept := map[string]bool{}
+	sweep := func(dir string) {
+		if !swept[dir] {
+			swept[dir] = true
+			sweepTemps(j.root, dir)
+		}
+	}
 	for _, f := range j.Files {
-		sweepTemps(j.root, filepath.Dir(f.To))
+		sweep(filepath.Dir(f.To))
 	}
 	for _, e := range j.Edits {
-		sweepTemps(j.root, filepath.Dir(e.Path))
+		sweep(filepath.Dir(e.Path))
 	}
 }
 
