@@ -467,8 +467,24 @@ func madeBeside(root, path, newID string) bool {
 
 // Done removes the markers once the main transcript is in place.
 func (n *NewFiles) Done() {
+	n.RemoveMarkers()
+	n.Release()
+}
+
+// RemoveMarkers removes the marker files, the creation still taken for one
+// being written by this process's sweeps (a failed creation removes its
+// markers, then its folders, then calls Release: released first, another
+// creation's sweep in between took its folders for a killed run's).
+func (n *NewFiles) RemoveMarkers() {
 	for _, m := range n.markers {
 		os.Remove(m)
+	}
+}
+
+// Release ends the creation: its markers are no longer taken for one
+// being written.
+func (n *NewFiles) Release() {
+	for _, m := range n.markers {
 		markWriting(m, false)
 	}
 	if n.files != nil {

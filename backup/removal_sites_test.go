@@ -163,7 +163,7 @@ var byNameRemovals = map[string]struct {
 	"backup/atomic.go:DirSync.Last":            {2, "its own temp, and the link it made a moment before on a failed fsync (the new-session writer: clonenew3's)"},
 	"backup/atomic.go:DirSync.RemoveMade":      {1, "only what the batch made, while os.SameFile says it is still that file (the new-session writer: clonenew3's)"},
 	"backup/recover.go:NewFiles.Folder":        {1, "the folder it made a moment before, empty, on a failed mark (the new-session writer: clonenew3's)"},
-	"backup/recover.go:NewFiles.Done":          {1, "its own marks and list, once the new session is whole (the new-session writer: clonenew3's)"},
+	"backup/recover.go:NewFiles.RemoveMarkers": {1, "its own marks and list, once the new session is whole or before a failed one's folders go (the new-session writer: clonenew3's; Done calls it)"},
 	"internal/app/write.go:madeList.removeAll": {1, "a failed creation's own files and folders, each only as it made it (the new-session writer: clonenew3's)"},
 	// ccsurgeon's own folders, not a project folder
 	"backup/lock.go:releaseLockFile":  {1, "the lock file, under <config-dir>/ccsurgeon (refused when a link leads there: CheckOwn at Lock)"},

@@ -1102,10 +1102,22 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 	// the new files are made durable together (backup.DirSync), the main
 	// transcript last, once every other file is on disk
 	ds := &backup.DirSync{}
+	var nf *backup.NewFiles
 	defer func() {
 		if err != nil {
 			ds.RemoveMade() // after the background steps: none may come after
+			if nf != nil {
+				nf.RemoveMarkers()
+			}
 			created.removeAll()
+		}
+		// the folders stay marked as being written until a failed attempt
+		// has removed them: released first, another creation's sweep (clone
+		// --all runs two at a time, and a fast clone that meets unknown ids
+		// starts again) took them for an interrupted run's in between,
+		// removed them and warned of one
+		if nf != nil {
+			nf.Release()
 		}
 	}()
 	if err := chain.CheckConfigDir(env.ConfigDir); err != nil {
@@ -1165,9 +1177,8 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 	ds.Like = ns.folderLike(cfg, dir)
 	// every folder of the new session is marked until its main transcript
 	// is in place: the next run removes what a killed one left
-	nf := backup.BeginNew(cfg, newMain)
+	nf = backup.BeginNew(cfg, newMain)
 	nf.Like = ds.Like
-	defer nf.Done()
 	// Everything the main transcript refers to is written four files at a
 	// time, their fsyncs in the background (DirSync); the main transcript
 	// is linked into place last, once they are all on disk. Every file is
