@@ -28,6 +28,9 @@ func TestMoveOntoItselfSaysSo(t *testing.T) {
 	alias := filepath.Join(cfg, "projects", "-work-Proj")
 	require.NoError(t, os.MkdirAll(alias, 0o700))
 	if err := os.Link(path, filepath.Join(alias, filepath.Base(path))); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("CI's file system makes hard links (every platform's does): %v", err)
+		}
 		t.Skipf("not run: this file system makes no hard links (%v)", err)
 	}
 	_, errs, code := cliRun(t, "--config-dir", cfg, "move", path, "--to", "/work/Proj")
