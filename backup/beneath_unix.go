@@ -27,6 +27,10 @@ func beneathDir(root, path string) (fd int, base string, err error) {
 	if err != nil {
 		return -1, "", &os.PathError{Op: "open", Path: root, Err: err}
 	}
+	if next, ok := dirBeneathFast(fd, parts[:len(parts)-1]); ok {
+		unix.Close(fd)
+		return next, parts[len(parts)-1], nil
+	}
 	p := root
 	for _, c := range parts[:len(parts)-1] {
 		p += string(os.PathSeparator) + c
@@ -189,6 +193,10 @@ func mkdirBeneath(root, dir string, like func(p string) os.FileInfo) (made []str
 		return nil, &os.PathError{Op: "open", Path: root, Err: err}
 	}
 	defer func() { unix.Close(fd) }()
+	if next, ok := dirBeneathFast(fd, parts[:len(parts)-1]); ok {
+		unix.Close(next) // there already: nothing to make
+		return nil, nil
+	}
 	p := root
 	for _, c := range parts[:len(parts)-1] {
 		if c == "." {

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"io"
 	"os"
 )
 
@@ -49,7 +48,7 @@ func HashAhead(path string) *FileHash {
 			return
 		}
 		d := sha256.New()
-		n, err := io.CopyBuffer(d, in, make([]byte, 1<<20))
+		n, err := copyAll(d, in)
 		if err != nil {
 			h.err = err
 			return

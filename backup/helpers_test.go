@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 	"time"
 
@@ -116,6 +117,13 @@ func snapshotTree(t *testing.T, root string) map[string]string {
 
 func setHook(t *testing.T, f func(step string)) {
 	t.Helper()
-	TestHook = f
+	// steps come from several goroutines (a backup's and a move's files
+	// are written several at a time): f sees one at a time
+	var mu sync.Mutex
+	TestHook = func(step string) {
+		mu.Lock()
+		defer mu.Unlock()
+		f(step)
+	}
 	t.Cleanup(func() { TestHook = nil })
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/ccsurgeon/ccsurgeon/internal/listdir"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
+	"golang.org/x/sync/errgroup"
 )
 
 // A move puts files of the config dir in other places (a session and its
@@ -221,66 +222,22 @@ func Move(p MovePlan) (res MoveResult, err error) {
 	}()
 	hook("move-after-journal")
 
-	// (2) backups
-	res.Backups = map[string]string{}
-	t := now().UTC()
-	ahead := map[string]*FileHash{}
-	for _, f := range p.Files {
-		ahead[f.From] = f.Hash
+	// (2) backups, and (3) the temps beside them: neither changes a
+	// file of the user's, and both are done before the commit mark (a
+	// failure of either rolls both back, once both have stopped)
+	var backupErr error
+	backedUp := make(chan struct{})
+	go func() {
+		defer close(backedUp)
+		res.Backups, backupErr = j.backUp(cfg, p, now().UTC())
+	}()
+	tempErr := makeTemps(cfg, p, j)
+	<-backedUp
+	if backupErr != nil {
+		return res, backupErr
 	}
-	for _, s := range p.Sessions {
-		var items []item
-		for _, from := range s.Files {
-			rel, rerr := relPath(s.ProjectDir, from)
-			if rerr != nil {
-				return res, rerr
-			}
-			items = append(items, item{FileWrite: FileWrite{Path: from}, target: from, rel: rel, hash: ahead[from]})
-		}
-		bdir, berr := makeBackup(cfg, KeyFor(cfg, s.ID, s.ProjectDir), s.ID, "move", s.ProjectDir, t, items, backupLink)
-		if berr != nil {
-			return res, berr
-		}
-		j.Backups = append(j.Backups, bdir)
-		if err := j.save(); err != nil {
-			return res, err
-		}
-		if len(p.Record) > 0 {
-			if err := addMoveRecord(cfg, bdir, p.Record); err != nil {
-				return res, err
-			}
-		}
-		res.Backups[s.ID] = bdir
-	}
-	hook("move-after-backup")
-
-	// (3) temps
-	for i, f := range p.Files {
-		// the moved file keeps its owner and mode, and a folder made for
-		// it those of the folder it stands for in the old place
-		like, err := os.Lstat(f.From)
-		if err != nil {
-			return res, err
-		}
-		hook("move-before-folder")
-		// from the config dir down, following no link: a folder on the
-		// way swapped for one leads no new folder out of the config dir
-		if _, err := mkdirBeneath(cfg, filepath.Dir(f.To), oldFolderOf(filepath.Dir(f.From), filepath.Dir(f.To))); err != nil {
-			return res, fmt.Errorf("create folder for %s: %w", f.To, err)
-		}
-		render := f.Render
-		if render == nil {
-			// no link followed on the way either: a folder swapped for
-			// one since checkMovePaths leads the copy nowhere else
-			render = CopyBeneath(cfg, f.From)
-		}
-		hook("move-folder-made")
-		if err := renderTo(cfg, j.Files[i].Tmp, like, 0, render); err != nil {
-			return res, err
-		}
-		if err := chtimesBeneath(cfg, j.Files[i].Tmp, f.Snapshot.ModTime, f.Snapshot.ModTime); err != nil {
-			return res, err
-		}
+	if tempErr != nil {
+		return res, tempErr
 	}
 	for i, e := range p.Edits {
 		if e.Remove {
@@ -794,13 +751,113 @@ func isSymlinkErr(err error) bool {
 	return errors.As(err, &se)
 }
 
+// makeTemps is a move's step (3): each new file's folder, in the files'
+// order, then the files' temps (j's), several at a time (each waits for
+// its own fsync: a session of 859 files waited for 859 one after the
+// other).
+func makeTemps(cfg string, p MovePlan, j *journal) error {
+	made := map[string]bool{}
+	for _, f := range p.Files {
+		if made[filepath.Dir(f.To)] {
+			continue
+		}
+		made[filepath.Dir(f.To)] = true
+		hook("move-before-folder")
+		// from the config dir down, following no link: a folder on the
+		// way swapped for one leads no new folder out of the config dir
+		if _, err := mkdirBeneath(cfg, filepath.Dir(f.To), oldFolderOf(filepath.Dir(f.From), filepath.Dir(f.To))); err != nil {
+			return fmt.Errorf("create folder for %s: %w", f.To, err)
+		}
+		hook("move-folder-made")
+	}
+	errs := make([]error, len(p.Files))
+	var g errgroup.Group
+	g.SetLimit(fileWorkers)
+	for i, f := range p.Files {
+		g.Go(func() error {
+			errs[i] = moveTemp(cfg, f, j.Files[i].Tmp)
+			return nil
+		})
+	}
+	g.Wait()
+	for _, err := range errs { // the first in the files' order
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// backUp is a move's step (2): a backup of each session's files (its
+// files given a second name), each named in the journal once made; it
+// returns them by session id.
+func (j *journal) backUp(cfg string, p MovePlan, t time.Time) (map[string]string, error) {
+	backups := map[string]string{}
+	ahead := map[string]*FileHash{}
+	for _, f := range p.Files {
+		ahead[f.From] = f.Hash
+	}
+	for _, s := range p.Sessions {
+		var items []item
+		for _, from := range s.Files {
+			rel, rerr := relPath(s.ProjectDir, from)
+			if rerr != nil {
+				return nil, rerr
+			}
+			items = append(items, item{FileWrite: FileWrite{Path: from}, target: from, rel: rel, hash: ahead[from]})
+		}
+		bdir, berr := makeBackup(cfg, KeyFor(cfg, s.ID, s.ProjectDir), s.ID, "move", s.ProjectDir, t, items, backupLink)
+		if berr != nil {
+			return nil, berr
+		}
+		j.Backups = append(j.Backups, bdir)
+		if err := j.save(); err != nil {
+			return nil, err
+		}
+		if len(p.Record) > 0 {
+			if err := addMoveRecord(cfg, bdir, p.Record); err != nil {
+				return nil, err
+			}
+		}
+		backups[s.ID] = bdir
+	}
+	hook("move-after-backup")
+	return backups, nil
+}
+
+// moveTemp writes the temp tmp of a moved file f, whole and fsynced,
+// with f's owner, mode and time.
+func moveTemp(cfg string, f MoveFile, tmp string) error {
+	// the moved file keeps its owner and mode, and its time
+	like, err := os.Lstat(f.From)
+	if err != nil {
+		return err
+	}
+	render := f.Render
+	if render == nil {
+		// no link followed on the way: a folder swapped for one since
+		// checkMovePaths leads the copy nowhere else
+		render = CopyBeneath(cfg, f.From)
+	}
+	if err := renderTo(cfg, tmp, like, 0, render); err != nil {
+		return err
+	}
+	if err := chtimesBeneath(cfg, tmp, f.Snapshot.ModTime, f.Snapshot.ModTime); err != nil {
+		return err
+	}
+	hook("move-temp-made")
+	return nil
+}
+
 // renderTo writes a new file at path (which must not exist), fsynced,
 // with the owner and mode of like (nil: mode, owned as its folder). Its
 // temp file is made, named and removed from root down without following
 // a link (openBeneath, linkBeneath, removeBeneath): a folder swapped for a
 // link after it was made leads no byte out of the config dir.
 func renderTo(root, path string, like os.FileInfo, mode os.FileMode, render func(io.Writer) error) error {
-	f, err := renderTempBeneath(root, path, like, mode, render)
+	// path is named for this run (a move's journal, a new backup's
+	// folder): no killed run's temp to sweep for
+	f, err := newTempBeneath(root, path, like, mode, render)
 	if err != nil {
 		return err
 	}
@@ -841,7 +898,7 @@ func copyOf(open func() (*os.File, error)) func(io.Writer) error {
 			return err
 		}
 		defer fh.Close()
-		_, err = io.CopyBuffer(w, fh, make([]byte, 1<<20))
+		_, err = copyAll(w, fh)
 		return err
 	}
 }
@@ -943,9 +1000,19 @@ func checkMovePaths(cfg string, p MovePlan) error {
 	return nil
 }
 
+// checkMoveUnchanged checks that every file the move reads or rewrites is
+// as it was read: the same size and time, and each moved file still a
+// regular file (a *NotAFileError names one that is no longer).
 func checkMoveUnchanged(p MovePlan) error {
 	var items []item
 	for _, f := range p.Files {
+		// a node swapped in for a moved file after its copy (a link to
+		// a file of the same size and time, a named pipe) would pass a
+		// check by size and time, and fail the move past its commit
+		// mark, when the old name is removed through no link
+		if fi, err := os.Lstat(f.From); err == nil && !fi.Mode().IsRegular() {
+			return &NotAFileError{Path: f.From, Kind: NodeKind(fi.Mode())}
+		}
 		items = append(items, item{FileWrite: FileWrite{Path: f.From, Snapshot: f.Snapshot}, target: f.From})
 	}
 	for _, e := range p.Edits {

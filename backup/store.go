@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
+	"golang.org/x/sync/errgroup"
 )
 
 // StampLayout is the UTC time format that starts every backup directory name,
@@ -81,6 +82,11 @@ const (
 	backupLink
 )
 
+// fileWorkers is how many files a backup or a move writes at a time: each
+// waits for its own fsync, and the disk takes several at once (the block
+// layer merges them); more than a few only queue.
+const fileWorkers = 8
+
 // makeBackup saves every existing item into a new backup directory (how)
 // and writes its manifest. On error nothing is left behind.
 func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, items []item, how backupHow) (dir string, err error) {
@@ -111,31 +117,62 @@ func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, i
 	}
 	m := Backup{Version: 1, Op: op, Time: t, SessionID: sessionID, ProjectDir: projectDir,
 		Files: []BackupFile{}, Created: []BackupFile{}}
-	for _, it := range items {
-		hook("backup-copying")
-		fi, serr := os.Lstat(it.target)
-		if errors.Is(serr, os.ErrNotExist) {
+	// the files are saved several at a time (each waits for its disk: a
+	// session of 859 files waited for 859 fsyncs one after the other),
+	// each folder of the backup fsynced once they are all in it, before
+	// the manifest that says the backup is whole
+	saved := make([]BackupFile, len(items))
+	exists := make([]bool, len(items))
+	errs := make([]error, len(items))
+	var g errgroup.Group
+	g.SetLimit(fileWorkers)
+	for i, it := range items {
+		g.Go(func() error {
+			hook("backup-copying")
+			fi, serr := os.Lstat(it.target)
+			if errors.Is(serr, os.ErrNotExist) {
+				return nil
+			}
+			if serr != nil {
+				errs[i] = serr
+				return nil
+			}
+			var bf BackupFile
+			var cerr error
+			if dst := filepath.Join(dir, filepath.FromSlash(it.rel)); how == backupLink {
+				bf, cerr = linkFileSynced(projectDir, it.target, cfg, dst, it.hash)
+			} else {
+				bf, cerr = copyFileSynced(projectDir, it.target, cfg, dst)
+			}
+			if cerr != nil {
+				errs[i] = wrapIOError("back up "+it.target, cerr)
+				return nil
+			}
+			bf.Rel, bf.Path, bf.Mode = it.rel, it.Path, fi.Mode().Perm()
+			if uid, gid, ok := fileOwner(fi); ok {
+				bf.UID, bf.GID = &uid, &gid
+			}
+			saved[i], exists[i] = bf, true
+			return nil
+		})
+	}
+	g.Wait()
+	synced := map[string]bool{dir: true} // (with its parents, after the manifest)
+	for i, it := range items {
+		if errs[i] != nil { // the first in the items' order, whichever failed first
+			return "", errs[i]
+		}
+		if !exists[i] {
 			m.Created = append(m.Created, BackupFile{Rel: it.rel, Path: it.Path})
 			continue
 		}
-		if serr != nil {
-			return "", serr
+		m.Files = append(m.Files, saved[i])
+		if d := filepath.Dir(filepath.Join(dir, filepath.FromSlash(it.rel))); !synced[d] {
+			synced[d] = true
+			if err := syncDir(d); err != nil {
+				return "", err
+			}
 		}
-		var bf BackupFile
-		var cerr error
-		if dst := filepath.Join(dir, filepath.FromSlash(it.rel)); how == backupLink {
-			bf, cerr = linkFileSynced(projectDir, it.target, cfg, dst, it.hash)
-		} else {
-			bf, cerr = copyFileSynced(projectDir, it.target, cfg, dst)
-		}
-		if cerr != nil {
-			return "", wrapIOError("back up "+it.target, cerr)
-		}
-		bf.Rel, bf.Path, bf.Mode = it.rel, it.Path, fi.Mode().Perm()
-		if uid, gid, ok := fileOwner(fi); ok {
-			bf.UID, bf.GID = &uid, &gid
-		}
-		m.Files = append(m.Files, bf)
 	}
 	// a new file in the new folder, from the config dir down following
 	// no link (as the copies)
@@ -161,7 +198,8 @@ func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, i
 // copyFileSynced copies src, a regular file below root reached without
 // following a link (openRegularBeneath), to a new file dst below dstRoot
 // (mode 0600, parents 0700, made from dstRoot down following no link),
-// fsyncs it and returns its size and sha256.
+// fsyncs it and returns its size and sha256 (its folder is fsynced by the
+// caller, once for all the files given a name in it).
 func copyFileSynced(root, src, dstRoot, dst string) (bf BackupFile, err error) {
 	in, err := openRegularBeneath(root, src)
 	if err != nil {
@@ -191,11 +229,6 @@ func copyFileSynced(root, src, dstRoot, dst string) (bf BackupFile, err error) {
 	}
 	if err = out.Close(); err != nil {
 		return bf, err
-	}
-	if d := filepath.Dir(dst); d != "" {
-		if err = syncDir(d); err != nil {
-			return bf, err
-		}
 	}
 	return BackupFile{Size: n, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
 }
@@ -253,15 +286,10 @@ func linkFileSynced(root, src, dstRoot, dst string, pre *FileHash) (bf BackupFil
 	}
 	if !read {
 		h := sha256.New()
-		if n, err = io.CopyBuffer(h, in, make([]byte, 1<<20)); err != nil {
+		if n, err = copyAll(h, in); err != nil {
 			return bf, err
 		}
 		sum = hex.EncodeToString(h.Sum(nil))
-	}
-	if d := filepath.Dir(dst); d != "" {
-		if err = syncDir(d); err != nil {
-			return bf, err
-		}
 	}
 	return BackupFile{Size: n, SHA256: sum}, nil
 }

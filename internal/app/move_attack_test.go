@@ -45,14 +45,15 @@ func swapNode(t *testing.T, p, kind, target string) {
 // outside file's bytes copied into the moved session, and a named pipe
 // must not hang the move: the move is refused, naming the file, and the
 // session stays where it was. A member per kind of node and per step at
-// which it appears (after the check, after the backup).
+// which it appears (after the check, after the backup, after the temps:
+// the last check before the commit mark).
 func TestMoveReadsNoNodeSwappedInAfterTheCheck(t *testing.T) {
 	kinds := []string{"link"}
 	if canMkfifo { // (windows has no named pipes in the file system: no member there)
 		kinds = append(kinds, "fifo")
 	}
 	for _, kind := range kinds {
-		for _, step := range []string{"move-after-journal", "move-after-backup"} {
+		for _, step := range []string{"move-after-journal", "move-after-backup", "move-after-temps"} {
 			t.Run(kind+"/"+step, func(t *testing.T) {
 				if kind == "link" {
 					testlink.Need(t)

@@ -1,0 +1,91 @@
+package backup
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
+)
+
+// TestBeneathShortcutIsTheWalk: the folder of a path below a root, opened
+// in one call (openat2) and by the walk (one folder at a time, following
+// no link), is the same folder, or both refuse it with the same error.
+// A member per kind of path: plain, a link to a folder inside and outside
+// the root at each depth, a file where a folder is, a missing folder, a
+// link at the root itself (followed: a config dir may be one).
+func TestBeneathShortcutIsTheWalk(t *testing.T) {
+	tmp := t.TempDir()
+	real := filepath.Join(tmp, "real")
+	outside := filepath.Join(tmp, "outside")
+	for _, d := range []string{"a/b/c", "a/d"} {
+		require.NoError(t, os.MkdirAll(filepath.Join(real, d), 0o700))
+	}
+	require.NoError(t, os.MkdirAll(filepath.Join(outside, "c"), 0o700))
+	require.NoError(t, os.WriteFile(filepath.Join(real, "a", "file"), []byte("x"), 0o600))
+	require.NoError(t, os.Symlink(outside, filepath.Join(real, "out1")))
+	require.NoError(t, os.Symlink(outside, filepath.Join(real, "a", "out2")))
+	require.NoError(t, os.Symlink(filepath.Join(real, "a", "b"), filepath.Join(real, "a", "in2")))
+	require.NoError(t, os.Symlink("b", filepath.Join(real, "a", "rel2")))
+	linkRoot := filepath.Join(tmp, "linkroot")
+	require.NoError(t, os.Symlink(real, linkRoot))
+	type member struct{ name, root, path string }
+	members := []member{
+		{"plain", real, "a/b/c/f"},
+		{"plain shallow", real, "a/f"},
+		{"in the root", real, "f"},
+		{"link outside at depth 1", real, "out1/c/f"},
+		{"link outside at depth 2", real, "a/out2/c/f"},
+		{"link inside at depth 2", real, "a/in2/c/f"},
+		{"relative link at depth 2", real, "a/rel2/c/f"},
+		{"link as the folder itself", real, "a/out2/f"},
+		{"a file where a folder is", real, "a/file/f"},
+		{"missing folder", real, "a/none/f"},
+		{"root that is a link", linkRoot, "a/b/c/f"},
+	}
+	open := func(fast bool, m member) (os.FileInfo, string) {
+		noFastBeneath = !fast
+		defer func() { noFastBeneath = false }()
+		fd, base, err := beneathDir(m.root, filepath.Join(m.root, filepath.FromSlash(m.path)))
+		if err != nil {
+			return nil, err.Error()
+		}
+		defer unix.Close(fd)
+		f := os.NewFile(uintptr(fd), "dir")
+		fi, err := f.Stat()
+		require.NoError(t, err)
+		return fi, fmt.Sprintf("ok %s", base)
+	}
+	t.Run("the shortcut is taken", func(t *testing.T) {
+		rfd, err := unix.Open(real, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		require.NoError(t, err)
+		defer unix.Close(rfd)
+		fd, ok := dirBeneathFast(rfd, []string{"a", "b", "c"})
+		require.True(t, ok, "openat2 refused on this kernel: every walk makes one call a folder")
+		unix.Close(fd)
+	})
+	for _, m := range members {
+		t.Run(m.name, func(t *testing.T) {
+			wfi, walk := open(false, m)
+			ffi, fast := open(true, m)
+			assert.Equal(t, walk, fast, "the shortcut says otherwise than the walk")
+			if wfi != nil && ffi != nil {
+				assert.True(t, os.SameFile(wfi, ffi), "another folder opened")
+			}
+			// and making the folder: the same folders made, or the same refusal
+			mk := func(fast bool) string {
+				noFastBeneath = !fast
+				defer func() { noFastBeneath = false }()
+				made, err := mkdirBeneath(m.root, filepath.Dir(filepath.Join(m.root, filepath.FromSlash(m.path))), nil)
+				for _, p := range made { // undone, for the other's turn
+					defer os.Remove(p)
+				}
+				return fmt.Sprint(len(made), err)
+			}
+			assert.Equal(t, mk(false), mk(true), "making the folder")
+		})
+	}
+}
