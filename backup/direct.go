@@ -24,10 +24,9 @@ import (
 //
 // The kernel takes a direct write only of whole pages, at a page's place
 // in the file and from a page of memory: the parts of a block before its
-// first page boundary and after its last are kept (pieces) until the
-// neighbouring block brings the rest of the page, which is then written
-// whole; what is left at the end (the file's last, partial page) is
-// written through the cache once the direct writes are over. Where the
+// first page boundary and after its last (pieces: a page two blocks
+// share, the file's last) are kept, and written through the cache once
+// the direct writes are over. Where the
 // kernel refuses (a file system without O_DIRECT, a block whose memory is
 // not laid out like the file, any failed direct write), the file goes
 // back to plain writes for good, and what was kept is written plainly:
@@ -185,10 +184,13 @@ func (d *directWrites) whole(b []byte, off int64) error {
 	return nil
 }
 
-// piece keeps b (part of the page at off's page) until the page is whole,
-// then writes the page.
+// piece keeps b (part of the page at off's page, which another block
+// shares) for finish. Put together and written straight to the disk as
+// soon as the page was whole, the pieces (one page a block) took a
+// quarter of the time the renamers waited on the disk (a 4 KB write
+// waits about as long as one of 2 MB here); written through the cache
+// at the end, they cost the fsync a few milliseconds.
 func (d *directWrites) piece(b []byte, off int64) error {
-	page := off &^ (directAlign - 1)
 	d.mu.Lock()
 	if d.state != directOn {
 		d.mu.Unlock()
@@ -196,49 +198,13 @@ func (d *directWrites) piece(b []byte, off int64) error {
 		return err
 	}
 	d.seq++
-	ps := append(d.pieces[page], directPiece{off: off, b: slices.Clone(b), seq: d.seq})
-	if !covers(ps, page) {
-		if d.pieces == nil {
-			d.pieces = map[int64][]directPiece{}
-		}
-		d.pieces[page] = ps
-		d.mu.Unlock()
-		return nil
+	page := off &^ (directAlign - 1)
+	if d.pieces == nil {
+		d.pieces = map[int64][]directPiece{}
 	}
-	delete(d.pieces, page)
+	d.pieces[page] = append(d.pieces[page], directPiece{off: off, b: slices.Clone(b), seq: d.seq})
 	d.mu.Unlock()
-	buf := alignedPage()
-	for _, q := range ps { // in the order written: a later piece wins
-		copy(buf[q.off-page:], q.b)
-	}
-	return d.whole(buf, page)
-}
-
-// covers reports whether the pieces ps cover their page (at page) whole.
-func covers(ps []directPiece, page int64) bool {
-	if len(ps) < 2 {
-		return len(ps) == 1 && len(ps[0].b) == directAlign
-	}
-	s := slices.Clone(ps)
-	slices.SortFunc(s, func(a, b directPiece) int { return int(a.off - b.off) })
-	at := page
-	for _, q := range s {
-		if q.off > at {
-			return false
-		}
-		at = max(at, q.off+int64(len(q.b)))
-	}
-	return at >= page+directAlign
-}
-
-// alignedPage is a page of memory at a page boundary.
-func alignedPage() []byte {
-	b := make([]byte, 2*directAlign)
-	k := int(uintptr(unsafe.Pointer(&b[0])) % directAlign)
-	if k != 0 {
-		k = directAlign - k
-	}
-	return b[k : k+directAlign : k+directAlign]
+	return nil
 }
 
 // stop turns direct writes off for good (they are then plain): once it
