@@ -770,12 +770,21 @@ func makeTemps(cfg string, p MovePlan, j *journal) error {
 		}
 		hook("move-folder-made")
 	}
+	// the largest first (a transcript, listed last, started once its
+	// 859 sidecars had gone: the rewrite of 300 MB then ran alone)
+	order := make([]int, len(p.Files))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		return p.Files[order[a]].Snapshot.Size > p.Files[order[b]].Snapshot.Size
+	})
 	errs := make([]error, len(p.Files))
 	var g errgroup.Group
 	g.SetLimit(fileWorkers)
-	for i, f := range p.Files {
+	for _, i := range order {
 		g.Go(func() error {
-			errs[i] = moveTemp(cfg, f, j.Files[i].Tmp)
+			errs[i] = moveTemp(cfg, p.Files[i], j.Files[i].Tmp)
 			return nil
 		})
 	}
@@ -839,9 +848,18 @@ func moveTemp(cfg string, f MoveFile, tmp string) error {
 		// checkMovePaths leads the copy nowhere else
 		render = CopyBeneath(cfg, f.From)
 	}
-	if err := renderTo(cfg, tmp, like, 0, render); err != nil {
+	// made under the journal's name itself (no temp of its own linked
+	// to it: two more changes of the folder a file), fsynced: until the
+	// commit mark a temp is only ever removed, whole or not, and past it
+	// every temp is whole
+	fh, err := createBeneath(cfg, tmp, f.To, like, 0, render)
+	if err != nil {
 		return err
 	}
+	if _, err := finishTemp(fh, f.To, true, cfg); err != nil {
+		return err
+	}
+	hook("move-temp-written")
 	if err := chtimesBeneath(cfg, tmp, f.Snapshot.ModTime, f.Snapshot.ModTime); err != nil {
 		return err
 	}
