@@ -519,8 +519,12 @@ func (j *journal) finish() (warnings []string, err error) {
 		removeEmptyDirs(j.root, j.Dirs[i].From)
 		dirs[filepath.Dir(j.Dirs[i].From)] = true
 	}
+	emptied := map[string]bool{} // each folder once, not once a file
 	for _, f := range j.Files {
-		removeEmptyDirs(j.root, filepath.Dir(f.From))
+		if d := filepath.Dir(f.From); !emptied[d] {
+			emptied[d] = true
+			removeEmptyDirs(j.root, d)
+		}
 	}
 	for d := range dirs {
 		if _, err := os.Stat(d); err != nil {
@@ -957,16 +961,21 @@ func CheckMove(p MovePlan) error {
 // old file is a regular file, no new file exists yet, and no folder on the
 // way to any of them is a symlink.
 func checkMovePaths(cfg string, p MovePlan) error {
+	// each folder looked at once (with those above it), whatever the
+	// count of its files: 859 sidecars made 17,000 lstats of the same
+	// few folders
+	checked := map[string]bool{}
 	inside := func(path string) error {
 		rel, err := filepath.Rel(cfg, path)
 		if err != nil || !filepath.IsLocal(rel) || !filepath.IsAbs(path) {
 			return fmt.Errorf("backup: %s is not inside the config dir %s", path, cfg)
 		}
-		for d := filepath.Dir(path); d != cfg && d != filepath.Dir(d); d = filepath.Dir(d) {
+		for d := filepath.Dir(path); d != cfg && d != filepath.Dir(d) && !checked[d]; d = filepath.Dir(d) {
 			if fi, err := os.Lstat(d); err == nil && fi.Mode()&os.ModeSymlink != 0 {
 				target, _ := os.Readlink(d)
 				return &SymlinkError{Path: d, Target: target}
 			}
+			checked[d] = true
 		}
 		return nil
 	}
