@@ -53,8 +53,8 @@ func TestBeneathShortcutIsTheWalk(t *testing.T) {
 		if err != nil {
 			return nil, err.Error()
 		}
-		defer unix.Close(fd)
-		f := os.NewFile(uintptr(fd), "dir")
+		f := os.NewFile(uintptr(fd), "dir") // (closes fd)
+		defer f.Close()
 		fi, err := f.Stat()
 		require.NoError(t, err)
 		return fi, fmt.Sprintf("ok %s", base)
