@@ -85,7 +85,16 @@ func (r *Remapper) Stream(w io.Writer, src io.ReaderAt, size int64) (StreamResul
 	}
 	wa, _ := w.(io.WriterAt)
 	workers := runtime.GOMAXPROCS(0)
-	q := make(chan *cloneBlock, 2*workers)
+	// the blocks queued in order (each holds its buffer until written);
+	// one fewer into a file written at places: backup keeps the pieces of
+	// the pages two blocks share until the end (a page a block: 0.6 MB
+	// for 300 MB), paid for here (peak RSS on secrets 30.1 -> 28.0 MB,
+	// the same wall and CPU: BENCHMARKS.md 2026-11-27 clonenew12)
+	depth := 2 * workers
+	if wa != nil {
+		depth--
+	}
+	q := make(chan *cloneBlock, depth)
 	free := make(chan []byte, 2*workers+2)
 	sem := make(chan struct{}, workers+streamWaiters(wa))
 	stop := make(chan struct{})
