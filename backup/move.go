@@ -400,16 +400,26 @@ func (j *journal) save() error {
 func (j *journal) rollBack() error {
 	j.sweepDirs()
 	var errs []error
-	for _, f := range j.Files {
-		if err := removeBeneath(j.root, f.Tmp); err != nil && !errors.Is(err, os.ErrNotExist) && !isSymlinkErr(err) {
-			errs = append(errs, err)
+	// a temp never made is no failure to remove, whatever the removal
+	// says: on a read-only file system unlink says so (EROFS) before it
+	// looks for the name, and a move refused there left its journal and
+	// a line per file it had not written
+	remove := func(tmp string) {
+		err := removeBeneath(j.root, tmp)
+		if err == nil || errors.Is(err, os.ErrNotExist) || isSymlinkErr(err) {
+			return
 		}
+		if _, lerr := os.Lstat(tmp); errors.Is(lerr, os.ErrNotExist) {
+			return
+		}
+		errs = append(errs, err)
+	}
+	for _, f := range j.Files {
+		remove(f.Tmp)
 		removeEmptyDirs(j.root, filepath.Dir(f.To))
 	}
 	for _, e := range j.Edits {
-		if err := removeBeneath(j.root, e.Tmp); err != nil && !errors.Is(err, os.ErrNotExist) && !isSymlinkErr(err) {
-			errs = append(errs, err)
-		}
+		remove(e.Tmp)
 	}
 	for _, b := range j.Backups {
 		if err := removeAllBeneath(j.root, b); err != nil {

@@ -107,9 +107,13 @@ func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, i
 		}
 		t = t.Add(time.Millisecond) // same millisecond as another backup
 	}
+	// the folder made, by its own name: a return on error sets dir to ""
+	// before this runs (the partial backup was left, and its removal
+	// named no folder)
+	made := dir
 	defer func() {
 		if err != nil {
-			removeAllBeneath(cfg, dir)
+			removeAllBeneath(cfg, made)
 		}
 	}()
 	if how == backupNone {

@@ -1,0 +1,230 @@
+//go:build linux
+
+package app
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/ccsurgeon/ccsurgeon/backup"
+	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/internal/testmount"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// The attacks on a move that writes its files several at a time (its
+// backup beside its temps, eight files at a time each): a session with
+// many sidecar files, each of its own mode, owner (as root) and time.
+
+// manyEnv is a moveEnv whose session has n more tool results, t000.txt...
+type manyEnv struct {
+	moveEnv
+	oldDir, side string // the session's project folder, its tool-results/
+	newPath      string // the project path it moves to
+}
+
+func newManyMoveEnv(t *testing.T, n int) manyEnv {
+	t.Helper()
+	e := manyEnv{moveEnv: newMoveEnv(t, "tools", "old")}
+	e.oldDir = filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.old))
+	e.side = filepath.Join(e.oldDir, e.id, "tool-results")
+	e.newPath = filepath.Join(e.root, "new")
+	base := time.Now().Add(-2 * time.Hour).Truncate(time.Second)
+	modes := []os.FileMode{0o600, 0o640, 0o644, 0o400, 0o660}
+	for i := range n {
+		p := filepath.Join(e.side, fmt.Sprintf("t%03d.txt", i))
+		line := fmt.Sprintf("output %d of a tool\n", i)
+		require.NoError(t, os.WriteFile(p, bytes.Repeat([]byte(line), 1+i*37%200), 0o600))
+		require.NoError(t, os.Chmod(p, modes[i%len(modes)]))
+		if os.Geteuid() == 0 {
+			require.NoError(t, os.Lchown(p, 4000+i%3, 5000+i%2))
+		}
+		mt := base.Add(-time.Duration(i)*time.Second - time.Duration(i*1234567))
+		require.NoError(t, os.Chtimes(p, mt, mt))
+	}
+	return e
+}
+
+func (e manyEnv) sidecar(i int) string { return filepath.Join(e.side, fmt.Sprintf("t%03d.txt", i)) }
+
+// newPlace is where old (a file of the session's old project folder) is
+// once moved.
+func (e manyEnv) newPlace(old string) string {
+	rel, _ := filepath.Rel(e.oldDir, old)
+	return filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.newPath), rel)
+}
+
+// fileFact is what a move must keep of a file: its bytes, mode, owner and
+// modification time.
+type fileFact struct {
+	data       string
+	mode       fs.FileMode
+	uid, gid   uint32
+	mtimeNanos int64
+}
+
+// facts maps each regular file below root (by its path relative to root)
+// to its facts.
+func facts(t *testing.T, root string) map[string]fileFact {
+	t.Helper()
+	out := map[string]fileFact{}
+	require.NoError(t, filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		fi, err := os.Lstat(p)
+		if err != nil {
+			return err
+		}
+		st := fi.Sys().(*syscall.Stat_t)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		out[rel] = fileFact{string(b), fi.Mode(), st.Uid, st.Gid, fi.ModTime().UnixNano()}
+		return nil
+	}))
+	return out
+}
+
+// assertRolledBack: the refused move left the session's files as they
+// were (bytes, mode, owner, time: before), nothing at its new place, no
+// backup, no journal, no temp file in the config dir.
+func (e manyEnv) assertRolledBack(t *testing.T, before map[string]fileFact, skip ...string) {
+	t.Helper()
+	after := facts(t, filepath.Join(e.cfg, "projects"))
+	for _, s := range skip { // a file the test itself replaced
+		rel, _ := filepath.Rel(filepath.Join(e.cfg, "projects"), s)
+		delete(before, rel)
+		delete(after, rel)
+	}
+	assert.Equal(t, before, after, "the refused move changed the config dir's projects")
+	backups, _ := filepath.Glob(filepath.Join(backup.BackupsRoot(e.cfg), "*", "*"))
+	for _, b := range backups {
+		ents, _ := os.ReadDir(b)
+		var names []string
+		for _, e := range ents {
+			names = append(names, e.Name())
+		}
+		t.Errorf("the refused move left a backup %s holding %v", b, names)
+	}
+	left, _ := filepath.Glob(filepath.Join(backup.JournalDir(e.cfg), "*"))
+	assert.Empty(t, left, "the refused move left its journal")
+	_ = filepath.WalkDir(e.cfg, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && strings.Contains(d.Name(), ".ccsurgeon-") && !strings.HasSuffix(d.Name(), ".lock") {
+			t.Errorf("the refused move left %s", p)
+		}
+		return nil
+	})
+}
+
+// runOwnNames strips what differs from run to run in a refusal's words
+// (a temp file's transaction id, a pid): what is left is what the user
+// is told.
+var runOwnNames = regexp.MustCompile(`(ccsurgeon-(move|tmp)-)[0-9a-f-]+`)
+
+// TestMoveRefusedForOneFileAmongManyNamesTheFirst: a move of a session
+// of 120 sidecar files, one or two of which cannot be moved while the
+// others are being written: the move is refused, everything rolled
+// back, and the refusal names the first such file in the files' order,
+// in the same words run after run. A member per way a file fails: two
+// sidecars become named pipes, or links to a file outside the config
+// dir, once the move has checked them; the new place's tool-results
+// folder on a read-only file system; a config dir on a file system too
+// full for the new copies.
+func TestMoveRefusedForOneFileAmongManyNamesTheFirst(t *testing.T) {
+	const n, runs = 120, 4
+	members := []struct {
+		name string
+		set  func(t *testing.T, e manyEnv) (skip []string)
+		want func(t *testing.T, e manyEnv, err error)
+	}{
+		{"two sidecars become named pipes", func(t *testing.T, e manyEnv) []string {
+			e.swapAt(t, "move-after-journal", "fifo", e.sidecar(81), e.sidecar(37))
+			return []string{e.sidecar(37), e.sidecar(81)}
+		}, func(t *testing.T, e manyEnv, err error) {
+			var na *backup.NotAFileError
+			require.True(t, errors.As(err, &na), "not a typed refusal: %T %v", err, err)
+			assert.Equal(t, e.sidecar(37), na.Path, "not the first in order")
+		}},
+		{"two sidecars become links out of the config dir", func(t *testing.T, e manyEnv) []string {
+			e.swapAt(t, "move-after-journal", "link", e.sidecar(81), e.sidecar(37))
+			return []string{e.sidecar(37), e.sidecar(81)}
+		}, func(t *testing.T, e manyEnv, err error) {
+			var na *backup.NotAFileError
+			var se *backup.SymlinkError
+			require.True(t, errors.As(err, &na) || errors.As(err, &se), "not a typed refusal: %T %v", err, err)
+			if na != nil {
+				assert.Equal(t, e.sidecar(37), na.Path, "not the first in order")
+			} else {
+				assert.Equal(t, e.sidecar(37), se.Path, "not the first in order")
+			}
+		}},
+		{"the new tool-results folder is read-only", func(t *testing.T, e manyEnv) []string {
+			if os.Geteuid() != 0 {
+				testmount.Cannot(t, "a read-only bind mount needs root")
+			}
+			dir := e.newPlace(e.side)
+			require.NoError(t, os.MkdirAll(dir, 0o700))
+			require.NoError(t, syscall.Mount(dir, dir, "", syscall.MS_BIND, ""))
+			t.Cleanup(func() { _ = syscall.Unmount(dir, syscall.MNT_DETACH) })
+			require.NoError(t, syscall.Mount("", dir, "", syscall.MS_BIND|syscall.MS_REMOUNT|syscall.MS_RDONLY, ""))
+			return nil
+		}, func(t *testing.T, e manyEnv, err error) {
+			require.True(t, errors.Is(err, syscall.EROFS), "%T %v", err, err)
+			assert.Contains(t, err.Error(), "/.bctrnos8p.txt.", "not the first in order (the folder's first file: bctrnos8p.txt, then t000...)")
+		}},
+	}
+	for _, m := range members {
+		t.Run(m.name, func(t *testing.T) {
+			said := map[string]int{}
+			for range runs {
+				e := newManyMoveEnv(t, n)
+				skip := m.set(t, e)
+				before := facts(t, filepath.Join(e.cfg, "projects"))
+				_, _, err := e.run(MoveOptions{Session: e.id, To: e.newPath})
+				backup.TestHook = nil
+				require.Error(t, err, "the move went on")
+				m.want(t, e, err)
+				// the new place's folders made for the move go with it
+				// (a mount point stays: it was there before)
+				if m.name != "the new tool-results folder is read-only" {
+					assert.NoDirExists(t, filepath.Join(e.cfg, "projects", chain.ProjectSlug(e.newPath)))
+				}
+				e.assertRolledBack(t, before, skip...)
+				words := strings.ReplaceAll(runOwnNames.ReplaceAllString(err.Error(), "${1}X"), e.root, "ROOT")
+				said[strings.ReplaceAll(words, chain.ProjectSlug(e.root), "ROOT")]++
+			}
+			assert.Len(t, said, 1, "the refusal's words changed from run to run: %v", said)
+		})
+	}
+}
+
+// swapAt replaces each of paths by a node of kind (swapNode: a link to a
+// file outside the config dir of its size and time, a named pipe) at the
+// first call of the hook step.
+func (e manyEnv) swapAt(t *testing.T, step, kind string, paths ...string) {
+	var once sync.Once
+	backup.TestHook = func(s string) {
+		if s == step {
+			once.Do(func() {
+				for i, p := range paths {
+					swapNode(t, p, kind, filepath.Join(e.root, fmt.Sprintf("outside-%d.txt", i)))
+				}
+			})
+		}
+	}
+	t.Cleanup(func() { backup.TestHook = nil })
+}
