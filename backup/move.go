@@ -233,11 +233,8 @@ func Move(p MovePlan) (res MoveResult, err error) {
 	}()
 	tempErr := makeTemps(cfg, p, j)
 	<-backedUp
-	if backupErr != nil {
-		return res, backupErr
-	}
-	if tempErr != nil {
-		return res, tempErr
+	if err := sideBySideErr(backupErr, tempErr); err != nil {
+		return res, err
 	}
 	for i, e := range p.Edits {
 		if e.Remove {
@@ -796,6 +793,25 @@ func makeTemps(cfg string, p MovePlan, j *journal) error {
 		}
 	}
 	return nil
+}
+
+// sideBySideErr is the refusal of a move's steps (2) and (3), which run
+// side by side: the backup's, else the temps' (the first in the files'
+// order). A full disk is met by whichever file is being written when the
+// space runs out (the backup's manifest, its record of the move, one of
+// eight temps), so it is told as the move's, in the same words whichever
+// met it.
+func sideBySideErr(backupErr, tempErr error) error {
+	for _, err := range []error{backupErr, tempErr} {
+		if errors.Is(err, ErrNoSpace) {
+			return &Error{Msg: "no space left on device for the moved files' new copies and their backup (nothing was modified)",
+				Hint: "free some disk space and retry", Err: err}
+		}
+	}
+	if backupErr != nil {
+		return backupErr
+	}
+	return tempErr
 }
 
 // backUp is a move's step (2): a backup of each session's files (its

@@ -145,13 +145,13 @@ var runOwnNames = regexp.MustCompile(`(ccsurgeon-(move|tmp)-)[0-9a-f-]+`)
 // folder on a read-only file system; a config dir on a file system too
 // full for the new copies.
 func TestMoveRefusedForOneFileAmongManyNamesTheFirst(t *testing.T) {
-	const n, runs = 120, 4
+	const n, runs = 120, 8
 	members := []struct {
 		name string
-		set  func(t *testing.T, e manyEnv) (skip []string)
+		set  func(t *testing.T, e *manyEnv) (skip []string)
 		want func(t *testing.T, e manyEnv, err error)
 	}{
-		{"two sidecars become named pipes", func(t *testing.T, e manyEnv) []string {
+		{"two sidecars become named pipes", func(t *testing.T, e *manyEnv) []string {
 			e.swapAt(t, "move-after-journal", "fifo", e.sidecar(81), e.sidecar(37))
 			return []string{e.sidecar(37), e.sidecar(81)}
 		}, func(t *testing.T, e manyEnv, err error) {
@@ -159,7 +159,7 @@ func TestMoveRefusedForOneFileAmongManyNamesTheFirst(t *testing.T) {
 			require.True(t, errors.As(err, &na), "not a typed refusal: %T %v", err, err)
 			assert.Equal(t, e.sidecar(37), na.Path, "not the first in order")
 		}},
-		{"two sidecars become links out of the config dir", func(t *testing.T, e manyEnv) []string {
+		{"two sidecars become links out of the config dir", func(t *testing.T, e *manyEnv) []string {
 			e.swapAt(t, "move-after-journal", "link", e.sidecar(81), e.sidecar(37))
 			return []string{e.sidecar(37), e.sidecar(81)}
 		}, func(t *testing.T, e manyEnv, err error) {
@@ -172,7 +172,7 @@ func TestMoveRefusedForOneFileAmongManyNamesTheFirst(t *testing.T) {
 				assert.Equal(t, e.sidecar(37), se.Path, "not the first in order")
 			}
 		}},
-		{"the new tool-results folder is read-only", func(t *testing.T, e manyEnv) []string {
+		{"the new tool-results folder is read-only", func(t *testing.T, e *manyEnv) []string {
 			if os.Geteuid() != 0 {
 				testmount.Cannot(t, "a read-only bind mount needs root")
 			}
@@ -186,13 +186,19 @@ func TestMoveRefusedForOneFileAmongManyNamesTheFirst(t *testing.T) {
 			require.True(t, errors.Is(err, syscall.EROFS), "%T %v", err, err)
 			assert.Contains(t, err.Error(), "/.bctrnos8p.txt.", "not the first in order (the folder's first file: bctrnos8p.txt, then t000...)")
 		}},
+		{"the disk fills up with the new copies", func(t *testing.T, e *manyEnv) []string {
+			e.onSmallDisk(t)
+			return nil
+		}, func(t *testing.T, e manyEnv, err error) {
+			require.True(t, errors.Is(err, backup.ErrNoSpace), "%T %v", err, err)
+		}},
 	}
 	for _, m := range members {
 		t.Run(m.name, func(t *testing.T) {
 			said := map[string]int{}
 			for range runs {
 				e := newManyMoveEnv(t, n)
-				skip := m.set(t, e)
+				skip := m.set(t, &e)
 				before := facts(t, filepath.Join(e.cfg, "projects"))
 				_, _, err := e.run(MoveOptions{Session: e.id, To: e.newPath})
 				backup.TestHook = nil
@@ -206,6 +212,7 @@ func TestMoveRefusedForOneFileAmongManyNamesTheFirst(t *testing.T) {
 				e.assertRolledBack(t, before, skip...)
 				words := strings.ReplaceAll(runOwnNames.ReplaceAllString(err.Error(), "${1}X"), e.root, "ROOT")
 				said[strings.ReplaceAll(words, chain.ProjectSlug(e.root), "ROOT")]++
+				e = manyEnv{} // (a later run's own config dir)
 			}
 			assert.Len(t, said, 1, "the refusal's words changed from run to run: %v", said)
 		})
@@ -227,4 +234,46 @@ func (e manyEnv) swapAt(t *testing.T, step, kind string, paths ...string) {
 		}
 	}
 	t.Cleanup(func() { backup.TestHook = nil })
+}
+
+// onSmallDisk puts e's config dir on a file system of its own (a tmpfs)
+// with room for half the new copies of its files: a move's temps fill it
+// while its other files are being written.
+func (e *manyEnv) onSmallDisk(t *testing.T) {
+	t.Helper()
+	fsDir := filepath.Join(e.root, "small")
+	require.NoError(t, os.Mkdir(fsDir, 0o700))
+	testmount.Tmpfs(t, fsDir, "16m")
+	cfg := filepath.Join(fsDir, "cfg")
+	var need int64
+	require.NoError(t, filepath.Walk(e.cfg, func(p string, fi os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(e.cfg, p)
+		to := filepath.Join(cfg, rel)
+		if fi.IsDir() {
+			return os.MkdirAll(to, fi.Mode().Perm())
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		need += (fi.Size() + 4095) / 4096 * 4096
+		if err := os.WriteFile(to, b, fi.Mode().Perm()); err != nil {
+			return err
+		}
+		st := fi.Sys().(*syscall.Stat_t)
+		if err := os.Lchown(to, int(st.Uid), int(st.Gid)); err != nil {
+			return err
+		}
+		return os.Chtimes(to, fi.ModTime(), fi.ModTime())
+	}))
+	var sf syscall.Statfs_t
+	require.NoError(t, syscall.Statfs(fsDir, &sf))
+	used := int64(sf.Blocks-sf.Bfree) * sf.Bsize
+	require.NoError(t, syscall.Mount("tmpfs", fsDir, "tmpfs", syscall.MS_REMOUNT, fmt.Sprintf("size=%d", used+need*9/10)))
+	e.cfg = cfg
+	e.oldDir = filepath.Join(cfg, "projects", chain.ProjectSlug(e.old))
+	e.side = filepath.Join(e.oldDir, e.id, "tool-results")
 }
