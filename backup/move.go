@@ -233,7 +233,7 @@ func Move(p MovePlan) (res MoveResult, err error) {
 	}()
 	tempErr := makeTemps(cfg, p, j)
 	<-backedUp
-	if err := sideBySideErr(backupErr, tempErr); err != nil {
+	if err := sideBySideErr(p, backupErr, tempErr); err != nil {
 		return res, err
 	}
 	for i, e := range p.Edits {
@@ -796,12 +796,21 @@ func makeTemps(cfg string, p MovePlan, j *journal) error {
 }
 
 // sideBySideErr is the refusal of a move's steps (2) and (3), which run
-// side by side: the backup's, else the temps' (the first in the files'
-// order). A full disk is met by whichever file is being written when the
-// space runs out (the backup's manifest, its record of the move, one of
-// eight temps), so it is told as the move's, in the same words whichever
-// met it.
-func sideBySideErr(backupErr, tempErr error) error {
+// side by side: a file of p's that changed or went since it was read
+// (checkMoveUnchanged: the first in the files' order) is why, whichever
+// step met it and whatever it met (a sidecar removed was "lstat ...: no
+// such file or directory"); else the backup's, else the temps' (the
+// first in the files' order). A full disk is met by whichever file is
+// being written when the space runs out (the backup's manifest, its
+// record of the move, one of eight temps), so it is told as the move's,
+// in the same words whichever met it.
+func sideBySideErr(p MovePlan, backupErr, tempErr error) error {
+	if backupErr == nil && tempErr == nil {
+		return nil
+	}
+	if err := checkMoveUnchanged(p); err != nil {
+		return err
+	}
 	for _, err := range []error{backupErr, tempErr} {
 		if errors.Is(err, ErrNoSpace) {
 			return &Error{Msg: "no space left on device for the moved files' new copies and their backup (nothing was modified)",
@@ -1027,9 +1036,37 @@ func checkMovePaths(cfg string, p MovePlan) error {
 }
 
 // checkMoveUnchanged checks that every file the move reads or rewrites is
-// as it was read: the same size and time, and each moved file still a
-// regular file (a *NotAFileError names one that is no longer).
+// as it was read: the same size and time, each moved file still a regular
+// file (a *NotAFileError names one that is no longer), no folder on the
+// way to one a link (*SymlinkError).
 func checkMoveUnchanged(p MovePlan) error {
+	// a folder on the way to a file the move removes or renames over,
+	// swapped for a link since checkMovePaths (with files of the same
+	// size and time where it leads), would pass a check by size and time
+	// and fail the move past its commit mark, the session in two places
+	// (its old names removed through no link): each folder once
+	cfg, err := filepath.Abs(p.ConfigDir)
+	if err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	onTheWay := func(path string) error {
+		if d := filepath.Dir(path); !seen[d] {
+			seen[d] = true
+			return refuseSymlinkBelow(cfg, d)
+		}
+		return nil
+	}
+	for _, f := range p.Files {
+		if err := onTheWay(f.From); err != nil {
+			return err
+		}
+	}
+	for _, e := range p.Edits {
+		if err := onTheWay(e.Path); err != nil {
+			return err
+		}
+	}
 	var items []item
 	for _, f := range p.Files {
 		// a node swapped in for a moved file after its copy (a link to

@@ -21,6 +21,7 @@ import (
 	"github.com/ccsurgeon/ccsurgeon/internal/testmount"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"golang.org/x/sys/unix"
 )
 
 // The attacks on a move that writes its files several at a time (its
@@ -276,4 +277,179 @@ func (e *manyEnv) onSmallDisk(t *testing.T) {
 	e.cfg = cfg
 	e.oldDir = filepath.Join(cfg, "projects", chain.ProjectSlug(e.old))
 	e.side = filepath.Join(e.oldDir, e.id, "tool-results")
+}
+
+// TestMoveFollowsNoSwapWhileItWritesManyFiles: while a move writes its
+// backup and its temps side by side (eight files at a time each), one who
+// shares the config dir swaps a node at a hook of that phase (the k-th
+// backup file, the k-th temp written): a sidecar not yet read for a link
+// to a file outside the config dir (of its size and time) or a named
+// pipe; the session's old tool-results/ folder for a link to a copy of it
+// outside; the new place's tool-results/ folder (its temps being written)
+// renamed away for a link to an empty folder outside; the backup's
+// tool-results/ folder (its links being made) likewise. Nothing is read
+// from or written to outside the config dir, the move is refused with a
+// typed error (a link met: *SymlinkError, a node that is not a file:
+// *NotAFileError) naming the swapped node, the move rolled back.
+func TestMoveFollowsNoSwapWhileItWritesManyFiles(t *testing.T) {
+	const n = 120
+	type member struct {
+		what, step string
+		k          int // the swap at the k-th call of step (0: the 6th)
+		// swap makes the swap; it returns the node the refusal must name
+		// and the outside folder whose files must stay as they are
+		swap func(t *testing.T, e manyEnv, outside string) (named string)
+	}
+	sidecar := func(kind string) func(t *testing.T, e manyEnv, outside string) string {
+		return func(t *testing.T, e manyEnv, outside string) string {
+			victim := e.sidecar(n - 1) // the last in order: not read yet
+			require.NoError(t, os.Mkdir(outside, 0o700))
+			swapNode(t, victim, kind, filepath.Join(outside, "secret.txt"))
+			return victim
+		}
+	}
+	// a folder swapped for a link in one step (renameat2 RENAME_EXCHANGE):
+	// no moment without either; what the outside folder holds is a
+	// copy of the folder (with "planted" for ccsurgeon's own names)
+	exchange := func(t *testing.T, e manyEnv, d, outside string, copyIt bool) {
+		require.NoError(t, os.Mkdir(outside, 0o700))
+		if copyIt {
+			ents, err := os.ReadDir(d)
+			require.NoError(t, err)
+			for _, ent := range ents {
+				fi, err := os.Lstat(filepath.Join(d, ent.Name()))
+				if err != nil || !fi.Mode().IsRegular() {
+					continue
+				}
+				b := bytes.Repeat([]byte("S"), int(fi.Size()))
+				if backup.IsOwnName(ent.Name()) {
+					b = []byte("planted")
+				}
+				to := filepath.Join(outside, ent.Name())
+				require.NoError(t, os.WriteFile(to, b, 0o600))
+				require.NoError(t, os.Chtimes(to, fi.ModTime(), fi.ModTime()))
+			}
+		}
+		link := filepath.Join(e.root, "link-to-outside")
+		require.NoError(t, os.Symlink(outside, link))
+		require.NoError(t, unix.Renameat2(unix.AT_FDCWD, link, unix.AT_FDCWD, d, unix.RENAME_EXCHANGE))
+	}
+	oldFolder := func(t *testing.T, e manyEnv, outside string) string {
+		exchange(t, e, e.side, outside, true)
+		return e.side
+	}
+	folderOf := func(dir func(e manyEnv) string) func(t *testing.T, e manyEnv, outside string) string {
+		return func(t *testing.T, e manyEnv, outside string) string {
+			d := dir(e)
+			for start := time.Now(); ; time.Sleep(time.Millisecond) { // (being made by the other side)
+				if _, err := os.Lstat(d); err == nil {
+					break
+				}
+				require.Less(t, time.Since(start), 5*time.Second, "%s never made", d)
+			}
+			exchange(t, e, d, outside, false)
+			return d
+		}
+	}
+	newFolder := folderOf(func(e manyEnv) string { return e.newPlace(e.side) })
+	backupFolder := folderOf(func(e manyEnv) string {
+		dirs, _ := filepath.Glob(filepath.Join(backup.BackupsRoot(e.cfg), e.id, "*-move"))
+		if len(dirs) != 1 {
+			return filepath.Join(e.root, "no backup folder yet")
+		}
+		return filepath.Join(dirs[0], e.id, "tool-results")
+	})
+	var members []member
+	for _, step := range []string{"backup-copying", "move-temp-made"} {
+		members = append(members,
+			member{"a sidecar becomes a link", step, 0, sidecar("link")},
+			member{"a sidecar becomes a named pipe", step, 0, sidecar("fifo")},
+			member{"the old tool-results folder becomes a link", step, 0, oldFolder},
+			member{"a sidecar is removed", step, 0, func(t *testing.T, e manyEnv, outside string) string {
+				require.NoError(t, os.Mkdir(outside, 0o700))
+				require.NoError(t, os.Remove(e.sidecar(n-1)))
+				return e.sidecar(n - 1)
+			}},
+		)
+	}
+	members = append(members,
+		member{"the new tool-results folder becomes a link", "move-temp-made", 0, newFolder},
+		member{"the backup's tool-results folder becomes a link", "backup-copying", 0, backupFolder},
+		// as the backup ends (the temps may be all written) and once
+		// both are: the last check before the commit mark
+		member{"the old tool-results folder becomes a link", "move-after-backup", 1, oldFolder},
+		member{"the old tool-results folder becomes a link", "move-after-temps", 1, oldFolder},
+	)
+	for _, m := range members {
+		t.Run(m.what+" at "+m.step, func(t *testing.T) {
+			e := newManyMoveEnv(t, n)
+			outside := filepath.Join(e.root, "outside")
+			before := facts(t, filepath.Join(e.cfg, "projects"))
+			var named string
+			var outsideHad map[string]fileFact
+			var mu sync.Mutex
+			calls := 0
+			backup.TestHook = func(s string) {
+				if s != m.step {
+					return
+				}
+				mu.Lock()
+				defer mu.Unlock()
+				k := m.k
+				if k == 0 {
+					k = 6
+				}
+				if calls++; calls == k {
+					named = m.swap(t, e, outside)
+					outsideHad = facts(t, outside)
+				}
+			}
+			defer func() { backup.TestHook = nil }()
+			var err error
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				_, _, err = e.run(MoveOptions{Session: e.id, To: e.newPath})
+			}()
+			select {
+			case <-done:
+			case <-time.After(30 * time.Second):
+				t.Fatalf("the move hangs")
+			}
+			backup.TestHook = nil
+			require.NotEmpty(t, named, "the hook never ran")
+			assert.Equal(t, outsideHad, facts(t, outside), "the move changed what is outside the config dir")
+			for p, f := range facts(t, e.cfg) {
+				if strings.Contains(f.data, "SSSSSSSS") || f.data == "planted" {
+					t.Errorf("an outside file's bytes were read into the config dir: %s", p)
+				}
+			}
+			require.Error(t, err, "the move went on")
+			var na *backup.NotAFileError
+			var se *backup.SymlinkError
+			switch {
+			case errors.Is(err, backup.ErrChanged):
+				assert.Contains(t, err.Error(), named+" was deleted")
+			case errors.As(err, &se):
+				assert.Equal(t, named, se.Path, "the refusal names another link")
+			case errors.As(err, &na):
+				assert.Equal(t, named, na.Path, "the refusal names another node")
+			default:
+				t.Fatalf("not a typed refusal: %T %v", err, err)
+			}
+			skip := []string{named}
+			if named == e.side {
+				for i := range n {
+					skip = append(skip, e.sidecar(i))
+				}
+				skip = append(skip, filepath.Join(e.side, "bctrnos8p.txt"))
+			}
+			if named == e.newPlace(e.side) {
+				// the folder the move made is the one swapped away (with
+				// what the move had made in it): the link is the swap's
+				require.NoError(t, os.Remove(named))
+			}
+			e.assertRolledBack(t, before, skip...)
+		})
+	}
 }
