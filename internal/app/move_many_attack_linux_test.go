@@ -144,7 +144,9 @@ var runOwnNames = regexp.MustCompile(`(ccsurgeon-(move|tmp)-)[0-9a-f-]+`)
 // sidecars become named pipes, or links to a file outside the config
 // dir, once the move has checked them; the new place's tool-results
 // folder on a read-only file system; a config dir on a file system too
-// full for the new copies.
+// full for the new copies (met by whichever file is written when the
+// space runs out: the backup's manifest, its record of the move, one of
+// the temps; told in the same words, naming none).
 func TestMoveRefusedForOneFileAmongManyNamesTheFirst(t *testing.T) {
 	const n, runs = 120, 8
 	members := []struct {
