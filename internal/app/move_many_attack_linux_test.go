@@ -455,3 +455,62 @@ func TestMoveFollowsNoSwapWhileItWritesManyFiles(t *testing.T) {
 		})
 	}
 }
+
+// TestMoveKeepsOwnerModeAndTimeOfManyFiles: a move writes 120 sidecar
+// files eight at a time beside its backup; each moved file keeps its
+// bytes, mode, owner (as root: of other users, several) and modification
+// time to the nanosecond; the backup's copy of each is the file as it
+// was; the restore puts every file back as it was.
+func TestMoveKeepsOwnerModeAndTimeOfManyFiles(t *testing.T) {
+	const n = 120
+	e := newManyMoveEnv(t, n)
+	// the folders too: each of its own mode (and owner, as root)
+	dirs := []string{filepath.Join(e.oldDir, e.id), e.side, filepath.Join(e.oldDir, e.id, "subagents")}
+	dirFacts := map[string][3]uint32{}
+	for i, d := range dirs {
+		if _, err := os.Stat(d); err != nil {
+			continue
+		}
+		require.NoError(t, os.Chmod(d, []os.FileMode{0o750, 0o711, 0o755}[i]))
+		if os.Geteuid() == 0 {
+			require.NoError(t, os.Chown(d, 4100+i, 5100+i))
+		}
+		fi, err := os.Stat(d)
+		require.NoError(t, err)
+		st := fi.Sys().(*syscall.Stat_t)
+		dirFacts[d] = [3]uint32{uint32(fi.Mode()), st.Uid, st.Gid}
+	}
+	oldFacts := facts(t, e.oldDir)
+	_, _, err := e.run(MoveOptions{Session: e.id, To: e.newPath})
+	require.NoError(t, err)
+	newDir := e.newPlace(e.oldDir)
+	newFacts := facts(t, newDir)
+	require.Len(t, newFacts, len(oldFacts))
+	for rel, was := range oldFacts {
+		now, ok := newFacts[rel]
+		if !assert.True(t, ok, "%s not moved", rel) {
+			continue
+		}
+		if !strings.HasSuffix(rel, ".jsonl") { // (a transcript is rendered anew)
+			assert.Equal(t, was.data, now.data, "%s: its bytes", rel)
+		}
+		assert.Equal(t, was.mode, now.mode, "%s: its mode", rel)
+		assert.Equal(t, [2]uint32{was.uid, was.gid}, [2]uint32{now.uid, now.gid}, "%s: its owner", rel)
+		assert.Equal(t, was.mtimeNanos, now.mtimeNanos, "%s: its time", rel)
+	}
+	for d, was := range dirFacts {
+		fi, err := os.Stat(e.newPlace(d))
+		require.NoError(t, err)
+		st := fi.Sys().(*syscall.Stat_t)
+		assert.Equal(t, was, [3]uint32{uint32(fi.Mode()), st.Uid, st.Gid}, "%s: the folder's mode and owner", d)
+	}
+	backups, _ := filepath.Glob(filepath.Join(backup.BackupsRoot(e.cfg), e.id, "*-move"))
+	require.Len(t, backups, 1)
+	saved := facts(t, backups[0])
+	delete(saved, "manifest.json")
+	assert.Equal(t, oldFacts, saved, "the backup holds the files as they were")
+	a := &Env{ConfigDir: e.cfg, Out: &bytes.Buffer{}, Err: &bytes.Buffer{}, Quiet: true}
+	require.NoError(t, a.RunRestore(e.id, "", false))
+	assert.Equal(t, oldFacts, facts(t, e.oldDir), "the restore put back every file as it was")
+	assert.NoDirExists(t, newDir)
+}
