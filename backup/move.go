@@ -1096,7 +1096,9 @@ type Moved struct {
 }
 
 // checkDirsChangeable refuses a move out of (or an edit in) a folder this
-// user may not change (a read-only folder or file system).
+// user may not change (a read-only folder or file system), and of a file
+// that may not be removed (append-only, immutable), the first in the
+// files' order.
 func checkDirsChangeable(p MovePlan) error {
 	dirs := map[string]bool{}
 	for _, f := range p.Files {
@@ -1116,6 +1118,20 @@ func checkDirsChangeable(p MovePlan) error {
 				Msg:  fmt.Sprintf("cannot move out of %s: this user may not remove files there (%v); nothing was modified", d, err),
 				Hint: "give this user write permission on that folder (or move the session as its owner), then retry",
 				Err:  err,
+			}
+		}
+	}
+	// a file whose own attribute bars its removal (append-only,
+	// immutable: even root's unlink fails) failed the move past its
+	// mark, the session in two places, every rerun failing again
+	for _, f := range p.Files {
+		if f.From == f.To {
+			continue
+		}
+		if why := removalBarred(f.From); why != "" {
+			return &Error{
+				Msg:  fmt.Sprintf("cannot move %s: the file is %s, so it may not be removed from its old place; nothing was modified", f.From, why),
+				Hint: "clear that attribute of the file (as root), then retry",
 			}
 		}
 	}

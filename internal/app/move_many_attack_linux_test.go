@@ -189,6 +189,39 @@ func TestMoveRefusedForOneFileAmongManyNamesTheFirst(t *testing.T) {
 			require.True(t, errors.Is(err, syscall.EROFS), "%T %v", err, err)
 			assert.Contains(t, err.Error(), "/.bctrnos8p.txt.", "not the first in order (the folder's first file: bctrnos8p.txt, then t000...)")
 		}},
+		{"two sidecars may not be removed (append-only, immutable)", func(t *testing.T, e *manyEnv) []string {
+			if os.Geteuid() != 0 {
+				testmount.Cannot(t, "setting a file immutable needs root")
+			}
+			const immutable, appendOnly = 0x10, 0x20 // FS_IMMUTABLE_FL, FS_APPEND_FL: no removal
+			setFlag := func(p string, flag uint32, on bool) error {
+				f, err := os.Open(p)
+				if err != nil {
+					return err
+				}
+				defer f.Close()
+				was, err := unix.IoctlGetUint32(int(f.Fd()), unix.FS_IOC_GETFLAGS)
+				if err != nil {
+					return err
+				}
+				if on {
+					was |= flag
+				} else {
+					was &^= flag
+				}
+				return unix.IoctlSetPointerInt(int(f.Fd()), unix.FS_IOC_SETFLAGS, int(was))
+			}
+			for p, flag := range map[string]uint32{e.sidecar(37): appendOnly, e.sidecar(81): immutable} {
+				t.Cleanup(func() { _ = setFlag(p, flag, false) })
+				if err := setFlag(p, flag, true); err != nil {
+					testmount.Cannot(t, "this file system keeps no such flag: %v", err)
+				}
+			}
+			return nil
+		}, func(t *testing.T, e manyEnv, err error) {
+			assert.Contains(t, err.Error(), e.sidecar(37), "not the first in order")
+			assert.NotContains(t, err.Error(), "part-way")
+		}},
 		{"the disk fills up with the new copies", func(t *testing.T, e *manyEnv) []string {
 			e.onSmallDisk(t)
 			return nil
