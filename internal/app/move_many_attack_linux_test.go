@@ -273,14 +273,19 @@ func (e manyEnv) swapAt(t *testing.T, step, kind string, paths ...string) {
 }
 
 // onSmallDisk puts e's config dir on a file system of its own (a tmpfs)
-// with room for half the new copies of its files: a move's temps fill it
-// while its other files are being written.
-func (e *manyEnv) onSmallDisk(t *testing.T) {
+// with room for nine tenths of the new copies of its files: a move's
+// temps fill it while its other files are being written.
+func (e *manyEnv) onSmallDisk(t *testing.T) { e.onOwnDisk(t, "cfg", true) }
+
+// onOwnDisk puts e's config dir on a tmpfs of its own, as the folder sub
+// of it ("": the mount point itself), with room for nine tenths of the new
+// copies of its files (small) or plenty.
+func (e *manyEnv) onOwnDisk(t *testing.T, sub string, small bool) {
 	t.Helper()
 	fsDir := filepath.Join(e.root, "small")
 	require.NoError(t, os.Mkdir(fsDir, 0o700))
 	testmount.Tmpfs(t, fsDir, "16m")
-	cfg := filepath.Join(fsDir, "cfg")
+	cfg := filepath.Join(fsDir, sub)
 	var need int64
 	require.NoError(t, filepath.Walk(e.cfg, func(p string, fi os.FileInfo, err error) error {
 		if err != nil {
@@ -308,7 +313,9 @@ func (e *manyEnv) onSmallDisk(t *testing.T) {
 	var sf syscall.Statfs_t
 	require.NoError(t, syscall.Statfs(fsDir, &sf))
 	used := int64(sf.Blocks-sf.Bfree) * sf.Bsize
-	require.NoError(t, syscall.Mount("tmpfs", fsDir, "tmpfs", syscall.MS_REMOUNT, fmt.Sprintf("size=%d", used+need*9/10)))
+	if small {
+		require.NoError(t, syscall.Mount("tmpfs", fsDir, "tmpfs", syscall.MS_REMOUNT, fmt.Sprintf("size=%d", used+need*9/10)))
+	}
 	e.cfg = cfg
 	e.oldDir = filepath.Join(cfg, "projects", chain.ProjectSlug(e.old))
 	e.side = filepath.Join(e.oldDir, e.id, "tool-results")
@@ -546,4 +553,51 @@ func TestMoveKeepsOwnerModeAndTimeOfManyFiles(t *testing.T) {
 	require.NoError(t, a.RunRestore(e.id, "", false))
 	assert.Equal(t, oldFacts, facts(t, e.oldDir), "the restore put back every file as it was")
 	assert.NoDirExists(t, newDir)
+}
+
+// TestMoveOfManyFilesFromAnOddConfigDir: the walks from the config dir
+// down (openat2 in one call where the kernel has it, else one folder at
+// a time) start from the config dir as the user names it (made absolute
+// by the command line: a relative one never reaches them). A member per
+// way: a link to it, a link to a link to it, a config dir that is the
+// mount point of a file system of its own. The move of a session of 120 sidecars goes
+// through, every file's bytes in the new place, nothing of ccsurgeon's
+// left, and the restore puts it back.
+func TestMoveOfManyFilesFromAnOddConfigDir(t *testing.T) {
+	for _, member := range []string{"a link to it", "a link to a link to it", "a mount point"} {
+		t.Run(member, func(t *testing.T) {
+			e := newManyMoveEnv(t, 120)
+			if member == "a mount point" {
+				e.onOwnDisk(t, "", false)
+			}
+			was := facts(t, e.oldDir)
+			name := e.cfg
+			switch member {
+			case "a link to it":
+				name = filepath.Join(e.root, "cfg-link")
+				require.NoError(t, os.Symlink(e.cfg, name))
+			case "a link to a link to it":
+				name = filepath.Join(e.root, "cfg-link2")
+				require.NoError(t, os.Symlink(e.cfg, filepath.Join(e.root, "cfg-link")))
+				require.NoError(t, os.Symlink("cfg-link", name))
+			}
+			a := &Env{ConfigDir: name, Out: &bytes.Buffer{}, Err: &bytes.Buffer{}, Quiet: true}
+			require.NoError(t, a.RunMove(MoveOptions{Session: e.id, To: e.newPath}))
+			moved := facts(t, e.newPlace(e.oldDir))
+			require.Len(t, moved, len(was))
+			for rel, f := range was {
+				if !strings.HasSuffix(rel, ".jsonl") {
+					assert.Equal(t, f, moved[rel], "%s", rel)
+				}
+			}
+			require.NoError(t, a.RunRestore(e.id, "", false))
+			assert.Equal(t, was, facts(t, e.oldDir), "the restore")
+			_ = filepath.WalkDir(e.cfg, func(p string, d fs.DirEntry, err error) error {
+				if err == nil && strings.Contains(d.Name(), ".ccsurgeon-") && !strings.HasSuffix(d.Name(), ".lock") {
+					t.Errorf("left %s", p)
+				}
+				return nil
+			})
+		})
+	}
 }
