@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/ccsurgeon/ccsurgeon/internal/listdir"
@@ -875,13 +876,30 @@ func moveTemp(cfg string, f MoveFile, tmp string) error {
 		render = CopyBeneath(cfg, f.From)
 	}
 	if err := renderTo(cfg, tmp, like, 0, render); err != nil {
-		return err
+		return newCopyErr(f, err)
 	}
 	if err := chtimesBeneath(cfg, tmp, f.Snapshot.ModTime, f.Snapshot.ModTime); err != nil {
-		return err
+		return newCopyErr(f, err)
 	}
 	hook("move-temp-made")
 	return nil
+}
+
+// newCopyErr is a failure to write f's new copy told by f's names, not its
+// temp's (named for the run: the words changed from run to run, and
+// named a file the user never sees): what the system said (a read-only
+// file system, permission denied). A refusal that names its file already
+// (a link, a node that is not a file, a full disk's) is as it is.
+func newCopyErr(f MoveFile, err error) error {
+	var e *Error
+	var na *NotAFileError
+	var se *SymlinkError
+	var errno syscall.Errno
+	if errors.As(err, &e) || errors.As(err, &na) || errors.As(err, &se) || !errors.As(err, &errno) {
+		return err
+	}
+	return &Error{Msg: fmt.Sprintf("cannot write %s, the new copy of %s: %v; nothing was modified", f.To, f.From, errno),
+		Hint: "let this user write in " + filepath.Dir(f.To) + " (or move the session to another project path), then retry", Err: err}
 }
 
 // renderTo writes a new file at path (which must not exist), fsynced,
