@@ -836,6 +836,15 @@ func renderTempBeneath(root, target string, like os.FileInfo, mode os.FileMode, 
 // the whole folder once a file (a move of 859 files: 859 reads of 859
 // names).
 func newTempBeneath(root, target string, like os.FileInfo, mode os.FileMode, render func(io.Writer) error) (*os.File, error) {
+	tmp := filepath.Join(filepath.Dir(target), tempPrefix(filepath.Base(target))+newTxnID())
+	return createBeneath(root, tmp, target, like, mode, render)
+}
+
+// createBeneath makes the new file name (O_CREAT|O_EXCL|O_NOFOLLOW, in its
+// folder reached from root without following a link) to be target, as
+// newTempBeneath its temp: returned open, written, not fsynced; on error
+// nothing is left.
+func createBeneath(root, name, target string, like os.FileInfo, mode os.FileMode, render func(io.Writer) error) (*os.File, error) {
 	owner := like
 	if owner == nil {
 		owner, _ = os.Stat(filepath.Dir(target))
@@ -845,14 +854,13 @@ func newTempBeneath(root, target string, like os.FileInfo, mode os.FileMode, ren
 	if mode == 0 {
 		mode = DefaultMode
 	}
-	tmp := filepath.Join(filepath.Dir(target), tempPrefix(filepath.Base(target))+newTxnID())
-	f, err := openBeneath(root, tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	f, err := openBeneath(root, name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
 	if err != nil {
 		return nil, wrapIOError(fmt.Sprintf("create temp file for %s", target), err)
 	}
 	if err := fill(f, target, owner, mode, render, true); err != nil {
 		f.Close()
-		removeBeneath(root, tmp)
+		removeBeneath(root, name)
 		return nil, err
 	}
 	return f, nil

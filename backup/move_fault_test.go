@@ -123,6 +123,8 @@ func TestMoveCrash(t *testing.T) {
 	}{
 		{"move-after-journal", false},
 		{"move-after-backup", false},
+		{"move-temp-written", false}, // some temps written, others being written
+		{"move-temp-made", false},
 		{"move-after-temps", false},
 		{"move-after-commit-mark", true},
 		{"move-between-links", true},

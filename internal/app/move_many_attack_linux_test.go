@@ -411,8 +411,8 @@ func TestMoveFollowsNoSwapWhileItWritesManyFiles(t *testing.T) {
 	}
 	members = append(members,
 		member{"the new tool-results folder becomes a link", "move-temp-made", 0, newFolder},
-		member{"the new tool-results folder becomes a link", "move-render-before-link", 0, newFolder},
-		member{"a sidecar becomes a link", "move-render-before-link", 0, sidecar("link")},
+		member{"the new tool-results folder becomes a link", "move-temp-written", 0, newFolder},
+		member{"a sidecar becomes a link", "move-temp-written", 0, sidecar("link")},
 		member{"the backup's tool-results folder becomes a link", "backup-copying", 0, backupFolder},
 		// as the backup ends (the temps may be all written) and once
 		// both are: the last check before the commit mark

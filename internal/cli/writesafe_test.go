@@ -212,7 +212,7 @@ func leftovers(t *testing.T, root string) []string {
 
 // Finding 6: kill -9 during move leaves a temp file for good.
 func TestWriteSafety6NoTempOutlivesARerunAfterAKilledMove(t *testing.T) {
-	for _, step := range []string{"move-render-before-link", "move-after-journal", "move-after-backup", "move-after-temps", "move-after-commit-mark", "move-after-links", "move-after-edits", "atomic-temp-written"} {
+	for _, step := range []string{"move-render-before-link", "move-temp-written", "move-after-journal", "move-after-backup", "move-after-temps", "move-after-commit-mark", "move-after-links", "move-after-edits", "atomic-temp-written"} {
 		t.Run(step, func(t *testing.T) {
 			t.Parallel()
 			m, id := moveEnvCLI(t)
