@@ -497,7 +497,8 @@ func TestMoveFollowsNoSwapWhileItWritesManyFiles(t *testing.T) {
 // files eight at a time beside its backup; each moved file keeps its
 // bytes, mode, owner (as root: of other users, several) and modification
 // time to the nanosecond; the backup's copy of each is the file as it
-// was; the restore puts every file back as it was.
+// was (two with a second name elsewhere are copied, not linked); the
+// restore puts every file back as it was.
 func TestMoveKeepsOwnerModeAndTimeOfManyFiles(t *testing.T) {
 	const n = 120
 	e := newManyMoveEnv(t, n)
@@ -516,6 +517,11 @@ func TestMoveKeepsOwnerModeAndTimeOfManyFiles(t *testing.T) {
 		require.NoError(t, err)
 		st := fi.Sys().(*syscall.Stat_t)
 		dirFacts[d] = [3]uint32{uint32(fi.Mode()), st.Uid, st.Gid}
+	}
+	// two sidecars with a second name (outside the config dir): their
+	// backup is a copy, not a second name, and must keep them as well
+	for _, i := range []int{5, 77} {
+		require.NoError(t, os.Link(e.sidecar(i), filepath.Join(e.root, fmt.Sprintf("second-name-%d", i))))
 	}
 	oldFacts := facts(t, e.oldDir)
 	_, _, err := e.run(MoveOptions{Session: e.id, To: e.newPath})
@@ -545,6 +551,12 @@ func TestMoveKeepsOwnerModeAndTimeOfManyFiles(t *testing.T) {
 	require.Len(t, backups, 1)
 	saved := facts(t, backups[0])
 	delete(saved, "manifest.json")
+	for rel, f := range oldFacts { // a copy is the backup's own file: its bytes, and mode and owner in the manifest
+		if s, ok := saved[rel]; ok && s != f {
+			assert.Equal(t, f.data, s.data, "%s: the backup's bytes", rel)
+			saved[rel] = f
+		}
+	}
 	assert.Equal(t, oldFacts, saved, "the backup holds the files as they were")
 	a := &Env{ConfigDir: e.cfg, Out: &bytes.Buffer{}, Err: &bytes.Buffer{}, Quiet: true}
 	require.NoError(t, a.RunRestore(e.id, "", false))
