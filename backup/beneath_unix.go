@@ -436,3 +436,11 @@ func removeAllAt(parent int, name, path string) error {
 	}
 	return nil
 }
+
+// openDirToSync opens the folder dir by name to fsync it, never waiting
+// on a named pipe swapped in for it (O_DIRECTORY|O_NONBLOCK: anything but
+// a folder fails at once, ENOTDIR; a plain open waited for a writer, and
+// the move with it, for good).
+func openDirToSync(dir string) (*os.File, error) {
+	return os.OpenFile(dir, os.O_RDONLY|unix.O_DIRECTORY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+}

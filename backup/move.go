@@ -407,7 +407,9 @@ func (j *journal) rollBack() error {
 		if err == nil || errors.Is(err, os.ErrNotExist) || isSymlinkErr(err) {
 			return
 		}
-		if _, lerr := os.Lstat(tmp); errors.Is(lerr, os.ErrNotExist) {
+		// (nor is one whose folder is no folder any more: a named pipe
+		// swapped in for it; what was made in it went with the folder)
+		if _, lerr := os.Lstat(tmp); errors.Is(lerr, os.ErrNotExist) || errors.Is(lerr, syscall.ENOTDIR) {
 			return
 		}
 		errs = append(errs, err)

@@ -350,6 +350,12 @@ func TestMoveFollowsNoSwapWhileItWritesManyFiles(t *testing.T) {
 	// copy of the folder (with "planted" for ccsurgeon's own names)
 	exchange := func(t *testing.T, e manyEnv, d, outside string, copyIt bool) {
 		require.NoError(t, os.Mkdir(outside, 0o700))
+		if strings.HasSuffix(outside, "fifo") { // a named pipe in the folder's place, not a link
+			pipe := filepath.Join(e.root, "pipe")
+			require.NoError(t, mkfifo(pipe))
+			require.NoError(t, unix.Renameat2(unix.AT_FDCWD, pipe, unix.AT_FDCWD, d, unix.RENAME_EXCHANGE))
+			return
+		}
 		if copyIt {
 			ents, err := os.ReadDir(d)
 			require.NoError(t, err)
@@ -414,6 +420,8 @@ func TestMoveFollowsNoSwapWhileItWritesManyFiles(t *testing.T) {
 		member{"the new tool-results folder becomes a link", "move-temp-written", 0, newFolder},
 		member{"a sidecar becomes a link", "move-temp-written", 0, sidecar("link")},
 		member{"the backup's tool-results folder becomes a link", "backup-copying", 0, backupFolder},
+		member{"the backup's tool-results folder becomes a named pipe", "backup-copying", 0, backupFolder},
+		member{"the new tool-results folder becomes a named pipe", "move-temp-made", 0, newFolder},
 		// as the backup ends (the temps may be all written) and once
 		// both are: the last check before the commit mark
 		member{"the old tool-results folder becomes a link", "move-after-backup", 1, oldFolder},
@@ -423,6 +431,9 @@ func TestMoveFollowsNoSwapWhileItWritesManyFiles(t *testing.T) {
 		t.Run(m.what+" at "+m.step, func(t *testing.T) {
 			e := newManyMoveEnv(t, n)
 			outside := filepath.Join(e.root, "outside")
+			if strings.Contains(m.what, "folder becomes a named pipe") {
+				outside += "-fifo"
+			}
 			before := facts(t, filepath.Join(e.cfg, "projects"))
 			var named string
 			var outsideHad map[string]fileFact
@@ -452,8 +463,19 @@ func TestMoveFollowsNoSwapWhileItWritesManyFiles(t *testing.T) {
 			}()
 			select {
 			case <-done:
-			case <-time.After(30 * time.Second):
-				t.Fatalf("the move hangs")
+			case <-time.After(20 * time.Second):
+				// a reader waiting on a named pipe: let it go, so that
+				// the test can end
+				_ = filepath.WalkDir(e.cfg, func(p string, d fs.DirEntry, err error) error {
+					if err == nil && d.Type()&fs.ModeNamedPipe != 0 {
+						if fd, err := unix.Open(p, unix.O_WRONLY|unix.O_NONBLOCK, 0); err == nil {
+							unix.Close(fd)
+						}
+					}
+					return nil
+				})
+				<-done
+				t.Fatalf("the move waited on a named pipe (%s at the %s), until let go; then said: %v", m.what, m.step, err)
 			}
 			backup.TestHook = nil
 			require.NotEmpty(t, named, "the hook never ran")
@@ -466,7 +488,12 @@ func TestMoveFollowsNoSwapWhileItWritesManyFiles(t *testing.T) {
 			require.Error(t, err, "the move went on")
 			var na *backup.NotAFileError
 			var se *backup.SymlinkError
+			var nf *backup.NotAFileError
 			switch {
+			case strings.Contains(m.what, "folder becomes a named pipe"):
+				// a folder on the way that is no folder any more
+				require.True(t, errors.As(err, &se) || errors.As(err, &nf) || errors.Is(err, syscall.ENOTDIR), "not a typed refusal: %T %v", err, err)
+				assert.Contains(t, err.Error(), named)
 			case errors.Is(err, backup.ErrChanged):
 				assert.Contains(t, err.Error(), named+" was deleted")
 			case errors.As(err, &se):
