@@ -422,6 +422,7 @@ func TestMoveFollowsNoSwapWhileItWritesManyFiles(t *testing.T) {
 		member{"the backup's tool-results folder becomes a link", "backup-copying", 0, backupFolder},
 		member{"the backup's tool-results folder becomes a named pipe", "backup-copying", 0, backupFolder},
 		member{"the new tool-results folder becomes a named pipe", "move-temp-made", 0, newFolder},
+		member{"the old tool-results folder becomes a named pipe", "backup-copying", 0, oldFolder},
 		// as the backup ends (the temps may be all written) and once
 		// both are: the last check before the commit mark
 		member{"the old tool-results folder becomes a link", "move-after-backup", 1, oldFolder},
