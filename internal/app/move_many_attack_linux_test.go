@@ -142,7 +142,7 @@ func (e manyEnv) assertRolledBack(t *testing.T, before map[string]fileFact, skip
 // space runs out: the backup's manifest, its record of the move, one of
 // the temps; told in the same words, naming none).
 func TestMoveRefusedForOneFileAmongManyNamesTheFirst(t *testing.T) {
-	const n, runs = 120, 8
+	const n, runs = 120, 5
 	members := []struct {
 		name string
 		set  func(t *testing.T, e *manyEnv) (skip []string)
