@@ -1,7 +1,9 @@
 package backup
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -51,8 +53,17 @@ func startRoot(configDir, dir string) string {
 // nil (ccsurgeon's own folders).
 func makeDirs(root, dir string, like func(p string) os.FileInfo) error {
 	hook("mkdir:" + dir)
-	if _, err := mkdirBeneath(root, dir, like); err != nil {
-		return err
+	for gone := 0; ; gone++ {
+		_, err := mkdirBeneath(root, dir, like)
+		if err == nil {
+			break
+		}
+		// a folder on the way, opened or just made, removed before the
+		// next was made in it (another run's Unlock removes ccsurgeon's
+		// folders it leaves empty): the walk again, from the root
+		if !errors.Is(err, fs.ErrNotExist) || gone >= 100 {
+			return err
+		}
 	}
 	hook("made:" + dir) // (before anything is written in it)
 	return nil

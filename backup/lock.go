@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -162,13 +163,21 @@ func Lock(configDir, key, op string) (*SessionLock, error) {
 		return nil, err
 	}
 	root := BackupsRoot(configDir)
-	if err := makeDirs(configDir, root, nil); err != nil {
-		return nil, fmt.Errorf("create backup directory: %w", err)
-	}
 	path := filepath.Join(root, key+".lock")
-	for {
+	for gone := 0; ; {
+		// another run's Unlock removes the folders it leaves empty
+		// (backups/, ccsurgeon/): one removed between their making and
+		// the lock file's is made again (a batch runs two sessions at a
+		// time)
+		if err := makeDirs(configDir, root, nil); err != nil {
+			return nil, fmt.Errorf("create backup directory: %w", err)
+		}
 		// from the config dir down, following no link (as its folder)
 		f, err := openBeneath(configDir, path, os.O_RDWR|os.O_CREATE, DefaultMode)
+		if errors.Is(err, fs.ErrNotExist) && gone < 100 {
+			gone++
+			continue
+		}
 		if err != nil {
 			return nil, lockFileError(path, err)
 		}

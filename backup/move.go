@@ -81,6 +81,7 @@ type MovePlan struct {
 	Force  bool            // skip the live-session guard
 	Record json.RawMessage // saved in each session's backup manifest
 	Now    func() time.Time
+	Sweeps *Sweeps // the run's sweeps (nil: each session's folder swept)
 }
 
 // MoveResult says what a move did.
@@ -168,7 +169,7 @@ func Move(p MovePlan) (res MoveResult, err error) {
 		defer l.Unlock()
 		// what a killed run left of the session (a partial backup of a
 		// killed move, a change to finish) goes first, as for any change
-		did, err := Recover(cfg, KeyFor(cfg, s.ID, s.ProjectDir), s.ID, s.ProjectDir)
+		did, err := RecoverIn(p.Sweeps, cfg, KeyFor(cfg, s.ID, s.ProjectDir), s.ID, s.ProjectDir)
 		for _, d := range did {
 			res.Warnings = append(res.Warnings, d.Line())
 		}

@@ -245,3 +245,41 @@ func TestLockNeverHeldTwiceAcrossARelease(t *testing.T) {
 		c.Unlock()
 	}
 }
+
+// TestLockWhileAnotherRunEmptiesItsFolder: a run's Unlock removes the
+// folders of ccsurgeon it leaves empty (backups/, then ccsurgeon/), and a
+// batch runs two sessions at a time: the other session's Lock, between
+// making those folders and opening its lock file in them (or while it
+// made them: a folder it had opened on the way removed), failed with
+// "create backup directory: ... no such file or directory" (1 batch in
+// 25 of 12 sessions, TestABatchSweepsEachProjectFolderOnce). The folders
+// removed at each step of the Lock: it makes them again and takes its
+// lock. A member per step.
+func TestLockWhileAnotherRunEmptiesItsFolder(t *testing.T) {
+	for _, at := range []string{"mkdir:", "made:"} {
+		t.Run(at, func(t *testing.T) {
+			cfg := t.TempDir()
+			require.NoError(t, os.Mkdir(filepath.Join(cfg, "projects"), 0o700))
+			const key = "1c2b3a4d-0000-4000-8000-000000000000"
+			root := BackupsRoot(cfg)
+			removed := false
+			setHook(t, func(step string) {
+				if step != at+root || removed {
+					return
+				}
+				if at == "mkdir:" {
+					// made by the other run, about to be emptied by it
+					require.NoError(t, os.MkdirAll(root, 0o700))
+				}
+				removed = true
+				require.NoError(t, os.Remove(root))
+				require.NoError(t, os.Remove(filepath.Dir(root)))
+			})
+			l, err := Lock(cfg, key, "test")
+			require.NoError(t, err)
+			assert.True(t, removed, "the step was reached")
+			assert.FileExists(t, filepath.Join(root, key+".lock"))
+			l.Unlock()
+		})
+	}
+}

@@ -7,7 +7,8 @@
 #   bash bench/batch.sh      # N=1000 LEGACY=300 AGENTS=5 RUNS=3 ROOT=/tmp/ccsurgeon-batch-bench
 #
 # 1. N generated sessions of 100 KB in one project folder (cmd/gensession):
-#    'redact-secrets --all --dry-run' and 'validate --all'.
+#    'redact-secrets --all --dry-run', 'validate --all' and, on a copy made
+#    before each run, 'strip-thinking --all --force' (every session written).
 # 2. A 2.0.x project of LEGACY sessions with AGENTS agent-*.jsonl each beside
 #    them, made from testdata's 2.0.50 subagent session (its id and the
 #    agent's replaced): 'validate --all'.
@@ -59,5 +60,15 @@ measure() {
 echo "$N sessions, $(du -sh "$many" | cut -f1):"
 measure "redact-secrets --all --dry-run" "$BIN" --config-dir "$many" -q redact-secrets --all --dry-run
 measure "validate --all" "$BIN" --config-dir "$many" -q validate --all
+# a change written to every session (each run on a fresh copy, made and
+# synced before the timer: backups and all)
+for i in $(seq "$RUNS"); do
+	rm -rf "$ROOT/write"
+	cp -a "$many" "$ROOT/write"
+	sync
+	/usr/bin/time -f "strip-thinking --all --force, run $i: %e s wall, %U s user, %S s system, %M KB peak RSS" "$BIN" --config-dir "$ROOT/write" -q strip-thinking --all --force >/dev/null 2>"$ROOT/err" || true
+	tail -1 "$ROOT/err"
+done
+rm -rf "$ROOT/write"
 echo "2.0.x project, $LEGACY sessions and $((LEGACY * AGENTS)) agent files:"
 measure "validate --all" "$BIN" --config-dir "$legacy" -q validate --all

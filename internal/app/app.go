@@ -46,13 +46,17 @@ type Env struct {
 	// scanners: the redact scanners this run built, shared by the copies
 	// of the Env a batch makes (nil: built each time; see NewEnv)
 	scanners *scannerCache
+	// sweeps: the project folders this run has swept for what killed
+	// runs left (shared by the copies a batch makes; nil: each session
+	// sweeps its folder)
+	sweeps *backup.Sweeps
 }
 
 // NewEnv is the Env of one run of ccsurgeon: what it builds once for every
 // session of a batch (the redact scanner) is shared by the copies a batch
 // makes of it.
 func NewEnv(in io.Reader, out, err io.Writer) *Env {
-	return &Env{In: in, Out: out, Err: err, scanners: &scannerCache{}}
+	return &Env{In: in, Out: out, Err: err, scanners: &scannerCache{}, sweeps: backup.NewSweeps()}
 }
 
 // Error is the command layer's one error: the message the user reads

@@ -158,7 +158,7 @@ func (env *Env) RunBackups(session string, purge bool) error {
 	if lerr == nil {
 		defer l.Unlock()
 		if projectDir != "" {
-			did, _ := backup.Recover(env.ConfigDir, key, id, projectDir)
+			did, _ := backup.RecoverIn(env.sweeps, env.ConfigDir, key, id, projectDir)
 			for _, d := range did {
 				env.Warnf("%s", d.Line())
 			}

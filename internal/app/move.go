@@ -252,7 +252,7 @@ func (env *Env) nothingToMove(o MoveOptions, from, to string) error {
 }
 
 func (env *Env) runMove(o MoveOptions, from, to string, moves []sessionMove, out *MoveResult) error {
-	plan := backup.MovePlan{ConfigDir: env.ConfigDir, Force: o.Force}
+	plan := backup.MovePlan{ConfigDir: env.ConfigDir, Force: o.Force, Sweeps: env.sweeps}
 	rec := moveRecord{From: from, To: to, Project: o.Project != ""}
 	moved := map[string]bool{}
 	var gates []func() error
@@ -947,7 +947,7 @@ func (env *Env) undoMove(b backup.Backup, force bool) error {
 		moves = append(moves, sessionMove{id: id, path: newMain, oldDir: ms.ProjectDir, dstDr: mine.ProjectDir,
 			from: rec.To, to: rec.From})
 	}
-	plan := backup.MovePlan{ConfigDir: env.ConfigDir, Sessions: sessions, Force: force}
+	plan := backup.MovePlan{ConfigDir: env.ConfigDir, Sessions: sessions, Force: force, Sweeps: env.sweeps}
 	back := moveRecord{From: rec.To, To: rec.From, Project: rec.Project, Sessions: rec.Sessions}
 	for _, d := range rec.Dirs {
 		plan.Dirs = append(plan.Dirs, backup.Moved{From: d.To, To: d.From})

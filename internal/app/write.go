@@ -971,7 +971,7 @@ func (env *Env) lockSession(path string) (*backup.SessionLock, error) {
 	if err != nil {
 		return nil, err
 	}
-	did, err := backup.Recover(env.ConfigDir, key, id, dir)
+	did, err := backup.RecoverIn(env.sweeps, env.ConfigDir, key, id, dir)
 	for _, d := range did {
 		env.Warnf("%s", d.Line())
 	}
@@ -1141,7 +1141,7 @@ func (env *Env) writeNewSession(ns newSession) (path string, err error) {
 			dir = a
 		}
 	}
-	for _, w := range backup.SweepProject(env.ConfigDir, dir) {
+	for _, w := range backup.SweepProjectIn(env.sweeps, env.ConfigDir, dir) {
 		env.Warnf("an earlier run was interrupted: %s", w)
 	}
 	newMain := filepath.Join(dir, ns.newID+".jsonl")
