@@ -161,6 +161,14 @@ func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, i
 		})
 	}
 	g.Wait()
+	// a full disk is met by whichever file is being written when the
+	// space runs out (eight at a time): said in words that name none
+	for _, e := range errs {
+		if errors.Is(e, ErrNoSpace) {
+			return "", &Error{Msg: "back up the session's files: no space left on device (the original file was not modified)",
+				Hint: "free some disk space and retry", Err: e}
+		}
+	}
 	synced := map[string]bool{dir: true} // (with its parents, after the manifest)
 	for i, it := range items {
 		if errs[i] != nil { // the first in the items' order, whichever failed first
