@@ -638,3 +638,49 @@ func TestMoveOfManyFilesFromAnOddConfigDir(t *testing.T) {
 		})
 	}
 }
+
+// TestRestoreOfAMoveReadsNoNodeSwappedIntoItsBackup: the undo of a move
+// of 120 sidecars reads each file from the move's backup (in the config
+// dir's ccsurgeon/backups, which one who shares the config dir can
+// change). A file there swapped for a named pipe must not hang the
+// restore, nor one swapped for a link have the file it names read into
+// the session: the restore is refused, naming it, and the session stays
+// where the move put it.
+func TestRestoreOfAMoveReadsNoNodeSwappedIntoItsBackup(t *testing.T) {
+	for _, kind := range []string{"fifo", "link"} {
+		t.Run(kind, func(t *testing.T) {
+			e := newManyMoveEnv(t, 120)
+			_, _, err := e.run(MoveOptions{Session: e.id, To: e.newPath})
+			require.NoError(t, err)
+			backups, _ := filepath.Glob(filepath.Join(backup.BackupsRoot(e.cfg), e.id, "*-move"))
+			require.Len(t, backups, 1)
+			victim := filepath.Join(backups[0], e.id, "tool-results", "t050.txt")
+			secret := filepath.Join(e.root, "secret.txt")
+			swapNode(t, victim, kind, secret)
+			moved := facts(t, e.newPlace(e.oldDir))
+			a := &Env{ConfigDir: e.cfg, Out: &bytes.Buffer{}, Err: &bytes.Buffer{}, Quiet: true}
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				err = a.RunRestore(e.id, "", false)
+			}()
+			select {
+			case <-done:
+			case <-time.After(20 * time.Second):
+				if fd, err := unix.Open(victim, unix.O_WRONLY|unix.O_NONBLOCK, 0); err == nil {
+					unix.Close(fd)
+				}
+				<-done
+				t.Fatalf("the restore waited on a named pipe in its backup, until let go; then said: %v", err)
+			}
+			require.Error(t, err, "the restore went on")
+			assert.Contains(t, err.Error(), victim)
+			for p, f := range facts(t, e.cfg) {
+				if strings.Contains(f.data, "SSSSSSSS") {
+					t.Errorf("the outside file's bytes were read into the config dir: %s", p)
+				}
+			}
+			assert.Equal(t, moved, facts(t, e.newPlace(e.oldDir)), "the refused restore changed the session")
+		})
+	}
+}
