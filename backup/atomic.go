@@ -905,7 +905,7 @@ func syncDir(dir string) error {
 		return nil
 	}
 	hook("dir-synced:" + dir)
-	d, err := os.Open(dir)
+	d, err := openDirToSync(dir)
 	if err != nil {
 		return fmt.Errorf("open directory %s: %w", dir, err)
 	}

@@ -6,6 +6,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// searchOnly opens a folder on the way of a walk below a root only to
+// search it (O_PATH: what openat2 needs of it, no read permission).
+const searchOnly = unix.O_PATH
+
 // noFastBeneath turns the shortcut off (tests: the walk and the shortcut
 // compared).
 var noFastBeneath = false

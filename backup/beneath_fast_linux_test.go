@@ -46,19 +46,6 @@ func TestBeneathShortcutIsTheWalk(t *testing.T) {
 		{"missing folder", real, "a/none/f"},
 		{"root that is a link", linkRoot, "a/b/c/f"},
 	}
-	open := func(fast bool, m member) (os.FileInfo, string) {
-		noFastBeneath = !fast
-		defer func() { noFastBeneath = false }()
-		fd, base, err := beneathDir(m.root, filepath.Join(m.root, filepath.FromSlash(m.path)))
-		if err != nil {
-			return nil, err.Error()
-		}
-		f := os.NewFile(uintptr(fd), "dir") // (closes fd)
-		defer f.Close()
-		fi, err := f.Stat()
-		require.NoError(t, err)
-		return fi, fmt.Sprintf("ok %s", base)
-	}
 	t.Run("the shortcut is taken", func(t *testing.T) {
 		rfd, err := unix.Open(real, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 		require.NoError(t, err)
@@ -68,24 +55,53 @@ func TestBeneathShortcutIsTheWalk(t *testing.T) {
 		unix.Close(fd)
 	})
 	for _, m := range members {
-		t.Run(m.name, func(t *testing.T) {
-			wfi, walk := open(false, m)
-			ffi, fast := open(true, m)
-			assert.Equal(t, walk, fast, "the shortcut says otherwise than the walk")
-			if wfi != nil && ffi != nil {
-				assert.True(t, os.SameFile(wfi, ffi), "another folder opened")
-			}
-			// and making the folder: the same folders made, or the same refusal
-			mk := func(fast bool) string {
-				noFastBeneath = !fast
-				defer func() { noFastBeneath = false }()
-				made, err := mkdirBeneath(m.root, filepath.Dir(filepath.Join(m.root, filepath.FromSlash(m.path))), nil)
-				for _, p := range made { // undone, for the other's turn
-					defer os.Remove(p)
-				}
-				return fmt.Sprint(len(made), err)
-			}
-			assert.Equal(t, mk(false), mk(true), "making the folder")
-		})
+		t.Run(m.name, func(t *testing.T) { walkAndShortcutAgree(t, m.root, m.path) })
 	}
+}
+
+// beneathBoth opens the folder of path (below root) by the walk and by
+// the shortcut: what each opened (its device and inode; nil: refused)
+// and said. (The descriptor is closed once, here: an *os.File made of it
+// closed it again when collected, maybe another test's by then.)
+func beneathBoth(t *testing.T, root, path string) (walk, fast string, walkID, fastID *[2]uint64) {
+	t.Helper()
+	open := func(fast bool) (*[2]uint64, string) {
+		noFastBeneath = !fast
+		defer func() { noFastBeneath = false }()
+		fd, base, err := beneathDir(root, path)
+		if err != nil {
+			return nil, err.Error()
+		}
+		defer unix.Close(fd)
+		var st unix.Stat_t
+		require.NoError(t, unix.Fstat(fd, &st))
+		return &[2]uint64{st.Dev, st.Ino}, fmt.Sprintf("ok %s", base)
+	}
+	walkID, walk = open(false)
+	fastID, fast = open(true)
+	return walk, fast, walkID, fastID
+}
+
+// walkAndShortcutAgree: the folder of path (below root, as a path
+// relative to it in slashes) opened by the walk and by the shortcut is
+// the same folder, or both refuse it with the same words; and making the
+// folder makes the same folders, or is refused alike.
+func walkAndShortcutAgree(t *testing.T, root, rel string) {
+	t.Helper()
+	path := filepath.Join(root, filepath.FromSlash(rel))
+	walk, fast, wid, fid := beneathBoth(t, root, path)
+	assert.Equal(t, walk, fast, "the shortcut says otherwise than the walk")
+	if wid != nil && fid != nil {
+		assert.Equal(t, *wid, *fid, "another folder opened")
+	}
+	mk := func(fast bool) string {
+		noFastBeneath = !fast
+		defer func() { noFastBeneath = false }()
+		made, err := mkdirBeneath(root, filepath.Dir(path), nil)
+		for _, p := range made { // undone, for the other's turn
+			defer os.Remove(p)
+		}
+		return fmt.Sprint(len(made), err)
+	}
+	assert.Equal(t, mk(false), mk(true), "making the folder")
 }

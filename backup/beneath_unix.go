@@ -32,9 +32,17 @@ func beneathDir(root, path string) (fd int, base string, err error) {
 		return next, parts[len(parts)-1], nil
 	}
 	p := root
-	for _, c := range parts[:len(parts)-1] {
+	folders := parts[:len(parts)-1]
+	for i, c := range folders {
 		p += string(os.PathSeparator) + c
-		next, err := unix.Openat(fd, c, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+		// a folder on the way is only searched, as by the shortcut (and
+		// any path's resolution): one its user may search but not list
+		// was refused by the walk alone
+		how := unix.O_RDONLY
+		if i < len(folders)-1 {
+			how = searchOnly
+		}
+		next, err := unix.Openat(fd, c, how|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 		unix.Close(fd)
 		if err != nil {
 			if errors.Is(err, unix.ELOOP) || errors.Is(err, unix.ENOTDIR) {
@@ -203,8 +211,10 @@ func mkdirBeneath(root, dir string, like func(p string) os.FileInfo) (made []str
 			continue
 		}
 		p += string(os.PathSeparator) + c
-		const flags = unix.O_RDONLY | unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_CLOEXEC
-		next, err := unix.Openat(fd, c, flags, 0)
+		// (a folder on the way only searched, as by beneathDir; one made
+		// here opened to read, its mode and owner set through it)
+		const flags = unix.O_DIRECTORY | unix.O_NOFOLLOW | unix.O_CLOEXEC
+		next, err := unix.Openat(fd, c, searchOnly|flags, 0)
 		made1 := false
 		if errors.Is(err, unix.ENOENT) {
 			// (opened first: a folder that is there is never made, and a
@@ -214,7 +224,11 @@ func mkdirBeneath(root, dir string, like func(p string) os.FileInfo) (made []str
 				return made, &os.PathError{Op: "mkdir", Path: p, Err: mkerr}
 			}
 			made1 = mkerr == nil
-			next, err = unix.Openat(fd, c, flags, 0)
+			how := searchOnly
+			if made1 {
+				how = unix.O_RDONLY
+			}
+			next, err = unix.Openat(fd, c, how|flags, 0)
 		}
 		if err != nil {
 			if errors.Is(err, unix.ELOOP) || errors.Is(err, unix.ENOTDIR) {
@@ -435,4 +449,12 @@ func removeAllAt(parent int, name, path string) error {
 		return &os.PathError{Op: "remove", Path: path, Err: err}
 	}
 	return nil
+}
+
+// openDirToSync opens the folder dir by name to fsync it, never waiting
+// on a named pipe swapped in for it (O_DIRECTORY|O_NONBLOCK: anything but
+// a folder fails at once, ENOTDIR; a plain open waited for a writer, and
+// the move with it, for good).
+func openDirToSync(dir string) (*os.File, error) {
+	return os.OpenFile(dir, os.O_RDONLY|unix.O_DIRECTORY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
 }

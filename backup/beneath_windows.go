@@ -217,3 +217,7 @@ func removeAllBeneath(root, dir string) error {
 	}
 	return os.RemoveAll(dir)
 }
+
+// openDirToSync opens the folder dir to fsync it (named pipes are not in
+// the file system here).
+func openDirToSync(dir string) (*os.File, error) { return os.Open(dir) }

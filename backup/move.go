@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/ccsurgeon/ccsurgeon/internal/listdir"
@@ -234,11 +235,8 @@ func Move(p MovePlan) (res MoveResult, err error) {
 	}()
 	tempErr := makeTemps(cfg, p, j)
 	<-backedUp
-	if backupErr != nil {
-		return res, backupErr
-	}
-	if tempErr != nil {
-		return res, tempErr
+	if err := sideBySideErr(p, backupErr, tempErr); err != nil {
+		return res, err
 	}
 	for i, e := range p.Edits {
 		if e.Remove {
@@ -401,16 +399,28 @@ func (j *journal) save() error {
 func (j *journal) rollBack() error {
 	j.sweepDirs()
 	var errs []error
-	for _, f := range j.Files {
-		if err := removeBeneath(j.root, f.Tmp); err != nil && !errors.Is(err, os.ErrNotExist) && !isSymlinkErr(err) {
-			errs = append(errs, err)
+	// a temp never made is no failure to remove, whatever the removal
+	// says: on a read-only file system unlink says so (EROFS) before it
+	// looks for the name, and a move refused there left its journal and
+	// a line per file it had not written
+	remove := func(tmp string) {
+		err := removeBeneath(j.root, tmp)
+		if err == nil || errors.Is(err, os.ErrNotExist) || isSymlinkErr(err) {
+			return
 		}
+		// (nor is one whose folder is no folder any more: a named pipe
+		// swapped in for it; what was made in it went with the folder)
+		if _, lerr := os.Lstat(tmp); errors.Is(lerr, os.ErrNotExist) || errors.Is(lerr, syscall.ENOTDIR) {
+			return
+		}
+		errs = append(errs, err)
+	}
+	for _, f := range j.Files {
+		remove(f.Tmp)
 		removeEmptyDirs(j.root, filepath.Dir(f.To))
 	}
 	for _, e := range j.Edits {
-		if err := removeBeneath(j.root, e.Tmp); err != nil && !errors.Is(err, os.ErrNotExist) && !isSymlinkErr(err) {
-			errs = append(errs, err)
-		}
+		remove(e.Tmp)
 	}
 	for _, b := range j.Backups {
 		if err := removeAllBeneath(j.root, b); err != nil {
@@ -802,6 +812,34 @@ func makeTemps(cfg string, p MovePlan, j *journal) error {
 	return nil
 }
 
+// sideBySideErr is the refusal of a move's steps (2) and (3), which run
+// side by side: a file of p's that changed or went since it was read
+// (checkMoveUnchanged: the first in the files' order) is why, whichever
+// step met it and whatever it met (a sidecar removed was "lstat ...: no
+// such file or directory"); else the backup's, else the temps' (the
+// first in the files' order). A full disk is met by whichever file is
+// being written when the space runs out (the backup's manifest, its
+// record of the move, one of eight temps), so it is told as the move's,
+// in the same words whichever met it.
+func sideBySideErr(p MovePlan, backupErr, tempErr error) error {
+	if backupErr == nil && tempErr == nil {
+		return nil
+	}
+	if err := checkMoveUnchanged(p); err != nil {
+		return err
+	}
+	for _, err := range []error{backupErr, tempErr} {
+		if errors.Is(err, ErrNoSpace) {
+			return &Error{Msg: "no space left on device for the moved files' new copies and their backup (nothing was modified)",
+				Hint: "free some disk space and retry", Err: err}
+		}
+	}
+	if backupErr != nil {
+		return backupErr
+	}
+	return tempErr
+}
+
 // backUp is a move's step (2): a backup of each session's files (its
 // files given a second name), each named in the journal once made; it
 // returns them by session id.
@@ -859,17 +897,34 @@ func moveTemp(cfg string, f MoveFile, tmp string) error {
 	// every temp is whole
 	fh, err := createBeneath(cfg, tmp, f.To, like, 0, render)
 	if err != nil {
-		return err
+		return newCopyErr(f, err)
 	}
 	if _, err := finishTemp(fh, f.To, true, cfg); err != nil {
-		return err
+		return newCopyErr(f, err)
 	}
 	hook("move-temp-written")
 	if err := chtimesBeneath(cfg, tmp, f.Snapshot.ModTime, f.Snapshot.ModTime); err != nil {
-		return err
+		return newCopyErr(f, err)
 	}
 	hook("move-temp-made")
 	return nil
+}
+
+// newCopyErr is a failure to write f's new copy told by f's names, not its
+// temp's (named for the run: the words changed from run to run, and
+// named a file the user never sees): what the system said (a read-only
+// file system, permission denied). A refusal that names its file already
+// (a link, a node that is not a file, a full disk's) is as it is.
+func newCopyErr(f MoveFile, err error) error {
+	var e *Error
+	var na *NotAFileError
+	var se *SymlinkError
+	var errno syscall.Errno
+	if errors.As(err, &e) || errors.As(err, &na) || errors.As(err, &se) || !errors.As(err, &errno) {
+		return err
+	}
+	return &Error{Msg: fmt.Sprintf("cannot write %s, the new copy of %s: %v; nothing was modified", f.To, f.From, errno),
+		Hint: "let this user write in " + filepath.Dir(f.To) + " (or move the session to another project path), then retry", Err: err}
 }
 
 // renderTo writes a new file at path (which must not exist), fsynced,
@@ -1029,9 +1084,37 @@ func checkMovePaths(cfg string, p MovePlan) error {
 }
 
 // checkMoveUnchanged checks that every file the move reads or rewrites is
-// as it was read: the same size and time, and each moved file still a
-// regular file (a *NotAFileError names one that is no longer).
+// as it was read: the same size and time, each moved file still a regular
+// file (a *NotAFileError names one that is no longer), no folder on the
+// way to one a link (*SymlinkError).
 func checkMoveUnchanged(p MovePlan) error {
+	// a folder on the way to a file the move removes or renames over,
+	// swapped for a link since checkMovePaths (with files of the same
+	// size and time where it leads), would pass a check by size and time
+	// and fail the move past its commit mark, the session in two places
+	// (its old names removed through no link): each folder once
+	cfg, err := filepath.Abs(p.ConfigDir)
+	if err != nil {
+		return err
+	}
+	seen := map[string]bool{}
+	onTheWay := func(path string) error {
+		if d := filepath.Dir(path); !seen[d] {
+			seen[d] = true
+			return refuseSymlinkBelow(cfg, d)
+		}
+		return nil
+	}
+	for _, f := range p.Files {
+		if err := onTheWay(f.From); err != nil {
+			return err
+		}
+	}
+	for _, e := range p.Edits {
+		if err := onTheWay(e.Path); err != nil {
+			return err
+		}
+	}
 	var items []item
 	for _, f := range p.Files {
 		// a node swapped in for a moved file after its copy (a link to
@@ -1061,7 +1144,9 @@ type Moved struct {
 }
 
 // checkDirsChangeable refuses a move out of (or an edit in) a folder this
-// user may not change (a read-only folder or file system).
+// user may not change (a read-only folder or file system), and of a file
+// that may not be removed (append-only, immutable), the first in the
+// files' order.
 func checkDirsChangeable(p MovePlan) error {
 	dirs := map[string]bool{}
 	for _, f := range p.Files {
@@ -1081,6 +1166,20 @@ func checkDirsChangeable(p MovePlan) error {
 				Msg:  fmt.Sprintf("cannot move out of %s: this user may not remove files there (%v); nothing was modified", d, err),
 				Hint: "give this user write permission on that folder (or move the session as its owner), then retry",
 				Err:  err,
+			}
+		}
+	}
+	// a file whose own attribute bars its removal (append-only,
+	// immutable: even root's unlink fails) failed the move past its
+	// mark, the session in two places, every rerun failing again
+	for _, f := range p.Files {
+		if f.From == f.To {
+			continue
+		}
+		if why := removalBarred(f.From); why != "" {
+			return &Error{
+				Msg:  fmt.Sprintf("cannot move %s: the file is %s, so it may not be removed from its old place; nothing was modified", f.From, why),
+				Hint: "clear that attribute of the file (as root), then retry",
 			}
 		}
 	}

@@ -107,9 +107,13 @@ func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, i
 		}
 		t = t.Add(time.Millisecond) // same millisecond as another backup
 	}
+	// the folder made, by its own name: a return on error sets dir to ""
+	// before this runs (the partial backup was left, and its removal
+	// named no folder)
+	made := dir
 	defer func() {
 		if err != nil {
-			removeAllBeneath(cfg, dir)
+			removeAllBeneath(cfg, made)
 		}
 	}()
 	if how == backupNone {
@@ -157,6 +161,14 @@ func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, i
 		})
 	}
 	g.Wait()
+	// a full disk is met by whichever file is being written when the
+	// space runs out (eight at a time): said in words that name none
+	for _, e := range errs {
+		if errors.Is(e, ErrNoSpace) {
+			return "", &Error{Msg: "back up the session's files: no space left on device (the original file was not modified)",
+				Hint: "free some disk space and retry", Err: e}
+		}
+	}
 	synced := map[string]bool{dir: true} // (with its parents, after the manifest)
 	for i, it := range items {
 		if errs[i] != nil { // the first in the items' order, whichever failed first

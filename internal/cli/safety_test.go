@@ -9,7 +9,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -419,9 +421,17 @@ func TestSafetyHelperProcess(t *testing.T) {
 	}
 	pause := os.Getenv("CCSURGEON_SAFETY_PAUSE")    // a file to make at step, then wait to be killed
 	killAt := os.Getenv("CCSURGEON_SAFETY_KILL_AT") // with a pause at step: the later step to be killed at
+	// "step#n": killed at its n-th call (a step of files written
+	// several at a time is called from several goroutines)
+	killNth := int64(1)
+	if s, n, ok := strings.Cut(killAt, "#"); ok {
+		killAt = s
+		killNth, _ = strconv.ParseInt(n, 10, 64)
+	}
+	var killSeen atomic.Int64
 	if step != "-" {
 		backup.TestHook = func(s string) {
-			if s == killAt {
+			if s == killAt && killSeen.Add(1) == killNth {
 				killSelf()
 			}
 			if s == step && pause != "" {
