@@ -717,8 +717,12 @@ func fill(f *os.File, target string, owner os.FileInfo, mode os.FileMode, render
 		return fmt.Errorf("chmod %s: %w", f.Name(), err)
 	}
 	var out io.Writer = f
+	out2 := renderOut{f: f}
 	if sync {
-		out = &writeBehind{f: f}
+		out2.wb = newWriteBack(f)
+		defer out2.wb.stop()
+		out2.d = newDirectWrites(f, out2.wb)
+		out = &writeBehind{f: f, d: out2.d}
 	}
 	bw := writers.Get().(*bufio.Writer)
 	bw.Reset(out)
@@ -726,16 +730,21 @@ func fill(f *os.File, target string, owner os.FileInfo, mode os.FileMode, render
 		bw.Reset(nil) // holds no file
 		writers.Put(bw)
 	}()
-	out2 := renderOut{Writer: bw, f: f}
-	if sync {
-		out2.wb = newWriteBack(f)
-		defer out2.wb.stop()
-	}
+	out2.Writer = bw
 	if err := render(out2); err != nil {
+		if out2.d != nil {
+			_ = out2.d.stop() // the file is removed: no byte of it is kept
+		}
 		return wrapIOError(fmt.Sprintf("write %s", target), err)
 	}
 	if err := bw.Flush(); err != nil {
 		return wrapIOError(fmt.Sprintf("write %s", target), err)
+	}
+	if out2.d != nil {
+		// the pieces kept for direct writes (the last page) written
+		if err := out2.d.finish(); err != nil {
+			return wrapIOError(fmt.Sprintf("write %s", target), err)
+		}
 	}
 	return nil
 }
@@ -752,7 +761,8 @@ func fill(f *os.File, target string, owner os.FileInfo, mode os.FileMode, render
 type renderOut struct {
 	*bufio.Writer
 	f  *os.File
-	wb *writeBack // a file that will be fsynced, else nil
+	wb *writeBack    // a file that will be fsynced, else nil
+	d  *directWrites // a file that will be fsynced: its whole pages straight to the disk
 }
 
 // errMixedWrites: a render called WriteAt after Write.
@@ -761,6 +771,9 @@ var errMixedWrites = errors.New("positional write after buffered writes")
 func (o renderOut) WriteAt(p []byte, off int64) (int, error) {
 	if o.Buffered() > 0 {
 		return 0, errMixedWrites
+	}
+	if o.d != nil {
+		return o.d.writeAt(p, off)
 	}
 	n, err := o.f.WriteAt(p, off)
 	if o.wb != nil && n > 0 {

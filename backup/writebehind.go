@@ -13,9 +13,18 @@ const writeBehindEvery = 8 << 20
 type writeBehind struct {
 	f             *os.File
 	done, started int64
+	d             *directWrites // the file's positional writes (nil: none)
 }
 
 func (w *writeBehind) Write(p []byte) (int, error) {
+	if w.d != nil {
+		// a write at the file's offset needs no alignment: direct
+		// writes are over (a render uses Write or WriteAt, not both)
+		if err := w.d.finish(); err != nil {
+			return 0, err
+		}
+		w.d = nil
+	}
 	n, err := w.f.Write(p)
 	w.done += int64(n)
 	if w.done-w.started >= writeBehindEvery {

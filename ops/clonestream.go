@@ -48,9 +48,14 @@ type StreamResult struct {
 // streamBlock is the size of the blocks Stream reads and renames.
 const streamBlock = 2 << 20
 
+// pageSize is the alignment a block keeps in memory: its bytes lie at the
+// same place in a page of memory as in the file.
+const pageSize = 4096
+
 type cloneBlock struct {
 	data    []byte
-	first   bool // holds the file's first line
+	buf     []byte // what data lies in (from its start: reused)
+	first   bool   // holds the file's first line
 	off     int64
 	lines   int
 	damaged int
@@ -80,9 +85,18 @@ func (r *Remapper) Stream(w io.Writer, src io.ReaderAt, size int64) (StreamResul
 	}
 	wa, _ := w.(io.WriterAt)
 	workers := runtime.GOMAXPROCS(0)
-	q := make(chan *cloneBlock, 2*workers)
+	// the blocks queued in order (each holds its buffer until written);
+	// one fewer into a file written at places: backup keeps the pieces of
+	// the pages two blocks share until the end (a page a block: 0.6 MB
+	// for 300 MB), paid for here (peak RSS on secrets 30.1 -> 28.0 MB,
+	// the same wall and CPU: BENCHMARKS.md 2026-11-27 clonenew12)
+	depth := 2 * workers
+	if wa != nil {
+		depth--
+	}
+	q := make(chan *cloneBlock, depth)
 	free := make(chan []byte, 2*workers+2)
-	sem := make(chan struct{}, workers)
+	sem := make(chan struct{}, workers+streamWaiters(wa))
 	stop := make(chan struct{})
 	readErr := make(chan error, 1)
 	go func() {
@@ -133,7 +147,7 @@ func (r *Remapper) Stream(w io.Writer, src io.ReaderAt, size int64) (StreamResul
 			continue
 		}
 		select {
-		case free <- b.data[:0]:
+		case free <- b.buf[:0]:
 		default:
 		}
 	}
@@ -198,15 +212,20 @@ func splitLines(src io.ReaderAt, size int64, free chan []byte, emit func(*cloneB
 	var off, pos int64
 	for pos < size || len(carry) > 0 {
 		want := max(streamBlock, 2*len(carry))
-		var buf []byte
+		var whole []byte
 		select {
-		case buf = <-free:
+		case whole = <-free:
 		default:
 		}
-		if cap(buf) < want {
-			buf = make([]byte, 0, want)
+		if cap(whole) < want+pageSize {
+			whole = make([]byte, 0, want+pageSize)
 		}
-		buf = append(buf[:0], carry...)
+		// the block lies in memory as in the file: at the same place in
+		// a page (a large buffer starts on one), so that a writer can
+		// send its whole pages straight to the disk (backup's direct
+		// writes of a file that will be fsynced)
+		lead := int(off % pageSize)
+		buf := append(whole[:lead], carry...)[lead:]
 		n := min(int64(want-len(buf)), size-pos)
 		buf = buf[:len(buf)+int(n)]
 		if _, err := src.ReadAt(buf[len(carry):], pos); err != nil && !(err == io.EOF && pos+n == size) {
@@ -221,7 +240,7 @@ func splitLines(src io.ReaderAt, size int64, free chan []byte, emit func(*cloneB
 				if int64(len(data)) > chain.MaxLine {
 					return chain.LineTooLong(off)
 				}
-				carry = data // no line end yet: read more
+				carry = data // no line end yet: read more (this block is not reused)
 				continue
 			}
 			carry = append([]byte(nil), data[cut+1:]...)
@@ -233,7 +252,7 @@ func splitLines(src io.ReaderAt, size int64, free chan []byte, emit func(*cloneB
 		if err := chain.CheckLines(data, off); err != nil {
 			return err
 		}
-		if !emit(&cloneBlock{data: data, first: off == 0, off: off, done: make(chan struct{})}) {
+		if !emit(&cloneBlock{data: data, buf: whole, first: off == 0, off: off, done: make(chan struct{})}) {
 			return nil
 		}
 		off += int64(len(data))
@@ -406,4 +425,15 @@ func (c *idCache) sessionID(r *Remapper, raw []byte) [36]byte {
 		c.sid, c.sidUnknown = [38]byte(raw), unknown
 	}
 	return unknown
+}
+
+// streamWaiters is how many blocks beyond one a core may be renamed at a
+// time: a block written at its place by its renamer may wait for the disk
+// there (backup sends a fsynced file's whole pages straight to it), and
+// the cores are to rename the next ones meanwhile.
+func streamWaiters(wa io.WriterAt) int {
+	if wa == nil {
+		return 0
+	}
+	return 2
 }

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/internal/testcorpus"
@@ -175,6 +176,47 @@ func TestStreamWritesEachBlockAtItsPlace(t *testing.T) {
 	require.Greater(t, got.Damaged, 0)
 	require.True(t, bytes.Equal(seq.Bytes(), at.buf), "the output written at places differs from the one written in order")
 	require.NotEqual(t, in, at.buf, "ids were renamed")
+}
+
+// TestStreamLaysEachBlockOutAsInTheFile: each block Stream writes at its
+// place lies in memory at the place in a page its offset has in the file
+// (so that backup can send its whole pages straight to the disk): the
+// first block, blocks that begin mid-page after a line's end, the block
+// that holds a line longer than a block, and the last. The member says
+// which block was not.
+func TestStreamLaysEachBlockOutAsInTheFile(t *testing.T) {
+	in := bigStreamInput(t)
+	r := NewRemapperFor("11111111-2222-4333-8444-555555555555", "6f1c2a8e-3b4d-4e5f-8a9b-0c1d2e3f4a5b")
+	at := &laidOut{}
+	_, err := r.Stream(at, bytes.NewReader(in), int64(len(in)))
+	if !isUnknownIDs(err) {
+		require.NoError(t, err)
+	}
+	require.Greater(t, len(at.blocks), 3)
+	var long, midPage bool
+	for _, b := range at.blocks {
+		require.Equal(t, b[0]%pageSize, b[1]%pageSize, "the block at %d (%d bytes) lies at %d of a page, not %d", b[1], b[2], b[0]%pageSize, b[1]%pageSize)
+		long = long || b[2] > streamBlock
+		midPage = midPage || b[1]%pageSize != 0
+	}
+	require.True(t, long && midPage, "the input has a block longer than a block and one that begins mid-page")
+}
+
+// laidOut notes where in memory each block written at a place lies.
+type laidOut struct {
+	mu     sync.Mutex
+	blocks [][3]int64 // memory address, offset, length
+}
+
+func (a *laidOut) Write([]byte) (int, error) {
+	return 0, errors.New("Write called on a positional destination")
+}
+
+func (a *laidOut) WriteAt(p []byte, off int64) (int, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.blocks = append(a.blocks, [3]int64{int64(uintptr(unsafe.Pointer(&p[0]))), off, int64(len(p))})
+	return len(p), nil
 }
 
 func isUnknownIDs(err error) bool {
