@@ -108,6 +108,13 @@ func (d *directWrites) writeAt(p []byte, off int64) (int, error) {
 		}
 	}
 	st := d.state
+	if st == directUntried {
+		// made under the lock: direct writes are not turned on (the
+		// file's flags) while this write, unaligned, is in the kernel
+		// (EINVAL: a small last block beside the first large one)
+		defer d.mu.Unlock()
+		return d.plain(p, off)
+	}
 	d.mu.Unlock()
 	if st != directOn {
 		return d.plain(p, off)

@@ -224,18 +224,16 @@ func Move(p MovePlan) (res MoveResult, err error) {
 	}()
 	hook("move-after-journal")
 
-	// (2) backups, and (3) the temps beside them: neither changes a
-	// file of the user's, and both are done before the commit mark (a
-	// failure of either rolls both back, once both have stopped)
-	var backupErr error
-	backedUp := make(chan struct{})
-	go func() {
-		defer close(backedUp)
-		res.Backups, backupErr = j.backUp(cfg, p, now().UTC())
-	}()
-	tempErr := makeTemps(cfg, p, j)
-	<-backedUp
-	if err := sideBySideErr(p, backupErr, tempErr); err != nil {
+	// (2) backups, then (3) the temps. Side by side (tried), a kill
+	// while the temps were written came before the backup was named in
+	// the journal, and the rollback left it (TestMoveCrash, temp-made):
+	// each backup is named in the journal before any temp is made
+	var backupErr, tempErr error
+	res.Backups, backupErr = j.backUp(cfg, p, now().UTC())
+	if backupErr == nil {
+		tempErr = makeTemps(cfg, p, j)
+	}
+	if err := movedCopiesErr(p, backupErr, tempErr); err != nil {
 		return res, err
 	}
 	for i, e := range p.Edits {
@@ -812,16 +810,16 @@ func makeTemps(cfg string, p MovePlan, j *journal) error {
 	return nil
 }
 
-// sideBySideErr is the refusal of a move's steps (2) and (3), which run
-// side by side: a file of p's that changed or went since it was read
-// (checkMoveUnchanged: the first in the files' order) is why, whichever
-// step met it and whatever it met (a sidecar removed was "lstat ...: no
-// such file or directory"); else the backup's, else the temps' (the
-// first in the files' order). A full disk is met by whichever file is
-// being written when the space runs out (the backup's manifest, its
-// record of the move, one of eight temps), so it is told as the move's,
-// in the same words whichever met it.
-func sideBySideErr(p MovePlan, backupErr, tempErr error) error {
+// movedCopiesErr is the refusal of a move's steps (2) and (3): a file of
+// p's that changed or went since it was read (checkMoveUnchanged: the
+// first in the files' order) is why, whichever step met it and whatever
+// it met (a sidecar removed was "lstat ...: no such file or directory");
+// else the backup's, else the temps' (the first in the files' order). A
+// full disk is met by whichever file is being written when the space
+// runs out (the backup's manifest, its record of the move, one of eight
+// temps written at once), so it is told as the move's, in the same words
+// whichever met it.
+func movedCopiesErr(p MovePlan, backupErr, tempErr error) error {
 	if backupErr == nil && tempErr == nil {
 		return nil
 	}
