@@ -728,7 +728,17 @@ func Restore(o RestoreOptions) (Result, Backup, error) {
 		if !sessionFileRel(o.SessionID, f.Rel) {
 			return Result{}, b, damaged(fmt.Errorf("%q is not a file of session %s", f.Rel, o.SessionID))
 		}
-		if err := verifySHA256(src, f.SHA256); err != nil {
+		// every read of a backup's file from the config dir down, following
+		// no link and waiting on no named pipe, a regular file only: one
+		// swapped for a link after the check copied the bytes it named
+		// into the session, a named pipe hung the restore
+		root := startRoot(o.ConfigDir, b.Dir)
+		if err := verifySHA256(root, src, f.SHA256); err != nil {
+			var na *NotAFileError
+			var se *SymlinkError
+			if errors.As(err, &na) || errors.As(err, &se) {
+				return Result{}, b, err
+			}
 			return Result{}, b, damaged(err)
 		}
 		if o.Check != nil {
@@ -742,15 +752,7 @@ func Restore(o RestoreOptions) (Result, Backup, error) {
 			return Result{}, b, err
 		}
 		plan.Files = append(plan.Files, FileWrite{Path: target, Snapshot: snap, Mode: f.Mode, UID: f.UID, GID: f.GID,
-			Render: func(w io.Writer) error {
-				in, err := os.Open(src)
-				if err != nil {
-					return err
-				}
-				defer in.Close()
-				_, err = io.Copy(w, in)
-				return err
-			}})
+			Render: CopyBeneath(root, src)})
 	}
 	for _, f := range b.Created {
 		if !sessionFileRel(o.SessionID, f.Rel) {
@@ -800,9 +802,10 @@ func backupFilePath(b Backup, f BackupFile) (string, error) {
 	return filepath.Join(b.Dir, rel), nil
 }
 
-// verifySHA256 checks a file's content against a hex sha256.
-func verifySHA256(path, want string) error {
-	f, err := os.Open(path)
+// verifySHA256 checks the content of the regular file at path (below
+// root, reached as openRegularBeneath does) against a hex sha256.
+func verifySHA256(root, path, want string) error {
+	f, err := openRegularBeneath(root, path)
 	if err != nil {
 		return err
 	}
