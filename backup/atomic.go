@@ -716,28 +716,30 @@ func fill(f *os.File, target string, owner os.FileInfo, mode os.FileMode, render
 	if err := f.Chmod(mode.Perm()); err != nil {
 		return fmt.Errorf("chmod %s: %w", f.Name(), err)
 	}
-	var out io.Writer = f
 	out2 := renderOut{f: f}
 	if sync {
 		out2.wb = newWriteBack(f)
 		defer out2.wb.stop()
 		out2.d = newDirectWrites(f, out2.wb)
-		out = &writeBehind{f: f, d: out2.d}
+		bw := newBlockWriter(out2.d)
+		defer bw.release()
+		out2.seqWriter = bw
+	} else {
+		bw := writers.Get().(*bufio.Writer)
+		bw.Reset(f)
+		defer func() {
+			bw.Reset(nil) // holds no file
+			writers.Put(bw)
+		}()
+		out2.seqWriter = bw
 	}
-	bw := writers.Get().(*bufio.Writer)
-	bw.Reset(out)
-	defer func() {
-		bw.Reset(nil) // holds no file
-		writers.Put(bw)
-	}()
-	out2.Writer = bw
 	if err := render(out2); err != nil {
 		if out2.d != nil {
 			_ = out2.d.stop() // the file is removed: no byte of it is kept
 		}
 		return wrapIOError(fmt.Sprintf("write %s", target), err)
 	}
-	if err := bw.Flush(); err != nil {
+	if err := out2.Flush(); err != nil {
 		return wrapIOError(fmt.Sprintf("write %s", target), err)
 	}
 	if out2.d != nil {
@@ -755,14 +757,25 @@ func fill(f *os.File, target string, owner os.FileInfo, mode os.FileMode, render
 // render that makes its output in blocks on every core and writes each
 // block from the core that made it (a plain clone: no one goroutine
 // then writes the whole file after the others). A render uses one or the
-// other: WriteAt refuses when Write has left bytes in the buffer. Each
-// block written to a file that will be fsynced is handed to the disk
-// (writeBack), as Write does every few megabytes.
+// other: WriteAt refuses when Write has left bytes in the buffer. A file
+// that will be fsynced has its whole pages sent straight to the disk
+// either way (directWrites; Write's gathered into page-aligned blocks,
+// blockWriter), and what goes through the cache handed to the disk's
+// queue as it is written (writeBack).
 type renderOut struct {
-	*bufio.Writer
+	seqWriter
 	f  *os.File
 	wb *writeBack    // a file that will be fsynced, else nil
 	d  *directWrites // a file that will be fsynced: its whole pages straight to the disk
+}
+
+// seqWriter is the writer of a render's Write: a file that will be
+// fsynced is written in page-aligned blocks (blockWriter), any other
+// through a buffer (bufio.Writer).
+type seqWriter interface {
+	io.Writer
+	Buffered() int
+	Flush() error
 }
 
 // errMixedWrites: a render called WriteAt after Write.
