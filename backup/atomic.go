@@ -836,6 +836,7 @@ func finishTemp(f *os.File, target string, sync bool, root ...string) (string, e
 			remove()
 			return "", wrapIOError(fmt.Sprintf("fsync %s", target), err)
 		}
+		hook("temp-fsynced:" + target)
 	}
 	if err := f.Close(); err != nil {
 		remove()

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -792,12 +793,31 @@ func makeTemps(cfg string, p MovePlan, j *journal) error {
 	sort.SliceStable(order, func(a, b int) bool {
 		return p.Files[order[a]].Snapshot.Size > p.Files[order[b]].Snapshot.Size
 	})
+	// made durable together where the kernel allows (one syncfs of each
+	// file system, not an fsync a file: with 859 small files each fsync
+	// waited on the disk's queue beside the transcript's writes), its
+	// folders opened before any byte is written: syncfs reports the write
+	// errors met since
+	var together *syncGroup
+	if syncsTogetherFn() {
+		var dirs []string
+		for _, f := range p.Files {
+			if d := filepath.Dir(f.To); !slices.Contains(dirs, d) {
+				dirs = append(dirs, d)
+			}
+		}
+		var err error
+		if together, err = openSyncGroup(cfg, dirs); err != nil {
+			return fmt.Errorf("open the new files' folders: %w", err)
+		}
+		defer together.close()
+	}
 	errs := make([]error, len(p.Files))
 	var g errgroup.Group
 	g.SetLimit(fileWorkers)
 	for _, i := range order {
 		g.Go(func() error {
-			errs[i] = moveTemp(cfg, p.Files[i], j.Files[i].Tmp)
+			errs[i] = moveTemp(cfg, p.Files[i], j.Files[i].Tmp, together == nil)
 			return nil
 		})
 	}
@@ -805,6 +825,11 @@ func makeTemps(cfg string, p MovePlan, j *journal) error {
 	for _, err := range errs { // the first in the files' order
 		if err != nil {
 			return err
+		}
+	}
+	if together != nil {
+		if err := together.sync(); err != nil {
+			return wrapIOError("make the moved files' new copies durable", err)
 		}
 	}
 	return nil
@@ -875,9 +900,9 @@ func (j *journal) backUp(cfg string, p MovePlan, t time.Time) (map[string]string
 	return backups, nil
 }
 
-// moveTemp writes the temp tmp of a moved file f, whole and fsynced,
-// with f's owner, mode and time.
-func moveTemp(cfg string, f MoveFile, tmp string) error {
+// moveTemp writes the temp tmp of a moved file f, whole (fsynced when
+// sync: else its caller makes it durable), with f's owner, mode and time.
+func moveTemp(cfg string, f MoveFile, tmp string, sync bool) error {
 	// the moved file keeps its owner and mode, and its time
 	like, err := os.Lstat(f.From)
 	if err != nil {
@@ -897,7 +922,7 @@ func moveTemp(cfg string, f MoveFile, tmp string) error {
 	if err != nil {
 		return newCopyErr(f, err)
 	}
-	if _, err := finishTemp(fh, f.To, true, cfg); err != nil {
+	if _, err := finishTemp(fh, f.To, sync, cfg); err != nil {
 		return newCopyErr(f, err)
 	}
 	hook("move-temp-written")

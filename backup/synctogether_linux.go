@@ -1,0 +1,109 @@
+package backup
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"golang.org/x/sys/unix"
+)
+
+// syncsTogether reports whether files written together may be made
+// durable by one syncfs(2) of their file system instead of an fsync
+// each: Linux 5.8 and later, where syncfs returns the write errors the
+// file system met since the descriptor it is given was opened (before,
+// it returned 0 whatever they were).
+var syncsTogether = sync.OnceValue(func() bool {
+	var u unix.Utsname
+	if unix.Uname(&u) != nil {
+		return false
+	}
+	return kernelAtLeast(unix.ByteSliceToString(u.Release[:]), 5, 8)
+})
+
+// kernelAtLeast reports whether the release ("6.1.0-13-amd64") is
+// major.minor or later.
+func kernelAtLeast(release string, major, minor int) bool {
+	parts := strings.SplitN(release, ".", 3)
+	if len(parts) < 2 {
+		return false
+	}
+	lead := func(s string) string { // "8-rc3" -> "8"
+		if i := strings.IndexFunc(s, func(r rune) bool { return r < '0' || r > '9' }); i >= 0 {
+			return s[:i]
+		}
+		return s
+	}
+	ma, err1 := strconv.Atoi(parts[0])
+	mi, err2 := strconv.Atoi(lead(parts[1]))
+	if err1 != nil || err2 != nil {
+		return false
+	}
+	return ma > major || ma == major && mi >= minor
+}
+
+// syncfs1 is syncfs(2) on the file system of the open descriptor fd.
+func syncfs1(fd int) error {
+	for {
+		err := unix.Syncfs(fd)
+		if err != unix.EINTR {
+			return err
+		}
+	}
+}
+
+// syncGroup holds a descriptor on each file system of a set of folders,
+// opened before anything is written in them: the syncfs that makes what
+// was written there durable then reports every write error met since.
+type syncGroup struct {
+	fds  []int
+	dirs []string
+}
+
+// openSyncGroup opens the folders dirs (below root, following no link:
+// beneathDir), one kept for each file system they are on.
+func openSyncGroup(root string, dirs []string) (*syncGroup, error) {
+	g := &syncGroup{}
+	seen := map[uint64]bool{}
+	for _, d := range dirs {
+		fd, _, err := beneathDir(root, filepath.Join(d, "x"))
+		if err != nil {
+			g.close()
+			return nil, err
+		}
+		var st unix.Stat_t
+		if err := unix.Fstat(fd, &st); err != nil {
+			unix.Close(fd)
+			g.close()
+			return nil, &os.PathError{Op: "fstat", Path: d, Err: err}
+		}
+		if seen[st.Dev] {
+			unix.Close(fd)
+			continue
+		}
+		seen[st.Dev] = true
+		g.fds = append(g.fds, fd)
+		g.dirs = append(g.dirs, d)
+	}
+	return g, nil
+}
+
+// sync makes everything written on the group's file systems durable.
+func (g *syncGroup) sync() error {
+	for i, fd := range g.fds {
+		hook("syncfs:" + g.dirs[i])
+		if err := syncfsFn(fd); err != nil {
+			return &os.PathError{Op: "syncfs", Path: g.dirs[i], Err: err}
+		}
+	}
+	return nil
+}
+
+func (g *syncGroup) close() {
+	for _, fd := range g.fds {
+		unix.Close(fd)
+	}
+	g.fds = nil
+}

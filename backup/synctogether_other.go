@@ -1,0 +1,20 @@
+//go:build !linux
+
+package backup
+
+import "errors"
+
+// syncsTogether: one syncfs for files written together is Linux's (here
+// each file is fsynced).
+func syncsTogether() bool { return false }
+
+func syncfs1(int) error { return errors.ErrUnsupported }
+
+// syncGroup: never opened here (syncsTogether is false).
+type syncGroup struct{}
+
+func openSyncGroup(string, []string) (*syncGroup, error) { return nil, errors.ErrUnsupported }
+
+func (*syncGroup) sync() error { return errors.ErrUnsupported }
+
+func (*syncGroup) close() {}
