@@ -29,8 +29,9 @@
 # command run), JQ_TIMEOUT (120 s), ONLY (space-separated command names to run;
 # names: info validate turns repair-dry-run clone-o clone-new fork-at-turn
 # strip-thinking drop-tool-calls rescue compress-old-turns redact-secrets rewrite move ls jq),
-# ALL_SIZE (300MB, for 'all'), CLONE_REST (20 s of idle disk before each run of clone-new
-# and of its durable-copies baseline). Generated sessions are cached by spec+seed and
+# ALL_SIZE (300MB, for 'all'), DISK_REST (20 s of idle disk before each run of the
+# commands that make their writes durable at once: clone-new, its durable-copies baseline,
+# and move). Generated sessions are cached by spec+seed and
 # kept; CLEAN=1 removes them at the end.
 set -uo pipefail
 
@@ -347,14 +348,14 @@ if want clone-new; then
 	# fsyncs), a clone took 0.86-0.97 s, and 0.39 s after 20 s of rest
 	# (2026-11-27); 20 s was not enough after the baselines' 900 MB. So the
 	# clones run first in the step (after wait_freed's idle minute), each
-	# after REST seconds of an idle disk (CLONE_REST, 20), and the baselines'
+	# after REST seconds of an idle disk (DISK_REST, 20), and the baselines'
 	# copies are made after them.
-	REST=${CLONE_REST:-20} measure clone-new keep_clone -- "$BIN" "${CFG[@]}" "${W[@]}" clone "$ID"
+	REST=${DISK_REST:-20} measure clone-new keep_clone -- "$BIN" "${CFG[@]}" "${W[@]}" clone "$ID"
 	CLONE_WALL=$M_WALL CLONE_RSS=$M_RSS CLONE_RC=$M_RC CLONE_ERR=$M_ERR
 	# (a session without subagents or tool results has no folder: the main file only)
 	measure cp-r "" -- sh -c 'd=$(mktemp -d "$3/r.XXXXXX") && cp "$1" "$d/" && { [ ! -d "$2" ] || cp -r "$2" "$d/"; }' _ "$FILE" "$DIR/projects/-bench/$ID" "$ROOT/cpr"
 	CPR_WALL=$M_WALL
-	REST=${CLONE_REST:-20} measure cp-r-sync "" -- sh -c 'd=$(mktemp -d "$3/r.XXXXXX") && cp "$1" "$d/" && { [ ! -d "$2" ] || cp -r "$2" "$d/"; } && find "$d" -type f -exec sync {} +' _ "$FILE" "$DIR/projects/-bench/$ID" "$ROOT/cpr"
+	REST=${DISK_REST:-20} measure cp-r-sync "" -- sh -c 'd=$(mktemp -d "$3/r.XXXXXX") && cp "$1" "$d/" && { [ ! -d "$2" ] || cp -r "$2" "$d/"; } && find "$d" -type f -exec sync {} +' _ "$FILE" "$DIR/projects/-bench/$ID" "$ROOT/cpr"
 	CPRS_WALL=$M_WALL
 	M_WALL=$CLONE_WALL M_RSS=$CLONE_RSS M_RC=$CLONE_RC M_ERR=$CLONE_ERR
 	free_kept "$ROOT/cpr"
@@ -428,8 +429,13 @@ if want move; then
 		"$BIN" "${CFG[@]}" -q restore "$ID" >/dev/null 2>&1
 		rm -rf "$DIR/ccsurgeon/backups"
 	}
+	# Each run after DISK_REST seconds of idle disk, as each clone as a
+	# new session: the undo before it (restore) has just written the whole
+	# session back, and this VM's disk throttles writes after a burst
+	# (dense, by hand: 1.0-1.1 s after 15 s of rest, 1.4-1.6 s in the run
+	# of 2026-11-28 without it; BENCHMARKS.md)
 	wait_freed
-	measure move undo_move -- "$BIN" "${CFG[@]}" "${W[@]}" move "$ID" --to "$ROOT/moved-project"
+	REST=${DISK_REST:-20} measure move undo_move -- "$BIN" "${CFG[@]}" "${W[@]}" move "$ID" --to "$ROOT/moved-project"
 	free_kept
 	row "move ID --to DIR" mbs300 "≥ 300 MB/s" "$BYTES"
 	[ -f "$FILE" ] || { log "the session did not come back after move: $FILE"; exit 1; }
