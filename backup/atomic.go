@@ -196,6 +196,12 @@ type DirSync struct {
 	err   error               // the first failure of a background step
 	wg    sync.WaitGroup
 	sem   chan struct{}
+	// together: the batch is made durable by one syncfs of each file
+	// system its folders are on (syncsTogether, and a Base: the folders'
+	// handles are the batch's), not by an fsync a file; decided at the
+	// first file (grouped)
+	together *syncGroup
+	grouped  bool
 }
 
 // syncsInFlight is how many files of a DirSync are fsynced at once.
@@ -220,6 +226,7 @@ func (d *DirSync) CreateNew(path string, render func(w io.Writer) error) error {
 	if d.sem == nil {
 		d.sem = make(chan struct{}, syncsInFlight)
 	}
+	d.groupLocked()
 	if d.dirs == nil {
 		d.dirs = map[string]bool{}
 	}
@@ -234,6 +241,7 @@ func (d *DirSync) CreateNew(path string, render func(w io.Writer) error) error {
 	// file of the batch in it is made from that handle (openat), so that
 	// a folder swapped for a link since leads no file elsewhere
 	dirf, err := d.folder(dir)
+	together := d.together != nil
 	d.mu.Unlock()
 	if err != nil {
 		return fmt.Errorf("create %s: %w", path, err)
@@ -243,6 +251,9 @@ func (d *DirSync) CreateNew(path string, render func(w io.Writer) error) error {
 		return err
 	}
 	d.record(path, f.Stat)
+	if together { // made durable with the whole batch, by Wait
+		return finishNew(f, path, false, nil)
+	}
 	d.sem <- struct{}{}
 	d.wg.Add(1)
 	// the caller waits until the fsync is issued: a goroutine just made
@@ -257,7 +268,7 @@ func (d *DirSync) CreateNew(path string, render func(w io.Writer) error) error {
 	go func() {
 		defer d.wg.Done()
 		defer func() { <-d.sem }()
-		if err := finishNew(f, path, func() { close(issued) }); err != nil {
+		if err := finishNew(f, path, true, func() { close(issued) }); err != nil {
 			d.mu.Lock()
 			if d.err == nil {
 				d.err = err
@@ -328,9 +339,27 @@ func (d *DirSync) makeDirs(dir string) error {
 	return makeDirs(d.Base, dir, d.Like)
 }
 
+// groupLocked decides, at the batch's first file, whether it is made
+// durable together: by one syncfs of each file system its folders are on
+// (syncsTogether), which needs the folders' handles, held from before
+// anything is written in them (folder), for syncfs to report every write
+// error met since; a batch made by name (no Base) fsyncs each file. d.mu
+// is held.
+func (d *DirSync) groupLocked() {
+	if d.grouped {
+		return
+	}
+	d.grouped = true
+	if d.Base != "" && syncsTogetherFn() {
+		d.together = &syncGroup{}
+	}
+}
+
 // folder returns the handle of the folder dir the batch makes files in,
 // opened from d.Base down following no link the first time (nil with no
-// Base, and on windows: files made by name). d.mu is held.
+// Base, and on windows: files made by name); a batch made durable
+// together keeps a handle on the folder's file system from then on. d.mu
+// is held.
 func (d *DirSync) folder(dir string) (*os.File, error) {
 	if d.Base == "" {
 		return nil, nil
@@ -341,6 +370,12 @@ func (d *DirSync) folder(dir string) (*os.File, error) {
 	f, err := openDirBeneath(d.Base, dir)
 	if err != nil {
 		return nil, err
+	}
+	if d.together != nil {
+		if err := d.together.add(f, dir); err != nil {
+			f.Close()
+			return nil, err
+		}
 	}
 	if d.at == nil {
 		d.at = map[string]*os.File{}
@@ -359,6 +394,9 @@ func (d *DirSync) closeFolders() {
 		}
 	}
 	d.at = nil
+	if d.together != nil {
+		d.together.close() // (a folder opened again is added again)
+	}
 }
 
 // madeNode is a file or folder a DirSync made: its path, and what was
@@ -445,6 +483,11 @@ func (d *DirSync) Wait() error {
 	if d.err != nil {
 		return d.err
 	}
+	if d.together != nil {
+		if err := d.together.sync(); err != nil {
+			return wrapIOError("make the new files durable", err)
+		}
+	}
 	for dir := range d.dirs {
 		if err := syncDir(dir); err != nil {
 			return err
@@ -506,6 +549,18 @@ func (d *DirSync) Last(path string, render func(w io.Writer) error, written func
 	if err := d.makeDirs(filepath.Dir(path)); err != nil {
 		return fmt.Errorf("create directory %s: %w", filepath.Dir(path), err)
 	}
+	// a batch made durable together holds its folder's file system before
+	// a byte of it is written
+	d.mu.Lock()
+	d.groupLocked()
+	together := d.together != nil
+	if together {
+		if _, err := d.folder(filepath.Dir(path)); err != nil {
+			d.mu.Unlock()
+			return fmt.Errorf("create %s: %w", path, err)
+		}
+	}
+	d.mu.Unlock()
 	var f *os.File
 	if d.Base != "" {
 		f, err = renderTempBeneath(d.Base, path, nil, DefaultMode, render)
@@ -515,7 +570,7 @@ func (d *DirSync) Last(path string, render func(w io.Writer) error, written func
 	if err != nil {
 		return err
 	}
-	tmp, err = finishTemp(f, path, true, d.Base)
+	tmp, err = finishTemp(f, path, !together, d.Base)
 	return err
 }
 
@@ -560,17 +615,19 @@ func createNew(root, path string, render func(w io.Writer) error, sweep bool) er
 	return linkNew(tmp, path)
 }
 
-// finishNew fsyncs and closes the new file f at path (issuing, called
-// just before the fsync); on error the file is removed (it is the
+// finishNew fsyncs (when sync: issuing is called just before) and closes
+// the new file f at path; on error the file is removed (it is the
 // batch's: renderNew made it).
-func finishNew(f *os.File, path string, issuing func()) error {
-	if TestHook != nil {
-		TestHook("new-file-syncing:" + path)
-	}
-	issuing()
-	err := f.Sync()
-	if err != nil {
-		err = wrapIOError(fmt.Sprintf("fsync %s", path), err)
+func finishNew(f *os.File, path string, sync bool, issuing func()) error {
+	var err error
+	if sync {
+		if TestHook != nil {
+			TestHook("new-file-syncing:" + path)
+		}
+		issuing()
+		if err = f.Sync(); err != nil {
+			err = wrapIOError(fmt.Sprintf("fsync %s", path), err)
+		}
 	}
 	if cerr := f.Close(); cerr != nil && err == nil {
 		err = wrapIOError(fmt.Sprintf("close %s", path), cerr)
@@ -579,7 +636,10 @@ func finishNew(f *os.File, path string, issuing func()) error {
 		os.Remove(path)
 		return err
 	}
-	hook("new-file-synced")
+	if sync {
+		hook("new-file-synced")
+	}
+	hook("new-file-done")
 	return nil
 }
 

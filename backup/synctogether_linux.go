@@ -3,6 +3,7 @@ package backup
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -60,34 +61,59 @@ func syncfs1(fd int) error {
 type syncGroup struct {
 	fds  []int
 	dirs []string
+	devs []uint64
 }
 
 // openSyncGroup opens the folders dirs (below root, following no link:
 // beneathDir), one kept for each file system they are on.
 func openSyncGroup(root string, dirs []string) (*syncGroup, error) {
 	g := &syncGroup{}
-	seen := map[uint64]bool{}
 	for _, d := range dirs {
 		fd, _, err := beneathDir(root, filepath.Join(d, "x"))
 		if err != nil {
 			g.close()
 			return nil, err
 		}
-		var st unix.Stat_t
-		if err := unix.Fstat(fd, &st); err != nil {
+		kept, err := g.keep(fd, d)
+		if !kept {
 			unix.Close(fd)
+		}
+		if err != nil {
 			g.close()
-			return nil, &os.PathError{Op: "fstat", Path: d, Err: err}
+			return nil, err
 		}
-		if seen[st.Dev] {
-			unix.Close(fd)
-			continue
-		}
-		seen[st.Dev] = true
-		g.fds = append(g.fds, fd)
-		g.dirs = append(g.dirs, d)
 	}
 	return g, nil
+}
+
+// add keeps a handle on the file system of the open folder f (dir) when
+// the group has none on it yet.
+func (g *syncGroup) add(f *os.File, dir string) error {
+	fd, err := unix.FcntlInt(f.Fd(), unix.F_DUPFD_CLOEXEC, 0)
+	if err != nil {
+		return &os.PathError{Op: "dup", Path: dir, Err: err}
+	}
+	kept, err := g.keep(fd, dir)
+	if !kept {
+		unix.Close(fd)
+	}
+	return err
+}
+
+// keep keeps fd (the folder dir) when the group has no handle on its file
+// system yet, and reports whether it did.
+func (g *syncGroup) keep(fd int, dir string) (bool, error) {
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return false, &os.PathError{Op: "fstat", Path: dir, Err: err}
+	}
+	if slices.Contains(g.devs, st.Dev) {
+		return false, nil
+	}
+	g.fds = append(g.fds, fd)
+	g.dirs = append(g.dirs, dir)
+	g.devs = append(g.devs, st.Dev)
+	return true, nil
 }
 
 // sync makes everything written on the group's file systems durable.
@@ -105,5 +131,5 @@ func (g *syncGroup) close() {
 	for _, fd := range g.fds {
 		unix.Close(fd)
 	}
-	g.fds = nil
+	g.fds, g.dirs, g.devs = nil, nil, nil
 }

@@ -2,7 +2,10 @@
 
 package backup
 
-import "errors"
+import (
+	"errors"
+	"os"
+)
 
 // syncsTogether: one syncfs for files written together is Linux's (here
 // each file is fsynced).
@@ -14,6 +17,8 @@ func syncfs1(int) error { return errors.ErrUnsupported }
 type syncGroup struct{}
 
 func openSyncGroup(string, []string) (*syncGroup, error) { return nil, errors.ErrUnsupported }
+
+func (*syncGroup) add(*os.File, string) error { return errors.ErrUnsupported }
 
 func (*syncGroup) sync() error { return errors.ErrUnsupported }
 

@@ -18,14 +18,14 @@ import (
 
 // TestNewSessionCrashAtEachStepIsSwept: a new session killed (SIGKILL)
 // at each step of its writer (a folder made before its marker is,
-// writing the first marker, a sidecar's
-// fsync, after the sidecars, before the main transcript's link) leaves no
+// writing the first marker, a sidecar
+// written, after the sidecars, before the main transcript's link) leaves no
 // main transcript, and the next run's sweep leaves the config dir as it
 // was. A member per step and per kind of sidecar the source has.
 func TestNewSessionCrashAtEachStepIsSwept(t *testing.T) {
 	shapes := []string{"all-sidecars", "tool-results-only", "file-history-only", "subagent-only", "legacy-agents-only"}
 	for _, shape := range shapes {
-		for _, step := range []string{"new-folder-made", "atomic-temp-written", "new-file-synced", "new-after-sidecars", "create-before-link"} {
+		for _, step := range []string{"new-folder-made", "atomic-temp-written", "new-file-done", "new-after-sidecars", "create-before-link"} {
 			if step == "new-folder-made" && shape == "legacy-agents-only" {
 				continue // no folder: its files lie beside the main transcript
 			}
