@@ -1,38 +1,4 @@
 #!/usr/bin/env bash
-# bench/movepair.sh OLD NEW SHAPE [PAIRS] — `move ID --to DIR` timed with two
-# builds of ccsurgeon in turn, on a fresh copy of the session bench/run.sh
-# generated for SHAPE (e.g. dense-300MB, chain1M; run bench/run.sh for it
-# first): each run copies the config dir (`cp -a`, so the session is in the
-# page cache), syncs, leaves the disk idle REST seconds (15), then moves it
-# and prints "BUILD SECONDS". The copies are kept until the end (a removal
-# frees inodes the next run's creates would pay for) and removed then.
-#
-#   git worktree add /tmp/old REV && (cd /tmp/old && go build -o /tmp/ccs-old .)
-#   go build -o /tmp/ccs-new . && bash bench/movepair.sh /tmp/ccs-old /tmp/ccs-new dense-300MB 3
-#
-# Environment: ROOT (/tmp/ccsurgeon-bench), SEED (1), REST (15).
-set -uo pipefail
-[ $# -ge 3 ] || { echo "usage: $0 OLD NEW SHAPE [PAIRS]" >&2; exit 2; }
-OLD=$1 NEW=$2 SHAPE=$3 PAIRS=${4:-3}
-ROOT=${ROOT:-/tmp/ccsurgeon-bench}
-SRC=$ROOT/s-$SHAPE-seed${SEED:-1}
-[ -d "$SRC/projects/-bench" ] || { echo "$SRC: no generated session (run: bash bench/run.sh ${SHAPE/-/:})" >&2; exit 2; }
-ID=$(basename "$(ls "$SRC"/projects/-bench/*.jsonl | head -1)" .jsonl)
-WORK=$(mktemp -d "$ROOT/movepair.XXXXXX")
-trap 'rm -rf "$WORK"' EXIT
-for ((i = 0; i < PAIRS; i++)); do
-	for bin in "$OLD" "$NEW"; do
-		d=$(mktemp -d "$WORK/c.XXXXXX")
-		cp -a "$SRC" "$d/cfg"
-		sync
-		sleep "${REST:-15}"
-		s=$(date +%s.%N)
-		if ! "$bin" --config-dir "$d/cfg" --json -q move "$ID" --to "$d/project" >"$d/out" 2>&1; then
-			echo "$bin failed:" >&2
-			cat "$d/out" >&2
-			exit 1
-		fi
-		e=$(date +%s.%N)
-		awk -v s="$s" -v e="$e" -v b="$bin" 'BEGIN{printf "%s %.3f\n", b, e-s}'
-	done
-done
+# bench/movepair.sh OLD NEW SHAPE [PAIRS] — bench/pair.sh for `move`:
+# `move ID --to DIR` timed with two builds in turn (see bench/pair.sh).
+exec bash "$(dirname "$0")/pair.sh" "$1" "$2" "$3" move "${4:-3}"
