@@ -230,9 +230,36 @@ func Move(p MovePlan) (res MoveResult, err error) {
 	// the journal, and the rollback left it (TestMoveCrash, temp-made):
 	// each backup is named in the journal before any temp is made
 	var backupErr, tempErr error
-	res.Backups, backupErr = j.backUp(cfg, p, now().UTC())
+	// made durable together where the kernel allows (one syncfs of each
+	// file system before the point of no return, not an fsync a file: the
+	// backup's of each old file it links took 80-100 ms of a move of 859
+	// sidecars, and each new file's waited on the disk's queue beside the
+	// transcript's writes): the old files' folders held from before the
+	// backup links them, the new ones' from before a byte is written in
+	// them, so that syncfs reports every write error met since
+	var together *syncGroup
+	if syncsTogetherFn() {
+		var old []string
+		for _, s := range p.Sessions {
+			for _, f := range s.Files {
+				if d := filepath.Dir(f); !slices.Contains(old, d) {
+					old = append(old, d)
+				}
+			}
+		}
+		if together, err = openSyncGroup(cfg, old); err != nil {
+			return res, fmt.Errorf("open the moved files' folders: %w", err)
+		}
+		defer together.close()
+	}
+	res.Backups, backupErr = j.backUp(cfg, p, now().UTC(), together != nil)
 	if backupErr == nil {
-		tempErr = makeTemps(cfg, p, j)
+		tempErr = makeTemps(cfg, p, j, together)
+	}
+	if backupErr == nil && tempErr == nil && together != nil {
+		if serr := together.sync(); serr != nil {
+			tempErr = wrapIOError("make the moved files' new copies and their backup durable", serr)
+		}
 	}
 	if err := movedCopiesErr(p, backupErr, tempErr); err != nil {
 		return res, err
@@ -769,7 +796,7 @@ func isSymlinkErr(err error) bool {
 // order, then the files' temps (j's), several at a time (each waits for
 // its own fsync: a session of 859 files waited for 859 one after the
 // other).
-func makeTemps(cfg string, p MovePlan, j *journal) error {
+func makeTemps(cfg string, p MovePlan, j *journal, together *syncGroup) error {
 	made := map[string]bool{}
 	for _, f := range p.Files {
 		if made[filepath.Dir(f.To)] {
@@ -793,24 +820,18 @@ func makeTemps(cfg string, p MovePlan, j *journal) error {
 	sort.SliceStable(order, func(a, b int) bool {
 		return p.Files[order[a]].Snapshot.Size > p.Files[order[b]].Snapshot.Size
 	})
-	// made durable together where the kernel allows (one syncfs of each
-	// file system, not an fsync a file: with 859 small files each fsync
-	// waited on the disk's queue beside the transcript's writes), its
-	// folders opened before any byte is written: syncfs reports the write
-	// errors met since
-	var together *syncGroup
-	if syncsTogetherFn() {
+	// made durable together (see Move): the new files' folders held
+	// before any byte is written in them
+	if together != nil {
 		var dirs []string
 		for _, f := range p.Files {
 			if d := filepath.Dir(f.To); !slices.Contains(dirs, d) {
 				dirs = append(dirs, d)
 			}
 		}
-		var err error
-		if together, err = openSyncGroup(cfg, dirs); err != nil {
+		if err := together.addDirs(cfg, dirs); err != nil {
 			return fmt.Errorf("open the new files' folders: %w", err)
 		}
-		defer together.close()
 	}
 	errs := make([]error, len(p.Files))
 	var g errgroup.Group
@@ -825,11 +846,6 @@ func makeTemps(cfg string, p MovePlan, j *journal) error {
 	for _, err := range errs { // the first in the files' order
 		if err != nil {
 			return err
-		}
-	}
-	if together != nil {
-		if err := together.sync(); err != nil {
-			return wrapIOError("make the moved files' new copies durable", err)
 		}
 	}
 	return nil
@@ -866,7 +882,7 @@ func movedCopiesErr(p MovePlan, backupErr, tempErr error) error {
 // backUp is a move's step (2): a backup of each session's files (its
 // files given a second name), each named in the journal once made; it
 // returns them by session id.
-func (j *journal) backUp(cfg string, p MovePlan, t time.Time) (map[string]string, error) {
+func (j *journal) backUp(cfg string, p MovePlan, t time.Time, later bool) (map[string]string, error) {
 	backups := map[string]string{}
 	ahead := map[string]*FileHash{}
 	for _, f := range p.Files {
@@ -881,7 +897,11 @@ func (j *journal) backUp(cfg string, p MovePlan, t time.Time) (map[string]string
 			}
 			items = append(items, item{FileWrite: FileWrite{Path: from}, target: from, rel: rel, hash: ahead[from]})
 		}
-		bdir, berr := makeBackup(cfg, KeyFor(cfg, s.ID, s.ProjectDir), s.ID, "move", s.ProjectDir, t, items, backupLink)
+		how := backupLink
+		if later { // the old files' data made durable by the move's syncfs
+			how = backupLinkLater
+		}
+		bdir, berr := makeBackup(cfg, KeyFor(cfg, s.ID, s.ProjectDir), s.ID, "move", s.ProjectDir, t, items, how)
 		if berr != nil {
 			return nil, berr
 		}

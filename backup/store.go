@@ -80,6 +80,10 @@ const (
 	// link; a copy where the file system has none): for a move, whose
 	// end removes the old names, so the backup is what keeps the bytes
 	backupLink
+	// backupLinkLater is backupLink whose files' data the caller makes
+	// durable before anything relies on the backup (a move's one syncfs,
+	// before its point of no return): no fsync of each old file here
+	backupLinkLater
 )
 
 // fileWorkers is how many files a backup or a move writes at a time: each
@@ -143,8 +147,8 @@ func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, i
 			}
 			var bf BackupFile
 			var cerr error
-			if dst := filepath.Join(dir, filepath.FromSlash(it.rel)); how == backupLink {
-				bf, cerr = linkFileSynced(projectDir, it.target, cfg, dst, it.hash)
+			if dst := filepath.Join(dir, filepath.FromSlash(it.rel)); how == backupLink || how == backupLinkLater {
+				bf, cerr = linkFileSynced(projectDir, it.target, cfg, dst, it.hash, how == backupLink)
 			} else {
 				bf, cerr = copyFileSynced(projectDir, it.target, cfg, dst)
 			}
@@ -254,7 +258,9 @@ func copyFileSynced(root, src, dstRoot, dst string) (bf BackupFile, err error) {
 // or the file system gives no second names, or the file's data cannot be
 // flushed to disk (a backup is durable: the copy was fsynced), it falls
 // back to a copy. Its mode is src's own (the backup folder is 0700).
-func linkFileSynced(root, src, dstRoot, dst string, pre *FileHash) (bf BackupFile, err error) {
+// Without sync, src's data is made durable by the caller (a syncfs of its
+// file system before anything relies on the backup).
+func linkFileSynced(root, src, dstRoot, dst string, pre *FileHash, sync bool) (bf BackupFile, err error) {
 	in, err := openRegularBeneath(root, src)
 	if err != nil {
 		return bf, err
@@ -281,9 +287,12 @@ func linkFileSynced(root, src, dstRoot, dst string, pre *FileHash) (bf BackupFil
 		same = serr == nil && os.SameFile(fi, li)
 		l.Close()
 	}
-	if !same || in.Sync() != nil {
+	if !same || sync && in.Sync() != nil {
 		removeBeneath(dstRoot, dst)
 		return copyFileSynced(root, src, dstRoot, dst)
+	}
+	if sync {
+		hook("backup-source-fsynced:" + src)
 	}
 	defer func() {
 		if err != nil {

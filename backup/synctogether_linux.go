@@ -68,22 +68,30 @@ type syncGroup struct {
 // beneathDir), one kept for each file system they are on.
 func openSyncGroup(root string, dirs []string) (*syncGroup, error) {
 	g := &syncGroup{}
+	if err := g.addDirs(root, dirs); err != nil {
+		g.close()
+		return nil, err
+	}
+	return g, nil
+}
+
+// addDirs opens the folders dirs (below root, following no link) and keeps
+// one for each file system the group has no handle on yet.
+func (g *syncGroup) addDirs(root string, dirs []string) error {
 	for _, d := range dirs {
 		fd, _, err := beneathDir(root, filepath.Join(d, "x"))
 		if err != nil {
-			g.close()
-			return nil, err
+			return err
 		}
 		kept, err := g.keep(fd, d)
 		if !kept {
 			unix.Close(fd)
 		}
 		if err != nil {
-			g.close()
-			return nil, err
+			return err
 		}
 	}
-	return g, nil
+	return nil
 }
 
 // add keeps a handle on the file system of the open folder f (dir) when

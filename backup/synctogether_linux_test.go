@@ -14,11 +14,14 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestMoveMakesItsNewFilesDurableTogether: a move's new files are made
-// durable before its point of no return, by one syncfs of their file
-// system where the kernel reports write errors through it (Linux 5.8 and
-// later), else by an fsync of each; and a syncfs that fails refuses the
-// move with every file as it was. One fsync a file of a session of 859
+// TestMoveMakesItsNewFilesDurableTogether: a move's new files, and the
+// data of the files its backup links (the old files: the client may have
+// appended to them a moment ago), are made durable before its point of no
+// return, by one syncfs of their file system where the kernel reports
+// write errors through it (Linux 5.8 and later), else by an fsync of
+// each; and a syncfs that fails refuses the move with every file as it
+// was. The backup's fsync of each old file took 80-100 ms of a move of
+// dense (859 sidecars; by hand, 2026-11-28). One fsync a file of a session of 859
 // small files had each wait on the disk's queue beside the transcript's
 // writes (dense: 0.97-1.11 s against 0.90-0.97 with one syncfs, by hand,
 // in turn; BENCHMARKS.md 2026-11-28). The member says which broke.
@@ -36,12 +39,15 @@ func TestMoveMakesItsNewFilesDurableTogether(t *testing.T) {
 		f := newMoveFixture(t.TempDir())
 		f.write(t)
 		var mu sync.Mutex
-		fsynced, syncfs := 0, 0
+		fsynced, syncfs, linked := 0, 0, 0
 		TestHook = func(step string) {
 			mu.Lock()
 			defer mu.Unlock()
 			if strings.HasPrefix(step, "temp-fsynced:") && strings.HasPrefix(strings.TrimPrefix(step, "temp-fsynced:"), f.newDir) {
 				fsynced++
+			}
+			if strings.HasPrefix(step, "backup-source-fsynced:") {
+				linked++
 			}
 			if strings.HasPrefix(step, "syncfs:") {
 				syncfs++
@@ -70,9 +76,11 @@ func TestMoveMakesItsNewFilesDurableTogether(t *testing.T) {
 		if m.together {
 			require.Equal(t, 1, syncfs, "%s: syncfs calls (one file system)", m.name)
 			require.Zero(t, fsynced, "%s: new files fsynced one by one", m.name)
+			require.Zero(t, linked, "%s: old files fsynced one by one for the backup", m.name)
 		} else {
 			require.Zero(t, syncfs, "%s: syncfs calls", m.name)
 			require.Equal(t, n, fsynced, "%s: new files fsynced", m.name)
+			require.Equal(t, n-1, linked, "%s: old files fsynced for the backup (memory/ is not a session's)", m.name)
 		}
 		for rel, c := range f.files() {
 			b, rerr := os.ReadFile(filepath.Join(f.newDir, rel))

@@ -20,6 +20,8 @@ func openSyncGroup(string, []string) (*syncGroup, error) { return nil, errors.Er
 
 func (*syncGroup) add(*os.File, string) error { return errors.ErrUnsupported }
 
+func (*syncGroup) addDirs(string, []string) error { return errors.ErrUnsupported }
+
 func (*syncGroup) sync() error { return errors.ErrUnsupported }
 
 func (*syncGroup) close() {}
