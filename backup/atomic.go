@@ -202,6 +202,7 @@ type DirSync struct {
 	// first file (grouped)
 	together *syncGroup
 	grouped  bool
+	each     map[string]bool // folders on a file system syncfs is not trusted on
 }
 
 // syncsInFlight is how many files of a DirSync are fsynced at once.
@@ -241,7 +242,7 @@ func (d *DirSync) CreateNew(path string, render func(w io.Writer) error) error {
 	// file of the batch in it is made from that handle (openat), so that
 	// a folder swapped for a link since leads no file elsewhere
 	dirf, err := d.folder(dir)
-	together := d.together != nil
+	together := d.together != nil && !d.each[dir]
 	d.mu.Unlock()
 	if err != nil {
 		return fmt.Errorf("create %s: %w", path, err)
@@ -372,7 +373,12 @@ func (d *DirSync) folder(dir string) (*os.File, error) {
 		return nil, err
 	}
 	if d.together != nil {
-		if err := d.together.add(f, dir); err != nil {
+		if err := d.together.add(f, dir); errors.Is(err, errNotTogether) {
+			if d.each == nil {
+				d.each = map[string]bool{}
+			}
+			d.each[dir] = true // its files fsynced one by one
+		} else if err != nil {
 			f.Close()
 			return nil, err
 		}
@@ -559,6 +565,7 @@ func (d *DirSync) Last(path string, render func(w io.Writer) error, written func
 			d.mu.Unlock()
 			return fmt.Errorf("create %s: %w", path, err)
 		}
+		together = !d.each[filepath.Dir(path)]
 	}
 	d.mu.Unlock()
 	var f *os.File

@@ -247,10 +247,14 @@ func Move(p MovePlan) (res MoveResult, err error) {
 				}
 			}
 		}
-		if together, err = openSyncGroup(cfg, old); err != nil {
+		// (on a file system syncfs is not trusted on, each file fsynced)
+		if together, err = openSyncGroup(cfg, old); errors.Is(err, errNotTogether) {
+			together, err = nil, nil
+		} else if err != nil {
 			return res, fmt.Errorf("open the moved files' folders: %w", err)
+		} else {
+			defer together.close()
 		}
-		defer together.close()
 	}
 	res.Backups, backupErr = j.backUp(cfg, p, now().UTC(), together != nil)
 	if backupErr == nil {
@@ -821,7 +825,9 @@ func makeTemps(cfg string, p MovePlan, j *journal, together *syncGroup) error {
 		return p.Files[order[a]].Snapshot.Size > p.Files[order[b]].Snapshot.Size
 	})
 	// made durable together (see Move): the new files' folders held
-	// before any byte is written in them
+	// before any byte is written in them (on a file system syncfs is not
+	// trusted on, each new file fsynced)
+	each := together == nil
 	if together != nil {
 		var dirs []string
 		for _, f := range p.Files {
@@ -829,7 +835,9 @@ func makeTemps(cfg string, p MovePlan, j *journal, together *syncGroup) error {
 				dirs = append(dirs, d)
 			}
 		}
-		if err := together.addDirs(cfg, dirs); err != nil {
+		if err := together.addDirs(cfg, dirs); errors.Is(err, errNotTogether) {
+			each = true
+		} else if err != nil {
 			return fmt.Errorf("open the new files' folders: %w", err)
 		}
 	}
@@ -838,7 +846,7 @@ func makeTemps(cfg string, p MovePlan, j *journal, together *syncGroup) error {
 	g.SetLimit(fileWorkers)
 	for _, i := range order {
 		g.Go(func() error {
-			errs[i] = moveTemp(cfg, p.Files[i], j.Files[i].Tmp, together == nil)
+			errs[i] = moveTemp(cfg, p.Files[i], j.Files[i].Tmp, each)
 			return nil
 		})
 	}

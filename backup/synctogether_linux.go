@@ -45,6 +45,23 @@ func kernelAtLeast(release string, major, minor int) bool {
 	return ma > major || ma == major && mi >= minor
 }
 
+// localDisk reports whether a file system (its statfs magic) is one of
+// the local disk file systems whose syncfs writes every file's data and
+// every folder's entries to the disk and reports their write errors:
+// ext2/3/4, XFS, Btrfs, F2FS, bcachefs, ZFS (and tmpfs, which has no disk).
+// On any other (NFS, SMB, FUSE: sshfs, a cloud drive; overlayfs) each file
+// is fsynced, which reaches the server or the file system below.
+func localDisk(magic int64) bool {
+	switch magic {
+	case unix.EXT4_SUPER_MAGIC, unix.XFS_SUPER_MAGIC, unix.BTRFS_SUPER_MAGIC, unix.F2FS_SUPER_MAGIC,
+		0xca451a4e, // bcachefs
+		0x2fc12fc1, // zfs
+		unix.TMPFS_MAGIC:
+		return true
+	}
+	return false
+}
+
 // syncfs1 is syncfs(2) on the file system of the open descriptor fd.
 func syncfs1(fd int) error {
 	for {
@@ -109,7 +126,8 @@ func (g *syncGroup) add(f *os.File, dir string) error {
 }
 
 // keep keeps fd (the folder dir) when the group has no handle on its file
-// system yet, and reports whether it did.
+// system yet, and reports whether it did. A folder on a file system
+// syncfs is not trusted on is refused (errNotTogether).
 func (g *syncGroup) keep(fd int, dir string) (bool, error) {
 	var st unix.Stat_t
 	if err := unix.Fstat(fd, &st); err != nil {
@@ -117,6 +135,13 @@ func (g *syncGroup) keep(fd int, dir string) (bool, error) {
 	}
 	if slices.Contains(g.devs, st.Dev) {
 		return false, nil
+	}
+	var sf unix.Statfs_t
+	if err := unix.Fstatfs(fd, &sf); err != nil {
+		return false, &os.PathError{Op: "fstatfs", Path: dir, Err: err}
+	}
+	if !localDiskFn(int64(sf.Type)) {
+		return false, &os.PathError{Op: "syncfs", Path: dir, Err: errNotTogether}
 	}
 	g.fds = append(g.fds, fd)
 	g.dirs = append(g.dirs, dir)

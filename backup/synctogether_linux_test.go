@@ -30,10 +30,12 @@ func TestMoveMakesItsNewFilesDurableTogether(t *testing.T) {
 		name     string
 		together bool
 		fail     bool
+		local    bool
 	}{
-		{"a kernel whose syncfs reports write errors", true, false},
-		{"an older kernel", false, false},
-		{"a syncfs that fails", true, true},
+		{"a kernel whose syncfs reports write errors", true, false, true},
+		{"an older kernel", false, false, true},
+		{"a file system syncfs is not trusted on (NFS, FUSE)", true, false, false},
+		{"a syncfs that fails", true, true, true},
 	}
 	for _, m := range members {
 		f := newMoveFixture(t.TempDir())
@@ -54,11 +56,12 @@ func TestMoveMakesItsNewFilesDurableTogether(t *testing.T) {
 			}
 		}
 		syncsTogetherFn = func() bool { return m.together }
+		localDiskFn = func(int64) bool { return m.local }
 		if m.fail {
 			syncfsFn = func(int) error { return syscall.EIO }
 		}
 		_, err := Move(f.plan())
-		TestHook, syncsTogetherFn, syncfsFn = nil, syncsTogether, syncfs1
+		TestHook, syncsTogetherFn, syncfsFn, localDiskFn = nil, syncsTogether, syncfs1, localDisk
 		if m.fail {
 			require.Error(t, err, m.name)
 			require.True(t, errors.Is(err, syscall.EIO), "%s: the error is not the syncfs's: %v", m.name, err)
@@ -73,7 +76,7 @@ func TestMoveMakesItsNewFilesDurableTogether(t *testing.T) {
 		}
 		require.NoError(t, err, m.name)
 		n := len(f.files())
-		if m.together {
+		if m.together && m.local {
 			require.Equal(t, 1, syncfs, "%s: syncfs calls (one file system)", m.name)
 			require.Zero(t, fsynced, "%s: new files fsynced one by one", m.name)
 			require.Zero(t, linked, "%s: old files fsynced one by one for the backup", m.name)
@@ -120,11 +123,13 @@ func TestBatchOfNewFilesIsDurableTogether(t *testing.T) {
 		together bool
 		byName   bool
 		fail     bool
+		local    bool
 	}{
-		{"a kernel whose syncfs reports write errors", true, false, false},
-		{"an older kernel", false, false, false},
-		{"a batch made by name", true, true, false},
-		{"a syncfs that fails", true, false, true},
+		{"a kernel whose syncfs reports write errors", true, false, false, true},
+		{"an older kernel", false, false, false, true},
+		{"a batch made by name", true, true, false, true},
+		{"a file system syncfs is not trusted on (NFS, FUSE)", true, false, false, false},
+		{"a syncfs that fails", true, false, true, true},
 	}
 	for _, m := range members {
 		base := t.TempDir()
@@ -146,6 +151,7 @@ func TestBatchOfNewFilesIsDurableTogether(t *testing.T) {
 			steps = append(steps, step)
 		}
 		syncsTogetherFn = func() bool { return m.together }
+		localDiskFn = func(int64) bool { return m.local }
 		if m.fail {
 			syncfsFn = func(int) error { return syscall.EIO }
 		}
@@ -163,7 +169,7 @@ func TestBatchOfNewFilesIsDurableTogether(t *testing.T) {
 		}
 		close(queued)
 		err := <-last
-		TestHook, syncsTogetherFn, syncfsFn = nil, syncsTogether, syncfs1
+		TestHook, syncsTogetherFn, syncfsFn, localDiskFn = nil, syncsTogether, syncfs1, localDisk
 		count := func(prefix string) (n int) {
 			for _, s := range steps {
 				if strings.HasPrefix(s, prefix) {
@@ -187,7 +193,7 @@ func TestBatchOfNewFilesIsDurableTogether(t *testing.T) {
 		}
 		require.NoError(t, err, m.name)
 		n := len(want)
-		if m.together && !m.byName {
+		if m.together && !m.byName && m.local {
 			require.Equal(t, 1, count("syncfs:"), "%s: syncfs calls (one file system)", m.name)
 			require.Zero(t, count("new-file-syncing:"), "%s: files of the batch fsynced one by one", m.name)
 			require.Zero(t, count("temp-fsynced:"+main), "%s: the main file fsynced alone", m.name)
@@ -206,5 +212,17 @@ func TestBatchOfNewFilesIsDurableTogether(t *testing.T) {
 		b, rerr := os.ReadFile(main)
 		require.NoError(t, rerr, m.name)
 		require.Equal(t, "main\n", string(b), m.name)
+	}
+}
+
+// TestLocalDisk: the file systems whose syncfs is trusted to make a
+// batch durable, and some it is not (each file fsynced there).
+func TestLocalDisk(t *testing.T) {
+	for magic, want := range map[int64]bool{
+		0xef53: true, 0x58465342: true, 0x9123683e: true, 0xf2f52010: true, 0x01021994: true,
+		0x6969 /* nfs */ : false, 0x65735546 /* fuse */ : false, 0x794c7630 /* overlayfs */ : false,
+		0xfe534d42 /* smb2 */ : false, 0: false,
+	} {
+		require.Equal(t, want, localDisk(magic), "%#x", magic)
 	}
 }

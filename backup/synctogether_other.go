@@ -13,6 +13,8 @@ func syncsTogether() bool { return false }
 
 func syncfs1(int) error { return errors.ErrUnsupported }
 
+func localDisk(int64) bool { return false }
+
 // syncGroup: never opened here (syncsTogether is false).
 type syncGroup struct{}
 
