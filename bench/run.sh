@@ -342,7 +342,7 @@ if want clone-new; then
 	wait_freed
 	rm -rf "$ROOT/cpr"
 	mkdir -p "$ROOT/cpr"
-	# The clone fsyncs every file it writes. This VM's disk throttles writes
+	# The clone makes every file it writes durable. This VM's disk throttles writes
 	# after a burst: with 2 GB written and synced just before (the baselines'
 	# copies flushed by the sync before each run, the durable copies'
 	# fsyncs), a clone took 0.86-0.97 s, and 0.39 s after 20 s of rest
@@ -361,7 +361,7 @@ if want clone-new; then
 	free_kept "$ROOT/cpr"
 	BASE_WALL=$CPR_WALL row "clone ID (new session, then deleted)" cp3 "≤ 3× cp of the same files" "$BYTES"
 	NSIDE=$(find "$DIR/projects/-bench/$ID" -type f 2>/dev/null | wc -l)
-	NOTES+=("clone as a new session writes the transcript and its $NSIDE sidecar files (subagents, tool results) and fsyncs every one (in the background, the transcript last); its × cp is against \`cp\` of the same files (the transcript and, with \`cp -r\`, its $NSIDE sidecar files): ${CPR_WALL} s in this run (\`cp FILE\` alone ${CP_WALL} s: clone = $(awk -v t="$M_WALL" -v c="$CP_WALL" 'BEGIN{printf "%.1f", t/c}')× that); the same files copied and then \`sync\`ed one by one took ${CPRS_WALL} s.")
+	NOTES+=("clone as a new session writes the transcript and its $NSIDE sidecar files (subagents, tool results) and makes every one durable before the transcript is linked (one syncfs of the file system on Linux 5.8 and later, else an fsync of each); its × cp is against \`cp\` of the same files (the transcript and, with \`cp -r\`, its $NSIDE sidecar files): ${CPR_WALL} s in this run (\`cp FILE\` alone ${CP_WALL} s: clone = $(awk -v t="$M_WALL" -v c="$CP_WALL" 'BEGIN{printf "%.1f", t/c}')× that); the same files copied and then \`sync\`ed one by one took ${CPRS_WALL} s.")
 fi
 if want fork-at-turn && [ "${TURNS:-0}" = 0 ]; then
 	NOTES+=("fork-at-turn not run: the session's active branch has no turns (a damaged session, before repair)")
