@@ -247,16 +247,19 @@ func Move(p MovePlan) (res MoveResult, err error) {
 				}
 			}
 		}
-		// (on a file system syncfs is not trusted on, each file fsynced)
-		if together, err = openSyncGroup(cfg, old); errors.Is(err, errNotTogether) {
-			together, err = nil, nil
-		} else if err != nil {
-			return res, fmt.Errorf("open the moved files' folders: %w", err)
-		} else {
+		// (on a file system syncfs is not trusted on, each file fsynced;
+		// a folder gone since it was read is told as the backup's
+		// failure would be: movedCopiesErr names what changed)
+		var gerr error
+		if together, gerr = openSyncGroup(cfg, old); gerr == nil {
 			defer together.close()
+		} else if !errors.Is(gerr, errNotTogether) {
+			backupErr = fmt.Errorf("open the moved files' folders: %w", gerr)
 		}
 	}
-	res.Backups, backupErr = j.backUp(cfg, p, now().UTC(), together != nil)
+	if backupErr == nil {
+		res.Backups, backupErr = j.backUp(cfg, p, now().UTC(), together != nil)
+	}
 	if backupErr == nil {
 		tempErr = makeTemps(cfg, p, j, together)
 	}

@@ -226,3 +226,44 @@ func TestLocalDisk(t *testing.T) {
 		require.Equal(t, want, localDisk(magic), "%#x", magic)
 	}
 }
+
+// TestMoveOfAFolderGoneSinceItWasRead: a folder of the moved files removed
+// once the move has checked them (the client, or the user, cleaning a
+// session's tool-results/) refuses the move with what changed, and every
+// other file as it was, whether the move takes its old folders' file
+// systems first (syncfs) or not: the syncfs's opening of the folders
+// said "open the moved files' folders: no such file or directory".
+func TestMoveOfAFolderGoneSinceItWasRead(t *testing.T) {
+	for _, together := range []bool{true, false} {
+		f := newMoveFixture(t.TempDir())
+		f.write(t)
+		p := f.plan()
+		for i := range p.Files { // as the app plans a move: each file as it was read
+			var serr error
+			p.Files[i].Snapshot, serr = TakeSnapshot(p.Files[i].From)
+			require.NoError(t, serr)
+		}
+		gone := filepath.Join(f.oldDir, f.ids[1], "tool-results")
+		TestHook = func(step string) {
+			if step == "move-after-journal" { // after the move's checks, before its backup
+				require.NoError(t, os.RemoveAll(gone))
+			}
+		}
+		syncsTogetherFn = func() bool { return together }
+		_, err := Move(p)
+		TestHook, syncsTogetherFn = nil, syncsTogether
+		require.Error(t, err, "together %v", together)
+		require.ErrorIs(t, err, ErrChanged, "together %v: %v", together, err)
+		require.Contains(t, err.Error(), filepath.Join(gone, "r.txt")+" was deleted", "together %v", together)
+		for rel, c := range f.files() {
+			if strings.HasPrefix(rel, f.ids[1]+"/tool-results/") {
+				continue
+			}
+			b, rerr := os.ReadFile(filepath.Join(f.oldDir, rel))
+			require.NoError(t, rerr, "together %v: %s", together, rel)
+			require.Equal(t, c, string(b), "together %v: %s changed", together, rel)
+		}
+		_, serr := os.Stat(f.newDir)
+		require.True(t, os.IsNotExist(serr), "together %v: the new folder is left: %v", together, serr)
+	}
+}
