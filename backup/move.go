@@ -800,9 +800,10 @@ func isSymlinkErr(err error) bool {
 }
 
 // makeTemps is a move's step (3): each new file's folder, in the files'
-// order, then the files' temps (j's), several at a time (each waits for
-// its own fsync: a session of 859 files waited for 859 one after the
-// other).
+// order, then the files' temps (j's), several at a time (where each is
+// fsynced, each waits for its own fsync: a session of 859 files waited for
+// 859 one after the other). With together, the new folders join the
+// group, whose syncfs the caller runs, and no temp is fsynced alone.
 func makeTemps(cfg string, p MovePlan, j *journal, together *syncGroup) error {
 	made := map[string]bool{}
 	for _, f := range p.Files {

@@ -33,8 +33,12 @@ import (
 // Main runs ccsurgeon with the command line args (args[0] the program) and
 // returns the exit code; the CCSURGEON_CPUPROFILE and CCSURGEON_MEMPROFILE
 // variables write profiles for developers (go tool pprof), CCSURGEON_TRACE
-// an execution trace (go tool trace: which stages run side by side).
+// an execution trace (go tool trace: which stages run side by side),
+// CCSURGEON_STEPS a timeline of the steps of its writes (startSteps).
 func Main(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if p := os.Getenv("CCSURGEON_STEPS"); p != "" { // for developers: where a write's time goes
+		defer startSteps(p)()
+	}
 	if p := os.Getenv("CCSURGEON_HEAPPROFILE"); p != "" { // for developers: the heap at its largest
 		stop := startHeapProfile(p)
 		code := run(context.Background(), args, stdin, stdout, stderr)
