@@ -968,7 +968,11 @@ func (f *File) resumeTokens(p Path, raw RawFunc, counts *lineCounts, cal *Calibr
 			}
 			return out, nil
 		}
-		var buf []byte
+		var lb *Batch // the file's lines of the batch, read at once when they lie together
+		if raw == nil {
+			lb = ReadBatch(f, sent[lo:hi])
+			defer lb.Close()
+		}
 		for k, i32 := range sent[lo:hi] {
 			i := int(i32)
 			e := &f.Entries[i]
@@ -982,8 +986,8 @@ func (f *File) resumeTokens(p Path, raw RawFunc, counts *lineCounts, cal *Calibr
 				b, ok = raw(i)
 			} else {
 				var err error
-				b, err = f.ReadRaw(i, buf)
-				ok, buf = err == nil, b
+				b, err = lb.Raw(i)
+				ok = err == nil
 				if ok && visit != nil {
 					visit(i, b)
 				}

@@ -328,14 +328,17 @@ func compressLate(t *Txn, f *chain.File, lines []int, c entryCut) error {
 		}
 	}
 	work := func(lo, hi int) (struct{}, error) {
-		var in, cutBuf []byte
-		for _, k := range rest[lo:hi] {
-			raw, inBuf, err := t.rawBuf(f, todo[k], in)
+		var cutBuf []byte
+		lines := make([]int, hi-lo)
+		for j, k := range rest[lo:hi] {
+			lines[j] = todo[k]
+		}
+		in := t.batch(f, lines)
+		defer in.close()
+		for j, k := range rest[lo:hi] {
+			raw, _, err := in.raw(lines[j])
 			if err != nil {
 				return struct{}{}, err
-			}
-			if inBuf {
-				in = raw
 			}
 			cutBuf = cut(k, raw, cutBuf)
 		}

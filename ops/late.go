@@ -6,7 +6,6 @@ import (
 	"math/bits"
 	"sort"
 	"sync"
-	"unsafe"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
 )
@@ -40,14 +39,18 @@ func startLate(f *chain.File, edits *chain.Edits, fn LateFunc) *latePipe {
 	p := &latePipe{q: make(chan lateBatch), done: make(chan struct{})}
 	work := func(lo, hi int) (lateBatch, error) {
 		b := lateBatch{lines: lines[lo:hi], out: make([][]byte, hi-lo)}
-		var buf []byte // the lines of the batch are read into one buffer
+		// the lines of the batch are read at once when they lie close
+		// together (a move's render of a session whose every line names
+		// its project read each through the cache of small reads, the
+		// workers taking turns at its lock)
+		lb := chain.ReadBatch(f, b.lines)
+		defer lb.Close()
 		for k, i := range b.lines {
-			raw, err := f.ReadRaw(i, buf)
+			raw, err := lb.Raw(i)
 			if err == nil {
-				buf = raw
 				var out []byte
 				out, err = fn(i, raw)
-				if overlaps(out, buf) { // raw itself, or a part of it
+				if lb.Holds(out) { // raw itself, or a part of it
 					out = append(lineBuf(len(out)), out...)
 				}
 				b.out[k] = out
@@ -142,16 +145,6 @@ func putLineBuf(b []byte) {
 		return
 	}
 	lineBufs[c].Put(&b)
-}
-
-// overlaps reports whether a and b share bytes of memory.
-func overlaps(a, b []byte) bool {
-	if cap(a) == 0 || cap(b) == 0 {
-		return false
-	}
-	pa := uintptr(unsafe.Pointer(unsafe.SliceData(a)))
-	pb := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
-	return pa < pb+uintptr(cap(b)) && pb < pa+uintptr(cap(a))
 }
 
 // stop lets the workers go (the writer may stop early).

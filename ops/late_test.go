@@ -50,12 +50,3 @@ func TestLateLinesThatAreTheirInput(t *testing.T) {
 		require.Equal(t, string(data), out.String(), "%s: %d lines made as written", path, n)
 	}
 }
-
-func TestOverlaps(t *testing.T) {
-	b := make([]byte, 10, 20)
-	require.True(t, overlaps(b, b))
-	require.True(t, overlaps(b[5:], b))
-	require.True(t, overlaps(b[:0], b[:1])) // cap reaches
-	require.False(t, overlaps(b, make([]byte, 5)))
-	require.False(t, overlaps(nil, b))
-}

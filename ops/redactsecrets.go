@@ -682,19 +682,18 @@ func isASCII(b []byte) bool {
 func (o RedactSecrets) scanFile(t *Txn, f *chain.File, use func(lineHits) error) error {
 	work := func(lo, hi int) ([]lineHits, error) {
 		var out []lineHits
-		var buf, dec []byte        // lines and values are read into one buffer each: nothing found keeps their bytes
+		var dec []byte             // values are read into one buffer: nothing found keeps their bytes
 		clean := map[string]bool{} // structural values and keys found clean (they repeat: cwd, model, field names)
+		lines := t.batchRange(f, lo, hi)
+		defer lines.close()
 		for i := lo; i < hi; i++ {
 			k := f.Entries[i].Kind
 			if k == chain.KindBlank || t.Dropped(f, i) {
 				continue
 			}
-			raw, inBuf, err := t.rawBuf(f, i, buf)
+			raw, _, err := lines.raw(i)
 			if err != nil {
 				return nil, err
-			}
-			if inBuf {
-				buf = raw
 			}
 			if k != chain.KindEntry {
 				// not an entry: every byte is still scanned, as text

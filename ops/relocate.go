@@ -69,19 +69,17 @@ func (o *Relocate) Apply(t *Txn) error {
 		work := func(lo, hi int) (batch, error) {
 			var b batch
 			b.spans.first = make([]uint32, 0, hi-lo)
-			var buf []byte
+			lines := t.batchRange(f, lo, hi)
+			defer lines.close()
 			for i := lo; i < hi; i++ {
 				b.spans.first = append(b.spans.first, uint32(len(b.spans.at)))
 				e := &f.Entries[i]
 				if e.Kind != chain.KindEntry {
 					continue
 				}
-				raw, inBuf, err := t.rawBuf(f, i, buf)
+				raw, inBuf, err := lines.raw(i)
 				if err != nil {
 					return b, err
-				}
-				if inBuf {
-					buf = raw
 				}
 				if n := structuralPathSpans(raw, from, func(k string, at, _ int) {
 					b.notKeeps = b.notKeeps || chain.IndexedField(k)

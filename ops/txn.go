@@ -235,7 +235,7 @@ func (t *Txn) Raw(f *chain.File, i int) ([]byte, error) {
 			return nil, err
 		}
 		out, err := t.late[f][i](i, raw)
-		if !overlaps(out, raw) { // the line read is no one's: the next read takes it
+		if !chain.Overlaps(out, raw) { // the line read is no one's: the next read takes it
 			putLineBuf(raw)
 		}
 		return out, err
@@ -262,6 +262,41 @@ func (t *Txn) rawBuf(f *chain.File, i int, buf []byte) (raw []byte, inBuf bool, 
 	raw, err = f.ReadRaw(i, buf)
 	return raw, err == nil, err
 }
+
+// txnBatch reads the lines of one batch of a parallel pass over f
+// (chain.InOrder) as the transaction has them: a line an operation edited
+// as it left it (Raw), the others from the file, at once when they lie
+// together (chain.ReadBatch).
+type txnBatch struct {
+	t *Txn
+	f *chain.File
+	b *chain.Batch
+}
+
+// batch starts reading the lines of f (in increasing order).
+func (t *Txn) batch(f *chain.File, lines []int) txnBatch {
+	return txnBatch{t, f, chain.ReadBatch(f, lines)}
+}
+
+// batchRange starts reading lines lo..hi-1 of f.
+func (t *Txn) batchRange(f *chain.File, lo, hi int) txnBatch {
+	return txnBatch{t, f, f.ReadRange(lo, hi)}
+}
+
+// raw is the bytes of line i as the transaction has them. fromFile: they
+// are the batch's (the file's own), valid until the next raw or close,
+// and may be changed in place; else they are an edit's, not to be
+// changed.
+func (r txnBatch) raw(i int) (raw []byte, fromFile bool, err error) {
+	if r.t.edited(r.f, i) {
+		raw, err = r.t.Raw(r.f, i)
+		return raw, false, err
+	}
+	raw, err = r.b.Raw(i)
+	return raw, err == nil, err
+}
+
+func (r txnBatch) close() { r.b.Close() }
 
 // Set replaces the bytes of entry i of f.
 func (t *Txn) Set(f *chain.File, i int, raw []byte) {
@@ -307,7 +342,7 @@ func (t *Txn) SetLate(f *chain.File, i int, fn LateFunc) error {
 				return nil, err
 			}
 			out, err := fn(i, mid)
-			if !overlaps(mid, raw) && !overlaps(out, mid) { // made for fn alone
+			if !chain.Overlaps(mid, raw) && !chain.Overlaps(out, mid) { // made for fn alone
 				putLineBuf(mid)
 			}
 			return out, err
