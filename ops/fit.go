@@ -584,20 +584,25 @@ func (m *measure) usageOf(k int) (chain.Usage, bool) {
 		m.us, m.usFrom = m.us[:0], k
 		// (the workers only read: no edit is made until the pass is done)
 		_ = chain.InOrder(m.f, len(todo), func(j int) int { return todo[j] }, func(lo, hi int) ([]usageAt, error) {
-			out := make([]usageAt, 0, hi-lo)
-			var buf []byte
-			for _, i := range todo[lo:hi] {
-				var r usageAt
+			out := make([]usageAt, hi-lo)
+			// the lines that may hold a usage, read at once when they lie together
+			want := make([]bool, hi-lo)
+			var read []int
+			for j, i := range todo[lo:hi] {
 				if m.per.sent(i) && m.f.Entries[i].Type() == "assistant" && !m.t.Dropped(m.f, i) {
-					b, inBuf, err := m.t.rawBuf(m.f, i, buf)
-					if inBuf {
-						buf = b
-					}
-					if err == nil && !chain.IsSyntheticError(b) {
-						r.u, r.ok = chain.EntryUsage(b)
-					}
+					want[j] = true
+					read = append(read, i)
 				}
-				out = append(out, r)
+			}
+			lines := m.t.batch(m.f, read)
+			defer lines.close()
+			for j, i := range todo[lo:hi] {
+				if !want[j] {
+					continue
+				}
+				if b, _, err := lines.raw(i); err == nil && !chain.IsSyntheticError(b) {
+					out[j].u, out[j].ok = chain.EntryUsage(b)
+				}
 			}
 			return out, nil
 		}, func(rs []usageAt) error {
@@ -1009,13 +1014,15 @@ func (r *turnRemover) promptHead(n int) string {
 	// (the workers read the edits: none is made until the pass is done)
 	_ = chain.InOrder(f, len(todo), func(k int) int { return todo[k].Entry }, func(lo, hi int) ([]string, error) {
 		heads := make([]string, 0, hi-lo)
-		var buf []byte
+		read := make([]int, hi-lo)
+		for j, tn := range todo[lo:hi] {
+			read[j] = tn.Entry
+		}
+		lines := t.batch(f, read)
+		defer lines.close()
 		for _, tn := range todo[lo:hi] {
 			text := ""
-			b, inBuf, err := t.rawBuf(f, tn.Entry, buf)
-			if inBuf {
-				buf = b // (gjson copies what it gives)
-			}
+			b, _, err := lines.raw(tn.Entry) // (gjson copies what it gives)
 			if err == nil {
 				heads = append(heads, promptLineHead(b, promptRunes+1))
 				continue

@@ -365,10 +365,10 @@ func bloat(s *chain.Session, turns chain.Turns, id string, tokens int) []BloatIt
 	}
 	_ = chain.InOrder(f, len(small), func(k int) int { return small[k] }, func(lo, hi int) ([]int, error) {
 		var errs []int
-		var buf []byte
+		lines := chain.ReadBatch(f, small[lo:hi])
+		defer lines.Close()
 		for _, i := range small[lo:hi] {
-			if b, err := f.ReadRaw(i, buf); err == nil {
-				buf = b
+			if b, err := lines.Raw(i); err == nil {
 				if chain.IsSyntheticError(b) {
 					errs = append(errs, i)
 				}
