@@ -6,14 +6,14 @@ import (
 )
 
 // Batch reads the lines of one batch of a parallel pass over a file
-// (InOrder): all at once when they lie close together (ReadLines), else
+// (InOrder): all at once when they lie close together (one read), else
 // one at a time into one buffer (ReadRaw). Read one at a time through the
 // cache of small reads, each line was copied under the cache's lock, and
 // the workers of a pass over a session whose every line is read (a move's
 // rewrite of its project path, the token estimate) took turns.
 type Batch struct {
 	f        *File
-	span     Lines
+	span     lineSpan
 	together bool
 	bp       *[]byte
 	buf      []byte // the buffer the last line was read into
@@ -23,10 +23,10 @@ type Batch struct {
 var batchBufs = sync.Pool{New: func() any { return new([]byte) }}
 
 // ReadBatch starts reading the lines idx of f (in any order): at once
-// when the bytes from the first to the last of them are at most twice
-// theirs (and 64 KB) and batchMax, else each when it is asked for (and when the read
-// at once fails: each line's read then says which failed). Close gives
-// its buffer back.
+// when the bytes from the lowest to the highest of them are at most twice
+// theirs (and 64 KB) and at most batchMax, else each when it is asked for
+// (and when the read at once fails: each line's read then says which
+// failed). Close gives its buffer back.
 func ReadBatch[I ~int | ~int32](f *File, idx []I) *Batch {
 	if len(idx) == 0 || f.src == nil {
 		return &Batch{f: f, bp: batchBufs.Get().(*[]byte)}
@@ -56,8 +56,8 @@ func (f *File) ReadRange(lo, hi int) *Batch {
 	if f.src == nil || f.Entries[hi-1].Off+f.Entries[hi-1].TotalBytes()-f.Entries[lo].Off > batchMax {
 		return b
 	}
-	if span, err := f.ReadLines(lo, hi, *b.bp); err == nil {
-		b.span, b.together, *b.bp = span, true, span.Buf()
+	if span, err := f.readLines(lo, hi, *b.bp); err == nil {
+		b.span, b.together, *b.bp = span, true, span.buf()
 	}
 	return b
 }
@@ -67,8 +67,8 @@ func (f *File) ReadRange(lo, hi int) *Batch {
 // (an append to them reaches no other line's bytes).
 func (b *Batch) Raw(i int) ([]byte, error) {
 	if b.together {
-		b.buf = b.span.Buf()
-		return b.span.Raw(i), nil
+		b.buf = b.span.buf()
+		return b.span.raw(i), nil
 	}
 	raw, err := b.f.ReadRaw(i, b.buf)
 	if err == nil {

@@ -11,7 +11,7 @@ import (
 
 // TestReadLines: the lines a pass reads at once are each line's bytes as
 // Raw reads them, whatever ends them (LF, CRLF, the file's end), blank
-// and damaged lines too (ReadLines, ReadBatch); scattered lines are not
+// and damaged lines too (readLines, ReadBatch); scattered lines are not
 // read at once.
 func TestReadLines(t *testing.T) {
 	lines := []string{
@@ -35,12 +35,12 @@ func TestReadLines(t *testing.T) {
 	require.Equal(t, len(lines), n)
 	for lo := 0; lo < n; lo++ {
 		for hi := lo + 1; hi <= n; hi++ {
-			ls, err := f.ReadLines(lo, hi, nil)
+			ls, err := f.readLines(lo, hi, nil)
 			require.NoError(t, err)
 			for i := lo; i < hi; i++ {
 				want, err := f.Raw(i)
 				require.NoError(t, err)
-				got := ls.Raw(i)
+				got := ls.raw(i)
 				require.Equal(t, string(want), string(got), "lines %d..%d, line %d", lo, hi, i)
 				require.Equal(t, len(got), cap(got), "line %d's capacity ends with it", i)
 			}

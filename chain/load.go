@@ -325,23 +325,19 @@ func (f *File) ReadRaw(i int, buf []byte) ([]byte, error) {
 	return b, nil
 }
 
-// Lines is the bytes of consecutive lines of a file read at once
-// (ReadLines): a parallel pass over a file's lines (InOrder) reads each
-// batch with one read, where a read of each line went through the shared
-// cache of small reads, copied under its lock (a move's pass over 300 MB
-// of dense lines ran on one core for it).
-type Lines struct {
-	f      *File
-	lo, hi int
-	start  int64
-	b      []byte
+// lineSpan is the bytes of consecutive lines of a file read at once
+// (readLines, for a Batch).
+type lineSpan struct {
+	f     *File
+	start int64
+	b     []byte
 }
 
-// ReadLines reads lines lo..hi-1 of f (hi > lo), into buf when it is
+// readLines reads lines lo..hi-1 of f (hi > lo), into buf when it is
 // large enough. Their bytes are valid until buf is used again.
-func (f *File) ReadLines(lo, hi int, buf []byte) (Lines, error) {
+func (f *File) readLines(lo, hi int, buf []byte) (lineSpan, error) {
 	if f.src == nil {
-		return Lines{}, fmt.Errorf("%s: the bytes of line %d were not kept", f.Path, f.Entries[lo].Line)
+		return lineSpan{}, fmt.Errorf("%s: the bytes of line %d were not kept", f.Path, f.Entries[lo].Line)
 	}
 	start := f.Entries[lo].Off
 	end := f.Entries[hi-1].Off + f.Entries[hi-1].TotalBytes()
@@ -351,23 +347,23 @@ func (f *File) ReadLines(lo, hi int, buf []byte) (Lines, error) {
 	}
 	b = b[:end-start]
 	if n, err := f.src.ReadAt(b, start); err != nil && !(errors.Is(err, io.EOF) && int64(n) >= f.Entries[hi-1].Off+int64(f.Entries[hi-1].Len)-start) {
-		return Lines{}, fmt.Errorf("read %s lines %d-%d: %w", f.Path, f.Entries[lo].Line, f.Entries[hi-1].Line, err)
+		return lineSpan{}, fmt.Errorf("read %s lines %d-%d: %w", f.Path, f.Entries[lo].Line, f.Entries[hi-1].Line, err)
 	}
-	return Lines{f: f, lo: lo, hi: hi, start: start, b: b}, nil
+	return lineSpan{f: f, start: start, b: b}, nil
 }
 
-// Raw is the bytes of line i (lo <= i < hi), terminator excluded: a part
-// of the lines' buffer whose capacity ends with the line (an append to it
-// makes a copy).
-func (l Lines) Raw(i int) []byte {
+// raw is the bytes of line i (one of the span's), terminator excluded: a
+// part of the span's buffer whose capacity ends with the line (an append
+// to it makes a copy).
+func (l lineSpan) raw(i int) []byte {
 	e := &l.f.Entries[i]
 	a := e.Off - l.start
 	z := a + int64(e.Len)
 	return l.b[a:z:z]
 }
 
-// Buf is the buffer the lines were read into (for the next ReadLines).
-func (l Lines) Buf() []byte { return l.b }
+// buf is the buffer the lines were read into (for the next readLines).
+func (l lineSpan) buf() []byte { return l.b }
 
 // ToolIDs returns the toolUseID and parentToolUseID fields of entry i (a
 // progress entry's: the tool call it reports on, and the call it runs

@@ -273,7 +273,7 @@ type txnBatch struct {
 	b *chain.Batch
 }
 
-// batch starts reading the lines of f (in increasing order).
+// batch starts reading the lines of f (in any order).
 func (t *Txn) batch(f *chain.File, lines []int) txnBatch {
 	return txnBatch{t, f, chain.ReadBatch(f, lines)}
 }
