@@ -85,7 +85,7 @@ type item struct {
 	target string    // absolute path (never a symlink)
 	root   string    // the folder every step on target starts from, following no link below it (the config dir, or a named session's folder)
 	rel    string    // slash-separated path below the project dir
-	hash   *FileHash // target's sha256 read ahead (a move's; nil: read at the backup)
+	hash   *FileHash // target's checksum read ahead (a move's; nil: read at the backup)
 	tmp    string    // temp file awaiting rename
 	old    *os.File  // the original, held open to see lines appended to it while we work
 	hold   string    // a second name of the original while the new file takes its place ("" = none)

@@ -277,8 +277,9 @@ func checkBackups(t *testing.T, e testEnv, want map[string][2]string, original i
 			if f.Rel != testSession+".jsonl" {
 				name = "sidecar"
 			}
-			assert.Equal(t, want[name][original], f.SHA256, "manifest of %s", b.Name)
-			assert.Equal(t, want[name][original], fileSHA(t, filepath.Join(b.Dir, filepath.FromSlash(f.Rel))), "copy in %s", b.Name)
+			p := filepath.Join(b.Dir, filepath.FromSlash(f.Rel))
+			assert.Equal(t, want[name][original], fileSHA(t, p), "copy in %s", b.Name)
+			assert.NoError(t, verifyChecksum(b.Dir, p, f), "manifest of %s", b.Name)
 		}
 	}
 }

@@ -1,13 +1,11 @@
 package backup
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"os"
 )
 
-// FileHash is the sha256 of a file's bytes read ahead of its backup
+// FileHash is the checksum (newChecksum) of a file's bytes read ahead of its backup
 // (HashAhead), while other work runs: the backup a move takes of a
 // transcript is a hard link whose checksum was read on one core while the
 // other idled (half a second of a move of 935 MB).
@@ -27,7 +25,7 @@ var hashing = make(chan struct{}, 1)
 var errChangedWhileRead = errors.New("changed while read")
 
 // HashAhead starts reading the regular file at path (no link followed)
-// into a sha256 and returns at once; the backup uses the sum when it
+// into its checksum and returns at once; the backup uses the sum when it
 // backs up that file unchanged since (FileHash.of), and reads it again
 // otherwise.
 func HashAhead(path string) *FileHash {
@@ -47,7 +45,7 @@ func HashAhead(path string) *FileHash {
 			h.err = err
 			return
 		}
-		d := sha256.New()
+		d := newChecksum()
 		n, err := copyAll(d, in)
 		if err != nil {
 			h.err = err
@@ -62,7 +60,7 @@ func HashAhead(path string) *FileHash {
 			h.err = errChangedWhileRead
 			return
 		}
-		h.fi, h.n, h.sum = after, n, hex.EncodeToString(d.Sum(nil))
+		h.fi, h.n, h.sum = after, n, sumOf(d)
 	}()
 	return h
 }

@@ -48,7 +48,7 @@ type MoveFile struct {
 	To       string                  // its new path; must not exist
 	Snapshot *Snapshot               // From's state when read (nil: taken by Move)
 	Render   func(w io.Writer) error // content at To; nil = From's bytes
-	Hash     *FileHash               // From's sha256 read ahead for its backup (HashAhead); nil: read then
+	Hash     *FileHash               // From's checksum read ahead for its backup (HashAhead); nil: read then
 }
 
 // MoveEdit is a file that stays where it is and is rewritten (or created)

@@ -42,7 +42,7 @@ func TestMoveBacksUpByLink(t *testing.T) {
 			require.NoError(t, err)
 			assert.True(t, os.SameFile(before[bf.Rel], fi), "%s: the backup is the original file, linked", bf.Rel)
 			assert.Equal(t, f.files()[bf.Rel], readString(t, p), "%s: the original's bytes", bf.Rel)
-			assert.NoError(t, verifySHA256(filepath.Dir(p), p, bf.SHA256), "%s: the manifest's checksum", bf.Rel)
+			assert.NoError(t, verifyChecksum(filepath.Dir(p), p, bf), "%s: the manifest's checksum", bf.Rel)
 			assert.Equal(t, before[bf.Rel].Mode().Perm(), bf.Mode, "%s: the original's mode", bf.Rel)
 			assert.Equal(t, before[bf.Rel].Size(), bf.Size)
 		}
@@ -82,7 +82,7 @@ func TestMoveBackupHoldsNoLinesAppendedAfterIt(t *testing.T) {
 				found = true
 				p := filepath.Join(res.Backups[f.ids[0]], rel)
 				assert.Equal(t, f.files()[rel], readString(t, p), "the backup is the session as it was backed up")
-				assert.NoError(t, verifySHA256(filepath.Dir(p), p, bf.SHA256))
+				assert.NoError(t, verifyChecksum(filepath.Dir(p), p, bf))
 			}
 			assert.True(t, found)
 		})
@@ -102,7 +102,7 @@ func TestMoveBackupChecksumReadAheadIsOfItsBytes(t *testing.T) {
 	f.write(t)
 	p := f.plan()
 	path := func(k int) string { return filepath.Join(f.oldDir, f.ids[k]+".jsonl") }
-	planted := strings.Repeat("0", 64)
+	planted := strings.Repeat("0", 32)
 	plant := func(p string, other string) *FileHash {
 		fi, err := os.Stat(other)
 		require.NoError(t, err)
@@ -139,10 +139,10 @@ func TestMoveBackupChecksumReadAheadIsOfItsBytes(t *testing.T) {
 			}
 			bp := filepath.Join(res.Backups[id], filepath.FromSlash(bf.Rel))
 			if k == 1 {
-				assert.Equal(t, planted, bf.SHA256, "the sum read ahead of the unchanged file")
+				assert.Equal(t, planted, bf.XXH128, "the sum read ahead of the unchanged file")
 				continue
 			}
-			assert.NoError(t, verifySHA256(filepath.Dir(bp), bp, bf.SHA256), "%s: the checksum of the bytes backed up", bf.Rel)
+			assert.NoError(t, verifyChecksum(filepath.Dir(bp), bp, bf), "%s: the checksum of the bytes backed up", bf.Rel)
 			fi, err := os.Stat(bp)
 			require.NoError(t, err)
 			assert.Equal(t, fi.Size(), bf.Size, bf.Rel)

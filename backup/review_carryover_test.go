@@ -76,7 +76,7 @@ func TestMoveKilledAroundTheCarryOverKeepsTheLineAndTheBackup(t *testing.T) {
 				p := filepath.Join(l[0].Dir, rel)
 				b := readString(t, p)
 				assert.True(t, b == f.files()[rel], "the backup is the session as it was backed up: %d bytes, %d backed up; it ends %q", len(b), len(f.files()[rel]), b[max(0, len(b)-100):])
-				assert.NoError(t, verifySHA256(filepath.Dir(p), p, bf.SHA256), "restore takes the backup")
+				assert.NoError(t, verifyChecksum(filepath.Dir(p), p, bf), "restore takes the backup")
 			}
 		})
 	}

@@ -57,7 +57,7 @@ func TestMoveBacksUpAFileWithAnotherNameByCopy(t *testing.T) {
 		if bf.Rel == rel {
 			found = true
 			p := filepath.Join(res.Backups[f.ids[0]], rel)
-			assert.NoError(t, verifySHA256(filepath.Dir(p), p, bf.SHA256), "the backup is the session as it was backed up")
+			assert.NoError(t, verifyChecksum(filepath.Dir(p), p, bf), "the backup is the session as it was backed up")
 		}
 	}
 	assert.True(t, found)

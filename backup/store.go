@@ -1,8 +1,6 @@
 package backup
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -30,13 +28,14 @@ const staleIncomplete = time.Hour
 
 // BackupFile is one file saved in a backup.
 type BackupFile struct {
-	Rel    string      `json:"rel"`           // slash-separated path below the project folder
-	Path   string      `json:"path"`          // original absolute path
-	Size   int64       `json:"size"`          // size in bytes
-	SHA256 string      `json:"sha256"`        // hex sha256 of the content
-	Mode   os.FileMode `json:"mode"`          // original permission bits
-	UID    *int        `json:"uid,omitempty"` // original owner
-	GID    *int        `json:"gid,omitempty"` // original group
+	Rel    string      `json:"rel"`              // slash-separated path below the project folder
+	Path   string      `json:"path"`             // original absolute path
+	Size   int64       `json:"size"`             // size in bytes
+	XXH128 string      `json:"xxh128,omitempty"` // hex XXH3-128 of the content (manifest version 2: checksum.go)
+	SHA256 string      `json:"sha256,omitempty"` // hex sha256 of the content (version 1; still checked)
+	Mode   os.FileMode `json:"mode"`             // original permission bits
+	UID    *int        `json:"uid,omitempty"`    // original owner
+	GID    *int        `json:"gid,omitempty"`    // original group
 }
 
 // Backup describes one backup directory (its manifest).
@@ -123,7 +122,7 @@ func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, i
 	if how == backupNone {
 		return dir, syncDir(root)
 	}
-	m := Backup{Version: 1, Op: op, Time: t, SessionID: sessionID, ProjectDir: projectDir,
+	m := Backup{Version: manifestVersion, Op: op, Time: t, SessionID: sessionID, ProjectDir: projectDir,
 		Files: []BackupFile{}, Created: []BackupFile{}}
 	// the files are saved several at a time (each waits for its disk: a
 	// session of 859 files waited for 859 fsyncs one after the other),
@@ -214,7 +213,7 @@ func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, i
 // copyFileSynced copies src, a regular file below root reached without
 // following a link (openRegularBeneath), to a new file dst below dstRoot
 // (mode 0600, parents 0700, made from dstRoot down following no link),
-// fsyncs it and returns its size and sha256 (its folder is fsynced by the
+// fsyncs it and returns its size and checksum (its folder is fsynced by the
 // caller, once for all the files given a name in it).
 func copyFileSynced(root, src, dstRoot, dst string) (bf BackupFile, err error) {
 	in, err := openRegularBeneath(root, src)
@@ -235,7 +234,7 @@ func copyFileSynced(root, src, dstRoot, dst string) (bf BackupFile, err error) {
 			removeBeneath(dstRoot, dst)
 		}
 	}()
-	h := sha256.New()
+	h := newChecksum()
 	n, err := io.Copy(io.MultiWriter(out, h), in)
 	if err != nil {
 		return bf, err
@@ -246,7 +245,7 @@ func copyFileSynced(root, src, dstRoot, dst string) (bf BackupFile, err error) {
 	if err = out.Close(); err != nil {
 		return bf, err
 	}
-	return BackupFile{Size: n, SHA256: hex.EncodeToString(h.Sum(nil))}, nil
+	return BackupFile{Size: n, XXH128: sumOf(h)}, nil
 }
 
 // linkFileSynced is copyFileSynced giving src a second name dst instead
@@ -306,13 +305,13 @@ func linkFileSynced(root, src, dstRoot, dst string, pre *FileHash, sync bool) (b
 		n, sum, read = pre.of(now)
 	}
 	if !read {
-		h := sha256.New()
+		h := newChecksum()
 		if n, err = copyAll(h, in); err != nil {
 			return bf, err
 		}
-		sum = hex.EncodeToString(h.Sum(nil))
+		sum = sumOf(h)
 	}
-	return BackupFile{Size: n, SHA256: sum}, nil
+	return BackupFile{Size: n, XXH128: sum}, nil
 }
 
 // readBackup loads the manifest of one backup directory.
@@ -742,7 +741,7 @@ func Restore(o RestoreOptions) (Result, Backup, error) {
 		// swapped for a link after the check copied the bytes it named
 		// into the session, a named pipe hung the restore
 		root := startRoot(o.ConfigDir, b.Dir)
-		if err := verifySHA256(root, src, f.SHA256); err != nil {
+		if err := verifyChecksum(root, src, f); err != nil {
 			var na *NotAFileError
 			var se *SymlinkError
 			if errors.As(err, &na) || errors.As(err, &se) {
@@ -809,22 +808,4 @@ func backupFilePath(b Backup, f BackupFile) (string, error) {
 		return "", fmt.Errorf("backup %s: bad path %q", b.Name, f.Rel)
 	}
 	return filepath.Join(b.Dir, rel), nil
-}
-
-// verifySHA256 checks the content of the regular file at path (below
-// root, reached as openRegularBeneath does) against a hex sha256.
-func verifySHA256(root, path, want string) error {
-	f, err := openRegularBeneath(root, path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return err
-	}
-	if got := hex.EncodeToString(h.Sum(nil)); got != want {
-		return fmt.Errorf("%s: checksum mismatch", path)
-	}
-	return nil
 }

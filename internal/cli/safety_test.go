@@ -20,6 +20,7 @@ import (
 	"github.com/ccsurgeon/ccsurgeon/internal/testlink"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/zeebo/xxh3"
 )
 
 // Issue 13: one test per numbered finding. Each names the shape that broke.
@@ -189,7 +190,7 @@ func TestSafetyRestoreDerivesPathsAndValidates(t *testing.T) {
 		var raw map[string]any
 		require.NoError(t, json.Unmarshal(b, &raw))
 		f0 := raw["files"].([]any)[0].(map[string]any)
-		f0["size"], f0["sha256"] = len(torn), shaHex(torn)
+		f0["size"], f0["xxh128"] = len(torn), xxh128Hex(torn)
 		b, _ = json.Marshal(raw)
 		require.NoError(t, os.WriteFile(mf, b, 0o600))
 		backdate(t, m.proj)
@@ -202,6 +203,8 @@ func TestSafetyRestoreDerivesPathsAndValidates(t *testing.T) {
 }
 
 func shaHex(b []byte) string { s := sha256.Sum256(b); return hex.EncodeToString(s[:]) }
+
+func xxh128Hex(b []byte) string { s := xxh3.Hash128(b).Bytes(); return hex.EncodeToString(s[:]) }
 
 // Finding 3: symlinks lead writes out.
 func TestSafetySymlinksAreNeverWrittenThrough(t *testing.T) {
