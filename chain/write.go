@@ -326,20 +326,25 @@ func mappable(edits *Edits) bool {
 	return true
 }
 
+// renderBufs holds the buffers of the mapped renders (writeMapped): the
+// writer hands each batch's back once written, and a batch made anew the
+// one it read into, for the next batches and the next files (a move
+// renders a session's sidecars eight at a time). Without them a move of
+// 315 MB made 378 MB of garbage, its largest cause of collections and of
+// first-touched pages (and its 859 sidecars ~60 MB more). A buffer of a
+// line far longer than a batch is not kept (the next batches would carry
+// it).
+var renderBufs sync.Pool
+
+// renderBufMax is the largest buffer renderBufs keeps.
+const renderBufMax = 4 * inOrderBatch
+
 // writeMapped writes the file with every kept entry line passed through tr
 // (a clone, a fork: edits that only drop or replace lines): batches of
 // lines are read and transformed on every core (InOrder) and written in
 // order, so the transform does not hold up the writer. A batch of
 // untouched lines is their bytes as they lie in the file, each line
 // transformed where it lies.
-// renderBufs holds the buffers of the mapped renders (writeMapped): the
-// writer hands each batch's back once written, and a batch made anew the
-// one it read into, for the next batches and the next files (a move
-// renders a session's sidecars eight at a time). Without them a move of
-// 315 MB made 378 MB of garbage, its largest cause of collections and of
-// first-touched pages (and its 859 sidecars ~60 MB more).
-var renderBufs sync.Pool
-
 func (f *File) writeMapped(w io.Writer, edits *Edits, tr TransformAt) (int64, error) {
 	cw := &CountWriter{W: w}
 	type batch struct {
@@ -350,11 +355,18 @@ func (f *File) writeMapped(w io.Writer, edits *Edits, tr TransformAt) (int64, er
 		if p, _ := renderBufs.Get().(*[]byte); p != nil && cap(*p) >= n {
 			return (*p)[:n]
 		}
-		// room for the batch made anew (an eighth more) when it is
-		// taken back for the read of the next: one size serves both
+		if n > renderBufMax {
+			return make([]byte, n) // not kept: no room to spare
+		}
+		// room for a batch made anew (an eighth more than its lines)
+		// when the buffer is taken back for the read of the next: one
+		// size serves both
 		return make([]byte, n, n+n/4)
 	}
 	give := func(b []byte) {
+		if cap(b) > renderBufMax {
+			return
+		}
 		b = b[:0]
 		renderBufs.Put(&b)
 	}
