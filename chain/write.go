@@ -4,7 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"sync"
+	"runtime"
 )
 
 // Edit changes one line of a file when it is written.
@@ -331,10 +331,13 @@ func mappable(edits *Edits) bool {
 // one it read into, for the next batches and the next files (a move
 // renders a session's sidecars eight at a time). Without them a move of
 // 315 MB made 378 MB of garbage, its largest cause of collections and of
-// first-touched pages (and its 859 sidecars ~60 MB more). A buffer of a
-// line far longer than a batch is not kept (the next batches would carry
-// it).
-var renderBufs sync.Pool
+// first-touched pages (and its 859 sidecars ~60 MB more). It keeps as
+// many as a render has in flight (at most 32), each at most renderBufMax:
+// a buffer of a line far longer than a batch is not kept (the next
+// batches would carry it). A channel, not a sync.Pool: what it keeps does
+// not depend on the collector or the race detector (which drops a
+// quarter of a Pool's puts), so a test can hold it to its promise.
+var renderBufs = make(chan []byte, min(4*runtime.GOMAXPROCS(0)+4, 32))
 
 // renderBufMax is the largest buffer renderBufs keeps.
 const renderBufMax = 4 * inOrderBatch
@@ -352,8 +355,12 @@ func (f *File) writeMapped(w io.Writer, edits *Edits, tr TransformAt) (int64, er
 		sec *io.SectionReader // a long line passed on as it is, in pieces
 	}
 	take := func(n int) []byte {
-		if p, _ := renderBufs.Get().(*[]byte); p != nil && cap(*p) >= n {
-			return (*p)[:n]
+		select {
+		case b := <-renderBufs:
+			if cap(b) >= n {
+				return b[:n]
+			}
+		default:
 		}
 		if n > renderBufMax {
 			return make([]byte, n) // not kept: no room to spare
@@ -367,8 +374,10 @@ func (f *File) writeMapped(w io.Writer, edits *Edits, tr TransformAt) (int64, er
 		if cap(b) > renderBufMax {
 			return
 		}
-		b = b[:0]
-		renderBufs.Put(&b)
+		select {
+		case renderBufs <- b[:0]:
+		default:
+		}
 	}
 	err := InOrder(f, len(f.Entries), func(k int) int { return k }, func(lo, hi int) (batch, error) {
 		kept := false
