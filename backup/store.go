@@ -182,7 +182,11 @@ func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, i
 			continue
 		}
 		m.Files = append(m.Files, saved[i])
-		if d := filepath.Dir(filepath.Join(dir, filepath.FromSlash(it.rel))); !synced[d] {
+		// the file's folder, and each folder between it and the
+		// backup's (<id>/ holds subagents/ and no file of its own): an
+		// entry of a folder not fsynced could be lost with the manifest
+		// kept
+		for d := filepath.Dir(filepath.Join(dir, filepath.FromSlash(it.rel))); !synced[d]; d = filepath.Dir(d) {
 			synced[d] = true
 			if err := syncDir(d); err != nil {
 				return "", err
