@@ -156,7 +156,7 @@ func Apply(p Plan) (res Result, err error) {
 	if p.NoBackup {
 		how = backupNone
 	}
-	bdir, err := makeBackup(p.ConfigDir, p.Key, p.SessionID, sanitizeOp(p.Op), projectDir, now().UTC(), items, how)
+	bdir, err := makeBackup(p.ConfigDir, p.Key, p.SessionID, sanitizeOp(p.Op), projectDir, now().UTC(), items, how, nil)
 	if err != nil {
 		return res, err
 	}

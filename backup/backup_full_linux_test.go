@@ -45,7 +45,7 @@ func TestBackupOnAFullDiskSaysSoInTheSameWords(t *testing.T) {
 		require.NoError(t, syscall.Statfs(cfg, &sf))
 		used := int64(sf.Blocks-sf.Bfree) * sf.Bsize
 		require.NoError(t, syscall.Mount("tmpfs", cfg, "tmpfs", syscall.MS_REMOUNT, fmt.Sprintf("size=%d", used+need/2)))
-		_, err := makeBackup(cfg, id, id, "test", proj, time.Now(), items, backupCopy)
+		_, err := makeBackup(cfg, id, id, "test", proj, time.Now(), items, backupCopy, nil)
 		require.Error(t, err, "run %d: the backup fit", run)
 		require.ErrorIs(t, err, ErrNoSpace)
 		said[strings.ReplaceAll(err.Error(), cfg, "CFG")]++

@@ -68,7 +68,7 @@ func TestBackupFoldersAreDurableBeforeTheManifest(t *testing.T) {
 					}
 				}
 				defer func() { TestHook = nil }()
-				dir, err := makeBackup(cfg, id, id, "test", proj, time.Now(), items, h.how)
+				dir, err := makeBackup(cfg, id, id, "test", proj, time.Now(), items, h.how, nil)
 				require.NoError(t, err)
 				require.FileExists(t, filepath.Join(dir, manifestName))
 				require.NotNil(t, atManifest, "no manifest linked")

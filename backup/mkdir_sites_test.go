@@ -63,11 +63,11 @@ func TestNoFolderMadeThroughAFolderSwappedForALink(t *testing.T) {
 		return out
 	}
 	runBackup := func(t *testing.T, cfg string) error {
-		_, err := makeBackup(cfg, id, id, "test", proj(cfg), time.Now(), items(cfg), backupCopy)
+		_, err := makeBackup(cfg, id, id, "test", proj(cfg), time.Now(), items(cfg), backupCopy, nil)
 		return err
 	}
 	runBackupLink := func(t *testing.T, cfg string) error { // a move's
-		_, err := makeBackup(cfg, id, id, "move", proj(cfg), time.Now(), items(cfg), backupLink)
+		_, err := makeBackup(cfg, id, id, "move", proj(cfg), time.Now(), items(cfg), backupLink, nil)
 		return err
 	}
 	newFolder := func(dir func(cfg string) string) func(t *testing.T, cfg string) error {

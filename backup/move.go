@@ -318,6 +318,7 @@ func Move(p MovePlan) (res MoveResult, err error) {
 		return res, err
 	}
 	committing = true
+	j.removeBackupLog() // (the journal names every backup from now on)
 	hook("move-after-commit-mark")
 
 	// (5)
@@ -378,6 +379,12 @@ func RecoverMoves(configDir string) ([]string, error) {
 			out = append(out, fmt.Sprintf("rolled back an interrupted move of %d file(s); nothing had been moved", len(j.Files)))
 		}
 	}
+	// a log whose journal is gone (a run killed between their removals)
+	for _, l := range listdir.Matching(JournalDir(configDir), "*.json"+backupLogSuffix) {
+		if _, err := os.Lstat(strings.TrimSuffix(l, backupLogSuffix)); errors.Is(err, os.ErrNotExist) {
+			removeBeneath(startRoot(configDir, configDir), l)
+		}
+	}
 	// a run killed while it saved a journal leaves that save's temp file
 	for _, d := range sweepTemps(startRoot(configDir, configDir), JournalDir(configDir)) {
 		out = append(out, d)
@@ -416,6 +423,9 @@ func readJournal(p string) (*journal, error) {
 		return nil, fmt.Errorf("%s: %w", p, err)
 	}
 	j.path = p
+	if err := j.readBackupLog(); err != nil {
+		return nil, err
+	}
 	return &j, nil
 }
 
@@ -467,6 +477,7 @@ func (j *journal) rollBack() error {
 	if err := os.Remove(j.path); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
+	j.removeBackupLog()
 	return syncDir(filepath.Dir(j.path))
 }
 
@@ -583,6 +594,7 @@ func (j *journal) finish() (warnings []string, err error) {
 	if err := os.Remove(j.path); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return warnings, err
 	}
+	j.removeBackupLog()
 	return warnings, syncDir(filepath.Dir(j.path))
 }
 
@@ -895,6 +907,11 @@ func movedCopiesErr(p MovePlan, backupErr, tempErr error) error {
 // files given a second name), each named in the journal once made; it
 // returns them by session id.
 func (j *journal) backUp(cfg string, p MovePlan, t time.Time, later bool) (map[string]string, error) {
+	log, err := j.openBackupLog()
+	if err != nil {
+		return nil, err
+	}
+	defer log.close()
 	backups := map[string]string{}
 	ahead := map[string]*FileHash{}
 	for _, f := range p.Files {
@@ -913,18 +930,15 @@ func (j *journal) backUp(cfg string, p MovePlan, t time.Time, later bool) (map[s
 		if later { // the old files' data made durable by the move's syncfs
 			how = backupLinkLater
 		}
-		bdir, berr := makeBackup(cfg, KeyFor(cfg, s.ID, s.ProjectDir), s.ID, "move", s.ProjectDir, t, items, how)
+		// the move's record written with the manifest (not added after:
+		// a second read, encoding and fsync of it a session)
+		bdir, berr := makeBackup(cfg, KeyFor(cfg, s.ID, s.ProjectDir), s.ID, "move", s.ProjectDir, t, items, how, p.Record)
 		if berr != nil {
 			return nil, berr
 		}
 		j.Backups = append(j.Backups, bdir)
-		if err := j.save(); err != nil {
+		if err := log.add(bdir); err != nil {
 			return nil, err
-		}
-		if len(p.Record) > 0 {
-			if err := addMoveRecord(cfg, bdir, p.Record); err != nil {
-				return nil, err
-			}
 		}
 		backups[s.ID] = bdir
 	}
@@ -1040,21 +1054,6 @@ func newTxnID() string {
 	var b [6]byte
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])
-}
-
-// addMoveRecord puts the move's record into a backup's manifest (below
-// the config dir cfg, written from it down following no link).
-func addMoveRecord(cfg, dir string, rec json.RawMessage) error {
-	b, err := readBackup(dir)
-	if err != nil {
-		return err
-	}
-	b.Move = rec
-	return writeFileAtomicBeneath(cfg, filepath.Join(dir, manifestName), DefaultMode, func(w io.Writer) error {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(b)
-	}, true)
 }
 
 // CheckMove runs the checks Move makes of a plan's paths before it writes

@@ -10,7 +10,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 
@@ -98,9 +100,18 @@ func (f moveFixture) plan() MovePlan {
 // move and SIGKILLs itself at the named step.
 func moveHelper() {
 	cfg := os.Getenv(envHelperDir)
-	killAt := os.Getenv(envMoveKillAt)
+	// STEP or STEP#N: killed at the Nth time the step is met
+	killAt, nth, _ := strings.Cut(os.Getenv(envMoveKillAt), "#")
+	n, _ := strconv.Atoi(nth)
+	var mu sync.Mutex
+	met := 0
 	TestHook = func(step string) {
-		if step == killAt {
+		if step != killAt {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if met++; met >= n {
 			syscall.Kill(os.Getpid(), syscall.SIGKILL)
 		}
 	}
@@ -122,6 +133,11 @@ func TestMoveCrash(t *testing.T) {
 		moved  bool
 	}{
 		{"move-after-journal", false},
+		// the first session's backup named in the journal's log, the
+		// second's named, the third's files being copied
+		{"move-backup-logged", false},
+		{"move-backup-logged#2", false},
+		{"backup-copying#7", false},
 		{"move-after-backup", false},
 		{"move-temp-written", false}, // some temps written, others being written
 		{"move-temp-made", false},

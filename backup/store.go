@@ -91,8 +91,9 @@ const (
 const fileWorkers = 8
 
 // makeBackup saves every existing item into a new backup directory (how)
-// and writes its manifest. On error nothing is left behind.
-func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, items []item, how backupHow) (dir string, err error) {
+// and writes its manifest, with move (a move's record, else nil) in it.
+// On error nothing is left behind.
+func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, items []item, how backupHow, move json.RawMessage) (dir string, err error) {
 	root := sessionBackupRoot(configDir, key)
 	cfg := startRoot(configDir, configDir)
 	if err := makeDirs(cfg, root, nil); err != nil {
@@ -123,7 +124,7 @@ func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, i
 		return dir, syncDir(root)
 	}
 	m := Backup{Version: manifestVersion, Op: op, Time: t, SessionID: sessionID, ProjectDir: projectDir,
-		Files: []BackupFile{}, Created: []BackupFile{}}
+		Files: []BackupFile{}, Created: []BackupFile{}, Move: move}
 	// the files are saved several at a time (each waits for its disk: a
 	// session of 859 files waited for 859 fsyncs one after the other),
 	// each folder of the backup fsynced once they are all in it, before
