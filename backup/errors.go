@@ -195,6 +195,18 @@ func (e *ElsewhereError) Error() string {
 
 func (e *ElsewhereError) Unwrap() error { return ErrNoBackup }
 
+// MovedSinceError says that backup Name was taken in folder From, before
+// a move brought session SessionID to To: it is restored once the moves
+// are undone, the newest (Undo, a move's backup) first.
+type MovedSinceError struct {
+	Name, From, To, SessionID string
+	Undo                      Backup
+}
+
+func (e *MovedSinceError) Error() string {
+	return fmt.Sprintf("backup %s was taken in %s, before the session moved to %s", e.Name, e.From, e.To)
+}
+
 // DamagedError says that backup Name cannot be restored: Err says why.
 type DamagedError struct {
 	Name string

@@ -396,12 +396,36 @@ func ListOf(configDir, key, sessionID, projectDir string) (mine, others []Backup
 
 // splitOf splits backups (newest first) into those of the session file in
 // projectDir and the others, and marks the oldest of each part the
-// original.
+// original. A move of the file into projectDir makes the backups taken in
+// the folder it came from before the move the file's too (and so on back
+// through earlier moves): a redaction's backup, taken before a move,
+// holds the secrets the session's purge is to remove.
 func splitOf(all []Backup, sessionID, projectDir string) (mine, others []Backup) {
+	// the folders the file was in, each with when it left (none yet for
+	// the one it is in now)
+	type stay struct {
+		dir   string
+		until time.Time
+	}
+	stays := []stay{{dir: projectDir}}
+	ours := func(b Backup) bool {
+		for _, s := range stays {
+			if !s.until.IsZero() && !b.Made.Before(s.until) {
+				continue
+			}
+			if Belongs(b, sessionID, s.dir) {
+				return true
+			}
+		}
+		return false
+	}
 	for _, b := range all {
 		b.Original = false
-		if Belongs(b, sessionID, projectDir) {
+		if ours(b) {
 			mine = append(mine, b)
+			if b.Move != nil && !sameFolder(b.ProjectDir, projectDir) {
+				stays = append(stays, stay{dir: b.ProjectDir, until: b.Made})
+			}
 		} else {
 			others = append(others, b)
 		}
@@ -731,6 +755,23 @@ func Restore(o RestoreOptions) (Result, Backup, error) {
 	}
 	if b.SessionID != o.SessionID {
 		return Result{}, b, damaged(fmt.Errorf("it belongs to session %q", b.SessionID))
+	}
+	if b.Move == nil && !sameFolder(b.ProjectDir, o.ProjectDir) {
+		// taken before a move brought the session here: put back here,
+		// its entries would name the folder it left; the newest move
+		// undone first takes it a step back
+		mine, _, err := ListOf(o.ConfigDir, o.Key, o.SessionID, o.ProjectDir)
+		if err != nil {
+			return Result{}, b, err
+		}
+		e := &MovedSinceError{Name: b.Name, From: b.ProjectDir, To: o.ProjectDir, SessionID: o.SessionID}
+		for _, m := range mine {
+			if m.Move != nil {
+				e.Undo = m
+				break
+			}
+		}
+		return Result{}, b, e
 	}
 	plan := Plan{ConfigDir: o.ConfigDir, SessionID: o.SessionID, Key: o.Key, Op: "restore", ProjectDir: o.ProjectDir, Force: o.Force, Lock: o.Lock, Named: o.Named}
 	for _, f := range b.Files {

@@ -143,6 +143,9 @@ type BackupJSON struct {
 	Size      int64     `json:"size"`
 	Files     []string  `json:"files"`
 	Original  bool      `json:"original"`
+	// TakenIn: the project folder the backup was taken in, when that is
+	// not the session's now (taken before a move brought it here)
+	TakenIn string `json:"taken_in,omitempty"`
 }
 
 // RunBackups lists the backups of a session, the last made first; with
@@ -187,6 +190,9 @@ func (env *Env) RunBackups(session string, purge bool) error {
 	rows := []BackupJSON{}
 	for _, b := range list {
 		r := BackupJSON{Name: b.Name, Path: b.Dir, Time: b.Time, Operation: b.Op, Size: b.Size(), Original: b.Original}
+		if !backup.Belongs(b, id, projectDir) {
+			r.TakenIn = b.ProjectDir
+		}
 		for _, f := range b.Files {
 			r.Files = append(r.Files, f.Rel)
 		}
@@ -208,6 +214,9 @@ func (env *Env) RunBackups(session string, purge bool) error {
 		op := r.Operation
 		if r.Original {
 			op += " (original)"
+		}
+		if r.TakenIn != "" {
+			op += " (before a move, in " + filepath.Base(r.TakenIn) + ")"
 		}
 		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\n", r.Name, r.Time.Local().Format("2006-01-02 15:04:05"), op, HumanBytes(r.Size), len(r.Files))
 	}

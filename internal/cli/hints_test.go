@@ -14,6 +14,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -131,6 +132,18 @@ func (h *hintChecker) try(args []string, c string) string {
 		if err := copyTreeKeepingTimes(abs, cp); err != nil {
 			return "skip"
 		}
+		// a backup's manifest names its files by their absolute paths
+		// (a move's record too): in the copy, the copy's, as they would
+		// be had the run used the copy
+		_ = filepath.WalkDir(filepath.Join(cp, "ccsurgeon", "backups"), func(p string, d fs.DirEntry, err error) error {
+			if err == nil && d.Name() == "manifest.json" {
+				if b, rerr := os.ReadFile(p); rerr == nil {
+					fixed := bytes.ReplaceAll(b, []byte(jsonPath(abs)), []byte(jsonPath(cp)))
+					_ = os.WriteFile(p, fixed, 0o600)
+				}
+			}
+			return nil
+		})
 	}
 	hasCfg := false
 	for i, w := range words {
@@ -170,6 +183,12 @@ func (h *hintChecker) try(args []string, c string) string {
 		return "" // found (validate, diff, redact --check): what it found is the answer
 	}
 	return fmt.Sprintf("exit %d: %s", code, strings.TrimSpace(errb.String()))
+}
+
+// jsonPath is path as a JSON string holds it (without the quotes).
+func jsonPath(path string) string {
+	b, _ := json.Marshal(path)
+	return string(b[1 : len(b)-1])
 }
 
 // copyTreeKeepingTimes copies src to dst with modes and modification times

@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -409,4 +410,67 @@ func TestMoveAndRestoreOfAStrandedSessionNameTheFolders(t *testing.T) {
 	assert.NotContains(t, r.stdout, proj+" -> "+proj)
 	assert.Contains(t, r.stdout, "undid the move of 1 session of "+proj+" from folder "+oldDir+" to "+newDir+": 1 file back in "+oldDir)
 	assert.FileExists(t, old)
+}
+
+// Trial finding (2026-11-28): after a redaction in place, then a move,
+// `backups --purge` said it removed the session's backups and left the
+// redaction's, which held the secrets; `backups` did not list it, and
+// restore refused its name. The backups of the folder a move took the
+// session from are the session's: listed (marked), purged, and a restore
+// of one names the move to undo first, whose hint runs as printed.
+func TestBackupsBeforeAMoveAreTheSessions(t *testing.T) {
+	cfg := t.TempDir()
+	old := installSession(t, cfg, "-tmp-old", "testdata/sessions/2.1.328/secrets.jsonl")
+	id := idOf(old)
+	const secret = "sk-ant-api03-PROM"
+	orig, _ := os.ReadFile(old)
+	require.Contains(t, string(orig), secret)
+	r := runCLI(t, "--config-dir", cfg, "redact", id)
+	require.Equal(t, 0, r.code, r.stderr)
+	backdate(t, cfg)
+	r = runCLI(t, "--config-dir", cfg, "move", id, "--to", filepath.Join(t.TempDir(), "new"))
+	require.Equal(t, 0, r.code, r.stderr)
+	backdate(t, cfg)
+
+	r = runCLI(t, "--config-dir", cfg, "--json", "backups", id)
+	require.Equal(t, 0, r.code, r.stderr)
+	var list []map[string]any
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &list))
+	require.Len(t, list, 2, "the move's backup and the redaction's: %s", r.stdout)
+	assert.Equal(t, "move", list[0]["operation"])
+	assert.Nil(t, list[0]["taken_in"], "the move's backup undoes the move from here")
+	assert.Equal(t, "redact-secrets", list[1]["operation"])
+	assert.Equal(t, filepath.Dir(old), list[1]["taken_in"])
+	assert.Equal(t, true, list[1]["original"])
+	redacted := list[1]["name"].(string)
+	r = runCLI(t, "--config-dir", cfg, "backups", id)
+	assert.Contains(t, r.stdout, "(before a move, in -tmp-old)")
+
+	// the redaction's backup named: refused, with the undo of the move
+	r = runCLI(t, "--config-dir", cfg, "restore", id, redacted)
+	require.Equal(t, 1, r.code, r.stderr)
+	assert.Contains(t, r.stderr, "ccsurgeon: backup "+redacted+" was taken in "+filepath.Dir(old))
+	m := regexp.MustCompile(`'(ccsurgeon --config-dir \S+ restore [^']*)'`).FindStringSubmatch(hintOf(r.stderr))
+	require.NotNil(t, m, "no restore command (naming the config dir) in the hint: %s", r.stderr)
+	hint := shellWords(t, m[1])
+	r = runCLI(t, hint[1:]...)
+	require.Equal(t, 0, r.code, "the hint as printed: %q\n%s", hint, r.stderr)
+	backdate(t, cfg)
+	r = runCLI(t, "--config-dir", cfg, "restore", id, redacted)
+	require.Equal(t, 0, r.code, r.stderr)
+	got, _ := os.ReadFile(old)
+	assert.Equal(t, string(orig), string(got), "the session as it was before the redaction, in its old folder")
+
+	// and a purge removes every backup that holds the secret
+	r = runCLI(t, "--config-dir", cfg, "redact", id)
+	require.Equal(t, 0, r.code, r.stderr)
+	r = runCLI(t, "--config-dir", cfg, "backups", "--purge", id)
+	require.Equal(t, 0, r.code, r.stderr)
+	_ = filepath.WalkDir(cfg, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			b, _ := os.ReadFile(p)
+			assert.NotContains(t, string(b), secret, "%s holds the secret after the purge", p)
+		}
+		return nil
+	})
 }

@@ -438,6 +438,13 @@ func speakOne(err, e error) (worded error, done bool) {
 		return words(fmt.Sprintf("the backups of session %s are of another copy, %s, which is no longer there; they are kept in %s", t.SessionID, t.Other, t.Kept), 1)
 	case *backup.ElsewhereError:
 		return words(fmt.Sprintf("a backup goes back only to the file it was taken of; list this file's with 'ccsurgeon backups %s'", t.File), 1)
+	case *backup.MovedSinceError:
+		if t.Undo.Name == "" {
+			return words(fmt.Sprintf("a backup taken in another folder goes back there: list this session's with 'ccsurgeon backups %s'", t.SessionID), 1)
+		}
+		// the newest move undone first: the session is then where the
+		// backup was taken (or a move nearer to it)
+		return words(fmt.Sprintf("undo the move first with 'ccsurgeon restore %s %s', then restore %s again", t.SessionID, t.Undo.Name, t.Name), 1)
 	case *backup.DamagedError:
 		return words("choose another backup with 'ccsurgeon backups'", 1)
 	case *backup.PartialError:

@@ -1,0 +1,125 @@
+package backup
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestBackupsFollowTheSessionThroughMoves: the backups a session's file
+// had in a folder it was moved out of (a redaction's, which holds the
+// secrets it took out) are that session's backups in its new folder: they
+// are listed with it, purged with it (else `backups --purge` said it
+// removed the session's backups and left the secrets on disk), and one
+// named for a restore is refused with the move to undo first (restored
+// where the session is now, its entries would name the old folder). A
+// backup of another copy of the session (the same id put back in the old
+// folder after the move) stays that copy's. A member per history; the
+// failure names the backups that went the wrong way.
+func TestBackupsFollowTheSessionThroughMoves(t *testing.T) {
+	const id = "0b7e5c1a-1111-4222-8333-944455556660"
+	type step struct {
+		name, op string
+		dir      string // the folder the backup was taken in
+		movedTo  string // a move's: the folder it moved the session to
+	}
+	members := []struct {
+		name   string
+		steps  []step // oldest first
+		now    string // the session's folder now
+		mine   []string
+		others []string
+	}{
+		{"redacted, then moved", []step{
+			{"redact", "redact-secrets", "-a", ""},
+			{"move", "move", "-a", "-b"},
+		}, "-b", []string{"redact", "move"}, nil},
+		{"moved twice, a change in each folder", []step{
+			{"strip", "strip-thinking", "-a", ""},
+			{"move1", "move", "-a", "-b"},
+			{"compress", "compress-old-turns", "-b", ""},
+			{"move2", "move", "-b", "-c"},
+			{"redact", "redact-secrets", "-c", ""},
+		}, "-c", []string{"strip", "move1", "compress", "move2", "redact"}, nil},
+		{"moved, then a copy put back in the old folder and changed there", []step{
+			{"redact", "redact-secrets", "-a", ""},
+			{"move", "move", "-a", "-b"},
+			{"copy-changed", "strip-thinking", "-a", ""},
+		}, "-b", []string{"redact", "move"}, []string{"copy-changed"}},
+		{"moved and moved back", []step{
+			{"redact", "redact-secrets", "-a", ""},
+			{"move", "move", "-a", "-b"},
+			{"undo", "move", "-b", "-a"},
+		}, "-a", []string{"redact", "move", "undo"}, nil},
+	}
+	for _, m := range members {
+		t.Run(m.name, func(t *testing.T) {
+			cfg := t.TempDir()
+			folder := func(slug string) string { return filepath.Join(cfg, "projects", slug) }
+			names := map[string]string{} // backup dir name -> step name
+			t0 := time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC)
+			for k, s := range m.steps {
+				p := filepath.Join(folder(s.dir), id+".jsonl")
+				require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o700))
+				require.NoError(t, os.WriteFile(p, []byte(`{"step":"`+s.name+`"}`+"\n"), 0o600))
+				var rec json.RawMessage
+				if s.movedTo != "" {
+					to := filepath.Join(folder(s.movedTo), id+".jsonl")
+					rec, _ = json.Marshal(map[string]any{"files": []Moved{{From: p, To: to}}})
+				}
+				items := []item{{FileWrite: FileWrite{Path: p}, target: p, rel: id + ".jsonl"}}
+				dir, err := makeBackup(cfg, id, id, s.op, folder(s.dir), t0.Add(time.Duration(k)*time.Hour), items, backupCopy, rec)
+				require.NoError(t, err)
+				names[filepath.Base(dir)] = s.name
+				if s.movedTo != "" {
+					require.NoError(t, os.MkdirAll(folder(s.movedTo), 0o700))
+					require.NoError(t, os.Rename(p, filepath.Join(folder(s.movedTo), id+".jsonl")))
+				}
+			}
+			stepsOf := func(bs []Backup) []string {
+				var out []string
+				for _, b := range bs {
+					out = append(out, names[b.Name])
+				}
+				slices.Sort(out)
+				return out
+			}
+			sorted := func(s []string) []string { s = slices.Clone(s); slices.Sort(s); return s }
+			mine, others, err := ListOf(cfg, id, id, folder(m.now))
+			require.NoError(t, err)
+			assert.Equal(t, sorted(m.mine), stepsOf(mine), "the session's backups")
+			assert.Equal(t, sorted(m.others), stepsOf(others), "another copy's backups")
+			if len(mine) > 0 {
+				assert.Equal(t, m.mine[0], names[mine[len(mine)-1].Name], "the original is the oldest of the session's")
+			}
+
+			// a restore of a backup taken in another folder, not by a
+			// move, is refused with the move to undo
+			for _, b := range mine {
+				if b.Move != nil || sameFolder(b.ProjectDir, folder(m.now)) {
+					continue
+				}
+				_, _, err := Restore(RestoreOptions{ConfigDir: cfg, SessionID: id, ProjectDir: folder(m.now), Which: b.Name, Force: true})
+				var ms *MovedSinceError
+				require.True(t, errors.As(err, &ms), "restore of %s (taken in %s): %v", names[b.Name], b.ProjectDir, err)
+				assert.Equal(t, filepath.Clean(b.ProjectDir), filepath.Clean(ms.From))
+				assert.Equal(t, "move", ms.Undo.Op, "the backup to restore first undoes a move")
+			}
+
+			removed, err := PurgeOf(cfg, id, id, folder(m.now))
+			require.NoError(t, err)
+			assert.Len(t, removed, len(m.mine), "purged")
+			mine, others, err = ListOf(cfg, id, id, folder(m.now))
+			require.NoError(t, err)
+			assert.Empty(t, stepsOf(mine), "the session's backups left after a purge")
+			assert.Equal(t, sorted(m.others), stepsOf(others), "another copy's backups after the purge")
+		})
+	}
+}
