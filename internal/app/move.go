@@ -52,6 +52,9 @@ type MoveUndoJSON struct {
 	Sessions []string          `json:"sessions"`
 	Files    int               `json:"files"`
 	Backups  map[string]string `json:"backups"`
+	// ChangedSinceMove: the transcripts written since the move (undone
+	// with --force: what was written since is in Backups)
+	ChangedSinceMove []string `json:"changed_since_move"`
 }
 
 // MovedSession is one session of a move.
@@ -947,6 +950,33 @@ func (env *Env) undoMove(b backup.Backup, force bool) error {
 		moves = append(moves, sessionMove{id: id, path: newMain, oldDir: ms.ProjectDir, dstDr: mine.ProjectDir,
 			from: rec.To, to: rec.From})
 	}
+	// a transcript written since the move (the client resumed the
+	// session there: more lines than the move wrote, which kept their
+	// count): the undo puts back the copy from before the move, and what
+	// was written since would be only in the undo's own backup
+	var changed []string
+	for _, f := range rec.Files {
+		if src := saved[f.From]; src != "" && strings.HasSuffix(f.To, ".jsonl") {
+			now, err1 := sideFileLines(f.To)
+			then, err2 := sideFileLines(src)
+			if err1 == nil && err2 == nil && now != then {
+				changed = append(changed, f.To)
+			}
+		}
+	}
+	if len(changed) > 0 && !force {
+		back := "'ccsurgeon move " + ShellQuote(moves[0].id) + " --to " + ShellQuote(rec.From) + "'"
+		if rec.Project {
+			back = "'ccsurgeon move --project " + ShellQuote(rec.To) + " --to " + ShellQuote(rec.From) + "'"
+		}
+		anyway := "'ccsurgeon restore " + ShellQuote(moves[0].id) + " " + b.Name + " --force'"
+		hint := "keep what was written: move it back with " + back + "; or undo the move anyway with " + anyway
+		if rec.From == rec.To { // a stranded session's folder move: no path to move back to
+			hint = "undo the move anyway with " + anyway + " (what was written since is kept in a backup)"
+		}
+		return &Error{Msg: fmt.Sprintf("%s changed since the move (%s): undoing it puts back the copy from before the move, and what was written since would be kept only in a backup",
+			Plural(len(changed), "file", "files"), changed[0]), Hint: hint, Code: 1}
+	}
 	plan := backup.MovePlan{ConfigDir: env.ConfigDir, Sessions: sessions, Force: force, Sweeps: env.sweeps}
 	back := moveRecord{From: rec.To, To: rec.From, Project: rec.Project, Sessions: rec.Sessions}
 	for _, d := range rec.Dirs {
@@ -988,8 +1018,18 @@ func (env *Env) undoMove(b backup.Backup, force bool) error {
 	if err != nil {
 		return err
 	}
+	if len(changed) > 0 {
+		var kept []string
+		for _, id := range rec.Sessions {
+			if d := res.Backups[id]; d != "" {
+				kept = append(kept, d)
+			}
+		}
+		sort.Strings(kept)
+		env.Warnf("%s changed since the move: what was written since the move is kept in backup %s", Plural(len(changed), "file", "files"), strings.Join(kept, ", "))
+	}
 	if env.JSON {
-		return env.printJSON(MoveUndoJSON{b.Name, rec.Sessions, len(plan.Files), res.Backups})
+		return env.printJSON(MoveUndoJSON{b.Name, rec.Sessions, len(plan.Files), res.Backups, append([]string{}, changed...)})
 	}
 	if rec.From == rec.To && len(moves) == 1 {
 		// a stranded session's move: the folders changed, not the project
@@ -1002,6 +1042,28 @@ func (env *Env) undoMove(b backup.Backup, force bool) error {
 		fmt.Fprintf(env.Out, "note: %s\n", w)
 	}
 	return nil
+}
+
+// sideFileLines counts the lines of the file at path (a regular file
+// only, never waiting on a named pipe).
+func sideFileLines(path string) (int, error) {
+	fh, _, err := chain.OpenSideFile(path)
+	if err != nil {
+		return 0, err
+	}
+	defer fh.Close()
+	n := 0
+	buf := make([]byte, 256<<10)
+	for {
+		k, err := fh.Read(buf)
+		n += bytes.Count(buf[:k], []byte{'\n'})
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
 }
 
 // markMissingProjects flags the sessions of `ls` whose project folder no

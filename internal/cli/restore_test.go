@@ -474,3 +474,64 @@ func TestBackupsBeforeAMoveAreTheSessions(t *testing.T) {
 		return nil
 	})
 }
+
+// Trial finding (2026-11-28): the undo of a move put back the copy from
+// before the move and said nothing of the turns the client had written to
+// the moved session since: they were only in a backup. A session changed
+// since its move is not undone unless --force: the refusal says so, and its
+// hint (a move back, which keeps them) runs as printed; with --force the
+// undo says where what was written since is kept.
+func TestUndoOfAMoveKeepsOrNamesWhatWasWrittenSince(t *testing.T) {
+	setup := func(t *testing.T) (cfg, old, moved, id, late string) {
+		cfg = t.TempDir()
+		// in the folder of the path its entries name, as the client puts it
+		old = installSession(t, cfg, chain.ProjectSlug("/tmp/ccsurgeon-gen/2.1.328/multi-turn/work/project"), "testdata/sessions/2.1.328/multi-turn.jsonl")
+		id = idOf(old)
+		to := filepath.Join(t.TempDir(), "new")
+		r := runCLI(t, "--config-dir", cfg, "move", id, "--to", to)
+		require.Equal(t, 0, r.code, r.stderr)
+		moved = filepath.Join(cfg, "projects", chain.ProjectSlug(to), id+".jsonl")
+		// the client resumed it in its new place: a line appended
+		b, err := os.ReadFile(moved)
+		require.NoError(t, err)
+		lines := strings.Split(strings.TrimRight(string(b), "\n"), "\n")
+		for i := len(lines) - 1; late == ""; i-- { // the last entry, again, marked
+			if strings.Contains(lines[i], `"timestamp":"`) {
+				late = strings.Replace(lines[i], `"timestamp":"`, `"late":true,"timestamp":"`, 1)
+			}
+		}
+		f, err := os.OpenFile(moved, os.O_WRONLY|os.O_APPEND, 0)
+		require.NoError(t, err)
+		_, err = f.WriteString(late + "\n")
+		require.NoError(t, err)
+		require.NoError(t, f.Close())
+		backdate(t, cfg)
+		return cfg, old, moved, id, late
+	}
+	t.Run("refused, and the hint moves it back with what was written", func(t *testing.T) {
+		cfg, old, moved, id, _ := setup(t)
+		before, _ := os.ReadFile(moved)
+		r := runCLI(t, "--config-dir", cfg, "restore", id)
+		require.Equal(t, 1, r.code, r.stderr)
+		assert.Contains(t, r.stderr, "changed since the move")
+		got, _ := os.ReadFile(moved)
+		assert.Equal(t, string(before), string(got), "nothing changed by the refusal")
+		m := regexp.MustCompile(`'(ccsurgeon --config-dir \S+ move [^']*)'`).FindStringSubmatch(hintOf(r.stderr))
+		require.NotNil(t, m, "no move command (naming the config dir) in the hint: %s", r.stderr)
+		words := shellWords(t, m[1])
+		r = runCLI(t, words[1:]...)
+		require.Equal(t, 0, r.code, "the hint %q: %s", m[1], r.stderr)
+		back, err := os.ReadFile(old)
+		require.NoError(t, err, "the session is back in its old folder")
+		assert.Contains(t, string(back), `"late":true`, "with the line written after the move")
+	})
+	t.Run("forced, it names the backup that keeps what was written", func(t *testing.T) {
+		cfg, old, _, id, _ := setup(t)
+		r := runCLI(t, "--config-dir", cfg, "restore", id, "--force")
+		require.Equal(t, 0, r.code, r.stderr)
+		back, err := os.ReadFile(old)
+		require.NoError(t, err)
+		assert.NotContains(t, string(back), `"late":true`, "the copy from before the move")
+		assert.Regexp(t, `written since the move .*kept in backup \S+`, r.stdout+r.stderr)
+	})
+}
