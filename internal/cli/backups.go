@@ -31,10 +31,15 @@ BACKUP is a name (or unique prefix) from 'ccsurgeon backups SESSION'; a
 prefix that matches several is a usage error (exit 2). The current state
 is backed up first, so a restore can itself be undone.
 
+The backup a move took undoes the whole move: the files go back to their
+old folder as they were before it. A session written since the move is
+refused (moving it back with 'ccsurgeon move' keeps what was written);
+--force undoes the move anyway, what was written since kept in a backup.
+
 examples:
    ccsurgeon restore 3f2a9c1e
    ccsurgeon restore 3f2a9c1e 20261121T101500`,
-			Flags: []cli.Flag{&cli.BoolFlag{Name: "force", Usage: "restore even when Claude Code seems to be using the session. " + writerGuardNote}},
+			Flags: []cli.Flag{&cli.BoolFlag{Name: "force", Usage: "restore even when Claude Code seems to be using the session, or undo a move of a session written since. " + writerGuardNote}},
 			Action: func(ctx context.Context, cmd *cli.Command) error {
 				if cmd.Args().Len() < 1 || cmd.Args().Len() > 2 {
 					hint := "name the session to put back (its id, an id prefix or its path); 'ccsurgeon ls' lists the sessions"
