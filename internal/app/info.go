@@ -206,8 +206,11 @@ func (env *Env) RunInfo(o InfoOptions) error {
 		bw := tabwriter.NewWriter(env.Out, 0, 0, 2, ' ', 0)
 		for _, src := range r.TokenSources {
 			cut := "(no command cuts it)"
-			if src.Command != "" {
+			switch {
+			case src.Command != "":
 				cut = fmt.Sprintf("saves ~%s: %s", chain.HumanTokens(src.SavesTokens), src.Command)
+			case src.CutBy != "":
+				cut = src.CutBy
 			}
 			fmt.Fprintf(bw, "  %s\t~%s\t%s\n", src.What, chain.HumanTokens(src.Tokens), cut)
 		}

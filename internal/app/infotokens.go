@@ -35,6 +35,9 @@ type TokenSource struct {
 	Tokens      int    `json:"tokens"`
 	Command     string `json:"command,omitempty"`
 	SavesTokens int    `json:"saves_tokens"`
+	// CutBy: for a source no command cuts by itself, what does (a
+	// token budget), in words ending with the command
+	CutBy string `json:"cut_by,omitempty"`
 }
 
 // resumeReport estimates what a resume sends and where its tokens come
@@ -76,18 +79,20 @@ func resumeReport(s *chain.Session, ref string) (ResumeInfo, []TokenSource) {
 	type acc struct {
 		n, tokens, saves int
 	}
-	var oldTools, thinking, images, subagents, recent acc
+	var oldTools, thinking, images, subagents, recent, oldText acc
+	inEntries := 0
 	before.Each(func(i int, tb chain.Tokens) {
+		inEntries += tb.Total()
 		e := &f.Entries[i]
 		ta, _ := after.Entry(i)
 		saved := tb.Total() - ta.Total()
 		switch {
 		case !old[i]:
 			recent.n++
-			recent.tokens += tb.Total()
+			recent.tokens += tb.Total() - tb[chain.TokThinking] // (its thinking: the thinking row's)
 		case isSubagentResult(e, subagentCall):
 			subagents.n++
-			subagents.tokens += tb[chain.TokToolOutput]
+			subagents.tokens += tb.Total() - tb[chain.TokThinking] - tb[chain.TokImage] - tb[chain.TokDocument]
 			subagents.saves += saved
 		case tb[chain.TokToolOutput]+tb[chain.TokToolInput] > 0:
 			oldTools.n++
@@ -103,7 +108,19 @@ func resumeReport(s *chain.Session, ref string) (ResumeInfo, []TokenSource) {
 			thinking.n++
 			thinking.tokens += tb[chain.TokThinking]
 		}
+		// the rest of an old entry: its prompt or answer (text), and
+		// what each message costs beside its blocks
+		if old[i] && !isSubagentResult(e, subagentCall) {
+			if rest := tb.Total() - tb[chain.TokToolOutput] - tb[chain.TokToolInput] - tb[chain.TokThinking] - tb[chain.TokImage] - tb[chain.TokDocument]; rest > 0 {
+				oldText.n++
+				oldText.tokens += rest
+			}
+		}
 	})
+	// what the client sends that no entry holds (its own answer to a
+	// last prompt that got none, "No response requested."): the recent
+	// context's
+	recent.tokens += before.Tokens.Total() - inEntries
 	// strip-thinking: what it would remove (it keeps an unfinished loop's)
 	if thinking.n > 0 {
 		st := ops.NewTxn(s)
@@ -124,7 +141,15 @@ func resumeReport(s *chain.Session, ref string) (ResumeInfo, []TokenSource) {
 	add(fmt.Sprintf("old images and documents (%s)", Plural(images.n, "entry", "entries")), images, compress, images.saves)
 	add(fmt.Sprintf("old subagent results (%s)", Plural(subagents.n, "result", "results")), subagents, compress, subagents.saves)
 	sort.SliceStable(out, func(i, j int) bool { return out[i].SavesTokens > out[j].SavesTokens })
-	add(fmt.Sprintf("recent context (the last %d turns or %d tool exchanges: compress keeps them, --target-tokens cuts them last)", ops.DefaultKeepTurns, ops.DefaultKeepExchanges), recent, "", 0)
+	// what only a budget cuts: whole old turns (each to a one-line note),
+	// then the recent context's tool output
+	budget := fmt.Sprintf("only a token budget cuts it: ccsurgeon compress %s --target-tokens %d --dry-run", ref, ops.FitTarget(win))
+	if oldText.tokens > 0 {
+		out = append(out, TokenSource{What: fmt.Sprintf("older prompts and answers (%s)", Plural(oldText.n, "entry", "entries")), Tokens: oldText.tokens, CutBy: budget})
+	}
+	if recent.tokens > 0 {
+		out = append(out, TokenSource{What: fmt.Sprintf("recent context (the last %d turns or %d tool exchanges: compress keeps them, --target-tokens cuts their tool output last)", ops.DefaultKeepTurns, ops.DefaultKeepExchanges), Tokens: recent.tokens, CutBy: budget})
+	}
 	sys := acc{tokens: before.Overhead}
 	what := "system prompt and tools (measured from the session's usage)"
 	switch {

@@ -3,6 +3,7 @@ package app
 import (
 	"bytes"
 	"encoding/json"
+	"io/fs"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -88,5 +89,50 @@ func TestInfoThinkingFollowsTheModel(t *testing.T) {
 		env.JSON = false
 		require.NoError(t, env.RunInfo(InfoOptions{Session: c.path}), errb.String())
 		assert.Equal(t, c.kept == "last_turn", strings.Contains(out.String(), "keeps only the last turn's"), "%s:\n%s", c.path, out.String())
+	}
+}
+
+// TestInfoSourcesAddUpToTheEstimate (trial finding, 2026-11-28): the rows
+// of "what a resume sends" are the estimate, each token in one row: on a
+// session of pasted logs they added up to 58k of 210k, the old prompts
+// and answers in none, so the biggest lever the rows showed saved 724
+// tokens. A member per session (the examples, and the corpus's when it is
+// there); the failure names the session and the rows.
+func TestInfoSourcesAddUpToTheEstimate(t *testing.T) {
+	paths, _ := filepath.Glob("../../testdata/sessions/*/*.jsonl")
+	if corpus := testcorpus.Optional(t); corpus != "" {
+		_ = filepath.WalkDir(corpus, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && !d.IsDir() && strings.HasSuffix(p, ".jsonl") {
+				paths = append(paths, p)
+			}
+			return nil
+		})
+	}
+	require.NotEmpty(t, paths)
+	read := 0
+	defer func() {
+		assert.GreaterOrEqual(t, read, 10, "sessions read of %d", len(paths))
+		t.Logf("%d sessions of %d read", read, len(paths))
+	}()
+	for _, p := range paths {
+		var out, errb bytes.Buffer
+		env := &Env{ConfigDir: t.TempDir(), Out: &out, Err: &errb, JSON: true}
+		if err := env.RunInfo(InfoOptions{Session: p}); err != nil {
+			t.Logf("%s: %v", p, err) // not a session info reads (its own tests say which)
+			continue
+		}
+		read++
+		var r InfoReport
+		require.NoError(t, json.Unmarshal(out.Bytes(), &r), p)
+		sum := 0
+		var rows []string
+		for _, s := range r.TokenSources {
+			sum += s.Tokens
+			rows = append(rows, s.What)
+			if s.Command == "" && !strings.HasPrefix(s.What, "system prompt") {
+				assert.Contains(t, s.CutBy, "--target-tokens", "%s: %q has neither a command nor a budget that cuts it", p, s.What)
+			}
+		}
+		assert.Equal(t, r.ResumeTokens, sum, "%s: the rows %q", p, rows)
 	}
 }
