@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -318,7 +319,13 @@ func (env *Env) RunDiff(o DiffOptions) error {
 		if err != nil {
 			return "", "", err
 		}
-		return p, strings.TrimSuffix(filepath.Base(p), ".jsonl"), nil
+		// the session id its entries carry (a clone written with -o to
+		// a file of another name is still its session), else its name's
+		id := strings.TrimSuffix(filepath.Base(p), ".jsonl")
+		if in := sessionIDIn(p); in != "" {
+			id = in
+		}
+		return p, id, nil
 	}
 	pb, idb, err := locate(o.A)
 	if err != nil {
@@ -369,4 +376,21 @@ func (env *Env) RunDiff(o DiffOptions) error {
 		return &Error{Code: 1}
 	}
 	return nil
+}
+
+var sessionIDRe = regexp.MustCompile(`"sessionId":"([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})"`)
+
+// sessionIDIn is the session id the file at path carries: the first
+// sessionId of its first 4 MB ("" when there is none).
+func sessionIDIn(path string) string {
+	fh, _, err := chain.OpenSideFile(path)
+	if err != nil {
+		return ""
+	}
+	defer fh.Close()
+	b, _ := io.ReadAll(io.LimitReader(fh, 4<<20))
+	if m := sessionIDRe.FindSubmatch(b); m != nil {
+		return string(m[1])
+	}
+	return ""
 }

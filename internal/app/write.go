@@ -1456,6 +1456,10 @@ func (env *Env) printWriteResult(out WriteResult) error {
 		return nil
 	default:
 		fmt.Fprintf(w, "wrote %s\n", out.Path)
+		if out.SessionID != "" && filepath.Base(out.Path) != out.SessionID+".jsonl" {
+			// the client finds a session by its file's name
+			fmt.Fprintf(w, "session %s: to resume it, put it in a project folder as %s.jsonl\n", out.SessionID, out.SessionID)
+		}
 	}
 	env.printSummary(out)
 	return nil

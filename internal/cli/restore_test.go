@@ -535,3 +535,49 @@ func TestUndoOfAMoveKeepsOrNamesWhatWasWrittenSince(t *testing.T) {
 		assert.Regexp(t, `written since the move .*kept in backup \S+`, r.stdout+r.stderr)
 	})
 }
+
+// Trial finding (2026-11-28): the README says --ignore-uuids makes a
+// clone diff empty against its original; a clone written with -o to a
+// file of another name differed on every line (its session id was taken
+// from the file's name), and clone -o did not say the new session's id,
+// which the file must be named for the client to resume it. A member per
+// way of cloning.
+func TestCloneDiffsEmptyAgainstItsOriginal(t *testing.T) {
+	cfg := t.TempDir()
+	orig := installSession(t, cfg, "-tmp-p", "testdata/sessions/2.1.328/tools.jsonl")
+	id := idOf(orig)
+	out := t.TempDir()
+	for _, c := range []struct {
+		name string
+		args []string
+		path func(stdout string) string
+	}{
+		{"-o a file of another name", []string{"clone", id, "-o", filepath.Join(out, "clone1.jsonl")},
+			func(string) string { return filepath.Join(out, "clone1.jsonl") }},
+		{"-o a folder", []string{"clone", id, "-o", out + string(filepath.Separator)},
+			func(stdout string) string {
+				m := regexp.MustCompile(`wrote session (\S+) with its files to (\S+)`).FindStringSubmatch(stdout)
+				require.NotNil(t, m, stdout)
+				return filepath.Join(m[2], m[1]+".jsonl")
+			}},
+		{"a new session", []string{"clone", id},
+			func(stdout string) string {
+				m := regexp.MustCompile(`(?m)^  (\S+\.jsonl)$`).FindStringSubmatch(stdout)
+				require.NotNil(t, m, stdout)
+				return m[1]
+			}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := runCLI(t, append([]string{"--config-dir", cfg}, c.args...)...)
+			require.Equal(t, 0, r.code, r.stderr)
+			p := c.path(r.stdout)
+			b, err := os.ReadFile(p)
+			require.NoError(t, err)
+			newID := regexp.MustCompile(`"sessionId":"([^"]+)"`).FindStringSubmatch(string(b))[1]
+			require.NotEqual(t, id, newID)
+			assert.Contains(t, r.stdout, newID, "the output names the new session")
+			r = runCLI(t, "--config-dir", cfg, "diff", "--ignore-uuids", orig, p)
+			assert.Equal(t, 0, r.code, "diff --ignore-uuids of the clone against its original:\n%s%s", r.stdout, r.stderr)
+		})
+	}
+}
