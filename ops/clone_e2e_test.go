@@ -31,7 +31,13 @@ func TestCloneResumesTheSameConversation(t *testing.T) {
 				r := fx.ccsurgeon(t, func(a *app.Env) error { return a.RunClone(fx.id, app.BranchOptions{}, app.Dest{}) })
 				require.NotEqual(t, fx.id, r.SessionID)
 				require.Equal(t, fx.env.SessionPath(r.SessionID), r.Path)
-				require.Equal(t, "claude --resume "+r.SessionID, r.ResumeCommand)
+				// run in the session's working directory, where the client
+				// looks for it (move's form)
+				if cwd := chain.RecordedCwdOf(r.Path); cwd != "" && chain.ProjectSlug(cwd) == filepath.Base(filepath.Dir(r.Path)) {
+					require.Equal(t, "cd "+app.ShellQuote(cwd)+" && claude --resume "+r.SessionID, r.ResumeCommand)
+				} else {
+					require.Equal(t, "claude --resume "+r.SessionID, r.ResumeCommand)
+				}
 
 				orig := fx.original(t)
 				clone := fx.resume(t, r.SessionID)

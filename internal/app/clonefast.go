@@ -75,7 +75,7 @@ func (env *Env) cloneFast(sessionArg string, d Dest) (bool, error) {
 	out := WriteResult{SessionID: c.newID, Operation: "clone", BytesBefore: st.Size()}
 	if d.New {
 		out.Path, err = c.writeNew(projectDir)
-		out.ResumeCommand = "claude --resume " + c.newID
+		out.ResumeCommand, out.Notes = resumeCommand(out.Path, c.newID, out.Notes)
 	} else {
 		err = c.writeTo(d)
 		out.Path = d.Output

@@ -398,7 +398,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		onlyMainWritten(t, &out, d.Output)
 	case d.New:
 		out.Path, err = j.writeNew()
-		out.ResumeCommand = "claude --resume " + t.NewID
+		out.ResumeCommand, out.Notes = resumeCommand(out.Path, t.NewID, out.Notes)
 	default:
 		var res backup.Result
 		if res, err = j.writeInPlace(snaps, d); err == nil {
@@ -2038,4 +2038,21 @@ func noteWords(notes []string) []string {
 func pathTaken(p string) bool {
 	_, err := os.Lstat(p)
 	return err == nil
+}
+
+// resumeCommand is the command that resumes the new session id written
+// at path: the client finds a session in the project folder of the
+// directory it runs in, so it runs there (the working directory the
+// session records, whose folder path is in) as move's does; a note is
+// added to notes when that directory is not on this machine.
+func resumeCommand(path, id string, notes []string) (string, []string) {
+	cmd := "claude --resume " + id
+	cwd := chain.RecordedCwdOf(path)
+	if cwd == "" || chain.ProjectSlug(cwd) != filepath.Base(filepath.Dir(path)) {
+		return cmd, notes
+	}
+	if st, err := os.Stat(cwd); err != nil || !st.IsDir() {
+		notes = append(notes, fmt.Sprintf("the session's working directory %s is not on this machine: the client resumes it from there only (make the folder, or move the session to another path with 'ccsurgeon move %s --to DIR')", cwd, id))
+	}
+	return "cd " + ShellQuote(cwd) + " && " + cmd, notes
 }

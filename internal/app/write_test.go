@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"strconv"
 	"testing"
 	"time"
 
@@ -351,4 +352,38 @@ func TestCloneNewWritesManySubagents(t *testing.T) {
 	require.NoError(t, err)
 	defer s.Close()
 	assert.Len(t, s.Subagents, len(names))
+}
+
+// TestResumeCommandRunsWhereTheClientLooks (trial finding, 2026-11-28): a
+// new session's resume command runs in the working directory the session
+// records (the client looks for a session in the folder of the directory
+// it runs in), as move's does, and says when that directory is not on
+// this machine; a session in a folder that is not its directory's keeps
+// the bare command. A member per case.
+func TestResumeCommandRunsWhereTheClientLooks(t *testing.T) {
+	here := t.TempDir()
+	gone := filepath.Join(here, "gone")
+	for _, c := range []struct {
+		name, cwd, folder string
+		cd, note          bool
+	}{
+		{"in its directory's folder", here, chain.ProjectSlug(here), true, false},
+		{"its directory not on this machine", gone, chain.ProjectSlug(gone), true, true},
+		{"in another folder", here, "-elsewhere", false, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			const id = "0b7e5c1a-1111-4222-8333-944455556660"
+			p := filepath.Join(t.TempDir(), "projects", c.folder, id+".jsonl")
+			require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o700))
+			line := `{"type":"user","cwd":` + strconv.Quote(c.cwd) + `,"sessionId":"` + id + `","uuid":"0b7e5c1a-1111-4222-8333-944455556661","parentUuid":null,"message":{"role":"user","content":"hi"}}` + "\n"
+			require.NoError(t, os.WriteFile(p, []byte(line), 0o600))
+			cmd, notes := resumeCommand(p, id, nil)
+			if c.cd {
+				assert.Equal(t, "cd "+ShellQuote(c.cwd)+" && claude --resume "+id, cmd)
+			} else {
+				assert.Equal(t, "claude --resume "+id, cmd)
+			}
+			assert.Equal(t, c.note, len(notes) == 1, "notes: %q", notes)
+		})
+	}
 }

@@ -236,7 +236,7 @@ func TestReadmeRecipesRun(t *testing.T) {
 		code int
 		out  string // regexp of stdout
 	}{
-		"ccsurgeon clone 3f2a9c1e":            {0, `resume it with: claude --resume [0-9a-f-]{36}`},
+		"ccsurgeon clone 3f2a9c1e":            {0, `resume it with: cd \S+ && claude --resume [0-9a-f-]{36}`},
 		"ccsurgeon ls":                        {0, `projects whose folder no longer exists`},
 		"ccsurgeon doctor":                    {1, `fix: ccsurgeon `},
 		"ccsurgeon doctor --fix":              {1, ``},
