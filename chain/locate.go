@@ -251,7 +251,7 @@ func IsSessionFile(path string) error {
 			return &Error{Msg: fmt.Sprintf("cannot read %s: %v", path, unwrapPathErr(err))}
 		}
 	}
-	return &Error{Msg: fmt.Sprintf("%s is not a claude code session: no line in it is a session entry", path),
+	return &Error{Msg: fmt.Sprintf("%s is not a Claude Code session: no line in it is a session entry", path),
 		Hint: "a session is a JSONL transcript Claude Code writes under the projects folder of its config dir"}
 }
 

@@ -164,7 +164,7 @@ func ParseSize(flag, s string) (int64, error) {
 	}
 	t := strings.TrimSpace(s)
 	if t != "" && strings.IndexFunc(t, func(r rune) bool { return (r < '0' || r > '9') && r != '.' }) < 0 && n != 0 {
-		return 0, UsageErrorf("", "%s %q: %s bytes? say %sB or %sKB", flag, s, t, t, t)
+		return 0, UsageErrorf(fmt.Sprintf("give the unit: %s %sKB (or %sB for bytes)", flag, t, t), "%s %q: %s bytes? say %sB or %sKB", flag, s, t, t, t)
 	}
 	return n, nil
 }

@@ -323,7 +323,7 @@ func TestFilesThatAreNotSessionsAreNotListed(t *testing.T) {
 
 	_, err = chain.Locate(cfg, "33333333")
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), "not a claude code session")
+	assert.Contains(t, err.Error(), "not a Claude Code session")
 }
 
 // TestLsSummaryOfAnotherSession: 1.0.x wrote `summary` entries at the top

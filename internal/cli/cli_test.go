@@ -89,7 +89,7 @@ func TestCLI(t *testing.T) {
 		{"blank among sessions", []string{"info", example, "  "}, 2, `(?m)^==> "  " <==$`, `(?m)^ccsurgeon: "  ": the session argument "  " is blank$`},
 		{"short prefix", []string{"info", "abc"}, 2, `^$`, `^ccsurgeon: session id prefix "abc" is too short`},
 		{"missing file", []string{"info", "nope/x.jsonl"}, 1, `^$`, `^ccsurgeon: no such file: nope/x.jsonl`},
-		{"not a session", []string{"info", "go.sum"}, 1, `^$`, `(?i)^ccsurgeon: \S*go.sum is not a claude code session`},
+		{"not a session", []string{"info", "go.sum"}, 1, `^$`, `(?i)^ccsurgeon: \S*go.sum is not a Claude Code session`},
 		{"directory", []string{"info", "testdata"}, 1, `^$`, `^ccsurgeon: testdata is a directory, not a session file`},
 		{"fork out of range", []string{"fork", example, "9", "-o", filepath.Join(empty, "f.jsonl")}, 2, ``, `^ccsurgeon: turn 9 is out of range: the branch has turns 1-3\nccsurgeon: hint: `},
 		{"fork not a number", []string{"fork", example, "x"}, 2, ``, `turn number "x" is not a number`},
@@ -102,7 +102,7 @@ func TestCLI(t *testing.T) {
 		{"rewrite --keep-exchanges with a target", []string{"rewrite", example, "--keep-exchanges", "2", "--target-tokens", "1000000", "--dry-run"}, 0, `nothing was written`, `^$`},
 		{"drop without selector", []string{"drop-tool-calls", example, "--dry-run"}, 2, ``, `needs a selector`},
 		{"bad size", []string{"drop-tool-calls", example, "--larger-than", "lots", "--dry-run"}, 2, ``, `^ccsurgeon: --larger-than "lots": want a number with a unit`},
-		{"size without a unit", []string{"drop-tool-calls", example, "--larger-than", "20", "--dry-run"}, 2, `^$`, `^ccsurgeon: --larger-than "20": 20 bytes\? say 20B or 20KB\n`},
+		{"size without a unit", []string{"drop-tool-calls", example, "--larger-than", "20", "--dry-run"}, 2, `^$`, `^ccsurgeon: --larger-than "20": 20 bytes\? say 20B or 20KB\nccsurgeon: hint: give the unit: --larger-than 20KB \(or 20B for bytes\)\n$`},
 		{"max-result without a unit", []string{"compress", example, "--max-result", "300", "--dry-run"}, 2, `^$`, `^ccsurgeon: --max-result "300": 300 bytes\? say 300B or 300KB\n`},
 		{"size with a unit", []string{"drop-tool-calls", example, "--larger-than", "20B", "--dry-run"}, 0, `tool calls removed`, `^$`},
 		// a size past what 64 bits hold, or not a number at all, was read

@@ -217,7 +217,7 @@ var (
 	okDry    = want{code: 0, stdout: "dry run: strip-thinking"}
 	okPreErr = want{code: 0, stdout: "the input already had 1 validation error;"}
 	// notSession: refused by chain.Locate before anything is read further
-	notSession = want{code: 1, stderr: "is not a claude code session: no line in it is a session entry"}
+	notSession = want{code: 1, stderr: "is not a Claude Code session: no line in it is a session entry"}
 )
 
 // malformedCases are the rows of the table.

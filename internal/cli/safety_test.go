@@ -107,7 +107,7 @@ func TestSafetyFileWithoutSessionEntriesIsRefused(t *testing.T) {
 			}
 			r := m.cli(t, args...)
 			require.NoError(t, os.Chdir(wd))
-			checkRun(t, name+" "+args[0], r, want{1, "", "is not a claude code session"})
+			checkRun(t, name+" "+args[0], r, want{1, "", "is not a Claude Code session"})
 			assert.Empty(t, changes(h0, hashTree(t, m.root)), "%s %s changed files", args[0], name)
 		}
 	}
