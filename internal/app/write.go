@@ -369,6 +369,9 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 	}
 	if t.NewID != "" {
 		out.SessionID = t.NewID
+		if d.DryRun {
+			out.SessionID = "" // minted when it is written: a dry run prints the same each run
+		}
 		out.Changed = st.EntriesAfter - st.Added
 	}
 	out.NothingToChange = identical

@@ -581,3 +581,27 @@ func TestCloneDiffsEmptyAgainstItsOriginal(t *testing.T) {
 		})
 	}
 }
+
+// Trial finding (2026-11-28): the --json dry run of clone and fork printed
+// a new, random session_id each run (for a session never written): a dry
+// run prints the same each time. A member per command that makes a new
+// session.
+func TestDryRunsOfNewSessionsPrintTheSame(t *testing.T) {
+	cfg := t.TempDir()
+	p := installSession(t, cfg, "-tmp-p", "testdata/sessions/2.1.328/multi-turn.jsonl")
+	id := idOf(p)
+	for _, args := range [][]string{
+		{"clone", id, "--dry-run"},
+		{"fork", id, "1", "--dry-run"},
+		{"compress", id, "--new", "--dry-run"},
+		{"strip-thinking", id, "--new", "--dry-run"},
+	} {
+		t.Run(args[0], func(t *testing.T) {
+			a := runCLI(t, append([]string{"--config-dir", cfg, "--json"}, args...)...)
+			b := runCLI(t, append([]string{"--config-dir", cfg, "--json"}, args...)...)
+			require.Equal(t, 0, a.code, a.stderr)
+			assert.Equal(t, a.stdout, b.stdout, "two dry runs")
+			assert.NotContains(t, a.stdout, id+`"`, "no session id but the original's in path")
+		})
+	}
+}
