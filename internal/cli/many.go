@@ -46,7 +46,10 @@ func many(c *cli.Command) *cli.Command {
 		c.Metadata = map[string]any{}
 	}
 	c.Metadata[manyKey] = true
-	c.UsageText += `
+	// a command that only reads (no -o: info, validate, turns) is told
+	// without the words of a change
+	if hasFlag(c, "output") || c.Name == "backups" {
+		c.UsageText += `
 
 Many sessions: give several, or --all, or --project PATH; each is done as
 if alone (a change: its own guard and backup), two at a time, reported in
@@ -55,6 +58,15 @@ no SESSION: the newest session of this folder's project (as 'claude
 --continue' picks it; a change in place asks first, y/N, and refuses off
 a terminal); --pick lists them (id, age, size, tokens, title)
 to choose one with the arrow keys.`
+	} else {
+		c.UsageText += `
+
+Many sessions: give several, or --all, or --project PATH; each is read as
+if alone, two at a time, reported in order under '==> SESSION <==', then
+the total; exit 1 if any failed. With no SESSION: the newest session of
+this folder's project (as 'claude --continue' picks it); --pick lists them
+(id, age, size, tokens, title) to choose one with the arrow keys.`
+	}
 	return c
 }
 
