@@ -174,7 +174,14 @@ func (env *Env) RunOps(session string, spec OpSpec, d Dest) error {
 	if len(p) == 0 && d.Output == "" && !d.New {
 		return UsageErrorf("add --strip-thinking, --drop-tool-calls NAME, --compress-old-turns N, --target-tokens N or --redact-secrets, or use -o PATH for a copy", "rewrite without an operation would change nothing")
 	}
-	return spec.targetWords(env.RunPipeline(session, p, d))
+	err = spec.targetWords(env.RunPipeline(session, p, d))
+	var e *Error
+	var te *ops.TargetError
+	if errors.As(err, &e) && errors.As(err, &te) && !te.KeptRecent && session != "" {
+		// the budget that fits, as a command that shows what it cuts
+		e.Hint += fmt.Sprintf(": 'ccsurgeon compress %s --target-tokens %d --dry-run' shows what that cuts", ShellQuote(session), te.Floor)
+	}
+	return err
 }
 
 // RunPipeline applies the operations p to a session in one pass (one

@@ -417,7 +417,7 @@ func TestTokenCountEchoedAsTyped(t *testing.T) {
 		_, errs, code := cliRun(t, "compress", example, "--target-tokens", typed, "--dry-run")
 		require.Equal(t, 1, code, "%s: %s", typed, errs)
 		assert.True(t, strings.HasPrefix(errs, "ccsurgeon: cannot fit 15,000 tokens: after every cut the estimate is "), "%s: %s", typed, errs)
-		assert.Regexp(t, `give a --target-tokens of at least [0-9]+\n$`, errs, "the hint's number is whole: run as printed")
+		assert.Regexp(t, `give a --target-tokens of at least [0-9]+: 'ccsurgeon compress \S+ --target-tokens [0-9]+ --dry-run' shows what that cuts\n$`, errs, "the hint's number is whole: run as printed")
 	}
 }
 

@@ -37,7 +37,7 @@ func TestTargetTokensFlags(t *testing.T) {
 	_, errs, code = cliRun(t, "--config-dir", cfg, "compress", path, "--target-tokens", "100")
 	assert.Equal(t, 1, code)
 	assert.Regexp(t, `^ccsurgeon: cannot fit 100 tokens: after every cut .*system prompt and tools ~[0-9,]+, the last prompt and its answer ~[0-9,]+.*\nccsurgeon: hint: `, errs)
-	m := regexp.MustCompile(`give a --target-tokens of at least (\d+)\n$`).FindStringSubmatch(errs)
+	m := regexp.MustCompile(`give a --target-tokens of at least (\d+): 'ccsurgeon [^']*' shows what that cuts\n$`).FindStringSubmatch(errs)
 	require.NotNil(t, m, errs)
 	_, errs2, code := cliRun(t, "--config-dir", cfg, "compress", path, "--target-tokens", m[1], "--dry-run")
 	assert.Equal(t, 0, code, "the target the hint names fits: %s", errs2)
