@@ -377,7 +377,7 @@ func (env *Env) wordFinding(f doctor.Finding, c doctor.Cleanup, shared map[strin
 		what := map[string]string{"symlink": "a symlink to " + f.Target, "fifo": "a FIFO", "folder": "a folder", "other": "not a regular file"}[f.Entry]
 		df.Message = fmt.Sprintf("not a file: %s, named like a session: neither client lists it (2.0.50 and 2.1.332 read only the regular files of a project folder) and ccsurgeon does not read it", what)
 		if f.NeedsAttention {
-			df.Message += "; to have it listed here, put a copy of the file in place of the link"
+			df.Message += "; if the file it names is a session, put a copy of it in place of the link to have it listed (doctor does not read through a link to tell)"
 		} else {
 			df.Message += " (nothing lost)"
 		}
