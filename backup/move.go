@@ -81,8 +81,11 @@ type MovePlan struct {
 	Dirs   []Moved
 	Force  bool            // skip the live-session guard
 	Record json.RawMessage // saved in each session's backup manifest
-	Now    func() time.Time
-	Sweeps *Sweeps // the run's sweeps (nil: each session's folder swept)
+	// Records, by session id, is saved in that session's manifest instead
+	// of Record: what undoing the move needs of that session
+	Records map[string]json.RawMessage
+	Now     func() time.Time
+	Sweeps  *Sweeps // the run's sweeps (nil: each session's folder swept)
 }
 
 // MoveResult says what a move did.
@@ -932,7 +935,11 @@ func (j *journal) backUp(cfg string, p MovePlan, t time.Time, later bool) (map[s
 		}
 		// the move's record written with the manifest (not added after:
 		// a second read, encoding and fsync of it a session)
-		bdir, berr := makeBackup(cfg, KeyFor(cfg, s.ID, s.ProjectDir), s.ID, "move", s.ProjectDir, t, items, how, p.Record)
+		rec := p.Record
+		if r, ok := p.Records[s.ID]; ok {
+			rec = r
+		}
+		bdir, berr := makeBackup(cfg, KeyFor(cfg, s.ID, s.ProjectDir), s.ID, "move", s.ProjectDir, t, items, how, rec)
 		if berr != nil {
 			return nil, berr
 		}

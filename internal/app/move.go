@@ -15,6 +15,7 @@ import (
 	"github.com/ccsurgeon/ccsurgeon/backup"
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/ops"
+	"github.com/google/uuid"
 	"github.com/tidwall/gjson"
 	"github.com/tidwall/sjson"
 )
@@ -78,6 +79,11 @@ type MovedFile struct {
 // moveRecord is saved with every backup of a move: what restore needs to
 // undo the whole move in one command.
 type moveRecord struct {
+	// MoveID names the move: each session's backup carries its own
+	// record (its files, and the project's own), all with this id; a
+	// record without one (older versions) is the whole move's, the same
+	// in every backup
+	MoveID   string         `json:"move_id,omitempty"`
 	From     string         `json:"from"`
 	To       string         `json:"to"`
 	Project  bool           `json:"project"`
@@ -328,7 +334,8 @@ func (env *Env) runMove(o MoveOptions, from, to string, moves []sessionMove, out
 	if o.DryRun {
 		return env.printMove(*out)
 	}
-	if plan.Record, err = json.Marshal(rec); err != nil {
+	rec.MoveID = uuid.NewString()
+	if plan.Records, err = rec.records(plan.Sessions); err != nil {
 		return err
 	}
 	res, err := backup.Move(plan)
@@ -912,14 +919,22 @@ func (env *Env) undoMove(b backup.Backup, force bool) error {
 	saved := map[string]string{} // old path -> its copy in a backup
 	var sessions []backup.MoveSession
 	var moves []sessionMove
-	for _, id := range rec.Sessions {
+	// the backup this move took of each session; a record with an id
+	// holds that session's files only: the move's are all of theirs
+	mines := make([]backup.Backup, len(rec.Sessions))
+	whole := rec
+	if rec.MoveID != "" {
+		whole.Files, whole.Rewritten = nil, nil
+	}
+	seenFile, seenPath := map[backup.Moved]bool{}, map[string]bool{}
+	for k, id := range rec.Sessions {
 		list, err := backup.List(env.ConfigDir, id)
 		if err != nil {
 			return err
 		}
 		var mine *backup.Backup
 		for i := range list {
-			if bytes.Equal(list[i].Move, b.Move) {
+			if sameMove(list[i].Move, b.Move, rec.MoveID) {
 				mine = &list[i]
 				break
 			}
@@ -927,6 +942,29 @@ func (env *Env) undoMove(b backup.Backup, force bool) error {
 		if mine == nil {
 			return Errorf("the backup of session %s taken by this move is gone; nothing was changed", id)
 		}
+		mines[k] = *mine
+		if rec.MoveID != "" {
+			var r moveRecord
+			if err := json.Unmarshal(mine.Move, &r); err != nil {
+				return Errorf("backup %s: bad move record: %v", mine.Name, err)
+			}
+			for _, f := range r.Files {
+				if !seenFile[f] {
+					seenFile[f] = true
+					whole.Files = append(whole.Files, f)
+				}
+			}
+			for _, p := range r.Rewritten {
+				if !seenPath[p] {
+					seenPath[p] = true
+					whole.Rewritten = append(whole.Rewritten, p)
+				}
+			}
+		}
+	}
+	rec = whole
+	for k, id := range rec.Sessions {
+		mine := &mines[k]
 		own := map[string]bool{} // this session's files (saved holds every session's)
 		for _, f := range mine.Files {
 			saved[f.Path] = filepath.Join(mine.Dir, filepath.FromSlash(f.Rel))
@@ -1011,7 +1049,8 @@ func (env *Env) undoMove(b backup.Backup, force bool) error {
 		return err
 	}
 	plan.Edits = append(plan.Edits, edits...)
-	if plan.Record, err = json.Marshal(back); err != nil {
+	back.MoveID = uuid.NewString()
+	if plan.Records, err = back.records(plan.Sessions); err != nil {
 		return err
 	}
 	res, err := backup.Move(plan)
@@ -1105,4 +1144,53 @@ func (env *Env) printMissingProjects(rows []SessionSummary) {
 	for _, p := range order {
 		fmt.Fprintf(env.Out, "  %s (%s): %s move --project %s --to %s\n", Printable(p), Plural(n[p], "session", "sessions"), env.Self(), ShellQuote(p), NewPathPlaceholder)
 	}
+}
+
+// records gives each session of a move its record: the move's facts and,
+// of its files, the session's own (From among the session's files) and
+// those of no session (the project's own: memory/), so that each backup
+// names what undoing the move needs of that session, not every file of the
+// move (a move of a project's 276 sessions wrote each a manifest naming
+// all 552 files: 37 MB, growing with the square of the sessions).
+func (rec moveRecord) records(sessions []backup.MoveSession) (map[string]json.RawMessage, error) {
+	owner := map[string]string{}
+	for _, s := range sessions {
+		for _, f := range s.Files {
+			owner[f] = s.ID
+		}
+	}
+	out := map[string]json.RawMessage{}
+	for _, s := range sessions {
+		r := rec
+		r.Files, r.Rewritten = []backup.Moved{}, []string{}
+		for _, f := range rec.Files {
+			if o, ok := owner[f.From]; !ok || o == s.ID {
+				r.Files = append(r.Files, f)
+			}
+		}
+		for _, p := range rec.Rewritten {
+			if o, ok := owner[p]; !ok || o == s.ID {
+				r.Rewritten = append(r.Rewritten, p)
+			}
+		}
+		b, err := json.Marshal(r)
+		if err != nil {
+			return nil, err
+		}
+		out[s.ID] = b
+	}
+	return out, nil
+}
+
+// sameMove reports whether the move records a and b are of one move: the
+// same id (id, b's), or, for records of older versions (no id), the same
+// bytes.
+func sameMove(a, b json.RawMessage, id string) bool {
+	if id == "" {
+		return bytes.Equal(a, b)
+	}
+	var r struct {
+		MoveID string `json:"move_id"`
+	}
+	return json.Unmarshal(a, &r) == nil && r.MoveID == id
 }
