@@ -52,7 +52,8 @@ type Backup struct {
 	Files      []BackupFile `json:"files"`      // saved files
 	Created    []BackupFile `json:"created"`    // files that did not exist before the op (no content saved)
 	// Move, for a backup taken by a move, is the caller's record of the
-	// whole move (every file's old and new place), which undoing it needs.
+	// move: what undoing it needs of this session (its files' old and new
+	// places, and the project's own; the move's id names the others').
 	Move json.RawMessage `json:"move,omitempty"`
 }
 
