@@ -319,9 +319,12 @@ func TestDoctorTooBigResumesAfterItsCommand(t *testing.T) {
 	after, err := os.ReadFile(path)
 	require.NoError(t, err)
 	assert.True(t, bytes.Equal(before, after), "the original is as it was")
-	m := regexp.MustCompile(`(?m)^resume it with: claude --resume (\S+)$`).FindStringSubmatch(out)
+	m := regexp.MustCompile(`(?m)^resume it with: (?:cd (\S+) && )?claude --resume (\S+)$`).FindStringSubmatch(out)
 	require.NotNil(t, m, "the command says how to resume what it wrote: %s", out)
-	newID := m[1]
+	newID := m[2]
+	if m[1] != "" { // run where the client looks for it: the session's directory
+		assert.Equal(t, chain.RecordedCwdOf(path), m[1], "the resume command's directory")
+	}
 	require.NotEqual(t, fx.id, newID)
 	assert.Contains(t, big.Message, "claude --resume", "the finding says the user resumes the new session")
 	nb, err := os.ReadFile(filepath.Join(filepath.Dir(path), newID+".jsonl"))
