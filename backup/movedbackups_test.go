@@ -53,6 +53,16 @@ func TestBackupsFollowTheSessionThroughMoves(t *testing.T) {
 			{"move", "move", "-a", "-b"},
 			{"copy-changed", "strip-thinking", "-a", ""},
 		}, "-b", []string{"redact", "move"}, []string{"copy-changed"}},
+		// two copies of the session, in -a and -b: -a's moves to -c,
+		// then -b's into -a and on to -d; -d's are not -c's (a review
+		// found -d claiming them, and its purge removed -c's only undo)
+		{"two copies, one moved through the other's old folder", []step{
+			{"a-redact", "redact-secrets", "-a", ""},
+			{"b-strip", "strip-thinking", "-b", ""},
+			{"move-a-c", "move", "-a", "-c"},
+			{"move-b-a", "move", "-b", "-a"},
+			{"move-a-d", "move", "-a", "-d"},
+		}, "-d", []string{"b-strip", "move-b-a", "move-a-d"}, []string{"a-redact", "move-a-c"}},
 		{"moved and moved back", []step{
 			{"redact", "redact-secrets", "-a", ""},
 			{"move", "move", "-a", "-b"},
@@ -122,4 +132,51 @@ func TestBackupsFollowTheSessionThroughMoves(t *testing.T) {
 			assert.Equal(t, sorted(m.others), stepsOf(others), "another copy's backups after the purge")
 		})
 	}
+}
+
+// TestPruneKeepsTheMoveThatLinksOlderBackups: pruning keeps a move's
+// backup while an older backup of the session is kept, for the move is
+// what makes the backups taken before it (in the folder the session left)
+// the session's: pruned, they were listed and purged with no session, and a
+// redaction's backup kept its secrets after the purge (found in review).
+func TestPruneKeepsTheMoveThatLinksOlderBackups(t *testing.T) {
+	const id = "0b7e5c1a-1111-4222-8333-944455556660"
+	cfg := t.TempDir()
+	folder := func(slug string) string { return filepath.Join(cfg, "projects", slug) }
+	t0 := time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC)
+	steps := []struct{ op, dir, movedTo string }{{"redact-secrets", "-a", ""}, {"strip-thinking", "-a", ""}, {"move", "-a", "-b"}}
+	for range 4 {
+		steps = append(steps, struct{ op, dir, movedTo string }{"strip-thinking", "-b", ""})
+	}
+	for k, s := range steps {
+		p := filepath.Join(folder(s.dir), id+".jsonl")
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o700))
+		require.NoError(t, os.WriteFile(p, []byte("{}\n"), 0o600))
+		var rec json.RawMessage
+		if s.movedTo != "" {
+			rec, _ = json.Marshal(map[string]any{"files": []Moved{{From: p, To: filepath.Join(folder(s.movedTo), id+".jsonl")}}})
+		}
+		_, err := makeBackup(cfg, id, id, s.op, folder(s.dir), t0.Add(time.Duration(k)*time.Hour), []item{{FileWrite: FileWrite{Path: p}, target: p, rel: id + ".jsonl"}}, backupCopy, rec)
+		require.NoError(t, err)
+		if s.movedTo != "" {
+			require.NoError(t, os.MkdirAll(folder(s.movedTo), 0o700))
+			require.NoError(t, os.Rename(p, filepath.Join(folder(s.movedTo), id+".jsonl")))
+		}
+	}
+	_, err := prune(sessionBackupRoot(cfg, id), id, folder("-b"), 3, 0)
+	require.NoError(t, err)
+	mine, others, err := ListOf(cfg, id, id, folder("-b"))
+	require.NoError(t, err)
+	assert.Empty(t, others, "every backup left is the session's")
+	var ops []string
+	for _, b := range mine {
+		ops = append(ops, b.Op)
+	}
+	assert.Contains(t, ops, "move", "the move's backup is kept")
+	assert.Equal(t, "redact-secrets", mine[len(mine)-1].Op, "the original, taken before the move")
+	_, err = PurgeOf(cfg, id, id, folder("-b"))
+	require.NoError(t, err)
+	all, err := List(cfg, id)
+	require.NoError(t, err)
+	assert.Empty(t, all, "nothing left after the purge")
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -402,33 +403,42 @@ func ListOf(configDir, key, sessionID, projectDir string) (mine, others []Backup
 // through earlier moves): a redaction's backup, taken before a move,
 // holds the secrets the session's purge is to remove.
 func splitOf(all []Backup, sessionID, projectDir string) (mine, others []Backup) {
-	// the folders the file was in, each with when it left (none yet for
-	// the one it is in now)
+	// the folders the file was in, each with when it came (a move into
+	// it: zero until met, for it may have been there from the start) and
+	// when it left (zero for the folder it is in now); a backup taken in
+	// one of them in that time, or a move that brought the file into it
+	// then, is the file's. Without the lower bound, a copy of the same
+	// session that lived in a folder before this one came was taken for it
 	type stay struct {
-		dir   string
-		until time.Time
+		dir          string
+		since, until time.Time
 	}
-	stays := []stay{{dir: projectDir}}
-	ours := func(b Backup) bool {
+	stays := []*stay{{dir: projectDir}}
+	movedInto := func(b Backup, dir string) bool {
+		return b.Move != nil && !sameFolder(b.ProjectDir, dir) && Belongs(b, sessionID, dir)
+	}
+	for _, b := range all { // the newest first
+		b.Original = false
+		var in *stay
 		for _, s := range stays {
-			if !s.until.IsZero() && !b.Made.Before(s.until) {
+			if !s.until.IsZero() && !b.Made.Before(s.until) || !s.since.IsZero() && b.Made.Before(s.since) {
 				continue
 			}
-			if Belongs(b, sessionID, s.dir) {
-				return true
+			if sameFolder(b.ProjectDir, s.dir) || movedInto(b, s.dir) {
+				in = s
+				break
 			}
 		}
-		return false
-	}
-	for _, b := range all {
-		b.Original = false
-		if ours(b) {
-			mine = append(mine, b)
-			if b.Move != nil && !sameFolder(b.ProjectDir, projectDir) {
-				stays = append(stays, stay{dir: b.ProjectDir, until: b.Made})
-			}
-		} else {
+		if in == nil {
 			others = append(others, b)
+			continue
+		}
+		mine = append(mine, b)
+		if movedInto(b, in.dir) {
+			// the file came into in.dir then: what was taken there before
+			// is another's; where it came from, it was until then
+			in.since = b.Made
+			stays = append(stays, &stay{dir: b.ProjectDir, until: b.Made})
 		}
 	}
 	if len(mine) > 0 {
@@ -534,6 +544,20 @@ func prune(root, sessionID, projectDir string, keep int, budget int64) ([]string
 		total -= kept[i].Size()
 		drop = append(drop, kept[i])
 	}
+	// a move's backup that a kept backup is older than stays: it is what
+	// makes the backups taken before the move (in the folder the session
+	// left) this session's, listed and purged with it (a redaction's
+	// holds the secrets it took out)
+	oldest := time.Time{}
+	for _, b := range all {
+		if slices.ContainsFunc(drop, func(d Backup) bool { return d.Dir == b.Dir }) {
+			continue
+		}
+		if oldest.IsZero() || b.Made.Before(oldest) {
+			oldest = b.Made
+		}
+	}
+	drop = slices.DeleteFunc(drop, func(b Backup) bool { return b.Move != nil && oldest.Before(b.Made) })
 	var pruned []string
 	var errs []error
 	for _, b := range drop {
