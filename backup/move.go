@@ -939,14 +939,15 @@ func (j *journal) backUp(cfg string, p MovePlan, t time.Time, later bool) (map[s
 		if r, ok := p.Records[s.ID]; ok {
 			rec = r
 		}
-		bdir, berr := makeBackup(cfg, KeyFor(cfg, s.ID, s.ProjectDir), s.ID, "move", s.ProjectDir, t, items, how, rec)
+		// named in the log as soon as its folder is made: a kill while it
+		// is filled, or once it is whole, leaves a backup the rollback
+		// knows (one whole and unnamed claimed to undo a move that never
+		// happened)
+		bdir, berr := makeBackupNamed(cfg, KeyFor(cfg, s.ID, s.ProjectDir), s.ID, "move", s.ProjectDir, t, items, how, rec, log.add)
 		if berr != nil {
 			return nil, berr
 		}
 		j.Backups = append(j.Backups, bdir)
-		if err := log.add(bdir); err != nil {
-			return nil, err
-		}
 		backups[s.ID] = bdir
 	}
 	hook("move-after-backup")

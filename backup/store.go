@@ -96,6 +96,15 @@ const fileWorkers = 8
 // and writes its manifest, with move (a move's record, else nil) in it.
 // On error nothing is left behind.
 func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, items []item, how backupHow, move json.RawMessage) (dir string, err error) {
+	return makeBackupNamed(configDir, key, sessionID, op, projectDir, t, items, how, move, nil)
+}
+
+// makeBackupNamed is makeBackup calling named with the backup's folder as
+// soon as it is made, before anything is in it (a move names it in its
+// journal's log then: a kill at any later step leaves a backup the
+// rollback removes, never a whole one it does not know; an error of named
+// removes the folder).
+func makeBackupNamed(configDir, key, sessionID, op, projectDir string, t time.Time, items []item, how backupHow, move json.RawMessage, named func(dir string) error) (dir string, err error) {
 	root := sessionBackupRoot(configDir, key)
 	cfg := startRoot(configDir, configDir)
 	if err := makeDirs(cfg, root, nil); err != nil {
@@ -122,6 +131,11 @@ func makeBackup(configDir, key, sessionID, op, projectDir string, t time.Time, i
 			removeAllBeneath(cfg, made)
 		}
 	}()
+	if named != nil {
+		if err := named(dir); err != nil {
+			return "", err
+		}
+	}
 	if how == backupNone {
 		return dir, syncDir(root)
 	}
