@@ -229,6 +229,20 @@ func (env *Env) RunBackups(session string, purge bool) error {
 // session's own files are written, at the paths ccsurgeon derives; a main
 // transcript that would not resume is refused unless force.
 func (env *Env) RunRestore(session, which string, force bool) error {
+	return env.RunRestoreWith(session, which, RestoreFlags{Force: force})
+}
+
+// RestoreFlags are restore's flags.
+type RestoreFlags struct {
+	Force bool // skip the live-session guard (and restore a backup that would not resume)
+	// UndoAnyway: undo a move even when the session was written since
+	// (what was written since is kept in the undo's backup)
+	UndoAnyway bool
+}
+
+// RunRestoreWith is RunRestore with all of restore's flags.
+func (env *Env) RunRestoreWith(session, which string, flags RestoreFlags) error {
+	force := flags.Force
 	id, projectDir, key, err := env.sessionIdentity(session)
 	if err != nil {
 		return err
@@ -261,7 +275,21 @@ func (env *Env) RunRestore(session, which string, force bool) error {
 		return nil
 	}
 	if b, err := backup.FindOf(env.ConfigDir, key, id, projectDir, which); err == nil && b.Move != nil {
-		return env.undoMove(b, force) // files go back to their old folder
+		if !backup.Belongs(b, id, projectDir) {
+			// the backup of an earlier move (into a folder the session
+			// has left since): the newer move is undone first
+			e := &backup.MovedSinceError{Name: b.Name, From: b.ProjectDir, To: projectDir, SessionID: id}
+			if mine, _, err := backup.ListOf(env.ConfigDir, key, id, projectDir); err == nil {
+				for _, m := range mine {
+					if m.Move != nil {
+						e.Undo = m
+						break
+					}
+				}
+			}
+			return e
+		}
+		return env.undoMove(b, flags) // files go back to their old folder
 	}
 	res, b, err := backup.Restore(backup.RestoreOptions{ConfigDir: env.ConfigDir, SessionID: id, Key: key, ProjectDir: projectDir,
 		Which: which, Force: force, Check: check, Named: !env.Listed})

@@ -72,7 +72,7 @@ func (env *Env) cloneFast(sessionArg string, d Dest) (bool, error) {
 	defer pr.Done()
 	pr.Phase("writing", st.Size())
 	c := &fastClone{env: env, path: path, id: id, newID: uuid.NewString(), subs: subs, pr: pr, ids: []string{id}}
-	out := WriteResult{SessionID: c.newID, Operation: "clone", BytesBefore: st.Size()}
+	out := WriteResult{SessionID: c.newID, Operation: "clone", BytesBefore: st.Size(), newID: true}
 	if d.New {
 		out.Path, err = c.writeNew(projectDir)
 		out.ResumeCommand, out.Notes = resumeCommand(out.Path, c.newID, out.Notes)

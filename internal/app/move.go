@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -904,7 +905,8 @@ func ShellQuote(s string) string {
 // transaction that is itself a move (so it can be undone too): the
 // sessions' files from their backups, the project's own files as they
 // are now, history.jsonl and sessions-index.json edited back.
-func (env *Env) undoMove(b backup.Backup, force bool) error {
+func (env *Env) undoMove(b backup.Backup, flags RestoreFlags) error {
+	force := flags.Force
 	var rec moveRecord
 	if err := json.Unmarshal(b.Move, &rec); err != nil {
 		return Errorf("backup %s: bad move record: %v", b.Name, err)
@@ -922,6 +924,7 @@ func (env *Env) undoMove(b backup.Backup, force bool) error {
 	// the backup this move took of each session; a record with an id
 	// holds that session's files only: the move's are all of theirs
 	mines := make([]backup.Backup, len(rec.Sessions))
+	newer := map[string]string{} // session id -> a backup made since the move
 	whole := rec
 	if rec.MoveID != "" {
 		whole.Files, whole.Rewritten = nil, nil
@@ -943,6 +946,14 @@ func (env *Env) undoMove(b backup.Backup, force bool) error {
 			return Errorf("the backup of session %s taken by this move is gone; nothing was changed", id)
 		}
 		mines[k] = *mine
+		// a change by ccsurgeon since (it keeps the file's time, and a
+		// redaction its lines) left a backup newer than the move's (a
+		// later move's, or its undo's, changed no content of its own)
+		for _, o := range list {
+			if o.Move == nil && o.Made.After(mine.Made) && newer[id] == "" {
+				newer[id] = o.Name
+			}
+		}
 		if rec.MoveID != "" {
 			var r moveRecord
 			if err := json.Unmarshal(mine.Move, &r); err != nil {
@@ -992,29 +1003,51 @@ func (env *Env) undoMove(b backup.Backup, force bool) error {
 	// session there: more lines than the move wrote, which kept their
 	// count): the undo puts back the copy from before the move, and what
 	// was written since would be only in the undo's own backup
+	// (written by the client, or changed by a command: its time is
+	// after the move's, which kept the old file's, or its lines are not
+	// as many as the move wrote); a transcript rewritten where it is (a
+	// new path of the same slug) as well
 	var changed []string
-	for _, f := range rec.Files {
-		if src := saved[f.From]; src != "" && strings.HasSuffix(f.To, ".jsonl") {
-			now, err1 := sideFileLines(f.To)
-			then, err2 := sideFileLines(src)
-			if err1 == nil && err2 == nil && now != then {
-				changed = append(changed, f.To)
-			}
+	since := func(now, saved string) {
+		if saved == "" || !strings.HasSuffix(now, ".jsonl") {
+			return
+		}
+		st, err := os.Lstat(now)
+		if err != nil {
+			return
+		}
+		n, err1 := sideFileLines(now)
+		m, err2 := sideFileLines(saved)
+		if st.ModTime().After(b.Made) || err1 == nil && err2 == nil && n != m {
+			changed = append(changed, now)
 		}
 	}
-	if len(changed) > 0 && !force {
-		back := "'ccsurgeon move " + ShellQuote(moves[0].id) + " --to " + ShellQuote(rec.From) + "'"
+	for _, f := range rec.Files {
+		since(f.To, saved[f.From])
+	}
+	for _, p := range rec.Rewritten {
+		since(p, saved[p])
+	}
+	for _, m := range moves {
+		if n := newer[m.id]; n != "" && !slices.Contains(changed, m.path) {
+			changed = append(changed, m.path) // (changed by ccsurgeon: backup n)
+		}
+	}
+	if len(changed) > 0 && !flags.UndoAnyway {
+		// the hint is one command, whole (a path in it may need quotes):
+		// the move back, which keeps what was written; the undo anyway
+		// is named in the words
+		hint := "ccsurgeon move " + ShellQuote(moves[0].id) + " --to " + ShellQuote(rec.From)
 		if rec.Project {
-			back = "'ccsurgeon move --project " + ShellQuote(rec.To) + " --to " + ShellQuote(rec.From) + "'"
+			hint = "ccsurgeon move --project " + ShellQuote(rec.To) + " --to " + ShellQuote(rec.From)
 		}
-		anyway := "'ccsurgeon restore " + ShellQuote(moves[0].id) + " " + b.Name + " --force'"
-		hint := "keep what was written: move it back with " + back + "; or undo the move anyway with " + anyway
 		if rec.From == rec.To { // a stranded session's folder move: no path to move back to
-			hint = "undo the move anyway with " + anyway + " (what was written since is kept in a backup)"
+			hint = "ccsurgeon restore " + ShellQuote(moves[0].id) + " " + b.Name + " --undo-anyway"
 		}
-		return &Error{Msg: fmt.Sprintf("%s changed since the move (%s): undoing it puts back the copy from before the move, and what was written since would be kept only in a backup",
+		return &Error{Msg: fmt.Sprintf("%s changed since the move (%s): undoing it would put back the copy from before the move, what was written since kept only in a backup ('restore --undo-anyway' does that); moving it back keeps it",
 			Plural(len(changed), "file", "files"), changed[0]), Hint: hint, Code: 1}
 	}
+
 	plan := backup.MovePlan{ConfigDir: env.ConfigDir, Sessions: sessions, Force: force, Sweeps: env.sweeps}
 	back := moveRecord{From: rec.To, To: rec.From, Project: rec.Project, Sessions: rec.Sessions}
 	for _, d := range rec.Dirs {

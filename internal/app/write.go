@@ -91,6 +91,9 @@ type WriteResult struct {
 	notWritten map[string]bool
 	// shareFolder: written with -o DIR/ (the session keeps its id)
 	shareFolder bool
+	// newID: SessionID is a new session's (clone, fork, --new), not the
+	// input's
+	newID bool
 	// check: the result of redact-secrets --check, a scan that writes
 	// nothing (printed as one, not as a preview)
 	check bool
@@ -368,7 +371,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		ResumeTokens: t.Report.Tokens, sidecarSecrets: sidecarSecrets(t), otherFileSecrets: otherFileSecrets(t), notScanned: len(t.Report.NotScanned), linksNotRead: len(s.Links),
 	}
 	if t.NewID != "" {
-		out.SessionID = t.NewID
+		out.SessionID, out.newID = t.NewID, true
 		if d.DryRun {
 			out.SessionID = "" // minted when it is written: a dry run prints the same each run
 		}
@@ -1459,7 +1462,7 @@ func (env *Env) printWriteResult(out WriteResult) error {
 		return nil
 	default:
 		fmt.Fprintf(w, "wrote %s\n", out.Path)
-		if out.SessionID != "" && filepath.Base(out.Path) != out.SessionID+".jsonl" {
+		if out.newID && out.SessionID != "" && filepath.Base(out.Path) != out.SessionID+".jsonl" {
 			// the client finds a session by its file's name
 			fmt.Fprintf(w, "session %s: to resume it, put it in a project folder as %s.jsonl\n", out.SessionID, out.SessionID)
 		}

@@ -34,12 +34,16 @@ is backed up first, so a restore can itself be undone.
 The backup a move took undoes the whole move: the files go back to their
 old folder as they were before it. A session written since the move is
 refused (moving it back with 'ccsurgeon move' keeps what was written);
---force undoes the move anyway, what was written since kept in a backup.
+--undo-anyway undoes the move anyway, what was written since kept in a
+backup.
 
 examples:
    ccsurgeon restore 3f2a9c1e
    ccsurgeon restore 3f2a9c1e 20261121T101500`,
-			Flags: []cli.Flag{&cli.BoolFlag{Name: "force", Usage: "restore even when Claude Code seems to be using the session, or undo a move of a session written since. " + writerGuardNote}},
+			Flags: []cli.Flag{
+				&cli.BoolFlag{Name: "force", Usage: "restore even when Claude Code seems to be using the session. " + writerGuardNote},
+				&cli.BoolFlag{Name: "undo-anyway", Usage: "undo a move even when the session was written since (what was written since is kept in a backup)"},
+			},
 			Action: func(ctx context.Context, cmd *cli.Command) error {
 				if cmd.Args().Len() < 1 || cmd.Args().Len() > 2 {
 					hint := "name the session to put back (its id, an id prefix or its path); 'ccsurgeon ls' lists the sessions"
@@ -48,7 +52,8 @@ examples:
 					}
 					return usageError{err: fmt.Errorf("restore needs SESSION and optionally BACKUP"), hint: hint}
 				}
-				return foundByListing(env, cmd.Args().First()).RunRestore(cmd.Args().First(), cmd.Args().Get(1), cmd.Bool("force"))
+				return foundByListing(env, cmd.Args().First()).RunRestoreWith(cmd.Args().First(), cmd.Args().Get(1),
+					app.RestoreFlags{Force: cmd.Bool("force"), UndoAnyway: cmd.Bool("undo-anyway")})
 			},
 		},
 		{
