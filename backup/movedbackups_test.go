@@ -63,6 +63,20 @@ func TestBackupsFollowTheSessionThroughMoves(t *testing.T) {
 			{"move-b-a", "move", "-b", "-a"},
 			{"move-a-d", "move", "-a", "-d"},
 		}, "-d", []string{"b-strip", "move-b-a", "move-a-d"}, []string{"a-redact", "move-a-c"}},
+		// seen from the old folder: the copy put back is the session
+		// there; the moved copy's backups are not (its purge removed the
+		// moved copy's only undo, found in review)
+		{"moved, then a copy put back in the old folder, seen from there", []step{
+			{"redact", "redact-secrets", "-a", ""},
+			{"move", "move", "-a", "-b"},
+			{"copy-changed", "strip-thinking", "-a", ""},
+		}, "-a", []string{"copy-changed"}, []string{"redact", "move"}},
+		{"moved, and back by another move", []step{
+			{"redact", "redact-secrets", "-a", ""},
+			{"move", "move", "-a", "-b"},
+			{"strip", "strip-thinking", "-b", ""},
+			{"back", "move", "-b", "-a"},
+		}, "-a", []string{"redact", "move", "strip", "back"}, nil},
 		{"moved and moved back", []step{
 			{"redact", "redact-secrets", "-a", ""},
 			{"move", "move", "-a", "-b"},
@@ -179,4 +193,45 @@ func TestPruneKeepsTheMoveThatLinksOlderBackups(t *testing.T) {
 	all, err := List(cfg, id)
 	require.NoError(t, err)
 	assert.Empty(t, all, "nothing left after the purge")
+}
+
+// TestPruneDropsAMoveNothingDependsOn: a move's backup is kept only for
+// the backups taken before it in another folder; moved away and back, the
+// backups before the moves were taken in the folder the session is in
+// now, and the moves' backups are pruned as any other (kept, every move
+// kept the session's bytes past the budget for good: found in review).
+func TestPruneDropsAMoveNothingDependsOn(t *testing.T) {
+	const id = "0b7e5c1a-1111-4222-8333-944455556660"
+	cfg := t.TempDir()
+	folder := func(slug string) string { return filepath.Join(cfg, "projects", slug) }
+	t0 := time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC)
+	steps := []struct{ op, dir, movedTo string }{{"redact-secrets", "-a", ""}, {"move", "-a", "-b"}, {"move", "-b", "-a"}}
+	for range 4 {
+		steps = append(steps, struct{ op, dir, movedTo string }{"strip-thinking", "-a", ""})
+	}
+	for k, s := range steps {
+		p := filepath.Join(folder(s.dir), id+".jsonl")
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o700))
+		require.NoError(t, os.WriteFile(p, []byte("{}\n"), 0o600))
+		var rec json.RawMessage
+		if s.movedTo != "" {
+			rec, _ = json.Marshal(map[string]any{"files": []Moved{{From: p, To: filepath.Join(folder(s.movedTo), id+".jsonl")}}})
+		}
+		_, err := makeBackup(cfg, id, id, s.op, folder(s.dir), t0.Add(time.Duration(k)*time.Hour), []item{{FileWrite: FileWrite{Path: p}, target: p, rel: id + ".jsonl"}}, backupCopy, rec)
+		require.NoError(t, err)
+		if s.movedTo != "" {
+			require.NoError(t, os.MkdirAll(folder(s.movedTo), 0o700))
+			require.NoError(t, os.Rename(p, filepath.Join(folder(s.movedTo), id+".jsonl")))
+		}
+	}
+	_, err := prune(sessionBackupRoot(cfg, id), id, folder("-a"), 3, 0)
+	require.NoError(t, err)
+	mine, others, err := ListOf(cfg, id, id, folder("-a"))
+	require.NoError(t, err)
+	assert.Empty(t, others)
+	var ops []string
+	for _, b := range mine {
+		ops = append(ops, b.Op)
+	}
+	assert.Equal(t, []string{"strip-thinking", "strip-thinking", "strip-thinking", "redact-secrets"}, ops, "the 3 last made and the original")
 }

@@ -428,17 +428,27 @@ func splitOf(all []Backup, sessionID, projectDir string) (mine, others []Backup)
 		since, until time.Time
 	}
 	stays := []*stay{{dir: projectDir}}
-	movedInto := func(b Backup, dir string) bool {
-		return b.Move != nil && !sameFolder(b.ProjectDir, dir) && Belongs(b, sessionID, dir)
-	}
+	movedInto := func(b Backup, dir string) bool { return !sameFolder(b.ProjectDir, dir) && MovedInto(b, sessionID, dir) }
 	for _, b := range all { // the newest first
 		b.Original = false
 		var in *stay
 		for _, s := range stays {
-			if !s.until.IsZero() && !b.Made.Before(s.until) || !s.since.IsZero() && b.Made.Before(s.since) {
+			if !s.until.IsZero() && !b.Made.Before(s.until) || !s.since.IsZero() && !b.Made.After(s.since) {
 				continue
 			}
-			if sameFolder(b.ProjectDir, s.dir) || movedInto(b, s.dir) {
+			if movedInto(b, s.dir) {
+				in = s
+				break
+			}
+			if sameFolder(b.ProjectDir, s.dir) {
+				if s.since.IsZero() && movedOutOf(b, sessionID, s.dir) {
+					// a move out of a folder the file was in then, and did
+					// not come into by a move since: another copy of the
+					// session left it (the one here stayed); what was
+					// taken there until then is that copy's
+					s.since = b.Made
+					break
+				}
 				in = s
 				break
 			}
@@ -464,16 +474,36 @@ func splitOf(all []Backup, sessionID, projectDir string) (mine, others []Backup)
 	return mine, others
 }
 
-// Belongs reports whether backup b was taken of session sessionID in
-// projectDir: its manifest names that folder, or it was taken by a move
-// that put the session's transcript there. Folders are compared by name
-// (the key already tells folders apart outside <config-dir>/projects, and
-// inside it the name is the folder: a config dir reached by another path
-// is the same config dir).
-func Belongs(b Backup, sessionID, projectDir string) bool {
-	if sameFolder(b.ProjectDir, projectDir) {
-		return true
+// UndoesHere reports whether backup b, taken by a move, undoes that move
+// from projectDir, where session sessionID is: the move brought the
+// transcript here, or rewrote it here (a new path of the same slug).
+func UndoesHere(b Backup, sessionID, projectDir string) bool {
+	return MovedInto(b, sessionID, projectDir) || sameFolder(b.ProjectDir, projectDir) && !movedOutOf(b, sessionID, projectDir)
+}
+
+// movedOutOf reports whether backup b was taken by a move that took
+// session sessionID's transcript out of projectDir.
+func movedOutOf(b Backup, sessionID, projectDir string) bool {
+	if b.Move == nil {
+		return false
 	}
+	var rec struct {
+		Files []Moved `json:"files"`
+	}
+	if json.Unmarshal(b.Move, &rec) != nil {
+		return false
+	}
+	for _, f := range rec.Files {
+		if filepath.Base(f.From) == sessionID+".jsonl" && sameFolder(filepath.Dir(f.From), projectDir) && !sameFolder(filepath.Dir(f.To), projectDir) {
+			return true
+		}
+	}
+	return false
+}
+
+// MovedInto reports whether backup b was taken by a move that put session
+// sessionID's transcript in projectDir (restoring it undoes that move).
+func MovedInto(b Backup, sessionID, projectDir string) bool {
 	if b.Move == nil {
 		return false
 	}
@@ -489,6 +519,16 @@ func Belongs(b Backup, sessionID, projectDir string) bool {
 		}
 	}
 	return false
+}
+
+// Belongs reports whether backup b was taken of session sessionID in
+// projectDir: its manifest names that folder, or it was taken by a move
+// that put the session's transcript there. Folders are compared by name
+// (the key already tells folders apart outside <config-dir>/projects, and
+// inside it the name is the folder: a config dir reached by another path
+// is the same config dir).
+func Belongs(b Backup, sessionID, projectDir string) bool {
+	return sameFolder(b.ProjectDir, projectDir) || MovedInto(b, sessionID, projectDir)
 }
 
 func sameFolder(a, b string) bool {
@@ -558,20 +598,25 @@ func prune(root, sessionID, projectDir string, keep int, budget int64) ([]string
 		total -= kept[i].Size()
 		drop = append(drop, kept[i])
 	}
-	// a move's backup that a kept backup is older than stays: it is what
-	// makes the backups taken before the move (in the folder the session
-	// left) this session's, listed and purged with it (a redaction's
-	// holds the secrets it took out)
-	oldest := time.Time{}
-	for _, b := range all {
-		if slices.ContainsFunc(drop, func(d Backup) bool { return d.Dir == b.Dir }) {
-			continue
-		}
-		if oldest.IsZero() || b.Made.Before(oldest) {
-			oldest = b.Made
-		}
+	// a move's backup stays while a kept backup taken before it in
+	// another folder than this one does: the move is what makes that
+	// backup this session's, listed and purged with it (a redaction's
+	// holds the secrets it took out); a move nothing depends on goes
+	dropped := map[string]bool{}
+	for _, d := range drop {
+		dropped[d.Dir] = true
 	}
-	drop = slices.DeleteFunc(drop, func(b Backup) bool { return b.Move != nil && oldest.Before(b.Made) })
+	drop = slices.DeleteFunc(drop, func(b Backup) bool {
+		if b.Move == nil {
+			return false
+		}
+		for _, k := range all {
+			if !dropped[k.Dir] && k.Made.Before(b.Made) && !sameFolder(k.ProjectDir, projectDir) {
+				return true
+			}
+		}
+		return false
+	})
 	var pruned []string
 	var errs []error
 	for _, b := range drop {

@@ -275,9 +275,10 @@ func (env *Env) RunRestoreWith(session, which string, flags RestoreFlags) error 
 		return nil
 	}
 	if b, err := backup.FindOf(env.ConfigDir, key, id, projectDir, which); err == nil && b.Move != nil {
-		if !backup.Belongs(b, id, projectDir) {
+		if !backup.UndoesHere(b, id, projectDir) {
 			// the backup of an earlier move (into a folder the session
-			// has left since): the newer move is undone first
+			// has left since, or out of this one, to which a later move
+			// brought it back): the newer move is undone first
 			e := &backup.MovedSinceError{Name: b.Name, From: b.ProjectDir, To: projectDir, SessionID: id}
 			if mine, _, err := backup.ListOf(env.ConfigDir, key, id, projectDir); err == nil {
 				for _, m := range mine {

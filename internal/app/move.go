@@ -924,7 +924,6 @@ func (env *Env) undoMove(b backup.Backup, flags RestoreFlags) error {
 	// the backup this move took of each session; a record with an id
 	// holds that session's files only: the move's are all of theirs
 	mines := make([]backup.Backup, len(rec.Sessions))
-	newer := map[string]string{} // session id -> a backup made since the move
 	whole := rec
 	if rec.MoveID != "" {
 		whole.Files, whole.Rewritten = nil, nil
@@ -946,14 +945,6 @@ func (env *Env) undoMove(b backup.Backup, flags RestoreFlags) error {
 			return Errorf("the backup of session %s taken by this move is gone; nothing was changed", id)
 		}
 		mines[k] = *mine
-		// a change by ccsurgeon since (it keeps the file's time, and a
-		// redaction its lines) left a backup newer than the move's (a
-		// later move's, or its undo's, changed no content of its own)
-		for _, o := range list {
-			if o.Move == nil && o.Made.After(mine.Made) && newer[id] == "" {
-				newer[id] = o.Name
-			}
-		}
 		if rec.MoveID != "" {
 			var r moveRecord
 			if err := json.Unmarshal(mine.Move, &r); err != nil {
@@ -1016,9 +1007,17 @@ func (env *Env) undoMove(b backup.Backup, flags RestoreFlags) error {
 		if err != nil {
 			return
 		}
+		// its time: the move gave it the old file's, which the saved
+		// copy (a second name of the old file) keeps; a time after the
+		// move's that is not that one is a write since (a file dated
+		// ahead of this clock, untouched, keeps the old file's time)
+		written := st.ModTime().After(b.Made)
+		if sv, err := os.Lstat(saved); err == nil && sv.ModTime().Equal(st.ModTime()) {
+			written = false
+		}
 		n, err1 := sideFileLines(now)
 		m, err2 := sideFileLines(saved)
-		if st.ModTime().After(b.Made) || err1 == nil && err2 == nil && n != m {
+		if written || err1 == nil && err2 == nil && n != m {
 			changed = append(changed, now)
 		}
 	}
@@ -1028,21 +1027,32 @@ func (env *Env) undoMove(b backup.Backup, flags RestoreFlags) error {
 	for _, p := range rec.Rewritten {
 		since(p, saved[p])
 	}
-	for _, m := range moves {
-		if n := newer[m.id]; n != "" && !slices.Contains(changed, m.path) {
-			changed = append(changed, m.path) // (changed by ccsurgeon: backup n)
+	// a change by ccsurgeon since (it keeps the file's time, and a
+	// redaction its lines) left a backup of this copy newer than the
+	// move's (a later move's, or its undo's, changed no content of its
+	// own; another copy of the session in another folder is not this one)
+	for k, m := range moves {
+		now, _, err := backup.ListOf(env.ConfigDir, backup.KeyFor(env.ConfigDir, m.id, m.oldDir), m.id, m.oldDir)
+		if err != nil {
+			return err
+		}
+		for _, o := range now {
+			if o.Move == nil && o.Made.After(mines[k].Made) && !slices.Contains(changed, m.path) {
+				changed = append(changed, m.path)
+			}
 		}
 	}
 	if len(changed) > 0 && !flags.UndoAnyway {
 		// the hint is one command, whole (a path in it may need quotes):
 		// the move back, which keeps what was written; the undo anyway
 		// is named in the words
-		hint := "ccsurgeon move " + ShellQuote(moves[0].id) + " --to " + ShellQuote(rec.From)
+		// (named by its path: another copy of the session may share its id)
+		hint := "ccsurgeon move " + ShellQuote(moves[0].path) + " --to " + ShellQuote(rec.From)
 		if rec.Project {
 			hint = "ccsurgeon move --project " + ShellQuote(rec.To) + " --to " + ShellQuote(rec.From)
 		}
 		if rec.From == rec.To { // a stranded session's folder move: no path to move back to
-			hint = "ccsurgeon restore " + ShellQuote(moves[0].id) + " " + b.Name + " --undo-anyway"
+			hint = "ccsurgeon restore " + ShellQuote(moves[0].path) + " " + b.Name + " --undo-anyway"
 		}
 		return &Error{Msg: fmt.Sprintf("%s changed since the move (%s): undoing it would put back the copy from before the move, what was written since kept only in a backup ('restore --undo-anyway' does that); moving it back keeps it",
 			Plural(len(changed), "file", "files"), changed[0]), Hint: hint, Code: 1}

@@ -443,8 +443,10 @@ func speakOne(err, e error) (worded error, done bool) {
 			return words(fmt.Sprintf("a backup taken in another folder goes back there: list this session's with 'ccsurgeon backups %s'", t.SessionID), 1)
 		}
 		// the newest move undone first: the session is then where the
-		// backup was taken (or a move nearer to it)
-		return words(fmt.Sprintf("undo the move first with 'ccsurgeon restore %s %s', then restore %s again", t.SessionID, t.Undo.Name, t.Name), 1)
+		// backup was taken (or a move nearer to it); the hint is that
+		// command, whole (a config dir in it may need quotes)
+		return &app.Error{Msg: t.Error() + fmt.Sprintf(": undo that move first (backup %s), then restore %s again", t.Undo.Name, t.Name),
+			Hint: fmt.Sprintf("ccsurgeon restore %s %s", t.SessionID, t.Undo.Name), Code: 1, Err: err}, true
 	case *backup.DamagedError:
 		return words("choose another backup with 'ccsurgeon backups'", 1)
 	case *backup.PartialError:
