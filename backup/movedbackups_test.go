@@ -154,29 +154,11 @@ func TestBackupsFollowTheSessionThroughMoves(t *testing.T) {
 // the session's: pruned, they were listed and purged with no session, and a
 // redaction's backup kept its secrets after the purge (found in review).
 func TestPruneKeepsTheMoveThatLinksOlderBackups(t *testing.T) {
-	const id = "0b7e5c1a-1111-4222-8333-944455556660"
-	cfg := t.TempDir()
-	folder := func(slug string) string { return filepath.Join(cfg, "projects", slug) }
-	t0 := time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC)
-	steps := []struct{ op, dir, movedTo string }{{"redact-secrets", "-a", ""}, {"strip-thinking", "-a", ""}, {"move", "-a", "-b"}}
+	steps := []pruneStep{{"redact-secrets", "-a", ""}, {"strip-thinking", "-a", ""}, {"move", "-a", "-b"}}
 	for range 4 {
-		steps = append(steps, struct{ op, dir, movedTo string }{"strip-thinking", "-b", ""})
+		steps = append(steps, pruneStep{"strip-thinking", "-b", ""})
 	}
-	for k, s := range steps {
-		p := filepath.Join(folder(s.dir), id+".jsonl")
-		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o700))
-		require.NoError(t, os.WriteFile(p, []byte("{}\n"), 0o600))
-		var rec json.RawMessage
-		if s.movedTo != "" {
-			rec, _ = json.Marshal(map[string]any{"files": []Moved{{From: p, To: filepath.Join(folder(s.movedTo), id+".jsonl")}}})
-		}
-		_, err := makeBackup(cfg, id, id, s.op, folder(s.dir), t0.Add(time.Duration(k)*time.Hour), []item{{FileWrite: FileWrite{Path: p}, target: p, rel: id + ".jsonl"}}, backupCopy, rec)
-		require.NoError(t, err)
-		if s.movedTo != "" {
-			require.NoError(t, os.MkdirAll(folder(s.movedTo), 0o700))
-			require.NoError(t, os.Rename(p, filepath.Join(folder(s.movedTo), id+".jsonl")))
-		}
-	}
+	cfg, folder, id := backupHistory(t, steps)
 	_, err := prune(sessionBackupRoot(cfg, id), id, folder("-b"), 3, 0)
 	require.NoError(t, err)
 	mine, others, err := ListOf(cfg, id, id, folder("-b"))
@@ -201,14 +183,34 @@ func TestPruneKeepsTheMoveThatLinksOlderBackups(t *testing.T) {
 // now, and the moves' backups are pruned as any other (kept, every move
 // kept the session's bytes past the budget for good: found in review).
 func TestPruneDropsAMoveNothingDependsOn(t *testing.T) {
-	const id = "0b7e5c1a-1111-4222-8333-944455556660"
-	cfg := t.TempDir()
-	folder := func(slug string) string { return filepath.Join(cfg, "projects", slug) }
-	t0 := time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC)
-	steps := []struct{ op, dir, movedTo string }{{"redact-secrets", "-a", ""}, {"move", "-a", "-b"}, {"move", "-b", "-a"}}
+	steps := []pruneStep{{"redact-secrets", "-a", ""}, {"move", "-a", "-b"}, {"move", "-b", "-a"}}
 	for range 4 {
-		steps = append(steps, struct{ op, dir, movedTo string }{"strip-thinking", "-a", ""})
+		steps = append(steps, pruneStep{"strip-thinking", "-a", ""})
 	}
+	cfg, folder, id := backupHistory(t, steps)
+	_, err := prune(sessionBackupRoot(cfg, id), id, folder("-a"), 3, 0)
+	require.NoError(t, err)
+	mine, others, err := ListOf(cfg, id, id, folder("-a"))
+	require.NoError(t, err)
+	assert.Empty(t, others)
+	var ops []string
+	for _, b := range mine {
+		ops = append(ops, b.Op)
+	}
+	assert.Equal(t, []string{"strip-thinking", "strip-thinking", "strip-thinking", "redact-secrets"}, ops, "the 3 last made and the original")
+}
+
+// pruneStep is a backup of a history: its operation, the folder it is
+// taken in, and for a move the folder the session goes to.
+type pruneStep struct{ op, dir, movedTo string }
+
+// backupHistory makes the backups of steps (an hour apart) of one session
+// in a new config dir, moving its file as each move says.
+func backupHistory(t *testing.T, steps []pruneStep) (cfg string, folder func(string) string, id string) {
+	id = "0b7e5c1a-1111-4222-8333-944455556660"
+	cfg = t.TempDir()
+	folder = func(slug string) string { return filepath.Join(cfg, "projects", slug) }
+	t0 := time.Date(2026, 11, 1, 10, 0, 0, 0, time.UTC)
 	for k, s := range steps {
 		p := filepath.Join(folder(s.dir), id+".jsonl")
 		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o700))
@@ -224,14 +226,5 @@ func TestPruneDropsAMoveNothingDependsOn(t *testing.T) {
 			require.NoError(t, os.Rename(p, filepath.Join(folder(s.movedTo), id+".jsonl")))
 		}
 	}
-	_, err := prune(sessionBackupRoot(cfg, id), id, folder("-a"), 3, 0)
-	require.NoError(t, err)
-	mine, others, err := ListOf(cfg, id, id, folder("-a"))
-	require.NoError(t, err)
-	assert.Empty(t, others)
-	var ops []string
-	for _, b := range mine {
-		ops = append(ops, b.Op)
-	}
-	assert.Equal(t, []string{"strip-thinking", "strip-thinking", "strip-thinking", "redact-secrets"}, ops, "the 3 last made and the original")
+	return cfg, folder, id
 }

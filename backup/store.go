@@ -484,41 +484,32 @@ func UndoesHere(b Backup, sessionID, projectDir string) bool {
 // movedOutOf reports whether backup b was taken by a move that took
 // session sessionID's transcript out of projectDir.
 func movedOutOf(b Backup, sessionID, projectDir string) bool {
-	if b.Move == nil {
-		return false
-	}
-	var rec struct {
-		Files []Moved `json:"files"`
-	}
-	if json.Unmarshal(b.Move, &rec) != nil {
-		return false
-	}
-	for _, f := range rec.Files {
-		if filepath.Base(f.From) == sessionID+".jsonl" && sameFolder(filepath.Dir(f.From), projectDir) && !sameFolder(filepath.Dir(f.To), projectDir) {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(movedFiles(b), func(f Moved) bool {
+		return filepath.Base(f.From) == sessionID+".jsonl" && sameFolder(filepath.Dir(f.From), projectDir) && !sameFolder(filepath.Dir(f.To), projectDir)
+	})
 }
 
 // MovedInto reports whether backup b was taken by a move that put session
 // sessionID's transcript in projectDir (restoring it undoes that move).
 func MovedInto(b Backup, sessionID, projectDir string) bool {
+	return slices.ContainsFunc(movedFiles(b), func(f Moved) bool {
+		return filepath.Base(f.To) == sessionID+".jsonl" && sameFolder(filepath.Dir(f.To), projectDir)
+	})
+}
+
+// movedFiles are the files a move's record (b.Move) says it moved (none
+// for a backup of anything else, or a record that does not read).
+func movedFiles(b Backup) []Moved {
 	if b.Move == nil {
-		return false
+		return nil
 	}
 	var rec struct {
 		Files []Moved `json:"files"`
 	}
 	if json.Unmarshal(b.Move, &rec) != nil {
-		return false
+		return nil
 	}
-	for _, f := range rec.Files {
-		if filepath.Base(f.To) == sessionID+".jsonl" && sameFolder(filepath.Dir(f.To), projectDir) {
-			return true
-		}
-	}
-	return false
+	return rec.Files
 }
 
 // Belongs reports whether backup b was taken of session sessionID in

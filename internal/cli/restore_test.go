@@ -433,10 +433,7 @@ func TestBackupsBeforeAMoveAreTheSessions(t *testing.T) {
 	require.Equal(t, 0, r.code, r.stderr)
 	backdate(t, cfg)
 
-	r = runCLI(t, "--config-dir", cfg, "--json", "backups", id)
-	require.Equal(t, 0, r.code, r.stderr)
-	var list []map[string]any
-	require.NoError(t, json.Unmarshal([]byte(r.stdout), &list))
+	list := backupsJSON(t, cfg, id)
 	require.Len(t, list, 2, "the move's backup and the redaction's: %s", r.stdout)
 	assert.Equal(t, "move", list[0]["operation"])
 	assert.Nil(t, list[0]["taken_in"], "the move's backup undoes the move from here")
@@ -766,10 +763,7 @@ func TestUndoOfAMoveRefusesWhatChangedSince(t *testing.T) {
 		require.Equal(t, 0, r.code, r.stderr)
 		r = runCLI(t, "--config-dir", cfg, "redact", id)
 		require.Equal(t, 0, r.code, r.stderr)
-		r = runCLI(t, "--config-dir", cfg, "--json", "backups", id)
-		require.Equal(t, 0, r.code, r.stderr)
-		var list []map[string]any
-		require.NoError(t, json.Unmarshal([]byte(r.stdout), &list))
+		list := backupsJSON(t, cfg, id)
 		var move string
 		for _, b := range list {
 			if b["operation"] == "move" {
@@ -794,10 +788,7 @@ func TestUndoOfAMoveRefusesWhatChangedSince(t *testing.T) {
 		r = runCLI(t, "--config-dir", cfg, "move", id, "--to", from)
 		require.Equal(t, 0, r.code, r.stderr)
 		backdate(t, cfg)
-		r = runCLI(t, "--config-dir", cfg, "--json", "backups", id)
-		require.Equal(t, 0, r.code, r.stderr)
-		var list []map[string]any
-		require.NoError(t, json.Unmarshal([]byte(r.stdout), &list))
+		list := backupsJSON(t, cfg, id)
 		require.Len(t, list, 2, r.stdout)
 		r = runCLI(t, "--config-dir", cfg, "restore", id, list[1]["name"].(string))
 		require.Equal(t, 1, r.code, r.stderr)
@@ -815,10 +806,7 @@ func TestUndoOfAMoveRefusesWhatChangedSince(t *testing.T) {
 		r = runCLI(t, "--config-dir", cfg, "move", id, "--to", filepath.Join(t.TempDir(), "c"))
 		require.Equal(t, 0, r.code, r.stderr)
 		backdate(t, cfg)
-		r = runCLI(t, "--config-dir", cfg, "--json", "backups", id)
-		require.Equal(t, 0, r.code, r.stderr)
-		var list []map[string]any
-		require.NoError(t, json.Unmarshal([]byte(r.stdout), &list))
+		list := backupsJSON(t, cfg, id)
 		require.Len(t, list, 2)
 		first := list[1]["name"].(string)
 		r = runCLI(t, "--config-dir", cfg, "restore", id, first)
@@ -852,4 +840,14 @@ func TestOutputOfAChangeDoesNotSayToNameItAsTheOriginal(t *testing.T) {
 	r = runCLI(t, "--config-dir", cfg, "clone", id, "-o", filepath.Join(t.TempDir(), "clone.jsonl"))
 	require.Equal(t, 0, r.code, r.stderr)
 	assert.Contains(t, r.stdout, "put it in a project folder", "a clone's id is new: %s", r.stdout)
+}
+
+// backupsJSON is what 'backups --json SESSION' lists.
+func backupsJSON(t *testing.T, cfg, session string) []map[string]any {
+	t.Helper()
+	r := runCLI(t, "--config-dir", cfg, "--json", "backups", session)
+	require.Equal(t, 0, r.code, r.stderr)
+	var list []map[string]any
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &list))
+	return list
 }
