@@ -204,6 +204,9 @@ type MovedSinceError struct {
 }
 
 func (e *MovedSinceError) Error() string {
+	if sameFolder(e.From, e.To) { // moved out of it, and back by a later move
+		return fmt.Sprintf("backup %s was taken in %s, before the session moved out of it and back", e.Name, e.From)
+	}
 	return fmt.Sprintf("backup %s was taken in %s, before the session moved to %s", e.Name, e.From, e.To)
 }
 

@@ -55,7 +55,7 @@ type MoveUndoJSON struct {
 	Files    int               `json:"files"`
 	Backups  map[string]string `json:"backups"`
 	// ChangedSinceMove: the transcripts written since the move (undone
-	// with --force: what was written since is in Backups)
+	// with --undo-anyway: what was written since is in Backups)
 	ChangedSinceMove []string `json:"changed_since_move"`
 }
 
@@ -999,6 +999,7 @@ func (env *Env) undoMove(b backup.Backup, flags RestoreFlags) error {
 	// as many as the move wrote); a transcript rewritten where it is (a
 	// new path of the same slug) as well
 	var changed []string
+	buf := make([]byte, 256<<10) // the line counts' reads
 	since := func(now, saved string) {
 		if saved == "" || !strings.HasSuffix(now, ".jsonl") {
 			return
@@ -1015,8 +1016,8 @@ func (env *Env) undoMove(b backup.Backup, flags RestoreFlags) error {
 		if sv, err := os.Lstat(saved); err == nil && sv.ModTime().Equal(st.ModTime()) {
 			written = false
 		}
-		n, err1 := sideFileLines(now)
-		m, err2 := sideFileLines(saved)
+		n, err1 := sideFileLines(now, buf)
+		m, err2 := sideFileLines(saved, buf)
 		if written || err1 == nil && err2 == nil && n != m {
 			changed = append(changed, now)
 		}
@@ -1127,15 +1128,14 @@ func (env *Env) undoMove(b backup.Backup, flags RestoreFlags) error {
 }
 
 // sideFileLines counts the lines of the file at path (a regular file
-// only, never waiting on a named pipe).
-func sideFileLines(path string) (int, error) {
+// only, never waiting on a named pipe), reading into buf.
+func sideFileLines(path string, buf []byte) (int, error) {
 	fh, _, err := chain.OpenSideFile(path)
 	if err != nil {
 		return 0, err
 	}
 	defer fh.Close()
 	n := 0
-	buf := make([]byte, 256<<10)
 	for {
 		k, err := fh.Read(buf)
 		n += bytes.Count(buf[:k], []byte{'\n'})

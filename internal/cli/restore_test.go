@@ -794,7 +794,8 @@ func TestUndoOfAMoveRefusesWhatChangedSince(t *testing.T) {
 		require.Equal(t, 1, r.code, r.stderr)
 		assert.Contains(t, r.stderr, "ccsurgeon: backup "+list[1]["name"].(string)+" was taken in ", "refused in words, not a bare lstat")
 		assert.NotContains(t, r.stderr, "lstat")
-		assert.Regexp(t, `(?m)^ccsurgeon: hint: ccsurgeon --config-dir \S+ restore `+id+` `+list[0]["name"].(string)+`$`, r.stderr)
+		assert.Regexp(t, `(?m)^ccsurgeon: hint: ccsurgeon --config-dir \S+ restore \S+/`+id+`\.jsonl `+list[0]["name"].(string)+`$`, r.stderr)
+		assert.Contains(t, r.stderr, "before the session moved out of it and back")
 	})
 	t.Run("an earlier move's backup named from a later folder", func(t *testing.T) {
 		cfg := t.TempDir()

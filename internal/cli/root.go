@@ -446,7 +446,8 @@ func speakOne(err, e error) (worded error, done bool) {
 		// backup was taken (or a move nearer to it); the hint is that
 		// command, whole (a config dir in it may need quotes)
 		return &app.Error{Msg: t.Error() + fmt.Sprintf(": undo that move first (backup %s), then restore %s again", t.Undo.Name, t.Name),
-			Hint: fmt.Sprintf("ccsurgeon restore %s %s", t.SessionID, t.Undo.Name), Code: 1, Err: err}, true
+			// (named by its path: another copy of the session may share its id)
+			Hint: fmt.Sprintf("ccsurgeon restore %s %s", app.ShellQuote(filepath.Join(t.To, t.SessionID+".jsonl")), t.Undo.Name), Code: 1, Err: err}, true
 	case *backup.DamagedError:
 		return words("choose another backup with 'ccsurgeon backups'", 1)
 	case *backup.PartialError:
