@@ -616,6 +616,11 @@ func parseEnvelopeTo(e *Entry, line []byte, blocks *[]Block) bool {
 	if i >= len(line) || line[i] != '{' {
 		return false
 	}
+	var mb [maskStack]uint64
+	m, pooled := lineMasks(line, &mb)
+	if pooled != nil {
+		defer maskPool.Put(pooled)
+	}
 	str := func(raw string) string { return strings.Clone(strValue(raw)) }
 	// values that repeat on every line share one copy
 	common := func(raw string) string { return unique.Make(strValue(raw)).Value() }
@@ -630,17 +635,17 @@ func parseEnvelopeTo(e *Entry, line []byte, blocks *[]Block) bool {
 	}
 	st := msgState{blocks: blocks, base: len(*blocks)}
 	seenAPIError := false
-	end := vFields(line, i, 0, func(k string, vs int) int {
+	end := vFields(line, m, i, 0, func(k string, vs int) int {
 		switch k {
 		case "message":
 			if line[vs] == '{' {
 				e.setBit(bitHasMessage, true)
-				return parseMessage(e, &st, line, vs)
+				return parseMessage(e, &st, line, m, vs)
 			}
 		case "toolUseResult":
 			agent := false
-			ve := vValue(line, vs, 1, func(k2 string, vs2 int) int {
-				ve2 := vSkip(line, vs2, 2)
+			ve := vValue(line, m, vs, 1, func(k2 string, vs2 int) int {
+				ve2 := vSkip(line, m, vs2, 2)
 				if k2 == "agentId" && !agent && ve2 >= 0 {
 					agent = true
 					e.setX(xToolUseAgent, str(b2s(line[vs2:ve2])))
@@ -650,12 +655,12 @@ func parseEnvelopeTo(e *Entry, line []byte, blocks *[]Block) bool {
 			e.ToolUseResult = int32(ve - vs)
 			return ve
 		case "compactMetadata":
-			return vValue(line, vs, 1, func(k2 string, vs2 int) int {
+			return vValue(line, m, vs, 1, func(k2 string, vs2 int) int {
 				if k2 != "preservedSegment" {
-					return vSkip(line, vs2, 2)
+					return vSkip(line, m, vs2, 2)
 				}
-				return vValue(line, vs2, 2, func(k3 string, vs3 int) int {
-					ve3 := vSkip(line, vs3, 3)
+				return vValue(line, m, vs2, 2, func(k3 string, vs3 int) int {
+					ve3 := vSkip(line, m, vs3, 3)
 					if ve3 < 0 {
 						return ve3
 					}
@@ -671,7 +676,7 @@ func parseEnvelopeTo(e *Entry, line []byte, blocks *[]Block) bool {
 				})
 			})
 		}
-		ve := vSkip(line, vs, 1)
+		ve := vSkip(line, m, vs, 1)
 		if ve < 0 {
 			return ve
 		}
@@ -750,13 +755,13 @@ func parseEnvelopeTo(e *Entry, line []byte, blocks *[]Block) bool {
 
 // parseMessage reads the message object at line[at] into e and returns
 // the index after it (-1: not valid JSON).
-func parseMessage(e *Entry, st *msgState, line []byte, at int) int {
-	return vFields(line, at, 1, func(k string, vs int) int {
+func parseMessage(e *Entry, st *msgState, line []byte, m []uint64, at int) int {
+	return vFields(line, m, at, 1, func(k string, vs int) int {
 		if k == "content" && line[vs] == '[' {
 			n := 0
-			ve := vElems(line, vs, 2, func(bs int) int {
+			ve := vElems(line, m, vs, 2, func(bs int) int {
 				n++
-				blk, textRaw, be := parseBlock(line, bs)
+				blk, textRaw, be := parseBlock(line, m, bs)
 				if be < 0 {
 					return be
 				}
@@ -769,7 +774,7 @@ func parseMessage(e *Entry, st *msgState, line []byte, at int) int {
 			e.setBit(bitContentEmpty, n == 0)
 			return ve
 		}
-		ve := vSkip(line, vs, 2)
+		ve := vSkip(line, m, vs, 2)
 		if ve < 0 {
 			return ve
 		}
@@ -799,18 +804,18 @@ func parseMessage(e *Entry, st *msgState, line []byte, at int) int {
 // parseBlock reads the envelope of the content block at line[at]; for a
 // text block it also returns the raw text token. end is the index after
 // the block (-1: not valid JSON).
-func parseBlock(line []byte, at int) (blk Block, textRaw string, end int) {
+func parseBlock(line []byte, m []uint64, at int) (blk Block, textRaw string, end int) {
 	if line[at] != '{' {
-		end = vSkip(line, at, 3)
+		end = vSkip(line, m, at, 3)
 		return Block{Size: int32(end - at)}, "", end
 	}
 	hasText := false
-	end = vFields(line, at, 3, func(k string, vs int) int {
+	end = vFields(line, m, at, 3, func(k string, vs int) int {
 		if k == "content" && line[vs] == '[' {
-			return vElems(line, vs, 4, func(cs int) int {
+			return vElems(line, m, vs, 4, func(cs int) int {
 				seen := false // the first "type" of a nested block counts
-				return vValue(line, cs, 5, func(k2 string, vs2 int) int {
-					ve2 := vSkip(line, vs2, 6)
+				return vValue(line, m, cs, 5, func(k2 string, vs2 int) int {
+					ve2 := vSkip(line, m, vs2, 6)
 					if k2 == "type" && !seen && ve2 >= 0 {
 						seen = true
 						if strValue(b2s(line[vs2:ve2])) == "image" {
@@ -821,7 +826,7 @@ func parseBlock(line []byte, at int) (blk Block, textRaw string, end int) {
 				})
 			})
 		}
-		ve := vSkip(line, vs, 4)
+		ve := vSkip(line, m, vs, 4)
 		if ve < 0 {
 			return ve
 		}

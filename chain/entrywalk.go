@@ -30,8 +30,13 @@ func EntryFields(line []byte, first bool, fn func(key string, vs, ve int)) Kind 
 		}
 		return KindInvalid
 	}
-	end := vFields(parse, i, 0, func(k string, vs int) int {
-		ve := vSkip(parse, vs, 1)
+	var mb [maskStack]uint64
+	m, pooled := lineMasks(parse, &mb)
+	if pooled != nil {
+		defer maskPool.Put(pooled)
+	}
+	end := vFields(parse, m, i, 0, func(k string, vs int) int {
+		ve := vSkip(parse, m, vs, 1)
 		if ve >= 0 {
 			fn(k, off+vs, off+ve)
 		}

@@ -12,8 +12,18 @@ import (
 // parses on). Strings, where the bytes of a session are, are scanned eight
 // bytes at a time.
 func validJSON(b []byte) bool {
+	var mb [maskStack]uint64
+	m, pooled := lineMasks(b, &mb)
+	if pooled != nil {
+		defer maskPool.Put(pooled)
+	}
+	return validJSONM(b, m)
+}
+
+// validJSONM is validJSON with the stop masks m of b (nil: none).
+func validJSONM(b []byte, m []uint64) bool {
 	i := skipWS(b, 0)
-	i, ok := validValue(b, i, 0)
+	i, ok := validValue(b, m, i, 0)
 	if !ok {
 		return false
 	}
@@ -35,13 +45,15 @@ func skipWS(b []byte, i int) int {
 	return i
 }
 
-func validValue(b []byte, i, depth int) (int, bool) {
+// validValue validates the value at b[i] and returns the index after it;
+// m is the stop masks of b, or nil (lineMasks).
+func validValue(b []byte, m []uint64, i, depth int) (int, bool) {
 	if i >= len(b) || (depth >= maxDepth && (b[i] == '{' || b[i] == '[')) {
 		return i, false
 	}
 	switch c := b[i]; {
 	case c == '"':
-		return validString(b, i)
+		return validStr(b, m, i)
 	case c == '{':
 		i = skipWS(b, i+1)
 		if i < len(b) && b[i] == '}' {
@@ -52,7 +64,7 @@ func validValue(b []byte, i, depth int) (int, bool) {
 				return i, false
 			}
 			var ok bool
-			if i, ok = validString(b, i); !ok {
+			if i, ok = validStr(b, m, i); !ok {
 				return i, false
 			}
 			i = skipWS(b, i)
@@ -62,9 +74,9 @@ func validValue(b []byte, i, depth int) (int, bool) {
 			// most values of an envelope are strings: no call through
 			// the switch of validValue for them
 			if i = skipWS(b, i+1); i < len(b) && b[i] == '"' {
-				i, ok = validString(b, i)
+				i, ok = validStr(b, m, i)
 			} else {
-				i, ok = validValue(b, i, depth+1)
+				i, ok = validValue(b, m, i, depth+1)
 			}
 			if !ok {
 				return i, false
@@ -88,7 +100,7 @@ func validValue(b []byte, i, depth int) (int, bool) {
 		}
 		for {
 			var ok bool
-			if i, ok = validValue(b, i, depth+1); !ok {
+			if i, ok = validValue(b, m, i, depth+1); !ok {
 				return i, false
 			}
 			i = skipWS(b, i)
@@ -163,8 +175,11 @@ const (
 
 // validString checks the string token at b[i] and returns the index after
 // it (scanString).
-func validString(b []byte, i int) (int, bool) {
-	end, _, ok := scanString(b, i)
+func validString(b []byte, i int) (int, bool) { return validStr(b, nil, i) }
+
+// validStr is validString with the stop masks m of b (nil: none).
+func validStr(b []byte, m []uint64, i int) (int, bool) {
+	end, _, ok := scanStringM(b, m, i)
 	return end, ok
 }
 
@@ -323,14 +338,14 @@ func noControl(b []byte) bool {
 }
 
 // A validating walker: the loader reads the envelope of an entry as it
-// validates the line, in one pass. Each function takes the index of a
-// value's first byte and returns the index after the value, or -1 when
+// validates the line, in one pass. Each function takes the line, its stop
+// masks (lineMasks; nil: none), the index of a value's first byte and returns the index after the value, or -1 when
 // the JSON is not valid; depth is the nesting depth of the value, as in
 // validValue.
 
 // vSkip validates the value at b[i] and skips it.
-func vSkip(b []byte, i, depth int) int {
-	if end, ok := validValue(b, i, depth); ok {
+func vSkip(b []byte, m []uint64, i, depth int) int {
+	if end, ok := validValue(b, m, i, depth); ok {
 		return end
 	}
 	return -1
@@ -339,7 +354,7 @@ func vSkip(b []byte, i, depth int) int {
 // vFields validates the object at b[i], calling fn with each key and the
 // index of its value; fn validates the value (with vSkip, or by walking
 // it) and returns its end, or -1.
-func vFields(b []byte, i, depth int, fn func(key string, vs int) int) int {
+func vFields(b []byte, m []uint64, i, depth int, fn func(key string, vs int) int) int {
 	if depth >= maxDepth || i >= len(b) || b[i] != '{' {
 		return -1
 	}
@@ -351,7 +366,7 @@ func vFields(b []byte, i, depth int, fn func(key string, vs int) int) int {
 		if i >= len(b) || b[i] != '"' {
 			return -1
 		}
-		kEnd, plain, ok := scanString(b, i)
+		kEnd, plain, ok := scanStringM(b, m, i)
 		if !ok {
 			return -1
 		}
@@ -388,7 +403,7 @@ func vFields(b []byte, i, depth int, fn func(key string, vs int) int) int {
 
 // vElems validates the array at b[i], calling fn with the index of each
 // element; fn validates the element and returns its end, or -1.
-func vElems(b []byte, i, depth int, fn func(vs int) int) int {
+func vElems(b []byte, m []uint64, i, depth int, fn func(vs int) int) int {
 	if depth >= maxDepth || i >= len(b) || b[i] != '[' {
 		return -1
 	}
@@ -419,9 +434,9 @@ func vElems(b []byte, i, depth int, fn func(vs int) int) int {
 
 // vValue walks the value at b[i] with vFields when it is an object and
 // validates and skips it otherwise.
-func vValue(b []byte, i, depth int, fn func(key string, vs int) int) int {
+func vValue(b []byte, m []uint64, i, depth int, fn func(key string, vs int) int) int {
 	if i < len(b) && b[i] == '{' {
-		return vFields(b, i, depth, fn)
+		return vFields(b, m, i, depth, fn)
 	}
-	return vSkip(b, i, depth)
+	return vSkip(b, m, i, depth)
 }

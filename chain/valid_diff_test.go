@@ -23,9 +23,33 @@ func agree(t *testing.T, b []byte, what string) {
 	if std := json.Valid(b); std != want {
 		t.Fatalf("%s: the old one %v, encoding/json %v on %.200q", what, want, std, b)
 	}
+	// the scan with the line's stop masks (validJSON takes them for a
+	// line that fits) and without them agree, verdict and string ends
+	var stack [maskStack]uint64
+	m, pooled := lineMasks(b, &stack)
+	if pooled != nil {
+		defer maskPool.Put(pooled)
+	}
+	if fastMasks && len(b) > 0 && len(b) <= 64*maskWords && m == nil {
+		t.Fatalf("%s: no masks for a line of %d bytes", what, len(b))
+	}
+	if got := validJSONM(b, nil); got != want {
+		t.Fatalf("%s: validJSON without masks %v, the old one %v on %.200q", what, got, want, b)
+	}
+	if got := validJSONM(b, m); got != want {
+		t.Fatalf("%s: validJSON with masks %v, the old one %v on %.200q", what, got, want, b)
+	}
 	for i := range b {
 		if b[i] != '"' {
 			continue
+		}
+		if m != nil {
+			me, mplain, mok := scanStringM(b, m, i)
+			se, splain, sok := scanString(b, i)
+			// (where a string that is not valid fails, no caller reads)
+			if mok != sok || (sok && (me != se || mplain != splain)) {
+				t.Fatalf("%s: string at %d: with masks (%d, %v, %v), without (%d, %v, %v) on %.200q", what, i, me, mplain, mok, se, splain, sok, b)
+			}
 		}
 		oe, ook := oldValidString(b, i, true)
 		ne, nok := validString(b, i)

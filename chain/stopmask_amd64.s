@@ -1,0 +1,83 @@
+#include "textflag.h"
+
+// func stopMasks64(b *byte, n int, m *uint64)
+// For each 64-byte word of b: a bit for each byte that is '"', '\\' or
+// below 0x20 (max(x, 0x1f) == 0x1f), gathered by PMOVMSKB, 16 bytes at a
+// time. X15 (zero under Go's internal ABI) is not touched.
+TEXT ·stopMasks64(SB), NOSPLIT, $0-24
+	MOVQ b+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ m+16(FP), DI
+	MOVQ $0x2222222222222222, AX
+	MOVQ AX, X8
+	PUNPCKLQDQ X8, X8
+	MOVQ $0x5c5c5c5c5c5c5c5c, AX
+	MOVQ AX, X9
+	PUNPCKLQDQ X9, X9
+	MOVQ $0x1f1f1f1f1f1f1f1f, AX
+	MOVQ AX, X10
+	PUNPCKLQDQ X10, X10
+	TESTQ CX, CX
+	JZ done
+
+loop:
+	MOVOU 0(SI), X0
+	MOVOU 16(SI), X1
+	MOVOU 32(SI), X2
+	MOVOU 48(SI), X3
+
+	MOVOU X0, X4
+	PCMPEQB X8, X4
+	MOVOU X0, X5
+	PCMPEQB X9, X5
+	PMAXUB X10, X0
+	PCMPEQB X10, X0
+	POR X5, X4
+	POR X0, X4
+	PMOVMSKB X4, AX
+
+	MOVOU X1, X4
+	PCMPEQB X8, X4
+	MOVOU X1, X5
+	PCMPEQB X9, X5
+	PMAXUB X10, X1
+	PCMPEQB X10, X1
+	POR X5, X4
+	POR X1, X4
+	PMOVMSKB X4, BX
+
+	MOVOU X2, X4
+	PCMPEQB X8, X4
+	MOVOU X2, X5
+	PCMPEQB X9, X5
+	PMAXUB X10, X2
+	PCMPEQB X10, X2
+	POR X5, X4
+	POR X2, X4
+	PMOVMSKB X4, DX
+
+	MOVOU X3, X4
+	PCMPEQB X8, X4
+	MOVOU X3, X5
+	PCMPEQB X9, X5
+	PMAXUB X10, X3
+	PCMPEQB X10, X3
+	POR X5, X4
+	POR X3, X4
+	PMOVMSKB X4, R8
+
+	SHLQ $16, BX
+	SHLQ $32, DX
+	SHLQ $48, R8
+	ORQ BX, AX
+	ORQ DX, AX
+	ORQ R8, AX
+	MOVQ AX, 0(DI)
+
+	ADDQ $64, SI
+	ADDQ $8, DI
+	DECQ CX
+	JNZ loop
+
+done:
+	RET
