@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
@@ -74,29 +75,22 @@ type cloneBlock struct {
 // them: nothing written may be kept.
 //
 // When w is also an io.WriterAt (a file: offsets from the start of the
-// output, calls from several goroutines at a time), each block is written
-// at its place by the goroutine that renamed it, as soon as it is renamed
-// (the renaming keeps every byte's place): the copy into the file then
-// reads a block still in that core's cache, and no one goroutine writes
-// the whole file after the others. Only WriteAt is called then.
+// output, calls from several goroutines at a time), the file is written
+// at places by every core (streamAt); only WriteAt is called then.
+// Otherwise it is read in blocks, renamed on every core and written in
+// order.
 func (r *Remapper) Stream(w io.Writer, src io.ReaderAt, size int64) (StreamResult, error) {
 	if size <= streamBlock {
 		return r.streamSmall(w, src, size)
 	}
-	wa, _ := w.(io.WriterAt)
-	workers := runtime.GOMAXPROCS(0)
-	// the blocks queued in order (each holds its buffer until written);
-	// one fewer into a file written at places: backup keeps the pieces of
-	// the pages two blocks share until the end (a page a block: 0.6 MB
-	// for 300 MB), paid for here (peak RSS on secrets 30.1 -> 28.0 MB,
-	// the same wall and CPU: BENCHMARKS.md 2026-11-27 clonenew12)
-	depth := 2 * workers
-	if wa != nil {
-		depth--
+	if wa, ok := w.(io.WriterAt); ok {
+		return r.streamAt(wa, src, size, streamBlock, streamTail)
 	}
-	q := make(chan *cloneBlock, depth)
+	workers := runtime.GOMAXPROCS(0)
+	// the blocks queued in order (each holds its buffer until written)
+	q := make(chan *cloneBlock, 2*workers)
 	free := make(chan []byte, 2*workers+2)
-	sem := make(chan struct{}, workers+streamWaiters(wa))
+	sem := make(chan struct{}, workers)
 	stop := make(chan struct{})
 	readErr := make(chan error, 1)
 	go func() {
@@ -116,9 +110,6 @@ func (r *Remapper) Stream(w io.Writer, src io.ReaderAt, size int64) (StreamResul
 			go func() {
 				defer func() { <-sem }()
 				r.renameBlock(b)
-				if wa != nil {
-					b.n, b.err = wa.WriteAt(b.data, b.off)
-				}
 				close(b.done)
 			}()
 			return true
@@ -132,14 +123,9 @@ func (r *Remapper) Stream(w io.Writer, src io.ReaderAt, size int64) (StreamResul
 		if werr != nil {
 			continue
 		}
-		res.Lines += b.lines
-		res.Damaged += b.damaged
-		res.Entries += b.entries
+		res.add(b)
 		unknown = append(unknown, b.ids...)
-		n, err := b.n, b.err
-		if wa == nil {
-			n, err = w.Write(b.data)
-		}
+		n, err := w.Write(b.data)
 		res.Bytes += int64(n)
 		if err != nil {
 			werr = err
@@ -159,6 +145,190 @@ func (r *Remapper) Stream(w io.Writer, src io.ReaderAt, size int64) (StreamResul
 		return res, err
 	}
 	return res, unknownIDs(unknown)
+}
+
+func (res *StreamResult) add(b *cloneBlock) {
+	res.Lines += b.lines
+	res.Damaged += b.damaged
+	res.Entries += b.entries
+}
+
+// streamAt is Stream into a destination written at places. The file is
+// cut into stretches of streamBlock bytes; each of a few goroutines (one
+// a core, and streamWaiters more to rename while others wait for the
+// disk) takes the next stretch, reads it with the end of the line that
+// crosses its end, renames the lines that begin in it and writes them at
+// their place (the renaming keeps every byte's place), then takes the
+// next. No goroutine reads for the others (one reader's copy out of the
+// page cache, 2 MB at a time, was a third of a clone's wall on its own,
+// and the blocks it handed on waited in its order for the disk), and a
+// block is written by the core that read and renamed it, from its cache.
+//
+// A line belongs to the stretch it begins in: a stretch's first line
+// begins after the first line end at or after the byte before it (at its
+// start when that byte is one), its last ends at the first line end at or
+// after its own last byte. Each block lies in memory at the place in a
+// page its offset has in the file (read from a page boundary), so that a
+// writer can send its whole pages straight to the disk (backup's direct
+// writes of a file that will be fsynced).
+//
+// stretch (a multiple of pageSize) and tail are streamBlock and streamTail
+// but in tests.
+func (r *Remapper) streamAt(wa io.WriterAt, src io.ReaderAt, size, stretch, tail int64) (StreamResult, error) {
+	stretches := (size + stretch - 1) / stretch
+	workers := int(min(int64(runtime.GOMAXPROCS(0)+streamWaiters), stretches))
+	type part struct {
+		res   StreamResult
+		ids   [][36]byte
+		err   error
+		errAt int64 // the offset the error is met at: the first one is returned
+	}
+	parts := make([]part, workers)
+	var next atomic.Int64
+	var failed atomic.Bool
+	var wg sync.WaitGroup
+	for g := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p := &parts[g]
+			var buf []byte
+			fail := func(err error, at int64) {
+				p.err, p.errAt = err, at
+				failed.Store(true)
+			}
+			for !failed.Load() {
+				k := next.Add(1) - 1
+				if k >= stretches {
+					return
+				}
+				b, err := readStretch(src, size, k*stretch, stretch, tail, &buf)
+				if err != nil {
+					fail(err, k*stretch)
+					return
+				}
+				if b == nil {
+					continue // a long line's middle: no line begins here
+				}
+				r.renameBlock(b)
+				p.res.add(b)
+				p.ids = append(p.ids, b.ids...)
+				n, err := wa.WriteAt(b.data, b.off)
+				p.res.Bytes += int64(n)
+				if err != nil {
+					fail(err, b.off)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	var res StreamResult
+	var unknown [][36]byte
+	var err error
+	errAt := int64(-1)
+	for _, p := range parts {
+		res.Lines += p.res.Lines
+		res.Damaged += p.res.Damaged
+		res.Entries += p.res.Entries
+		res.Bytes += p.res.Bytes
+		unknown = append(unknown, p.ids...)
+		if p.err != nil && (errAt < 0 || p.errAt < errAt) {
+			err, errAt = p.err, p.errAt
+		}
+	}
+	if err != nil {
+		return res, err
+	}
+	return res, unknownIDs(unknown)
+}
+
+// readStretch reads the lines of src (size bytes) that begin in the
+// stretch of stretch bytes at lo into *buf (grown when a line ends more
+// than tail bytes past the stretch, and kept for the next), as a block;
+// nil when no line begins in it (the middle of a line longer than a
+// stretch).
+func readStretch(src io.ReaderAt, size, lo, stretch, tail int64, buf *[]byte) (*cloneBlock, error) {
+	hi := min(lo+stretch, size)
+	from := max(lo-pageSize, 0) // from a page boundary, with the byte before lo
+	// the stretch, the page before it, and room for the end of its last
+	// line (most end within a few KB past hi)
+	want := hi - from + tail
+	if int64(cap(*buf)) < want {
+		*buf = pageAligned(want)
+	}
+	data := (*buf)[:min(want, size-from)]
+	if err := readFull(src, data, from); err != nil {
+		return nil, err
+	}
+	start := lo
+	if lo > 0 && data[lo-1-from] != '\n' {
+		nl := bytes.IndexByte(data[lo-from:hi-from], '\n')
+		if nl < 0 {
+			return nil, nil
+		}
+		start = lo + int64(nl) + 1
+	}
+	if start >= hi {
+		return nil, nil
+	}
+	end := size
+	if hi < size {
+		// the end of the line that holds hi-1, read further until found
+		for at := hi - 1; ; {
+			if nl := bytes.IndexByte(data[at-from:], '\n'); nl >= 0 {
+				end = at + int64(nl) + 1
+				break
+			}
+			read := from + int64(len(data))
+			if read == size {
+				break // the last line, without its end
+			}
+			lineStart := start
+			if k := bytes.LastIndexByte(data[start-from:hi-from], '\n'); k >= 0 {
+				lineStart = start + int64(k) + 1
+			}
+			if read-lineStart > chain.MaxLine {
+				return nil, chain.LineTooLong(lineStart)
+			}
+			grown := append(pageAligned(2*int64(cap(*buf))), data...)
+			more := grown[len(data):min(int64(cap(grown)), size-from)]
+			if err := readFull(src, more, read); err != nil {
+				return nil, err
+			}
+			*buf, data, at = grown, grown[:len(data)+len(more)], read
+		}
+	}
+	block := data[start-from : end-from]
+	if err := chain.CheckLines(block, start); err != nil {
+		return nil, err
+	}
+	return &cloneBlock{data: block, first: start == 0, off: start}, nil
+}
+
+// pageAligned is an empty buffer of capacity n whose first byte starts a
+// page of memory.
+func pageAligned(n int64) []byte {
+	b := make([]byte, n+pageSize)
+	skip := (pageSize - int(uintptr(unsafe.Pointer(&b[0]))%pageSize)) % pageSize
+	return b[skip : skip : int64(skip)+n]
+}
+
+// streamTail is how far past its stretch a read goes at first for the end
+// of the stretch's last line.
+const streamTail = 64 << 10
+
+// readFull reads len(p) bytes of src at off (the end of the file may come
+// with them, as io.ReaderAt allows).
+func readFull(src io.ReaderAt, p []byte, off int64) error {
+	n, err := src.ReadAt(p, off)
+	if n == len(p) && (err == nil || err == io.EOF) {
+		return nil
+	}
+	if err == nil || err == io.EOF {
+		err = io.ErrUnexpectedEOF
+	}
+	return err
 }
 
 // streamSmall is Stream of a file of one block (a subagent transcript, a
@@ -217,15 +387,10 @@ func splitLines(src io.ReaderAt, size int64, free chan []byte, emit func(*cloneB
 		case whole = <-free:
 		default:
 		}
-		if cap(whole) < want+pageSize {
-			whole = make([]byte, 0, want+pageSize)
+		if cap(whole) < want {
+			whole = make([]byte, 0, want)
 		}
-		// the block lies in memory as in the file: at the same place in
-		// a page (a large buffer starts on one), so that a writer can
-		// send its whole pages straight to the disk (backup's direct
-		// writes of a file that will be fsynced)
-		lead := int(off % pageSize)
-		buf := append(whole[:lead], carry...)[lead:]
+		buf := append(whole, carry...)
 		n := min(int64(want-len(buf)), size-pos)
 		buf = buf[:len(buf)+int(n)]
 		if _, err := src.ReadAt(buf[len(carry):], pos); err != nil && !(err == io.EOF && pos+n == size) {
@@ -427,13 +592,8 @@ func (c *idCache) sessionID(r *Remapper, raw []byte) [36]byte {
 	return unknown
 }
 
-// streamWaiters is how many blocks beyond one a core may be renamed at a
-// time: a block written at its place by its renamer may wait for the disk
-// there (backup sends a fsynced file's whole pages straight to it), and
-// the cores are to rename the next ones meanwhile.
-func streamWaiters(wa io.WriterAt) int {
-	if wa == nil {
-		return 0
-	}
-	return 2
-}
+// streamWaiters is how many goroutines beyond one a core streamAt runs: a
+// block written at its place by the goroutine that renamed it may wait
+// for the disk there (backup sends a fsynced file's whole pages straight
+// to it), and the cores are to read and rename the next ones meanwhile.
+const streamWaiters = 2

@@ -234,9 +234,18 @@ func (f *blockFailer) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-type blockFailerAt struct{ blockFailer }
+// blockFailerAt is blockFailer written at places, from several
+// goroutines at a time
+type blockFailerAt struct {
+	mu sync.Mutex
+	blockFailer
+}
 
-func (f *blockFailerAt) WriteAt(p []byte, _ int64) (int, error) { return f.Write(p) }
+func (f *blockFailerAt) WriteAt(p []byte, _ int64) (int, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.Write(p)
+}
 
 // TestStreamReturnsTheWriteError: a destination that fails (a full disk)
 // on its first or a later block ends Stream with that error, in order and
@@ -248,7 +257,7 @@ func TestStreamReturnsTheWriteError(t *testing.T) {
 	r := NewRemapperFor("11111111-2222-4333-8444-555555555555")
 	for run := range 10 {
 		for _, after := range []int{0, 1, 2} {
-			for _, w := range []io.Writer{&blockFailer{after}, &blockFailerAt{blockFailer{after}}} {
+			for _, w := range []io.Writer{&blockFailer{after}, &blockFailerAt{blockFailer: blockFailer{after}}} {
 				done := make(chan error, 1)
 				go func() {
 					_, err := r.Stream(w, bytes.NewReader(in), int64(len(in)))

@@ -1,0 +1,228 @@
+package ops
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"unsafe"
+
+	"github.com/stretchr/testify/require"
+)
+
+const (
+	stretchSID   = "6f1c2a8e-3b4d-4e5f-8a9b-0c1d2e3f4a5b"
+	stretchOther = "0b1c2d3e-4f50-4617-8829-3a4b5c6d7e8f"
+)
+
+// entryOfLen is an entry line of exactly n bytes (its end excluded), its
+// ids drawn from rng; one in five carries another session's id.
+func entryOfLen(t *testing.T, rng *rand.Rand, n int) string {
+	sid := stretchSID
+	if rng.Intn(5) == 0 {
+		sid = stretchOther
+	}
+	id := func() string {
+		return fmt.Sprintf("%08x-%04x-4%03x-8%03x-%012x", rng.Uint32(), rng.Intn(1<<16), rng.Intn(1<<12), rng.Intn(1<<12), rng.Int63n(1<<48))
+	}
+	head := `{"type":"user","uuid":"` + id() + `","parentUuid":"` + id() + `","sessionId":"` + sid + `","pad":"`
+	pad := n - len(head) - len(`"}`)
+	require.GreaterOrEqual(t, pad, 0, "a line of %d bytes is too short for an entry", n)
+	return head + strings.Repeat("x", pad) + `"}`
+}
+
+// minEntry is the shortest line entryOfLen makes.
+const minEntry = 200
+
+// fillTo appends entry lines (each with its end) to b until it holds
+// exactly upto bytes.
+func fillTo(t *testing.T, rng *rand.Rand, b *bytes.Buffer, upto int) {
+	for b.Len() < upto {
+		left := upto - b.Len()
+		n := min(left-1, minEntry+rng.Intn(400))
+		if rest := left - (n + 1); rest > 0 && rest < minEntry+1 {
+			n = left - 1 // one line to the end: no room for another after it
+		}
+		b.WriteString(entryOfLen(t, rng, n))
+		b.WriteByte('\n')
+	}
+	require.Equal(t, upto, b.Len())
+}
+
+// placedAt records the blocks a positional writer is given: each must lie
+// in memory at the place in a page its offset has in the file, and
+// together they must cover the file once.
+type placedAt struct {
+	mu     sync.Mutex
+	buf    []byte
+	blocks [][2]int64 // offset, length
+	misled []string
+}
+
+func (a *placedAt) Write([]byte) (int, error) { panic("Write on a positional destination") }
+
+func (a *placedAt) WriteAt(p []byte, off int64) (int, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if addr := int64(uintptr(unsafe.Pointer(&p[0]))); addr%pageSize != off%pageSize {
+		a.misled = append(a.misled, fmt.Sprintf("the block at %d lies at %d of a page", off, addr%pageSize))
+	}
+	if end := int(off) + len(p); end > len(a.buf) {
+		a.buf = append(a.buf, make([]byte, end-len(a.buf))...)
+	}
+	copy(a.buf[off:], p)
+	a.blocks = append(a.blocks, [2]int64{off, int64(len(p))})
+	return len(p), nil
+}
+
+// TestStreamAtCutsTheFileAsOneBlock: written at places by every core, a
+// stretch of the file a goroutine, a clone is the clone of the file as one
+// block (streamSmall): the same bytes, counts and unknown session ids,
+// each line renamed whole by the stretch it begins in, every block laid
+// out in memory as in the file, the blocks covering the file once. The
+// members put each way a line can meet a stretch's edge there (stretches
+// of one and two pages, and a tail read past them of 32 bytes, which the
+// end of most lines outruns, or the real one), and the member says which
+// one broke.
+func TestStreamAtCutsTheFileAsOneBlock(t *testing.T) {
+	type member struct {
+		name  string
+		build func(t *testing.T, rng *rand.Rand, b *bytes.Buffer, S int, tail int)
+	}
+	more := func(t *testing.T, rng *rand.Rand, b *bytes.Buffer, S int) {
+		fillTo(t, rng, b, b.Len()+2*S+rng.Intn(S))
+	}
+	members := []member{
+		{"a line ends on a stretch's last byte", func(t *testing.T, rng *rand.Rand, b *bytes.Buffer, S int, tail int) {
+			fillTo(t, rng, b, S)
+			more(t, rng, b, S)
+		}},
+		{"a line crosses into the next stretch", func(t *testing.T, rng *rand.Rand, b *bytes.Buffer, S int, tail int) {
+			fillTo(t, rng, b, S-200)
+			b.WriteString(entryOfLen(t, rng, 500) + "\n")
+			more(t, rng, b, S)
+		}},
+		{"a line's CR ends a stretch, its LF begins the next", func(t *testing.T, rng *rand.Rand, b *bytes.Buffer, S int, tail int) {
+			fillTo(t, rng, b, S-200)
+			b.WriteString(entryOfLen(t, rng, 199) + "\r\n")
+			more(t, rng, b, S)
+		}},
+		{"blank lines on both sides of the edge", func(t *testing.T, rng *rand.Rand, b *bytes.Buffer, S int, tail int) {
+			fillTo(t, rng, b, S-2)
+			b.WriteString("\n\n\n")
+			more(t, rng, b, S)
+		}},
+		{"a line's end is the first byte past the tail read with its stretch", func(t *testing.T, rng *rand.Rand, b *bytes.Buffer, S int, tail int) {
+			// the stretch is read from the page before it, to tail bytes
+			// past it: the line's end is the first byte read again
+			fillTo(t, rng, b, 2*S-300)
+			b.WriteString(entryOfLen(t, rng, 300+tail) + "\n")
+			more(t, rng, b, S)
+		}},
+		{"a line longer than two stretches", func(t *testing.T, rng *rand.Rand, b *bytes.Buffer, S int, tail int) {
+			fillTo(t, rng, b, S-100)
+			b.WriteString(entryOfLen(t, rng, 2*S+300) + "\n")
+			more(t, rng, b, S)
+		}},
+		{"a damaged line crosses the edge", func(t *testing.T, rng *rand.Rand, b *bytes.Buffer, S int, tail int) {
+			fillTo(t, rng, b, S-50)
+			l := entryOfLen(t, rng, 400)
+			b.WriteString(l[:len(l)-2] + "\n") // torn: not an entry
+			more(t, rng, b, S)
+		}},
+		{"the last line, without its end, crosses the edge", func(t *testing.T, rng *rand.Rand, b *bytes.Buffer, S int, tail int) {
+			fillTo(t, rng, b, 2*S-50)
+			b.WriteString(entryOfLen(t, rng, 300))
+		}},
+		{"the file ends on a stretch's last byte", func(t *testing.T, rng *rand.Rand, b *bytes.Buffer, S int, tail int) {
+			fillTo(t, rng, b, 3*S)
+		}},
+		{"the file ends with a line longer than a stretch, without its end", func(t *testing.T, rng *rand.Rand, b *bytes.Buffer, S int, tail int) {
+			fillTo(t, rng, b, S+10*minEntry)
+			b.WriteString(entryOfLen(t, rng, 2*S))
+		}},
+		{"a byte order mark before the first line", func(t *testing.T, rng *rand.Rand, b *bytes.Buffer, S int, tail int) {
+			b.WriteString("\xef\xbb\xbf" + entryOfLen(t, rng, 300) + "\n")
+			more(t, rng, b, S)
+		}},
+		{"lines of every length and kind", func(t *testing.T, rng *rand.Rand, b *bytes.Buffer, S int, tail int) {
+			for b.Len() < 6*S {
+				switch k := rng.Intn(10); {
+				case k == 0:
+					b.WriteString("\n")
+				case k == 1:
+					b.WriteString("not json\n")
+				case k == 2:
+					b.WriteString(entryOfLen(t, rng, minEntry+rng.Intn(3*S)) + "\r\n")
+				default:
+					b.WriteString(entryOfLen(t, rng, minEntry+rng.Intn(S)) + "\n")
+				}
+			}
+			if rng.Intn(2) == 0 {
+				b.WriteString(entryOfLen(t, rng, minEntry+rng.Intn(S)))
+			}
+		}},
+	}
+	r := NewRemapperFor("11111111-2222-4333-8444-555555555555", stretchSID)
+	for _, m := range members {
+		for _, S := range []int{pageSize, 2 * pageSize} {
+			for _, tail := range []int64{32, streamTail} {
+				for seed := range 8 {
+					rng := rand.New(rand.NewSource(int64(seed)))
+					var in bytes.Buffer
+					m.build(t, rng, &in, S, int(tail))
+					what := fmt.Sprintf("%s (stretch %d, tail %d, seed %d, %d bytes)", m.name, S, tail, seed, in.Len())
+					var want bytes.Buffer
+					wantRes, wantErr := r.Stream(&want, bytes.NewReader(in.Bytes()), int64(in.Len()))
+					require.LessOrEqual(t, in.Len(), streamBlock, "the reference is the clone of one block")
+					at := &placedAt{}
+					got, err := r.streamAt(at, bytes.NewReader(in.Bytes()), int64(in.Len()), int64(S), tail)
+					require.Equal(t, fmt.Sprint(wantErr), fmt.Sprint(err), what)
+					require.Equal(t, wantRes, got, what)
+					require.True(t, bytes.Equal(want.Bytes(), at.buf), "%s: the output differs from the clone of one block", what)
+					require.Empty(t, at.misled, what)
+					slices.SortFunc(at.blocks, func(a, b [2]int64) int { return int(a[0] - b[0]) })
+					var next int64
+					for _, bl := range at.blocks {
+						require.Equal(t, next, bl[0], "%s: blocks %v do not follow each other", what, at.blocks)
+						next += bl[1]
+					}
+					require.Equal(t, int64(in.Len()), next, "%s: the blocks do not cover the file", what)
+				}
+			}
+		}
+	}
+}
+
+// failingAt is a file whose reads fail from byte at on.
+type failingAt struct {
+	data []byte
+	at   int64
+}
+
+func (f failingAt) ReadAt(p []byte, off int64) (int, error) {
+	if off+int64(len(p)) > f.at {
+		return 0, fmt.Errorf("read error at %d", off)
+	}
+	return copy(p, f.data[off:]), nil
+}
+
+// TestStreamAtReturnsTheReadError: a file that cannot be read from some
+// byte on (its first stretch, a later one, the tail read past a stretch)
+// ends the clone written at places with that read's error, every time,
+// and returns.
+func TestStreamAtReturnsTheReadError(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	var in bytes.Buffer
+	fillTo(t, rng, &in, 8*pageSize+100)
+	r := NewRemapperFor("11111111-2222-4333-8444-555555555555", stretchSID)
+	for _, at := range []int64{0, 1, pageSize, 3*pageSize + 10, 8 * pageSize} {
+		for run := range 5 {
+			_, err := r.streamAt(&placedAt{}, failingAt{in.Bytes(), at}, int64(in.Len()), pageSize, 32)
+			require.ErrorContains(t, err, "read error", "failing from byte %d, run %d", at, run)
+		}
+	}
+}
