@@ -219,6 +219,9 @@ func (r *Remapper) streamAt(wa io.WriterAt, src io.ReaderAt, size, stretch, tail
 					fail(err, b.off)
 					return
 				}
+				if int64(cap(buf)) > maxKeptStretch*stretch {
+					buf = nil // grown for a long line: not kept for the next
+				}
 			}
 		}()
 	}
@@ -291,12 +294,18 @@ func readStretch(src io.ReaderAt, size, lo, stretch, tail int64, buf *[]byte) (*
 			if read-lineStart > chain.MaxLine {
 				return nil, chain.LineTooLong(lineStart)
 			}
-			grown := append(pageAligned(2*int64(cap(*buf))), data...)
-			more := grown[len(data):min(int64(cap(grown)), size-from)]
-			if err := readFull(src, more, read); err != nil {
+			// twice what is read, in a larger buffer when this one is
+			// full (what it holds copied over)
+			n := int64(len(data))
+			longer := min(2*n, size-from)
+			if int64(cap(*buf)) < longer {
+				*buf = append(pageAligned(longer), data...)
+			}
+			data = (*buf)[:longer]
+			if err := readFull(src, data[n:], read); err != nil {
 				return nil, err
 			}
-			*buf, data, at = grown, grown[:len(data)+len(more)], read
+			at = read
 		}
 	}
 	block := data[start-from : end-from]
@@ -313,6 +322,10 @@ func pageAligned(n int64) []byte {
 	skip := (pageSize - int(uintptr(unsafe.Pointer(&b[0]))%pageSize)) % pageSize
 	return b[skip : skip : int64(skip)+n]
 }
+
+// maxKeptStretch is how many stretches' worth of buffer a goroutine keeps
+// for its next stretch: one grown larger for a long line is let go.
+const maxKeptStretch = 4
 
 // streamTail is how far past its stretch a read goes at first for the end
 // of the stretch's last line.

@@ -226,3 +226,47 @@ func TestStreamAtReturnsTheReadError(t *testing.T) {
 		}
 	}
 }
+
+// TestReadStretchKeepsItsBufferToWhatALineNeeds: a goroutine reads stretch
+// after stretch into one buffer; one grown for a line that ends past the
+// tail read with its stretch is grown to what that line needs, not to
+// twice what the buffer was (doubled at each such stretch, a clone of the
+// bench's bulk session asked for 35 GB). Members: every stretch's last
+// line ends a few tails past it, and a line ten stretches long.
+func TestReadStretchKeepsItsBufferToWhatALineNeeds(t *testing.T) {
+	const S, tail = 2 * pageSize, 32
+	for _, m := range []struct {
+		name string
+		line func(rng *rand.Rand) int
+	}{
+		{"lines a stretch long", func(rng *rand.Rand) int { return S + rng.Intn(S) }},
+		{"a line ten stretches long among short ones", func(rng *rand.Rand) int {
+			if rng.Intn(40) == 0 {
+				return 10 * S
+			}
+			return minEntry + rng.Intn(500)
+		}},
+	} {
+		rng := rand.New(rand.NewSource(1))
+		var in bytes.Buffer
+		longest := 0
+		for in.Len() < 200*S {
+			n := m.line(rng)
+			longest = max(longest, n+1)
+			in.WriteString(entryOfLen(t, rng, n) + "\n")
+		}
+		size := int64(in.Len())
+		var buf []byte
+		for lo := int64(0); lo < size; lo += S {
+			b, err := readStretch(bytes.NewReader(in.Bytes()), size, lo, S, tail, &buf)
+			require.NoError(t, err, m.name)
+			// what a stretch needs: the page before it, itself and the
+			// longest line past it, read in doublings
+			bound := 2 * (pageSize + S + int64(longest) + tail)
+			require.LessOrEqual(t, int64(cap(buf)), bound, "%s: the buffer after the stretch at %d", m.name, lo)
+			if b != nil {
+				require.Equal(t, in.Bytes()[b.off:b.off+int64(len(b.data))], b.data, m.name)
+			}
+		}
+	}
+}
