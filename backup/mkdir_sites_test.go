@@ -41,6 +41,13 @@ func TestNoFolderMadeThroughAFolderSwappedForALink(t *testing.T) {
 		at   func(cfg, step string) bool
 		swap func(cfg, step string) string
 		run  func(t *testing.T, cfg string) error
+		// copies: the call copies files into the folder swapped, several
+		// at a time; one already open when the folder is moved out is
+		// still written through its descriptor, not through the link
+		// (under load the transcript's copy is: the member failed once
+		// beside other packages' tests). Such a file may grow, to
+		// exactly the session's file it copies.
+		copies bool
 	}
 	proj := func(cfg string) string { return filepath.Join(cfg, "projects", "-p") }
 	newProj := func(cfg string) string { return filepath.Join(cfg, "projects", "-new") }
@@ -118,8 +125,9 @@ func TestNoFolderMadeThroughAFolderSwappedForALink(t *testing.T) {
 			at: func(cfg, step string) bool {
 				return strings.HasPrefix(step, "made:") && strings.HasSuffix(step, filepath.Join(id, "subagents"))
 			},
-			swap: func(cfg, step string) string { return filepath.Dir(filepath.Dir(strings.TrimPrefix(step, "made:"))) },
-			run:  runBackup},
+			swap:   func(cfg, step string) string { return filepath.Dir(filepath.Dir(strings.TrimPrefix(step, "made:"))) },
+			run:    runBackup,
+			copies: true},
 		{name: "makeBackup: a move's link, once its folder is made (linkFileSynced)",
 			at: func(cfg, step string) bool {
 				return strings.HasPrefix(step, "made:") && strings.HasSuffix(step, filepath.Join(id, "subagents"))
@@ -240,6 +248,14 @@ func TestNoFolderMadeThroughAFolderSwappedForALink(t *testing.T) {
 			if m.setup != nil {
 				m.setup(t, cfg)
 			}
+			// what the session's files hold, by name (what a copy of one
+			// in a backup is once whole)
+			sessionFiles := map[string]string{}
+			for _, p := range []string{filepath.Join(proj(cfg), id+".jsonl"), filepath.Join(proj(cfg), id, "subagents", "agent-a.jsonl")} {
+				b, err := os.ReadFile(p)
+				require.NoError(t, err)
+				sessionFiles[filepath.Base(p)] = string(b)
+			}
 			outside := filepath.Join(root, "outside")
 			require.NoError(t, os.Mkdir(outside, 0o700))
 			var had map[string]string
@@ -280,7 +296,7 @@ func TestNoFolderMadeThroughAFolderSwappedForALink(t *testing.T) {
 			for p, s := range treeOf(t, outside) {
 				if was, ok := had[p]; !ok {
 					seen[p] = true
-				} else if was != s {
+				} else if was != s && !(m.copies && strings.HasPrefix(s, was) && s == sessionFiles[filepath.Base(p)]) {
 					changed = append(changed, p)
 				}
 			}
