@@ -162,15 +162,47 @@ func Lock(configDir, key, op string) (*SessionLock, error) {
 	if err := CheckOwn(configDir, writtenPath(configDir, key)); err != nil {
 		return nil, err
 	}
-	root := BackupsRoot(configDir)
-	path := filepath.Join(root, key+".lock")
+	return lockFile(configDir, BackupsRoot(configDir), key+".lock", "the session", op, func(who string) *Error {
+		return &Error{
+			Msg:  fmt.Sprintf("session %s is being changed by %s", key, who),
+			Hint: "wait for it to finish and retry",
+			Err:  ErrLocked,
+		}
+	})
+}
+
+// LockMoves takes the lock every move holds while it runs, from before it
+// finishes or rolls back the journals of interrupted moves until it is
+// done, without waiting: a move's recovery takes every journal it finds
+// for a killed run's, and would roll back the journal of a move still
+// running in another process. When another process holds it the *Error
+// names that process.
+func LockMoves(configDir string) (*SessionLock, error) {
+	if err := chain.CheckConfigDir(configDir); err != nil {
+		return nil, err
+	}
+	return lockFile(configDir, JournalDir(configDir), "moves.lock", "the moves", "move", func(who string) *Error {
+		return &Error{
+			Msg:  "another move is running: " + who + " is moving sessions of this config dir",
+			Hint: "wait for it to finish and retry",
+			Err:  ErrLocked,
+		}
+	})
+}
+
+// lockFile takes an exclusive lock on the file name in the folder root of
+// the config dir (made as needed, following no link), without waiting: the
+// lock of what ("the session"); busy makes the refusal when another
+// process holds it, from words that name that process.
+func lockFile(configDir, root, name, what, op string, busy func(who string) *Error) (*SessionLock, error) {
+	path := filepath.Join(root, name)
 	for gone := 0; ; {
 		// another run's Unlock removes the folders it leaves empty
 		// (backups/, ccsurgeon/): one removed between their making and
 		// the lock file's is made again (a batch runs two sessions at a
 		// time)
 		if err := makeDirs(configDir, root, nil); err != nil {
-			return nil, fmt.Errorf("create backup directory: %w", err)
+			return nil, fmt.Errorf("create directory: %w", err)
 		}
 		// from the config dir down, following no link (as its folder)
 		f, err := openBeneath(configDir, path, os.O_RDWR|os.O_CREATE, DefaultMode)
@@ -179,31 +211,27 @@ func Lock(configDir, key, op string) (*SessionLock, error) {
 			continue
 		}
 		if err != nil {
-			return nil, lockFileError(path, err)
+			return nil, lockFileError(what, path, err)
 		}
 		if held, err := lockExclusive(f); held || err != nil {
 			holder := make([]byte, 256)
 			n, _ := f.ReadAt(holder, 0)
 			f.Close()
 			if err != nil {
-				return nil, lockFileError(path, err)
+				return nil, lockFileError(what, path, err)
 			}
 			who := "another ccsurgeon"
 			if h := strings.Fields(string(holder[:n])); len(h) >= 3 {
 				who = fmt.Sprintf("another ccsurgeon (pid %s, %s, since %s)", h[0], h[1], h[2])
 			}
-			return nil, &Error{
-				Msg:  fmt.Sprintf("session %s is being changed by %s", key, who),
-				Hint: "wait for it to finish and retry",
-				Err:  ErrLocked,
-			}
+			return nil, busy(who)
 		}
 		// the holder before us removes the file as it unlocks: the lock
 		// is ours only if the name still leads to the file we locked
 		fi, ferr := f.Stat()
 		pi, perr := os.Lstat(path)
 		if ferr == nil && perr == nil && os.SameFile(fi, pi) {
-			l := &SessionLock{f: f, key: key, cfg: configDir, path: path}
+			l := &SessionLock{f: f, key: strings.TrimSuffix(name, ".lock"), cfg: configDir, path: path}
 			_ = f.Truncate(0)
 			_, _ = f.WriteAt([]byte(fmt.Sprintf("%d %s %s\n", os.Getpid(), sanitizeOp(op), time.Now().UTC().Format(time.RFC3339))), 0)
 			return l, nil
@@ -215,7 +243,7 @@ func Lock(configDir, key, op string) (*SessionLock, error) {
 // lockFileError says why the lock file at path could not be opened or
 // locked, naming it once (an *os.PathError repeats the path): a symlink
 // (O_NOFOLLOW) is refused as every symlink on a write is.
-func lockFileError(path string, err error) error {
+func lockFileError(what, path string, err error) error {
 	if se := (*SymlinkError)(nil); errors.As(err, &se) {
 		return err // a folder on the way
 	}
@@ -230,7 +258,7 @@ func lockFileError(path string, err error) error {
 	if errors.As(err, &pe) {
 		err = pe.Err
 	}
-	return &Error{Msg: fmt.Sprintf("cannot lock the session: lock file %s: %v", path, err), Err: err}
+	return &Error{Msg: fmt.Sprintf("cannot lock %s: lock file %s: %v", what, path, err), Err: err}
 }
 
 // Unlock releases the lock and removes its file.

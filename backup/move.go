@@ -164,13 +164,20 @@ func Move(p MovePlan) (res MoveResult, err error) {
 			}
 		}
 	}
-	// one ccsurgeon writer per session: the move holds every session's lock
+	// one ccsurgeon writer per session: the move holds every session's
+	// lock, once for copies of one session in two of its folders (they
+	// share their key: a second lock of it would be refused as another
+	// run's)
+	locked := map[string]bool{}
 	for _, s := range p.Sessions {
-		l, err := Lock(cfg, KeyFor(cfg, s.ID, s.ProjectDir), "move")
-		if err != nil {
-			return res, err
+		if key := KeyFor(cfg, s.ID, s.ProjectDir); !locked[key] {
+			l, err := Lock(cfg, key, "move")
+			if err != nil {
+				return res, err
+			}
+			defer l.Unlock()
+			locked[key] = true
 		}
-		defer l.Unlock()
 		// what a killed run left of the session (a partial backup of a
 		// killed move, a change to finish) goes first, as for any change
 		did, err := RecoverIn(p.Sweeps, cfg, KeyFor(cfg, s.ID, s.ProjectDir), s.ID, s.ProjectDir)

@@ -114,6 +114,13 @@ const NewPathPlaceholder = "NEW-PATH"
 func (env *Env) RunMove(o MoveOptions) error {
 	out := MoveResult{Operation: "move", DryRun: o.DryRun, Sessions: []MovedSession{}, ProjectFiles: []MovedFile{}}
 	if !o.DryRun {
+		// one move at a time: the recovery below would take a running
+		// move's journal for a killed one's
+		lock, err := backup.LockMoves(env.ConfigDir)
+		if err != nil {
+			return err
+		}
+		defer lock.Unlock()
 		rec, err := backup.RecoverMoves(env.ConfigDir)
 		for _, r := range rec {
 			env.Sayf("%s", r)
@@ -911,6 +918,11 @@ func (env *Env) undoMove(b backup.Backup, flags RestoreFlags) error {
 	if err := json.Unmarshal(b.Move, &rec); err != nil {
 		return Errorf("backup %s: bad move record: %v", b.Name, err)
 	}
+	lock, err := backup.LockMoves(env.ConfigDir)
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
 	if rec, err := backup.RecoverMoves(env.ConfigDir); err != nil {
 		return Errorf("an interrupted move could not be finished: %v", err)
 	} else {
@@ -929,6 +941,9 @@ func (env *Env) undoMove(b backup.Backup, flags RestoreFlags) error {
 		whole.Files, whole.Rewritten = nil, nil
 	}
 	seenFile, seenPath := map[backup.Moved]bool{}, map[string]bool{}
+	// (two copies of one session in two of the project's folders are two
+	// sessions of the move, each with its own backup among the key's)
+	taken := map[string]bool{}
 	for k, id := range rec.Sessions {
 		list, err := backup.List(env.ConfigDir, id)
 		if err != nil {
@@ -936,8 +951,9 @@ func (env *Env) undoMove(b backup.Backup, flags RestoreFlags) error {
 		}
 		var mine *backup.Backup
 		for i := range list {
-			if sameMove(list[i].Move, b.Move, rec.MoveID) {
+			if !taken[list[i].Dir] && sameMove(list[i].Move, b.Move, rec.MoveID) {
 				mine = &list[i]
+				taken[mine.Dir] = true
 				break
 			}
 		}

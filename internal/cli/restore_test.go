@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -851,4 +852,65 @@ func backupsJSON(t *testing.T, cfg, session string) []map[string]any {
 	var list []map[string]any
 	require.NoError(t, json.Unmarshal([]byte(r.stdout), &list))
 	return list
+}
+
+// Found in review (2026-11-28): a project's move took the lock of each of
+// its sessions, and two copies of one session in two of its folders (the
+// project's and a subfolder's, as /cd leaves them) share their key: the
+// second lock was refused as "another ccsurgeon" naming this run's own
+// pid. The move takes each key once; both copies move, each with its own
+// backup, and the undo puts both back, each from its own backup (it took
+// the first backup of the move for both, and the second copy went back
+// with every cwd still the new place).
+func TestProjectMoveOfTwoCopiesOfOneSession(t *testing.T) {
+	cfg := t.TempDir()
+	const from = "/tmp/ccsurgeon-gen/2.1.328/multi-turn/work/project" // the session's cwd
+	sub := from + "/sub"
+	src, err := os.ReadFile("testdata/sessions/2.1.328/multi-turn.jsonl")
+	require.NoError(t, err)
+	id := sessionID(t, src)
+	p1 := filepath.Join(cfg, "projects", chain.ProjectSlug(from), id+".jsonl")
+	p2 := filepath.Join(cfg, "projects", chain.ProjectSlug(sub), id+".jsonl")
+	second := bytes.ReplaceAll(src, []byte(from), []byte(sub))
+	second = append(second, bytes.SplitAfter(second, []byte("\n"))[0]...) // one line more: the copies differ
+	for p, b := range map[string][]byte{p1: src, p2: second} {
+		require.NoError(t, os.MkdirAll(filepath.Dir(p), 0o700))
+		require.NoError(t, os.WriteFile(p, b, 0o600))
+	}
+	backdate(t, cfg)
+	before := treeOf(t, filepath.Join(cfg, "projects"))
+
+	to := filepath.Join(t.TempDir(), "new")
+	r := runCLI(t, "--config-dir", cfg, "move", "--project", from, "--to", to)
+	require.Equal(t, 0, r.code, r.stderr)
+	require.NotContains(t, r.stderr, "another ccsurgeon")
+	for old, moved := range map[string]string{
+		p1: filepath.Join(cfg, "projects", chain.ProjectSlug(to), id+".jsonl"),
+		p2: filepath.Join(cfg, "projects", chain.ProjectSlug(to+"/sub"), id+".jsonl"),
+	} {
+		_, err := os.Stat(old)
+		require.True(t, os.IsNotExist(err), "%s moved", old)
+		b, err := os.ReadFile(moved)
+		require.NoError(t, err, "the copy is at %s", moved)
+		require.Equal(t, strings.Count(before[old], "\n"), strings.Count(string(b), "\n"), "%s: every line of %s", moved, old)
+		wasSub := strings.Contains(before[old], `"cwd":"`+sub+`"`)
+		want := `"cwd":"` + to + `"`
+		if wasSub {
+			want = `"cwd":"` + to + `/sub"`
+		}
+		require.True(t, strings.Contains(string(b), want), "%s: its entries' cwd is %s", moved, want)
+		require.False(t, strings.Contains(string(b), `"cwd":"`+from), "%s: no entry keeps the old cwd", moved)
+	}
+	backups, err := filepath.Glob(filepath.Join(cfg, "ccsurgeon", "backups", id, "*-move"))
+	require.NoError(t, err)
+	require.Len(t, backups, 2, "a backup for each copy")
+
+	backdate(t, cfg)
+	r = runCLI(t, "--config-dir", cfg, "restore", filepath.Join(cfg, "projects", chain.ProjectSlug(to), id+".jsonl"))
+	require.Equal(t, 0, r.code, r.stderr)
+	after := treeOf(t, filepath.Join(cfg, "projects"))
+	for p := range before {
+		require.True(t, before[p] == after[p], "%s back as it was", p)
+	}
+	require.True(t, maps.Equal(before, after), "both copies back as they were")
 }
