@@ -116,25 +116,9 @@ func scanStringM(b []byte, m []uint64, i int) (end int, plain, ok bool) {
 		default: // a control byte
 			return stop, false, false
 		}
-		i, plain = stop, false // an escape
-		if i+1 >= len(b) {
-			return i, false, false
-		}
-		switch b[i+1] {
-		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			i += 2
-		case 'u':
-			if i+6 > len(b) {
-				return i, false, false
-			}
-			for _, h := range b[i+2 : i+6] {
-				if !(h >= '0' && h <= '9' || h >= 'a' && h <= 'f' || h >= 'A' && h <= 'F') {
-					return i, false, false
-				}
-			}
-			i += 6
-		default:
-			return i, false, false
+		plain = false // an escape
+		if i = escapeEnd(b, stop); i < 0 {
+			return stop, false, false
 		}
 	}
 }

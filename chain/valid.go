@@ -241,27 +241,39 @@ func scanString(b []byte, i int) (end int, plain, ok bool) {
 		default: // a control byte
 			return stop, false, false
 		}
-		i, plain = stop, false // an escape
-		if i+1 >= len(b) {
-			return i, false, false
-		}
-		switch b[i+1] {
-		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-			i += 2
-		case 'u':
-			if i+6 > len(b) {
-				return i, false, false
-			}
-			for _, h := range b[i+2 : i+6] {
-				if !(h >= '0' && h <= '9' || h >= 'a' && h <= 'f' || h >= 'A' && h <= 'F') {
-					return i, false, false
-				}
-			}
-			i += 6
-		default:
-			return i, false, false
+		plain = false // an escape
+		if i = escapeEnd(b, stop); i < 0 {
+			return stop, false, false
 		}
 	}
+}
+
+// escapeEnd returns the index after the escape whose backslash is at
+// b[i], or -1 when it is not one JSON allows (RFC 8259: \" \\ \/ \b \f
+// \n \r \t, or \u and four hex digits). Small enough to be inlined in
+// both string scans.
+func escapeEnd(b []byte, i int) int {
+	if i+1 < len(b) {
+		if c := b[i+1]; shortEscape[c] {
+			return i + 2
+		} else if c == 'u' && i+6 <= len(b) && hex4(b[i+2:i+6]) {
+			return i + 6
+		}
+	}
+	return -1
+}
+
+// shortEscape: the bytes that follow a backslash in a two-byte escape.
+var shortEscape = [256]bool{'"': true, '\\': true, '/': true, 'b': true, 'f': true, 'n': true, 'r': true, 't': true}
+
+// hex4 reports whether the four bytes of h are hex digits.
+func hex4(h []byte) bool {
+	for _, c := range h {
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
 }
 
 const (
