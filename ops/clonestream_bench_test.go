@@ -11,15 +11,7 @@ import (
 // named by CCSURGEON_BENCH_FILE (the first 64 MB of it), in one goroutine,
 // without the file system: go test ./ops -run '^$' -bench StreamRename.
 func BenchmarkStreamRename(b *testing.B) {
-	p := os.Getenv("CCSURGEON_BENCH_FILE")
-	if p == "" {
-		b.Skip("set CCSURGEON_BENCH_FILE to a session file")
-	}
-	f, err := os.Open(p)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
+	f := benchSessionFile(b)
 	data := make([]byte, 64<<20)
 	n, err := io.ReadFull(f, data)
 	if err != nil && err != io.ErrUnexpectedEOF {
@@ -31,7 +23,7 @@ func BenchmarkStreamRename(b *testing.B) {
 	}
 	data = data[:n]
 	work := make([]byte, len(data))
-	r := NewRemapperFor("11111111-2222-4333-8444-555555555555", "52fdfc07-2182-454f-963f-5f0f9a621d72")
+	r := benchRemapper()
 	b.SetBytes(int64(len(data)))
 	b.ResetTimer()
 	for range b.N {
@@ -45,4 +37,25 @@ func BenchmarkStreamRename(b *testing.B) {
 			off = end
 		}
 	}
+}
+
+// benchSessionFile opens the session file named by CCSURGEON_BENCH_FILE
+// (closed when the benchmark ends), or skips the benchmark.
+func benchSessionFile(b *testing.B) *os.File {
+	p := os.Getenv("CCSURGEON_BENCH_FILE")
+	if p == "" {
+		b.Skip("set CCSURGEON_BENCH_FILE to a session file")
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { f.Close() })
+	return f
+}
+
+// benchRemapper renames the bench's generated sessions (their id) to a
+// fixed new one.
+func benchRemapper() *Remapper {
+	return NewRemapperFor("11111111-2222-4333-8444-555555555555", "52fdfc07-2182-454f-963f-5f0f9a621d72")
 }

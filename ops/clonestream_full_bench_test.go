@@ -3,7 +3,6 @@
 package ops
 
 import (
-	"os"
 	"syscall"
 	"testing"
 	"time"
@@ -26,17 +25,9 @@ func cpuTime() time.Duration {
 // renamed on every core), its writes discarded: the CPU a clone spends
 // besides the disk (cpu-ms/op) and the wall without it.
 func BenchmarkStreamFile(b *testing.B) {
-	p := os.Getenv("CCSURGEON_BENCH_FILE")
-	if p == "" {
-		b.Skip("set CCSURGEON_BENCH_FILE to a session file")
-	}
-	f, err := os.Open(p)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
+	f := benchSessionFile(b)
 	fi, _ := f.Stat()
-	r := NewRemapperFor("11111111-2222-4333-8444-555555555555", "52fdfc07-2182-454f-963f-5f0f9a621d72")
+	r := benchRemapper()
 	b.SetBytes(fi.Size())
 	b.ResetTimer()
 	c0 := cpuTime()
