@@ -2,10 +2,12 @@ package ops
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"io"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -178,10 +180,11 @@ func (r *Remapper) streamAt(wa io.WriterAt, src io.ReaderAt, size, stretch, tail
 	stretches := (size + stretch - 1) / stretch
 	workers := int(min(int64(runtime.GOMAXPROCS(0)+streamWaiters), stretches))
 	type part struct {
-		res   StreamResult
-		ids   [][36]byte
-		err   error
-		errAt int64 // the offset the error is met at: the first one is returned
+		res    StreamResult
+		ids    [][36]byte
+		blocks [][2]int64 // offset and length of each block written
+		err    error
+		errAt  int64 // the offset the error is met at: the first one is returned
 	}
 	parts := make([]part, workers)
 	var next atomic.Int64
@@ -213,6 +216,7 @@ func (r *Remapper) streamAt(wa io.WriterAt, src io.ReaderAt, size, stretch, tail
 				r.renameBlock(b)
 				p.res.add(b)
 				p.ids = append(p.ids, b.ids...)
+				p.blocks = append(p.blocks, [2]int64{b.off, int64(len(b.data))})
 				n, err := wa.WriteAt(b.data, b.off)
 				p.res.Bytes += int64(n)
 				if err != nil {
@@ -228,6 +232,7 @@ func (r *Remapper) streamAt(wa io.WriterAt, src io.ReaderAt, size, stretch, tail
 	wg.Wait()
 	var res StreamResult
 	var unknown [][36]byte
+	var blocks [][2]int64
 	var err error
 	errAt := int64(-1)
 	for _, p := range parts {
@@ -236,6 +241,7 @@ func (r *Remapper) streamAt(wa io.WriterAt, src io.ReaderAt, size, stretch, tail
 		res.Entries += p.res.Entries
 		res.Bytes += p.res.Bytes
 		unknown = append(unknown, p.ids...)
+		blocks = append(blocks, p.blocks...)
 		if p.err != nil && (errAt < 0 || p.errAt < errAt) {
 			err, errAt = p.err, p.errAt
 		}
@@ -243,7 +249,33 @@ func (r *Remapper) streamAt(wa io.WriterAt, src io.ReaderAt, size, stretch, tail
 	if err != nil {
 		return res, err
 	}
+	if err := tiled(blocks, size); err != nil {
+		return res, err
+	}
 	return res, unknownIDs(unknown)
+}
+
+// tiled refuses blocks (offset, length) that do not cover a file of size
+// bytes exactly once. Each block's edges come from two reads of the bytes
+// around them, by two goroutines: on a file rewritten in place between
+// them the two can disagree on where a line ends, and leave bytes no block
+// wrote (zeros in the output) or write some twice.
+func tiled(blocks [][2]int64, size int64) error {
+	slices.SortFunc(blocks, func(a, b [2]int64) int { return cmp.Compare(a[0], b[0]) })
+	var next int64
+	for _, b := range blocks {
+		if b[0] != next {
+			break
+		}
+		next += b[1]
+	}
+	if next == size {
+		return nil
+	}
+	return &chain.Error{
+		Msg:  fmt.Sprintf("the file changed while it was read (its lines no longer meet at byte %d); nothing was kept", next),
+		Hint: "another program rewrote it: retry once it is still",
+	}
 }
 
 // readStretch reads the lines of src (size bytes) that begin in the

@@ -270,3 +270,53 @@ func TestReadStretchKeepsItsBufferToWhatALineNeeds(t *testing.T) {
 		}
 	}
 }
+
+// twoVersions serves version a to the reads that start at offset 0 and
+// version b to every other: a file rewritten in place (the same size)
+// between two goroutines' reads of the bytes around a stretch's edge.
+type twoVersions struct{ a, b []byte }
+
+func (f twoVersions) ReadAt(p []byte, off int64) (int, error) {
+	src := f.b
+	if off == 0 {
+		src = f.a
+	}
+	return copy(p, src[off:]), nil
+}
+
+// Found in review: the bytes around a stretch's edge are read twice, by
+// two goroutines; a file rewritten in place between the two reads (an
+// editor saving in place) can make them disagree on where the line across
+// the edge ends. Members: the second read has it end later (bytes no block
+// wrote: zeros in the clone, and no error) and earlier (bytes written
+// twice). Either is refused, naming the byte where the lines no longer
+// meet; a file read alike both times is cloned.
+func TestStreamAtRefusesAFileRewrittenWhileRead(t *testing.T) {
+	const S = 2 * pageSize
+	rng := rand.New(rand.NewSource(1))
+	var a bytes.Buffer
+	fillTo(t, rng, &a, S-300)
+	a.WriteString(entryOfLen(t, rng, 399) + "\n") // its end at S+99
+	fillTo(t, rng, &a, 3*S)
+	A := a.Bytes()
+	nl := S + 99
+	require.Equal(t, byte('\n'), A[nl])
+	r := NewRemapperFor("11111111-2222-4333-8444-555555555555", stretchSID)
+	for _, m := range []struct {
+		name  string
+		shift int // where the line's end is in the second version
+	}{{"the line ends later", 50}, {"the line ends earlier", -50}, {"read alike", 0}} {
+		B := bytes.Clone(A)
+		B[nl], B[nl+m.shift] = B[nl+m.shift], B[nl]
+		at := &placedAt{}
+		_, err := r.streamAt(at, twoVersions{A, B}, int64(len(A)), S, streamTail)
+		if m.shift == 0 {
+			if !isUnknownIDs(err) { // (a fifth of the lines carry another session's id)
+				require.NoError(t, err, m.name)
+			}
+			continue
+		}
+		require.Error(t, err, "%s: the clone is refused", m.name)
+		require.Contains(t, err.Error(), "the file changed while it was read", m.name)
+	}
+}
