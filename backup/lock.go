@@ -181,6 +181,15 @@ func LockMoves(configDir string) (*SessionLock, error) {
 	if err := chain.CheckConfigDir(configDir); err != nil {
 		return nil, err
 	}
+	// a link on the way to the journals (ccsurgeon/, journal/) is refused
+	// before anything is made there, as the backups' is
+	if err := refuseSymlinkBelow(configDir, JournalDir(configDir)); err != nil {
+		var e *SymlinkError
+		if errors.As(err, &e) {
+			e.Hint = "make it a folder again: remove the link and move what it names in its place"
+		}
+		return nil, err
+	}
 	return lockFile(configDir, JournalDir(configDir), "moves.lock", "the moves", "move", func(who string) *Error {
 		return &Error{
 			Msg:  "another move is running: " + who + " is moving sessions of this config dir",

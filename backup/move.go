@@ -90,7 +90,10 @@ type MovePlan struct {
 
 // MoveResult says what a move did.
 type MoveResult struct {
-	Backups  map[string]string // session id -> backup folder
+	Backups  map[string]string // session id -> backup folder (one of them for copies of a session in two folders)
+	// BackupOf: each session's backup folder by its transcript's path
+	// before the move (two copies of one session have one each)
+	BackupOf map[string]string
 	Moved    []string          // new paths
 	Removed  []string          // old paths
 	Warnings []string
@@ -268,7 +271,7 @@ func Move(p MovePlan) (res MoveResult, err error) {
 		}
 	}
 	if backupErr == nil {
-		res.Backups, backupErr = j.backUp(cfg, p, now().UTC(), together != nil)
+		res.Backups, res.BackupOf, backupErr = j.backUp(cfg, p, now().UTC(), together != nil)
 	}
 	if backupErr == nil {
 		tempErr = makeTemps(cfg, p, j, together)
@@ -916,13 +919,13 @@ func movedCopiesErr(p MovePlan, backupErr, tempErr error) error {
 // backUp is a move's step (2): a backup of each session's files (its
 // files given a second name), each named in the journal once made; it
 // returns them by session id.
-func (j *journal) backUp(cfg string, p MovePlan, t time.Time, later bool) (map[string]string, error) {
+func (j *journal) backUp(cfg string, p MovePlan, t time.Time, later bool) (byID, byPath map[string]string, err error) {
 	log, err := j.openBackupLog()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer log.close()
-	backups := map[string]string{}
+	backups, of := map[string]string{}, map[string]string{}
 	ahead := map[string]*FileHash{}
 	for _, f := range p.Files {
 		ahead[f.From] = f.Hash
@@ -932,7 +935,7 @@ func (j *journal) backUp(cfg string, p MovePlan, t time.Time, later bool) (map[s
 		for _, from := range s.Files {
 			rel, rerr := relPath(s.ProjectDir, from)
 			if rerr != nil {
-				return nil, rerr
+				return nil, nil, rerr
 			}
 			items = append(items, item{FileWrite: FileWrite{Path: from}, target: from, rel: rel, hash: ahead[from]})
 		}
@@ -952,13 +955,14 @@ func (j *journal) backUp(cfg string, p MovePlan, t time.Time, later bool) (map[s
 		// happened)
 		bdir, berr := makeBackupNamed(cfg, KeyFor(cfg, s.ID, s.ProjectDir), s.ID, "move", s.ProjectDir, t, items, how, rec, log.add)
 		if berr != nil {
-			return nil, berr
+			return nil, nil, berr
 		}
 		j.Backups = append(j.Backups, bdir)
 		backups[s.ID] = bdir
+		of[filepath.Join(s.ProjectDir, s.ID+".jsonl")] = bdir
 	}
 	hook("move-after-backup")
-	return backups, nil
+	return backups, of, nil
 }
 
 // moveTemp writes the temp tmp of a moved file f, whole (fsynced when

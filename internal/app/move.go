@@ -351,7 +351,7 @@ func (env *Env) runMove(o MoveOptions, from, to string, moves []sessionMove, out
 		return err
 	}
 	for i := range out.Sessions {
-		out.Sessions[i].Backup = res.Backups[out.Sessions[i].SessionID]
+		out.Sessions[i].Backup = res.BackupOf[out.Sessions[i].From]
 	}
 	out.Backups = res.Backups
 	out.Notes = append(out.Notes, res.Warnings...)
@@ -1118,9 +1118,9 @@ func (env *Env) undoMove(b backup.Backup, flags RestoreFlags) error {
 		return err
 	}
 	if len(changed) > 0 {
-		var kept []string
-		for _, id := range rec.Sessions {
-			if d := res.Backups[id]; d != "" {
+		var kept []string // the backup of each transcript written since (two copies of a session have one each)
+		for _, p := range changed {
+			if d := res.BackupOf[p]; d != "" && !slices.Contains(kept, d) {
 				kept = append(kept, d)
 			}
 		}

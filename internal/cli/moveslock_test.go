@@ -66,3 +66,29 @@ func TestAMoveLeavesARunningMovesJournalAlone(t *testing.T) {
 	_, err = os.Stat(p)
 	require.NoError(t, err, "the session is back")
 }
+
+// The moves lock is taken below the config dir only: a link in place of
+// ccsurgeon/journal (or of ccsurgeon/) is refused before anything is made
+// or locked where it leads, with the hint of the backups' links.
+func TestTheMovesLockFollowsNoLink(t *testing.T) {
+	for _, linked := range []string{"ccsurgeon", filepath.Join("ccsurgeon", "journal")} {
+		t.Run(linked, func(t *testing.T) {
+			cfg := t.TempDir()
+			const from = "/tmp/ccsurgeon-gen/2.1.328/multi-turn/work/project"
+			p, _ := installSessionOf(t, cfg, chain.ProjectSlug(from), from)
+			backdate(t, cfg)
+			outside := t.TempDir()
+			require.NoError(t, os.MkdirAll(filepath.Dir(filepath.Join(cfg, linked)), 0o700))
+			require.NoError(t, os.Symlink(outside, filepath.Join(cfg, linked)))
+			projects := treeOf(t, filepath.Join(cfg, "projects"))
+			r := runCLI(t, "--config-dir", cfg, "move", p, "--to", filepath.Join(t.TempDir(), "new"))
+			require.NotEqual(t, 0, r.code)
+			require.Contains(t, r.stderr, "symlink")
+			require.Contains(t, r.stderr, "hint: make it a folder again")
+			entries, err := os.ReadDir(outside)
+			require.NoError(t, err)
+			require.Empty(t, entries, "nothing made where the link leads")
+			require.Equal(t, projects, treeOf(t, filepath.Join(cfg, "projects")), "no session changed")
+		})
+	}
+}

@@ -913,4 +913,36 @@ func TestProjectMoveOfTwoCopiesOfOneSession(t *testing.T) {
 		require.True(t, before[p] == after[p], "%s back as it was", p)
 	}
 	require.True(t, maps.Equal(before, after), "both copies back as they were")
+
+	// found in review: each copy names its own backup (--json), and the
+	// undo of a move one copy was written to since names the backup that
+	// keeps that write (both named the same backup, the other copy's)
+	r = runCLI(t, "--config-dir", cfg, "--json", "move", "--project", from, "--to", to)
+	require.Equal(t, 0, r.code, r.stderr)
+	var out struct {
+		Sessions []struct{ From, Backup string } `json:"sessions"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(r.stdout), &out))
+	require.Len(t, out.Sessions, 2)
+	for _, s := range out.Sessions {
+		m, err := os.ReadFile(filepath.Join(s.Backup, "manifest.json"))
+		require.NoError(t, err, "%s: its backup %s", s.From, s.Backup)
+		require.Contains(t, string(m), filepath.Dir(s.From), "%s: its backup %s was taken in its folder", s.From, s.Backup)
+	}
+	require.NotEqual(t, out.Sessions[0].Backup, out.Sessions[1].Backup, "each copy names its own backup")
+	moved := filepath.Join(cfg, "projects", chain.ProjectSlug(to), id+".jsonl")
+	b, err := os.ReadFile(moved)
+	require.NoError(t, err)
+	written := append(b, bytes.SplitAfter(b, []byte("\n"))[0]...)
+	require.NoError(t, os.WriteFile(moved, written, 0o600))
+	backdate(t, cfg)
+	r = runCLI(t, "--config-dir", cfg, "restore", moved, "--undo-anyway")
+	require.Equal(t, 0, r.code, r.stderr)
+	_, kept, ok := strings.Cut(r.stderr, "is kept in backup ")
+	require.True(t, ok, "the undo names the backup that keeps the write: %s", r.stderr)
+	kept = strings.TrimSpace(strings.SplitN(kept, "\n", 2)[0])
+	require.NotContains(t, kept, ",", "one backup: one copy was written since")
+	c, err := os.ReadFile(filepath.Join(kept, id+".jsonl"))
+	require.NoError(t, err)
+	require.True(t, bytes.Equal(written, c), "the backup named (%s) holds what was written since the move", kept)
 }
