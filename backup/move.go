@@ -90,12 +90,12 @@ type MovePlan struct {
 
 // MoveResult says what a move did.
 type MoveResult struct {
-	Backups  map[string]string // session id -> backup folder (one of them for copies of a session in two folders)
+	Backups map[string]string // session id -> backup folder (one of them for copies of a session in two folders)
 	// BackupOf: each session's backup folder by its transcript's path
 	// before the move (two copies of one session have one each)
 	BackupOf map[string]string
-	Moved    []string          // new paths
-	Removed  []string          // old paths
+	Moved    []string // new paths
+	Removed  []string // old paths
 	Warnings []string
 }
 
