@@ -7,6 +7,7 @@ import (
 
 	"github.com/ccsurgeon/ccsurgeon/backup"
 	"github.com/ccsurgeon/ccsurgeon/chain"
+	"github.com/ccsurgeon/ccsurgeon/internal/testlink"
 	"github.com/stretchr/testify/require"
 )
 
@@ -71,6 +72,7 @@ func TestAMoveLeavesARunningMovesJournalAlone(t *testing.T) {
 // ccsurgeon/journal (or of ccsurgeon/) is refused before anything is made
 // or locked where it leads, with the hint of the backups' links.
 func TestTheMovesLockFollowsNoLink(t *testing.T) {
+	testlink.Need(t) // every member plants a link
 	for _, linked := range []string{"ccsurgeon", filepath.Join("ccsurgeon", "journal")} {
 		t.Run(linked, func(t *testing.T) {
 			cfg := t.TempDir()
