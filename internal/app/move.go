@@ -1118,10 +1118,28 @@ func (env *Env) undoMove(b backup.Backup, flags RestoreFlags) error {
 		return err
 	}
 	if len(changed) > 0 {
-		var kept []string // the backup of each transcript written since (two copies of a session have one each)
-		for _, p := range changed {
-			if d := res.BackupOf[p]; d != "" && !slices.Contains(kept, d) {
+		// the backup of each session a file written since belongs to (two
+		// copies of a session have one each); a file no session's, every
+		// backup of the undo
+		owner := map[string]string{} // a session's file -> its transcript
+		for _, ms := range sessions {
+			for _, f := range ms.Files {
+				owner[f] = filepath.Join(ms.ProjectDir, ms.ID+".jsonl")
+			}
+		}
+		var kept []string
+		keep := func(d string) {
+			if d != "" && !slices.Contains(kept, d) {
 				kept = append(kept, d)
+			}
+		}
+		for _, p := range changed {
+			if d := res.BackupOf[owner[p]]; d != "" {
+				keep(d)
+				continue
+			}
+			for _, d := range res.BackupOf {
+				keep(d)
 			}
 		}
 		sort.Strings(kept)

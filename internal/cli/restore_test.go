@@ -946,3 +946,38 @@ func TestProjectMoveOfTwoCopiesOfOneSession(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, bytes.Equal(written, c), "the backup named (%s) holds what was written since the move", kept)
 }
+
+// The undo anyway of a move after which only a subagent transcript was
+// written names the backup that keeps it (the warning looked the backup
+// up by the changed file's path among the transcripts', found none, and
+// named no backup at all).
+func TestUndoAnywayNamesTheBackupOfAChangedSubagentTranscript(t *testing.T) {
+	cfg := t.TempDir()
+	src := "testdata/sessions/2.1.328/shapes/subagent-parallel.jsonl"
+	b, err := os.ReadFile(src)
+	require.NoError(t, err)
+	const from = "/tmp/ccsurgeon-gen/2.1.328/subagent-parallel/work/project" // its cwd
+	require.Contains(t, string(b), `"cwd":"`+from+`"`)
+	p := installSession(t, cfg, chain.ProjectSlug(from), src)
+	id := idOf(p)
+	backdate(t, cfg)
+	to := filepath.Join(t.TempDir(), "new")
+	r := runCLI(t, "--config-dir", cfg, "move", p, "--to", to)
+	require.Equal(t, 0, r.code, r.stderr)
+	agents, err := filepath.Glob(filepath.Join(cfg, "projects", chain.ProjectSlug(to), id, "subagents", "agent-*.jsonl"))
+	require.NoError(t, err)
+	require.NotEmpty(t, agents)
+	a, err := os.ReadFile(agents[0])
+	require.NoError(t, err)
+	written := append(a, bytes.SplitAfter(a, []byte("\n"))[0]...)
+	require.NoError(t, os.WriteFile(agents[0], written, 0o600))
+	backdate(t, cfg)
+	r = runCLI(t, "--config-dir", cfg, "restore", filepath.Join(cfg, "projects", chain.ProjectSlug(to), id+".jsonl"), "--undo-anyway")
+	require.Equal(t, 0, r.code, r.stderr)
+	_, kept, ok := strings.Cut(r.stderr, "is kept in backup ")
+	require.True(t, ok, "the undo names the backup that keeps the write: %s", r.stderr)
+	kept = strings.TrimSpace(strings.SplitN(kept, "\n", 2)[0])
+	c, err := os.ReadFile(filepath.Join(kept, id, "subagents", filepath.Base(agents[0])))
+	require.NoError(t, err, "the backup named (%q) holds the subagent transcript", kept)
+	require.True(t, bytes.Equal(written, c), "the backup named holds what was written since the move")
+}
