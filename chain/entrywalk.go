@@ -36,7 +36,13 @@ func EntryFields(line []byte, first bool, fn func(key string, vs, ve int)) Kind 
 		defer maskPool.Put(pooled)
 	}
 	end := vFields(parse, m, i, 0, func(k string, vs int) int {
-		ve := vSkip(parse, m, vs, 1)
+		ve := -1
+		if parse[vs] == '"' { // most values of an envelope: no call for them
+			ve = plainEnd(parse, m, vs)
+		}
+		if ve < 0 {
+			ve = vSkip(parse, m, vs, 1)
+		}
 		if ve >= 0 {
 			fn(k, off+vs, off+ve)
 		}

@@ -88,6 +88,23 @@ func stopBits(v uint64) uint64 {
 	return (f >> 7) * 0x0102040810204080 >> 56
 }
 
+// plainEnd is the index after the string at b[i] when its closing quote is
+// the first stop in the mask word after its opening one (a plain string
+// of at most 63 bytes, most keys and values of an envelope), else -1: a
+// look the compiler inlines where the string begins, so that only the
+// others take a call to scanStringM.
+func plainEnd(b []byte, m []uint64, i int) int {
+	j := i + 1
+	if w := j >> 6; w < len(m) {
+		if x := m[w] >> (uint(j) & 63); x != 0 {
+			if s := j + bits.TrailingZeros64(x); s < len(b) && b[s] == '"' {
+				return s + 1
+			}
+		}
+	}
+	return -1
+}
+
 // scanStringM is scanString with the stop masks m of b (nil: none, and
 // scanString it is): the same results.
 func scanStringM(b []byte, m []uint64, i int) (end int, plain, ok bool) {

@@ -2,6 +2,7 @@ package chain
 
 import (
 	"encoding/json"
+	"fmt"
 	"math/rand"
 	"strings"
 	"testing"
@@ -124,6 +125,47 @@ func agreeLong(t *testing.T, b []byte, what string) {
 		se, splain, sok := scanString(b, i)
 		if mok != sok || (sok && (me != se || mplain != splain)) {
 			t.Fatalf("%s: string at %d of %d bytes: with masks (%d, %v, %v), without (%d, %v, %v)", what, i, len(b), me, mplain, mok, se, splain, sok)
+		}
+		checkPlainEnd(t, b, m, i, what)
+	}
+}
+
+// checkPlainEnd holds plainEnd at the quote b[i] to the scan without
+// masks: -1, or the string's end when the string is plain; and not -1 when
+// the string is plain and its closing quote lies in the mask word of its
+// first byte (the case it is there for).
+func checkPlainEnd(t *testing.T, b []byte, m []uint64, i int, what string) {
+	t.Helper()
+	pe := plainEnd(b, m, i)
+	se, splain, sok := scanString(b, i)
+	if pe >= 0 && !(sok && splain && pe == se) {
+		t.Fatalf("%s: plainEnd at %d of %d bytes: %d, the scan (%d, plain %v, ok %v)", what, i, len(b), pe, se, splain, sok)
+	}
+	if pe < 0 && sok && splain && (se-1)>>6 == (i+1)>>6 {
+		t.Fatalf("%s: plainEnd at %d of %d bytes: -1 for a plain string ending in its first word at %d", what, i, len(b), se)
+	}
+}
+
+// TestPlainEndAtTheWordsEdges: plainEnd (the inlined look for a short
+// plain string's end) against the scan without masks, for a string of
+// every length up to two words, beginning at every place of a word, plain
+// or ending in a stop that is no quote (an escape, a control byte, the
+// line's end).
+func TestPlainEndAtTheWordsEdges(t *testing.T) {
+	if !fastMasks {
+		t.Skip("no vector masks on this machine: plainEnd is never asked")
+	}
+	for _, tail := range []string{`"`, `\"`, `\""`, "\x01\"", ``, `\`} {
+		for pre := 0; pre < 64; pre++ {
+			for n := 0; n < 130; n++ {
+				b := []byte(strings.Repeat(" ", pre) + `"` + strings.Repeat("a", n) + tail)
+				var stack [maskStack]uint64
+				m, pooled := lineMasks(b, &stack)
+				checkPlainEnd(t, b, m, pre, fmt.Sprintf("%d spaces, %d bytes, %q", pre, n, tail))
+				if pooled != nil {
+					maskPool.Put(pooled)
+				}
+			}
 		}
 	}
 }

@@ -53,6 +53,9 @@ func validValue(b []byte, m []uint64, i, depth int) (int, bool) {
 	}
 	switch c := b[i]; {
 	case c == '"':
+		if end := plainEnd(b, m, i); end > 0 {
+			return end, true
+		}
 		return validStr(b, m, i)
 	case c == '{':
 		i = skipWS(b, i+1)
@@ -64,7 +67,9 @@ func validValue(b []byte, m []uint64, i, depth int) (int, bool) {
 				return i, false
 			}
 			var ok bool
-			if i, ok = validStr(b, m, i); !ok {
+			if end := plainEnd(b, m, i); end > 0 {
+				i = end
+			} else if i, ok = validStr(b, m, i); !ok {
 				return i, false
 			}
 			i = skipWS(b, i)
@@ -74,7 +79,11 @@ func validValue(b []byte, m []uint64, i, depth int) (int, bool) {
 			// most values of an envelope are strings: no call through
 			// the switch of validValue for them
 			if i = skipWS(b, i+1); i < len(b) && b[i] == '"' {
-				i, ok = validStr(b, m, i)
+				if end := plainEnd(b, m, i); end > 0 {
+					i, ok = end, true
+				} else {
+					i, ok = validStr(b, m, i)
+				}
 			} else {
 				i, ok = validValue(b, m, i, depth+1)
 			}
@@ -378,7 +387,10 @@ func vFields(b []byte, m []uint64, i, depth int, fn func(key string, vs int) int
 		if i >= len(b) || b[i] != '"' {
 			return -1
 		}
-		kEnd, plain, ok := scanStringM(b, m, i)
+		kEnd, plain, ok := plainEnd(b, m, i), true, true
+		if kEnd < 0 {
+			kEnd, plain, ok = scanStringM(b, m, i)
+		}
 		if !ok {
 			return -1
 		}

@@ -549,7 +549,7 @@ func (r *Remapper) renameLine(body []byte, first bool, offs []int, seen *idCache
 		// parsed once: a canonical uuid (every one the client writes) is
 		// one, and needs no IsUUID first
 		if id, ok := chain.ParseID(unsafe.String(&k[0], len(k))); ok {
-			seen.add(k, r.mapID(id, k))
+			seen.add(k, r.mapID(id, k, &seen.ciph))
 		} else if chain.IsUUID(k[:]) {
 			seen.add(k, r.mapOther(*k))
 		}
@@ -582,6 +582,7 @@ type idCache struct {
 	sid        [38]byte
 	sidOK      bool
 	sidUnknown [36]byte
+	ciph       cipherScratch // mapID's
 }
 
 // rename replaces the id at k by its new one when it is one of the ids

@@ -116,13 +116,14 @@ const maxParsedIDs = 8
 // permutation. Others (capitals) go through oldIDs and get a fresh one each.
 func (r *Remapper) mapKey(old [36]byte) [36]byte {
 	if id, ok := chain.ParseID(unsafe.String(&old[0], len(old))); ok {
-		return r.mapID(id, &old)
+		var ciph cipherScratch
+		return r.mapID(id, &old, &ciph)
 	}
 	return r.mapOther(old)
 }
 
 // mapID is mapKey of the canonical uuid *old, parsed (id).
-func (r *Remapper) mapID(id chain.ID, old *[36]byte) [36]byte {
+func (r *Remapper) mapID(id chain.ID, old *[36]byte, ciph *cipherScratch) [36]byte {
 	if id == (chain.ID{}) {
 		return *old // the nil uuid
 	}
@@ -137,13 +138,22 @@ func (r *Remapper) mapID(id chain.ID, old *[36]byte) [36]byte {
 			}
 		}
 	}
-	var n chain.ID
-	r.perm.Encrypt(n[:], id[:])
+	ciph.in = id
+	r.perm.Encrypt(ciph.out[:], ciph.in[:])
+	n := ciph.out
 	n[6] = n[6]&0x0f | 0x40
 	n[8] = n[8]&0x3f | 0x80
 	var out [36]byte
 	n.Put(out[:])
 	return out
+}
+
+// cipherScratch is where mapID enciphers: the permutation is an
+// interface, and the slices passed to it escape, so an id's bytes on the
+// stack would move to the heap for each call (two allocations an id, 4 %
+// of a plain clone's samples): a pass keeps one of these for all its ids.
+type cipherScratch struct {
+	in, out chain.ID
 }
 
 // mapOther is mapKey of an identifier that is no canonical uuid.
