@@ -213,7 +213,7 @@ func Apply(p Plan) (res Result, err error) {
 		if errors.As(err, &late) {
 			// put back: nothing was modified
 			res = Result{}
-			if ferr := finishJournal(bdir, false); ferr != nil {
+			if ferr := finishJournal(p.ConfigDir, bdir, false); ferr != nil {
 				return res, errors.Join(late.err, ferr)
 			}
 			return res, late.err
@@ -223,7 +223,7 @@ func Apply(p Plan) (res Result, err error) {
 	// what was appended to an original goes over before the journal does:
 	// a run killed before that carries it from the original's second name
 	res.Notes = append(res.Notes, carryOver(items)...)
-	if err := finishJournal(bdir, !p.NoBackup); err != nil {
+	if err := finishJournal(p.ConfigDir, bdir, !p.NoBackup); err != nil {
 		return res, partialError(bdir, err)
 	}
 	recordWritten(p.ConfigDir, p.Key, res.Written)

@@ -275,15 +275,17 @@ func (l *SessionLock) Unlock() {
 	if l == nil || l.f == nil {
 		return
 	}
-	releaseLockFile(l.f, l.path)
+	releaseLockFile(l.f, l.cfg, l.path)
 	l.f = nil
-	// leave no trace where nothing else was kept (fails when not empty;
-	// a symlink would be unlinked whatever it holds: never one)
-	removeEmptyDir(filepath.Dir(l.path))
-	removeEmptyDir(filepath.Dir(filepath.Dir(l.path)))
+	// leave no trace where nothing else was kept (fails when not empty),
+	// from the config dir down following no link: a ccsurgeon/ swapped
+	// for one while the lock was held leads no removal out of it
+	_ = removeDirBeneath(l.cfg, filepath.Dir(l.path))
+	_ = removeDirBeneath(l.cfg, filepath.Dir(filepath.Dir(l.path)))
 }
 
-// releaseLockFile drops the lock on f and removes its file at path: first
+// releaseLockFile drops the lock on f and removes its file at path (below
+// root, reached following no link: removeBeneath): first
 // the name, then the lock (closing f), on every platform. Whoever locks
 // the old file after that finds the name gone or leading to another file
 // and tries again (Lock), so that no two processes ever hold the lock.
@@ -292,18 +294,10 @@ func (l *SessionLock) Unlock() {
 // which a third one creates and locks a new file: two writers. Windows
 // allows the removal while the file is open because every handle
 // ccsurgeon opens shares delete access (openNoFollow).
-func releaseLockFile(f *os.File, path string) {
-	_ = os.Remove(path)
+func releaseLockFile(f *os.File, root, path string) {
+	_ = removeBeneath(root, path)
 	hook("lock-file-unlinked")
 	_ = f.Close()
-}
-
-// removeEmptyDir removes the folder at p if it is empty, and never what
-// is not a folder (os.Remove unlinks a symlink to a full one).
-func removeEmptyDir(p string) {
-	if fi, err := os.Lstat(p); err == nil && fi.IsDir() {
-		_ = os.Remove(p)
-	}
 }
 
 // refuseLinkedBackups refuses a symlink on the way to the backups of key

@@ -487,7 +487,9 @@ func (j *journal) rollBack() error {
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}
-	if err := os.Remove(j.path); err != nil && !errors.Is(err, os.ErrNotExist) {
+	// from the config dir down following no link (as every removal of
+	// the move's): a ccsurgeon/ swapped for one since leads none out
+	if err := removeBeneath(j.root, j.path); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
 	j.removeBackupLog()
@@ -604,7 +606,9 @@ func (j *journal) finish() (warnings []string, err error) {
 		return warnings, err
 	}
 	hook("move-before-journal-delete")
-	if err := os.Remove(j.path); err != nil && !errors.Is(err, os.ErrNotExist) {
+	// from the config dir down following no link (as every removal of
+	// the move's): a ccsurgeon/ swapped for one since leads none out
+	if err := removeBeneath(j.root, j.path); err != nil && !errors.Is(err, os.ErrNotExist) {
 		return warnings, err
 	}
 	j.removeBackupLog()

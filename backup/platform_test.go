@@ -168,7 +168,7 @@ func TestLockExclusive(t *testing.T) {
 	held, err = lockExclusive(b)
 	require.NoError(t, err)
 	assert.True(t, held, "a second open file does not get the lock")
-	releaseLockFile(a, p)
+	releaseLockFile(a, filepath.Dir(p), p)
 	assert.NoFileExists(t, p)
 }
 

@@ -92,6 +92,6 @@ func TestLockHolderReadableWhileLocked(t *testing.T) {
 	n, _ := b.ReadAt(buf, 0)
 	assert.Contains(t, string(buf[:n]), "123 strip-thinking")
 	b.Close()
-	releaseLockFile(a, p)
+	releaseLockFile(a, filepath.Dir(p), p)
 	assert.NoFileExists(t, p)
 }

@@ -58,17 +58,20 @@ func writeJournal(cfg, bdir string, items []item) error {
 	return writeFileAtomicBeneath(cfg, filepath.Join(bdir, journalName), DefaultMode, func(w io.Writer) error { _, err := w.Write(b); return err }, true)
 }
 
-// finishJournal removes the journal once every step is done; without a
-// backup to keep (keep false) the whole directory goes.
-func finishJournal(bdir string, keep bool) error {
+// finishJournal removes the journal of the backup bdir (below the config
+// dir cfg) once every step is done; without a backup to keep (keep false)
+// the whole directory goes. Each removal is made from cfg down following
+// no link: a ccsurgeon/ swapped for one during the change leads none
+// out of the config dir.
+func finishJournal(cfg, bdir string, keep bool) error {
 	if !keep {
-		if err := os.RemoveAll(bdir); err != nil {
+		if err := removeAllBeneath(cfg, bdir); err != nil {
 			return err
 		}
-		os.Remove(filepath.Dir(bdir)) // the session's folder, if now empty
+		_ = removeDirBeneath(cfg, filepath.Dir(bdir)) // the session's folder, if now empty
 		return nil
 	}
-	if err := os.Remove(filepath.Join(bdir, journalName)); err != nil {
+	if err := removeBeneath(cfg, filepath.Join(bdir, journalName)); err != nil {
 		return err
 	}
 	return syncDir(bdir)
@@ -80,7 +83,7 @@ func finishJournal(bdir string, keep bool) error {
 // each from the step's root (else projectDir) down without following a
 // link (renameBeneath, openBeneath, removeBeneath, syncDirBeneath), when
 // one is known.
-func rollForward(bdir, projectDir string) error {
+func rollForward(cfg, bdir, projectDir string) error {
 	b, err := chain.ReadSideFile(filepath.Join(bdir, journalName))
 	if err != nil {
 		return err
@@ -158,7 +161,7 @@ func rollForward(bdir, projectDir string) error {
 		}
 	}
 	_, haveManifest := readBackup(bdir)
-	return finishJournal(bdir, haveManifest == nil)
+	return finishJournal(cfg, bdir, haveManifest == nil)
 }
 
 // Recover finishes or removes what an interrupted run on the session with
@@ -257,7 +260,7 @@ func recoverInto(sw *Sweeps, configDir, key, sessionID, projectDir string, found
 				did = append(did, fmt.Sprintf("left the interrupted change %s as it is: it names %s, outside the session's folder %s (another config dir's, copied here?)", dir, far, projectDir))
 				continue
 			}
-			if err := rollForward(dir, projectDir); err != nil {
+			if err := rollForward(configDir, dir, projectDir); err != nil {
 				return did, fmt.Errorf("finish the interrupted change of %s: %w", dir, err)
 			}
 			did = append(did, "finished the change interrupted in "+dir)

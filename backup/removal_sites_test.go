@@ -166,12 +166,7 @@ var byNameRemovals = map[string]struct {
 	"backup/recover.go:NewFiles.RemoveMarkers": {1, "its own marks and list, once the new session is whole or before a failed one's folders go (the new-session writer: clonenew3's; Done calls it)"},
 	"internal/app/write.go:madeList.removeAll": {1, "a failed creation's own files and folders, each only as it made it (the new-session writer: clonenew3's)"},
 	// ccsurgeon's own folders, not a project folder
-	"backup/lock.go:releaseLockFile":  {1, "the lock file, under <config-dir>/ccsurgeon (refused when a link leads there: CheckOwn at Lock)"},
-	"backup/lock.go:removeEmptyDir":   {1, "the lock's folders, only if empty and a folder (lstat): an empty folder holds nothing to lose"},
-	"backup/recover.go:rollForward":   {2, "only for a step with no root: an older version's journal recovered with no project folder known (else the step's root or the project folder: removeBeneath)"},
-	"backup/recover.go:finishJournal": {3, "a backup folder and its journal under <config-dir>/ccsurgeon/backups (refuseLinkedBackups at Lock); the root is not at hand here"},
-	"backup/move.go:journal.finish":   {1, "the move's journal under <config-dir>/ccsurgeon (refused when a link leads there at the move's start)"},
-	"backup/move.go:journal.rollBack": {1, "the move's journal under <config-dir>/ccsurgeon (refused when a link leads there at the move's start)"},
+	"backup/recover.go:rollForward": {2, "only for a step with no root: an older version's journal recovered with no project folder known (else the step's root or the project folder: removeBeneath)"},
 	// outside any config dir
 	"internal/app/write.go:job.toStdout":  {1, "its scratch file in the system's temp folder (os.CreateTemp)"},
 	"ops/redactlog.go:RedactionLog.flush": {1, "its scratch file in the system's temp folder, unnamed as soon as made"},
