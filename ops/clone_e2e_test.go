@@ -34,7 +34,7 @@ func TestCloneResumesTheSameConversation(t *testing.T) {
 				// run in the session's working directory, where the client
 				// looks for it (move's form)
 				if cwd := chain.RecordedCwdOf(r.Path); cwd != "" && chain.ProjectSlug(cwd) == filepath.Base(filepath.Dir(r.Path)) {
-					require.Equal(t, "cd "+app.ShellQuote(cwd)+" && claude --resume "+r.SessionID, r.ResumeCommand)
+					require.Equal(t, app.CdAnd(cwd, "claude --resume "+r.SessionID), r.ResumeCommand)
 				} else {
 					require.Equal(t, "claude --resume "+r.SessionID, r.ResumeCommand)
 				}

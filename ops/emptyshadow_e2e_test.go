@@ -81,7 +81,7 @@ func TestEmptyNewestFileShadowsContinue(t *testing.T) {
 	assert.Equal(t, empty, f.Path)
 	assert.Equal(t, env.SessionPath(s), f.Shadows)
 	assert.Equal(t, env.Cwd, f.Project)
-	assert.Equal(t, "cd "+env.Cwd+" && claude --resume "+s, f.Command)
+	assert.Equal(t, app.CdAnd(env.Cwd, "claude --resume "+s), f.Command)
 	assert.Empty(t, r.Fixed, "--fix leaves it: a running client may still write to it")
 	assert.Equal(t, before, configFiles(t, env.ConfigDir), "doctor --fix changed the config dir")
 

@@ -588,7 +588,7 @@ func TestDoctorEmptyNewest(t *testing.T) {
 	assert.Equal(t, doctor.EmptyNewest, f.Kind)
 	assert.Equal(t, empty, f.Path)
 	assert.Equal(t, p, f.Shadows)
-	assert.Equal(t, "cd "+proj+" && claude --resume "+id, f.Command)
+	assert.Equal(t, CdAnd(proj, "claude --resume "+id), f.Command)
 	assert.Empty(t, r.Fixed)
 	assert.FileExists(t, empty)
 	txt, _ := d.text(DoctorOptions{})

@@ -11,7 +11,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"unicode"
 
 	"github.com/ccsurgeon/ccsurgeon/backup"
 	"github.com/ccsurgeon/ccsurgeon/chain"
@@ -453,7 +452,7 @@ func (env *Env) planSession(m sessionMove, from, to string, rewrite, dryRun bool
 	}
 	row := MovedSession{SessionID: m.id, From: m.path, To: filepath.Join(m.dstDr, m.id+".jsonl"), Project: m.to,
 		Files: len(ms.Files), FieldsChanged: t.Report.Counts[ops.CountPathsRewritten],
-		ResumeCommand: fmt.Sprintf("cd %s && claude --resume %s", ShellQuote(m.to), m.id)}
+		ResumeCommand: CdAnd(m.to, "claude --resume "+m.id)}
 	out.Sessions = append(out.Sessions, row)
 	out.PathRewrites = append(out.PathRewrites, op.Changes...)
 	gate = func() error {
@@ -867,45 +866,6 @@ func (env *Env) insideProjects(p string) (string, error) {
 		return filepath.Join(root, filepath.Base(filepath.Dir(p)), filepath.Base(p)), nil
 	}
 	return "", &Error{Msg: fmt.Sprintf("%s is not a session of %s", p, root), Hint: "move works on the sessions of the config dir; pass --config-dir", Code: 1}
-}
-
-// ShellQuote is s as a POSIX shell word: as it is when it holds only
-// characters no shell treats specially, else in single quotes. The one
-// quoting of a path or id in a command ccsurgeon prints to be run.
-func ShellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_@%+=:,./-", r))
-	}) < 0 {
-		return s
-	}
-	if strings.ContainsFunc(s, unicode.IsControl) {
-		// a newline or another control character: bash's $'...', which
-		// keeps the command on one line
-		var b strings.Builder
-		b.WriteString("$'")
-		for _, r := range s {
-			switch {
-			case r == '\\' || r == '\'':
-				b.WriteByte('\\')
-				b.WriteRune(r)
-			case r == '\n':
-				b.WriteString(`\n`)
-			case r == '\t':
-				b.WriteString(`\t`)
-			case r == '\r':
-				b.WriteString(`\r`)
-			case unicode.IsControl(r) && r < 0x80:
-				fmt.Fprintf(&b, `\x%02x`, r)
-			case unicode.IsControl(r):
-				fmt.Fprintf(&b, `\u%04x`, r)
-			default:
-				b.WriteRune(r)
-			}
-		}
-		b.WriteByte('\'')
-		return b.String()
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // undoMove puts back every file of the move that took backup b, in one

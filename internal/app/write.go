@@ -2060,5 +2060,5 @@ func resumeCommand(path, id string, notes []string) (string, []string) {
 	if st, err := os.Stat(cwd); err != nil || !st.IsDir() {
 		notes = append(notes, fmt.Sprintf("the session's working directory %s is not on this machine: the client resumes it from there only (make the folder, or move the session to another path with 'ccsurgeon move %s --to DIR')", cwd, id))
 	}
-	return "cd " + ShellQuote(cwd) + " && " + cmd, notes
+	return CdAnd(cwd, cmd), notes
 }

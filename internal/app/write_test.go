@@ -379,7 +379,7 @@ func TestResumeCommandRunsWhereTheClientLooks(t *testing.T) {
 			require.NoError(t, os.WriteFile(p, []byte(line), 0o600))
 			cmd, notes := resumeCommand(p, id, nil)
 			if c.cd {
-				assert.Equal(t, "cd "+ShellQuote(c.cwd)+" && claude --resume "+id, cmd)
+				assert.Equal(t, CdAnd(c.cwd, "claude --resume "+id), cmd)
 			} else {
 				assert.Equal(t, "claude --resume "+id, cmd)
 			}

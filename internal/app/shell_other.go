@@ -1,0 +1,7 @@
+//go:build !windows
+
+package app
+
+// hostShell: commands printed on Linux and macOS are a POSIX shell's
+// (shell.go).
+const hostShell = posixShell
