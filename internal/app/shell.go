@@ -8,11 +8,13 @@ import (
 
 // A command ccsurgeon prints to be run (a hint, a session's resume
 // command) is written for the shell a user of this platform types it
-// into: a POSIX shell (bash, zsh, sh) on Linux and macOS, PowerShell on
-// Windows (the shell Windows Terminal opens; the same words run in
-// Windows PowerShell 5.1 and PowerShell 7). hostShell is the platform's
-// (shell_windows.go, shell_other.go); ShellQuote and CdAnd are the one
-// place a path or id is put into such a command.
+// into: a POSIX shell (bash, zsh, sh) on Linux and macOS, and on Windows
+// PowerShell (the shell Windows Terminal opens; the same words run in
+// Windows PowerShell 5.1 and PowerShell 7), or Git Bash's when ccsurgeon
+// runs in it (MSYSTEM set). hostShell is the platform's
+// (shell_windows.go, shell_other.go); ShellQuote, CdAnd, RemoveCmd,
+// MkdirCmd and FolderForLinkCmd are the one place a path or id is put
+// into such a command.
 type shell int
 
 const (
@@ -21,19 +23,67 @@ const (
 )
 
 // ShellQuote is s as one word of the platform's shell.
-func ShellQuote(s string) string { return hostShell.quote(s) }
+func ShellQuote(s string) string { return hostShell().quote(s) }
 
-// CdAnd is the command that runs cmd in the folder dir, in the
-// platform's shell.
-func CdAnd(dir, cmd string) string { return hostShell.cdAnd(dir, cmd) }
+// CdAnd is the command that runs cmd in the folder dir, and not at all
+// when that folder cannot be entered.
+func CdAnd(dir, cmd string) string { return hostShell().cdAnd(dir, cmd) }
+
+// RemoveCmd is the command that removes the file (or the link) at path.
+func RemoveCmd(path string) string { return hostShell().removeCmd(path) }
+
+// MkdirCmd is the command that makes the folder dir and its parents.
+func MkdirCmd(dir string) string { return hostShell().mkdirCmd(dir) }
+
+// FolderForLinkCmd is the command that puts the folder target in the
+// place of link, a link to it: the link removed (never what it names),
+// then the folder moved there.
+func FolderForLinkCmd(link, target string) string { return hostShell().folderForLinkCmd(link, target) }
 
 func (sh shell) cdAnd(dir, cmd string) string {
 	if sh == powerShell {
-		// '&&' is PowerShell 7's only; -LiteralPath: no wildcards ([ ])
-		// in a folder's name
-		return "Set-Location -LiteralPath " + sh.quote(dir) + "; " + cmd
+		// ';' runs what follows whatever came before ('&&' is PowerShell
+		// 7's only): $? holds it back when the folder cannot be entered;
+		// -LiteralPath: no wildcards ([ ]) in a folder's name
+		return "Set-Location -LiteralPath " + sh.quote(dir) + "; if ($?) { " + cmd + " }"
 	}
 	return "cd " + sh.quote(dir) + " && " + cmd
+}
+
+func (sh shell) removeCmd(path string) string {
+	if sh == powerShell {
+		// rm is Remove-Item, whose -Path takes [ ] for wildcards
+		return "Remove-Item -LiteralPath " + sh.quote(path)
+	}
+	return "rm " + sh.quote(path)
+}
+
+func (sh shell) mkdirCmd(dir string) string {
+	if sh == powerShell {
+		// PowerShell's mkdir makes the parents too
+		return "mkdir " + sh.quote(dir)
+	}
+	return "mkdir -p " + sh.quote(dir)
+}
+
+func (sh shell) folderForLinkCmd(link, target string) string {
+	if sh == powerShell {
+		// Remove-Item on a link to a folder offers to remove what the
+		// folder holds (Windows PowerShell 5.1); a DirectoryInfo's
+		// Delete() removes the link alone
+		return "(Get-Item -LiteralPath " + sh.quote(link) + ").Delete(); if ($?) { Move-Item -LiteralPath " +
+			sh.quote(target) + " -Destination " + sh.quote(link) + " }"
+	}
+	return "rm " + sh.quote(link) + " && mv " + sh.quote(target) + " " + sh.quote(link)
+}
+
+// unsafeToShow: a character a command is not printed with raw, in either
+// shell's quoting: a control character (a newline would end the line), a
+// format character (U+202E turns the text after it around on screen, so
+// that the command shown is not the one run), and the line and paragraph
+// separators.
+func unsafeToShow(r rune) bool {
+	return unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == '\u2028' || r == '\u2029'
 }
 
 func (sh shell) quote(s string) string {
@@ -45,15 +95,15 @@ func (sh shell) quote(s string) string {
 
 // posixQuote is s as a POSIX shell word: as it is when it holds only
 // characters no shell treats specially, else in single quotes; with a
-// control character, bash's and zsh's $'...', which keeps the command on
-// one line.
+// character unsafeToShow, bash's and zsh's $'...' (the character as an
+// escape), which keeps the command on one line and shown as it runs.
 func posixQuote(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_@%+=:,./-", r))
 	}) < 0 {
 		return s
 	}
-	if strings.ContainsFunc(s, unicode.IsControl) {
+	if strings.ContainsFunc(s, unsafeToShow) {
 		var b strings.Builder
 		b.WriteString("$'")
 		for _, r := range s {
@@ -67,9 +117,11 @@ func posixQuote(s string) string {
 				b.WriteString(`\t`)
 			case r == '\r':
 				b.WriteString(`\r`)
-			case unicode.IsControl(r) && r < 0x80:
+			case unsafeToShow(r) && r < 0x80:
 				fmt.Fprintf(&b, `\x%02x`, r)
-			case unicode.IsControl(r):
+			case unsafeToShow(r) && r > 0xffff:
+				fmt.Fprintf(&b, `\U%08x`, r)
+			case unsafeToShow(r):
 				fmt.Fprintf(&b, `\u%04x`, r)
 			default:
 				b.WriteRune(r)
@@ -85,11 +137,11 @@ func posixQuote(s string) string {
 // letters, digits and "_./:\-" and does not begin with '-' (a parameter's
 // mark); else in single quotes, where only a single quote is special and
 // is doubled (PowerShell takes the typographic ones, U+2018-U+201B, for
-// single quotes too: each is doubled as well); with a control character,
-// in double quotes, where the backtick escapes ` " $ (and the
-// typographic double quotes U+201C-U+201E) and a control character is
-// written as $([char]N), which keeps the command on one line in 5.1 and
-// 7 alike.
+// single quotes too: each is doubled as well); with a character
+// unsafeToShow, in double quotes, where the backtick escapes ` " $ (and
+// the typographic double quotes U+201C-U+201E) and that character is
+// written as $([char]N), which keeps the command on one line, and shown
+// as it runs, in 5.1 and 7 alike.
 func psQuote(s string) string {
 	if s != "" && s[0] != '-' && strings.IndexFunc(s, func(r rune) bool {
 		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune(`_./:\-`, r))
@@ -97,14 +149,17 @@ func psQuote(s string) string {
 		return s
 	}
 	var b strings.Builder
-	if strings.ContainsFunc(s, unicode.IsControl) {
+	if strings.ContainsFunc(s, unsafeToShow) {
 		b.WriteByte('"')
 		for _, r := range s {
 			switch {
 			case strings.ContainsRune("`\"$\u201c\u201d\u201e", r):
 				b.WriteByte('`')
 				b.WriteRune(r)
-			case unicode.IsControl(r):
+			case unsafeToShow(r) && r > 0xffff:
+				// two UTF-16 units: [char] holds one
+				fmt.Fprintf(&b, "$([char]::ConvertFromUtf32(%d))", r)
+			case unsafeToShow(r):
 				fmt.Fprintf(&b, "$([char]%d)", r)
 			default:
 				b.WriteRune(r)

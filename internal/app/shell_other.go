@@ -4,4 +4,4 @@ package app
 
 // hostShell: commands printed on Linux and macOS are a POSIX shell's
 // (shell.go).
-const hostShell = posixShell
+func hostShell() shell { return posixShell }

@@ -17,14 +17,15 @@ import (
 var shellWords = []string{
 	"plain", "a b", "it's", "a\"b", "$HOME", "`date`", "a;b", "a&&b", "a|b", "a,b", "@x", "-x", "~",
 	"*", "[x]", "a\\b", "tab\there", "line\nnext", "cr\rx", "bell\x07", "\x1b[31m", "caf\u00e9 \u6f22\u5b57",
-	"a\u2019b", "\u201cq\u201d", "",
+	"a\u2019b", "\u201cq\u201d", "rtl\u202eexe.txt", "sep\u2028x", "tag\U000e0041", "",
 }
 
 // TestPosixQuoteIsOneWordInEveryPosixShell: each word, quoted, is read
 // back byte for byte by bash and zsh (the shells of Linux and macOS users;
 // dash, /bin/sh on Debian, for words without a control character, which
 // take bash's $'...'), and a folder so named is where CdAnd runs the
-// command.
+// command (not run when the folder is missing); RemoveCmd, MkdirCmd and
+// FolderForLinkCmd do what they say on such names.
 func TestPosixQuoteIsOneWordInEveryPosixShell(t *testing.T) {
 	ran := 0
 	for _, sh := range []string{"bash", "zsh", "dash"} {
@@ -47,6 +48,32 @@ func TestPosixQuoteIsOneWordInEveryPosixShell(t *testing.T) {
 		require.NoError(t, err)
 		real, _ := filepath.EvalSymlinks(dir)
 		assert.Equal(t, real+"\n", string(out), "%s: %s", sh, posixShell.cdAnd(dir, "pwd -P"))
+		// the command after cd is not run when the folder is not there
+		gone := filepath.Join(dir, "gone")
+		mark := filepath.Join(dir, "ran")
+		_ = exec.Command(sh, "-c", posixShell.cdAnd(gone, "touch "+posixShell.quote(mark))).Run()
+		assert.NoFileExists(t, mark, "%s: the command ran after a failed cd", sh)
+		// the hints' other commands, on names a shell would split or expand
+		named := filepath.Join(dir, "s[1] it's.jsonl")
+		require.NoError(t, os.WriteFile(named, nil, 0o600))
+		require.NoError(t, os.WriteFile(filepath.Join(dir, "s1 it's.jsonl"), nil, 0o600))
+		require.NoError(t, exec.Command(sh, "-c", posixShell.removeCmd(named)).Run())
+		assert.NoFileExists(t, named)
+		assert.FileExists(t, filepath.Join(dir, "s1 it's.jsonl"), "%s: rm removed a name the pattern matches", sh)
+		deep := filepath.Join(dir, "new dir", "a b", "c")
+		require.NoError(t, exec.Command(sh, "-c", posixShell.mkdirCmd(deep)).Run())
+		assert.DirExists(t, deep)
+		target := filepath.Join(dir, "dot files", "projects")
+		require.NoError(t, os.MkdirAll(target, 0o755))
+		require.NoError(t, os.WriteFile(filepath.Join(target, "kept"), []byte("x"), 0o600))
+		link := filepath.Join(dir, "cfg 'x'", "projects")
+		require.NoError(t, os.MkdirAll(filepath.Dir(link), 0o755))
+		require.NoError(t, os.Symlink(target, link))
+		require.NoError(t, exec.Command(sh, "-c", posixShell.folderForLinkCmd(link, target)).Run())
+		fi, err := os.Lstat(link)
+		require.NoError(t, err)
+		assert.True(t, fi.IsDir(), "%s: the folder is in the link's place", sh)
+		assert.FileExists(t, filepath.Join(link, "kept"))
 	}
 	if ran == 0 {
 		t.Skip("no POSIX shell on this machine")
@@ -81,23 +108,37 @@ func TestPsQuoteFollowsPowerShellsQuotingRules(t *testing.T) {
 		"\u201cq\u201d":              "'\u201cq\u201d'",
 		"line\nnext":                 "\"line$([char]10)next\"",
 		"tab\t$x `y\" \u201cz\u201d": "\"tab$([char]9)`$x ``y`\" `\u201cz`\u201d\"",
+		"rtl\u202eexe.txt":           "\"rtl$([char]8238)exe.txt\"",
+		"sep\u2028x":                 "\"sep$([char]8232)x\"",
+		"tag\U000e0041":              "\"tag$([char]::ConvertFromUtf32(917569))\"",
 		"":                           "''",
 	}
 	for in, out := range want {
 		assert.Equal(t, out, psQuote(in), "%q", in)
 	}
-	assert.Equal(t, `Set-Location -LiteralPath 'C:\Users\ann\my [proj]'; claude --resume 52fdfc07-2182-454f-963f-5f0f9a621d72`,
+	// the commands around the words: wildcards off (-LiteralPath), the
+	// second step only when the first worked ($?: ';' runs it anyway), a
+	// link to a folder removed alone (Remove-Item offers to empty the
+	// folder in 5.1)
+	assert.Equal(t, `Set-Location -LiteralPath 'C:\Users\ann\my [proj]'; if ($?) { claude --resume 52fdfc07-2182-454f-963f-5f0f9a621d72 }`,
 		powerShell.cdAnd(`C:\Users\ann\my [proj]`, "claude --resume 52fdfc07-2182-454f-963f-5f0f9a621d72"))
+	assert.Equal(t, `Remove-Item -LiteralPath 'C:\t\s[1].jsonl'`, powerShell.removeCmd(`C:\t\s[1].jsonl`))
+	assert.Equal(t, `mkdir 'C:\Users\ann\new dir'`, powerShell.mkdirCmd(`C:\Users\ann\new dir`))
+	assert.Equal(t, `(Get-Item -LiteralPath C:\Users\ann\.claude\projects).Delete(); if ($?) { Move-Item -LiteralPath 'D:\dot files\projects' -Destination C:\Users\ann\.claude\projects }`,
+		powerShell.folderForLinkCmd(`C:\Users\ann\.claude\projects`, `D:\dot files\projects`))
 }
 
-// TestTheHostShellIsThePlatforms: Windows prints PowerShell's commands,
-// every other platform a POSIX shell's.
+// TestTheHostShellIsThePlatforms: Windows prints PowerShell's commands
+// (Git Bash a POSIX shell's), every other platform a POSIX shell's.
 func TestTheHostShellIsThePlatforms(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		assert.Equal(t, powerShell, hostShell)
-	} else {
-		assert.Equal(t, posixShell, hostShell)
+	want := posixShell
+	if runtime.GOOS == "windows" && os.Getenv("MSYSTEM") == "" {
+		want = powerShell
 	}
-	assert.Equal(t, hostShell.quote("a b"), ShellQuote("a b"))
-	assert.Equal(t, hostShell.cdAnd("a b", "x"), CdAnd("a b", "x"))
+	assert.Equal(t, want, hostShell())
+	assert.Equal(t, want.quote("a b"), ShellQuote("a b"))
+	assert.Equal(t, want.cdAnd("a b", "x"), CdAnd("a b", "x"))
+	assert.Equal(t, want.removeCmd("a b"), RemoveCmd("a b"))
+	assert.Equal(t, want.mkdirCmd("a b"), MkdirCmd("a b"))
+	assert.Equal(t, want.folderForLinkCmd("a", "b"), FolderForLinkCmd("a", "b"))
 }

@@ -2021,13 +2021,13 @@ func refuseSessionOutput(out string, st os.FileInfo, id string) error {
 		// a copy of a subagent's carries the session's id: not a copy
 		// of the transcript -o writes
 		return &Error{Msg: fmt.Sprintf("%s already exists and is a subagent transcript: -o replaces only a copy of a session's main transcript", out),
-			Hint: fmt.Sprintf("give -o the name of a new file; if %s is a copy you made, remove it first (rm %s)", out, ShellQuote(out)), Code: 1}
+			Hint: fmt.Sprintf("give -o the name of a new file; if %s is a copy you made, remove it first (%s)", out, RemoveCmd(out)), Code: 1}
 	}
 	if chain.SessionIDIs(out, id) {
 		return nil
 	}
 	return &Error{Msg: fmt.Sprintf("%s already exists and is another Claude Code session's transcript: -o never replaces a session", out),
-		Hint: fmt.Sprintf("give -o the name of a new file; if %s is a copy you made, remove it first (rm %s)", out, ShellQuote(out)), Code: 1}
+		Hint: fmt.Sprintf("give -o the name of a new file; if %s is a copy you made, remove it first (%s)", out, RemoveCmd(out)), Code: 1}
 }
 
 // noteWords are the notes of an operation as the user reads them: a note

@@ -398,20 +398,20 @@ func speakOne(err, e error) (worded error, done bool) {
 		fi, err := os.Stat(t.TargetPath())
 		if errors.Is(err, fs.ErrNotExist) {
 			// a link to nothing (its file removed): no copy to make
-			return words(fmt.Sprintf("it names nothing that exists: remove it (rm %s), and run the command again", app.ShellQuote(t.Path)), 1)
+			return words(fmt.Sprintf("it names nothing that exists: remove it (%s), and run the command again", app.RemoveCmd(t.Path)), 1)
 		}
 		if err == nil && fi.IsDir() {
 			// a folder of the config dir kept elsewhere (dotfiles): the
 			// folder itself in the link's place, and the same run works
-			return words(fmt.Sprintf("put the folder it names in the link's place (rm %s && mv %s %s), and run the command again",
-				app.ShellQuote(t.Path), app.ShellQuote(t.TargetPath()), app.ShellQuote(t.Path)), 1)
+			return words(fmt.Sprintf("put the folder it names in the link's place (%s), and run the command again",
+				app.FolderForLinkCmd(t.Path, t.TargetPath())), 1)
 		}
 		return words("replace the link with a copy of the file it names, or write the result elsewhere with -o", 1)
 	case *backup.NameError:
 		return &app.Error{Msg: app.Reword(err, e, e.Error()+": rename it, or write the result elsewhere with -o"), Code: 1, Err: err}, true
 	case *backup.CannotWriteError:
 		if t.Block == backup.NoFolder {
-			return words("create it first: mkdir -p "+app.ShellQuote(t.Dir), 1)
+			return words("create it first: "+app.MkdirCmd(t.Dir), 1)
 		}
 		name := filepath.Base(filepath.Clean(t.Path))
 		if strings.HasSuffix(t.Path, "/") || strings.HasSuffix(t.Path, string(filepath.Separator)) {
