@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/ccsurgeon/ccsurgeon/internal/testlink"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -63,17 +64,20 @@ func TestPosixQuoteIsOneWordInEveryPosixShell(t *testing.T) {
 		deep := filepath.Join(dir, "new dir", "a b", "c")
 		require.NoError(t, exec.Command(sh, "-c", posixShell.mkdirCmd(deep)).Run())
 		assert.DirExists(t, deep)
-		target := filepath.Join(dir, "dot files", "projects")
-		require.NoError(t, os.MkdirAll(target, 0o755))
-		require.NoError(t, os.WriteFile(filepath.Join(target, "kept"), []byte("x"), 0o600))
-		link := filepath.Join(dir, "cfg 'x'", "projects")
-		require.NoError(t, os.MkdirAll(filepath.Dir(link), 0o755))
-		require.NoError(t, os.Symlink(target, link))
-		require.NoError(t, exec.Command(sh, "-c", posixShell.folderForLinkCmd(link, target)).Run())
-		fi, err := os.Lstat(link)
-		require.NoError(t, err)
-		assert.True(t, fi.IsDir(), "%s: the folder is in the link's place", sh)
-		assert.FileExists(t, filepath.Join(link, "kept"))
+		t.Run(sh+": the folder in its link's place", func(t *testing.T) {
+			testlink.Need(t) // its subject is a link
+			target := filepath.Join(dir, "dot files", "projects")
+			require.NoError(t, os.MkdirAll(target, 0o755))
+			require.NoError(t, os.WriteFile(filepath.Join(target, "kept"), []byte("x"), 0o600))
+			link := filepath.Join(dir, "cfg 'x'", "projects")
+			require.NoError(t, os.MkdirAll(filepath.Dir(link), 0o755))
+			require.NoError(t, os.Symlink(target, link))
+			require.NoError(t, exec.Command(sh, "-c", posixShell.folderForLinkCmd(link, target)).Run())
+			fi, err := os.Lstat(link)
+			require.NoError(t, err)
+			assert.True(t, fi.IsDir(), "%s: the folder is in the link's place", sh)
+			assert.FileExists(t, filepath.Join(link, "kept"))
+		})
 	}
 	if ran == 0 {
 		t.Skip("no POSIX shell on this machine")
