@@ -471,7 +471,7 @@ LOAD_END=$(cut -d" " -f1-3 /proc/loadavg)
 	echo "file: \`$FILE\`, $BYTES bytes ($(MB "$BYTES") MB), $TURNS turns; sidecar (subagents, tool-results): ${SIDECAR_BYTES:-0} bytes"
 	echo
 	echo "median of $RUNS runs, warm page cache; MB = 2^20 bytes; MB/s = main file size / wall time; RSS = peak resident set (/usr/bin/time %M);"
-	echo "× cp = wall time / wall time of \`cp\` of the same file in this run (for the clone as a new session, of the same files: the transcript and its sidecars, \`cp -r\`); jq ÷ this = wall time of \`jq -c .\` over the file / wall time (how many times faster than jq; – when jq was not run)."
+	echo "× cp = wall time / wall time of \`cp\` of the same file in this run (for the clone as a new session, of the same files: the transcript and its sidecars, \`cp -r\`; \`cp FILE\` for a session without a sidecar folder); jq ÷ this = wall time of \`jq -c .\` over the file / wall time (how many times faster than jq; – when jq was not run)."
 	echo
 	echo "machine: $(nproc) cores, $(free -g | awk '/^Mem:/{print $2}') GB RAM, $(go version | cut -d' ' -f3-); load average (1/5/15 min) at start: $LOAD_START, at end: $LOAD_END"
 	echo
