@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"hash/maphash"
 	"io"
-	"os"
 	"regexp"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/sergi/go-diff/diffmatchpatch"
 )
 
@@ -64,9 +64,22 @@ func BytesOpener(b []byte) Opener {
 	return func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(b)), nil }
 }
 
-// FileOpener serves the file at path as an input.
+// FileOpener serves the regular file at path as an input (anything else
+// is an error, at once).
 func FileOpener(path string) Opener {
-	return func() (io.ReadCloser, error) { return os.Open(path) }
+	return func() (io.ReadCloser, error) {
+		// a regular file only, and no wait on a named pipe: the name was
+		// checked when the session was located, and may lead elsewhere now
+		fh, err := chain.OpenShared(path)
+		if err != nil {
+			return nil, err
+		}
+		if st, err := fh.Stat(); err == nil && st.IsDir() {
+			fh.Close()
+			return nil, &chain.Error{Msg: path + " is a directory, not a session file"}
+		}
+		return fh, nil
+	}
 }
 
 // Diff returns a unified diff of a and b ("--- a", "+++ b", "@@ -l,n +l,n @@"

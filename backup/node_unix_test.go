@@ -87,3 +87,31 @@ func TestCopiesReadOnlyRegularFiles(t *testing.T) {
 		})
 	}
 }
+
+// TestDiffReadsOnlyRegularFiles: diff's reader (FileOpener) reads a
+// regular file and nothing else: a session file swapped for a named pipe
+// after the session was located (no writer: a plain open waits forever),
+// or for a device, is an error at once, not a diff that never ends.
+func TestDiffReadsOnlyRegularFiles(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "a.jsonl")
+	require.NoError(t, os.WriteFile(file, []byte("{}\n"), 0o600))
+	fifo := filepath.Join(dir, "fifo.jsonl")
+	require.NoError(t, syscall.Mkfifo(fifo, 0o600))
+	for _, m := range []struct{ name, path string }{{"a named pipe", fifo}, {"a device", os.DevNull}} {
+		t.Run(m.name, func(t *testing.T) {
+			done := make(chan error, 1)
+			go func() {
+				_, err := DiffStream(FileOpener(file), FileOpener(m.path), io.Discard, DiffOptions{NameA: file, NameB: m.path})
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				require.Error(t, err)
+				assert.Contains(t, err.Error(), "not a regular file")
+			case <-time.After(5 * time.Second):
+				t.Fatal("diff still waiting on it after 5 s")
+			}
+		})
+	}
+}

@@ -2,6 +2,7 @@ package chain
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 )
 
@@ -77,5 +78,35 @@ func CheckLines(data []byte, off int64) error {
 func SessionIDOf(raw []byte) string { return strValue(b2s(raw)) }
 
 // OpenShared opens a transcript for reading as the loader does (on
-// Windows, sharing delete access: the client may rename it meanwhile).
+// Windows, sharing delete access: the client may rename it meanwhile): a
+// regular file (or a folder, which the caller refuses in its words),
+// never a named pipe, a device or a socket, and without waiting on one.
 func OpenShared(path string) (*os.File, error) { return openShared(path) }
+
+// nodeOnly keeps fh, opened at path, when it is a regular file or a
+// folder, and else closes it: a *Error naming what it is.
+func nodeOnly(path string, fh *os.File) (*os.File, error) {
+	st, err := fh.Stat()
+	if err != nil {
+		fh.Close()
+		return nil, err
+	}
+	if m := st.Mode(); !m.IsRegular() && !m.IsDir() {
+		fh.Close()
+		return nil, &Error{Msg: fmt.Sprintf("%s is not a regular file (%s)", path, nodeKind(m)), Hint: "give a session id or the path of a .jsonl file"}
+	}
+	return fh, nil
+}
+
+// nodeKind names what a file that is not a regular one is.
+func nodeKind(m os.FileMode) string {
+	switch {
+	case m&os.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&os.ModeSocket != 0:
+		return "a socket"
+	case m&os.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a file"
+}

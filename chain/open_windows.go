@@ -27,5 +27,5 @@ func openShared(path string) (*os.File, error) {
 	if err != nil {
 		return nil, &os.PathError{Op: "open", Path: path, Err: err}
 	}
-	return os.NewFile(uintptr(h), path), nil
+	return nodeOnly(path, os.NewFile(uintptr(h), path))
 }

@@ -406,7 +406,7 @@ func summarize(paths []string, turns bool) []SessionSummary {
 // the tail of the file only, so that listing is as fast for a 1 GB
 // session as for a small one; with turns it reads the whole file.
 func summarizeOne(p string, turns bool) (SessionSummary, error) {
-	fh, err := os.Open(p)
+	fh, err := chain.OpenShared(p)
 	if err != nil {
 		return SessionSummary{}, err
 	}

@@ -580,7 +580,7 @@ func isSessionDir(dir, name string) bool {
 
 func legacyOfMoved(p string, moved map[string]bool) bool {
 	b := make([]byte, 64<<10)
-	fh, err := os.Open(p)
+	fh, err := chain.OpenShared(p)
 	if err != nil {
 		return false
 	}

@@ -176,7 +176,7 @@ func (env *Env) printNothingToFix(id, shown, path string, found []ops.Fix) error
 // whatever it found.
 func (env *Env) copyUnchanged(id, path string, d Dest) error {
 	render := func(w io.Writer) error {
-		f, err := os.Open(path)
+		f, err := chain.OpenShared(path)
 		if err != nil {
 			return err
 		}

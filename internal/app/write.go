@@ -1504,7 +1504,12 @@ func (env *Env) printDryRun(s *chain.Session, after []byte, out WriteResult) err
 		return env.printResultJSON(out)
 	}
 	if after != nil {
-		before, err := os.ReadFile(s.Path)
+		fh, err := chain.OpenShared(s.Path)
+		if err != nil {
+			return err
+		}
+		before, err := io.ReadAll(fh)
+		fh.Close()
 		if err != nil {
 			return err
 		}
