@@ -390,7 +390,7 @@ func (env *Env) wordFinding(f doctor.Finding, c doctor.Cleanup, shared map[strin
 	case doctor.EmptyNewest:
 		sid := sessionIDOf(f.Shadows)
 		df.Message = fmt.Sprintf("empty newest: an empty transcript (a client start that wrote nothing; 2.0.50's -p --resume leaves one) is the newest file of projects/%s: 'claude --continue' in %s (2.1.332) takes it and starts from nothing, not from %s, the newest session; resume that one by its id, or remove this file once no client runs in %s", f.Folder, f.Project, sid, f.Project)
-		df.Command = CdAnd(f.Project, "claude --resume "+sid)
+		df.Command = ResumeCmd(f.Project, sid)
 		if isGone {
 			df.Message = fmt.Sprintf("empty newest: an empty transcript (a client start that wrote nothing; 2.0.50's -p --resume leaves one) is the newest file of projects/%s, whose project %s no longer exists: no client starts there now, but once the project is moved ('%s') 'claude --continue' in the new place (2.1.332) may take it and start from nothing, not from %s, the newest session; remove this file before the move, or resume that one by its id there", f.Folder, f.Project, move, sid)
 			df.Command = "" // no folder to cd into

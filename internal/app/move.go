@@ -452,7 +452,7 @@ func (env *Env) planSession(m sessionMove, from, to string, rewrite, dryRun bool
 	}
 	row := MovedSession{SessionID: m.id, From: m.path, To: filepath.Join(m.dstDr, m.id+".jsonl"), Project: m.to,
 		Files: len(ms.Files), FieldsChanged: t.Report.Counts[ops.CountPathsRewritten],
-		ResumeCommand: CdAnd(m.to, "claude --resume "+m.id)}
+		ResumeCommand: ResumeCmd(m.to, m.id)}
 	out.Sessions = append(out.Sessions, row)
 	out.PathRewrites = append(out.PathRewrites, op.Changes...)
 	gate = func() error {

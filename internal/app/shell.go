@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // A command ccsurgeon prints to be run (a hint, a session's resume
@@ -29,6 +30,17 @@ func ShellQuote(s string) string { return hostShell().quote(s) }
 // when that folder cannot be entered.
 func CdAnd(dir, cmd string) string { return hostShell().cdAnd(dir, cmd) }
 
+// ResumeCmd is the command that resumes the session id in the folder dir
+// ("": where the user is): the id quoted as any word (a file's name gave
+// it, and a file may be named "x;rm -rf ~.jsonl").
+func ResumeCmd(dir, id string) string {
+	cmd := "claude --resume " + ShellQuote(id)
+	if dir == "" {
+		return cmd
+	}
+	return CdAnd(dir, cmd)
+}
+
 // RemoveCmd is the command that removes the file (or the link) at path.
 func RemoveCmd(path string) string { return hostShell().removeCmd(path) }
 
@@ -47,7 +59,18 @@ func (sh shell) cdAnd(dir, cmd string) string {
 		// -LiteralPath: no wildcards ([ ]) in a folder's name
 		return "Set-Location -LiteralPath " + sh.quote(dir) + "; if ($?) { " + cmd + " }"
 	}
-	return "cd " + sh.quote(dir) + " && " + cmd
+	return "cd " + endOpts(dir) + sh.quote(dir) + " && " + cmd
+}
+
+// endOpts is "-- " before a POSIX command's operand that begins with '-'
+// (which quoting does not stop it from taking for an option), else "".
+func endOpts(s ...string) string {
+	for _, w := range s {
+		if strings.HasPrefix(w, "-") {
+			return "-- "
+		}
+	}
+	return ""
 }
 
 func (sh shell) removeCmd(path string) string {
@@ -55,7 +78,7 @@ func (sh shell) removeCmd(path string) string {
 		// rm is Remove-Item, whose -Path takes [ ] for wildcards
 		return "Remove-Item -LiteralPath " + sh.quote(path)
 	}
-	return "rm " + sh.quote(path)
+	return "rm " + endOpts(path) + sh.quote(path)
 }
 
 func (sh shell) mkdirCmd(dir string) string {
@@ -63,7 +86,7 @@ func (sh shell) mkdirCmd(dir string) string {
 		// PowerShell's mkdir makes the parents too
 		return "mkdir " + sh.quote(dir)
 	}
-	return "mkdir -p " + sh.quote(dir)
+	return "mkdir -p " + endOpts(dir) + sh.quote(dir)
 }
 
 func (sh shell) folderForLinkCmd(link, target string) string {
@@ -74,7 +97,7 @@ func (sh shell) folderForLinkCmd(link, target string) string {
 		return "(Get-Item -LiteralPath " + sh.quote(link) + ").Delete(); if ($?) { Move-Item -LiteralPath " +
 			sh.quote(target) + " -Destination " + sh.quote(link) + " }"
 	}
-	return "rm " + sh.quote(link) + " && mv " + sh.quote(target) + " " + sh.quote(link)
+	return "rm " + endOpts(link) + sh.quote(link) + " && mv " + endOpts(target, link) + sh.quote(target) + " " + sh.quote(link)
 }
 
 // unsafeToShow: a character a command is not printed with raw, in either
@@ -103,29 +126,35 @@ func posixQuote(s string) string {
 	}) < 0 {
 		return s
 	}
-	if strings.ContainsFunc(s, unsafeToShow) {
+	if strings.ContainsFunc(s, unsafeToShow) || !utf8.ValidString(s) {
+		// each such character as its UTF-8 bytes (\xNN: bash 3.2, macOS's,
+		// has no \u), and a byte that is no UTF-8 as itself: the word
+		// names the file's very bytes
 		var b strings.Builder
 		b.WriteString("$'")
-		for _, r := range s {
+		for i := 0; i < len(s); {
+			r, n := utf8.DecodeRuneInString(s[i:])
 			switch {
+			case r == utf8.RuneError && n <= 1, unsafeToShow(r):
+				for _, c := range []byte(s[i : i+max(n, 1)]) {
+					switch c {
+					case '\n':
+						b.WriteString(`\n`)
+					case '\t':
+						b.WriteString(`\t`)
+					case '\r':
+						b.WriteString(`\r`)
+					default:
+						fmt.Fprintf(&b, `\x%02x`, c)
+					}
+				}
 			case r == '\\' || r == '\'':
 				b.WriteByte('\\')
 				b.WriteRune(r)
-			case r == '\n':
-				b.WriteString(`\n`)
-			case r == '\t':
-				b.WriteString(`\t`)
-			case r == '\r':
-				b.WriteString(`\r`)
-			case unsafeToShow(r) && r < 0x80:
-				fmt.Fprintf(&b, `\x%02x`, r)
-			case unsafeToShow(r) && r > 0xffff:
-				fmt.Fprintf(&b, `\U%08x`, r)
-			case unsafeToShow(r):
-				fmt.Fprintf(&b, `\u%04x`, r)
 			default:
-				b.WriteRune(r)
+				b.WriteString(s[i : i+n])
 			}
+			i += max(n, 1)
 		}
 		b.WriteByte('\'')
 		return b.String()

@@ -18,7 +18,8 @@ import (
 var shellWords = []string{
 	"plain", "a b", "it's", "a\"b", "$HOME", "`date`", "a;b", "a&&b", "a|b", "a,b", "@x", "-x", "~",
 	"*", "[x]", "a\\b", "tab\there", "line\nnext", "cr\rx", "bell\x07", "\x1b[31m", "caf\u00e9 \u6f22\u5b57",
-	"a\u2019b", "\u201cq\u201d", "rtl\u202eexe.txt", "sep\u2028x", "tag\U000e0041", "",
+	"a\u2019b", "\u201cq\u201d", "rtl\u202eexe.txt", "sep\u2028x", "tag\U000e0041", "bad\xffbyte", "a\xff\nb",
+	"x;echo PWNED", "",
 }
 
 // TestPosixQuoteIsOneWordInEveryPosixShell: each word, quoted, is read
@@ -64,6 +65,28 @@ func TestPosixQuoteIsOneWordInEveryPosixShell(t *testing.T) {
 		deep := filepath.Join(dir, "new dir", "a b", "c")
 		require.NoError(t, exec.Command(sh, "-c", posixShell.mkdirCmd(deep)).Run())
 		assert.DirExists(t, deep)
+		// a word that begins with '-' is an operand, not an option
+		for _, name := range []string{"-n.jsonl", "-nodir"} {
+			run := func(cmd string) error {
+				c := exec.Command(sh, "-c", cmd)
+				c.Dir = dir
+				return c.Run()
+			}
+			require.NoError(t, os.WriteFile(filepath.Join(dir, name), nil, 0o600))
+			require.NoError(t, run(posixShell.removeCmd(name)), "%s: %s", sh, posixShell.removeCmd(name))
+			assert.NoFileExists(t, filepath.Join(dir, name))
+			require.NoError(t, run(posixShell.mkdirCmd(name)), "%s: %s", sh, posixShell.mkdirCmd(name))
+			assert.DirExists(t, filepath.Join(dir, name))
+			out, err := exec.Command(sh, "-c", "cd "+posixShell.quote(dir)+" && "+posixShell.cdAnd(name, "pwd -P")).Output()
+			require.NoError(t, err, "%s: %s", sh, posixShell.cdAnd(name, "pwd -P"))
+			assert.Equal(t, filepath.Join(real, name)+"\n", string(out))
+		}
+		// the id of a resume command is one word: a file's name gave it
+		for _, id := range []string{"52fdfc07-2182-454f-963f-5f0f9a621d72", "x;echo PWNED", "$(echo PWNED)"} {
+			out, err := exec.Command(sh, "-c", "claude() { printf '%s|' \"$@\"; }; "+posixShell.cdAnd(dir, "claude --resume "+posixShell.quote(id))).Output()
+			require.NoError(t, err)
+			assert.Equal(t, "--resume|"+id+"|", string(out), "%s: the id %q", sh, id)
+		}
 		t.Run(sh+": the folder in its link's place", func(t *testing.T) {
 			testlink.Need(t) // its subject is a link
 			target := filepath.Join(dir, "dot files", "projects")
@@ -142,6 +165,8 @@ func TestTheHostShellIsThePlatforms(t *testing.T) {
 	assert.Equal(t, want, hostShell())
 	assert.Equal(t, want.quote("a b"), ShellQuote("a b"))
 	assert.Equal(t, want.cdAnd("a b", "x"), CdAnd("a b", "x"))
+	assert.Equal(t, want.cdAnd("a b", "claude --resume "+want.quote("x;y")), ResumeCmd("a b", "x;y"))
+	assert.Equal(t, "claude --resume "+want.quote("x;y"), ResumeCmd("", "x;y"))
 	assert.Equal(t, want.removeCmd("a b"), RemoveCmd("a b"))
 	assert.Equal(t, want.mkdirCmd("a b"), MkdirCmd("a b"))
 	assert.Equal(t, want.folderForLinkCmd("a", "b"), FolderForLinkCmd("a", "b"))

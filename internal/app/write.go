@@ -391,7 +391,7 @@ func (env *Env) runWriteWith(sessionArg string, d Dest, build Operation, hook fu
 		}
 	case isFolderDest(d.Output):
 		out.Path, err = j.writeFolder(d.Output, d.Force)
-		out.ResumeCommand = "claude --resume " + out.SessionID
+		out.ResumeCommand = ResumeCmd("", out.SessionID)
 		out.Notes = append(out.Notes, fmt.Sprintf("%s is a project folder: to resume the session, put it under a config dir's projects/ as the folder of the working directory (here %s) and run '%s'",
 			filepath.Clean(d.Output), filepath.Base(s.ProjectDir), out.ResumeCommand))
 		out.shareFolder = true
@@ -2057,7 +2057,7 @@ func pathTaken(p string) bool {
 // session records, whose folder path is in) as move's does; a note is
 // added to notes when that directory is not on this machine.
 func resumeCommand(path, id string, notes []string) (string, []string) {
-	cmd := "claude --resume " + id
+	cmd := ResumeCmd("", id)
 	cwd := chain.RecordedCwdOf(path)
 	if cwd == "" || chain.ProjectSlug(cwd) != filepath.Base(filepath.Dir(path)) {
 		return cmd, notes
@@ -2065,5 +2065,5 @@ func resumeCommand(path, id string, notes []string) (string, []string) {
 	if st, err := os.Stat(cwd); err != nil || !st.IsDir() {
 		notes = append(notes, fmt.Sprintf("the session's working directory %s is not on this machine: the client resumes it from there only (make the folder, or move the session to another path with 'ccsurgeon move %s --to DIR')", cwd, id))
 	}
-	return CdAnd(cwd, cmd), notes
+	return ResumeCmd(cwd, id), notes
 }
