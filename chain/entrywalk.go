@@ -93,7 +93,7 @@ func nodeOnly(path string, fh *os.File) (*os.File, error) {
 	}
 	if m := st.Mode(); !m.IsRegular() && !m.IsDir() {
 		fh.Close()
-		return nil, &Error{Msg: fmt.Sprintf("%s is not a regular file (%s)", path, nodeKind(m)), Hint: "give a session id or the path of a .jsonl file"}
+		return nil, &Error{Msg: fmt.Sprintf("%s is not a regular file (%s)", path, nodeKind(m)), Hint: notRegularHint}
 	}
 	return fh, nil
 }
@@ -108,5 +108,5 @@ func nodeKind(m os.FileMode) string {
 	case m&os.ModeDevice != 0:
 		return "a device"
 	}
-	return "not a file"
+	return "something else"
 }

@@ -187,8 +187,14 @@ func locatePath(arg string) (string, error) {
 	if abs, err := filepath.Abs(real); err == nil {
 		real = abs
 	}
-	fh, err := os.Open(real)
+	// as every transcript is opened: a name swapped for a pipe since the
+	// stat above is refused at once (openShared), not waited on
+	fh, err := openShared(real)
 	if err != nil {
+		var e *Error
+		if errors.As(err, &e) {
+			return "", e
+		}
 		return "", &Error{Msg: fmt.Sprintf("cannot read %s: %v", arg, unwrapPathErr(err))}
 	}
 	fh.Close()

@@ -17,5 +17,13 @@ func openShared(path string) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return nodeOnly(path, fh)
+	if fh, err = nodeOnly(path, fh); err != nil {
+		return nil, err
+	}
+	// a file reads as it would have without the flag, but a file system
+	// that honours it (FUSE, a network one) could answer EAGAIN: off
+	if rc, err := fh.SyscallConn(); err == nil {
+		_ = rc.Control(func(fd uintptr) { _ = syscall.SetNonblock(int(fd), false) })
+	}
+	return fh, nil
 }

@@ -75,12 +75,45 @@ func TestSessionReadersOpenOnlyFilesAndFolders(t *testing.T) {
 			})
 		}
 	}
-	// a regular file and a folder open as before
+	// the readers of a file's head answer no at once
+	heads := []struct {
+		name string
+		read func(p string) bool
+	}{
+		{"IsSubagentTranscript", IsSubagentTranscript},
+		{"firstSessionIDIs", func(p string) bool { return firstSessionIDIs(p, "x") }},
+	}
+	for _, r := range heads {
+		for _, k := range kinds {
+			t.Run(r.name+"/"+k.name, func(t *testing.T) {
+				done := make(chan bool, 1)
+				go func() { done <- r.read(k.path) }()
+				select {
+				case got := <-done:
+					require.False(t, got)
+				case <-time.After(5 * time.Second):
+					t.Fatal("still opening it after 5 s")
+				}
+			})
+		}
+	}
+	// a regular file and a folder open as before; the file without the
+	// flag that kept the open from waiting
 	file := filepath.Join(dir, "a.jsonl")
 	require.NoError(t, os.WriteFile(file, []byte("{}\n"), 0o600))
 	for _, p := range []string{file, dir} {
 		fh, err := OpenShared(p)
 		require.NoError(t, err, p)
+		if p == file {
+			rc, err := fh.SyscallConn()
+			require.NoError(t, err)
+			var fl int
+			require.NoError(t, rc.Control(func(fd uintptr) {
+				r, _, _ := syscall.Syscall(syscall.SYS_FCNTL, fd, syscall.F_GETFL, 0)
+				fl = int(r)
+			}))
+			assert.Zero(t, fl&syscall.O_NONBLOCK, "O_NONBLOCK left on the file")
+		}
 		fh.Close()
 	}
 }

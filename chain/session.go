@@ -272,7 +272,7 @@ func SessionIDIs(p, id string) bool { return firstSessionIDIs(p, id) }
 // an agentId): a subagent transcript, or a copy of one, carries the
 // sessionId of its session but is not its main transcript.
 func IsSubagentTranscript(p string) bool {
-	fh, err := os.Open(p)
+	fh, err := openShared(p)
 	if err != nil {
 		return false
 	}
@@ -372,7 +372,7 @@ func legacyOwnerIs(p string, st os.FileInfo, id string) bool {
 			return slices.Contains(h.ids, id)
 		}
 	}
-	fh, err := os.Open(p)
+	fh, err := openShared(p)
 	if err != nil {
 		return false
 	}
@@ -407,7 +407,7 @@ func legacyOwnerIs(p string, st os.FileInfo, id string) bool {
 // firstSessionIDIs reports whether the first entry of the file at p with a
 // sessionId names id.
 func firstSessionIDIs(p, id string) bool {
-	fh, err := os.Open(p)
+	fh, err := openShared(p)
 	if err != nil {
 		return false
 	}
