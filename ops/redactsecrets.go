@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -593,11 +594,20 @@ func (o RedactSecrets) redactToolResults(t *Txn, nb *numbering) error {
 
 // redactToolResult is redactToolResults on the file p.
 func (o RedactSecrets) redactToolResult(t *Txn, nb *numbering, p string) error {
-	st, err := os.Stat(p)
+	// a regular file only, without waiting on a pipe: the listing saw a
+	// file, and the name may lead elsewhere now
+	fh, st, err := chain.OpenSideFile(p)
 	if err != nil {
+		var ce *chain.Error
+		if errors.As(err, &ce) {
+			t.Note("%s is not a regular file: it was not scanned for secrets", p)
+			t.Report.NotScanned = append(t.Report.NotScanned, p)
+			return nil
+		}
 		return err
 	}
-	data, err := os.ReadFile(p)
+	data, err := io.ReadAll(fh)
+	fh.Close()
 	if err != nil {
 		return err
 	}
