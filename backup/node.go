@@ -17,23 +17,7 @@ import (
 // the config dir), a named pipe never read (it would wait forever), a
 // socket or a device never opened. Clone skips such a node and names it;
 // move and the backups refuse it (NotAFileError).
-func NodeKind(m fs.FileMode) string {
-	switch {
-	case m.IsRegular():
-		return ""
-	case m&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	case m.IsDir():
-		return "a folder"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "not a regular file"
-}
+func NodeKind(m fs.FileMode) string { return chain.NodeKind(m) }
 
 // NodeAt is the *NotAFileError of the node at path when it is not a
 // regular file (a link, a named pipe, …), nil for a regular file or

@@ -93,14 +93,22 @@ func nodeOnly(path string, fh *os.File) (*os.File, error) {
 	}
 	if m := st.Mode(); !m.IsRegular() && !m.IsDir() {
 		fh.Close()
-		return nil, &Error{Msg: fmt.Sprintf("%s is not a regular file (%s)", path, nodeKind(m)), Hint: notRegularHint}
+		return nil, &Error{Msg: fmt.Sprintf("%s is not a regular file (%s)", path, NodeKind(m)), Hint: notRegularHint}
 	}
 	return fh, nil
 }
 
-// nodeKind names what a file that is not a regular one is.
-func nodeKind(m os.FileMode) string {
+// NodeKind names what a node that is not a regular file is ("a named
+// pipe", …; "" for a regular file): the one wording of every refusal of
+// one (backup.NodeKind, nodeOnly).
+func NodeKind(m os.FileMode) string {
 	switch {
+	case m.IsRegular():
+		return ""
+	case m&os.ModeSymlink != 0:
+		return "a symbolic link"
+	case m.IsDir():
+		return "a folder"
 	case m&os.ModeNamedPipe != 0:
 		return "a named pipe"
 	case m&os.ModeSocket != 0:
@@ -108,5 +116,5 @@ func nodeKind(m os.FileMode) string {
 	case m&os.ModeDevice != 0:
 		return "a device"
 	}
-	return "something else"
+	return "not a regular file"
 }
