@@ -2,8 +2,10 @@ package ops
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math/rand"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -318,5 +320,75 @@ func TestStreamAtRefusesAFileRewrittenWhileRead(t *testing.T) {
 		}
 		require.Error(t, err, "%s: the clone is refused", m.name)
 		require.Contains(t, err.Error(), "the file changed while it was read", m.name)
+	}
+}
+
+// gatedAt is a positional destination whose writes wait until open is
+// closed; entered is closed at the first write.
+type gatedAt struct {
+	placedAt
+	open, entered chan struct{}
+	once          sync.Once
+}
+
+func newGatedAt() *gatedAt {
+	return &gatedAt{open: make(chan struct{}), entered: make(chan struct{})}
+}
+
+func (g *gatedAt) WriteAt(p []byte, off int64) (int, error) {
+	g.once.Do(func() { close(g.entered) })
+	<-g.open
+	return g.placedAt.WriteAt(p, off)
+}
+
+// TestStreamGivesItsWritersPsOfTheirOwn: while a stream writes, the
+// scheduler has streamWaiters Ps more than before (a writer waiting for
+// the disk keeps its P, and the renamers are to keep every core); two
+// streams at a time share the raise, and the last to end puts the number
+// back, whichever of the two ends first. The member says which ended
+// first; each stream's output is still the file renamed whole.
+func TestStreamGivesItsWritersPsOfTheirOwn(t *testing.T) {
+	base := runtime.GOMAXPROCS(0)
+	rng := rand.New(rand.NewSource(5))
+	var in bytes.Buffer
+	fillTo(t, rng, &in, 40*pageSize)
+	r := NewRemapperFor(stretchSID)
+	var whole bytes.Buffer
+	want, err := r.streamSmall(&whole, bytes.NewReader(in.Bytes()), int64(in.Len()))
+	var unknown *UnknownSessionIDsError
+	require.ErrorAs(t, err, &unknown)
+	for _, firstEnds := range []string{"the first begun", "the second begun"} {
+		gates := []*gatedAt{newGatedAt(), newGatedAt()}
+		done := []chan error{make(chan error, 1), make(chan error, 1)}
+		for i, g := range gates {
+			go func() {
+				res, err := r.streamAt(g, bytes.NewReader(in.Bytes()), int64(in.Len()), pageSize, 32)
+				if err == nil || res != want {
+					err = fmt.Errorf("stream %d: %+v, %v (want %+v and the unknown ids)", i, res, err, want)
+				} else if errors.As(err, &unknown) {
+					err = nil
+				}
+				done[i] <- err
+			}()
+			<-g.entered
+		}
+		require.Equal(t, base+streamWaiters, runtime.GOMAXPROCS(0), "%s: two streams writing", firstEnds)
+		order := []int{0, 1}
+		if firstEnds == "the second begun" {
+			order = []int{1, 0}
+		}
+		close(gates[order[0]].open)
+		require.NoError(t, <-done[order[0]], firstEnds)
+		require.Equal(t, base+streamWaiters, runtime.GOMAXPROCS(0), "%s ended, the other still writing", firstEnds)
+		close(gates[order[1]].open)
+		require.NoError(t, <-done[order[1]], firstEnds)
+		require.Equal(t, base, runtime.GOMAXPROCS(0), "%s ended, then the other: the Ps there were before", firstEnds)
+		for _, g := range gates {
+			require.Empty(t, g.misled)
+			require.Equal(t, in.Len(), len(g.buf))
+		}
+		for i, g := range gates {
+			require.Equal(t, whole.Bytes(), g.buf, "%s: stream %d's output is the file renamed as one block", firstEnds, i)
+		}
 	}
 }
