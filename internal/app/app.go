@@ -93,10 +93,29 @@ func Reword(err, inner error, words string) string {
 	return strings.Replace(err.Error(), inner.Error(), words, 1)
 }
 
-// Errorf returns a user-facing error with exit code 1.
+// Errorf returns a user-facing error with exit code 1. When an argument
+// is an error (words around it: "diff: %v"), the result wraps it: its
+// hint and exit code, or the words the command layer gives it, stay the
+// inner error's, under the message made here.
 func Errorf(format string, args ...any) error {
-	return &Error{Msg: fmt.Sprintf(format, args...), Code: 1}
+	msg := fmt.Sprintf(format, args...)
+	for _, a := range args {
+		if inner, ok := a.(error); ok && inner != nil {
+			return &contextError{msg: msg, err: inner}
+		}
+	}
+	return &Error{Msg: msg, Code: 1}
 }
+
+// contextError is a message made around an error (Errorf): no hint or
+// exit code of its own, so that the inner error's are found through it.
+type contextError struct {
+	msg string
+	err error
+}
+
+func (e *contextError) Error() string { return e.msg }
+func (e *contextError) Unwrap() error { return e.err }
 
 // noFolderError says that the folder -o names its file in (or the
 // folder of -o DIR/), dir, is not a folder that exists: a

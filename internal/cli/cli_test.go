@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -19,6 +21,7 @@ import (
 	"github.com/tidwall/sjson"
 	"github.com/urfave/cli/v3"
 
+	"github.com/ccsurgeon/ccsurgeon/backup"
 	"github.com/ccsurgeon/ccsurgeon/chain"
 	"github.com/ccsurgeon/ccsurgeon/internal/app"
 	"github.com/ccsurgeon/ccsurgeon/ops"
@@ -918,5 +921,57 @@ func TestConfigDirWithoutProjects(t *testing.T) {
 		if noBackups != nil {
 			assert.NoFileExists(t, filepath.Join(dir, "ccsurgeon"), "something was written in %s", dir)
 		}
+	}
+}
+
+// TestErrorsWordedWithContextKeepTheirHint: an error the command layer
+// words with context around it ("diff: …", "an interrupted move could
+// not be finished: …") keeps the hint and exit code of the error inside.
+// Members: diff against a newest backup whose copy is a named pipe by the
+// time it is read (the user's side), and each kind of inner error through
+// app.Errorf and the error report (a chain error with a hint, an argument
+// error with exit 2, a backup error the command layer words, a plain one
+// without a hint); the member says which lost it.
+func TestErrorsWordedWithContextKeepTheirHint(t *testing.T) {
+	t.Run("diff against a backup copy that is a named pipe", func(t *testing.T) {
+		cfg := t.TempDir()
+		path := installSession(t, cfg, "-work-p", example)
+		_, errs, code := cliRun(t, "--config-dir", cfg, "drop-tool-calls", path, "--tool", "Bash")
+		require.Equal(t, 0, code, errs)
+		var copies []string
+		require.NoError(t, filepath.WalkDir(filepath.Join(cfg, "ccsurgeon", "backups"), func(p string, d fs.DirEntry, err error) error {
+			if err == nil && d.Type().IsRegular() && filepath.Base(p) == idOf(path)+".jsonl" {
+				copies = append(copies, p)
+			}
+			return err
+		}))
+		require.Len(t, copies, 1, "the backup's copy of the session")
+		require.NoError(t, os.Remove(copies[0]))
+		mkfifo(t, copies[0])
+		_, errs, code = cliRun(t, "--config-dir", cfg, "diff", idOf(path))
+		assert.Equal(t, 1, code, errs)
+		assert.Regexp(t, `^ccsurgeon: diff: \S+ is not a regular file \(a named pipe\)\nccsurgeon: hint: a session is a regular \.jsonl file`, errs)
+	})
+	for _, m := range []struct {
+		name  string
+		inner error
+		code  int
+		hint  string
+	}{
+		{"a chain error with its hint", &chain.Error{Msg: "x is not a regular file", Hint: "give its path"}, 1, "give its path"},
+		{"an argument error", &chain.ArgError{Msg: "bad id", Hint: "give an id"}, 2, "give an id"},
+		{"a backup error the command layer words", &backup.ExistsError{Path: "/tmp/out.jsonl"}, 1, "pass --force to replace it, or choose another name"},
+		{"a plain error", errors.New("disk full"), 1, ""},
+	} {
+		t.Run(m.name, func(t *testing.T) {
+			var stderr bytes.Buffer
+			code := reportErrorAs(&stderr, app.Errorf("diff: %v", m.inner), "ccsurgeon")
+			assert.Equal(t, m.code, code, "exit code")
+			want := "ccsurgeon: diff: " + m.inner.Error() + "\n"
+			if m.hint != "" {
+				want += "ccsurgeon: hint: " + m.hint + "\n"
+			}
+			assert.Equal(t, want, stderr.String())
+		})
 	}
 }
