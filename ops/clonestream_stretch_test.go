@@ -214,17 +214,28 @@ func (f failingAt) ReadAt(p []byte, off int64) (int, error) {
 
 // TestStreamAtReturnsTheReadError: a file that cannot be read from some
 // byte on (its first stretch, a later one, the tail read past a stretch)
-// ends the clone written at places with that read's error, every time,
-// and returns.
+// ends the clone written at places with the error a reading of the
+// stretches in the file's order meets first (the lowest stretch that
+// fails is always read: stretches are taken in order), every time,
+// whichever goroutine met its error first, and returns.
 func TestStreamAtReturnsTheReadError(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	var in bytes.Buffer
 	fillTo(t, rng, &in, 8*pageSize+100)
+	size := int64(in.Len())
 	r := NewRemapperFor("11111111-2222-4333-8444-555555555555", stretchSID)
+	const S, tail = pageSize, 32
 	for _, at := range []int64{0, 1, pageSize, 3*pageSize + 10, 8 * pageSize} {
-		for run := range 5 {
-			_, err := r.streamAt(&placedAt{}, failingAt{in.Bytes(), at}, int64(in.Len()), pageSize, 32)
-			require.ErrorContains(t, err, "read error", "failing from byte %d, run %d", at, run)
+		src := failingAt{in.Bytes(), at}
+		var first error
+		var buf []byte
+		for k := int64(0); k*S < size && first == nil; k++ {
+			_, first = readStretch(src, size, k*S, S, tail, &buf)
+		}
+		require.Error(t, first, "failing from byte %d: a read in order fails", at)
+		for run := range 20 {
+			_, err := r.streamAt(&placedAt{}, src, size, S, tail)
+			require.EqualError(t, err, first.Error(), "failing from byte %d, run %d", at, run)
 		}
 	}
 }
