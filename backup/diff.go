@@ -233,7 +233,7 @@ func lineIDs(open Opener, ignore bool, sessions []string, ids map[[2]uint64]rune
 		if !seen {
 			id = runeOf(len(ids))
 			if id < 0 {
-				return nil, fmt.Errorf("diff: more than %d distinct lines", maxDistinct)
+				return nil, fmt.Errorf("more than %d distinct lines", maxDistinct)
 			}
 			ids[k] = id
 		}

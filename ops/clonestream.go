@@ -700,7 +700,13 @@ func morePs(n int) (cores int, restore func()) {
 		extraPs.users--
 		if extraPs.users == 0 {
 			extraPs.n = 0
-			runtime.GOMAXPROCS(extraPs.base)
+			// the runtime's own setting again (it follows the machine's
+			// CPUs and quota), unless the number before was set otherwise
+			// (an environment variable, a call): then that number
+			runtime.SetDefaultGOMAXPROCS()
+			if runtime.GOMAXPROCS(0) != extraPs.base {
+				runtime.GOMAXPROCS(extraPs.base)
+			}
 		}
 	}
 }

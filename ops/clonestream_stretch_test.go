@@ -4,12 +4,15 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 	"unsafe"
 
 	"github.com/stretchr/testify/require"
@@ -346,6 +349,17 @@ func newGatedAt() *gatedAt {
 	return &gatedAt{open: make(chan struct{}), entered: make(chan struct{})}
 }
 
+// openAll lets every write of gs through (those let through already too).
+func openAll(gs []*gatedAt) {
+	for _, g := range gs {
+		select {
+		case <-g.open:
+		default:
+			close(g.open)
+		}
+	}
+}
+
 func (g *gatedAt) WriteAt(p []byte, off int64) (int, error) {
 	g.once.Do(func() { close(g.entered) })
 	<-g.open
@@ -370,6 +384,7 @@ func TestStreamGivesItsWritersPsOfTheirOwn(t *testing.T) {
 	require.ErrorAs(t, err, &unknown)
 	for _, firstEnds := range []string{"the first begun", "the second begun"} {
 		gates := []*gatedAt{newGatedAt(), newGatedAt()}
+		t.Cleanup(func() { openAll(gates) }) // a failed check leaves no stream waiting
 		done := []chan error{make(chan error, 1), make(chan error, 1)}
 		for i, g := range gates {
 			go func() {
@@ -388,10 +403,10 @@ func TestStreamGivesItsWritersPsOfTheirOwn(t *testing.T) {
 		if firstEnds == "the second begun" {
 			order = []int{1, 0}
 		}
-		close(gates[order[0]].open)
+		openAll(gates[order[0] : order[0]+1])
 		require.NoError(t, <-done[order[0]], firstEnds)
 		require.Equal(t, base+streamWaiters, runtime.GOMAXPROCS(0), "%s ended, the other still writing", firstEnds)
-		close(gates[order[1]].open)
+		openAll(gates[order[1] : order[1]+1])
 		require.NoError(t, <-done[order[1]], firstEnds)
 		require.Equal(t, base, runtime.GOMAXPROCS(0), "%s ended, then the other: the Ps there were before", firstEnds)
 		for _, g := range gates {
@@ -402,4 +417,56 @@ func TestStreamGivesItsWritersPsOfTheirOwn(t *testing.T) {
 			require.Equal(t, whole.Bytes(), g.buf, "%s: stream %d's output is the file renamed as one block", firstEnds, i)
 		}
 	}
+}
+
+// countedAt counts the reads of a file.
+type countedAt struct {
+	data  []byte
+	reads atomic.Int64
+}
+
+func (c *countedAt) ReadAt(p []byte, off int64) (int, error) {
+	c.reads.Add(1)
+	n := copy(p, c.data[off:])
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+// TestStreamRenamesOnTheCoresAndWritesApart: the stretches are read and
+// renamed by one goroutine a core (the Ps there were before the stream),
+// and written by streamWaiters others: with every write held, a stream
+// reads exactly one stretch a renamer (waiting to hand its block on), one
+// a queued block and one a writer, and then waits. A stream whose
+// renamers write (each waits at its first write: fewer reads) or that
+// counts the writers' Ps as cores (more) reads another number.
+func TestStreamRenamesOnTheCoresAndWritesApart(t *testing.T) {
+	base := runtime.GOMAXPROCS(0)
+	rng := rand.New(rand.NewSource(6))
+	var in bytes.Buffer
+	fillTo(t, rng, &in, 60*pageSize)
+	src := &countedAt{data: in.Bytes()}
+	r := NewRemapperFor(stretchSID)
+	g := newGatedAt()
+	t.Cleanup(func() { openAll([]*gatedAt{g}) })
+	done := make(chan error, 1)
+	go func() {
+		// a tail of a page: every line (at most 600 bytes) ends within
+		// it, so that a stretch is one read
+		_, err := r.streamAt(g, src, int64(in.Len()), pageSize, pageSize)
+		done <- err
+	}()
+	want := int64(base + 2*streamWaiters)
+	deadline := time.Now().Add(10 * time.Second)
+	for src.reads.Load() < want && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond) // and no more after a while
+	require.Equal(t, want, src.reads.Load(), "stretches read while every write is held (%d Ps before the stream)", base)
+	openAll([]*gatedAt{g})
+	err := <-done
+	var unknown *UnknownSessionIDsError
+	require.ErrorAs(t, err, &unknown)
+	require.Equal(t, base, runtime.GOMAXPROCS(0))
 }

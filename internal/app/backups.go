@@ -389,8 +389,26 @@ func (env *Env) RunDiff(o DiffOptions) error {
 	if env.JSON {
 		w = nil
 	}
-	st, err := backup.DiffStream(backup.FileOpener(pa), backup.FileOpener(pb), w, opts)
+	openA := backup.FileOpener(pa)
+	if o.B == "" {
+		// the backup's copy, ccsurgeon's own file: what makes it unreadable
+		// is no fault of the session the user named
+		inner := openA
+		openA = func() (io.ReadCloser, error) {
+			r, err := inner()
+			if err != nil {
+				return nil, &Error{Msg: fmt.Sprintf("diff: the newest backup's copy of session %s cannot be read: %v", ida, err),
+					Hint: "list the backups with 'ccsurgeon backups " + env.sessionArg(ida, pb) + "'", Code: 1, Err: err}
+			}
+			return r, nil
+		}
+	}
+	st, err := backup.DiffStream(openA, backup.FileOpener(pb), w, opts)
 	if err != nil {
+		var worded *Error
+		if errors.As(err, &worded) {
+			return err
+		}
 		return Errorf("diff: %v", err)
 	}
 	if env.JSON {

@@ -927,8 +927,9 @@ func TestConfigDirWithoutProjects(t *testing.T) {
 // TestErrorsWordedWithContextKeepTheirHint: an error the command layer
 // words with context around it ("diff: …", "an interrupted move could
 // not be finished: …") keeps the hint and exit code of the error inside.
-// Members: diff against a newest backup whose copy is a named pipe by the
-// time it is read (the user's side), and each kind of inner error through
+// Members: diff against a newest backup whose copy is a named pipe (the
+// user's side: the backup named as what cannot be read, and a hint that
+// lists the backups, not the session's own), and each kind of inner error through
 // app.Errorf and the error report (a chain error with a hint, an argument
 // error with exit 2, a backup error the command layer words, a plain one
 // without a hint); the member says which lost it.
@@ -950,24 +951,36 @@ func TestErrorsWordedWithContextKeepTheirHint(t *testing.T) {
 		mkfifo(t, copies[0])
 		_, errs, code = cliRun(t, "--config-dir", cfg, "diff", idOf(path))
 		assert.Equal(t, 1, code, errs)
-		assert.Regexp(t, `^ccsurgeon: diff: \S+ is not a regular file \(a named pipe\)\nccsurgeon: hint: a session is a regular \.jsonl file`, errs)
+		assert.Regexp(t, `^ccsurgeon: diff: the newest backup's copy of session `+idOf(path)+` cannot be read: \S+ is not a regular file \(a named pipe\)\nccsurgeon: hint: list the backups with 'ccsurgeon --config-dir \S+ backups `+idOf(path)+`'\n$`, errs)
+		// the hint, as printed, lists them
+		hint := strings.TrimPrefix(strings.Split(strings.TrimSpace(errs), "\n")[1], "ccsurgeon: hint: ")
+		args := strings.Fields(strings.Trim(strings.TrimPrefix(hint, "list the backups with "), "'"))
+		out, errs, code := cliRun(t, args[1:]...)
+		assert.Equal(t, 0, code, errs)
+		assert.Contains(t, out, "drop-tool-calls")
 	})
 	for _, m := range []struct {
 		name  string
 		inner error
 		code  int
 		hint  string
+		words string // what the command layer says of inner ("": its own words)
 	}{
-		{"a chain error with its hint", &chain.Error{Msg: "x is not a regular file", Hint: "give its path"}, 1, "give its path"},
-		{"an argument error", &chain.ArgError{Msg: "bad id", Hint: "give an id"}, 2, "give an id"},
-		{"a backup error the command layer words", &backup.ExistsError{Path: "/tmp/out.jsonl"}, 1, "pass --force to replace it, or choose another name"},
-		{"a plain error", errors.New("disk full"), 1, ""},
+		{"a chain error with its hint", &chain.Error{Msg: "x is not a regular file", Hint: "give its path"}, 1, "give its path", ""},
+		{"an argument error", &chain.ArgError{Msg: "bad id", Hint: "give an id"}, 2, "give an id", ""},
+		{"a backup error the command layer words", &backup.ExistsError{Path: "/tmp/out.jsonl"}, 1, "pass --force to replace it, or choose another name", ""},
+		{"an error the command layer words anew", &ops.OptionError{Option: "Target", Value: 0, Want: "a positive count"}, 2, "", "--target-tokens must be a positive count"},
+		{"a plain error", errors.New("disk full"), 1, "", ""},
 	} {
 		t.Run(m.name, func(t *testing.T) {
 			var stderr bytes.Buffer
 			code := reportErrorAs(&stderr, app.Errorf("diff: %v", m.inner), "ccsurgeon")
 			assert.Equal(t, m.code, code, "exit code")
-			want := "ccsurgeon: diff: " + m.inner.Error() + "\n"
+			words := m.inner.Error()
+			if m.words != "" {
+				words = m.words
+			}
+			want := "ccsurgeon: diff: " + words + "\n"
 			if m.hint != "" {
 				want += "ccsurgeon: hint: " + m.hint + "\n"
 			}

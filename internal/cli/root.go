@@ -369,13 +369,13 @@ func speakOne(err, e error) (worded error, done bool) {
 	case *ops.TurnRangeError:
 		return words("list them with 'ccsurgeon turns SESSION'", 2)
 	case *ops.BeforeTurnError:
-		return &app.Error{Msg: fmt.Sprintf("--before-turn %d is out of range: give 1-%d (the branch has %d turns; %d means all of them)", t.N, t.Turns+1, t.Turns, t.Turns+1), Hint: "list the turns with 'ccsurgeon turns SESSION'", Code: 2, Err: err}, true
+		return &app.Error{Msg: app.Reword(err, e, fmt.Sprintf("--before-turn %d is out of range: give 1-%d (the branch has %d turns; %d means all of them)", t.N, t.Turns+1, t.Turns, t.Turns+1)), Hint: "list the turns with 'ccsurgeon turns SESSION'", Code: 2, Err: err}, true
 	case *ops.OptionError:
 		flag := map[string]string{"KeepTurns": "--keep-turns", "KeepExchanges": "--keep-exchanges", "Target": "--target-tokens"}[t.Option]
 		if flag == "" {
 			return err, true
 		}
-		return &app.Error{Msg: fmt.Sprintf("%s must be %s", flag, t.Want), Code: 2, Err: err}, true
+		return &app.Error{Msg: app.Reword(err, e, fmt.Sprintf("%s must be %s", flag, t.Want)), Code: 2, Err: err}, true
 	case *ops.OverTargetError:
 		return &app.Error{Msg: app.Reword(err, e, fmt.Sprintf("the estimate of the written result stays above --target-tokens %d (%d); nothing was written", t.Target, t.Total)),
 			Hint: fitBugHint(t.Path), Code: 1, Err: err}, true
@@ -445,7 +445,7 @@ func speakOne(err, e error) (worded error, done bool) {
 		// the newest move undone first: the session is then where the
 		// backup was taken (or a move nearer to it); the hint is that
 		// command, whole (a config dir in it may need quotes)
-		return &app.Error{Msg: t.Error() + fmt.Sprintf(": undo that move first (backup %s), then restore %s again", t.Undo.Name, t.Name),
+		return &app.Error{Msg: app.Reword(err, e, t.Error()+fmt.Sprintf(": undo that move first (backup %s), then restore %s again", t.Undo.Name, t.Name)),
 			// (named by its path: another copy of the session may share its id)
 			Hint: fmt.Sprintf("ccsurgeon restore %s %s", app.ShellQuote(filepath.Join(t.To, t.SessionID+".jsonl")), t.Undo.Name), Code: 1, Err: err}, true
 	case *backup.DamagedError:
@@ -458,7 +458,7 @@ func speakOne(err, e error) (worded error, done bool) {
 		}
 	}
 	if e == ops.ErrNoSelector {
-		return &app.Error{Msg: "drop-tool-calls needs a selector", Hint: "add --tool NAME, --larger-than SIZE, --turns RANGE or --failed", Code: 2, Err: err}, true
+		return &app.Error{Msg: app.Reword(err, e, "drop-tool-calls needs a selector"), Hint: "add --tool NAME, --larger-than SIZE, --turns RANGE or --failed", Code: 2, Err: err}, true
 	}
 	if _, ok := e.(interface{ HintText() string }); ok {
 		return err, true // worded already: its own hint (or none) and exit code
