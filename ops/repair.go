@@ -1082,7 +1082,9 @@ func keepsMessage(t *Txn, f *chain.File) bool {
 // culprits returns the relinked lost parents that the errors of after
 // the input has no copy of (by code and line) lead to, each with the first
 // such error: the error's entry when it is relinked (the seam: two
-// assistant messages in a row, a tool result after another call), or else
+// assistant messages in a row, a tool result after another call), else the
+// relinked entry nearest above it (an error is about what comes before
+// its entry: that relink changed it, the seam being higher up), or else
 // the relinked entry whose new parents reach it first (the history the
 // relink brought back to the branch). It returns none when some new error
 // leads to no relink.
@@ -1118,6 +1120,13 @@ func (r *Repair) culprits(before, after []validate.Problem, inputLine []int, byL
 		}
 		c := x
 		if _, relinked := r.relinked[x]; !relinked {
+			// a problem of an entry is about what is above it: the
+			// relink nearest above it changed that
+			c = relinkedAbove(r.parent, r.relinked, x)
+		}
+		if c < 0 {
+			// none above it: the relink whose new parents reach it
+			// brought it onto the branch
 			if owner == nil {
 				owner = map[int]int{}
 				for i := range r.parent {
@@ -1142,6 +1151,17 @@ func (r *Repair) culprits(before, after []validate.Problem, inputLine []int, byL
 		}
 	}
 	return out
+}
+
+// relinkedAbove returns the nearest entry above x (by parent) that was
+// relinked, or -1 for none.
+func relinkedAbove(parent []int, relinked map[int]int, x int) int {
+	for y, n := parent[x], 0; y >= 0 && n <= len(parent); y, n = parent[y], n+1 {
+		if _, ok := relinked[y]; ok {
+			return y
+		}
+	}
+	return -1
 }
 
 // undo marks the fixes from index from on as not made, saying why.
