@@ -23,20 +23,25 @@ func wouldCycleWalk(parent []int, i, p int) bool {
 	return false
 }
 
-// TestCycleGuardIsTheWalk: the bounded walk of repair's cycle check gives
-// the plain walk's answer on random parent links (backward, forward,
-// loops, self-parents, roots), as repair relinks entries to earlier ones
-// one after another.
+// TestCycleGuardIsTheWalk: the bounded walk of repair's cycle check, and
+// its roots' union-find, give the plain walk's answer on random parent
+// links (backward, forward, loops, self-parents, roots: few, or many as
+// on a session of lost parents), as repair relinks entries to earlier
+// ones one after another (roots, and entries inside a tree).
 func TestCycleGuardIsTheWalk(t *testing.T) {
 	rng := rand.New(rand.NewSource(7))
-	queries := 0
-	for round := 0; round < 300; round++ {
+	queries, roots := 0, 0
+	for round := 0; round < 600; round++ {
 		n := 2 + rng.Intn(60)
 		parent := make([]int, n)
 		fwd := rng.Float64() * 0.3
+		lost := 0.1
+		if round%2 == 1 {
+			lost = 0.5
+		}
 		for j := range parent {
 			switch r := rng.Float64(); {
-			case r < 0.1:
+			case r < lost:
 				parent[j] = -1
 			case r < 0.1+fwd:
 				parent[j] = rng.Intn(n) // anywhere: forward links, loops, self
@@ -51,14 +56,18 @@ func TestCycleGuardIsTheWalk(t *testing.T) {
 			i := 1 + rng.Intn(n-1)
 			p := rng.Intn(i)
 			want := wouldCycleWalk(parent, i, p)
-			require.Equal(t, want, g.wouldCycle(i, p), "round %d: i %d p %d parents %v", round, i, p, parent)
+			require.Equal(t, want, g.wouldCycle(i, p), "round %d: i %d (parent %d) p %d parents %v", round, i, parent[i], p, parent)
 			queries++
+			if parent[i] < 0 {
+				roots++
+			}
 			if !want && rng.Intn(2) == 0 {
-				parent[i] = p // a relink, as repair makes it: backward
+				g.link(i, p) // a relink, as repair makes it: backward
 			} else if rng.Intn(4) == 0 {
-				parent[i] = -1
+				g.link(i, -1)
 			}
 		}
 	}
-	require.Greater(t, queries, 10000)
+	require.Greater(t, queries, 20000)
+	require.Greater(t, roots, 5000, "questions about a root")
 }

@@ -362,7 +362,7 @@ func (r *Repair) structural(t *Txn, f *chain.File, save func(), skip map[int]str
 		if err := t.SetParent(f, i, uuid); err != nil {
 			return err
 		}
-		parent[i] = p
+		cg.link(i, p)
 		return nil
 	}
 	// parent cycles: break each at its entry that comes first in the file
@@ -375,7 +375,7 @@ func (r *Repair) structural(t *Txn, f *chain.File, save func(), skip map[int]str
 		}
 		for _, c := range cs {
 			if t.Dropped(f, c) {
-				parent[c] = -1 // a dropped copy: its loop does not reach the file
+				cg.link(c, -1) // a dropped copy: its loop does not reach the file
 				continue
 			}
 			e := &f.Entries[c]
@@ -594,6 +594,14 @@ type cycleGuard struct {
 	fwdMin int
 	walked []int32 // the walk that last passed each entry
 	walk   int32
+	// up finds the root of an entry's tree (a union-find over parent,
+	// its paths shortened as they are followed), for the question about
+	// a root: a lost parent's entry, which repair relinks by the
+	// thousand, one after another in the file, and whose walks up from
+	// the entry before it went back over the same long chain each time
+	// (a few forward links anywhere leave fwdMin no bound). nil until
+	// asked, and again once a link inside a tree changed.
+	up []int32
 }
 
 func newCycleGuard(parent []int) *cycleGuard {
@@ -614,6 +622,12 @@ func newCycleGuard(parent []int) *cycleGuard {
 // of n dangling entries to the one before walked the whole chain every
 // time: a 100 MB session with 56,000 dangling parents took 185 s.)
 func (g *cycleGuard) wouldCycle(i, p int) bool {
+	if g.parent[i] < 0 {
+		// i is a root: i is above p when p's tree is i's
+		if r, ok := g.root(p); ok {
+			return r == i
+		}
+	}
 	g.walk++
 	for j := p; j >= 0; j = g.parent[j] {
 		if j == i {
@@ -628,6 +642,49 @@ func (g *cycleGuard) wouldCycle(i, p int) bool {
 		g.walked[j] = g.walk
 	}
 	return false
+}
+
+// link makes p the parent of i (-1: none).
+func (g *cycleGuard) link(i, p int) {
+	was := g.parent[i]
+	g.parent[i] = p
+	if g.up == nil {
+		return
+	}
+	if was >= 0 {
+		g.up = nil // a tree split: made again when next asked
+		return
+	}
+	// a root joins p's tree (or stays a root)
+	g.up[i] = int32(i)
+	if p >= 0 {
+		g.up[i] = int32(p)
+	}
+}
+
+// root returns the root of j's tree, and false when j's parents loop
+// (no root: the walk answers then).
+func (g *cycleGuard) root(j int) (int, bool) {
+	if g.up == nil {
+		g.up = make([]int32, len(g.parent))
+		for k, q := range g.parent {
+			g.up[k] = int32(k)
+			if q >= 0 {
+				g.up[k] = int32(q)
+			}
+		}
+	}
+	r := int32(j)
+	for n := 0; g.up[r] != r; n++ {
+		if n > len(g.up) {
+			return 0, false
+		}
+		r = g.up[r]
+	}
+	for k := int32(j); g.up[k] != r; { // every entry passed points at the root
+		k, g.up[k] = g.up[k], r
+	}
+	return int(r), true
 }
 
 // cyclesOf returns, for every loop of parent links, the member that comes
