@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -73,6 +74,8 @@ type Repair struct {
 	// kept holds the uuids of the whole entries kept from lines that are
 	// not JSON (their children are not lost)
 	kept map[string]bool
+	// lineFixes is what the first round's fixLines did (nil before it)
+	lineFixes *savedLines
 }
 
 // Name of the operation.
@@ -134,6 +137,7 @@ func (r *Repair) Apply(t *Txn) error {
 	before := validate.File(f, t.S.ID)
 	r.before = before
 	r.lost = map[int]bool{}
+	r.lineFixes = nil
 	byLine := newLineIndex(f)
 	for _, p := range before {
 		if p.Severity == validate.Error && p.Code == "dangling-parent" {
@@ -271,6 +275,24 @@ func (r *Repair) structural(t *Txn, f *chain.File, save func(), skip map[int]str
 		return nil
 	}
 	g := f.Graph()
+	if l := r.lineFixes; l != nil {
+		// the fixes of the lines are those of the first round (they do
+		// not depend on skip): taken as they were, not made again
+		t.edits, t.late = cloneEditsOf(l.edits), cloneLateOf(l.late)
+		r.Fixes = append(r.Fixes[:0], l.fixes...)
+		maps.Copy(r.kept, l.kept)
+	} else if err := r.fixLines(t, f, g); err != nil {
+		return err
+	}
+	save() // after the torn line and the copies
+	return r.fixLinks(t, f, g, save, skip)
+}
+
+// fixLines drops the torn final line, the lines that are not JSON and the
+// older copies of an entry, and keeps what it did (lineFixes) for the
+// rounds after the first.
+func (r *Repair) fixLines(t *Txn, f *chain.File, g *chain.Graph) error {
+	n := len(f.Entries)
 	// torn final line, and lines that are not JSON: the client skips them
 	// (their children, left dangling, are re-linked below)
 	for i := range f.Entries {
@@ -321,7 +343,22 @@ func (r *Repair) structural(t *Txn, f *chain.File, save func(), skip map[int]str
 			}
 		}
 	}
-	save() // after the torn line and the copies
+	r.lineFixes = &savedLines{t.cloneEdits(), t.cloneLate(), slices.Clone(r.Fixes), maps.Clone(r.kept)}
+	return nil
+}
+
+// savedLines is what fixLines did: the edits, the fixes and the uuids of
+// the entries kept from lines that are not JSON.
+type savedLines struct {
+	edits map[*chain.File]*chain.Edits
+	late  map[*chain.File]map[int]LateFunc
+	fixes []Fix
+	kept  map[string]bool
+}
+
+// fixLinks breaks the parent cycles and relinks the lost parents (but
+// those of skip).
+func (r *Repair) fixLinks(t *Txn, f *chain.File, g *chain.Graph, save func(), skip map[int]string) error {
 	// effective parents: overrides on top of the graph
 	parent := append([]int(nil), g.Parent...)
 	cg := newCycleGuard(parent)
@@ -1096,9 +1133,11 @@ func isChainConversation(e *chain.Entry) bool {
 // are never changed in place).
 // cloneLate copies the makers of the late lines (a clone's edits may set
 // or drop a late line without touching t's).
-func (t *Txn) cloneLate() map[*chain.File]map[int]LateFunc {
-	out := make(map[*chain.File]map[int]LateFunc, len(t.late))
-	for f, fns := range t.late {
+func (t *Txn) cloneLate() map[*chain.File]map[int]LateFunc { return cloneLateOf(t.late) }
+
+func cloneLateOf(late map[*chain.File]map[int]LateFunc) map[*chain.File]map[int]LateFunc {
+	out := make(map[*chain.File]map[int]LateFunc, len(late))
+	for f, fns := range late {
 		c := make(map[int]LateFunc, len(fns))
 		for i, fn := range fns {
 			c[i] = fn
@@ -1108,9 +1147,11 @@ func (t *Txn) cloneLate() map[*chain.File]map[int]LateFunc {
 	return out
 }
 
-func (t *Txn) cloneEdits() map[*chain.File]*chain.Edits {
-	out := make(map[*chain.File]*chain.Edits, len(t.edits))
-	for f, ed := range t.edits {
+func (t *Txn) cloneEdits() map[*chain.File]*chain.Edits { return cloneEditsOf(t.edits) }
+
+func cloneEditsOf(edits map[*chain.File]*chain.Edits) map[*chain.File]*chain.Edits {
+	out := make(map[*chain.File]*chain.Edits, len(edits))
+	for f, ed := range edits {
 		c := chain.NewEdits()
 		for i, e := range ed.All() {
 			cp := *e
