@@ -411,6 +411,48 @@ func TestRepairBacksOffTheRelinkAboveTheProblem(t *testing.T) {
 	assert.Contains(t, string(r.out), c[2], "line 3 is written as it was")
 }
 
+// TestRepairKeepsItsLineFixesInTheNextRound: a relink left out makes a
+// second round of fixes, which takes the first round's fixes of the lines
+// (a line that is not JSON, a torn one, an older copy, a whole entry kept
+// from a line cut short) as they were: each is still made and reported.
+func TestRepairKeepsItsLineFixesInTheNextRound(t *testing.T) {
+	attachment := fmt.Sprintf(`{"parentUuid":%q,"isSidechain":false,"attachment":{"type":"todo","content":[]},"type":"attachment","uuid":%q,"timestamp":"2026-11-21T10:00:03.000Z","sessionId":%q}`,
+		rpID(999001), rpID(3), rpSession)
+	whole := rpUser(9, 8, "one more")
+	c := []string{
+		rpUser(1, 0, "list the files"),
+		rpAssistant(2, 1, "two files", "msg_1"),
+		`{"type":"user","message":`, // not JSON
+		attachment,                  // lost parent: its relink is left out
+		rpAssistant(4, 3, "and a third", "msg_2"),
+		rpAssistant(4, 3, "and a third, said otherwise", "msg_2"), // a later copy of uuid 4
+		rpUser(5, 4, "thanks"),
+		rpAssistant(6, 5, "welcome", "msg_3"),
+		rpUser(7, -2, "and now?"), // lost parent: relinked
+		rpAssistant(8, 7, "nothing", "msg_4"),
+		`{"type":"assistant","uu` + whole,   // cut short, then a whole entry
+		rpAssistant(10, 9, "more", "msg_5"), // its child: not lost
+		`{"parentUuid":"` + rpID(9) + `","type":"user","message":{"role":"user","content":"cut sh`, // torn final line
+	}
+	data := strings.TrimSuffix(lines(c...), "\n")
+	r := rpRepair(t, data)
+	fixed := map[string]int{}
+	var left []string
+	for _, fx := range r.rep.Fixes {
+		if fx.Fixed {
+			fixed[fx.Code]++
+		} else {
+			left = append(left, fmt.Sprintf("line %d %s", fx.Line, fx.Code))
+		}
+	}
+	assert.Equal(t, map[string]int{"invalid-json": 2, "duplicate-uuid": 1, "torn-final-line": 1, "dangling-parent": 1}, fixed, "%v", r.rep.Fixes)
+	assert.Equal(t, []string{"line 4 dangling-parent"}, left, "the relink left out, in the second round")
+	assert.NotContains(t, string(r.out), c[2])
+	assert.NotContains(t, string(r.out), `"and a third"`, "the older copy goes")
+	assert.Contains(t, string(r.out), whole+"\n"+c[11]+"\n", "the whole entry after the cut is kept, and its child's parent")
+	assert.NotContains(t, string(r.out), "cut sh", "the torn final line goes")
+}
+
 // TestRepairJoinsTheAnswerOfALostPrompt: a prompt's line is lost (its
 // answer's parent names nothing) and the entry before the answer is the
 // previous answer: relinked there alone, it would be a second assistant
