@@ -523,6 +523,28 @@ func (t *Txn) SetParent(f *chain.File, i int, uuid string) error {
 // val. A line that holds the key more than once (the client's JSON.parse
 // keeps the last) loses every copy and gets one at the end.
 func setTopLevel(raw []byte, key string, val []byte) ([]byte, error) {
+	// the line holds the key once (a repair's relinks: thousands of lines
+	// made again at each of its checks): its value is replaced where it
+	// is, found by the loader's scanner, which skips the other values
+	// without decoding them (gjson and sjson parsed the line twice)
+	s := unsafeString(raw)
+	n, vs, ve := 0, -1, -1
+	if end := chain.FieldsTo(s, 0, func(k string, at int) int {
+		e := chain.SkipValue(s, at)
+		if k == key {
+			n, vs, ve = n+1, at, e
+		}
+		return e
+	}); end > 0 && n == 1 && ve > vs && strings.TrimSpace(s[end:]) == "" {
+		out := make([]byte, 0, len(raw)-(ve-vs)+len(val))
+		out = append(append(append(out, raw[:vs]...), val...), raw[ve:]...)
+		return out, nil
+	}
+	return setTopLevelSlow(raw, key, val)
+}
+
+// setTopLevelSlow is setTopLevel for any line gjson reads.
+func setTopLevelSlow(raw []byte, key string, val []byte) ([]byte, error) {
 	n := 0
 	gjson.ParseBytes(raw).ForEach(func(k, _ gjson.Result) bool {
 		if k.Str == key {
