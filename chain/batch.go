@@ -15,8 +15,14 @@ type Batch struct {
 	f        *File
 	span     lineSpan
 	together bool
-	bp       *[]byte
-	buf      []byte // the buffer the last line was read into
+	// apart: the lines lie so far apart that each is read on its own
+	// from the file, not through the cache of small reads, which reads
+	// a block of cacheBlock bytes for each line it does not hold (the
+	// parent links a repair sets, a few a megabyte, read the whole file
+	// so at each of its checks)
+	apart bool
+	bp    *[]byte
+	buf   []byte // the buffer the last line was read into
 }
 
 // batchBufs holds the buffers batches are read into.
@@ -38,8 +44,10 @@ func ReadBatch[I ~int | ~int32](f *File, idx []I) *Batch {
 		lo, hi = min(lo, int(i)), max(hi, int(i))
 	}
 	first, last := &f.Entries[lo], &f.Entries[hi]
-	if last.Off+last.TotalBytes()-first.Off > 2*want+64<<10 {
-		return &Batch{f: f, bp: batchBufs.Get().(*[]byte)}
+	if span := last.Off + last.TotalBytes() - first.Off; span > 2*want+64<<10 {
+		// a cache block serves fewer than 8 of the lines on average
+		apart := span/int64(len(idx)) >= cacheBlock/8
+		return &Batch{f: f, bp: batchBufs.Get().(*[]byte), apart: apart}
 	}
 	return f.ReadRange(lo, hi+1)
 }
@@ -70,7 +78,11 @@ func (b *Batch) Raw(i int) ([]byte, error) {
 		b.buf = b.span.buf()
 		return b.span.raw(i), nil
 	}
-	raw, err := b.f.ReadRaw(i, b.buf)
+	src := b.f.src
+	if c, ok := src.(*blockCache); ok && b.apart {
+		src = c.r
+	}
+	raw, err := b.f.readRawFrom(src, i, b.buf)
 	if err == nil {
 		b.buf = raw
 	}

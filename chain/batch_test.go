@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -72,9 +73,14 @@ func TestReadLines(t *testing.T) {
 	far2 := []int32{0, int32(len(g.Entries) - 1)}
 	b = ReadBatch(g, far2)
 	require.False(t, b.together, "two lines 180 KB apart are read one by one")
+	require.True(t, b.apart, "and each alone, not through the cache of small reads")
+	reads := &countingReaderAt{r: g.src.(*blockCache).r}
+	g.src.(*blockCache).r = reads
 	for _, i := range far2 {
+		reads.n = 0
 		got, err := b.Raw(int(i))
 		require.NoError(t, err)
+		require.Equal(t, int64(len(got)), reads.n, "line %d is read alone, not with the %d bytes of a cache block", i, cacheBlock)
 		want, _ := g.Raw(int(i))
 		require.Equal(t, string(want), string(got))
 		require.True(t, b.Holds(got))
@@ -104,4 +110,16 @@ func TestOverlaps(t *testing.T) {
 	require.True(t, Overlaps(b[:0], b[:1])) // cap reaches
 	require.False(t, Overlaps(b, make([]byte, 5)))
 	require.False(t, Overlaps(nil, b))
+}
+
+// countingReaderAt counts the bytes read through it.
+type countingReaderAt struct {
+	r io.ReaderAt
+	n int64
+}
+
+func (c *countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	n, err := c.r.ReadAt(p, off)
+	c.n += int64(n)
+	return n, err
 }

@@ -309,9 +309,13 @@ func (f *File) Raw(i int) ([]byte, error) { return f.ReadRaw(i, nil) }
 // ReadRaw is Raw reading into buf when it is large enough (a pass over
 // many lines reuses one buffer instead of allocating one per line); the
 // bytes are valid until buf is used again.
-func (f *File) ReadRaw(i int, buf []byte) ([]byte, error) {
+func (f *File) ReadRaw(i int, buf []byte) ([]byte, error) { return f.readRawFrom(f.src, i, buf) }
+
+// readRawFrom is ReadRaw reading from src (f's source, or the reader
+// behind its cache).
+func (f *File) readRawFrom(src io.ReaderAt, i int, buf []byte) ([]byte, error) {
 	e := &f.Entries[i]
-	if f.src == nil {
+	if src == nil {
 		return nil, fmt.Errorf("%s: the bytes of line %d were not kept", f.Path, e.Line)
 	}
 	b := buf
@@ -319,7 +323,7 @@ func (f *File) ReadRaw(i int, buf []byte) ([]byte, error) {
 		b = make([]byte, e.Len)
 	}
 	b = b[:e.Len]
-	if _, err := f.src.ReadAt(b, e.Off); err != nil && !(errors.Is(err, io.EOF) && int(e.Len) == len(b)) {
+	if _, err := src.ReadAt(b, e.Off); err != nil && !(errors.Is(err, io.EOF) && int(e.Len) == len(b)) {
 		return nil, fmt.Errorf("read %s line %d: %w", f.Path, e.Line, err)
 	}
 	return b, nil
