@@ -240,6 +240,7 @@ func TestIndexWriterTakesUnchangedLinesFromTheirIndex(t *testing.T) {
 		docs[p] = b
 	}
 	copied := 0
+	var skipped int64
 	defer func(n int) { blockSize = n }(blockSize)
 	for _, bs := range []int{blockSize, 700} { // and runs across many small blocks
 		blockSize = bs
@@ -280,11 +281,42 @@ func TestIndexWriterTakesUnchangedLinesFromTheirIndex(t *testing.T) {
 					}
 				}
 				copied += w.copied
+
+				// the same write to a writer that keeps no bytes (IndexOf:
+				// a result checked, not written) makes the same index
+				// without reading the unchanged lines it skips: every byte
+				// it skips is one it did not read
+				src := f.src
+				reads := &countingReaderAt{r: src}
+				f.src = reads
+				_, err = f.WriteWith(NewIndexWriter("x", &bytes.Buffer{}, 0), edits, nil, nil)
+				require.NoError(t, err)
+				readKept := reads.n
+				reads.n = 0
+				xw := NewIndexWriter("x", io.Discard, 0)
+				n, err := f.WriteWith(xw, edits, nil, nil)
+				f.src = src
+				require.NoError(t, err, where)
+				assert.Equal(t, int64(sink.Len()), n, "%s: the bytes the index-only write says it wrote", where)
+				only, err := xw.Close()
+				require.NoError(t, err, where)
+				require.Equal(t, len(want.Entries), len(only.Entries), "%s, index only", where)
+				assert.Equal(t, want.Size, only.Size, "%s, index only", where)
+				assert.Equal(t, want.BOM, only.BOM, "%s, index only", where)
+				for i := range want.Entries {
+					if !assert.Equal(t, want.Entries[i], only.Entries[i], "%s, index only: line %d", where, i+1) ||
+						!assert.Equal(t, want.Entries[i].Blocks(), only.Entries[i].Blocks(), "%s, index only: line %d's blocks", where, i+1) {
+						break
+					}
+				}
+				assert.Equal(t, readKept-xw.skipped, reads.n, "%s: bytes read by the index-only write (%d skipped)", where, xw.skipped)
+				skipped += xw.skipped
 			}
 		}
 	}
-	t.Logf("%d files, %d entries taken from their index", len(docs), copied)
+	t.Logf("%d files, %d entries taken from their index, %d bytes not read by index-only writes", len(docs), copied, skipped)
 	assert.Positive(t, copied, "no line was taken from its index")
+	assert.Positive(t, skipped, "no unchanged line was skipped by an index-only write")
 }
 
 // TestLoadWrittenIsLoadBytes: a document written in pieces of every

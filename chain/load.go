@@ -461,12 +461,27 @@ type block struct {
 	// block, which holds NUL bytes and was not kept (skipNULLine): data
 	// is a stand-in of it (a NUL and its line end)
 	span int64
+	// skip, when not nil, is a stretch of an index-only writer's output
+	// that is lines of an indexed file unchanged, never read
+	// (IndexWriter.skip): the block has no data, its entries are those
+	// lines' entries
+	skip *skipped
+}
+
+// skipped is the lines [first, first+lines) of src, n bytes in all.
+type skipped struct {
+	src          *File
+	first, lines int
+	n            int64
 }
 
 // end is the file offset after the block.
 func (b *block) end() int64 {
 	if b.span > 0 {
 		return b.off + b.span
+	}
+	if b.skip != nil {
+		return b.off + b.skip.n
 	}
 	return b.off + int64(len(b.data))
 }
@@ -595,6 +610,9 @@ func (x *indexer) submit(b *block) {
 	if len(b.data) > 0 && b.data[len(b.data)-1] != '\n' {
 		n++
 	}
+	if b.skip != nil {
+		n = b.skip.lines
+	}
 	b.start = x.next
 	if x.all != nil && !x.overflow {
 		if x.next+n <= len(x.all) {
@@ -652,6 +670,10 @@ type IndexWriter struct {
 	// copied is the number of entries taken from an index instead of
 	// parsed (set by Close; for tests)
 	copied int
+	// discard: the sink is io.Discard, the bytes go nowhere (skip);
+	// skipped is the number of bytes skipped so (for tests)
+	discard bool
+	skipped int64
 
 	flushQ    chan *block
 	flushDone chan struct{}
@@ -664,7 +686,7 @@ type IndexWriter struct {
 // a right guess saves memory and a copy of the index.
 func NewIndexWriter(name string, sink io.Writer, lines int) *IndexWriter {
 	w := &IndexWriter{name: name, sink: sink, x: newIndexer(lines), nl: -1, first: true,
-		flushQ: make(chan *block, 2), flushDone: make(chan struct{})}
+		flushQ: make(chan *block, 2), flushDone: make(chan struct{}), discard: sink == io.Discard}
 	go w.flusher()
 	return w
 }
@@ -707,6 +729,40 @@ func (w *IndexWriter) Verbatim(src *File, first int, n int64) {
 	}
 	at := w.off + int64(len(w.buf))
 	w.runs = append(w.runs, verbatim{out0: at, out1: at + n, src: src, first: first})
+}
+
+// skip is Verbatim for a writer whose sink is io.Discard (IndexOf, a dry
+// run: a result checked, not kept): the n bytes are not written at all,
+// so the caller need not read them; their entries are src's. It reports
+// false, and takes nothing, when the bytes must be written all the same:
+// a writer that keeps them, the start of either file (its first line is
+// parsed, for a byte order mark), a writer midway through a line, or n
+// not the end of a line of src.
+func (w *IndexWriter) skip(src *File, first int, n int64) bool {
+	if !w.discard || w.err != nil || n <= 0 || first <= 0 || first >= len(src.Entries) {
+		return false
+	}
+	at := w.off + int64(len(w.buf))
+	if at == 0 || (len(w.buf) > 0 && w.buf[len(w.buf)-1] != '\n') {
+		return false
+	}
+	es := src.Entries
+	start, k := es[first].Off, first
+	for k < len(es) && es[k].Off-start < n {
+		k++
+	}
+	if end := es[k-1].Off + es[k-1].TotalBytes(); end-start != n || es[k-1].EOL == 0 {
+		return false
+	}
+	if len(w.buf) > 0 {
+		if err := w.cut(true); err != nil {
+			return false
+		}
+	}
+	w.x.submit(&block{off: w.off, skip: &skipped{src: src, first: first, lines: k - first, n: n}, done: make(chan struct{})})
+	w.off += n
+	w.skipped += n
+	return true
 }
 
 // Write buffers p and passes on every full block.
@@ -951,6 +1007,16 @@ func skipNULLine(r io.Reader, off int64, head []byte) (*block, []byte, error) {
 
 // indexBlock parses the lines of one block.
 func indexBlock(b *block) []Entry {
+	if k := b.skip; k != nil {
+		es := k.src.Entries[k.first : k.first+k.lines]
+		out := append(b.dst[:0], es...) // a slice of its own when dst is nil
+		shift := b.off - es[0].Off
+		for i := range out {
+			out[i].Off += shift
+		}
+		b.copied += len(out)
+		return out
+	}
 	out := b.dst[:0]
 	if b.dst == nil {
 		out = make([]Entry, 0, bytes.Count(b.data, []byte{'\n'})+1)

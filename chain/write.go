@@ -231,6 +231,11 @@ func (f *File) WriteWithAt(w io.Writer, edits *Edits, tr TransformAt, late LineF
 			return nil
 		}
 		if iw != nil {
+			if iw.skip(f, runFirst, runEnd-runStart) { // the bytes go nowhere: not read
+				cw.N += runEnd - runStart
+				runStart = -1
+				return nil
+			}
 			iw.Verbatim(f, runFirst, runEnd-runStart)
 		}
 		err := copyAt(cw, f.src, runStart, runEnd-runStart, buf)
