@@ -613,7 +613,13 @@ func (j *job) render(f *chain.File, name string) func(io.Writer) error {
 			return nil
 		}
 		cw := &chain.CountWriter{W: j.pr.Writer(dst)}
-		iw := chain.NewIndexWriter(name, cw, t.LinesAfter(f))
+		var sink io.Writer = cw
+		if dst == io.Discard {
+			// a dry run keeps nothing: the unchanged lines are not even
+			// read (their entries are the input's), the size is the index's
+			sink = io.Discard
+		}
+		iw := chain.NewIndexWriter(name, sink, t.LinesAfter(f))
 		err := t.Render(f)(iw)
 		idx, idxErr := iw.Close()
 		if err != nil {
@@ -624,6 +630,9 @@ func (j *job) render(f *chain.File, name string) func(io.Writer) error {
 		}
 		j.mu.Lock()
 		j.sizes[f] = cw.N
+		if sink == io.Discard {
+			j.sizes[f] = idx.Size
+		}
 		j.mu.Unlock()
 		idx.Sidechain = f.Sidechain
 		after := validate.Report{Problems: validate.File(idx, newSID)}

@@ -134,6 +134,7 @@ func TestPrintedTokensAreInfos(t *testing.T) {
 				var r struct {
 					ResumeTokens    *struct{ After int } `json:"resume_tokens"`
 					NothingToChange bool                 `json:"nothing_to_change"`
+					BytesAfter      int64                `json:"bytes_after"`
 				}
 				require.NoError(t, json.Unmarshal([]byte(stdout), &r), "%s: %s", member, stdout)
 				if c.prints == (r.ResumeTokens == nil) && !r.NothingToChange {
@@ -172,6 +173,11 @@ func TestPrintedTokensAreInfos(t *testing.T) {
 				require.NoError(t, json.Unmarshal([]byte(stdout), &r), "%s: %s", member, stdout)
 				if r.ResumeTokens == nil || r.ResumeTokens.After != written.tokens {
 					t.Errorf("%s, --dry-run --json: printed %+v, info --json counts what it writes at %d (%s)", member, r.ResumeTokens, written.tokens, why())
+				}
+				if st, err := os.Stat(jpath); err != nil {
+					t.Errorf("%s: %v", member, err)
+				} else if r.BytesAfter != st.Size() {
+					t.Errorf("%s, --dry-run --json: bytes_after %d, the file it writes is %d bytes", member, r.BytesAfter, st.Size())
 				}
 				// text, written (the same bytes as with --json: info's
 				// count of them is the one above)
