@@ -1,6 +1,7 @@
 package chain
 
 import (
+	"slices"
 	"strings"
 	"time"
 	"unique"
@@ -422,6 +423,24 @@ func (e *Entry) setParent(s string) {
 	} else if s != "" {
 		e.setX(xParent, strings.Clone(s))
 		e.flags |= flagStrParent
+	}
+}
+
+// reparent gives a copy of an entry the parentUuid parent ("": null), as
+// parsing its line with that value would (the extra fields are copied
+// first: the entry's were its original's).
+func (e *Entry) reparent(parent string) {
+	if e.x != nil {
+		x := *e.x
+		x.f = slices.Clone(x.f)
+		e.x = &x
+	}
+	e.setParent("")
+	e.parent = ID{}
+	e.setBit(bitHasParent, false)
+	if parent != "" {
+		e.setParent(parent)
+		e.setBit(bitHasParent, true)
 	}
 }
 

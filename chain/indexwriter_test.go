@@ -14,6 +14,7 @@ import (
 	"github.com/ccsurgeon/ccsurgeon/internal/testcorpus"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tidwall/sjson"
 )
 
 // TestIndexWriterMatchesLoader writes documents through an IndexWriter in
@@ -239,7 +240,7 @@ func TestIndexWriterTakesUnchangedLinesFromTheirIndex(t *testing.T) {
 		require.NoError(t, err)
 		docs[p] = b
 	}
-	copied := 0
+	copied, reparented := 0, 0
 	var skipped int64
 	defer func(n int) { blockSize = n }(blockSize)
 	for _, bs := range []int{blockSize, 700} { // and runs across many small blocks
@@ -260,11 +261,26 @@ func TestIndexWriterTakesUnchangedLinesFromTheirIndex(t *testing.T) {
 						edits.Set(i, &Edit{Raw: []byte(`{"type":"user","uuid":"x` + strconv.Itoa(i) + `","message":{"role":"user","content":[{"type":"text","text":"r"},{"type":"tool_result","tool_use_id":"t","content":"c"}]}}`)})
 					case i%(every*3) == 2:
 						edits.Set(i, &Edit{After: [][]byte{[]byte(`{"type":"assistant","uuid":"y` + strconv.Itoa(i) + `","message":{"role":"assistant","content":[{"type":"thinking","thinking":"t","signature":"s"},{"type":"tool_use","id":"t","name":"Bash","input":{}}]}}`)}})
+					case i%(every*5) == 3 && f.Entries[i].Kind == KindEntry:
+						// a relink: the line made late with another parent
+						// (a uuid, null, a string that is no uuid)
+						p := []string{"0b7e7f1e-5d3c-4c2a-9e8f-1a2b3c4d5e6f", "", "not-a-uuid"}[i%3]
+						edits.Set(i, &Edit{Late: true, Parent: &p, OnlyParent: true})
 					}
+				}
+				late := func(i int) ([]byte, error) {
+					raw, err := f.Raw(i)
+					if err != nil {
+						return nil, err
+					}
+					if p := *edits.At(i).Parent; p != "" {
+						return sjson.SetBytes(raw, "parentUuid", p)
+					}
+					return sjson.SetRawBytes(raw, "parentUuid", []byte("null"))
 				}
 				var sink bytes.Buffer
 				w := NewIndexWriter("x", &sink, 0)
-				_, err := f.WriteWith(w, edits, nil, nil)
+				_, err := f.WriteWith(w, edits, nil, late)
 				require.NoError(t, err)
 				got, err := w.Close()
 				require.NoError(t, err)
@@ -289,12 +305,12 @@ func TestIndexWriterTakesUnchangedLinesFromTheirIndex(t *testing.T) {
 				src := f.src
 				reads := &countingReaderAt{r: src}
 				f.src = reads
-				_, err = f.WriteWith(NewIndexWriter("x", &bytes.Buffer{}, 0), edits, nil, nil)
+				_, err = f.WriteWith(NewIndexWriter("x", &bytes.Buffer{}, 0), edits, nil, late)
 				require.NoError(t, err)
 				readKept := reads.n
 				reads.n = 0
 				xw := NewIndexWriter("x", io.Discard, 0)
-				n, err := f.WriteWith(xw, edits, nil, nil)
+				n, err := f.WriteWith(xw, edits, nil, late)
 				f.src = src
 				require.NoError(t, err, where)
 				assert.Equal(t, int64(sink.Len()), n, "%s: the bytes the index-only write says it wrote", where)
@@ -311,12 +327,23 @@ func TestIndexWriterTakesUnchangedLinesFromTheirIndex(t *testing.T) {
 				}
 				assert.Equal(t, readKept-xw.skipped, reads.n, "%s: bytes read by the index-only write (%d skipped)", where, xw.skipped)
 				skipped += xw.skipped
+				reparented += xw.reparented
+				// the input's index is as it was (a relinked entry's copy
+				// changed its own extra fields, not its original's)
+				again, err := LoadBytes(name, doc)
+				require.NoError(t, err)
+				for i := range again.Entries {
+					if !assert.Equal(t, again.Entries[i], f.Entries[i], "%s: the input's line %d after the writes", where, i+1) {
+						break
+					}
+				}
 			}
 		}
 	}
-	t.Logf("%d files, %d entries taken from their index, %d bytes not read by index-only writes", len(docs), copied, skipped)
+	t.Logf("%d files, %d entries taken from their index, %d bytes not read by index-only writes, %d relinked entries not parsed", len(docs), copied, skipped, reparented)
 	assert.Positive(t, copied, "no line was taken from its index")
 	assert.Positive(t, skipped, "no unchanged line was skipped by an index-only write")
+	assert.Positive(t, reparented, "no relinked line was taken from its index")
 }
 
 // TestLoadWrittenIsLoadBytes: a document written in pieces of every

@@ -462,17 +462,27 @@ type block struct {
 	// is a stand-in of it (a NUL and its line end)
 	span int64
 	// skip, when not nil, is a stretch of an index-only writer's output
-	// that is lines of an indexed file unchanged, never read
-	// (IndexWriter.skip): the block has no data, its entries are those
-	// lines' entries
+	// whose entries are those of lines of an indexed file, unread
+	// (IndexWriter.skip, reparent): the block has no data
 	skip *skipped
 }
 
-// skipped is the lines [first, first+lines) of src, n bytes in all.
+// skipped is the pieces of a block without data, lines entries and n
+// bytes in all.
 type skipped struct {
+	pieces []piece
+	lines  int
+	n      int64
+}
+
+// piece is the lines [first, first+lines) of src, n bytes in all,
+// unchanged; or, with parent set, line first given that parentUuid ("":
+// null) and n bytes with its line end.
+type piece struct {
 	src          *File
 	first, lines int
 	n            int64
+	parent       *string
 }
 
 // end is the file offset after the block.
@@ -671,9 +681,12 @@ type IndexWriter struct {
 	// parsed (set by Close; for tests)
 	copied int
 	// discard: the sink is io.Discard, the bytes go nowhere (skip);
-	// skipped is the number of bytes skipped so (for tests)
-	discard bool
-	skipped int64
+	// skipped is the number of unchanged bytes skipped so (for tests);
+	// pending is the block without data being gathered
+	discard    bool
+	skipped    int64
+	reparented int
+	pending    *block
 
 	flushQ    chan *block
 	flushDone chan struct{}
@@ -737,13 +750,12 @@ func (w *IndexWriter) Verbatim(src *File, first int, n int64) {
 // false, and takes nothing, when the bytes must be written all the same:
 // a writer that keeps them, the start of either file (its first line is
 // parsed, for a byte order mark), a writer midway through a line, or n
-// not the end of a line of src.
+// not the end of a line of src. What it takes is gathered with the lines
+// taken next into one block without data (a check of a damaged session
+// takes tens of thousands of runs between its edits), passed on when
+// bytes are written again.
 func (w *IndexWriter) skip(src *File, first int, n int64) bool {
-	if !w.discard || w.err != nil || n <= 0 || first <= 0 || first >= len(src.Entries) {
-		return false
-	}
-	at := w.off + int64(len(w.buf))
-	if at == 0 || (len(w.buf) > 0 && w.buf[len(w.buf)-1] != '\n') {
+	if !w.canSkip(src, first) || n <= 0 {
 		return false
 	}
 	es := src.Entries
@@ -754,15 +766,72 @@ func (w *IndexWriter) skip(src *File, first int, n int64) bool {
 	if end := es[k-1].Off + es[k-1].TotalBytes(); end-start != n || es[k-1].EOL == 0 {
 		return false
 	}
-	if len(w.buf) > 0 {
-		if err := w.cut(true); err != nil {
-			return false
-		}
+	return w.gather(piece{src: src, first: first, lines: k - first, n: n})
+}
+
+// reparent is skip for line i of src made again with only its parentUuid
+// changed, to parent ("": null), as the n bytes line (its line end
+// excluded): its entry is src's with that parent and length, not parsed
+// again. The same cases as skip's are refused, and a line that is no
+// entry or ends the file without a line end.
+func (w *IndexWriter) reparent(src *File, i int, line []byte, parent string) bool {
+	if !w.canSkip(src, i) {
+		return false
 	}
-	w.x.submit(&block{off: w.off, skip: &skipped{src: src, first: first, lines: k - first, n: n}, done: make(chan struct{})})
-	w.off += n
-	w.skipped += n
+	e := &src.Entries[i]
+	if e.Kind != KindEntry || e.EOL == 0 || len(line) == 0 || len(line) > maxLine {
+		return false
+	}
+	return w.gather(piece{src: src, first: i, lines: 1, n: int64(len(line)) + int64(e.EOL), parent: &parent})
+}
+
+// canSkip reports whether w may take lines of src from line first on
+// without their bytes (skip).
+func (w *IndexWriter) canSkip(src *File, first int) bool {
+	if !w.discard || w.err != nil || first <= 0 || first >= len(src.Entries) {
+		return false
+	}
+	at := w.off + int64(len(w.buf))
+	return at > 0 && (len(w.buf) == 0 || w.buf[len(w.buf)-1] == '\n')
+}
+
+// maxPending is the most entries a block without data gathers before it
+// is passed on (the workers copy them while the next ones gather).
+const maxPending = 1 << 14
+
+// gather adds p to the block without data being gathered, after passing
+// on the bytes written before it.
+func (w *IndexWriter) gather(p piece) bool {
+	if w.pending == nil {
+		if len(w.buf) > 0 {
+			if err := w.cut(true); err != nil {
+				return false
+			}
+		}
+		w.pending = &block{off: w.off, skip: &skipped{}, done: make(chan struct{})}
+	}
+	k := w.pending.skip
+	k.pieces = append(k.pieces, p)
+	k.lines += p.lines
+	k.n += p.n
+	w.off += p.n
+	if p.parent == nil {
+		w.skipped += p.n
+	} else {
+		w.reparented++
+	}
+	if k.lines >= maxPending {
+		w.passPending()
+	}
 	return true
+}
+
+// passPending passes on the block without data being gathered.
+func (w *IndexWriter) passPending() {
+	if w.pending != nil {
+		w.x.submit(w.pending)
+		w.pending = nil
+	}
 }
 
 // Write buffers p and passes on every full block.
@@ -770,6 +839,7 @@ func (w *IndexWriter) Write(p []byte) (int, error) {
 	if w.err != nil {
 		return 0, w.err
 	}
+	w.passPending()
 	n := len(p)
 	for len(p) > 0 {
 		if w.buf == nil {
@@ -860,6 +930,7 @@ func (w *IndexWriter) cut(final bool) error {
 // Close writes what is left and returns the index of everything written.
 // The File has no bytes behind it (Raw fails).
 func (w *IndexWriter) Close() (*File, error) {
+	w.passPending()
 	if w.err == nil {
 		_ = w.cut(true)
 	}
@@ -1008,11 +1079,25 @@ func skipNULLine(r io.Reader, off int64, head []byte) (*block, []byte, error) {
 // indexBlock parses the lines of one block.
 func indexBlock(b *block) []Entry {
 	if k := b.skip; k != nil {
-		es := k.src.Entries[k.first : k.first+k.lines]
-		out := append(b.dst[:0], es...) // a slice of its own when dst is nil
-		shift := b.off - es[0].Off
-		for i := range out {
-			out[i].Off += shift
+		out := b.dst[:0]
+		if b.dst == nil {
+			out = make([]Entry, 0, k.lines)
+		}
+		off := b.off
+		for _, p := range k.pieces {
+			es := p.src.Entries[p.first : p.first+p.lines]
+			at := len(out)
+			out = append(out, es...)
+			shift := off - es[0].Off
+			for i := at; i < len(out); i++ {
+				out[i].Off += shift
+			}
+			if p.parent != nil {
+				e := &out[at]
+				e.Len = int32(p.n) - int32(e.EOL)
+				e.reparent(*p.parent)
+			}
+			off += p.n
 		}
 		b.copied += len(out)
 		return out

@@ -20,6 +20,10 @@ type Edit struct {
 	// when the bytes that hold it are made late: re-linking after removals
 	// reads it (nil: the line's own, or Raw's).
 	Parent *string
+	// OnlyParent: the Late bytes are the line's own with no change but
+	// Parent (a relink): a writer that keeps no bytes takes the line's
+	// entry with that parent instead of parsing the bytes again.
+	OnlyParent bool
 }
 
 // LineFunc makes the bytes of a Late line i (terminator excluded). It is
@@ -261,6 +265,10 @@ func (f *File) WriteWithAt(w io.Writer, edits *Edits, tr TransformAt, late LineF
 				b, err := lateLine(late, i)
 				if err != nil {
 					return cw.N, err
+				}
+				if iw != nil && ed.OnlyParent && ed.Parent != nil && len(ed.After) == 0 && iw.reparent(f, i, b, *ed.Parent) {
+					cw.N += int64(len(b) + len(eol)) // the bytes go nowhere: not parsed
+					continue
 				}
 				if _, err := cw.Write(b); err != nil {
 					return cw.N, err

@@ -510,12 +510,17 @@ func (t *Txn) SetParent(f *chain.File, i int, uuid string) error {
 	if uuid != "" {
 		val = EncodeString(uuid)
 	}
+	// the line's content is its own but for the parent: no other edit
+	// changed it, or only an earlier parent
+	was := t.edits[f].At(i)
+	only := was == nil || was.Raw == nil && (!was.Late || was.OnlyParent)
 	if err := t.SetLate(f, i, func(_ int, raw []byte) ([]byte, error) {
 		return setTopLevel(raw, "parentUuid", val)
 	}); err != nil {
 		return err
 	}
-	t.Edits(f).Get(i).Parent = &uuid
+	ed := t.Edits(f).Get(i)
+	ed.Parent, ed.OnlyParent = &uuid, only && ed.Late
 	return nil
 }
 

@@ -301,7 +301,7 @@ func (r txnBatch) close() { r.b.Close() }
 // Set replaces the bytes of entry i of f.
 func (t *Txn) Set(f *chain.File, i int, raw []byte) {
 	ed := t.Edits(f).Get(i)
-	ed.Raw, ed.Late = raw, false
+	ed.Raw, ed.Late, ed.OnlyParent = raw, false, false
 	delete(t.late[f], i)
 	delete(t.known[f], i)
 }
@@ -320,6 +320,7 @@ type LateFunc func(i int, raw []byte) ([]byte, error)
 // depend on the order of the lines it is called on.
 func (t *Txn) SetLate(f *chain.File, i int, fn LateFunc) error {
 	ed := t.Edits(f).Get(i)
+	ed.OnlyParent = false
 	delete(t.known[f], i)
 	if ed.Raw != nil {
 		out, err := fn(i, ed.Raw)
