@@ -1,6 +1,7 @@
 package app
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -80,8 +81,12 @@ func (env *Env) RunRepair(session string, d Dest) error {
 	left := env.repairLeft(id, path, fixes, d.DryRun)
 	if d.Output == "-" { // the result went to stdout: the fixes go to stderr
 		if !env.Quiet {
+			w := bufio.NewWriterSize(env.Err, 64<<10)
 			for _, fx := range fixes {
-				fmt.Fprintf(env.Err, "%s\n", fx)
+				fmt.Fprintf(w, "%s\n", fx)
+			}
+			if err := w.Flush(); err != nil {
+				return err
 			}
 		}
 		if _, err := RawOut(env.Out).Write(buf.Bytes()); err != nil {
@@ -103,8 +108,14 @@ func (env *Env) RunRepair(session string, d Dest) error {
 		return left
 	}
 	if !env.JSON {
-		for _, fx := range fixes { // one line each: "line N: what"
-			fmt.Fprintf(env.Out, "%s\n", fx)
+		// one line each: "line N: what", in writes of many lines (one
+		// write a fix was 19,000 system calls on a damaged session)
+		w := bufio.NewWriterSize(env.Out, 64<<10)
+		for _, fx := range fixes {
+			fmt.Fprintf(w, "%s\n", fx)
+		}
+		if err := w.Flush(); err != nil {
+			return err
 		}
 	}
 	if _, err := env.Out.Write(buf.Bytes()); err != nil {
