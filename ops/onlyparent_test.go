@@ -2,7 +2,10 @@ package ops
 
 import (
 	"bytes"
+	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ccsurgeon/ccsurgeon/chain"
@@ -105,4 +108,47 @@ func TestAnIndexOnlyCheckSeesTheBytesWritten(t *testing.T) {
 		}
 		s.Close()
 	}
+}
+
+// TestARelinkedAnswerStillCallsItsTool: an answer that calls a tool keeps
+// calling it when only its parent changed (a relink: keptToolUse takes
+// the line's content from the index, unread): an answer whose prompt is
+// removed after it is not made part of it (the API wants the tool's
+// result there, not another answer).
+func TestARelinkedAnswerStillCallsItsTool(t *testing.T) {
+	id := func(n int) string { return fmt.Sprintf("00000000-0000-4000-8000-%012d", n) }
+	sid := "5e551011-aaaa-bbbb-cccc-000000000001"
+	entry := func(typ string, n, parent int, content, msgID string) string {
+		p := "null"
+		if parent > 0 {
+			p = `"` + id(parent) + `"`
+		}
+		mid := ""
+		if msgID != "" {
+			mid = `"id":"` + msgID + `",`
+		}
+		return fmt.Sprintf(`{"parentUuid":%s,"isSidechain":false,"type":%q,"message":{%s"role":%q,"content":%s},"uuid":%q,"timestamp":"2026-11-21T10:00:%02d.000Z","sessionId":%q}`,
+			p, typ, mid, typ, content, id(n), n, sid)
+	}
+	lines := []string{
+		entry("user", 1, 0, `"go"`, ""),
+		entry("assistant", 2, 1, `[{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"ls"}}]`, "msg_1"),
+		entry("user", 3, 2, `"next"`, ""), // removed: the answer after it comes right after the call
+		entry("assistant", 4, 3, `[{"type":"text","text":"done"}]`, "msg_2"),
+	}
+	path := filepath.Join(t.TempDir(), sid+".jsonl")
+	require.NoError(t, os.WriteFile(path, []byte(strings.Join(lines, "\n")+"\n"), 0o600))
+	s, err := chain.Load(path)
+	require.NoError(t, err)
+	defer s.Close()
+	f := s.Main
+	tx := NewTxn(s)
+	require.NoError(t, tx.SetParent(f, 1, id(1))) // the call's line relinked (to the parent it had)
+	require.True(t, tx.Edits(f).At(1).OnlyParent)
+	tx.Drop(f, 2)
+	require.NoError(t, tx.Finish())
+	var buf bytes.Buffer
+	require.NoError(t, tx.Render(f)(&buf))
+	assert.Contains(t, buf.String(), `"id":"msg_2"`, "the answer after the call keeps its own message.id")
+	assert.NotContains(t, buf.String(), `"id":"msg_1","role":"assistant","content":[{"type":"text"`)
 }

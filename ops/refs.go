@@ -490,11 +490,11 @@ func (t *Txn) keptToolUse(f *chain.File) map[string]bool {
 		if e.Type() != "assistant" || e.MsgID() == "" || t.Dropped(f, i) || !e.HasBlock(chain.BlockToolUse) {
 			continue
 		}
-		if !t.Changed(f, i) {
+		if !t.Changed(f, i) || t.onlyParent(f, i) { // (a relink: its content is the line's)
 			out[e.MsgID()] = true
 			continue
 		}
-		if raw, err := t.Raw(f, i); err != nil || strings.Contains(string(raw), `"type":"tool_use"`) {
+		if raw, err := t.Raw(f, i); err != nil || bytes.Contains(raw, []byte(`"type":"tool_use"`)) {
 			out[e.MsgID()] = true
 		}
 	}

@@ -243,6 +243,13 @@ func (t *Txn) Raw(f *chain.File, i int) ([]byte, error) {
 	return f.Raw(i)
 }
 
+// onlyParent reports whether the bytes t makes of entry i of f are the
+// line's own but for its parentUuid (chain.Edit.OnlyParent).
+func (t *Txn) onlyParent(f *chain.File, i int) bool {
+	ed := t.edits[f].At(i)
+	return ed != nil && ed.OnlyParent && ed.Late && ed.Raw == nil && !ed.Drop
+}
+
 // edited reports whether entry i of f has bytes of its own in t (set, or
 // made late): Raw gives those, not the file's.
 func (t *Txn) edited(f *chain.File, i int) bool {
