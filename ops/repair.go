@@ -258,7 +258,7 @@ func (r *Repair) fixAll(t *Txn, f *chain.File, before []validate.Problem, byLine
 			return &result{after, inputLine}, nil, nil
 		}
 		if blame && k == len(points)-1 {
-			if c := r.culprits(before, after, inputLine, byLine); len(c) > 0 {
+			if c := r.culprits(f, before, after, inputLine, byLine); len(c) > 0 {
 				return nil, c, nil
 			}
 		}
@@ -1180,13 +1180,14 @@ func keepsMessage(t *Txn, f *chain.File) bool {
 // culprits returns the relinked lost parents that the errors of after
 // the input has no copy of (by code and line) lead to, each with the first
 // such error: the error's entry when it is relinked (the seam: two
-// assistant messages in a row, a tool result after another call), else the
-// relinked entry nearest above it (an error is about what comes before
-// its entry: that relink changed it, the seam being higher up), or else
+// assistant messages in a row, a tool result after another call), else a
+// relinked entry between it and the message above it (the seam, higher
+// up: an entry that is no message relinked between two answers), else
 // the relinked entry whose new parents reach it first (the history the
-// relink brought back to the branch). It returns none when some new error
-// leads to no relink.
-func (r *Repair) culprits(before, after []validate.Problem, inputLine []int, byLine lineIndex) map[int]string {
+// relink brought back to the branch), or else the relinked entry nearest
+// above it (which put its tree on the branch). It returns none when some
+// new error leads to no relink.
+func (r *Repair) culprits(f *chain.File, before, after []validate.Problem, inputLine []int, byLine lineIndex) map[int]string {
 	if r.parent == nil || len(r.relinked) == 0 {
 		return nil
 	}
@@ -1218,9 +1219,9 @@ func (r *Repair) culprits(before, after []validate.Problem, inputLine []int, byL
 		}
 		c := x
 		if _, relinked := r.relinked[x]; !relinked {
-			// a problem of an entry is about what is above it: the
-			// relink nearest above it changed that
-			c = relinkedAbove(r.parent, r.relinked, x)
+			// a problem of an entry is about the message above it: a
+			// relink between the two made the seam
+			c = relinkedAbove(r.parent, r.relinked, x, f)
 		}
 		if c < 0 {
 			// none above it: the relink whose new parents reach it
@@ -1241,7 +1242,11 @@ func (r *Repair) culprits(before, after []validate.Problem, inputLine []int, byL
 			}
 			var seen bool
 			if c, seen = owner[x]; !seen {
-				return nil
+				// below a relink, and no history it brought back: the
+				// relink nearest above it put its tree on the branch
+				if c = relinkedAbove(r.parent, r.relinked, x, nil); c < 0 {
+					return nil
+				}
 			}
 		}
 		if _, ok := out[c]; !ok {
@@ -1251,12 +1256,17 @@ func (r *Repair) culprits(before, after []validate.Problem, inputLine []int, byL
 	return out
 }
 
-// relinkedAbove returns the nearest entry above x (by parent) that was
-// relinked, or -1 for none.
-func relinkedAbove(parent []int, relinked map[int]int, x int) int {
+// relinkedAbove returns the relinked entry nearest above x (by parent),
+// or -1 for none; with seam set, only one below the first message above
+// x (of seam's entries): the relink that put x next to that message.
+// (Higher up, history brought back below a relink is another relink's.)
+func relinkedAbove(parent []int, relinked map[int]int, x int, seam *chain.File) int {
 	for y, n := parent[x], 0; y >= 0 && n <= len(parent); y, n = parent[y], n+1 {
 		if _, ok := relinked[y]; ok {
 			return y
+		}
+		if seam != nil && seam.Entries[y].IsMessage() {
+			return -1
 		}
 	}
 	return -1

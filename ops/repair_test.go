@@ -411,6 +411,36 @@ func TestRepairBacksOffTheRelinkAboveTheProblem(t *testing.T) {
 	assert.Contains(t, string(r.out), c[2], "line 3 is written as it was")
 }
 
+// TestRepairBlamesTheRelinkThatBringsBackTheProblem: the two rules
+// together (found by a review): the history a relink brings back (two
+// answers in a row) hangs below another, harmless relink; the seam is
+// not that relink's (the answers are next to each other), so the one
+// that brought them back is left out and the harmless one is made.
+func TestRepairBlamesTheRelinkThatBringsBackTheProblem(t *testing.T) {
+	c := []string{
+		rpUser(1, 0, "hi"),
+		rpAssistant(11, 1, "hello", "msg_0"),
+		rpUser(12, -5, "list the files"), // lost parent: relinked to line 2 (harmless)
+		rpAssistant(2, 12, "two files", "msg_1"),
+		rpAssistant(3, 2, "and a third", "msg_2"), // off the branch: two answers in a row
+		rpUser(4, -1, "and now?"),                 // lost parent: relinking it brings lines 4-5 onto the branch
+		rpAssistant(5, 4, "nothing", "msg_3"),
+		rpUser(6, -2, "thanks"), // lost parent: relinked to line 7
+		rpAssistant(7, 6, "welcome", "msg_4"),
+	}
+	r := rpRepair(t, lines(c...))
+	byLine := map[int]ops.Fix{}
+	for _, fx := range r.rep.Fixes {
+		byLine[fx.Line] = fx
+	}
+	require.Contains(t, byLine, 3, "%v", r.rep.Fixes)
+	require.Contains(t, byLine, 6, "%v", r.rep.Fixes)
+	require.Contains(t, byLine, 8, "%v", r.rep.Fixes)
+	assert.False(t, byLine[6].Fixed, "the relink that brings two answers in a row is not made: %s", byLine[6])
+	assert.True(t, byLine[8].Fixed, "harmless: %s", byLine[8])
+	assert.True(t, byLine[3].Fixed, "the harmless relink above the problem is kept: %s", byLine[3])
+}
+
 // TestRepairKeepsItsLineFixesInTheNextRound: a relink left out makes a
 // second round of fixes, which takes the first round's fixes of the lines
 // (a line that is not JSON, a torn one, an older copy, a whole entry kept
