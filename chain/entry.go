@@ -428,7 +428,9 @@ func (e *Entry) setParent(s string) {
 
 // reparent gives a copy of an entry the parentUuid parent ("": null), as
 // parsing its line with that value would (the extra fields are copied
-// first: the entry's were its original's).
+// first: the entry's were its original's). A parent that is no uuid goes
+// last among the extra fields, where parsing puts it in the line's order:
+// they are looked up by name, never by place.
 func (e *Entry) reparent(parent string) {
 	if e.x != nil {
 		x := *e.x
@@ -441,6 +443,9 @@ func (e *Entry) reparent(parent string) {
 	if parent != "" {
 		e.setParent(parent)
 		e.setBit(bitHasParent, true)
+	}
+	if e.x != nil && len(e.x.f) == 0 && e.x.blocks == nil {
+		e.x = nil // as the loader leaves an entry without extra fields
 	}
 }
 
