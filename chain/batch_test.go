@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -122,4 +123,34 @@ func (c *countingReaderAt) ReadAt(p []byte, off int64) (int, error) {
 	n, err := c.r.ReadAt(p, off)
 	c.n += int64(n)
 	return n, err
+}
+
+// TestRawOfAFileCutShortFails: a line read after its file was cut short
+// (by another program, after the index was made) is an error, not the
+// bytes that were read followed by zeros; each reader of lines: Raw
+// through the cache of small reads, a line read alone, a line longer than
+// the cache reads.
+func TestRawOfAFileCutShortFails(t *testing.T) {
+	long := `{"type":"user","uuid":"c","message":{"role":"user","content":"` + strings.Repeat("y", cacheMax+10) + `"}}`
+	doc := `{"type":"user","uuid":"a"}` + "\n" + strings.Repeat(`{"type":"user","uuid":"b","message":{"role":"user","content":"filler"}}`+"\n", 5000) + long + "\n" + `{"type":"user","uuid":"d","message":{"role":"user","content":"the end"}}` + "\n"
+	for _, member := range []string{"the last line", "the long line"} {
+		p := filepath.Join(t.TempDir(), "s.jsonl")
+		require.NoError(t, os.WriteFile(p, []byte(doc), 0o600))
+		f, err := LoadFile(p)
+		require.NoError(t, err)
+		last := len(f.Entries) - 1
+		i := last
+		if member == "the long line" {
+			i = last - 1
+		}
+		require.NoError(t, os.Truncate(p, f.Entries[i].Off+int64(f.Entries[i].Len)/2))
+		_, err = f.Raw(i)
+		assert.Error(t, err, "%s, through the cache", member)
+		b := ReadBatch(f, []int{0, i})
+		require.True(t, b.apart)
+		_, err = b.Raw(i)
+		assert.Error(t, err, "%s, read alone", member)
+		b.Close()
+		f.Close()
+	}
 }

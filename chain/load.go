@@ -323,7 +323,7 @@ func (f *File) readRawFrom(src io.ReaderAt, i int, buf []byte) ([]byte, error) {
 		b = make([]byte, e.Len)
 	}
 	b = b[:e.Len]
-	if _, err := src.ReadAt(b, e.Off); err != nil && !(errors.Is(err, io.EOF) && int(e.Len) == len(b)) {
+	if n, err := src.ReadAt(b, e.Off); err != nil && !(errors.Is(err, io.EOF) && n == len(b)) {
 		return nil, fmt.Errorf("read %s line %d: %w", f.Path, e.Line, err)
 	}
 	return b, nil
