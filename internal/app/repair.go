@@ -85,9 +85,7 @@ func (env *Env) RunRepair(session string, d Dest) error {
 			for _, fx := range fixes {
 				fmt.Fprintf(w, "%s\n", fx)
 			}
-			if err := w.Flush(); err != nil {
-				return err
-			}
+			_ = w.Flush() // (as before: a stderr that fails does not keep the result from stdout)
 		}
 		if _, err := RawOut(env.Out).Write(buf.Bytes()); err != nil {
 			return err
