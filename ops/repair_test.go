@@ -113,6 +113,27 @@ func activeUUIDs(f *chain.File) []string {
 	return out
 }
 
+// fixesByLine maps the line of each of r's fixes to it.
+func fixesByLine(r rpResult) map[int]ops.Fix {
+	out := map[int]ops.Fix{}
+	for _, fx := range r.rep.Fixes {
+		out[fx.Line] = fx
+	}
+	return out
+}
+
+// assertLeftOut asserts that repair relinked the lost parent of line made
+// and left that of line left as it was, saying reason.
+func assertLeftOut(t *testing.T, r rpResult, made, left int, reason string) {
+	t.Helper()
+	byLine := fixesByLine(r)
+	require.Contains(t, byLine, made, "%v", r.rep.Fixes)
+	require.Contains(t, byLine, left, "%v", r.rep.Fixes)
+	assert.True(t, byLine[made].Fixed, "the harmless relink of line %d is made: %s", made, byLine[made])
+	assert.False(t, byLine[left].Fixed, "the relink of line %d is not made: %s", left, byLine[left])
+	assert.Contains(t, byLine[left].Message, reason, "line %d", left)
+}
+
 func rpIDs(ns ...int) []string {
 	var out []string
 	for _, n := range ns {
@@ -361,15 +382,7 @@ func TestRepairBacksOffOnlyTheRelinkThatBringsAProblem(t *testing.T) {
 		rpAssistant(7, 6, "welcome", "msg_4"),
 	}
 	r := rpRepair(t, lines(c...))
-	byLine := map[int]ops.Fix{}
-	for _, fx := range r.rep.Fixes {
-		byLine[fx.Line] = fx
-	}
-	require.Contains(t, byLine, 4, "%v", r.rep.Fixes)
-	require.Contains(t, byLine, 6, "%v", r.rep.Fixes)
-	assert.True(t, byLine[6].Fixed, "the harmless relink is kept: %s", byLine[6])
-	assert.False(t, byLine[4].Fixed, "the relink that brings two assistants in a row is not made: %s", byLine[4])
-	assert.Contains(t, byLine[4].Message, "two assistant messages in a row")
+	assertLeftOut(t, r, 6, 4, "two assistant messages in a row")
 	assert.Contains(t, string(r.out), `"parentUuid":"`+rpID(5)+`","isSidechain":false,"type":"user","message":{"role":"user","content":"thanks"}`)
 	assert.Contains(t, string(r.out), c[3], "line 4 is written as it was")
 }
@@ -380,11 +393,11 @@ func TestRepairBacksOffOnlyTheRelinkThatBringsAProblem(t *testing.T) {
 // parent is lost sits between two answers; relinked to the answer before
 // it, the answer after it is a second assistant message in a row. That
 // relink is left as it was and the later lost parent is still fixed,
-// though the problem lies on the history the later one brings back: the
-// relink nearest above a problem is what changed what the problem is
-// about (before, the later relink was blamed, or every relink was backed
-// off: on the damaged shape of 338 MB, 7,240 lost parents stayed unfixed
-// for 67 such seams).
+// though the problem lies on the history the later one brings back: a
+// relink between a problem's entry and the message above it made the
+// seam the problem is about (before, the later relink was blamed, or
+// every relink was backed off: on the damaged shape of 338 MB, 7,240
+// lost parents stayed unfixed for 67 such seams).
 func TestRepairBacksOffTheRelinkAboveTheProblem(t *testing.T) {
 	attachment := fmt.Sprintf(`{"parentUuid":%q,"isSidechain":false,"attachment":{"type":"todo","content":[]},"type":"attachment","uuid":%q,"timestamp":"2026-11-21T10:00:03.000Z","sessionId":%q}`,
 		rpID(999001), rpID(3), rpSession)
@@ -399,15 +412,7 @@ func TestRepairBacksOffTheRelinkAboveTheProblem(t *testing.T) {
 		rpAssistant(8, 7, "nothing", "msg_4"),
 	}
 	r := rpRepair(t, lines(c...))
-	byLine := map[int]ops.Fix{}
-	for _, fx := range r.rep.Fixes {
-		byLine[fx.Line] = fx
-	}
-	require.Contains(t, byLine, 3, "%v", r.rep.Fixes)
-	require.Contains(t, byLine, 7, "%v", r.rep.Fixes)
-	assert.True(t, byLine[7].Fixed, "the harmless relink is kept: %s", byLine[7])
-	assert.False(t, byLine[3].Fixed, "the relink that puts two answers in a row is not made: %s", byLine[3])
-	assert.Contains(t, byLine[3].Message, "two assistant messages in a row")
+	assertLeftOut(t, r, 7, 3, "two assistant messages in a row")
 	assert.Contains(t, string(r.out), c[2], "line 3 is written as it was")
 }
 
@@ -429,16 +434,8 @@ func TestRepairBlamesTheRelinkThatBringsBackTheProblem(t *testing.T) {
 		rpAssistant(7, 6, "welcome", "msg_4"),
 	}
 	r := rpRepair(t, lines(c...))
-	byLine := map[int]ops.Fix{}
-	for _, fx := range r.rep.Fixes {
-		byLine[fx.Line] = fx
-	}
-	require.Contains(t, byLine, 3, "%v", r.rep.Fixes)
-	require.Contains(t, byLine, 6, "%v", r.rep.Fixes)
-	require.Contains(t, byLine, 8, "%v", r.rep.Fixes)
-	assert.False(t, byLine[6].Fixed, "the relink that brings two answers in a row is not made: %s", byLine[6])
-	assert.True(t, byLine[8].Fixed, "harmless: %s", byLine[8])
-	assert.True(t, byLine[3].Fixed, "the harmless relink above the problem is kept: %s", byLine[3])
+	assertLeftOut(t, r, 3, 6, "two assistant messages in a row")
+	assertLeftOut(t, r, 8, 6, "two assistant messages in a row")
 }
 
 // TestRepairKeepsItsLineFixesInTheNextRound: a relink left out makes a
